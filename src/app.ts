@@ -1,0 +1,111 @@
+import { Elysia, t } from "elysia";
+import { swagger } from "@elysiajs/swagger";
+import type { Deps } from "./deps";
+import { auth } from "./http/auth";
+import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
+import { jsonBody } from "./http/json-body";
+import { rateLimit } from "./http/rate-limit";
+import { requestContext } from "./http/request-context";
+import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
+import { applicationsRoutes } from "./modules/applications/index";
+import { clientsRoutes } from "./modules/clients/index";
+import { feedsRoutes } from "./modules/feeds/index";
+import { freelancersRoutes } from "./modules/freelancers/index";
+import { jobsRoutes } from "./modules/jobs/index";
+import { proposalsRoutes } from "./modules/proposals/index";
+// The API reference page's script ships inside the binary: /docs works with no internet access.
+import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
+
+const SCALAR_PATH = "/docs/assets/scalar.js";
+
+const Health = t.Object({
+  status: t.Union([t.Literal("ok"), t.Literal("error")]),
+  version: t.String(),
+  uptimeS: t.Integer(),
+  database: t.Object({ status: t.Union([t.Literal("ok"), t.Literal("error")]), journalMode: t.Optional(t.String()), error: t.Optional(t.String()) }),
+});
+
+function checkDatabase(deps: Deps): typeof Health.static.database {
+  try {
+    const row = deps.db.$client.query("PRAGMA journal_mode").get() as { journal_mode: string };
+    return { status: "ok", journalMode: row.journal_mode };
+  } catch (err) {
+    return { status: "error", error: (err as Error).message };
+  }
+}
+
+/**
+ * Builds the HTTP app. It never listens: main.ts does, and tests call
+ * app.handle(new Request(...)). Order matters: the request id, auth and rate
+ * limit run before routing (onRequest), then the body parser, then routes.
+ */
+export function createApp(deps: Deps) {
+  const startedAt = deps.clock.now();
+  const app = new Elysia({ normalize: true });
+  const handleError = createErrorHandler(deps, allowedMethodsFrom(() => app.routes));
+  return app
+    .onError({ as: "global" }, (ctx) => handleError(ctx as Parameters<typeof handleError>[0]))
+    .use(requestContext(deps))
+    .use(auth(deps))
+    .use(rateLimit(deps))
+    .use(jsonBody(deps))
+    .use(
+      swagger({
+        path: "/docs",
+        specPath: "/docs/json",
+        scalarCDN: SCALAR_PATH,
+        exclude: ["/docs", "/docs/json", SCALAR_PATH],
+        documentation: {
+          info: {
+            title: "jobpilot — job auto-apply, feed and data service",
+            version: "2.0.0",
+            description:
+              "Self-hosted implementation of the Job Auto-Apply, Feed and Data Service Interface 2.0.0. " +
+              "Every /api route takes the `x-api-key` header. Errors are `{ error }` (validation errors on feeds add `details`). " +
+              "Every authenticated /api response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
+              "over the limit: 429 with Retry-After. Routes marked (extension) are jobpilot additions to the spec.",
+          },
+          tags: [
+            { name: "Feeds", description: "Saved searches with an AI scoring profile" },
+            { name: "Auto-apply", description: "Queue proposals, poll status, list applied jobs" },
+            { name: "Proposals", description: "AI cover letters and screening answers" },
+            { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
+            { name: "Jobs", description: "Archived job documents" },
+            { name: "Clients", description: "Buyer records" },
+            { name: "Account", description: "The calling key's account (extension)" },
+            { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
+            { name: "Health", description: "Liveness and database status" },
+          ],
+          components: {
+            securitySchemes: {
+              apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
+              adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+            },
+          },
+          security: [{ apiKey: [] }],
+        },
+      }),
+    )
+    .get(SCALAR_PATH, () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+      detail: { hide: true },
+    })
+    .get(
+      "/healthz",
+      ({ set }) => {
+        const database = checkDatabase(deps);
+        if (database.status !== "ok") set.status = 503;
+        return { status: database.status, version: deps.version, uptimeS: Math.floor((deps.clock.now() - startedAt) / 1000), database };
+      },
+      { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
+    )
+    .use(feedsRoutes())
+    .use(applicationsRoutes())
+    .use(proposalsRoutes())
+    .use(freelancersRoutes())
+    .use(jobsRoutes())
+    .use(clientsRoutes())
+    .use(accountRoutes(deps))
+    .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia());
+}
+
+export type App = ReturnType<typeof createApp>;

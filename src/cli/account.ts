@@ -1,0 +1,123 @@
+import * as accounts from "../modules/accounts/service";
+import { BUCKETS } from "../http/rate-limit-table";
+import { intFlag, requireString, UsageError, type Command } from "./command";
+import { printJson, table, withDeps, formatTs } from "./db";
+
+export const accountCreate: Command = {
+  name: "account create",
+  summary: "Create an account and its first API key. The key is printed once; store it.",
+  usage: "jobpilot account create --name NAME [--kind solo|agency] [--credits N] [--json]",
+  options: {
+    name: { type: "string", value: "NAME", description: "Account name" },
+    kind: { type: "string", value: "KIND", description: "solo (default) or agency" },
+    credits: { type: "string", value: "N", description: "Initial auto-apply credits (default 0)" },
+    json: { type: "boolean", description: 'Print exactly {"accountId": "...", "apiKey": "..."}' },
+  },
+  async run(ctx) {
+    const name = requireString(ctx, "name");
+    const kind = (ctx.values.kind as string | undefined) ?? "solo";
+    if (kind !== "solo" && kind !== "agency") throw new UsageError(`--kind must be solo or agency, got '${kind}'`);
+    const credits = intFlag(ctx, "credits") ?? 0;
+    return withDeps(ctx, (deps) => {
+      const created = accounts.createAccount(deps, { name, kind, credits });
+      if (ctx.values.json) printJson(ctx, { accountId: created.account.id, apiKey: created.apiKey });
+      else {
+        ctx.io.stdout(
+          `Created ${kind} account "${created.account.name}" (${created.account.id}) with ${created.account.credits} credits.\n` +
+            `API key (shown once, store it now): ${created.apiKey}\n`,
+        );
+      }
+      return 0;
+    });
+  },
+};
+
+export const accountList: Command = {
+  name: "account list",
+  summary: "List accounts with their credits and active key counts.",
+  usage: "jobpilot account list [--json]",
+  options: { json: { type: "boolean", description: "Print a JSON array" } },
+  run(ctx) {
+    return withDeps(ctx, (deps) => {
+      const list = accounts.listAccounts(deps);
+      if (ctx.values.json) printJson(ctx, list);
+      else if (list.length === 0) ctx.io.stdout("No accounts yet. Create one with: jobpilot account create --name NAME\n");
+      else {
+        ctx.io.stdout(
+          table([
+            ["ID", "NAME", "KIND", "CREDITS", "KEYS", "LIMITS", "CREATED"],
+            ...list.map((a) => [
+              a.id,
+              a.name,
+              a.kind,
+              String(a.credits),
+              String(a.activeKeys),
+              a.rateLimitMultiplier === 1 && Object.keys(a.rateLimitOverrides).length === 0 ? "default" : `x${a.rateLimitMultiplier}${Object.keys(a.rateLimitOverrides).length ? "+overrides" : ""}`,
+              formatTs(a.createdAtTs),
+            ]),
+          ]),
+        );
+      }
+      return 0;
+    });
+  },
+};
+
+export const accountLimits: Command = {
+  name: "account limits",
+  summary: "Raise (or lower) an account's rate limits: a multiplier over the default table and exact per-window overrides.",
+  usage: "jobpilot account limits --account ID [--multiplier X] [--set BUCKET.WINDOW=N ...] [--clear] [--json]",
+  details: `Buckets: ${BUCKETS.join(", ")}. Windows: minute, day. Example: --set apply.day=5000 --multiplier 2`,
+  options: {
+    account: { type: "string", value: "ID", description: "Account id" },
+    multiplier: { type: "string", value: "X", description: "Multiply every limit by X (e.g. 2 or 0.5)" },
+    set: { type: "string", value: "B.W=N", multiple: true, description: "Exact limit for one bucket window, e.g. apply.minute=120" },
+    clear: { type: "boolean", description: "Back to the default table (before --multiplier/--set)" },
+    json: { type: "boolean", description: "Print the account as JSON" },
+  },
+  run(ctx) {
+    const accountId = requireString(ctx, "account");
+    const raw = ctx.values.multiplier as string | undefined;
+    const multiplier = raw === undefined ? undefined : Number(raw);
+    if (raw !== undefined && !Number.isFinite(multiplier)) throw new UsageError(`--multiplier must be a number, got '${raw}'`);
+    const overrides: Record<string, number> = {};
+    for (const item of (ctx.values.set as string[] | undefined) ?? []) {
+      const m = /^([\w]+\.[\w]+)=(\d+)$/.exec(item);
+      if (!m) throw new UsageError(`--set takes BUCKET.WINDOW=N, got '${item}'`);
+      overrides[m[1]!] = Number(m[2]);
+    }
+    if (multiplier === undefined && Object.keys(overrides).length === 0 && !ctx.values.clear) {
+      throw new UsageError("give --multiplier, --set or --clear");
+    }
+    return withDeps(ctx, (deps) => {
+      if (ctx.values.clear) accounts.setRateLimits(deps, accountId, { clear: true });
+      const account = accounts.setRateLimits(deps, accountId, { multiplier, overrides });
+      if (ctx.values.json) printJson(ctx, account);
+      else ctx.io.stdout(`Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}\n`);
+      return 0;
+    });
+  },
+};
+
+export const creditsGrant: Command = {
+  name: "credits grant",
+  summary: "Add auto-apply credits to an account (a negative amount corrects a balance; it never goes below 0).",
+  usage: "jobpilot credits grant --account ID --amount N [--note TEXT] [--json]",
+  options: {
+    account: { type: "string", value: "ID", description: "Account id" },
+    amount: { type: "string", value: "N", description: "Whole number of credits, may be negative" },
+    note: { type: "string", value: "TEXT", description: "Why (kept in the credit ledger)" },
+    json: { type: "boolean", description: 'Print {"accountId", "balance"}' },
+  },
+  run(ctx) {
+    const accountId = requireString(ctx, "account");
+    const amount = intFlag(ctx, "amount", { allowNegative: true });
+    if (amount === undefined) throw new UsageError("--amount is required");
+    return withDeps(ctx, (deps) => {
+      const { balance } = accounts.grantCredits(deps, accountId, amount, ctx.values.note as string | undefined);
+      if (ctx.values.json) printJson(ctx, { accountId, balance });
+      else ctx.io.stdout(`${amount > 0 ? "Granted" : "Removed"} ${Math.abs(amount)} credits; balance is now ${balance}.\n`);
+      return 0;
+    });
+  },
+};

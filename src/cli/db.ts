@@ -1,0 +1,32 @@
+import { closeDeps, createDeps, type Deps } from "../deps";
+import type { MigrateResult } from "../db/migrate";
+import { systemClock } from "../lib/clock";
+import { createLogger } from "../lib/log";
+import type { CommandContext } from "./command";
+
+/** Opens the configured database (migrating it), runs fn, and always closes it. Logs go to stderr so stdout stays clean for --json. */
+export async function withDeps<T>(ctx: CommandContext, fn: (deps: Deps, migrations: MigrateResult) => T | Promise<T>): Promise<T> {
+  const config = ctx.config();
+  const log = createLogger({ level: config.logLevel === "debug" ? "debug" : "warn", format: config.logFormat, write: ctx.io.stderr });
+  const { deps, migrations } = createDeps(config, { clock: systemClock, log });
+  try {
+    return await fn(deps, migrations);
+  } finally {
+    closeDeps(deps);
+  }
+}
+
+export function printJson(ctx: CommandContext, value: unknown): void {
+  ctx.io.stdout(JSON.stringify(value) + "\n");
+}
+
+export function formatTs(ts: number | null): string {
+  return ts === null ? "-" : new Date(ts).toISOString().replace(/\.\d+Z$/, "Z");
+}
+
+/** Plain aligned columns for people; --json for programs. */
+export function table(rows: string[][]): string {
+  if (rows.length === 0) return "";
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n") + "\n";
+}

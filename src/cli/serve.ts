@@ -1,0 +1,79 @@
+import { createApp } from "../app";
+import { closeDeps, createDeps, flushUsage } from "../deps";
+import { systemClock } from "../lib/clock";
+import { createLogger } from "../lib/log";
+import { bootstrapFirstAccount } from "../modules/accounts/service";
+import { createShutdown } from "../shutdown";
+import { Loop } from "../worker/loop";
+import type { Command, Running } from "./command";
+
+export const serveCommand: Command = {
+  name: "serve",
+  summary: "Run the HTTP API and every background loop in one process. Applies pending migrations first.",
+  usage: "jobpilot serve [--port N] [--host ADDR] [--db PATH] [--log-level LEVEL]",
+  details: "On an empty database it creates a first account and prints its API key once. SIGTERM or SIGINT stops it gracefully.",
+  options: {
+    port: { type: "string", value: "N", description: "TCP port (env PORT, default 3000; 0 = any free port)" },
+    host: { type: "string", value: "ADDR", description: "Listen address (env HOST, default 127.0.0.1)" },
+  },
+  run(ctx): Running {
+    const config = ctx.config();
+    const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
+    const { deps, migrations } = createDeps(config, { clock: systemClock, log });
+    if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
+    const first = bootstrapFirstAccount(deps, config.firstRunCredits);
+
+    const app = createApp(deps);
+    try {
+      app.listen({
+        hostname: config.host,
+        port: config.port,
+        // Our own parser enforces maxBodyBytes with a JSON 413; Bun's cap is only the backstop.
+        maxRequestBodySize: config.maxBodyBytes * 2 + 65_536,
+      });
+    } catch (err) {
+      closeDeps(deps);
+      throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+    }
+    const server = app.server!;
+    const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
+    for (const loop of loops) loop.start();
+
+    const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
+    log.info("listening", { url: base, docs: `${base}/docs`, db: config.dbPath, version: deps.version });
+    const banner = [
+      "",
+      `jobpilot ${deps.version} is listening on ${base}`,
+      `  API docs:  ${base}/docs`,
+      `  Database:  ${config.dbPath}`,
+    ];
+    if (first) {
+      banner.push(
+        "",
+        `First run: created account "${first.account.name}" (${first.account.id}) with ${first.account.credits} credits.`,
+        `  API key (shown once, store it now): ${first.apiKey}`,
+        `  Try it:    curl -H "x-api-key: ${first.apiKey}" ${base}/api/v1/account`,
+        `  More keys: jobpilot key create --account ${first.account.id}`,
+      );
+    }
+    ctx.io.stdout(banner.join("\n") + "\n\n");
+
+    let resolveDone!: (code: number) => void;
+    const done = new Promise<number>((r) => (resolveDone = r));
+    const shutdown = createShutdown(
+      [
+        { name: "stop accepting and finish in-flight requests", run: () => server.stop(false), force: () => server.stop(true) },
+        { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },
+        { name: "flush and close the database", run: () => closeDeps(deps) },
+      ],
+      { timeoutMs: config.shutdownTimeoutMs, log },
+    );
+    return {
+      done,
+      stop: async (reason) => {
+        await shutdown(reason);
+        resolveDone(0);
+      },
+    };
+  },
+};

@@ -1,0 +1,136 @@
+import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { LOG_LEVELS } from "./lib/log";
+
+/**
+ * Every setting, in one place. Each has an environment variable, optionally a
+ * command-line flag (flags win over the environment), a default and a schema.
+ * The README's configuration table is written from this list.
+ */
+export const SETTINGS = {
+  port: {
+    env: "PORT",
+    flag: "port",
+    schema: T.Integer({ minimum: 0, maximum: 65535 }),
+    default: 3000,
+    doc: "TCP port of the HTTP server (0 picks a free one).",
+  },
+  host: {
+    env: "HOST",
+    flag: "host",
+    schema: T.String({ minLength: 1 }),
+    default: "127.0.0.1",
+    doc: "Address to listen on. Use 0.0.0.0 to accept connections from other machines.",
+  },
+  dbPath: {
+    env: "JOBPILOT_DB",
+    flag: "db",
+    schema: T.String({ minLength: 1 }),
+    default: "./data/jobpilot.db",
+    doc: "SQLite database file (its directory is created if missing); `:memory:` for a throw-away database.",
+  },
+  adminToken: {
+    env: "JOBPILOT_ADMIN_TOKEN",
+    flag: undefined,
+    schema: T.Optional(T.String({ minLength: 16 })),
+    default: undefined,
+    doc: "Bearer token for the /admin routes (at least 16 characters). Unset: the admin routes answer 404.",
+  },
+  logLevel: {
+    env: "LOG_LEVEL",
+    flag: "log-level",
+    schema: T.Union(LOG_LEVELS.map((l) => T.Literal(l))),
+    default: "info",
+    doc: "debug, info, warn or error.",
+  },
+  logFormat: {
+    env: "LOG_FORMAT",
+    flag: undefined,
+    schema: T.Union([T.Literal("json"), T.Literal("pretty")]),
+    default: "json",
+    doc: "json (one object per line) or pretty.",
+  },
+  sqliteSynchronous: {
+    env: "JOBPILOT_SQLITE_SYNCHRONOUS",
+    flag: undefined,
+    schema: T.Union([T.Literal("FULL"), T.Literal("NORMAL")]),
+    default: "FULL",
+    doc: "FULL survives power loss (credits, applications); NORMAL is faster and can lose the last commits on power loss.",
+  },
+  maxBodyBytes: {
+    env: "JOBPILOT_MAX_BODY_BYTES",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024 }),
+    default: 1024 * 1024,
+    doc: "Largest accepted request body; larger bodies get 413.",
+  },
+  shutdownTimeoutMs: {
+    env: "JOBPILOT_SHUTDOWN_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 600_000 }),
+    default: 10_000,
+    doc: "How long SIGTERM/SIGINT waits for in-flight requests and background work before closing.",
+  },
+  firstRunCredits: {
+    env: "JOBPILOT_FIRST_RUN_CREDITS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0 }),
+    default: 10,
+    doc: "Credits given to the account `serve` creates on an empty database.",
+  },
+} as const satisfies Record<string, { env: string; flag: string | undefined; schema: TSchema; default: unknown; doc: string }>;
+
+type Settings = typeof SETTINGS;
+export type Config = { -readonly [K in keyof Settings]: Static<Settings[K]["schema"]> };
+
+export class ConfigError extends Error {}
+
+/** Numbers and booleans arrive as strings from env and argv. */
+function coerce(schema: TSchema, raw: string): unknown {
+  const type = (schema as { type?: string }).type;
+  if (type === "integer" || type === "number") {
+    const trimmed = raw.trim();
+    return trimmed === "" ? raw : Number(trimmed);
+  }
+  if (type === "boolean") return raw === "true" || raw === "1" ? true : raw === "false" || raw === "0" ? false : raw;
+  return raw;
+}
+
+function describe(schema: TSchema): string {
+  const s = schema as Record<string, unknown> & { anyOf?: { const?: unknown }[] };
+  if (s.anyOf) return "one of " + s.anyOf.map((x) => String(x.const)).join(", ");
+  if (s.type === "integer") {
+    const range = s.maximum !== undefined ? ` between ${s.minimum} and ${s.maximum}` : s.minimum !== undefined ? ` >= ${s.minimum}` : "";
+    return `an integer${range}`;
+  }
+  if (s.type === "string") return s.minLength && Number(s.minLength) > 1 ? `a string of at least ${s.minLength} characters` : "a non-empty string";
+  return "a valid value";
+}
+
+/**
+ * Defaults < environment < flags. Fails fast with a message naming the variable
+ * (or flag) that is wrong, so a typo in a unit file is found at start.
+ */
+export function loadConfig(env: Record<string, string | undefined>, flags: Record<string, string | undefined> = {}): Config {
+  const out: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Settings[keyof Settings]][]) {
+    let value: unknown = setting.default;
+    let source: string | undefined;
+    const fromEnv = env[setting.env];
+    if (fromEnv !== undefined && fromEnv !== "") {
+      value = coerce(setting.schema, fromEnv);
+      source = setting.env;
+    }
+    const fromFlag = setting.flag ? flags[setting.flag] : undefined;
+    if (setting.flag && fromFlag !== undefined) {
+      value = coerce(setting.schema, fromFlag);
+      source = `--${setting.flag}`;
+    }
+    if (source && !Value.Check(setting.schema, value)) {
+      const shown = key === "adminToken" ? "(hidden)" : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
+      throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);
+    }
+    out[key] = value;
+  }
+  return out as Config;
+}

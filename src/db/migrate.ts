@@ -1,0 +1,41 @@
+import type { Database } from "bun:sqlite";
+import { MIGRATIONS, type EmbeddedMigration } from "./migrations.gen";
+
+export interface MigrateResult {
+  applied: string[];
+  total: number;
+}
+
+function sha256(text: string): string {
+  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+}
+
+/**
+ * Applies the embedded migrations that this database has not seen, each in its
+ * own IMMEDIATE transaction so the CLI and a starting server never apply one
+ * twice. A landed migration whose text changed is refused: migrations are
+ * append-only.
+ */
+export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGRATIONS): MigrateResult {
+  sqlite.run(
+    "CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at_ts INTEGER NOT NULL)",
+  );
+  const applied: string[] = [];
+  for (const m of migrations) {
+    const hash = sha256(m.sql);
+    const run = sqlite.transaction(() => {
+      const row = sqlite.query("SELECT hash FROM _migrations WHERE tag = ?").get(m.tag) as { hash: string } | null;
+      if (row) {
+        if (row.hash !== hash) throw new Error(`migration ${m.tag} was changed after it was applied; add a new migration instead`);
+        return false;
+      }
+      for (const statement of m.sql.split("--> statement-breakpoint")) {
+        if (statement.trim()) sqlite.run(statement);
+      }
+      sqlite.query("INSERT INTO _migrations (tag, hash, applied_at_ts) VALUES (?, ?, ?)").run(m.tag, hash, Date.now());
+      return true;
+    });
+    if (run.immediate()) applied.push(m.tag);
+  }
+  return { applied, total: migrations.length };
+}

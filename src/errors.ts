@@ -1,0 +1,111 @@
+import type { TSchema } from "@sinclair/typebox";
+
+/** The closed set of errors a service may throw, and the status each maps to. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra body fields the spec names (e.g. creditsRemaining on 402, details on validation). */
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what = "Not found") => new AppError("not_found", what);
+export const notImplemented = () => new AppError("not_implemented", "Not implemented yet");
+
+/** '/proposal/hourlyRate' → 'proposal.hourlyRate', '/questionAnswers/0/position' → 'questionAnswers[0].position'. */
+export function fieldName(path: string): string {
+  return path
+    .split("/")
+    .filter(Boolean)
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join("");
+}
+
+/** Plain words for what a schema wants, for validation messages that a person can act on. */
+export function describeSchema(schema: TSchema | undefined): string {
+  if (!schema) return "valid";
+  const s = schema as Record<string, any>;
+  if (Array.isArray(s.anyOf)) {
+    const members = s.anyOf as Record<string, any>[];
+    if (members.every((m) => m.const !== undefined)) return "one of " + members.map((m) => String(m.const)).join(", ");
+    // Elysia turns numeric query params into number | numeric-string unions: describe the number.
+    const numeric = members.find((m) => m.type === "integer" || m.type === "number");
+    if (numeric) return describeSchema(numeric as TSchema);
+    const nonNull = members.filter((m) => m.type !== "null");
+    const orNull = nonNull.length < members.length ? " or null" : "";
+    return nonNull.map((m) => describeSchema(m as TSchema)).join(" or ") + orNull;
+  }
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  switch (s.type) {
+    case "integer":
+    case "number": {
+      const noun = s.type === "integer" ? "an integer" : "a number";
+      if (s.minimum !== undefined && s.maximum !== undefined) return `${noun} between ${s.minimum} and ${s.maximum}`;
+      if (s.minimum !== undefined) return s.minimum === 0 ? `a non-negative ${noun.replace(/^an? /, "")}` : `${noun} >= ${s.minimum}`;
+      if (s.maximum !== undefined) return `${noun} <= ${s.maximum}`;
+      return noun;
+    }
+    case "string":
+      if (s.minLength && s.maxLength) return `a string of ${s.minLength} to ${s.maxLength} characters`;
+      if (s.maxLength) return `a string of at most ${s.maxLength} characters`;
+      if (s.minLength) return "a non-empty string";
+      return "a string";
+    case "boolean":
+      return "true or false";
+    case "array":
+      return s.minItems ? "a non-empty array" : "an array";
+    case "object":
+      return "an object";
+    case "null":
+      return "null";
+  }
+  return "valid";
+}
+
+interface ValueErrorLike {
+  path: string;
+  value: unknown;
+  schema: TSchema;
+  message: string;
+}
+
+/** One message per failing field, naming it; a field that fails several checks is named once. */
+export function validationDetails(errors: ValueErrorLike[], on: string): string[] {
+  const seen = new Set<string>();
+  const details: string[] = [];
+  for (const e of errors) {
+    const field = fieldName(e.path);
+    if (seen.has(field)) continue;
+    seen.add(field);
+    if (!field) {
+      details.push(on === "body" ? "Request body must be a JSON object" : `Invalid ${on}`);
+    } else if (e.value === undefined) {
+      details.push(`${field} is required`);
+    } else {
+      details.push(`${field} must be ${describeSchema(e.schema)}`);
+    }
+  }
+  return details;
+}

@@ -1,0 +1,48 @@
+import { Elysia } from "elysia";
+import { timingSafeEqual } from "node:crypto";
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import { authenticate, type AuthContext } from "../modules/accounts/service";
+import { getRequestState } from "./context";
+
+/** One message for missing, malformed, unknown and revoked keys, so they cannot be told apart. */
+export const UNAUTHORIZED_MESSAGE = "Missing or invalid API key (send it in the x-api-key header)";
+
+function sameSecret(a: string, b: string): boolean {
+  const x = new Bun.CryptoHasher("sha256").update(a).digest();
+  const y = new Bun.CryptoHasher("sha256").update(b).digest();
+  return timingSafeEqual(x, y);
+}
+
+/**
+ * Authenticates before routing and body parsing, so a caller without a valid
+ * key learns nothing else (not even whether its body was valid): /api/* takes
+ * `x-api-key`, /admin/* takes `Authorization: Bearer $JOBPILOT_ADMIN_TOKEN`
+ * (and does not exist when no token is configured).
+ */
+export function auth(deps: Deps) {
+  return new Elysia({ name: "auth" }).onRequest(({ request }) => {
+    const state = getRequestState(request);
+    if (!state) return;
+    if (state.path.startsWith("/api/")) {
+      const found = authenticate(deps, request.headers.get("x-api-key"));
+      if (!found) throw new AppError("unauthorized", UNAUTHORIZED_MESSAGE);
+      state.auth = found;
+      deps.keyUsage.touch(found.keyId, deps.clock.now());
+    } else if (state.path.startsWith("/admin/") && deps.config.adminToken) {
+      const header = request.headers.get("authorization") ?? "";
+      const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+      if (!token || !sameSecret(token, deps.config.adminToken)) {
+        throw new AppError("unauthorized", "Missing or invalid admin token (send Authorization: Bearer <JOBPILOT_ADMIN_TOKEN>)");
+      }
+    }
+  });
+}
+
+/** Gives handlers `auth`, the caller resolved by the auth plugin. Use it in every /api module. */
+export const authContext = new Elysia({ name: "auth-context" }).derive({ as: "scoped" }, ({ request }): { auth: AuthContext } => {
+  const found = getRequestState(request)?.auth;
+  // Unreachable for /api routes (the auth plugin refused the request); a guard against mounting a module elsewhere.
+  if (!found) throw new AppError("unauthorized", UNAUTHORIZED_MESSAGE);
+  return { auth: found };
+});

@@ -1,0 +1,121 @@
+import type { Db } from "../db/client";
+import type { Clock } from "../lib/clock";
+import { loadDayCount, saveDayCounts } from "../modules/accounts/repo";
+import { RATE_LIMITS, WINDOWS, type Bucket, type WindowName } from "./rate-limit-table";
+
+export interface LimitDecision {
+  allowed: boolean;
+  /** The window reported in the headers: the one with the least remaining (or, when refused, the exhausted one that frees last). */
+  limit: number;
+  remaining: number;
+  resetTs: number; // Unix seconds
+  retryAfterS?: number;
+}
+
+interface WindowState {
+  startTs: number;
+  count: number;
+}
+
+interface Counter {
+  keyId: string;
+  bucket: Bucket;
+  minute: WindowState;
+  day: WindowState;
+  dayDirty: boolean;
+}
+
+/**
+ * Fixed UTC windows (minute and day), counted per key and bucket. Fixed
+ * windows are what "X-RateLimit-Reset = when the window rolls over" means; the
+ * cost is that a client can spend up to twice a minute's limit across a
+ * boundary.
+ *
+ * Counting happens in memory so the hot path does no write. Day counts are
+ * written behind (flush(), every second and at shutdown) and read back the
+ * first time a key is seen in a day, so a restart does not hand out a fresh
+ * day; a hard crash can forget at most one flush interval. Minute windows are
+ * not persisted: a restart resets them. Refused (429) requests are not counted,
+ * so waiting Retry-After is always enough.
+ */
+export class RateLimiter {
+  private counters = new Map<string, Counter>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  limitsFor(bucket: Bucket, multiplier: number, overrides: Record<string, number> | null): Partial<Record<WindowName, number>> {
+    const base = RATE_LIMITS[bucket] as { minute?: number; day?: number };
+    const out: Partial<Record<WindowName, number>> = {};
+    for (const w of ["minute", "day"] as const) {
+      const override = overrides?.[`${bucket}.${w}`];
+      if (override !== undefined) out[w] = override;
+      else if (base[w] !== undefined) out[w] = Math.max(1, Math.floor(base[w] * multiplier));
+    }
+    return out;
+  }
+
+  check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): LimitDecision {
+    const now = this.clock.now();
+    const id = `${keyId}\u0000${bucket}`;
+    let c = this.counters.get(id);
+    if (!c) {
+      c = { keyId, bucket, minute: { startTs: -1, count: 0 }, day: { startTs: -1, count: 0 }, dayDirty: false };
+      this.counters.set(id, c);
+    }
+    const windows: { name: WindowName; limit: number; state: WindowState; resetAt: number }[] = [];
+    for (const name of ["minute", "day"] as const) {
+      const limit = limits[name];
+      if (limit === undefined) continue;
+      const state = c[name];
+      const start = now - (now % WINDOWS[name]);
+      if (state.startTs !== start) {
+        state.startTs = start;
+        state.count = name === "day" ? loadDayCount(this.db, keyId, bucket, start) : 0;
+        if (name === "day") c.dayDirty = false;
+      }
+      windows.push({ name, limit, state, resetAt: start + WINDOWS[name] });
+    }
+    if (windows.length === 0) return { allowed: true, limit: 0, remaining: 0, resetTs: Math.ceil(now / 1000) };
+
+    const exhausted = windows.filter((w) => w.state.count >= w.limit);
+    if (exhausted.length > 0) {
+      const last = exhausted.reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
+      return {
+        allowed: false,
+        limit: last.limit,
+        remaining: 0,
+        resetTs: last.resetAt / 1000,
+        retryAfterS: Math.max(1, Math.ceil((last.resetAt - now) / 1000)),
+      };
+    }
+    for (const w of windows) w.state.count++;
+    if (limits.day !== undefined) c.dayDirty = true;
+    // Report the tightest window; on a tie, the one that frees first.
+    const shown = windows.reduce((a, b) => {
+      const ra = a.limit - a.state.count;
+      const rb = b.limit - b.state.count;
+      return rb < ra || (rb === ra && b.resetAt < a.resetAt) ? b : a;
+    });
+    return { allowed: true, limit: shown.limit, remaining: shown.limit - shown.state.count, resetTs: shown.resetAt / 1000 };
+  }
+
+  /** Writes changed day counts and drops counters whose windows are over. */
+  flush(): void {
+    const now = this.clock.now();
+    const today = now - (now % WINDOWS.day);
+    const thisMinute = now - (now % WINDOWS.minute);
+    const rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[] = [];
+    for (const [id, c] of this.counters) {
+      if (c.dayDirty) {
+        rows.push({ keyId: c.keyId, bucket: c.bucket, windowStartTs: c.day.startTs, count: c.day.count });
+        c.dayDirty = false;
+      } else if (c.day.startTs < today && c.minute.startTs < thisMinute) {
+        this.counters.delete(id);
+      }
+    }
+    if (rows.length > 0) saveDayCounts(this.db, rows, today - WINDOWS.day);
+  }
+}

@@ -1,0 +1,38 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../deps";
+import { AppError } from "../errors";
+import { shortId } from "../lib/ids";
+import { getRequestState, pathOf, setRequestState } from "./context";
+
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+/**
+ * Gives every request an id (the caller's x-request-id when it is sane, else a
+ * new one), echoes it on every response, refuses bodies whose declared size is
+ * over the limit before reading them, and writes one access-log line.
+ */
+export function requestContext(deps: Deps) {
+  return new Elysia({ name: "request-context" })
+    .onRequest(({ request, set }) => {
+      const given = request.headers.get("x-request-id");
+      const id = given && CLIENT_REQUEST_ID.test(given) ? given : shortId();
+      setRequestState(request, { id, startedAt: performance.now(), path: pathOf(request.url) });
+      set.headers["x-request-id"] = id;
+      const declared = request.headers.get("content-length");
+      if (declared && Number(declared) > deps.config.maxBodyBytes) {
+        throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
+      }
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+      if (!deps.log.isEnabled("info")) return;
+      const state = getRequestState(request);
+      deps.log.info("request", {
+        reqId: state?.id,
+        method: request.method,
+        path: state?.path,
+        status: typeof set.status === "number" ? set.status : 200,
+        ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
+        accountId: state?.auth?.accountId,
+      });
+    });
+}

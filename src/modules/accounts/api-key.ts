@@ -1,0 +1,54 @@
+import { timingSafeEqual } from "node:crypto";
+
+/**
+ * Key format: `jp_live_` + 43 base62 chars (32 random bytes) + 6 base62 chars
+ * of CRC32 checksum. The prefix lets secret scanners find leaked keys; the
+ * checksum lets us reject typos and junk without touching the database.
+ */
+export const KEY_PREFIX = "jp_live_";
+const BODY_LEN = 43;
+const CHECK_LEN = 6;
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_RE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LEN + CHECK_LEN}}$`);
+
+function base62(value: bigint, width: number): string {
+  let out = "";
+  while (value > 0n) {
+    out = ALPHABET[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out.padStart(width, "0");
+}
+
+function checksum(body: string): string {
+  return base62(BigInt(Bun.hash.crc32(body)), CHECK_LEN);
+}
+
+export function generateApiKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  const body = base62(BigInt("0x" + Buffer.from(bytes).toString("hex")), BODY_LEN);
+  return KEY_PREFIX + body + checksum(body);
+}
+
+/** Shape and checksum only; says nothing about whether the key exists. */
+export function isWellFormedKey(key: string): boolean {
+  if (!KEY_RE.test(key)) return false;
+  const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LEN);
+  return key.slice(-CHECK_LEN) === checksum(body);
+}
+
+export function hashApiKey(key: string): string {
+  return new Bun.CryptoHasher("sha256").update(key).digest("hex");
+}
+
+/** Compares two hex digests in constant time (equal-length by construction). */
+export function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** What lists show so a person can tell keys apart: enough to recognise, far too little to use. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 4);
+}

@@ -1,0 +1,71 @@
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps";
+import { authContext } from "../../http/auth";
+import { errorResponses } from "../../http/schemas";
+import {
+  AccountView,
+  CreateAccountBody,
+  CreateKeyBody,
+  CreatedAccount,
+  CreatedKey,
+  GrantCreditsBody,
+  KeyView,
+  WhoAmI,
+} from "./model";
+import * as accounts from "./service";
+
+/** GET /api/v1/account (extension): the caller's account and key, handy to check a key works. */
+export function accountRoutes(deps: Deps) {
+  return new Elysia().use(authContext).get(
+    "/api/v1/account",
+    ({ auth }) => {
+      const account = accounts.getAccount(deps, auth.accountId);
+      const key = accounts.listKeys(deps, auth.accountId).find((k) => k.id === auth.keyId)!;
+      return { account, key: { id: key.id, label: key.label, prefix: key.prefix } };
+    },
+    {
+      response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
+      detail: { tags: ["Account"], summary: "The calling key's account (extension)", description: "Credits, kind and rate-limit settings." },
+    },
+  );
+}
+
+const adminTags = ["Admin"];
+const adminSecurity = [{ adminToken: [] }];
+const AccountIdParams = t.Object({ accountId: t.String({ maxLength: 100 }) });
+
+/** /admin/* account management, the HTTP twin of the `account`, `key` and `credits` CLI commands. */
+export function accountAdminRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/admin" })
+    .get("/accounts", () => ({ accounts: accounts.listAccounts(deps) }), {
+      response: { 200: t.Object({ accounts: t.Array(t.Composite([AccountView, t.Object({ activeKeys: t.Integer() })])) }), ...errorResponses(401) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "List accounts" },
+    })
+    .post("/accounts", ({ body, set }) => ((set.status = 201), accounts.createAccount(deps, body)), {
+      body: CreateAccountBody,
+      response: { 201: CreatedAccount, ...errorResponses(400, 401) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "Create an account and its first API key (shown once)" },
+    })
+    .post("/accounts/:accountId/keys", ({ params, body, set }) => ((set.status = 201), accounts.createKey(deps, params.accountId, body.label)), {
+      params: AccountIdParams,
+      body: CreateKeyBody,
+      response: { 201: CreatedKey, ...errorResponses(400, 401, 404) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "Create an API key (shown once)" },
+    })
+    .get("/accounts/:accountId/keys", ({ params }) => ({ keys: accounts.listKeys(deps, params.accountId) }), {
+      params: AccountIdParams,
+      response: { 200: t.Object({ keys: t.Array(KeyView) }), ...errorResponses(401, 404) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "List an account's API keys" },
+    })
+    .post("/accounts/:accountId/credits", ({ params, body }) => accounts.grantCredits(deps, params.accountId, body.amount, body.note), {
+      params: AccountIdParams,
+      body: GrantCreditsBody,
+      response: { 200: t.Object({ balance: t.Integer() }), ...errorResponses(400, 401, 404) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "Grant (or correct) credits" },
+    })
+    .delete("/keys/:keyId", ({ params }) => accounts.revokeKey(deps, params.keyId), {
+      params: t.Object({ keyId: t.String({ maxLength: 100 }) }),
+      response: { 200: t.Object({ key: KeyView, alreadyRevoked: t.Boolean() }), ...errorResponses(401, 404) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "Revoke an API key" },
+    });
+}

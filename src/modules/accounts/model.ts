@@ -1,0 +1,53 @@
+import { t } from "elysia";
+
+export const AccountKind = t.Union([t.Literal("solo"), t.Literal("agency")]);
+
+export const AccountView = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    kind: AccountKind,
+    credits: t.Integer({ description: "Auto-apply credits available" }),
+    rateLimitMultiplier: t.Number(),
+    rateLimitOverrides: t.Record(t.String(), t.Integer()),
+    createdAtTs: t.Integer({ description: "Unix ms" }),
+  },
+  { title: "Account" },
+);
+export type AccountView = typeof AccountView.static;
+
+export const KeyView = t.Object(
+  {
+    id: t.String({ format: "uuid" }),
+    accountId: t.String({ format: "uuid" }),
+    label: t.Nullable(t.String()),
+    prefix: t.String({ description: "First characters of the key, to tell keys apart; the key itself is never shown again" }),
+    createdAtTs: t.Integer(),
+    lastUsedAtTs: t.Nullable(t.Integer()),
+    revokedAtTs: t.Nullable(t.Integer()),
+  },
+  { title: "ApiKey" },
+);
+export type KeyView = typeof KeyView.static;
+
+/** GET /api/v1/account (extension): who the key belongs to. */
+export const WhoAmI = t.Object(
+  { account: AccountView, key: t.Object({ id: t.String(), label: t.Nullable(t.String()), prefix: t.String() }) },
+  { title: "AccountInfo" },
+);
+
+export const CreateAccountBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  kind: t.Optional(AccountKind),
+  credits: t.Optional(t.Integer({ minimum: 0 })),
+});
+
+export const CreatedAccount = t.Object({ account: AccountView, key: KeyView, apiKey: t.String({ description: "Shown once" }) });
+
+export const CreateKeyBody = t.Object({ label: t.Optional(t.String({ maxLength: 200 })) });
+export const CreatedKey = t.Object({ key: KeyView, apiKey: t.String({ description: "Shown once" }) });
+
+export const GrantCreditsBody = t.Object({
+  amount: t.Integer({ description: "May be negative to correct a balance; never below 0" }),
+  note: t.Optional(t.String({ maxLength: 500 })),
+});

@@ -1,0 +1,215 @@
+import type { Db } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { AppError, notFound } from "../../errors";
+import { isOverrideName } from "../../http/rate-limit-table";
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey, sameDigest } from "./api-key";
+import * as repo from "./repo";
+import type { AccountView, KeyView } from "./model";
+
+export interface AccountsDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export type AccountKind = "solo" | "agency";
+
+/** Who is calling, resolved from the x-api-key header. */
+export interface AuthContext {
+  keyId: string;
+  accountId: string;
+  accountKind: AccountKind;
+  rateLimitMultiplier: number;
+  rateLimitOverrides: Record<string, number> | null;
+}
+
+export function toAccountView(row: repo.AccountRow): AccountView {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    credits: row.creditsBalance,
+    rateLimitMultiplier: row.rateLimitMultiplier,
+    rateLimitOverrides: row.rateLimitOverrides ?? {},
+    createdAtTs: row.createdAtTs,
+  };
+}
+
+export function toKeyView(row: repo.ApiKeyRow): KeyView {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    label: row.label,
+    prefix: row.prefix,
+    createdAtTs: row.createdAtTs,
+    lastUsedAtTs: row.lastUsedAtTs,
+    revokedAtTs: row.revokedAtTs,
+  };
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200) throw new AppError("bad_request", "name must be a string of 1 to 200 characters");
+  return trimmed;
+}
+
+function checkLabel(label: string | null | undefined): string | null {
+  if (label === undefined || label === null) return null;
+  if (label.length > 200) throw new AppError("bad_request", "label must be at most 200 characters");
+  return label.trim() || null;
+}
+
+function checkWholeNumber(value: number, field: string, allowNegative: boolean): number {
+  if (!Number.isSafeInteger(value) || (!allowNegative && value < 0)) {
+    throw new AppError("bad_request", `${field} must be ${allowNegative ? "a whole number" : "a non-negative whole number"}`);
+  }
+  return value;
+}
+
+function newKeyRow(accountId: string, label: string | null, now: number) {
+  const apiKey = generateApiKey();
+  return {
+    apiKey,
+    row: { id: newId(), accountId, label, prefix: displayPrefix(apiKey), hash: hashApiKey(apiKey), createdAtTs: now },
+  };
+}
+
+/** Creates an account, its initial credits and its first API key in one transaction. The key is returned once. */
+export function createAccount(
+  deps: AccountsDeps,
+  input: { name: string; kind?: AccountKind; credits?: number; keyLabel?: string | null },
+): { account: AccountView; key: KeyView; apiKey: string } {
+  const name = checkName(input.name);
+  const kind = input.kind ?? "solo";
+  if (kind !== "solo" && kind !== "agency") throw new AppError("bad_request", "kind must be one of solo, agency");
+  const credits = checkWholeNumber(input.credits ?? 0, "credits", false);
+  const now = deps.clock.now();
+  return deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      const account = repo.insertAccount(db, { id: newId(), name, kind, createdAtTs: now });
+      let balance = 0;
+      if (credits > 0) {
+        balance = repo.applyCreditDelta(db, { accountId: account.id, delta: credits, reason: "grant", note: "initial credits", createdAtTs: now }) ?? 0;
+      }
+      const { apiKey, row } = newKeyRow(account.id, checkLabel(input.keyLabel ?? "default"), now);
+      const key = repo.insertKey(db, row);
+      return { account: toAccountView({ ...account, creditsBalance: balance }), key: toKeyView(key), apiKey };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * On an empty database, creates the first account so a newcomer can call the
+ * API at once. The check and the insert share one IMMEDIATE transaction, so two
+ * starting processes cannot both create one.
+ */
+export function bootstrapFirstAccount(
+  deps: AccountsDeps,
+  credits: number,
+): { account: AccountView; key: KeyView; apiKey: string } | null {
+  return deps.db.transaction(
+    (tx) => {
+      if (repo.countAccounts(tx as unknown as Db) > 0) return null;
+      return createAccount({ ...deps, db: tx as unknown as Db }, { name: "default", kind: "solo", credits });
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export function listAccounts(deps: AccountsDeps): (AccountView & { activeKeys: number })[] {
+  return repo.listAccounts(deps.db).map((row) => ({ ...toAccountView(row), activeKeys: row.activeKeys }));
+}
+
+export function getAccount(deps: AccountsDeps, id: string): AccountView {
+  const row = repo.findAccount(deps.db, id);
+  if (!row) throw notFound("Account not found");
+  return toAccountView(row);
+}
+
+export function createKey(deps: AccountsDeps, accountId: string, label?: string | null): { key: KeyView; apiKey: string } {
+  getAccount(deps, accountId);
+  const { apiKey, row } = newKeyRow(accountId, checkLabel(label), deps.clock.now());
+  return { key: toKeyView(repo.insertKey(deps.db, row)), apiKey };
+}
+
+export function listKeys(deps: AccountsDeps, accountId: string): KeyView[] {
+  getAccount(deps, accountId);
+  return repo.listKeys(deps.db, accountId).map(toKeyView);
+}
+
+/** Revoking is immediate: the next request with that key gets 401. Revoking twice is harmless. */
+export function revokeKey(deps: AccountsDeps, keyId: string): { key: KeyView; alreadyRevoked: boolean } {
+  const revoked = repo.revokeKey(deps.db, keyId, deps.clock.now());
+  if (revoked) return { key: toKeyView(revoked), alreadyRevoked: false };
+  const existing = repo.findKey(deps.db, keyId);
+  if (!existing) throw notFound("API key not found");
+  return { key: toKeyView(existing), alreadyRevoked: true };
+}
+
+/** Adds (or, with a negative amount, removes) credits; refuses to leave a negative balance. */
+export function grantCredits(deps: AccountsDeps, accountId: string, amount: number, note?: string | null): { balance: number } {
+  checkWholeNumber(amount, "amount", true);
+  if (amount === 0) throw new AppError("bad_request", "amount must not be 0");
+  return deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      const account = repo.findAccount(db, accountId);
+      if (!account) throw notFound("Account not found");
+      const balance = repo.applyCreditDelta(db, {
+        accountId,
+        delta: amount,
+        reason: amount > 0 ? "grant" : "correction",
+        note: note ?? null,
+        createdAtTs: deps.clock.now(),
+      });
+      if (balance === null) {
+        throw new AppError("bad_request", `amount ${amount} would leave a negative balance (current balance ${account.creditsBalance})`);
+      }
+      return { balance };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Higher (or lower) limits for one account: a multiplier over the table, and exact per-window overrides. */
+export function setRateLimits(
+  deps: AccountsDeps,
+  accountId: string,
+  input: { multiplier?: number; overrides?: Record<string, number>; clear?: boolean },
+): AccountView {
+  const current = getAccount(deps, accountId);
+  const multiplier = input.clear ? 1 : (input.multiplier ?? current.rateLimitMultiplier);
+  if (!Number.isFinite(multiplier) || multiplier <= 0 || multiplier > 1_000_000) {
+    throw new AppError("bad_request", "multiplier must be a number greater than 0 and at most 1000000");
+  }
+  const overrides = input.clear ? {} : { ...current.rateLimitOverrides };
+  for (const [name, limit] of Object.entries(input.overrides ?? {})) {
+    if (!isOverrideName(name)) throw new AppError("bad_request", `unknown limit "${name}": use BUCKET.minute or BUCKET.day`);
+    checkWholeNumber(limit, name, false);
+    overrides[name] = limit;
+  }
+  const row = repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+  if (!row) throw notFound("Account not found");
+  return toAccountView(row);
+}
+
+/**
+ * Resolves a presented key. Malformed keys (bad shape or checksum) are refused
+ * without a database read; the lookup is by SHA-256 in a unique index, and the
+ * digest is compared again in constant time.
+ */
+export function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null {
+  if (!presented || !isWellFormedKey(presented)) return null;
+  const hash = hashApiKey(presented);
+  const found = repo.findKeyByHash(deps.db, hash);
+  if (!found || found.revokedAtTs !== null || !sameDigest(found.hash, hash)) return null;
+  return {
+    keyId: found.keyId,
+    accountId: found.accountId,
+    accountKind: found.accountKind,
+    rateLimitMultiplier: found.rateLimitMultiplier,
+    rateLimitOverrides: found.rateLimitOverrides,
+  };
+}

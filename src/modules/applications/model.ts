@@ -1,0 +1,140 @@
+import { t } from "elysia";
+import { queryInt } from "../../http/schemas";
+
+export const APPLICATION_STATUSES = [
+  "processing",
+  "applied",
+  "failed",
+  "not_available",
+  "not_eligible",
+  "not_enough_connects",
+  "logged_out",
+] as const;
+export const ApplicationStatus = t.Union(
+  APPLICATION_STATUSES.map((s) => t.Literal(s)),
+  { title: "ApplicationStatus" },
+);
+
+export const Timeline = t.Union([
+  t.Literal("Less than 1 month"),
+  t.Literal("1 to 3 months"),
+  t.Literal("3 to 6 months"),
+  t.Literal("More than 6 months"),
+]);
+
+export const Proposal = t.Object(
+  {
+    hourlyRate: t.Optional(t.Number({ minimum: 0, description: "USD per hour; hourly jobs only." })),
+    fixedBid: t.Optional(t.Number({ minimum: 0, description: "USD; fixed-price jobs only." })),
+    timeline: t.Optional(Timeline),
+    boostBids: t.Optional(t.Integer({ minimum: 0, description: "Additional Connects to boost visibility." })),
+  },
+  { title: "Proposal" },
+);
+
+export const QuestionAnswer = t.Object(
+  { position: t.Integer({ minimum: 0, description: "0-indexed, from the job payload" }), answer: t.String({ maxLength: 5000 }) },
+  { title: "QuestionAnswer" },
+);
+
+export const ApplyBody = t.Object(
+  {
+    jobId: t.String({ minLength: 1, maxLength: 2048, description: "Ciphertext (~…), full job URL, or processed job UUID." }),
+    coverLetter: t.String({ minLength: 1, maxLength: 50_000 }),
+    profileId: t.Optional(t.String({ maxLength: 200 })),
+    autoFillOtherQuestions: t.Optional(t.Boolean({ default: false })),
+    questionAnswers: t.Optional(t.Array(QuestionAnswer, { maxItems: 100 })),
+    proposal: t.Optional(Proposal),
+  },
+  { title: "ApplyRequest" },
+);
+
+export const ApplyResponse = t.Object(
+  {
+    success: t.Boolean(),
+    queueId: t.String(),
+    creditsRemaining: t.Optional(t.Integer()),
+    message: t.Optional(t.String()),
+  },
+  { title: "ApplyResponse" },
+);
+
+export const InsufficientCreditsError = t.Object(
+  { error: t.String(), creditsRemaining: t.Integer(), needsCredits: t.Boolean() },
+  { title: "InsufficientCreditsError" },
+);
+
+export const StatusQuery = t.Object({
+  queueId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  jobId: t.Optional(t.String({ minLength: 1, maxLength: 2048 })),
+});
+
+export const ProposalStatus = t.Object(
+  {
+    viewed: t.Boolean(),
+    replied: t.Boolean(),
+    viewedAt: t.Nullable(t.Integer({ description: "Unix ms" })),
+    lastCheckedAt: t.Integer({ description: "Unix ms" }),
+  },
+  { title: "ProposalStatus" },
+);
+
+const NullableString = t.Nullable(t.String());
+const NullableMs = t.Nullable(t.Integer({ description: "Unix ms" }));
+
+export const StatusResponse = t.Object(
+  {
+    jobId: NullableString,
+    processedJobId: NullableString,
+    applicationStatus: t.Nullable(ApplicationStatus),
+    applicationStatusMessage: NullableString,
+    queueId: NullableString,
+    appliedAt: NullableMs,
+    processedAt: NullableMs,
+    errorMessage: NullableString,
+    proposalStatus: t.Nullable(ProposalStatus),
+  },
+  { title: "StatusResponse" },
+);
+
+export const AppliedJob = t.Object(
+  {
+    jobId: NullableString,
+    processedJobId: NullableString,
+    title: NullableString,
+    url: NullableString,
+    platform: t.Union([t.Literal("marketplace"), t.Literal("professional_network")]),
+    applicationStatus: t.Nullable(ApplicationStatus),
+    applicationStatusMessage: NullableString,
+    matchingScore: t.Nullable(t.Number()),
+    queueId: NullableString,
+    appliedAt: NullableMs,
+    processedAt: NullableMs,
+    createdAt: NullableMs,
+    errorMessage: NullableString,
+    coverLetter: NullableString,
+  },
+  { title: "AppliedJob" },
+);
+
+export const AppliedJobsQuery = t.Object({
+  limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
+  offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+  status: t.Optional(ApplicationStatus),
+});
+
+export const AppliedJobsResponse = t.Object(
+  { jobs: t.Array(AppliedJob), total: t.Integer(), limit: t.Integer(), offset: t.Integer() },
+  { title: "AppliedJobsResponse" },
+);
+
+/** The deprecated v1 apply body: `applicationOptions` carries what `proposal` carries in v2. */
+export const LegacyApplyBody = t.Object(
+  {
+    jobId: t.String({ minLength: 1, maxLength: 2048 }),
+    coverLetter: t.String({ minLength: 1, maxLength: 50_000 }),
+    applicationOptions: t.Optional(Proposal),
+    autoFillOtherQuestions: t.Optional(t.Boolean({ default: false })),
+  },
+  { title: "LegacyApplyRequest" },
+);

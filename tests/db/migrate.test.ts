@@ -1,0 +1,45 @@
+import { describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, closeDatabase } from "../../src/db/client";
+import { migrate } from "../../src/db/migrate";
+import { MIGRATIONS } from "../../src/db/migrations.gen";
+import { renderMigrationsModule } from "../../scripts/gen-migrations";
+
+describe("migrations", () => {
+  test("a fresh database migrates, and migrating again changes nothing", () => {
+    const sqlite = new Database(":memory:");
+    const first = migrate(sqlite);
+    expect(first.applied).toEqual(MIGRATIONS.map((m) => m.tag));
+    const tables = (sqlite.query("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual(expect.arrayContaining(["accounts", "api_keys", "credit_ledger", "rate_limit_counters", "_migrations"]));
+    const second = migrate(sqlite);
+    expect(second.applied).toEqual([]);
+    expect((sqlite.query("SELECT count(*) AS n FROM _migrations").get() as { n: number }).n).toBe(MIGRATIONS.length);
+  });
+
+  test("a landed migration whose text changed is refused", () => {
+    const sqlite = new Database(":memory:");
+    migrate(sqlite);
+    const edited = MIGRATIONS.map((m, i) => (i === 0 ? { ...m, sql: m.sql + "\n-- edited" } : m));
+    expect(() => migrate(sqlite, edited)).toThrow(/was changed after it was applied/);
+  });
+
+  test("the embedded module matches migrations/ (run `bun run db:generate` after changing the schema)", () => {
+    const root = join(import.meta.dir, "../..");
+    expect(readFileSync(join(root, "src/db/migrations.gen.ts"), "utf8")).toBe(renderMigrationsModule(root));
+  });
+
+  test("a file database opens in WAL mode with FULL sync, foreign keys and a busy timeout", () => {
+    const dir = mkdtempSync(join(tmpdir(), "jp-db-"));
+    const db = openDatabase(join(dir, "nested", "x.db"));
+    const get = (p: string) => Object.values(db.$client.query(`PRAGMA ${p}`).get() as object)[0];
+    expect(get("journal_mode")).toBe("wal");
+    expect(get("synchronous")).toBe(2); // FULL
+    expect(get("foreign_keys")).toBe(1);
+    expect(get("busy_timeout")).toBe(5000);
+    closeDatabase(db);
+  });
+});

@@ -1,0 +1,65 @@
+import { createApp } from "../../src/app";
+import { loadConfig, type Config } from "../../src/config";
+import { closeDeps, createDeps, type Deps } from "../../src/deps";
+import { ManualClock } from "../../src/lib/clock";
+import { memoryLogger } from "../../src/lib/log";
+import * as accounts from "../../src/modules/accounts/service";
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string | null;
+  json?: unknown;
+  body?: string | Uint8Array | ReadableStream;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The real app on a real SQLite database (`:memory:` unless a path is given)
+ * with the real migrations; only the clock and the log sink are fakes.
+ */
+export function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config> } = {}) {
+  const clock = opts.clock ?? new ManualClock();
+  const log = memoryLogger();
+  const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", ...opts.config };
+  const { deps } = createDeps(config, { clock, log });
+  const app = createApp(deps);
+
+  async function request(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
+    const headers: Record<string, string> = { ...o.headers };
+    if (o.key) headers["x-api-key"] = o.key;
+    let body: string | Uint8Array | ReadableStream | undefined = o.body;
+    if (o.json !== undefined) {
+      body = JSON.stringify(o.json);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  function account(input: { name?: string; kind?: "solo" | "agency"; credits?: number } = {}) {
+    const created = accounts.createAccount(deps, { name: input.name ?? "Test account", kind: input.kind, credits: input.credits });
+    return { accountId: created.account.id, keyId: created.key.id, apiKey: created.apiKey };
+  }
+
+  return { deps: deps as Deps, app, clock, log, request, account, close: () => closeDeps(deps) };
+}
+
+export type TestApp = ReturnType<typeof createTestApp>;
+
+/** Readable failure output: the whole response when a status is not what a test expects. */
+export function show(res: TestResponse): string {
+  return `${res.status} ${res.text}`;
+}

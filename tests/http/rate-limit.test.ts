@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ManualClock } from "../../src/lib/clock";
+import { RateLimiter } from "../../src/http/rate-limiter";
+import { createBucketResolver, RATE_LIMITS } from "../../src/http/rate-limit-table";
+import * as accounts from "../../src/modules/accounts/service";
+import { createTestApp, show, type TestApp } from "../helpers/app";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+// 12:00:30 UTC on some day: half a minute into a minute window.
+const T0 = Date.UTC(2026, 0, 15, 12, 0, 30);
+const rl = (res: { headers: Headers }) => ({
+  limit: Number(res.headers.get("x-ratelimit-limit")),
+  remaining: Number(res.headers.get("x-ratelimit-remaining")),
+  reset: Number(res.headers.get("x-ratelimit-reset")),
+});
+
+describe("rate limits", () => {
+  test("every authenticated response carries the headers and remaining drops by one per request", async () => {
+    t = createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey } = t.account();
+    const first = await t.request("GET", "/api/auto-apply-v2/status?queueId=q1", { key: apiKey });
+    expect(rl(first)).toEqual({ limit: 300, remaining: 299, reset: Date.UTC(2026, 0, 15, 12, 1, 0) / 1000 });
+    const second = await t.request("GET", "/api/auto-apply-v2/status?queueId=q1&jobId=x", { key: apiKey });
+    expect(rl(second).remaining).toBe(298);
+    // error responses are metered and carry the headers too
+    const notFound = await t.request("GET", "/api/v1/nowhere", { key: apiKey });
+    expect(notFound.status).toBe(404);
+    expect(rl(notFound)).toMatchObject({ limit: 120, remaining: 119 });
+  });
+
+  test("past the limit: 429 with Retry-After to the window's end; waiting that long is enough", async () => {
+    const clock = new ManualClock(T0);
+    t = createTestApp({ clock });
+    const { apiKey, accountId } = t.account();
+    accounts.setRateLimits(t.deps, accountId, { overrides: { "status.minute": 5 } });
+    for (let i = 0; i < 5; i++) expect((await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).status).toBe(501);
+    const limited = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
+    expect(limited.status, show(limited)).toBe(429);
+    expect(limited.body).toEqual({ error: "Rate limit exceeded; retry in 30 s" });
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect(rl(limited)).toEqual({ limit: 5, remaining: 0, reset: (T0 + 30_000) / 1000 });
+    expect(Number(limited.headers.get("retry-after"))).toBe(rl(limited).reset - Math.floor(clock.now() / 1000));
+    // refused requests are not counted: more 429s do not push the reset further
+    for (let i = 0; i < 3; i++) expect((await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).status).toBe(429);
+    clock.advance(29_500);
+    const almost = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
+    expect(almost.headers.get("retry-after")).toBe("1"); // never 0
+    clock.advance(500);
+    const after = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
+    expect(after.status).toBe(501);
+    expect(rl(after).remaining).toBe(4);
+  });
+
+  test("with a minute and a day window the tighter one is shown, and the day refuses even when the minute has room", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 15, 0, 0, 0));
+    t = createTestApp({ clock });
+    const { apiKey } = t.account();
+    const apply = () => t.request("POST", "/api/auto-apply-v2/apply", { key: apiKey, json: {} });
+    for (let i = 1; i <= 999; i++) {
+      if (i % 60 === 0) clock.advance(60_000); // stay under 60/minute
+      const res = await apply();
+      expect(res.status).toBe(400);
+    }
+    clock.advance(60_000);
+    const last = await apply();
+    expect(rl(last)).toEqual({ limit: 1000, remaining: 0, reset: Date.UTC(2026, 0, 16) / 1000 });
+    const refused = await apply();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBe(Math.ceil((Date.UTC(2026, 0, 16) - clock.now()) / 1000));
+    expect(rl(refused)).toEqual({ limit: 1000, remaining: 0, reset: Date.UTC(2026, 0, 16) / 1000 });
+  });
+
+  test("a minute window refuses before the day when it frees first, and the later reset wins when both are full", () => {
+    const clock = new ManualClock(T0);
+    const app = createTestApp({ clock });
+    const limiter = new RateLimiter(app.deps.db, clock);
+    const limits = { minute: 2, day: 3 };
+    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
+    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, retryAfterS: 30 });
+    clock.advance(30_000);
+    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 3, remaining: 0 });
+    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
+    app.close();
+  });
+
+  test("each key has its own counters, even on the same account", async () => {
+    t = createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey, accountId } = t.account();
+    const other = accounts.createKey(t.deps, accountId, "second").apiKey;
+    for (let i = 0; i < 3; i++) await t.request("GET", "/api/auto-apply-v2/freelancers", { key: apiKey });
+    const mine = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: apiKey });
+    const theirs = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: other });
+    expect(rl(mine).remaining).toBe(26);
+    expect(rl(theirs).remaining).toBe(29);
+  });
+
+  test("forwarding paths share the bucket of the path they forward to", async () => {
+    t = createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey } = t.account();
+    await t.request("GET", "/api/jobs/by-ciphertext?cipher=%7E01", { key: apiKey });
+    await t.request("GET", "/api/v1/jobs/~01", { key: apiKey });
+    const third = await t.request("GET", "/api/v2/jobs/~01", { key: apiKey });
+    expect(rl(third)).toMatchObject({ limit: 60, remaining: 57 });
+    await t.request("GET", "/api/auto-apply-v2/freelancers", { key: apiKey });
+    const legacyPath = await t.request("GET", "/api/auto-apply/external/freelancers", { key: apiKey });
+    expect(rl(legacyPath)).toMatchObject({ limit: 30, remaining: 28 });
+  });
+
+  test("daily counts survive closing and re-opening the database", async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), "jp-rl-")), "rl.db");
+    const clock = new ManualClock(T0);
+    t = createTestApp({ clock, dbPath });
+    const { apiKey, accountId } = t.account();
+    accounts.setRateLimits(t.deps, accountId, { overrides: { "generateProposal.day": 12 } });
+    for (let i = 0; i < 10; i++) await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
+    t.close();
+
+    clock.advance(120_000); // a fresh minute window, same day
+    t = createTestApp({ clock, dbPath });
+    const eleventh = await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
+    expect(rl(eleventh)).toMatchObject({ limit: 12, remaining: 1 });
+    await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
+    const refused = await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
+    expect(refused.status).toBe(429);
+  });
+
+  test("an account multiplier raises every limit; overrides set exact numbers", async () => {
+    t = createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey, accountId } = t.account();
+    accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "appliedJobs.minute": 7 } });
+    expect(rl(await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).limit).toBe(600);
+    expect(rl(await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: apiKey })).limit).toBe(7);
+  });
+
+  test("every spec endpoint resolves to the bucket of the spec's Limits table", () => {
+    const resolve = createBucketResolver();
+    const cases: [string, string, string][] = [
+      ["POST", "/api/auto-apply-v2/apply", "apply"],
+      ["POST", "/api/auto-apply/external", "apply"],
+      ["GET", "/api/auto-apply-v2/status", "status"],
+      ["GET", "/api/auto-apply-v2/applied-jobs", "appliedJobs"],
+      ["POST", "/api/auto-apply-v2/generate-proposal", "generateProposal"],
+      ["GET", "/api/auto-apply-v2/freelancers", "freelancers"],
+      ["GET", "/api/auto-apply/external/freelancers", "freelancers"],
+      ["GET", "/api/jobs/by-ciphertext", "jobs"],
+      ["GET", "/api/v1/jobs/~abc", "jobs"],
+      ["GET", "/api/v2/jobs/~abc", "jobs"],
+      ["GET", "/api/clients/123/jobs", "clients"],
+      ["GET", "/api/v1/clients/123/jobs", "clients"],
+      ["GET", "/api/v2/clients/123/jobs", "clients"],
+      ["GET", "/api/v1/feeds", "feeds"],
+      ["PATCH", "/api/v1/feeds/f1", "feeds"],
+      ["GET", "/api/v1/feeds/f1/jobs", "feeds"],
+      ["GET", "/api/v1/account", "default"],
+    ];
+    for (const [method, path, bucket] of cases) expect(resolve(method, path), `${method} ${path}`).toBe(bucket as never);
+    expect(RATE_LIMITS.apply).toMatchObject({ minute: 60, day: 1000 });
+    expect(RATE_LIMITS.status).toMatchObject({ minute: 300 });
+    expect(RATE_LIMITS.generateProposal).toMatchObject({ minute: 30, day: 500 });
+    expect(RATE_LIMITS.freelancers).toMatchObject({ minute: 30 });
+  });
+
+  test("property: in any fixed window no more than the limit is accepted, and never more than 2× in any rolling minute", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 5 * 60_000 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 20 }), (offsets, limit) => {
+        const clock = new ManualClock(T0);
+        const app = createTestApp({ clock });
+        try {
+          const limiter = new RateLimiter(app.deps.db, clock);
+          const accepted: number[] = [];
+          for (const at of [...offsets].sort((a, b) => a - b)) {
+            clock.set(T0 + at);
+            if (limiter.check("k", "status", { minute: limit }).allowed) accepted.push(T0 + at);
+          }
+          const perWindow = new Map<number, number>();
+          for (const ts of accepted) perWindow.set(Math.floor(ts / 60_000), (perWindow.get(Math.floor(ts / 60_000)) ?? 0) + 1);
+          for (const n of perWindow.values()) if (n > limit) return false;
+          for (const ts of accepted) if (accepted.filter((x) => x >= ts && x < ts + 60_000).length > 2 * limit) return false;
+          return true;
+        } finally {
+          app.close();
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { createTestApp, show, type TestApp } from "../helpers/app";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+/** Every endpoint of the spec, with a valid request. Their capabilities land with later issues: until then 501. */
+const SPEC_ENDPOINTS: { method: string; path: string; openapi: string; json?: unknown }[] = [
+  { method: "GET", path: "/api/v1/feeds", openapi: "/api/v1/feeds" },
+  { method: "POST", path: "/api/v1/feeds", openapi: "/api/v1/feeds", json: { title: "Go", minScore: 5 } },
+  { method: "GET", path: "/api/v1/feeds/f1", openapi: "/api/v1/feeds/{feedId}" },
+  { method: "PATCH", path: "/api/v1/feeds/f1", openapi: "/api/v1/feeds/{feedId}", json: { minScore: 4 } },
+  { method: "DELETE", path: "/api/v1/feeds/f1", openapi: "/api/v1/feeds/{feedId}" },
+  { method: "POST", path: "/api/auto-apply-v2/apply", openapi: "/api/auto-apply-v2/apply", json: { jobId: "~01", coverLetter: "Hi" } },
+  { method: "GET", path: "/api/auto-apply-v2/status?queueId=q1", openapi: "/api/auto-apply-v2/status" },
+  { method: "GET", path: "/api/auto-apply-v2/applied-jobs", openapi: "/api/auto-apply-v2/applied-jobs" },
+  { method: "POST", path: "/api/auto-apply-v2/generate-proposal", openapi: "/api/auto-apply-v2/generate-proposal", json: { jobId: "~01" } },
+  { method: "GET", path: "/api/auto-apply-v2/freelancers", openapi: "/api/auto-apply-v2/freelancers" },
+  { method: "GET", path: "/api/auto-apply/external/freelancers", openapi: "/api/auto-apply/external/freelancers" },
+  { method: "GET", path: "/api/jobs/by-ciphertext?cipher=%7E01", openapi: "/api/jobs/by-ciphertext" },
+  { method: "GET", path: "/api/v1/jobs/~01", openapi: "/api/v1/jobs/{ciphertext}" },
+  { method: "GET", path: "/api/v2/jobs/~01", openapi: "/api/v2/jobs/{ciphertext}" },
+  { method: "GET", path: "/api/clients/123/jobs", openapi: "/api/clients/{companyId}/jobs" },
+  { method: "GET", path: "/api/v1/clients/123/jobs", openapi: "/api/v1/clients/{companyId}/jobs" },
+  { method: "GET", path: "/api/v2/clients/123/jobs", openapi: "/api/v2/clients/{companyId}/jobs" },
+  { method: "POST", path: "/api/auto-apply/external", openapi: "/api/auto-apply/external", json: { jobId: "~01", coverLetter: "Hi" } },
+];
+
+describe("route table", () => {
+  test("every spec endpoint is registered and honestly answers 501 until its issue lands", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    for (const e of SPEC_ENDPOINTS) {
+      const res = await t.request(e.method, e.path, { key: apiKey, json: e.json });
+      expect(res.status, `${e.method} ${e.path}: ${show(res)}`).toBe(501);
+      expect(res.body).toEqual({ error: "Not implemented yet" });
+    }
+  });
+
+  test("health needs no key and reports version and database", async () => {
+    t = createTestApp();
+    const res = await t.request("GET", "/healthz");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: "ok", version: expect.any(String), database: { status: "ok" } });
+  });
+});
+
+describe("OpenAPI", () => {
+  test("the description is version 2.0.0 with every spec path, the x-api-key scheme and error shapes", async () => {
+    t = createTestApp();
+    const res = await t.request("GET", "/docs/json");
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.info.version).toBe("2.0.0");
+    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "x-api-key" }));
+    expect(doc.security).toEqual([{ apiKey: [] }]);
+    for (const e of SPEC_ENDPOINTS) {
+      const op = doc.paths[e.openapi]?.[e.method.toLowerCase()];
+      expect(op, `${e.method} ${e.openapi} missing`).toBeDefined();
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429", "500"]));
+      const err = op.responses["401"].content["application/json"].schema;
+      expect(JSON.stringify(err)).toContain("error");
+    }
+    expect(doc.paths["/api/auto-apply/external"].post.deprecated).toBe(true);
+    expect(doc.paths["/api/auto-apply-v2/apply"].post.responses["402"]).toBeDefined();
+    expect(doc.paths["/healthz"].get.security).toEqual([]);
+  });
+
+  test("the interactive page is served at /docs", async () => {
+    t = createTestApp();
+    const res = await t.request("GET", "/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.text).toContain("docs/json");
+    // no CDN: the page's script is served by jobpilot itself
+    expect(res.text).not.toContain("cdn.jsdelivr.net");
+    const script = /<script src="([^"]+)"/.exec(res.text)?.[1];
+    expect(script).toBe("/docs/assets/scalar.js");
+    const asset = await t.app.handle(new Request(`http://localhost${script}`));
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toContain("javascript");
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+});

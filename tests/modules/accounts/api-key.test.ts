@@ -1,0 +1,47 @@
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey, KEY_PREFIX, sameDigest } from "../../../src/modules/accounts/api-key";
+
+describe("API key format", () => {
+  test("keys carry the prefix, 43 random base62 characters and a 6-character checksum", () => {
+    const key = generateApiKey();
+    expect(key).toMatch(/^jp_live_[0-9A-Za-z]{49}$/);
+    expect(isWellFormedKey(key)).toBe(true);
+    expect(displayPrefix(key)).toBe(key.slice(0, KEY_PREFIX.length + 4));
+  });
+
+  test("keys do not repeat", () => {
+    const keys = new Set(Array.from({ length: 2000 }, generateApiKey));
+    expect(keys.size).toBe(2000);
+  });
+
+  test("the checksum rejects every single-character change", () => {
+    const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    fc.assert(
+      fc.property(fc.integer({ min: KEY_PREFIX.length, max: KEY_PREFIX.length + 48 }), fc.integer({ min: 1, max: 61 }), (pos, shift) => {
+        const key = generateApiKey();
+        const c = key[pos]!;
+        const replaced = alphabet[(alphabet.indexOf(c) + shift) % 62]!;
+        const mutated = key.slice(0, pos) + replaced + key.slice(pos + 1);
+        return !isWellFormedKey(mutated);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test.each(["", "jp_live_", "sk_live_abc", generateApiKey() + "x", generateApiKey().slice(0, -1), " " + generateApiKey()])(
+    "malformed input %p is refused without a lookup",
+    (value) => {
+      expect(isWellFormedKey(value)).toBe(false);
+    },
+  );
+
+  test("hashes are SHA-256 hex and compared in constant time over equal lengths", () => {
+    const key = generateApiKey();
+    const h = hashApiKey(key);
+    expect(h).toMatch(/^[0-9a-f]{64}$/);
+    expect(sameDigest(h, hashApiKey(key))).toBe(true);
+    expect(sameDigest(h, hashApiKey(generateApiKey()))).toBe(false);
+    expect(sameDigest(h, h.slice(0, 10))).toBe(false);
+  });
+});

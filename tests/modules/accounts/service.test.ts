@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AppError } from "../../../src/errors";
+import * as accounts from "../../../src/modules/accounts/service";
+import { createTestApp, type TestApp } from "../../helpers/app";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+describe("accounts, keys and credits", () => {
+  test("an account is created with its credits, a ledger row and a working key", () => {
+    t = createTestApp();
+    const created = accounts.createAccount(t.deps, { name: "Acme", kind: "agency", credits: 7 });
+    expect(created.account).toMatchObject({ name: "Acme", kind: "agency", credits: 7 });
+    expect(accounts.authenticate(t.deps, created.apiKey)).toMatchObject({ accountId: created.account.id, accountKind: "agency" });
+    const ledger = t.deps.db.$client.query("SELECT delta, reason FROM credit_ledger WHERE account_id = ?").all(created.account.id);
+    expect(ledger).toEqual([{ delta: 7, reason: "grant" }]);
+  });
+
+  test("bad input is refused with a message naming the field", () => {
+    t = createTestApp();
+    expect(() => accounts.createAccount(t.deps, { name: "  " })).toThrow(/name must be/);
+    expect(() => accounts.createAccount(t.deps, { name: "x", kind: "team" as never })).toThrow(/kind must be one of solo, agency/);
+    expect(() => accounts.createAccount(t.deps, { name: "x", credits: -1 })).toThrow(/credits must be a non-negative whole number/);
+  });
+
+  test("credits can be granted and corrected but never go below zero", () => {
+    t = createTestApp();
+    const { accountId } = t.account({ credits: 3 });
+    expect(accounts.grantCredits(t.deps, accountId, 5).balance).toBe(8);
+    expect(accounts.grantCredits(t.deps, accountId, -2, "refund mistake").balance).toBe(6);
+    expect(() => accounts.grantCredits(t.deps, accountId, -7)).toThrow(/would leave a negative balance \(current balance 6\)/);
+    expect(accounts.getAccount(t.deps, accountId).credits).toBe(6);
+    expect(() => accounts.grantCredits(t.deps, accountId, 0)).toThrow(/must not be 0/);
+    expect(() => accounts.grantCredits(t.deps, "nope", 1)).toThrow(/Account not found/);
+    const sum = t.deps.db.$client.query("SELECT sum(delta) AS s FROM credit_ledger WHERE account_id = ?").get(accountId) as { s: number };
+    expect(sum.s).toBe(6);
+  });
+
+  test("the database refuses a negative balance even if a bug tried one", () => {
+    t = createTestApp();
+    const { accountId } = t.account({ credits: 1 });
+    expect(() => t.deps.db.$client.run("UPDATE accounts SET credits_balance = -1 WHERE id = ?", [accountId])).toThrow(/CHECK constraint/);
+  });
+
+  test("a revoked key no longer authenticates; revoking twice is harmless", () => {
+    t = createTestApp();
+    const { accountId } = t.account();
+    const { key, apiKey } = accounts.createKey(t.deps, accountId, "ci");
+    expect(accounts.authenticate(t.deps, apiKey)).not.toBeNull();
+    expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(false);
+    expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
+    expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(true);
+    expect(() => accounts.revokeKey(t.deps, "missing")).toThrow(AppError);
+  });
+
+  test("rate-limit settings accept a multiplier and known bucket windows only", () => {
+    t = createTestApp();
+    const { accountId } = t.account();
+    const updated = accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "apply.day": 5000 } });
+    expect(updated).toMatchObject({ rateLimitMultiplier: 2, rateLimitOverrides: { "apply.day": 5000 } });
+    expect(() => accounts.setRateLimits(t.deps, accountId, { overrides: { "apply.week": 1 } })).toThrow(/unknown limit "apply.week"/);
+    expect(() => accounts.setRateLimits(t.deps, accountId, { multiplier: 0 })).toThrow(/multiplier must be/);
+    expect(accounts.setRateLimits(t.deps, accountId, { clear: true })).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
+  });
+
+  test("the first-run account is created once, on an empty database only", () => {
+    t = createTestApp();
+    const first = accounts.bootstrapFirstAccount(t.deps, 10);
+    expect(first?.account).toMatchObject({ name: "default", credits: 10 });
+    expect(accounts.bootstrapFirstAccount(t.deps, 10)).toBeNull();
+    expect(accounts.listAccounts(t.deps)).toHaveLength(1);
+  });
+
+  test("the plaintext key is nowhere in the database files, only its hash", () => {
+    const dir = mkdtempSync(join(tmpdir(), "jp-keys-"));
+    t = createTestApp({ dbPath: join(dir, "keys.db") });
+    const { apiKey } = t.account();
+    const second = accounts.createKey(t.deps, t.account().accountId).apiKey;
+    const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString("latin1"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const content of files) {
+      expect(content.includes(apiKey)).toBe(false);
+      expect(content.includes(second)).toBe(false);
+      // the 43 random characters alone do not appear either
+      expect(content.includes(apiKey.slice(8, 51))).toBe(false);
+    }
+    expect(files.some((c) => c.includes(new Bun.CryptoHasher("sha256").update(apiKey).digest("hex")))).toBe(true);
+  });
+});
