@@ -60,10 +60,20 @@ export function helpText(cmd: Command): string {
 
 export function parseCommand(cmd: Command, argv: string[]): { values: CommandContext["values"]; positionals: string[] } {
   const options = { ...cmd.options, ...GLOBAL_OPTIONS };
+  // `--amount -3` would read -3 as a flag; glue negative numbers to the option that takes them.
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i]!.startsWith("--") ? argv[i]!.slice(2) : "";
+    const next = argv[i + 1];
+    if (options[name]?.type === "string" && next !== undefined && /^-\d/.test(next)) {
+      args.push(`--${name}=${next}`);
+      i++;
+    } else args.push(argv[i]!);
+  }
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args,
       options: Object.fromEntries(
         Object.entries(options).map(([k, o]) => [k, { type: o.type, ...(o.multiple ? { multiple: true } : {}), ...(o.short ? { short: o.short } : {}) }]),
       ) as Parameters<typeof parseArgs>[0] extends infer P ? (P extends { options?: infer O } ? O : never) : never,

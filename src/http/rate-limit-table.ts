@@ -70,12 +70,21 @@ export function createBucketResolver(table: Record<Bucket, BucketLimits> = RATE_
       patterns.push({ method, re: new RegExp(`^${source}$`), bucket });
     }
   }
+  // Pattern answers are remembered (bounded): a polling client asks about the same few paths all day.
+  const memo = new Map<string, Bucket | null>();
   return (method: string, path: string): Bucket | undefined => {
-    const hit = exact.get(`${method} ${path}`);
-    if (hit) return hit;
+    const id = `${method} ${path}`;
+    const hit = exact.get(id) ?? memo.get(id);
+    if (hit !== undefined) return hit ?? undefined;
+    let found: Bucket | null = null;
     for (const p of patterns) {
-      if ((p.method === "*" || p.method === method) && p.re.test(path)) return p.bucket;
+      if ((p.method === "*" || p.method === method) && p.re.test(path)) {
+        found = p.bucket;
+        break;
+      }
     }
-    return undefined;
+    if (memo.size >= 10_000) memo.clear();
+    memo.set(id, found);
+    return found ?? undefined;
   };
 }

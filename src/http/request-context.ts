@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
-import { shortId } from "../lib/ids";
+import { requestId } from "../lib/ids";
 import { getRequestState, pathOf, setRequestState } from "./context";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -12,19 +12,20 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  * over the limit before reading them, and writes one access-log line.
  */
 export function requestContext(deps: Deps) {
-  return new Elysia({ name: "request-context" })
+  const plugin = new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
       const given = request.headers.get("x-request-id");
-      const id = given && CLIENT_REQUEST_ID.test(given) ? given : shortId();
+      const id = given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
       setRequestState(request, { id, startedAt: performance.now(), path: pathOf(request.url) });
       set.headers["x-request-id"] = id;
       const declared = request.headers.get("content-length");
       if (declared && Number(declared) > deps.config.maxBodyBytes) {
         throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
       }
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set }) => {
-      if (!deps.log.isEnabled("info")) return;
+    });
+  // Only hooked when access lines are wanted: an after-response hook costs a scheduled callback per request.
+  if (!deps.log.isEnabled("info")) return plugin;
+  return plugin.onAfterResponse({ as: "global" }, ({ request, set }) => {
       const state = getRequestState(request);
       deps.log.info("request", {
         reqId: state?.id,

@@ -8,10 +8,11 @@ export function isUuid(value: string): boolean {
   return UUID_RE.test(value);
 }
 
-/** Short random id for request ids and similar: 16 chars of base36. */
-export function shortId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(10));
-  let out = "";
-  for (const b of bytes) out += (b % 36).toString(36);
-  return out + Date.now().toString(36).slice(-6);
+// Request ids need to be unique and short, not secret: a random per-process prefix plus a counter.
+const processPrefix = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join("");
+let counter = 0;
+
+/** Unique id for requests and log correlation: 8 random base36 chars for this process, then a counter. */
+export function requestId(): string {
+  return processPrefix + (++counter).toString(36).padStart(8, "0");
 }

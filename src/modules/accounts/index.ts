@@ -18,11 +18,7 @@ import * as accounts from "./service";
 export function accountRoutes(deps: Deps) {
   return new Elysia().use(authContext).get(
     "/api/v1/account",
-    ({ auth }) => {
-      const account = accounts.getAccount(deps, auth.accountId);
-      const key = accounts.listKeys(deps, auth.accountId).find((k) => k.id === auth.keyId)!;
-      return { account, key: { id: key.id, label: key.label, prefix: key.prefix } };
-    },
+    ({ auth }) => accounts.whoAmI(deps, auth),
     {
       response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
       detail: { tags: ["Account"], summary: "The calling key's account (extension)", description: "Credits, kind and rate-limit settings." },

@@ -3,7 +3,7 @@ import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { isOverrideName } from "../../http/rate-limit-table";
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey, sameDigest } from "./api-key";
+import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./api-key";
 import * as repo from "./repo";
 import type { AccountView, KeyView } from "./model";
 
@@ -17,6 +17,8 @@ export type AccountKind = "solo" | "agency";
 /** Who is calling, resolved from the x-api-key header. */
 export interface AuthContext {
   keyId: string;
+  keyLabel: string | null;
+  keyPrefix: string;
   accountId: string;
   accountKind: AccountKind;
   rateLimitMultiplier: number;
@@ -128,6 +130,13 @@ export function getAccount(deps: AccountsDeps, id: string): AccountView {
   return toAccountView(row);
 }
 
+/** The calling key's account and the key itself (never its secret). */
+export function whoAmI(deps: AccountsDeps, auth: AuthContext): { account: AccountView; key: { id: string; label: string | null; prefix: string } } {
+  const account = repo.findAccount(deps.db, auth.accountId);
+  if (!account) throw notFound("Account not found");
+  return { account: toAccountView(account), key: { id: auth.keyId, label: auth.keyLabel, prefix: auth.keyPrefix } };
+}
+
 export function createKey(deps: AccountsDeps, accountId: string, label?: string | null): { key: KeyView; apiKey: string } {
   getAccount(deps, accountId);
   const { apiKey, row } = newKeyRow(accountId, checkLabel(label), deps.clock.now());
@@ -197,16 +206,18 @@ export function setRateLimits(
 
 /**
  * Resolves a presented key. Malformed keys (bad shape or checksum) are refused
- * without a database read; the lookup is by SHA-256 in a unique index, and the
- * digest is compared again in constant time.
+ * without a database read; the lookup is by SHA-256 in a unique index, so the
+ * secret itself is never compared, and timing reveals nothing usable about it.
  */
 export function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null {
   if (!presented || !isWellFormedKey(presented)) return null;
   const hash = hashApiKey(presented);
-  const found = repo.findKeyByHash(deps.db, hash);
-  if (!found || found.revokedAtTs !== null || !sameDigest(found.hash, hash)) return null;
+  const found = repo.findKeyByHashCached(deps.db, hash);
+  if (!found || found.revokedAtTs !== null) return null;
   return {
     keyId: found.keyId,
+    keyLabel: found.keyLabel,
+    keyPrefix: found.keyPrefix,
     accountId: found.accountId,
     accountKind: found.accountKind,
     rateLimitMultiplier: found.rateLimitMultiplier,

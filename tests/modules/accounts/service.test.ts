@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../../src/errors";
+import { closeDatabase, openDatabase } from "../../../src/db/client";
+import { DATA_VERSION_CHECK_MS } from "../../../src/modules/accounts/repo";
 import * as accounts from "../../../src/modules/accounts/service";
 import { createTestApp, type TestApp } from "../../helpers/app";
 
@@ -54,6 +56,26 @@ describe("accounts, keys and credits", () => {
     expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
     expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(true);
     expect(() => accounts.revokeKey(t.deps, "missing")).toThrow(AppError);
+  });
+
+  test("a key revoked by another process (another connection) stops working within the data_version check interval", async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), "jp-auth-")), "auth.db");
+    t = createTestApp({ dbPath });
+    const { apiKey, keyId } = t.account();
+    expect(accounts.authenticate(t.deps, apiKey)).not.toBeNull(); // now cached
+    const other = openDatabase(dbPath);
+    accounts.revokeKey({ db: other, clock: t.clock }, keyId);
+    closeDatabase(other);
+    await Bun.sleep(DATA_VERSION_CHECK_MS + 1);
+    expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
+  });
+
+  test("this process's own changes to a key's account apply at once despite the cache", () => {
+    t = createTestApp();
+    const { apiKey, accountId } = t.account();
+    expect(accounts.authenticate(t.deps, apiKey)?.rateLimitMultiplier).toBe(1);
+    accounts.setRateLimits(t.deps, accountId, { multiplier: 3 });
+    expect(accounts.authenticate(t.deps, apiKey)?.rateLimitMultiplier).toBe(3);
   });
 
   test("rate-limit settings accept a multiplier and known bucket windows only", () => {
