@@ -1,0 +1,31 @@
+/**
+ * Compiles the whole service into one standalone executable (default ./jobpilot).
+ * Usage: bun run build [--outfile PATH] [--target bun-linux-x64|bun-linux-arm64|...]
+ */
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { outfile: { type: "string" }, target: { type: "string" }, help: { type: "boolean", short: "h" } },
+  strict: true,
+});
+if (values.help) {
+  console.log("Usage: bun run build [--outfile PATH] [--target bun-linux-x64|bun-linux-arm64|bun-darwin-arm64|...]");
+  process.exit(0);
+}
+
+const root = join(import.meta.dir, "..");
+const outfile = values.outfile ?? join(root, "jobpilot");
+const started = performance.now();
+console.log(`building ${outfile}${values.target ? ` for ${values.target}` : ""} …`);
+const args = ["build", "--compile", "--minify", "--sourcemap", join(root, "src/main.ts"), "--outfile", outfile];
+if (values.target) args.push("--target", values.target);
+const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "inherit", stderr: "inherit" });
+const code = await proc.exited;
+if (code !== 0) {
+  console.error(`build failed (exit ${code})`);
+  process.exit(code);
+}
+const size = Bun.file(outfile).size;
+console.log(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MiB) in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,139 @@
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { COMMANDS, runCli } from "../../src/cli/index";
+import { openDatabase, closeDatabase } from "../../src/db/client";
+import { authenticate } from "../../src/modules/accounts/service";
+
+function cli(env: Record<string, string> = {}) {
+  const dbPath = env.JOBPILOT_DB ?? join(mkdtempSync(join(tmpdir(), "jp-cli-")), "cli.db");
+  const run = async (...argv: string[]) => {
+    let stdout = "";
+    let stderr = "";
+    const code = await runCli(argv, { env: { JOBPILOT_DB: dbPath, ...env }, stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+    if (typeof code !== "number") {
+      await code.stop("test");
+      return { code: await code.done, stdout, stderr };
+    }
+    return { code, stdout, stderr };
+  };
+  return { run, dbPath };
+}
+
+describe("command line", () => {
+  test("--help works at the top and on every command", async () => {
+    const { run } = cli();
+    const top = await run("--help");
+    expect(top.code).toBe(0);
+    for (const c of COMMANDS) expect(top.stdout).toContain(c.name);
+    for (const c of COMMANDS) {
+      const res = await run(...c.name.split(" "), "--help");
+      expect(res.code, c.name).toBe(0);
+      expect(res.stdout).toStartWith(`Usage: ${c.usage}`);
+      expect(res.stdout).toContain("--db PATH");
+    }
+    expect((await run("help", "key", "create")).stdout).toStartWith("Usage: jobpilot key create");
+    expect((await run("key", "--help")).code).toBe(0);
+  });
+
+  test.each([
+    [["bogus"], /^jobpilot: unknown command 'bogus'/],
+    [["key", "frobnicate"], /^jobpilot: unknown command 'key frobnicate' \(expected one of: create, list, revoke\)/],
+    [["key"], /^$/],
+    [["key", "create", "--nope"], /^jobpilot key create: Unknown option '--nope'/],
+    [["key", "create"], /^jobpilot key create: --account is required/],
+    [["key", "revoke"], /^jobpilot key revoke: missing KEY_ID/],
+    [["account", "create", "--name", "x", "--kind", "team"], /--kind must be solo or agency/],
+    [["account", "create", "--name", "x", "--credits", "1.5"], /--credits must be a non-negative whole number/],
+    [["credits", "grant", "--account", "a"], /--amount is required/],
+    [["account", "limits", "--account", "a"], /give --multiplier, --set or --clear/],
+    [["account", "limits", "--account", "a", "--set", "apply"], /--set takes BUCKET.WINDOW=N/],
+  ])("a bad command line %p exits 2 with one line on stderr", async (argv, message) => {
+    const { run } = cli();
+    const res = await run(...argv);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(message);
+    expect(res.stderr.trim().split("\n").length).toBeLessThanOrEqual(1);
+  });
+
+  test("a bad environment variable is named and exits 2", async () => {
+    const { run } = cli({ PORT: "abc" });
+    const res = await run("serve");
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("Invalid PORT");
+  });
+
+  test("account create --json prints exactly one JSON object with a working key", async () => {
+    const { run, dbPath } = cli();
+    const res = await run("account", "create", "--name", "Acme", "--kind", "agency", "--credits", "3", "--json");
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout.trim().split("\n")).toHaveLength(1);
+    const out = JSON.parse(res.stdout);
+    expect(Object.keys(out).sort()).toEqual(["accountId", "apiKey"]);
+    const db = openDatabase(dbPath);
+    expect(authenticate({ db }, out.apiKey)).toMatchObject({ accountId: out.accountId, accountKind: "agency" });
+    closeDatabase(db);
+  });
+
+  test("keys: create shows the key once, list never shows it, revoke makes it fail", async () => {
+    const { run, dbPath } = cli();
+    const { accountId, apiKey: firstKey } = JSON.parse((await run("account", "create", "--name", "A", "--json")).stdout);
+    const created = JSON.parse((await run("key", "create", "--account", accountId, "--label", "staging", "--json")).stdout);
+    expect(created.apiKey).toMatch(/^jp_live_/);
+    const listed = await run("key", "list", "--account", accountId);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("staging");
+    expect(listed.stdout).not.toContain(created.apiKey);
+    expect(listed.stdout).not.toContain(firstKey);
+    const json = JSON.parse((await run("key", "list", "--account", accountId, "--json")).stdout);
+    expect(json).toHaveLength(2);
+    expect(JSON.stringify(json)).not.toContain(created.apiKey.slice(8));
+    const revoked = await run("key", "revoke", created.keyId);
+    expect(revoked.stdout).toContain("Revoked key");
+    expect((await run("key", "revoke", created.keyId)).stdout).toContain("already revoked");
+    const db = openDatabase(dbPath);
+    expect(authenticate({ db }, created.apiKey)).toBeNull();
+    expect(authenticate({ db }, firstKey)).not.toBeNull();
+    closeDatabase(db);
+    const missing = await run("key", "list", "--account", "nope");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Account not found");
+  });
+
+  test("credits grant adds, corrects and refuses a negative balance", async () => {
+    const { run } = cli();
+    const { accountId } = JSON.parse((await run("account", "create", "--name", "A", "--credits", "2", "--json")).stdout);
+    expect(JSON.parse((await run("credits", "grant", "--account", accountId, "--amount", "5", "--json")).stdout)).toEqual({ accountId, balance: 7 });
+    expect((await run("credits", "grant", "--account", accountId, "--amount", "-3")).stdout).toContain("balance is now 4");
+    const refused = await run("credits", "grant", "--account", accountId, "--amount", "-5");
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("would leave a negative balance");
+    const list = JSON.parse((await run("account", "list", "--json")).stdout);
+    expect(list[0]).toMatchObject({ id: accountId, credits: 4, activeKeys: 1 });
+  });
+
+  test("account limits sets a multiplier and overrides, and --clear resets them", async () => {
+    const { run } = cli();
+    const { accountId } = JSON.parse((await run("account", "create", "--name", "A", "--json")).stdout);
+    const set = await run("account", "limits", "--account", accountId, "--multiplier", "3", "--set", "apply.day=5000", "--set", "status.minute=900", "--json");
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ rateLimitMultiplier: 3, rateLimitOverrides: { "apply.day": 5000, "status.minute": 900 } });
+    const bad = await run("account", "limits", "--account", accountId, "--set", "apply.week=1");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('unknown limit "apply.week"');
+    const cleared = JSON.parse((await run("account", "limits", "--account", accountId, "--clear", "--json")).stdout);
+    expect(cleared).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
+  });
+
+  test("migrate reports what it applied, then that nothing is pending", async () => {
+    const { run } = cli();
+    expect((await run("migrate")).stdout).toContain("applied 0000_init");
+    expect((await run("migrate")).stdout).toContain("already up to date");
+  });
+
+  test("version prints the version", async () => {
+    const { run } = cli();
+    expect((await run("--version")).stdout).toMatch(/^jobpilot \d+\.\d+\.\d+/);
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildBinary, runCommand, startServer, type ServerProcess } from "../helpers/process";
+
+// The compiled executable, started as a user would: its own process, a real port, a file database, no migrations folder beside it.
+describe("compiled binary, end to end", () => {
+  let binary: string;
+  let server: ServerProcess | undefined;
+  const dir = mkdtempSync(join(tmpdir(), "jp-e2e-"));
+  const env = { JOBPILOT_DB: join(dir, "e2e.db"), LOG_LEVEL: "info" };
+
+  beforeAll(async () => {
+    binary = await buildBinary();
+  }, 120_000);
+  afterAll(() => {
+    server?.proc.kill("SIGKILL");
+  });
+
+  test(
+    "serve starts on an empty database with a first-run key, the CLI adds an account, both keys work over HTTP, SIGTERM stops it cleanly",
+    async () => {
+      server = await startServer([binary, "serve"], env);
+      const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
+      expect(firstKey, server.output()).toBeDefined();
+
+      const health = await fetch(`${server.url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: "ok", database: { status: "ok", journalMode: "wal" } });
+
+      // the CLI writes to the same database while the server runs
+      const created = await runCommand([binary, "account", "create", "--name", "E2E", "--credits", "5", "--json"], env);
+      expect(created.code, created.stderr).toBe(0);
+      const { accountId, apiKey } = JSON.parse(created.stdout);
+
+      const me = await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": apiKey } });
+      expect(me.status).toBe(200);
+      expect(me.headers.get("x-ratelimit-limit")).toBe("120");
+      expect(((await me.json()) as { account: { id: string; credits: number } }).account).toMatchObject({ id: accountId, credits: 5 });
+
+      const first = await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": firstKey! } });
+      expect(((await first.json()) as { account: { name: string } }).account.name).toBe("default");
+
+      const denied = await fetch(`${server.url}/api/v1/feeds`, { headers: { "x-api-key": "jp_live_nope" } });
+      expect(denied.status).toBe(401);
+
+      const docs = await fetch(`${server.url}/docs/json`);
+      expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
+
+      // a key revoked from the CLI is refused by the running server at once
+      const keyId = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout)[0].id;
+      expect((await runCommand([binary, "key", "revoke", keyId], env)).code).toBe(0);
+      expect((await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": apiKey } })).status).toBe(401);
+
+      const code = await server.stop("SIGTERM");
+      expect(code, server.output()).toBe(0);
+      expect(server.output()).toContain('"msg":"stopped"');
+      // usage held in memory was written at shutdown
+      const keys = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout);
+      expect(keys[0].lastUsedAtTs).toBeGreaterThan(0);
+      server = undefined;
+    },
+    60_000,
+  );
+
+  test("a restart on the same database does not create another first-run account", async () => {
+    server = await startServer([binary, "serve"], env);
+    expect(server.output()).not.toContain("First run");
+    expect(await server.stop("SIGINT")).toBe(0);
+    const list = JSON.parse((await runCommand([binary, "account", "list", "--json"], env)).stdout);
+    expect(list.map((a: { name: string }) => a.name).sort()).toEqual(["E2E", "default"]);
+    server = undefined;
+  }, 30_000);
+
+  test("bad configuration fails fast naming the variable", async () => {
+    const res = await runCommand([binary, "serve"], { ...env, PORT: "eighty" });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain("Invalid PORT");
+  });
+});
+
+describe("from source", () => {
+  test("`bun run src/main.ts serve` starts and answers /healthz", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "jp-src-"));
+    const server = await startServer([process.execPath, "run", "src/main.ts", "serve"], { JOBPILOT_DB: join(dir, "src.db") });
+    try {
+      const res = await fetch(`${server.url}/healthz`);
+      expect(res.status).toBe(200);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "../..");
+
+/** Compiles the real executable into a temporary directory (the same command as `bun run build`). */
+export async function buildBinary(): Promise<string> {
+  const outfile = join(mkdtempSync(join(tmpdir(), "jp-bin-")), "jobpilot");
+  const proc = Bun.spawn([process.execPath, "run", join(ROOT, "scripts/build.ts"), "--outfile", outfile], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if ((await proc.exited) !== 0) throw new Error(`build failed: ${await new Response(proc.stderr).text()}`);
+  return outfile;
+}
+
+export interface ServerProcess {
+  url: string;
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number>;
+}
+
+/**
+ * Starts `serve` as a child process on a free port (PORT=0) and waits for the
+ * banner that names the address.
+ */
+export async function startServer(cmd: string[], env: Record<string, string>, timeoutMs = 15_000): Promise<ServerProcess> {
+  const proc = Bun.spawn(cmd, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let out = "";
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+  };
+  void pump(proc.stdout);
+  void pump(proc.stderr);
+  const deadline = Date.now() + timeoutMs;
+  let url: string | undefined;
+  while (!url) {
+    url = /is listening on (http:\/\/\S+)/.exec(out)?.[1];
+    if (url) break;
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      proc.kill();
+      throw new Error(`server did not start (exit ${proc.exitCode}):\n${out}`);
+    }
+    await Bun.sleep(20);
+  }
+  return {
+    url,
+    proc,
+    output: () => out,
+    stop: async (signal = "SIGTERM") => {
+      proc.kill(signal);
+      return proc.exited;
+    },
+  };
+}
+
+export async function runCommand(cmd: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn(cmd, { cwd: ROOT, env: { PATH: process.env.PATH ?? "", ...env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
