@@ -44,3 +44,14 @@ describe("configuration", () => {
     for (const s of Object.values(SETTINGS)) expect(s.doc.length).toBeGreaterThan(10);
   });
 });
+
+describe("README", () => {
+  test("documents every setting and the two first commands", async () => {
+    const readme = await Bun.file(new URL("../README.md", import.meta.url)).text();
+    for (const s of Object.values(SETTINGS)) expect(readme, s.env).toContain(`| \`${s.env}\` |`);
+    const first = readme.split("\n").filter((l) => l.startsWith("npm install -g bun"));
+    expect(first).toHaveLength(2);
+    expect(first[0]).toContain("bun run start");
+    expect(first[1]).toContain("bun test");
+  });
+});
