@@ -4,6 +4,19 @@
  * exit code are touched here and nowhere else.
  */
 import { runCli } from "./cli/index";
+import type { Running } from "./cli/command";
+
+// Installed before any command runs, so a signal that arrives while `serve` is
+// starting (after its banner, before it returns) is not lost to the default action.
+let running: Running | null = null;
+let signals = 0;
+const onSignal = (signal: NodeJS.Signals) => {
+  // No server yet, or a second Ctrl-C: leave now, as the default action would.
+  if (!running || ++signals > 1) process.exit(128 + (signal === "SIGINT" ? 2 : 15));
+  void running.stop(signal);
+};
+process.on("SIGTERM", () => onSignal("SIGTERM"));
+process.on("SIGINT", () => onSignal("SIGINT"));
 
 const result = await runCli(process.argv.slice(2), {
   env: process.env,
@@ -11,16 +24,6 @@ const result = await runCli(process.argv.slice(2), {
   stderr: (text) => void process.stderr.write(text),
 });
 
-if (typeof result === "number") {
-  process.exit(result);
-} else {
-  let signals = 0;
-  const onSignal = (signal: string) => {
-    // A second Ctrl-C means "now": skip the graceful drain.
-    if (++signals > 1) process.exit(130);
-    void result.stop(signal);
-  };
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
-  process.on("SIGINT", () => onSignal("SIGINT"));
-  process.exit(await result.done);
-}
+if (typeof result === "number") process.exit(result);
+running = result;
+process.exit(await result.done);
