@@ -1,0 +1,428 @@
+/**
+ * The local scorer: rates a job 0–10 against a feed's plain-language profile
+ * prompt without any AI model. It is the default when no model is configured,
+ * so it has to be deterministic, explainable and fast.
+ *
+ * How it judges:
+ * 1. The prompt becomes weighted terms (stems, see ./stem). Rare terms weigh
+ *    more: with corpus statistics by IDF, otherwise by a heuristic (technical
+ *    names and long words above generic job words). Repeated or list-like
+ *    terms ("Python, Django, Postgres") get a little extra.
+ * 2. Terms after "no", "not", "without", "avoid", "except", "never",
+ *    "don't want" up to the end of that clause are negative terms. Terms
+ *    joined by "or" are alternatives: either one satisfies the group.
+ * 3. Each term is looked up in the job: in the title or skills it counts fully,
+ *    only in the description it counts partly (more if repeated, less in a
+ *    very long description). Adjacent prompt words found as the same phrase in
+ *    the job ("machine learning") add a bonus; "front-end", "front end" and
+ *    "frontend" meet, as do spellings like "k8s"/"kubernetes".
+ * 4. The weighted coverage maps to 0–10 through a concave curve; every
+ *    negative term present multiplies the score down.
+ */
+import { tokenize } from "../lib/text";
+import {
+  ALIASES, AMBIGUOUS, CLAUSE_BREAK, CONTRAST, contentStem, corpusWeight, GENERIC_STEMS, heuristicWeight, HYPHEN_JOIN, HYPHENATED,
+  isTechnical, JS_OWNERS, LIST_BREAK, listEnd, MAX_TEXT_CHARS, NEGATED_AUX, NEGATORS, NOT_A_NEGATION, WISH,
+} from "./stem";
+
+export interface ScoringJob { title: string; description: string; skills: string[] }
+/** Document frequencies of stems across the job archive, to weight rare terms; optional. */
+export interface CorpusStats { totalDocs: number; docFreq(stem: string): number }
+export interface LocalScore { score: number; reason: string }
+/** The stems a text contributes (after stopwords), for maintaining CorpusStats. */
+export { stemsOf } from "./stem";
+
+const MAX_PROMPT_CHARS = 8_000;
+const MAX_TERMS = 48;
+const MAX_SKILLS = 200;
+const MAX_REASON = 200;
+/** How much a description-only match can count, relative to a title/skills match. */
+const DESCRIPTION_MAX = 0.75;
+/** Share of a phrase's word weights added when the job contains the phrase itself. */
+const PHRASE_BONUS = 0.3;
+/** Score multipliers for one negative term present in the job. */
+const NEGATIVE_IN_TITLE_OR_SKILLS = 0.3;
+const NEGATIVE_IN_DESCRIPTION = 0.5;
+const NEGATIVE_REPEATED_IN_DESCRIPTION = 0.4;
+
+interface Term { stem: string; surface: string; base: number; count: number; listed: boolean }
+interface Word { stem: string; raw: string; surface: string }
+type PairIndex = Map<string, Map<string, number>>;
+
+/** A prompt read once: terms and negatives plus the indexes a job scan needs. */
+interface ParsedPrompt {
+  terms: Term[];
+  termIndex: Map<string, number>; // stem (and alias stems) → term
+  phrases: { a: number; b: number }[]; // adjacent wanted words
+  phraseIndex: PairIndex; // first stem → second stem → phrase
+  compoundIndex: Map<string, number>; // the phrase written as one word → phrase
+  negatives: string[]; // how each negative reads in a reason
+  negIndex: Map<string, number>;
+  negPhraseIndex: PairIndex;
+  joinPrefixes: Map<string, Set<string>>; // split compounds: first part → first two letters of the rest
+  group: number[]; // alternatives ("Python or Go"): each term's group, the lowest term index in it
+  heads: Set<number>; // headKey of every stem above: job words starting otherwise are not stemmed
+}
+
+// ---------------------------------------------------------------- the prompt
+
+function addPair(index: PairIndex, a: string, b: string, value: number): void {
+  let inner = index.get(a);
+  if (!inner) index.set(a, (inner = new Map()));
+  if (!inner.has(b)) inner.set(b, value);
+}
+
+/** Records how a stem may be split in two ("front" + "en…" of "frontend"), so a job scan joins only pairs that could form it. */
+function addPrefixes(prefixes: Map<string, Set<string>>, stem: string): void {
+  for (let i = 1; i < stem.length; i++) {
+    const head = stem.slice(0, i);
+    let next = prefixes.get(head);
+    if (!next) prefixes.set(head, (next = new Set()));
+    next.add(stem.slice(i, i + 2));
+  }
+}
+
+function parsePrompt(prompt: string): ParsedPrompt {
+  const p: ParsedPrompt = {
+    terms: [], termIndex: new Map(), phrases: [], phraseIndex: new Map(), compoundIndex: new Map(),
+    negatives: [], negIndex: new Map(), negPhraseIndex: new Map(), joinPrefixes: new Map(), group: [], heads: new Set(),
+  };
+  // Negative scopes as words; null marks a gap (stopword or list break) so phrases do not span it.
+  const negativeRuns: (Word | null)[][] = [];
+  const limited = prompt.slice(0, MAX_PROMPT_CHARS);
+  // Reasons show "long-term" as the user wrote it, not the joined token.
+  const written = new Map<string, string>();
+  for (const [word] of limited.matchAll(HYPHENATED)) written.set(tokenize(word).join(""), word.toLowerCase());
+  const text = limited.replace(HYPHEN_JOIN, "$1");
+
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    const segments = clause.split(",").map((seg) => seg.split(LIST_BREAK).map(tokenize));
+    let negative: (Word | null)[] | null = null;
+    let carryUntil = -1;
+    for (const [si, pieces] of segments.entries()) {
+      if (negative && si > carryUntil) negative = null;
+      for (const tokens of pieces) {
+        const listed = tokens.filter((t) => contentStem(t)).length <= 2;
+        let prev: Word | null = null; // the wanted word just before, for phrases
+        let prev2: Word | null = null; // and the one before that, if adjacent
+        let before = -1; // the term before a pending "or", for alternatives
+        negative?.push(null);
+        for (let i = 0; i < tokens.length; i++) {
+          const raw = tokens[i]!;
+          const next = tokens[i + 1];
+          const negator = NEGATORS.has(raw) || (raw === "t" && NEGATED_AUX.has(tokens[i - 1] ?? ""));
+          if (negator && !(next && NOT_A_NEGATION.has(next))) {
+            negative = [];
+            negativeRuns.push(negative);
+            carryUntil = listEnd(segments, si);
+            prev = prev2 = null;
+            continue;
+          }
+          if (negative && (CONTRAST.has(raw) || (WISH.has(raw) && negative.some(Boolean)))) negative = null;
+          if (raw === "js" && prev && JS_OWNERS.has(prev.raw)) continue;
+          const stem = contentStem(raw);
+          if (!stem) {
+            before = raw === "or" && prev ? (p.termIndex.get(prev.stem) ?? -1) : -1;
+            // "React Native or Flutter": the whole phrase before "or" is the alternative, unless it starts generic ("senior React").
+            const first = prev2 ? p.termIndex.get(prev2.stem) : undefined;
+            if (before >= 0 && first !== undefined && !GENERIC_STEMS.has(prev2!.stem)) join(p.group, first, before);
+            prev = prev2 = null;
+            negative?.push(null);
+            continue;
+          }
+          const word = { stem, raw, surface: written.get(raw) ?? raw };
+          if (negative) {
+            negative.push(word);
+            prev = prev2 = null;
+            before = -1;
+            continue;
+          }
+          const index = addTerm(p, word, prev, listed);
+          if (before >= 0 && index !== undefined) join(p.group, before, index);
+          before = -1;
+          prev2 = prev;
+          prev = word;
+        }
+      }
+    }
+  }
+  buildNegatives(p, negativeRuns);
+  p.group = p.group.map((_, i) => root(p.group, i));
+  const lookedUp = [p.termIndex, p.negIndex, p.compoundIndex, p.phraseIndex, p.negPhraseIndex, ...p.negPhraseIndex.values()];
+  for (const index of lookedUp) for (const stem of index.keys()) p.heads.add(headKey(stem));
+  return p;
+}
+
+function addTerm(p: ParsedPrompt, word: Word, prev: Word | null, listed: boolean): number | undefined {
+  let index = p.termIndex.get(word.stem);
+  if (index === undefined) {
+    if (p.terms.length >= MAX_TERMS) return undefined;
+    index = p.terms.length;
+    p.group.push(index);
+    p.terms.push({ stem: word.stem, surface: word.surface.slice(0, 24), base: heuristicWeight(word.stem, word.raw), count: 0, listed: false });
+    for (const s of [word.stem, ...(ALIASES.get(word.stem) ?? [])]) {
+      if (!p.termIndex.has(s)) p.termIndex.set(s, index);
+      addPrefixes(p.joinPrefixes, s);
+    }
+  }
+  const term = p.terms[index]!;
+  term.count++;
+  term.listed ||= listed;
+  const prevIndex = prev ? p.termIndex.get(prev.stem) : undefined;
+  if (prev && prevIndex !== undefined && prevIndex !== index && !p.phraseIndex.get(prev.stem)?.has(word.stem)) {
+    const phrase = p.phrases.length;
+    p.phrases.push({ a: prevIndex, b: index });
+    addPair(p.phraseIndex, prev.stem, word.stem, phrase);
+    // "front end" in the prompt also matches "frontend" in the job.
+    const joined = contentStem(prev.raw + word.raw);
+    if (joined && !p.compoundIndex.has(joined)) p.compoundIndex.set(joined, phrase);
+  }
+  return index;
+}
+
+/** Union-find over terms: "React Native or Flutter" is satisfied by either side. */
+function root(group: number[], i: number): number {
+  while (group[i] !== i) i = group[i]!;
+  return i;
+}
+
+function join(group: number[], a: number, b: number): void {
+  const [ra, rb] = [root(group, a), root(group, b)];
+  if (ra !== rb) group[Math.max(ra, rb)] = Math.min(ra, rb);
+}
+
+/**
+ * Negative scopes become negative terms. A lone word ("no WordPress") is one
+ * term. A run of words is a phrase ("no data entry" penalises "data entry",
+ * not every job that mentions data); technical names in a run also count
+ * alone ("no WordPress sites" still catches "WordPress"). Words the prompt
+ * also wants never count alone: "React, not React Native" penalises only the phrase.
+ */
+function buildNegatives(p: ParsedPrompt, scopes: (Word | null)[][]): void {
+  const seen = new Set<string>();
+  const add = (key: string, surface: string): number | undefined => {
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    p.negatives.push(surface.slice(0, 30));
+    return p.negatives.length - 1;
+  };
+  const runs: Word[][] = [];
+  for (const scope of scopes) {
+    let run: Word[] = [];
+    for (const word of [...scope, null]) {
+      if (word) run.push(word);
+      else if (run.length) {
+        runs.push(run);
+        run = [];
+      }
+    }
+  }
+  for (const run of runs) {
+    run.forEach((word, i) => {
+      const next = run[i + 1];
+      if (next) {
+        const index = add(`${word.stem} ${next.stem}`, `${word.surface} ${next.surface}`);
+        if (index !== undefined) {
+          addPair(p.negPhraseIndex, word.stem, next.stem, index);
+          addPrefixes(p.joinPrefixes, word.stem);
+          const joined = contentStem(word.raw + next.raw);
+          if (joined && !p.negIndex.has(joined)) p.negIndex.set(joined, index);
+        }
+      }
+      if (p.termIndex.has(word.stem) || (run.length > 1 && !isTechnical(word.raw))) return;
+      const index = add(word.stem, word.surface);
+      if (index === undefined) return;
+      for (const s of [word.stem, ...(ALIASES.get(word.stem) ?? [])]) {
+        if (!p.negIndex.has(s)) p.negIndex.set(s, index);
+        addPrefixes(p.joinPrefixes, s);
+      }
+    });
+  }
+}
+
+/** Feeds score many jobs against one prompt: each prompt is parsed once (parsed prompts are never mutated). */
+const promptCache = new Map<string, ParsedPrompt>();
+const PROMPT_CACHE_LIMIT = 64;
+
+// ---------------------------------------------------------------- the job
+
+/** Per term, phrase and negative: found in title/skills (strong), and how often in the description. */
+interface Hits {
+  termStrong: Uint8Array; termDesc: Uint32Array; phraseFound: Uint8Array; negStrong: Uint8Array; negDesc: Uint32Array;
+  anyContent: boolean; // the job has at least one meaningful word
+}
+
+/** The first two letters of a word as a number: a stem always starts like its word, so this filters words cheaply. */
+function headKey(word: string): number {
+  return word.charCodeAt(0) * 65536 + (word.length > 1 ? word.charCodeAt(1) : 0);
+}
+
+/** Looks every prompt term up in one field; returns the field's number of words. */
+function scanField(p: ParsedPrompt, text: string, strong: boolean, hits: Hits): number {
+  const tokens = tokenize(text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text);
+  const markTerm = (i: number): void => void (strong ? (hits.termStrong[i] = 1) : hits.termDesc[i]!++);
+  const markNeg = (i: number): void => void (strong ? (hits.negStrong[i] = 1) : hits.negDesc[i]!++);
+  const markWord = (stem: string): void => {
+    const t = p.termIndex.get(stem);
+    if (t !== undefined) markTerm(t);
+    const n = p.negIndex.get(stem);
+    if (n !== undefined) markNeg(n);
+  };
+  let prevStem = "";
+  let prevRaw = "";
+  for (const raw of tokens) {
+    // Stemming every word of a long description is the main cost; most words cannot be a prompt term.
+    const stem = p.heads.has(headKey(raw)) || !hits.anyContent ? contentStem(raw) : "";
+    if (stem) {
+      hits.anyContent = true;
+      markWord(stem);
+      const c = p.compoundIndex.get(stem);
+      if (c !== undefined) {
+        hits.phraseFound[c] = 1;
+        markTerm(p.phrases[c]!.a);
+        markTerm(p.phrases[c]!.b);
+      }
+      if (prevStem) {
+        const ph = p.phraseIndex.get(prevStem)?.get(stem);
+        if (ph !== undefined) hits.phraseFound[ph] = 1;
+        const np = p.negPhraseIndex.get(prevStem)?.get(stem);
+        if (np !== undefined) markNeg(np);
+      }
+    }
+    // "front end" / "front-end" in the job also meets "frontend" in the prompt.
+    let current = stem;
+    const joined = prevRaw && p.joinPrefixes.get(prevRaw)?.has(raw.slice(0, 2)) ? contentStem(prevRaw + raw) : "";
+    if (joined) {
+      markWord(joined);
+      // "on-call support" in the job then meets the prompt's phrase "on-call support".
+      if (p.phraseIndex.has(joined) || p.negPhraseIndex.has(joined)) current = joined;
+    }
+    prevStem = current;
+    prevRaw = raw;
+  }
+  return tokens.length;
+}
+
+// ---------------------------------------------------------------- score and reason
+
+export function scoreLocally(prompt: string, job: ScoringJob, stats?: CorpusStats): LocalScore {
+  const text = typeof prompt === "string" ? prompt : "";
+  let p = promptCache.get(text);
+  if (!p) {
+    if (promptCache.size >= PROMPT_CACHE_LIMIT) promptCache.clear();
+    promptCache.set(text, (p = parsePrompt(text)));
+  }
+  if (p.terms.length === 0 && p.negatives.length === 0) return { score: 5, reason: "No prompt terms to match; neutral score." };
+
+  const [nt, nn] = [p.terms.length, p.negatives.length];
+  const hits: Hits = {
+    termStrong: new Uint8Array(nt), termDesc: new Uint32Array(nt), phraseFound: new Uint8Array(p.phrases.length),
+    negStrong: new Uint8Array(nn), negDesc: new Uint32Array(nn), anyContent: false,
+  };
+  scanField(p, typeof job?.title === "string" ? job.title : "", true, hits);
+  const skills = Array.isArray(job?.skills) ? job.skills.slice(0, MAX_SKILLS) : [];
+  for (const skill of skills) if (typeof skill === "string") scanField(p, skill.slice(0, 200), true, hits);
+  const descWords = scanField(p, typeof job?.description === "string" ? job.description : "", false, hits);
+  if (!hits.anyContent) return { score: 5, reason: "The job has no text to judge; neutral score." };
+
+  // Long descriptions mention everything once: a lone mention there is weaker evidence (700 words ≈ a long post).
+  const lengthFactor = Math.max(1, Math.sqrt(descWords / 700));
+  // Repeated and list-like prompt terms weigh a little more.
+  const weights = p.terms.map((t) => corpusWeight(t.stem, t.base, stats) * Math.min(1.5, 1 + 0.25 * (t.count - 1)) * (t.listed ? 1.2 : 1));
+  const strength = p.terms.map((t, i) => {
+    if (hits.termStrong[i]) return 1;
+    const tf = hits.termDesc[i]!;
+    if (tf === 0) return 0;
+    return DESCRIPTION_MAX * (tf / (tf + 0.4 * lengthFactor)) * (AMBIGUOUS.has(t.stem) ? 0.5 : 1);
+  });
+
+  let negativeFactor = 1;
+  const negativesFound: string[] = [];
+  p.negatives.forEach((neg, i) => {
+    const inDesc = hits.negDesc[i]!;
+    if (!hits.negStrong[i] && inDesc === 0) return;
+    negativesFound.push(neg);
+    negativeFactor *= hits.negStrong[i] ? NEGATIVE_IN_TITLE_OR_SKILLS : inDesc >= 2 ? NEGATIVE_REPEATED_IN_DESCRIPTION : NEGATIVE_IN_DESCRIPTION;
+  });
+
+  let base: number;
+  if (p.terms.length === 0) base = 5;
+  else {
+    // Alternatives count once: the group weighs what its heaviest member weighs and scores its best match.
+    const groupWeight = new Float64Array(p.terms.length);
+    const groupGot = new Float64Array(p.terms.length);
+    p.group.forEach((g, i) => {
+      groupWeight[g] = Math.max(groupWeight[g]!, weights[i]!);
+      groupGot[g] = Math.max(groupGot[g]!, weights[i]! * strength[i]!);
+    });
+    let total = 0;
+    let got = 0;
+    for (let g = 0; g < p.terms.length; g++) {
+      total += groupWeight[g]!;
+      got += groupGot[g]!;
+    }
+    p.phrases.forEach((ph, i) => {
+      if (hits.phraseFound[i]) got += PHRASE_BONUS * (weights[ph.a]! + weights[ph.b]!) * Math.min(strength[ph.a]!, strength[ph.b]!);
+    });
+    const coverage = Math.min(1, got / total);
+    // Concave: sharing a generic word or two lifts a job off zero, but only wide coverage reaches 8+.
+    base = 10 * coverage ** 0.6;
+  }
+  const score = Math.round(Math.min(10, Math.max(0, base * negativeFactor)) * 10) / 10;
+  return { score, reason: explain(p, weights, strength, hits, negativesFound) };
+}
+
+interface Item { text: string; weight: number }
+
+function explain(p: ParsedPrompt, weights: number[], strength: number[], hits: Hits, negatives: string[]): string {
+  if (p.terms.length === 0) {
+    return fit((cap) => `No wanted terms in the prompt; ${negatives.length ? `negative: ${list(negatives, cap)}` : "no unwanted terms found"}.`);
+  }
+  const strong: Item[] = [];
+  const desc: Item[] = [];
+  const missing: Item[] = [];
+  const shown = new Set<number>();
+  // A matched phrase reads as one item: "machine learning", not "machine, learning".
+  p.phrases.forEach((ph, i) => {
+    if (!hits.phraseFound[i] || shown.has(ph.a) || shown.has(ph.b)) return;
+    // Only pairs of specific words: "senior react" is an accident of word order, "machine learning" a phrase.
+    if (!strength[ph.a] || !strength[ph.b] || GENERIC_STEMS.has(p.terms[ph.a]!.stem) || GENERIC_STEMS.has(p.terms[ph.b]!.stem)) return;
+    shown.add(ph.a).add(ph.b);
+    const item = { text: `${p.terms[ph.a]!.surface} ${p.terms[ph.b]!.surface}`, weight: weights[ph.a]! + weights[ph.b]! };
+    (hits.termStrong[ph.a] && hits.termStrong[ph.b] ? strong : desc).push(item);
+  });
+  p.terms.forEach((t, i) => {
+    if (shown.has(i)) return;
+    const item = { text: t.surface, weight: weights[i]! };
+    if (hits.termStrong[i]) strong.push(item);
+    else if (strength[i]! > 0) desc.push(item);
+    else if (!p.group.some((g, j) => g === p.group[i] && strength[j]! > 0)) missing.push(item);
+  });
+  const order = (items: Item[]): string[] => items.sort((a, b) => b.weight - a.weight).map((x) => x.text);
+  const [s, d, m] = [order(strong), order(desc), order(missing)];
+  return fit((cap) => {
+    let text =
+      s.length && d.length ? `Matches ${list(s, cap)} (title/skills) and ${list(d, cap)} (description)`
+      : s.length ? `Matches ${list(s, cap)} (title/skills)`
+      : d.length ? `Matches ${list(d, cap)} (description only)`
+      : "Matches none of the prompt terms";
+    if (m.length) text += `; missing ${list(m, Math.min(cap, 3))}`;
+    text += ".";
+    if (negatives.length) text += ` Negative: ${list(negatives, Math.min(cap, 3))}.`;
+    return text;
+  });
+}
+
+function list(items: string[], cap: number): string {
+  const head = items.slice(0, cap).join(", ");
+  return items.length > cap ? `${head} +${items.length - cap} more` : head;
+}
+
+/** Shortens lists until the sentence fits the reason's length limit. */
+function fit(build: (cap: number) => string): string {
+  for (const cap of [5, 4, 3, 2, 1]) {
+    const text = build(cap);
+    if (text.length <= MAX_REASON) return text;
+  }
+  return build(1).slice(0, MAX_REASON - 1) + "…";
+}

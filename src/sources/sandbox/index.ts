@@ -1,0 +1,19 @@
+import type { JobSource } from "../source";
+import { generateJob } from "./generator";
+
+/**
+ * The built-in simulated marketplace (the default source): posts
+ * `jobsPerMinute` realistic jobs per minute, deterministic for a seed and a
+ * clock. Job ids mix in the time of each poll, so a restart never reposts the
+ * same ids.
+ */
+export function createSandboxSource(opts: { seed: number; jobsPerMinute: number }): JobSource {
+  let index = 0;
+  return {
+    name: "sandbox",
+    intervalMs: Math.max(10, Math.round(60_000 / opts.jobsPerMinute)),
+    poll(nowTs) {
+      return [generateJob({ seed: opts.seed, index: index++, nowTs })];
+    },
+  };
+}
