@@ -11,7 +11,7 @@ import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
 import { feedsRoutes } from "./modules/feeds/index";
 import { freelancersRoutes } from "./modules/freelancers/index";
-import { jobsRoutes } from "./modules/jobs/index";
+import { jobsAdminRoutes, jobsRoutes } from "./modules/jobs/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 // The API reference page's script ships inside the binary: /docs works with no internet access.
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
@@ -101,14 +101,15 @@ export function createApp(deps: Deps) {
       },
       { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
     )
-    .use(feedsRoutes())
+    .use(feedsRoutes(deps))
     .use(applicationsRoutes())
     .use(proposalsRoutes())
     .use(freelancersRoutes())
     .use(jobsRoutes())
     .use(clientsRoutes())
     .use(accountRoutes(deps))
-    .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia());
+    .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
+    .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia());
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -78,6 +78,83 @@ export const SETTINGS = {
     default: 10,
     doc: "Credits given to the account `serve` creates on an empty database.",
   },
+  sources: {
+    env: "JOBPILOT_SOURCES",
+    flag: undefined,
+    schema: T.String({ pattern: "^(none|[a-z0-9-]+(,[a-z0-9-]+)*)$" }),
+    default: "sandbox",
+    doc: "Comma-separated job sources polled by `serve`: `sandbox` (the built-in simulated marketplace) or `none` (push ingestion only).",
+  },
+  sandboxJobsPerMinute: {
+    env: "JOBPILOT_SANDBOX_JOBS_PER_MINUTE",
+    flag: undefined,
+    schema: T.Number({ minimum: 0.01, maximum: 6000 }),
+    default: 4,
+    doc: "How many jobs the sandbox marketplace posts per minute.",
+  },
+  sandboxSeed: {
+    env: "JOBPILOT_SANDBOX_SEED",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0 }),
+    default: 1,
+    doc: "Seed of the sandbox marketplace: the same seed and clock give the same jobs.",
+  },
+  openaiApiKey: {
+    env: "OPENAI_API_KEY",
+    flag: undefined,
+    schema: T.Optional(T.String({ minLength: 1 })),
+    default: undefined,
+    doc: "API key of an OpenAI-compatible model server. Unset: jobs are scored by the local scorer.",
+  },
+  openaiBaseUrl: {
+    env: "OPENAI_BASE_URL",
+    flag: undefined,
+    schema: T.Optional(T.String({ pattern: "^https?://" })),
+    default: undefined,
+    doc: "Base URL of the model server (e.g. http://127.0.0.1:8080/v1 for llama.cpp, Ollama or vLLM). Unset: OpenAI's API.",
+  },
+  scoringModel: {
+    env: "JOBPILOT_SCORING_MODEL",
+    flag: undefined,
+    schema: T.String({ minLength: 1 }),
+    default: "gpt-5-nano",
+    doc: "Model that scores jobs against a feed's profilePrompt.",
+  },
+  aiTimeoutMs: {
+    env: "JOBPILOT_AI_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 100, maximum: 600_000 }),
+    default: 60_000,
+    doc: "Timeout of one model request.",
+  },
+  aiMaxRetries: {
+    env: "JOBPILOT_AI_MAX_RETRIES",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 10 }),
+    default: 2,
+    doc: "Retries of a model request on 429, 5xx and network errors (backoff with jitter, Retry-After honoured).",
+  },
+  aiConcurrency: {
+    env: "JOBPILOT_AI_CONCURRENCY",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 256 }),
+    default: 4,
+    doc: "Model requests in flight at once.",
+  },
+  aiReasoningEffort: {
+    env: "JOBPILOT_AI_REASONING_EFFORT",
+    flag: undefined,
+    schema: T.Boolean(),
+    default: true,
+    doc: "Send `reasoning_effort` to the model; set false for servers whose models reject it.",
+  },
+  workerConcurrency: {
+    env: "JOBPILOT_WORKER_CONCURRENCY",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 256 }),
+    default: 8,
+    doc: "Background tasks (scoring, …) run at once.",
+  },
 } as const satisfies Record<string, { env: string; flag: string | undefined; schema: TSchema; default: unknown; doc: string }>;
 
 type Settings = typeof SETTINGS;
@@ -103,6 +180,9 @@ function describe(schema: TSchema): string {
     const range = s.maximum !== undefined ? ` between ${s.minimum} and ${s.maximum}` : s.minimum !== undefined ? ` >= ${s.minimum}` : "";
     return `an integer${range}`;
   }
+  if (s.type === "number") return `a number between ${s.minimum} and ${s.maximum}`;
+  if (s.type === "boolean") return "true or false";
+  if (s.type === "string" && s.pattern) return `a value matching ${s.pattern}`;
   if (s.type === "string") return s.minLength && Number(s.minLength) > 1 ? `a string of at least ${s.minLength} characters` : "a non-empty string";
   return "a valid value";
 }
@@ -127,7 +207,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
       source = `--${setting.flag}`;
     }
     if (source && !Value.Check(setting.schema, value)) {
-      const shown = key === "adminToken" ? "(hidden)" : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
+      const shown = key === "adminToken" || key === "openaiApiKey" ? "(hidden)" : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
       throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);
     }
     out[key] = value;

@@ -5,6 +5,10 @@ import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
 import { RateLimiter } from "./http/rate-limiter";
 import { KeyUsage } from "./modules/accounts/key-usage";
+import { AiClient } from "./ai/client";
+import { FeedIndex } from "./modules/feeds/matcher";
+import { allFeeds } from "./modules/feeds/repo";
+import { Signal } from "./lib/signal";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -18,6 +22,12 @@ export interface Deps {
   version: string;
   rateLimiter: RateLimiter;
   keyUsage: KeyUsage;
+  /** Every feed, compiled and indexed for matching; kept in step by the feeds service. */
+  feedIndex: FeedIndex;
+  ai: AiClient;
+  /** Writers call wake() after committing queued work; the task worker subscribes to `work`. */
+  work: Signal;
+  wake: () => void;
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
@@ -30,6 +40,9 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     db.$client.close();
     throw err;
   }
+  const feedIndex = new FeedIndex();
+  for (const feed of allFeeds(db)) feedIndex.upsert(feed);
+  const work = new Signal();
   const deps: Deps = {
     config,
     db,
@@ -38,6 +51,20 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     version: VERSION,
     rateLimiter: new RateLimiter(db, base.clock),
     keyUsage: new KeyUsage(db),
+    feedIndex,
+    ai: new AiClient(
+      {
+        apiKey: config.openaiApiKey,
+        baseUrl: config.openaiBaseUrl,
+        timeoutMs: config.aiTimeoutMs,
+        maxRetries: config.aiMaxRetries,
+        concurrency: config.aiConcurrency,
+        sendReasoningEffort: config.aiReasoningEffort,
+      },
+      base.log.child({ component: "ai" }),
+    ),
+    work,
+    wake: () => work.notify(),
   };
   return { deps, migrations };
 }

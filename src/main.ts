@@ -22,6 +22,7 @@ const result = await runCli(process.argv.slice(2), {
   env: process.env,
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
+  stdin: () => Bun.stdin.stream(),
 });
 
 if (typeof result === "number") process.exit(result);

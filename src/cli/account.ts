@@ -66,13 +66,14 @@ export const accountList: Command = {
 export const accountLimits: Command = {
   name: "account limits",
   summary: "Raise (or lower) an account's rate limits: a multiplier over the default table and exact per-window overrides.",
-  usage: "jobpilot account limits --account ID [--multiplier X] [--set BUCKET.WINDOW=N ...] [--clear] [--json]",
+  usage: "jobpilot account limits --account ID [--multiplier X] [--set BUCKET.WINDOW=N ...] [--clear] [--ai-scoring N|unlimited] [--json]",
   details: `Buckets: ${BUCKETS.join(", ")}. Windows: minute, day. Example: --set apply.day=5000 --multiplier 2`,
   options: {
     account: { type: "string", value: "ID", description: "Account id" },
     multiplier: { type: "string", value: "X", description: "Multiply every limit by X (e.g. 2 or 0.5)" },
     set: { type: "string", value: "B.W=N", multiple: true, description: "Exact limit for one bucket window, e.g. apply.minute=120" },
     clear: { type: "boolean", description: "Back to the default table (before --multiplier/--set)" },
+    "ai-scoring": { type: "string", value: "N", description: "AI scoring calls allowed per calendar month, or unlimited (default)" },
     json: { type: "boolean", description: "Print the account as JSON" },
   },
   run(ctx) {
@@ -86,14 +87,26 @@ export const accountLimits: Command = {
       if (!m) throw new UsageError(`--set takes BUCKET.WINDOW=N, got '${item}'`);
       overrides[m[1]!] = Number(m[2]);
     }
-    if (multiplier === undefined && Object.keys(overrides).length === 0 && !ctx.values.clear) {
-      throw new UsageError("give --multiplier, --set or --clear");
+    const aiRaw = ctx.values["ai-scoring"] as string | undefined;
+    let aiScoring: number | null | undefined;
+    if (aiRaw !== undefined) {
+      if (aiRaw === "unlimited") aiScoring = null;
+      else if (/^\d+$/.test(aiRaw)) aiScoring = Number(aiRaw);
+      else throw new UsageError(`--ai-scoring must be a whole number or unlimited, got '${aiRaw}'`);
+    }
+    if (multiplier === undefined && Object.keys(overrides).length === 0 && !ctx.values.clear && aiRaw === undefined) {
+      throw new UsageError("give --multiplier, --set, --clear or --ai-scoring");
     }
     return withDeps(ctx, (deps) => {
       if (ctx.values.clear) accounts.setRateLimits(deps, accountId, { clear: true });
+      if (aiScoring !== undefined) accounts.setAiScoringAllowance(deps, accountId, aiScoring);
       const account = accounts.setRateLimits(deps, accountId, { multiplier, overrides });
       if (ctx.values.json) printJson(ctx, account);
-      else ctx.io.stdout(`Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}\n`);
+      else {
+        ctx.io.stdout(
+          `Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}, AI scoring ${account.aiScoringAllowance ?? "unlimited"} per month\n`,
+        );
+      }
       return 0;
     });
   },

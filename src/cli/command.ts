@@ -6,6 +6,8 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Standard input as a stream, for commands that read `-`. */
+  stdin?: () => ReadableStream<Uint8Array>;
 }
 
 /** A long-running command (serve) hands this back so main.ts can wire signals and wait. */

@@ -5,6 +5,10 @@ import { createLogger } from "../lib/log";
 import { bootstrapFirstAccount } from "../modules/accounts/service";
 import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
+import { TaskWorker } from "../worker/worker";
+import { SCORE_TASK } from "../modules/jobs/ingest";
+import { scoreFeedMatch } from "../modules/scoring/service";
+import { configuredSources, sourceLoops } from "../sources/runner";
 import type { Command, Running } from "./command";
 
 export const serveCommand: Command = {
@@ -21,6 +25,13 @@ export const serveCommand: Command = {
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
+    let sources;
+    try {
+      sources = configuredSources(deps);
+    } catch (err) {
+      closeDeps(deps);
+      throw err;
+    }
     const first = bootstrapFirstAccount(deps, config.firstRunCredits);
 
     const app = createApp(deps);
@@ -36,8 +47,15 @@ export const serveCommand: Command = {
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;
+    const worker = new TaskWorker(deps, {
+      concurrency: config.workerConcurrency,
+      handlers: { [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx) },
+    });
+    deps.work.subscribe(() => worker.notify());
+    worker.start();
+    const intake = sourceLoops(deps, sources);
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
-    for (const loop of loops) loop.start();
+    for (const loop of [...intake, ...loops]) loop.start();
 
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     log.info("listening", { url: base, docs: `${base}/docs`, db: config.dbPath, version: deps.version });
@@ -46,6 +64,8 @@ export const serveCommand: Command = {
       `jobpilot ${deps.version} is listening on ${base}`,
       `  API docs:  ${base}/docs`,
       `  Database:  ${config.dbPath}`,
+      `  Sources:   ${sources.length ? sources.map((s) => (s.name === "sandbox" ? `sandbox (simulated marketplace, ${config.sandboxJobsPerMinute} jobs/min)` : s.name)).join(", ") : "none (push ingestion only)"}`,
+      `  Scoring:   ${deps.ai.isConfigured ? `model ${config.scoringModel}${config.openaiBaseUrl ? ` at ${config.openaiBaseUrl}` : ""}` : "local scorer (no OPENAI_API_KEY)"}`,
     ];
     if (first) {
       banner.push(
@@ -63,6 +83,8 @@ export const serveCommand: Command = {
     const shutdown = createShutdown(
       [
         { name: "stop accepting and finish in-flight requests", run: () => server.stop(false), force: () => server.stop(true) },
+        { name: "stop job sources", run: () => Promise.all(intake.map((l) => l.stop())) },
+        { name: "finish running tasks", run: () => worker.stop() },
         { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },
         { name: "flush and close the database", run: () => closeDeps(deps) },
       ],

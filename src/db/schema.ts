@@ -13,6 +13,8 @@ export const accounts = sqliteTable(
   rateLimitMultiplier: real("rate_limit_multiplier").notNull().default(1),
   /** Exact per-window limits that win over table × multiplier, e.g. {"apply.minute": 120}. */
   rateLimitOverrides: text("rate_limit_overrides", { mode: "json" }).$type<Record<string, number>>(),
+  /** AI scoring calls allowed per calendar month (UTC); null = unlimited. Past it the local scorer scores. */
+  aiScoringAllowance: integer("ai_scoring_allowance"),
   createdAtTs: integer("created_at_ts").notNull(),
   },
   // The last line of defence against overspending: no write can leave a negative balance.
@@ -68,4 +70,178 @@ export const rateLimitCounters = sqliteTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.bucket, t.windowStartTs] })],
+);
+
+/**
+ * The job archive: the document exactly as a source gave it (the freshest
+ * one), plus the normalized columns the feed filters read. Keyed by
+ * ciphertext; a re-ingested job updates its row and never matches again.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    ciphertext: text("ciphertext").primaryKey(),
+    jobUid: text("job_uid"),
+    platform: text("platform", { enum: ["marketplace", "professional_network", "web"] }).notNull(),
+    title: text("title").notNull(),
+    url: text("url").notNull(),
+    jobType: text("job_type", { enum: ["HOURLY", "FIXED"] }),
+    hourlyMin: real("hourly_min"),
+    hourlyMax: real("hourly_max"),
+    fixedBudget: real("fixed_budget"),
+    clientCountry: text("client_country"),
+    clientTotalSpent: real("client_total_spent"),
+    paymentVerified: integer("payment_verified", { mode: "boolean" }),
+    clientRating: real("client_rating"),
+    clientReviews: integer("client_reviews"),
+    usOnly: integer("us_only", { mode: "boolean" }),
+    emailFound: integer("email_found", { mode: "boolean" }).notNull(),
+    publishTimeTs: integer("publish_time_ts"),
+    companyId: text("company_id"),
+    source: text("source").notNull(),
+    document: text("document", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    firstSeenAtTs: integer("first_seen_at_ts").notNull(),
+    exploredAtTs: integer("explored_at_ts").notNull(),
+    updatedAtTs: integer("updated_at_ts").notNull(),
+  },
+  (t) => [index("jobs_company_idx").on(t.companyId), index("jobs_first_seen_idx").on(t.firstSeenAtTs)],
+);
+
+/** A saved search plus an AI scoring profile. List fields are JSON arrays; null numeric filters are off. */
+export const feeds = sqliteTable(
+  "feeds",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    profilePrompt: text("profile_prompt").notNull().default(""),
+    minScore: real("min_score").notNull(),
+    includes: text("includes", { mode: "json" }).notNull().$type<string[]>(),
+    excludes: text("excludes", { mode: "json" }).notNull().$type<string[]>(),
+    minHourlyRate: real("min_hourly_rate"),
+    minFixedPrice: real("min_fixed_price"),
+    clientMinSpent: real("client_min_spent"),
+    countryFilterMode: text("country_filter_mode", { enum: ["exclude", "include"] }).notNull().default("exclude"),
+    excludedCountries: text("excluded_countries", { mode: "json" }).notNull().$type<string[]>(),
+    includedCountries: text("included_countries", { mode: "json" }).notNull().$type<string[]>(),
+    /** null = every platform. */
+    platforms: text("platforms", { mode: "json" }).$type<string[]>(),
+    proposalGenerationPrompt: text("proposal_generation_prompt"),
+    notificationsMuted: integer("notifications_muted", { mode: "boolean" }).notNull().default(false),
+    emailFound: text("email_found", { enum: ["all", "email_found"] }).notNull().default("all"),
+    jobTypes: text("job_types", { mode: "json" }).notNull().$type<string[]>(),
+    usOnlyMode: text("us_only_mode", { enum: ["all", "include", "exclude"] }).notNull().default("all"),
+    paymentVerifiedOnly: integer("payment_verified_only", { mode: "boolean" }).notNull().default(false),
+    clientMinRating: real("client_min_rating"),
+    clientMinReviews: integer("client_min_reviews"),
+    webhookUrl: text("webhook_url"),
+    createdAtTs: integer("created_at_ts").notNull(),
+    updatedAtTs: integer("updated_at_ts").notNull(),
+  },
+  (t) => [index("feeds_account_idx").on(t.accountId)],
+);
+
+/** A job that entered a feed: the "processed job" whose UUID the API accepts as jobId. */
+export const feedJobs = sqliteTable(
+  "feed_jobs",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    jobCiphertext: text("job_ciphertext")
+      .notNull()
+      .references(() => jobs.ciphertext),
+    matchingScore: real("matching_score").notNull(),
+    /** default (empty prompt), ai, local (no model, allowance spent, or the model failed) or cache. */
+    scoreSource: text("score_source").notNull(),
+    scoreReason: text("score_reason"),
+    matchedAtTs: integer("matched_at_ts").notNull(),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+    starredAtTs: integer("starred_at_ts"),
+  },
+  // Two indexes only (each costs ~2.5 µs per insert here, and a job enters many feeds): one row per
+  // (job, feed), which also finds a job's matches across feeds; and a feed's entries by time.
+  (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
+);
+
+/** Model scores are paid for once per job and prompt text. */
+export const jobScores = sqliteTable(
+  "job_scores",
+  {
+    jobCiphertext: text("job_ciphertext").notNull(),
+    promptHash: text("prompt_hash").notNull(),
+    score: real("score").notNull(),
+    reason: text("reason"),
+    model: text("model").notNull(),
+    createdAtTs: integer("created_at_ts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.jobCiphertext, t.promptHash] })],
+);
+
+/**
+ * The notification outbox: one row per job that entered an unmuted feed,
+ * written in the same transaction as the match. The webhook deliverer reads it
+ * in `seq` order; deleting a feed drops its events.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
+    type: text("type").notNull(),
+    accountId: text("account_id").notNull(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** No foreign key: the feed's cascade already removes these rows, and a second one would scan events per deleted match. */
+    feedJobId: text("feed_job_id"),
+    jobCiphertext: text("job_ciphertext"),
+    createdAtTs: integer("created_at_ts").notNull(),
+  },
+  // Event ids are fresh UUIDv7s, unique by construction; lookups by id go through the feed.
+  (t) => [index("events_feed_idx").on(t.feedId, t.seq)],
+);
+
+/**
+ * Durable background work. A worker claims rows with a lease; a crash leaves
+ * them `running` past their lease and they are queued again at the next start.
+ * Done tasks are deleted (their effects live in the domain tables); failed
+ * ones stay for inspection.
+ */
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text("status", { enum: ["queued", "running", "failed"] }).notNull(),
+    runAtTs: integer("run_at_ts").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull(),
+    leaseUntilTs: integer("lease_until_ts"),
+    lastError: text("last_error"),
+    createdAtTs: integer("created_at_ts").notNull(),
+    updatedAtTs: integer("updated_at_ts").notNull(),
+  },
+  (t) => [index("tasks_claim_idx").on(t.status, t.runAtTs)],
+);
+
+/** Model calls and tokens per account, calendar month (UTC, "2026-11") and purpose. */
+export const aiUsage = sqliteTable(
+  "ai_usage",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    month: text("month").notNull(),
+    purpose: text("purpose").notNull(),
+    calls: integer("calls").notNull().default(0),
+    promptTokens: integer("prompt_tokens").notNull().default(0),
+    completionTokens: integer("completion_tokens").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.month, t.purpose] })],
 );

@@ -47,7 +47,7 @@ describe("command line", () => {
     [["account", "create", "--name", "x", "--kind", "team"], /--kind must be solo or agency/],
     [["account", "create", "--name", "x", "--credits", "1.5"], /--credits must be a non-negative whole number/],
     [["credits", "grant", "--account", "a"], /--amount is required/],
-    [["account", "limits", "--account", "a"], /give --multiplier, --set or --clear/],
+    [["account", "limits", "--account", "a"], /give --multiplier, --set, --clear or --ai-scoring/],
     [["account", "limits", "--account", "a", "--set", "apply"], /--set takes BUCKET.WINDOW=N/],
   ])("a bad command line %p exits 2 with one line on stderr", async (argv, message) => {
     const { run } = cli();
@@ -135,5 +135,43 @@ describe("command line", () => {
   test("version prints the version", async () => {
     const { run } = cli();
     expect((await run("--version")).stdout).toMatch(/^jobpilot \d+\.\d+\.\d+/);
+  });
+});
+
+describe("jobpilot ingest", () => {
+  test("reads NDJSON, rejects bad lines with their line numbers, keeps the rest, prints counts as JSON", async () => {
+    const { makeDoc } = await import("../helpers/factories");
+    const { run, dbPath } = cli();
+    const file = join(mkdtempSync(join(tmpdir(), "jp-ingest-")), "jobs.ndjson");
+    const lines = [JSON.stringify(makeDoc()), "{not json", "", JSON.stringify({ title: "no description" }), JSON.stringify(makeDoc())];
+    await Bun.write(file, lines.join("\n") + "\n");
+    const res = await run("ingest", file, "--batch", "1");
+    expect(res.code, res.stderr).toBe(0);
+    const counts = JSON.parse(res.stdout);
+    expect(counts).toMatchObject({ received: 4, inserted: 2, updated: 0, rejected: 2 });
+    expect(counts.errors.map((e: { at: number }) => e.at)).toEqual([2, 4]);
+    expect(counts.errors[0].error).toContain("invalid JSON");
+    expect(res.stderr).toContain("ingested 4 documents");
+    const again = JSON.parse((await run("ingest", file)).stdout);
+    expect(again).toMatchObject({ inserted: 0, updated: 2, rejected: 2 });
+    const db = openDatabase(dbPath);
+    expect((db.$client.query("SELECT count(*) AS n FROM jobs").get() as { n: number }).n).toBe(2);
+    closeDatabase(db);
+    expect((await run("ingest", "/nonexistent/file.ndjson")).code).toBe(2);
+  });
+
+  test("reads standard input with -", async () => {
+    const { makeDoc } = await import("../helpers/factories");
+    const dbPath = join(mkdtempSync(join(tmpdir(), "jp-cli-")), "cli.db");
+    let stdout = "";
+    const input = new Blob([JSON.stringify(makeDoc()) + "\n"]).stream();
+    const code = await runCli(["ingest", "-"], {
+      env: { JOBPILOT_DB: dbPath },
+      stdout: (s) => void (stdout += s),
+      stderr: () => {},
+      stdin: () => input,
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ received: 1, inserted: 1 });
   });
 });

@@ -10,6 +10,7 @@ export const AccountView = t.Object(
     credits: t.Integer({ description: "Auto-apply credits available" }),
     rateLimitMultiplier: t.Number(),
     rateLimitOverrides: t.Record(t.String(), t.Integer()),
+    aiScoringAllowance: t.Nullable(t.Integer({ description: "AI scoring calls per calendar month; null = unlimited" })),
     createdAtTs: t.Integer({ description: "Unix ms" }),
   },
   { title: "Account" },

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { accounts, apiKeys, creditLedger, rateLimitCounters } from "../../db/schema";
+import { accounts, aiUsage, apiKeys, creditLedger, rateLimitCounters } from "../../db/schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -25,6 +25,7 @@ export function listAccounts(db: Db): (AccountRow & { activeKeys: number })[] {
       creditsBalance: accounts.creditsBalance,
       rateLimitMultiplier: accounts.rateLimitMultiplier,
       rateLimitOverrides: accounts.rateLimitOverrides,
+      aiScoringAllowance: accounts.aiScoringAllowance,
       createdAtTs: accounts.createdAtTs,
       // Written out in full: drizzle leaves column names unqualified inside a subquery, which would bind to api_keys.
       activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`,
@@ -240,4 +241,33 @@ export function saveDayCounts(
     }
     tx.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStartTs, pruneBeforeTs)).run();
   });
+}
+
+/** Model calls this account made this month for a purpose (e.g. "scoring"). */
+export function aiUsageCalls(db: Db, accountId: string, month: string, purpose: string): number {
+  return (
+    db
+      .select({ calls: aiUsage.calls })
+      .from(aiUsage)
+      .where(and(eq(aiUsage.accountId, accountId), eq(aiUsage.month, month), eq(aiUsage.purpose, purpose)))
+      .get()?.calls ?? 0
+  );
+}
+
+export function addAiUsage(db: Db, entry: { accountId: string; month: string; purpose: string; promptTokens: number; completionTokens: number }): void {
+  db.insert(aiUsage)
+    .values({ ...entry, calls: 1 })
+    .onConflictDoUpdate({
+      target: [aiUsage.accountId, aiUsage.month, aiUsage.purpose],
+      set: {
+        calls: sql`${aiUsage.calls} + 1`,
+        promptTokens: sql`${aiUsage.promptTokens} + ${entry.promptTokens}`,
+        completionTokens: sql`${aiUsage.completionTokens} + ${entry.completionTokens}`,
+      },
+    })
+    .run();
+}
+
+export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): AccountRow | undefined {
+  return db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning().get();
 }

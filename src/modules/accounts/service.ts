@@ -33,6 +33,7 @@ export function toAccountView(row: repo.AccountRow): AccountView {
     credits: row.creditsBalance,
     rateLimitMultiplier: row.rateLimitMultiplier,
     rateLimitOverrides: row.rateLimitOverrides ?? {},
+    aiScoringAllowance: row.aiScoringAllowance,
     createdAtTs: row.createdAtTs,
   };
 }
@@ -200,6 +201,14 @@ export function setRateLimits(
     overrides[name] = limit;
   }
   const row = repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+  if (!row) throw notFound("Account not found");
+  return toAccountView(row);
+}
+
+/** AI scoring calls allowed per calendar month; null = unlimited. Past it, jobs are scored locally. */
+export function setAiScoringAllowance(deps: AccountsDeps, accountId: string, allowance: number | null): AccountView {
+  if (allowance !== null) checkWholeNumber(allowance, "aiScoringAllowance", false);
+  const row = repo.setAiScoringAllowance(deps.db, accountId, allowance);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }

@@ -1,61 +1,80 @@
 import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
 import { errorResponses } from "../../http/schemas";
-import { notImplemented } from "../../errors";
-import { CreateFeedBody, FeedDeleted, FeedEnvelope, FeedList, FeedParams, PatchFeedBody } from "./model";
+import {
+  CreateFeedBody,
+  FeedDeleted,
+  FeedEnvelope,
+  FeedJobItem,
+  FeedJobParams,
+  FeedJobsQuery,
+  FeedJobsResponse,
+  FeedList,
+  FeedParams,
+  PatchFeedBody,
+  PatchFeedJobBody,
+} from "./model";
+import * as feeds from "./service";
 
 const tags = ["Feeds"];
 
-/** Feeds: saved searches plus an AI scoring profile. Implementation: issue "Feeds and the job pipeline". */
-export function feedsRoutes() {
+/** Feeds: saved searches plus an AI scoring profile, and (extension) the jobs matched into them. */
+export function feedsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/feeds" })
     .use(authContext)
-    .get(
-      "",
-      () => {
-        throw notImplemented();
-      },
-      { response: { 200: FeedList, ...errorResponses(401, 429, 500, 501) }, detail: { tags, summary: "List every feed on the account" } },
-    )
+    .get("", ({ auth }) => ({ feeds: feeds.listFeeds(deps, auth) }), {
+      response: { 200: FeedList, ...errorResponses(401, 429, 500) },
+      detail: { tags, summary: "List every feed on the account" },
+    })
     .post(
       "",
-      () => {
-        throw notImplemented();
+      ({ auth, body, set }) => {
+        set.status = 201;
+        return { feed: feeds.createFeed(deps, auth, body) };
       },
       {
         body: CreateFeedBody,
-        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 413, 415, 429, 500, 501) },
-        detail: { tags, summary: "Create a feed", description: "title and minScore are required. Feeds match only jobs first seen after creation." },
+        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 413, 415, 429, 500) },
+        detail: {
+          tags,
+          summary: "Create a feed",
+          description:
+            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). With an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower.",
+        },
       },
     )
-    .get(
-      "/:feedId",
-      () => {
-        throw notImplemented();
+    .get("/:feedId", ({ auth, params }) => ({ feed: feeds.getFeed(deps, auth, params.feedId) }), {
+      params: FeedParams,
+      response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500) },
+      detail: { tags, summary: "Get a feed" },
+    })
+    .patch("/:feedId", ({ auth, params, body }) => ({ feed: feeds.patchFeed(deps, auth, params.feedId, body) }), {
+      params: FeedParams,
+      body: PatchFeedBody,
+      response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
+      detail: {
+        tags,
+        summary: "Update a feed",
+        description:
+          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400.",
       },
-      { params: FeedParams, response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500, 501) }, detail: { tags, summary: "Get a feed" } },
-    )
-    .patch(
-      "/:feedId",
-      () => {
-        throw notImplemented();
-      },
-      {
-        params: FeedParams,
-        body: PatchFeedBody,
-        response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 501) },
-        detail: { tags, summary: "Update a feed", description: "Only the provided fields change; null clears the nullable numeric filters." },
-      },
-    )
-    .delete(
-      "/:feedId",
-      () => {
-        throw notImplemented();
-      },
-      {
-        params: FeedParams,
-        response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500, 501) },
-        detail: { tags, summary: "Delete a feed and every job matched into it" },
-      },
-    );
+    })
+    .delete("/:feedId", ({ auth, params }) => feeds.deleteFeed(deps, auth, params.feedId), {
+      params: FeedParams,
+      response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
+      detail: { tags, summary: "Delete a feed and every job matched into it" },
+    })
+    .get("/:feedId/jobs", ({ auth, params, query }) => feeds.listFeedJobs(deps, auth, params.feedId, query), {
+      params: FeedParams,
+      query: FeedJobsQuery,
+      response: { 200: FeedJobsResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: { tags, summary: "(extension) The feed's matched jobs, newest first", description: "Filters: minScore, unread=true." },
+    })
+    .patch("/:feedId/jobs/:processedJobId", ({ auth, params, body }) => feeds.patchFeedJob(deps, auth, params.feedId, params.processedJobId, body), {
+      params: FeedJobParams,
+      body: PatchFeedJobBody,
+      response: { 200: FeedJobItem, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: { tags, summary: "(extension) Mark a matched job read/unread or starred/unstarred" },
+    });
 }

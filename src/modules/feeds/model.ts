@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { queryInt } from "../../http/schemas";
 
 export const Platform = t.Union([t.Literal("marketplace"), t.Literal("professional_network"), t.Literal("web")]);
 const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, description }));
@@ -11,14 +12,24 @@ export const feedWritableFields = {
     description: "Plain-language description of the ideal job; each matching job is scored 0–10 against it. Empty: no scoring, every match gets 5.",
   }),
   minScore: t.Number({ minimum: 0, maximum: 10, description: "Jobs at or above it enter the feed and notify." }),
-  includes: t.Array(t.String({ maxLength: 200 }), { maxItems: 200, description: "Keywords a job must contain (at least one)." }),
-  excludes: t.Array(t.String({ maxLength: 200 }), { maxItems: 200, description: "Keywords that exclude a job." }),
+  includes: t.Array(t.String({ minLength: 1, maxLength: 200 }), {
+    maxItems: 200,
+    description:
+      "Keywords; a job must contain at least one. Case-insensitive whole words or phrases (`go` does not match `good`; `react native` is a phrase); a trailing `*` makes the last word a prefix (`develop*`). Text = title + description + skills.",
+  }),
+  excludes: t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 200, description: "Keywords (same syntax as includes); any hit drops the job." }),
   minHourlyRate: Money("Minimum hourly rate (hourly jobs). null clears."),
   minFixedPrice: Money("Minimum fixed budget (fixed-price jobs). null clears."),
   clientMinSpent: Money("Minimum total the client has spent. null clears."),
   countryFilterMode: t.Union([t.Literal("exclude"), t.Literal("include")]),
-  excludedCountries: t.Array(t.String({ maxLength: 100 }), { maxItems: 300 }),
-  includedCountries: t.Array(t.String({ maxLength: 100 }), { maxItems: 300 }),
+  excludedCountries: t.Array(t.String({ minLength: 1, maxLength: 100 }), {
+    maxItems: 300,
+    description: "Client countries dropped in exclude mode: English names, ISO-2 or ISO-3 codes.",
+  }),
+  includedCountries: t.Array(t.String({ minLength: 1, maxLength: 100 }), {
+    maxItems: 300,
+    description: "Client countries kept in include mode (a job whose client country is unknown is dropped). Empty = no filter.",
+  }),
   platforms: t.Array(Platform, { minItems: 1, description: "Omitted: all platforms." }),
   proposalGenerationPrompt: t.String({ maxLength: 20_000 }),
   notificationsMuted: t.Boolean({ description: "Matched and scored, but no notifications." }),
@@ -28,7 +39,7 @@ export const feedWritableFields = {
   paymentVerifiedOnly: t.Boolean({ description: "Marketplace only." }),
   clientMinRating: t.Nullable(t.Number({ minimum: 0, maximum: 5, description: "Marketplace only." })),
   clientMinReviews: t.Nullable(t.Integer({ minimum: 0, description: "Marketplace only." })),
-  webhookUrl: t.Nullable(t.String({ maxLength: 2048, description: "Extension: where matches are POSTed." })),
+  webhookUrl: t.Nullable(t.String({ maxLength: 2048, description: "(extension) http(s) URL that receives a POST for each job entering the feed." })),
 };
 
 const { title, minScore, ...rest } = feedWritableFields;
@@ -50,3 +61,40 @@ export const FeedParams = t.Object({ feedId: t.String({ maxLength: 100 }) });
 export const FeedEnvelope = t.Object({ feed: Feed });
 export const FeedList = t.Object({ feeds: t.Array(Feed) });
 export const FeedDeleted = t.Object({ deleted: t.Literal(true), feedId: t.String() });
+
+export const FeedJobsQuery = t.Object({
+  limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
+  offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+  minScore: t.Optional(t.Number({ minimum: 0, maximum: 10, error: "minScore must be a number between 0 and 10" })),
+  unread: t.Optional(t.Boolean({ error: "unread must be true or false" })),
+});
+
+export const FeedJobItem = t.Object(
+  {
+    processedJobId: t.String({ format: "uuid" }),
+    matchingScore: t.Number(),
+    scoreSource: t.String({ description: "default (empty prompt), ai, local or cache" }),
+    scoreReason: t.Nullable(t.String()),
+    matchedAt: t.String({ description: "ISO 8601" }),
+    read: t.Boolean(),
+    starredAt: t.Nullable(t.String({ description: "ISO 8601" })),
+    job: t.Object({
+      ciphertext: t.String(),
+      title: t.String(),
+      url: t.String(),
+      platform: Platform,
+      jobType: t.Nullable(t.String()),
+      hourlyMin: t.Nullable(t.Number()),
+      hourlyMax: t.Nullable(t.Number()),
+      fixedBudget: t.Nullable(t.Number()),
+      clientCountry: t.Nullable(t.String()),
+      publishTime: t.Nullable(t.String()),
+    }),
+  },
+  { title: "FeedJob" },
+);
+export type FeedJobItem = typeof FeedJobItem.static;
+
+export const FeedJobsResponse = t.Object({ jobs: t.Array(FeedJobItem), total: t.Integer(), limit: t.Integer(), offset: t.Integer() });
+export const FeedJobParams = t.Object({ feedId: t.String({ maxLength: 100 }), processedJobId: t.String({ maxLength: 100 }) });
+export const PatchFeedJobBody = t.Object({ read: t.Optional(t.Boolean()), starred: t.Optional(t.Boolean()) });

@@ -1,0 +1,146 @@
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { rawStatement } from "../../db/prepared";
+import { events, feedJobs, feeds, jobs } from "../../db/schema";
+
+export type FeedRow = typeof feeds.$inferSelect;
+export type FeedInsert = typeof feeds.$inferInsert;
+export type FeedJobRow = typeof feedJobs.$inferSelect;
+
+export function insertFeed(db: Db, row: FeedInsert): FeedRow {
+  return db.insert(feeds).values(row).returning().get();
+}
+
+export function updateFeed(db: Db, id: string, changes: Partial<FeedInsert>): FeedRow | undefined {
+  return db.update(feeds).set(changes).where(eq(feeds.id, id)).returning().get();
+}
+
+/** One account's feed; another account's feed is simply not found. */
+export function findFeed(db: Db, accountId: string, id: string): FeedRow | undefined {
+  return db
+    .select()
+    .from(feeds)
+    .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
+    .get();
+}
+
+export function findFeedById(db: Db, id: string): FeedRow | undefined {
+  return db.select().from(feeds).where(eq(feeds.id, id)).get();
+}
+
+export function listFeeds(db: Db, accountId: string): FeedRow[] {
+  return db.select().from(feeds).where(eq(feeds.accountId, accountId)).orderBy(feeds.createdAtTs).all();
+}
+
+export function allFeeds(db: Db): FeedRow[] {
+  return db.select().from(feeds).all();
+}
+
+/** The feed, its matched jobs and its pending events go together (foreign keys cascade). */
+export function deleteFeed(db: Db, accountId: string, id: string): boolean {
+  return db.delete(feeds).where(and(eq(feeds.id, id), eq(feeds.accountId, accountId))).returning({ id: feeds.id }).all().length > 0;
+}
+
+export interface MatchRecord {
+  id: string;
+  feedId: string;
+  accountId: string;
+  jobCiphertext: string;
+  matchingScore: number;
+  scoreSource: string;
+  scoreReason: string | null;
+  matchedAtTs: number;
+}
+
+/**
+ * Puts a job into a feed and, unless the feed is muted, writes its
+ * notification to the outbox; call inside one transaction. A job enters a
+ * feed at most once: a second call changes nothing and returns false.
+ */
+export function recordMatch(db: Db, match: MatchRecord, event: { id: string; type: string } | null): boolean {
+  // Runs for every feed entry at ingest, so these two are plain prepared statements (see rawStatement).
+  const inserted = rawStatement(
+    db,
+    "feeds.insertMatch",
+    `INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  ).run(match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs);
+  if (inserted.changes === 0) return false;
+  if (event) {
+    rawStatement(
+      db,
+      "feeds.insertEvent",
+      "INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(event.id, event.type, match.accountId, match.feedId, match.id, match.jobCiphertext, match.matchedAtTs);
+  }
+  return true;
+}
+
+export interface FeedJobListing {
+  feedJob: FeedJobRow;
+  job: Pick<typeof jobs.$inferSelect, "ciphertext" | "title" | "url" | "platform" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
+}
+
+function selectListing(db: Db) {
+  return db
+    .select({
+      feedJob: feedJobs,
+      job: {
+        ciphertext: jobs.ciphertext,
+        title: jobs.title,
+        url: jobs.url,
+        platform: jobs.platform,
+        jobType: jobs.jobType,
+        hourlyMin: jobs.hourlyMin,
+        hourlyMax: jobs.hourlyMax,
+        fixedBudget: jobs.fixedBudget,
+        clientCountry: jobs.clientCountry,
+        publishTimeTs: jobs.publishTimeTs,
+      },
+    })
+    .from(feedJobs)
+    .innerJoin(jobs, eq(jobs.ciphertext, feedJobs.jobCiphertext));
+}
+
+export function listFeedJobs(
+  db: Db,
+  feedId: string,
+  opts: { limit: number; offset: number; minScore?: number; unreadOnly?: boolean },
+): { items: FeedJobListing[]; total: number } {
+  const where = and(
+    eq(feedJobs.feedId, feedId),
+    opts.minScore !== undefined ? gte(feedJobs.matchingScore, opts.minScore) : undefined,
+    opts.unreadOnly ? eq(feedJobs.read, false) : undefined,
+  );
+  const total = db.select({ n: count() }).from(feedJobs).where(where).get()?.n ?? 0;
+  const items = selectListing(db).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset).all();
+  return { items, total };
+}
+
+export function getFeedJobListing(db: Db, feedId: string, id: string): FeedJobListing | undefined {
+  return selectListing(db)
+    .where(and(eq(feedJobs.feedId, feedId), eq(feedJobs.id, id)))
+    .get();
+}
+
+export function findFeedJob(db: Db, feedId: string, id: string): FeedJobRow | undefined {
+  return db
+    .select()
+    .from(feedJobs)
+    .where(and(eq(feedJobs.feedId, feedId), eq(feedJobs.id, id)))
+    .get();
+}
+
+export function updateFeedJob(db: Db, id: string, changes: { read?: boolean; starredAtTs?: number | null }): FeedJobRow | undefined {
+  return db.update(feedJobs).set(changes).where(eq(feedJobs.id, id)).returning().get();
+}
+
+export function countEvents(db: Db, feedId?: string): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(events)
+      .where(feedId ? eq(events.feedId, feedId) : undefined)
+      .get()?.n ?? 0
+  );
+}

@@ -1,0 +1,219 @@
+import type { Db } from "../../db/client";
+import { AppError, notFound } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import { normalizeCountry } from "../../lib/countries";
+import { newId } from "../../lib/ids";
+import type { AuthContext } from "../accounts/service";
+import type { FeedIndex } from "./matcher";
+import { parseTerm } from "./matcher";
+import type { Feed, FeedJobItem } from "./model";
+import * as repo from "./repo";
+
+export interface FeedsDeps {
+  db: Db;
+  clock: Clock;
+  feedIndex: FeedIndex;
+}
+
+type Writable = Partial<Omit<repo.FeedInsert, "id" | "accountId" | "createdAtTs" | "updatedAtTs">>;
+
+const DEFAULTS = {
+  profilePrompt: "",
+  includes: [] as string[],
+  excludes: [] as string[],
+  countryFilterMode: "exclude" as const,
+  excludedCountries: [] as string[],
+  includedCountries: [] as string[],
+  notificationsMuted: false,
+  emailFound: "all" as const,
+  jobTypes: [] as string[],
+  usOnlyMode: "all" as const,
+  paymentVerifiedOnly: false,
+};
+
+/** The writable fields a request may carry; everything else in a body is ignored. */
+const WRITABLE_FIELDS = [
+  "title",
+  "profilePrompt",
+  "minScore",
+  "includes",
+  "excludes",
+  "minHourlyRate",
+  "minFixedPrice",
+  "clientMinSpent",
+  "countryFilterMode",
+  "excludedCountries",
+  "includedCountries",
+  "platforms",
+  "proposalGenerationPrompt",
+  "notificationsMuted",
+  "emailFound",
+  "jobTypes",
+  "usOnlyMode",
+  "paymentVerifiedOnly",
+  "clientMinRating",
+  "clientMinReviews",
+  "webhookUrl",
+] as const;
+
+export const EMPTY_PROMPT_SCORE = 5;
+
+/** Checks that need more than the field's own schema; all failures are collected, each naming its field. */
+function crossFieldDetails(feed: Writable & { minScore: number; profilePrompt: string }, changed: Writable): string[] {
+  const details: string[] = [];
+  if (feed.profilePrompt.trim() === "" && feed.minScore > EMPTY_PROMPT_SCORE) {
+    details.push(`minScore must be ${EMPTY_PROMPT_SCORE} or lower when profilePrompt is empty (without a prompt every match scores ${EMPTY_PROMPT_SCORE})`);
+  }
+  for (const field of ["includes", "excludes"] as const) {
+    changed[field]?.forEach((k, i) => {
+      if (k.trim().slice(0, -1).includes("*")) details.push(`${field}[${i}] may use * only at the end of the keyword`);
+      else if (!parseTerm(k)) details.push(`${field}[${i}] must contain a letter or digit`);
+    });
+  }
+  for (const field of ["excludedCountries", "includedCountries"] as const) {
+    changed[field]?.forEach((c, i) => {
+      if (!normalizeCountry(c)) details.push(`${field}[${i}] is not a known country: ${JSON.stringify(c)} (use an English name, ISO-2 or ISO-3 code)`);
+    });
+  }
+  if (changed.webhookUrl) {
+    let ok = false;
+    try {
+      const url = new URL(changed.webhookUrl);
+      ok = url.protocol === "http:" || url.protocol === "https:";
+    } catch {
+      ok = false;
+    }
+    if (!ok) details.push("webhookUrl must be an http or https URL");
+  }
+  return details;
+}
+
+function pickWritable(body: Record<string, unknown>): Writable {
+  const out: Record<string, unknown> = {};
+  for (const f of WRITABLE_FIELDS) if (body[f] !== undefined) out[f] = body[f];
+  if (Array.isArray(out.platforms)) out.platforms = [...new Set(out.platforms as string[])];
+  if (Array.isArray(out.jobTypes)) out.jobTypes = [...new Set(out.jobTypes as string[])];
+  if (typeof out.webhookUrl === "string" && out.webhookUrl.trim() === "") out.webhookUrl = null;
+  return out as Writable;
+}
+
+const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
+
+/** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
+export function toFeedView(row: repo.FeedRow): Feed {
+  const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
+  for (const f of WRITABLE_FIELDS) {
+    const v = row[f];
+    if (v !== null && v !== undefined) view[f] = v;
+  }
+  return view as Feed;
+}
+
+export function listFeeds(deps: FeedsDeps, auth: AuthContext): Feed[] {
+  return repo.listFeeds(deps.db, auth.accountId).map(toFeedView);
+}
+
+function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): repo.FeedRow {
+  const row = repo.findFeed(deps.db, auth.accountId, feedId);
+  if (!row) throw notFound("Feed not found");
+  return row;
+}
+
+export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
+  return toFeedView(requireFeed(deps, auth, feedId));
+}
+
+export function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Feed {
+  const fields = pickWritable(body);
+  const merged = { ...DEFAULTS, ...fields } as Writable & { minScore: number; profilePrompt: string; title: string };
+  const details = crossFieldDetails(merged, fields);
+  if (details.length) throw new AppError("bad_request", "Validation failed", { details });
+  const now = deps.clock.now();
+  const row = repo.insertFeed(deps.db, {
+    ...merged,
+    id: newId(),
+    accountId: auth.accountId,
+    createdAtTs: now,
+    updatedAtTs: now,
+  } as repo.FeedInsert);
+  deps.feedIndex.upsert(row);
+  return toFeedView(row);
+}
+
+export function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Feed {
+  const changes = pickWritable(body);
+  const current = requireFeed(deps, auth, feedId);
+  if (Object.keys(changes).length === 0) {
+    throw new AppError("bad_request", `No updatable fields in the request body (updatable: ${WRITABLE_FIELDS.join(", ")})`);
+  }
+  // The prompt rule is checked on the feed as it will be after this write.
+  const details = crossFieldDetails({ ...current, ...changes } as Writable & { minScore: number; profilePrompt: string }, changes);
+  if (details.length) throw new AppError("bad_request", "Validation failed", { details });
+  const row = repo.updateFeed(deps.db, current.id, { ...changes, updatedAtTs: deps.clock.now() });
+  if (!row) throw notFound("Feed not found");
+  deps.feedIndex.upsert(row);
+  return toFeedView(row);
+}
+
+/** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */
+export function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): { deleted: true; feedId: string } {
+  if (!repo.deleteFeed(deps.db, auth.accountId, feedId)) throw notFound("Feed not found");
+  deps.feedIndex.remove(feedId);
+  return { deleted: true, feedId };
+}
+
+function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
+  const { feedJob: m, job } = item;
+  return {
+    processedJobId: m.id,
+    matchingScore: m.matchingScore,
+    scoreSource: m.scoreSource,
+    scoreReason: m.scoreReason,
+    matchedAt: iso(m.matchedAtTs)!,
+    read: m.read,
+    starredAt: iso(m.starredAtTs),
+    job: {
+      ciphertext: job.ciphertext,
+      title: job.title,
+      url: job.url,
+      platform: job.platform,
+      jobType: job.jobType,
+      hourlyMin: job.hourlyMin,
+      hourlyMax: job.hourlyMax,
+      fixedBudget: job.fixedBudget,
+      clientCountry: job.clientCountry,
+      publishTime: iso(job.publishTimeTs),
+    },
+  };
+}
+
+export function listFeedJobs(
+  deps: FeedsDeps,
+  auth: AuthContext,
+  feedId: string,
+  query: { limit?: number; offset?: number; minScore?: number; unread?: boolean },
+): { jobs: FeedJobItem[]; total: number; limit: number; offset: number } {
+  requireFeed(deps, auth, feedId);
+  const limit = query.limit ?? 50;
+  const offset = query.offset ?? 0;
+  const { items, total } = repo.listFeedJobs(deps.db, feedId, { limit, offset, minScore: query.minScore, unreadOnly: query.unread === true });
+  return { jobs: items.map(toFeedJobItem), total, limit, offset };
+}
+
+export function patchFeedJob(
+  deps: FeedsDeps,
+  auth: AuthContext,
+  feedId: string,
+  processedJobId: string,
+  body: { read?: boolean; starred?: boolean },
+): FeedJobItem {
+  requireFeed(deps, auth, feedId);
+  const existing = repo.findFeedJob(deps.db, feedId, processedJobId);
+  if (!existing) throw notFound("Job not found in this feed");
+  if (body.read === undefined && body.starred === undefined) throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
+  const changes: { read?: boolean; starredAtTs?: number | null } = {};
+  if (body.read !== undefined) changes.read = body.read;
+  if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
+  repo.updateFeedJob(deps.db, existing.id, changes);
+  return toFeedJobItem(repo.getFeedJobListing(deps.db, feedId, existing.id)!);
+}

@@ -1,0 +1,139 @@
+import type { Db } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import { enqueueTask } from "../../worker/tasks";
+import type { FeedIndex } from "../feeds/matcher";
+import { recordMatch } from "../feeds/repo";
+import { EMPTY_PROMPT_SCORE } from "../feeds/service";
+import type { JobDocument } from "./document";
+import { normalizeJob, type NormalizedJob } from "./normalize";
+import * as repo from "./repo";
+
+export interface IngestDeps {
+  db: Db;
+  clock: Clock;
+  feedIndex: FeedIndex;
+  /** Called after a commit that queued work (scoring tasks, outbox events), to wake the workers at once. */
+  wake: () => void;
+}
+
+export interface IngestError {
+  /** 1-based line number (NDJSON) or 0-based index (JSON array), as the caller numbers its input. */
+  at: number;
+  error: string;
+}
+
+export interface IngestResult {
+  received: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  /** Jobs that entered a feed right away (feeds without a profilePrompt). */
+  matched: number;
+  /** Feed matches waiting for a score. */
+  scoring: number;
+  errors: IngestError[];
+}
+
+export const SCORE_TASK = "score";
+export const JOB_MATCHED_EVENT = "job.matched";
+
+function columns(job: NormalizedJob, source: string) {
+  return {
+    jobUid: job.jobUid,
+    platform: job.platform,
+    title: job.title,
+    url: job.url,
+    jobType: job.jobType,
+    hourlyMin: job.hourlyMin,
+    hourlyMax: job.hourlyMax,
+    fixedBudget: job.fixedBudget,
+    clientCountry: job.clientCountry,
+    clientTotalSpent: job.clientTotalSpent,
+    paymentVerified: job.paymentVerified,
+    clientRating: job.clientRating,
+    clientReviews: job.clientReviews,
+    usOnly: job.usOnly,
+    emailFound: job.emailFound,
+    publishTimeTs: job.publishTimeTs,
+    companyId: job.companyId,
+    source,
+  };
+}
+
+/**
+ * Archives documents and runs every new job through the feeds, all in one
+ * transaction: a job is stored, matched, and its feed entries, notification
+ * events and scoring tasks are written together or not at all. A known job
+ * (same ciphertext) only refreshes its document (the freshest `exploredAt`
+ * wins) and is never matched or notified again. Bad documents are rejected one
+ * by one with the reason and never stop the rest.
+ */
+export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { source: string; numbering?: (i: number) => number }): IngestResult {
+  const at = opts.numbering ?? ((i: number) => i);
+  const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [] };
+  const valid: { job: NormalizedJob; doc: JobDocument }[] = [];
+  docs.forEach((doc, i) => {
+    const normalized = normalizeJob(doc);
+    if (normalized.ok) valid.push({ job: normalized.job, doc: doc as JobDocument });
+    else {
+      result.rejected++;
+      result.errors.push({ at: at(i), error: normalized.error });
+    }
+  });
+  if (valid.length === 0) return result;
+
+  const now = deps.clock.now();
+  deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      for (const { job, doc } of valid) {
+        const exploredAtTs = job.exploredAt ?? now;
+        const known = repo.findJobMeta(db, job.ciphertext);
+        if (known) {
+          result.updated++;
+          if (exploredAtTs >= known.exploredAtTs) {
+            repo.updateJob(db, job.ciphertext, { ...columns(job, opts.source), document: doc, exploredAtTs, updatedAtTs: now });
+          }
+          continue;
+        }
+        repo.insertJob(db, {
+          ciphertext: job.ciphertext,
+          ...columns(job, opts.source),
+          document: doc,
+          firstSeenAtTs: now,
+          exploredAtTs,
+          updatedAtTs: now,
+        });
+        result.inserted++;
+        for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
+          if (feed.profilePrompt.trim() === "") {
+            if (EMPTY_PROMPT_SCORE < feed.minScore) continue;
+            const id = newId();
+            recordMatch(
+              db,
+              {
+                id,
+                feedId: feed.id,
+                accountId: feed.accountId,
+                jobCiphertext: job.ciphertext,
+                matchingScore: EMPTY_PROMPT_SCORE,
+                scoreSource: "default",
+                scoreReason: "No profilePrompt on this feed: every match scores 5",
+                matchedAtTs: now,
+              },
+              feed.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT },
+            );
+            result.matched++;
+          } else {
+            enqueueTask(db, SCORE_TASK, { feedId: feed.id, ciphertext: job.ciphertext }, now, { maxAttempts: 4 });
+            result.scoring++;
+          }
+        }
+      }
+    },
+    { behavior: "immediate" },
+  );
+  if (result.matched > 0 || result.scoring > 0) deps.wake();
+  return result;
+}

@@ -1,0 +1,162 @@
+import { AiError, type AiClient } from "../../ai/client";
+import { scoreLocally } from "../../ai/local-scorer";
+import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
+import type { Db } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import type { Logger } from "../../lib/log";
+import type { TaskContext } from "../../worker/worker";
+import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
+import { findFeedById, recordMatch } from "../feeds/repo";
+import { EMPTY_PROMPT_SCORE } from "../feeds/service";
+import { JOB_MATCHED_EVENT } from "../jobs/ingest";
+import { normalizeJob } from "../jobs/normalize";
+import { findJob } from "../jobs/repo";
+import * as repo from "./repo";
+
+export interface ScoringDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ai: AiClient;
+  config: { scoringModel: string };
+  wake: () => void;
+}
+
+/** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
+const TRANSIENT: AiError["kind"][] = ["timeout", "rate_limited", "server", "network"];
+
+export const monthOf = (ts: number) => new Date(ts).toISOString().slice(0, 7);
+const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+
+export interface ScoreOutcome {
+  score: number;
+  source: "default" | "ai" | "cache" | "local";
+  reason: string;
+}
+
+function budgetText(j: { jobType: string | null; hourlyMin: number | null; hourlyMax: number | null; fixedBudget: number | null; currency: string | null }): string | null {
+  const cur = j.currency ?? "USD";
+  if (j.jobType === "FIXED" && j.fixedBudget !== null) return `${j.fixedBudget} ${cur} fixed`;
+  if (j.jobType === "HOURLY" && (j.hourlyMin !== null || j.hourlyMax !== null)) {
+    return `${[j.hourlyMin, j.hourlyMax].filter((v) => v !== null).join("–")} ${cur}/hour`;
+  }
+  return null;
+}
+
+// Feeds that share a prompt get their score tasks for a new job at the same moment; without this,
+// concurrent tasks would all miss the cache and pay the model once each.
+const inFlight = new WeakMap<Db, Map<string, Promise<ScoreOutcome>>>();
+
+/**
+ * Scores one job against one feed's prompt: a cached model score if this
+ * prompt was already paid for, else the model (when configured and the
+ * account's monthly allowance has room), else the local scorer. Transient
+ * model failures throw so the task is retried; on the last attempt, and for
+ * refusals or invalid answers, the local scorer takes over so the job is
+ * still judged.
+ */
+export async function computeScore(
+  deps: ScoringDeps,
+  input: { accountId: string; profilePrompt: string; ciphertext: string; job: JobForScoring },
+  ctx: Pick<TaskContext, "isLastAttempt">,
+): Promise<ScoreOutcome> {
+  if (input.profilePrompt.trim() === "") return { score: EMPTY_PROMPT_SCORE, source: "default", reason: "No profilePrompt on this feed" };
+  const promptHash = sha256(input.profilePrompt);
+  const cached = repo.findScore(deps.db, input.ciphertext, promptHash);
+  if (cached) return { score: cached.score, source: "cache", reason: cached.reason ?? "" };
+  let pending = inFlight.get(deps.db);
+  if (!pending) inFlight.set(deps.db, (pending = new Map()));
+  const key = `${input.ciphertext}\u0000${promptHash}`;
+  const running = pending.get(key);
+  if (running) {
+    const shared = await running;
+    return shared.source === "ai" ? { ...shared, source: "cache" } : shared;
+  }
+  const computing = scoreUncached(deps, input, promptHash, ctx);
+  pending.set(key, computing);
+  try {
+    return await computing;
+  } finally {
+    pending.delete(key);
+  }
+}
+
+async function scoreUncached(
+  deps: ScoringDeps,
+  input: { accountId: string; profilePrompt: string; ciphertext: string; job: JobForScoring },
+  promptHash: string,
+  ctx: Pick<TaskContext, "isLastAttempt">,
+): Promise<ScoreOutcome> {
+  let fallbackWhy = "no model configured";
+  if (deps.ai.isConfigured) {
+    const month = monthOf(deps.clock.now());
+    const allowance = findAccount(deps.db, input.accountId)?.aiScoringAllowance ?? null;
+    if (allowance !== null && aiUsageCalls(deps.db, input.accountId, month, "scoring") >= allowance) {
+      fallbackWhy = `monthly AI scoring allowance of ${allowance} used`;
+    } else {
+      try {
+        const scored = await scoreWithModel(deps.ai, deps.config.scoringModel, input.profilePrompt, input.job);
+        deps.db.transaction((tx) => {
+          const db = tx as unknown as Db;
+          repo.saveScore(db, { jobCiphertext: input.ciphertext, promptHash, score: scored.score, reason: scored.reason, model: scored.model, createdAtTs: deps.clock.now() });
+          addAiUsage(db, { accountId: input.accountId, month, purpose: "scoring", promptTokens: scored.usage.promptTokens, completionTokens: scored.usage.completionTokens });
+        });
+        return { score: scored.score, source: "ai", reason: scored.reason };
+      } catch (err) {
+        const kind = err instanceof AiError ? err.kind : "unknown";
+        if (TRANSIENT.includes(kind as AiError["kind"]) && !ctx.isLastAttempt) throw err;
+        fallbackWhy = `AI scoring failed (${kind})`;
+        deps.log.warn("AI scoring failed; scoring locally", { ciphertext: input.ciphertext, kind, err: err as Error });
+      }
+    }
+  }
+  const local = scoreLocally(input.profilePrompt, { title: input.job.title, description: input.job.description, skills: input.job.skills });
+  return { score: local.score, source: "local", reason: `${local.reason} (local scorer: ${fallbackWhy})`.slice(0, 400) };
+}
+
+/** The `score` task: score a new job for a feed it passed the filters of, and let it in at or above minScore. */
+export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: string; ciphertext: string }, ctx: TaskContext): Promise<void> {
+  const feed = findFeedById(deps.db, payload.feedId);
+  if (!feed) return; // deleted meanwhile: nothing to do
+  const row = findJob(deps.db, payload.ciphertext);
+  if (!row) return;
+  const normalized = normalizeJob(row.document);
+  if (!normalized.ok) throw new Error(`archived job ${payload.ciphertext} no longer normalizes: ${normalized.error}`);
+  const j = normalized.job;
+  const outcome = await computeScore(
+    deps,
+    {
+      accountId: feed.accountId,
+      profilePrompt: feed.profilePrompt,
+      ciphertext: payload.ciphertext,
+      job: { title: j.title, description: j.description, skills: j.skills, jobType: j.jobType, budget: budgetText(j), clientCountry: j.clientCountry },
+    },
+    ctx,
+  );
+  let entered = false;
+  deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
+      const current = findFeedById(db, payload.feedId);
+      if (!current || outcome.score < current.minScore) return;
+      entered = recordMatch(
+        db,
+        {
+          id: newId(),
+          feedId: current.id,
+          accountId: current.accountId,
+          jobCiphertext: payload.ciphertext,
+          matchingScore: outcome.score,
+          scoreSource: outcome.source,
+          scoreReason: outcome.reason,
+          matchedAtTs: deps.clock.now(),
+        },
+        current.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT },
+      );
+    },
+    { behavior: "immediate" },
+  );
+  if (entered) deps.wake();
+}

@@ -1,0 +1,108 @@
+import type { Db } from "../db/client";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/log";
+import { Loop } from "./loop";
+import { claimTasks, completeTask, failTask, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
+
+export interface TaskContext {
+  taskId: number;
+  attempt: number;
+  /** True on the task's last allowed attempt: a handler may choose a fallback instead of failing for good. */
+  isLastAttempt: boolean;
+}
+
+export type TaskHandler = (payload: any, ctx: TaskContext) => unknown | Promise<unknown>;
+
+export interface WorkerOptions {
+  handlers: Record<string, TaskHandler>;
+  concurrency: number;
+  leaseMs?: number;
+  /** How often the queue is looked at when nothing wakes the worker (other processes, e.g. `jobpilot ingest`, can enqueue). */
+  pollMs?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+}
+
+/**
+ * Runs queued tasks with bounded concurrency. Enqueuers call notify() after
+ * their transaction commits, so new work starts at once instead of at the next
+ * poll. stop() stops claiming and waits for the tasks in hand.
+ */
+export class TaskWorker {
+  private readonly loop: Loop;
+  private readonly inFlight = new Set<Promise<void>>();
+  private lastExpiryCheck = 0;
+
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; log: Logger },
+    private readonly opts: WorkerOptions,
+  ) {
+    this.loop = new Loop({ name: "tasks", intervalMs: opts.pollMs ?? 1000, run: () => this.round(), log: deps.log });
+  }
+
+  start(): void {
+    const requeued = requeueAllRunning(this.deps.db, this.deps.clock.now());
+    if (requeued > 0) this.deps.log.warn("requeued tasks left running by a previous process", { count: requeued });
+    this.loop.start();
+  }
+
+  notify(): void {
+    this.loop.notify();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Resolves when nothing is queued or running (tests and benchmarks). */
+  async drain(timeoutMs = 10_000): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      const pending = this.deps.db.$client.query("SELECT count(*) AS n FROM tasks WHERE status IN ('queued','running')").get() as { n: number };
+      if (pending.n === 0 && this.inFlight.size === 0) return;
+      if (performance.now() > until) throw new Error(`tasks still pending after ${timeoutMs} ms`);
+      this.notify();
+      await Bun.sleep(5);
+    }
+  }
+
+  private round(): void {
+    const now = this.deps.clock.now();
+    const leaseMs = this.opts.leaseMs ?? 5 * 60_000;
+    if (now - this.lastExpiryCheck > 30_000) {
+      this.lastExpiryCheck = now;
+      requeueExpired(this.deps.db, now);
+    }
+    const free = this.opts.concurrency - this.inFlight.size;
+    const claimed = claimTasks(this.deps.db, Object.keys(this.opts.handlers), free, now, leaseMs);
+    for (const task of claimed) {
+      const running = this.run(task).finally(() => {
+        this.inFlight.delete(running);
+        this.loop.notify(); // a slot is free: look for more work now
+      });
+      this.inFlight.add(running);
+    }
+  }
+
+  private async run(task: TaskRow): Promise<void> {
+    const handler = this.opts.handlers[task.kind]!;
+    const started = performance.now();
+    try {
+      await handler(task.payload, { taskId: task.id, attempt: task.attempts, isLastAttempt: task.attempts >= task.maxAttempts });
+      completeTask(this.deps.db, task.id);
+      this.deps.log.debug("task done", { task: task.id, kind: task.kind, ms: Math.round(performance.now() - started) });
+    } catch (err) {
+      const now = this.deps.clock.now();
+      const delay = retryDelayMs(task.attempts, this.opts.retryBaseMs ?? 5_000, this.opts.retryMaxMs ?? 10 * 60_000);
+      const outcome = failTask(this.deps.db, task, (err as Error)?.message ?? String(err), now, now + delay);
+      this.deps.log[outcome === "failed" ? "error" : "warn"]("task failed", {
+        task: task.id,
+        kind: task.kind,
+        attempt: task.attempts,
+        outcome,
+        err: err as Error,
+      });
+    }
+  }
+}

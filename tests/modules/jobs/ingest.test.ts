@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import * as feeds from "../../../src/modules/feeds/service";
+import { authenticate } from "../../../src/modules/accounts/service";
+import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { makeDoc } from "../../helpers/factories";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+const count = (sql: string) => (t.deps.db.$client.query(sql).get() as { n: number }).n;
+
+function setup(config = {}) {
+  t = createTestApp({ config });
+  const { apiKey } = t.account();
+  const auth = authenticate(t.deps, apiKey)!;
+  const feed = (body: Record<string, unknown>) => feeds.createFeed(t.deps, auth, { title: "f", minScore: 0, ...body });
+  return { apiKey, auth, feed };
+}
+
+describe("ingestion", () => {
+  test("counts documents, rejects bad ones with their position and reason, and keeps the rest", () => {
+    setup();
+    const result = ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], { source: "test" });
+    expect(result).toMatchObject({ received: 5, inserted: 2, updated: 0, rejected: 3 });
+    expect(result.errors.map((e) => e.at)).toEqual([1, 2, 3]);
+    for (const e of result.errors) expect(e.error.length).toBeGreaterThan(5);
+    expect(count("SELECT count(*) AS n FROM jobs")).toBe(2);
+  });
+
+  test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", () => {
+    const { feed } = setup();
+    const open = feed({ minScore: 5 });
+    const muted = feed({ notificationsMuted: true });
+    const tooHigh = feed({ minScore: 4, includes: ["nothing-matches-this"] });
+    t.clock.advance(1000);
+    const result = ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
+    expect(result).toMatchObject({ inserted: 1, matched: 2, scoring: 0 });
+    const rows = t.deps.db.$client.query("SELECT feed_id, matching_score, score_source FROM feed_jobs ORDER BY feed_id").all() as any[];
+    expect(rows.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id].sort());
+    expect(rows.every((r) => r.matching_score === 5 && r.score_source === "default")).toBe(true);
+    const events = t.deps.db.$client.query("SELECT feed_id, type, feed_job_id FROM events").all() as any[];
+    expect(events).toHaveLength(1); // the muted feed is matched but not notified
+    expect(events[0]).toMatchObject({ feed_id: open.id, type: "job.matched" });
+    expect(tooHigh.id).toBeDefined();
+  });
+
+  test("a feed with a prompt gets a scoring task instead, and the workers are woken", () => {
+    const { feed } = setup();
+    feed({ profilePrompt: "Dashboards in React", minScore: 6 });
+    let woken = 0;
+    t.deps.work.subscribe(() => woken++);
+    t.clock.advance(1000);
+    const result = ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    expect(result).toMatchObject({ inserted: 1, matched: 0, scoring: 1 });
+    expect(count("SELECT count(*) AS n FROM tasks WHERE kind = 'score' AND status = 'queued'")).toBe(1);
+    expect(woken).toBe(1);
+  });
+
+  test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", () => {
+    const { feed } = setup();
+    feed({});
+    t.clock.advance(1000);
+    const T = Date.UTC(2026, 0, 15, 12);
+    const doc = makeDoc({ title: "Original", exploredAt: T + 2000 });
+    ingestDocuments(t.deps, [doc], { source: "test" });
+    const again = ingestDocuments(t.deps, [{ ...doc, title: "Newer", exploredAt: T + 3000 }], { source: "test" });
+    expect(again).toMatchObject({ inserted: 0, updated: 1, matched: 0, scoring: 0 });
+    const older = ingestDocuments(t.deps, [{ ...doc, title: "Older", exploredAt: T + 1000 }], { source: "test" });
+    expect(older).toMatchObject({ inserted: 0, updated: 1 });
+    expect(t.deps.db.$client.query("SELECT title, explored_at_ts AS e FROM jobs").get()).toEqual({ title: "Newer", e: T + 3000 });
+    expect(count("SELECT count(*) AS n FROM feed_jobs")).toBe(1);
+    expect(count("SELECT count(*) AS n FROM events")).toBe(1);
+  });
+
+  test("no backfill: a feed created after a job was first seen never gets it", () => {
+    const { feed } = setup();
+    const doc = makeDoc();
+    ingestDocuments(t.deps, [doc], { source: "test" });
+    t.clock.advance(1000);
+    const late = feed({});
+    ingestDocuments(t.deps, [doc], { source: "test" });
+    expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(0);
+    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(1);
+  });
+
+  test("each account's matching feeds get the job; filters apply", () => {
+    setup();
+    const other = authenticate(t.deps, t.account({ name: "other" }).apiKey)!;
+    const mine = authenticate(t.deps, t.account({ name: "mine" }).apiKey)!;
+    feeds.createFeed(t.deps, mine, { title: "go", minScore: 0, includes: ["go"] });
+    feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
+    t.clock.advance(1000);
+    ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
+    const rows = t.deps.db.$client.query("SELECT account_id AS a FROM feed_jobs").all() as { a: string }[];
+    expect(rows.map((r) => r.a)).toEqual([mine.accountId]);
+  });
+
+  test("POST /admin/jobs ingests one document or an array, needs the admin token, and reports counts", async () => {
+    setup({ adminToken: "admin-token-0123456789" });
+    const headers = { authorization: "Bearer admin-token-0123456789" };
+    expect((await t.request("POST", "/admin/jobs", { json: makeDoc() })).status).toBe(401);
+    const one = await t.request("POST", "/admin/jobs", { headers, json: makeDoc() });
+    expect(one.status, show(one)).toBe(200);
+    expect(one.body).toMatchObject({ received: 1, inserted: 1, rejected: 0, errors: [] });
+    const many = await t.request("POST", "/admin/jobs", { headers, json: [makeDoc(), { nope: true }] });
+    expect(many.body).toMatchObject({ received: 2, inserted: 1, rejected: 1 });
+    expect(many.body.errors[0].at).toBe(1);
+    const notObject = await t.request("POST", "/admin/jobs", { headers, json: "x" });
+    expect(notObject.status).toBe(400);
+  });
+});
