@@ -1,20 +1,20 @@
 import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
 import { errorResponses } from "../../http/schemas";
-import { notImplemented } from "../../errors";
 import { GenerateProposalBody, GenerateProposalResponse } from "./model";
+import { generateProposal } from "./service";
 
-/** AI cover letters and screening answers. Implementation: issue "AI proposals". */
-export function proposalsRoutes() {
-  return new Elysia().use(authContext).post(
-    "/api/auto-apply-v2/generate-proposal",
-    () => {
-      throw notImplemented();
+/** AI cover letters and screening answers. */
+export function proposalsRoutes(deps: Deps) {
+  return new Elysia().use(authContext).post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body), {
+    body: GenerateProposalBody,
+    response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
+    detail: {
+      tags: ["Proposals"],
+      summary: "Generate a cover letter (and screening answers)",
+      description:
+        "The job comes from jobId (ciphertext, URL or processed job UUID of an archived job) or from jobTitle + jobDescription. feedId applies that feed's proposalGenerationPrompt. reasoningEffort low (default), medium or high: more effort, a longer and more specific letter. questions → questionAnswers with one answer per position. Consumes no auto-apply credits. Without a model configured, a local template writer answers.",
     },
-    {
-      body: GenerateProposalBody,
-      response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 501) },
-      detail: { tags: ["Proposals"], summary: "Generate a cover letter (and screening answers)", description: "Consumes no auto-apply credits." },
-    },
-  );
+  });
 }

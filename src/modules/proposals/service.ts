@@ -1,0 +1,172 @@
+import { AiError, type AiClient } from "../../ai/client";
+import { answerQuestionLocally, writeProposalLocally, type WriterProfile, type WritingJob } from "../../ai/local-writer";
+import { writeProposalWithModel, type Effort } from "../../ai/writer";
+import type { Db } from "../../db/client";
+import { AppError, notFound } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/log";
+import { addAiUsage } from "../accounts/repo";
+import type { AuthContext } from "../accounts/service";
+import { findFeed } from "../feeds/repo";
+import { resolveJobRef } from "../feeds/service";
+import type { NormalizedJob } from "../jobs/normalize";
+import { budgetText } from "../jobs/service";
+import { monthOf } from "../scoring/service";
+import type { MarketplaceDriver } from "../../marketplace/driver";
+import { driverFor, primaryProfile } from "../../marketplace/drivers";
+
+export interface ProposalsDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ai: AiClient;
+  config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver: string };
+  drivers: Record<string, MarketplaceDriver>;
+}
+
+export interface GenerateProposalInput {
+  jobId?: string;
+  jobTitle?: string;
+  jobDescription?: string;
+  feedId?: string;
+  reasoningEffort?: Effort;
+  questions?: { position: number; question: string }[];
+}
+
+export interface GenerateProposalResult {
+  success: true;
+  proposal: string;
+  questionAnswers?: { position: number; answer: string }[];
+}
+
+const EFFORT_TIMEOUT: Record<Effort, number> = { low: 1, medium: 1.5, high: 2 };
+
+const FAILURE: Record<AiError["kind"], string> = {
+  not_configured: "no model is configured",
+  timeout: "the model did not answer in time",
+  rate_limited: "the model server is rate limiting requests; try again later",
+  server: "the model server failed",
+  network: "the model server could not be reached",
+  refused: "the model refused to write it",
+  truncated: "the model's answer was cut off",
+  invalid_output: "the model's answer was unusable",
+  bad_request: "the model server rejected the request (check the model name and OPENAI_BASE_URL)",
+  aborted: "the request was cancelled",
+};
+
+export function writingJobOf(job: NormalizedJob): WritingJob {
+  return {
+    title: job.title,
+    description: job.description,
+    skills: job.skills,
+    jobType: job.jobType,
+    budgetText: budgetText(job),
+    clientCountry: job.clientCountry,
+  };
+}
+
+/**
+ * The freelancer the letter speaks for: the account's primary profile from its
+ * marketplace driver (name, profile title, rate). When the driver cannot say
+ * (a bridge that is down), the letter is written without a name rather than
+ * failing.
+ */
+async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<WriterProfile | null> {
+  try {
+    const primary = primaryProfile(await driverFor(deps, auth.accountId).freelancers(auth.accountId));
+    if (!primary) return null;
+    return { name: primary.freelancer.name, title: primary.profile.name, hourlyRate: primary.profile.hourlyRate ?? primary.freelancer.baseHourlyRate };
+  } catch (err) {
+    deps.log.warn("could not read the freelancer profile; writing without it", { err: err as Error });
+    return null;
+  }
+}
+
+function checkQuestions(questions: { position: number; question: string }[]): void {
+  const seen = new Map<number, number>();
+  questions.forEach((q, i) => {
+    const earlier = seen.get(q.position);
+    if (earlier !== undefined) throw new AppError("bad_request", `questions[${i}].position repeats the position of questions[${earlier}] (${q.position})`);
+    seen.set(q.position, i);
+  });
+}
+
+/**
+ * Writes answers for screening questions with the model when one is
+ * configured, else the local writer; used by generate-proposal and by apply's
+ * autoFillOtherQuestions. Positions the model leaves out are answered locally.
+ */
+async function write(
+  deps: ProposalsDeps,
+  auth: AuthContext,
+  input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[] },
+): Promise<{ proposal: string; answers: Map<number, string> }> {
+  const profile = await writerProfile(deps, auth);
+  if (!deps.ai.isConfigured) {
+    return {
+      proposal: writeProposalLocally({ job: input.job, profile, instructions: input.instructions, effort: input.effort }),
+      answers: new Map(input.questions.map((q) => [q.position, answerQuestionLocally({ job: input.job, profile, question: q.question })])),
+    };
+  }
+  try {
+    const written = await writeProposalWithModel(
+      deps.ai,
+      deps.config.proposalModel,
+      { job: input.job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions },
+      Math.round(deps.config.aiTimeoutMs * EFFORT_TIMEOUT[input.effort]),
+    );
+    addAiUsage(deps.db, {
+      accountId: auth.accountId,
+      month: monthOf(deps.clock.now()),
+      purpose: "proposal",
+      promptTokens: written.usage.promptTokens,
+      completionTokens: written.usage.completionTokens,
+    });
+    for (const q of input.questions) {
+      if (!written.answers.has(q.position)) {
+        deps.log.warn("model left a screening question unanswered; answered locally", { position: q.position });
+        written.answers.set(q.position, answerQuestionLocally({ job: input.job, profile, question: q.question }));
+      }
+    }
+    return written;
+  } catch (err) {
+    if (err instanceof AiError) throw new AppError("internal", `Proposal generation failed: ${FAILURE[err.kind] ?? err.kind}`);
+    throw err;
+  }
+}
+
+/** POST /api/auto-apply-v2/generate-proposal. Consumes no auto-apply credits. */
+export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, body: GenerateProposalInput): Promise<GenerateProposalResult> {
+  const questions = body.questions ?? [];
+  checkQuestions(questions);
+  let job: WritingJob;
+  if (body.jobDescription !== undefined && body.jobDescription.trim() !== "") {
+    job = { title: body.jobTitle?.trim() ?? "", description: body.jobDescription, skills: [], jobType: null, budgetText: null };
+  } else if (body.jobId) {
+    job = writingJobOf(resolveJobRef(deps, auth, body.jobId).job);
+  } else {
+    throw new AppError("bad_request", "jobId is required unless jobDescription (with jobTitle) is given");
+  }
+  let instructions: string | null = null;
+  if (body.feedId !== undefined) {
+    const feed = findFeed(deps.db, auth.accountId, body.feedId);
+    if (!feed) throw notFound("Feed not found");
+    instructions = feed.proposalGenerationPrompt;
+  }
+  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions });
+  const result: GenerateProposalResult = { success: true, proposal: written.proposal };
+  if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
+  return result;
+}
+
+/** Answers for apply's autoFillOtherQuestions: the same writer, without a letter when none is wanted. */
+export async function answerQuestions(
+  deps: ProposalsDeps,
+  auth: AuthContext,
+  job: NormalizedJob,
+  questions: { position: number; question: string }[],
+): Promise<Map<number, string>> {
+  if (questions.length === 0) return new Map();
+  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions });
+  return written.answers;
+}
