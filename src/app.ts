@@ -13,6 +13,8 @@ import { feedsRoutes } from "./modules/feeds/index";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes, jobsRoutes } from "./modules/jobs/index";
 import { proposalsRoutes } from "./modules/proposals/index";
+import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
+import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
 // The API reference page's script ships inside the binary: /docs works with no internet access.
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
 
@@ -77,6 +79,7 @@ export function createApp(deps: Deps) {
             { name: "Clients", description: "Buyer records" },
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
+            { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
             { name: "Health", description: "Liveness and database status" },
           ],
           components: {
@@ -102,14 +105,16 @@ export function createApp(deps: Deps) {
       { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
     )
     .use(feedsRoutes(deps))
-    .use(applicationsRoutes())
-    .use(proposalsRoutes())
-    .use(freelancersRoutes())
+    .use(applicationsRoutes(deps))
+    .use(proposalsRoutes(deps))
+    .use(freelancersRoutes(deps))
     .use(jobsRoutes())
     .use(clientsRoutes())
     .use(accountRoutes(deps))
     .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
-    .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia());
+    .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
+    .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
+    .use(bridgeCallbackRoutes(deps, deps.drivers.bridge));
 }
 
 export type App = ReturnType<typeof createApp>;

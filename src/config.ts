@@ -120,12 +120,19 @@ export const SETTINGS = {
     default: "gpt-5-nano",
     doc: "Model that scores jobs against a feed's profilePrompt.",
   },
+  proposalModel: {
+    env: "JOBPILOT_PROPOSAL_MODEL",
+    flag: undefined,
+    schema: T.String({ minLength: 1 }),
+    default: "gpt-5-mini",
+    doc: "Model that writes proposals and screening answers.",
+  },
   aiTimeoutMs: {
     env: "JOBPILOT_AI_TIMEOUT_MS",
     flag: undefined,
     schema: T.Integer({ minimum: 100, maximum: 600_000 }),
     default: 60_000,
-    doc: "Timeout of one model request.",
+    doc: "Timeout of one model request (proposals: ×1.5 at medium effort, ×2 at high).",
   },
   aiMaxRetries: {
     env: "JOBPILOT_AI_MAX_RETRIES",
@@ -147,6 +154,69 @@ export const SETTINGS = {
     schema: T.Boolean(),
     default: true,
     doc: "Send `reasoning_effort` to the model; set false for servers whose models reject it.",
+  },
+  marketplaceDriver: {
+    env: "JOBPILOT_MARKETPLACE_DRIVER",
+    flag: undefined,
+    schema: T.Union([T.Literal("sandbox"), T.Literal("bridge")]),
+    default: "sandbox",
+    doc: "How proposals reach the marketplace for accounts without their own setting: sandbox (the simulated marketplace) or bridge (your own submitter, see README).",
+  },
+  sandboxApplyLatencyMs: {
+    env: "JOBPILOT_SANDBOX_APPLY_LATENCY_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 600_000 }),
+    default: 1500,
+    doc: "How long the sandbox marketplace takes to process a submission.",
+  },
+  loggedOutWindowMs: {
+    env: "JOBPILOT_LOGGED_OUT_WINDOW_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 86_400_000 }),
+    default: 300_000,
+    doc: "How long a submission keeps retrying (status processing) while the marketplace session is being restored before it ends logged_out.",
+  },
+  bridgeUrl: {
+    env: "JOBPILOT_BRIDGE_URL",
+    flag: undefined,
+    schema: T.Optional(T.String({ pattern: "^https?://" })),
+    default: undefined,
+    doc: "Where the bridge driver POSTs signed submissions (your own submitter).",
+  },
+  bridgeSecret: {
+    env: "JOBPILOT_BRIDGE_SECRET",
+    flag: undefined,
+    schema: T.Optional(T.String({ minLength: 24 })),
+    default: undefined,
+    doc: "Shared secret that signs bridge requests and callbacks (Standard Webhooks, e.g. whsec_… or 24+ random characters).",
+  },
+  bridgeTimeoutMs: {
+    env: "JOBPILOT_BRIDGE_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 100, maximum: 3_600_000 }),
+    default: 120_000,
+    doc: "How long the bridge driver waits for an outcome (in the response or the callback) before retrying.",
+  },
+  applyConcurrency: {
+    env: "JOBPILOT_APPLY_CONCURRENCY",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 256 }),
+    default: 8,
+    doc: "Applications submitted at once, in all.",
+  },
+  applyConcurrencyPerAccount: {
+    env: "JOBPILOT_APPLY_CONCURRENCY_PER_ACCOUNT",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 256 }),
+    default: 2,
+    doc: "Applications of one account submitted at once.",
+  },
+  syncCron: {
+    env: "JOBPILOT_SYNC_CRON",
+    flag: undefined,
+    schema: T.String({ minLength: 9 }),
+    default: "*/5 * * * *",
+    doc: "When applied proposals are checked for client views and replies (cron pattern).",
   },
   workerConcurrency: {
     env: "JOBPILOT_WORKER_CONCURRENCY",
@@ -207,7 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
       source = `--${setting.flag}`;
     }
     if (source && !Value.Check(setting.schema, value)) {
-      const shown = key === "adminToken" || key === "openaiApiKey" ? "(hidden)" : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
+      const shown = key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" ? "(hidden)" : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
       throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);
     }
     out[key] = value;

@@ -9,6 +9,9 @@ import { AiClient } from "./ai/client";
 import { FeedIndex } from "./modules/feeds/matcher";
 import { allFeeds } from "./modules/feeds/repo";
 import { Signal } from "./lib/signal";
+import type { MarketplaceDriver } from "./marketplace/driver";
+import { createSandboxDriver } from "./marketplace/sandbox/driver";
+import { createBridgeDriver } from "./marketplace/bridge/driver";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -28,6 +31,8 @@ export interface Deps {
   /** Writers call wake() after committing queued work; the task worker subscribes to `work`. */
   work: Signal;
   wake: () => void;
+  /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
+  drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
@@ -65,7 +70,10 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     ),
     work,
     wake: () => work.notify(),
+    drivers: undefined as unknown as Deps["drivers"],
   };
+  const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
+  deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };
   return { deps, migrations };
 }
 

@@ -134,3 +134,25 @@ export const creditsGrant: Command = {
     });
   },
 };
+
+export const accountDriver: Command = {
+  name: "account driver",
+  summary: "Choose how an account's proposals reach the marketplace: sandbox (simulated), bridge (your own submitter) or default.",
+  usage: "jobpilot account driver --account ID --driver sandbox|bridge|default [--json]",
+  options: {
+    account: { type: "string", value: "ID", description: "Account id" },
+    driver: { type: "string", value: "NAME", description: "sandbox, bridge, or default (JOBPILOT_MARKETPLACE_DRIVER)" },
+    json: { type: "boolean", description: "Print the account as JSON" },
+  },
+  run(ctx) {
+    const accountId = requireString(ctx, "account");
+    const driver = requireString(ctx, "driver");
+    if (!["sandbox", "bridge", "default"].includes(driver)) throw new UsageError(`--driver must be sandbox, bridge or default, got '${driver}'`);
+    return withDeps(ctx, (deps) => {
+      const account = accounts.setMarketplaceDriver(deps, accountId, driver === "default" ? null : (driver as "sandbox" | "bridge"));
+      if (ctx.values.json) printJson(ctx, account);
+      else ctx.io.stdout(`Account ${account.id} applies through ${account.marketplaceDriver ?? `the default (${deps.config.marketplaceDriver})`}.\n`);
+      return 0;
+    });
+  },
+};

@@ -1,13 +1,13 @@
 import { VERSION } from "../deps";
 import { AppError } from "../errors";
-import { accountCreate, accountLimits, accountList, creditsGrant } from "./account";
+import { accountCreate, accountDriver, accountLimits, accountList, creditsGrant } from "./account";
 import { helpText, makeContext, parseCommand, UsageError, type CliIO, type Command, type Running } from "./command";
 import { keyCreate, keyList, keyRevoke } from "./key";
 import { migrateCommand } from "./migrate";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
-export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand];
+export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, accountDriver, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand];
 
 function topHelp(): string {
   const rows = COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`);

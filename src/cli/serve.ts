@@ -9,6 +9,10 @@ import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK } from "../modules/jobs/ingest";
 import { scoreFeedMatch } from "../modules/scoring/service";
 import { configuredSources, sourceLoops } from "../sources/runner";
+import { SUBMIT_TASK } from "../modules/applications/service";
+import { submitApplication } from "../modules/applications/submit.task";
+import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
+import { startScheduler } from "../worker/scheduler";
 import type { Command, Running } from "./command";
 
 export const serveCommand: Command = {
@@ -47,12 +51,25 @@ export const serveCommand: Command = {
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;
+    // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,
-      handlers: { [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx) },
+      handlers: { [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx), [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx) },
     });
-    deps.work.subscribe(() => worker.notify());
+    const applyWorker = new TaskWorker(deps, {
+      concurrency: config.applyConcurrency,
+      perKey: { key: (p: { accountId?: string }) => p.accountId ?? "", limit: config.applyConcurrencyPerAccount },
+      retryBaseMs: 2000,
+      retryMaxMs: 60_000,
+      handlers: { [SUBMIT_TASK]: (payload, ctx) => submitApplication(deps, payload, ctx) },
+    });
+    deps.work.subscribe(() => {
+      worker.notify();
+      applyWorker.notify();
+    });
     worker.start();
+    applyWorker.start();
+    const scheduler = startScheduler(deps, [{ name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK }]);
     const intake = sourceLoops(deps, sources);
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();
@@ -84,7 +101,8 @@ export const serveCommand: Command = {
       [
         { name: "stop accepting and finish in-flight requests", run: () => server.stop(false), force: () => server.stop(true) },
         { name: "stop job sources", run: () => Promise.all(intake.map((l) => l.stop())) },
-        { name: "finish running tasks", run: () => worker.stop() },
+        { name: "stop schedules", run: () => scheduler.stop() },
+        { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop()]) },
         { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },
         { name: "flush and close the database", run: () => closeDeps(deps) },
       ],

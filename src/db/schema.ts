@@ -15,6 +15,13 @@ export const accounts = sqliteTable(
   rateLimitOverrides: text("rate_limit_overrides", { mode: "json" }).$type<Record<string, number>>(),
   /** AI scoring calls allowed per calendar month (UTC); null = unlimited. Past it the local scorer scores. */
   aiScoringAllowance: integer("ai_scoring_allowance"),
+  /**
+   * Credits held by applications in flight: available = credits_balance - credits_held. A hold
+   * becomes a charge (balance and held both down) only when the marketplace reports success.
+   */
+  creditsHeld: integer("credits_held").notNull().default(0),
+  /** The marketplace driver this account applies through; null = JOBPILOT_MARKETPLACE_DRIVER. */
+  marketplaceDriver: text("marketplace_driver"),
   createdAtTs: integer("created_at_ts").notNull(),
   },
   // The last line of defence against overspending: no write can leave a negative balance.
@@ -245,3 +252,139 @@ export const aiUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.month, t.purpose] })],
 );
+
+/**
+ * A proposal queued for a job (the spec's queueId is `id`). `phase` records how
+ * far the submission got, so a restart knows whether the marketplace may
+ * already have it: queued (not handed over), submitting (handed to the driver,
+ * outcome not recorded), done. `creditHeld` is true until the hold is settled,
+ * which happens exactly once, in the transaction that writes the final status.
+ */
+export const applications = sqliteTable(
+  "applications",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    jobCiphertext: text("job_ciphertext")
+      .notNull()
+      .references(() => jobs.ciphertext),
+    processedJobId: text("processed_job_id"),
+    driver: text("driver").notNull(),
+    freelancerId: text("freelancer_id").notNull(),
+    profileId: text("profile_id").notNull(),
+    status: text("status", {
+      enum: ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"],
+    }).notNull(),
+    statusMessage: text("status_message"),
+    errorMessage: text("error_message"),
+    phase: text("phase", { enum: ["queued", "submitting", "done"] }).notNull(),
+    creditHeld: integer("credit_held", { mode: "boolean" }).notNull(),
+    coverLetter: text("cover_letter").notNull(),
+    hourlyRate: real("hourly_rate"),
+    fixedBid: real("fixed_bid"),
+    timeline: text("timeline").notNull(),
+    boostBids: integer("boost_bids").notNull().default(0),
+    /** Answers as submitted (explicit and auto-filled), [{position, answer}]. */
+    answers: text("answers", { mode: "json" }).notNull().$type<{ position: number; answer: string }[]>(),
+    autoFill: integer("auto_fill", { mode: "boolean" }).notNull(),
+    /** Positions answered by the caller; the rest were auto-filled. */
+    explicitPositions: text("explicit_positions", { mode: "json" }).notNull().$type<number[]>(),
+    appliedAtTs: integer("applied_at_ts").notNull(),
+    processedAtTs: integer("processed_at_ts"),
+    loggedOutSinceTs: integer("logged_out_since_ts"),
+    viewed: integer("viewed", { mode: "boolean" }).notNull().default(false),
+    replied: integer("replied", { mode: "boolean" }).notNull().default(false),
+    viewedAtTs: integer("viewed_at_ts"),
+    /** null until the first engagement sync after applying. */
+    lastCheckedAtTs: integer("last_checked_at_ts"),
+  },
+  (t) => [
+    index("applications_account_idx").on(t.accountId, t.appliedAtTs),
+    index("applications_job_idx").on(t.accountId, t.jobCiphertext),
+    // The 409 rule as a constraint: one live (processing or applied) application per account and job.
+    uniqueIndex("applications_live_uq")
+      .on(t.accountId, t.jobCiphertext)
+      .where(sql`status IN ('processing', 'applied')`),
+    index("applications_status_idx").on(t.status),
+  ],
+);
+
+/** The sandbox marketplace's own state: its freelancers, their profiles and Connects. */
+export const sandboxFreelancers = sqliteTable(
+  "sandbox_freelancers",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    avatarUrl: text("avatar_url"),
+    baseHourlyRate: real("base_hourly_rate"),
+    country: text("country").notNull(),
+    jobSuccessScore: integer("job_success_score").notNull(),
+    connects: integer("connects").notNull(),
+    createdAtTs: integer("created_at_ts").notNull(),
+  },
+  (t) => [index("sandbox_freelancers_account_idx").on(t.accountId)],
+);
+
+export const sandboxProfiles = sqliteTable(
+  "sandbox_profiles",
+  {
+    profileId: text("profile_id").primaryKey(),
+    freelancerId: text("freelancer_id")
+      .notNull()
+      .references(() => sandboxFreelancers.id, { onDelete: "cascade" }),
+    type: text("type", { enum: ["default", "specialization"] }).notNull(),
+    name: text("name").notNull(),
+    hourlyRate: real("hourly_rate"),
+    currency: text("currency").notNull(),
+    skills: text("skills", { mode: "json" }).notNull().$type<string[]>(),
+  },
+  (t) => [index("sandbox_profiles_freelancer_idx").on(t.freelancerId)],
+);
+
+/** The sandbox's marketplace session per account; invalidated by an admin to exercise logged_out. */
+export const sandboxSessions = sqliteTable("sandbox_sessions", {
+  accountId: text("account_id").primaryKey(),
+  valid: integer("valid", { mode: "boolean" }).notNull(),
+  restorable: integer("restorable", { mode: "boolean" }).notNull(),
+  updatedAtTs: integer("updated_at_ts").notNull(),
+});
+
+/** Jobs an admin closed on the sandbox marketplace. */
+export const sandboxClosedJobs = sqliteTable("sandbox_closed_jobs", {
+  jobCiphertext: text("job_ciphertext").primaryKey(),
+  closedAtTs: integer("closed_at_ts").notNull(),
+});
+
+/** Proposals the sandbox marketplace received, keyed by our application id (so a repeat is recognised). */
+export const sandboxSubmissions = sqliteTable(
+  "sandbox_submissions",
+  {
+    applicationId: text("application_id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    freelancerId: text("freelancer_id").notNull(),
+    jobCiphertext: text("job_ciphertext").notNull(),
+    status: text("status").notNull(),
+    message: text("message").notNull(),
+    connectsSpent: integer("connects_spent").notNull(),
+    submittedAtTs: integer("submitted_at_ts").notNull(),
+    viewedAtTs: integer("viewed_at_ts"),
+    repliedAtTs: integer("replied_at_ts"),
+  },
+  (t) => [
+    // A freelancer's proposal reaches a job at most once.
+    uniqueIndex("sandbox_submissions_applied_uq")
+      .on(t.freelancerId, t.jobCiphertext)
+      .where(sql`status = 'applied'`),
+  ],
+);
+
+/** Outcomes the user's bridge submitter reported through the signed callback, kept so a restart can find them. */
+export const bridgeOutcomes = sqliteTable("bridge_outcomes", {
+  applicationId: text("application_id").primaryKey(),
+  status: text("status").notNull(),
+  message: text("message").notNull(),
+  receivedAtTs: integer("received_at_ts").notNull(),
+});

@@ -2,28 +2,10 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { getRequestState } from "./context";
+import { readCapped, TooLargeError } from "../lib/read-capped";
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const CHARSET = /charset\s*=\s*"?([\w-]+)"?/i;
-
-/** Reads at most `max` bytes, whatever Content-Length claims (chunked bodies have none). */
-async function readCapped(request: Request, max: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      throw new AppError("payload_too_large", `Request body is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -71,7 +53,13 @@ export function jsonBody(deps: Deps) {
     }
     const charset = CHARSET.exec(contentType)?.[1];
     if (charset && !/^utf-?8$/i.test(charset)) throw new AppError("unsupported_media_type", "JSON bodies must be UTF-8");
-    const bytes = await readCapped(request, deps.config.maxBodyBytes);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readCapped(request.body, deps.config.maxBodyBytes);
+    } catch (err) {
+      if (err instanceof TooLargeError) throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
+      throw err;
+    }
     let text: string;
     try {
       text = utf8.decode(bytes);

@@ -109,3 +109,23 @@ export function countTasks(db: Db): Record<string, number> {
 export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
+
+/** Puts a claimed task back without counting the attempt (e.g. its account is at its concurrency limit). */
+export function deferTask(db: Db, id: number, runAtTs: number, nowTs: number): void {
+  db.update(tasks)
+    .set({ status: "queued", runAtTs, leaseUntilTs: null, attempts: sql`${tasks.attempts} - 1`, updatedAtTs: nowTs })
+    .where(eq(tasks.id, id))
+    .run();
+}
+
+/** Whether a task of this kind is waiting or running (schedulers enqueue at most one). */
+export function hasPendingTask(db: Db, kind: string): boolean {
+  return (
+    db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.kind, kind), inArray(tasks.status, ["queued", "running"])))
+      .limit(1)
+      .get() !== undefined
+  );
+}

@@ -2,7 +2,7 @@ import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
 import { Loop } from "./loop";
-import { claimTasks, completeTask, failTask, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
+import { claimTasks, completeTask, deferTask, failTask, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
 
 export interface TaskContext {
   taskId: number;
@@ -21,6 +21,8 @@ export interface WorkerOptions {
   pollMs?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** At most `limit` tasks with the same key run at once (e.g. per account); extra ones wait their turn. */
+  perKey?: { key: (payload: any) => string; limit: number };
 }
 
 /**
@@ -31,6 +33,7 @@ export interface WorkerOptions {
 export class TaskWorker {
   private readonly loop: Loop;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly runningByKey = new Map<string, number>();
   private lastExpiryCheck = 0;
 
   constructor(
@@ -76,13 +79,31 @@ export class TaskWorker {
     }
     const free = this.opts.concurrency - this.inFlight.size;
     const claimed = claimTasks(this.deps.db, Object.keys(this.opts.handlers), free, now, leaseMs);
+    let deferred = false;
     for (const task of claimed) {
+      const key = this.opts.perKey?.key(task.payload);
+      if (key !== undefined) {
+        const n = this.runningByKey.get(key) ?? 0;
+        if (n >= this.opts.perKey!.limit) {
+          deferTask(this.deps.db, task.id, now + 25, now);
+          deferred = true;
+          continue;
+        }
+        this.runningByKey.set(key, n + 1);
+      }
       const running = this.run(task).finally(() => {
         this.inFlight.delete(running);
+        if (key !== undefined) {
+          const left = (this.runningByKey.get(key) ?? 1) - 1;
+          if (left > 0) this.runningByKey.set(key, left);
+          else this.runningByKey.delete(key);
+        }
         this.loop.notify(); // a slot is free: look for more work now
       });
       this.inFlight.add(running);
     }
+    // Deferred tasks are due again in 25 ms; make sure the loop looks before its idle interval.
+    if (deferred) setTimeout(() => this.loop.notify(), 30);
   }
 
   private async run(task: TaskRow): Promise<void> {

@@ -85,6 +85,7 @@ export function makeDoc(over: {
   paymentVerified?: boolean;
   companyId?: string;
   questions?: string[];
+  publishTime?: string;
 } = {}): Record<string, unknown> {
   const n = ++docCounter;
   const id = String(1_900_000_000_000_000_000n + BigInt(n) * 7919n);
@@ -100,7 +101,7 @@ export function makeDoc(over: {
         id,
         ciphertext,
         jobType,
-        publishTime: "2026-01-15T11:59:00.000Z",
+        publishTime: over.publishTime ?? "2026-01-15T11:59:00.000Z",
         hourlyBudgetMin: jobType === "HOURLY" ? String(over.hourly?.[0] ?? 30) : null,
         hourlyBudgetMax: jobType === "HOURLY" ? String(over.hourly?.[1] ?? 60) : null,
         fixedPriceAmount: jobType === "FIXED" ? { isoCurrencyCode: "USD", amount: String(over.fixed ?? 500) } : null,

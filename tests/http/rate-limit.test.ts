@@ -39,7 +39,7 @@ describe("rate limits", () => {
     t = createTestApp({ clock });
     const { apiKey, accountId } = t.account();
     accounts.setRateLimits(t.deps, accountId, { overrides: { "status.minute": 5 } });
-    for (let i = 0; i < 5; i++) expect((await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).status).toBe(501);
+    for (let i = 0; i < 5; i++) expect((await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).status).toBe(404);
     const limited = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
     expect(limited.status, show(limited)).toBe(429);
     expect(limited.body).toEqual({ error: "Rate limit exceeded; retry in 30 s" });
@@ -53,7 +53,7 @@ describe("rate limits", () => {
     expect(almost.headers.get("retry-after")).toBe("1"); // never 0
     clock.advance(500);
     const after = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
-    expect(after.status).toBe(501);
+    expect(after.status).toBe(404);
     expect(rl(after).remaining).toBe(4);
   });
 

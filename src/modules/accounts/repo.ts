@@ -26,6 +26,8 @@ export function listAccounts(db: Db): (AccountRow & { activeKeys: number })[] {
       rateLimitMultiplier: accounts.rateLimitMultiplier,
       rateLimitOverrides: accounts.rateLimitOverrides,
       aiScoringAllowance: accounts.aiScoringAllowance,
+      creditsHeld: accounts.creditsHeld,
+      marketplaceDriver: accounts.marketplaceDriver,
       createdAtTs: accounts.createdAtTs,
       // Written out in full: drizzle leaves column names unqualified inside a subquery, which would bind to api_keys.
       activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`,
@@ -66,7 +68,8 @@ export function applyCreditDelta(
   const updated = db
     .update(accounts)
     .set({ creditsBalance: sql`${accounts.creditsBalance} + ${entry.delta}` })
-    .where(and(eq(accounts.id, entry.accountId), sql`${accounts.creditsBalance} + ${entry.delta} >= 0`))
+    // Never below zero, and never below what applications in flight hold.
+    .where(and(eq(accounts.id, entry.accountId), sql`${accounts.creditsBalance} + ${entry.delta} >= ${accounts.creditsHeld}`))
     .returning({ balance: accounts.creditsBalance })
     .get();
   if (!updated) return null;
@@ -270,4 +273,8 @@ export function addAiUsage(db: Db, entry: { accountId: string; month: string; pu
 
 export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): AccountRow | undefined {
   return db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning().get();
+}
+
+export function setMarketplaceDriver(db: Db, id: string, driver: string | null): AccountRow | undefined {
+  return db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning().get();
 }

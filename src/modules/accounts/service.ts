@@ -30,10 +30,12 @@ export function toAccountView(row: repo.AccountRow): AccountView {
     id: row.id,
     name: row.name,
     kind: row.kind,
-    credits: row.creditsBalance,
+    credits: row.creditsBalance - row.creditsHeld,
     rateLimitMultiplier: row.rateLimitMultiplier,
     rateLimitOverrides: row.rateLimitOverrides ?? {},
     aiScoringAllowance: row.aiScoringAllowance,
+    creditsHeld: row.creditsHeld,
+    marketplaceDriver: row.marketplaceDriver,
     createdAtTs: row.createdAtTs,
   };
 }
@@ -201,6 +203,13 @@ export function setRateLimits(
     overrides[name] = limit;
   }
   const row = repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+  if (!row) throw notFound("Account not found");
+  return toAccountView(row);
+}
+
+/** Which marketplace driver the account applies through; null = the configured default. */
+export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: "sandbox" | "bridge" | null): AccountView {
+  const row = repo.setMarketplaceDriver(deps.db, accountId, driver);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }

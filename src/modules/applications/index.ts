@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
 import { errorResponses } from "../../http/schemas";
-import { notImplemented } from "../../errors";
 import {
   ApplyBody,
   ApplyResponse,
@@ -12,59 +12,56 @@ import {
   StatusQuery,
   StatusResponse,
 } from "./model";
+import * as applications from "./service";
 
 const tags = ["Auto-apply"];
+const applyResponses = { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) };
 
-/** Apply, status, applied jobs and the legacy apply endpoint. Implementation: issue "Auto-apply". */
-export function applicationsRoutes() {
+/** Apply, status, applied jobs and the legacy apply endpoint. */
+export function applicationsRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
-    .post(
-      "/api/auto-apply-v2/apply",
-      () => {
-        throw notImplemented();
+    .post("/api/auto-apply-v2/apply", ({ auth, body }) => applications.apply(deps, auth, body), {
+      body: ApplyBody,
+      response: applyResponses,
+      detail: {
+        tags,
+        summary: "Queue a proposal submission",
+        description:
+          "Answers at once with a queueId; the submission happens in the queue. A credit is held while it runs and charged only when the marketplace reports success. 402 when no credit is free, 409 when this job already has an application processing or applied. Poll GET /api/auto-apply-v2/status.",
       },
-      {
-        body: ApplyBody,
-        response: { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 501) },
-        detail: {
-          tags,
-          summary: "Queue a proposal submission",
-          description: "One credit is deducted only when the submission succeeds. Poll GET /api/auto-apply-v2/status with the returned queueId.",
-        },
+    })
+    .get("/api/auto-apply-v2/status", ({ auth, query }) => applications.status(deps, auth, query), {
+      query: StatusQuery,
+      response: { 200: StatusResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: {
+        tags,
+        summary: "Status of an application",
+        description: "Give exactly one of queueId or jobId (ciphertext, URL or processed job UUID: the latest application for that job). Every status but processing is final.",
       },
-    )
-    .get(
-      "/api/auto-apply-v2/status",
-      () => {
-        throw notImplemented();
-      },
-      {
-        query: StatusQuery,
-        response: { 200: StatusResponse, ...errorResponses(400, 401, 404, 429, 500, 501) },
-        detail: { tags, summary: "Status of an application", description: "Give exactly one of queueId or jobId." },
-      },
-    )
-    .get(
-      "/api/auto-apply-v2/applied-jobs",
-      () => {
-        throw notImplemented();
-      },
-      {
-        query: AppliedJobsQuery,
-        response: { 200: AppliedJobsResponse, ...errorResponses(400, 401, 429, 500, 501) },
-        detail: { tags, summary: "Jobs the account applied to or attempted, newest first" },
-      },
-    )
+    })
+    .get("/api/auto-apply-v2/applied-jobs", ({ auth, query }) => applications.appliedJobs(deps, auth, query), {
+      query: AppliedJobsQuery,
+      response: { 200: AppliedJobsResponse, ...errorResponses(400, 401, 429, 500) },
+      detail: { tags, summary: "Jobs the account applied to or attempted, newest first" },
+    })
     .post(
       "/api/auto-apply/external",
-      () => {
-        throw notImplemented();
+      async ({ auth, body, set }) => {
+        set.headers["deprecation"] = "true";
+        set.headers["link"] = '</api/auto-apply-v2/apply>; rel="successor-version"';
+        const { applicationOptions, ...rest } = body;
+        return applications.apply(deps, auth, { ...rest, proposal: applicationOptions });
       },
       {
         body: LegacyApplyBody,
-        response: { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 501) },
-        detail: { tags, summary: "Queue a proposal (deprecated v1 endpoint)", deprecated: true, description: "Use POST /api/auto-apply-v2/apply." },
+        response: applyResponses,
+        detail: {
+          tags,
+          summary: "Queue a proposal (deprecated v1 endpoint)",
+          deprecated: true,
+          description: "Same as POST /api/auto-apply-v2/apply with applicationOptions in place of proposal; answers with a Deprecation header.",
+        },
       },
     );
 }

@@ -11,7 +11,15 @@ export const APPLICATION_STATUSES = [
   "logged_out",
 ] as const;
 export const ApplicationStatus = t.Union(
-  APPLICATION_STATUSES.map((s) => t.Literal(s)),
+  [
+    t.Literal("processing"),
+    t.Literal("applied"),
+    t.Literal("failed"),
+    t.Literal("not_available"),
+    t.Literal("not_eligible"),
+    t.Literal("not_enough_connects"),
+    t.Literal("logged_out"),
+  ],
   { title: "ApplicationStatus" },
 );
 

@@ -144,3 +144,12 @@ export function countEvents(db: Db, feedId?: string): number {
       .get()?.n ?? 0
   );
 }
+
+/** A processed job of this account (the UUID the API accepts as jobId); another account's is not found. */
+export function findFeedJobForAccount(db: Db, accountId: string, id: string): FeedJobRow | undefined {
+  return db
+    .select()
+    .from(feedJobs)
+    .where(and(eq(feedJobs.id, id), eq(feedJobs.accountId, accountId)))
+    .get();
+}

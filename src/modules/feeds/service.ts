@@ -2,12 +2,14 @@ import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
-import { newId } from "../../lib/ids";
+import { isUuid, newId } from "../../lib/ids";
 import type { AuthContext } from "../accounts/service";
 import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
 import * as repo from "./repo";
+import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
+import { findJob, type JobRow } from "../jobs/repo";
 
 export interface FeedsDeps {
   db: Db;
@@ -217,3 +219,53 @@ export function patchFeedJob(
   repo.updateFeedJob(deps.db, existing.id, changes);
   return toFeedJobItem(repo.getFeedJobListing(deps.db, feedId, existing.id)!);
 }
+
+const CIPHERTEXT = /^~[0-9A-Za-z]{1,99}$/;
+const CIPHERTEXT_IN_URL = /~[0-9A-Za-z]{1,99}/g;
+
+export interface ResolvedJob {
+  row: JobRow;
+  job: NormalizedJob;
+  /** Set when the caller referred to the job by a processed job UUID of one of their feeds. */
+  processedJobId: string | null;
+}
+
+/**
+ * Turns the spec's `jobId` into an archived job: a ciphertext (`~…`), a full
+ * job URL in any of the marketplace's forms (`…/jobs/~01…`,
+ * `…/jobs/Some-title_~01…/`, with or without a query string), or the UUID of a
+ * processed job in one of the caller's feeds. Malformed → 400; not archived
+ * (or another account's processed job) → 404.
+ */
+export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, field = "jobId"): ResolvedJob {
+  const value = ref.trim();
+  let ciphertext: string;
+  let processedJobId: string | null = null;
+  if (value.startsWith("~")) {
+    if (!CIPHERTEXT.test(value)) throw new AppError("bad_request", `${field} is not a valid job ciphertext (~ followed by letters and digits)`);
+    ciphertext = value;
+  } else if (/^https?:\/\//i.test(value)) {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(value).pathname);
+    } catch {
+      throw new AppError("bad_request", `${field} is not a valid URL`);
+    }
+    const found = path.match(CIPHERTEXT_IN_URL);
+    if (!found) throw new AppError("bad_request", `${field} URL does not contain a job ciphertext (~…)`);
+    ciphertext = found[found.length - 1]!;
+  } else if (isUuid(value)) {
+    const entry = repo.findFeedJobForAccount(deps.db, auth.accountId, value);
+    if (!entry) throw notFound("Job not found");
+    ciphertext = entry.jobCiphertext;
+    processedJobId = entry.id;
+  } else {
+    throw new AppError("bad_request", `${field} must be a job ciphertext (~…), a job URL, or a processed job UUID`);
+  }
+  const row = findJob(deps.db, ciphertext);
+  if (!row) throw notFound("Job not found");
+  const normalized = normalizeJob(row.document);
+  if (!normalized.ok) throw new AppError("internal", `archived job ${ciphertext} does not normalize: ${normalized.error}`);
+  return { row, job: normalized.job, processedJobId };
+}
+

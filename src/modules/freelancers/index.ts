@@ -1,21 +1,19 @@
 import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
 import { errorResponses } from "../../http/schemas";
-import { notImplemented } from "../../errors";
+import { freelancers } from "../applications/service";
 import { FreelancersResponse } from "./model";
 
-const listFreelancers = () => {
-  throw notImplemented();
-};
 const options = (summary: string) => ({
-  response: { 200: FreelancersResponse, ...errorResponses(400, 401, 404, 429, 500, 501) },
-  detail: { tags: ["Freelancers"], summary },
+  response: { 200: FreelancersResponse, ...errorResponses(400, 401, 404, 429, 500) },
+  detail: { tags: ["Freelancers"], summary, description: "Agency accounts list every linked freelancer; solo accounts one. profileId is what apply accepts." },
 });
 
-/** Freelancers linked to the account; the second path is the one the spec's Limits table names. Implementation: issue "Auto-apply". */
-export function freelancersRoutes() {
+/** Freelancers linked to the account; the second path is the one the spec's Limits table names. */
+export function freelancersRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
-    .get("/api/auto-apply-v2/freelancers", listFreelancers, options("Freelancers linked to the account and their profiles"))
-    .get("/api/auto-apply/external/freelancers", listFreelancers, options("Same as /api/auto-apply-v2/freelancers"));
+    .get("/api/auto-apply-v2/freelancers", ({ auth }) => freelancers(deps, auth), options("Freelancers linked to the account and their profiles"))
+    .get("/api/auto-apply/external/freelancers", ({ auth }) => freelancers(deps, auth), options("Same as /api/auto-apply-v2/freelancers"));
 }

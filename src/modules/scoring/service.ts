@@ -12,6 +12,7 @@ import { EMPTY_PROMPT_SCORE } from "../feeds/service";
 import { JOB_MATCHED_EVENT } from "../jobs/ingest";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { budgetText } from "../jobs/service";
 import * as repo from "./repo";
 
 export interface ScoringDeps {
@@ -33,15 +34,6 @@ export interface ScoreOutcome {
   score: number;
   source: "default" | "ai" | "cache" | "local";
   reason: string;
-}
-
-function budgetText(j: { jobType: string | null; hourlyMin: number | null; hourlyMax: number | null; fixedBudget: number | null; currency: string | null }): string | null {
-  const cur = j.currency ?? "USD";
-  if (j.jobType === "FIXED" && j.fixedBudget !== null) return `${j.fixedBudget} ${cur} fixed`;
-  if (j.jobType === "HOURLY" && (j.hourlyMin !== null || j.hourlyMax !== null)) {
-    return `${[j.hourlyMin, j.hourlyMax].filter((v) => v !== null).join("–")} ${cur}/hour`;
-  }
-  return null;
 }
 
 // Feeds that share a prompt get their score tasks for a new job at the same moment; without this,

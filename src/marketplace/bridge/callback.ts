@@ -1,0 +1,105 @@
+import { readCapped, TooLargeError } from "../../lib/read-capped";
+import { Elysia, t } from "elysia";
+import { Value } from "@sinclair/typebox/value";
+import { pathOf } from "../../http/context";
+import { ErrorBody } from "../../http/schemas";
+import { secretKey, SignatureError, verify } from "../../lib/standard-webhooks";
+import { BRIDGE_CALLBACK_PATH, FinalStatusSchema, toOutcome, type BridgeDeps, type createBridgeDriver } from "./driver";
+
+/** A callback carries one short outcome; anything bigger is not one. */
+const MAX_CALLBACK_BYTES = 64 * 1024;
+
+const CallbackBody = t.Object({
+  applicationId: t.String({ minLength: 1, maxLength: 200 }),
+  status: FinalStatusSchema,
+  message: t.Optional(t.String()),
+});
+
+type RawBody = { text: string } | { error: "too_large" | "unreadable" };
+
+async function readRaw(request: { body: ReadableStream<Uint8Array> | null }): Promise<RawBody> {
+  try {
+    return { text: new TextDecoder().decode(await readCapped(request.body, MAX_CALLBACK_BYTES)) };
+  } catch (err) {
+    return { error: err instanceof TooLargeError ? "too_large" : "unreadable" };
+  }
+}
+
+/**
+ * POST /bridge/callback: the user's submitter reports an outcome it accepted
+ * with 202 earlier. No API key: the Standard Webhooks signature (same secret
+ * as the requests) is the authentication, so it is checked before anything in
+ * the body is believed. The outcome is stored (first one wins) and wakes a
+ * submit() waiting for it.
+ */
+export function bridgeCallbackRoutes(deps: BridgeDeps, driver: ReturnType<typeof createBridgeDriver>) {
+  const log = deps.log.child({ component: "bridge" });
+  // The signature covers the exact bytes sent, but the app's JSON parser consumes the body before the
+  // handler runs. So a copy is taken before routing and the handler verifies that copy.
+  const rawBodies = new WeakMap<Request, Promise<RawBody>>();
+
+  return new Elysia()
+    .onRequest(({ request }) => {
+      if (request.method === "POST" && pathOf(request.url) === BRIDGE_CALLBACK_PATH) rawBodies.set(request, readRaw(request.clone()));
+    })
+    .post(
+      BRIDGE_CALLBACK_PATH,
+      async ({ request, set }) => {
+        const secret = deps.config.bridgeSecret;
+        let usable = !!secret;
+        try {
+          if (secret) secretKey(secret);
+        } catch {
+          usable = false;
+        }
+        if (!secret || !usable) {
+          set.status = 404;
+          return { error: "The bridge is not configured on this server (JOBPILOT_BRIDGE_SECRET)" };
+        }
+
+        const raw = (await rawBodies.get(request)) ?? { error: "unreadable" as const };
+        if ("error" in raw) {
+          set.status = raw.error === "too_large" ? 413 : 400;
+          return { error: raw.error === "too_large" ? `Callback body is larger than ${MAX_CALLBACK_BYTES} bytes` : "Callback body could not be read" };
+        }
+
+        try {
+          verify(secret, request.headers, raw.text, { nowS: Math.floor(deps.clock.now() / 1000) });
+        } catch (err) {
+          if (!(err instanceof SignatureError)) throw err;
+          log.warn("bridge callback refused", { reason: err.message });
+          set.status = 401;
+          return { error: `Invalid signature: ${err.message}` };
+        }
+
+        let body: unknown;
+        try {
+          body = JSON.parse(raw.text);
+        } catch {
+          set.status = 400;
+          return { error: "Callback body must be JSON: {applicationId, status, message}" };
+        }
+        if (!Value.Check(CallbackBody, body)) {
+          const first = Value.Errors(CallbackBody, body).First();
+          set.status = 400;
+          return { error: `Invalid callback body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}; expected {applicationId, status, message}` };
+        }
+
+        const { applicationId, status, message } = body as typeof CallbackBody.static;
+        const kept = driver.recordOutcome(applicationId, toOutcome(status, message));
+        log.info("bridge outcome received", { applicationId, status, kept: kept.status });
+        return { ok: true as const };
+      },
+      {
+        response: { 200: t.Object({ ok: t.Literal(true) }), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody },
+        detail: {
+          tags: ["Bridge"],
+          security: [],
+          summary: "Outcome of a bridge submission (extension)",
+          description:
+            "Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks " +
+            "headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key.",
+        },
+      },
+    );
+}

@@ -1,0 +1,76 @@
+/**
+ * The apply side of a marketplace, behind one small interface. Implementations:
+ * `sandbox` (the built-in simulated marketplace, the default) and `bridge`
+ * (hands each submission to the user's own submitter over signed HTTP).
+ * Drivers never touch our tables: the applications service owns statuses,
+ * credits and retries; a driver only says what the marketplace did.
+ */
+export type FinalStatus = "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
+
+export interface SubmitRequest {
+  /** Our queue id: the idempotency key a driver may use to recognise a repeated submission. */
+  applicationId: string;
+  accountId: string;
+  freelancerId: string;
+  profileId: string;
+  job: {
+    ciphertext: string;
+    url: string;
+    title: string;
+    jobType: "HOURLY" | "FIXED" | null;
+    /** The archived document, for drivers that need more (qualifications, Connects price, status). */
+    document: Record<string, unknown>;
+    publishTimeTs: number | null;
+    usOnly: boolean | null;
+  };
+  coverLetter: string;
+  bid: { hourlyRate: number | null; fixedBid: number | null; timeline: string; boostBids: number };
+  answers: { position: number; answer: string }[];
+}
+
+export interface SubmitOutcome {
+  status: FinalStatus;
+  /** Human sentence shown as applicationStatusMessage (and errorMessage when not applied). */
+  message: string;
+}
+
+export interface Engagement {
+  viewed: boolean;
+  replied: boolean;
+  /** When the view was first observed (Unix ms), null when not viewed or unknown. */
+  viewedAt: number | null;
+}
+
+export interface FreelancerProfile {
+  type: "default" | "specialization";
+  name: string;
+  hourlyRate: number | null;
+  currency: string;
+  profileId: string;
+}
+
+export interface Freelancer {
+  id: string;
+  name: string;
+  avatarUrl: string | null;
+  baseHourlyRate: number | null;
+  profiles: FreelancerProfile[];
+}
+
+export interface MarketplaceDriver {
+  readonly name: string;
+  /** Submits one proposal and reports what the marketplace did. Throws only for transient trouble worth a retry. */
+  submit(req: SubmitRequest): Promise<SubmitOutcome>;
+  /**
+   * After a crash during a submission: did the marketplace record it? `null`
+   * means it has no record (safe to submit again); "unknown" means the driver
+   * cannot tell (the application must not be submitted blindly again).
+   */
+  lookup(req: SubmitRequest): Promise<SubmitOutcome | null | "unknown">;
+  /** The client's engagement with a submitted proposal, or null when the driver cannot tell. */
+  engagement(applicationId: string, accountId: string): Promise<Engagement | null>;
+  /** The freelancers (and profiles) this account may apply as. */
+  freelancers(accountId: string): Promise<Freelancer[]>;
+  /** Restores an invalidated marketplace session; true when it worked. */
+  reconnect(accountId: string): Promise<boolean>;
+}

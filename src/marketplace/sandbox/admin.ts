@@ -1,0 +1,230 @@
+/**
+ * /admin/sandbox/* — operator controls of the simulated marketplace, to
+ * exercise every outcome by hand: close a job, set Connects, invalidate a
+ * session, make a client view or reply now, link freelancers to an agency.
+ * The app checks the admin bearer token before routing; these are only routes.
+ */
+import { Elysia, t } from "elysia";
+import { AppError, notFound } from "../../errors";
+import { getAccount } from "../../modules/accounts/service";
+import { errorResponses } from "../../http/schemas";
+import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, transaction, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
+import * as repo from "./repo";
+import * as rules from "./rules";
+
+const ProfileView = t.Object({
+  type: t.Union([t.Literal("default"), t.Literal("specialization")]),
+  name: t.String(),
+  hourlyRate: t.Nullable(t.Number()),
+  currency: t.String(),
+  profileId: t.String(),
+  skills: t.Array(t.String()),
+});
+
+const FreelancerView = t.Object({
+  id: t.String(),
+  accountId: t.String(),
+  name: t.String(),
+  avatarUrl: t.Nullable(t.String()),
+  baseHourlyRate: t.Nullable(t.Number()),
+  country: t.String(),
+  jobSuccessScore: t.Integer(),
+  connects: t.Integer(),
+  createdAt: t.Integer({ description: "Unix ms" }),
+  profiles: t.Array(ProfileView),
+});
+type FreelancerView = typeof FreelancerView.static;
+
+const SessionView = t.Object({ accountId: t.String(), valid: t.Boolean(), restorable: t.Boolean(), updatedAt: t.Nullable(t.Integer()) });
+
+const EngagementView = t.Object({
+  applicationId: t.String(),
+  viewed: t.Boolean(),
+  replied: t.Boolean(),
+  viewedAt: t.Nullable(t.Integer()),
+  repliedAt: t.Nullable(t.Integer()),
+});
+type EngagementView = typeof EngagementView.static;
+
+const AccountIdParams = t.Object({ accountId: t.String({ minLength: 1, maxLength: 100 }) });
+const FreelancerIdParams = t.Object({ freelancerId: t.String({ minLength: 1, maxLength: 100 }) });
+const ApplicationIdParams = t.Object({ applicationId: t.String({ minLength: 1, maxLength: 100 }) });
+const CiphertextParams = t.Object({ ciphertext: t.String({ minLength: 1, maxLength: 200 }) });
+
+const SetConnectsBody = t.Object({ connects: t.Integer({ minimum: 0, maximum: 1_000_000 }) });
+const SetSessionBody = t.Object({
+  valid: t.Boolean(),
+  restorable: t.Optional(t.Boolean({ default: true, description: "Whether reconnect() can restore an invalid session (default true)" })),
+});
+const AddFreelancerBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: 100 }),
+  country: t.Optional(t.String({ pattern: "^[A-Za-z]{2}$", description: "ISO 3166 alpha-2, default US" })),
+  hourlyRate: t.Optional(t.Number({ minimum: 0, maximum: 10_000 })),
+  jobSuccessScore: t.Optional(t.Integer({ minimum: 0, maximum: 100 })),
+  connects: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+  profiles: t.Optional(
+    t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), hourlyRate: t.Optional(t.Number({ minimum: 0, maximum: 10_000 })) }), { maxItems: 20 }),
+  ),
+});
+type AddFreelancerBody = typeof AddFreelancerBody.static;
+
+const detail = (summary: string) => ({ tags: ["Admin"], security: [{ adminToken: [] }], summary });
+
+function toView({ freelancer, profiles }: FreelancerWithProfiles): FreelancerView {
+  return {
+    id: freelancer.id,
+    accountId: freelancer.accountId,
+    name: freelancer.name,
+    avatarUrl: freelancer.avatarUrl,
+    baseHourlyRate: freelancer.baseHourlyRate,
+    country: freelancer.country,
+    jobSuccessScore: freelancer.jobSuccessScore,
+    connects: freelancer.connects,
+    createdAt: freelancer.createdAtTs,
+    profiles: profiles.map((p) => ({ type: p.type, name: p.name, hourlyRate: p.hourlyRate, currency: p.currency, profileId: p.profileId, skills: p.skills })),
+  };
+}
+
+function freelancerView(deps: SandboxDeps, freelancer: repo.FreelancerRow): FreelancerView {
+  return toView({ freelancer, profiles: listProfilesSorted(deps, freelancer.id) });
+}
+
+function listProfilesSorted(deps: SandboxDeps, freelancerId: string): repo.ProfileRow[] {
+  return repo.listProfiles(deps.db, [freelancerId]).sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === "default" ? -1 : 1));
+}
+
+function setConnects(deps: SandboxDeps, freelancerId: string, connects: number): FreelancerView {
+  const row = repo.setConnects(deps.db, freelancerId, connects);
+  if (!row) throw notFound(`Sandbox freelancer ${freelancerId} not found`);
+  return freelancerView(deps, row);
+}
+
+function setSession(deps: SandboxDeps, accountId: string, valid: boolean, restorable: boolean) {
+  getAccount(deps, accountId); // 404 for an unknown account
+  const row = repo.upsertSession(deps.db, { accountId, valid, restorable, updatedAtTs: deps.clock.now() });
+  return { accountId: row.accountId, valid: row.valid, restorable: row.restorable, updatedAt: row.updatedAtTs };
+}
+
+/**
+ * Makes the client view (or reply to) an applied proposal now. The seeded
+ * timeline is applied first, so forcing never moves a time already reached;
+ * a reply implies a view.
+ */
+function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" | "reply"): EngagementView {
+  return transaction(deps.db, (db) => {
+    const found = repo.findSubmission(db, applicationId);
+    if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
+    if (found.status !== "applied") throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be viewed or replied to`);
+    const now = deps.clock.now();
+    let row = advanceEngagement(db, found, now);
+    const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
+    if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = repo.recordEngagement(db, applicationId, forced) ?? row;
+    return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
+  });
+}
+
+/** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
+function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancerBody): FreelancerView {
+  getAccount(deps, accountId); // 404 for an unknown account
+  if (accountKind(deps, accountId) !== "agency") {
+    throw new AppError("bad_request", `Account ${accountId} is a solo account: it applies as its own freelancer only; add freelancers to agency accounts`);
+  }
+  const name = body.name.trim();
+  if (name === "") throw new AppError("bad_request", "name must be a non-empty string");
+  const profileNames = (body.profiles ?? []).map((p) => p.name.trim());
+  if (profileNames.some((n) => n === "")) throw new AppError("bad_request", "profiles[].name must be a non-empty string");
+  if (new Set(profileNames.map((n) => n.toLowerCase())).size !== profileNames.length) throw new AppError("bad_request", "profiles[].name must be unique");
+
+  const id = rules.freelancerIdFor(accountId, name);
+  const rate = body.hourlyRate ?? rules.DEFAULT_HOURLY_RATE;
+  const now = deps.clock.now();
+  const inserted = transaction(deps.db, (db) => {
+    // The account's own freelancer comes first, so an agency keeps it next to the ones added.
+    ensureOwnFreelancer(db, accountId, now);
+    return repo.insertFreelancer(
+      db,
+      {
+        id,
+        accountId,
+        name,
+        avatarUrl: null,
+        baseHourlyRate: rate,
+        country: (body.country ?? rules.DEFAULT_COUNTRY).toUpperCase(),
+        jobSuccessScore: body.jobSuccessScore ?? rules.DEFAULT_JOB_SUCCESS_SCORE,
+        connects: body.connects ?? rules.DEFAULT_CONNECTS,
+        createdAtTs: now,
+      },
+      [
+        { profileId: id, freelancerId: id, type: "default", name: rules.profileTitleFor(id), hourlyRate: rate, currency: "USD", skills: [] },
+        ...(body.profiles ?? []).map((p, i) => ({
+          profileId: rules.addedSpecializationIdFor(id, profileNames[i]!),
+          freelancerId: id,
+          type: "specialization" as const,
+          name: profileNames[i]!,
+          hourlyRate: p.hourlyRate ?? rate,
+          currency: "USD",
+          skills: [],
+        })),
+      ],
+    );
+  });
+  if (!inserted) throw new AppError("bad_request", `Account ${accountId} already has a freelancer named ${name}`);
+  const row = repo.findFreelancer(deps.db, id)!;
+  return freelancerView(deps, row);
+}
+
+export function sandboxAdminRoutes(deps: SandboxDeps) {
+  return new Elysia({ prefix: "/admin/sandbox" })
+    .post(
+      "/jobs/:ciphertext/close",
+      ({ params }) => {
+        repo.closeJob(deps.db, params.ciphertext, deps.clock.now());
+        return { ciphertext: params.ciphertext, closed: true as const };
+      },
+      {
+        params: CiphertextParams,
+        response: { 200: t.Object({ ciphertext: t.String(), closed: t.Literal(true) }), ...errorResponses(400, 401) },
+        detail: detail("Close a job on the sandbox marketplace (later submissions: not_available)"),
+      },
+    )
+    .post("/freelancers/:freelancerId/connects", ({ params, body }) => ({ freelancer: setConnects(deps, params.freelancerId, body.connects) }), {
+      params: FreelancerIdParams,
+      body: SetConnectsBody,
+      response: { 200: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
+      detail: detail("Set a sandbox freelancer's Connects balance"),
+    })
+    .post("/accounts/:accountId/session", ({ params, body }) => ({ session: setSession(deps, params.accountId, body.valid, body.restorable ?? true) }), {
+      params: AccountIdParams,
+      body: SetSessionBody,
+      response: { 200: t.Object({ session: SessionView }), ...errorResponses(400, 401, 404) },
+      detail: detail("Invalidate or restore an account's sandbox session (invalid: submissions are logged_out)"),
+    })
+    .post("/submissions/:applicationId/view", ({ params }) => ({ engagement: forceEngagement(deps, params.applicationId, "view") }), {
+      params: ApplicationIdParams,
+      response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
+      detail: detail("Make the client view an applied proposal now"),
+    })
+    .post("/submissions/:applicationId/reply", ({ params }) => ({ engagement: forceEngagement(deps, params.applicationId, "reply") }), {
+      params: ApplicationIdParams,
+      response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
+      detail: detail("Make the client reply to an applied proposal now (implies viewed)"),
+    })
+    .post("/accounts/:accountId/freelancers", ({ params, body, set }) => ((set.status = 201), { freelancer: addFreelancer(deps, params.accountId, body) }), {
+      params: AccountIdParams,
+      body: AddFreelancerBody,
+      response: { 201: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
+      detail: detail("Link another sandbox freelancer to an agency account"),
+    })
+    .get(
+      "/accounts/:accountId/freelancers",
+      ({ params }) => {
+        getAccount(deps, params.accountId); // 404 for an unknown account
+        return { freelancers: listFreelancers(deps, params.accountId).map(toView) };
+      },
+      {
+        params: AccountIdParams,
+        response: { 200: t.Object({ freelancers: t.Array(FreelancerView) }), ...errorResponses(401, 404) },
+        detail: detail("An account's sandbox freelancers with Connects, country and Job Success Score"),
+      },
+    );
+}

@@ -1,0 +1,246 @@
+/**
+ * The apply side of the built-in simulated marketplace (the default driver).
+ * It keeps its own state — freelancers with Connects, sessions, closed jobs,
+ * received proposals — in the sandbox tables and decides every submission by
+ * the documented rules in rules.ts, so a new user can apply with no external
+ * account and tests can exercise every outcome.
+ */
+import type { Db } from "../../db/client";
+import { AppError } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/log";
+import { getAccount, type AccountKind } from "../../modules/accounts/service";
+import { normalizeJob } from "../../modules/jobs/normalize";
+import type { Engagement, FinalStatus, Freelancer, FreelancerProfile, MarketplaceDriver, SubmitOutcome, SubmitRequest } from "../driver";
+import * as repo from "./repo";
+import * as rules from "./rules";
+
+export interface SandboxDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: { sandboxApplyLatencyMs: number };
+}
+
+const FINAL_STATUSES: readonly FinalStatus[] = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
+const LOGGED_OUT: SubmitOutcome = { status: "logged_out", message: "The marketplace session expired" };
+
+export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
+  const log = deps.log.child({ component: "sandbox-marketplace" });
+  return {
+    name: "sandbox",
+
+    async submit(req) {
+      // The real marketplace takes a while to take a proposal; the applications service must cope with that.
+      if (deps.config.sandboxApplyLatencyMs > 0) await Bun.sleep(deps.config.sandboxApplyLatencyMs);
+      const kind = accountKind(deps, req.accountId);
+      const budget = budgetOf(req);
+      const outcome = transaction(deps.db, (db) => decideSubmission(db, req, kind, budget, deps.clock.now()));
+      log.debug("sandbox submission", { applicationId: req.applicationId, status: outcome.status });
+      return outcome;
+    },
+
+    async lookup(req) {
+      // The sandbox keeps every submission it decided, so it always knows: never "unknown".
+      const row = repo.findSubmission(deps.db, req.applicationId);
+      return row ? outcomeOf(row) : null;
+    },
+
+    async engagement(applicationId, accountId) {
+      const row = repo.findSubmission(deps.db, applicationId);
+      if (!row || row.accountId !== accountId || row.status !== "applied") return null;
+      return toEngagement(advanceEngagement(deps.db, row, deps.clock.now()));
+    },
+
+    async freelancers(accountId) {
+      return listFreelancers(deps, accountId).map(({ freelancer, profiles }) => toFreelancer(freelancer, profiles));
+    },
+
+    async reconnect(accountId) {
+      return transaction(deps.db, (db) => {
+        const session = repo.findSession(db, accountId);
+        if (!session || session.valid) return true;
+        if (!session.restorable) return false;
+        repo.upsertSession(db, { accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
+        log.info("sandbox session restored", { accountId });
+        return true;
+      });
+    },
+  };
+}
+
+/** One IMMEDIATE transaction: the check and the write of a decision see the same state. */
+export function transaction<T>(db: Db, fn: (tx: Db) => T): T {
+  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: "immediate" });
+}
+
+/**
+ * The account's kind, read through the accounts service. An account the
+ * service does not know is treated as solo: the sandbox never invents a second
+ * freelancer for it.
+ */
+export function accountKind(deps: SandboxDeps, accountId: string): AccountKind {
+  try {
+    return getAccount(deps, accountId).kind;
+  } catch (err) {
+    if (err instanceof AppError && err.code === "not_found") return "solo";
+    throw err;
+  }
+}
+
+/** Creates the account's own freelancer (and its two profiles) the first time anything touches the account. */
+export function ensureOwnFreelancer(db: Db, accountId: string, nowTs: number): void {
+  const id = rules.freelancerIdFor(accountId);
+  if (repo.findFreelancer(db, id)) return;
+  repo.insertFreelancer(
+    db,
+    {
+      id,
+      accountId,
+      name: rules.nameFor(accountId),
+      avatarUrl: null,
+      baseHourlyRate: rules.DEFAULT_HOURLY_RATE,
+      country: rules.DEFAULT_COUNTRY,
+      jobSuccessScore: rules.DEFAULT_JOB_SUCCESS_SCORE,
+      connects: rules.DEFAULT_CONNECTS,
+      createdAtTs: nowTs,
+    },
+    [
+      // The marketplace's convention: a default profile's id is the freelancer's ciphertext.
+      { profileId: id, freelancerId: id, type: "default", name: rules.DEFAULT_PROFILE_NAME, hourlyRate: rules.DEFAULT_HOURLY_RATE, currency: "USD", skills: rules.DEFAULT_SKILLS },
+      {
+        profileId: rules.specializationIdFor(accountId),
+        freelancerId: id,
+        type: "specialization",
+        name: rules.SPECIALIZATION_NAME,
+        hourlyRate: rules.SPECIALIZATION_RATE,
+        currency: "USD",
+        skills: rules.SPECIALIZATION_SKILLS,
+      },
+    ],
+  );
+}
+
+/** Solo accounts apply only as their own freelancer; agencies as every freelancer linked to them. */
+function visibleTo(kind: AccountKind, accountId: string, freelancer: repo.FreelancerRow): boolean {
+  if (freelancer.accountId !== accountId) return false;
+  return kind === "agency" || freelancer.id === rules.freelancerIdFor(accountId);
+}
+
+export interface FreelancerWithProfiles {
+  freelancer: repo.FreelancerRow;
+  profiles: repo.ProfileRow[];
+}
+
+/**
+ * The account's freelancers (created on first use) with their profiles: the
+ * account's own freelancer first, then the added ones by age; default profile first.
+ */
+export function listFreelancers(deps: SandboxDeps, accountId: string): FreelancerWithProfiles[] {
+  const kind = accountKind(deps, accountId);
+  const ownId = rules.freelancerIdFor(accountId);
+  const rows = transaction(deps.db, (db) => {
+    ensureOwnFreelancer(db, accountId, deps.clock.now());
+    return repo.listFreelancers(db, accountId).filter((f) => visibleTo(kind, accountId, f));
+  }).sort((a, b) => Number(b.id === ownId) - Number(a.id === ownId)); // stable: keeps the age order otherwise
+  const profiles = repo.listProfiles(deps.db, rows.map((f) => f.id));
+  return rows.map((freelancer) => ({
+    freelancer,
+    profiles: profiles
+      .filter((p) => p.freelancerId === freelancer.id)
+      .sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === "default" ? -1 : 1)),
+  }));
+}
+
+/** The interface's Freelancer shape, exactly (no sandbox-only fields). */
+export function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Freelancer {
+  return {
+    id: row.id,
+    name: row.name,
+    avatarUrl: row.avatarUrl,
+    baseHourlyRate: row.baseHourlyRate,
+    profiles: profiles.map(
+      (p): FreelancerProfile => ({ type: p.type, name: p.name, hourlyRate: p.hourlyRate, currency: p.currency, profileId: p.profileId }),
+    ),
+  };
+}
+
+/** Budget facts for the Connects price; an unreadable document just means "unknown budget". */
+function budgetOf(req: SubmitRequest): rules.BudgetFacts {
+  const normalized = normalizeJob(req.job.document);
+  const job = normalized.ok ? normalized.job : null;
+  return {
+    jobType: req.job.jobType ?? job?.jobType ?? null,
+    fixedBudget: job?.fixedBudget ?? null,
+    hourlyMin: job?.hourlyMin ?? null,
+    hourlyMax: job?.hourlyMax ?? null,
+  };
+}
+
+/**
+ * Decides one submission inside a transaction. The order of checks is part of
+ * the rules: a repeat returns what was decided before (Connects are spent once
+ * per application), then session, ownership, availability, eligibility and
+ * Connects. Every outcome but logged_out is recorded so lookup() can report it.
+ */
+function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget: rules.BudgetFacts, nowTs: number): SubmitOutcome {
+  const prior = repo.findSubmission(db, req.applicationId);
+  if (prior) return outcomeOf(prior);
+
+  const session = repo.findSession(db, req.accountId);
+  if (session && !session.valid) return LOGGED_OUT;
+
+  const base = { applicationId: req.applicationId, accountId: req.accountId, freelancerId: req.freelancerId, jobCiphertext: req.job.ciphertext, submittedAtTs: nowTs };
+  const record = (status: Exclude<FinalStatus, "applied" | "logged_out">, message: string): SubmitOutcome => {
+    repo.insertSubmission(db, { ...base, status, message, connectsSpent: 0 });
+    return { status, message };
+  };
+
+  ensureOwnFreelancer(db, req.accountId, nowTs);
+  const freelancer = repo.findFreelancer(db, req.freelancerId);
+  if (!freelancer || !visibleTo(kind, req.accountId, freelancer)) {
+    return record("failed", `Freelancer ${req.freelancerId} is not linked to this account`);
+  }
+  const profile = repo.findProfile(db, req.profileId);
+  if (!profile || profile.freelancerId !== freelancer.id) {
+    return record("failed", `Profile ${req.profileId} does not belong to freelancer ${freelancer.name} (${freelancer.id})`);
+  }
+
+  const document = req.job.document;
+  const unavailable = rules.unavailableReason({ closed: repo.isJobClosed(db, req.job.ciphertext), publishTimeTs: req.job.publishTimeTs, document }, nowTs);
+  if (unavailable) return record("not_available", unavailable);
+
+  const ineligible = rules.ineligibleReason({ usOnly: req.job.usOnly, document }, freelancer);
+  if (ineligible) return record("not_eligible", ineligible);
+
+  const price = rules.connectsPrice(document, budget);
+  const boost = rules.boostOf(req.bid.boostBids);
+  const cost = price + boost;
+  if (cost > freelancer.connects) return record("not_enough_connects", rules.notEnoughConnectsMessage(cost, freelancer.connects));
+
+  const spent = boost > 0 ? `${cost} Connects spent (${price} to submit + ${boost} boost)` : `${cost} Connects spent`;
+  const message = `Proposal submitted as ${freelancer.name} (${profile.name}); ${spent}`;
+  if (!repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost })) {
+    return record("failed", "Already applied to this job with this freelancer");
+  }
+  // Cannot fail inside this IMMEDIATE transaction (the balance was just read); if it did, throwing rolls the insert back.
+  if (!repo.spendConnects(db, freelancer.id, cost)) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
+  return { status: "applied", message };
+}
+
+function outcomeOf(row: repo.SubmissionRow): SubmitOutcome {
+  const status = FINAL_STATUSES.find((s) => s === row.status) ?? "failed";
+  return { status, message: row.message };
+}
+
+/** Moves a submission's engagement up to `nowTs` and records newly reached times. */
+export function advanceEngagement(db: Db, row: repo.SubmissionRow, nowTs: number): repo.SubmissionRow {
+  const recorded = { viewedAtTs: row.viewedAtTs, repliedAtTs: row.repliedAtTs };
+  const next = rules.engagementAt(rules.engagementPlan(row.applicationId), row.submittedAtTs, recorded, nowTs);
+  if (next.viewedAtTs === recorded.viewedAtTs && next.repliedAtTs === recorded.repliedAtTs) return row;
+  return repo.recordEngagement(db, row.applicationId, next) ?? row;
+}
+
+export function toEngagement(row: repo.SubmissionRow): Engagement {
+  return { viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs };
+}

@@ -1,0 +1,132 @@
+/**
+ * Every query on the sandbox marketplace's own tables. Functions take a `Db`
+ * that may be a transaction; the driver decides where transactions begin.
+ */
+import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
+import { sandboxClosedJobs, sandboxFreelancers, sandboxProfiles, sandboxSessions, sandboxSubmissions } from "../../db/schema";
+
+export type FreelancerRow = typeof sandboxFreelancers.$inferSelect;
+export type ProfileRow = typeof sandboxProfiles.$inferSelect;
+export type SessionRow = typeof sandboxSessions.$inferSelect;
+export type SubmissionRow = typeof sandboxSubmissions.$inferSelect;
+
+// Freelancers and profiles.
+
+export function findFreelancer(db: Db, id: string): FreelancerRow | undefined {
+  return prepared(db, "sandbox.findFreelancer", (d) =>
+    d.select().from(sandboxFreelancers).where(eq(sandboxFreelancers.id, sql.placeholder("id"))).prepare(),
+  ).get({ id });
+}
+
+export function listFreelancers(db: Db, accountId: string): FreelancerRow[] {
+  return db
+    .select()
+    .from(sandboxFreelancers)
+    .where(eq(sandboxFreelancers.accountId, accountId))
+    .orderBy(asc(sandboxFreelancers.createdAtTs), asc(sandboxFreelancers.id))
+    .all();
+}
+
+/** Inserts a freelancer and its profiles; an existing id is left as it is (returns false). */
+export function insertFreelancer(db: Db, row: typeof sandboxFreelancers.$inferInsert, profiles: (typeof sandboxProfiles.$inferInsert)[]): boolean {
+  const inserted = db.insert(sandboxFreelancers).values(row).onConflictDoNothing().returning({ id: sandboxFreelancers.id }).all();
+  if (inserted.length === 0) return false;
+  if (profiles.length > 0) db.insert(sandboxProfiles).values(profiles).run();
+  return true;
+}
+
+export function findProfile(db: Db, profileId: string): ProfileRow | undefined {
+  return prepared(db, "sandbox.findProfile", (d) =>
+    d.select().from(sandboxProfiles).where(eq(sandboxProfiles.profileId, sql.placeholder("profileId"))).prepare(),
+  ).get({ profileId });
+}
+
+export function listProfiles(db: Db, freelancerIds: string[]): ProfileRow[] {
+  if (freelancerIds.length === 0) return [];
+  return db.select().from(sandboxProfiles).where(inArray(sandboxProfiles.freelancerId, freelancerIds)).all();
+}
+
+export function setConnects(db: Db, id: string, connects: number): FreelancerRow | undefined {
+  return db.update(sandboxFreelancers).set({ connects }).where(eq(sandboxFreelancers.id, id)).returning().get();
+}
+
+/** Takes `amount` Connects; false (nothing changed) when the balance is short. */
+export function spendConnects(db: Db, id: string, amount: number): boolean {
+  const updated = db
+    .update(sandboxFreelancers)
+    .set({ connects: sql`${sandboxFreelancers.connects} - ${amount}` })
+    .where(and(eq(sandboxFreelancers.id, id), gte(sandboxFreelancers.connects, amount)))
+    .returning({ id: sandboxFreelancers.id })
+    .all();
+  return updated.length === 1;
+}
+
+// Sessions.
+
+export function findSession(db: Db, accountId: string): SessionRow | undefined {
+  return db.select().from(sandboxSessions).where(eq(sandboxSessions.accountId, accountId)).get();
+}
+
+export function upsertSession(db: Db, row: SessionRow): SessionRow {
+  return db
+    .insert(sandboxSessions)
+    .values(row)
+    .onConflictDoUpdate({ target: sandboxSessions.accountId, set: { valid: row.valid, restorable: row.restorable, updatedAtTs: row.updatedAtTs } })
+    .returning()
+    .get();
+}
+
+// Closed jobs.
+
+export function isJobClosed(db: Db, jobCiphertext: string): boolean {
+  return db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(eq(sandboxClosedJobs.jobCiphertext, jobCiphertext)).get() !== undefined;
+}
+
+/** Closing twice keeps the first closing time. */
+export function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): void {
+  db.insert(sandboxClosedJobs).values({ jobCiphertext, closedAtTs }).onConflictDoNothing().run();
+}
+
+// Submissions.
+
+export function findSubmission(db: Db, applicationId: string): SubmissionRow | undefined {
+  return prepared(db, "sandbox.findSubmission", (d) =>
+    d.select().from(sandboxSubmissions).where(eq(sandboxSubmissions.applicationId, sql.placeholder("applicationId"))).prepare(),
+  ).get({ applicationId });
+}
+
+export function insertSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert): void {
+  db.insert(sandboxSubmissions).values(row).run();
+}
+
+/**
+ * Inserts an applied submission unless the freelancer already has one for the
+ * job: the partial unique index decides, and DO NOTHING turns the conflict
+ * into "no row" instead of an error. Returns whether the row went in.
+ */
+export function insertAppliedSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert & { status: "applied" }): boolean {
+  const inserted = db.insert(sandboxSubmissions).values(row).onConflictDoNothing().returning({ id: sandboxSubmissions.applicationId }).all();
+  return inserted.length === 1;
+}
+
+/**
+ * Records engagement times that are not yet recorded; a time already there
+ * wins, so two callers racing can never move a view or reply, or undo one.
+ */
+export function recordEngagement(db: Db, applicationId: string, times: { viewedAtTs: number | null; repliedAtTs: number | null }): SubmissionRow | undefined {
+  if (times.viewedAtTs !== null) {
+    db.update(sandboxSubmissions)
+      .set({ viewedAtTs: times.viewedAtTs })
+      .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.viewedAtTs)))
+      .run();
+  }
+  if (times.repliedAtTs !== null) {
+    db.update(sandboxSubmissions)
+      .set({ repliedAtTs: times.repliedAtTs })
+      .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.repliedAtTs)))
+      .run();
+  }
+  return findSubmission(db, applicationId);
+}

@@ -1,0 +1,190 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { prepared } from "../../db/prepared";
+import { accounts, applications, creditLedger, feedJobs, jobs } from "../../db/schema";
+
+export type ApplicationRow = typeof applications.$inferSelect;
+export type ApplicationInsert = typeof applications.$inferInsert;
+
+export function insertApplication(db: Db, row: ApplicationInsert): void {
+  db.insert(applications).values(row).run();
+}
+
+export function findApplication(db: Db, id: string): ApplicationRow | undefined {
+  return prepared(db, "applications.find", (d) =>
+    d
+      .select()
+      .from(applications)
+      .where(eq(applications.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id });
+}
+
+export function findAccountApplication(db: Db, accountId: string, id: string): ApplicationRow | undefined {
+  return prepared(db, "applications.findForAccount", (d) =>
+    d
+      .select()
+      .from(applications)
+      .where(and(eq(applications.id, sql.placeholder("id")), eq(applications.accountId, sql.placeholder("accountId"))))
+      .prepare(),
+  ).get({ id, accountId });
+}
+
+/** This account's newest application for a job. */
+export function latestForJob(db: Db, accountId: string, jobCiphertext: string): ApplicationRow | undefined {
+  return db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext)))
+    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
+    .limit(1)
+    .get();
+}
+
+export function liveApplication(db: Db, accountId: string, jobCiphertext: string): ApplicationRow | undefined {
+  return db
+    .select()
+    .from(applications)
+    .where(
+      and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`),
+    )
+    .get();
+}
+
+export interface AppliedListing {
+  app: ApplicationRow;
+  title: string;
+  url: string;
+  platform: string;
+  matchingScore: number | null;
+}
+
+export function listApplications(
+  db: Db,
+  accountId: string,
+  opts: { limit: number; offset: number; status?: ApplicationRow["status"] },
+): { items: AppliedListing[]; total: number } {
+  const where = and(eq(applications.accountId, accountId), opts.status ? eq(applications.status, opts.status) : undefined);
+  const total = db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0;
+  const items = db
+    .select({
+      app: applications,
+      title: jobs.title,
+      url: jobs.url,
+      platform: jobs.platform,
+      // The score of the feed entry applied from, else this account's best entry for the job.
+      matchingScore: sql<number | null>`COALESCE(
+        (SELECT ${feedJobs.matchingScore} FROM ${feedJobs} WHERE ${feedJobs.id} = ${applications.processedJobId}),
+        (SELECT max(fj.matching_score) FROM feed_jobs fj WHERE fj.account_id = ${applications.accountId} AND fj.job_ciphertext = ${applications.jobCiphertext})
+      )`,
+    })
+    .from(applications)
+    .innerJoin(jobs, eq(jobs.ciphertext, applications.jobCiphertext))
+    .where(where)
+    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
+    .limit(opts.limit)
+    .offset(opts.offset)
+    .all();
+  return { items, total };
+}
+
+/** One statement: the worker is handing the application to the driver (a crash from here on needs a lookup). */
+export function markSubmitting(db: Db, id: string, answers: { position: number; answer: string }[]): void {
+  db.update(applications).set({ phase: "submitting", answers }).where(eq(applications.id, id)).run();
+}
+
+export function markLoggedOutSince(db: Db, id: string, ts: number): void {
+  db.update(applications).set({ loggedOutSinceTs: ts }).where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`)).run();
+}
+
+/**
+ * Reserves one credit: available (balance − held) must be at least 1. One
+ * statement, so concurrent applies can never hold more credits than exist.
+ * Returns the credits still available, or null when none was free.
+ */
+export function holdCredit(db: Db, accountId: string): number | null {
+  const row = db
+    .update(accounts)
+    .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
+    .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
+    .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
+    .get();
+  return row ? row.available : null;
+}
+
+export function availableCredits(db: Db, accountId: string): number {
+  return (
+    db
+      .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .get()?.available ?? 0
+  );
+}
+
+/**
+ * Writes the final status and settles the credit hold; call inside one
+ * transaction. The status update only matches while the hold is open, so an
+ * application is settled once; `applied` turns the hold into a charge booked
+ * in the ledger under (charge, application id), which is unique: a credit can
+ * never be charged twice. Returns false when it was already settled.
+ */
+export function settle(
+  db: Db,
+  app: Pick<ApplicationRow, "id" | "accountId">,
+  outcome: { status: Exclude<ApplicationRow["status"], "processing">; message: string },
+  nowTs: number,
+): boolean {
+  const applied = outcome.status === "applied";
+  const changed = db
+    .update(applications)
+    .set({
+      status: outcome.status,
+      statusMessage: outcome.message,
+      errorMessage: applied ? null : outcome.message,
+      phase: "done",
+      creditHeld: false,
+      processedAtTs: nowTs,
+    })
+    .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
+    .returning({ id: applications.id })
+    .all();
+  if (changed.length === 0) return false;
+  if (applied) {
+    db.update(accounts)
+      .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
+      .where(eq(accounts.id, app.accountId))
+      .run();
+    db.insert(creditLedger).values({ accountId: app.accountId, delta: -1, reason: "charge", ref: app.id, note: "application submitted", createdAtTs: nowTs }).run();
+  } else {
+    db.update(accounts)
+      .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
+      .where(eq(accounts.id, app.accountId))
+      .run();
+  }
+  return true;
+}
+
+/** Applied applications whose engagement is due for a look, oldest check first. */
+export function dueForSync(db: Db, limit: number): ApplicationRow[] {
+  return db
+    .select()
+    .from(applications)
+    .where(and(eq(applications.status, "applied"), sql`NOT (${applications.viewed} AND ${applications.replied})`))
+    .orderBy(sql`${applications.lastCheckedAtTs} IS NOT NULL`, applications.lastCheckedAtTs)
+    .limit(limit)
+    .all();
+}
+
+/** viewed and replied only ever turn on; viewedAt keeps the first time seen. One statement. */
+export function recordEngagement(db: Db, id: string, e: { viewed: boolean; replied: boolean; viewedAt: number | null }, nowTs: number): void {
+  db.update(applications)
+    .set({
+      viewed: sql`${applications.viewed} OR ${e.viewed || e.replied ? 1 : 0}`,
+      replied: sql`${applications.replied} OR ${e.replied ? 1 : 0}`,
+      viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewed || e.replied ? (e.viewedAt ?? nowTs) : null})`,
+      lastCheckedAtTs: nowTs,
+    })
+    .where(eq(applications.id, id))
+    .run();
+}

@@ -1,0 +1,234 @@
+import type { AiClient } from "../../ai/client";
+import type { Db } from "../../db/client";
+import { AppError, notFound } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import { newId } from "../../lib/ids";
+import type { Logger } from "../../lib/log";
+import type { Freelancer, MarketplaceDriver } from "../../marketplace/driver";
+import { enqueueTask } from "../../worker/tasks";
+import { driverFor, primaryProfile } from "../../marketplace/drivers";
+import type { AuthContext } from "../accounts/service";
+import { resolveJobRef } from "../feeds/service";
+import type { NormalizedJob } from "../jobs/normalize";
+import { normalizeJob } from "../jobs/normalize";
+import { findJob } from "../jobs/repo";
+import * as repo from "./repo";
+
+export interface ApplicationsDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  ai: AiClient;
+  config: { marketplaceDriver: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
+  drivers: Record<string, MarketplaceDriver>;
+  wake: () => void;
+}
+
+export const SUBMIT_TASK = "apply.submit";
+export const TIMELINES = ["Less than 1 month", "1 to 3 months", "3 to 6 months", "More than 6 months"] as const;
+export type Timeline = (typeof TIMELINES)[number];
+
+export interface ApplyInput {
+  jobId: string;
+  coverLetter: string;
+  profileId?: string;
+  autoFillOtherQuestions?: boolean;
+  questionAnswers?: { position: number; answer: string }[];
+  proposal?: { hourlyRate?: number; fixedBid?: number; timeline?: Timeline; boostBids?: number };
+}
+
+export const APPLY_MESSAGE = "Application queued. One credit is deducted only when the application succeeds; failed applications cost nothing.";
+
+export { driverFor };
+
+/** The spec's timeline default: inferred from the posting's engagement duration. */
+export function inferTimeline(job: Pick<NormalizedJob, "engagementLabel" | "engagementWeeks">): Timeline {
+  const label = TIMELINES.find((t) => t.toLowerCase() === job.engagementLabel?.trim().toLowerCase());
+  if (label) return label;
+  const weeks = job.engagementWeeks;
+  if (weeks === null) return "1 to 3 months";
+  if (weeks < 4) return "Less than 1 month";
+  if (weeks <= 13) return "1 to 3 months";
+  if (weeks <= 26) return "3 to 6 months";
+  return "More than 6 months";
+}
+
+/** The spec's bid defaults: fixed → the client's budget, else 100 USD; hourly → the low end of the range, else 30 USD/h. */
+export function defaultBid(job: Pick<NormalizedJob, "jobType" | "fixedBudget" | "hourlyMin" | "hourlyMax">, proposal: ApplyInput["proposal"] = {}) {
+  const isHourly = job.jobType === "HOURLY" || (job.jobType === null && (job.hourlyMin !== null || job.hourlyMax !== null));
+  if (isHourly) return { hourlyRate: proposal.hourlyRate ?? (job.hourlyMin && job.hourlyMin > 0 ? job.hourlyMin : 30), fixedBid: null };
+  return { hourlyRate: null, fixedBid: proposal.fixedBid ?? (job.fixedBudget && job.fixedBudget > 0 ? job.fixedBudget : 100) };
+}
+
+function checkAnswers(job: NormalizedJob, answers: { position: number; answer: string }[]): void {
+  const positions = new Set(job.screeningQuestions.map((q) => q.position));
+  const seen = new Set<number>();
+  answers.forEach((a, i) => {
+    if (seen.has(a.position)) throw new AppError("bad_request", `questionAnswers[${i}].position repeats position ${a.position}`);
+    seen.add(a.position);
+    if (positions.size > 0 && !positions.has(a.position)) {
+      throw new AppError("bad_request", `questionAnswers[${i}].position ${a.position} is not a screening question of this job (positions: ${[...positions].join(", ")})`);
+    }
+  });
+}
+
+async function pickProfile(driver: MarketplaceDriver, accountId: string, profileId: string | undefined): Promise<{ freelancerId: string; profileId: string }> {
+  const freelancers: Freelancer[] = await driver.freelancers(accountId);
+  if (profileId === undefined) {
+    const primary = primaryProfile(freelancers);
+    if (!primary) throw new AppError("bad_request", "This account has no freelancer profile to apply with (see GET /api/auto-apply-v2/freelancers)");
+    return { freelancerId: primary.freelancer.id, profileId: primary.profile.profileId };
+  }
+  for (const f of freelancers) {
+    if (f.profiles.some((p) => p.profileId === profileId)) return { freelancerId: f.id, profileId };
+  }
+  throw new AppError("bad_request", "profileId is not one of this account's profiles (see GET /api/auto-apply-v2/freelancers)");
+}
+
+/**
+ * Queues a proposal. Everything the caller sent is checked first (400/404),
+ * then one IMMEDIATE transaction refuses a second live application for the job
+ * (409), holds a credit (402 when none is free) and writes the application and
+ * its submit task; the worker is woken after the commit.
+ */
+export async function apply(
+  deps: ApplicationsDeps,
+  auth: AuthContext,
+  input: ApplyInput,
+): Promise<{ success: true; queueId: string; creditsRemaining: number; message: string }> {
+  const resolved = resolveJobRef(deps, auth, input.jobId);
+  const job = resolved.job;
+  if (job.platform === "web") {
+    throw new AppError("bad_request", `jobId refers to a job from a public job board; apply on its own site: ${job.url}`);
+  }
+  const answers = input.questionAnswers ?? [];
+  checkAnswers(job, answers);
+  const driver = driverFor(deps, auth.accountId);
+  const profile = await pickProfile(driver, auth.accountId, input.profileId);
+  const bid = defaultBid(job, input.proposal);
+  const now = deps.clock.now();
+  const id = newId();
+  const remaining = deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      if (repo.liveApplication(db, auth.accountId, job.ciphertext)) {
+        throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
+      }
+      const available = repo.holdCredit(db, auth.accountId);
+      if (available === null) {
+        throw new AppError("payment_required", "Insufficient auto-apply credits", { creditsRemaining: repo.availableCredits(db, auth.accountId), needsCredits: true });
+      }
+      repo.insertApplication(db, {
+        id,
+        accountId: auth.accountId,
+        jobCiphertext: job.ciphertext,
+        processedJobId: resolved.processedJobId,
+        driver: driver.name,
+        freelancerId: profile.freelancerId,
+        profileId: profile.profileId,
+        status: "processing",
+        phase: "queued",
+        creditHeld: true,
+        coverLetter: input.coverLetter,
+        hourlyRate: bid.hourlyRate,
+        fixedBid: bid.fixedBid,
+        timeline: input.proposal?.timeline ?? inferTimeline(job),
+        boostBids: input.proposal?.boostBids ?? 0,
+        answers,
+        autoFill: input.autoFillOtherQuestions ?? false,
+        explicitPositions: answers.map((a) => a.position),
+        appliedAtTs: now,
+      });
+      enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
+      return available;
+    },
+    { behavior: "immediate" },
+  );
+  deps.wake();
+  return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };
+}
+
+export function jobOfApplication(db: Db, app: repo.ApplicationRow): { job: NormalizedJob; document: Record<string, unknown> } {
+  const row = findJob(db, app.jobCiphertext);
+  const normalized = row ? normalizeJob(row.document) : null;
+  if (!row || !normalized?.ok) throw new Error(`archived job ${app.jobCiphertext} is missing or invalid`);
+  return { job: normalized.job, document: row.document };
+}
+
+export interface StatusView {
+  jobId: string | null;
+  processedJobId: string | null;
+  applicationStatus: repo.ApplicationRow["status"] | null;
+  applicationStatusMessage: string | null;
+  queueId: string | null;
+  appliedAt: number | null;
+  processedAt: number | null;
+  errorMessage: string | null;
+  proposalStatus: { viewed: boolean; replied: boolean; viewedAt: number | null; lastCheckedAt: number } | null;
+}
+
+function toStatus(app: repo.ApplicationRow): StatusView {
+  return {
+    jobId: app.jobCiphertext,
+    processedJobId: app.processedJobId,
+    applicationStatus: app.status,
+    applicationStatusMessage: app.statusMessage,
+    queueId: app.id,
+    appliedAt: app.appliedAtTs,
+    processedAt: app.processedAtTs,
+    errorMessage: app.errorMessage,
+    proposalStatus:
+      app.lastCheckedAtTs === null ? null : { viewed: app.viewed, replied: app.replied, viewedAt: app.viewedAtTs, lastCheckedAt: app.lastCheckedAtTs },
+  };
+}
+
+/** Status by queueId, or of this account's latest application for a job. Exactly one of the two. */
+export function status(deps: ApplicationsDeps, auth: AuthContext, query: { queueId?: string; jobId?: string }): StatusView {
+  if ((query.queueId === undefined) === (query.jobId === undefined)) {
+    throw new AppError("bad_request", "Give exactly one of queueId or jobId");
+  }
+  if (query.queueId !== undefined) {
+    const app = repo.findAccountApplication(deps.db, auth.accountId, query.queueId);
+    if (!app) throw notFound("Application not found");
+    return toStatus(app);
+  }
+  const resolved = resolveJobRef(deps, auth, query.jobId!);
+  const app = repo.latestForJob(deps.db, auth.accountId, resolved.job.ciphertext);
+  if (!app) throw notFound("No application for this job");
+  return toStatus(app);
+}
+
+export function appliedJobs(
+  deps: ApplicationsDeps,
+  auth: AuthContext,
+  query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] },
+) {
+  const limit = query.limit ?? 50;
+  const offset = query.offset ?? 0;
+  const { items, total } = repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });
+  return {
+    jobs: items.map(({ app, title, url, platform, matchingScore }) => ({
+      jobId: app.jobCiphertext,
+      processedJobId: app.processedJobId,
+      title,
+      url,
+      platform: platform === "professional_network" ? ("professional_network" as const) : ("marketplace" as const),
+      applicationStatus: app.status,
+      applicationStatusMessage: app.statusMessage,
+      matchingScore,
+      queueId: app.id,
+      appliedAt: app.appliedAtTs,
+      processedAt: app.processedAtTs,
+      createdAt: app.appliedAtTs,
+      errorMessage: app.errorMessage,
+      coverLetter: app.coverLetter,
+    })),
+    total,
+    limit,
+    offset,
+  };
+}
+
+export async function freelancers(deps: ApplicationsDeps, auth: AuthContext): Promise<{ freelancers: Freelancer[] }> {
+  return { freelancers: await driverFor(deps, auth.accountId).freelancers(auth.accountId) };
+}

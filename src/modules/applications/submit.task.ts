@@ -1,0 +1,109 @@
+import type { Db } from "../../db/client";
+import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
+import type { TaskContext } from "../../worker/worker";
+import { answerQuestions } from "../proposals/service";
+import { findAccount } from "../accounts/repo";
+import type { AuthContext } from "../accounts/service";
+import * as repo from "./repo";
+import { driverFor, jobOfApplication, type ApplicationsDeps } from "./service";
+
+const INTERRUPTED =
+  "jobpilot stopped while this application was being submitted and the marketplace could not confirm whether it arrived; no credit was charged. Check the job on the marketplace before applying again.";
+
+function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): void {
+  deps.db.transaction((tx) => repo.settle(tx as unknown as Db, app, outcome, deps.clock.now()), { behavior: "immediate" });
+  deps.log.info("application settled", { queueId: app.id, status: outcome.status });
+}
+
+function authOf(deps: ApplicationsDeps, app: repo.ApplicationRow): AuthContext {
+  const account = findAccount(deps.db, app.accountId);
+  return {
+    keyId: "",
+    keyLabel: null,
+    keyPrefix: "",
+    accountId: app.accountId,
+    accountKind: account?.kind ?? "solo",
+    rateLimitMultiplier: 1,
+    rateLimitOverrides: null,
+  };
+}
+
+/**
+ * The submit task. Order matters for crash safety: answers are completed and
+ * the application is marked `submitting` (committed) before the driver is
+ * called, and the outcome plus the credit settle in one transaction after it.
+ * A restart that finds `submitting` asks the driver whether the marketplace
+ * recorded the proposal instead of sending it blindly again.
+ */
+export async function submitApplication(deps: ApplicationsDeps, payload: { applicationId: string }, ctx: TaskContext): Promise<void> {
+  const app = repo.findApplication(deps.db, payload.applicationId);
+  if (!app || app.phase === "done" || !app.creditHeld) return;
+  const driver = driverFor(deps, app.accountId);
+  const { job, document } = jobOfApplication(deps.db, app);
+  const request = (answers: { position: number; answer: string }[]): SubmitRequest => ({
+    applicationId: app.id,
+    accountId: app.accountId,
+    freelancerId: app.freelancerId,
+    profileId: app.profileId,
+    job: {
+      ciphertext: job.ciphertext,
+      url: job.url,
+      title: job.title,
+      jobType: job.jobType,
+      document,
+      publishTimeTs: job.publishTimeTs,
+      usOnly: job.usOnly,
+    },
+    coverLetter: app.coverLetter,
+    bid: { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid, timeline: app.timeline, boostBids: app.boostBids },
+    answers,
+  });
+
+  let answers = app.answers;
+  try {
+    if (app.phase === "submitting") {
+      const known = await driver.lookup(request(answers));
+      if (known === "unknown") return finish(deps, app, { status: "failed", message: INTERRUPTED });
+      if (known) return finish(deps, app, known);
+      // The marketplace has no record of it: sending it now is not a duplicate.
+    } else {
+      const given = new Set(answers.map((a) => a.position));
+      const missing = job.screeningQuestions.filter((q) => !given.has(q.position));
+      if (missing.length > 0 && !app.autoFill) {
+        return finish(deps, app, {
+          status: "failed",
+          message: `Screening question${missing.length > 1 ? "s" : ""} at position ${missing.map((q) => q.position).join(", ")} ${missing.length > 1 ? "have" : "has"} no answer; send questionAnswers or set autoFillOtherQuestions. Nothing was submitted.`,
+        });
+      }
+      if (missing.length > 0) {
+        const drafted = await answerQuestions(deps, authOf(deps, app), job, missing);
+        answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
+      }
+      repo.markSubmitting(deps.db, app.id, answers);
+    }
+
+    const outcome = await driver.submit(request(answers));
+    if (outcome.status === "logged_out") {
+      const now = deps.clock.now();
+      repo.markLoggedOutSince(deps.db, app.id, now);
+      const since = repo.findApplication(deps.db, app.id)?.loggedOutSinceTs ?? now;
+      if (now - since < deps.config.loggedOutWindowMs && !ctx.isLastAttempt) {
+        const restored = await driver.reconnect(app.accountId);
+        throw new Error(`marketplace session logged out (${restored ? "reconnected" : "not restored yet"}); will retry`);
+      }
+      return finish(deps, app, outcome);
+    }
+    finish(deps, app, outcome);
+  } catch (err) {
+    // Out of attempts: end it (no charge) rather than leave it processing for ever.
+    if (ctx.isLastAttempt) {
+      const message = (err as Error)?.message ?? String(err);
+      const status = message.includes("logged out") ? "logged_out" : "failed";
+      return finish(deps, app, {
+        status,
+        message: status === "logged_out" ? "The marketplace session could not be restored in time; nothing was charged" : `Submission failed: ${message}`,
+      });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,333 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { authenticate, getAccount } from "../../../src/modules/accounts/service";
+import * as feeds from "../../../src/modules/feeds/service";
+import { SUBMIT_TASK } from "../../../src/modules/applications/service";
+import { submitApplication } from "../../../src/modules/applications/submit.task";
+import { SYNC_TASK, syncEngagement } from "../../../src/modules/applications/sync.task";
+import { TaskWorker } from "../../../src/worker/worker";
+import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { makeDoc } from "../../helpers/factories";
+
+let t: TestApp;
+let worker: TaskWorker | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  t?.close();
+});
+
+const ADMIN = { authorization: "Bearer admin-token-0123456789" };
+const APPLY = "/api/auto-apply-v2/apply";
+
+function setup(opts: { credits?: number; config?: Record<string, unknown>; start?: boolean } = {}) {
+  t = createTestApp({ config: { adminToken: "admin-token-0123456789", sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, ...opts.config } });
+  const a = t.account({ credits: opts.credits ?? 5 });
+  const b = t.account({ name: "other", credits: 5 });
+  worker = new TaskWorker(t.deps, {
+    concurrency: 8,
+    retryBaseMs: 1,
+    retryMaxMs: 5,
+    handlers: { [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c), [SYNC_TASK]: (p, c) => syncEngagement(t.deps, p, c) },
+  });
+  t.deps.work.subscribe(() => worker!.notify());
+  if (opts.start !== false) worker.start();
+  return { a, b };
+}
+
+function job(over: Parameters<typeof makeDoc>[0] = {}): string {
+  const doc = makeDoc(over);
+  ingestDocuments(t.deps, [doc], { source: "test" });
+  return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+}
+
+const apply = (key: string, json: Record<string, unknown>) => t.request("POST", APPLY, { key, json });
+const status = (key: string, q: string) => t.request("GET", `/api/auto-apply-v2/status?${q}`, { key });
+const credits = (accountId: string) => {
+  const a = getAccount(t.deps, accountId);
+  return { available: a.credits, held: a.creditsHeld };
+};
+
+/** Waits until the application leaves `processing`, moving the test clock so retries come due. */
+async function settled(key: string, queueId: string) {
+  const until = performance.now() + 5000;
+  for (;;) {
+    const res = await status(key, `queueId=${queueId}`);
+    if (res.body.applicationStatus !== "processing" || performance.now() > until) return res.body;
+    t.clock.advance(10);
+    worker!.notify();
+    await Bun.sleep(2);
+  }
+}
+
+describe("apply", () => {
+  test("queues at once, holds a credit, applies through the sandbox and charges exactly one credit", async () => {
+    const { a } = setup({ credits: 3 });
+    const cipher = job({ fixed: 750 });
+    const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hello, I can help." });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body).toMatchObject({ success: true, creditsRemaining: 2 });
+    expect(res.body.queueId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.message).toContain("deducted only when the application succeeds");
+    const final = await settled(a.apiKey, res.body.queueId);
+    expect(final).toMatchObject({ applicationStatus: "applied", jobId: cipher, queueId: res.body.queueId, errorMessage: null, proposalStatus: null });
+    expect(final.processedAt).toBeGreaterThanOrEqual(final.appliedAt);
+    expect(credits(a.accountId)).toEqual({ available: 2, held: 0 });
+    const ledger = t.deps.db.$client.query("SELECT delta, reason, ref FROM credit_ledger WHERE reason = 'charge'").all();
+    expect(ledger).toEqual([{ delta: -1, reason: "charge", ref: res.body.queueId }]);
+    const stored = t.deps.db.$client.query("SELECT fixed_bid AS f, hourly_rate AS h, timeline FROM applications").get();
+    expect(stored).toEqual({ f: 750, h: null, timeline: "1 to 3 months" });
+  });
+
+  test("bid defaults: fixed → budget else 100; hourly → low end else 30; explicit values win", async () => {
+    const { a } = setup({ credits: 10, start: false });
+    const rows: Record<string, unknown>[] = [];
+    for (const [over, proposal] of [
+      [{ fixed: 1200 }, undefined],
+      [{ jobType: "HOURLY", hourly: [25, 60] }, undefined],
+      [{ jobType: "HOURLY", hourly: [0, 0] }, undefined],
+      [{ fixed: 500 }, { fixedBid: 450, timeline: "Less than 1 month", boostBids: 3 }],
+    ] as const) {
+      const res = await apply(a.apiKey, { jobId: job(over as never), coverLetter: "Hi", proposal });
+      expect(res.status, show(res)).toBe(200);
+      rows.push(t.deps.db.$client.query("SELECT fixed_bid AS f, hourly_rate AS h, timeline, boost_bids AS b FROM applications WHERE id = ?").get(res.body.queueId) as never);
+    }
+    expect(rows).toEqual([
+      { f: 1200, h: null, timeline: "1 to 3 months", b: 0 },
+      { f: null, h: 25, timeline: "1 to 3 months", b: 0 },
+      { f: null, h: 30, timeline: "1 to 3 months", b: 0 },
+      { f: 450, h: null, timeline: "Less than 1 month", b: 3 },
+    ]);
+  });
+
+  test("402 when no credit is free, with the spec's body; 20 parallel applies with 5 credits hold exactly 5", async () => {
+    const { a } = setup({ credits: 5, start: false });
+    const ciphers = Array.from({ length: 20 }, () => job());
+    const results = await Promise.all(ciphers.map((c) => apply(a.apiKey, { jobId: c, coverLetter: "Hi" })));
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 402);
+    expect(ok).toHaveLength(5);
+    expect(refused).toHaveLength(15);
+    expect(refused[0]!.body).toEqual({ error: "Insufficient auto-apply credits", creditsRemaining: 0, needsCredits: true });
+    expect(credits(a.accountId)).toEqual({ available: 0, held: 5 });
+    worker!.start();
+    for (const r of ok) expect((await settled(a.apiKey, r.body.queueId)).applicationStatus).toBe("applied");
+    expect(credits(a.accountId)).toEqual({ available: 0, held: 0 });
+    const charges = t.deps.db.$client.query("SELECT count(*) AS n FROM credit_ledger WHERE reason = 'charge'").get() as { n: number };
+    expect(charges.n).toBe(5);
+  });
+
+  test("409 while processing or applied; a final failure allows a new attempt and costs nothing", async () => {
+    const { a } = setup({ credits: 5, start: false });
+    const cipher = job();
+    const first = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
+    const again = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toContain("already applied");
+    // close the job on the sandbox: the queued application ends not_available
+    await t.request("POST", `/admin/sandbox/jobs/${encodeURIComponent(cipher)}/close`, { headers: ADMIN, json: {} });
+    worker!.start();
+    expect((await settled(a.apiKey, first.body.queueId)).applicationStatus).toBe("not_available");
+    expect(credits(a.accountId)).toEqual({ available: 5, held: 0 });
+    const retry = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi again" });
+    expect(retry.status, show(retry)).toBe(200);
+    const other = job();
+    const applied = await apply(a.apiKey, { jobId: other, coverLetter: "Hi" });
+    await settled(a.apiKey, applied.body.queueId);
+    expect((await apply(a.apiKey, { jobId: other, coverLetter: "Hi" })).status).toBe(409);
+  });
+
+  test("every sandbox outcome through the API, none of them charged", async () => {
+    const { a } = setup({ credits: 10 });
+    const freelancer = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0];
+    // not_enough_connects: no Connects left
+    await t.request("POST", `/admin/sandbox/freelancers/${encodeURIComponent(freelancer.id)}/connects`, { headers: ADMIN, json: { connects: 0 } });
+    const poor = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    const poorFinal = await settled(a.apiKey, poor.body.queueId);
+    expect(poorFinal.applicationStatus).toBe("not_enough_connects");
+    expect(poorFinal.errorMessage).toContain("Connects");
+    await t.request("POST", `/admin/sandbox/freelancers/${encodeURIComponent(freelancer.id)}/connects`, { headers: ADMIN, json: { connects: 100 } });
+    // logged_out, not restorable: ends logged_out (window 0 in this test)
+    await t.request("POST", `/admin/sandbox/accounts/${a.accountId}/session`, { headers: ADMIN, json: { valid: false, restorable: false } });
+    const out = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    expect((await settled(a.apiKey, out.body.queueId)).applicationStatus).toBe("logged_out");
+    await t.request("POST", `/admin/sandbox/accounts/${a.accountId}/session`, { headers: ADMIN, json: { valid: true } });
+    // not_eligible: the job wants a higher job success score than the freelancer has
+    const picky = makeDoc();
+    (picky.jobDetailsResponse as any).data.jobPubDetails.qualifications.minJobSuccessScore = 99;
+    ingestDocuments(t.deps, [picky], { source: "test" });
+    const eligible = await apply(a.apiKey, { jobId: (picky.jobTile as any).job.ciphertext, coverLetter: "Hi" });
+    expect((await settled(a.apiKey, eligible.body.queueId)).applicationStatus).toBe("not_eligible");
+    expect(credits(a.accountId)).toEqual({ available: 10, held: 0 });
+  });
+
+  test("a session that can be restored keeps the application processing and then applies", async () => {
+    const { a } = setup({ credits: 2, config: { loggedOutWindowMs: 60_000 } });
+    await t.request("POST", `/admin/sandbox/accounts/${a.accountId}/session`, { headers: ADMIN, json: { valid: false, restorable: true } });
+    const res = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
+    expect(credits(a.accountId)).toEqual({ available: 1, held: 0 });
+  });
+
+  test("screening questions: unanswered ones fail clearly without autofill; autofill drafts them", async () => {
+    const { a } = setup({ credits: 5 });
+    const cipher = job({ questions: ["Have you used React?", "How soon could you start?"] });
+    const bad = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", questionAnswers: [{ position: 5, answer: "x" }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain("questionAnswers[0].position 5 is not a screening question");
+    const partial = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", questionAnswers: [{ position: 0, answer: "Yes, for six years." }] });
+    const failed = await settled(a.apiKey, partial.body.queueId);
+    expect(failed.applicationStatus).toBe("failed");
+    expect(failed.errorMessage).toContain("position 1 has no answer");
+    const filled = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, questionAnswers: [{ position: 0, answer: "Yes, for six years." }] });
+    expect((await settled(a.apiKey, filled.body.queueId)).applicationStatus).toBe("applied");
+    const answers = JSON.parse((t.deps.db.$client.query("SELECT answers FROM applications WHERE id = ?").get(filled.body.queueId) as { answers: string }).answers);
+    expect(answers.map((x: any) => x.position)).toEqual([0, 1]);
+    expect(answers[0].answer).toBe("Yes, for six years."); // explicit answers win
+    expect(answers[1].answer.length).toBeGreaterThan(10);
+    expect(credits(a.accountId)).toEqual({ available: 4, held: 0 });
+  });
+
+  test("input errors: 400 naming the field, 404 for unknown jobs or another account's processed job", async () => {
+    const { a, b } = setup({ start: false });
+    const cipher = job();
+    for (const [body, fragment] of [
+      [{ coverLetter: "Hi" }, "jobId is required"],
+      [{ jobId: cipher }, "coverLetter is required"],
+      [{ jobId: cipher, coverLetter: "Hi", proposal: { timeline: "soon" } }, "proposal.timeline must be one of"],
+      [{ jobId: cipher, coverLetter: "Hi", proposal: { boostBids: -1 } }, "proposal.boostBids"],
+      [{ jobId: cipher, coverLetter: "Hi", proposal: { hourlyRate: -5 } }, "proposal.hourlyRate"],
+      [{ jobId: "bogus", coverLetter: "Hi" }, "jobId must be a job ciphertext"],
+      [{ jobId: cipher, coverLetter: "Hi", profileId: "nope" }, "profileId is not one of this account's profiles"],
+      [{ jobId: cipher, coverLetter: "Hi", questionAnswers: [{ position: 1.5, answer: "x" }] }, "questionAnswers[0].position"],
+    ] as const) {
+      const res = await apply(a.apiKey, body as Record<string, unknown>);
+      expect(res.status, `${JSON.stringify(body)}: ${show(res)}`).toBe(400);
+      expect(res.body.error).toContain(fragment);
+    }
+    expect((await apply(a.apiKey, { jobId: "~020000000000000000404", coverLetter: "Hi" })).status).toBe(404);
+    const feed = feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    t.clock.advance(1000);
+    job();
+    const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
+    expect((await apply(b.apiKey, { jobId: processed, coverLetter: "Hi" })).status).toBe(404);
+    expect((await apply(a.apiKey, { jobId: processed, coverLetter: "Hi" })).status).toBe(200);
+    expect(credits(a.accountId).held).toBe(1); // only the accepted one holds a credit
+  });
+});
+
+describe("status, applied jobs, freelancers, legacy", () => {
+  test("status by queueId or jobId; exactly one; another account's is 404", async () => {
+    const { a, b } = setup();
+    const cipher = job();
+    const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
+    await settled(a.apiKey, res.body.queueId);
+    const byJob = await status(a.apiKey, `jobId=${encodeURIComponent(cipher)}`);
+    expect(byJob.status).toBe(200);
+    expect(byJob.body.queueId).toBe(res.body.queueId);
+    expect((await status(a.apiKey, `jobId=${encodeURIComponent(`https://www.upwork.com/jobs/x_${cipher}`)}`)).body.queueId).toBe(res.body.queueId);
+    expect((await status(a.apiKey, "")).status).toBe(400);
+    expect((await status(a.apiKey, `queueId=${res.body.queueId}&jobId=${encodeURIComponent(cipher)}`)).status).toBe(400);
+    expect((await status(b.apiKey, `queueId=${res.body.queueId}`)).status).toBe(404);
+    expect((await status(b.apiKey, `jobId=${encodeURIComponent(cipher)}`)).status).toBe(404);
+    expect((await status(a.apiKey, "queueId=nope")).status).toBe(404);
+  });
+
+  test("engagement sync fills proposalStatus; viewed and replied never go back", async () => {
+    const { a } = setup();
+    const res = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    await settled(a.apiKey, res.body.queueId);
+    await syncEngagement(t.deps, {}, { taskId: 0, attempt: 1, isLastAttempt: true });
+    const first = (await status(a.apiKey, `queueId=${res.body.queueId}`)).body.proposalStatus;
+    expect(first).toMatchObject({ viewed: false, replied: false, viewedAt: null, lastCheckedAt: t.clock.now() });
+    await t.request("POST", `/admin/sandbox/submissions/${res.body.queueId}/reply`, { headers: ADMIN, json: {} });
+    t.clock.advance(60_000);
+    await syncEngagement(t.deps, {}, { taskId: 0, attempt: 1, isLastAttempt: true });
+    const second = (await status(a.apiKey, `queueId=${res.body.queueId}`)).body.proposalStatus;
+    expect(second).toMatchObject({ viewed: true, replied: true, lastCheckedAt: t.clock.now() });
+    expect(second.viewedAt).toBeGreaterThan(0);
+  });
+
+  test("applied-jobs: newest first, every field, status filter, paging edges", async () => {
+    const { a } = setup({ credits: 10 });
+    const feed = feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    t.clock.advance(1000);
+    const ciphers = [job({ title: "First" }), job({ title: "Second" }), job({ title: "Third" })];
+    const queued: string[] = [];
+    for (const c of ciphers) {
+      t.clock.advance(1000);
+      const r = await apply(a.apiKey, { jobId: c, coverLetter: `Letter for ${c}` });
+      queued.push(r.body.queueId);
+      await settled(a.apiKey, r.body.queueId);
+    }
+    const list = await t.request("GET", "/api/auto-apply-v2/applied-jobs?limit=2", { key: a.apiKey });
+    expect(list.status, show(list)).toBe(200);
+    expect(list.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
+    expect(list.body.jobs.map((j: any) => j.title)).toEqual(["Third", "Second"]);
+    expect(list.body.jobs[0]).toMatchObject({
+      jobId: ciphers[2],
+      queueId: queued[2],
+      platform: "marketplace",
+      applicationStatus: "applied",
+      matchingScore: 5,
+      coverLetter: `Letter for ${ciphers[2]}`,
+      errorMessage: null,
+    });
+    expect(list.body.jobs[0].url).toContain(ciphers[2]);
+    expect((await t.request("GET", "/api/auto-apply-v2/applied-jobs?offset=3", { key: a.apiKey })).body.jobs).toEqual([]);
+    expect((await t.request("GET", "/api/auto-apply-v2/applied-jobs?status=failed", { key: a.apiKey })).body.total).toBe(0);
+    expect((await t.request("GET", "/api/auto-apply-v2/applied-jobs?limit=200", { key: a.apiKey })).body.jobs).toHaveLength(3);
+    for (const q of ["limit=0", "limit=201", "offset=-1", "limit=abc", "status=nope"]) {
+      expect((await t.request("GET", `/api/auto-apply-v2/applied-jobs?${q}`, { key: a.apiKey })).status, q).toBe(400);
+    }
+    expect(feed.id).toBeDefined();
+  });
+
+  test("freelancers on both paths; the profileIds are what apply accepts", async () => {
+    const { a } = setup();
+    const v2 = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey });
+    const v1 = await t.request("GET", "/api/auto-apply/external/freelancers", { key: a.apiKey });
+    expect(v2.status).toBe(200);
+    expect(v1.body).toEqual(v2.body);
+    const [f] = v2.body.freelancers;
+    expect(f.profiles.map((p: any) => p.type).sort()).toEqual(["default", "specialization"]);
+    const spec = f.profiles.find((p: any) => p.type === "specialization");
+    const res = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi", profileId: spec.profileId });
+    expect(res.status, show(res)).toBe(200);
+    expect((t.deps.db.$client.query("SELECT profile_id AS p FROM applications").get() as { p: string }).p).toBe(spec.profileId);
+  });
+
+  test("the deprecated endpoint maps applicationOptions and says it is deprecated", async () => {
+    const { a } = setup();
+    const res = await t.request("POST", "/api/auto-apply/external", {
+      key: a.apiKey,
+      json: { jobId: job({ fixed: 300 }), coverLetter: "Hi", applicationOptions: { fixedBid: 280, timeline: "Less than 1 month" } },
+    });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body).toMatchObject({ success: true });
+    expect(res.headers.get("deprecation")).toBe("true");
+    const row = t.deps.db.$client.query("SELECT fixed_bid AS f, timeline FROM applications").get();
+    expect(row).toEqual({ f: 280, timeline: "Less than 1 month" });
+    expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
+  });
+});
+
+describe("queue wake-up", () => {
+  test("a new application is picked up by a woken worker, not by polling (poll interval 1 hour)", async () => {
+    setup({ start: false });
+    await worker!.stop();
+    worker = new TaskWorker(t.deps, { concurrency: 2, pollMs: 3_600_000, handlers: { [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c) } });
+    t.deps.work.subscribe(() => worker!.notify());
+    worker.start();
+    await Bun.sleep(20); // the first round ran and found nothing; the next poll is an hour away
+    const key = t.account({ credits: 1 }).apiKey;
+    const res = await apply(key, { jobId: job(), coverLetter: "Hi" });
+    const until = performance.now() + 3000;
+    let state = "processing";
+    while (state === "processing" && performance.now() < until) {
+      await Bun.sleep(5);
+      state = (await status(key, `queueId=${res.body.queueId}`)).body.applicationStatus;
+    }
+    expect(state).toBe("applied");
+  });
+});
