@@ -175,3 +175,13 @@ describe("jobpilot ingest", () => {
     expect(JSON.parse(stdout)).toMatchObject({ received: 1, inserted: 1 });
   });
 });
+
+describe("account driver", () => {
+  test("sets and resets the marketplace driver of an account", async () => {
+    const { run } = cli();
+    const { accountId } = JSON.parse((await run("account", "create", "--name", "A", "--json")).stdout);
+    expect(JSON.parse((await run("account", "driver", "--account", accountId, "--driver", "bridge", "--json")).stdout).marketplaceDriver).toBe("bridge");
+    expect((await run("account", "driver", "--account", accountId, "--driver", "default")).stdout).toContain("the default (sandbox)");
+    expect((await run("account", "driver", "--account", accountId, "--driver", "carrier-pigeon")).code).toBe(2);
+  });
+});
