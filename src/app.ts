@@ -10,6 +10,8 @@ import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
 import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
 import { feedsRoutes } from "./modules/feeds/index";
+import { webhooksRoutes } from "./modules/webhooks/index";
+import { WebhookPayloadSchema } from "./modules/webhooks/model";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes, jobsRoutes } from "./modules/jobs/index";
 import { proposalsRoutes } from "./modules/proposals/index";
@@ -83,6 +85,8 @@ export function createApp(deps: Deps) {
             { name: "Health", description: "Liveness and database status" },
           ],
           components: {
+            // OpenAPI 3.0 has no "webhooks" section: the payload jobpilot POSTs to feed webhook URLs is documented here.
+            schemas: { WebhookPayload: WebhookPayloadSchema as never },
             securitySchemes: {
               apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
               adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
@@ -105,6 +109,7 @@ export function createApp(deps: Deps) {
       { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
     )
     .use(feedsRoutes(deps))
+    .use(webhooksRoutes(deps))
     .use(applicationsRoutes(deps))
     .use(proposalsRoutes(deps))
     .use(freelancersRoutes(deps))

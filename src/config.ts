@@ -218,6 +218,55 @@ export const SETTINGS = {
     default: "*/5 * * * *",
     doc: "When applied proposals are checked for client views and replies (cron pattern).",
   },
+  webhookRetrySchedule: {
+    env: "JOBPILOT_WEBHOOK_RETRY_SCHEDULE",
+    flag: undefined,
+    schema: T.String({ pattern: "^\\d+(ms|s|m|h)(,\\d+(ms|s|m|h))*$" }),
+    default: "30s,2m,10m",
+    doc: "Delays before each webhook retry, counted from the failed attempt (comma-separated, units ms/s/m/h).",
+  },
+  webhookTimeoutMs: {
+    env: "JOBPILOT_WEBHOOK_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 50, maximum: 120_000 }),
+    default: 10_000,
+    doc: "A webhook receiver must answer 2xx within this time.",
+  },
+  webhookConcurrency: {
+    env: "JOBPILOT_WEBHOOK_CONCURRENCY",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 1024 }),
+    default: 64,
+    doc: "Webhook deliveries in flight at once across feeds (one at a time per feed).",
+  },
+  webhookAllowPrivate: {
+    env: "JOBPILOT_WEBHOOK_ALLOW_PRIVATE",
+    flag: undefined,
+    schema: T.Boolean(),
+    default: false,
+    doc: "Allow webhook URLs on private, loopback and other non-public addresses (e.g. a local automation server).",
+  },
+  webhookAllowlist: {
+    env: "JOBPILOT_WEBHOOK_ALLOWLIST",
+    flag: undefined,
+    schema: T.String(),
+    default: "",
+    doc: "Comma-separated hosts (`hooks.lan`, `*.internal`) and CIDRs (`10.0.0.0/8`) allowed even though private.",
+  },
+  webhookDisableAfterMs: {
+    env: "JOBPILOT_WEBHOOK_DISABLE_AFTER_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 60_000 }),
+    default: 86_400_000,
+    doc: "A webhook endpoint whose every delivery failed for this long is disabled (re-saving the URL re-enables it).",
+  },
+  webhookRotationWindowMs: {
+    env: "JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0 }),
+    default: 86_400_000,
+    doc: "After a signing-secret rotation, how long deliveries carry signatures with both the old and the new secret.",
+  },
   workerConcurrency: {
     env: "JOBPILOT_WORKER_CONCURRENCY",
     flag: undefined,
@@ -283,4 +332,14 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     out[key] = value;
   }
   return out as Config;
+}
+
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** "30s,2m,10m" → [30000, 120000, 600000]. The config schema has already checked the format. */
+export function parseDurations(list: string): number[] {
+  return list.split(",").map((part) => {
+    const m = /^(\d+)(ms|s|m|h)$/.exec(part.trim())!;
+    return Number(m[1]) * UNIT_MS[m[2] as keyof typeof UNIT_MS];
+  });
 }

@@ -1,4 +1,6 @@
-import type { Config } from "./config";
+import { parseDurations, type Config } from "./config";
+import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
+import { ConfigError } from "./config";
 import { openDatabase, closeDatabase, type Db } from "./db/client";
 import { migrate, type MigrateResult } from "./db/migrate";
 import type { Clock } from "./lib/clock";
@@ -31,12 +33,22 @@ export interface Deps {
   /** Writers call wake() after committing queued work; the task worker subscribes to `work`. */
   work: Signal;
   wake: () => void;
+  /** Where webhooks may go (SSRF policy), built from JOBPILOT_WEBHOOK_ALLOW_PRIVATE and _ALLOWLIST. */
+  egress: EgressPolicy;
+  webhookRetryScheduleMs: number[];
+  /** DNS for outgoing webhooks; tests replace it. */
+  resolve?: Resolver;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
 export function createDeps(config: Config, base: { clock: Clock; log: Logger }): { deps: Deps; migrations: MigrateResult } {
+  const allowlist = config.webhookAllowlist.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const entry of allowlist) {
+    const problem = allowlistEntryError(entry);
+    if (problem) throw new ConfigError(`Invalid JOBPILOT_WEBHOOK_ALLOWLIST: ${problem}`);
+  }
   const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
   let migrations: MigrateResult;
   try {
@@ -71,6 +83,8 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     work,
     wake: () => work.notify(),
     drivers: undefined as unknown as Deps["drivers"],
+    egress: { allowPrivate: config.webhookAllowPrivate, allowlist },
+    webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };

@@ -65,6 +65,12 @@ export function randomFeed(accountId: string, i: number, createdAtTs: number): F
     clientMinRating: rand() < 0.3 ? pick([4, 4.5, 4.8]) : null,
     clientMinReviews: rand() < 0.15 ? pick([1, 5, 10]) : null,
     webhookUrl: null,
+    webhookSecret: null,
+    webhookPreviousSecret: null,
+    webhookPreviousUntilTs: null,
+    webhookFailingSinceTs: null,
+    webhookDisabledAtTs: null,
+    webhookDisabledReason: null,
     createdAtTs,
     updatedAtTs: createdAtTs,
   } as FeedRow;

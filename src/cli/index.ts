@@ -1,5 +1,6 @@
 import { VERSION } from "../deps";
 import { AppError } from "../errors";
+import { ConfigError } from "../config";
 import { accountCreate, accountDriver, accountLimits, accountList, creditsGrant } from "./account";
 import { helpText, makeContext, parseCommand, UsageError, type CliIO, type Command, type Running } from "./command";
 import { keyCreate, keyList, keyRevoke } from "./key";
@@ -74,7 +75,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number | Runnin
     }
     return await cmd.run(makeContext(io, values, positionals));
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
       io.stderr(`jobpilot ${cmd.name}: ${err.message} (see 'jobpilot ${cmd.name} --help')\n`);
       return 2;
     }

@@ -13,6 +13,7 @@ import { SUBMIT_TASK } from "../modules/applications/service";
 import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
 import { startScheduler } from "../worker/scheduler";
+import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import type { Command, Running } from "./command";
 
 export const serveCommand: Command = {
@@ -63,12 +64,15 @@ export const serveCommand: Command = {
       retryMaxMs: 60_000,
       handlers: { [SUBMIT_TASK]: (payload, ctx) => submitApplication(deps, payload, ctx) },
     });
+    const deliverer = createDeliverer(deps);
     deps.work.subscribe(() => {
       worker.notify();
       applyWorker.notify();
+      deliverer.notify();
     });
     worker.start();
     applyWorker.start();
+    deliverer.start();
     const scheduler = startScheduler(deps, [{ name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK }]);
     const intake = sourceLoops(deps, sources);
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
@@ -102,7 +106,7 @@ export const serveCommand: Command = {
         { name: "stop accepting and finish in-flight requests", run: () => server.stop(false), force: () => server.stop(true) },
         { name: "stop job sources", run: () => Promise.all(intake.map((l) => l.stop())) },
         { name: "stop schedules", run: () => scheduler.stop() },
-        { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop()]) },
+        { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop(), deliverer.stop()]) },
         { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },
         { name: "flush and close the database", run: () => closeDeps(deps) },
       ],
@@ -117,3 +121,20 @@ export const serveCommand: Command = {
     };
   },
 };
+
+/** The webhook deliverer with the server's settings. */
+export function createDeliverer(deps: import("../deps").Deps): WebhookDeliverer {
+  return new WebhookDeliverer({
+    db: deps.db,
+    clock: deps.clock,
+    log: deps.log.child({ component: "webhooks" }),
+    resolve: deps.resolve,
+    config: {
+      webhookRetryScheduleMs: deps.webhookRetryScheduleMs,
+      webhookTimeoutMs: deps.config.webhookTimeoutMs,
+      webhookConcurrency: deps.config.webhookConcurrency,
+      webhookDisableAfterMs: deps.config.webhookDisableAfterMs,
+      egress: deps.egress,
+    },
+  });
+}

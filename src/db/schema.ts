@@ -144,6 +144,14 @@ export const feeds = sqliteTable(
     clientMinRating: real("client_min_rating"),
     clientMinReviews: integer("client_min_reviews"),
     webhookUrl: text("webhook_url"),
+    /** Standard Webhooks signing secret (whsec_…); the previous one still signs until webhookPreviousUntilTs after a rotation. */
+    webhookSecret: text("webhook_secret"),
+    webhookPreviousSecret: text("webhook_previous_secret"),
+    webhookPreviousUntilTs: integer("webhook_previous_until_ts"),
+    /** Since when every delivery has failed (cleared by a success); past the limit the endpoint is disabled. */
+    webhookFailingSinceTs: integer("webhook_failing_since_ts"),
+    webhookDisabledAtTs: integer("webhook_disabled_at_ts"),
+    webhookDisabledReason: text("webhook_disabled_reason"),
     createdAtTs: integer("created_at_ts").notNull(),
     updatedAtTs: integer("updated_at_ts").notNull(),
   },
@@ -208,9 +216,27 @@ export const events = sqliteTable(
     feedJobId: text("feed_job_id"),
     jobCiphertext: text("job_ciphertext"),
     createdAtTs: integer("created_at_ts").notNull(),
+    /**
+     * Delivery state: pending (no attempt yet), retrying, delivered, failed (retries spent), suppressed
+     * (the same job already notified this feed within 24 h), skipped (no webhook URL, or disabled), or
+     * no_endpoint (written while the feed had no URL: never delivered, never indexed as due).
+     */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAtTs: integer("next_attempt_at_ts"),
+    deliveredAtTs: integer("delivered_at_ts"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
   },
   // Event ids are fresh UUIDv7s, unique by construction; lookups by id go through the feed.
-  (t) => [index("events_feed_idx").on(t.feedId, t.seq)],
+  (t) => [
+    index("events_feed_idx").on(t.feedId, t.seq),
+    // Only events still to send are in this index, so delivered history costs the deliverer nothing.
+    index("events_due_idx")
+      .on(t.nextAttemptAtTs)
+      .where(sql`status IN ('pending', 'retrying')`),
+    index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
+  ],
 );
 
 /**
@@ -388,3 +414,20 @@ export const bridgeOutcomes = sqliteTable("bridge_outcomes", {
   message: text("message").notNull(),
   receivedAtTs: integer("received_at_ts").notNull(),
 });
+
+/** Every delivery attempt of an event: when, how long, what came back. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventSeq: integer("event_seq")
+      .notNull()
+      .references(() => events.seq, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    startedAtTs: integer("started_at_ts").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_event_idx").on(t.eventSeq)],
+);

@@ -71,3 +71,59 @@ export class Loop {
     }
   }
 }
+
+/**
+ * A loop that starts work without waiting for it (up to a bound the subclass
+ * keeps) and tracks what is in flight: stop() stops starting new work and then
+ * waits for what is running; whenever a piece finishes the loop looks for more
+ * at once. The task worker and the webhook deliverer are both one.
+ */
+export abstract class PoolLoop {
+  protected readonly loop: Loop;
+  protected readonly inFlight = new Set<Promise<void>>();
+
+  constructor(name: string, intervalMs: number, log: Logger) {
+    this.loop = new Loop({ name, intervalMs, run: () => this.round(), log });
+  }
+
+  protected abstract round(): void;
+
+  start(): void {
+    this.loop.start();
+  }
+
+  notify(): void {
+    this.loop.notify();
+  }
+
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Runs `work` in the background; `after` runs when it settles, before the loop is woken for more. */
+  protected track(work: Promise<unknown>, after: () => void): void {
+    const running: Promise<void> = work
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => {
+        this.inFlight.delete(running);
+        after();
+        this.loop.notify();
+      });
+    this.inFlight.add(running);
+  }
+
+  /** Resolves once nothing is in flight and `nothingDue()` holds (tests and benchmarks). */
+  protected async waitIdle(nothingDue: () => boolean, timeoutMs: number, what: string): Promise<void> {
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      if (this.inFlight.size === 0 && nothingDue()) return;
+      if (performance.now() > until) throw new Error(`${what} still pending after ${timeoutMs} ms`);
+      this.notify();
+      await Bun.sleep(2);
+    }
+  }
+}

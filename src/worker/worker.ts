@@ -1,8 +1,8 @@
 import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
-import { Loop } from "./loop";
-import { claimTasks, completeTask, deferTask, failTask, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
+import { PoolLoop } from "./loop";
+import { claimTasks, completeTask, countTasks, deferTask, failTask, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
 
 export interface TaskContext {
   taskId: number;
@@ -30,9 +30,7 @@ export interface WorkerOptions {
  * their transaction commits, so new work starts at once instead of at the next
  * poll. stop() stops claiming and waits for the tasks in hand.
  */
-export class TaskWorker {
-  private readonly loop: Loop;
-  private readonly inFlight = new Set<Promise<void>>();
+export class TaskWorker extends PoolLoop {
   private readonly runningByKey = new Map<string, number>();
   private lastExpiryCheck = 0;
 
@@ -40,37 +38,28 @@ export class TaskWorker {
     private readonly deps: { db: Db; clock: Clock; log: Logger },
     private readonly opts: WorkerOptions,
   ) {
-    this.loop = new Loop({ name: "tasks", intervalMs: opts.pollMs ?? 1000, run: () => this.round(), log: deps.log });
+    super("tasks", opts.pollMs ?? 1000, deps.log);
   }
 
-  start(): void {
+  override start(): void {
     const requeued = requeueAllRunning(this.deps.db, this.deps.clock.now());
     if (requeued > 0) this.deps.log.warn("requeued tasks left running by a previous process", { count: requeued });
-    this.loop.start();
-  }
-
-  notify(): void {
-    this.loop.notify();
-  }
-
-  async stop(): Promise<void> {
-    await this.loop.stop();
-    await Promise.allSettled([...this.inFlight]);
+    super.start();
   }
 
   /** Resolves when nothing is queued or running (tests and benchmarks). */
-  async drain(timeoutMs = 10_000): Promise<void> {
-    const until = performance.now() + timeoutMs;
-    for (;;) {
-      const pending = this.deps.db.$client.query("SELECT count(*) AS n FROM tasks WHERE status IN ('queued','running')").get() as { n: number };
-      if (pending.n === 0 && this.inFlight.size === 0) return;
-      if (performance.now() > until) throw new Error(`tasks still pending after ${timeoutMs} ms`);
-      this.notify();
-      await Bun.sleep(5);
-    }
+  drain(timeoutMs = 10_000): Promise<void> {
+    return this.waitIdle(
+      () => {
+        const counts = countTasks(this.deps.db);
+        return !counts.queued && !counts.running;
+      },
+      timeoutMs,
+      "tasks",
+    );
   }
 
-  private round(): void {
+  protected round(): void {
     const now = this.deps.clock.now();
     const leaseMs = this.opts.leaseMs ?? 5 * 60_000;
     if (now - this.lastExpiryCheck > 30_000) {
@@ -91,16 +80,12 @@ export class TaskWorker {
         }
         this.runningByKey.set(key, n + 1);
       }
-      const running = this.run(task).finally(() => {
-        this.inFlight.delete(running);
-        if (key !== undefined) {
-          const left = (this.runningByKey.get(key) ?? 1) - 1;
-          if (left > 0) this.runningByKey.set(key, left);
-          else this.runningByKey.delete(key);
-        }
-        this.loop.notify(); // a slot is free: look for more work now
+      this.track(this.run(task), () => {
+        if (key === undefined) return;
+        const left = (this.runningByKey.get(key) ?? 1) - 1;
+        if (left > 0) this.runningByKey.set(key, left);
+        else this.runningByKey.delete(key);
       });
-      this.inFlight.add(running);
     }
     // Deferred tasks are due again in 25 ms; make sure the loop looks before its idle interval.
     if (deferred) setTimeout(() => this.loop.notify(), 30);

@@ -23,11 +23,13 @@ export interface RequestOptions {
  * The real app on a real SQLite database (`:memory:` unless a path is given)
  * with the real migrations; only the clock and the log sink are fakes.
  */
-export function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config> } = {}) {
+export function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]> } = {}) {
   const clock = opts.clock ?? new ManualClock();
   const log = memoryLogger();
   const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", ...opts.config };
   const { deps } = createDeps(config, { clock, log });
+  // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
+  deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));
   const app = createApp(deps);
 
   async function request(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {

@@ -29,9 +29,10 @@ export function feedsRoutes(deps: Deps) {
     })
     .post(
       "",
-      ({ auth, body, set }) => {
+      async ({ auth, body, set }) => {
+        const feed = await feeds.createFeed(deps, auth, body);
         set.status = 201;
-        return { feed: feeds.createFeed(deps, auth, body) };
+        return { feed };
       },
       {
         body: CreateFeedBody,
@@ -49,7 +50,7 @@ export function feedsRoutes(deps: Deps) {
       response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500) },
       detail: { tags, summary: "Get a feed" },
     })
-    .patch("/:feedId", ({ auth, params, body }) => ({ feed: feeds.patchFeed(deps, auth, params.feedId, body) }), {
+    .patch("/:feedId", async ({ auth, params, body }) => ({ feed: await feeds.patchFeed(deps, auth, params.feedId, body) }), {
       params: FeedParams,
       body: PatchFeedBody,
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
@@ -64,6 +65,15 @@ export function feedsRoutes(deps: Deps) {
       params: FeedParams,
       response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
       detail: { tags, summary: "Delete a feed and every job matched into it" },
+    })
+    .post("/:feedId/webhook/rotate-secret", ({ auth, params }) => ({ feed: feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
+      params: FeedParams,
+      response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: {
+        tags,
+        summary: "(extension) Rotate the webhook signing secret",
+        description: "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
+      },
     })
     .get("/:feedId/jobs", ({ auth, params, query }) => feeds.listFeedJobs(deps, auth, params.feedId, query), {
       params: FeedParams,

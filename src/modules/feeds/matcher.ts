@@ -34,6 +34,8 @@ export interface CompiledFeed {
   minScore: number;
   profilePrompt: string;
   notificationsMuted: boolean;
+  /** A webhook URL is set and not disabled: match events are worth delivering. */
+  hasWebhook: boolean;
   includes: Term[];
   excludes: Term[];
   minHourlyRate: number | null;
@@ -61,6 +63,7 @@ export function compileFeed(row: FeedRow, intern: (keyword: string) => Term | nu
     minScore: row.minScore,
     profilePrompt: row.profilePrompt,
     notificationsMuted: row.notificationsMuted,
+    hasWebhook: row.webhookUrl !== null && row.webhookDisabledAtTs === null,
     includes: terms(row.includes),
     excludes: terms(row.excludes),
     minHourlyRate: row.minHourlyRate,

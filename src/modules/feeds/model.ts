@@ -52,6 +52,11 @@ export const Feed = t.Object(
     id: t.String({ format: "uuid" }),
     createdAtTs: t.Integer({ description: "Unix ms" }),
     ...PatchFeedBody.properties,
+    webhookSecret: t.Optional(
+      t.String({ description: "(extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards" }),
+    ),
+    webhookDisabledAt: t.Optional(t.String({ description: "(extension) When the endpoint was disabled after failing for 24 h" })),
+    webhookDisabledReason: t.Optional(t.Nullable(t.String())),
   },
   { title: "Feed", additionalProperties: true },
 );

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rawStatement } from "../../db/prepared";
+import { prepared, rawStatement } from "../../db/prepared";
 import { events, feedJobs, feeds, jobs } from "../../db/schema";
 
 export type FeedRow = typeof feeds.$inferSelect;
@@ -25,7 +25,13 @@ export function findFeed(db: Db, accountId: string, id: string): FeedRow | undef
 }
 
 export function findFeedById(db: Db, id: string): FeedRow | undefined {
-  return db.select().from(feeds).where(eq(feeds.id, id)).get();
+  return prepared(db, "feeds.byId", (d) =>
+    d
+      .select()
+      .from(feeds)
+      .where(eq(feeds.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 export function listFeeds(db: Db, accountId: string): FeedRow[] {
@@ -57,7 +63,11 @@ export interface MatchRecord {
  * notification to the outbox; call inside one transaction. A job enters a
  * feed at most once: a second call changes nothing and returns false.
  */
-export function recordMatch(db: Db, match: MatchRecord, event: { id: string; type: string } | null): boolean {
+/**
+ * `event.deliverable` says whether the feed has a working webhook endpoint now: if not, the event is
+ * written as `no_endpoint` and never enters the deliverer's index of due events.
+ */
+export function recordMatch(db: Db, match: MatchRecord, event: { id: string; type: string; deliverable: boolean } | null): boolean {
   // Runs for every feed entry at ingest, so these two are plain prepared statements (see rawStatement).
   const inserted = rawStatement(
     db,
@@ -70,8 +80,19 @@ export function recordMatch(db: Db, match: MatchRecord, event: { id: string; typ
     rawStatement(
       db,
       "feeds.insertEvent",
-      "INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    ).run(event.id, event.type, match.accountId, match.feedId, match.id, match.jobCiphertext, match.matchedAtTs);
+      `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      event.id,
+      event.type,
+      match.accountId,
+      match.feedId,
+      match.id,
+      match.jobCiphertext,
+      match.matchedAtTs,
+      event.deliverable ? "pending" : "no_endpoint",
+      event.deliverable ? match.matchedAtTs : null,
+    );
   }
   return true;
 }
@@ -152,4 +173,18 @@ export function findFeedJobForAccount(db: Db, accountId: string, id: string): Fe
     .from(feedJobs)
     .where(and(eq(feedJobs.id, id), eq(feedJobs.accountId, accountId)))
     .get();
+}
+
+export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
+  return prepared(db, "feeds.feedJobById", (d) =>
+    d
+      .select()
+      .from(feedJobs)
+      .where(eq(feedJobs.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id });
+}
+
+export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
+  db.insert(events).values(row).run();
 }

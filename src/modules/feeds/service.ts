@@ -8,6 +8,8 @@ import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
 import * as repo from "./repo";
+import { checkUrl, type EgressPolicy, type Resolver } from "../../lib/ssrf";
+import { generateSecret } from "../../lib/standard-webhooks";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import { findJob, type JobRow } from "../jobs/repo";
 
@@ -15,6 +17,10 @@ export interface FeedsDeps {
   db: Db;
   clock: Clock;
   feedIndex: FeedIndex;
+  egress: EgressPolicy;
+  resolve?: Resolver;
+  config: { webhookRotationWindowMs: number };
+  wake: () => void;
 }
 
 type Writable = Partial<Omit<repo.FeedInsert, "id" | "accountId" | "createdAtTs" | "updatedAtTs">>;
@@ -77,17 +83,29 @@ function crossFieldDetails(feed: Writable & { minScore: number; profilePrompt: s
       if (!normalizeCountry(c)) details.push(`${field}[${i}] is not a known country: ${JSON.stringify(c)} (use an English name, ISO-2 or ISO-3 code)`);
     });
   }
-  if (changed.webhookUrl) {
-    let ok = false;
-    try {
-      const url = new URL(changed.webhookUrl);
-      ok = url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      ok = false;
-    }
-    if (!ok) details.push("webhookUrl must be an http or https URL");
-  }
   return details;
+}
+
+/** The SSRF check of a webhook URL at save time (every delivery checks again, at connect time). */
+async function webhookUrlDetails(deps: FeedsDeps, changed: Writable): Promise<string[]> {
+  if (!changed.webhookUrl) return [];
+  const checked = await checkUrl(changed.webhookUrl, deps.egress, deps.resolve);
+  return checked.ok ? [] : [`webhookUrl is not allowed: ${checked.reason}`];
+}
+
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+
+/** A test delivery through the normal path, written with the change that set the URL. */
+function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): void {
+  repo.insertEvent(db, {
+    id: `evt_${newId()}`,
+    type: WEBHOOK_TEST_EVENT,
+    accountId: feed.accountId,
+    feedId: feed.id,
+    createdAtTs: now,
+    status: "pending",
+    nextAttemptAtTs: now,
+  });
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -101,18 +119,28 @@ function pickWritable(body: Record<string, unknown>): Writable {
 
 const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
 
+/** Secrets are shown whole once (when created or rotated); afterwards only enough to recognise them. */
+export function maskSecret(secret: string): string {
+  return `whsec_…${secret.slice(-4)}`;
+}
+
 /** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-export function toFeedView(row: repo.FeedRow): Feed {
+export function toFeedView(row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];
     if (v !== null && v !== undefined) view[f] = v;
   }
+  if (row.webhookSecret) view.webhookSecret = opts.revealSecret ? row.webhookSecret : maskSecret(row.webhookSecret);
+  if (row.webhookDisabledAtTs !== null) {
+    view.webhookDisabledAt = new Date(row.webhookDisabledAtTs).toISOString();
+    view.webhookDisabledReason = row.webhookDisabledReason;
+  }
   return view as Feed;
 }
 
 export function listFeeds(deps: FeedsDeps, auth: AuthContext): Feed[] {
-  return repo.listFeeds(deps.db, auth.accountId).map(toFeedView);
+  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(row));
 }
 
 function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): repo.FeedRow {
@@ -125,36 +153,84 @@ export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Fee
   return toFeedView(requireFeed(deps, auth, feedId));
 }
 
-export function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Feed {
+export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
   const fields = pickWritable(body);
   const merged = { ...DEFAULTS, ...fields } as Writable & { minScore: number; profilePrompt: string; title: string };
-  const details = crossFieldDetails(merged, fields);
+  const details = [...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  const row = repo.insertFeed(deps.db, {
-    ...merged,
-    id: newId(),
-    accountId: auth.accountId,
-    createdAtTs: now,
-    updatedAtTs: now,
-  } as repo.FeedInsert);
+  const row = deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      const inserted = repo.insertFeed(db, {
+        ...merged,
+        webhookSecret: merged.webhookUrl ? generateSecret() : null,
+        id: newId(),
+        accountId: auth.accountId,
+        createdAtTs: now,
+        updatedAtTs: now,
+      } as repo.FeedInsert);
+      if (inserted.webhookUrl) queueTestEvent(db, inserted, now);
+      return inserted;
+    },
+    { behavior: "immediate" },
+  );
   deps.feedIndex.upsert(row);
-  return toFeedView(row);
+  if (row.webhookUrl) deps.wake();
+  return toFeedView(row, { revealSecret: true });
 }
 
-export function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Feed {
+export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
   const changes = pickWritable(body);
   const current = requireFeed(deps, auth, feedId);
   if (Object.keys(changes).length === 0) {
     throw new AppError("bad_request", `No updatable fields in the request body (updatable: ${WRITABLE_FIELDS.join(", ")})`);
   }
   // The prompt rule is checked on the feed as it will be after this write.
-  const details = crossFieldDetails({ ...current, ...changes } as Writable & { minScore: number; profilePrompt: string }, changes);
+  const details = [
+    ...crossFieldDetails({ ...current, ...changes } as Writable & { minScore: number; profilePrompt: string }, changes),
+    ...(await webhookUrlDetails(deps, changes)),
+  ];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
-  const row = repo.updateFeed(deps.db, current.id, { ...changes, updatedAtTs: deps.clock.now() });
+  const now = deps.clock.now();
+  // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event.
+  const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
+  const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
+  const row = deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      const updated = repo.updateFeed(db, current.id, {
+        ...changes,
+        ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
+        ...(newSecret ? { webhookSecret: newSecret } : {}),
+        updatedAtTs: now,
+      });
+      if (updated && savesUrl) queueTestEvent(db, updated, now);
+      return updated;
+    },
+    { behavior: "immediate" },
+  );
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);
-  return toFeedView(row);
+  if (savesUrl) deps.wake();
+  return toFeedView(row, { revealSecret: newSecret !== null });
+}
+
+/**
+ * A new signing secret, shown once. The old one keeps signing alongside it for
+ * JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS, so receivers can switch without losing events.
+ */
+export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
+  const current = requireFeed(deps, auth, feedId);
+  if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
+  const row = repo.updateFeed(deps.db, current.id, {
+    webhookSecret: generateSecret(),
+    webhookPreviousSecret: current.webhookSecret,
+    webhookPreviousUntilTs: deps.clock.now() + deps.config.webhookRotationWindowMs,
+    updatedAtTs: deps.clock.now(),
+  })!;
+  deps.feedIndex.upsert(row);
+  return toFeedView(row, { revealSecret: true });
 }
 
 /** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */

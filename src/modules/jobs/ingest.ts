@@ -122,7 +122,7 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
                 scoreReason: "No profilePrompt on this feed: every match scores 5",
                 matchedAtTs: now,
               },
-              feed.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT },
+              feed.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT, deliverable: feed.hasWebhook },
             );
             result.matched++;
           } else {

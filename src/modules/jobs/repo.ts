@@ -17,7 +17,13 @@ export function findJobMeta(db: Db, ciphertext: string): { exploredAtTs: number 
 }
 
 export function findJob(db: Db, ciphertext: string): JobRow | undefined {
-  return db.select().from(jobs).where(eq(jobs.ciphertext, ciphertext)).get();
+  return prepared(db, "jobs.find", (d) =>
+    d
+      .select()
+      .from(jobs)
+      .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
+      .prepare(),
+  ).get({ ciphertext });
 }
 
 const COLUMNS = [

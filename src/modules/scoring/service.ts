@@ -145,7 +145,9 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
           scoreReason: outcome.reason,
           matchedAtTs: deps.clock.now(),
         },
-        current.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT },
+        current.notificationsMuted
+          ? null
+          : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT, deliverable: current.webhookUrl !== null && current.webhookDisabledAtTs === null },
       );
     },
     { behavior: "immediate" },

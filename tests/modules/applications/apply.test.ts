@@ -60,7 +60,7 @@ async function settled(key: string, queueId: string) {
   }
 }
 
-describe("apply", () => {
+describe("apply", async () => {
   test("queues at once, holds a credit, applies through the sandbox and charges exactly one credit", async () => {
     const { a } = setup({ credits: 3 });
     const cipher = job({ fixed: 750 });
@@ -206,7 +206,7 @@ describe("apply", () => {
       expect(res.body.error).toContain(fragment);
     }
     expect((await apply(a.apiKey, { jobId: "~020000000000000000404", coverLetter: "Hi" })).status).toBe(404);
-    const feed = feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     job();
     const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
@@ -216,7 +216,7 @@ describe("apply", () => {
   });
 });
 
-describe("status, applied jobs, freelancers, legacy", () => {
+describe("status, applied jobs, freelancers, legacy", async () => {
   test("status by queueId or jobId; exactly one; another account's is 404", async () => {
     const { a, b } = setup();
     const cipher = job();
@@ -250,7 +250,7 @@ describe("status, applied jobs, freelancers, legacy", () => {
 
   test("applied-jobs: newest first, every field, status filter, paging edges", async () => {
     const { a } = setup({ credits: 10 });
-    const feed = feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     const ciphers = [job({ title: "First" }), job({ title: "Second" }), job({ title: "Third" })];
     const queued: string[] = [];
@@ -312,7 +312,7 @@ describe("status, applied jobs, freelancers, legacy", () => {
   });
 });
 
-describe("queue wake-up", () => {
+describe("queue wake-up", async () => {
   test("a new application is picked up by a woken worker, not by polling (poll interval 1 hour)", async () => {
     setup({ start: false });
     await worker!.stop();

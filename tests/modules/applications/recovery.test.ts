@@ -52,7 +52,7 @@ async function interruptedApplication(lookup: SubmitOutcome | null | "unknown") 
   return { app, calls: fake.calls, account: getAccount(t.deps, accountId) };
 }
 
-describe("reconciling an application interrupted mid-submission", () => {
+describe("reconciling an application interrupted mid-submission", async () => {
   test("the marketplace recorded it: settled from the record, charged once, not sent again", async () => {
     const { app, calls, account } = await interruptedApplication({ status: "applied", message: "it arrived" });
     expect(app.status).toBe("applied");

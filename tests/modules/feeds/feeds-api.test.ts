@@ -69,8 +69,10 @@ describe("feeds API", () => {
     expect(res.status, show(res)).toBe(201);
     expect(res.body.feed).toMatchObject(full);
     expect(res.body.feed).not.toHaveProperty("unknownField");
+    // the signing secret is shown whole once, then masked
+    expect(res.body.feed.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
     const got = await t.request("GET", `/api/v1/feeds/${res.body.feed.id}`, { key: a });
-    expect(got.body.feed).toEqual(res.body.feed);
+    expect(got.body.feed).toEqual({ ...res.body.feed, webhookSecret: `whsec_…${res.body.feed.webhookSecret.slice(-4)}` });
   });
 
   test("validation collects every failure, each naming its field", async () => {
@@ -125,7 +127,7 @@ describe("feeds API", () => {
         "includes[1] may use * only at the end of the keyword",
         "includes[2] must contain a letter or digit",
         'excludedCountries[0] is not a known country: "Narnia" (use an English name, ISO-2 or ISO-3 code)',
-        "webhookUrl must be an http or https URL",
+        "webhookUrl is not allowed: ftp: URLs are not allowed (http and https only)",
       ],
     });
     expect((await post(a, { title: "x", minScore: 5 })).status).toBe(201);

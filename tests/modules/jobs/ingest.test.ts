@@ -18,8 +18,8 @@ function setup(config = {}) {
   return { apiKey, auth, feed };
 }
 
-describe("ingestion", () => {
-  test("counts documents, rejects bad ones with their position and reason, and keeps the rest", () => {
+describe("ingestion", async () => {
+  test("counts documents, rejects bad ones with their position and reason, and keeps the rest", async () => {
     setup();
     const result = ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], { source: "test" });
     expect(result).toMatchObject({ received: 5, inserted: 2, updated: 0, rejected: 3 });
@@ -28,11 +28,11 @@ describe("ingestion", () => {
     expect(count("SELECT count(*) AS n FROM jobs")).toBe(2);
   });
 
-  test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", () => {
+  test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", async () => {
     const { feed } = setup();
-    const open = feed({ minScore: 5 });
-    const muted = feed({ notificationsMuted: true });
-    const tooHigh = feed({ minScore: 4, includes: ["nothing-matches-this"] });
+    const open = await feed({ minScore: 5 });
+    const muted = await feed({ notificationsMuted: true });
+    const tooHigh = await feed({ minScore: 4, includes: ["nothing-matches-this"] });
     t.clock.advance(1000);
     const result = ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 2, scoring: 0 });
@@ -45,9 +45,9 @@ describe("ingestion", () => {
     expect(tooHigh.id).toBeDefined();
   });
 
-  test("a feed with a prompt gets a scoring task instead, and the workers are woken", () => {
+  test("a feed with a prompt gets a scoring task instead, and the workers are woken", async () => {
     const { feed } = setup();
-    feed({ profilePrompt: "Dashboards in React", minScore: 6 });
+    await feed({ profilePrompt: "Dashboards in React", minScore: 6 });
     let woken = 0;
     t.deps.work.subscribe(() => woken++);
     t.clock.advance(1000);
@@ -57,9 +57,9 @@ describe("ingestion", () => {
     expect(woken).toBe(1);
   });
 
-  test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", () => {
+  test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", async () => {
     const { feed } = setup();
-    feed({});
+    await feed({});
     t.clock.advance(1000);
     const T = Date.UTC(2026, 0, 15, 12);
     const doc = makeDoc({ title: "Original", exploredAt: T + 2000 });
@@ -73,24 +73,24 @@ describe("ingestion", () => {
     expect(count("SELECT count(*) AS n FROM events")).toBe(1);
   });
 
-  test("no backfill: a feed created after a job was first seen never gets it", () => {
+  test("no backfill: a feed created after a job was first seen never gets it", async () => {
     const { feed } = setup();
     const doc = makeDoc();
     ingestDocuments(t.deps, [doc], { source: "test" });
     t.clock.advance(1000);
-    const late = feed({});
+    const late = await feed({});
     ingestDocuments(t.deps, [doc], { source: "test" });
     expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(0);
     ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(1);
   });
 
-  test("each account's matching feeds get the job; filters apply", () => {
+  test("each account's matching feeds get the job; filters apply", async () => {
     setup();
     const other = authenticate(t.deps, t.account({ name: "other" }).apiKey)!;
     const mine = authenticate(t.deps, t.account({ name: "mine" }).apiKey)!;
-    feeds.createFeed(t.deps, mine, { title: "go", minScore: 0, includes: ["go"] });
-    feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
+    await feeds.createFeed(t.deps, mine, { title: "go", minScore: 0, includes: ["go"] });
+    await feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
     const rows = t.deps.db.$client.query("SELECT account_id AS a FROM feed_jobs").all() as { a: string }[];

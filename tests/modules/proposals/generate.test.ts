@@ -44,7 +44,7 @@ function setup(config: Record<string, unknown> = {}) {
 const withModel = () => ({ openaiApiKey: "sk-test", openaiBaseUrl: fake.url, aiMaxRetries: 0, aiTimeoutMs: 1500 });
 const gen = (key: string, json: unknown) => t.request("POST", PATH, { key, json });
 
-describe("generate-proposal with the local writer (no model configured)", () => {
+describe("generate-proposal with the local writer (no model configured)", async () => {
   test("writes a job-specific letter with no placeholders, answers each question once, spends no credit", async () => {
     const { a } = setup();
     const res = await gen(a.apiKey, {
@@ -87,7 +87,7 @@ describe("generate-proposal with the local writer (no model configured)", () => 
       const res = await gen(a.apiKey, { jobId });
       expect(res.status, `${jobId}: ${show(res)}`).toBe(200);
     }
-    const feed = feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [makeDoc({ title: "Another job" })], { source: "test" });
     const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
@@ -113,17 +113,17 @@ describe("generate-proposal with the local writer (no model configured)", () => 
     expect(dup.body.error).toContain("questions[1].position");
     const negative = await gen(a.apiKey, { jobId: CIPHER, questions: [{ position: -1, question: "a?" }] });
     expect(negative.status).toBe(400);
-    const theirs = feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "theirs", minScore: 0 });
+    const theirs = await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "theirs", minScore: 0 });
     expect((await gen(a.apiKey, { jobId: CIPHER, feedId: theirs.id })).status).toBe(404);
     expect((await gen(a.apiKey, { jobId: CIPHER, feedId: "nope" })).status).toBe(404);
   });
 });
 
-describe("generate-proposal with a model", () => {
+describe("generate-proposal with a model", async () => {
   test("sends the model, effort and feed instructions; keeps the job text in a data section; records usage", async () => {
     const { a } = setup(withModel());
     const auth = authenticate(t.deps, a.apiKey)!;
-    const feed = feeds.createFeed(t.deps, auth, { title: "shop", minScore: 0, proposalGenerationPrompt: "Mention my 40 Shopify stores. Sign as Dana." });
+    const feed = await feeds.createFeed(t.deps, auth, { title: "shop", minScore: 0, proposalGenerationPrompt: "Mention my 40 Shopify stores. Sign as Dana." });
     fake.setFallback(() => ({
       content: JSON.stringify({
         proposal: "## Hello\nYour Shopify checkout is slow on mobile, and I have fixed exactly that for **40 stores**. I would start by auditing Liquid templates and apps. Dana",

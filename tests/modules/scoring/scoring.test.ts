@@ -51,10 +51,10 @@ const reactJob = () =>
   });
 const cookingJob = () => makeDoc({ title: "Write Italian cooking recipes", description: "Blog posts about pasta and pizza.", skills: ["Copywriting"] });
 
-describe("scoring with the local scorer (no model configured)", () => {
+describe("scoring with the local scorer (no model configured)", async () => {
   test("relevant jobs enter a prompt feed at or above minScore; unrelated ones do not", async () => {
     const { feed } = setup();
-    const f = feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 6 });
+    const f = await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 6 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [reactJob(), cookingJob()], { source: "test" });
     await worker!.drain();
@@ -70,13 +70,13 @@ describe("scoring with the local scorer (no model configured)", () => {
   });
 });
 
-describe("scoring with a model", () => {
+describe("scoring with a model", async () => {
   test("the model's score decides; the job text travels in a delimited data section; usage is recorded; the score is cached per prompt", async () => {
     const { feed, accountId } = setup({ ai: true });
     fake.setFallback(() => ({ content: JSON.stringify({ score: 8.3, reason: "Strong React/TypeScript fit" }), usage: { prompt_tokens: 120, completion_tokens: 15 } }));
     const prompt = "Senior React developer";
-    feed({ profilePrompt: prompt, minScore: 7 });
-    feed({ profilePrompt: prompt, minScore: 9 }); // same prompt: served from the cache, below its minScore
+    await feed({ profilePrompt: prompt, minScore: 7 });
+    await feed({ profilePrompt: prompt, minScore: 9 }); // same prompt: served from the cache, below its minScore
     t.clock.advance(1000);
     const injected = makeDoc({
       title: "React dashboard",
@@ -107,7 +107,7 @@ describe("scoring with a model", () => {
     const { feed, accountId } = setup({ ai: true });
     setAiScoringAllowance(t.deps, accountId, 1);
     fake.setFallback(() => ({ content: JSON.stringify({ score: 9, reason: "fit" }) }));
-    feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 0 });
+    await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 0 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [reactJob()], { source: "test" });
     await worker!.drain();
@@ -122,7 +122,7 @@ describe("scoring with a model", () => {
   test("an answer out of range is never trusted: the local scorer decides instead", async () => {
     const { feed } = setup({ ai: true });
     fake.setFallback(() => ({ content: JSON.stringify({ score: 11, reason: "perfect!!" }) }));
-    feed({ profilePrompt: "Italian food writer", minScore: 9.5 });
+    await feed({ profilePrompt: "Italian food writer", minScore: 9.5 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [cookingJob()], { source: "test" });
     await worker!.drain();
@@ -134,7 +134,7 @@ describe("scoring with a model", () => {
   test("a failing model is retried by the queue; on the last attempt the local scorer decides", async () => {
     const { feed } = setup({ ai: true, retries: 0 });
     fake.setFallback(() => ({ json: { error: { message: "overloaded" } }, status: 503 }));
-    feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 1 });
+    await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 1 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [reactJob()], { source: "test" });
     // the retry delay is 1 ms of the test clock: move it along while draining
@@ -154,8 +154,8 @@ describe("scoring with a model", () => {
   test("a muted feed is scored and matched but writes no event; a feed deleted before scoring gets nothing", async () => {
     const { feed, auth } = setup({ ai: true });
     fake.setFallback(() => ({ content: JSON.stringify({ score: 9, reason: "fit" }) }));
-    const muted = feed({ profilePrompt: "React", minScore: 5, notificationsMuted: true });
-    const doomed = feed({ profilePrompt: "React again", minScore: 5 });
+    const muted = await feed({ profilePrompt: "React", minScore: 5, notificationsMuted: true });
+    const doomed = await feed({ profilePrompt: "React again", minScore: 5 });
     worker!.stop(); // hold the tasks until the feed is gone
     t.clock.advance(1000);
     ingestDocuments(t.deps, [reactJob()], { source: "test" });

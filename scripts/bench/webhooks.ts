@@ -1,0 +1,163 @@
+/**
+ * bun run bench:webhooks — from ingest to the webhook arriving at a local receiver.
+ *
+ * 1,000 feeds with empty profilePrompts (no scoring) and realistic keyword
+ * filters, every one with a webhook to one local receiver (Bun.serve in this
+ * process, loopback). A file database with the default synchronous=FULL.
+ *
+ * 1. Latency: jobs ingested one at a time on an otherwise idle pipeline, with
+ *    one catch-all feed (no keywords) holding a webhook and the 1,000 others
+ *    matching without one; time from the start of ingest to the webhook's
+ *    arrival (p50, p99). Then the same with every feed holding a webhook, so a
+ *    job fans out to all the feeds it matches.
+ * 2. Throughput: a burst of jobs ingested in batches with every feed holding
+ *    a webhook; deliveries per second until every event is delivered.
+ *
+ * Options: --feeds N (default 1000) --latency-jobs N (default 200) --burst-jobs N (default 1000)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createDeliverer } from "../../src/cli/serve";
+import { loadConfig } from "../../src/config";
+import { closeDeps, createDeps } from "../../src/deps";
+import { systemClock } from "../../src/lib/clock";
+import { createLogger } from "../../src/lib/log";
+import { createAccount } from "../../src/modules/accounts/service";
+import { findFeedById, insertFeed } from "../../src/modules/feeds/repo";
+import { ingestDocuments } from "../../src/modules/jobs/ingest";
+import { generateJob } from "../../src/sources/sandbox/generator";
+import { randomFeed } from "./fixtures";
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { feeds: { type: "string" }, "latency-jobs": { type: "string" }, "burst-jobs": { type: "string" }, help: { type: "boolean", short: "h" } },
+});
+if (values.help) {
+  console.log("Usage: bun run bench:webhooks [--feeds N] [--latency-jobs N] [--burst-jobs N]");
+  process.exit(0);
+}
+const FEEDS = Number(values.feeds ?? 1000);
+const LATENCY_JOBS = Number(values["latency-jobs"] ?? 200);
+const BURST_JOBS = Number(values["burst-jobs"] ?? 1000);
+
+// The receiver records when each event arrived.
+const arrivals = new Map<string, number>();
+const receiver = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(req) {
+    const now = performance.now();
+    const id = req.headers.get("webhook-id")!;
+    await req.arrayBuffer();
+    arrivals.set(id, now);
+    return new Response("ok");
+  },
+});
+const url = `http://127.0.0.1:${receiver.port}/hook`;
+
+const dir = mkdtempSync(join(tmpdir(), "jp-bench-hooks-"));
+const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
+const { deps } = createDeps({ ...loadConfig({}), dbPath: join(dir, "hooks.db"), webhookAllowPrivate: true }, { clock: systemClock, log });
+const accounts = Array.from({ length: 20 }, (_, i) => createAccount(deps, { name: `bench ${i}` }).account.id);
+const created = Date.now() - 1000;
+deps.db.transaction((tx) => {
+  for (let i = 0; i < FEEDS; i++) {
+    const row = randomFeed(accounts[i % accounts.length]!, i, created);
+    const saved = insertFeed(tx as never, {
+      ...row,
+      profilePrompt: "",
+      minScore: Math.min(row.minScore, 5),
+      notificationsMuted: false,
+      webhookUrl: null,
+      webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    });
+    deps.feedIndex.upsert(saved);
+  }
+  const catchAll = randomFeed(accounts[0]!, FEEDS, created);
+  deps.feedIndex.upsert(
+    insertFeed(tx as never, {
+      ...catchAll,
+      includes: [],
+      excludes: [],
+      profilePrompt: "",
+      minScore: 0,
+      minHourlyRate: null,
+      minFixedPrice: null,
+      clientMinSpent: null,
+      excludedCountries: [],
+      includedCountries: [],
+      platforms: null,
+      emailFound: "all",
+      jobTypes: [],
+      usOnlyMode: "all",
+      paymentVerifiedOnly: false,
+      clientMinRating: null,
+      clientMinReviews: null,
+      notificationsMuted: false,
+      webhookUrl: url,
+      webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    }),
+  );
+});
+function enableAllWebhooks() {
+  deps.db.$client.run("UPDATE feeds SET webhook_url = ?", [url]);
+  for (const row of deps.db.$client.query("SELECT id FROM feeds").all() as { id: string }[]) {
+    deps.feedIndex.upsert(findFeedById(deps.db, row.id)!);
+  }
+}
+const deliverer = createDeliverer(deps);
+deps.work.subscribe(() => deliverer.notify());
+deliverer.start();
+
+const eventIdsOf = (ciphertexts: string[]) =>
+  ciphertexts.flatMap((c) => (deps.db.$client.query("SELECT id FROM events WHERE job_ciphertext = ? AND status != 'no_endpoint'").all(c) as { id: string }[]).map((r) => r.id));
+const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+
+try {
+  // 1. latency
+  const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? NaN;
+  async function latencyRun(seed: number): Promise<{ all: number[]; firsts: number[]; perJob: number }> {
+    const all: number[] = [];
+    const firsts: number[] = [];
+    let perJob = 0;
+    for (let i = 0; i < LATENCY_JOBS; i++) {
+      const doc = generateJob({ seed, index: i, nowTs: Date.now() });
+      const t0 = performance.now();
+      ingestDocuments(deps, [doc], { source: "bench" });
+      const ids = eventIdsOf([cipher(doc)]);
+      perJob += ids.length;
+      while (ids.some((id) => !arrivals.has(id))) await Bun.sleep(0);
+      for (const id of ids) all.push(arrivals.get(id)! - t0);
+      if (ids.length) firsts.push(Math.min(...ids.map((id) => arrivals.get(id)!)) - t0);
+      await deliverer.idle();
+    }
+    return { all, firsts, perJob: perJob / LATENCY_JOBS };
+  }
+  const single = await latencyRun(77);
+  console.log(`ingest → webhook received, ${LATENCY_JOBS} jobs one at a time, ${FEEDS + 1} feeds, one of them with a webhook:`);
+  console.log(`  p50 ${pct(single.all, 0.5).toFixed(2)} ms, p99 ${pct(single.all, 0.99).toFixed(2)} ms (target: p99 < 10 ms)`);
+  enableAllWebhooks();
+  const fanout = await latencyRun(79);
+  console.log(`the same with every feed holding a webhook (${fanout.perJob.toFixed(1)} webhooks per job):`);
+  console.log(`  first webhook of each job: p50 ${pct(fanout.firsts, 0.5).toFixed(2)} ms, p99 ${pct(fanout.firsts, 0.99).toFixed(2)} ms`);
+  console.log(`  every webhook: p50 ${pct(fanout.all, 0.5).toFixed(2)} ms, p99 ${pct(fanout.all, 0.99).toFixed(2)} ms`);
+
+  // 2. throughput
+  const docs = Array.from({ length: BURST_JOBS }, (_, i) => generateJob({ seed: 78, index: i, nowTs: Date.now() }));
+  const before = arrivals.size;
+  const t0 = performance.now();
+  for (let i = 0; i < docs.length; i += 50) ingestDocuments(deps, docs.slice(i, i + 50), { source: "bench" });
+  const expected = (deps.db.$client.query("SELECT count(*) AS n FROM events WHERE status != 'no_endpoint'").get() as { n: number }).n;
+  while (arrivals.size < expected) await Bun.sleep(5);
+  await deliverer.idle(60_000);
+  const secs = (performance.now() - t0) / 1000;
+  const delivered = arrivals.size - before;
+  console.log(`\nburst: ${BURST_JOBS} jobs → ${delivered} webhooks delivered in ${secs.toFixed(2)} s: ${Math.round(delivered / secs)} deliveries/s (target ≥ 1,000)`);
+} finally {
+  await deliverer.stop();
+  closeDeps(deps);
+  receiver.stop(true);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,152 @@
+import type { Db } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/log";
+import { EgressBlockedError, safeFetch, type EgressPolicy, type Resolver } from "../../lib/ssrf";
+import { sign, signedHeaders } from "../../lib/standard-webhooks";
+import { PoolLoop } from "../../worker/loop";
+import { findFeedById, findFeedJobById } from "../feeds/repo";
+import { normalizeJob } from "../jobs/normalize";
+import { findJob } from "../jobs/repo";
+import { buildJobMatchedPayload, buildTestPayload, JOB_MATCHED } from "./payload";
+import * as repo from "./repo";
+
+export interface DelivererDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: {
+    webhookRetryScheduleMs: number[];
+    webhookTimeoutMs: number;
+    webhookConcurrency: number;
+    webhookDisableAfterMs: number;
+    egress: EgressPolicy;
+  };
+  resolve?: Resolver;
+}
+
+export const DEDUPE_WINDOW_MS = 24 * 3_600_000;
+
+/** The wait before retry n (1-based) after a failure; Retry-After on 429/503 is honoured within [delay, 2×delay]. */
+export function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null): number | null {
+  const base = scheduleMs[failedAttempts - 1];
+  if (base === undefined) return null;
+  if ((statusCode === 429 || statusCode === 503) && retryAfter) {
+    const seconds = Number(retryAfter);
+    const asked = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+    if (Number.isFinite(asked)) return Math.min(2 * base, Math.max(base, asked));
+  }
+  return base;
+}
+
+/**
+ * Delivers the outbox. Per feed, one attempt at a time and first attempts in
+ * match order (events are taken oldest first and a feed with an attempt in
+ * flight is skipped this round); an event waiting for a retry does not hold
+ * back the feed's newer events. Feeds deliver concurrently up to the global
+ * bound. Every attempt and the event's new state are written in one
+ * transaction after the POST; a crash before that leaves the event due, so it
+ * is sent again with the same webhook-id (at-least-once).
+ */
+export class WebhookDeliverer extends PoolLoop {
+  private readonly busyFeeds = new Set<string>();
+
+  constructor(private readonly deps: DelivererDeps) {
+    super("webhooks", 250, deps.log);
+  }
+
+  /** Resolves when no event is due now and nothing is in flight (tests and benchmarks). */
+  idle(timeoutMs = 10_000): Promise<void> {
+    return this.waitIdle(() => repo.dueEvents(this.deps.db, this.deps.clock.now(), 1).length === 0, timeoutMs, "webhook deliveries");
+  }
+
+  protected round(): void {
+    let free = this.deps.config.webhookConcurrency - this.inFlight.size;
+    if (free <= 0) return;
+    // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
+    for (const due of repo.dueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8))) {
+      if (free === 0) break;
+      if (this.busyFeeds.has(due.feedId)) continue;
+      const e = repo.findEventBySeq(this.deps.db, due.seq);
+      if (!e) continue;
+      this.busyFeeds.add(e.feedId);
+      free--;
+      const work = this.deliver(e).catch((err) => this.deps.log.error("webhook delivery crashed", { event: e.id, err: err as Error }));
+      this.track(work, () => this.busyFeeds.delete(e.feedId));
+    }
+  }
+
+  private payloadOf(e: repo.EventRow, feed: { id: string; title: string }): unknown | null {
+    if (e.type !== JOB_MATCHED) return buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed });
+    const match = e.feedJobId ? findFeedJobById(this.deps.db, e.feedJobId) : undefined;
+    const row = e.jobCiphertext ? findJob(this.deps.db, e.jobCiphertext) : undefined;
+    const job = row ? normalizeJob(row.document) : null;
+    if (!match || !row || !job?.ok) return null;
+    return buildJobMatchedPayload({
+      eventId: e.id,
+      createdAtTs: e.createdAtTs,
+      feed,
+      match: { processedJobId: match.id, matchingScore: match.matchingScore, scoreReason: match.scoreReason, matchedAtTs: match.matchedAtTs },
+      job: job.job,
+      source: row.source,
+    });
+  }
+
+  private async deliver(e: repo.EventRow): Promise<void> {
+    const { db, clock, config } = this.deps;
+    const now = clock.now();
+    const feed = findFeedById(db, e.feedId);
+    if (!feed) return; // deleted: its events went with it
+    if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
+      repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL" });
+      return;
+    }
+    if (e.type === JOB_MATCHED && repo.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
+      repo.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
+      return;
+    }
+    const payload = this.payloadOf(e, { id: feed.id, title: feed.title });
+    if (payload === null) {
+      repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
+      return;
+    }
+    const body = JSON.stringify(payload);
+    const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "jobpilot-webhooks", ...signedHeaders(feed.webhookSecret, e.id, body, now / 1000) };
+    // During a secret rotation both secrets sign, so receivers can switch without dropping events.
+    if (feed.webhookPreviousSecret && (feed.webhookPreviousUntilTs ?? 0) > now) {
+      headers["webhook-signature"] += ` ${sign(feed.webhookPreviousSecret, e.id, Math.floor(now / 1000), body)}`;
+    }
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let retryAfter: string | null = null;
+    let error: string | null = null;
+    try {
+      const res = await safeFetch(feed.webhookUrl, { method: "POST", headers, body, timeoutMs: config.webhookTimeoutMs }, config.egress, this.deps.resolve);
+      const code = res.status;
+      statusCode = code;
+      retryAfter = res.headers.get("retry-after");
+      await res.body?.cancel().catch(() => {});
+      if (code < 200 || code >= 300) error = code >= 300 && code < 400 ? `HTTP ${code} (redirects are not followed)` : `HTTP ${code}`;
+    } catch (err) {
+      const name = (err as Error)?.name;
+      if (err instanceof EgressBlockedError) error = `blocked: ${(err as Error).message}`;
+      else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
+      else error = `connection failed: ${(err as Error)?.message ?? String(err)}`;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const attempt = { startedAtTs: now, durationMs, statusCode, error };
+    if (error === null) {
+      repo.recordAttempt(db, e, attempt, { status: "delivered", nextAttemptAtTs: null });
+      if (feed.webhookFailingSinceTs !== null) repo.noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
+      return;
+    }
+    const failedAt = clock.now();
+    const delay = retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter);
+    if (delay !== null) {
+      repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      return;
+    }
+    repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
+    const state = repo.noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
+    this.deps.log.warn("webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
+  }
+}

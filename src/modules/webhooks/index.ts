@@ -1,0 +1,65 @@
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps";
+import { authContext } from "../../http/auth";
+import { errorResponses, queryInt } from "../../http/schemas";
+import { listDeliveries, retryDelivery } from "./service";
+
+const DeliveryStatus = t.Union([
+  t.Literal("pending"),
+  t.Literal("retrying"),
+  t.Literal("delivered"),
+  t.Literal("failed"),
+  t.Literal("suppressed"),
+  t.Literal("skipped"),
+]);
+
+const Delivery = t.Object(
+  {
+    eventId: t.String(),
+    type: t.String({ description: "job.matched or webhook.test" }),
+    status: t.String({ description: "pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped" }),
+    jobId: t.Nullable(t.String()),
+    processedJobId: t.Nullable(t.String()),
+    createdAt: t.String(),
+    attempts: t.Array(
+      t.Object({ attempt: t.Integer(), at: t.String(), durationMs: t.Integer(), statusCode: t.Nullable(t.Integer()), error: t.Nullable(t.String()) }),
+    ),
+    nextAttemptAt: t.Nullable(t.String()),
+    deliveredAt: t.Nullable(t.String()),
+    lastError: t.Nullable(t.String()),
+  },
+  { title: "WebhookDelivery" },
+);
+
+const params = t.Object({ feedId: t.String({ maxLength: 100 }) });
+const tags = ["Feeds"];
+
+/** (extension) Webhook delivery history of a feed, and resending an event. */
+export function webhooksRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/api/v1/feeds" })
+    .use(authContext)
+    .get("/:feedId/deliveries", ({ auth, params, query }) => listDeliveries(deps, auth, params.feedId, query), {
+      params,
+      query: t.Object({
+        limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
+        offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+        status: t.Optional(DeliveryStatus),
+      }),
+      response: {
+        200: t.Object({
+          endpoint: t.Object({ url: t.Nullable(t.String()), disabledAt: t.Nullable(t.String()), disabledReason: t.Nullable(t.String()), failingSince: t.Nullable(t.String()) }),
+          deliveries: t.Array(Delivery),
+          total: t.Integer(),
+          limit: t.Integer(),
+          offset: t.Integer(),
+        }),
+        ...errorResponses(400, 401, 404, 429, 500),
+      },
+      detail: { tags, summary: "(extension) The feed's webhook events and their attempts, newest first" },
+    })
+    .post("/:feedId/deliveries/:eventId/retry", ({ auth, params, set }) => ((set.status = 202), retryDelivery(deps, auth, params.feedId, params.eventId)), {
+      params: t.Object({ feedId: t.String({ maxLength: 100 }), eventId: t.String({ maxLength: 100 }) }),
+      response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
+      detail: { tags, summary: "(extension) Send an event again now" },
+    });
+}

@@ -1,0 +1,76 @@
+import type { Db } from "../../db/client";
+import { AppError, notFound } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import type { AuthContext } from "../accounts/service";
+import { findFeed } from "../feeds/repo";
+import * as repo from "./repo";
+
+export interface WebhooksDeps {
+  db: Db;
+  clock: Clock;
+  webhookRetryScheduleMs: number[];
+  wake: () => void;
+}
+
+const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
+
+function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
+  const feed = findFeed(deps.db, auth.accountId, feedId);
+  if (!feed) throw notFound("Feed not found");
+  return feed;
+}
+
+/** The feed's webhook events newest first, each with its attempts (extension API, also the dashboard's). */
+export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: string, query: { limit?: number; offset?: number; status?: string }) {
+  const feed = requireFeed(deps, auth, feedId);
+  const limit = query.limit ?? 50;
+  const offset = query.offset ?? 0;
+  const { items, total } = repo.listEvents(deps.db, feedId, { limit, offset, status: query.status });
+  const attempts = repo.attemptsOf(
+    deps.db,
+    items.map((e) => e.seq),
+  );
+  return {
+    endpoint: {
+      url: feed.webhookUrl,
+      disabledAt: iso(feed.webhookDisabledAtTs),
+      disabledReason: feed.webhookDisabledReason,
+      failingSince: iso(feed.webhookFailingSinceTs),
+    },
+    deliveries: items.map((e) => ({
+      eventId: e.id,
+      type: e.type,
+      status: e.status,
+      jobId: e.jobCiphertext,
+      processedJobId: e.feedJobId,
+      createdAt: iso(e.createdAtTs)!,
+      attempts: attempts
+        .filter((a) => a.eventSeq === e.seq)
+        .map((a) => ({ attempt: a.attempt, at: iso(a.startedAtTs)!, durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+      nextAttemptAt: iso(e.nextAttemptAtTs),
+      deliveredAt: iso(e.deliveredAtTs),
+      lastError: e.lastError,
+    })),
+    total,
+    limit,
+    offset,
+  };
+}
+
+/** Sends an event again now: one more attempt for a failed one, or an early one for one waiting to retry. */
+export function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: string, eventId: string) {
+  const feed = requireFeed(deps, auth, feedId);
+  const event = repo.findEvent(deps.db, feedId, eventId);
+  if (!event) throw notFound("Delivery not found");
+  if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
+  if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
+  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+  // Leaves room for exactly one more attempt when the retries are spent.
+  repo.setEventState(deps.db, event.seq, {
+    status: "retrying",
+    nextAttemptAtTs: deps.clock.now(),
+    attempts: Math.min(event.attempts, deps.webhookRetryScheduleMs.length),
+  });
+  deps.wake();
+  return { queued: true as const, eventId };
+}
