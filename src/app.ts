@@ -13,7 +13,8 @@ import { feedsRoutes } from "./modules/feeds/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
 import { WebhookPayloadSchema } from "./modules/webhooks/model";
 import { freelancersRoutes } from "./modules/freelancers/index";
-import { jobsAdminRoutes, jobsRoutes } from "./modules/jobs/index";
+import { jobsAdminRoutes } from "./modules/jobs/index";
+import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
@@ -113,8 +114,8 @@ export function createApp(deps: Deps) {
     .use(applicationsRoutes(deps))
     .use(proposalsRoutes(deps))
     .use(freelancersRoutes(deps))
-    .use(jobsRoutes())
-    .use(clientsRoutes())
+    .use(archiveRoutes(deps))
+    .use(clientsRoutes(deps))
     .use(accountRoutes(deps))
     .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
     .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())

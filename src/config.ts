@@ -267,6 +267,27 @@ export const SETTINGS = {
     default: 86_400_000,
     doc: "After a signing-secret rotation, how long deliveries carry signatures with both the old and the new secret.",
   },
+  trackerCron: {
+    env: "JOBPILOT_TRACKER_CRON",
+    flag: undefined,
+    schema: T.String({ minLength: 9 }),
+    default: "*/10 * * * *",
+    doc: "When the proposal-activity tracker re-reads the jobs it watches (cron pattern).",
+  },
+  trackerBudget: {
+    env: "JOBPILOT_TRACKER_BUDGET",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 100_000 }),
+    default: 200,
+    doc: "Most jobs the tracker re-reads per run.",
+  },
+  trackerMaxAgeDays: {
+    env: "JOBPILOT_TRACKER_MAX_AGE_DAYS",
+    flag: undefined,
+    schema: T.Number({ minimum: 0.01, maximum: 365 }),
+    default: 14,
+    doc: "The tracker stops watching a job this many days after it was published.",
+  },
   workerConcurrency: {
     env: "JOBPILOT_WORKER_CONCURRENCY",
     flag: undefined,

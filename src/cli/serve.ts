@@ -14,6 +14,7 @@ import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
 import { startScheduler } from "../worker/scheduler";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
+import { TRACK_TASK, trackJobs } from "../modules/jobs/track.task";
 import type { Command, Running } from "./command";
 
 export const serveCommand: Command = {
@@ -55,7 +56,11 @@ export const serveCommand: Command = {
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,
-      handlers: { [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx), [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx) },
+      handlers: {
+        [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx),
+        [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx),
+        [TRACK_TASK]: () => trackJobs(deps),
+      },
     });
     const applyWorker = new TaskWorker(deps, {
       concurrency: config.applyConcurrency,
@@ -73,7 +78,10 @@ export const serveCommand: Command = {
     worker.start();
     applyWorker.start();
     deliverer.start();
-    const scheduler = startScheduler(deps, [{ name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK }]);
+    const scheduler = startScheduler(deps, [
+      { name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK },
+      { name: "proposal-activity-tracker", pattern: config.trackerCron, kind: TRACK_TASK },
+    ]);
     const intake = sourceLoops(deps, sources);
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();

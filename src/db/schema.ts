@@ -431,3 +431,20 @@ export const webhookAttempts = sqliteTable(
   },
   (t) => [index("webhook_attempts_event_idx").on(t.eventSeq)],
 );
+
+/**
+ * Jobs the proposal-activity tracker watches (jobs in any feed, jobs applied to). `state` is the
+ * tracker's TrackingState (counts history, checks, stop reason) as JSON.
+ */
+export const jobTracking = sqliteTable(
+  "job_tracking",
+  {
+    jobCiphertext: text("job_ciphertext")
+      .primaryKey()
+      .references(() => jobs.ciphertext, { onDelete: "cascade" }),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    state: text("state", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    lastCheckedAtTs: integer("last_checked_at_ts").notNull(),
+  },
+  (t) => [index("job_tracking_due_idx").on(t.lastCheckedAtTs).where(sql`active = 1`)],
+);

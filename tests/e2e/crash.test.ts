@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeDoc } from "../helpers/factories";
-import { startServer } from "../helpers/process";
+import { runCommand, startServer } from "../helpers/process";
 
 const ADMIN_TOKEN = "crash-test-admin-token-0123";
 
@@ -57,6 +57,9 @@ describe("crash safety of the apply queue", () => {
     before.close();
     expect(inFlight.reduce((a, r) => a + r.n, 0)).toBeGreaterThan(0);
 
+    // The check below polls status often: lift this account's limits (the CLI works on the stopped server's database).
+    const limits = await runCommand([process.execPath, "run", "src/main.ts", "account", "limits", "--account", created.account.id, "--multiplier", "100"], env);
+    expect(limits.code, limits.stderr).toBe(0);
     server = await startServer(cmd, env);
     try {
       const deadline = Date.now() + 20_000;

@@ -13,6 +13,7 @@ import type { NormalizedJob } from "../jobs/normalize";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
 import * as repo from "./repo";
+import { ensureTracked } from "../jobs/tracking";
 
 export interface ApplicationsDeps {
   db: Db;
@@ -140,6 +141,7 @@ export async function apply(
         appliedAtTs: now,
       });
       enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
+      ensureTracked(db, job.ciphertext, resolved.row.document, now);
       return available;
     },
     { behavior: "immediate" },

@@ -1,21 +1,23 @@
 import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
 import { errorResponses } from "../../http/schemas";
-import { notImplemented } from "../../errors";
-import { ClientJobsRecord, CompanyParams } from "./model";
+import { CompanyParams } from "./model";
+import { ClientJobsRecordSchema } from "./schema";
+import { getClientJobs } from "./service";
 
-const getClientJobs = (_companyId: string) => {
-  throw notImplemented();
-};
-
-/** A buyer's open jobs and work history; /api/v1 and /api/v2 forward to the same handler. Implementation: issue "Job archive and client data". */
-export function clientsRoutes() {
+/** A buyer's open jobs and work history; /api/v1 and /api/v2 serve the same handler. */
+export function clientsRoutes(deps: Deps) {
   const app = new Elysia().use(authContext);
   for (const prefix of ["/api", "/api/v1", "/api/v2"]) {
-    app.get(`${prefix}/clients/:companyId/jobs`, ({ params }) => getClientJobs(params.companyId), {
+    app.get(`${prefix}/clients/:companyId/jobs`, ({ params }) => getClientJobs(deps, params.companyId), {
       params: CompanyParams,
-      response: { 200: ClientJobsRecord, ...errorResponses(400, 401, 404, 429, 500, 501) },
-      detail: { tags: ["Clients"], summary: prefix === "/api" ? "Client jobs record by company id" : "Forward of /api/clients/{companyId}/jobs" },
+      response: { 200: ClientJobsRecordSchema, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: {
+        tags: ["Clients"],
+        summary: prefix === "/api" ? "Client jobs record by company id" : "Forward of /api/clients/{companyId}/jobs",
+        description: "Built from the freshest archived documents of that company: buyer profile, open jobs, work history and stats. No credit cost.",
+      },
     });
   }
   return app;

@@ -188,3 +188,13 @@ export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
 export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
   db.insert(events).values(row).run();
 }
+
+/** This account's feed entries for a job (the `matches` of an archived job). */
+export function matchesOfJob(db: Db, accountId: string, jobCiphertext: string): FeedJobRow[] {
+  return db
+    .select()
+    .from(feedJobs)
+    .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feedJobs.accountId, accountId)))
+    .orderBy(feedJobs.matchedAtTs)
+    .all();
+}

@@ -8,11 +8,13 @@ import { EMPTY_PROMPT_SCORE } from "../feeds/service";
 import type { JobDocument } from "./document";
 import { normalizeJob, type NormalizedJob } from "./normalize";
 import * as repo from "./repo";
+import { checkTracked, ensureTracked } from "./tracking";
 
 export interface IngestDeps {
   db: Db;
   clock: Clock;
   feedIndex: FeedIndex;
+  config: { trackerMaxAgeDays: number };
   /** Called after a commit that queued work (scoring tasks, outbox events), to wake the workers at once. */
   wake: () => void;
 }
@@ -94,6 +96,8 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
           result.updated++;
           if (exploredAtTs >= known.exploredAtTs) {
             repo.updateJob(db, job.ciphertext, { ...columns(job, opts.source), document: doc, exploredAtTs, updatedAtTs: now });
+            // A newer document of a job the tracker watches is one more observation of its proposal activity.
+            checkTracked(db, job.ciphertext, doc, now, deps.config.trackerMaxAgeDays * 86_400_000);
           }
           continue;
         }
@@ -106,6 +110,7 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
           updatedAtTs: now,
         });
         result.inserted++;
+        let entered = false;
         for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
           if (feed.profilePrompt.trim() === "") {
             if (EMPTY_PROMPT_SCORE < feed.minScore) continue;
@@ -125,11 +130,13 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
               feed.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT, deliverable: feed.hasWebhook },
             );
             result.matched++;
+            entered = true;
           } else {
             enqueueTask(db, SCORE_TASK, { feedId: feed.id, ciphertext: job.ciphertext }, now, { maxAttempts: 4 });
             result.scoring++;
           }
         }
+        if (entered) ensureTracked(db, job.ciphertext, doc, now);
       }
     },
     { behavior: "immediate" },

@@ -11,6 +11,7 @@
  */
 import { normalizeCountry } from "../../lib/countries";
 import type { JobDocument, Platform } from "./document";
+import { ABORTED, isAborted, num, obj, str, timestamp } from "./fields";
 
 export interface NormalizedJob {
   ciphertext: string;
@@ -55,43 +56,15 @@ const CURRENCY = /^[A-Za-z]{3}$/;
 type Obj = Record<string, unknown>;
 type Maybe = Obj | undefined;
 
-const ABORTED = "ExecutionAborted";
 
-/** GraphQL visitor responses put `ExecutionAborted` where gated values would be; it means "not readable". */
-function isAborted(v: unknown): boolean {
-  if (v === ABORTED) return true;
-  if (typeof v !== "object" || v === null) return false;
-  const o = v as Obj;
-  return o.__typename === ABORTED || o.code === ABORTED || (o.extensions as Maybe)?.code === ABORTED;
-}
 
 /** The value when it carries information: not undefined, null or aborted. */
 function present(v: unknown): unknown {
   return v === null || v === undefined || isAborted(v) ? undefined : v;
 }
 
-function obj(v: unknown): Maybe {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !isAborted(v) ? (v as Obj) : undefined;
-}
 
-function str(v: unknown): string | undefined {
-  if (typeof v !== "string" || v === ABORTED) return undefined;
-  const t = v.trim();
-  return t.length > 0 ? t : undefined;
-}
 
-/** Money and counts arrive as numbers, numeric strings, `{amount}` or `{rawValue}`. */
-function num(v: unknown): number | null {
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "string") {
-    if (v.trim() === "") return null; // Number("") is 0, which would invent a value
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
-  }
-  const o = obj(v);
-  if (o === undefined) return null;
-  return o.amount !== undefined ? num(o.amount) : o.rawValue !== undefined ? num(o.rawValue) : null;
-}
 
 function firstNum(values: unknown[], accept: (n: number) => boolean, read: (v: unknown) => number | null = num): number | null {
   for (const v of values) {
@@ -116,17 +89,6 @@ function firstStr(values: unknown[]): string | undefined {
   return undefined;
 }
 
-/** Timestamps: ISO strings, or epoch numbers / numeric strings (seconds when below 1e11, else ms). */
-function timestamp(v: unknown): number | null {
-  let n: number;
-  if (typeof v === "number") n = v;
-  else if (typeof v === "string" && v.trim() !== "") {
-    n = Number(v);
-    if (!Number.isFinite(n)) n = Date.parse(v);
-  } else return null;
-  if (!Number.isFinite(n) || n <= 0) return null;
-  return n < 1e11 ? Math.round(n * 1000) : Math.round(n);
-}
 
 function jobTypeOf(v: unknown): "HOURLY" | "FIXED" | null {
   const s = str(v)?.toUpperCase();

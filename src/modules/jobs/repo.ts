@@ -1,7 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { jobs } from "../../db/schema";
+import { jobs, jobTracking } from "../../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobInsert = typeof jobs.$inferInsert;
@@ -51,4 +51,51 @@ export function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "
       .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
       .prepare(),
   ).run({ ...changes, ciphertext });
+}
+
+export type TrackingRow = typeof jobTracking.$inferSelect;
+
+/** Starts watching a job unless it is watched already (one statement). */
+export function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$inferInsert): void {
+  db.insert(jobTracking).values(row).onConflictDoNothing().run();
+}
+
+export function findTracking(db: Db, ciphertext: string): TrackingRow | undefined {
+  return prepared(db, "jobs.tracking", (d) =>
+    d
+      .select()
+      .from(jobTracking)
+      .where(eq(jobTracking.jobCiphertext, sql.placeholder("ciphertext")))
+      .prepare(),
+  ).get({ ciphertext });
+}
+
+export function saveTracking(db: Db, ciphertext: string, state: Record<string, unknown>, active: boolean, lastCheckedAtTs: number): void {
+  db.update(jobTracking).set({ state, active, lastCheckedAtTs }).where(eq(jobTracking.jobCiphertext, ciphertext)).run();
+}
+
+/** Watched jobs whose last check is older than `beforeTs`, oldest first. */
+export function dueTracking(db: Db, beforeTs: number, limit: number): { jobCiphertext: string; source: string }[] {
+  return db
+    .select({ jobCiphertext: jobTracking.jobCiphertext, source: jobs.source })
+    .from(jobTracking)
+    .innerJoin(jobs, eq(jobs.ciphertext, jobTracking.jobCiphertext))
+    .where(and(eq(jobTracking.active, true), lte(jobTracking.lastCheckedAtTs, beforeTs)))
+    .orderBy(jobTracking.lastCheckedAtTs)
+    .limit(limit)
+    .all();
+}
+
+/** Archived documents of one company (for the client record), with whether the sandbox closed the job. */
+export function documentsOfCompany(db: Db, companyId: string): { document: Record<string, unknown>; exploredAtTs: number; closed: boolean }[] {
+  return db
+    .select({
+      document: jobs.document,
+      exploredAtTs: jobs.exploredAtTs,
+      closed: sql<number>`EXISTS (SELECT 1 FROM sandbox_closed_jobs c WHERE c.job_ciphertext = ${jobs.ciphertext})`,
+    })
+    .from(jobs)
+    .where(eq(jobs.companyId, companyId))
+    .all()
+    .map((r) => ({ ...r, closed: Boolean(r.closed) }));
 }

@@ -13,6 +13,7 @@ import { JOB_MATCHED_EVENT } from "../jobs/ingest";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
 import { budgetText } from "../jobs/service";
+import { ensureTracked } from "../jobs/tracking";
 import * as repo from "./repo";
 
 export interface ScoringDeps {
@@ -152,5 +153,8 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
     },
     { behavior: "immediate" },
   );
-  if (entered) deps.wake();
+  if (entered) {
+    ensureTracked(deps.db, payload.ciphertext, row.document, deps.clock.now());
+    deps.wake();
+  }
 }

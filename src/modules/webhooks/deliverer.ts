@@ -7,6 +7,7 @@ import { PoolLoop } from "../../worker/loop";
 import { findFeedById, findFeedJobById } from "../feeds/repo";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { clientScore } from "../jobs/client-score";
 import { buildJobMatchedPayload, buildTestPayload, JOB_MATCHED } from "./payload";
 import * as repo from "./repo";
 
@@ -81,7 +82,7 @@ export class WebhookDeliverer extends PoolLoop {
     const row = e.jobCiphertext ? findJob(this.deps.db, e.jobCiphertext) : undefined;
     const job = row ? normalizeJob(row.document) : null;
     if (!match || !row || !job?.ok) return null;
-    return buildJobMatchedPayload({
+    const payload = buildJobMatchedPayload({
       eventId: e.id,
       createdAtTs: e.createdAtTs,
       feed,
@@ -89,6 +90,9 @@ export class WebhookDeliverer extends PoolLoop {
       job: job.job,
       source: row.source,
     });
+    const score = clientScore(row.document, this.deps.clock.now());
+    payload.client.clientScore = { score: score.score, label: score.label };
+    return payload;
   }
 
   private async deliver(e: repo.EventRow): Promise<void> {

@@ -1,0 +1,34 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authContext } from "../../http/auth";
+import { errorResponses } from "../../http/schemas";
+import { CipherQuery, CiphertextParams, RawMarketplaceJob } from "../jobs/model";
+import { getArchivedJob } from "./service";
+
+const responses = { 200: RawMarketplaceJob, ...errorResponses(400, 401, 404, 429, 500) };
+const tags = ["Jobs"];
+
+/** Archived job documents; /api/v1/jobs/{c} and /api/v2/jobs/{c} are the same handler on another path. */
+export function archiveRoutes(deps: Deps) {
+  return new Elysia()
+    .use(authContext)
+    .get("/api/jobs/by-ciphertext", ({ auth, query }) => getArchivedJob(deps, auth, query.cipher), {
+      query: CipherQuery,
+      response: responses,
+      detail: {
+        tags,
+        summary: "Archived job document by ciphertext",
+        description: "The document as stored, plus proposalActivity, clientScore and matches (the caller's feeds only). No credit cost.",
+      },
+    })
+    .get("/api/v1/jobs/:ciphertext", ({ auth, params }) => getArchivedJob(deps, auth, params.ciphertext), {
+      params: CiphertextParams,
+      response: responses,
+      detail: { tags, summary: "Forward of /api/jobs/by-ciphertext" },
+    })
+    .get("/api/v2/jobs/:ciphertext", ({ auth, params }) => getArchivedJob(deps, auth, params.ciphertext), {
+      params: CiphertextParams,
+      response: responses,
+      detail: { tags, summary: "Forward of /api/jobs/by-ciphertext" },
+    });
+}

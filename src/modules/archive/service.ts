@@ -1,0 +1,90 @@
+import type { Db } from "../../db/client";
+import { AppError, notFound } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import type { AuthContext } from "../accounts/service";
+import { latestForJob } from "../applications/repo";
+import { matchesOfJob } from "../feeds/repo";
+import { proposalActivity, type TrackingState } from "../jobs/activity";
+import { clientScore } from "../jobs/client-score";
+import { normalizeJob } from "../jobs/normalize";
+import { findJob, findTracking } from "../jobs/repo";
+import type { RawMarketplaceJob } from "../jobs/model";
+
+export interface ArchiveDeps {
+  db: Db;
+  clock: Clock;
+}
+
+const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
+
+/**
+ * GET /api/jobs/by-ciphertext: the archived document as stored, with what
+ * jobpilot knows about it added — proposal activity, client score, and the
+ * caller's own feed matches (never another account's) with the caller's
+ * application.
+ */
+export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: string): typeof RawMarketplaceJob.static {
+  const ciphertext = cipher.trim();
+  if (!ciphertext.startsWith("~")) throw new AppError("bad_request", "cipher must be a job ciphertext starting with ~ (URL-encoded as %7E)");
+  const row = findJob(deps.db, ciphertext);
+  if (!row) throw notFound("No archived job with this ciphertext");
+  const now = deps.clock.now();
+  const doc = row.document as Record<string, any>;
+  const normalized = normalizeJob(doc);
+  const job = normalized.ok ? normalized.job : null;
+
+  // The spec's top-level fields, filled from the document where the source put them elsewhere.
+  const tileJob = { ...(doc.jobTile?.job ?? {}) };
+  tileJob.id ??= job?.jobUid ?? doc.id ?? null;
+  tileJob.ciphertext ??= ciphertext;
+  tileJob.jobType ??= job?.jobType ?? null;
+  tileJob.publishTime ??= job?.publishTimeTs ? new Date(job.publishTimeTs).toISOString() : null;
+  const authQuestions = doc.authJobDetailsResponse?.data?.jobAuthDetails?.opening?.questions;
+
+  const app = latestForJob(deps.db, auth.accountId, ciphertext);
+  const application = app
+    ? {
+        status: app.status,
+        message: app.statusMessage,
+        appliedAt: iso(app.appliedAtTs),
+        proposal: {
+          viewedByClient: app.viewed,
+          viewedAt: iso(app.viewedAtTs),
+          inConversation: app.replied,
+          // The marketplace reports no hire/decline outcome through the drivers yet.
+          outcome: null,
+          outcomeAt: null,
+          lastCheckedAt: iso(app.lastCheckedAtTs),
+        },
+      }
+    : null;
+  const tracking = findTracking(deps.db, ciphertext);
+
+  const archived: Record<string, unknown> = {
+    ...doc,
+    id: doc.id ?? job?.jobUid ?? ciphertext,
+    title: doc.title,
+    description: doc.description,
+    ontologySkills: Array.isArray(doc.ontologySkills) ? doc.ontologySkills : [],
+    jobTile: { ...(doc.jobTile ?? {}), job: tileJob },
+    exploredAt: row.exploredAtTs,
+    // Top level only when the authenticated scrape captured them (the spec's rule).
+    ...(Array.isArray(doc.screeningQuestions)
+      ? { screeningQuestions: doc.screeningQuestions }
+      : Array.isArray(authQuestions) && authQuestions.length > 0
+        ? { screeningQuestions: authQuestions.map((q: any, i: number) => ({ position: typeof q.position === "number" ? q.position : i, question: q.question })) }
+        : {}),
+    proposalActivity: proposalActivity(doc, (tracking?.state as unknown as TrackingState) ?? null, now),
+    clientScore: clientScore(doc, now),
+    matches: matchesOfJob(deps.db, auth.accountId, ciphertext).map((m) => ({
+      processedJobId: m.id,
+      feedId: m.feedId,
+      matchingScore: m.matchingScore,
+      matchedAt: iso(m.matchedAtTs),
+      read: m.read,
+      starredAt: iso(m.starredAtTs),
+      application,
+    })),
+  };
+  return archived as typeof RawMarketplaceJob.static;
+}
