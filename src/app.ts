@@ -1,3 +1,5 @@
+import { oauthCallbackRoutes } from "./modules/sources/index";
+import { captureRoutes } from "./modules/capture/index";
 import { Elysia, t } from "elysia";
 import { swagger } from "@elysiajs/swagger";
 import type { Deps } from "./deps";
@@ -115,12 +117,14 @@ export function createApp(deps: Deps) {
     .use(proposalsRoutes(deps))
     .use(freelancersRoutes(deps))
     .use(archiveRoutes(deps))
+    .use(captureRoutes(deps))
     .use(clientsRoutes(deps))
     .use(accountRoutes(deps))
     .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
     .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
     .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
-    .use(bridgeCallbackRoutes(deps, deps.drivers.bridge));
+    .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
+    .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia());
 }
 
 export type App = ReturnType<typeof createApp>;

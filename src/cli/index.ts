@@ -1,3 +1,4 @@
+import { sourceConnect, sourceList, sourceStatus } from "./source";
 import { VERSION } from "../deps";
 import { AppError } from "../errors";
 import { ConfigError } from "../config";
@@ -8,7 +9,7 @@ import { migrateCommand } from "./migrate";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
-export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, accountDriver, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand];
+export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, accountDriver, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand, sourceList, sourceStatus, sourceConnect];
 
 function topHelp(): string {
   const rows = COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`);

@@ -8,10 +8,12 @@ import { Loop } from "../worker/loop";
 import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK } from "../modules/jobs/ingest";
 import { scoreFeedMatch } from "../modules/scoring/service";
-import { configuredSources, sourceLoops } from "../sources/runner";
+import { configuredSources } from "../sources/registry";
+import { sourceLoops } from "../sources/runner";
 import { SUBMIT_TASK } from "../modules/applications/service";
 import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
+import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker";
 import { startScheduler } from "../worker/scheduler";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/jobs/track.task";
@@ -53,12 +55,13 @@ export const serveCommand: Command = {
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;
+    const tracker = createMarketplaceApiTracker(config, log);
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,
       handlers: {
         [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx),
-        [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx),
+        [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx, tracker),
         [TRACK_TASK]: () => trackJobs(deps),
       },
     });

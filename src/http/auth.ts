@@ -3,6 +3,8 @@ import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { authenticate, type AuthContext } from "../modules/accounts/service";
+import { CAPTURE_PATH } from "../modules/capture/model";
+import { OAUTH_CALLBACK_PATH } from "../modules/sources/index";
 import { getRequestState } from "./context";
 
 /** One message for missing, malformed, unknown and revoked keys, so they cannot be told apart. */
@@ -21,15 +23,21 @@ function sameSecret(a: string, b: string): boolean {
  * (and does not exist when no token is configured).
  */
 export function auth(deps: Deps) {
-  return new Elysia({ name: "auth" }).onRequest(({ request }) => {
+  return new Elysia({ name: "auth" }).onRequest(({ request, set }) => {
     const state = getRequestState(request);
     if (!state) return;
+    if (state.path === CAPTURE_PATH) {
+      // The bookmarklet calls this route from the job site's origin: the CORS preflight carries no key,
+      // and a 401 or 429 must carry the CORS header for the page to read it.
+      if (request.method === "OPTIONS") return;
+      set.headers["access-control-allow-origin"] = "*";
+    }
     if (state.path.startsWith("/api/")) {
       const found = authenticate(deps, request.headers.get("x-api-key"));
       if (!found) throw new AppError("unauthorized", UNAUTHORIZED_MESSAGE);
       state.auth = found;
       deps.keyUsage.touch(found.keyId, deps.clock.now());
-    } else if (state.path.startsWith("/admin/") && deps.config.adminToken) {
+    } else if (state.path.startsWith("/admin/") && deps.config.adminToken && state.path !== OAUTH_CALLBACK_PATH) {
       const header = request.headers.get("authorization") ?? "";
       const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
       if (!token || !sameSecret(token, deps.config.adminToken)) {

@@ -1,34 +1,87 @@
+import { Cron } from "croner";
 import type { Deps } from "../deps";
 import { ingestDocuments } from "../modules/jobs/ingest";
+import { findSourceState, recordPoll } from "../modules/sources/repo";
 import { Loop } from "../worker/loop";
-import { createSandboxSource } from "./sandbox/index";
-import type { JobSource } from "./source";
+import type { JobSource, SourceState } from "./source";
+import { SourceError } from "./source";
 
-/** The sources named in JOBPILOT_SOURCES. Unknown names were refused by the config schema's pattern only loosely, so check here. */
-export function configuredSources(deps: Pick<Deps, "config">): JobSource[] {
-  const names = deps.config.sources === "none" ? [] : deps.config.sources.split(",");
-  return names.map((name) => {
-    if (name === "sandbox") return createSandboxSource({ seed: deps.config.sandboxSeed, jobsPerMinute: deps.config.sandboxJobsPerMinute });
-    throw new Error(`Invalid JOBPILOT_SOURCES: unknown source "${name}" (available: sandbox, none)`);
-  });
+/** How often each source's loop wakes to see whether it is due; the source's own interval decides when it polls. */
+const TICK_MS = 1000;
+/** A failing source waits interval × 2^failures, but never longer than this. */
+export const MAX_SOURCE_BACKOFF_MS = 60 * 60_000;
+
+/**
+ * When a source polls next: its interval (or cron schedule) after a success, a
+ * growing back-off after failures (interval × 2^failures, at most an hour),
+ * never before a server's Retry-After.
+ */
+export function nextRunAt(nowTs: number, source: Pick<JobSource, "intervalMs" | "cron">, failures: number, retryAfterMs?: number): number {
+  let next: number;
+  if (failures > 0) next = nowTs + Math.min(MAX_SOURCE_BACKOFF_MS, Math.max(source.intervalMs, 1000) * 2 ** Math.min(failures, 20));
+  else if (source.cron) next = new Cron(source.cron, { paused: true }).nextRun(new Date(nowTs))?.getTime() ?? nowTs + source.intervalMs;
+  else next = nowTs + source.intervalMs;
+  return Math.max(next, nowTs + (retryAfterMs ?? 0));
 }
 
-/** One loop per source: poll, ingest, log; a failing source backs off without touching the others. */
+function describeError(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.length > 500 ? `${message.slice(0, 497)}...` : message;
+}
+
+/**
+ * One poll of one source, start to end: ask it for documents with its stored
+ * state, ingest them (de-duplicated, so a known job never re-enters a feed or
+ * notifies again), and record the outcome and the next run in source_state.
+ * Never throws: a failure is the source's last error and its back-off.
+ */
+export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: boolean; seen: number; inserted: number; error?: string }> {
+  const startedTs = deps.clock.now();
+  const row = findSourceState(deps.db, source.name);
+  const state = (row?.state ?? {}) as SourceState;
+  try {
+    const result = await source.poll({ nowTs: startedTs, state, fetch, log: deps.log.child({ source: source.name }) });
+    const ingested = result.docs.length ? ingestDocuments(deps, result.docs, { source: source.name }) : null;
+    if (ingested && ingested.rejected > 0) deps.log.warn("source produced invalid documents", { source: source.name, rejected: ingested.rejected, errors: ingested.errors.slice(0, 5) });
+    const nowTs = deps.clock.now();
+    const seen = result.docs.length;
+    const inserted = ingested?.inserted ?? 0;
+    recordPoll(deps.db, source.name, nowTs, { ok: true, state: result.state ?? state, seen, inserted, nextRunAtTs: nextRunAt(nowTs, source, 0, result.retryAfterMs) });
+    if (seen) deps.log.debug("source polled", { source: source.name, seen, inserted, matched: ingested?.matched ?? 0 });
+    return { ok: true, seen, inserted };
+  } catch (err) {
+    const nowTs = deps.clock.now();
+    const failures = (row?.consecutiveFailures ?? 0) + 1;
+    const error = describeError(err);
+    // Anything may be thrown (even null); only a finite retryAfterMs is a server's request to wait.
+    const asked = typeof err === "object" && err !== null ? (err as { retryAfterMs?: unknown }).retryAfterMs : undefined;
+    const retryAfterMs = typeof asked === "number" && Number.isFinite(asked) ? asked : undefined;
+    recordPoll(deps.db, source.name, nowTs, { ok: false, error, nextRunAtTs: nextRunAt(nowTs, source, failures, retryAfterMs) });
+    // A SourceError needs the user (re-authorise, fix config): say so loudly; a network blip only warns.
+    if (err instanceof SourceError) deps.log.error("source needs attention", { source: source.name, error, failures });
+    else deps.log.warn("source poll failed", { source: source.name, error, failures });
+    return { ok: false, seen: 0, inserted: 0, error };
+  }
+}
+
+/**
+ * One loop per source. Each tick it polls only when the source is due by the
+ * schedule stored in source_state, so back-off and Retry-After survive a
+ * restart, and a slow or failing source never delays another.
+ */
 export function sourceLoops(deps: Deps, sources: JobSource[]): Loop[] {
-  return sources.map(
-    (source) =>
-      new Loop({
-        name: `source:${source.name}`,
-        intervalMs: source.intervalMs,
-        maxBackoffMs: 5 * 60_000,
-        log: deps.log,
-        run: async () => {
-          const docs = await source.poll(deps.clock.now());
-          if (docs.length === 0) return;
-          const result = ingestDocuments(deps, docs, { source: source.name });
-          deps.log.debug("source polled", { source: source.name, ...result, errors: result.errors.slice(0, 5) });
-          if (result.rejected > 0) deps.log.warn("source produced invalid documents", { source: source.name, errors: result.errors.slice(0, 5) });
-        },
-      }),
-  );
+  return sources.map((source) => {
+    // The first poll after start is immediate unless a stored schedule (back-off) says later.
+    let dueTs = findSourceState(deps.db, source.name)?.nextRunAtTs ?? 0;
+    return new Loop({
+      name: `source:${source.name}`,
+      intervalMs: Math.min(TICK_MS, source.intervalMs),
+      log: deps.log,
+      run: async () => {
+        if (deps.clock.now() < dueTs) return;
+        await pollSource(deps, source);
+        dueTs = findSourceState(deps.db, source.name)?.nextRunAtTs ?? deps.clock.now() + source.intervalMs;
+      },
+    });
+  });
 }

@@ -42,6 +42,16 @@ export function allFeeds(db: Db): FeedRow[] {
   return db.select().from(feeds).all();
 }
 
+/** Every distinct include term of the feeds that watch `platform` (or every platform): what a searching source asks for. */
+export function searchTerms(db: Db, platform: string): string[] {
+  const terms = new Set<string>();
+  for (const row of db.select({ includes: feeds.includes, platforms: feeds.platforms }).from(feeds).all()) {
+    if (row.platforms && !row.platforms.includes(platform)) continue;
+    for (const term of row.includes) if (term.trim()) terms.add(term.trim().toLowerCase());
+  }
+  return [...terms].sort();
+}
+
 /** The feed, its matched jobs and its pending events go together (foreign keys cascade). */
 export function deleteFeed(db: Db, accountId: string, id: string): boolean {
   return db.delete(feeds).where(and(eq(feeds.id, id), eq(feeds.accountId, accountId))).returning({ id: feeds.id }).all().length > 0;

@@ -12,8 +12,8 @@ export function createSandboxSource(opts: { seed: number; jobsPerMinute: number 
   return {
     name: "sandbox",
     intervalMs: Math.max(10, Math.round(60_000 / opts.jobsPerMinute)),
-    poll(nowTs) {
-      return [generateJob({ seed: opts.seed, index: index++, nowTs })];
+    poll({ nowTs }) {
+      return { docs: [generateJob({ seed: opts.seed, index: index++, nowTs })] };
     },
   };
 }

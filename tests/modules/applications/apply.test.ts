@@ -248,6 +248,47 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     expect(second.viewedAt).toBeGreaterThan(0);
   });
 
+  test("with the marketplace API connected, real submissions take engagement from it; viewedAt is the first sync that saw it", async () => {
+    const { a } = setup();
+    const cipher = job();
+    const sandboxCipher = job({ title: "Sandbox one" });
+    const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
+    const other = await apply(a.apiKey, { jobId: sandboxCipher, coverLetter: "Hi" });
+    await settled(a.apiKey, res.body.queueId);
+    await settled(a.apiKey, other.body.queueId);
+    // As if it had gone through the bridge to the real marketplace.
+    t.deps.db.$client.run("UPDATE applications SET driver = 'bridge' WHERE id = ?", [res.body.queueId]);
+    const asked: string[][] = [];
+    let answer: Record<string, { viewed: boolean; replied: boolean }> | Error = { [cipher]: { viewed: true, replied: false } };
+    const tracker = {
+      name: "fake-api",
+      async engagementByJob(ciphers: string[]) {
+        asked.push(ciphers);
+        if (answer instanceof Error) throw answer;
+        return new Map(Object.entries(answer));
+      },
+    };
+    const ctx = { taskId: 0, attempt: 1, isLastAttempt: true };
+    const firstSeen = t.clock.now();
+    await syncEngagement(t.deps, {}, ctx, tracker);
+    expect(asked).toEqual([[cipher]]); // the sandbox submission is never looked up there
+    let ps = (await status(a.apiKey, `queueId=${res.body.queueId}`)).body.proposalStatus;
+    expect(ps).toMatchObject({ viewed: true, replied: false, viewedAt: firstSeen });
+
+    // An API failure neither throws nor undoes anything (the bridge driver, unconfigured here, is asked and fails too).
+    t.clock.advance(60_000);
+    answer = new Error("re-authorise needed");
+    await syncEngagement(t.deps, {}, ctx, tracker);
+    expect(asked).toHaveLength(2);
+    expect((await status(a.apiKey, `queueId=${res.body.queueId}`)).body.proposalStatus).toMatchObject({ viewed: true, replied: false, viewedAt: firstSeen });
+
+    t.clock.advance(60_000);
+    answer = { [cipher]: { viewed: true, replied: true } };
+    await syncEngagement(t.deps, {}, ctx, tracker);
+    ps = (await status(a.apiKey, `queueId=${res.body.queueId}`)).body.proposalStatus;
+    expect(ps).toMatchObject({ viewed: true, replied: true, viewedAt: firstSeen });
+  });
+
   test("applied-jobs: newest first, every field, status filter, paging edges", async () => {
     const { a } = setup({ credits: 10 });
     const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });

@@ -1,0 +1,75 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { authContext } from "../../http/auth";
+import { errorResponses } from "../../http/schemas";
+import { CAPTURE_SCRIPT } from "./bookmarklet";
+import { CAPTURE_PATH, CaptureBody, CaptureResult } from "./model";
+import { captureJob } from "./service";
+
+export { CAPTURE_PATH };
+export const CAPTURE_SCRIPT_PATH = "/capture.js";
+
+/**
+ * CORS for the capture route only: the bookmarklet runs on the job site's
+ * origin. Any origin may call it because the API key, not the origin, is the
+ * credential (no cookies are involved). Preflights are answered without a key:
+ * browsers never send custom headers on them.
+ */
+export const CAPTURE_CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST",
+  "access-control-allow-headers": "content-type, x-api-key",
+  "access-control-max-age": "86400",
+} as const;
+
+/** Captured pages for the professional_network (and any web) platform: POST /api/v1/capture and the bookmarklet script. */
+export function captureRoutes(deps: Deps) {
+  const api = new Elysia()
+    // Before validation, so a 400 carries the header too and the bookmarklet can show its message.
+    .onTransform(({ set }) => {
+      set.headers["access-control-allow-origin"] = "*";
+    })
+    .options(
+      CAPTURE_PATH,
+      ({ request, set }) => {
+        set.status = 204;
+        Object.assign(set.headers, CAPTURE_CORS);
+        // Chrome asks before a public page talks to a server on a private address (a jobpilot at home).
+        if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
+        return "";
+      },
+      { detail: { hide: true } },
+    )
+    .use(authContext)
+    .post(
+      CAPTURE_PATH,
+      ({ auth, body, set }) => {
+        const { status, result } = captureJob(deps, auth, body);
+        set.status = status;
+        return result;
+      },
+      {
+        body: CaptureBody,
+        response: { 200: CaptureResult, 201: CaptureResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
+        detail: {
+          tags: ["Jobs"],
+          summary: "(extension) Capture a job page the user is viewing",
+          description:
+            "Used by the bookmarklet (GET /capture.js). Archives the page as a professional_network (default) or web job and runs it through every feed. " +
+            "The job id comes from /jobs/view/<id> or currentJobId=<id> on the professional network, else from a hash of the URL without tracking parameters. " +
+            "201 for a new job, 200 with inserted false for one captured before. CORS: any origin.",
+        },
+      },
+    );
+
+  return new Elysia()
+    .get(
+      CAPTURE_SCRIPT_PATH,
+      () =>
+        new Response(CAPTURE_SCRIPT, {
+          headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache", "x-content-type-options": "nosniff" },
+        }),
+      { detail: { tags: ["Jobs"], summary: "(extension) The capture bookmarklet script", security: [] } },
+    )
+    .use(api);
+}

@@ -1,0 +1,150 @@
+import { Cron } from "croner";
+import type { Config } from "../config";
+import type { Deps } from "../deps";
+import { searchTerms } from "../modules/feeds/repo";
+import { parseDurations } from "../config";
+import { createMarketplaceApiSource } from "./marketplace-api/source";
+import { tokenPathFor } from "./marketplace-api/token-store";
+import { createHackerNewsSource } from "./boards/hackernews";
+import { createHimalayasSource } from "./boards/himalayas";
+import { createRemoteOkSource } from "./boards/remoteok";
+import { createRemotiveSource } from "./boards/remotive";
+import { createWeWorkRemotelySource } from "./boards/weworkremotely";
+import { createSandboxSource } from "./sandbox/index";
+import type { JobSource } from "./source";
+
+type SourceDeps = Pick<Deps, "config" | "db">;
+
+/** What every public board adapter takes from the configuration. */
+function boardOptions(config: Config, name: string, intervalMs: number | undefined) {
+  return { baseUrl: parseNamedList(config.sourceBaseUrls)[name], intervalMs, userAgent: config.sourceUserAgent };
+}
+
+/** Poll intervals of the public boards when JOBPILOT_SOURCE_INTERVALS says nothing: well inside each board's published limits. */
+export const DEFAULT_INTERVALS: Record<string, number> = {
+  remoteok: 60 * 60_000,
+  weworkremotely: 30 * 60_000,
+  // Remotive asks for at most a few requests a day.
+  remotive: 6 * 60 * 60_000,
+  himalayas: 60 * 60_000,
+  hackernews: 60 * 60_000,
+};
+
+/** Every source `JOBPILOT_SOURCES` may name, with what it is (for errors, `source list` and the README). */
+export const SOURCE_CATALOG: Record<string, { platform: string; description: string; build: (deps: SourceDeps, intervalMs: number | undefined) => JobSource }> = {
+  sandbox: {
+    platform: "marketplace",
+    description: "built-in simulated marketplace",
+    build: ({ config }, intervalMs) => {
+      const source = createSandboxSource({ seed: config.sandboxSeed, jobsPerMinute: config.sandboxJobsPerMinute });
+      return intervalMs ? { ...source, intervalMs } : source;
+    },
+  },
+  remoteok: {
+    platform: "web",
+    description: "Remote OK public JSON feed (newest ~100 jobs)",
+    build: ({ config }, intervalMs) => createRemoteOkSource(boardOptions(config, "remoteok", intervalMs)),
+  },
+  weworkremotely: {
+    platform: "web",
+    description: "We Work Remotely RSS, per category (JOBPILOT_WWR_CATEGORIES)",
+    build: ({ config }, intervalMs) =>
+      createWeWorkRemotelySource({ ...boardOptions(config, "weworkremotely", intervalMs), categories: config.wwrCategories ? config.wwrCategories.split(",") : ["all"] }),
+  },
+  remotive: {
+    platform: "web",
+    description: "Remotive public API (JOBPILOT_REMOTIVE_CATEGORY; at most every 6h, its terms)",
+    build: ({ config }, intervalMs) => createRemotiveSource({ ...boardOptions(config, "remotive", intervalMs), category: config.remotiveCategory }),
+  },
+  himalayas: {
+    platform: "web",
+    description: "Himalayas public jobs API (cursor paging)",
+    build: ({ config }, intervalMs) => createHimalayasSource(boardOptions(config, "himalayas", intervalMs)),
+  },
+  hackernews: {
+    platform: "web",
+    description: "Hacker News \"Who is hiring?\" via the Algolia API, one job per top-level comment",
+    build: ({ config }, intervalMs) => createHackerNewsSource(boardOptions(config, "hackernews", intervalMs)),
+  },
+  "marketplace-api": {
+    platform: "marketplace",
+    description: "the marketplace's official GraphQL API (needs `jobpilot source connect marketplace`)",
+    build: (deps, intervalMs) => {
+      const { config } = deps;
+      const marketplace = marketplaceApiSettings(config);
+      const extra = config.marketplaceQueries
+        .split(",")
+        .map((q) => q.trim())
+        .filter(Boolean);
+      const source = createMarketplaceApiSource({
+        ...marketplace,
+        intervalMs,
+        queries: () => [...new Set([...searchTerms(deps.db, "marketplace"), ...extra])],
+      });
+      // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).
+      if (intervalMs) return source;
+      try {
+        new Cron(config.marketplaceApiCron, { paused: true });
+      } catch (err) {
+        throw new Error(`Invalid JOBPILOT_MARKETPLACE_API_CRON: ${(err as Error).message}`);
+      }
+      return { ...source, cron: config.marketplaceApiCron };
+    },
+  },
+};
+
+/** What the marketplace API client needs from the configuration, or a message naming what is missing. */
+export function marketplaceApiSettings(config: Config) {
+  const missing = (
+    [
+      ["JOBPILOT_MARKETPLACE_CLIENT_ID", config.marketplaceClientId],
+      ["JOBPILOT_MARKETPLACE_CLIENT_SECRET", config.marketplaceClientSecret],
+      ["JOBPILOT_SECRET_KEY", config.secretKey],
+    ] as const
+  )
+    .filter(([, value]) => !value)
+    .map(([name]) => name);
+  if (missing.length) throw new Error(`The marketplace-api source needs ${missing.join(", ")} (see README, "The marketplace's official API")`);
+  return {
+    apiUrl: config.marketplaceApiUrl,
+    tokenUrl: config.marketplaceTokenUrl,
+    clientId: config.marketplaceClientId!,
+    clientSecret: config.marketplaceClientSecret!,
+    secretKey: config.secretKey!,
+    tokenPath: tokenPathFor(config.dbPath),
+  };
+}
+
+/** `a=x,b=y` → { a: "x", b: "y" } (the config schema has checked the shape). */
+function parseNamedList(list: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of list.split(",").filter(Boolean)) {
+    const at = part.indexOf("=");
+    out[part.slice(0, at)] = part.slice(at + 1);
+  }
+  return out;
+}
+
+/** `remoteok=2h,hackernews=30m` → per-source intervals in ms. */
+export function parseSourceIntervals(list: string): Record<string, number> {
+  return Object.fromEntries(Object.entries(parseNamedList(list)).map(([name, duration]) => [name, parseDurations(duration)[0]!]));
+}
+
+export function configuredSourceNames(config: Config): string[] {
+  return config.sources === "none" ? [] : [...new Set(config.sources.split(","))];
+}
+
+/** The sources named in JOBPILOT_SOURCES, built from the configuration; an unknown name or missing setting is a clear start-up error. */
+export function configuredSources(deps: SourceDeps): JobSource[] {
+  const intervals = parseSourceIntervals(deps.config.sourceIntervals);
+  for (const [setting, list] of [["JOBPILOT_SOURCE_INTERVALS", intervals], ["JOBPILOT_SOURCE_BASE_URLS", parseNamedList(deps.config.sourceBaseUrls)]] as const) {
+    for (const name of Object.keys(list)) {
+      if (!SOURCE_CATALOG[name]) throw new Error(`Invalid ${setting}: unknown source "${name}" (available: ${Object.keys(SOURCE_CATALOG).join(", ")})`);
+    }
+  }
+  return configuredSourceNames(deps.config).map((name) => {
+    const entry = SOURCE_CATALOG[name];
+    if (!entry) throw new Error(`Invalid JOBPILOT_SOURCES: unknown source "${name}" (available: ${Object.keys(SOURCE_CATALOG).join(", ")}, none)`);
+    return entry.build(deps, intervals[name] ?? DEFAULT_INTERVALS[name]);
+  });
+}
