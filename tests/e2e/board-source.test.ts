@@ -59,6 +59,7 @@ describe("a public board feeds a feed's webhook (end to end)", () => {
 
         const listing = (await (await fetch(`${server.url}/api/v1/feeds/${feedId}/jobs`, { headers: { "x-api-key": key } })).json()) as any;
         expect(listing.total).toBeGreaterThanOrEqual(1);
+        expect(listing.jobs[0].job).toMatchObject({ platform: "web", source: "remoteok" });
         // Every job that entered the feed is delivered, each once.
         await receiver.waitFor(1 + listing.total, 10_000);
         await Bun.sleep(200);

@@ -88,6 +88,7 @@ export const FeedJobItem = t.Object(
       title: t.String(),
       url: t.String(),
       platform: Platform,
+      source: t.String({ description: "Where jobpilot got the job: sandbox, marketplace-api, remoteok, weworkremotely, remotive, himalayas, hackernews, capture, push…" }),
       jobType: t.Nullable(t.String()),
       hourlyMin: t.Nullable(t.Number()),
       hourlyMax: t.Nullable(t.Number()),

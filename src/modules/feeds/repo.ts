@@ -109,7 +109,7 @@ export function recordMatch(db: Db, match: MatchRecord, event: { id: string; typ
 
 export interface FeedJobListing {
   feedJob: FeedJobRow;
-  job: Pick<typeof jobs.$inferSelect, "ciphertext" | "title" | "url" | "platform" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
+  job: Pick<typeof jobs.$inferSelect, "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
 }
 
 function selectListing(db: Db) {
@@ -121,6 +121,7 @@ function selectListing(db: Db) {
         title: jobs.title,
         url: jobs.url,
         platform: jobs.platform,
+        source: jobs.source,
         jobType: jobs.jobType,
         hourlyMin: jobs.hourlyMin,
         hourlyMax: jobs.hourlyMax,

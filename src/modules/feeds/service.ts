@@ -255,6 +255,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
       title: job.title,
       url: job.url,
       platform: job.platform,
+      source: job.source,
       jobType: job.jobType,
       hourlyMin: job.hourlyMin,
       hourlyMax: job.hourlyMax,
