@@ -8,17 +8,19 @@ import { SourceError } from "./source";
 
 /** How often each source's loop wakes to see whether it is due; the source's own interval decides when it polls. */
 const TICK_MS = 1000;
-/** A failing source waits interval × 2^failures, but never longer than this. */
+/** A failing source waits interval × 2^failures, but never longer than this (or its interval, when longer). */
 export const MAX_SOURCE_BACKOFF_MS = 60 * 60_000;
 
 /**
  * When a source polls next: its interval (or cron schedule) after a success, a
- * growing back-off after failures (interval × 2^failures, at most an hour),
+ * growing back-off after failures (interval × 2^failures, at most an hour
+ * or the interval when that is longer),
  * never before a server's Retry-After.
  */
 export function nextRunAt(nowTs: number, source: Pick<JobSource, "intervalMs" | "cron">, failures: number, retryAfterMs?: number): number {
   let next: number;
-  if (failures > 0) next = nowTs + Math.min(MAX_SOURCE_BACKOFF_MS, Math.max(source.intervalMs, 1000) * 2 ** Math.min(failures, 20));
+  // A failing source is never polled sooner than its interval (Remotive's terms allow a few requests a day, failing or not).
+  if (failures > 0) next = nowTs + Math.min(Math.max(MAX_SOURCE_BACKOFF_MS, source.intervalMs), Math.max(source.intervalMs, 1000) * 2 ** Math.min(failures, 20));
   else if (source.cron) next = new Cron(source.cron, { paused: true }).nextRun(new Date(nowTs))?.getTime() ?? nowTs + source.intervalMs;
   else next = nowTs + source.intervalMs;
   return Math.max(next, nowTs + (retryAfterMs ?? 0));

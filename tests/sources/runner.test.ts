@@ -56,6 +56,12 @@ describe("nextRunAt", () => {
     expect(nextRunAt(now, { intervalMs: 60_000 }, 10, 2 * MAX_SOURCE_BACKOFF_MS)).toBe(now + 2 * MAX_SOURCE_BACKOFF_MS);
   });
 
+  test("a source with an interval longer than the cap is never polled sooner than its interval while failing", () => {
+    const sixHours = 6 * 60 * 60_000;
+    expect(nextRunAt(now, { intervalMs: sixHours }, 1)).toBe(now + sixHours);
+    expect(nextRunAt(now, { intervalMs: sixHours }, 5)).toBe(now + sixHours);
+  });
+
   test("a tiny interval backs off from at least a second", () => {
     expect(nextRunAt(now, { intervalMs: 10 }, 1)).toBe(now + 2_000);
   });
