@@ -11,6 +11,7 @@ import { requestContext } from "./http/request-context";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
 import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
+import { dashboardRoutes } from "./modules/dashboard/index";
 import { feedsRoutes } from "./modules/feeds/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
 import { WebhookPayloadSchema } from "./modules/webhooks/model";
@@ -120,6 +121,7 @@ export function createApp(deps: Deps) {
     .use(captureRoutes(deps))
     .use(clientsRoutes(deps))
     .use(accountRoutes(deps))
+    .use(dashboardRoutes(deps))
     .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
     .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
     .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())

@@ -5,11 +5,12 @@ import { ConfigError } from "../config";
 import { accountCreate, accountDriver, accountLimits, accountList, creditsGrant } from "./account";
 import { helpText, makeContext, parseCommand, UsageError, type CliIO, type Command, type Running } from "./command";
 import { keyCreate, keyList, keyRevoke } from "./key";
+import { dashboardLink } from "./dashboard";
 import { migrateCommand } from "./migrate";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
-export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, accountDriver, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand, sourceList, sourceStatus, sourceConnect];
+export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, accountDriver, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand, sourceList, sourceStatus, sourceConnect, dashboardLink];
 
 function topHelp(): string {
   const rows = COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`);

@@ -1,20 +1,14 @@
 import { Elysia } from "elysia";
-import { timingSafeEqual } from "node:crypto";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { authenticate, type AuthContext } from "../modules/accounts/service";
 import { CAPTURE_PATH } from "../modules/capture/model";
 import { OAUTH_CALLBACK_PATH } from "../modules/sources/index";
+import { sameSecret } from "../lib/same-secret";
 import { getRequestState } from "./context";
 
 /** One message for missing, malformed, unknown and revoked keys, so they cannot be told apart. */
 export const UNAUTHORIZED_MESSAGE = "Missing or invalid API key (send it in the x-api-key header)";
-
-function sameSecret(a: string, b: string): boolean {
-  const x = new Bun.CryptoHasher("sha256").update(a).digest();
-  const y = new Bun.CryptoHasher("sha256").update(b).digest();
-  return timingSafeEqual(x, y);
-}
 
 /**
  * Authenticates before routing and body parsing, so a caller without a valid

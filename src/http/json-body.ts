@@ -5,6 +5,7 @@ import { getRequestState } from "./context";
 import { readCapped, TooLargeError } from "../lib/read-capped";
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 const CHARSET = /charset\s*=\s*"?([\w-]+)"?/i;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -37,7 +38,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 export type BodyKind = "none" | "object" | "array" | "other";
 
 /**
- * The only body parser: JSON objects and arrays in UTF-8, under the size limit.
+ * The only body parser: JSON objects and arrays in UTF-8 (and the dashboard's
+ * urlencoded forms), under the size limit.
  * Everything else gets a 4xx that says what was wrong, never a 5xx.
  */
 export function jsonBody(deps: Deps) {
@@ -48,11 +50,14 @@ export function jsonBody(deps: Deps) {
     const state = getRequestState(request);
     if (state) state.bodyKind = "none";
     if (!contentType && !hasBody) return undefined; // no body: the route's schema says whether one was needed
-    if (!contentType || !JSON_TYPE.test(contentType)) {
+    // The dashboard's HTML forms post urlencoded bodies; only its paths accept them, so the API still
+    // answers 415 to anything but JSON. Read here (not by Elysia's default parser) to keep the size limit.
+    const isForm = !!contentType && !!state?.path.startsWith("/dashboard/") && FORM_TYPE.test(contentType);
+    if (!isForm && (!contentType || !JSON_TYPE.test(contentType))) {
       throw new AppError("unsupported_media_type", "Content-Type must be application/json");
     }
-    const charset = CHARSET.exec(contentType)?.[1];
-    if (charset && !/^utf-?8$/i.test(charset)) throw new AppError("unsupported_media_type", "JSON bodies must be UTF-8");
+    const charset = CHARSET.exec(contentType!)?.[1];
+    if (charset && !/^utf-?8$/i.test(charset)) throw new AppError("unsupported_media_type", isForm ? "Form bodies must be UTF-8" : "JSON bodies must be UTF-8");
     let bytes: Uint8Array;
     try {
       bytes = await readCapped(request.body, deps.config.maxBodyBytes);
@@ -66,6 +71,7 @@ export function jsonBody(deps: Deps) {
     } catch {
       throw new AppError("bad_request", "Request body is not valid UTF-8");
     }
+    if (isForm) return Object.fromEntries(new URLSearchParams(text));
     if (!text.trim()) throw new AppError("bad_request", "Request body is empty; expected a JSON object");
     if (jsonDepth(text) > MAX_JSON_DEPTH) throw new AppError("bad_request", `JSON body is nested deeper than ${MAX_JSON_DEPTH} levels`);
     let value: unknown;

@@ -1,0 +1,36 @@
+/**
+ * A tiny HTML template tag. Every interpolated value is escaped unless it is
+ * already Html (a nested html`` or a raw() fragment), so page code cannot
+ * forget to escape something a user typed. Arrays are joined, null,
+ * undefined and false render nothing (handy for `cond && html`...``).
+ */
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}
+
+/** Marks a trusted fragment (never anything a user typed) as already HTML. */
+export function raw(value: string): Html {
+  return new Html(value);
+}
+
+function render(value: unknown): string {
+  if (value instanceof Html) return value.value;
+  if (value === null || value === undefined || value === false) return "";
+  if (Array.isArray(value)) return value.map(render).join("");
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1]!;
+  return new Html(out);
+}

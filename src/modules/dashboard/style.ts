@@ -1,0 +1,35 @@
+/**
+ * The dashboard's one stylesheet, embedded so the binary serves it with no
+ * files beside it and pages need no CDN. System fonts, one column that widens
+ * on larger screens, and a focus ring that is always visible.
+ */
+export const STYLESHEET = `
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #fff; --line: #d0d7de; --accent: #0b5cad; --bad: #b42318; --good: #1a7f37; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --line: #30363d; --accent: #58a6ff; --bad: #f85149; --good: #3fb950; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
+header { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem; border-bottom: 1px solid var(--line); }
+header nav { display: flex; gap: 1rem; flex-wrap: wrap; flex: 1; }
+header form { margin: 0; }
+main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
+input[type=text], input[type=password] { width: 100%; max-width: 32rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; }
+button { margin-top: .75rem; padding: .45rem 1rem; font: inherit; color: #fff; background: var(--accent); border: 0; border-radius: 4px; cursor: pointer; }
+button.link { margin: 0; padding: 0; color: var(--accent); background: none; text-decoration: underline; }
+.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 1rem; padding: 0; list-style: none; }
+.stats li { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; }
+.stats strong { display: block; font-size: 1.5rem; }
+.muted { color: var(--muted); }
+.error { color: var(--bad); border-left: 4px solid var(--bad); padding: .25rem .75rem; }
+.notice { border-left: 4px solid var(--good); padding: .25rem .75rem; }
+code.secret { display: block; overflow-wrap: anywhere; padding: .5rem; border: 1px solid var(--line); border-radius: 4px; }
+.table-wrap { overflow-x: auto; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+td form { margin: 0; }
+td form button { margin: 0; padding: .2rem .6rem; background: var(--bad); }
+`;

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../../src/cli/index";
+import { createTestApp, type TestApp } from "../helpers/app";
+
+let t: TestApp | undefined;
+afterEach(() => t?.close());
+
+async function run(env: Record<string, string>, ...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { env, stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s) });
+  return { code: code as number, stdout, stderr };
+}
+
+describe("jobpilot dashboard link", () => {
+  test("prints a one-time link that signs a browser into the account", async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), "jp-cli-dash-")), "cli.db");
+    const created = await run({ JOBPILOT_DB: dbPath }, "account", "create", "--name", "Linked", "--json");
+    expect(created.code, created.stderr).toBe(0);
+    const accountId = JSON.parse(created.stdout).accountId as string;
+
+    const res = await run({ JOBPILOT_DB: dbPath, HOST: "0.0.0.0", PORT: "8080" }, "dashboard", "link", "--account", accountId);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^http:\/\/localhost:8080\/dashboard\/link\/[A-Za-z0-9_-]{43}\n$/);
+    expect(res.stderr).toContain("15 minutes");
+
+    const custom = await run({ JOBPILOT_DB: dbPath }, "dashboard", "link", "--account", accountId, "--base-url", "https://jobs.example.com/");
+    expect(custom.stdout).toMatch(/^https:\/\/jobs\.example\.com\/dashboard\/link\/[A-Za-z0-9_-]{43}\n$/);
+
+    // The same database served by the app: the link works once.
+    t = createTestApp({ dbPath });
+    const path = new URL(res.stdout.trim()).pathname;
+    const first = await t.request("POST", path);
+    expect(first.status).toBe(303);
+    expect(first.headers.get("set-cookie")).toStartWith("jp_session=");
+    expect((await t.request("POST", path)).status).toBe(404);
+  });
+
+  test("defaults to http://HOST:PORT and refuses an unknown account or a missing --account", async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), "jp-cli-dash-")), "cli.db");
+    const unknown = await run({ JOBPILOT_DB: dbPath }, "dashboard", "link", "--account", "nope");
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("Account not found");
+    const missing = await run({ JOBPILOT_DB: dbPath }, "dashboard", "link");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--account is required");
+    const created = await run({ JOBPILOT_DB: dbPath }, "account", "create", "--name", "x", "--json");
+    const accountId = JSON.parse(created.stdout).accountId as string;
+    const res = await run({ JOBPILOT_DB: dbPath }, "dashboard", "link", "--account", accountId);
+    expect(res.stdout).toStartWith("http://127.0.0.1:3000/dashboard/link/");
+  });
+});

@@ -1,0 +1,338 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { createTestApp, show, type TestApp, type TestResponse } from "../../helpers/app";
+import * as accounts from "../../../src/modules/accounts/service";
+import { createSignInLink } from "../../../src/modules/dashboard/service";
+import { html, raw } from "../../../src/modules/dashboard/html";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_MS } from "../../../src/modules/dashboard/model";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+const FORM = { "content-type": "application/x-www-form-urlencoded" };
+
+function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+function sessionCookie(res: TestResponse): string {
+  const header = res.headers.get("set-cookie") ?? "";
+  const match = /^jp_session=([^;]*)/.exec(header);
+  if (!match) throw new Error(`no jp_session cookie in ${show(res)} (${header})`);
+  return match[1]!;
+}
+
+function csrfOf(page: string): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(page);
+  if (!match) throw new Error(`no csrf field in ${page}`);
+  return match[1]!;
+}
+
+/** Signs in with the API key; returns the cookie token and a page's CSRF token. */
+async function signIn(apiKey: string) {
+  const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: FORM });
+  expect(res.status, show(res)).toBe(303);
+  const token = sessionCookie(res);
+  const overview = await get("/dashboard", token);
+  expect(overview.status, show(overview)).toBe(200);
+  return { token, csrf: csrfOf(overview.text) };
+}
+
+function get(path: string, token?: string) {
+  return t.request("GET", path, { headers: token ? { cookie: `jp_session=${token}` } : {} });
+}
+
+function post(path: string, token: string | undefined, fields: Record<string, string>) {
+  return t.request("POST", path, { body: form(fields), headers: { ...FORM, ...(token ? { cookie: `jp_session=${token}` } : {}) } });
+}
+
+function sessionRows() {
+  return t.deps.db.$client.query("SELECT * FROM dashboard_sessions").all() as Record<string, unknown>[];
+}
+
+describe("dashboard sign-in", () => {
+  test("a valid key sets an HttpOnly, SameSite=Strict session cookie scoped to /dashboard and redirects", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account({ name: "Acme" });
+    const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: FORM });
+    expect(res.status, show(res)).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Strict");
+    expect(cookie).toContain("Path=/dashboard");
+    expect(cookie).not.toContain("Secure");
+    const token = sessionCookie(res);
+    expect(token).not.toBe(apiKey);
+    expect(token).not.toContain(apiKey);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Stored only as a hash: neither the token nor the key appears anywhere in the table.
+    const dump = JSON.stringify(sessionRows());
+    expect(sessionRows()).toHaveLength(1);
+    expect(dump).not.toContain(token);
+    expect(dump).not.toContain(apiKey);
+    expect(sessionRows()[0]!.id).toBe(new Bun.CryptoHasher("sha256").update(token).digest("hex"));
+  });
+
+  test("over https (directly or behind a proxy) the cookie is also Secure", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const direct = await t.app.handle(new Request("https://localhost/dashboard/sign-in", { method: "POST", headers: FORM, body: form({ apiKey }) }));
+    expect(direct.status).toBe(303);
+    expect(direct.headers.get("set-cookie")).toContain("; Secure");
+    const proxied = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: { ...FORM, "x-forwarded-proto": "https" } });
+    expect(proxied.headers.get("set-cookie")).toContain("; Secure");
+  });
+
+  test("a wrong, malformed or missing key gets 401 with the form and a clear message, and no session", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const wrong = apiKey.slice(0, -1) + (apiKey.endsWith("a") ? "b" : "a");
+    for (const body of [form({ apiKey: wrong }), form({ apiKey: "nonsense" }), form({})]) {
+      const res = await t.request("POST", "/dashboard/sign-in", { body, headers: FORM });
+      expect(res.status, show(res)).toBe(401);
+      expect(res.headers.get("content-type")).toStartWith("text/html");
+      expect(res.headers.get("set-cookie")).toBeNull();
+      expect(res.text).toContain("That API key is not valid");
+      expect(res.text).toContain('<form method="post" action="/dashboard/sign-in">');
+      expect(res.text).toContain('<label for="apiKey">');
+    }
+    expect(sessionRows()).toHaveLength(0);
+  });
+
+  test("the sign-in page and the stylesheet are served without a session; the API-key auth does not apply", async () => {
+    t = createTestApp();
+    const page = await get("/dashboard/sign-in");
+    expect(page.status, show(page)).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.text).toContain('href="/dashboard/style.css"');
+    expect(page.text).not.toContain("<script");
+    const css = await get("/dashboard/style.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toStartWith("text/css");
+    expect(css.text).toContain(":focus-visible");
+  });
+
+  test("the API still refuses urlencoded bodies with 415", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const res = await t.request("POST", "/api/v1/feeds", { key: apiKey, body: "title=Go", headers: FORM });
+    expect(res.status, show(res)).toBe(415);
+  });
+
+  test("the dashboard is not in the OpenAPI document", async () => {
+    t = createTestApp();
+    const res = await get("/docs/json");
+    expect(Object.keys(res.body.paths).filter((p) => p.startsWith("/dashboard"))).toEqual([]);
+  });
+});
+
+describe("dashboard pages", () => {
+  test("pages redirect to sign-in when signed out, or with an unknown cookie", async () => {
+    t = createTestApp();
+    for (const path of ["/dashboard", "/dashboard/keys"]) {
+      for (const token of [undefined, "bogus"]) {
+        const res = await get(path, token);
+        expect(res.status, show(res)).toBe(303);
+        expect(res.headers.get("location")).toBe("/dashboard/sign-in");
+      }
+    }
+    const res = await post("/dashboard/keys", undefined, { label: "x", csrf: "x" });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/sign-in");
+  });
+
+  test("the overview shows the account's name, credits available and held, keys and feeds", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account({ name: "Acme Ltd", credits: 42 });
+    const other = t.account({ name: "Other Co", credits: 7 });
+    const created = await t.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "Go", minScore: 5 } });
+    expect(created.status, show(created)).toBe(201);
+    const { token } = await signIn(apiKey);
+    const res = await get("/dashboard", token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.text).toContain("Acme Ltd");
+    expect(res.text).toMatch(/<strong>42<\/strong> credits available/);
+    expect(res.text).toMatch(/<strong>0<\/strong> credits held/);
+    expect(res.text).toMatch(/<strong>1<\/strong> active API keys/);
+    expect(res.text).toMatch(/<strong>1<\/strong> feeds/);
+    expect(res.text).not.toContain("Other Co");
+    expect(res.text).not.toContain(other.accountId);
+  });
+
+  test("creating a key shows it once (200); the list afterwards shows only its prefix", async () => {
+    t = createTestApp();
+    const { apiKey, accountId } = t.account();
+    const { token, csrf } = await signIn(apiKey);
+    const res = await post("/dashboard/keys", token, { label: "production", csrf });
+    expect(res.status, show(res)).toBe(200);
+    const shown = /<code class="secret">(jp_live_[0-9A-Za-z]+)<\/code>/.exec(res.text)?.[1];
+    expect(shown).toBeDefined();
+    expect(accounts.authenticate(t.deps, shown)?.accountId).toBe(accountId);
+    const list = await get("/dashboard/keys", token);
+    expect(list.status).toBe(200);
+    expect(list.text).toContain("production");
+    expect(list.text).not.toContain(shown!);
+    expect(list.text).not.toContain(apiKey);
+    expect(list.text).toContain(`<code>${shown!.slice(0, 12)}`);
+    expect(accounts.listKeys(t.deps, accountId)).toHaveLength(2);
+  });
+
+  test("a label over 200 characters gets a 400 page and no key", async () => {
+    t = createTestApp();
+    const { apiKey, accountId } = t.account();
+    const { token, csrf } = await signIn(apiKey);
+    const res = await post("/dashboard/keys", token, { label: "x".repeat(201), csrf });
+    expect(res.status, show(res)).toBe(400);
+    expect(res.text).toContain("label must be at most 200 characters");
+    expect(accounts.listKeys(t.deps, accountId)).toHaveLength(1);
+  });
+
+  test("revoking an own key works; another account's key is a 404 and stays live", async () => {
+    t = createTestApp();
+    const { apiKey, accountId } = t.account();
+    const other = t.account({ name: "Other" });
+    const spare = accounts.createKey(t.deps, accountId, "spare");
+    const { token, csrf } = await signIn(apiKey);
+
+    const mine = await post(`/dashboard/keys/${spare.key.id}/revoke`, token, { csrf });
+    expect(mine.status, show(mine)).toBe(303);
+    expect(mine.headers.get("location")).toBe("/dashboard/keys");
+    expect(accounts.authenticate(t.deps, spare.apiKey)).toBeNull();
+
+    const theirs = await post(`/dashboard/keys/${other.keyId}/revoke`, token, { csrf });
+    expect(theirs.status, show(theirs)).toBe(404);
+    expect(theirs.headers.get("content-type")).toStartWith("text/html");
+    expect(accounts.authenticate(t.deps, other.apiKey)?.accountId).toBe(other.accountId);
+    const missing = await post(`/dashboard/keys/nope/revoke`, token, { csrf });
+    expect(missing.status).toBe(404);
+  });
+
+  test("a POST without the right CSRF token gets 403 and changes nothing", async () => {
+    t = createTestApp();
+    const { apiKey, accountId } = t.account();
+    const spare = accounts.createKey(t.deps, accountId, "spare");
+    const { token, csrf } = await signIn(apiKey);
+    const other = await signIn(apiKey); // another session's token is not this one's
+    for (const fields of [{} as Record<string, string>, { csrf: "" }, { csrf: "wrong" }, { csrf: other.csrf }, { csrf: csrf + "x" }]) {
+      const create = await post("/dashboard/keys", token, { label: "sneaky", ...fields });
+      expect(create.status, show(create)).toBe(403);
+      const revoke = await post(`/dashboard/keys/${spare.key.id}/revoke`, token, fields);
+      expect(revoke.status).toBe(403);
+      const out = await post("/dashboard/sign-out", token, fields);
+      expect(out.status).toBe(403);
+    }
+    expect(accounts.listKeys(t.deps, accountId).map((k) => [k.label, k.revokedAtTs])).toEqual([
+      ["default", null],
+      ["spare", null],
+    ]);
+    expect((await get("/dashboard", token)).status).toBe(200);
+  });
+
+  test("a label or account name with markup is escaped", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account({ name: `<script>alert("name")</script>` });
+    const { token, csrf } = await signIn(apiKey);
+    const created = await post("/dashboard/keys", token, { label: `<script>alert('label')</script>`, csrf });
+    expect(created.status).toBe(200);
+    const overview = await get("/dashboard", token);
+    const keys = await get("/dashboard/keys", token);
+    for (const page of [overview.text, keys.text, created.text]) expect(page).not.toContain("<script>");
+    expect(overview.text).toContain("&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;");
+    expect(keys.text).toContain("&lt;script&gt;alert(&#39;label&#39;)&lt;/script&gt;");
+  });
+
+  test("html`` escapes interpolations but not nested html or raw()", () => {
+    expect(html`<p>${"<b>&\"'"}</p>`.value).toBe("<p>&lt;b&gt;&amp;&quot;&#39;</p>");
+    expect(html`<ul>${["<a>", html`<li>ok</li>`, raw("<hr>"), null, undefined, false]}</ul>`.value).toBe("<ul>&lt;a&gt;<li>ok</li><hr></ul>");
+    expect(html`${0}`.value).toBe("0");
+  });
+});
+
+describe("dashboard sessions", () => {
+  test("a session idle past the limit is gone; activity keeps it alive up to the absolute limit", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const { token } = await signIn(apiKey);
+    t.clock.advance(SESSION_IDLE_MS - 1000);
+    expect((await get("/dashboard", token)).status).toBe(200);
+    t.clock.advance(SESSION_IDLE_MS - 1000);
+    expect((await get("/dashboard", token)).status).toBe(200); // idle time counts from the last request
+    t.clock.advance(SESSION_IDLE_MS);
+    const res = await get("/dashboard", token);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/sign-in");
+    expect(res.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect(sessionRows()).toHaveLength(0);
+
+    const again = await signIn(apiKey);
+    const step = SESSION_IDLE_MS / 2;
+    let elapsed = 0;
+    for (; elapsed + step < SESSION_ABSOLUTE_MS; elapsed += step) {
+      t.clock.advance(step);
+      expect((await get("/dashboard", again.token)).status).toBe(200);
+    }
+    t.clock.advance(SESSION_ABSOLUTE_MS - elapsed); // never idle, but 30 days old
+    expect((await get("/dashboard", again.token)).status).toBe(303);
+  });
+
+  test("revoking the key a session signed in with ends the session", async () => {
+    t = createTestApp();
+    const { apiKey, keyId } = t.account();
+    const { token } = await signIn(apiKey);
+    accounts.revokeKey(t.deps, keyId);
+    const res = await get("/dashboard", token);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/sign-in");
+  });
+
+  test("revoking the session's own key from the keys page signs it out", async () => {
+    t = createTestApp();
+    const { apiKey, keyId } = t.account();
+    const { token, csrf } = await signIn(apiKey);
+    expect((await post(`/dashboard/keys/${keyId}/revoke`, token, { csrf })).status).toBe(303);
+    expect((await get("/dashboard/keys", token)).status).toBe(303);
+  });
+
+  test("sign-out deletes the session and clears the cookie", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const { token, csrf } = await signIn(apiKey);
+    const res = await post("/dashboard/sign-out", token, { csrf });
+    expect(res.status, show(res)).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/sign-in");
+    expect(res.headers.get("set-cookie")).toMatch(/^jp_session=; .*Max-Age=0/);
+    expect(sessionRows()).toHaveLength(0);
+    expect((await get("/dashboard", token)).status).toBe(303);
+  });
+
+  test("a one-time link signs in once; a second use or an expired link fails", async () => {
+    t = createTestApp();
+    const { accountId } = t.account({ name: "Linked", credits: 3 });
+    const { token: link } = createSignInLink(t.deps, accountId);
+    expect(JSON.stringify(t.deps.db.$client.query("SELECT * FROM dashboard_sign_in_links").all())).not.toContain(link);
+    // Opening the link (or a link preview fetching it) only shows the button; nothing is used up.
+    const opened = await get(`/dashboard/link/${link}`);
+    expect(opened.status).toBe(200);
+    expect(opened.text).toContain(`action="/dashboard/link/${link}"`);
+    expect(opened.headers.get("set-cookie")).toBeNull();
+    expect((await get(`/dashboard/link/${link}`)).status).toBe(200);
+    const first = await t.request("POST", `/dashboard/link/${link}`);
+    expect(first.status, show(first)).toBe(303);
+    expect(first.headers.get("location")).toBe("/dashboard");
+    const session = sessionCookie(first);
+    const overview = await get("/dashboard", session);
+    expect(overview.text).toContain("Linked");
+    expect(sessionRows()[0]!.key_id).toBeNull();
+
+    const second = await t.request("POST", `/dashboard/link/${link}`);
+    expect(second.status).toBe(404);
+    expect(second.headers.get("set-cookie")).toBeNull();
+    expect(second.text).toContain("used already, has expired");
+
+    const { token: late } = createSignInLink(t.deps, accountId);
+    t.clock.advance(SIGN_IN_LINK_MS);
+    expect((await t.request("POST", `/dashboard/link/${late}`)).status).toBe(404);
+    expect((await t.request("POST", `/dashboard/link/nonsense`)).status).toBe(404);
+  });
+});
