@@ -2,12 +2,12 @@ import type { AccountView, KeyView } from "../accounts/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
 
-function when(ts: number | null): string {
+export function when(ts: number | null): string {
   return ts === null ? "—" : new Date(ts).toISOString().replace(/\.\d+Z$/, "Z").replace("T", " ");
 }
 
 /** The hidden field every state-changing form carries; checked against the session. */
-function csrfField(session: DashboardSession): Html {
+export function csrfField(session: DashboardSession): Html {
   return html`<input type="hidden" name="csrf" value="${session.csrfToken}">`;
 }
 
