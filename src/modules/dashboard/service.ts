@@ -108,3 +108,20 @@ export function revokeOwnKey(deps: DashboardDeps, session: DashboardSession, key
   accounts.revokeKey(deps, keyId);
   return true;
 }
+
+/**
+ * The caller as the API services see it, so every dashboard page goes through
+ * the same services and rules as the API (they only read accountId and kind).
+ */
+export function sessionAuth(deps: DashboardDeps, session: DashboardSession): accounts.AuthContext {
+  const account = accountsRepo.findAccount(deps.db, session.accountId);
+  return {
+    keyId: session.keyId ?? "dashboard-link",
+    keyLabel: "dashboard",
+    keyPrefix: "",
+    accountId: session.accountId,
+    accountKind: account?.kind ?? "solo",
+    rateLimitMultiplier: 1,
+    rateLimitOverrides: null,
+  };
+}
