@@ -5,6 +5,8 @@ import { DASHBOARD_PATH, SESSION_COOKIE } from "./model";
 import * as dashboard from "./service";
 import { STYLESHEET } from "./style";
 import * as views from "./views";
+import { dashboardActivityRoutes } from "./activity";
+import { dashboardFeedRoutes } from "./feeds";
 import { clearSessionCookie, dashboardGuard, field, HIDDEN, page, readCookie, redirect, setSessionCookie } from "./http";
 
 /**
@@ -88,5 +90,7 @@ export function dashboardRoutes(deps: Deps) {
         return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
       }
       return redirect(set, `${DASHBOARD_PATH}/keys`);
-    }, HIDDEN);
+    }, HIDDEN)
+    .use(dashboardActivityRoutes(deps))
+    .use(dashboardFeedRoutes(deps));
 }

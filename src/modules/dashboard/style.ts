@@ -17,7 +17,7 @@ h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-input[type=text], input[type=password] { width: 100%; max-width: 32rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; }
+input[type=text], input[type=password], input[type=url], input[type=number], textarea, select { width: 100%; max-width: 32rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; }
 button { margin-top: .75rem; padding: .45rem 1rem; font: inherit; color: #fff; background: var(--accent); border: 0; border-radius: 4px; cursor: pointer; }
 button.link { margin: 0; padding: 0; color: var(--accent); background: none; text-decoration: underline; }
 .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 1rem; padding: 0; list-style: none; }
@@ -31,5 +31,19 @@ code.secret { display: block; overflow-wrap: anywhere; padding: .5rem; border: 1
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td form { margin: 0; }
-td form button { margin: 0; padding: .2rem .6rem; background: var(--bad); }
+td form button { margin: 0; padding: .2rem .6rem; }
+button.danger { background: var(--bad); }
+textarea { min-height: 5rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; padding: .25rem 1rem 1rem; }
+legend { font-weight: 700; padding: 0 .25rem; }
+input[type=checkbox] { margin-right: .35rem; }
+label:has(input[type=checkbox]) { font-weight: 400; }
+.badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; border: 1px solid var(--line); font-size: .85rem; font-weight: 600; }
+.status-applied, .status-delivered { color: var(--good); border-color: var(--good); }
+.status-failed, .status-logged_out, .status-dead, .status-disabled { color: var(--bad); border-color: var(--bad); }
+.settings { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+.settings dt { font-weight: 600; }
+.settings dd { margin: 0; }
+.empty { color: var(--muted); font-style: italic; }
+.pager { display: flex; gap: 1rem; }
 `;

@@ -13,7 +13,7 @@ export function csrfField(session: DashboardSession): Html {
 
 export function layout(title: string, body: Html, session?: DashboardSession): Html {
   const nav = session
-    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Overview</a><a href="/dashboard/keys">API keys</a></nav>
+    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Overview</a><a href="/dashboard/keys">API keys</a><a href="/dashboard/feeds">Feeds</a><a href="/dashboard/applications">Applications</a><a href="/dashboard/freelancers">Freelancers</a></nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>
@@ -84,7 +84,7 @@ export function keysPage(session: DashboardSession, keys: KeyView[], opts: { cre
 <td>${when(k.createdAtTs)}</td>
 <td>${when(k.lastUsedAtTs)}</td>
 <td>${k.revokedAtTs === null
-      ? html`<form method="post" action="/dashboard/keys/${k.id}/revoke">${csrfField(session)}<button type="submit" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
+      ? html`<form method="post" action="/dashboard/keys/${k.id}/revoke">${csrfField(session)}<button type="submit" class="danger" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
       : html`Revoked ${when(k.revokedAtTs)}`}</td>
 </tr>`,
   );

@@ -4,8 +4,9 @@ import { authenticate, getAccount } from "../../../src/modules/accounts/service"
 import * as feeds from "../../../src/modules/feeds/service";
 import { SUBMIT_TASK } from "../../../src/modules/applications/service";
 import { submitApplication } from "../../../src/modules/applications/submit.task";
-import { SYNC_TASK, syncEngagement } from "../../../src/modules/applications/sync.task";
+import { syncEngagement } from "../../../src/modules/applications/sync.task";
 import { TaskWorker } from "../../../src/worker/worker";
+import { applyWorker } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 
@@ -24,14 +25,7 @@ function setup(opts: { credits?: number; config?: Record<string, unknown>; start
   t = createTestApp({ config: { adminToken: "admin-token-0123456789", sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, ...opts.config } });
   const a = t.account({ credits: opts.credits ?? 5 });
   const b = t.account({ name: "other", credits: 5 });
-  worker = new TaskWorker(t.deps, {
-    concurrency: 8,
-    retryBaseMs: 1,
-    retryMaxMs: 5,
-    handlers: { [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c), [SYNC_TASK]: (p, c) => syncEngagement(t.deps, p, c) },
-  });
-  t.deps.work.subscribe(() => worker!.notify());
-  if (opts.start !== false) worker.start();
+  worker = applyWorker(t, { start: opts.start });
   return { a, b };
 }
 

@@ -1,49 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { createTestApp, show, type TestApp, type TestResponse } from "../../helpers/app";
+import { browser, form, FORM, sessionCookie } from "../../helpers/dashboard";
+import { createTestApp, show, type TestApp } from "../../helpers/app";
 import * as accounts from "../../../src/modules/accounts/service";
 import { createSignInLink } from "../../../src/modules/dashboard/service";
 import { html, raw } from "../../../src/modules/dashboard/html";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_MS } from "../../../src/modules/dashboard/model";
 
 let t: TestApp;
+const { get, post, signIn } = browser(() => t);
 afterEach(() => t?.close());
-
-const FORM = { "content-type": "application/x-www-form-urlencoded" };
-
-function form(fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString();
-}
-
-function sessionCookie(res: TestResponse): string {
-  const header = res.headers.get("set-cookie") ?? "";
-  const match = /^jp_session=([^;]*)/.exec(header);
-  if (!match) throw new Error(`no jp_session cookie in ${show(res)} (${header})`);
-  return match[1]!;
-}
-
-function csrfOf(page: string): string {
-  const match = /name="csrf" value="([^"]+)"/.exec(page);
-  if (!match) throw new Error(`no csrf field in ${page}`);
-  return match[1]!;
-}
-
-/** Signs in with the API key; returns the cookie token and a page's CSRF token. */
-async function signIn(apiKey: string) {
-  const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: FORM });
-  expect(res.status, show(res)).toBe(303);
-  const token = sessionCookie(res);
-  const overview = await get("/dashboard", token);
-  expect(overview.status, show(overview)).toBe(200);
-  return { token, csrf: csrfOf(overview.text) };
-}
-
-function get(path: string, token?: string) {
-  return t.request("GET", path, { headers: token ? { cookie: `jp_session=${token}` } : {} });
-}
-
-function post(path: string, token: string | undefined, fields: Record<string, string>) {
-  return t.request("POST", path, { body: form(fields), headers: { ...FORM, ...(token ? { cookie: `jp_session=${token}` } : {}) } });
-}
 
 function sessionRows() {
   return t.deps.db.$client.query("SELECT * FROM dashboard_sessions").all() as Record<string, unknown>[];

@@ -1,0 +1,198 @@
+import type { Freelancer } from "../../marketplace/driver";
+import type { ApplicationRow } from "../applications/repo";
+import { html, raw, type Html } from "./html";
+import type { DashboardSession } from "./model";
+import { csrfField, layout, when } from "./views";
+
+/** Seconds between reloads while something on the page is still moving. */
+export const REFRESH_SECONDS = 5;
+
+/** The layout with a meta refresh in <head>: pages reload themselves without any script. */
+function refreshing(page: Html): Html {
+  return raw(page.value.replace("</head>", `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">\n</head>`));
+}
+
+function isoWhen(iso: string | null): string {
+  return iso === null ? "—" : when(Date.parse(iso));
+}
+
+export interface ApplicationItem {
+  app: ApplicationRow;
+  title: string;
+  url: string;
+}
+
+export interface ApplicationsPageData {
+  items: ApplicationItem[];
+  total: number;
+  limit: number;
+  offset: number;
+  status: string | undefined;
+  statuses: readonly string[];
+}
+
+function statusBadge(app: ApplicationRow): Html {
+  const label = app.status === "processing" && app.phase === "queued" ? "queued" : app.status.replaceAll("_", " ");
+  return html`<strong class="badge status-${app.status}">${label}</strong>`;
+}
+
+function engagement(app: ApplicationRow): Html {
+  if (app.lastCheckedAtTs === null) return html`<span class="muted">not checked yet</span>`;
+  const parts = [app.viewed ? "viewed" : "not viewed", app.replied ? "replied" : "no reply"].join(", ");
+  return html`${parts}${app.viewedAtTs !== null && html`<br><span class="muted">viewed ${when(app.viewedAtTs)}</span>`}`;
+}
+
+function credits(app: ApplicationRow): string {
+  if (app.status === "applied") return "1 charged";
+  if (app.creditHeld) return "1 held";
+  return "0";
+}
+
+function pageLink(data: ApplicationsPageData, offset: number): string {
+  const q = new URLSearchParams();
+  if (data.status) q.set("status", data.status);
+  if (offset > 0) q.set("offset", String(offset));
+  const s = q.toString();
+  return `/dashboard/applications${s ? `?${s}` : ""}`;
+}
+
+export function applicationsPage(session: DashboardSession, data: ApplicationsPageData): Html {
+  const moving = data.items.some((i) => i.app.status === "processing");
+  const rows = data.items.map(
+    ({ app, title, url }) => html`<tr>
+<td>${url ? html`<a href="${url}" rel="noopener noreferrer">${title}</a>` : title}</td>
+<td>${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}</td>
+<td>${when(app.appliedAtTs)}</td>
+<td>${credits(app)}</td>
+<td><details><summary>Cover letter</summary><p class="cover-letter">${app.coverLetter}</p></details></td>
+<td>${app.errorMessage ? html`<span class="error">${app.errorMessage}</span>` : html`<span class="muted">—</span>`}</td>
+<td>${engagement(app)}</td>
+</tr>`,
+  );
+  const filter = html`<form method="get" action="/dashboard/applications">
+<label for="status">Status</label>
+<select id="status" name="status">
+<option value="">All</option>
+${data.statuses.map((s) => html`<option value="${s}"${data.status === s ? raw(" selected") : ""}>${s.replaceAll("_", " ")}</option>`)}
+</select>
+<button type="submit">Filter</button>
+</form>`;
+  const prev = data.offset > 0 ? html`<a href="${pageLink(data, Math.max(0, data.offset - data.limit))}" rel="prev">Newer</a>` : "";
+  const next = data.offset + data.limit < data.total ? html`<a href="${pageLink(data, data.offset + data.limit)}" rel="next">Older</a>` : "";
+  const shownFrom = data.items.length === 0 ? 0 : data.offset + 1;
+  const body =
+    data.total === 0 && !data.status
+      ? html`<p class="empty">No applications yet — apply to a job from a feed.</p>`
+      : html`${filter}
+${data.items.length === 0
+  ? html`<p class="empty">No applications${data.status ? html` with status ${data.status.replaceAll("_", " ")}` : ""} here.</p>`
+  : html`<p class="muted">Showing ${shownFrom}–${data.offset + data.items.length} of ${data.total}, newest first.${moving && ` This page reloads every ${REFRESH_SECONDS} seconds while an application is in flight.`}</p>
+<div class="table-wrap">
+<table>
+<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Applied</th><th scope="col">Credits</th><th scope="col">Cover letter</th><th scope="col">Error</th><th scope="col">Engagement</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>
+</div>`}
+<nav aria-label="Pages" class="pager">${prev} ${next}</nav>`;
+  const page = layout("Applications", body, session);
+  return moving ? refreshing(page) : page;
+}
+
+export function freelancersPage(session: DashboardSession, data: { freelancers: Freelancer[] } | { error: string }): Html {
+  if ("error" in data) {
+    return layout(
+      "Freelancers",
+      html`<p class="error" role="alert">${data.error}</p><p>Try again in a moment. <a href="/dashboard">Back to the dashboard</a></p>`,
+      session,
+    );
+  }
+  if (data.freelancers.length === 0) {
+    return layout("Freelancers", html`<p class="empty">No freelancers are linked to this account yet.</p>`, session);
+  }
+  const sections = data.freelancers.map(
+    (f) => html`<section>
+<h2>${f.name} <span class="muted">(${f.id})</span></h2>
+${f.baseHourlyRate !== null && html`<p>Base rate ${f.baseHourlyRate}/h</p>`}
+<div class="table-wrap">
+<table>
+<thead><tr><th scope="col">Profile</th><th scope="col">Type</th><th scope="col">Rate</th><th scope="col">profileId</th></tr></thead>
+<tbody>${f.profiles.map(
+      (p) => html`<tr><td>${p.name}</td><td>${p.type}</td><td>${p.hourlyRate === null ? "—" : `${p.hourlyRate} ${p.currency}/h`}</td><td><code>${p.profileId}</code></td></tr>`,
+    )}</tbody>
+</table>
+</div>
+</section>`,
+  );
+  return layout(
+    "Freelancers",
+    html`<p class="muted">Pass a <code>profileId</code> to apply to choose the profile; without one the primary profile is used.</p>
+${sections}`,
+    session,
+  );
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  at: string;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface DeliveryItem {
+  eventId: string;
+  type: string;
+  status: string;
+  jobId: string | null;
+  createdAt: string;
+  attempts: DeliveryAttempt[];
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  lastError: string | null;
+}
+
+export interface DeliveriesPageData {
+  feedId: string;
+  feedTitle: string;
+  endpoint: { url: string | null; disabledAt: string | null; disabledReason: string | null; failingSince: string | null };
+  deliveries: DeliveryItem[];
+  total: number;
+  limit: number;
+  offset: number;
+  message?: string;
+}
+
+export function deliveriesPage(session: DashboardSession, data: DeliveriesPageData): Html {
+  const base = `/dashboard/feeds/${encodeURIComponent(data.feedId)}/deliveries`;
+  const moving = data.deliveries.some((d) => d.status === "pending");
+  const events = data.deliveries.map(
+    (d) => html`<section class="delivery">
+<h2><code>${d.eventId}</code> <span class="muted">${d.type}</span></h2>
+<p><strong class="badge status-${d.status}">${d.status}</strong> · created ${isoWhen(d.createdAt)}${d.jobId && html` · job <code>${d.jobId}</code>`}${d.deliveredAt && html` · delivered ${isoWhen(d.deliveredAt)}`}${d.nextAttemptAt && d.status !== "delivered" && html` · next attempt ${isoWhen(d.nextAttemptAt)}`}</p>
+${d.lastError && html`<p class="error">${d.lastError}</p>`}
+${d.attempts.length === 0
+  ? html`<p class="muted">No attempts yet.</p>`
+  : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Attempt</th><th scope="col">At</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
+<tbody>${d.attempts.map(
+      (a) => html`<tr><td>${a.attempt}</td><td>${isoWhen(a.at)}</td><td>${a.statusCode ?? "—"}</td><td>${a.durationMs} ms</td><td>${a.error ?? "—"}</td></tr>`,
+    )}</tbody>
+</table></div>`}
+${d.status !== "delivered" &&
+  html`<form method="post" action="${base}/${encodeURIComponent(d.eventId)}/resend">${csrfField(session)}<button type="submit" aria-label="Resend ${d.eventId}">Resend</button></form>`}
+</section>`,
+  );
+  const prev = data.offset > 0 ? html`<a href="${base}?offset=${Math.max(0, data.offset - data.limit)}" rel="prev">Newer</a>` : "";
+  const next = data.offset + data.limit < data.total ? html`<a href="${base}?offset=${data.offset + data.limit}" rel="next">Older</a>` : "";
+  const page = layout(
+    `Deliveries · ${data.feedTitle}`,
+    html`${data.message && html`<p class="error" role="alert">${data.message}</p>`}
+<p>Webhook URL: ${data.endpoint.url ? html`<code>${data.endpoint.url}</code>` : html`<span class="muted">none</span>`}</p>
+${data.endpoint.disabledAt && html`<p class="error">Disabled ${isoWhen(data.endpoint.disabledAt)}${data.endpoint.disabledReason && html`: ${data.endpoint.disabledReason}`}</p>`}
+${data.endpoint.failingSince && html`<p class="error">Failing since ${isoWhen(data.endpoint.failingSince)}</p>`}
+${data.deliveries.length === 0 ? html`<p class="empty">No webhook events for this feed yet.</p>` : events}
+<nav aria-label="Pages" class="pager">${prev} ${next}</nav>`,
+    session,
+  );
+  return moving ? refreshing(page) : page;
+}

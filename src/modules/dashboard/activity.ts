@@ -1,0 +1,111 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import { APPLICATION_STATUSES } from "../applications/model";
+import * as applicationsRepo from "../applications/repo";
+import { freelancers } from "../applications/service";
+import { getFeed } from "../feeds/service";
+import { listDeliveries, retryDelivery } from "../webhooks/service";
+import * as activityViews from "./activity-views";
+import { dashboardGuard, HIDDEN, page, redirect, type Set } from "./http";
+import { DASHBOARD_PATH, type DashboardSession } from "./model";
+import { sessionAuth } from "./service";
+import * as views from "./views";
+
+/** The same page size and ceiling as GET /api/auto-apply-v2/applied-jobs and the deliveries API. */
+export const ACTIVITY_PAGE_SIZE = 50;
+
+type Query = Record<string, string | undefined>;
+type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** `?offset=` as a non-negative integer; undefined when malformed (→ a 400 page, never a 5xx). */
+function parseOffset(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d{1,9}$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+/**
+ * A service's AppError as a page: 404 for another account's (or no) feed or
+ * event, the error's own status for any other 4xx. Anything else is a bug and
+ * is rethrown.
+ */
+function errorAsPage(err: unknown, set: Set, session: DashboardSession): string {
+  if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
+  if (err.code === "not_found") return page(set, views.errorPage("Not found", err.message, session), 404);
+  return page(set, views.errorPage("Could not do that", err.message, session), err.status);
+}
+
+/**
+ * Dashboard pages for what happens after a feed matches: the account's
+ * applications, its linked freelancers, and each feed's webhook deliveries.
+ * Feed routes name the feed `:id`, as the feeds pages do (the router needs one name per position).
+ * Every read goes through the API's services (or the repo function the
+ * service itself uses) as the session's account.
+ */
+export function dashboardActivityRoutes(deps: Deps) {
+  const { signedIn, csrfRefused } = dashboardGuard(deps);
+
+  return new Elysia({ name: "dashboard-activity" })
+    .get(`${DASHBOARD_PATH}/applications`, ({ request, set, query }) => {
+      const session = signedIn(request, set);
+      if (!session) return "";
+      const q = query as Query;
+      const status = q.status === undefined || q.status === "" ? undefined : q.status;
+      if (status !== undefined && !(APPLICATION_STATUSES as readonly string[]).includes(status)) {
+        return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
+      }
+      const offset = parseOffset(q.offset);
+      if (offset === undefined) return page(set, views.errorPage("Bad page", "offset must be a whole number, 0 or more.", session), 400);
+      const auth = sessionAuth(deps, session);
+      // appliedJobs' own query, which also carries the engagement columns the API leaves out.
+      const { items, total } = applicationsRepo.listApplications(deps.db, auth.accountId, {
+        limit: ACTIVITY_PAGE_SIZE,
+        offset,
+        status: status as ApplicationStatus | undefined,
+      });
+      return page(
+        set,
+        activityViews.applicationsPage(session, { items, total, limit: ACTIVITY_PAGE_SIZE, offset, status, statuses: APPLICATION_STATUSES }),
+      );
+    }, HIDDEN)
+    .get(`${DASHBOARD_PATH}/freelancers`, async ({ request, set }) => {
+      const session = signedIn(request, set);
+      if (!session) return "";
+      try {
+        const data = await freelancers(deps, sessionAuth(deps, session));
+        return page(set, activityViews.freelancersPage(session, data));
+      } catch (err) {
+        if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorAsPage(err, set, session);
+        // The driver talks to the marketplace (or a bridge): its trouble is shown, not turned into a 5xx.
+        deps.log.warn("dashboard: could not list freelancers", { accountId: session.accountId, error: err instanceof Error ? err.message : String(err) });
+        return page(set, activityViews.freelancersPage(session, { error: "The freelancers could not be loaded from the marketplace right now." }));
+      }
+    }, HIDDEN)
+    .get(`${DASHBOARD_PATH}/feeds/:id/deliveries`, ({ request, set, params, query }) => {
+      const session = signedIn(request, set);
+      if (!session) return "";
+      const offset = parseOffset((query as Query).offset);
+      if (offset === undefined) return page(set, views.errorPage("Bad page", "offset must be a whole number, 0 or more.", session), 400);
+      try {
+        const auth = sessionAuth(deps, session);
+        const feed = getFeed(deps, auth, params.id);
+        const data = listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
+        return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
+      } catch (err) {
+        return errorAsPage(err, set, session);
+      }
+    }, HIDDEN)
+    .post(`${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`, ({ request, set, body, params }) => {
+      const session = signedIn(request, set);
+      if (!session) return "";
+      const refused = csrfRefused(session, body, set);
+      if (refused !== null) return refused;
+      try {
+        retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);
+      } catch (err) {
+        return errorAsPage(err, set, session);
+      }
+      return redirect(set, `${DASHBOARD_PATH}/feeds/${encodeURIComponent(params.id)}/deliveries`);
+    }, HIDDEN);
+}

@@ -1,0 +1,305 @@
+import type { Feed, FeedJobItem } from "../feeds/model";
+import { html, type Html } from "./html";
+import type { DashboardSession } from "./model";
+import { csrfField, layout, when } from "./views";
+
+/**
+ * The feed pages of the dashboard. Forms keep the user's raw text (FeedFormValues)
+ * so a refused form comes back exactly as typed; feeds.ts turns it into the
+ * JSON body the feeds service expects.
+ */
+
+/** A feed form as posted: every field a string; a checkbox is present ("on") only when ticked. */
+export type FeedFormValues = Record<string, string | undefined>;
+
+export const PLATFORMS = [
+  { value: "marketplace", label: "Marketplace" },
+  { value: "professional_network", label: "Professional network" },
+  { value: "web", label: "Web (job boards)" },
+] as const;
+export const JOB_TYPES = [
+  { value: "HOURLY", label: "Hourly" },
+  { value: "FIXED", label: "Fixed price" },
+] as const;
+
+const base = (feedId: string) => `/dashboard/feeds/${encodeURIComponent(feedId)}`;
+
+/** The form values that show a saved feed (the edit page's starting point). */
+export function feedToForm(feed: Feed): FeedFormValues {
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? "" : String(v));
+  const list = (v: string[] | undefined) => (v ?? []).join("\n");
+  const values: FeedFormValues = {
+    title: feed.title ?? "",
+    profilePrompt: feed.profilePrompt ?? "",
+    minScore: num(feed.minScore),
+    includes: list(feed.includes),
+    excludes: list(feed.excludes),
+    minHourlyRate: num(feed.minHourlyRate),
+    minFixedPrice: num(feed.minFixedPrice),
+    clientMinSpent: num(feed.clientMinSpent),
+    clientMinRating: num(feed.clientMinRating),
+    clientMinReviews: num(feed.clientMinReviews),
+    countryFilterMode: feed.countryFilterMode ?? "exclude",
+    excludedCountries: list(feed.excludedCountries),
+    includedCountries: list(feed.includedCountries),
+    emailFound: feed.emailFound ?? "all",
+    usOnlyMode: feed.usOnlyMode ?? "all",
+    proposalGenerationPrompt: feed.proposalGenerationPrompt ?? "",
+    webhookUrl: feed.webhookUrl ?? "",
+  };
+  if (feed.paymentVerifiedOnly) values.paymentVerifiedOnly = "on";
+  if (feed.notificationsMuted) values.notificationsMuted = "on";
+  for (const p of feed.platforms ?? []) values[`platform_${p}`] = "on";
+  for (const j of feed.jobTypes ?? []) values[`jobType_${j}`] = "on";
+  return values;
+}
+
+function help(id: string, text: string): Html {
+  return html`<p id="${id}Help" class="muted">${text}</p>`;
+}
+
+function textInput(v: FeedFormValues, name: string, label: string, explain: string, opts: { numeric?: boolean; required?: boolean; type?: string } = {}): Html {
+  return html`<label for="${name}">${label}</label>
+<input type="${opts.type ?? "text"}" id="${name}" name="${name}" value="${v[name] ?? ""}"${opts.numeric ? html` inputmode="decimal"` : ""}${opts.required ? html` required` : ""} aria-describedby="${name}Help">
+${help(name, explain)}`;
+}
+
+function textArea(v: FeedFormValues, name: string, label: string, explain: string): Html {
+  return html`<label for="${name}">${label}</label>
+<textarea id="${name}" name="${name}" rows="4" cols="60" aria-describedby="${name}Help">${v[name] ?? ""}</textarea>
+${help(name, explain)}`;
+}
+
+function select(v: FeedFormValues, name: string, label: string, explain: string, options: { value: string; label: string }[]): Html {
+  const current = v[name] ?? options[0]!.value;
+  return html`<label for="${name}">${label}</label>
+<select id="${name}" name="${name}" aria-describedby="${name}Help">${options.map(
+    (o) => html`<option value="${o.value}"${o.value === current ? html` selected` : ""}>${o.label}</option>`,
+  )}</select>
+${help(name, explain)}`;
+}
+
+function checkbox(v: FeedFormValues, name: string, label: string): Html {
+  return html`<label for="${name}"><input type="checkbox" id="${name}" name="${name}" value="on"${v[name] ? html` checked` : ""}> ${label}</label>`;
+}
+
+function feedFormFields(v: FeedFormValues): Html {
+  return html`<fieldset>
+<legend>Basics</legend>
+${textInput(v, "title", "Title", "The feed's name, shown in lists and notifications.", { required: true })}
+${textArea(v, "profilePrompt", "Profile prompt", "Describe your ideal job in plain words; each matching job is scored 0–10 against it. Leave empty for no AI scoring: every match then scores 5.")}
+${textInput(v, "minScore", "Minimum score", "0 to 10. Jobs scoring at or above it enter the feed and notify you. Must be 5 or lower when the profile prompt is empty.", { numeric: true, required: true })}
+</fieldset>
+<fieldset>
+<legend>Keywords</legend>
+${textArea(v, "includes", "Include keywords", "Comma- or newline-separated. A job must contain at least one (title, description or skills); whole words or phrases, any case; a trailing * matches word starts (develop*). Empty: no requirement.")}
+${textArea(v, "excludes", "Exclude keywords", "Comma- or newline-separated, same syntax. A job containing any of them is dropped.")}
+</fieldset>
+<fieldset>
+<legend>Budget</legend>
+${textInput(v, "minHourlyRate", "Minimum hourly rate", "Hourly jobs paying less are dropped. Empty: no minimum.", { numeric: true })}
+${textInput(v, "minFixedPrice", "Minimum fixed price", "Fixed-price jobs with a smaller budget are dropped. Empty: no minimum.", { numeric: true })}
+<p>Job types</p>
+${JOB_TYPES.map((j) => checkbox(v, `jobType_${j.value}`, j.label))}
+<p class="muted">Marketplace only. Tick none to keep both types.</p>
+</fieldset>
+<fieldset>
+<legend>Client</legend>
+${textInput(v, "clientMinSpent", "Client minimum spent", "Clients who have spent less in total are dropped. Empty: no minimum.", { numeric: true })}
+${checkbox(v, "paymentVerifiedOnly", "Payment-verified clients only")}
+<p class="muted">Marketplace only. Drops clients reported as payment-unverified; jobs whose status cannot be read still enter.</p>
+${textInput(v, "clientMinRating", "Client minimum rating", "Marketplace only. 0 to 5. A client without reviews counts as unrated and is dropped by any floor above 0. Empty: no floor.", { numeric: true })}
+${textInput(v, "clientMinReviews", "Client minimum reviews", "Marketplace only. A whole number of reviews the client must have. Empty: no minimum.", { numeric: true })}
+${select(v, "countryFilterMode", "Country filter", "Exclude: the excluded countries below are dropped. Include: only the included countries below are kept (and jobs whose client country is unknown are dropped).", [
+    { value: "exclude", label: "Exclude the listed countries" },
+    { value: "include", label: "Include only the listed countries" },
+  ])}
+${textArea(v, "excludedCountries", "Excluded countries", "Comma- or newline-separated English names, ISO-2 or ISO-3 codes. Used in exclude mode.")}
+${textArea(v, "includedCountries", "Included countries", "Same format. Used in include mode; empty means no filter.")}
+${select(v, "usOnlyMode", "US-only jobs", "Marketplace only. Filters on where the job requires talent to be, not the client's country.", [
+    { value: "all", label: "All jobs" },
+    { value: "include", label: "Only jobs restricted to US-based talent" },
+    { value: "exclude", label: "Drop jobs restricted to US-based talent" },
+  ])}
+</fieldset>
+<fieldset>
+<legend>Other</legend>
+<p>Platforms</p>
+${PLATFORMS.map((p) => checkbox(v, `platform_${p.value}`, p.label))}
+<p class="muted">Where jobs come from. Tick none to match every platform.</p>
+${select(v, "emailFound", "Contact email", "With “only jobs with an email”, jobs enter only when a contact email was found in them.", [
+    { value: "all", label: "All jobs" },
+    { value: "email_found", label: "Only jobs with an email" },
+  ])}
+${textArea(v, "proposalGenerationPrompt", "Proposal instructions", "Used when generating proposals for jobs in this feed. Empty: the generic prompt.")}
+</fieldset>
+<fieldset>
+<legend>Notifications</legend>
+${textInput(v, "webhookUrl", "Webhook URL", "An http(s) address that receives a POST for each job entering the feed, signed with a secret shown once. Empty: no webhook.", { type: "url" })}
+${checkbox(v, "notificationsMuted", "Mute notifications")}
+<p class="muted">Jobs are still matched and scored, but no notifications are sent.</p>
+</fieldset>`;
+}
+
+function errorList(errors: string[] | undefined): Html | false {
+  return !!errors?.length && html`<div class="error" role="alert"><p>The feed was not saved:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
+}
+
+export function feedFormPage(
+  session: DashboardSession,
+  opts: { values: FeedFormValues; errors?: string[]; feed?: Feed },
+): Html {
+  const editing = opts.feed;
+  const action = editing ? base(editing.id) : "/dashboard/feeds";
+  return layout(
+    editing ? `Edit ${editing.title}` : "New feed",
+    html`${errorList(opts.errors)}
+<form method="post" action="${action}">
+${csrfField(session)}
+${feedFormFields(opts.values)}
+<button type="submit">${editing ? "Save changes" : "Create feed"}</button>
+</form>
+<p><a href="${editing ? base(editing.id) : "/dashboard/feeds"}">Cancel</a></p>`,
+    session,
+  );
+}
+
+function yesNo(b: boolean | undefined): string {
+  return b ? "yes" : "no";
+}
+
+export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
+  const body = feeds.length === 0
+    ? html`<p>No feeds yet — create one and matching jobs appear here as they arrive.</p>`
+    : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Title</th><th scope="col">Min score</th><th scope="col">Keywords</th><th scope="col">Platforms</th><th scope="col">Webhook</th><th scope="col">Muted</th></tr></thead>
+<tbody>${feeds.map(
+        (f) => html`<tr>
+<td><a href="${base(f.id)}">${f.title}</a></td>
+<td>${f.minScore}</td>
+<td>${(f.includes ?? []).length ? (f.includes ?? []).join(", ") : html`<span class="muted">any</span>`}${(f.excludes ?? []).length ? html`<br><span class="muted">not: ${(f.excludes ?? []).join(", ")}</span>` : ""}</td>
+<td>${f.platforms?.length ? f.platforms.join(", ") : "all"}</td>
+<td>${f.webhookUrl ? (f.webhookDisabledAt ? "set (disabled)" : "set") : "none"}</td>
+<td>${yesNo(f.notificationsMuted)}</td>
+</tr>`,
+      )}</tbody>
+</table></div>`;
+  return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session);
+}
+
+export function secretPage(session: DashboardSession, feed: Feed, heading: string): Html {
+  return layout(
+    heading,
+    html`<div class="notice" role="status">
+<p>The webhook signing secret of <strong>${feed.title}</strong> is below. Copy it now: it will not be shown again.</p>
+<code class="secret">${feed.webhookSecret ?? ""}</code>
+</div>
+<p><a href="${base(feed.id)}">Go to the feed</a></p>`,
+    session,
+  );
+}
+
+function money(n: number | null): string {
+  return n === null ? "" : `$${n}`;
+}
+
+function budget(job: FeedJobItem["job"]): string {
+  if (job.fixedBudget !== null) return `${money(job.fixedBudget)} fixed`;
+  if (job.hourlyMin !== null || job.hourlyMax !== null) {
+    const range = [job.hourlyMin, job.hourlyMax].filter((x) => x !== null).map((x) => money(x)).join("–");
+    return `${range}/h`;
+  }
+  return "—";
+}
+
+function settingsSummary(feed: Feed): Html {
+  const list = (v: string[] | undefined, none: string) => (v?.length ? v.join(", ") : none);
+  const num = (v: number | null | undefined) => (v === null || v === undefined ? "—" : String(v));
+  const countries = feed.countryFilterMode === "include"
+    ? `only ${list(feed.includedCountries, "any (empty list)")}`
+    : `excluding ${list(feed.excludedCountries, "none")}`;
+  return html`<dl class="settings">
+<dt>Minimum score</dt><dd>${feed.minScore}</dd>
+<dt>Profile prompt</dt><dd>${feed.profilePrompt ? feed.profilePrompt : html`<span class="muted">empty (every match scores 5)</span>`}</dd>
+<dt>Include keywords</dt><dd>${list(feed.includes, "any")}</dd>
+<dt>Exclude keywords</dt><dd>${list(feed.excludes, "none")}</dd>
+<dt>Minimum hourly / fixed</dt><dd>${num(feed.minHourlyRate)} / ${num(feed.minFixedPrice)}</dd>
+<dt>Job types</dt><dd>${list(feed.jobTypes, "all")}</dd>
+<dt>Client</dt><dd>min spent ${num(feed.clientMinSpent)}, min rating ${num(feed.clientMinRating)}, min reviews ${num(feed.clientMinReviews)}, payment verified only: ${yesNo(feed.paymentVerifiedOnly)}</dd>
+<dt>Client countries</dt><dd>${countries}</dd>
+<dt>US-only jobs</dt><dd>${feed.usOnlyMode ?? "all"}</dd>
+<dt>Platforms</dt><dd>${list(feed.platforms, "all")}</dd>
+<dt>Contact email</dt><dd>${feed.emailFound === "email_found" ? "only jobs with an email" : "all jobs"}</dd>
+<dt>Webhook</dt><dd>${feed.webhookUrl
+    ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAt && html`<br><span class="error">Disabled ${feed.webhookDisabledAt}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
+    : "none"}</dd>
+<dt>Notifications</dt><dd>${feed.notificationsMuted ? "muted" : "on"}</dd>
+</dl>`;
+}
+
+export function feedDetailPage(
+  session: DashboardSession,
+  feed: Feed,
+  data: { jobs: FeedJobItem[]; total: number; limit: number; offset: number },
+  filter: { unread: boolean },
+): Html {
+  const self = base(feed.id);
+  const query = (offset: number) => {
+    const q = new URLSearchParams();
+    if (filter.unread) q.set("unread", "1");
+    if (offset > 0) q.set("offset", String(offset));
+    const s = q.toString();
+    return s ? `${self}?${s}` : self;
+  };
+  const back = html`<input type="hidden" name="unread" value="${filter.unread ? "1" : ""}"><input type="hidden" name="offset" value="${data.offset}">`;
+  const jobForm = (item: FeedJobItem, fieldName: string, value: string, label: string) =>
+    html`<form method="post" action="${self}/jobs/${encodeURIComponent(item.processedJobId)}">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
+  const rows = data.jobs.map(
+    (item) => html`<tr>
+<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title}</td>
+<td>${budget(item.job)}</td>
+<td>${item.job.clientCountry ?? "—"}</td>
+<td>${item.matchingScore}</td>
+<td>${when(Date.parse(item.matchedAt))}</td>
+<td>${item.read ? "read" : html`<strong>unread</strong>`}${item.starredAt ? " · starred" : ""}</td>
+<td>${item.read ? jobForm(item, "read", "false", "Mark unread") : jobForm(item, "read", "true", "Mark read")}
+${item.starredAt ? jobForm(item, "starred", "false", "Unstar") : jobForm(item, "starred", "true", "Star")}</td>
+</tr>`,
+  );
+  const from = data.offset + 1;
+  const to = data.offset + data.jobs.length;
+  const pager = html`<p>${data.offset > 0 && html`<a href="${query(Math.max(0, data.offset - data.limit))}">Newer</a> `}${
+    to < data.total && html`<a href="${query(data.offset + data.limit)}">Older</a>`
+  }</p>`;
+  const jobs = data.jobs.length === 0
+    ? html`<p>${filter.unread && data.total === 0 ? "No unread matches." : "No matches yet — jobs appear here as they arrive."}</p>`
+    : html`<p class="muted">Showing ${from}–${to} of ${data.total}.</p>
+<div class="table-wrap"><table>
+<thead><tr><th scope="col">Job</th><th scope="col">Budget</th><th scope="col">Client country</th><th scope="col">Score</th><th scope="col">Matched</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>
+${pager}`;
+  return layout(
+    feed.title ?? "Feed",
+    html`<p><a href="/dashboard/feeds">All feeds</a> · <a href="${self}/edit">Edit</a> · <a href="${self}/delete">Delete</a></p>
+<form method="post" action="${self}/mute">${csrfField(session)}<button type="submit">${feed.notificationsMuted ? "Unmute notifications" : "Mute notifications"}</button></form>
+${feed.webhookSecret && html`<form method="post" action="${self}/rotate-secret">${csrfField(session)}<button type="submit">Rotate webhook secret</button></form>
+<p class="muted">Rotating shows a new secret once; the old one keeps signing alongside it for a while so receivers can switch.</p>`}
+<h2>Settings</h2>
+${settingsSummary(feed)}
+<h2>Matched jobs</h2>
+<p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>
+${jobs}`,
+    session,
+  );
+}
+
+export function deleteConfirmPage(session: DashboardSession, feed: Feed): Html {
+  return layout(
+    `Delete ${feed.title}?`,
+    html`<p>This deletes the feed <strong>${feed.title}</strong> AND all of its matched jobs. It cannot be undone.</p>
+<form method="post" action="${base(feed.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete feed and its matched jobs</button></form>
+<p><a href="${base(feed.id)}">Cancel</a></p>`,
+    session,
+  );
+}

@@ -1,0 +1,237 @@
+import { Value } from "@sinclair/typebox/value";
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { AppError, validationDetails } from "../../errors";
+import { CreateFeedBody, PatchFeedBody, type Feed } from "../feeds/model";
+import * as feeds from "../feeds/service";
+import { DASHBOARD_PATH, type DashboardSession } from "./model";
+import { sessionAuth } from "./service";
+import * as views from "./views";
+import * as feedViews from "./feeds-views";
+import { dashboardGuard, field, HIDDEN, page, redirect, type Set } from "./http";
+
+/**
+ * The dashboard's feed pages: list, create, detail with matched jobs, edit,
+ * mute, secret rotation and delete. Every change goes through the feeds
+ * service with the session's AuthContext, so the API's rules apply; the form
+ * is also checked against the API's body schema first, because the API
+ * route (not the service) enforces it.
+ */
+
+const PAGE_SIZE = 25;
+const FEEDS = `${DASHBOARD_PATH}/feeds`;
+
+/** The posted form as plain strings (csrf and anything not a string dropped). */
+function formValues(body: unknown): feedViews.FeedFormValues {
+  const out: feedViews.FeedFormValues = {};
+  if (body && typeof body === "object") {
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (k !== "csrf" && typeof v === "string") out[k] = v;
+  }
+  return out;
+}
+
+/** Comma- or newline-separated text → trimmed, non-empty items. */
+function splitList(text: string | undefined): string[] {
+  return (text ?? "").split(/[,\n\r]+/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** A number when the text is one; the text itself otherwise, so the schema check names the field. */
+function numberOrText(text: string): number | string {
+  const n = Number(text.trim());
+  return Number.isFinite(n) ? n : text;
+}
+
+/**
+ * Form strings → the JSON body the service expects. Creating: empty optional fields are
+ * omitted. Editing (PATCH): empty numbers become null (clears the filter), everything
+ * shown on the form is sent, except a webhook URL that did not change (re-saving it
+ * would re-enable a disabled endpoint and send a test event).
+ */
+function toBody(v: feedViews.FeedFormValues, current?: Feed): Record<string, unknown> {
+  const editing = current !== undefined;
+  const body: Record<string, unknown> = {};
+  body.title = v.title ?? "";
+  body.profilePrompt = v.profilePrompt ?? "";
+  if ((v.minScore ?? "").trim() !== "") body.minScore = numberOrText(v.minScore!);
+  body.includes = splitList(v.includes);
+  body.excludes = splitList(v.excludes);
+  for (const name of ["minHourlyRate", "minFixedPrice", "clientMinSpent", "clientMinRating", "clientMinReviews"] as const) {
+    const text = (v[name] ?? "").trim();
+    if (text !== "") body[name] = numberOrText(text);
+    else if (editing) body[name] = null;
+  }
+  if (v.countryFilterMode !== undefined) body.countryFilterMode = v.countryFilterMode;
+  body.excludedCountries = splitList(v.excludedCountries);
+  body.includedCountries = splitList(v.includedCountries);
+  const platforms = feedViews.PLATFORMS.filter((p) => v[`platform_${p.value}`]).map((p) => p.value);
+  if (platforms.length) body.platforms = platforms;
+  // No box ticked means every platform; a PATCH cannot unset the list, so name them all.
+  else if (editing && current.platforms?.length) body.platforms = feedViews.PLATFORMS.map((p) => p.value);
+  body.jobTypes = feedViews.JOB_TYPES.filter((j) => v[`jobType_${j.value}`]).map((j) => j.value);
+  if (v.emailFound !== undefined) body.emailFound = v.emailFound;
+  if (v.usOnlyMode !== undefined) body.usOnlyMode = v.usOnlyMode;
+  body.paymentVerifiedOnly = v.paymentVerifiedOnly !== undefined;
+  body.notificationsMuted = v.notificationsMuted !== undefined;
+  const prompt = v.proposalGenerationPrompt ?? "";
+  if (prompt !== "" || editing) body.proposalGenerationPrompt = prompt;
+  const url = (v.webhookUrl ?? "").trim();
+  if (!editing) {
+    if (url !== "") body.webhookUrl = url;
+  } else if (url !== (current.webhookUrl ?? "")) {
+    body.webhookUrl = url === "" ? null : url;
+  }
+  return body;
+}
+
+/** The API's schema check for the body, as field-named messages (empty when it passes). */
+function schemaDetails(body: Record<string, unknown>, editing: boolean): string[] {
+  const schema = editing ? PatchFeedBody : CreateFeedBody;
+  if (Value.Check(schema, body)) return [];
+  return validationDetails([...Value.Errors(schema, body)], "body");
+}
+
+function details(err: AppError): string[] {
+  const d = err.extra.details;
+  return Array.isArray(d) && d.length ? d.map(String) : [err.message];
+}
+
+/** 4xx AppErrors from the services → a page with that status; anything else is not the user's doing. */
+function errorAsPage(err: unknown, set: Set, session: DashboardSession): string {
+  if (!(err instanceof AppError) || err.status >= 500) throw err;
+  if (err.code === "not_found") {
+    return page(set, views.errorPage("Not found", `${err.message}: this account has no such feed or job.`, session), 404);
+  }
+  return page(set, views.errorPage("Cannot do that", err.message, session), err.status);
+}
+
+export function dashboardFeedRoutes(deps: Deps) {
+  const { signedIn, csrfRefused } = dashboardGuard(deps);
+
+  /** Signs in and (for forms) checks CSRF; returns the response to send instead, or the session. */
+  function guard(request: Request, set: Set, body?: unknown): DashboardSession | string {
+    const session = signedIn(request, set);
+    if (!session) return "";
+    if (body !== undefined || request.method === "POST") {
+      const refused = csrfRefused(session, body, set);
+      if (refused !== null) return refused;
+    }
+    return session;
+  }
+
+  async function run(request: Request, set: Set, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
+    const session = guard(request, set, body);
+    if (typeof session === "string") return session;
+    try {
+      return await fn(session);
+    } catch (err) {
+      return errorAsPage(err, set, session);
+    }
+  }
+
+  return new Elysia({ name: "dashboard-feeds" })
+    .get(FEEDS, ({ request, set }) =>
+      run(request, set, undefined, (session) => page(set, feedViews.feedListPage(session, feeds.listFeeds(deps, sessionAuth(deps, session))))),
+    HIDDEN)
+    .get(`${FEEDS}/new`, ({ request, set }) =>
+      run(request, set, undefined, (session) =>
+        page(set, feedViews.feedFormPage(session, { values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all" } })),
+      ),
+    HIDDEN)
+    .post(FEEDS, ({ request, set, body }) =>
+      run(request, set, body, async (session) => {
+        const values = formValues(body);
+        const json = toBody(values);
+        const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors }), 400);
+        const invalid = schemaDetails(json, false);
+        if (invalid.length) return refusedWith(invalid);
+        let feed: Feed;
+        try {
+          feed = await feeds.createFeed(deps, sessionAuth(deps, session), json);
+        } catch (err) {
+          if (err instanceof AppError && err.code === "bad_request") return refusedWith(details(err));
+          throw err;
+        }
+        // 200, not a redirect: the secret is in this response only.
+        if (feed.webhookSecret) return page(set, feedViews.secretPage(session, feed, "Feed created"));
+        return redirect(set, `${FEEDS}/${feed.id}`);
+      }),
+    HIDDEN)
+    .get(`${FEEDS}/:id`, ({ request, set, params, query }) =>
+      run(request, set, undefined, (session) => {
+        const auth = sessionAuth(deps, session);
+        const feed = feeds.getFeed(deps, auth, params.id);
+        const unread = query.unread === "1" || query.unread === "true";
+        const offsetNum = Number(query.offset ?? 0);
+        const offset = Number.isInteger(offsetNum) && offsetNum > 0 ? offsetNum : 0;
+        const data = feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
+        return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
+      }),
+    HIDDEN)
+    .get(`${FEEDS}/:id/edit`, ({ request, set, params }) =>
+      run(request, set, undefined, (session) => {
+        const feed = feeds.getFeed(deps, sessionAuth(deps, session), params.id);
+        return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
+      }),
+    HIDDEN)
+    .post(`${FEEDS}/:id`, ({ request, set, body, params }) =>
+      run(request, set, body, async (session) => {
+        const auth = sessionAuth(deps, session);
+        const current = feeds.getFeed(deps, auth, params.id);
+        const values = formValues(body);
+        const json = toBody(values, current);
+        const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current }), 400);
+        const invalid = schemaDetails(json, true);
+        if (invalid.length) return refusedWith(invalid);
+        let feed: Feed;
+        try {
+          feed = await feeds.patchFeed(deps, auth, current.id, json);
+        } catch (err) {
+          if (err instanceof AppError && err.code === "bad_request") return refusedWith(details(err));
+          throw err;
+        }
+        // A first webhook URL creates the secret: shown in full on this response only.
+        if (feed.webhookSecret && !feed.webhookSecret.startsWith("whsec_…")) return page(set, feedViews.secretPage(session, feed, "Feed saved"));
+        return redirect(set, `${FEEDS}/${feed.id}`);
+      }),
+    HIDDEN)
+    .post(`${FEEDS}/:id/mute`, ({ request, set, body, params }) =>
+      run(request, set, body, async (session) => {
+        const auth = sessionAuth(deps, session);
+        const current = feeds.getFeed(deps, auth, params.id);
+        await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
+        return redirect(set, `${FEEDS}/${current.id}`);
+      }),
+    HIDDEN)
+    .post(`${FEEDS}/:id/rotate-secret`, ({ request, set, body, params }) =>
+      run(request, set, body, (session) => {
+        const feed = feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
+        return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
+      }),
+    HIDDEN)
+    .get(`${FEEDS}/:id/delete`, ({ request, set, params }) =>
+      run(request, set, undefined, (session) => page(set, feedViews.deleteConfirmPage(session, feeds.getFeed(deps, sessionAuth(deps, session), params.id)))),
+    HIDDEN)
+    .post(`${FEEDS}/:id/delete`, ({ request, set, body, params }) =>
+      run(request, set, body, (session) => {
+        feeds.deleteFeed(deps, sessionAuth(deps, session), params.id);
+        return redirect(set, FEEDS);
+      }),
+    HIDDEN)
+    .post(`${FEEDS}/:id/jobs/:jobId`, ({ request, set, body, params }) =>
+      run(request, set, body, (session) => {
+        const change: { read?: boolean; starred?: boolean } = {};
+        for (const name of ["read", "starred"] as const) {
+          const v = field(body, name);
+          if (v === "true") change[name] = true;
+          else if (v === "false") change[name] = false;
+        }
+        feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
+        const back = new URLSearchParams();
+        if (field(body, "unread") === "1") back.set("unread", "1");
+        const offset = Number(field(body, "offset") ?? 0);
+        if (Number.isInteger(offset) && offset > 0) back.set("offset", String(offset));
+        const qs = back.toString();
+        return redirect(set, `${FEEDS}/${encodeURIComponent(params.id)}${qs ? `?${qs}` : ""}`);
+      }),
+    HIDDEN);
+}

@@ -1,0 +1,39 @@
+import { expect } from "bun:test";
+import { show, type TestApp, type TestResponse } from "./app";
+
+/** A browser's view of the dashboard in tests: forms posted urlencoded, the session cookie carried by hand. */
+export const FORM = { "content-type": "application/x-www-form-urlencoded" };
+
+export function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+export function sessionCookie(res: TestResponse): string {
+  const header = res.headers.get("set-cookie") ?? "";
+  const match = /^jp_session=([^;]*)/.exec(header);
+  if (!match) throw new Error(`no jp_session cookie in ${show(res)} (${header})`);
+  return match[1]!;
+}
+
+export function csrfOf(page: string): string {
+  const match = /name="csrf" value="([^"]+)"/.exec(page);
+  if (!match) throw new Error(`no csrf field in ${page}`);
+  return match[1]!;
+}
+
+/** Requests against whichever app `app()` returns now (test files re-create theirs per test). */
+export function browser(app: () => TestApp) {
+  const get = (path: string, token?: string) => app().request("GET", path, { headers: token ? { cookie: `jp_session=${token}` } : {} });
+  const post = (path: string, token: string | undefined, fields: Record<string, string>) =>
+    app().request("POST", path, { body: form(fields), headers: { ...FORM, ...(token ? { cookie: `jp_session=${token}` } : {}) } });
+  /** Signs in with the API key; returns the cookie token and the session's CSRF token. */
+  const signIn = async (apiKey: string) => {
+    const res = await app().request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: FORM });
+    expect(res.status, show(res)).toBe(303);
+    const token = sessionCookie(res);
+    const overview = await get("/dashboard", token);
+    expect(overview.status, show(overview)).toBe(200);
+    return { token, csrf: csrfOf(overview.text) };
+  };
+  return { get, post, signIn };
+}
