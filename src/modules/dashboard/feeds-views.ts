@@ -256,7 +256,7 @@ export function feedDetailPage(
     html`<form method="post" action="${self}/jobs/${encodeURIComponent(item.processedJobId)}">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
   const rows = data.jobs.map(
     (item) => html`<tr>
-<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title}</td>
+<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
 <td>${budget(item.job)}</td>
 <td>${item.job.clientCountry ?? "—"}</td>
 <td>${item.matchingScore}</td>

@@ -8,7 +8,7 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 import * as feedViews from "./feeds-views";
-import { dashboardGuard, field, HIDDEN, page, redirect, type Set } from "./http";
+import { dashboardGuard, field, HIDDEN, page, redirect, type Set, formValues, numberOrText } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -21,24 +21,9 @@ import { dashboardGuard, field, HIDDEN, page, redirect, type Set } from "./http"
 const PAGE_SIZE = 25;
 const FEEDS = `${DASHBOARD_PATH}/feeds`;
 
-/** The posted form as plain strings (csrf and anything not a string dropped). */
-function formValues(body: unknown): feedViews.FeedFormValues {
-  const out: feedViews.FeedFormValues = {};
-  if (body && typeof body === "object") {
-    for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (k !== "csrf" && typeof v === "string") out[k] = v;
-  }
-  return out;
-}
-
 /** Comma- or newline-separated text → trimmed, non-empty items. */
 function splitList(text: string | undefined): string[] {
   return (text ?? "").split(/[,\n\r]+/).map((s) => s.trim()).filter(Boolean);
-}
-
-/** A number when the text is one; the text itself otherwise, so the schema check names the field. */
-function numberOrText(text: string): number | string {
-  const n = Number(text.trim());
-  return Number.isFinite(n) ? n : text;
 }
 
 /**

@@ -94,3 +94,18 @@ export function dashboardGuard(deps: Deps) {
 
   return { signedIn, csrfRefused };
 }
+
+/** A posted form as plain strings (csrf and anything not a string dropped), to re-show what the user typed. */
+export function formValues(body: unknown): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (body && typeof body === "object") {
+    for (const [k, v] of Object.entries(body as Record<string, unknown>)) if (k !== "csrf" && typeof v === "string") out[k] = v;
+  }
+  return out;
+}
+
+/** A number when the text is one; the text itself otherwise, so the API schema check names the field. */
+export function numberOrText(text: string): number | string {
+  const n = Number(text.trim());
+  return Number.isFinite(n) ? n : text;
+}

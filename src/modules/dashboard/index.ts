@@ -5,8 +5,10 @@ import { DASHBOARD_PATH, SESSION_COOKIE } from "./model";
 import * as dashboard from "./service";
 import { STYLESHEET } from "./style";
 import * as views from "./views";
+import { localeFrom } from "./overview";
 import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
+import { dashboardJobRoutes } from "./job";
 import { clearSessionCookie, dashboardGuard, field, HIDDEN, page, readCookie, redirect, setSessionCookie } from "./http";
 
 /**
@@ -18,6 +20,8 @@ import { clearSessionCookie, dashboardGuard, field, HIDDEN, page, readCookie, re
  */
 export function dashboardRoutes(deps: Deps) {
   const { signedIn, csrfRefused } = dashboardGuard(deps);
+  /** The clock and the reader's language, for pages that show relative, localised times. */
+  const times = (request: Request) => ({ nowTs: deps.clock.now(), locale: localeFrom(request.headers.get("accept-language")) });
 
   return new Elysia({ name: "dashboard" })
     .get(`${DASHBOARD_PATH}/style.css`, ({ set }) => {
@@ -60,12 +64,12 @@ export function dashboardRoutes(deps: Deps) {
     .get(DASHBOARD_PATH, ({ request, set }) => {
       const session = signedIn(request, set);
       if (!session) return "";
-      return page(set, views.overviewPage(session, dashboard.overview(deps, session)));
+      return page(set, views.overviewPage(session, dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
     }, HIDDEN)
     .get(`${DASHBOARD_PATH}/keys`, ({ request, set }) => {
       const session = signedIn(request, set);
       if (!session) return "";
-      return page(set, views.keysPage(session, dashboard.listKeys(deps, session)));
+      return page(set, views.keysPage(session, dashboard.listKeys(deps, session), {}, times(request)));
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/keys`, ({ request, set, body }) => {
       const session = signedIn(request, set);
@@ -75,10 +79,10 @@ export function dashboardRoutes(deps: Deps) {
       try {
         const created = dashboard.createKey(deps, session, field(body, "label"));
         // 200, not a redirect: the new key is shown on this response only and never again.
-        return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { created }));
+        return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { created }, times(request)));
       } catch (err) {
         if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
-        return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { message: err.message }), 400);
+        return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { message: err.message }, times(request)), 400);
       }
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/keys/:keyId/revoke`, ({ request, set, body, params }) => {
@@ -92,5 +96,6 @@ export function dashboardRoutes(deps: Deps) {
       return redirect(set, `${DASHBOARD_PATH}/keys`);
     }, HIDDEN)
     .use(dashboardActivityRoutes(deps))
-    .use(dashboardFeedRoutes(deps));
+    .use(dashboardFeedRoutes(deps))
+    .use(dashboardJobRoutes(deps));
 }

@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import * as accounts from "../accounts/service";
 import * as accountsRepo from "../accounts/repo";
-import * as feedsRepo from "../feeds/repo";
+import type { Config } from "../../config";
+import * as ov from "./overview";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, SIGN_IN_LINK_MS, type DashboardSession } from "./model";
 import * as repo from "./repo";
 
@@ -82,16 +83,26 @@ export function isCsrfValid(session: DashboardSession, presented: string | undef
 }
 
 /** What the overview page shows. Everything is read for the session's account only. */
-export function overview(deps: DashboardDeps, session: DashboardSession) {
+export function overview(deps: DashboardDeps & { config: Config }, session: DashboardSession) {
+  const nowTs = deps.clock.now();
   const account = accounts.getAccount(deps, session.accountId);
   const keys = accounts.listKeys(deps, session.accountId);
+  const matches = ov.matchesPerFeed(deps.db, session.accountId, nowTs);
   return {
+    nowTs,
     account,
     activeKeys: keys.filter((k) => k.revokedAtTs === null).length,
     totalKeys: keys.length,
-    feeds: feedsRepo.listFeeds(deps.db, session.accountId).length,
+    feeds: matches.length,
+    aiScoring: { used: ov.aiScoringUsedThisMonth(deps.db, session.accountId, nowTs), allowance: account.aiScoringAllowance },
+    applications: ov.applicationCounts(deps.db, session.accountId, nowTs),
+    matches,
+    webhookProblems: ov.webhookProblems(deps.db, session.accountId),
+    sources: ov.sourceStatuses(deps.db, deps.config),
   };
 }
+
+export type OverviewData = ReturnType<typeof overview>;
 
 export function listKeys(deps: DashboardDeps, session: DashboardSession) {
   return accounts.listKeys(deps, session.accountId);

@@ -46,4 +46,16 @@ label:has(input[type=checkbox]) { font-weight: 400; }
 .settings dd { margin: 0; }
 .empty { color: var(--muted); font-style: italic; }
 .pager { display: flex; gap: 1rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 1rem; }
+.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; }
+.chart figcaption { margin-bottom: .25rem; overflow-wrap: anywhere; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+.chart .bar { fill: var(--accent); }
+.chart .bar-zero { fill: var(--line); }
+.problems { padding-left: 1.25rem; }
+.error-text { color: var(--bad); }
+time { text-decoration: underline dotted; text-underline-offset: 2px; }
+pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; }
+.chart { max-width: 100%; height: auto; }
 `;

@@ -1,6 +1,8 @@
-import type { AccountView, KeyView } from "../accounts/model";
+import type { KeyView } from "../accounts/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
+import { formatTime, type FeedMatches } from "./overview";
+import type { OverviewData } from "./service";
 
 export function when(ts: number | null): string {
   return ts === null ? "—" : new Date(ts).toISOString().replace(/\.\d+Z$/, "Z").replace("T", " ");
@@ -58,34 +60,117 @@ export function signInPage(message?: string): Html {
   );
 }
 
-export function overviewPage(
-  session: DashboardSession,
-  data: { account: AccountView; activeKeys: number; totalKeys: number; feeds: number },
-): Html {
-  const { account } = data;
+const APPLICATION_STATUSES = ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
+
+/** One feed's matches per day as a small bar chart, with the numbers as a visually hidden table. */
+function matchesChart(f: FeedMatches, locale: string): Html {
+  const barW = 18;
+  const gap = 6;
+  const h = 48;
+  const max = Math.max(1, ...f.days.map((d) => d.count));
+  const width = f.days.length * (barW + gap) - gap;
+  const day = (ts: number) => {
+    try {
+      return new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(ts));
+    } catch {
+      return new Date(ts).toISOString().slice(0, 10);
+    }
+  };
+  const bars = f.days.map((d, i) => {
+    const bh = d.count === 0 ? 1 : Math.max(2, Math.round((d.count / max) * h));
+    return html`<rect x="${i * (barW + gap)}" y="${h - bh}" width="${barW}" height="${bh}" class="${d.count === 0 ? "bar-zero" : "bar"}"></rect>`;
+  });
+  const label = `${f.title}: ${f.total} ${f.total === 1 ? "match" : "matches"} in the last 7 days`;
+  return html`<figure class="chart">
+<figcaption><a href="/dashboard/feeds/${f.feedId}">${f.title}</a> <span class="muted">${f.total} in 7 days</span></figcaption>
+<svg role="img" aria-label="${label}" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" xmlns="http://www.w3.org/2000/svg">${bars}</svg>
+<table class="visually-hidden"><caption>Matches per day for ${f.title}</caption>
+<thead><tr><th scope="col">Day (UTC)</th><th scope="col">Matches</th></tr></thead>
+<tbody>${f.days.map((d) => html`<tr><td>${day(d.dayStartTs)}</td><td>${d.count}</td></tr>`)}</tbody>
+</table>
+</figure>`;
+}
+
+export function overviewPage(session: DashboardSession, data: OverviewData, locale = "en"): Html {
+  const { account, nowTs } = data;
+  const t = (ts: number | null) => formatTime(ts, nowTs, locale);
+  const statuses = APPLICATION_STATUSES.filter((s) => data.applications.week[s]);
+  const applicationsSection = statuses.length === 0
+    ? html`<p class="empty">No applications this week.</p>`
+    : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Status</th><th scope="col">Today</th><th scope="col">This week</th></tr></thead>
+<tbody>${statuses.map((s) => html`<tr><th scope="row"><span class="badge status-${s}">${s.replaceAll("_", " ")}</span></th><td>${data.applications.today[s] ?? 0}</td><td>${data.applications.week[s]}</td></tr>`)}</tbody>
+</table></div>`;
+  const anyMatches = data.matches.some((f) => f.total > 0);
+  const matchesSection = data.matches.length === 0
+    ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds">Create a feed</a> to start matching jobs.</p>`
+    : anyMatches
+      ? html`<div class="charts">${data.matches.map((f) => matchesChart(f, locale))}</div>`
+      : html`<p class="empty">No matches in the last 7 days.</p>`;
+  const webhookSection = data.webhookProblems.length === 0
+    ? html`<p class="empty">All webhooks healthy.</p>`
+    : html`<ul class="problems">${data.webhookProblems.map((p) => html`<li>
+<a href="/dashboard/feeds/${p.feedId}/deliveries">${p.title}</a>
+${p.disabledAtTs !== null
+    ? html`<span class="badge status-disabled">disabled</span> ${t(p.disabledAtTs)}${p.disabledReason && html`<br><span class="muted">${p.disabledReason}</span>`}`
+    : html`<span class="badge status-failed">failing</span> since ${t(p.failingSinceTs)}`}
+</li>`)}</ul>`;
+  const sourcesSection = data.sources.length === 0
+    ? html`<p class="empty">No sources enabled.</p>`
+    : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Source</th><th scope="col">Last poll</th><th scope="col">New jobs</th><th scope="col">Last error</th></tr></thead>
+<tbody>${data.sources.map((s) => html`<tr>
+<th scope="row">${s.name}</th>
+<td>${s.lastPollAtTs === null ? html`<span class="muted">never</span>` : t(s.lastPollAtTs)}</td>
+<td>${s.lastNew}</td>
+<td>${s.lastError === null ? html`<span class="muted">—</span>` : html`<span class="error-text">${s.lastError}</span> ${t(s.lastErrorAtTs)}${s.consecutiveFailures > 1 && html` <span class="muted">(${s.consecutiveFailures} failures in a row)</span>`}`}</td>
+</tr>`)}</tbody>
+</table></div>`;
   return layout(
     "Overview",
     html`<p>Account <strong>${account.name}</strong> <span class="muted">(${account.kind}, ${account.id})</span></p>
 <ul class="stats">
 <li><strong>${account.credits}</strong> credits available</li>
 <li><strong>${account.creditsHeld}</strong> credits held by applications in flight</li>
+<li><strong>${data.aiScoring.used}</strong> AI scorings this month <span class="muted">(${data.aiScoring.allowance === null ? "unlimited" : html`of ${data.aiScoring.allowance}`})</span></li>
 <li><strong>${data.activeKeys}</strong> active API keys <span class="muted">(${data.totalKeys} in all)</span></li>
 <li><strong>${data.feeds}</strong> feeds</li>
-</ul>`,
+</ul>
+<section aria-labelledby="ov-applications"><h2 id="ov-applications">Applications</h2>
+<p class="muted">Today and this week (Monday to Sunday, UTC).</p>
+${applicationsSection}
+</section>
+<section aria-labelledby="ov-matches"><h2 id="ov-matches">Matches per feed, last 7 days</h2>
+${matchesSection}
+</section>
+<section aria-labelledby="ov-webhooks"><h2 id="ov-webhooks">Webhook health</h2>
+${webhookSection}
+</section>
+<section aria-labelledby="ov-sources"><h2 id="ov-sources">Job sources</h2>
+<p class="muted">Shared by every account on this server.</p>
+${sourcesSection}
+</section>`,
     session,
   );
 }
 
-export function keysPage(session: DashboardSession, keys: KeyView[], opts: { created?: { key: KeyView; apiKey: string }; message?: string } = {}): Html {
+export function keysPage(
+  session: DashboardSession,
+  keys: KeyView[],
+  opts: { created?: { key: KeyView; apiKey: string }; message?: string } = {},
+  time?: { nowTs: number; locale: string },
+): Html {
+  // Relative, localised times when the handler knows the request's language; the plain UTC form otherwise.
+  const at = (ts: number | null) => (time ? formatTime(ts, time.nowTs, time.locale) : when(ts));
   const rows = keys.map(
     (k) => html`<tr>
 <td>${k.label ?? html`<span class="muted">—</span>`}</td>
 <td><code>${k.prefix}…</code></td>
-<td>${when(k.createdAtTs)}</td>
-<td>${when(k.lastUsedAtTs)}</td>
+<td>${at(k.createdAtTs)}</td>
+<td>${at(k.lastUsedAtTs)}</td>
 <td>${k.revokedAtTs === null
       ? html`<form method="post" action="/dashboard/keys/${k.id}/revoke">${csrfField(session)}<button type="submit" class="danger" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
-      : html`Revoked ${when(k.revokedAtTs)}`}</td>
+      : html`Revoked ${at(k.revokedAtTs)}`}</td>
 </tr>`,
   );
   return layout(

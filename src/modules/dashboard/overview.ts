@@ -1,0 +1,223 @@
+import { and, eq, gte, isNotNull, or, sql } from "drizzle-orm";
+import type { Config } from "../../config";
+import type { Db } from "../../db/client";
+import { applications, feedJobs, feeds } from "../../db/schema";
+import { configuredSourceNames } from "../../sources/registry";
+import { aiUsageCalls } from "../accounts/repo";
+import { listSourceStates } from "../sources/repo";
+import { html, type Html } from "./html";
+
+/**
+ * The overview page's reads (a handful of aggregate queries, none per feed)
+ * and its presentation helpers: relative, localised times and the per-feed
+ * matches chart, all rendered on the server with no JavaScript.
+ */
+
+export const DAY_MS = 86_400_000;
+export const CHART_DAYS = 7;
+
+/** UTC midnight of the day `ts` falls in. */
+export function utcDayStart(ts: number): number {
+  return Math.floor(ts / DAY_MS) * DAY_MS;
+}
+
+/** UTC midnight of the Monday that starts the ISO week `ts` falls in. */
+export function isoWeekStart(ts: number): number {
+  const day = utcDayStart(ts);
+  const weekday = (new Date(day).getUTCDay() + 6) % 7; // Monday = 0
+  return day - weekday * DAY_MS;
+}
+
+export type StatusCounts = Record<string, number>;
+
+/** Applications made today and this ISO week (UTC), per status: one indexed range scan, grouped. */
+export function applicationCounts(db: Db, accountId: string, nowTs: number): { today: StatusCounts; week: StatusCounts } {
+  const dayStart = utcDayStart(nowTs);
+  const rows = db
+    .select({
+      status: applications.status,
+      today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStart} then 1 else 0 end)`,
+      week: sql<number>`count(*)`,
+    })
+    .from(applications)
+    .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, isoWeekStart(nowTs))))
+    .groupBy(applications.status)
+    .all();
+  const today: StatusCounts = {};
+  const week: StatusCounts = {};
+  for (const r of rows) {
+    if (Number(r.today) > 0) today[r.status] = Number(r.today);
+    week[r.status] = Number(r.week);
+  }
+  return { today, week };
+}
+
+export interface FeedMatches {
+  feedId: string;
+  title: string;
+  /** Oldest first; days[CHART_DAYS - 1] is today (UTC). */
+  days: { dayStartTs: number; count: number }[];
+  total: number;
+}
+
+/** Matches per feed and UTC day over the last 7 days, every feed of the account in one grouped query. */
+export function matchesPerFeed(db: Db, accountId: string, nowTs: number): FeedMatches[] {
+  const since = utcDayStart(nowTs) - (CHART_DAYS - 1) * DAY_MS;
+  const bucket = sql<number | null>`(${feedJobs.matchedAtTs} - ${since}) / ${DAY_MS}`;
+  const rows = db
+    .select({ feedId: feeds.id, title: feeds.title, createdAtTs: feeds.createdAtTs, bucket, count: sql<number>`count(${feedJobs.id})` })
+    .from(feeds)
+    .leftJoin(feedJobs, and(eq(feedJobs.feedId, feeds.id), gte(feedJobs.matchedAtTs, since)))
+    .where(eq(feeds.accountId, accountId))
+    .groupBy(feeds.id, bucket)
+    .all();
+  const byFeed = new Map<string, FeedMatches & { createdAtTs: number }>();
+  for (const r of rows) {
+    let f = byFeed.get(r.feedId);
+    if (!f) {
+      f = {
+        feedId: r.feedId,
+        title: r.title,
+        createdAtTs: r.createdAtTs,
+        days: Array.from({ length: CHART_DAYS }, (_, i) => ({ dayStartTs: since + i * DAY_MS, count: 0 })),
+        total: 0,
+      };
+      byFeed.set(r.feedId, f);
+    }
+    const i = r.bucket === null ? -1 : Number(r.bucket);
+    if (i >= 0 && i < CHART_DAYS) {
+      f.days[i]!.count += Number(r.count);
+      f.total += Number(r.count);
+    }
+  }
+  return [...byFeed.values()]
+    .sort((a, b) => a.createdAtTs - b.createdAtTs || a.feedId.localeCompare(b.feedId))
+    .map(({ createdAtTs: _, ...f }) => f);
+}
+
+export interface WebhookProblem {
+  feedId: string;
+  title: string;
+  disabledAtTs: number | null;
+  disabledReason: string | null;
+  failingSinceTs: number | null;
+}
+
+/** The account's feeds whose webhook endpoint is disabled or whose deliveries have been failing. */
+export function webhookProblems(db: Db, accountId: string): WebhookProblem[] {
+  return db
+    .select({
+      feedId: feeds.id,
+      title: feeds.title,
+      disabledAtTs: feeds.webhookDisabledAtTs,
+      disabledReason: feeds.webhookDisabledReason,
+      failingSinceTs: feeds.webhookFailingSinceTs,
+    })
+    .from(feeds)
+    .where(and(eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))))
+    .orderBy(feeds.createdAtTs, feeds.id)
+    .all();
+}
+
+export interface SourceStatus {
+  name: string;
+  lastPollAtTs: number | null;
+  lastNew: number;
+  lastError: string | null;
+  lastErrorAtTs: number | null;
+  consecutiveFailures: number;
+}
+
+/** Every source this server polls (global, not per account), with its last poll as recorded. */
+export function sourceStatuses(db: Db, config: Config): SourceStatus[] {
+  const states = new Map(listSourceStates(db).map((s) => [s.name, s]));
+  return configuredSourceNames(config).map((name) => {
+    const s = states.get(name);
+    return {
+      name,
+      lastPollAtTs: s?.lastPollAtTs ?? null,
+      lastNew: s?.lastNew ?? 0,
+      // An error is current only while failures continue; a later success clears the streak.
+      lastError: s && s.consecutiveFailures > 0 ? s.lastError : null,
+      lastErrorAtTs: s && s.consecutiveFailures > 0 ? s.lastErrorAtTs : null,
+      consecutiveFailures: s?.consecutiveFailures ?? 0,
+    };
+  });
+}
+
+export function aiScoringUsedThisMonth(db: Db, accountId: string, nowTs: number): number {
+  return aiUsageCalls(db, accountId, new Date(nowTs).toISOString().slice(0, 7), "scoring");
+}
+
+// ---------------------------------------------------------------- times
+
+/** The first valid language tag of an Accept-Language header ("de-DE,de;q=0.9" → "de-DE"); "en" otherwise. */
+export function localeFrom(acceptLanguage: string | null | undefined): string {
+  if (!acceptLanguage) return "en";
+  const tags = acceptLanguage
+    .split(",")
+    .map((part) => {
+      const [tag, ...params] = part.trim().split(";");
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)).find(Boolean);
+      return { tag: tag!.trim(), q: q ? Number(q[1]) : 1 };
+    })
+    .filter((t) => t.tag && t.tag !== "*" && t.q > 0)
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of tags) {
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical && Intl.DateTimeFormat.supportedLocalesOf(canonical).length > 0) return canonical;
+    } catch {
+      // not a well-formed tag: try the next one
+    }
+  }
+  return "en";
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["year", 365 * DAY_MS],
+  ["month", 30 * DAY_MS],
+  ["week", 7 * DAY_MS],
+  ["day", DAY_MS],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+  ["second", 1000],
+];
+
+function safeLocale(locale: string): string {
+  try {
+    return Intl.getCanonicalLocales(locale)[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}
+
+/** "3 minutes ago" / "vor 3 Minuten" / "in 2 days": the largest whole unit of the distance. */
+export function relativeTime(ts: number, nowTs: number, locale: string): string {
+  const rtf = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: "auto" });
+  const diff = ts - nowTs;
+  const abs = Math.abs(diff);
+  for (const [unit, ms] of UNITS) {
+    if (abs >= ms || unit === "second") return rtf.format(Math.trunc(diff / ms), unit);
+  }
+  return rtf.format(0, "second");
+}
+
+/** The absolute time in the locale's own format, in UTC (the server does not know the reader's zone). */
+export function absoluteTime(ts: number, locale: string): string {
+  return new Intl.DateTimeFormat(safeLocale(locale), {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  }).format(new Date(ts));
+}
+
+/** `<time datetime="ISO" title="absolute">3 minutes ago</time>`; a dash for no time at all. */
+export function formatTime(ts: number | null, nowTs: number, locale: string): Html {
+  if (ts === null) return html`<span class="muted">—</span>`;
+  return html`<time datetime="${new Date(ts).toISOString()}" title="${absoluteTime(ts, locale)}">${relativeTime(ts, nowTs, locale)}</time>`;
+}
