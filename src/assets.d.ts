@@ -3,3 +3,9 @@ declare module "@scalar/api-reference/browser/standalone.js" {
   const path: string;
   export default path;
 }
+
+// htmx's minified script, imported `with { type: "text" }` so the dashboard serves it from the binary.
+declare module "htmx.org/dist/htmx.min.js" {
+  const source: string;
+  export default source;
+}

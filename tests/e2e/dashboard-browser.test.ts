@@ -132,6 +132,13 @@ describe("dashboard in a browser (end to end)", () => {
       await snap(page, "feed-detail-job");
       await receiver.waitFor(1, 10_000);
 
+      // htmx: "Star" updates the row in place; the page is not reloaded (a marker on window survives).
+      await page.evaluate(() => ((globalThis as any).__sameDocument = true));
+      await page.getByRole("button", { name: "Star: Playwright end-to-end tests for a dashboard" }).click();
+      await page.getByRole("button", { name: "Unstar: Playwright end-to-end tests for a dashboard" }).waitFor({ timeout: 5_000 });
+      expect(await page.evaluate(() => (globalThis as any).__sameDocument === true)).toBe(true);
+      await snap(page, "feed-detail-starred");
+
       // (d) The job page: a proposal from the local writer fills the cover letter; applying lands on applications.
       await details.click();
       await page.waitForURL(`${base}/dashboard/jobs/${encodeURIComponent(ciphertext)}`);
@@ -156,6 +163,10 @@ describe("dashboard in a browser (end to end)", () => {
         return (await badge.textContent())?.trim() === "applied";
       });
       await snap(page, "applications-applied");
+      // The dashboard script shows times relative, in the browser's language, with the exact time on hover.
+      const applied = page.locator("td time").first();
+      expect(await applied.textContent()).not.toMatch(/^\d{4}-\d{2}-\d{2}/);
+      expect(await applied.getAttribute("title")).toBeTruthy();
 
       // (e) Keys: create a second key, revoke the one we signed in with; the session ends and the API refuses it.
       await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "API keys" }).click();
@@ -167,6 +178,8 @@ describe("dashboard in a browser (end to end)", () => {
       const second = (await page.locator("code.secret").textContent())?.trim() ?? "";
       expect(second).toMatch(/^jp_live_\w+$/);
       await snap(page, "keys-created");
+      // The new key's Copy button only appears with the script (hidden without JavaScript).
+      expect(await page.getByRole("button", { name: "Copy" }).isVisible()).toBe(true);
       // Our own key's row is the one whose shown prefix the key starts with; its Revoke button names it.
       const keyRows = page.getByRole("row").filter({ has: page.getByRole("button", { name: /^Revoke key / }) });
       expect(await keyRows.count()).toBe(2);

@@ -37,3 +37,10 @@ export function browser(app: () => TestApp) {
   };
   return { get, post, signIn };
 }
+
+const OWN_SCRIPTS = new Set(['<script src="/dashboard/htmx.js" defer>', '<script src="/dashboard/app.js" defer>']);
+
+/** Every `<script` in a page except the dashboard's own two: must be empty, whatever a user's data contains. */
+export function foreignScripts(page: string): string[] {
+  return (page.match(/<script[^>]*>/gi) ?? []).filter((tag) => !OWN_SCRIPTS.has(tag));
+}

@@ -12,7 +12,7 @@ function refreshing(page: Html): Html {
   return raw(page.value.replace("</head>", `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">\n</head>`));
 }
 
-function isoWhen(iso: string | null): string {
+function isoWhen(iso: string | null): Html | string {
   return iso === null ? "—" : when(Date.parse(iso));
 }
 

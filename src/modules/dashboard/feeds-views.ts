@@ -192,7 +192,7 @@ export function secretPage(session: DashboardSession, feed: Feed, heading: strin
     heading,
     html`<div class="notice" role="status">
 <p>The webhook signing secret of <strong>${feed.title}</strong> is below. Copy it now: it will not be shown again.</p>
-<code class="secret">${feed.webhookSecret ?? ""}</code>
+<code class="secret" id="new-secret">${feed.webhookSecret ?? ""}</code> <button type="button" data-copy="new-secret" hidden>Copy</button>
 </div>
 <p><a href="${base(feed.id)}">Go to the feed</a></p>`,
     session,
@@ -251,21 +251,7 @@ export function feedDetailPage(
     const s = q.toString();
     return s ? `${self}?${s}` : self;
   };
-  const back = html`<input type="hidden" name="unread" value="${filter.unread ? "1" : ""}"><input type="hidden" name="offset" value="${data.offset}">`;
-  const jobForm = (item: FeedJobItem, fieldName: string, value: string, label: string) =>
-    html`<form method="post" action="${self}/jobs/${encodeURIComponent(item.processedJobId)}">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
-  const rows = data.jobs.map(
-    (item) => html`<tr>
-<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
-<td>${budget(item.job)}</td>
-<td>${item.job.clientCountry ?? "—"}</td>
-<td>${item.matchingScore}</td>
-<td>${when(Date.parse(item.matchedAt))}</td>
-<td>${item.read ? "read" : html`<strong>unread</strong>`}${item.starredAt ? " · starred" : ""}</td>
-<td>${item.read ? jobForm(item, "read", "false", "Mark unread") : jobForm(item, "read", "true", "Mark read")}
-${item.starredAt ? jobForm(item, "starred", "false", "Unstar") : jobForm(item, "starred", "true", "Star")}</td>
-</tr>`,
-  );
+  const rows = data.jobs.map((item) => feedJobRow(session, feed.id, item, filter, data.offset));
   const from = data.offset + 1;
   const to = data.offset + data.jobs.length;
   const pager = html`<p>${data.offset > 0 && html`<a href="${query(Math.max(0, data.offset - data.limit))}">Newer</a> `}${
@@ -302,4 +288,28 @@ export function deleteConfirmPage(session: DashboardSession, feed: Feed): Html {
 <p><a href="${base(feed.id)}">Cancel</a></p>`,
     session,
   );
+}
+
+/**
+ * One matched job's row. Its read/star buttons are plain forms (a full page
+ * round trip without JavaScript); with htmx loaded they post in place and the
+ * server answers with this row alone, which replaces the old one.
+ */
+export function feedJobRow(session: DashboardSession, feedId: string, item: FeedJobItem, filter: { unread: boolean }, offset: number): Html {
+  const self = base(feedId);
+  const back = html`<input type="hidden" name="unread" value="${filter.unread ? "1" : ""}"><input type="hidden" name="offset" value="${offset}">`;
+  const jobForm = (fieldName: string, value: string, label: string) => {
+    const action = `${self}/jobs/${encodeURIComponent(item.processedJobId)}`;
+    return html`<form method="post" action="${action}" hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
+  };
+  return html`<tr>
+<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
+<td>${budget(item.job)}</td>
+<td>${item.job.clientCountry ?? "—"}</td>
+<td>${item.matchingScore}</td>
+<td>${when(Date.parse(item.matchedAt))}</td>
+<td>${item.read ? "read" : html`<strong>unread</strong>`}${item.starredAt ? " · starred" : ""}</td>
+<td>${item.read ? jobForm("read", "false", "Mark unread") : jobForm("read", "true", "Mark read")}
+${item.starredAt ? jobForm("starred", "false", "Unstar") : jobForm("starred", "true", "Star")}</td>
+</tr>`;
 }

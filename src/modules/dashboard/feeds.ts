@@ -8,7 +8,7 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 import * as feedViews from "./feeds-views";
-import { dashboardGuard, field, HIDDEN, page, redirect, type Set, formValues, numberOrText } from "./http";
+import { dashboardGuard, field, fragment, HIDDEN, isHtmx, page, redirect, type Set, formValues, numberOrText } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -210,10 +210,12 @@ export function dashboardFeedRoutes(deps: Deps) {
           if (v === "true") change[name] = true;
           else if (v === "false") change[name] = false;
         }
-        feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
+        const item = feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
         const back = new URLSearchParams();
         if (field(body, "unread") === "1") back.set("unread", "1");
         const offset = Number(field(body, "offset") ?? 0);
+        // htmx posted it from the page: send back the row to swap in place of the old one.
+        if (isHtmx(request)) return fragment(set, feedViews.feedJobRow(session, params.id, item, { unread: back.has("unread") }, Number.isInteger(offset) && offset > 0 ? offset : 0));
         if (Number.isInteger(offset) && offset > 0) back.set("offset", String(offset));
         const qs = back.toString();
         return redirect(set, `${FEEDS}/${encodeURIComponent(params.id)}${qs ? `?${qs}` : ""}`);

@@ -24,7 +24,7 @@ export const PAGE_HEADERS = {
   "cache-control": "no-store",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
-  "content-security-policy": "default-src 'none'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy": "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 // The dashboard is for people, not the API: keep it out of the OpenAPI document.
@@ -108,4 +108,14 @@ export function formValues(body: unknown): Record<string, string | undefined> {
 export function numberOrText(text: string): number | string {
   const n = Number(text.trim());
   return Number.isFinite(n) ? n : text;
+}
+
+/** True for a request htmx made from a page (progressive enhancement): answer with the fragment, not a redirect. */
+export function isHtmx(request: Request): boolean {
+  return request.headers.get("hx-request") === "true";
+}
+
+/** An HTML fragment for htmx to swap in, with the same headers as a page. */
+export function fragment(set: Set, body: Html, status = 200): string {
+  return page(set, body, status);
 }

@@ -4,6 +4,9 @@ import { AppError } from "../../errors";
 import { DASHBOARD_PATH, SESSION_COOKIE } from "./model";
 import * as dashboard from "./service";
 import { STYLESHEET } from "./style";
+import { APP_SCRIPT } from "./app-script";
+// Bundled as text by `bun build --compile`, so the binary serves it with no file beside it.
+import HTMX_SOURCE from "htmx.org/dist/htmx.min.js" with { type: "text" };
 import * as views from "./views";
 import { localeFrom } from "./overview";
 import { dashboardActivityRoutes } from "./activity";
@@ -24,6 +27,17 @@ export function dashboardRoutes(deps: Deps) {
   const times = (request: Request) => ({ nowTs: deps.clock.now(), locale: localeFrom(request.headers.get("accept-language")) });
 
   return new Elysia({ name: "dashboard" })
+    // htmx (from npm, embedded in the binary) enhances a few forms to update in place; every page works without it.
+    .get(`${DASHBOARD_PATH}/htmx.js`, ({ set }) => {
+      set.headers["content-type"] = "text/javascript; charset=utf-8";
+      set.headers["cache-control"] = "public, max-age=86400";
+      return HTMX_SOURCE;
+    }, HIDDEN)
+    .get(`${DASHBOARD_PATH}/app.js`, ({ set }) => {
+      set.headers["content-type"] = "text/javascript; charset=utf-8";
+      set.headers["cache-control"] = "public, max-age=3600";
+      return APP_SCRIPT;
+    }, HIDDEN)
     .get(`${DASHBOARD_PATH}/style.css`, ({ set }) => {
       set.headers["content-type"] = "text/css; charset=utf-8";
       set.headers["cache-control"] = "public, max-age=3600";

@@ -4,8 +4,11 @@ import type { DashboardSession } from "./model";
 import { formatTime, type FeedMatches } from "./overview";
 import type { OverviewData } from "./service";
 
-export function when(ts: number | null): string {
-  return ts === null ? "—" : new Date(ts).toISOString().replace(/\.\d+Z$/, "Z").replace("T", " ");
+/** An absolute UTC time; the dashboard script turns it into "3 minutes ago" in the reader's language. */
+export function when(ts: number | null): Html | string {
+  if (ts === null) return "—";
+  const iso = new Date(ts).toISOString();
+  return html`<time datetime="${iso}">${iso.replace(/\.\d+Z$/, "Z").replace("T", " ")}</time>`;
 }
 
 /** The hidden field every state-changing form carries; checked against the session. */
@@ -25,6 +28,9 @@ export function layout(title: string, body: Html, session?: DashboardSession): H
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · jobpilot</title>
 <link rel="stylesheet" href="/dashboard/style.css">
+<meta name="htmx-config" content='{"includeIndicatorStyles":false}'>
+<script src="/dashboard/htmx.js" defer></script>
+<script src="/dashboard/app.js" defer></script>
 </head>
 <body>
 <header><strong>jobpilot</strong>${nav}</header>
@@ -178,7 +184,7 @@ export function keysPage(
     html`${opts.message && html`<p class="error" role="alert">${opts.message}</p>`}
 ${opts.created && html`<div class="notice" role="status">
 <p>Created key <strong>${opts.created.key.label ?? opts.created.key.prefix}</strong>. Copy it now: it is stored only as a hash and will not be shown again.</p>
-<code class="secret">${opts.created.apiKey}</code>
+<code class="secret" id="new-secret">${opts.created.apiKey}</code> <button type="button" data-copy="new-secret" hidden>Copy</button>
 </div>`}
 <div class="table-wrap">
 <table>
