@@ -47,6 +47,12 @@ describe("compiled binary, end to end", () => {
 
       const docs = await fetch(`${server.url}/docs/json`);
       expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
+      // The dashboard's assets are inside the executable too.
+      for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
+        const res = await fetch(server.url + asset);
+        expect(res.status, asset).toBe(200);
+        expect((await res.text()).length, asset).toBeGreaterThan(500);
+      }
 
       // a key revoked from the CLI is refused by the running server at once
       const keyId = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout)[0].id;
