@@ -7,7 +7,7 @@ import { freelancers } from "../applications/service";
 import { getFeed } from "../feeds/service";
 import { listDeliveries, retryDelivery } from "../webhooks/service";
 import * as activityViews from "./activity-views";
-import { dashboardGuard, HIDDEN, page, redirect, type Set } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, type Set, errorAsPage } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
@@ -30,10 +30,8 @@ function parseOffset(raw: string | undefined): number | undefined {
  * event, the error's own status for any other 4xx. Anything else is a bug and
  * is rethrown.
  */
-function errorAsPage(err: unknown, set: Set, session: DashboardSession): string {
-  if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
-  if (err.code === "not_found") return page(set, views.errorPage("Not found", err.message, session), 404);
-  return page(set, views.errorPage("Could not do that", err.message, session), err.status);
+function errorPage(err: unknown, set: Set, session: DashboardSession): string {
+  return errorAsPage(err, set, session, "Could not do that");
 }
 
 /**
@@ -44,7 +42,7 @@ function errorAsPage(err: unknown, set: Set, session: DashboardSession): string 
  * service itself uses) as the session's account.
  */
 export function dashboardActivityRoutes(deps: Deps) {
-  const { signedIn, csrfRefused } = dashboardGuard(deps);
+  const { signedIn, open } = dashboardGuard(deps);
 
   return new Elysia({ name: "dashboard-activity" })
     .get(`${DASHBOARD_PATH}/applications`, ({ request, set, query }) => {
@@ -76,7 +74,7 @@ export function dashboardActivityRoutes(deps: Deps) {
         const data = await freelancers(deps, sessionAuth(deps, session));
         return page(set, activityViews.freelancersPage(session, data));
       } catch (err) {
-        if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorAsPage(err, set, session);
+        if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorPage(err, set, session);
         // The driver talks to the marketplace (or a bridge): its trouble is shown, not turned into a 5xx.
         deps.log.warn("dashboard: could not list freelancers", { accountId: session.accountId, error: err instanceof Error ? err.message : String(err) });
         return page(set, activityViews.freelancersPage(session, { error: "The freelancers could not be loaded from the marketplace right now." }));
@@ -93,18 +91,16 @@ export function dashboardActivityRoutes(deps: Deps) {
         const data = listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
         return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
       } catch (err) {
-        return errorAsPage(err, set, session);
+        return errorPage(err, set, session);
       }
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`, ({ request, set, body, params }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      const refused = csrfRefused(session, body, set);
-      if (refused !== null) return refused;
+      const session = open(request, set, body);
+      if (typeof session === "string") return session;
       try {
         retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);
       } catch (err) {
-        return errorAsPage(err, set, session);
+        return errorPage(err, set, session);
       }
       return redirect(set, `${DASHBOARD_PATH}/feeds/${encodeURIComponent(params.id)}/deliveries`);
     }, HIDDEN);

@@ -8,7 +8,7 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 import * as feedViews from "./feeds-views";
-import { dashboardGuard, field, fragment, HIDDEN, isHtmx, page, redirect, type Set, formValues, numberOrText } from "./http";
+import { dashboardGuard, field, fragment, HIDDEN, isHtmx, page, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -75,41 +75,16 @@ function schemaDetails(body: Record<string, unknown>, editing: boolean): string[
   return validationDetails([...Value.Errors(schema, body)], "body");
 }
 
-function details(err: AppError): string[] {
-  const d = err.extra.details;
-  return Array.isArray(d) && d.length ? d.map(String) : [err.message];
-}
-
-/** 4xx AppErrors from the services → a page with that status; anything else is not the user's doing. */
-function errorAsPage(err: unknown, set: Set, session: DashboardSession): string {
-  if (!(err instanceof AppError) || err.status >= 500) throw err;
-  if (err.code === "not_found") {
-    return page(set, views.errorPage("Not found", `${err.message}: this account has no such feed or job.`, session), 404);
-  }
-  return page(set, views.errorPage("Cannot do that", err.message, session), err.status);
-}
-
 export function dashboardFeedRoutes(deps: Deps) {
-  const { signedIn, csrfRefused } = dashboardGuard(deps);
-
-  /** Signs in and (for forms) checks CSRF; returns the response to send instead, or the session. */
-  function guard(request: Request, set: Set, body?: unknown): DashboardSession | string {
-    const session = signedIn(request, set);
-    if (!session) return "";
-    if (body !== undefined || request.method === "POST") {
-      const refused = csrfRefused(session, body, set);
-      if (refused !== null) return refused;
-    }
-    return session;
-  }
+  const { open } = dashboardGuard(deps);
 
   async function run(request: Request, set: Set, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
-    const session = guard(request, set, body);
+    const session = open(request, set, body);
     if (typeof session === "string") return session;
     try {
       return await fn(session);
     } catch (err) {
-      return errorAsPage(err, set, session);
+      return errorAsPage(err, set, session, "Cannot do that", (message) => `${message}: this account has no such feed or job.`);
     }
   }
 
@@ -133,7 +108,7 @@ export function dashboardFeedRoutes(deps: Deps) {
         try {
           feed = await feeds.createFeed(deps, sessionAuth(deps, session), json);
         } catch (err) {
-          if (err instanceof AppError && err.code === "bad_request") return refusedWith(details(err));
+          if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
           throw err;
         }
         // 200, not a redirect: the secret is in this response only.
@@ -171,7 +146,7 @@ export function dashboardFeedRoutes(deps: Deps) {
         try {
           feed = await feeds.patchFeed(deps, auth, current.id, json);
         } catch (err) {
-          if (err instanceof AppError && err.code === "bad_request") return refusedWith(details(err));
+          if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
           throw err;
         }
         // A first webhook URL creates the secret: shown in full on this response only.

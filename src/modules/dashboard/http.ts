@@ -1,4 +1,5 @@
 import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
 import type { Html } from "./html";
 import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, type DashboardSession } from "./model";
 import * as dashboard from "./service";
@@ -92,7 +93,35 @@ export function dashboardGuard(deps: Deps) {
     return page(set, views.errorPage("Forbidden", "This form has expired or did not come from the dashboard. Go back, reload the page and try again.", session), 403);
   }
 
-  return { signedIn, csrfRefused };
+  /** The session for a page, and for a POST its CSRF check too; a string is the response to send instead. */
+  function open(request: Request, set: Set, body?: unknown): DashboardSession | string {
+    const session = signedIn(request, set);
+    if (!session) return "";
+    if (request.method === "POST") {
+      const refused = csrfRefused(session, body, set);
+      if (refused !== null) return refused;
+    }
+    return session;
+  }
+
+  return { signedIn, csrfRefused, open };
+}
+
+/**
+ * A service's 4xx AppError as a page with that status (not_found → 404, the
+ * message shaped by `notFound`); anything else is not the user's doing and is
+ * rethrown to the one error handler.
+ */
+export function errorAsPage(err: unknown, set: Set, session: DashboardSession, title: string, notFound: (message: string) => string = (m) => m): string {
+  if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
+  if (err.code === "not_found") return page(set, views.errorPage("Not found", notFound(err.message), session), 404);
+  return page(set, views.errorPage(title, err.message, session), err.status);
+}
+
+/** A validation AppError's field-naming messages (its details), or its message alone. */
+export function errorDetails(err: AppError): string[] {
+  const d = err.extra.details;
+  return Array.isArray(d) && d.length ? d.map(String) : [err.message];
 }
 
 /** A posted form as plain strings (csrf and anything not a string dropped), to re-show what the user typed. */

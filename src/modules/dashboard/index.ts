@@ -22,7 +22,7 @@ import { clearSessionCookie, dashboardGuard, field, HIDDEN, page, readCookie, re
  * form should give a page, not the API's JSON 400.
  */
 export function dashboardRoutes(deps: Deps) {
-  const { signedIn, csrfRefused } = dashboardGuard(deps);
+  const { signedIn, open } = dashboardGuard(deps);
   /** The clock and the reader's language, for pages that show relative, localised times. */
   const times = (request: Request) => ({ nowTs: deps.clock.now(), locale: localeFrom(request.headers.get("accept-language")) });
 
@@ -67,10 +67,8 @@ export function dashboardRoutes(deps: Deps) {
       return redirect(set, DASHBOARD_PATH);
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/sign-out`, ({ request, set, body }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      const refused = csrfRefused(session, body, set);
-      if (refused !== null) return refused;
+      const session = open(request, set, body);
+      if (typeof session === "string") return session;
       dashboard.signOut(deps, session);
       clearSessionCookie(set, request);
       return redirect(set, `${DASHBOARD_PATH}/sign-in`);
@@ -86,10 +84,8 @@ export function dashboardRoutes(deps: Deps) {
       return page(set, views.keysPage(session, dashboard.listKeys(deps, session), {}, times(request)));
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/keys`, ({ request, set, body }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      const refused = csrfRefused(session, body, set);
-      if (refused !== null) return refused;
+      const session = open(request, set, body);
+      if (typeof session === "string") return session;
       try {
         const created = dashboard.createKey(deps, session, field(body, "label"));
         // 200, not a redirect: the new key is shown on this response only and never again.
@@ -100,10 +96,8 @@ export function dashboardRoutes(deps: Deps) {
       }
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/keys/:keyId/revoke`, ({ request, set, body, params }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      const refused = csrfRefused(session, body, set);
-      if (refused !== null) return refused;
+      const session = open(request, set, body);
+      if (typeof session === "string") return session;
       if (!dashboard.revokeOwnKey(deps, session, params.keyId)) {
         return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
       }

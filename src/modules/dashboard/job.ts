@@ -9,7 +9,7 @@ import { getArchivedJob } from "../archive/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal } from "../proposals/service";
-import { dashboardGuard, HIDDEN, page, redirect, type Set, formValues, numberOrText } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 import * as jobViews from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
@@ -25,6 +25,7 @@ import * as views from "./views";
  */
 
 const JOBS = `${DASHBOARD_PATH}/jobs`;
+const CANNOT = "Cannot show that job";
 
 /** Form strings → the API's apply body. Empty answers and empty optional bid fields are left out. */
 export function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<string, unknown> {
@@ -46,13 +47,8 @@ export function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Reco
   return body;
 }
 
-function details(err: AppError): string[] {
-  const d = err.extra.details;
-  return Array.isArray(d) && d.length ? d.map(String) : [err.message];
-}
-
 export function dashboardJobRoutes(deps: Deps) {
-  const { signedIn, csrfRefused } = dashboardGuard(deps);
+  const guard = dashboardGuard(deps);
 
   /** What the job page shows, read as the session's account (404/400 AppErrors pass through). */
   function load(session: DashboardSession, cipher: string): jobViews.JobPageData {
@@ -71,25 +67,14 @@ export function dashboardJobRoutes(deps: Deps) {
     return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application };
   }
 
-  /** 4xx AppErrors → a page with that status (404 → the error page); anything else is not the user's doing. */
-  function errorAsPage(err: unknown, set: Set, session: DashboardSession): string {
-    if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
-    if (err.code === "not_found") return page(set, views.errorPage("Not found", err.message, session), 404);
-    return page(set, views.errorPage("Cannot show that job", err.message, session), err.status);
-  }
-
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
   function open(request: Request, set: Set, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
-    const session = signedIn(request, set);
-    if (!session) return "";
-    if (request.method === "POST") {
-      const refused = csrfRefused(session, body, set);
-      if (refused !== null) return refused;
-    }
+    const session = guard.open(request, set, body);
+    if (typeof session === "string") return session;
     try {
       return { session, data: load(session, cipher) };
     } catch (err) {
-      return errorAsPage(err, set, session);
+      return errorAsPage(err, set, session, CANNOT);
     }
   }
 
@@ -121,8 +106,8 @@ export function dashboardJobRoutes(deps: Deps) {
           deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
           return page(set, jobViews.jobPage(session, data, { values, errors: [err.message] }), 502);
         }
-        if (err.code === "not_found") return errorAsPage(err, set, session);
-        return page(set, jobViews.jobPage(session, data, { values, errors: details(err) }), err.status);
+        if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+        return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
       }
     }, HIDDEN)
     .post(`${JOBS}/:ciphertext/apply`, async ({ request, set, params, body }) => {
@@ -139,8 +124,8 @@ export function dashboardJobRoutes(deps: Deps) {
         await apply(deps, sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
       } catch (err) {
         if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
-        if (err.code === "not_found") return errorAsPage(err, set, session);
-        return page(set, jobViews.jobPage(session, data, { values, errors: details(err) }), err.status);
+        if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+        return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
       }
       return redirect(set, `${DASHBOARD_PATH}/applications`);
     }, HIDDEN);
