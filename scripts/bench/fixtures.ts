@@ -1,6 +1,7 @@
 /** Realistic feeds and jobs for the benchmarks, seeded so every run builds the same ones. */
 import { newId } from "../../src/lib/ids";
 import type { FeedRow } from "../../src/modules/feeds/repo";
+import { makeFeedRow } from "../../tests/helpers/factories";
 
 // A small seeded PRNG so every run builds the same feeds.
 function rng(seed: number) {
@@ -40,7 +41,8 @@ export function randomFeed(accountId: string, i: number, createdAtTs: number): F
   const cluster = pick(KEYWORD_CLUSTERS);
   const mode = rand() < 0.5 ? "exclude" : "include";
   const countries = rand() < 0.25 ? some(COUNTRIES, 3) : [];
-  return {
+  // Only what varies between benchmark feeds; everything else is the tests' default feed.
+  return makeFeedRow({
     id: newId(),
     accountId,
     title: `feed ${i}`,
@@ -56,7 +58,6 @@ export function randomFeed(accountId: string, i: number, createdAtTs: number): F
     excludedCountries: mode === "exclude" ? countries : [],
     includedCountries: mode === "include" ? countries : [],
     platforms: rand() < 0.1 ? ["marketplace"] : null,
-    proposalGenerationPrompt: null,
     notificationsMuted: rand() < 0.1,
     emailFound: rand() < 0.05 ? "email_found" : "all",
     jobTypes: rand() < 0.3 ? [pick(["HOURLY", "FIXED"])] : [],
@@ -64,15 +65,8 @@ export function randomFeed(accountId: string, i: number, createdAtTs: number): F
     paymentVerifiedOnly: rand() < 0.4,
     clientMinRating: rand() < 0.3 ? pick([4, 4.5, 4.8]) : null,
     clientMinReviews: rand() < 0.15 ? pick([1, 5, 10]) : null,
-    webhookUrl: null,
-    webhookSecret: null,
-    webhookPreviousSecret: null,
-    webhookPreviousUntilTs: null,
-    webhookFailingSinceTs: null,
-    webhookDisabledAtTs: null,
-    webhookDisabledReason: null,
     createdAtTs,
     updatedAtTs: createdAtTs,
-  } as FeedRow;
+  } as Partial<FeedRow>);
 }
 

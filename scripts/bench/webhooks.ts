@@ -28,6 +28,8 @@ import { createAccount } from "../../src/modules/accounts/service";
 import { findFeedById, insertFeed } from "../../src/modules/feeds/repo";
 import { ingestDocuments } from "../../src/modules/jobs/ingest";
 import { generateJob } from "../../src/sources/sandbox/generator";
+import { newId } from "../../src/lib/ids";
+import { makeFeedRow } from "../../tests/helpers/factories";
 import { randomFeed } from "./fixtures";
 
 const { values } = parseArgs({
@@ -75,31 +77,9 @@ deps.db.transaction((tx) => {
     });
     deps.feedIndex.upsert(saved);
   }
-  const catchAll = randomFeed(accounts[0]!, FEEDS, created);
-  deps.feedIndex.upsert(
-    insertFeed(tx as never, {
-      ...catchAll,
-      includes: [],
-      excludes: [],
-      profilePrompt: "",
-      minScore: 0,
-      minHourlyRate: null,
-      minFixedPrice: null,
-      clientMinSpent: null,
-      excludedCountries: [],
-      includedCountries: [],
-      platforms: null,
-      emailFound: "all",
-      jobTypes: [],
-      usOnlyMode: "all",
-      paymentVerifiedOnly: false,
-      clientMinRating: null,
-      clientMinReviews: null,
-      notificationsMuted: false,
-      webhookUrl: url,
-      webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    }),
-  );
+  // A feed without filters: every job matches it, so every job fires at least one webhook.
+  const catchAll = makeFeedRow({ id: newId(), accountId: accounts[0]!, title: "catch-all", createdAtTs: created, updatedAtTs: created });
+  deps.feedIndex.upsert(insertFeed(tx as never, { ...catchAll, webhookUrl: url, webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }));
 });
 function enableAllWebhooks() {
   deps.db.$client.run("UPDATE feeds SET webhook_url = ?", [url]);

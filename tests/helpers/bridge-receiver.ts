@@ -6,6 +6,7 @@
  * the Elysia app's handle(), so no second port is needed.
  */
 import { signedHeaders } from "../../src/lib/standard-webhooks";
+import { droppedConnection } from "./dropped-connection";
 
 export interface ReceivedRequest {
   method: string;
@@ -152,14 +153,3 @@ export async function unreachableUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/submit`;
 }
 
-/** Bun resets the socket when the body stream fails before its first chunk: the client sees a connection error. */
-function droppedConnection(): Response {
-  return new Response(
-    new ReadableStream({
-      start(controller) {
-        controller.error(undefined);
-      },
-    }),
-    { headers: { "content-type": "application/json" } },
-  );
-}

@@ -2,6 +2,7 @@
  * A fake OpenAI-compatible server for tests: POST /v1/chat/completions answers with scripted replies
  * (chat completions, raw status/headers/bodies, delays, dropped connections) and records every request.
  */
+import { droppedConnection } from "./dropped-connection";
 
 export interface FakeOpenAiRequest {
   path: string;
@@ -148,18 +149,3 @@ function errorResponse(status: number, message: string, type: string, code: stri
   return Response.json({ error: { message, type, param: null, code } }, { status });
 }
 
-/**
- * A body stream that fails before its first chunk makes Bun reset the socket before sending the
- * status line, which the client sees as a connection error (ECONNRESET). Erroring with `undefined`
- * keeps Bun from printing a stack trace for it.
- */
-function droppedConnection(): Response {
-  return new Response(
-    new ReadableStream({
-      start(controller) {
-        controller.error(undefined);
-      },
-    }),
-    { headers: { "content-type": "application/json" } },
-  );
-}
