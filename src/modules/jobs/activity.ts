@@ -303,15 +303,9 @@ export function recordCheck(
 
 // ---------- the spec's proposalActivity ----------
 
-export interface ProposalActivity {
+/** The counts as read from a document (less the opening status), plus where they came from and what they imply. */
+export interface ProposalActivity extends Omit<ActivityCounts, "openingStatus"> {
   source: "tracker" | "scrape";
-  proposals: number | null;
-  interviewing: number | null;
-  hired: number | null;
-  invitesSent: number | null;
-  unansweredInvites: number | null;
-  positionsToHire: number | null;
-  lastClientActivity: string | null;
   competition: Competition | null;
   bidStats: BidStats | null;
   tracking?: Omit<TrackingState, "history">;
