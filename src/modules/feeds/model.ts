@@ -57,6 +57,9 @@ export const Feed = t.Object(
     ),
     webhookDisabledAt: t.Optional(t.String({ description: "(extension) When the endpoint was disabled after failing for 24 h" })),
     webhookDisabledReason: t.Optional(t.Nullable(t.String())),
+    webhookLastError: t.Optional(
+      t.String({ description: "(extension) While the endpoint is failing: why its newest failed event failed, e.g. a blocked address and how to allow it" }),
+    ),
   },
   { title: "Feed", additionalProperties: true },
 );

@@ -177,6 +177,19 @@ export function countEvents(db: Db, feedId?: string): number {
   );
 }
 
+/** Why the feed's newest failed webhook event failed, or null when none did. */
+export function lastWebhookError(db: Db, feedId: string): string | null {
+  return (
+    db
+      .select({ error: events.lastError })
+      .from(events)
+      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
+      .orderBy(desc(events.seq))
+      .limit(1)
+      .get()?.error ?? null
+  );
+}
+
 /** A processed job of this account (the UUID the API accepts as jobId); another account's is not found. */
 export function findFeedJobForAccount(db: Db, accountId: string, id: string): FeedJobRow | undefined {
   return db

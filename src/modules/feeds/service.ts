@@ -125,7 +125,7 @@ export function maskSecret(secret: string): string {
 }
 
 /** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-export function toFeedView(row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
+export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];
@@ -136,11 +136,14 @@ export function toFeedView(row: repo.FeedRow, opts: { revealSecret?: boolean } =
     view.webhookDisabledAt = new Date(row.webhookDisabledAtTs).toISOString();
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
+  // Read only while failing (a success clears it): the common case costs no query.
+  const lastError = row.webhookFailingSinceTs === null ? null : repo.lastWebhookError(db, row.id);
+  if (lastError !== null) view.webhookLastError = lastError;
   return view as Feed;
 }
 
 export function listFeeds(deps: FeedsDeps, auth: AuthContext): Feed[] {
-  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(row));
+  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(deps.db, row));
 }
 
 function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): repo.FeedRow {
@@ -150,7 +153,7 @@ function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: str
 }
 
 export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
-  return toFeedView(requireFeed(deps, auth, feedId));
+  return toFeedView(deps.db, requireFeed(deps, auth, feedId));
 }
 
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
@@ -177,7 +180,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
   );
   deps.feedIndex.upsert(row);
   if (row.webhookUrl) deps.wake();
-  return toFeedView(row, { revealSecret: true });
+  return toFeedView(deps.db, row, { revealSecret: true });
 }
 
 export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
@@ -213,7 +216,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);
   if (savesUrl) deps.wake();
-  return toFeedView(row, { revealSecret: newSecret !== null });
+  return toFeedView(deps.db, row, { revealSecret: newSecret !== null });
 }
 
 /**
@@ -230,7 +233,7 @@ export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: 
     updatedAtTs: deps.clock.now(),
   })!;
   deps.feedIndex.upsert(row);
-  return toFeedView(row, { revealSecret: true });
+  return toFeedView(deps.db, row, { revealSecret: true });
 }
 
 /** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */

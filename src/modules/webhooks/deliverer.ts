@@ -123,6 +123,7 @@ export class WebhookDeliverer extends PoolLoop {
     let statusCode: number | null = null;
     let retryAfter: string | null = null;
     let error: string | null = null;
+    let isBlocked = false;
     try {
       const res = await safeFetch(feed.webhookUrl, { method: "POST", headers, body, timeoutMs: config.webhookTimeoutMs }, config.egress, this.deps.resolve);
       const code = res.status;
@@ -132,8 +133,10 @@ export class WebhookDeliverer extends PoolLoop {
       if (code < 200 || code >= 300) error = code >= 300 && code < 400 ? `HTTP ${code} (redirects are not followed)` : `HTTP ${code}`;
     } catch (err) {
       const name = (err as Error)?.name;
-      if (err instanceof EgressBlockedError) error = `blocked: ${(err as Error).message}`;
-      else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
+      if (err instanceof EgressBlockedError) {
+        error = `blocked: ${(err as Error).message}`;
+        isBlocked = true;
+      } else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
       else error = `connection failed: ${(err as Error)?.message ?? String(err)}`;
     }
     const durationMs = Math.round(performance.now() - started);
@@ -144,13 +147,14 @@ export class WebhookDeliverer extends PoolLoop {
       return;
     }
     const failedAt = clock.now();
-    const delay = retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter);
+    // A refused destination is refused again on every retry: the event fails now (the attempt's error says "blocked").
+    const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter);
     if (delay !== null) {
       repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
       return;
     }
     repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
     const state = repo.noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
-    this.deps.log.warn("webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
+    this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
   }
 }

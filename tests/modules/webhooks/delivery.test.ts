@@ -23,9 +23,9 @@ afterEach(async () => {
   t?.close();
 });
 
-async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: string } = {}) {
+async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: string; dns?: Record<string, string[]> } = {}) {
   receiver = await startWebhookReceiver();
-  t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath });
+  t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath, dns: opts.dns });
   const { apiKey } = t.account();
   const auth = authenticate(t.deps, apiKey)!;
   deliverer = createDeliverer(t.deps);
@@ -96,6 +96,31 @@ describe("webhook delivery", () => {
     expect(res.status).toBe(400);
     expect(res.body.details[0]).toMatch(/^webhookUrl is not allowed: .*loopback/);
     expect(receiver.received).toHaveLength(0);
+  });
+
+  test("a host that now resolves to a blocked address fails at once: one attempt, no retries, the reason on the delivery and the feed", async () => {
+    // Public when the URL is saved, loopback when it is delivered (a DNS change, or a rebinding attempt).
+    const dns: Record<string, string[]> = { "hooks.example": ["93.184.215.14"] };
+    const { auth, apiKey } = await setup({ webhookAllowPrivate: false }, { dns });
+    await deliverer!.stop();
+    const port = new URL(receiver.url).port;
+    const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: `http://hooks.example:${port}/hook` });
+    dns["hooks.example"] = ["127.0.0.1"];
+    deliverer = createDeliverer(t.deps);
+    deliverer.start();
+    await runClock(2, 5_000, 20 * 60_000);
+    expect(receiver.received).toHaveLength(0);
+    expect(rows("SELECT status, attempts, next_attempt_at_ts AS next FROM events")).toEqual([{ status: "failed", attempts: 1, next: null }]);
+    const list = await t.request("GET", `/api/v1/feeds/${feed.id}/deliveries`, { key: apiKey });
+    expect(list.status, show(list)).toBe(200);
+    const [delivery] = list.body.deliveries;
+    expect(delivery).toMatchObject({ status: "failed", nextAttemptAt: null });
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0]).toMatchObject({ statusCode: null });
+    expect(delivery.attempts[0].error).toMatch(/^blocked: hooks\.example resolves to 127\.0\.0\.1, which is not a public address \(loopback\)/);
+    expect(delivery.lastError).toBe(delivery.attempts[0].error);
+    const got = await t.request("GET", `/api/v1/feeds/${feed.id}`, { key: apiKey });
+    expect(got.body.feed.webhookLastError, show(got)).toBe(delivery.lastError);
   });
 
   test("an always-failing receiver sees exactly 4 attempts at 0, +30 s, +2 min 30 s, +12 min 30 s, with one webhook-id", async () => {
