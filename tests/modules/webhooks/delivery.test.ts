@@ -95,6 +95,12 @@ describe("webhook delivery", () => {
     const res = await t.request("POST", "/api/v1/feeds", { key: t.account().apiKey, json: { title: "x", minScore: 0, webhookUrl: receiver.url } });
     expect(res.status).toBe(400);
     expect(res.body.details[0]).toMatch(/^webhookUrl is not allowed: .*loopback/);
+    // People with a receiver on their LAN learn which setting allows it.
+    expect(res.body.details[0]).toContain("JOBPILOT_WEBHOOK_ALLOW_PRIVATE=true");
+    expect(res.body.details[0]).toContain("JOBPILOT_WEBHOOK_ALLOWLIST");
+    // A refusal that no setting lifts does not point at one.
+    const ftp = await t.request("POST", "/api/v1/feeds", { key: t.account().apiKey, json: { title: "x", minScore: 0, webhookUrl: "ftp://example.com/x" } });
+    expect(ftp.body.details[0], show(ftp)).not.toContain("JOBPILOT_WEBHOOK");
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -118,6 +124,7 @@ describe("webhook delivery", () => {
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ statusCode: null });
     expect(delivery.attempts[0].error).toMatch(/^blocked: hooks\.example resolves to 127\.0\.0\.1, which is not a public address \(loopback\)/);
+    expect(delivery.attempts[0].error).toContain("JOBPILOT_WEBHOOK_ALLOW_PRIVATE=true");
     expect(delivery.lastError).toBe(delivery.attempts[0].error);
     const got = await t.request("GET", `/api/v1/feeds/${feed.id}`, { key: apiKey });
     expect(got.body.feed.webhookLastError, show(got)).toBe(delivery.lastError);
