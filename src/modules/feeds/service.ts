@@ -95,10 +95,14 @@ async function webhookUrlDetails(deps: FeedsDeps, changed: Writable): Promise<st
 
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 
-/** A test delivery through the normal path, written with the change that set the URL. */
-function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): void {
+/** Why nothing is sent for a muted feed (a test or a resend asked of one is a 409). */
+export const MUTED_MESSAGE = "Notifications are muted on this feed (notificationsMuted: true), so nothing is sent to its webhook; unmute it first";
+
+/** A test delivery through the normal path, written with the change that set the URL (or on request). */
+function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): string {
+  const id = `evt_${newId()}`;
   repo.insertEvent(db, {
-    id: `evt_${newId()}`,
+    id,
     type: WEBHOOK_TEST_EVENT,
     accountId: feed.accountId,
     feedId: feed.id,
@@ -106,6 +110,7 @@ function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): void {
     status: "pending",
     nextAttemptAtTs: now,
   });
+  return id;
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -173,13 +178,13 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
         createdAtTs: now,
         updatedAtTs: now,
       } as repo.FeedInsert);
-      if (inserted.webhookUrl) queueTestEvent(db, inserted, now);
+      if (inserted.webhookUrl && !inserted.notificationsMuted) queueTestEvent(db, inserted, now);
       return inserted;
     },
     { behavior: "immediate" },
   );
   deps.feedIndex.upsert(row);
-  if (row.webhookUrl) deps.wake();
+  if (row.webhookUrl && !row.notificationsMuted) deps.wake();
   return toFeedView(deps.db, row, { revealSecret: true });
 }
 
@@ -196,7 +201,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   ];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event.
+  // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
   const row = deps.db.transaction(
@@ -208,7 +213,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
         ...(newSecret ? { webhookSecret: newSecret } : {}),
         updatedAtTs: now,
       });
-      if (updated && savesUrl) queueTestEvent(db, updated, now);
+      if (updated && savesUrl && !updated.notificationsMuted) queueTestEvent(db, updated, now);
       return updated;
     },
     { behavior: "immediate" },
@@ -234,6 +239,17 @@ export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: 
   })!;
   deps.feedIndex.upsert(row);
   return toFeedView(deps.db, row, { revealSecret: true });
+}
+
+/** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */
+export function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): { queued: true; eventId: string } {
+  const feed = requireFeed(deps, auth, feedId);
+  if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
+  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
+  const eventId = queueTestEvent(deps.db, feed, deps.clock.now());
+  deps.wake();
+  return { queued: true, eventId };
 }
 
 /** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */

@@ -64,6 +64,21 @@ function columns(job: NormalizedJob, source: string) {
 }
 
 /**
+ * Archives one document without running it through the feeds: for the webhook
+ * test's sample job, which GET /api/v1/jobs/{ciphertext} must find but no feed
+ * may ever match or notify. A ciphertext already archived is left as it is.
+ */
+export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string, nowTs: number): string {
+  const normalized = normalizeJob(doc);
+  if (!normalized.ok) throw new Error(`the document does not normalize: ${normalized.error}`);
+  const { job } = normalized;
+  if (!repo.findJobMeta(db, job.ciphertext)) {
+    repo.insertJob(db, { ciphertext: job.ciphertext, ...columns(job, source), document: doc, firstSeenAtTs: nowTs, exploredAtTs: job.exploredAt ?? nowTs, updatedAtTs: nowTs });
+  }
+  return job.ciphertext;
+}
+
+/**
  * Archives documents and runs every new job through the feeds, all in one
  * transaction: a job is stored, matched, and its feed entries, notification
  * events and scoring tasks are written together or not at all. A known job

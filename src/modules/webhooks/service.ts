@@ -3,6 +3,7 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
 import { findFeed } from "../feeds/repo";
+import { MUTED_MESSAGE } from "../feeds/service";
 import * as repo from "./repo";
 
 export interface WebhooksDeps {
@@ -65,6 +66,7 @@ export function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: str
   if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
   if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
   if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
   // Leaves room for exactly one more attempt when the retries are spent.
   repo.setEventState(deps.db, event.seq, {
     status: "retrying",
