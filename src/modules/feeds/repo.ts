@@ -213,6 +213,17 @@ export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
   db.insert(events).values(row).run();
 }
 
+/** This account's newest feed entry for a job (ids are time-ordered, so they break a tie). */
+export function newestMatchOf(db: Db, accountId: string, jobCiphertext: string): FeedJobRow | undefined {
+  return db
+    .select()
+    .from(feedJobs)
+    .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feedJobs.accountId, accountId)))
+    .orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id))
+    .limit(1)
+    .get();
+}
+
 /** This account's feed entries for a job (the `matches` of an archived job). */
 export function matchesOfJob(db: Db, accountId: string, jobCiphertext: string): FeedJobRow[] {
   return db

@@ -322,7 +322,7 @@ const CIPHERTEXT_IN_URL = /~[0-9A-Za-z]{1,99}/g;
 export interface ResolvedJob {
   row: JobRow;
   job: NormalizedJob;
-  /** Set when the caller referred to the job by a processed job UUID of one of their feeds. */
+  /** The processed job UUID the caller gave, else the caller's newest feed entry for the job; null when none of their feeds has it. */
   processedJobId: string | null;
 }
 
@@ -362,6 +362,8 @@ export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, 
   if (!row) throw notFound("Job not found");
   const normalized = normalizeJob(row.document);
   if (!normalized.ok) throw new AppError("internal", `archived job ${ciphertext} does not normalize: ${normalized.error}`);
+  // However the job was named, an application links to the feed entry it came from (the newest, when several feeds took it).
+  processedJobId ??= repo.newestMatchOf(deps.db, auth.accountId, ciphertext)?.id ?? null;
   return { row, job: normalized.job, processedJobId };
 }
 
