@@ -5,6 +5,7 @@ import { swagger } from "@elysiajs/swagger";
 import type { Deps } from "./deps";
 import { auth } from "./http/auth";
 import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
+import { bodyShape } from "./http/body-shape";
 import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
@@ -60,6 +61,7 @@ export function createApp(deps: Deps) {
     .use(auth(deps))
     .use(rateLimit(deps))
     .use(jsonBody(deps))
+    .use(bodyShape(() => app.routes))
     .use(
       swagger({
         path: "/docs",

@@ -100,7 +100,7 @@ describe("error shapes", () => {
       expect.arrayContaining([
         "jobId must be a string of 1 to 2048 characters",
         "coverLetter is required",
-        "proposal.boostBids must be a non-negative integer",
+        "proposal.boostBids must be an integer between 0 and 1000",
         "proposal.timeline must be one of Less than 1 month, 1 to 3 months, 3 to 6 months, More than 6 months",
       ]),
     );

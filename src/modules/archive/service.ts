@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import type { AuthContext } from "../accounts/service";
 import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
@@ -26,6 +27,7 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: string): typeof RawMarketplaceJob.static {
   const ciphertext = cipher.trim();
   if (!ciphertext.startsWith("~")) throw new AppError("bad_request", "cipher must be a job ciphertext starting with ~ (URL-encoded as %7E)");
+  if (!CIPHERTEXT_RE.test(ciphertext)) throw new AppError("bad_request", `cipher must be ${CIPHERTEXT_RULE}`);
   const row = findJob(deps.db, ciphertext);
   if (!row) throw notFound("No archived job with this ciphertext");
   const now = deps.clock.now();

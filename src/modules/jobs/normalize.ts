@@ -10,6 +10,7 @@
  * through to the next location. Tri-state rules follow §1.7.
  */
 import { normalizeCountry } from "../../lib/countries";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import type { JobDocument, Platform } from "./document";
 import { ABORTED, isAborted, num, obj, str, timestamp } from "./fields";
 
@@ -162,6 +163,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   if (rawCipher !== undefined) {
     if (typeof rawCipher !== "string" || !rawCipher.startsWith("~")) return { ok: false, error: 'ciphertext must be a string starting with "~"' };
     if (rawCipher.length > MAX_CIPHERTEXT_LENGTH) return { ok: false, error: `ciphertext must be at most ${MAX_CIPHERTEXT_LENGTH} characters` };
+    if (!CIPHERTEXT_RE.test(rawCipher)) return { ok: false, error: `ciphertext must be ${CIPHERTEXT_RULE}` };
     ciphertext = rawCipher;
   } else if (platform === "marketplace") {
     return { ok: false, error: "ciphertext is required for a marketplace job (jobTile.job.ciphertext, opening.info.ciphertext or ciphertext)" };
