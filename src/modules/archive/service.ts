@@ -48,15 +48,15 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
     ? {
         status: app.status,
         message: app.statusMessage,
-        appliedAt: iso(app.appliedAtTs),
+        appliedAt: app.appliedAtTs,
         proposal: {
           viewedByClient: app.viewed,
-          viewedAt: iso(app.viewedAtTs),
+          viewedAt: app.viewedAtTs,
           inConversation: app.replied,
           // The marketplace reports no hire/decline outcome through the drivers yet.
           outcome: null,
           outcomeAt: null,
-          lastCheckedAt: iso(app.lastCheckedAtTs),
+          lastCheckedAt: app.lastCheckedAtTs,
         },
       }
     : null;
@@ -84,7 +84,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
       matchingScore: m.matchingScore,
       matchedAt: iso(m.matchedAtTs),
       read: m.read,
-      starredAt: iso(m.starredAtTs),
+      starredAt: m.starredAtTs,
       application,
     })),
   };

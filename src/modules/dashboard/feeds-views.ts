@@ -179,7 +179,7 @@ export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
 <td>${f.minScore}</td>
 <td>${(f.includes ?? []).length ? (f.includes ?? []).join(", ") : html`<span class="muted">any</span>`}${(f.excludes ?? []).length ? html`<br><span class="muted">not: ${(f.excludes ?? []).join(", ")}</span>` : ""}</td>
 <td>${f.platforms?.length ? f.platforms.join(", ") : "all"}</td>
-<td>${f.webhookUrl ? (f.webhookDisabledAt ? "set (disabled)" : "set") : "none"}</td>
+<td>${f.webhookUrl ? (f.webhookDisabledAtTs ? "set (disabled)" : "set") : "none"}</td>
 <td>${yesNo(f.notificationsMuted)}</td>
 </tr>`,
       )}</tbody>
@@ -231,7 +231,7 @@ function settingsSummary(feed: Feed): Html {
 <dt>Platforms</dt><dd>${list(feed.platforms, "all")}</dd>
 <dt>Contact email</dt><dd>${feed.emailFound === "email_found" ? "only jobs with an email" : "all jobs"}</dd>
 <dt>Webhook</dt><dd>${feed.webhookUrl
-    ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAt && html`<br><span class="error">Disabled ${feed.webhookDisabledAt}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
+    ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAtTs && html`<br><span class="error">Disabled ${when(feed.webhookDisabledAtTs)}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
     : "none"}</dd>
 <dt>Notifications</dt><dd>${feed.notificationsMuted ? "muted" : "on"}</dd>
 </dl>`;

@@ -55,7 +55,7 @@ export const Feed = t.Object(
     webhookSecret: t.Optional(
       t.String({ description: "(extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards" }),
     ),
-    webhookDisabledAt: t.Optional(t.String({ description: "(extension) When the endpoint was disabled after failing for 24 h" })),
+    webhookDisabledAtTs: t.Optional(t.Integer({ description: "(extension) Unix ms when the endpoint was disabled after failing for 24 h" })),
     webhookDisabledReason: t.Optional(t.Nullable(t.String())),
   },
   { title: "Feed", additionalProperties: true },
@@ -82,7 +82,7 @@ export const FeedJobItem = t.Object(
     scoreReason: t.Nullable(t.String()),
     matchedAt: t.String({ description: "ISO 8601" }),
     read: t.Boolean(),
-    starredAt: t.Nullable(t.String({ description: "ISO 8601" })),
+    starredAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     job: t.Object({
       ciphertext: t.String(),
       title: t.String(),

@@ -133,7 +133,7 @@ export function toFeedView(row: repo.FeedRow, opts: { revealSecret?: boolean } =
   }
   if (row.webhookSecret) view.webhookSecret = opts.revealSecret ? row.webhookSecret : maskSecret(row.webhookSecret);
   if (row.webhookDisabledAtTs !== null) {
-    view.webhookDisabledAt = new Date(row.webhookDisabledAtTs).toISOString();
+    view.webhookDisabledAtTs = row.webhookDisabledAtTs;
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
   return view as Feed;
@@ -249,7 +249,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
     scoreReason: m.scoreReason,
     matchedAt: iso(m.matchedAtTs)!,
     read: m.read,
-    starredAt: iso(m.starredAtTs),
+    starredAt: m.starredAtTs,
     job: {
       ciphertext: job.ciphertext,
       title: job.title,

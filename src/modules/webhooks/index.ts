@@ -20,12 +20,12 @@ const Delivery = t.Object(
     status: t.String({ description: "pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped" }),
     jobId: t.Nullable(t.String()),
     processedJobId: t.Nullable(t.String()),
-    createdAt: t.String(),
+    createdAt: t.Integer({ description: "Unix ms" }),
     attempts: t.Array(
-      t.Object({ attempt: t.Integer(), at: t.String(), durationMs: t.Integer(), statusCode: t.Nullable(t.Integer()), error: t.Nullable(t.String()) }),
+      t.Object({ attempt: t.Integer(), at: t.Integer({ description: "Unix ms" }), durationMs: t.Integer(), statusCode: t.Nullable(t.Integer()), error: t.Nullable(t.String()) }),
     ),
-    nextAttemptAt: t.Nullable(t.String()),
-    deliveredAt: t.Nullable(t.String()),
+    nextAttemptAt: t.Nullable(t.Integer({ description: "Unix ms" })),
+    deliveredAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     lastError: t.Nullable(t.String()),
   },
   { title: "WebhookDelivery" },
@@ -47,7 +47,12 @@ export function webhooksRoutes(deps: Deps) {
       }),
       response: {
         200: t.Object({
-          endpoint: t.Object({ url: t.Nullable(t.String()), disabledAt: t.Nullable(t.String()), disabledReason: t.Nullable(t.String()), failingSince: t.Nullable(t.String()) }),
+          endpoint: t.Object({
+            url: t.Nullable(t.String()),
+            disabledAt: t.Nullable(t.Integer({ description: "Unix ms" })),
+            disabledReason: t.Nullable(t.String()),
+            failingSince: t.Nullable(t.Integer({ description: "Unix ms" })),
+          }),
           deliveries: t.Array(Delivery),
           total: t.Integer(),
           limit: t.Integer(),
