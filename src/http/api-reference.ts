@@ -13,8 +13,22 @@ const OPENAPI_VERSION = "3.1.2";
 /** Everything in the document but the paths, which come from the routes. */
 type Documentation = Omit<OpenAPIV3_1.Document, "paths" | "openapi">;
 
-/** Scalar's settings: the page reads the document and its script from this server. */
-const SCALAR = { url: DOCUMENT_PATH, cdn: SCRIPT_PATH } as const;
+/**
+ * Scalar settings for a page that asks nothing of any other host: no web fonts (they come from
+ * fonts.scalar.com; the system's fonts are used), no AI agent (it queries scalar.com's registry
+ * through their proxy), no "Open API Client" link to client.scalar.com, no developer toolbar
+ * (its "Deploy" offers scalar.com's hosting), no telemetry, and no proxyUrl: "Test request"
+ * goes straight from the browser to this server.
+ */
+const SCALAR = {
+  url: DOCUMENT_PATH,
+  cdn: SCRIPT_PATH,
+  withDefaultFonts: false,
+  agent: { disabled: true },
+  hideClientButton: true,
+  showDeveloperTools: "never",
+  telemetry: false,
+} as const;
 
 /**
  * The routes as the document must describe them. json-body.ts is the only body parser and it
@@ -37,7 +51,7 @@ export function apiReference(documentation: Documentation) {
   const reference = new Elysia({ name: "api-reference" });
   // Built on first request, when every route is registered; routes never change afterwards.
   let document: OpenAPIV3_1.Document | undefined;
-  // The renderer's type asks for every setting, including those Scalar defaults.
+  // The renderer's type asks for every setting, including those Scalar defaults; `agent` it does not know.
   const page = ScalarRender(documentation.info, SCALAR as unknown as Parameters<typeof ScalarRender>[1]);
   return reference
     .get(
