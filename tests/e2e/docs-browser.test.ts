@@ -1,13 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium, noBrowser } from "../helpers/browser";
 import { startServer, type ServerProcess } from "../helpers/process";
-
-const CHROMIUM = "/usr/bin/chromium";
-// As in dashboard-browser.test.ts: skipped on a developer machine without Chromium, never under CI.
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
 // A self-hosted service's API reference must work on a machine with no internet access, and must not
 // tell anyone else that it was opened: every request the page makes goes to jobpilot itself.
@@ -25,11 +22,7 @@ describe("/docs in a browser (end to end)", () => {
       const base = new URL(server.url);
       expect(base.hostname).toBe("127.0.0.1");
 
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-        timeout: 15_000,
-      });
+      browser = await launchChromium();
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       context.setDefaultTimeout(15_000);
       const outside: string[] = [];
