@@ -47,6 +47,13 @@ describe("compiled binary, end to end", () => {
 
       const docs = await fetch(`${server.url}/docs/json`);
       expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
+      // The reference page and its script are inside the executable too.
+      const page = await fetch(`${server.url}/docs`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="/docs/assets/scalar.js"');
+      const script = await fetch(`${server.url}/docs/assets/scalar.js`);
+      expect(script.status).toBe(200);
+      expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
       // The dashboard's assets are inside the executable too.
       for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
         const res = await fetch(server.url + asset);
