@@ -1,6 +1,7 @@
 import { oauthCallbackRoutes } from "./modules/sources/index";
 import { captureRoutes } from "./modules/capture/index";
 import { Elysia, t } from "elysia";
+import type { Config } from "./config";
 import type { Deps } from "./deps";
 import { apiReference } from "./http/api-reference";
 import { auth } from "./http/auth";
@@ -37,6 +38,17 @@ function checkDatabase(deps: Deps): typeof Health.static.database {
   } catch (err) {
     return { status: "error", error: (err as Error).message };
   }
+}
+
+/**
+ * How `serve` listens. Bun answers a declared body over its own
+ * maxRequestBodySize with an empty 413 before the app sees the request, so
+ * Bun's cap is put out of reach and ours is the only one: the Content-Length
+ * check before routing and the capped reader in the body parser (which also
+ * stops chunked bodies) both answer the JSON 413.
+ */
+export function listenOptions(config: Pick<Config, "host" | "port">) {
+  return { hostname: config.host, port: config.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createApp } from "../app";
+import { createApp, listenOptions } from "../app";
 import { closeDeps, createDeps, flushUsage } from "../deps";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/log";
@@ -44,12 +44,7 @@ export const serveCommand: Command = {
 
     const app = createApp(deps);
     try {
-      app.listen({
-        hostname: config.host,
-        port: config.port,
-        // Our own parser enforces maxBodyBytes with a JSON 413; Bun's cap is only the backstop.
-        maxRequestBodySize: config.maxBodyBytes * 2 + 65_536,
-      });
+      app.listen(listenOptions(config));
     } catch (err) {
       closeDeps(deps);
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInt } from "../../http/schemas";
+import { pageQuery } from "../../http/schemas";
 
 export const APPLICATION_STATUSES = [
   "processing",
@@ -137,8 +137,7 @@ export const AppliedJob = t.Object(
 );
 
 export const AppliedJobsQuery = t.Object({
-  limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
-  offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+  ...pageQuery(),
   status: t.Optional(ApplicationStatus),
 });
 

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { MAX_OFFSET } from "../../http/schemas";
 import type { Html } from "./html";
 import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, type DashboardSession } from "./model";
 import * as dashboard from "./service";
@@ -70,6 +71,21 @@ export function clearSessionCookie(set: Set, request: Request): void {
 }
 
 /** Form fields arrive as strings (json-body parses urlencoded bodies for /dashboard); anything else is absent. */
+/**
+ * `?offset=` of a dashboard list: a whole number from 0 to the API's MAX_OFFSET,
+ * 0 when absent, undefined for anything else (→ badOffsetPage, never a 5xx).
+ */
+export function parseOffset(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d{1,7}$/.test(raw)) return undefined;
+  const offset = Number(raw);
+  return offset <= MAX_OFFSET ? offset : undefined;
+}
+
+export function badOffsetPage(set: Set, session: DashboardSession): string {
+  return page(set, views.errorPage("Bad page", `offset must be a whole number from 0 to ${MAX_OFFSET}.`, session), 400);
+}
+
 export function field(body: unknown, name: string): string | undefined {
   const value = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === "string" ? value : undefined;

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInt } from "../../http/schemas";
+import { pageQuery } from "../../http/schemas";
 
 export const Platform = t.Union([t.Literal("marketplace"), t.Literal("professional_network"), t.Literal("web")]);
 const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, description }));
@@ -68,8 +68,7 @@ export const FeedList = t.Object({ feeds: t.Array(Feed) });
 export const FeedDeleted = t.Object({ deleted: t.Literal(true), feedId: t.String() });
 
 export const FeedJobsQuery = t.Object({
-  limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
-  offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+  ...pageQuery(),
   minScore: t.Optional(t.Number({ minimum: 0, maximum: 10, error: "minScore must be a number between 0 and 10" })),
   unread: t.Optional(t.Boolean({ error: "unread must be true or false" })),
 });

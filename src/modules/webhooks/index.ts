@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
-import { errorResponses, queryInt } from "../../http/schemas";
+import { errorResponses, pageQuery } from "../../http/schemas";
 import { listDeliveries, retryDelivery } from "./service";
 
 const DeliveryStatus = t.Union([
@@ -41,8 +41,7 @@ export function webhooksRoutes(deps: Deps) {
     .get("/:feedId/deliveries", ({ auth, params, query }) => listDeliveries(deps, auth, params.feedId, query), {
       params,
       query: t.Object({
-        limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
-        offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+        ...pageQuery(),
         status: t.Optional(DeliveryStatus),
       }),
       response: {

@@ -157,6 +157,22 @@ describe("dashboard activity pages", () => {
     expect(past.text).toContain('rel="prev"');
   });
 
+  test("every dashboard list refuses an offset past 1,000,000 (or not a whole number) with a 400 page, never a 5xx", async () => {
+    const { a } = setupApps({ start: false });
+    const authA = authenticate(t.deps, a.apiKey)!;
+    const feed = await feeds.createFeed(t.deps, authA, { title: "Paged", minScore: 0 });
+    const { token } = await signIn(a.apiKey);
+    for (const path of ["/dashboard/applications", `/dashboard/feeds/${feed.id}/deliveries`, `/dashboard/feeds/${feed.id}`]) {
+      for (const offset of ["1e20", "9223372036854775808", "1000001", "-3", "abc"]) {
+        const res = await get(`${path}?offset=${offset}`, token);
+        expect(res.status, `${path}?offset=${offset}: ${show(res)}`).toBe(400);
+        expect(res.text).toContain("offset must be a whole number from 0 to 1000000");
+      }
+      const last = await get(`${path}?offset=1000000`, token);
+      expect(last.status, `${path}: ${show(last)}`).toBe(200);
+    }
+  });
+
   test("another account's applications are never shown", async () => {
     const { a, b } = setupApps({ start: false });
     await applyVia(b.apiKey, job({ title: "Secret job of B" }), "B's private letter");
