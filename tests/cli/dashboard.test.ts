@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/index";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { form, openSignInForm } from "../helpers/dashboard";
 
 let t: TestApp | undefined;
 afterEach(() => t?.close());
@@ -33,10 +34,11 @@ describe("jobpilot dashboard link", () => {
     // The same database served by the app: the link works once.
     t = createTestApp({ dbPath });
     const path = new URL(res.stdout.trim()).pathname;
-    const first = await t.request("POST", path);
+    const { headers, csrf } = await openSignInForm(t, path);
+    const first = await t.request("POST", path, { body: form({ csrf }), headers });
     expect(first.status).toBe(303);
     expect(first.headers.get("set-cookie")).toStartWith("jp_session=");
-    expect((await t.request("POST", path)).status).toBe(404);
+    expect((await t.request("POST", path, { body: form({ csrf }), headers })).status).toBe(404);
   });
 
   test("defaults to http://HOST:PORT and refuses an unknown account or a missing --account", async () => {
