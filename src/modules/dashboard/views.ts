@@ -1,3 +1,4 @@
+import { webUrl } from "../../lib/web-url";
 import type { KeyView } from "../accounts/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -9,6 +10,16 @@ export function when(ts: number | null): Html | string {
   if (ts === null) return "—";
   const iso = new Date(ts).toISOString();
   return html`<time datetime="${iso}">${iso.replace(/\.\d+Z$/, "Z").replace("T", " ")}</time>`;
+}
+
+/**
+ * The one way a page links somewhere outside the dashboard (a job posting):
+ * only an absolute http or https URL becomes an href, whatever was stored, so a
+ * javascript: or data: link never reaches a page; anything else shows `fallback`.
+ */
+export function externalLink(url: string | null | undefined, text: Html | string, fallback: Html | string = text): Html | string {
+  const href = webUrl(url);
+  return href === null ? fallback : html`<a href="${href}" rel="noopener noreferrer">${text}</a>`;
 }
 
 /** The hidden field every state-changing form carries; checked against the session. */
