@@ -1,5 +1,6 @@
 import type { Deps } from "../deps";
 import { AppError, validationDetails } from "../errors";
+import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf } from "./context";
 
 /**
@@ -64,7 +65,7 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
     deps.log.error("unhandled error", {
       reqId: state?.id,
       method: request.method,
-      path,
+      path: redactPath(path),
       code: String(code),
       err: error instanceof Error ? error : new Error(String(err?.message ?? error)),
     });
