@@ -23,7 +23,7 @@ export const serveCommand: Command = {
   name: "serve",
   summary: "Run the HTTP API and every background loop in one process. Applies pending migrations first.",
   usage: "jobpilot serve [--port N] [--host ADDR] [--db PATH] [--log-level LEVEL]",
-  details: "On an empty database it creates a first account and prints its API key once. SIGTERM or SIGINT stops it gracefully.",
+  details: "Logs go to stdout (JSON lines); the start banner goes to stderr. On an empty database it creates a first account and prints its API key once, in the banner on stderr. SIGTERM or SIGINT stops it gracefully.",
   options: {
     port: { type: "string", value: "N", description: "TCP port (env PORT, default 3000; 0 = any free port)" },
     host: { type: "string", value: "ADDR", description: "Listen address (env HOST, default 127.0.0.1)" },
@@ -108,7 +108,9 @@ export const serveCommand: Command = {
         `  More keys: jobpilot key create --account ${first.account.id}`,
       );
     }
-    ctx.io.stdout(banner.join("\n") + "\n\n");
+    // For the person at the terminal, not the log: stdout carries the JSON logs a shipper collects, and the
+    // first-run key must never end up there.
+    ctx.io.stderr(banner.join("\n") + "\n\n");
 
     let resolveDone!: (code: number) => void;
     const done = new Promise<number>((r) => (resolveDone = r));

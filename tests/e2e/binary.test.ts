@@ -22,8 +22,10 @@ describe("compiled binary, end to end", () => {
     "serve starts on an empty database with a first-run key, the CLI adds an account, both keys work over HTTP, SIGTERM stops it cleanly",
     async () => {
       server = await startServer([binary, "serve"], env);
-      const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
+      // The key goes to stderr, for the person starting it; stdout carries the JSON logs a shipper may collect.
+      const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
       expect(firstKey, server.output()).toBeDefined();
+      expect(server.stdout()).not.toContain("jp_live_");
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
@@ -62,6 +64,7 @@ describe("compiled binary, end to end", () => {
       const code = await server.stop("SIGTERM");
       expect(code, server.output()).toBe(0);
       expect(server.output()).toContain('"msg":"stopped"');
+      expect(server.stdout()).not.toContain(firstKey!);
       // usage held in memory was written at shutdown
       const keys = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout);
       expect(keys[0].lastUsedAtTs).toBeGreaterThan(0);
