@@ -69,6 +69,11 @@ describe("command line", () => {
     const res = await run("serve");
     expect(res.code, res.stderr).toBe(0);
     const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(res.stderr)?.[1];
+    // A newcomer is told where the dashboard and the API reference are.
+    const base = /is listening on (http:\/\/\S+)/.exec(res.stderr)?.[1];
+    expect(base, res.stderr).toBeDefined();
+    expect(res.stderr).toContain(`Dashboard: ${base}/dashboard`);
+    expect(res.stderr).toContain(`API docs:  ${base}/docs`);
     expect(key, res.stderr).toBeDefined();
     expect(res.stdout).not.toContain("jp_live_");
     // stdout is the log stream: every line of it is a JSON record.

@@ -49,7 +49,13 @@ describe("compiled binary, end to end", () => {
 
       const docs = await fetch(`${server.url}/docs/json`);
       expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
-      // The dashboard's assets are inside the executable too.
+      // The dashboard's assets are inside the executable too, and / leads to it.
+      const root = await fetch(`${server.url}/`, { redirect: "manual" });
+      expect(root.status).toBe(303);
+      expect(root.headers.get("location")).toBe("/dashboard");
+      const icon = await fetch(`${server.url}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
       for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
         const res = await fetch(server.url + asset);
         expect(res.status, asset).toBe(200);

@@ -7,6 +7,8 @@ import { STYLESHEET } from "./style";
 import { APP_SCRIPT } from "./app-script";
 // Bundled as text by `bun build --compile`, so the binary serves it with no file beside it.
 import HTMX_SOURCE from "htmx.org/dist/htmx.min.js" with { type: "text" };
+// Embedded as a file the same way; a 32×32 icon in the dashboard's accent colour.
+import FAVICON_PATH from "./favicon.ico" with { type: "file" };
 import * as views from "./views";
 import { localeFrom } from "./overview";
 import { dashboardActivityRoutes } from "./activity";
@@ -27,6 +29,9 @@ export function dashboardRoutes(deps: Deps) {
   const times = (request: Request) => ({ nowTs: deps.clock.now(), locale: localeFrom(request.headers.get("accept-language")) });
 
   return new Elysia({ name: "dashboard" })
+    // Someone who opens the server's address in a browser is after the dashboard (the API lives under /api, its reference at /docs).
+    .get("/", ({ set }) => redirect(set, DASHBOARD_PATH), HIDDEN)
+    .get("/favicon.ico", () => new Response(Bun.file(FAVICON_PATH), { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }), HIDDEN)
     // htmx (from npm, embedded in the binary) enhances a few forms to update in place; every page works without it.
     .get(`${DASHBOARD_PATH}/htmx.js`, ({ set }) => {
       set.headers["content-type"] = "text/javascript; charset=utf-8";

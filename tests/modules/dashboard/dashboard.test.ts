@@ -129,6 +129,28 @@ describe("dashboard sign-in", () => {
     expect(res.status, show(res)).toBe(415);
   });
 
+  test("GET / sends a newcomer to the dashboard", async () => {
+    t = createTestApp();
+    for (const method of ["GET", "HEAD"]) {
+      const res = await t.request(method, "/");
+      expect(res.status, `${method} ${show(res)}`).toBe(303);
+      expect(res.headers.get("location")).toBe("/dashboard");
+    }
+  });
+
+  test("/favicon.ico is a real icon, served without a session", async () => {
+    t = createTestApp();
+    const res = await t.app.handle(new Request("http://localhost/favicon.ico"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/x-icon");
+    expect(res.headers.get("cache-control")).toContain("max-age=");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), at least one image.
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(bytes[4]).toBeGreaterThanOrEqual(1);
+    expect(bytes.length).toBeGreaterThan(100);
+  });
+
   test("the dashboard is not in the OpenAPI document", async () => {
     t = createTestApp();
     const res = await get("/docs/json");
