@@ -1,6 +1,7 @@
 import type { Deps } from "../deps";
 import { AppError, validationDetails } from "../errors";
 import { BodyShapeError } from "./body-shape";
+import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf } from "./context";
 
 /**
@@ -67,7 +68,7 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
     deps.log.error("unhandled error", {
       reqId: state?.id,
       method: request.method,
-      path,
+      path: redactPath(path),
       code: String(code),
       err: error instanceof Error ? error : new Error(String(err?.message ?? error)),
     });

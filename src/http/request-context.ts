@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { requestId } from "../lib/ids";
+import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf, setRequestState } from "./context";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -41,7 +42,7 @@ export function requestContext(deps: Deps) {
       deps.log.info("request", {
         reqId: state?.id,
         method: request.method,
-        path: state?.path,
+        path: state ? redactPath(state.path) : undefined,
         status: typeof set.status === "number" ? set.status : 200,
         ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
         accountId: state?.auth?.accountId,

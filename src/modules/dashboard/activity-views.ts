@@ -2,7 +2,7 @@ import type { Freelancer } from "../../marketplace/driver";
 import type { ApplicationRow } from "../applications/repo";
 import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
-import { csrfField, layout, when } from "./views";
+import { csrfField, externalLink, layout, when } from "./views";
 
 /** Seconds between reloads while something on the page is still moving. */
 export const REFRESH_SECONDS = 5;
@@ -56,7 +56,7 @@ export function applicationsPage(session: DashboardSession, data: ApplicationsPa
   const moving = data.items.some((i) => i.app.status === "processing");
   const rows = data.items.map(
     ({ app, title, url }) => html`<tr>
-<td>${url ? html`<a href="${url}" rel="noopener noreferrer">${title}</a>` : title}</td>
+<td>${externalLink(url, title)}</td>
 <td>${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}</td>
 <td>${when(app.appliedAtTs)}</td>
 <td>${credits(app)}</td>

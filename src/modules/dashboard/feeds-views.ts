@@ -1,7 +1,7 @@
 import type { Feed, FeedJobItem } from "../feeds/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
-import { csrfField, layout, when } from "./views";
+import { csrfField, externalLink, layout, when } from "./views";
 
 /**
  * The feed pages of the dashboard. Forms keep the user's raw text (FeedFormValues)
@@ -303,7 +303,7 @@ export function feedJobRow(session: DashboardSession, feedId: string, item: Feed
     return html`<form method="post" action="${action}" hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
   };
   return html`<tr>
-<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
+<td>${externalLink(item.job.url, item.job.title)} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
 <td>${budget(item.job)}</td>
 <td>${item.job.clientCountry ?? "—"}</td>
 <td>${item.matchingScore}</td>

@@ -6,7 +6,7 @@ import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
-import { csrfField, layout, when } from "./views";
+import { csrfField, externalLink, layout, when } from "./views";
 
 /**
  * The job page of the dashboard: the archived document (as the by-ciphertext
@@ -194,7 +194,7 @@ export function jobPage(session: DashboardSession, data: JobPageData, opts: JobP
     title,
     html`${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
 ${errorList(opts.errors)}
-<p>${/^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer">Open the job posting</a>` : html`<span class="muted">No link to the posting.</span>`} · <code>${data.ciphertext}</code></p>
+<p>${externalLink(url, "Open the job posting", html`<span class="muted">No link to the posting.</span>`)} · <code>${data.ciphertext}</code></p>
 <dl class="settings">
 <dt>Budget</dt><dd>${job ? dash(budgetText(job)) : "—"}</dd>
 <dt>Job type</dt><dd>${dash(job?.jobType)}</dd>
