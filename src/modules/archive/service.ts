@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import type { AuthContext } from "../accounts/service";
 import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
@@ -26,6 +27,7 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: string): typeof RawMarketplaceJob.static {
   const ciphertext = cipher.trim();
   if (!ciphertext.startsWith("~")) throw new AppError("bad_request", "cipher must be a job ciphertext starting with ~ (URL-encoded as %7E)");
+  if (!CIPHERTEXT_RE.test(ciphertext)) throw new AppError("bad_request", `cipher must be ${CIPHERTEXT_RULE}`);
   const row = findJob(deps.db, ciphertext);
   if (!row) throw notFound("No archived job with this ciphertext");
   const now = deps.clock.now();
@@ -46,15 +48,15 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
     ? {
         status: app.status,
         message: app.statusMessage,
-        appliedAt: iso(app.appliedAtTs),
+        appliedAt: app.appliedAtTs,
         proposal: {
           viewedByClient: app.viewed,
-          viewedAt: iso(app.viewedAtTs),
+          viewedAt: app.viewedAtTs,
           inConversation: app.replied,
           // The marketplace reports no hire/decline outcome through the drivers yet.
           outcome: null,
           outcomeAt: null,
-          lastCheckedAt: iso(app.lastCheckedAtTs),
+          lastCheckedAt: app.lastCheckedAtTs,
         },
       }
     : null;
@@ -82,7 +84,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
       matchingScore: m.matchingScore,
       matchedAt: iso(m.matchedAtTs),
       read: m.read,
-      starredAt: iso(m.starredAtTs),
+      starredAt: m.starredAtTs,
       application,
     })),
   };

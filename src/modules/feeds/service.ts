@@ -138,7 +138,7 @@ export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boo
   }
   if (row.webhookSecret) view.webhookSecret = opts.revealSecret ? row.webhookSecret : maskSecret(row.webhookSecret);
   if (row.webhookDisabledAtTs !== null) {
-    view.webhookDisabledAt = new Date(row.webhookDisabledAtTs).toISOString();
+    view.webhookDisabledAtTs = row.webhookDisabledAtTs;
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
   // Read only while failing (a success clears it): the common case costs no query.
@@ -268,7 +268,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
     scoreReason: m.scoreReason,
     matchedAt: iso(m.matchedAtTs)!,
     read: m.read,
-    starredAt: iso(m.starredAtTs),
+    starredAt: m.starredAtTs,
     job: {
       ciphertext: job.ciphertext,
       title: job.title,

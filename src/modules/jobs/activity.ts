@@ -308,9 +308,13 @@ export interface ProposalActivity extends Omit<ActivityCounts, "openingStatus"> 
   source: "tracker" | "scrape";
   competition: Competition | null;
   bidStats: BidStats | null;
-  tracking?: Omit<TrackingState, "history">;
-  history?: HistoryPoint[];
+  tracking?: TrackingView;
+  history?: HistoryPointView[];
 }
+
+/** What the API shows of a tracking state: its times in Unix ms, like every time the spec does not call ISO. */
+export type TrackingView = Omit<TrackingState, "history" | "startedAt" | "lastCheckedAt"> & { startedAt: number; lastCheckedAt: number };
+export type HistoryPointView = Omit<HistoryPoint, "at"> & { at: number };
 
 function publishTimeOf(doc: unknown): number | null {
   const r = normalizeJob(doc);
@@ -357,9 +361,10 @@ export function proposalActivity(doc: unknown, tracking: TrackingState | null, n
     bidStats,
   };
   if (tracking !== null) {
-    const { history, ...rest } = tracking;
-    activity.tracking = rest;
-    activity.history = history.map((p) => ({ ...p }));
+    // Stored as ISO (the state's own format); shown as Unix ms.
+    const { history, startedAt, lastCheckedAt, ...rest } = tracking;
+    activity.tracking = { ...rest, startedAt: Date.parse(startedAt), lastCheckedAt: Date.parse(lastCheckedAt) };
+    activity.history = history.map((p) => ({ ...p, at: Date.parse(p.at) }));
   }
   return activity;
 }

@@ -25,6 +25,13 @@ export interface IngestError {
   error: string;
 }
 
+/** A document that went in with a value left out (see NormalizeNote). */
+export interface IngestNote {
+  /** Numbered like IngestError.at. */
+  at: number;
+  note: string;
+}
+
 export interface IngestResult {
   received: number;
   inserted: number;
@@ -35,6 +42,7 @@ export interface IngestResult {
   /** Feed matches waiting for a score. */
   scoring: number;
   errors: IngestError[];
+  notes: IngestNote[];
 }
 
 export const SCORE_TASK = "score";
@@ -88,12 +96,19 @@ export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string,
  */
 export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { source: string; numbering?: (i: number) => number }): IngestResult {
   const at = opts.numbering ?? ((i: number) => i);
-  const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [] };
+  const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [], notes: [] };
   const valid: { job: NormalizedJob; doc: JobDocument }[] = [];
   docs.forEach((doc, i) => {
     const normalized = normalizeJob(doc);
-    if (normalized.ok) valid.push({ job: normalized.job, doc: doc as JobDocument });
-    else {
+    if (normalized.ok) {
+      // What the normaliser left out is archived as null, so the API never hands the raw value on either.
+      let stored = doc as JobDocument;
+      for (const { field, note } of normalized.notes) {
+        stored = { ...stored, [field]: null };
+        result.notes.push({ at: at(i), note });
+      }
+      valid.push({ job: normalized.job, doc: stored });
+    } else {
       result.rejected++;
       result.errors.push({ at: at(i), error: normalized.error });
     }

@@ -10,6 +10,8 @@
  * through to the next location. Tri-state rules follow §1.7.
  */
 import { normalizeCountry } from "../../lib/countries";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
+import { checkWebUrl } from "../../lib/web-url";
 import type { JobDocument, Platform } from "./document";
 import { ABORTED, isAborted, num, obj, str, timestamp } from "./fields";
 
@@ -43,7 +45,13 @@ export interface NormalizedJob {
   exploredAt: number | null;
 }
 
-export type NormalizeResult = { ok: true; job: NormalizedJob } | { ok: false; error: string };
+/** A value the normaliser left out instead of rejecting the job, and why; ingest archives the field as null. */
+export interface NormalizeNote {
+  field: "url";
+  note: string;
+}
+
+export type NormalizeResult = { ok: true; job: NormalizedJob; notes: NormalizeNote[] } | { ok: false; error: string };
 
 const MAX_TITLE_LENGTH = 500;
 const MAX_DESCRIPTION_LENGTH = 100_000;
@@ -135,8 +143,17 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
     return { ok: false, error: `description must be at most ${MAX_DESCRIPTION_LENGTH} characters` };
   }
   if (doc.url !== undefined && doc.url !== null && typeof doc.url !== "string") return { ok: false, error: "url must be a string" };
-  const url = str(doc.url);
+  let url = str(doc.url);
   if (url !== undefined && url.length > MAX_URL_LENGTH) return { ok: false, error: `url must be at most ${MAX_URL_LENGTH} characters` };
+  const notes: NormalizeNote[] = [];
+  if (url !== undefined) {
+    // A javascript: or data: link is not worth losing the job over: it is left out, as if none were given.
+    const checked = checkWebUrl(url);
+    if ("problem" in checked) {
+      notes.push({ field: "url", note: `url dropped: ${checked.problem}` });
+      url = undefined;
+    }
+  }
 
   // The sections, each possibly absent. `opening.job` is the auth body's job; the
   // public body keeps the same fields directly on `opening`.
@@ -162,6 +179,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   if (rawCipher !== undefined) {
     if (typeof rawCipher !== "string" || !rawCipher.startsWith("~")) return { ok: false, error: 'ciphertext must be a string starting with "~"' };
     if (rawCipher.length > MAX_CIPHERTEXT_LENGTH) return { ok: false, error: `ciphertext must be at most ${MAX_CIPHERTEXT_LENGTH} characters` };
+    if (!CIPHERTEXT_RE.test(rawCipher)) return { ok: false, error: `ciphertext must be ${CIPHERTEXT_RULE}` };
     ciphertext = rawCipher;
   } else if (platform === "marketplace") {
     return { ok: false, error: "ciphertext is required for a marketplace job (jobTile.job.ciphertext, opening.info.ciphertext or ciphertext)" };
@@ -242,7 +260,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
     contactEmails, emailFound: contactEmails.length > 0, publishTimeTs, companyId, engagementWeeks, engagementLabel,
     screeningQuestions: questions, exploredAt,
   };
-  return { ok: true, job };
+  return { ok: true, job, notes };
 }
 
 const DIGITS = /^\d{1,30}$/;

@@ -13,7 +13,6 @@ export interface WebhooksDeps {
   wake: () => void;
 }
 
-const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
 
 function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
   const feed = findFeed(deps.db, auth.accountId, feedId);
@@ -34,9 +33,9 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
   return {
     endpoint: {
       url: feed.webhookUrl,
-      disabledAt: iso(feed.webhookDisabledAtTs),
+      disabledAt: feed.webhookDisabledAtTs,
       disabledReason: feed.webhookDisabledReason,
-      failingSince: iso(feed.webhookFailingSinceTs),
+      failingSince: feed.webhookFailingSinceTs,
     },
     deliveries: items.map((e) => ({
       eventId: e.id,
@@ -44,12 +43,12 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
       status: e.status,
       jobId: e.jobCiphertext,
       processedJobId: e.feedJobId,
-      createdAt: iso(e.createdAtTs)!,
+      createdAt: e.createdAtTs,
       attempts: attempts
         .filter((a) => a.eventSeq === e.seq)
-        .map((a) => ({ attempt: a.attempt, at: iso(a.startedAtTs)!, durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
-      nextAttemptAt: iso(e.nextAttemptAtTs),
-      deliveredAt: iso(e.deliveredAtTs),
+        .map((a) => ({ attempt: a.attempt, at: a.startedAtTs, durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+      nextAttemptAt: e.nextAttemptAtTs,
+      deliveredAt: e.deliveredAtTs,
       lastError: e.lastError,
     })),
     total,
