@@ -18,7 +18,7 @@
 import type { Static } from "@sinclair/typebox";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import type { BuyerSchema, ClientJobsRecordSchema, ClientOpenJobSchema, WorkHistoryEntrySchema } from "./schema";
-import { ABORTED, num, obj, timestamp } from "../jobs/fields";
+import { ABORTED, num, obj, timestamp } from "../jobs/document/readers";
 
 export interface CompanyDocument {
   document: unknown;

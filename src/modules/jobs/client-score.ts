@@ -12,7 +12,7 @@
  * out-of-range values fall through to the next location. Pure: time comes from
  * `nowTs` only.
  */
-import { num, obj, str, timestamp } from "./fields";
+import { num, obj, str, timestamp } from "./document/readers";
 
 export interface ScoreComponent {
   /** 0–100, or null when the document has nothing to judge this component by. */

@@ -13,7 +13,7 @@ import { normalizeCountry } from "../../lib/countries";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { checkWebUrl } from "../../lib/web-url";
 import type { JobDocument, Platform } from "./document";
-import { ABORTED, isAborted, num, obj, str, timestamp } from "./fields";
+import { ABORTED, isAborted, num, obj, str, timestamp } from "./document/readers";
 
 export interface NormalizedJob {
   ciphertext: string;

@@ -1,7 +1,7 @@
 /**
  * One `marketplaceJobPostingsSearch` edge node (the official API's field names,
  * marketplace-data.md §2.2) → the archived job document our normaliser reads
- * (src/modules/jobs/document.ts; field locations from §1.6):
+ * (src/modules/jobs/document/index.ts; field locations from §1.6):
  *
  *   ciphertext, id, type, budgets, publish time → jobTile.job (tile shape: money as strings)
  *   client{location, totalSpent, totalFeedback, totalReviews, verificationStatus} → upworkHistoryData.client
