@@ -7,6 +7,7 @@ import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
 import { proposalActivity, type TrackingState } from "../jobs/activity";
 import { clientScore } from "../jobs/client-score";
+import { detailRoots, obj } from "../jobs/document/readers";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob, findTracking } from "../jobs/repo";
 import type { RawMarketplaceJob } from "../jobs/model";
@@ -41,7 +42,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
   tileJob.ciphertext ??= ciphertext;
   tileJob.jobType ??= job?.jobType ?? null;
   tileJob.publishTime ??= job?.publishTimeTs ? new Date(job.publishTimeTs).toISOString() : null;
-  const authQuestions = doc.authJobDetailsResponse?.data?.jobAuthDetails?.opening?.questions;
+  const authQuestions = obj(detailRoots(doc).auth?.opening)?.questions;
 
   const app = latestForJob(deps.db, auth.accountId, ciphertext);
   const application = app
