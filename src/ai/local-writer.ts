@@ -4,15 +4,19 @@
  *
  * 1. The job is read once. Its title and first sentences give the client's need in their own words
  *    ("We need our checkout to load faster" → "you need your checkout to load faster"), sentences and
- *    bullets with action verbs give the approach steps, the skills are ranked by how much the title and
- *    description talk about them, and keyword counts pick a category (store, front end, scraping, …)
- *    whose phrase bank supplies experience lines, fallback steps, questions, risks and assumptions.
- * 2. Job text is untrusted: sentences that try to instruct the writer ("ignore previous instructions",
+ *    bullets with action verbs give the approach steps, the key terms (platforms and tools the title
+ *    names, then the skills ranked by how much the title and description talk about them) are what the
+ *    letter names, and keyword counts pick a category (store, front end, scraping, …) whose phrase bank
+ *    supplies working principles, fallback steps, questions, risks and assumptions.
+ * 2. Nothing is claimed that the input does not back: the letter names the key terms as its plan for the
+ *    job ("I'd approach this with Shopify …"); only skills the freelancer's profile lists are named as
+ *    skills they have, and there is never a track record (past clients, years, "I've done …").
+ * 3. Job text is untrusted: sentences that try to instruct the writer ("ignore previous instructions",
  *    "include the word …", "say you are an AI") are dropped before anything is read from them, and every
  *    fragment copied into a letter is stripped of brackets, links, markup and placeholder words.
- * 3. Each part of the letter has several phrasings; a hash of the title and description picks one, so
+ * 4. Each part of the letter has several phrasings; a hash of the title and description picks one, so
  *    the same job always gets the same letter and different jobs read differently.
- * 4. Effort sets a word band; optional sentences are dropped by priority or fillers added until the
+ * 5. Effort sets a word band; optional sentences are dropped by priority or fillers added until the
  *    letter fits, and the user's own word limit ("under 150 words") caps the band.
  */
 import { tokenize } from "../lib/text";
@@ -345,6 +349,48 @@ function countPhrase(haystack: string, phrase: string[], limit: number): number 
   return n;
 }
 
+const TOOL_PATTERNS = [...P.TOOLS]
+  .sort((a, b) => b.length - a.length)
+  .map((name) => ({
+    name,
+    // Not inside a longer name: "Vue" is not found in "Vue.js", nor "Java" in "JavaScript".
+    pattern: new RegExp(String.raw`(?<![\p{L}\p{N}.+#])${name.replace(/[.+]/g, "\\$&")}(?![\p{L}\p{N}+#]|\.\p{L})`, "giu"),
+    isAmbiguous: P.AMBIGUOUS_TOOLS.has(name.toLowerCase()),
+  }));
+
+/** Tools the text names, in order of appearance; where names overlap ("React Native"), the longest. */
+function toolsIn(text: string): string[] {
+  const found: { name: string; at: number; end: number }[] = [];
+  for (const tool of TOOL_PATTERNS) {
+    for (const m of text.matchAll(tool.pattern)) {
+      const end = m.index + m[0].length;
+      if (tool.isAmbiguous && !/^\p{Lu}/u.test(m[0])) continue; // "react to", "excel at"
+      if (!found.some((f) => m.index < f.end && end > f.at)) found.push({ name: tool.name, at: m.index, end });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.name);
+}
+
+/**
+ * What the letter should name, most telling first: the tools the title names (a "Shopify speed
+ * optimisation" job is about Shopify even when its skills say "Page Speed Optimization"), then the
+ * listed skills by relevance. A job with no skills listed (a pasted title and description) gets up to
+ * two tools the description names instead; with a list, those are often incidental ("used on Instagram").
+ * A tool the skills list also carries keeps the job's spelling.
+ */
+function keyTermsOf(rawTitle: string, description: string, rankedSkills: string[]): string[] {
+  const listed = new Map(rankedSkills.map((s) => [tokenize(s).join(" "), s]));
+  const spelled = (name: string): string => listed.get(tokenize(name).join(" ")) ?? name;
+  const described = rankedSkills.length ? [] : toolsIn(description.slice(0, 3000)).slice(0, 2);
+  return dedupe([...toolsIn(rawTitle).map(spelled), ...rankedSkills, ...described]);
+}
+
+/** Whether the profile lists the skill: every word of it is in one of the profile's skills. */
+function isOwn(r: JobReading, skill: string): boolean {
+  const words = tokenize(skill);
+  return words.length > 0 && words.every((w) => r.profileWords.has(w));
+}
+
 const CATEGORY_OF = new Map<string, P.Category[]>();
 for (const [name, bank] of Object.entries(P.CATEGORIES) as [P.Category, P.CategoryBank][]) {
   for (const w of bank.words.split(" ").filter(Boolean)) CATEGORY_OF.set(w, [...(CATEGORY_OF.get(w) ?? []), name]);
@@ -354,7 +400,9 @@ interface JobReading {
   seed: number;
   category: P.Category;
   skills: string[]; // job skills, most relevant first
+  terms: string[]; // what the letter names: tools in the title, then the skills, then tools in the description
   extraSkills: string[]; // profile skills the posting mentions but does not list
+  profileWords: Set<string>; // the words of the profile's skills
   need?: Need;
   problem?: string;
   title: TitleReading;
@@ -389,6 +437,7 @@ function readJob(job: WritingJob, profile: WriterProfile | null | undefined, sal
   const skills = jobSkills.map((s, i) => ({ s, r: relevance(s, i) })).sort((a, b) => b.r - a.r).map((x) => x.s);
   const listed = new Set(skills.map((s) => s.toLowerCase()));
   const extraSkills = profileSkills.filter((s) => !listed.has(s.toLowerCase()) && mentions(s) >= 1);
+  const terms = keyTermsOf(rawTitle, description, skills);
 
   const scores = new Map<P.Category, number>();
   const tally = (tokens: string[], weight: number): void => {
@@ -407,13 +456,13 @@ function readJob(job: WritingJob, profile: WriterProfile | null | undefined, sal
   const topic =
     title.kind === "verb" ? gerund(title.text)
     : title.kind === "topic" ? title.text
-    : skills[0] ? `this ${skills[0]} work`
+    : terms[0] ? `this ${terms[0]} work`
     : category === "general" ? "this project"
     : `this ${P.CATEGORIES[category].work}`;
   const budget = fragment(plain(job?.budgetText, 200), 8).replace(/\s*\b(?:fixed(?:[- ]price)?|total|flat)\b\s*$/i, "");
   const currency = /\b(USD|EUR|GBP|CAD|AUD|CHF|INR)\b/i.exec(budget)?.[1]?.toUpperCase() ?? (/€/.test(budget) ? "EUR" : /£/.test(budget) ? "GBP" : "USD");
   return {
-    seed, category, skills, extraSkills, need, problem: problemOf(sentences, proper), title, topic, steps: stepsOf(sentences, proper),
+    seed, category, skills, terms, extraSkills, profileWords: new Set(tokenize(profileSkills.join(" "))), need, problem: problemOf(sentences, proper), title, topic, steps: stepsOf(sentences, proper),
     hourly: job?.jobType === "HOURLY", budget: /\d/.test(budget) ? budget : "", currency,
   };
 }
@@ -546,10 +595,14 @@ function chooseSteps(r: JobReading, bank: P.CategoryBank, n: number, opening: st
   return steps;
 }
 
+/** The key terms a letter of this effort names, the profile's skills the posting mentions included. */
+function topTerms(r: JobReading, count: number): string[] {
+  return dedupe([...r.terms, ...r.extraSkills]).slice(0, count);
+}
+
 function slotsFor(r: JobReading, count: number): P.Slots {
   const bank = P.CATEGORIES[r.category];
-  const top = dedupe([...r.skills, ...r.extraSkills]).slice(0, count);
-  return { skills: listOf(top) || "the tools this job needs", skill: top[0] ?? "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
+  return { skills: listOf(topTerms(r, count)) || "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
 }
 
 function rateOf(profile: WriterProfile | null | undefined, r: JobReading): string {
@@ -576,14 +629,21 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   if (r.problem && overlap(r.problem, opening) < 0.6) open.pieces.push({ text: pick(P.PROBLEM_LINES, "problem")(r.problem), keep: 70 });
   if (effort !== "low") open.pieces.push({ text: pick(P.BRIDGES, "bridge")(s), keep: 45 });
 
+  // The profile's skills the job needs are the freelancer's; the other key terms are the plan.
   const role = fragment(plain(profile?.title, 120), 8);
   const intro = role ? pick(P.ROLE_INTROS, "role")(DETERMINER.test(role) ? role : `${article(role)} ${role}`) : "";
-  const core = r.skills.length || r.extraSkills.length ? pick(P.SKILL_EXPERIENCE, "experience")(s) : pick(P.PLAIN_EXPERIENCE, "experience")(s);
-  const experience: Block = { pieces: [{ text: intro + core, keep: ESSENTIAL }] };
-  wishes.mentions.forEach((m, i) => experience.pieces.push({ text: mentionSentence(m, pick, i), keep: ESSENTIAL }));
-  experience.pieces.push({ text: pick(bank.experience, "category"), keep: 55 });
+  const top = topTerms(r, SKILL_COUNT[effort]);
+  const owned = top.filter((x) => isOwn(r, x));
+  const planned = top.filter((x) => !isOwn(r, x));
+  const skillLines = [
+    owned.length ? pick(P.OWN_SKILL_LINES, "own")(listOf(owned)) : "",
+    planned.length ? pick(P.PLAN_LINES, "plan")(listOf(planned)) : owned.length ? "" : pick(P.PLAIN_PLAN, "plan")(s),
+  ];
+  const skillBlock: Block = { pieces: [{ text: intro + skillLines.filter(Boolean).join(" "), keep: ESSENTIAL }] };
+  wishes.mentions.forEach((m, i) => skillBlock.pieces.push({ text: mentionSentence(m, pick, i), keep: ESSENTIAL }));
+  skillBlock.pieces.push({ text: pick(bank.principles, "category"), keep: 55 });
   const unlisted = r.extraSkills.find((x) => !s.skills.includes(x));
-  if (effort === "high" && unlisted) experience.pieces.push({ text: pick(P.EXTRA_SKILL_LINES, "extra")(unlisted), keep: 38 });
+  if (effort === "high" && unlisted) skillBlock.pieces.push({ text: pick(P.EXTRA_SKILL_LINES, "extra")(unlisted), keep: 38 });
 
   const steps = chooseSteps(r, bank, STEP_COUNT[effort], r.need?.obj ?? opening);
   const asList = effort !== "low" && !wishes.noList && hash("list", r.seed) % 2 === 0;
@@ -631,7 +691,7 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   const fillers = P.FILLERS.map((f, i) => ({ text: f, order: hash(`filler${i}`, r.seed) })).sort((a, b) => a.order - b.order).map((f) => f.text);
   const [low, high] = BANDS[effort];
   const max = Math.min(high, wishes.maxWords ?? high);
-  const blocks = [greeting, open, experience, approach, extras, closing, signOff];
+  const blocks = [greeting, open, skillBlock, approach, extras, closing, signOff];
   return clampChars(fit(blocks, extras, fillers, Math.min(low, max), max), MAX_PROPOSAL_CHARS);
 }
 
@@ -683,7 +743,7 @@ export function answerQuestionLocally(input: { job: WritingJob; profile?: Writer
   const first = steps[0]?.startsWith("deliver ") ? bank.steps[0]! : (steps[0] ?? bank.steps[0]!);
   const base = slotsFor(r, 3);
   const second = steps.find((x) => x !== first) ?? bank.steps.at(-1)!;
-  const s: P.AnswerSlots = { ...base, asked: "", related: r.skills[1] ?? r.skills[0] ?? "the rest of the stack", vp: first, ing: gerund(first), ing2: gerund(second) };
+  const s: P.AnswerSlots = { ...base, asked: "", related: r.terms[1] ?? r.terms[0] ?? "the rest of the stack", vp: first, ing: gerund(first), ing2: gerund(second) };
   const rate = rateOf(input?.profile, r);
   const experienceCue = Q_EXPERIENCE.exec(q);
   const asked = experienceCue ? askedAbout(q, experienceCue.index, r) : "";
@@ -692,9 +752,11 @@ export function answerQuestionLocally(input: { job: WritingJob; profile?: Writer
   else if (Q_RATE.test(q)) {
     text = rate ? pick(P.RATE_ANSWERS.hourlyRate, "rate")(rate, s) : r.budget ? pick(P.RATE_ANSWERS.budget, "rate")(r.budget, s) : pick(P.RATE_ANSWERS.open, "rate")(s);
   } else if (asked) {
-    const related = [...r.skills, ...r.extraSkills].find((x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()));
-    text = pick(P.EXPERIENCE_ANSWERS, "experience")({ ...s, asked, related: related ?? "the rest of the stack you describe" });
-    if (Q_YES_NO.test(q)) text = `Yes, ${text}`;
+    const related = [...r.terms, ...r.extraSkills].find((x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()));
+    const slots = { ...s, asked, related: related ?? "the rest of the stack you describe" };
+    // "Yes" only for a skill the profile lists; otherwise how it fits the plan, with no claim of having used it.
+    if (isOwn(r, asked)) text = `${Q_YES_NO.test(q) ? "Yes, " : ""}${pick(P.EXPERIENCE_ANSWERS, "experience")(slots)}`;
+    else text = pick(P.PLAN_ANSWERS, "experience")(slots);
   } else if (Q_TIMEZONE.test(q)) text = pick(P.TIMEZONE_ANSWERS, "timezone")(s);
   else if (Q_AVAILABILITY.test(q)) text = pick(P.AVAILABILITY_ANSWERS, "availability")(s);
   else if (Q_TIMELINE.test(q)) text = pick(P.TIMELINE_ANSWERS, "timeline")(s);
