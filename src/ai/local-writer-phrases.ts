@@ -380,10 +380,12 @@ export const NEXT_STEPS = [
   "Once I have that, I can confirm the plan and get started.",
   "Send me a message whenever it suits you and we can take it from there.",
 ];
-export const RATE_LINES: Frame[] = [(r) => `My rate for this is ${r}.`, (r) => `For this job my rate would be ${r}.`];
-export const BUDGET_LINES: Frame[] = [
-  (b) => `Your budget of ${b} fits the scope as I understand it, and I'll flag anything that would change that before doing it.`,
-  (b) => `I've taken your budget of ${b} into account, and the plan above fits within it as long as the scope stays as described.`,
+/** The bid that will be sent ("50 USD/hour", "a fixed 800 USD"): the only amount a letter names. */
+export const BID_LINES: Frame[] = [(b) => `My bid for this job is ${b}.`, (b) => `I've set my bid for this job at ${b}.`];
+/** No figures: the client's budget may differ from the bid, and a letter names no amount but the bid. */
+export const BUDGET_LINES = [
+  "The plan fits your posted budget as I understand the scope, and I'll flag anything that would change that before doing it.",
+  "I've taken your posted budget into account, and the plan above fits within it as long as the scope stays as described.",
 ];
 export const TIMELINE_LINES = [
   "On timing, I'd work through those steps in order and share something you can review after each one, rather than one big reveal at the end.",
@@ -451,16 +453,17 @@ export const APPROACH_ANSWERS: Answer[] = [
   (s) => `I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further. I'd use ${s.skills} for this.`,
   (s) => `My approach is to understand the goal first and then work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}, with ${s.skills} doing the heavy lifting.`,
 ];
+/** With the bid that will be sent; without one, no figure at all (the bid on the proposal says it). */
 export const RATE_ANSWERS = {
-  hourlyRate: [
-    (rate: string, s: AnswerSlots) => `My rate for this job is ${rate}. I'll track time carefully and share short updates, so you always know where the hours on ${s.topic} went.`,
-    (rate: string, s: AnswerSlots) => `For this work I charge ${rate}. I'd start with ${s.ing} and keep you updated on hours as I go.`,
+  bid: [
+    (bid: string, s: AnswerSlots) => `My bid for this job is ${bid}, for ${s.topic} as you've described it. If the scope changes, I'll tell you before it affects the cost.`,
+    (bid: string, s: AnswerSlots) => `I've bid ${bid} for this. I'd start with ${s.ing} and keep you updated as I go, so there are no surprises on cost.`,
   ],
   budget: [
-    (budget: string, s: AnswerSlots) => `Your posted budget of ${budget} looks workable for what you've described. I'd confirm the exact scope of ${s.topic} first, then stick to what we agree.`,
-    (budget: string, s: AnswerSlots) => `I'm comfortable working within ${budget} for this. Once we confirm the scope, I'll tell you upfront if anything about ${s.topic} would change that.`,
+    (s: AnswerSlots) => `The rate is the one in my bid on this proposal, set with your posted budget in mind. I'd confirm the exact scope of ${s.topic} first, then stick to what we agree.`,
+    (s: AnswerSlots) => `My bid on this proposal states the rate, and I've kept your posted budget in mind. Once we confirm the scope, I'll tell you upfront if anything about ${s.topic} would change the cost.`,
   ],
-  open: [(s: AnswerSlots) => `I'd suggest we confirm the scope first; after that I can give you a clear quote for ${s.topic}, fixed or hourly, whichever you prefer.`],
+  open: [(s: AnswerSlots) => `The rate is the one in my bid on this proposal. I'd confirm the scope of ${s.topic} first, and tell you upfront if anything would change the cost.`],
 };
 export const PORTFOLIO_ANSWERS: Answer[] = [
   (s) => `Samples are available on request, and I'd send them to you directly. For ${s.topic}, the most useful proof would be a small first step, ${s.ing}, that you can review before we go further.`,

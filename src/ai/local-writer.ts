@@ -10,7 +10,9 @@
  *    supplies working principles, fallback steps, questions, risks and assumptions.
  * 2. Nothing is claimed that the input does not back: the letter names the key terms as its plan for the
  *    job ("I'd approach this with Shopify …"); only skills the freelancer's profile lists are named as
- *    skills they have, and there is never a track record (past clients, years, "I've done …").
+ *    skills they have, and there is never a track record (past clients, years, "I've done …"). The
+ *    only money a letter names is the bid it is given, the one that will be sent; without one it names
+ *    none (not the profile's rate, not the client's budget, not a price copied from the posting).
  * 3. Job text is untrusted: sentences that try to instruct the writer ("ignore previous instructions",
  *    "include the word …", "say you are an AI") are dropped before anything is read from them, and every
  *    fragment copied into a letter is stripped of brackets, links, markup and placeholder words.
@@ -34,14 +36,19 @@ export interface WritingJob {
 export interface WriterProfile {
   name?: string | null;
   title?: string | null; // profile or specialization title, e.g. "Senior React Developer"
-  hourlyRate?: number | null;
   skills?: string[];
+}
+/** The bid the application will send (USD), as apply computes it; one of the two is set. */
+export interface Bid {
+  hourlyRate: number | null;
+  fixedBid: number | null;
 }
 export interface LocalProposalInput {
   job: WritingJob;
   profile?: WriterProfile | null;
   instructions?: string | null; // the user's own instructions for proposals in this feed
   effort: Effort;
+  bid?: Bid | null; // null when the bid is not known yet: then no amount is named
 }
 
 /** Limits used by both writers; answers longer than this are cut at a sentence boundary. */
@@ -93,6 +100,16 @@ const INJECTION = new RegExp(
 );
 /** "Start with BANANA", 'end with "ok"': a marker the poster wants echoed back, a test for bots. */
 const MARKER_WORD = /\b(?:[Ss]tart|[Bb]egin|[Ee]nd|[Ff]inish|[Ss]ign)\b.{0,30}?\bwith\s+(?:the\s+)?(?:["“'][^"”']{1,30}["”']|[A-Z]{4,}\b)\W*$|["“'][A-Z]{3,}["”']/;
+
+/** A price: "$300", "300 USD", "EUR 40", "50/hr". Posting text that names one is not copied (the letter's only figure is the bid). */
+const MONEY = /[$€£¥₹]\s?\d|\b\d[\d,.]*\s?k?\s?(?:usd|eur|gbp|cad|aud|chf|inr|dollars?|euros?|pounds?|bucks)\b|\b(?:usd|eur|gbp|cad|aud|chf|inr)\s?\d|\b\d[\d,.]*\s?(?:\/\s?h(?:ou)?r|\/h|per hour|an hour)\b/i;
+
+/** A title up to the price it names, if any: "Landing page for $300, quick job" → "Landing page". */
+function withoutPrice(title: string): string {
+  const m = MONEY.exec(title);
+  if (!m) return title;
+  return title.slice(0, m.index).replace(/(?:[\s,;:(–—-]+|\b(?:for|at|under|of|with|budget|around|about|up to|max|only|from|is)\b)+$/i, "");
+}
 
 /** Text that addresses whoever writes the proposal rather than describing the job. */
 function isInjection(text: string): boolean {
@@ -223,7 +240,7 @@ function sentencesOf(description: string): Sentence[] {
     const line = raw.replace(/^\s*(?:[-*•·–—>]|\d{1,2}[.)])\s+/, "").trim();
     for (const part of line.split(/(?<=[.!?])\s+|;\s+/)) {
       const text = part.trim().slice(0, SENTENCE_CHARS);
-      if (text && !isInjection(text)) out.push({ text, bullet });
+      if (text && !isInjection(text) && !MONEY.test(text)) out.push({ text, bullet });
       if (out.length >= MAX_SENTENCES) return out;
     }
   }
@@ -408,13 +425,11 @@ interface JobReading {
   title: TitleReading;
   topic: string;
   steps: string[];
-  hourly: boolean;
-  budget: string;
-  currency: string;
+  hasBudget: boolean;
 }
 
 function readJob(job: WritingJob, profile: WriterProfile | null | undefined, salt: string): JobReading {
-  const rawTitle = plain(job?.title, 300).replace(/\s+/g, " ");
+  const rawTitle = withoutPrice(plain(job?.title, 300).replace(/\s+/g, " "));
   const description = plain(job?.description, SCAN_CHARS);
   const seed = hash(`${rawTitle}\n${description}\n${salt}`);
   const jobSkills = dedupe((Array.isArray(job?.skills) ? job.skills.slice(0, 60) : []).map((s) => fragment(plain(s, 80), 5)));
@@ -459,11 +474,9 @@ function readJob(job: WritingJob, profile: WriterProfile | null | undefined, sal
     : terms[0] ? `this ${terms[0]} work`
     : category === "general" ? "this project"
     : `this ${P.CATEGORIES[category].work}`;
-  const budget = fragment(plain(job?.budgetText, 200), 8).replace(/\s*\b(?:fixed(?:[- ]price)?|total|flat)\b\s*$/i, "");
-  const currency = /\b(USD|EUR|GBP|CAD|AUD|CHF|INR)\b/i.exec(budget)?.[1]?.toUpperCase() ?? (/€/.test(budget) ? "EUR" : /£/.test(budget) ? "GBP" : "USD");
   return {
     seed, category, skills, terms, extraSkills, profileWords: new Set(tokenize(profileSkills.join(" "))), need, problem: problemOf(sentences, proper), title, topic, steps: stepsOf(sentences, proper),
-    hourly: job?.jobType === "HOURLY", budget: /\d/.test(budget) ? budget : "", currency,
+    hasBudget: /\d/.test(plain(job?.budgetText, 200)),
   };
 }
 
@@ -605,10 +618,13 @@ function slotsFor(r: JobReading, count: number): P.Slots {
   return { skills: listOf(topTerms(r, count)) || "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
 }
 
-function rateOf(profile: WriterProfile | null | undefined, r: JobReading): string {
-  const rate = profile?.hourlyRate;
-  if (!r.hourly || typeof rate !== "number" || !Number.isFinite(rate) || rate <= 0 || rate >= 100_000) return "";
-  return `${Number.isInteger(rate) ? rate : rate.toFixed(2)} ${r.currency}/hour`;
+/** "50 USD/hour" or "a fixed 800 USD": the bid as a letter states it; "" when there is no usable bid. */
+export function bidText(bid: Bid | null | undefined): string {
+  const usable = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n > 0 && n < 100_000_000;
+  const amount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+  if (usable(bid?.hourlyRate)) return `${amount(bid.hourlyRate)} USD/hour`;
+  if (usable(bid?.fixedBid)) return `a fixed ${amount(bid.fixedBid)} USD`;
+  return "";
 }
 
 export function writeProposalLocally(input: LocalProposalInput): string {
@@ -666,7 +682,7 @@ export function writeProposalLocally(input: LocalProposalInput): string {
 
   const extras: Block = { pieces: [] };
   if (effort === "high") {
-    if (r.budget) extras.pieces.push({ text: pick(P.BUDGET_LINES, "budget")(r.budget), keep: 30 });
+    if (r.hasBudget) extras.pieces.push({ text: pick(P.BUDGET_LINES, "budget"), keep: 30 });
     extras.pieces.push({ text: pick(P.TIMELINE_LINES, "timeline"), keep: 28 });
     extras.pieces.push({ text: pick(P.RISK_FRAMES, "risk")(pick(bank.risks, "risks")), keep: 32 });
     extras.pieces.push({ text: pick(P.ASSUMPTION_FRAMES, "assume")(pick(bank.assumptions, "assumptions")), keep: 26 });
@@ -675,8 +691,8 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   }
 
   const closing: Block = { pieces: [] };
-  const rate = wishes.noRate ? "" : rateOf(profile, r);
-  if (rate) closing.pieces.push({ text: pick(P.RATE_LINES, "rate")(rate), keep: 90 });
+  const bid = wishes.noRate ? "" : bidText(input?.bid);
+  if (bid) closing.pieces.push({ text: pick(P.BID_LINES, "rate")(bid), keep: 90 });
   // A question built from two of the posting's own steps is the most specific one there is.
   const own = r.steps.filter((x) => overlap(x, r.need?.obj ?? opening) < 0.8);
   const stepQuestion = own.length >= 2 ? [pick(P.STEP_QUESTIONS, "stepq")(gerund(own[0]!), gerund(own[1]!))] : [];
@@ -731,7 +747,7 @@ function subjectOf(question: string): string {
   return listOf(groups.filter((g) => g.length).slice(0, 2).map((g) => g.slice(0, 3).join(" ")));
 }
 
-export function answerQuestionLocally(input: { job: WritingJob; profile?: WriterProfile | null; question: string }): string {
+export function answerQuestionLocally(input: { job: WritingJob; profile?: WriterProfile | null; question: string; bid?: Bid | null }): string {
   const question = plain(input?.question, 2000).replace(/\s+/g, " ").trim();
   const r = readJob(input?.job, input?.profile, question);
   const pick = picker(r.seed);
@@ -744,13 +760,13 @@ export function answerQuestionLocally(input: { job: WritingJob; profile?: Writer
   const base = slotsFor(r, 3);
   const second = steps.find((x) => x !== first) ?? bank.steps.at(-1)!;
   const s: P.AnswerSlots = { ...base, asked: "", related: r.terms[1] ?? r.terms[0] ?? "the rest of the stack", vp: first, ing: gerund(first), ing2: gerund(second) };
-  const rate = rateOf(input?.profile, r);
+  const bid = bidText(input?.bid);
   const experienceCue = Q_EXPERIENCE.exec(q);
   const asked = experienceCue ? askedAbout(q, experienceCue.index, r) : "";
   let text: string;
   if (Q_PORTFOLIO.test(q)) text = pick(P.PORTFOLIO_ANSWERS, "portfolio")(s);
   else if (Q_RATE.test(q)) {
-    text = rate ? pick(P.RATE_ANSWERS.hourlyRate, "rate")(rate, s) : r.budget ? pick(P.RATE_ANSWERS.budget, "rate")(r.budget, s) : pick(P.RATE_ANSWERS.open, "rate")(s);
+    text = bid ? pick(P.RATE_ANSWERS.bid, "rate")(bid, s) : pick(r.hasBudget ? P.RATE_ANSWERS.budget : P.RATE_ANSWERS.open, "rate")(s);
   } else if (asked) {
     const related = [...r.terms, ...r.extraSkills].find((x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()));
     const slots = { ...s, asked, related: related ?? "the rest of the stack you describe" };

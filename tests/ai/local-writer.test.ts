@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import {
-  answerQuestionLocally, type Effort, MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS, type WriterProfile, type WritingJob, writeProposalLocally,
+  answerQuestionLocally, type Bid, type Effort, MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS, type WriterProfile, type WritingJob, writeProposalLocally,
 } from "../../src/ai/local-writer";
 import { normalizeJob } from "../../src/modules/jobs/normalize";
 import { writingJobOf } from "../../src/modules/proposals/service";
 import { generateJob } from "../../src/sources/sandbox/generator";
+import { amountsIn } from "../helpers/money";
 
 // ---------------------------------------------------------------- five realistic jobs
 
@@ -67,7 +68,7 @@ const JOBS: Record<string, WritingJob> = {
   },
 };
 
-const PROFILE: WriterProfile = { name: "Ana Souza", title: "Senior Full-Stack Developer", hourlyRate: 45, skills: ["React", "TypeScript", "Python", "AWS"] };
+const PROFILE: WriterProfile = { name: "Ana Souza", title: "Senior Full-Stack Developer", skills: ["React", "TypeScript", "Python", "AWS"] };
 const EFFORTS: Effort[] = ["low", "medium", "high"];
 /** The advertised bands; the writer aims a little inside them. */
 const BANDS: Record<Effort, [number, number]> = { low: [90, 150], medium: [150, 230], high: [230, 350] };
@@ -75,8 +76,9 @@ const PLACEHOLDER = /[[\]{}<>]|your name|xyz|lorem|ipsum|\{\{|TODO/i;
 
 const words = (text: string): number => text.match(/\S+/g)?.length ?? 0;
 const sentences = (text: string): number => text.split(/[.!?](?=\s|$)/).filter((s) => s.trim()).length;
-const letter = (job: WritingJob, effort: Effort, extra: { instructions?: string; profile?: WriterProfile | null } = {}): string =>
-  writeProposalLocally({ job, effort, profile: extra.profile === undefined ? PROFILE : extra.profile, instructions: extra.instructions });
+const letter = (job: WritingJob, effort: Effort, extra: { instructions?: string; profile?: WriterProfile | null; bid?: Bid | null } = {}): string =>
+  writeProposalLocally({ job, effort, profile: extra.profile === undefined ? PROFILE : extra.profile, instructions: extra.instructions, bid: extra.bid });
+const bidFor = (job: WritingJob, amount: number): Bid => (job.jobType === "HOURLY" ? { hourlyRate: amount, fixedBid: null } : { hourlyRate: null, fixedBid: amount });
 const mentionedSkills = (text: string, job: WritingJob): string[] => job.skills.filter((s) => text.toLowerCase().includes(s.toLowerCase()));
 
 // ---------------------------------------------------------------- letters
@@ -125,18 +127,46 @@ describe("writeProposalLocally on realistic jobs", () => {
   });
 
   test("high effort covers budget, timeline, a risk and an assumption", () => {
-    const text = letter(JOBS.shopify!, "high");
+    const text = letter(JOBS.shopify!, "high", { bid: { hourlyRate: null, fixedBid: 500 } });
     expect(text).toContain("500 USD");
+    expect(text).toMatch(/budget/);
     expect(text).toMatch(/timing|timeline/i);
     expect(text).toMatch(/risk|watch closely/i);
     expect(text).toMatch(/assum/i);
   });
 
-  test("the rate is mentioned for hourly jobs only", () => {
-    expect(letter(JOBS.react!, "low")).toContain("45 USD/hour");
-    expect(letter(JOBS.devops!, "medium")).toContain("45 USD/hour");
-    for (const e of EFFORTS) expect(letter(JOBS.shopify!, e)).not.toContain("/hour");
-    expect(letter(JOBS.react!, "low", { profile: { name: "Ana Souza" } })).not.toContain("/hour");
+  test("the bid it is given is stated: per hour for hourly jobs, a fixed amount for fixed-price ones", () => {
+    expect(letter(JOBS.react!, "low", { bid: { hourlyRate: 50, fixedBid: null } })).toContain("50 USD/hour");
+    expect(letter(JOBS.devops!, "medium", { bid: { hourlyRate: 62.5, fixedBid: null } })).toContain("62.50 USD/hour");
+    expect(letter(JOBS.shopify!, "medium", { bid: { hourlyRate: null, fixedBid: 450 } })).toMatch(/\b450 USD\b(?!\/)/);
+  });
+
+  test("money: a letter names the bid it is given and no other amount, or none at all without one", () => {
+    const jobs = [...Object.values(JOBS), ...SANDBOX_JOBS.map((x) => x.job)];
+    for (const job of jobs) {
+      const bid = bidFor(job, 55);
+      for (const effort of EFFORTS) {
+        // No bid: neither the profile's rate nor the client's budget becomes a figure in the letter.
+        expect(amountsIn(letter(job, effort)), letter(job, effort)).toEqual([]);
+        const withBid = letter(job, effort, { bid });
+        expect(amountsIn(withBid).filter((n) => n !== 55), withBid).toEqual([]);
+        expect(amountsIn(withBid), withBid).toContain(55);
+      }
+    }
+  });
+
+  test("money in the posting is not copied into the letter", () => {
+    const job: WritingJob = {
+      title: "Landing page for $300, quick job",
+      description: "We need a landing page for under $300. Maintenance costs us 50 USD/hour and the site is too slow. You will build the hero section and add a contact form.",
+      skills: ["Webflow"],
+      jobType: "FIXED",
+      budgetText: "300 USD fixed",
+    };
+    for (const effort of EFFORTS) {
+      expect(amountsIn(letter(job, effort)), letter(job, effort)).toEqual([]);
+      expect(amountsIn(letter(job, effort, { bid: { hourlyRate: null, fixedBid: 280 } })), letter(job, effort)).toEqual([280]);
+    }
   });
 
   test("the profile title is used, and a letter without a name signs off without a placeholder", () => {
@@ -318,8 +348,8 @@ describe("instructions and untrusted job text", () => {
   });
 
   test("'don't mention my rate' drops the rate and adds no mention", () => {
-    const text = letter(JOBS.react!, "low", { instructions: "Don't mention my rate." });
-    expect(text).not.toContain("/hour");
+    const text = letter(JOBS.react!, "low", { instructions: "Don't mention my rate.", bid: { hourlyRate: 50, fixedBid: null } });
+    expect(amountsIn(text)).toEqual([]);
     expect(text).not.toMatch(/highlight|worth mentioning/i);
   });
 
@@ -379,7 +409,7 @@ describe("instructions and untrusted job text", () => {
 // ---------------------------------------------------------------- screening answers
 
 describe("answerQuestionLocally", () => {
-  const ask = (job: WritingJob, question: string, profile: WriterProfile | null = PROFILE): string => answerQuestionLocally({ job, profile, question });
+  const ask = (job: WritingJob, question: string, profile: WriterProfile | null = PROFILE, bid: Bid | null = null): string => answerQuestionLocally({ job, profile, question, bid });
   const wellFormed = (text: string): void => {
     expect(text.length).toBeGreaterThan(20);
     expect(text.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
@@ -415,11 +445,16 @@ describe("answerQuestionLocally", () => {
     for (const a of [start, timeline, approach]) wellFormed(a);
   });
 
-  test("rate: the profile rate for hourly jobs, the posted budget otherwise", () => {
-    expect(ask(JOBS.react!, "What is your hourly rate?")).toContain("45 USD/hour");
-    expect(ask(JOBS.shopify!, "What would you charge for this?")).toContain("500 USD");
-    expect(ask(JOBS.react!, "What is your rate?", null)).toContain("40–60 USD/hour");
-    wellFormed(ask(JOBS.logo!, "What's your price?"));
+  test("rate: the bid it is given, else no figure at all (not the profile's rate, not the client's budget)", () => {
+    expect(ask(JOBS.react!, "What is your hourly rate?", PROFILE, { hourlyRate: 50, fixedBid: null })).toContain("50 USD/hour");
+    expect(amountsIn(ask(JOBS.shopify!, "What would you charge for this?", PROFILE, { hourlyRate: null, fixedBid: 480 }))).toEqual([480]);
+    for (const job of Object.values(JOBS)) {
+      for (const q of ["What is your hourly rate?", "What would you charge for this?", "What's your price?"]) {
+        const a = ask(job, q);
+        expect(amountsIn(a), a).toEqual([]);
+        wellFormed(a);
+      }
+    }
   });
 
   test("portfolio: samples on request, no invented links", () => {
