@@ -1,5 +1,5 @@
 import { AiError, type AiClient } from "../../ai/client";
-import { answerQuestionLocally, writeProposalLocally, type WriterProfile, type WritingJob } from "../../ai/local-writer";
+import { answerQuestionLocally, writeProposalLocally, type Bid, type WriterProfile, type WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
@@ -67,7 +67,8 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
 
 /**
  * The freelancer the letter speaks for: the account's primary profile from its
- * marketplace driver (name, profile title, rate). When the driver cannot say
+ * marketplace driver (name, profile title). Not its rate: the only amount a
+ * letter may name is the bid the application sends. When the driver cannot say
  * (a bridge that is down), the letter is written without a name rather than
  * failing.
  */
@@ -75,7 +76,7 @@ async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<Wr
   try {
     const primary = primaryProfile(await driverFor(deps, auth.accountId).freelancers(auth.accountId));
     if (!primary) return null;
-    return { name: primary.freelancer.name, title: primary.profile.name, hourlyRate: primary.profile.hourlyRate ?? primary.freelancer.baseHourlyRate };
+    return { name: primary.freelancer.name, title: primary.profile.name };
   } catch (err) {
     deps.log.warn("could not read the freelancer profile; writing without it", { err: err as Error });
     return null;
@@ -99,20 +100,21 @@ function checkQuestions(questions: { position: number; question: string }[]): vo
 async function write(
   deps: ProposalsDeps,
   auth: AuthContext,
-  input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[] },
+  input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[]; bid: Bid | null },
 ): Promise<{ proposal: string; answers: Map<number, string> }> {
   const profile = await writerProfile(deps, auth);
+  const { job, bid } = input;
   if (!deps.ai.isConfigured) {
     return {
-      proposal: writeProposalLocally({ job: input.job, profile, instructions: input.instructions, effort: input.effort }),
-      answers: new Map(input.questions.map((q) => [q.position, answerQuestionLocally({ job: input.job, profile, question: q.question })])),
+      proposal: writeProposalLocally({ job, profile, instructions: input.instructions, effort: input.effort, bid }),
+      answers: new Map(input.questions.map((q) => [q.position, answerQuestionLocally({ job, profile, question: q.question, bid })])),
     };
   }
   try {
     const written = await writeProposalWithModel(
       deps.ai,
       deps.config.proposalModel,
-      { job: input.job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions },
+      { job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions, bid },
       Math.round(deps.config.aiTimeoutMs * EFFORT_TIMEOUT[input.effort]),
     );
     addAiUsage(deps.db, {
@@ -125,7 +127,7 @@ async function write(
     for (const q of input.questions) {
       if (!written.answers.has(q.position)) {
         deps.log.warn("model left a screening question unanswered; answered locally", { position: q.position });
-        written.answers.set(q.position, answerQuestionLocally({ job: input.job, profile, question: q.question }));
+        written.answers.set(q.position, answerQuestionLocally({ job, profile, question: q.question, bid }));
       }
     }
     return written;
@@ -135,8 +137,13 @@ async function write(
   }
 }
 
-/** POST /api/auto-apply-v2/generate-proposal. Consumes no auto-apply credits. */
-export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, body: GenerateProposalInput): Promise<GenerateProposalResult> {
+/**
+ * POST /api/auto-apply-v2/generate-proposal. Consumes no auto-apply credits.
+ * The API's caller picks the bid later, on apply, so the letter names no
+ * amount; a caller that already knows the bid (the dashboard, which sends the
+ * same bid from its apply form) passes it and the letter states it.
+ */
+export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, body: GenerateProposalInput, bid: Bid | null = null): Promise<GenerateProposalResult> {
   const questions = body.questions ?? [];
   checkQuestions(questions);
   let job: WritingJob;
@@ -153,20 +160,21 @@ export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, b
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }
-  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions });
+  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid });
   const result: GenerateProposalResult = { success: true, proposal: written.proposal };
   if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
   return result;
 }
 
-/** Answers for apply's autoFillOtherQuestions: the same writer, without a letter when none is wanted. */
+/** Answers for apply's autoFillOtherQuestions: the same writer, without a letter when none is wanted; a rate question gets the application's bid. */
 export async function answerQuestions(
   deps: ProposalsDeps,
   auth: AuthContext,
   job: NormalizedJob,
   questions: { position: number; question: string }[],
+  bid: Bid,
 ): Promise<Map<number, string>> {
   if (questions.length === 0) return new Map();
-  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions });
+  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions, bid });
   return written.answers;
 }

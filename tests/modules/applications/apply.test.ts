@@ -10,6 +10,7 @@ import { TaskWorker } from "../../../src/worker/worker";
 import { applyWorker } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
+import { amountsIn } from "../../helpers/money";
 
 let t: TestApp;
 let worker: TaskWorker | undefined;
@@ -181,6 +182,16 @@ describe("apply", async () => {
     expect(answers[0].answer).toBe("Yes, for six years."); // explicit answers win
     expect(answers[1].answer.length).toBeGreaterThan(10);
     expect(credits(a.accountId)).toEqual({ available: 4, held: 0 });
+  });
+
+  test("autofill: a rate question is answered with the application's bid, never the profile's rate", async () => {
+    const { a } = setup({ credits: 5 });
+    const cipher = job({ hourly: [50, 80], questions: ["What is your hourly rate?", "What would you charge for this?"] });
+    const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, proposal: { hourlyRate: 65 } });
+    expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
+    const row = t.deps.db.$client.query("SELECT answers, hourly_rate AS h FROM applications WHERE id = ?").get(res.body.queueId) as { answers: string; h: number };
+    expect(row.h).toBe(65);
+    for (const { answer } of JSON.parse(row.answers)) expect(amountsIn(answer), answer).toEqual([65]);
   });
 
   test("input errors: 400 naming the field, 404 for unknown jobs or another account's processed job", async () => {

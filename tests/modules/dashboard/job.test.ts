@@ -7,6 +7,7 @@ import { applyWorker } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { makeDoc } from "../../helpers/factories";
+import { amountsIn } from "../../helpers/money";
 
 let t: TestApp;
 let worker: TaskWorker | undefined;
@@ -111,6 +112,25 @@ describe("dashboard job page", () => {
     const bad = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "extreme" });
     expect(bad.status, show(bad)).toBe(400);
     expect(bad.text).toContain("reasoningEffort");
+  });
+
+  test("a generated letter states the bid the apply form then sends, and the application carries that bid", async () => {
+    const { token, csrf, apiKey } = await setup();
+    for (const [over, field, amount] of [[{ hourly: [50, 80] as [number, number] }, "hourlyRate", 50], [{ fixed: 800 }, "fixedBid", 800]] as const) {
+      const cipher = job({ title: "Shopify speed optimisation", description: "Our store loads slowly.", skills: ["Shopify"], ...over });
+      const res = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "medium" });
+      expect(res.status, show(res)).toBe(200);
+      const letter = /<textarea id="coverLetter"[^>]*>([^<]*)<\/textarea>/.exec(res.text)![1]!;
+      expect(amountsIn(letter), letter).toEqual([amount]);
+      const bidField = new RegExp(`<input[^>]*name="${field}"[^>]*value="([^"]*)"`).exec(res.text)![1]!;
+      expect(bidField).toBe(String(amount));
+      const applied = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: letter, [field]: bidField });
+      expect(applied.status, show(applied)).toBe(303);
+      await settledByJob(apiKey, cipher);
+      const row = t.deps.db.$client.query("SELECT hourly_rate AS h, fixed_bid AS f, cover_letter AS c FROM applications WHERE job_ciphertext = ?").get(cipher) as { h: number | null; f: number | null; c: string };
+      expect(field === "hourlyRate" ? row.h : row.f).toBe(amount);
+      expect(amountsIn(row.c)).toEqual([amount]);
+    }
   });
 
   test("apply creates an application (seen by the API), redirects, and the job page shows it; again → 409", async () => {
