@@ -4,13 +4,6 @@ import { BodyShapeError } from "./body-shape";
 import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf } from "./context";
 
-/**
- * Paths whose validation errors use the spec's feed shape exactly:
- * `{ error: "Validation failed", details }`. Elsewhere the message itself names
- * the failing fields, since those endpoints document only `{ error }`.
- */
-const FEED_STYLE_VALIDATION = ["/api/v1/feeds"];
-
 interface ErrorContext {
   code: unknown;
   error: unknown;
@@ -54,8 +47,10 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
             : typeof err.customError === "string"
               ? [err.customError]
               : validationDetails((err.all ?? []) as Parameters<typeof validationDetails>[0], on);
-      const feedStyle = FEED_STYLE_VALIDATION.some((p) => path === p || path.startsWith(p + "/"));
-      return reply(400, { error: feedStyle ? "Validation failed" : `Invalid ${on}: ${details.join("; ")}`, details });
+      // Routes whose policy asks for it get the spec's feed shape exactly; elsewhere the message itself
+      // names the failing fields, since those endpoints document only `{ error }`.
+      const specShape = state?.policy?.validationErrors === "details";
+      return reply(400, { error: specShape ? "Validation failed" : `Invalid ${on}: ${details.join("; ")}`, details });
     }
     if (code === "PARSE") return reply(400, { error: "Malformed JSON body" });
     if (code === "NOT_FOUND") {
