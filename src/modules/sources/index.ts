@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
+import { AppError, userFacingServerError } from "../../errors";
 import { routePolicy } from "../../http/route-policy";
 import { SourceError } from "../../sources/source";
 import { finishMarketplaceConnect } from "./service";
@@ -32,7 +32,7 @@ export function oauthCallbackRoutes(deps: Deps) {
         if (err instanceof AppError) throw err;
         if (err instanceof SourceError) throw new AppError("bad_request", err.message);
         deps.log.warn("oauth code exchange failed", { err: err as Error });
-        throw new AppError("unavailable", "Could not reach the marketplace to finish connecting; try `jobpilot source connect marketplace` again");
+        throw userFacingServerError("unavailable", "Could not reach the marketplace to finish connecting; try `jobpilot source connect marketplace` again");
       }
       deps.log.info("marketplace API connected");
       return page("Connected", "jobpilot can now read the marketplace's API. You can close this tab.");
