@@ -10,6 +10,8 @@ import { bodyShape } from "./http/body-shape";
 import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
+import { resolveRoutePolicy } from "./http/route-policy";
+import { authenticate } from "./modules/accounts/service";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
 import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
@@ -53,20 +55,28 @@ export function listenOptions(config: Pick<Config, "host" | "port">) {
 
 /**
  * Builds the HTTP app. It never listens: main.ts does, and tests call
- * app.handle(new Request(...)). Order matters: the request id, auth and rate
- * limit run before routing (onRequest), then the body parser, then routes.
+ * app.handle(new Request(...)). Order matters: the request id, the route's
+ * policy (declared by each module with its routes), auth and rate limit run
+ * before routing (onRequest), then the body parser, then routes.
  */
 export function createApp(deps: Deps) {
   const startedAt = deps.clock.now();
   // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
   const app = new Elysia({ normalize: true, encodeSchema: false });
   const handleError = createErrorHandler(deps, allowedMethodsFrom(() => app.routes));
+  // The caller of an API key; each use is noted for `key list` (written behind, see KeyUsage).
+  const callerOf = (presented: string | null) => {
+    const found = authenticate(deps, presented);
+    if (found) deps.keyUsage.touch(found.keyId, deps.clock.now());
+    return found;
+  };
   return app
     // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
     // context makes it parse cookies and query strings on every request.
     .onError({ as: "global" }, ({ code, error, request, set }) => handleError({ code, error, request, set: set as Parameters<typeof handleError>[0]["set"] }))
     .use(requestContext(deps))
-    .use(auth(deps))
+    .use(resolveRoutePolicy(() => app.routes))
+    .use(auth({ authenticate: callerOf, adminToken: deps.config.adminToken }))
     .use(rateLimit(deps))
     .use(jsonBody(deps))
     .use(bodyShape(() => app.routes))

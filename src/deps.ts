@@ -7,6 +7,7 @@ import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
 import { RateLimiter } from "./http/rate-limiter";
 import { KeyUsage } from "./modules/accounts/key-usage";
+import { dayCountStore } from "./modules/accounts/repo";
 import { AiClient } from "./ai/client";
 import { FeedIndex } from "./modules/feeds/matcher";
 import { allFeeds } from "./modules/feeds/repo";
@@ -66,7 +67,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     clock: base.clock,
     log: base.log,
     version: VERSION,
-    rateLimiter: new RateLimiter(db, base.clock),
+    rateLimiter: new RateLimiter(dayCountStore(db), base.clock),
     keyUsage: new KeyUsage(db),
     feedIndex,
     ai: new AiClient(

@@ -26,11 +26,28 @@ export class AppError extends Error {
     /** Extra body fields the spec names (e.g. creditsRemaining on 402, details on validation). */
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
+    /** For a 5xx: the message was written for the client and is sent as is (see userFacingServerError). */
+    readonly userFacing = false,
   ) {
     super(message);
     this.status = ERROR_STATUS[code];
   }
 }
+
+/**
+ * A 5xx whose message is for the client: a fixed text that says what failed and
+ * what to do, with nothing internal in it (no ids, paths, upstream answers).
+ * Every other 5xx answers only its status in words.
+ */
+export const userFacingServerError = (code: "internal" | "unavailable", message: string) => new AppError(code, message, {}, {}, true);
+
+const SERVER_ERROR_MESSAGES: Record<number, string> = { 500: "Internal server error", 501: "Not implemented", 503: "Service unavailable" };
+
+/** What a client is told of a server error: its status in words, never the cause (which is logged). */
+export const serverErrorMessage = (status: number) => SERVER_ERROR_MESSAGES[status] ?? SERVER_ERROR_MESSAGES[500]!;
+
+/** The message a client may see: a 4xx's own, a 5xx's only when it was written for the client. */
+export const clientMessage = (error: AppError) => (error.status < 500 || error.userFacing ? error.message : serverErrorMessage(error.status));
 
 export const notFound = (what = "Not found") => new AppError("not_found", what);
 export const notImplemented = () => new AppError("not_implemented", "Not implemented yet");

@@ -1,11 +1,25 @@
-import type { AuthContext } from "../modules/accounts/service";
+import type { RoutePolicy } from "./route-policy";
+
+/**
+ * The caller an API key belongs to, as far as the request-wide plugins read it.
+ * Whoever authenticates (app.ts hands the auth plugin accounts' `authenticate`)
+ * stores its full record; modules read that back with their own type.
+ */
+export interface Caller {
+  keyId: string;
+  accountId: string;
+  rateLimitMultiplier: number;
+  rateLimitOverrides: Record<string, number> | null;
+}
 
 /** Per-request facts gathered before routing (onRequest) and read by handlers, logs and the error handler. */
 export interface RequestState {
   id: string;
   startedAt: number;
   path: string;
-  auth?: AuthContext;
+  /** The policy its module declared for the route the request reaches; none when no route serves it. */
+  policy?: RoutePolicy;
+  auth?: Caller;
   /** What the JSON parser saw, set only when the route reads a body. */
   bodyKind?: "none" | "object" | "array" | "other";
 }

@@ -1,15 +1,8 @@
 import type { Deps } from "../deps";
-import { AppError, validationDetails } from "../errors";
+import { AppError, clientMessage, validationDetails } from "../errors";
 import { BodyShapeError } from "./body-shape";
 import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf } from "./context";
-
-/**
- * Paths whose validation errors use the spec's feed shape exactly:
- * `{ error: "Validation failed", details }`. Elsewhere the message itself names
- * the failing fields, since those endpoints document only `{ error }`.
- */
-const FEED_STYLE_VALIDATION = ["/api/v1/feeds"];
 
 interface ErrorContext {
   code: unknown;
@@ -23,8 +16,10 @@ export type AllowedMethods = (path: string) => string[];
 
 /**
  * The one error handler: every failure becomes `{ error }` (plus the spec's
- * extra fields) with the right status. Bugs become a generic 500 and a log line
- * carrying the request id, never a stack trace to the client.
+ * extra fields) with the right status. Server errors (5xx, bugs included)
+ * answer their status in words, unless written for the client (see
+ * userFacingServerError), and leave a log line carrying the request id; never
+ * a stack trace or an internal message to the client.
  */
 export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
   return ({ code, error, request, set }: ErrorContext) => {
@@ -39,6 +34,11 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
     // Elysia wraps whatever the body parser throws in its ParseError; ours are AppErrors with the right status.
     const cause = (error as { cause?: unknown })?.cause;
     if (code === "PARSE" && cause instanceof AppError) error = cause;
+    if (error instanceof AppError && error.status >= 500) {
+      // A server error's message is for the log: it may name ids, paths or what an upstream answered.
+      deps.log.error("server error", { reqId: state?.id, method: request.method, path: redactPath(path), status: error.status, code: error.code, err: error });
+      return reply(error.status, { error: clientMessage(error) }, error.headers);
+    }
     if (error instanceof AppError) {
       return reply(error.status, { error: error.message, ...error.extra }, error.headers);
     }
@@ -54,8 +54,10 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
             : typeof err.customError === "string"
               ? [err.customError]
               : validationDetails((err.all ?? []) as Parameters<typeof validationDetails>[0], on);
-      const feedStyle = FEED_STYLE_VALIDATION.some((p) => path === p || path.startsWith(p + "/"));
-      return reply(400, { error: feedStyle ? "Validation failed" : `Invalid ${on}: ${details.join("; ")}`, details });
+      // Routes whose policy asks for it get the spec's feed shape exactly; elsewhere the message itself
+      // names the failing fields, since those endpoints document only `{ error }`.
+      const specShape = state?.policy?.validationErrors === "details";
+      return reply(400, { error: specShape ? "Validation failed" : `Invalid ${on}: ${details.join("; ")}`, details });
     }
     if (code === "PARSE") return reply(400, { error: "Malformed JSON body" });
     if (code === "NOT_FOUND") {

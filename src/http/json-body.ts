@@ -38,8 +38,8 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
 export type BodyKind = "none" | "object" | "array" | "other";
 
 /**
- * The only body parser: JSON objects and arrays in UTF-8 (and the dashboard's
- * urlencoded forms), under the size limit.
+ * The only body parser: JSON objects and arrays in UTF-8 (and urlencoded
+ * forms where the route's policy allows them), under the size limit.
  * Everything else gets a 4xx that says what was wrong, never a 5xx.
  */
 export function jsonBody(deps: Deps) {
@@ -50,9 +50,9 @@ export function jsonBody(deps: Deps) {
     const state = getRequestState(request);
     if (state) state.bodyKind = "none";
     if (!contentType && !hasBody) return undefined; // no body: the route's schema says whether one was needed
-    // The dashboard's HTML forms post urlencoded bodies; only its paths accept them, so the API still
-    // answers 415 to anything but JSON. Read here (not by Elysia's default parser) to keep the size limit.
-    const isForm = !!contentType && !!state?.path.startsWith("/dashboard/") && FORM_TYPE.test(contentType);
+    // HTML forms post urlencoded bodies; only routes whose policy says `formBody` (the dashboard's) accept them,
+    // so the API still answers 415 to anything but JSON. Read here (not by Elysia's default parser) to keep the size limit.
+    const isForm = !!contentType && !!state?.policy?.formBody && FORM_TYPE.test(contentType);
     if (!isForm && (!contentType || !JSON_TYPE.test(contentType))) {
       throw new AppError("unsupported_media_type", "Content-Type must be application/json");
     }

@@ -2,22 +2,20 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { getRequestState } from "./context";
-import { createBucketResolver } from "./rate-limit-table";
 
 /**
- * Meters every authenticated /api request against its bucket in the rate-limit
- * table and sets X-RateLimit-Limit/Remaining/Reset on the response (errors
+ * Meters every authenticated /api request against the bucket its route's
+ * policy names (`default` when it names none, or when no route serves the
+ * request) and sets X-RateLimit-Limit/Remaining/Reset on the response (errors
  * included). Over the limit: 429 with Retry-After. Unauthenticated requests
  * (401) carry no rate-limit headers: there is no key to count them against.
  */
 export function rateLimit(deps: Deps) {
-  const resolve = createBucketResolver();
   return new Elysia({ name: "rate-limit" }).onRequest(({ request, set }) => {
     const state = getRequestState(request);
     const auth = state?.auth;
     if (!state || !auth) return;
-    const bucket = resolve(request.method, state.path);
-    if (!bucket) return;
+    const bucket = state.policy?.rateLimit ?? "default";
     const limits = deps.rateLimiter.limitsFor(bucket, auth.rateLimitMultiplier, auth.rateLimitOverrides);
     const decision = deps.rateLimiter.check(auth.keyId, bucket, limits);
     set.headers["x-ratelimit-limit"] = String(decision.limit);

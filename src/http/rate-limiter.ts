@@ -1,6 +1,4 @@
-import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
-import { loadDayCount, saveDayCounts } from "../modules/accounts/repo";
 import { RATE_LIMITS, WINDOWS, type Bucket, type WindowName } from "./rate-limit-table";
 
 export interface LimitDecision {
@@ -10,6 +8,13 @@ export interface LimitDecision {
   remaining: number;
   resetTs: number; // Unix seconds
   retryAfterS?: number;
+}
+
+/** Where day counts outlive the process (accounts' rate_limit_counters table; handed in by deps.ts). */
+export interface DayCountStore {
+  load(keyId: string, bucket: string, windowStartTs: number): number;
+  /** Writes absolute counts and forgets days that started before `pruneBeforeTs`. */
+  save(rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): void;
 }
 
 interface WindowState {
@@ -42,7 +47,7 @@ export class RateLimiter {
   private counters = new Map<string, Counter>();
 
   constructor(
-    private readonly db: Db,
+    private readonly dayCounts: DayCountStore,
     private readonly clock: Clock,
   ) {}
 
@@ -73,7 +78,7 @@ export class RateLimiter {
       const start = now - (now % WINDOWS[name]);
       if (state.startTs !== start) {
         state.startTs = start;
-        state.count = name === "day" ? loadDayCount(this.db, keyId, bucket, start) : 0;
+        state.count = name === "day" ? this.dayCounts.load(keyId, bucket, start) : 0;
         if (name === "day") c.dayDirty = false;
       }
       windows.push({ name, limit, state, resetAt: start + WINDOWS[name] });
@@ -116,6 +121,6 @@ export class RateLimiter {
         this.counters.delete(id);
       }
     }
-    if (rows.length > 0) saveDayCounts(this.db, rows, today - WINDOWS.day);
+    if (rows.length > 0) this.dayCounts.save(rows, today - WINDOWS.day);
   }
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { AppError } from "../../src/errors";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -176,6 +177,30 @@ describe("error shapes", () => {
     const logged = t.log.records().find((r) => r.msg === "unhandled error");
     expect(logged).toMatchObject({ reqId, level: "error", path: "/api/v1/test-bug" });
     expect(JSON.stringify(logged)).toContain("secret internal detail");
+  });
+
+  test("a server error thrown as an AppError answers its status in words, and its message goes to the log with the request id", async () => {
+    const key = setup();
+    const cases = [
+      ["internal", 500, "Internal server error"],
+      ["not_implemented", 501, "Not implemented"],
+      ["unavailable", 503, "Service unavailable"],
+    ] as const;
+    // Routes first: the app compiles its router on the first request.
+    for (const [code] of cases) {
+      t.app.get(`/api/v1/test-${code}`, () => {
+        throw new AppError(code, `archived job ~01secret does not normalize at /srv/app.ts:42 (${code})`, { internal: "extra" });
+      });
+    }
+    for (const [code, status, generic] of cases) {
+      const res = await t.request("GET", `/api/v1/test-${code}`, { key });
+      expect(res.status, show(res)).toBe(status);
+      expect(res.body).toEqual({ error: generic });
+      const reqId = res.headers.get("x-request-id");
+      const logged = t.log.records().find((r) => r.reqId === reqId && r.level === "error");
+      expect(logged, `${code}: ${JSON.stringify(t.log.records().slice(-2))}`).toMatchObject({ status, path: `/api/v1/test-${code}` });
+      expect(JSON.stringify(logged)).toContain(`does not normalize at /srv/app.ts:42 (${code})`);
+    }
   });
 
   test("a database failure is a 500 too, not a crash", async () => {

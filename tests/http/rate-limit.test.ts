@@ -5,12 +5,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../src/lib/clock";
 import { RateLimiter } from "../../src/http/rate-limiter";
-import { BUCKETS, createBucketResolver, RATE_LIMITS, type Bucket } from "../../src/http/rate-limit-table";
+import { BUCKETS, RATE_LIMITS, type Bucket } from "../../src/http/rate-limit-table";
+import { createPolicyResolver } from "../../src/http/route-policy";
+import { dayCountStore } from "../../src/modules/accounts/repo";
 import * as accounts from "../../src/modules/accounts/service";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 
 let t: TestApp;
 afterEach(() => t?.close());
+
+/** The bucket an authenticated request is metered in: its route's, else `default` (as the rate-limit plugin does). */
+const bucketResolver = (app: TestApp) => {
+  const policyOf = createPolicyResolver(() => app.app.routes);
+  return (method: string, path: string): Bucket | undefined => (path.startsWith("/api/") ? (policyOf(method, path)?.rateLimit ?? "default") : undefined);
+};
 
 // 12:00:30 UTC on some day: half a minute into a minute window.
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 30);
@@ -79,7 +87,7 @@ describe("rate limits", () => {
   test("a minute window refuses before the day when it frees first, and the later reset wins when both are full", () => {
     const clock = new ManualClock(T0);
     const app = createTestApp({ clock });
-    const limiter = new RateLimiter(app.deps.db, clock);
+    const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
     const limits = { minute: 2, day: 3 };
     expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
     expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
@@ -140,7 +148,8 @@ describe("rate limits", () => {
   });
 
   test("every spec endpoint resolves to the bucket of the spec's Limits table", () => {
-    const resolve = createBucketResolver();
+    t = createTestApp();
+    const resolve = bucketResolver(t);
     const cases: [string, string, string][] = [
       ["POST", "/api/auto-apply-v2/apply", "apply"],
       ["POST", "/api/auto-apply/external", "apply"],
@@ -180,7 +189,7 @@ describe("rate limits", () => {
 
   test("every metered route: its trailing-slash, double-slash, other-case and HEAD forms are refused with it or not served at all", async () => {
     t = createTestApp({ clock: new ManualClock(T0) });
-    const resolve = createBucketResolver();
+    const resolve = bucketResolver(t);
     // Every route the app serves under /api that a specific bucket meters, with its params filled in.
     const metered = t.app.routes
       .filter((r) => r.path.startsWith("/api/") && r.method !== "HEAD")
@@ -222,7 +231,7 @@ describe("rate limits", () => {
         const clock = new ManualClock(T0);
         const app = createTestApp({ clock });
         try {
-          const limiter = new RateLimiter(app.deps.db, clock);
+          const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
           const accepted: number[] = [];
           for (const at of [...offsets].sort((a, b) => a - b)) {
             clock.set(T0 + at);

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { authContext } from "./auth-context";
 import { errorResponses } from "../../http/schemas";
 import {
   AccountView,

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
+import type { DayCountStore } from "../../http/rate-limiter";
 import { accounts, aiUsage, apiKeys, creditLedger, rateLimitCounters } from "../../db/schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -244,6 +245,14 @@ export function saveDayCounts(
     }
     tx.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStartTs, pruneBeforeTs)).run();
   });
+}
+
+/** The rate limiter's day counts, kept in this module's rate_limit_counters table. */
+export function dayCountStore(db: Db): DayCountStore {
+  return {
+    load: (keyId, bucket, windowStartTs) => loadDayCount(db, keyId, bucket, windowStartTs),
+    save: (rows, pruneBeforeTs) => saveDayCounts(db, rows, pruneBeforeTs),
+  };
 }
 
 /** Model calls this account made this month for a purpose (e.g. "scoring"). */

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import {
   ApplyBody,
@@ -21,7 +22,9 @@ const applyResponses = { 200: ApplyResponse, 402: InsufficientCreditsError, ...e
 export function applicationsRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
+    .use(routePolicy)
     .post("/api/auto-apply-v2/apply", ({ auth, body }) => applications.apply(deps, auth, body), {
+      policy: { rateLimit: "apply" },
       body: ApplyBody,
       response: applyResponses,
       detail: {
@@ -32,6 +35,7 @@ export function applicationsRoutes(deps: Deps) {
       },
     })
     .get("/api/auto-apply-v2/status", ({ auth, query }) => applications.status(deps, auth, query), {
+      policy: { rateLimit: "status" },
       query: StatusQuery,
       response: { 200: StatusResponse, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
@@ -41,6 +45,7 @@ export function applicationsRoutes(deps: Deps) {
       },
     })
     .get("/api/auto-apply-v2/applied-jobs", ({ auth, query }) => applications.appliedJobs(deps, auth, query), {
+      policy: { rateLimit: "appliedJobs" },
       query: AppliedJobsQuery,
       response: { 200: AppliedJobsResponse, ...errorResponses(400, 401, 429, 500) },
       detail: { tags, summary: "Jobs the account applied to or attempted, newest first" },
@@ -54,6 +59,7 @@ export function applicationsRoutes(deps: Deps) {
         return applications.apply(deps, auth, { ...rest, proposal: applicationOptions });
       },
       {
+        policy: { rateLimit: "apply" },
         body: LegacyApplyBody,
         response: applyResponses,
         detail: {

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import { CipherQuery, CiphertextParams, RawMarketplaceJob } from "../jobs/model";
 import { getArchivedJob } from "./service";
@@ -12,7 +13,9 @@ const tags = ["Jobs"];
 export function archiveRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
+    .use(routePolicy)
     .get("/api/jobs/by-ciphertext", ({ auth, query }) => getArchivedJob(deps, auth, query.cipher), {
+      policy: { rateLimit: "jobs" },
       query: CipherQuery,
       response: responses,
       detail: {
@@ -22,11 +25,13 @@ export function archiveRoutes(deps: Deps) {
       },
     })
     .get("/api/v1/jobs/:ciphertext", ({ auth, params }) => getArchivedJob(deps, auth, params.ciphertext), {
+      policy: { rateLimit: "jobs" },
       params: CiphertextParams,
       response: responses,
       detail: { tags, summary: "Forward of /api/jobs/by-ciphertext" },
     })
     .get("/api/v2/jobs/:ciphertext", ({ auth, params }) => getArchivedJob(deps, auth, params.ciphertext), {
+      policy: { rateLimit: "jobs" },
       params: CiphertextParams,
       response: responses,
       detail: { tags, summary: "Forward of /api/jobs/by-ciphertext" },

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import { CAPTURE_SCRIPT } from "./bookmarklet";
 import { CAPTURE_PATH, CaptureBody, CaptureResult } from "./model";
@@ -25,6 +26,7 @@ export const CAPTURE_CORS = {
 /** Captured pages for the professional_network (and any web) platform: POST /api/v1/capture and the bookmarklet script. */
 export function captureRoutes(deps: Deps) {
   const api = new Elysia()
+    .use(routePolicy)
     // Before validation, so a 400 carries the header too and the bookmarklet can show its message.
     .onTransform(({ set }) => {
       set.headers["access-control-allow-origin"] = "*";
@@ -38,7 +40,8 @@ export function captureRoutes(deps: Deps) {
         if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
         return "";
       },
-      { detail: { hide: true } },
+      // Browsers never send custom headers on a preflight, so it cannot carry the key.
+      { policy: { public: true }, detail: { hide: true } },
     )
     .use(authContext)
     .post(
@@ -49,6 +52,8 @@ export function captureRoutes(deps: Deps) {
         return result;
       },
       {
+        // The bookmarklet must read the answer, a 401 or 429 included, from the job site's origin.
+        policy: { anyOrigin: true },
         body: CaptureBody,
         response: { 200: CaptureResult, 201: CaptureResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
         detail: {

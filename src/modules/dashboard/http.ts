@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import type { RoutePolicy } from "../../http/route-policy";
 import { MAX_OFFSET } from "../../http/schemas";
 import { sameSecret } from "../../lib/same-secret";
 import type { Html } from "./html";
@@ -30,8 +31,11 @@ export const PAGE_HEADERS = {
   "content-security-policy": "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-// The dashboard is for people, not the API: keep it out of the OpenAPI document.
-export const HIDDEN = { detail: { hide: true } };
+/**
+ * Options of every dashboard route. The dashboard is for people, not the API: keep it out of the
+ * OpenAPI document; and its HTML forms post urlencoded bodies (see route-policy.ts).
+ */
+export const HIDDEN = { detail: { hide: true }, policy: { formBody: true } satisfies RoutePolicy };
 
 export function page(set: Set, body: Html, status = 200): string {
   set.status = status;
@@ -107,7 +111,7 @@ export function isForeignSignIn(request: Request, body: unknown): boolean {
 
 export const FOREIGN_SIGN_IN = "This sign-in form did not come from this dashboard, or it has expired. Nothing was changed; sign in again below.";
 
-/** Form fields arrive as strings (json-body parses urlencoded bodies for /dashboard); anything else is absent. */
+/** Form fields arrive as strings (json-body parses urlencoded bodies for routes with HIDDEN); anything else is absent. */
 /**
  * `?offset=` of a dashboard list: a whole number from 0 to the API's MAX_OFFSET,
  * 0 when absent, undefined for anything else (→ badOffsetPage, never a 5xx).

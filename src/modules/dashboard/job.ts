@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { AppError, validationDetails } from "../../errors";
+import { AppError, clientMessage, validationDetails } from "../../errors";
 import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
 import { apply, defaultBid } from "../applications/service";
@@ -109,7 +109,7 @@ export function dashboardJobRoutes(deps: Deps) {
         if (err.status >= 500) {
           // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
           deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
-          return page(set, jobViews.jobPage(session, data, { values, errors: [err.message] }), 502);
+          return page(set, jobViews.jobPage(session, data, { values, errors: [clientMessage(err)] }), 502);
         }
         if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
         return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy, type RoutePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import {
   CreateFeedBody,
@@ -18,12 +19,16 @@ import {
 import * as feeds from "./service";
 
 const tags = ["Feeds"];
+/** Validation errors in the spec's shape for feeds, and the feeds rate-limit bucket. */
+const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
 
 /** Feeds: saved searches plus an AI scoring profile, and (extension) the jobs matched into them. */
 export function feedsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/feeds" })
     .use(authContext)
+    .use(routePolicy)
     .get("", ({ auth }) => ({ feeds: feeds.listFeeds(deps, auth) }), {
+      policy,
       response: { 200: FeedList, ...errorResponses(401, 429, 500) },
       detail: { tags, summary: "List every feed on the account" },
     })
@@ -35,6 +40,7 @@ export function feedsRoutes(deps: Deps) {
         return { feed };
       },
       {
+        policy,
         body: CreateFeedBody,
         response: { 201: FeedEnvelope, ...errorResponses(400, 401, 413, 415, 429, 500) },
         detail: {
@@ -46,11 +52,13 @@ export function feedsRoutes(deps: Deps) {
       },
     )
     .get("/:feedId", ({ auth, params }) => ({ feed: feeds.getFeed(deps, auth, params.feedId) }), {
+      policy,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500) },
       detail: { tags, summary: "Get a feed" },
     })
     .patch("/:feedId", async ({ auth, params, body }) => ({ feed: await feeds.patchFeed(deps, auth, params.feedId, body) }), {
+      policy,
       params: FeedParams,
       body: PatchFeedBody,
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
@@ -62,11 +70,13 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .delete("/:feedId", ({ auth, params }) => feeds.deleteFeed(deps, auth, params.feedId), {
+      policy,
       params: FeedParams,
       response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
       detail: { tags, summary: "Delete a feed and every job matched into it" },
     })
     .post("/:feedId/webhook/rotate-secret", ({ auth, params }) => ({ feed: feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
+      policy,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
@@ -76,6 +86,7 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .post("/:feedId/webhook/test", ({ auth, params, set }) => ((set.status = 202), feeds.sendTestWebhook(deps, auth, params.feedId)), {
+      policy,
       params: FeedParams,
       response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
       detail: {
@@ -85,12 +96,14 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .get("/:feedId/jobs", ({ auth, params, query }) => feeds.listFeedJobs(deps, auth, params.feedId, query), {
+      policy,
       params: FeedParams,
       query: FeedJobsQuery,
       response: { 200: FeedJobsResponse, ...errorResponses(400, 401, 404, 429, 500) },
       detail: { tags, summary: "(extension) The feed's matched jobs, newest first", description: "Filters: minScore, unread=true." },
     })
     .patch("/:feedId/jobs/:processedJobId", ({ auth, params, body }) => feeds.patchFeedJob(deps, auth, params.feedId, params.processedJobId, body), {
+      policy,
       params: FeedJobParams,
       body: PatchFeedJobBody,
       response: { 200: FeedJobItem, ...errorResponses(400, 401, 404, 429, 500) },

@@ -1,11 +1,13 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import { freelancers } from "../applications/service";
 import { FreelancersResponse } from "./model";
 
 const options = (summary: string) => ({
+  policy: { rateLimit: "freelancers" as const },
   response: { 200: FreelancersResponse, ...errorResponses(400, 401, 404, 429, 500) },
   detail: { tags: ["Freelancers"], summary, description: "Agency accounts list every linked freelancer; solo accounts one. profileId is what apply accepts." },
 });
@@ -14,6 +16,7 @@ const options = (summary: string) => ({
 export function freelancersRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
+    .use(routePolicy)
     .get("/api/auto-apply-v2/freelancers", ({ auth }) => freelancers(deps, auth), options("Freelancers linked to the account and their profiles"))
     .get("/api/auto-apply/external/freelancers", ({ auth }) => freelancers(deps, auth), options("Same as /api/auto-apply-v2/freelancers"));
 }

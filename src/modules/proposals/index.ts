@@ -1,13 +1,15 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import { GenerateProposalBody, GenerateProposalResponse } from "./model";
 import { generateProposal } from "./service";
 
 /** AI cover letters and screening answers. */
 export function proposalsRoutes(deps: Deps) {
-  return new Elysia().use(authContext).post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body), {
+  return new Elysia().use(authContext).use(routePolicy).post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body), {
+    policy: { rateLimit: "generateProposal" },
     body: GenerateProposalBody,
     response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
     detail: {

@@ -2,7 +2,7 @@ import { AiError, type AiClient } from "../../ai/client";
 import { answerQuestionLocally, writeProposalLocally, type Bid, type WriterProfile, type WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
 import type { Db } from "../../db/client";
-import { AppError, notFound } from "../../errors";
+import { AppError, notFound, userFacingServerError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
 import { addAiUsage } from "../accounts/repo";
@@ -132,7 +132,8 @@ async function write(
     }
     return written;
   } catch (err) {
-    if (err instanceof AiError) throw new AppError("internal", `Proposal generation failed: ${FAILURE[err.kind] ?? err.kind}`);
+    // Said to the caller on purpose (documented): FAILURE's fixed texts name no internals.
+    if (err instanceof AiError) throw userFacingServerError("internal", `Proposal generation failed: ${FAILURE[err.kind] ?? err.kind}`);
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
+import { AppError, userFacingServerError } from "../../errors";
+import { routePolicy } from "../../http/route-policy";
 import { SourceError } from "../../sources/source";
 import { finishMarketplaceConnect } from "./service";
 
@@ -16,10 +17,10 @@ function page(title: string, text: string): Response {
  * GET /admin/oauth/callback: where the marketplace sends the browser after the
  * user approves `jobpilot source connect marketplace`. A browser redirect cannot
  * carry the admin token, so the single-use, expiring `state` the CLI handed
- * out is what authenticates it (the auth plugin lets this one path through).
+ * out is what authenticates it (its policy is `public`: no admin token asked).
  */
 export function oauthCallbackRoutes(deps: Deps) {
-  return new Elysia().get(
+  return new Elysia().use(routePolicy).get(
     OAUTH_CALLBACK_PATH,
     async ({ query }) => {
       if (query.error) throw new AppError("bad_request", `The marketplace refused the authorisation: ${query.error_description ?? query.error}`);
@@ -31,12 +32,13 @@ export function oauthCallbackRoutes(deps: Deps) {
         if (err instanceof AppError) throw err;
         if (err instanceof SourceError) throw new AppError("bad_request", err.message);
         deps.log.warn("oauth code exchange failed", { err: err as Error });
-        throw new AppError("unavailable", "Could not reach the marketplace to finish connecting; try `jobpilot source connect marketplace` again");
+        throw userFacingServerError("unavailable", "Could not reach the marketplace to finish connecting; try `jobpilot source connect marketplace` again");
       }
       deps.log.info("marketplace API connected");
       return page("Connected", "jobpilot can now read the marketplace's API. You can close this tab.");
     },
     {
+      policy: { public: true },
       query: t.Object({
         code: t.Optional(t.String({ maxLength: 4096 })),
         state: t.Optional(t.String({ maxLength: 256 })),

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
-import { authContext } from "../../http/auth";
+import { routePolicy, type RoutePolicy } from "../../http/route-policy";
+import { authContext } from "../accounts/auth-context";
 import { errorResponses, pageQuery } from "../../http/schemas";
 import { listDeliveries, retryDelivery } from "./service";
 
@@ -33,12 +34,16 @@ const Delivery = t.Object(
 
 const params = t.Object({ feedId: t.String({ maxLength: 100 }) });
 const tags = ["Feeds"];
+/** Under /api/v1/feeds, so as the feed routes: validation errors in the spec's shape, the feeds bucket. */
+const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
 
 /** (extension) Webhook delivery history of a feed, and resending an event. */
 export function webhooksRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/feeds" })
     .use(authContext)
+    .use(routePolicy)
     .get("/:feedId/deliveries", ({ auth, params, query }) => listDeliveries(deps, auth, params.feedId, query), {
+      policy,
       params,
       query: t.Object({
         ...pageQuery(),
@@ -62,6 +67,7 @@ export function webhooksRoutes(deps: Deps) {
       detail: { tags, summary: "(extension) The feed's webhook events and their attempts, newest first" },
     })
     .post("/:feedId/deliveries/:eventId/retry", ({ auth, params, set }) => ((set.status = 202), retryDelivery(deps, auth, params.feedId, params.eventId)), {
+      policy,
       params: t.Object({ feedId: t.String({ maxLength: 100 }), eventId: t.String({ maxLength: 100 }) }),
       response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
       detail: { tags, summary: "(extension) Send an event again now" },

@@ -148,7 +148,7 @@ describe("CORS preflight", () => {
     expect(res.headers.get("access-control-allow-private-network")).toBe("true");
   });
 
-  // Flip to test() once src/http/auth.ts skips authentication for this preflight.
+  // Its route is `public` in its policy, so the auth plugin lets it through.
   test("full app: the preflight passes the auth plugin", async () => {
     setup();
     const res = await t.request("OPTIONS", "/api/v1/capture", { headers: { origin: "https://www.linkedin.com", "access-control-request-method": "POST" } });

@@ -158,9 +158,11 @@ describe("GET /admin/oauth/callback", () => {
     expect(res.status).toBe(401);
   });
 
-  test("without a client id the route does not exist", async () => {
+  test("without a client id the route does not exist: an /admin path like any other (401 without the token, 404 with it)", async () => {
     app(false);
-    const res = await t.request("GET", query({ code: "c", state: "s" }));
+    const anonymous = await t.request("GET", query({ code: "c", state: "s" }));
+    expect(anonymous.status, show(anonymous)).toBe(401);
+    const res = await t.request("GET", query({ code: "c", state: "s" }), { headers: { authorization: "Bearer admin-token-for-tests-0123456789" } });
     expect(res.status, show(res)).toBe(404);
   });
 });
