@@ -1,14 +1,13 @@
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
-import { newId } from "../../lib/ids";
 import { enqueueTask } from "../../worker/tasks";
-import type { FeedIndex } from "../feeds/matcher";
-import { recordMatch } from "../feeds/repo";
+import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
+import { admitJob } from "../feeds/admit";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
 import type { JobDocument } from "./document";
 import { normalizeJob, type NormalizedJob } from "./normalize";
 import * as repo from "./repo";
-import { checkTracked, ensureTracked } from "./tracking";
+import { checkTracked } from "./tracking";
 
 export interface IngestDeps {
   db: Db;
@@ -46,7 +45,6 @@ export interface IngestResult {
 }
 
 export const SCORE_TASK = "score";
-export const JOB_MATCHED_EVENT = "job.matched";
 
 function columns(job: NormalizedJob, source: string) {
   return {
@@ -140,33 +138,25 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
           updatedAtTs: now,
         });
         result.inserted++;
-        let entered = false;
+        const unscored: CompiledFeed[] = [];
         for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
           if (feed.profilePrompt.trim() === "") {
-            if (EMPTY_PROMPT_SCORE < feed.minScore) continue;
-            const id = newId();
-            recordMatch(
-              db,
-              {
-                id,
-                feedId: feed.id,
-                accountId: feed.accountId,
-                jobCiphertext: job.ciphertext,
-                matchingScore: EMPTY_PROMPT_SCORE,
-                scoreSource: "default",
-                scoreReason: "No profilePrompt on this feed: every match scores 5",
-                matchedAtTs: now,
-              },
-              feed.notificationsMuted ? null : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT, deliverable: feed.hasWebhook },
-            );
-            result.matched++;
-            entered = true;
+            if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
           } else {
             enqueueTask(db, SCORE_TASK, { feedId: feed.id, ciphertext: job.ciphertext }, now, { maxAttempts: 4 });
             result.scoring++;
           }
         }
-        if (entered) ensureTracked(db, job.ciphertext, doc, now);
+        if (unscored.length === 0) continue;
+        // A feed without a profilePrompt takes every match at the same score, with no scoring task.
+        result.matched += admitJob(db, unscored, {
+          jobCiphertext: job.ciphertext,
+          document: doc,
+          score: EMPTY_PROMPT_SCORE,
+          scoreSource: "default",
+          scoreReason: "No profilePrompt on this feed: every match scores 5",
+          nowTs: now,
+        });
       }
     },
     { behavior: "immediate" },
