@@ -18,7 +18,7 @@ import { feedsRoutes } from "./modules/feeds/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
 import { WebhookPayloadSchema } from "./modules/webhooks/model";
 import { freelancersRoutes } from "./modules/freelancers/index";
-import { jobsAdminRoutes } from "./modules/jobs/index";
+import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";

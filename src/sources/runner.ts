@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import type { Deps } from "../deps";
-import { ingestDocuments } from "../modules/jobs/ingest";
+import { ingestDocuments } from "../modules/intake/ingest";
 import { findSourceState, recordPoll } from "../modules/sources/repo";
 import { Loop } from "../worker/loop";
 import type { JobSource, SourceState } from "./source";

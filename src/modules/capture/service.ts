@@ -11,7 +11,7 @@ import { htmlToText, tidy } from "../../lib/html";
 import type { AuthContext } from "../accounts/service";
 import { matchesOfJob } from "../feeds/repo";
 import type { JobDocument } from "../jobs/document";
-import { ingestDocuments } from "../jobs/ingest";
+import { ingestDocuments } from "../intake/ingest";
 import { normalizeJob } from "../jobs/normalize";
 import { MAX_DESCRIPTION_TEXT, type CaptureBody, type CaptureResult } from "./model";
 

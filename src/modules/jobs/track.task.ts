@@ -3,7 +3,7 @@ import type { Clock } from "../../lib/clock";
 import type { FeedIndex } from "../feeds/matcher";
 import { evolveSandboxJob } from "../../sources/sandbox/evolve";
 import type { JobDocument } from "./document";
-import { ingestDocuments } from "./ingest";
+import { ingestDocuments } from "../intake/ingest";
 import { dueTracking, findJob } from "./repo";
 
 export const TRACK_TASK = "jobs.track";

@@ -4,6 +4,7 @@ import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
+import { enqueueTask } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
 import { admitFeedOf, admitJob } from "../feeds/admit";
@@ -21,6 +22,14 @@ export interface ScoringDeps {
   ai: AiClient;
   config: { scoringModel: string };
   wake: () => void;
+}
+
+/** The task that scores one new job for one feed (scoreFeedMatch). */
+export const SCORE_TASK = "score";
+
+/** Queues the scoring of a job a feed matched; call inside the transaction that archived it. */
+export function queueScoring(db: Db, payload: { feedId: string; ciphertext: string }, nowTs: number): void {
+  enqueueTask(db, SCORE_TASK, payload, nowTs, { maxAttempts: 4 });
 }
 
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */

@@ -7,7 +7,7 @@ import { PoolLoop } from "../../worker/loop";
 import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import { findFeedById, findFeedJobById } from "../feeds/repo";
 import { normalizeJob } from "../jobs/normalize";
-import { archiveWithoutMatching } from "../jobs/ingest";
+import { archiveWithoutMatching } from "../jobs/archive";
 import { findJob } from "../jobs/repo";
 import { clientScore } from "../jobs/client-score";
 import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";

@@ -1,13 +1,12 @@
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
-import { enqueueTask } from "../../worker/tasks";
-import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
 import { admitJob } from "../feeds/admit";
+import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
-import type { JobDocument } from "./document";
-import { normalizeJob, type NormalizedJob } from "./normalize";
-import * as repo from "./repo";
-import { checkTracked } from "./tracking";
+import { archiveDocument } from "../jobs/archive";
+import type { JobDocument } from "../jobs/document";
+import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
+import { queueScoring } from "../scoring/service";
 
 export interface IngestDeps {
   db: Db;
@@ -44,46 +43,6 @@ export interface IngestResult {
   notes: IngestNote[];
 }
 
-export const SCORE_TASK = "score";
-
-function columns(job: NormalizedJob, source: string) {
-  return {
-    jobUid: job.jobUid,
-    platform: job.platform,
-    title: job.title,
-    url: job.url,
-    jobType: job.jobType,
-    hourlyMin: job.hourlyMin,
-    hourlyMax: job.hourlyMax,
-    fixedBudget: job.fixedBudget,
-    clientCountry: job.clientCountry,
-    clientTotalSpent: job.clientTotalSpent,
-    paymentVerified: job.paymentVerified,
-    clientRating: job.clientRating,
-    clientReviews: job.clientReviews,
-    usOnly: job.usOnly,
-    emailFound: job.emailFound,
-    publishTimeTs: job.publishTimeTs,
-    companyId: job.companyId,
-    source,
-  };
-}
-
-/**
- * Archives one document without running it through the feeds: for the webhook
- * test's sample job, which GET /api/v1/jobs/{ciphertext} must find but no feed
- * may ever match or notify. A ciphertext already archived is left as it is.
- */
-export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string, nowTs: number): string {
-  const normalized = normalizeJob(doc);
-  if (!normalized.ok) throw new Error(`the document does not normalize: ${normalized.error}`);
-  const { job } = normalized;
-  if (!repo.findJobMeta(db, job.ciphertext)) {
-    repo.insertJob(db, { ciphertext: job.ciphertext, ...columns(job, source), document: doc, firstSeenAtTs: nowTs, exploredAtTs: job.exploredAt ?? nowTs, updatedAtTs: nowTs });
-  }
-  return job.ciphertext;
-}
-
 /**
  * Archives documents and runs every new job through the feeds, all in one
  * transaction: a job is stored, matched, and its feed entries, notification
@@ -114,36 +73,22 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
   if (valid.length === 0) return result;
 
   const now = deps.clock.now();
+  const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
   deps.db.transaction(
     (tx) => {
       const db = tx as unknown as Db;
       for (const { job, doc } of valid) {
-        const exploredAtTs = job.exploredAt ?? now;
-        const known = repo.findJobMeta(db, job.ciphertext);
-        if (known) {
+        if (archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs }) === "known") {
           result.updated++;
-          if (exploredAtTs >= known.exploredAtTs) {
-            repo.updateJob(db, job.ciphertext, { ...columns(job, opts.source), document: doc, exploredAtTs, updatedAtTs: now });
-            // A newer document of a job the tracker watches is one more observation of its proposal activity.
-            checkTracked(db, job.ciphertext, doc, now, deps.config.trackerMaxAgeDays * 86_400_000);
-          }
           continue;
         }
-        repo.insertJob(db, {
-          ciphertext: job.ciphertext,
-          ...columns(job, opts.source),
-          document: doc,
-          firstSeenAtTs: now,
-          exploredAtTs,
-          updatedAtTs: now,
-        });
         result.inserted++;
         const unscored: CompiledFeed[] = [];
         for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
           if (feed.profilePrompt.trim() === "") {
             if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
           } else {
-            enqueueTask(db, SCORE_TASK, { feedId: feed.id, ciphertext: job.ciphertext }, now, { maxAttempts: 4 });
+            queueScoring(db, { feedId: feed.id, ciphertext: job.ciphertext }, now);
             result.scoring++;
           }
         }
