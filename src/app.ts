@@ -1,4 +1,4 @@
-import { oauthCallbackRoutes } from "./modules/sources/index";
+import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
 import { Elysia, t } from "elysia";
 import type { Config } from "./config";

@@ -7,8 +7,9 @@ import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
 import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK, scoreFeedMatch } from "../modules/scoring/service";
-import { configuredSources } from "../sources/registry";
-import { sourceLoops } from "../sources/runner";
+import { searchTerms } from "../modules/feeds/repo";
+import { configuredSources, optionalMarketplaceApiSettings } from "../modules/intake/registry";
+import { sourceLoops } from "../modules/intake/runner";
 import { SUBMIT_TASK } from "../modules/applications/service";
 import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
@@ -31,7 +32,7 @@ export const serveCommand: Command = {
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources;
     try {
-      sources = configuredSources(deps);
+      sources = configuredSources({ config, searchTerms: (platform) => searchTerms(deps.db, platform) });
     } catch (err) {
       closeDeps(deps);
       throw err;
@@ -46,7 +47,7 @@ export const serveCommand: Command = {
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;
-    const tracker = createMarketplaceApiTracker(config, log);
+    const tracker = createMarketplaceApiTracker(optionalMarketplaceApiSettings(config), log);
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,

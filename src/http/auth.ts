@@ -3,7 +3,7 @@ import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { authenticate, type AuthContext } from "../modules/accounts/service";
 import { CAPTURE_PATH } from "../modules/capture/model";
-import { OAUTH_CALLBACK_PATH } from "../modules/sources/index";
+import { OAUTH_CALLBACK_PATH } from "../modules/intake/callback";
 import { sameSecret } from "../lib/same-secret";
 import { getRequestState } from "./context";
 

@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { SourceError } from "../../sources/source";
-import { finishMarketplaceConnect } from "./service";
+import { finishMarketplaceConnect } from "./connect";
 
 export const OAUTH_CALLBACK_PATH = "/admin/oauth/callback";
 
