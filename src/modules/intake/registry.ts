@@ -96,6 +96,28 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
   },
 };
 
+/**
+ * The source a job came from, by name, for re-reading it (the tracker): the
+ * polled one when JOBPILOT_SOURCES names it, else one built from the catalog,
+ * so jobs of a source no longer polled are still watched; undefined for a name
+ * the catalog does not know ("push", "capture") or cannot build (missing settings).
+ */
+export function sourceLookup(deps: SourceDeps, polled: readonly JobSource[]): (name: string) => JobSource | undefined {
+  const known = new Map<string, JobSource | undefined>(polled.map((s) => [s.name, s]));
+  return (name) => {
+    if (!known.has(name)) {
+      let built: JobSource | undefined;
+      try {
+        built = Object.hasOwn(SOURCE_CATALOG, name) ? SOURCE_CATALOG[name]!.build(deps, DEFAULT_INTERVALS[name]) : undefined;
+      } catch {
+        built = undefined;
+      }
+      known.set(name, built);
+    }
+    return known.get(name);
+  };
+}
+
 /** What the marketplace API client needs from the configuration, or a message naming what is missing. */
 export function marketplaceApiSettings(config: Config) {
   const missing = (
