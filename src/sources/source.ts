@@ -1,9 +1,9 @@
 import type { Logger } from "../lib/log";
-import type { JobDocument } from "../modules/jobs/document";
+import type { JobDocument } from "./document";
 
 /**
  * A job source yields archived job documents (the spec's RawMarketplaceJob
- * shape, see src/modules/jobs/document.ts). Intake (src/modules/intake) polls
+ * shape, see ./document.ts). Intake (src/modules/intake) polls
  * each enabled source on its interval and ingests what it returns; ingestion
  * de-duplicates, so a source may return a job it returned before. A source
  * keeps what it needs between polls (ETag, Last-Modified, a cursor, the ids it

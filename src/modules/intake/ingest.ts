@@ -4,7 +4,7 @@ import { admitJob } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
 import { archiveDocument } from "../jobs/archive";
-import type { JobDocument } from "../jobs/document";
+import type { JobDocument } from "../../sources/document";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import { queueScoring } from "../scoring/service";
 

@@ -2,7 +2,7 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { JobSource } from "../../sources/source";
 import type { FeedIndex } from "../feeds/matcher";
-import type { JobDocument } from "../jobs/document";
+import type { JobDocument } from "../../sources/document";
 import { dueTracking, findJob } from "../jobs/repo";
 import { ingestDocuments } from "./ingest";
 

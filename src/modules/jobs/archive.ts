@@ -4,7 +4,7 @@
  * inside its transaction; nothing here matches or notifies.
  */
 import type { Db } from "../../db/client";
-import type { JobDocument } from "./document";
+import type { JobDocument } from "../../sources/document";
 import { normalizeJob, type NormalizedJob } from "./normalize";
 import * as repo from "./repo";
 import { checkTracked } from "./tracking";

@@ -12,7 +12,7 @@
 import { normalizeCountry } from "../../lib/countries";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { checkWebUrl } from "../../lib/web-url";
-import type { JobDocument, Platform } from "./document";
+import type { JobDocument, Platform } from "../../sources/document";
 import { ABORTED, isAborted, num, obj, str, timestamp } from "./fields";
 
 export interface NormalizedJob {

@@ -7,7 +7,7 @@
  */
 import { countryName } from "../../lib/countries";
 import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
-import type { JobDocument } from "../jobs/document";
+import type { JobDocument } from "../../sources/document";
 import type { NormalizedJob } from "../jobs/normalize";
 import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./model";
 import sampleJobDocument from "./sample-job.json" with { type: "json" };
