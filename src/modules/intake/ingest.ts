@@ -1,3 +1,11 @@
+/**
+ * Intake: where "a document arrived" is handled, whoever brought it — a polled
+ * source (runner.ts), the tracker re-reading a watched job (track.task.ts),
+ * push (POST /admin/jobs, `jobpilot ingest`) or a capture. Every path ends
+ * here, and the pipeline runs one way from here: archive (jobs) → match
+ * (feeds' index) → admit now (feeds/admit, feeds without a prompt) or queue
+ * scoring (scoring, which admits through the same door).
+ */
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { admitJob } from "../feeds/admit";
