@@ -1,4 +1,4 @@
-import { oauthCallbackRoutes } from "./modules/sources/index";
+import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
 import { Elysia, t } from "elysia";
 import type { Config } from "./config";
@@ -20,7 +20,7 @@ import { feedsRoutes } from "./modules/feeds/index";
 import { webhooksRoutes } from "./modules/webhooks/index";
 import { WebhookPayloadSchema } from "./modules/webhooks/model";
 import { freelancersRoutes } from "./modules/freelancers/index";
-import { jobsAdminRoutes } from "./modules/jobs/index";
+import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";

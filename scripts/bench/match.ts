@@ -23,7 +23,7 @@ import { createLogger } from "../../src/lib/log";
 import { createAccount } from "../../src/modules/accounts/service";
 import { compileFeed, FeedIndex, passesFilters, type MatchableJob } from "../../src/modules/feeds/matcher";
 import { insertFeed } from "../../src/modules/feeds/repo";
-import { ingestDocuments } from "../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { normalizeJob } from "../../src/modules/jobs/normalize";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { randomFeed } from "./fixtures";

@@ -26,7 +26,7 @@ import { systemClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/log";
 import { createAccount } from "../../src/modules/accounts/service";
 import { findFeedById, insertFeed } from "../../src/modules/feeds/repo";
-import { ingestDocuments } from "../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { newId } from "../../src/lib/ids";
 import { makeFeedRow } from "../../tests/helpers/factories";

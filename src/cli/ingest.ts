@@ -1,4 +1,4 @@
-import { ingestDocuments, type IngestResult } from "../modules/jobs/ingest";
+import { ingestDocuments, type IngestResult } from "../modules/intake/ingest";
 import { intFlag, UsageError, type Command } from "./command";
 import { printJson, withDeps } from "./db";
 

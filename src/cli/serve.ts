@@ -6,17 +6,17 @@ import { bootstrapFirstAccount } from "../modules/accounts/service";
 import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
 import { TaskWorker } from "../worker/worker";
-import { SCORE_TASK } from "../modules/jobs/ingest";
-import { scoreFeedMatch } from "../modules/scoring/service";
-import { configuredSources } from "../sources/registry";
-import { sourceLoops } from "../sources/runner";
+import { SCORE_TASK, scoreFeedMatch } from "../modules/scoring/service";
+import { searchTerms } from "../modules/feeds/repo";
+import { configuredSources, optionalMarketplaceApiSettings, sourceLookup } from "../modules/intake/registry";
+import { sourceLoops } from "../modules/intake/runner";
 import { SUBMIT_TASK } from "../modules/applications/service";
 import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
 import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker";
 import { startScheduler } from "../worker/scheduler";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
-import { TRACK_TASK, trackJobs } from "../modules/jobs/track.task";
+import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
 import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
 
 export const serveCommand: Command = {
@@ -31,8 +31,9 @@ export const serveCommand: Command = {
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources;
+    const sourceDeps = { config, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
     try {
-      sources = configuredSources(deps);
+      sources = configuredSources(sourceDeps);
     } catch (err) {
       closeDeps(deps);
       throw err;
@@ -47,14 +48,15 @@ export const serveCommand: Command = {
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;
-    const tracker = createMarketplaceApiTracker(config, log);
+    const findSource = sourceLookup(sourceDeps, sources);
+    const tracker = createMarketplaceApiTracker(optionalMarketplaceApiSettings(config), log);
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,
       handlers: {
         [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx),
         [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx, tracker),
-        [TRACK_TASK]: () => trackJobs(deps),
+        [TRACK_TASK]: () => trackJobs(deps, findSource),
       },
     });
     const applyWorker = new TaskWorker(deps, {

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
-import { listSourceStates, oauthStatePending } from "../modules/sources/repo";
-import { finishMarketplaceConnect, parsePastedCode, startMarketplaceConnect } from "../modules/sources/service";
-import { configuredSourceNames, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../sources/registry";
+import { finishMarketplaceConnect, parsePastedCode, startMarketplaceConnect } from "../modules/intake/connect";
+import { configuredSourceNames, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../modules/intake/registry";
+import { listSourceStates, oauthStatePending } from "../modules/intake/repo";
 import { UsageError, type Command, type CommandContext } from "./command";
 import { formatTs, printJson, table, withDeps } from "./db";
 

@@ -1,13 +1,15 @@
 import type { Logger } from "../lib/log";
+import type { JobDocument } from "./document";
 
 /**
  * A job source yields archived job documents (the spec's RawMarketplaceJob
- * shape, see src/modules/jobs/document/index.ts). `serve` polls each enabled source
- * on its interval and ingests what it returns; ingestion de-duplicates, so a
- * source may return a job it returned before. A source keeps what it needs
- * between polls (ETag, Last-Modified, a cursor, the ids it saw last) in
- * `state`, which the runner stores in SQLite, so a restart neither refetches
- * everything nor forgets where it was.
+ * shape, see ./document.ts). Intake (src/modules/intake) polls
+ * each enabled source on its interval and ingests what it returns; ingestion
+ * de-duplicates, so a source may return a job it returned before. A source
+ * keeps what it needs between polls (ETag, Last-Modified, a cursor, the ids it
+ * saw last) in `state`, which intake stores in SQLite, so a restart neither
+ * refetches everything nor forgets where it was. A source is an adapter: it is
+ * handed what it needs (search terms, settings) and imports no feature module.
  */
 export interface SourceState {
   etag?: string | null;
@@ -40,6 +42,12 @@ export interface JobSource {
   cron?: string;
   /** Throws on failure (network, 5xx, unparsable answer): the runner backs off and keeps the other sources going. */
   poll(ctx: PollContext): Promise<PollResult> | PollResult;
+  /**
+   * The job as it looks at `nowTs`, read again from the source: the
+   * proposal-activity tracker calls it for watched jobs. Sources that cannot
+   * read one job again leave it out; their jobs are checked when ingested again.
+   */
+  reread?(doc: JobDocument, nowTs: number): Promise<JobDocument> | JobDocument;
 }
 
 /** A failure a user must act on (e.g. re-authorise), shown as the source's last error. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/index";
 import { closeDatabase, openDatabase } from "../../src/db/client";
-import { recordPoll } from "../../src/modules/sources/repo";
+import { recordPoll } from "../../src/modules/intake/repo";
 import { loadTokens, tokenPathFor } from "../../src/sources/marketplace-api/token-store";
 import { startFakeMarketplaceApi, tokenReply, type FakeMarketplaceApi } from "../fixtures/marketplace-api/fake-api";
 

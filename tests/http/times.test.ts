@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { authenticate } from "../../src/modules/accounts/service";
 import * as feeds from "../../src/modules/feeds/service";
-import { ingestDocuments } from "../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 

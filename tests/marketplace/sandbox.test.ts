@@ -7,7 +7,7 @@ import * as repo from "../../src/marketplace/sandbox/repo";
 import * as rules from "../../src/marketplace/sandbox/rules";
 import { createErrorHandler } from "../../src/http/error-handler";
 import { newId } from "../../src/lib/ids";
-import { ingestDocuments } from "../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { findJob } from "../../src/modules/jobs/repo";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { makeDoc } from "../helpers/factories";

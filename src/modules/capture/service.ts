@@ -10,8 +10,8 @@ import { normalizeCountry } from "../../lib/countries";
 import { htmlToText, tidy } from "../../lib/html";
 import type { AuthContext } from "../accounts/service";
 import { matchesOfJob } from "../feeds/repo";
-import type { JobDocument } from "../jobs/document";
-import { ingestDocuments } from "../jobs/ingest";
+import type { JobDocument } from "../../sources/document";
+import { ingestDocuments } from "../intake/ingest";
 import { normalizeJob } from "../jobs/normalize";
 import { MAX_DESCRIPTION_TEXT, type CaptureBody, type CaptureResult } from "./model";
 

@@ -2,9 +2,9 @@ import { and, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { applications, feedJobs, feeds } from "../../db/schema";
-import { configuredSourceNames } from "../../sources/registry";
 import { aiUsageCalls } from "../accounts/repo";
-import { listSourceStates } from "../sources/repo";
+import { configuredSourceNames } from "../intake/registry";
+import { listSourceStates } from "../intake/repo";
 import { html, type Html } from "./html";
 
 /**

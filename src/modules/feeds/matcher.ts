@@ -1,7 +1,8 @@
 import { tokenize } from "../../lib/text";
 import { normalizeCountry } from "../../lib/countries";
 import type { NormalizedJob } from "../jobs/normalize";
-import type { Platform } from "../jobs/document";
+import type { Platform } from "../../sources/document";
+import { hasDeliverableWebhook } from "./admit";
 import type { FeedRow } from "./repo";
 
 /**
@@ -34,7 +35,7 @@ export interface CompiledFeed {
   minScore: number;
   profilePrompt: string;
   notificationsMuted: boolean;
-  /** A webhook URL is set and not disabled: match events are worth delivering. */
+  /** hasDeliverableWebhook (admit.ts): match events are worth delivering. */
   hasWebhook: boolean;
   includes: Term[];
   excludes: Term[];
@@ -63,7 +64,7 @@ export function compileFeed(row: FeedRow, intern: (keyword: string) => Term | nu
     minScore: row.minScore,
     profilePrompt: row.profilePrompt,
     notificationsMuted: row.notificationsMuted,
-    hasWebhook: row.webhookUrl !== null && row.webhookDisabledAtTs === null,
+    hasWebhook: hasDeliverableWebhook(row),
     includes: terms(row.includes),
     excludes: terms(row.excludes),
     minHourlyRate: row.minHourlyRate,

@@ -68,43 +68,38 @@ export interface MatchRecord {
   matchedAtTs: number;
 }
 
-/**
- * Puts a job into a feed and, unless the feed is muted, writes its
- * notification to the outbox; call inside one transaction. A job enters a
- * feed at most once: a second call changes nothing and returns false.
- */
-/**
- * `event.deliverable` says whether the feed has a working webhook endpoint now: if not, the event is
- * written as `no_endpoint` and never enters the deliverer's index of due events.
- */
-export function recordMatch(db: Db, match: MatchRecord, event: { id: string; type: string; deliverable: boolean } | null): boolean {
-  // Runs for every feed entry at ingest, so these two are plain prepared statements (see rawStatement).
+/** A job's entry in a feed (see admit.ts); false when the job is in the feed already. */
+export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
+  // Runs for every feed entry at ingest, so this and insertEvent are plain prepared statements (see rawStatement).
   const inserted = rawStatement(
     db,
     "feeds.insertMatch",
     `INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   ).run(match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs);
-  if (inserted.changes === 0) return false;
-  if (event) {
-    rawStatement(
-      db,
-      "feeds.insertEvent",
-      `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      event.id,
-      event.type,
-      match.accountId,
-      match.feedId,
-      match.id,
-      match.jobCiphertext,
-      match.matchedAtTs,
-      event.deliverable ? "pending" : "no_endpoint",
-      event.deliverable ? match.matchedAtTs : null,
-    );
-  }
-  return true;
+  return inserted.changes > 0;
+}
+
+export interface EventInsert {
+  id: string;
+  type: string;
+  accountId: string;
+  feedId: string;
+  feedJobId: string | null;
+  jobCiphertext: string | null;
+  createdAtTs: number;
+  status: "pending" | "no_endpoint";
+  nextAttemptAtTs: number | null;
+}
+
+/** One outbox row (see admit.ts queueEvent). */
+export function insertEvent(db: Db, e: EventInsert): void {
+  rawStatement(
+    db,
+    "feeds.insertEvent",
+    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
 }
 
 export interface FeedJobListing {
@@ -207,10 +202,6 @@ export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
       .where(eq(feedJobs.id, sql.placeholder("id")))
       .prepare(),
   ).get({ id });
-}
-
-export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
-  db.insert(events).values(row).run();
 }
 
 /** This account's newest feed entry for a job (ids are time-ordered, so they break a tie). */

@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
 import { isUuid, newId } from "../../lib/ids";
 import type { AuthContext } from "../accounts/service";
+import { admitFeedOf, queueEvent, WEBHOOK_TEST_EVENT } from "./admit";
 import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
@@ -93,24 +94,12 @@ async function webhookUrlDetails(deps: FeedsDeps, changed: Writable): Promise<st
   return checked.ok ? [] : [`webhookUrl is not allowed: ${checked.reason}`];
 }
 
-export const WEBHOOK_TEST_EVENT = "webhook.test";
-
 /** Why nothing is sent for a muted feed (a test or a resend asked of one is a 409). */
 export const MUTED_MESSAGE = "Notifications are muted on this feed (notificationsMuted: true), so nothing is sent to its webhook; unmute it first";
 
-/** A test delivery through the normal path, written with the change that set the URL (or on request). */
+/** A test delivery through the normal path, written with the change that set the URL (or on request); callers check the feed is not muted. */
 function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): string {
-  const id = `evt_${newId()}`;
-  repo.insertEvent(db, {
-    id,
-    type: WEBHOOK_TEST_EVENT,
-    accountId: feed.accountId,
-    feedId: feed.id,
-    createdAtTs: now,
-    status: "pending",
-    nextAttemptAtTs: now,
-  });
-  return id;
+  return queueEvent(db, admitFeedOf(feed), WEBHOOK_TEST_EVENT, now)!;
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {

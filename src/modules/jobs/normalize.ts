@@ -12,7 +12,7 @@
 import { normalizeCountry } from "../../lib/countries";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { checkWebUrl } from "../../lib/web-url";
-import type { JobDocument, Platform } from "./document";
+import type { JobDocument, Platform } from "../../sources/document";
 import {
   currencyCode, detailRoots, first, firstNum, firstStr, idStr, isAborted, isCount, isNonNegative, isPositive, isRating, jobType as jobTypeOf,
   num, obj, paymentVerified, str, timestamp, type Obj,

@@ -3,17 +3,16 @@ import { scoreLocally } from "../../ai/local-scorer";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
-import { newId } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
+import { enqueueTask } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
-import { findFeedById, recordMatch } from "../feeds/repo";
+import { admitFeedOf, admitJob } from "../feeds/admit";
+import { findFeedById } from "../feeds/repo";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
-import { JOB_MATCHED_EVENT } from "../jobs/ingest";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
 import { budgetText } from "../jobs/service";
-import { ensureTracked } from "../jobs/tracking";
 import * as repo from "./repo";
 
 export interface ScoringDeps {
@@ -23,6 +22,14 @@ export interface ScoringDeps {
   ai: AiClient;
   config: { scoringModel: string };
   wake: () => void;
+}
+
+/** The task that scores one new job for one feed (scoreFeedMatch). */
+export const SCORE_TASK = "score";
+
+/** Queues the scoring of a job a feed matched; call inside the transaction that archived it. */
+export function queueScoring(db: Db, payload: { feedId: string; ciphertext: string }, nowTs: number): void {
+  enqueueTask(db, SCORE_TASK, payload, nowTs, { maxAttempts: 4 });
 }
 
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
@@ -134,27 +141,16 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
       // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
       const current = findFeedById(db, payload.feedId);
       if (!current || outcome.score < current.minScore) return;
-      entered = recordMatch(
-        db,
-        {
-          id: newId(),
-          feedId: current.id,
-          accountId: current.accountId,
-          jobCiphertext: payload.ciphertext,
-          matchingScore: outcome.score,
-          scoreSource: outcome.source,
-          scoreReason: outcome.reason,
-          matchedAtTs: deps.clock.now(),
-        },
-        current.notificationsMuted
-          ? null
-          : { id: `evt_${newId()}`, type: JOB_MATCHED_EVENT, deliverable: current.webhookUrl !== null && current.webhookDisabledAtTs === null },
-      );
+      entered = admitJob(db, [admitFeedOf(current)], {
+        jobCiphertext: payload.ciphertext,
+        document: row.document,
+        score: outcome.score,
+        scoreSource: outcome.source,
+        scoreReason: outcome.reason,
+        nowTs: deps.clock.now(),
+      }) > 0;
     },
     { behavior: "immediate" },
   );
-  if (entered) {
-    ensureTracked(deps.db, payload.ciphertext, row.document, deps.clock.now());
-    deps.wake();
-  }
+  if (entered) deps.wake();
 }

@@ -4,12 +4,13 @@ import type { Logger } from "../../lib/log";
 import { EgressBlockedError, safeFetch, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
+import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import { findFeedById, findFeedJobById } from "../feeds/repo";
 import { normalizeJob } from "../jobs/normalize";
-import { archiveWithoutMatching } from "../jobs/ingest";
+import { archiveWithoutMatching } from "../jobs/archive";
 import { findJob } from "../jobs/repo";
 import { clientScore } from "../jobs/client-score";
-import { buildJobMatchedPayload, buildTestPayload, JOB_MATCHED, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
+import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
 import * as repo from "./repo";
 
 export interface DelivererDeps {
@@ -79,7 +80,7 @@ export class WebhookDeliverer extends PoolLoop {
 
   private payloadOf(e: repo.EventRow, feed: { id: string; title: string }): unknown | null {
     const { db, clock } = this.deps;
-    if (e.type !== JOB_MATCHED) {
+    if (e.type !== JOB_MATCHED_EVENT) {
       // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
       const sample = findJob(db, archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
       const job = sample ? normalizeJob(sample.document) : null;
@@ -116,7 +117,7 @@ export class WebhookDeliverer extends PoolLoop {
       repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
       return;
     }
-    if (e.type === JOB_MATCHED && repo.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
+    if (e.type === JOB_MATCHED_EVENT && repo.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
       repo.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
       return;
     }

@@ -9,6 +9,7 @@
  * no per-platform parsing.
  */
 import { t } from "elysia";
+import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
 
 /** Longest description sent; longer ones are cut and end with " …". */
 export const WEBHOOK_DESCRIPTION_MAX_CHARS = 50_000;
@@ -67,7 +68,7 @@ export const WebhookClientSchema = t.Object(
 
 export const WebhookPayloadSchema = t.Object(
   {
-    type: t.Union([t.Literal("job.matched"), t.Literal("webhook.test")], {
+    type: t.Union([t.Literal(JOB_MATCHED_EVENT), t.Literal(WEBHOOK_TEST_EVENT)], {
       description: "`job.matched`: a new job entered the feed. `webhook.test`: sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test (never to a muted feed), carrying an archived sample job; do not apply to it.",
     }),
     id: t.String({ description: "Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries." }),

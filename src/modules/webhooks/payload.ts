@@ -6,16 +6,14 @@
  * (model.ts), which also documents it on the OpenAPI page.
  */
 import { countryName } from "../../lib/countries";
-import type { JobDocument } from "../jobs/document";
+import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
+import type { JobDocument } from "../../sources/document";
 import type { NormalizedJob } from "../jobs/normalize";
 import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./model";
 import sampleJobDocument from "./sample-job.json" with { type: "json" };
 
 export type { WebhookPayload } from "./model";
 export { WebhookPayloadSchema } from "./model";
-
-export const JOB_MATCHED = "job.matched";
-export const WEBHOOK_TEST = "webhook.test";
 
 export interface MatchedEventInput {
   /** "evt_…", also the webhook-id header. */
@@ -51,7 +49,7 @@ export const TEST_SCORE_REASON = "Test event: sent when the webhook URL is saved
 export function buildJobMatchedPayload(input: MatchedEventInput): WebhookPayload {
   const { match } = input;
   return buildPayload({
-    type: JOB_MATCHED,
+    type: JOB_MATCHED_EVENT,
     eventId: input.eventId,
     createdAtTs: input.createdAtTs,
     feed: input.feed,
@@ -81,7 +79,7 @@ export function buildTestPayload(input: { eventId: string; createdAtTs: number; 
   // to the event so a receiver's "how old is this job" logic sees a fresh job.
   const publishTimeTs = job.publishTimeTs === null ? null : input.createdAtTs - ((job.exploredAt ?? job.publishTimeTs) - job.publishTimeTs);
   return buildPayload({
-    type: WEBHOOK_TEST,
+    type: WEBHOOK_TEST_EVENT,
     eventId: input.eventId,
     createdAtTs: input.createdAtTs,
     feed: input.feed,

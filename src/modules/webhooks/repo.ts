@@ -29,10 +29,6 @@ export function findEventBySeq(db: Db, seq: number): EventRow | undefined {
   ).get({ seq });
 }
 
-export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
-  db.insert(events).values(row).run();
-}
-
 /** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
 export function deliveredRecently(db: Db, e: EventRow, sinceTs: number): boolean {
   if (!e.jobCiphertext) return false;

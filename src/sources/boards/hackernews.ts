@@ -12,7 +12,7 @@
  * Attribution: every document links the comment on news.ycombinator.com and
  * ends with "Source: Hacker News — <url>".
  */
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import type { JobSource, PollContext, PollResult, SourceState } from "../source";
 import { boardDocument, htmlToText, singleCountry } from "./html";
 import { conditionalGet, intervalOf, joinUrl, parseJson, recentIds, stateIds } from "./http";

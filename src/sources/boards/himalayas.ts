@@ -8,7 +8,7 @@
  * redistribution to Google Jobs, LinkedIn or Jooble — nothing here publishes
  * anywhere.
  */
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import type { JobSource, PollContext, PollResult } from "../source";
 import { boardDocument, describeJob, inlineText, mailtoAddress, singleCountry } from "./html";
 import { conditionalGet, intervalOf, joinUrl, parseJson, recentIds, stateIds } from "./http";

@@ -6,7 +6,7 @@
  */
 import { normalizeCountry } from "../../lib/countries";
 import { htmlToText } from "../../lib/html";
-import type { JobDocument, OntologySkill } from "../../modules/jobs/document";
+import type { JobDocument, OntologySkill } from "../document";
 
 // The HTML converter is shared with captured pages (src/lib/html.ts); re-exported so the
 // adapters keep importing every text helper from this one module.

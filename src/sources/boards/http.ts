@@ -6,7 +6,7 @@
  * which board and URL failed and why.
  */
 import { readCapped, TooLargeError } from "../../lib/read-capped";
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import type { PollContext, PollResult, SourceState } from "../source";
 
 export const USER_AGENT = "jobpilot (+self-hosted job feed)";

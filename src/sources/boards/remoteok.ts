@@ -5,7 +5,7 @@
  * link and credit "Remote OK" — every document keeps the job URL and ends
  * with "Source: Remote OK — <url>".
  */
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import type { JobSource, PollContext, PollResult } from "../source";
 import { boardDocument, describeJob, inlineText, mailtoAddress, singleCountry } from "./html";
 import { intervalOf, joinUrl, pollJson, uniqueDocuments } from "./http";

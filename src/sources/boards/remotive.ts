@@ -7,7 +7,7 @@
  * document keeps the job URL and ends with "Source: Remotive — <url>", and
  * nothing here publishes anywhere.
  */
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import type { JobSource, PollContext, PollResult } from "../source";
 import { boardDocument, describeJob, inlineText, singleCountry } from "./html";
 import { intervalOf, joinUrl, pollJson, uniqueDocuments } from "./http";

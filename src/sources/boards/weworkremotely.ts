@@ -6,7 +6,7 @@
  * costs a 304. Attribution: every document keeps the job link and ends with
  * "Source: We Work Remotely — <url>".
  */
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import type { JobSource, PollContext, PollResult, SourceState } from "../source";
 import { boardDocument, decodeEntities, describeJob, oneLine, singleCountry } from "./html";
 import { conditionalGet, intervalOf, joinUrl, type Validators } from "./http";

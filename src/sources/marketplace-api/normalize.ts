@@ -1,7 +1,7 @@
 /**
  * One `marketplaceJobPostingsSearch` edge node (the official API's field names,
  * marketplace-data.md §2.2) → the archived job document our normaliser reads
- * (src/modules/jobs/document/index.ts; field locations from §1.6):
+ * (src/sources/document.ts; field locations from §1.6):
  *
  *   ciphertext, id, type, budgets, publish time → jobTile.job (tile shape: money as strings)
  *   client{location, totalSpent, totalFeedback, totalReviews, verificationStatus} → upworkHistoryData.client
@@ -12,7 +12,7 @@
  * here, so the job normaliser reports "unknown" rather than a guessed false.
  * Pure: no clock, no I/O; the caller passes `exploredAt`.
  */
-import type { JobDocument, OntologySkill } from "../../modules/jobs/document";
+import type { JobDocument, OntologySkill } from "../document";
 import { first, idStr, jobType, obj, str, type Obj } from "../../modules/jobs/document/readers";
 
 const DIGITS = /^\d+$/;

@@ -49,11 +49,6 @@ export function authorizeUrl(opts: AuthorizeUrlOptions): string {
   return url.toString();
 }
 
-/** A fresh random `state` value (128 bits, URL-safe). */
-export function newOAuthState(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
-}
-
 interface TokenRequestBase {
   tokenUrl: string;
   clientId: string;

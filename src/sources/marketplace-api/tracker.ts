@@ -1,8 +1,6 @@
 import { existsSync } from "node:fs";
-import type { Config } from "../../config";
 import type { Logger } from "../../lib/log";
-import { marketplaceApiSettings } from "../registry";
-import { createMarketplaceClient, type MarketplaceClient } from "./client";
+import { createMarketplaceClient, type MarketplaceClient, type MarketplaceClientOptions } from "./client";
 import { readEngagementByJob } from "./proposals";
 
 /** Reads whether clients viewed or replied to proposals, keyed by job ciphertext. */
@@ -16,16 +14,15 @@ export interface EngagementTracker {
  * The `marketplace-api` tracker: when the user connected the official API
  * (`jobpilot source connect marketplace`), the apply sync loop reads proposal
  * engagement from it (viewedByClient; a conversation room means replied).
- * Null when the API is not configured; until the token file exists it reports
+ * Null when the API is not configured (no settings); until the token file exists it reports
  * nothing, so an unconnected install does not log an error every sync.
  */
-export function createMarketplaceApiTracker(config: Config, log: Logger, fetchImpl?: typeof fetch): EngagementTracker | null {
-  let settings: ReturnType<typeof marketplaceApiSettings>;
-  try {
-    settings = marketplaceApiSettings(config);
-  } catch {
-    return null;
-  }
+export function createMarketplaceApiTracker(
+  settings: Pick<MarketplaceClientOptions, "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "secretKey" | "tokenPath"> | null,
+  log: Logger,
+  fetchImpl?: typeof fetch,
+): EngagementTracker | null {
+  if (settings === null) return null;
   let client: MarketplaceClient | null = null;
   return {
     name: "marketplace-api",

@@ -27,7 +27,7 @@
  * gives the same result as evolving the generated one:
  * evolve(evolve(doc, t1), t2) = evolve(doc, t2) for t2 ≥ t1 (the tracker relies on it).
  */
-import type { JobDocument } from "../../modules/jobs/document";
+import type { JobDocument } from "../document";
 import { num } from "../../modules/jobs/document/readers";
 import { iso, MINUTE, Rng, round2 } from "./companies";
 

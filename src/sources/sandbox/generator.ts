@@ -14,7 +14,7 @@
  * alone (companies.ts), so the same company id (with the same name, country, stats and work
  * history) recurs across jobs and across restarts.
  */
-import type { JobDocument, OntologySkill } from "../../modules/jobs/document";
+import type { JobDocument, OntologySkill } from "../document";
 import * as cat from "./catalog";
 import type { Niche } from "./catalog";
 import { clamp, fill, iso, lowerFirst, MINUTE, money, numericId, pickCompany, Rng, round2, roundTo } from "./companies";

@@ -1,11 +1,13 @@
 import type { JobSource } from "../source";
+import { evolveSandboxJob } from "./evolve";
 import { generateJob } from "./generator";
 
 /**
  * The built-in simulated marketplace (the default source): posts
  * `jobsPerMinute` realistic jobs per minute, deterministic for a seed and a
  * clock. Job ids mix in the time of each poll, so a restart never reposts the
- * same ids.
+ * same ids. Re-reading a job evolves it to the given time (evolve.ts), so the
+ * tracker sees its counts move.
  */
 export function createSandboxSource(opts: { seed: number; jobsPerMinute: number }): JobSource {
   let index = 0;
@@ -15,5 +17,6 @@ export function createSandboxSource(opts: { seed: number; jobsPerMinute: number 
     poll({ nowTs }) {
       return { docs: [generateJob({ seed: opts.seed, index: index++, nowTs })] };
     },
+    reread: (doc, nowTs) => evolveSandboxJob(doc, nowTs),
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import { SUBMIT_TASK } from "../../../src/modules/applications/service";

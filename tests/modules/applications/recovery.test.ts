@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount, setMarketplaceDriver } from "../../../src/modules/accounts/service";
 import { apply } from "../../../src/modules/applications/service";
 import { submitApplication } from "../../../src/modules/applications/submit.task";

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
-import { trackJobs } from "../../../src/modules/jobs/track.task";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
+import { sourceLookup } from "../../../src/modules/intake/registry";
+import { trackJobs } from "../../../src/modules/intake/track.task";
 import { generateJob } from "../../../src/sources/sandbox/generator";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
@@ -90,9 +91,11 @@ describe("GET /api/jobs/by-ciphertext", () => {
     expect(first.source).toBe("tracker");
     expect(first.tracking).toMatchObject({ active: true, checks: 1 });
     // the tracker re-reads the sandbox job over two days: counts move, checks add up, history records changes
+    // No source is polled here: the tracker builds the sandbox from the catalog to re-read its job.
+    const findSource = sourceLookup({ config: t.deps.config, searchTerms: () => [] }, []);
     for (let i = 0; i < 12; i++) {
       t.clock.advance(4 * 3_600_000);
-      trackJobs(t.deps);
+      await trackJobs(t.deps, findSource);
     }
     const later = (await byCipher(a.apiKey, cipher)).body.proposalActivity;
     expect(later.tracking.checks).toBeGreaterThan(1);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createDeliverer } from "../../../src/cli/serve";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { browser, foreignScripts } from "../../helpers/dashboard";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { createTestApp, show, type TestApp, type TestResponse } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 
 let t: TestApp;
 const { get, post, signIn } = browser(() => t);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { getAccount } from "../../../src/modules/accounts/service";
 import { proposalChart } from "../../../src/modules/dashboard/job-views";
 import type { TaskWorker } from "../../../src/worker/worker";

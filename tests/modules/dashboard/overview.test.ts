@@ -5,8 +5,8 @@ import { makeDoc } from "../../helpers/factories";
 import * as accounts from "../../../src/modules/accounts/service";
 import { addAiUsage } from "../../../src/modules/accounts/repo";
 import { holdCredit, insertApplication, type ApplicationInsert } from "../../../src/modules/applications/repo";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
-import { recordPoll } from "../../../src/modules/sources/repo";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
+import { recordPoll } from "../../../src/modules/intake/repo";
 import { noteDeliveryOutcome } from "../../../src/modules/webhooks/repo";
 import { applicationCounts, formatTime, isoWeekStart, localeFrom, matchesPerFeed, utcDayStart } from "../../../src/modules/dashboard/overview";
 

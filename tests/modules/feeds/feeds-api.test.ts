@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 

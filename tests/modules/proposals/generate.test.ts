@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import * as feeds from "../../../src/modules/feeds/service";
 import { authenticate, setAiScoringAllowance } from "../../../src/modules/accounts/service";
 import { scoreFeedMatch } from "../../../src/modules/scoring/service";

@@ -7,7 +7,7 @@ import { createDeliverer } from "../../../src/cli/serve";
 import { verify } from "../../../src/lib/standard-webhooks";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
-import { ingestDocuments } from "../../../src/modules/jobs/ingest";
+import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";

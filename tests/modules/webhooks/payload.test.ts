@@ -1,14 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
+import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../../../src/modules/feeds/admit";
 import { normalizeJob, type NormalizedJob } from "../../../src/modules/jobs/normalize";
 import { WebhookPayloadSchema, type WebhookPayload } from "../../../src/modules/webhooks/model";
 import {
   buildJobMatchedPayload,
   buildTestPayload,
-  JOB_MATCHED,
   SAMPLE_JOB_DOCUMENT,
   SAMPLE_JOB_SOURCE,
-  WEBHOOK_TEST,
   type MatchedEventInput,
 } from "../../../src/modules/webhooks/payload";
 import { generateJob } from "../../../src/sources/sandbox/generator";
@@ -82,7 +81,7 @@ describe("job.matched payload", () => {
       const job = normalized(doc);
       const payload = matched(job);
       expectValid(payload);
-      expect(payload.type).toBe(JOB_MATCHED);
+      expect(payload.type).toBe(JOB_MATCHED_EVENT);
       expect(payload.platform).toBe("marketplace");
       expect(payload.ciphertext).toBe(doc.jobTile!.job!.ciphertext!);
       expect(payload.title).toBe(doc.title);
@@ -259,7 +258,7 @@ describe("webhook.test payload", () => {
   test("is a realistic sample job with the test score and no processed job", () => {
     const payload = buildTestPayload(input);
     expectValid(payload);
-    expect(payload.type).toBe(WEBHOOK_TEST);
+    expect(payload.type).toBe(WEBHOOK_TEST_EVENT);
     expect(payload.id).toBe("evt_test1");
     expect(payload.createdAt).toBe("2026-03-01T09:30:00.000Z");
     expect(payload.matchedAt).toBe(payload.createdAt);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { JobDocument } from "../../../src/modules/jobs/document";
+import type { JobDocument } from "../../../src/sources/document";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { createHimalayasSource, toDocument } from "../../../src/sources/boards/himalayas";
 import type { SourceState } from "../../../src/sources/source";

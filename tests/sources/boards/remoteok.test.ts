@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { createRemoteOkSource, toDocument } from "../../../src/sources/boards/remoteok";
 import { USER_AGENT } from "../../../src/sources/boards/http";
-import type { JobDocument } from "../../../src/modules/jobs/document";
+import type { JobDocument } from "../../../src/sources/document";
 import { fixture, ok, pollContext, startReplay, type Replay } from "../../fixtures/boards/replay-server";
 
 let server: Replay;

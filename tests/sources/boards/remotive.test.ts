@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { JobDocument } from "../../../src/modules/jobs/document";
+import type { JobDocument } from "../../../src/sources/document";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { createRemotiveSource, inCategory, REMOTIVE_MIN_INTERVAL_MS, toDocument } from "../../../src/sources/boards/remotive";
 import { fixture, ok, pollContext, startReplay, type Replay } from "../../fixtures/boards/replay-server";

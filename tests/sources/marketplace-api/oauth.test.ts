@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { SourceError } from "../../../src/sources/source";
-import { authorizeUrl, DEFAULT_AUTHORIZE_URL, exchangeCode, newOAuthState, OAuthError, refresh } from "../../../src/sources/marketplace-api/oauth";
+import { authorizeUrl, DEFAULT_AUTHORIZE_URL, exchangeCode, OAuthError, refresh } from "../../../src/sources/marketplace-api/oauth";
 import { startFakeMarketplaceApi, tokenReply } from "../../fixtures/marketplace-api/fake-api";
 
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -19,12 +19,6 @@ describe("authorize URL", () => {
     expect(url.searchParams.get("redirect_uri")).toBe("http://localhost:8080/admin/oauth/callback");
     expect(url.searchParams.get("state")).toBe("st&ate");
     expect(url.searchParams.has("scope")).toBe(false); // scopes live on the API key
-  });
-
-  test("newOAuthState is random and URL-safe", () => {
-    const a = newOAuthState();
-    expect(a).toMatch(/^[A-Za-z0-9_-]{20,}$/);
-    expect(newOAuthState()).not.toBe(a);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { bidStatsOf, countsOf, proposalActivity, recordCheck, startTracking } from "../../../src/modules/jobs/activity";
-import type { JobDocument } from "../../../src/modules/jobs/document";
+import type { JobDocument } from "../../../src/sources/document";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { evolveSandboxJob } from "../../../src/sources/sandbox/evolve";
 import { generateJob } from "../../../src/sources/sandbox/generator";

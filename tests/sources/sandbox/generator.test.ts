@@ -1,5 +1,5 @@
 import { describe, expect, spyOn, test } from "bun:test";
-import type { JobDocument } from "../../../src/modules/jobs/document";
+import type { JobDocument } from "../../../src/sources/document";
 import { tokenize } from "../../../src/lib/text";
 import { COMPANY_POOL_SIZE, generateJob } from "../../../src/sources/sandbox/generator";
 

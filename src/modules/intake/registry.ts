@@ -1,19 +1,22 @@
 import { Cron } from "croner";
-import type { Config } from "../config";
-import type { Deps } from "../deps";
-import { searchTerms } from "../modules/feeds/repo";
-import { parseDurations } from "../config";
-import { createMarketplaceApiSource } from "./marketplace-api/source";
-import { tokenPathFor } from "./marketplace-api/token-store";
-import { createHackerNewsSource } from "./boards/hackernews";
-import { createHimalayasSource } from "./boards/himalayas";
-import { createRemoteOkSource } from "./boards/remoteok";
-import { createRemotiveSource } from "./boards/remotive";
-import { createWeWorkRemotelySource } from "./boards/weworkremotely";
-import { createSandboxSource } from "./sandbox/index";
-import type { JobSource } from "./source";
+import type { Config } from "../../config";
+import { parseDurations } from "../../config";
+import { createMarketplaceApiSource } from "../../sources/marketplace-api/source";
+import { tokenPathFor } from "../../sources/marketplace-api/token-store";
+import { createHackerNewsSource } from "../../sources/boards/hackernews";
+import { createHimalayasSource } from "../../sources/boards/himalayas";
+import { createRemoteOkSource } from "../../sources/boards/remoteok";
+import { createRemotiveSource } from "../../sources/boards/remotive";
+import { createWeWorkRemotelySource } from "../../sources/boards/weworkremotely";
+import { createSandboxSource } from "../../sources/sandbox/index";
+import type { JobSource } from "../../sources/source";
 
-type SourceDeps = Pick<Deps, "config" | "db">;
+/** What building a source takes: the configuration, and the search terms of the feeds (handed in, read at every poll). */
+export interface SourceDeps {
+  config: Config;
+  /** Every distinct include term of the feeds that watch `platform`: what a searching source asks for. */
+  searchTerms: (platform: string) => string[];
+}
 
 /** What every public board adapter takes from the configuration. */
 function boardOptions(config: Config, name: string, intervalMs: number | undefined) {
@@ -79,7 +82,7 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
       const source = createMarketplaceApiSource({
         ...marketplace,
         intervalMs,
-        queries: () => [...new Set([...searchTerms(deps.db, "marketplace"), ...extra])],
+        queries: () => [...new Set([...deps.searchTerms("marketplace"), ...extra])],
       });
       // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).
       if (intervalMs) return source;
@@ -92,6 +95,28 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
     },
   },
 };
+
+/**
+ * The source a job came from, by name, for re-reading it (the tracker): the
+ * polled one when JOBPILOT_SOURCES names it, else one built from the catalog,
+ * so jobs of a source no longer polled are still watched; undefined for a name
+ * the catalog does not know ("push", "capture") or cannot build (missing settings).
+ */
+export function sourceLookup(deps: SourceDeps, polled: readonly JobSource[]): (name: string) => JobSource | undefined {
+  const known = new Map<string, JobSource | undefined>(polled.map((s) => [s.name, s]));
+  return (name) => {
+    if (!known.has(name)) {
+      let built: JobSource | undefined;
+      try {
+        built = Object.hasOwn(SOURCE_CATALOG, name) ? SOURCE_CATALOG[name]!.build(deps, DEFAULT_INTERVALS[name]) : undefined;
+      } catch {
+        built = undefined;
+      }
+      known.set(name, built);
+    }
+    return known.get(name);
+  };
+}
 
 /** What the marketplace API client needs from the configuration, or a message naming what is missing. */
 export function marketplaceApiSettings(config: Config) {
@@ -113,6 +138,15 @@ export function marketplaceApiSettings(config: Config) {
     secretKey: config.secretKey!,
     tokenPath: tokenPathFor(config.dbPath),
   };
+}
+
+/** marketplaceApiSettings, or null when the API is not configured (outside the marketplace-api source it is optional). */
+export function optionalMarketplaceApiSettings(config: Config): ReturnType<typeof marketplaceApiSettings> | null {
+  try {
+    return marketplaceApiSettings(config);
+  } catch {
+    return null;
+  }
 }
 
 /** `a=x,b=y` → { a: "x", b: "y" } (the config schema has checked the shape). */

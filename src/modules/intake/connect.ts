@@ -1,8 +1,8 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { authorizeUrl, exchangeCode, newOAuthState } from "../../sources/marketplace-api/oauth";
+import { authorizeUrl, exchangeCode } from "../../sources/marketplace-api/oauth";
 import { saveTokens } from "../../sources/marketplace-api/token-store";
-import { marketplaceApiSettings } from "../../sources/registry";
+import { marketplaceApiSettings } from "./registry";
 import * as repo from "./repo";
 
 const PROVIDER = "marketplace";
@@ -10,6 +10,11 @@ const PROVIDER = "marketplace";
 export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 
 type ConnectDeps = Pick<Deps, "config" | "db" | "clock">;
+
+/** A fresh random `state` value (128 bits, URL-safe): single-use, checked on the callback against CSRF. */
+export function newOAuthState(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64url");
+}
 
 /** Starts the OAuth2 authorization-code flow: a fresh single-use `state` and the marketplace page to open. */
 export function startMarketplaceConnect(deps: ConnectDeps): { url: string; state: string; expiresAtTs: number } {

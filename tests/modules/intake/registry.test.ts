@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config";
-import { configuredSources, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../../src/sources/registry";
-import { createTestApp, type TestApp } from "../helpers/app";
-import { memoryLogger } from "../../src/lib/log";
+import { describe, expect, test } from "bun:test";
+import { loadConfig } from "../../../src/config";
+import { configuredSources, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../../../src/modules/intake/registry";
+import { memoryLogger } from "../../../src/lib/log";
 
 const MARKETPLACE_ENV = {
   JOBPILOT_MARKETPLACE_CLIENT_ID: "client-id",
@@ -11,12 +10,8 @@ const MARKETPLACE_ENV = {
 };
 const ALL = Object.keys(SOURCE_CATALOG);
 
-let t: TestApp;
-afterEach(() => t?.close());
-
 function build(env: Record<string, string>) {
-  t ??= createTestApp();
-  return configuredSources({ config: loadConfig(env), db: t.deps.db });
+  return configuredSources({ config: loadConfig(env), searchTerms: () => [] });
 }
 
 describe("parseSourceIntervals", () => {
@@ -32,11 +27,6 @@ describe("parseSourceIntervals", () => {
 });
 
 describe("configuredSources", () => {
-  afterEach(() => {
-    t?.close();
-    t = undefined as unknown as TestApp;
-  });
-
   test("the catalog knows the documented sources", () => {
     expect(ALL.sort()).toEqual(["hackernews", "himalayas", "marketplace-api", "remoteok", "remotive", "sandbox", "weworkremotely"]);
     for (const entry of Object.values(SOURCE_CATALOG)) {

@@ -1,10 +1,10 @@
 import { Cron } from "croner";
-import type { Deps } from "../deps";
-import { ingestDocuments } from "../modules/jobs/ingest";
-import { findSourceState, recordPoll } from "../modules/sources/repo";
-import { Loop } from "../worker/loop";
-import type { JobSource, SourceState } from "./source";
-import { SourceError } from "./source";
+import type { Deps } from "../../deps";
+import type { JobSource, SourceState } from "../../sources/source";
+import { SourceError } from "../../sources/source";
+import { Loop } from "../../worker/loop";
+import { ingestDocuments } from "./ingest";
+import { findSourceState, recordPoll } from "./repo";
 
 /** How often each source's loop wakes to see whether it is due; the source's own interval decides when it polls. */
 const TICK_MS = 1000;

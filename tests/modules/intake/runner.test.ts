@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { findSourceState, listSourceStates, recordPoll } from "../../src/modules/sources/repo";
-import { MAX_SOURCE_BACKOFF_MS, nextRunAt, pollSource, sourceLoops } from "../../src/sources/runner";
-import { SourceError, type JobSource, type PollContext } from "../../src/sources/source";
-import { createTestApp, type TestApp } from "../helpers/app";
+import { findSourceState, listSourceStates, recordPoll } from "../../../src/modules/intake/repo";
+import { MAX_SOURCE_BACKOFF_MS, nextRunAt, pollSource, sourceLoops } from "../../../src/modules/intake/runner";
+import { SourceError, type JobSource, type PollContext } from "../../../src/sources/source";
+import { createTestApp, type TestApp } from "../../helpers/app";
 
-const FIXTURE = JSON.parse(readFileSync(join(import.meta.dir, "../fixtures/jobs/web-remote-board.json"), "utf8")) as Record<string, unknown>;
+const FIXTURE = JSON.parse(readFileSync(join(import.meta.dir, "../../fixtures/jobs/web-remote-board.json"), "utf8")) as Record<string, unknown>;
 
 /** A valid web job document with its own id. */
 function doc(n: number): Record<string, unknown> {

@@ -11,6 +11,9 @@
  * Non-marketplace documents (`platform: "professional_network" | "web"`) use the
  * same top level: `id`, `title`, `description`, `url`, optional
  * `ontologySkills`, `jobTile.job.publishTime`, `client.country`, `contactEmail`.
+ *
+ * It lives beside the JobSource interface so adapters can produce it without
+ * importing a feature module; jobs (normalize, archive) and the rest read it.
  */
 export type Platform = "marketplace" | "professional_network" | "web";
 

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import { AppError, userFacingServerError } from "../../errors";
 import { routePolicy } from "../../http/route-policy";
 import { SourceError } from "../../sources/source";
-import { finishMarketplaceConnect } from "./service";
+import { finishMarketplaceConnect } from "./connect";
 
 export const OAUTH_CALLBACK_PATH = "/admin/oauth/callback";
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { OAUTH_STATE_TTL_MS, startMarketplaceConnect } from "../../../src/modules/sources/service";
+import { newOAuthState, OAUTH_STATE_TTL_MS, startMarketplaceConnect } from "../../../src/modules/intake/connect";
 import { loadTokens, tokenPathFor } from "../../../src/sources/marketplace-api/token-store";
 import { startFakeMarketplaceApi, tokenReply, type FakeMarketplaceApi } from "../../fixtures/marketplace-api/fake-api";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
@@ -40,6 +40,14 @@ function app(configured = true) {
 }
 
 const query = (params: Record<string, string>) => `${PATH}?${new URLSearchParams(params)}`;
+
+describe("newOAuthState", () => {
+  test("is random and URL-safe", () => {
+    const a = newOAuthState();
+    expect(a).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(newOAuthState()).not.toBe(a);
+  });
+});
 
 describe("GET /admin/oauth/callback", () => {
   test("a pending state succeeds once, without the admin token: HTML page, encrypted tokens written", async () => {

@@ -1,0 +1,101 @@
+/**
+ * The one door into a feed. A job enters a feed here and nowhere else, both
+ * from ingestion (feeds without a profilePrompt take every match at once) and
+ * from the scoring task: the feed entry, its outbox event and the start of
+ * proposal-activity tracking are written together, inside the caller's
+ * transaction, so a crash leaves all of them or none.
+ *
+ * The outbox (`events`) is read by the webhook deliverer; what it may find
+ * there — the event types and when an event is worth delivering — is decided
+ * here too.
+ */
+import type { Db } from "../../db/client";
+import { newId } from "../../lib/ids";
+import { ensureTracked } from "../jobs/tracking";
+import * as repo from "./repo";
+
+/** A new job entered the feed. */
+export const JOB_MATCHED_EVENT = "job.matched";
+/** Sent when a webhook URL is saved, and on request: carries the sample job. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+export type EventType = typeof JOB_MATCHED_EVENT | typeof WEBHOOK_TEST_EVENT;
+
+/** A webhook URL is set and not disabled: events written now are worth delivering. */
+export function hasDeliverableWebhook(feed: Pick<repo.FeedRow, "webhookUrl" | "webhookDisabledAtTs">): boolean {
+  return feed.webhookUrl !== null && feed.webhookDisabledAtTs === null;
+}
+
+/** What admission needs to know of a feed (a compiled feed of the index carries it already). */
+export interface AdmitFeed {
+  id: string;
+  accountId: string;
+  notificationsMuted: boolean;
+  /** hasDeliverableWebhook of the feed as it is now. */
+  hasWebhook: boolean;
+}
+
+export function admitFeedOf(row: repo.FeedRow): AdmitFeed {
+  return { id: row.id, accountId: row.accountId, notificationsMuted: row.notificationsMuted, hasWebhook: hasDeliverableWebhook(row) };
+}
+
+/**
+ * Writes one event to the feed's outbox and returns its id; a muted feed gets
+ * none (null). Without a deliverable webhook the event is kept as
+ * `no_endpoint`: on record, but never in the deliverer's index of due events.
+ */
+export function queueEvent(db: Db, feed: AdmitFeed, type: EventType, nowTs: number, entry?: { feedJobId: string; jobCiphertext: string }): string | null {
+  if (feed.notificationsMuted) return null;
+  const id = `evt_${newId()}`;
+  repo.insertEvent(db, {
+    id,
+    type,
+    accountId: feed.accountId,
+    feedId: feed.id,
+    feedJobId: entry?.feedJobId ?? null,
+    jobCiphertext: entry?.jobCiphertext ?? null,
+    createdAtTs: nowTs,
+    status: feed.hasWebhook ? "pending" : "no_endpoint",
+    nextAttemptAtTs: feed.hasWebhook ? nowTs : null,
+  });
+  return id;
+}
+
+export interface Admission {
+  jobCiphertext: string;
+  /** The archived document: its counts are the tracker's first check. */
+  document: unknown;
+  score: number;
+  /** default (empty prompt), ai, local or cache. */
+  scoreSource: string;
+  scoreReason: string | null;
+  nowTs: number;
+}
+
+/**
+ * Puts a job into each of these feeds, writes a `job.matched` event for each
+ * feed that is not muted, and starts watching the job's proposal activity;
+ * call inside one transaction. A job enters a feed at most once: a feed that
+ * has it already changes nothing. Returns how many feeds it entered.
+ */
+export function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admission): number {
+  let entered = 0;
+  for (const feed of feeds) {
+    const feedJobId = newId();
+    const inserted = repo.insertFeedEntry(db, {
+      id: feedJobId,
+      feedId: feed.id,
+      accountId: feed.accountId,
+      jobCiphertext: job.jobCiphertext,
+      matchingScore: job.score,
+      scoreSource: job.scoreSource,
+      scoreReason: job.scoreReason,
+      matchedAtTs: job.nowTs,
+    });
+    if (!inserted) continue;
+    queueEvent(db, feed, JOB_MATCHED_EVENT, job.nowTs, { feedJobId, jobCiphertext: job.jobCiphertext });
+    entered++;
+  }
+  // Once per job, not per feed: ingestion admits a new job into many feeds at a time.
+  if (entered > 0) ensureTracked(db, job.jobCiphertext, job.document, job.nowTs);
+  return entered;
+}

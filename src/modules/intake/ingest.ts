@@ -1,0 +1,119 @@
+/**
+ * Intake: where "a document arrived" is handled, whoever brought it — a polled
+ * source (runner.ts), the tracker re-reading a watched job (track.task.ts),
+ * push (POST /admin/jobs, `jobpilot ingest`) or a capture. Every path ends
+ * here, and the pipeline runs one way from here: archive (jobs) → match
+ * (feeds' index) → admit now (feeds/admit, feeds without a prompt) or queue
+ * scoring (scoring, which admits through the same door).
+ */
+import type { Db } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import { admitJob } from "../feeds/admit";
+import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
+import { EMPTY_PROMPT_SCORE } from "../feeds/service";
+import { archiveDocument } from "../jobs/archive";
+import type { JobDocument } from "../../sources/document";
+import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
+import { queueScoring } from "../scoring/service";
+
+export interface IngestDeps {
+  db: Db;
+  clock: Clock;
+  feedIndex: FeedIndex;
+  config: { trackerMaxAgeDays: number };
+  /** Called after a commit that queued work (scoring tasks, outbox events), to wake the workers at once. */
+  wake: () => void;
+}
+
+export interface IngestError {
+  /** 1-based line number (NDJSON) or 0-based index (JSON array), as the caller numbers its input. */
+  at: number;
+  error: string;
+}
+
+/** A document that went in with a value left out (see NormalizeNote). */
+export interface IngestNote {
+  /** Numbered like IngestError.at. */
+  at: number;
+  note: string;
+}
+
+export interface IngestResult {
+  received: number;
+  inserted: number;
+  updated: number;
+  rejected: number;
+  /** Jobs that entered a feed right away (feeds without a profilePrompt). */
+  matched: number;
+  /** Feed matches waiting for a score. */
+  scoring: number;
+  errors: IngestError[];
+  notes: IngestNote[];
+}
+
+/**
+ * Archives documents and runs every new job through the feeds, all in one
+ * transaction: a job is stored, matched, and its feed entries, notification
+ * events and scoring tasks are written together or not at all. A known job
+ * (same ciphertext) only refreshes its document (the freshest `exploredAt`
+ * wins) and is never matched or notified again. Bad documents are rejected one
+ * by one with the reason and never stop the rest.
+ */
+export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { source: string; numbering?: (i: number) => number }): IngestResult {
+  const at = opts.numbering ?? ((i: number) => i);
+  const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [], notes: [] };
+  const valid: { job: NormalizedJob; doc: JobDocument }[] = [];
+  docs.forEach((doc, i) => {
+    const normalized = normalizeJob(doc);
+    if (normalized.ok) {
+      // What the normaliser left out is archived as null, so the API never hands the raw value on either.
+      let stored = doc as JobDocument;
+      for (const { field, note } of normalized.notes) {
+        stored = { ...stored, [field]: null };
+        result.notes.push({ at: at(i), note });
+      }
+      valid.push({ job: normalized.job, doc: stored });
+    } else {
+      result.rejected++;
+      result.errors.push({ at: at(i), error: normalized.error });
+    }
+  });
+  if (valid.length === 0) return result;
+
+  const now = deps.clock.now();
+  const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
+  deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      for (const { job, doc } of valid) {
+        if (archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs }) === "known") {
+          result.updated++;
+          continue;
+        }
+        result.inserted++;
+        const unscored: CompiledFeed[] = [];
+        for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
+          if (feed.profilePrompt.trim() === "") {
+            if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
+          } else {
+            queueScoring(db, { feedId: feed.id, ciphertext: job.ciphertext }, now);
+            result.scoring++;
+          }
+        }
+        if (unscored.length === 0) continue;
+        // A feed without a profilePrompt takes every match at the same score, with no scoring task.
+        result.matched += admitJob(db, unscored, {
+          jobCiphertext: job.ciphertext,
+          document: doc,
+          score: EMPTY_PROMPT_SCORE,
+          scoreSource: "default",
+          scoreReason: "No profilePrompt on this feed: every match scores 5",
+          nowTs: now,
+        });
+      }
+    },
+    { behavior: "immediate" },
+  );
+  if (result.matched > 0 || result.scoring > 0) deps.wake();
+  return result;
+}
