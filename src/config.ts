@@ -386,6 +386,13 @@ export const SETTINGS = {
     default: 14,
     doc: "The tracker stops watching a job this many days after it was published.",
   },
+  localAiThreads: {
+    env: "JOBPILOT_LOCAL_AI_THREADS",
+    flag: undefined,
+    schema: T.Optional(T.Integer({ minimum: 0, maximum: 64 })),
+    default: undefined,
+    doc: "Threads that run the local scorer and writer (used without a model) off the thread that answers HTTP; unset: the number of cores minus one, between 1 and 4; 0 runs them on the server's thread.",
+  },
   workerConcurrency: {
     env: "JOBPILOT_WORKER_CONCURRENCY",
     flag: undefined,

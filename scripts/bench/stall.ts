@@ -10,7 +10,8 @@
  * < 50 ms). An idle probe first gives the baseline.
  *
  * Options: --threads N (JOBPILOT_LOCAL_AI_THREADS of the server; default: the
- * server's own default) --feeds N (default 100) --captures N (default 5)
+ * server's own default) --synchronous FULL|NORMAL (JOBPILOT_SQLITE_SYNCHRONOUS;
+ * default FULL) --feeds N (default 100) --captures N (default 5)
  */
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,10 +22,10 @@ import { startServer } from "../../tests/helpers/process";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { threads: { type: "string" }, feeds: { type: "string" }, captures: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: { threads: { type: "string" }, synchronous: { type: "string" }, feeds: { type: "string" }, captures: { type: "string" }, help: { type: "boolean", short: "h" } },
 });
 if (values.help) {
-  console.log("Usage: bun run bench:stall [--threads N] [--feeds N] [--captures N]");
+  console.log("Usage: bun run bench:stall [--threads N] [--synchronous FULL|NORMAL] [--feeds N] [--captures N]");
   process.exit(0);
 }
 const FEEDS = Number(values.feeds ?? 100);
@@ -63,6 +64,7 @@ const dir = mkdtempSync(join(tmpdir(), "jp-bench-stall-"));
 const dbPath = join(dir, "stall.db");
 const env: Record<string, string> = { JOBPILOT_DB: dbPath, JOBPILOT_SOURCES: "none", LOG_LEVEL: "warn" };
 if (values.threads !== undefined) env.JOBPILOT_LOCAL_AI_THREADS = values.threads;
+if (values.synchronous !== undefined) env.JOBPILOT_SQLITE_SYNCHRONOUS = values.synchronous;
 const server = await startServer([process.execPath, "run", "src/main.ts", "serve"], env);
 const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
 if (!key) throw new Error(`no first-run key in the banner:\n${server.output()}`);
@@ -90,7 +92,7 @@ const pendingScorings = () => (db.query("SELECT count(*) AS n FROM tasks WHERE k
 const feedEntries = () => (db.query("SELECT count(*) AS n FROM feed_jobs").get() as { n: number }).n;
 
 try {
-  console.log(`server: ${server.url}${values.threads !== undefined ? `, JOBPILOT_LOCAL_AI_THREADS=${values.threads}` : ""}`);
+  console.log(`server: ${server.url} ${Object.entries(env).filter(([k]) => k !== "JOBPILOT_DB").map(([k, v]) => `${k}=${v}`).join(" ")}`);
   const idle = probe();
   await Bun.sleep(2000);
   const baseline = await idle.stop();

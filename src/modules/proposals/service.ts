@@ -1,5 +1,6 @@
 import { AiError, type AiClient } from "../../ai/client";
-import { answerQuestionLocally, writeProposalLocally, type WriterProfile, type WritingJob } from "../../ai/local-writer";
+import type { LocalAi } from "../../ai/local-ai";
+import type { WriterProfile, WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
@@ -20,6 +21,7 @@ export interface ProposalsDeps {
   clock: Clock;
   log: Logger;
   ai: AiClient;
+  localAi: LocalAi;
   config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver: string };
   drivers: Record<string, MarketplaceDriver>;
 }
@@ -103,10 +105,11 @@ async function write(
 ): Promise<{ proposal: string; answers: Map<number, string> }> {
   const profile = await writerProfile(deps, auth);
   if (!deps.ai.isConfigured) {
-    return {
-      proposal: writeProposalLocally({ job: input.job, profile, instructions: input.instructions, effort: input.effort }),
-      answers: new Map(input.questions.map((q) => [q.position, answerQuestionLocally({ job: input.job, profile, question: q.question })])),
-    };
+    const [proposal, ...answers] = await Promise.all([
+      deps.localAi.writeProposal({ job: input.job, profile, instructions: input.instructions, effort: input.effort }),
+      ...input.questions.map((q) => deps.localAi.answerQuestion({ job: input.job, profile, question: q.question })),
+    ]);
+    return { proposal, answers: new Map(input.questions.map((q, i) => [q.position, answers[i]!])) };
   }
   try {
     const written = await writeProposalWithModel(
@@ -125,7 +128,7 @@ async function write(
     for (const q of input.questions) {
       if (!written.answers.has(q.position)) {
         deps.log.warn("model left a screening question unanswered; answered locally", { position: q.position });
-        written.answers.set(q.position, answerQuestionLocally({ job: input.job, profile, question: q.question }));
+        written.answers.set(q.position, await deps.localAi.answerQuestion({ job: input.job, profile, question: q.question }));
       }
     }
     return written;
