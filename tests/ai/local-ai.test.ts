@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "../../src/ai/local-ai";
 import { scoreLocally } from "../../src/ai/local-scorer";
 import { answerQuestionLocally, writeProposalLocally, type WritingJob } from "../../src/ai/local-writer";
@@ -41,6 +42,21 @@ describe("local AI on threads", () => {
     await ai.score("react", job);
     ai.close();
     expect(await ai.score("react", job).then(() => "answered", (err: Error) => err.message)).toBe("the worker pool was terminated");
+  });
+
+  test.if(process.platform === "linux")("on Linux the threads run at the lowest CPU priority, the server's thread at its own", async () => {
+    const niceOf = () =>
+      readdirSync(`/proc/${process.pid}/task`).map((tid) => {
+        const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
+        return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) };
+      });
+    const before = niceOf();
+    const mainNice = before.find((t) => t.tid === process.pid)!.nice;
+    const ai = open(1);
+    await ai.score("react", job);
+    const started = niceOf().filter((t) => !before.some((b) => b.tid === t.tid));
+    expect(started.some((t) => t.nice === 19)).toBe(true);
+    expect(niceOf().find((t) => t.tid === process.pid)?.nice).toBe(mainNice);
   });
 
   test("the default leaves a core for the server's thread and stays between 1 and 4", () => {
