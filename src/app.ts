@@ -1,10 +1,12 @@
 import { oauthCallbackRoutes } from "./modules/sources/index";
 import { captureRoutes } from "./modules/capture/index";
 import { Elysia, t } from "elysia";
-import { swagger } from "@elysiajs/swagger";
+import type { Config } from "./config";
 import type { Deps } from "./deps";
+import { apiReference } from "./http/api-reference";
 import { auth } from "./http/auth";
 import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
+import { bodyShape } from "./http/body-shape";
 import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
@@ -21,10 +23,6 @@ import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
-// The API reference page's script ships inside the binary: /docs works with no internet access.
-import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
-
-const SCALAR_PATH = "/docs/assets/scalar.js";
 
 const Health = t.Object({
   status: t.Union([t.Literal("ok"), t.Literal("error")]),
@@ -40,6 +38,17 @@ function checkDatabase(deps: Deps): typeof Health.static.database {
   } catch (err) {
     return { status: "error", error: (err as Error).message };
   }
+}
+
+/**
+ * How `serve` listens. Bun answers a declared body over its own
+ * maxRequestBodySize with an empty 413 before the app sees the request, so
+ * Bun's cap is put out of reach and ours is the only one: the Content-Length
+ * check before routing and the capped reader in the body parser (which also
+ * stops chunked bodies) both answer the JSON 413.
+ */
+export function listenOptions(config: Pick<Config, "host" | "port">) {
+  return { hostname: config.host, port: config.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER };
 }
 
 /**
@@ -60,49 +69,50 @@ export function createApp(deps: Deps) {
     .use(auth(deps))
     .use(rateLimit(deps))
     .use(jsonBody(deps))
+    .use(bodyShape(() => app.routes))
     .use(
-      swagger({
-        path: "/docs",
-        specPath: "/docs/json",
-        scalarCDN: SCALAR_PATH,
-        exclude: ["/docs", "/docs/json", SCALAR_PATH],
-        documentation: {
-          info: {
-            title: "jobpilot — job auto-apply, feed and data service",
-            version: "2.0.0",
-            description:
-              "Self-hosted implementation of the Job Auto-Apply, Feed and Data Service Interface 2.0.0. " +
-              "Every /api route takes the `x-api-key` header. Errors are `{ error }` (validation errors on feeds add `details`). " +
-              "Every authenticated /api response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
-              "over the limit: 429 with Retry-After. Routes marked (extension) are jobpilot additions to the spec.",
+      apiReference({
+        info: {
+          title: "jobpilot — job auto-apply, feed and data service",
+          version: "2.0.0",
+          description:
+            "Self-hosted implementation of the Job Auto-Apply, Feed and Data Service Interface 2.0.0. " +
+            "Every /api route takes the `x-api-key` header. Errors are `{ error }` (validation errors on feeds add `details`). " +
+            "Every authenticated /api response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
+            "over the limit: 429 with Retry-After. Routes marked (extension) are jobpilot additions to the spec.",
+        },
+        tags: [
+          { name: "Feeds", description: "Saved searches with an AI scoring profile" },
+          { name: "Auto-apply", description: "Queue proposals, poll status, list applied jobs" },
+          { name: "Proposals", description: "AI cover letters and screening answers" },
+          { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
+          { name: "Jobs", description: "Archived job documents" },
+          { name: "Clients", description: "Buyer records" },
+          { name: "Account", description: "The calling key's account (extension)" },
+          { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
+          { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
+          { name: "Health", description: "Liveness and database status" },
+        ],
+        components: {
+          // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
+          schemas: { WebhookPayload: WebhookPayloadSchema as never },
+          securitySchemes: {
+            apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
+            adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
           },
-          tags: [
-            { name: "Feeds", description: "Saved searches with an AI scoring profile" },
-            { name: "Auto-apply", description: "Queue proposals, poll status, list applied jobs" },
-            { name: "Proposals", description: "AI cover letters and screening answers" },
-            { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
-            { name: "Jobs", description: "Archived job documents" },
-            { name: "Clients", description: "Buyer records" },
-            { name: "Account", description: "The calling key's account (extension)" },
-            { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
-            { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
-            { name: "Health", description: "Liveness and database status" },
-          ],
-          components: {
-            // OpenAPI 3.0 has no "webhooks" section: the payload jobpilot POSTs to feed webhook URLs is documented here.
-            schemas: { WebhookPayload: WebhookPayloadSchema as never },
-            securitySchemes: {
-              apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
-              adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+        },
+        security: [{ apiKey: [] }],
+        webhooks: {
+          feedJob: {
+            post: {
+              summary: "A job entered a feed: POSTed to the feed's webhookUrl, signed (Standard Webhooks)",
+              requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookPayload" } } } },
+              responses: { "200": { description: "Any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS acknowledges the delivery; anything else is retried" } },
             },
           },
-          security: [{ apiKey: [] }],
         },
       }),
     )
-    .get(SCALAR_PATH, () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
-      detail: { hide: true },
-    })
     .get(
       "/healthz",
       ({ set }) => {

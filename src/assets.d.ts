@@ -4,6 +4,12 @@ declare module "@scalar/api-reference/browser/standalone.js" {
   export default path;
 }
 
+// The dashboard's icon, served at /favicon.ico from the binary.
+declare module "*.ico" {
+  const path: string;
+  export default path;
+}
+
 // htmx's minified script, imported `with { type: "text" }` so the dashboard serves it from the binary.
 declare module "htmx.org/dist/htmx.min.js" {
   const source: string;

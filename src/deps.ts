@@ -1,4 +1,4 @@
-import { parseDurations, type Config } from "./config";
+import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
 import { openDatabase, closeDatabase, type Db } from "./db/client";
@@ -87,7 +87,11 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     work,
     wake: () => work.notify(),
     drivers: undefined as unknown as Deps["drivers"],
-    egress: { allowPrivate: config.webhookAllowPrivate, allowlist },
+    egress: {
+      allowPrivate: config.webhookAllowPrivate,
+      allowlist,
+      privateHint: `to allow private addresses (e.g. a receiver on your LAN) set ${SETTINGS.webhookAllowPrivate.env}=true, or list the host or its CIDR in ${SETTINGS.webhookAllowlist.env}`,
+    },
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };

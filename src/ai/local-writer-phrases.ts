@@ -3,13 +3,14 @@
  * function of already-cleaned slot values, so no template can leave an unfilled placeholder in a
  * letter. Several variants per part keep letters for different jobs from reading alike; the writer
  * picks among them by a hash of the job. Phrases claim nothing a freelancer could not stand behind:
- * no years, client names, links or numbers.
+ * no past work, years, clients, links or numbers. Without a profile the writer knows nothing about the
+ * freelancer, so it speaks about its plan for this job ("I'd …"), never a track record ("I've done …",
+ * "I usually …"); only the profile's own skills may be named as skills the freelancer has.
  */
 
 /** Values a phrase may use; all are plain text taken from the job and profile after cleaning. */
 export interface Slots {
   skills: string; // "React, TypeScript and Node.js"
-  skill: string; // the most relevant skill, or "the tools this job needs"; only used after "with"/"involving"
   work: string; // "front-end work": the category's kind of work
   thing: string; // "the current front end": what the freelancer would look at first
   topic: string; // "speeding up your Shopify checkout" or "the React dashboard": the job as a noun phrase
@@ -24,7 +25,7 @@ export interface CategoryBank {
   words: string; // space-separated tokens that point to this category in a job
   work: string;
   thing: string;
-  experience: string[]; // a second experience sentence
+  principles: string[]; // how the work would be done, as a plan for this job (no track record)
   steps: string[]; // fallback approach steps in base verb form, in working order: first is a look, last a hand-over
   questions: string[];
   risks: string[]; // completes "the main risk I see is …"
@@ -36,27 +37,27 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "logo logos branding brand illustrator photoshop figma graphic graphics illustration flyer banner mockup mockups wireframes identity typography canva indesign packaging icon icons ui ux",
     work: "design work",
     thing: "the current design",
-    experience: [
-      "I like to start from the brand's story and audience, explore a few directions, and then polish the strongest one.",
-      "I deliver clean, organised source files, with vector versions that hold up at any size.",
-      "I check how a design works small, in one colour and on screen, not just how it looks in a presentation.",
+    principles: [
+      "I'd start from the brand's story and audience, explore a few directions, and then polish the strongest one.",
+      "You'd get clean, organised source files, with vector versions that hold up at any size.",
+      "I'd check how the design works small, in one colour and on screen, not just how it looks in a presentation.",
     ],
     steps: [
       "gather your references, audience and anything you already like or dislike", "share two or three distinct initial concepts for you to react to",
       "refine the chosen direction through focused revision rounds", "deliver final files in the formats you need, with a simple usage sheet",
     ],
     questions: ["Are there any colours, fonts or brands you already love or want to avoid?", "Where will the design be used most: print, web, social media or packaging?"],
-    risks: ["a design that looks good large but falls apart small, so I check every concept at small sizes early"],
+    risks: ["a design that looks good large but falls apart small, so I'd check every concept at small sizes early"],
     assumptions: ["you'll have one person who gives the final feedback on each round, which keeps revisions focused"],
   },
   ecommerce: {
     words: "shopify woocommerce magento bigcommerce ecommerce commerce store checkout liquid cart products etsy storefront",
     work: "e-commerce work",
     thing: "the store",
-    experience: [
-      "Most of my store work is about speed and conversion: trimming heavy apps and scripts, cleaning up the theme and keeping checkout smooth.",
-      "I usually start with the theme code and installed apps, because that is where most slowdowns and bugs come from.",
-      "I'm careful with live stores: changes go to a duplicate theme first, so customers never see a half-finished fix.",
+    principles: [
+      "On a store, speed and conversion come first: trimming heavy apps and scripts, cleaning up the theme and keeping checkout smooth.",
+      "I'd start with the theme code and installed apps, because that is where most slowdowns and bugs come from.",
+      "A live store needs care, so my changes would go to a duplicate theme first and customers never see a half-finished fix.",
     ],
     steps: [
       "audit the theme, installed apps and third-party scripts to find what actually slows the store down", "work on a duplicate theme so the live store stays untouched",
@@ -73,10 +74,10 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "react reactjs vue angular svelte nextjs next frontend front css html tailwind javascript typescript dashboard dashboards website landing webflow wordpress responsive components",
     work: "front-end work",
     thing: "the current front end",
-    experience: [
-      "I care about clean component structure, predictable state and interfaces that stay fast with real data.",
-      "I keep components small and typed, so the code stays easy to change after launch.",
-      "I test layouts on real phones and slower connections, not just a large desktop screen.",
+    principles: [
+      "I'd aim for a clean component structure, predictable state and an interface that stays fast with real data.",
+      "I'd keep the components small and typed, so the code stays easy to change after launch.",
+      "I'd test the layouts on real phones and slower connections, not just a large desktop screen.",
     ],
     steps: [
       "review the designs and the existing code to agree on the component structure", "build the screens as reusable, typed components",
@@ -90,10 +91,10 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "api apis backend node nodejs django flask fastapi laravel php rails ruby java spring golang postgres postgresql mysql mongodb database graphql microservices stripe webhooks server",
     work: "back-end and API work",
     thing: "the codebase",
-    experience: [
-      "I write back-end code that is boring in the best way: clear data models, proper validation and tests around the parts that handle money or user data.",
-      "I focus on clean API design, sensible error handling and logs you can actually read when something goes wrong.",
-      "I document endpoints as I build them, so whoever works on the front end is never guessing.",
+    principles: [
+      "I'd keep the back end boring in the best way: clear data models, proper validation and tests around the parts that handle money or user data.",
+      "I'd focus on clean API design, sensible error handling and logs you can actually read when something goes wrong.",
+      "I'd document each endpoint as it is built, so whoever works on the front end is never guessing.",
     ],
     steps: [
       "go through the existing code and data model and agree on the API contract", "implement the endpoints with validation and automated tests",
@@ -107,10 +108,10 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "scraping scraper scrape scrapy crawler crawl selenium playwright puppeteer beautifulsoup etl pandas excel csv spreadsheet sheets automation automate extraction pipeline data",
     work: "scraping and data automation work",
     thing: "the target sites",
-    experience: [
-      "I build scrapers that are polite and sturdy: sensible request rates, retries, and clear logs when a page changes.",
-      "I keep the extraction and the cleaning separate, so a change on one site doesn't break everything else.",
-      "I always deliver checked data: no silent duplicates, consistent formats and a note on anything that could not be collected.",
+    principles: [
+      "I'd make the scraper polite and sturdy: sensible request rates, retries, and clear logs when a page changes.",
+      "I'd keep the extraction and the cleaning separate, so a change on one site doesn't break everything else.",
+      "You'd get checked data: no silent duplicates, consistent formats and a note on anything that could not be collected.",
     ],
     steps: [
       "check the target pages and confirm exactly which fields you need", "write the extraction with retries, rate limits and logging",
@@ -124,10 +125,10 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "aws azure gcp docker kubernetes k8s terraform ansible devops ci cd infrastructure migration migrate linux nginx servers cloud helm jenkins ec2 s3 deployment heroku",
     work: "cloud and DevOps work",
     thing: "the current infrastructure",
-    experience: [
-      "I treat infrastructure as code: everything I set up is written down, reviewable and repeatable, not clicked together by hand.",
-      "I plan migrations around a tested rollback path, so a bad step never means a long outage.",
-      "I like to leave monitoring and alerts behind, so you know about a problem before your users do.",
+    principles: [
+      "I'd treat the infrastructure as code: everything written down, reviewable and repeatable, not clicked together by hand.",
+      "I'd plan any migration around a tested rollback path, so a bad step never means a long outage.",
+      "I'd leave monitoring and alerts behind, so you know about a problem before your users do.",
     ],
     steps: [
       "review the current setup, costs and dependencies and write down the target architecture", "build the new environment as code and test it with a copy of the workload",
@@ -144,9 +145,9 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "ios android flutter swift kotlin mobile native xcode expo swiftui testflight",
     work: "mobile app work",
     thing: "the app",
-    experience: [
-      "I build apps that feel native on both platforms and behave well on slow networks and older phones.",
-      "I keep state handling simple and testable, which makes store releases much less stressful.",
+    principles: [
+      "I'd aim for an app that feels native on both platforms and behaves well on slow networks and older phones.",
+      "I'd keep state handling simple and testable, which makes store releases much less stressful.",
     ],
     steps: [
       "go through the screens and flows and agree on what the first release includes", "build the features with a clean structure and shared components",
@@ -160,9 +161,9 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "ml machine learning llm llms ai gpt openai pytorch tensorflow nlp rag langchain chatbot embeddings vision model models",
     work: "applied AI and machine learning work",
     thing: "your data",
-    experience: [
-      "I focus on AI features that hold up in practice: a clear evaluation set, honest metrics and fallbacks for when the model is unsure.",
-      "I start from a simple baseline and only add complexity where the numbers show it helps.",
+    principles: [
+      "I'd aim for an AI feature that holds up in practice: a clear evaluation set, honest metrics and fallbacks for when the model is unsure.",
+      "I'd start from a simple baseline and only add complexity where the numbers show it helps.",
     ],
     steps: [
       "look at a sample of your data and agree on how we'll measure success", "build a simple baseline and a small evaluation set",
@@ -176,9 +177,9 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "writer writing article articles blog copywriting copywriter content proofreading editing ghostwriting ebook newsletter copy script technical",
     work: "writing work",
     thing: "your existing content",
-    experience: [
-      "I research before I write, match the voice of the brand, and keep sentences short enough that people actually read them.",
-      "Everything I deliver is original, edited and ready to publish, with headlines and structure that suit how people skim online.",
+    principles: [
+      "I'd research before writing, match the voice of the brand, and keep sentences short enough that people actually read them.",
+      "Everything you'd get would be original, edited and ready to publish, with headlines and structure that suit how people skim online.",
     ],
     steps: [
       "read your existing content and agree on the tone, audience and goals", "send an outline for the first piece before writing it in full",
@@ -192,9 +193,9 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "seo marketing ads adwords campaign campaigns facebook instagram tiktok social ppc klaviyo mailchimp leads funnel analytics conversion",
     work: "marketing work",
     thing: "your current campaigns",
-    experience: [
-      "I work from data rather than hunches: clear tracking first, then small tests, then scaling what works.",
-      "I measure my work against the numbers you care about, not vanity metrics.",
+    principles: [
+      "I'd work from data rather than hunches: clear tracking first, then small tests, then scaling what works.",
+      "I'd measure the work against the numbers you care about, not vanity metrics.",
     ],
     steps: [
       "review your current setup, tracking and results so far", "fix any tracking gaps so every change can be measured",
@@ -208,9 +209,9 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     words: "",
     work: "hands-on project work",
     thing: "the current setup",
-    experience: [
-      "I work in small, visible steps, so you always know what is finished and what comes next.",
-      "I take time to understand the goal behind a task, which usually saves time later.",
+    principles: [
+      "I'd work in small, visible steps, so you always know what is finished and what comes next.",
+      "I'd take time to understand the goal behind each task, which usually saves time later.",
     ],
     steps: [
       "go through the requirements with you and confirm what done looks like", "do the work in small milestones you can review along the way",
@@ -239,6 +240,22 @@ export const EVERYDAY_WORDS = new Set(
     "optimization graphic graphics science machine learning sheets soup front back end frontend backend full-stack fullstack stack api rest team " +
     "help campaign campaigns lead leads generation email emails support bug bugs issue issues feature features").split(" "),
 );
+/**
+ * Platforms and tools a title names without the job listing them as skills ("Shopify speed optimisation"),
+ * spelled as their makers spell them. Words that are also plain English count only when capitalised (AMBIGUOUS_TOOLS).
+ */
+export const TOOLS = (
+  "Shopify|Shopify Plus|WooCommerce|Magento|BigCommerce|Etsy|eBay|Amazon|WordPress|Elementor|Divi|Webflow|Wix|Squarespace|Framer|HubSpot|Salesforce|" +
+  "Zapier|Airtable|Klaviyo|Mailchimp|React|React Native|Vue|Vue.js|Nuxt|Angular|Svelte|Next.js|Gatsby|Tailwind|Tailwind CSS|Bootstrap|jQuery|" +
+  "JavaScript|TypeScript|Node.js|NestJS|Django|Flask|FastAPI|Laravel|Symfony|PHP|Ruby on Rails|Rails|Ruby|Java|Kotlin|Swift|SwiftUI|Flutter|Dart|" +
+  "Golang|Rust|C#|C++|.NET|Python|PostgreSQL|Postgres|MySQL|MongoDB|Redis|Supabase|Firebase|GraphQL|Stripe|PayPal|Twilio|AWS|Azure|GCP|Google Cloud|" +
+  "Docker|Kubernetes|Terraform|Ansible|Linux|Nginx|Heroku|Vercel|Netlify|DigitalOcean|Jenkins|GitHub Actions|iOS|Android|Unity|Unreal Engine|Figma|" +
+  "Photoshop|Illustrator|InDesign|Canva|Blender|After Effects|Premiere Pro|Excel|Google Sheets|Power BI|Tableau|Looker Studio|Google Ads|" +
+  "Google Analytics|GA4|Facebook Ads|Meta Ads|TikTok|Instagram|YouTube|LinkedIn|Selenium|Playwright|Puppeteer|Scrapy|BeautifulSoup|Pandas|" +
+  "OpenAI|ChatGPT|LangChain|PyTorch|TensorFlow|Hugging Face|QuickBooks|Xero"
+).split("|");
+export const AMBIGUOUS_TOOLS = new Set("amazon divi framer react vue angular rails ruby java swift flutter dart rust unity excel canva pandas".split(" "));
+
 /** Action verbs that start an approach step in a posting ("build", "set up"); longest first, so "set up" wins over "set". */
 export const VERBS = [
   "build", "create", "develop", "design", "redesign", "integrate", "migrate", "fix", "set up", "configure", "implement", "optimize", "optimise",
@@ -291,7 +308,7 @@ export const PROBLEM_LINES: Frame[] = [
 ];
 export const VERB_OPENINGS: Frame[] = [
   (vp) => `You need someone to ${vp}.`,
-  (vp) => `So the job is to ${vp}, and that is exactly the kind of task I take on.`,
+  (vp) => `So the job is to ${vp}, and I'd be glad to take that on.`,
   (vp) => `You're looking for someone to ${vp}.`,
 ];
 export const ROLE_OPENINGS: Frame[] = [(role) => `You're looking for ${role}.`, (role) => `From your post, you need ${role}.`];
@@ -301,24 +318,32 @@ export const TOPIC_OPENINGS: Frame[] = [
   (topic) => `I read your post about ${topic} with interest.`,
 ];
 export const BRIDGES: Line[] = [
-  (s) => `That's the kind of ${s.work} I do most weeks, and I'd be glad to take it on.`,
-  (s) => `It's close to the ${s.work} I've been doing lately, so I can start without a long ramp-up.`,
+  (s) => `It's a clear piece of ${s.work}, and I'd be glad to take it on.`,
+  () => "The goal is clear, so I can start with a focused plan rather than a long ramp-up.",
   () => "It's a well-defined job, and I'd like to help you get it done properly.",
-  (s) => `I enjoy ${s.work} like this because the result is easy to see and measure.`,
+  (s) => `${cap(s.work)} like this is satisfying, because the result is easy to see and measure.`,
 ];
 
-/** "As a Senior React Developer, " before an experience sentence, which always starts with "I". */
+/** "As a Senior React Developer, " before the skills sentence, which always starts with "I". */
 export const ROLE_INTROS: Frame[] = [(r) => `As ${r}, `, (r) => `Working as ${r}, `];
-export const SKILL_EXPERIENCE: Line[] = [
-  (s) => `I've worked with ${s.skills} on client projects much like this one, so I know where the usual pitfalls are.`,
-  (s) => `I use ${s.skills} in my day-to-day work, so this is familiar ground for me.`,
-  (s) => `I've delivered work with ${s.skills} before, and this job sits right in that area.`,
-  (s) => `I spend most of my working time with ${s.skills}, which lines up well with what you've described.`,
+/** The profile's own skills that this job needs: the only skills a letter says the freelancer has. */
+export const OWN_SKILL_LINES: Frame[] = [
+  (x) => `I work with ${x} as part of my core skill set, which lines up with what you've described.`,
+  (x) => `I count ${x} among my core skills, and this job leans on exactly that.`,
 ];
-export const PLAIN_EXPERIENCE: Line[] = [
-  (s) => `I've done a good amount of ${s.work}, and this job sits right in that area.`,
-  (s) => `Much of my recent time has gone into ${s.work}, so this is familiar ground.`,
+/** The job's key terms the profile does not list: named as the plan, never as experience. */
+export const PLAN_LINES: Frame[] = [
+  (x) => `I'd approach this with ${x}, keeping every change small, tested and easy for you to review.`,
+  (x) => `I'd build the plan around ${x}, following the priorities in your post.`,
+  (x) => `I'd centre the work on ${x}, since that is where this job is won or lost.`,
+  (x) => `I'd put ${x} at the heart of the plan and check each step with you as I go.`,
 ];
+/** When the job names no platform or tool at all. */
+export const PLAIN_PLAN: Line[] = [
+  (s) => `I'd treat this as focused ${s.work}: a clear plan first, then small steps you can check.`,
+  (s) => `I'd approach this ${s.work} with a plan we agree up front and small steps you can review.`,
+];
+/** Profile skills the posting mentions without listing them. */
 export const EXTRA_SKILL_LINES: Frame[] = [(x) => `I also know ${x} well, which you mention in the post.`, (x) => `You also mention ${x}, which I use regularly as well.`];
 
 /** For the user's own "mention …" instructions. */
@@ -355,10 +380,12 @@ export const NEXT_STEPS = [
   "Once I have that, I can confirm the plan and get started.",
   "Send me a message whenever it suits you and we can take it from there.",
 ];
-export const RATE_LINES: Frame[] = [(r) => `My rate for this is ${r}.`, (r) => `For this job my rate would be ${r}.`];
-export const BUDGET_LINES: Frame[] = [
-  (b) => `Your budget of ${b} fits the scope as I understand it, and I'll flag anything that would change that before doing it.`,
-  (b) => `I've taken your budget of ${b} into account, and the plan above fits within it as long as the scope stays as described.`,
+/** The bid that will be sent ("50 USD/hour", "a fixed 800 USD"): the only amount a letter names. */
+export const BID_LINES: Frame[] = [(b) => `My bid for this job is ${b}.`, (b) => `I've set my bid for this job at ${b}.`];
+/** No figures: the client's budget may differ from the bid, and a letter names no amount but the bid. */
+export const BUDGET_LINES = [
+  "The plan fits your posted budget as I understand the scope, and I'll flag anything that would change that before doing it.",
+  "I've taken your posted budget into account, and the plan above fits within it as long as the scope stays as described.",
 ];
 export const TIMELINE_LINES = [
   "On timing, I'd work through those steps in order and share something you can review after each one, rather than one big reveal at the end.",
@@ -372,14 +399,14 @@ export const ASSUMPTION_FRAMES: Frame[] = [
 export const COUNTRY_LINE: Frame = (place) => `I'm happy to schedule our check-ins around business hours in ${place}.`;
 /** Optional sentences added, in hash order, only while a letter is shorter than its effort asks. */
 export const FILLERS = [
-  "I keep communication simple: short written updates as I go, and quick answers when you have questions.",
+  "I'll keep communication simple: short written updates as I go, and quick answers when you have questions.",
   "I'd rather ask a clarifying question early than guess and redo work later.",
   "You'll get clean, well-organised work that someone else could pick up later without a long handover.",
-  "I test my own work before handing it over, so you're reviewing results rather than hunting for problems.",
+  "I'll test my work before handing it over, so you're reviewing results rather than hunting for problems.",
   "If priorities shift along the way, I'm happy to adjust the plan with you.",
   "I'd keep everything I touch tidy and documented, so it stays easy to maintain after the job is done.",
   "I'm comfortable working independently, but I'll check in at the points where your input matters.",
-  "Everything I build or change is yours, with notes on what was done and why.",
+  "Everything built or changed for you is yours, with notes on what was done and why.",
 ];
 export const SIGN_OFFS = ["Best regards,", "Kind regards,", "Thanks,", "Best,", "Thank you,"];
 export const UNSIGNED_ENDINGS = ["Thanks for reading, and I look forward to hearing from you.", "Thank you for your time.", "Looking forward to hearing from you."];
@@ -395,20 +422,24 @@ export interface AnswerSlots extends Slots {
 }
 export type Answer = (s: AnswerSlots) => string;
 
-/** Each starts with "I", so a yes/no question can get "Yes, " in front. */
+/** The asked technology is one of the profile's skills. Each starts with "I", so a yes/no question can get "Yes, " in front. */
 export const EXPERIENCE_ANSWERS: Answer[] = [
-  (s) => `I've worked with ${s.asked} on client projects, usually alongside ${s.related}. For this job that means I can focus on ${s.topic} rather than on learning the tools.`,
-  (s) => `I work with ${s.asked} regularly and have paired that with ${s.related} before. I'd put that experience straight to use on ${s.topic}.`,
-  (s) => `I use ${s.asked} in much of my ${s.work}, often together with ${s.related}, so I'm on familiar ground with ${s.topic}.`,
+  (s) => `I work with ${s.asked} as part of my core skill set. For ${s.topic} I'd put it to use straight away, starting with ${s.ing}.`,
+  (s) => `I count ${s.asked} among my core skills. Here I'd pair it with ${s.related}, beginning with ${s.ing} and then ${s.ing2}.`,
 ];
-/** "Have you done this before?": no technology named, so the answer is about the kind of work. */
+/** The asked technology is not on the profile (or there is none): how it fits the plan, no claim of having used it. */
+export const PLAN_ANSWERS: Answer[] = [
+  (s) => `Here's how ${s.asked} fits into my plan: I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further.`,
+  (s) => `On ${s.asked}: for ${s.topic} I'd begin with ${s.ing} and then ${s.ing2}, alongside ${s.related}. I'm happy to go through the details on a call.`,
+];
+/** "Have you done this before?": no technology named, so the answer is the plan for this job. */
 export const SIMILAR_WORK_ANSWERS: Answer[] = [
-  (s) => `Yes, I've done similar ${s.work} before, using ${s.skills}. For this job I'd start by ${s.ing}, then move on to ${s.ing2}.`,
-  (s) => `Yes. Jobs like this are a regular part of my ${s.work}, and here I'd begin with ${s.ing} before ${s.ing2}.`,
+  (s) => `Here's how I'd handle it: I'd start by ${s.ing}, then move on to ${s.ing2}, using ${s.skills}. I'm happy to walk you through the plan in more detail.`,
+  (s) => `For this job I'd begin with ${s.ing} and then move on to ${s.ing2}, with ${s.skills} at the centre of the work. I'll check each result with you before going further.`,
 ];
 export const TIMEZONE_ANSWERS: Answer[] = [
   (s) => `I can arrange my working hours to overlap with yours for calls and quick questions, and I'll keep you updated in writing the rest of the time. For ${s.topic}, that means you won't be waiting on me for answers.`,
-  () => "I plan my day so that part of it overlaps with your business hours, which is when I'd schedule calls and reviews. Between those, I send short written updates so nothing waits on a meeting.",
+  () => "I'd plan my day so that part of it overlaps with your business hours, which is when I'd schedule calls and reviews. Between those, I'll send short written updates so nothing waits on a meeting.",
 ];
 export const AVAILABILITY_ANSWERS: Answer[] = [
   (s) => `I can start as soon as we agree on the scope, beginning with ${s.ing}. I'll keep steady hours on this until it's done and reply to messages quickly.`,
@@ -419,23 +450,24 @@ export const TIMELINE_ANSWERS: Answer[] = [
   (s) => `I'd split it into short milestones, starting with ${s.ing} and then ${s.ing2}, so you see progress at each stage. Once I've seen ${s.thing}, I'll confirm the timeline in writing.`,
 ];
 export const APPROACH_ANSWERS: Answer[] = [
-  (s) => `I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further. I'd use ${s.skills} for this, the same tools I rely on in similar ${s.work}.`,
-  (s) => `My approach is to understand the goal first and then work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}. My recent projects used ${s.skills} in the same way.`,
+  (s) => `I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further. I'd use ${s.skills} for this.`,
+  (s) => `My approach is to understand the goal first and then work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}, with ${s.skills} doing the heavy lifting.`,
 ];
+/** With the bid that will be sent; without one, no figure at all (the bid on the proposal says it). */
 export const RATE_ANSWERS = {
-  hourlyRate: [
-    (rate: string, s: AnswerSlots) => `My rate for this job is ${rate}. I track time carefully and share short updates, so you always know where the hours on ${s.topic} went.`,
-    (rate: string, s: AnswerSlots) => `For this work I charge ${rate}. I'd start with ${s.ing} and keep you updated on hours as I go.`,
+  bid: [
+    (bid: string, s: AnswerSlots) => `My bid for this job is ${bid}, for ${s.topic} as you've described it. If the scope changes, I'll tell you before it affects the cost.`,
+    (bid: string, s: AnswerSlots) => `I've bid ${bid} for this. I'd start with ${s.ing} and keep you updated as I go, so there are no surprises on cost.`,
   ],
   budget: [
-    (budget: string, s: AnswerSlots) => `Your posted budget of ${budget} looks workable for what you've described. I'd confirm the exact scope of ${s.topic} first, then stick to what we agree.`,
-    (budget: string, s: AnswerSlots) => `I'm comfortable working within ${budget} for this. Once we confirm the scope, I'll tell you upfront if anything about ${s.topic} would change that.`,
+    (s: AnswerSlots) => `The rate is the one in my bid on this proposal, set with your posted budget in mind. I'd confirm the exact scope of ${s.topic} first, then stick to what we agree.`,
+    (s: AnswerSlots) => `My bid on this proposal states the rate, and I've kept your posted budget in mind. Once we confirm the scope, I'll tell you upfront if anything about ${s.topic} would change the cost.`,
   ],
-  open: [(s: AnswerSlots) => `I'd suggest we confirm the scope first; after that I can give you a clear quote for ${s.topic}, fixed or hourly, whichever you prefer.`],
+  open: [(s: AnswerSlots) => `The rate is the one in my bid on this proposal. I'd confirm the scope of ${s.topic} first, and tell you upfront if anything would change the cost.`],
 };
 export const PORTFOLIO_ANSWERS: Answer[] = [
-  (s) => `I can share relevant samples of my ${s.work} on request, including work with ${s.skill}. I'd send them to you directly, each with a short note on what I did.`,
-  (s) => `Samples are available on request; I'd pick the ones closest to ${s.topic}, especially work involving ${s.skill}, and walk you through them.`,
+  (s) => `Samples are available on request, and I'd send them to you directly. For ${s.topic}, the most useful proof would be a small first step, ${s.ing}, that you can review before we go further.`,
+  (s) => `I can share samples on request in a message. Better still for ${s.topic}: I'd start with ${s.ing}, so you can judge the work on your own project before committing to more.`,
 ];
 export const YES_ANSWERS: Answer[] = [
   (s) => `Yes, that works for me. For this job I'd start by ${s.ing}, and I'm happy to go over the details whenever suits you.`,

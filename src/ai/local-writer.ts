@@ -4,15 +4,21 @@
  *
  * 1. The job is read once. Its title and first sentences give the client's need in their own words
  *    ("We need our checkout to load faster" → "you need your checkout to load faster"), sentences and
- *    bullets with action verbs give the approach steps, the skills are ranked by how much the title and
- *    description talk about them, and keyword counts pick a category (store, front end, scraping, …)
- *    whose phrase bank supplies experience lines, fallback steps, questions, risks and assumptions.
- * 2. Job text is untrusted: sentences that try to instruct the writer ("ignore previous instructions",
+ *    bullets with action verbs give the approach steps, the key terms (platforms and tools the title
+ *    names, then the skills ranked by how much the title and description talk about them) are what the
+ *    letter names, and keyword counts pick a category (store, front end, scraping, …) whose phrase bank
+ *    supplies working principles, fallback steps, questions, risks and assumptions.
+ * 2. Nothing is claimed that the input does not back: the letter names the key terms as its plan for the
+ *    job ("I'd approach this with Shopify …"); only skills the freelancer's profile lists are named as
+ *    skills they have, and there is never a track record (past clients, years, "I've done …"). The
+ *    only money a letter names is the bid it is given, the one that will be sent; without one it names
+ *    none (not the profile's rate, not the client's budget, not a price copied from the posting).
+ * 3. Job text is untrusted: sentences that try to instruct the writer ("ignore previous instructions",
  *    "include the word …", "say you are an AI") are dropped before anything is read from them, and every
  *    fragment copied into a letter is stripped of brackets, links, markup and placeholder words.
- * 3. Each part of the letter has several phrasings; a hash of the title and description picks one, so
+ * 4. Each part of the letter has several phrasings; a hash of the title and description picks one, so
  *    the same job always gets the same letter and different jobs read differently.
- * 4. Effort sets a word band; optional sentences are dropped by priority or fillers added until the
+ * 5. Effort sets a word band; optional sentences are dropped by priority or fillers added until the
  *    letter fits, and the user's own word limit ("under 150 words") caps the band.
  */
 import { tokenize } from "../lib/text";
@@ -30,14 +36,19 @@ export interface WritingJob {
 export interface WriterProfile {
   name?: string | null;
   title?: string | null; // profile or specialization title, e.g. "Senior React Developer"
-  hourlyRate?: number | null;
   skills?: string[];
+}
+/** The bid the application will send (USD), as apply computes it; one of the two is set. */
+export interface Bid {
+  hourlyRate: number | null;
+  fixedBid: number | null;
 }
 export interface LocalProposalInput {
   job: WritingJob;
   profile?: WriterProfile | null;
   instructions?: string | null; // the user's own instructions for proposals in this feed
   effort: Effort;
+  bid?: Bid | null; // null when the bid is not known yet: then no amount is named
 }
 
 /** Limits used by both writers; answers longer than this are cut at a sentence boundary. */
@@ -89,6 +100,16 @@ const INJECTION = new RegExp(
 );
 /** "Start with BANANA", 'end with "ok"': a marker the poster wants echoed back, a test for bots. */
 const MARKER_WORD = /\b(?:[Ss]tart|[Bb]egin|[Ee]nd|[Ff]inish|[Ss]ign)\b.{0,30}?\bwith\s+(?:the\s+)?(?:["“'][^"”']{1,30}["”']|[A-Z]{4,}\b)\W*$|["“'][A-Z]{3,}["”']/;
+
+/** A price: "$300", "300 USD", "EUR 40", "50/hr". Posting text that names one is not copied (the letter's only figure is the bid). */
+const MONEY = /[$€£¥₹]\s?\d|\b\d[\d,.]*\s?k?\s?(?:usd|eur|gbp|cad|aud|chf|inr|dollars?|euros?|pounds?|bucks)\b|\b(?:usd|eur|gbp|cad|aud|chf|inr)\s?\d|\b\d[\d,.]*\s?(?:\/\s?h(?:ou)?r|\/h|per hour|an hour)\b/i;
+
+/** A title up to the price it names, if any: "Landing page for $300, quick job" → "Landing page". */
+function withoutPrice(title: string): string {
+  const m = MONEY.exec(title);
+  if (!m) return title;
+  return title.slice(0, m.index).replace(/(?:[\s,;:(–—-]+|\b(?:for|at|under|of|with|budget|around|about|up to|max|only|from|is)\b)+$/i, "");
+}
 
 /** Text that addresses whoever writes the proposal rather than describing the job. */
 function isInjection(text: string): boolean {
@@ -219,7 +240,7 @@ function sentencesOf(description: string): Sentence[] {
     const line = raw.replace(/^\s*(?:[-*•·–—>]|\d{1,2}[.)])\s+/, "").trim();
     for (const part of line.split(/(?<=[.!?])\s+|;\s+/)) {
       const text = part.trim().slice(0, SENTENCE_CHARS);
-      if (text && !isInjection(text)) out.push({ text, bullet });
+      if (text && !isInjection(text) && !MONEY.test(text)) out.push({ text, bullet });
       if (out.length >= MAX_SENTENCES) return out;
     }
   }
@@ -345,6 +366,48 @@ function countPhrase(haystack: string, phrase: string[], limit: number): number 
   return n;
 }
 
+const TOOL_PATTERNS = [...P.TOOLS]
+  .sort((a, b) => b.length - a.length)
+  .map((name) => ({
+    name,
+    // Not inside a longer name: "Vue" is not found in "Vue.js", nor "Java" in "JavaScript".
+    pattern: new RegExp(String.raw`(?<![\p{L}\p{N}.+#])${name.replace(/[.+]/g, "\\$&")}(?![\p{L}\p{N}+#]|\.\p{L})`, "giu"),
+    isAmbiguous: P.AMBIGUOUS_TOOLS.has(name.toLowerCase()),
+  }));
+
+/** Tools the text names, in order of appearance; where names overlap ("React Native"), the longest. */
+function toolsIn(text: string): string[] {
+  const found: { name: string; at: number; end: number }[] = [];
+  for (const tool of TOOL_PATTERNS) {
+    for (const m of text.matchAll(tool.pattern)) {
+      const end = m.index + m[0].length;
+      if (tool.isAmbiguous && !/^\p{Lu}/u.test(m[0])) continue; // "react to", "excel at"
+      if (!found.some((f) => m.index < f.end && end > f.at)) found.push({ name: tool.name, at: m.index, end });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at).map((f) => f.name);
+}
+
+/**
+ * What the letter should name, most telling first: the tools the title names (a "Shopify speed
+ * optimisation" job is about Shopify even when its skills say "Page Speed Optimization"), then the
+ * listed skills by relevance. A job with no skills listed (a pasted title and description) gets up to
+ * two tools the description names instead; with a list, those are often incidental ("used on Instagram").
+ * A tool the skills list also carries keeps the job's spelling.
+ */
+function keyTermsOf(rawTitle: string, description: string, rankedSkills: string[]): string[] {
+  const listed = new Map(rankedSkills.map((s) => [tokenize(s).join(" "), s]));
+  const spelled = (name: string): string => listed.get(tokenize(name).join(" ")) ?? name;
+  const described = rankedSkills.length ? [] : toolsIn(description.slice(0, 3000)).slice(0, 2);
+  return dedupe([...toolsIn(rawTitle).map(spelled), ...rankedSkills, ...described]);
+}
+
+/** Whether the profile lists the skill: every word of it is in one of the profile's skills. */
+function isOwn(r: JobReading, skill: string): boolean {
+  const words = tokenize(skill);
+  return words.length > 0 && words.every((w) => r.profileWords.has(w));
+}
+
 const CATEGORY_OF = new Map<string, P.Category[]>();
 for (const [name, bank] of Object.entries(P.CATEGORIES) as [P.Category, P.CategoryBank][]) {
   for (const w of bank.words.split(" ").filter(Boolean)) CATEGORY_OF.set(w, [...(CATEGORY_OF.get(w) ?? []), name]);
@@ -354,19 +417,19 @@ interface JobReading {
   seed: number;
   category: P.Category;
   skills: string[]; // job skills, most relevant first
+  terms: string[]; // what the letter names: tools in the title, then the skills, then tools in the description
   extraSkills: string[]; // profile skills the posting mentions but does not list
+  profileWords: Set<string>; // the words of the profile's skills
   need?: Need;
   problem?: string;
   title: TitleReading;
   topic: string;
   steps: string[];
-  hourly: boolean;
-  budget: string;
-  currency: string;
+  hasBudget: boolean;
 }
 
 function readJob(job: WritingJob, profile: WriterProfile | null | undefined, salt: string): JobReading {
-  const rawTitle = plain(job?.title, 300).replace(/\s+/g, " ");
+  const rawTitle = withoutPrice(plain(job?.title, 300).replace(/\s+/g, " "));
   const description = plain(job?.description, SCAN_CHARS);
   const seed = hash(`${rawTitle}\n${description}\n${salt}`);
   const jobSkills = dedupe((Array.isArray(job?.skills) ? job.skills.slice(0, 60) : []).map((s) => fragment(plain(s, 80), 5)));
@@ -389,6 +452,7 @@ function readJob(job: WritingJob, profile: WriterProfile | null | undefined, sal
   const skills = jobSkills.map((s, i) => ({ s, r: relevance(s, i) })).sort((a, b) => b.r - a.r).map((x) => x.s);
   const listed = new Set(skills.map((s) => s.toLowerCase()));
   const extraSkills = profileSkills.filter((s) => !listed.has(s.toLowerCase()) && mentions(s) >= 1);
+  const terms = keyTermsOf(rawTitle, description, skills);
 
   const scores = new Map<P.Category, number>();
   const tally = (tokens: string[], weight: number): void => {
@@ -407,14 +471,12 @@ function readJob(job: WritingJob, profile: WriterProfile | null | undefined, sal
   const topic =
     title.kind === "verb" ? gerund(title.text)
     : title.kind === "topic" ? title.text
-    : skills[0] ? `this ${skills[0]} work`
+    : terms[0] ? `this ${terms[0]} work`
     : category === "general" ? "this project"
     : `this ${P.CATEGORIES[category].work}`;
-  const budget = fragment(plain(job?.budgetText, 200), 8).replace(/\s*\b(?:fixed(?:[- ]price)?|total|flat)\b\s*$/i, "");
-  const currency = /\b(USD|EUR|GBP|CAD|AUD|CHF|INR)\b/i.exec(budget)?.[1]?.toUpperCase() ?? (/€/.test(budget) ? "EUR" : /£/.test(budget) ? "GBP" : "USD");
   return {
-    seed, category, skills, extraSkills, need, problem: problemOf(sentences, proper), title, topic, steps: stepsOf(sentences, proper),
-    hourly: job?.jobType === "HOURLY", budget: /\d/.test(budget) ? budget : "", currency,
+    seed, category, skills, terms, extraSkills, profileWords: new Set(tokenize(profileSkills.join(" "))), need, problem: problemOf(sentences, proper), title, topic, steps: stepsOf(sentences, proper),
+    hasBudget: /\d/.test(plain(job?.budgetText, 200)),
   };
 }
 
@@ -546,16 +608,23 @@ function chooseSteps(r: JobReading, bank: P.CategoryBank, n: number, opening: st
   return steps;
 }
 
-function slotsFor(r: JobReading, count: number): P.Slots {
-  const bank = P.CATEGORIES[r.category];
-  const top = dedupe([...r.skills, ...r.extraSkills]).slice(0, count);
-  return { skills: listOf(top) || "the tools this job needs", skill: top[0] ?? "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
+/** The key terms a letter of this effort names, the profile's skills the posting mentions included. */
+function topTerms(r: JobReading, count: number): string[] {
+  return dedupe([...r.terms, ...r.extraSkills]).slice(0, count);
 }
 
-function rateOf(profile: WriterProfile | null | undefined, r: JobReading): string {
-  const rate = profile?.hourlyRate;
-  if (!r.hourly || typeof rate !== "number" || !Number.isFinite(rate) || rate <= 0 || rate >= 100_000) return "";
-  return `${Number.isInteger(rate) ? rate : rate.toFixed(2)} ${r.currency}/hour`;
+function slotsFor(r: JobReading, count: number): P.Slots {
+  const bank = P.CATEGORIES[r.category];
+  return { skills: listOf(topTerms(r, count)) || "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
+}
+
+/** "50 USD/hour" or "a fixed 800 USD": the bid as a letter states it; "" when there is no usable bid. */
+export function bidText(bid: Bid | null | undefined): string {
+  const usable = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n > 0 && n < 100_000_000;
+  const amount = (n: number): string => (Number.isInteger(n) ? String(n) : n.toFixed(2));
+  if (usable(bid?.hourlyRate)) return `${amount(bid.hourlyRate)} USD/hour`;
+  if (usable(bid?.fixedBid)) return `a fixed ${amount(bid.fixedBid)} USD`;
+  return "";
 }
 
 export function writeProposalLocally(input: LocalProposalInput): string {
@@ -576,14 +645,21 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   if (r.problem && overlap(r.problem, opening) < 0.6) open.pieces.push({ text: pick(P.PROBLEM_LINES, "problem")(r.problem), keep: 70 });
   if (effort !== "low") open.pieces.push({ text: pick(P.BRIDGES, "bridge")(s), keep: 45 });
 
+  // The profile's skills the job needs are the freelancer's; the other key terms are the plan.
   const role = fragment(plain(profile?.title, 120), 8);
   const intro = role ? pick(P.ROLE_INTROS, "role")(DETERMINER.test(role) ? role : `${article(role)} ${role}`) : "";
-  const core = r.skills.length || r.extraSkills.length ? pick(P.SKILL_EXPERIENCE, "experience")(s) : pick(P.PLAIN_EXPERIENCE, "experience")(s);
-  const experience: Block = { pieces: [{ text: intro + core, keep: ESSENTIAL }] };
-  wishes.mentions.forEach((m, i) => experience.pieces.push({ text: mentionSentence(m, pick, i), keep: ESSENTIAL }));
-  experience.pieces.push({ text: pick(bank.experience, "category"), keep: 55 });
+  const top = topTerms(r, SKILL_COUNT[effort]);
+  const owned = top.filter((x) => isOwn(r, x));
+  const planned = top.filter((x) => !isOwn(r, x));
+  const skillLines = [
+    owned.length ? pick(P.OWN_SKILL_LINES, "own")(listOf(owned)) : "",
+    planned.length ? pick(P.PLAN_LINES, "plan")(listOf(planned)) : owned.length ? "" : pick(P.PLAIN_PLAN, "plan")(s),
+  ];
+  const skillBlock: Block = { pieces: [{ text: intro + skillLines.filter(Boolean).join(" "), keep: ESSENTIAL }] };
+  wishes.mentions.forEach((m, i) => skillBlock.pieces.push({ text: mentionSentence(m, pick, i), keep: ESSENTIAL }));
+  skillBlock.pieces.push({ text: pick(bank.principles, "category"), keep: 55 });
   const unlisted = r.extraSkills.find((x) => !s.skills.includes(x));
-  if (effort === "high" && unlisted) experience.pieces.push({ text: pick(P.EXTRA_SKILL_LINES, "extra")(unlisted), keep: 38 });
+  if (effort === "high" && unlisted) skillBlock.pieces.push({ text: pick(P.EXTRA_SKILL_LINES, "extra")(unlisted), keep: 38 });
 
   const steps = chooseSteps(r, bank, STEP_COUNT[effort], r.need?.obj ?? opening);
   const asList = effort !== "low" && !wishes.noList && hash("list", r.seed) % 2 === 0;
@@ -606,7 +682,7 @@ export function writeProposalLocally(input: LocalProposalInput): string {
 
   const extras: Block = { pieces: [] };
   if (effort === "high") {
-    if (r.budget) extras.pieces.push({ text: pick(P.BUDGET_LINES, "budget")(r.budget), keep: 30 });
+    if (r.hasBudget) extras.pieces.push({ text: pick(P.BUDGET_LINES, "budget"), keep: 30 });
     extras.pieces.push({ text: pick(P.TIMELINE_LINES, "timeline"), keep: 28 });
     extras.pieces.push({ text: pick(P.RISK_FRAMES, "risk")(pick(bank.risks, "risks")), keep: 32 });
     extras.pieces.push({ text: pick(P.ASSUMPTION_FRAMES, "assume")(pick(bank.assumptions, "assumptions")), keep: 26 });
@@ -615,8 +691,8 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   }
 
   const closing: Block = { pieces: [] };
-  const rate = wishes.noRate ? "" : rateOf(profile, r);
-  if (rate) closing.pieces.push({ text: pick(P.RATE_LINES, "rate")(rate), keep: 90 });
+  const bid = wishes.noRate ? "" : bidText(input?.bid);
+  if (bid) closing.pieces.push({ text: pick(P.BID_LINES, "rate")(bid), keep: 90 });
   // A question built from two of the posting's own steps is the most specific one there is.
   const own = r.steps.filter((x) => overlap(x, r.need?.obj ?? opening) < 0.8);
   const stepQuestion = own.length >= 2 ? [pick(P.STEP_QUESTIONS, "stepq")(gerund(own[0]!), gerund(own[1]!))] : [];
@@ -631,7 +707,7 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   const fillers = P.FILLERS.map((f, i) => ({ text: f, order: hash(`filler${i}`, r.seed) })).sort((a, b) => a.order - b.order).map((f) => f.text);
   const [low, high] = BANDS[effort];
   const max = Math.min(high, wishes.maxWords ?? high);
-  const blocks = [greeting, open, experience, approach, extras, closing, signOff];
+  const blocks = [greeting, open, skillBlock, approach, extras, closing, signOff];
   return clampChars(fit(blocks, extras, fillers, Math.min(low, max), max), MAX_PROPOSAL_CHARS);
 }
 
@@ -671,7 +747,7 @@ function subjectOf(question: string): string {
   return listOf(groups.filter((g) => g.length).slice(0, 2).map((g) => g.slice(0, 3).join(" ")));
 }
 
-export function answerQuestionLocally(input: { job: WritingJob; profile?: WriterProfile | null; question: string }): string {
+export function answerQuestionLocally(input: { job: WritingJob; profile?: WriterProfile | null; question: string; bid?: Bid | null }): string {
   const question = plain(input?.question, 2000).replace(/\s+/g, " ").trim();
   const r = readJob(input?.job, input?.profile, question);
   const pick = picker(r.seed);
@@ -683,18 +759,20 @@ export function answerQuestionLocally(input: { job: WritingJob; profile?: Writer
   const first = steps[0]?.startsWith("deliver ") ? bank.steps[0]! : (steps[0] ?? bank.steps[0]!);
   const base = slotsFor(r, 3);
   const second = steps.find((x) => x !== first) ?? bank.steps.at(-1)!;
-  const s: P.AnswerSlots = { ...base, asked: "", related: r.skills[1] ?? r.skills[0] ?? "the rest of the stack", vp: first, ing: gerund(first), ing2: gerund(second) };
-  const rate = rateOf(input?.profile, r);
+  const s: P.AnswerSlots = { ...base, asked: "", related: r.terms[1] ?? r.terms[0] ?? "the rest of the stack", vp: first, ing: gerund(first), ing2: gerund(second) };
+  const bid = bidText(input?.bid);
   const experienceCue = Q_EXPERIENCE.exec(q);
   const asked = experienceCue ? askedAbout(q, experienceCue.index, r) : "";
   let text: string;
   if (Q_PORTFOLIO.test(q)) text = pick(P.PORTFOLIO_ANSWERS, "portfolio")(s);
   else if (Q_RATE.test(q)) {
-    text = rate ? pick(P.RATE_ANSWERS.hourlyRate, "rate")(rate, s) : r.budget ? pick(P.RATE_ANSWERS.budget, "rate")(r.budget, s) : pick(P.RATE_ANSWERS.open, "rate")(s);
+    text = bid ? pick(P.RATE_ANSWERS.bid, "rate")(bid, s) : pick(r.hasBudget ? P.RATE_ANSWERS.budget : P.RATE_ANSWERS.open, "rate")(s);
   } else if (asked) {
-    const related = [...r.skills, ...r.extraSkills].find((x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()));
-    text = pick(P.EXPERIENCE_ANSWERS, "experience")({ ...s, asked, related: related ?? "the rest of the stack you describe" });
-    if (Q_YES_NO.test(q)) text = `Yes, ${text}`;
+    const related = [...r.terms, ...r.extraSkills].find((x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()));
+    const slots = { ...s, asked, related: related ?? "the rest of the stack you describe" };
+    // "Yes" only for a skill the profile lists; otherwise how it fits the plan, with no claim of having used it.
+    if (isOwn(r, asked)) text = `${Q_YES_NO.test(q) ? "Yes, " : ""}${pick(P.EXPERIENCE_ANSWERS, "experience")(slots)}`;
+    else text = pick(P.PLAN_ANSWERS, "experience")(slots);
   } else if (Q_TIMEZONE.test(q)) text = pick(P.TIMEZONE_ANSWERS, "timezone")(s);
   else if (Q_AVAILABILITY.test(q)) text = pick(P.AVAILABILITY_ANSWERS, "availability")(s);
   else if (Q_TIMELINE.test(q)) text = pick(P.TIMELINE_ANSWERS, "timeline")(s);

@@ -1,5 +1,5 @@
 import type { AiClient, ReasoningEffort, TokenUsage } from "./client";
-import { MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS, type WriterProfile, type WritingJob } from "./local-writer";
+import { bidText, MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS, type Bid, type WriterProfile, type WritingJob } from "./local-writer";
 import { dataSection, dataSectionRule } from "./untrusted";
 
 export type Effort = "low" | "medium" | "high";
@@ -11,6 +11,8 @@ export interface ProposalRequest {
   instructions: string | null;
   effort: Effort;
   questions: { position: number; question: string }[];
+  /** The bid the application will send; null when it is not known yet (generate-proposal's API). */
+  bid: Bid | null;
 }
 
 export interface ModelProposal {
@@ -75,7 +77,6 @@ function profileFacts(p: WriterProfile | null): string {
   return [
     p.name ? `Name: ${p.name}` : null,
     p.title ? `Title: ${p.title}` : null,
-    p.hourlyRate ? `Hourly rate: ${p.hourlyRate} USD` : null,
     p.skills?.length ? `Skills: ${p.skills.join(", ")}` : null,
   ]
     .filter(Boolean)
@@ -116,6 +117,9 @@ export async function writeProposalWithModel(ai: AiClient, model: string, req: P
     dataSection("profile", profileFacts(req.profile), 2000),
     req.instructions?.trim() ? dataSection("instructions", req.instructions, 4000) : null,
     `Write the proposal for the job in <job>: ${LENGTH[req.effort]}.`,
+    bidText(req.bid)
+      ? `The bid sent with this proposal is ${bidText(req.bid)}: if the letter or an answer names a rate or price, it is exactly this, and no other figure.`
+      : "The bid is set separately when applying: name no rate, price or budget figure in the letter or the answers.",
     req.questions.length
       ? `Answer every question in <questions>, one answer per position (${req.questions.map((q) => q.position).join(", ")}).`
       : "There are no screening questions: return an empty questionAnswers array.",

@@ -115,6 +115,22 @@ export function makeContext(io: CliIO, values: CommandContext["values"], positio
   };
 }
 
+/** Where `serve` listens; `dashboard link` takes the same flags so its link points at that server. */
+export const LISTEN_OPTIONS: Record<"port" | "host", OptionSpec> = {
+  port: { type: "string", value: "N", description: "TCP port (env PORT, default 3000; 0 = any free port)" },
+  host: { type: "string", value: "ADDR", description: "Listen address (env HOST, default 127.0.0.1)" },
+};
+
+/**
+ * Where a browser on this machine reaches a server listening on host:port. A
+ * wildcard listen address is not somewhere a browser can go; it means this
+ * machine too, so localhost stands in for it.
+ */
+export function browserBaseUrl(host: string, port: number): string {
+  const name = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 /** Required string flag, with the command's usage in the error. */
 export function requireString(ctx: CommandContext, name: string): string {
   const v = ctx.values[name];

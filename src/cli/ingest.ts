@@ -44,7 +44,7 @@ export const ingestCommand: Command = {
     }
     const source = (ctx.values.source as string | undefined) ?? "push";
     return withDeps(ctx, async (deps) => {
-      const total: IngestResult = { received: 0, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [] };
+      const total: IngestResult = { received: 0, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [], notes: [] };
       const started = performance.now();
       let lastReport = started;
       let docs: unknown[] = [];
@@ -55,6 +55,7 @@ export const ingestCommand: Command = {
         const r = ingestDocuments(deps, docs, { source, numbering: (i) => numbers[i]! });
         for (const k of ["received", "inserted", "updated", "rejected", "matched", "scoring"] as const) total[k] += r[k];
         total.errors.push(...r.errors);
+        total.notes.push(...r.notes);
         docs = [];
         lineNumbers = [];
         if (performance.now() - lastReport > 2000) {

@@ -1,4 +1,4 @@
-import { createApp } from "../app";
+import { createApp, listenOptions } from "../app";
 import { closeDeps, createDeps, flushUsage } from "../deps";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/log";
@@ -17,17 +17,14 @@ import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker"
 import { startScheduler } from "../worker/scheduler";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/jobs/track.task";
-import type { Command, Running } from "./command";
+import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
 
 export const serveCommand: Command = {
   name: "serve",
   summary: "Run the HTTP API and every background loop in one process. Applies pending migrations first.",
   usage: "jobpilot serve [--port N] [--host ADDR] [--db PATH] [--log-level LEVEL]",
-  details: "On an empty database it creates a first account and prints its API key once. SIGTERM or SIGINT stops it gracefully.",
-  options: {
-    port: { type: "string", value: "N", description: "TCP port (env PORT, default 3000; 0 = any free port)" },
-    host: { type: "string", value: "ADDR", description: "Listen address (env HOST, default 127.0.0.1)" },
-  },
+  details: "Logs go to stdout (JSON lines); the start banner goes to stderr. On an empty database it creates a first account and prints its API key once, in the banner on stderr. SIGTERM or SIGINT stops it gracefully.",
+  options: LISTEN_OPTIONS,
   run(ctx): Running {
     const config = ctx.config();
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
@@ -44,12 +41,7 @@ export const serveCommand: Command = {
 
     const app = createApp(deps);
     try {
-      app.listen({
-        hostname: config.host,
-        port: config.port,
-        // Our own parser enforces maxBodyBytes with a JSON 413; Bun's cap is only the backstop.
-        maxRequestBodySize: config.maxBodyBytes * 2 + 65_536,
-      });
+      app.listen(listenOptions(config));
     } catch (err) {
       closeDeps(deps);
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
@@ -90,11 +82,14 @@ export const serveCommand: Command = {
     for (const loop of [...intake, ...loops]) loop.start();
 
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-    log.info("listening", { url: base, docs: `${base}/docs`, db: config.dbPath, version: deps.version });
+    // What a browser on this machine opens (a wildcard listen address is not one).
+    const browse = browserBaseUrl(config.host, server.port ?? config.port);
+    log.info("listening", { url: base, dashboard: `${browse}/dashboard`, docs: `${browse}/docs`, db: config.dbPath, version: deps.version });
     const banner = [
       "",
       `jobpilot ${deps.version} is listening on ${base}`,
-      `  API docs:  ${base}/docs`,
+      `  Dashboard: ${browse}/dashboard`,
+      `  API docs:  ${browse}/docs`,
       `  Database:  ${config.dbPath}`,
       `  Sources:   ${sources.length ? sources.map((s) => (s.name === "sandbox" ? `sandbox (simulated marketplace, ${config.sandboxJobsPerMinute} jobs/min)` : s.name)).join(", ") : "none (push ingestion only)"}`,
       `  Scoring:   ${deps.ai.isConfigured ? `model ${config.scoringModel}${config.openaiBaseUrl ? ` at ${config.openaiBaseUrl}` : ""}` : "local scorer (no OPENAI_API_KEY)"}`,
@@ -104,11 +99,13 @@ export const serveCommand: Command = {
         "",
         `First run: created account "${first.account.name}" (${first.account.id}) with ${first.account.credits} credits.`,
         `  API key (shown once, store it now): ${first.apiKey}`,
-        `  Try it:    curl -H "x-api-key: ${first.apiKey}" ${base}/api/v1/account`,
+        `  Try it:    curl -H "x-api-key: ${first.apiKey}" ${browse}/api/v1/account`,
         `  More keys: jobpilot key create --account ${first.account.id}`,
       );
     }
-    ctx.io.stdout(banner.join("\n") + "\n\n");
+    // For the person at the terminal, not the log: stdout carries the JSON logs a shipper collects, and the
+    // first-run key must never end up there.
+    ctx.io.stderr(banner.join("\n") + "\n\n");
 
     let resolveDone!: (code: number) => void;
     const done = new Promise<number>((r) => (resolveDone = r));

@@ -1,5 +1,7 @@
 import type { Deps } from "../deps";
 import { AppError, validationDetails } from "../errors";
+import { BodyShapeError } from "./body-shape";
+import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf } from "./context";
 
 /**
@@ -41,15 +43,17 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
       return reply(error.status, { error: error.message, ...error.extra }, error.headers);
     }
     const err = error as { type?: string; all?: unknown[]; message?: string; customError?: unknown };
-    if (code === "VALIDATION" && err.type !== "response") {
-      const on = err.type === "property" ? "query" : (err.type ?? "body");
+    if ((code === "VALIDATION" && err.type !== "response") || error instanceof BodyShapeError) {
+      const on = error instanceof BodyShapeError ? "body" : err.type === "property" ? "query" : (err.type ?? "body");
       // Schemas whose errors Elysia cannot attribute to a field (coerced query numbers) carry their own message.
       const details =
-        on === "body" && state?.bodyKind !== undefined && state.bodyKind !== "object"
-          ? ["Request body must be a JSON object"]
-          : typeof err.customError === "string"
-            ? [err.customError]
-            : validationDetails((err.all ?? []) as Parameters<typeof validationDetails>[0], on);
+        error instanceof BodyShapeError
+          ? error.details
+          : on === "body" && state?.bodyKind !== undefined && state.bodyKind !== "object"
+            ? ["Request body must be a JSON object"]
+            : typeof err.customError === "string"
+              ? [err.customError]
+              : validationDetails((err.all ?? []) as Parameters<typeof validationDetails>[0], on);
       const feedStyle = FEED_STYLE_VALIDATION.some((p) => path === p || path.startsWith(p + "/"));
       return reply(400, { error: feedStyle ? "Validation failed" : `Invalid ${on}: ${details.join("; ")}`, details });
     }
@@ -64,7 +68,7 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
     deps.log.error("unhandled error", {
       reqId: state?.id,
       method: request.method,
-      path,
+      path: redactPath(path),
       code: String(code),
       err: error instanceof Error ? error : new Error(String(err?.message ?? error)),
     });

@@ -49,7 +49,7 @@ interface CompiledRoute {
 }
 
 /**
- * Resolves method + path to a bucket. Exact paths are a map lookup; patterns
+ * Resolves method + path to the bucket of the route it is served by. Exact paths are a map lookup; patterns
  * (`:param`, trailing `*`) are tried in table order, so specific buckets win
  * over `default`, which is last.
  */
@@ -72,7 +72,12 @@ export function createBucketResolver(table: Record<Bucket, BucketLimits> = RATE_
   }
   // Pattern answers are remembered (bounded): a polling client asks about the same few paths all day.
   const memo = new Map<string, Bucket | null>();
-  return (method: string, path: string): Bucket | undefined => {
+  return (requestMethod: string, requestPath: string): Bucket | undefined => {
+    // Meter the route the request reaches, not the raw path: Elysia serves a path with one trailing
+    // slash added (non-strict paths) and answers HEAD with the GET handler. Any other spelling
+    // (double slash, other letter case, encoded letters) reaches no route and is a 404.
+    const method = requestMethod === "HEAD" ? "GET" : requestMethod;
+    const path = requestPath.length > 1 && requestPath.endsWith("/") ? requestPath.slice(0, -1) : requestPath;
     const id = `${method} ${path}`;
     const hit = exact.get(id) ?? memo.get(id);
     if (hit !== undefined) return hit ?? undefined;

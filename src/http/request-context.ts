@@ -2,14 +2,23 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { requestId } from "../lib/ids";
+import { redactPath } from "../lib/redact";
 import { getRequestState, pathOf, setRequestState } from "./context";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /**
+ * Longest path + query string accepted. Bun itself answers an empty 431 to a
+ * request head (request line + headers) over 16 KiB, before the app sees it;
+ * this limit sits well below, so a long URL gets our JSON 414 instead.
+ */
+export const MAX_URL_BYTES = 8192;
+
+/**
  * Gives every request an id (the caller's x-request-id when it is sane, else a
- * new one), echoes it on every response, refuses bodies whose declared size is
- * over the limit before reading them, and writes one access-log line.
+ * new one), echoes it on every response, refuses URLs over MAX_URL_BYTES and
+ * bodies whose declared size is over the limit before reading them, and
+ * writes one access-log line.
  */
 export function requestContext(deps: Deps) {
   const plugin = new Elysia({ name: "request-context" })
@@ -18,6 +27,9 @@ export function requestContext(deps: Deps) {
       const id = given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
       setRequestState(request, { id, startedAt: performance.now(), path: pathOf(request.url) });
       set.headers["x-request-id"] = id;
+      // request.url is absolute and percent-encoded (ASCII): everything from the path's slash is what the client sent.
+      const target = request.url.length - request.url.indexOf("/", request.url.indexOf("//") + 2);
+      if (target > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
       const declared = request.headers.get("content-length");
       if (declared && Number(declared) > deps.config.maxBodyBytes) {
         throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
@@ -30,7 +42,7 @@ export function requestContext(deps: Deps) {
       deps.log.info("request", {
         reqId: state?.id,
         method: request.method,
-        path: state?.path,
+        path: state ? redactPath(state.path) : undefined,
         status: typeof set.status === "number" ? set.status : 200,
         ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
         accountId: state?.auth?.accountId,

@@ -25,3 +25,17 @@ export function queryInt(name: string, opts: { minimum?: number; maximum?: numbe
   const schema = { type: "integer", ...opts };
   return t.Integer({ ...opts, error: `${name} must be ${describeSchema(schema as never)}` });
 }
+
+/** The most rows a list can skip: deeper is a 400, never a number SQLite cannot bind (a 500). */
+export const MAX_OFFSET = 1_000_000;
+
+/**
+ * `limit` and `offset` of every paged list, each with a maximum: limit 1–200
+ * (default 50, the spec's applied-jobs numbers), offset 0–MAX_OFFSET.
+ */
+export function pageQuery() {
+  return {
+    limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50, description: "Rows to return, 1 to 200" })),
+    offset: t.Optional(queryInt("offset", { minimum: 0, maximum: MAX_OFFSET, default: 0, description: `Rows to skip, 0 to ${MAX_OFFSET}` })),
+  };
+}

@@ -16,3 +16,11 @@ let counter = 0;
 export function requestId(): string {
   return processPrefix + (++counter).toString(36).padStart(8, "0");
 }
+
+/**
+ * A job ciphertext as the marketplace writes them (`~02` + digits, older `~01` + hex) and as jobpilot
+ * derives them for other platforms (`~w`/`~p` + hex): `~` then letters, digits, `_` or `-`. Anything
+ * else (control bytes, slashes, dots) is not an id and is refused wherever one is taken.
+ */
+export const CIPHERTEXT_RE = /^~[A-Za-z0-9_-]{1,100}$/;
+export const CIPHERTEXT_RULE = "a job ciphertext: ~ followed by letters, digits, _ or - (URL-encode ~ as %7E)";

@@ -18,6 +18,8 @@ export interface EgressPolicy {
   allowPrivate: boolean;
   /** Hostnames ("hooks.internal", "*.lan") and CIDRs ("10.0.0.0/8", "fd00::/8", "127.0.0.1/32") allowed even when private. */
   allowlist: string[];
+  /** Appended to every refusal of a non-public address: how to allow one (the caller names its own settings). */
+  privateHint?: string;
 }
 
 /** Every A and AAAA address of a hostname. */
@@ -273,7 +275,11 @@ export function isAllowedAddress(ip: string, policy: EgressPolicy): { allowed: t
   const parsed = parseIp(ip);
   if (!parsed) return { allowed: false, reason: `"${ip}" is not an IP address` };
   const range = blockedRange(canonical(parsed), policy);
-  return range === undefined ? { allowed: true } : { allowed: false, reason: `${ip} is not a public address (${range})` };
+  return range === undefined ? { allowed: true } : { allowed: false, reason: notPublic(`${ip} is not a public address (${range})`, policy) };
+}
+
+function notPublic(reason: string, policy: EgressPolicy): string {
+  return policy.privateHint ? `${reason}; ${policy.privateHint}` : reason;
 }
 
 // ---------------------------------------------------------------------------
@@ -309,7 +315,7 @@ async function resolveTarget(raw: string, policy: EgressPolicy, resolve: Resolve
   if (literal) {
     const address = canonical(literal);
     const range = blockedRange(address, policy);
-    return range === undefined ? { ok: true, url, address } : { ok: false, reason: `${host} is not a public address (${range})` };
+    return range === undefined ? { ok: true, url, address } : { ok: false, reason: notPublic(`${host} is not a public address (${range})`, policy) };
   }
 
   let answers: string[];
@@ -329,7 +335,7 @@ async function resolveTarget(raw: string, policy: EgressPolicy, resolve: Resolve
     if (!parsedAnswer) return { ok: false, reason: `${host} resolves to "${answer}", which is not an IP address` };
     const address = canonical(parsedAnswer);
     const range = trusted ? undefined : blockedRange(address, policy);
-    if (range !== undefined) return { ok: false, reason: `${host} resolves to ${answer}, which is not a public address (${range})` };
+    if (range !== undefined) return { ok: false, reason: notPublic(`${host} resolves to ${answer}, which is not a public address (${range})`, policy) };
     addresses.push(address);
   }
   return { ok: true, url, address: addresses[0]! };

@@ -45,6 +45,7 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
     const result = await source.poll({ nowTs: startedTs, state, fetch, log: deps.log.child({ source: source.name }) });
     const ingested = result.docs.length ? ingestDocuments(deps, result.docs, { source: source.name }) : null;
     if (ingested && ingested.rejected > 0) deps.log.warn("source produced invalid documents", { source: source.name, rejected: ingested.rejected, errors: ingested.errors.slice(0, 5) });
+    if (ingested && ingested.notes.length > 0) deps.log.warn("source produced documents with values left out", { source: source.name, count: ingested.notes.length, notes: ingested.notes.slice(0, 5) });
     const nowTs = deps.clock.now();
     const seen = result.docs.length;
     const inserted = ingested?.inserted ?? 0;

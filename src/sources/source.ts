@@ -2,7 +2,7 @@ import type { Logger } from "../lib/log";
 
 /**
  * A job source yields archived job documents (the spec's RawMarketplaceJob
- * shape, see src/modules/jobs/document.ts). `serve` polls each enabled source
+ * shape, see src/modules/jobs/document/index.ts). `serve` polls each enabled source
  * on its interval and ingests what it returns; ingestion de-duplicates, so a
  * source may return a job it returned before. A source keeps what it needs
  * between polls (ETag, Last-Modified, a cursor, the ids it saw last) in

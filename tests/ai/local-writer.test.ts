@@ -1,8 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import {
-  answerQuestionLocally, type Effort, MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS, type WriterProfile, type WritingJob, writeProposalLocally,
+  answerQuestionLocally, type Bid, type Effort, MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS, type WriterProfile, type WritingJob, writeProposalLocally,
 } from "../../src/ai/local-writer";
+import { normalizeJob } from "../../src/modules/jobs/normalize";
+import { writingJobOf } from "../../src/modules/proposals/service";
+import { generateJob } from "../../src/sources/sandbox/generator";
+import { amountsIn } from "../helpers/money";
 
 // ---------------------------------------------------------------- five realistic jobs
 
@@ -64,7 +68,7 @@ const JOBS: Record<string, WritingJob> = {
   },
 };
 
-const PROFILE: WriterProfile = { name: "Ana Souza", title: "Senior Full-Stack Developer", hourlyRate: 45, skills: ["React", "TypeScript", "Python", "AWS"] };
+const PROFILE: WriterProfile = { name: "Ana Souza", title: "Senior Full-Stack Developer", skills: ["React", "TypeScript", "Python", "AWS"] };
 const EFFORTS: Effort[] = ["low", "medium", "high"];
 /** The advertised bands; the writer aims a little inside them. */
 const BANDS: Record<Effort, [number, number]> = { low: [90, 150], medium: [150, 230], high: [230, 350] };
@@ -72,8 +76,9 @@ const PLACEHOLDER = /[[\]{}<>]|your name|xyz|lorem|ipsum|\{\{|TODO/i;
 
 const words = (text: string): number => text.match(/\S+/g)?.length ?? 0;
 const sentences = (text: string): number => text.split(/[.!?](?=\s|$)/).filter((s) => s.trim()).length;
-const letter = (job: WritingJob, effort: Effort, extra: { instructions?: string; profile?: WriterProfile | null } = {}): string =>
-  writeProposalLocally({ job, effort, profile: extra.profile === undefined ? PROFILE : extra.profile, instructions: extra.instructions });
+const letter = (job: WritingJob, effort: Effort, extra: { instructions?: string; profile?: WriterProfile | null; bid?: Bid | null } = {}): string =>
+  writeProposalLocally({ job, effort, profile: extra.profile === undefined ? PROFILE : extra.profile, instructions: extra.instructions, bid: extra.bid });
+const bidFor = (job: WritingJob, amount: number): Bid => (job.jobType === "HOURLY" ? { hourlyRate: amount, fixedBid: null } : { hourlyRate: null, fixedBid: amount });
 const mentionedSkills = (text: string, job: WritingJob): string[] => job.skills.filter((s) => text.toLowerCase().includes(s.toLowerCase()));
 
 // ---------------------------------------------------------------- letters
@@ -122,18 +127,46 @@ describe("writeProposalLocally on realistic jobs", () => {
   });
 
   test("high effort covers budget, timeline, a risk and an assumption", () => {
-    const text = letter(JOBS.shopify!, "high");
+    const text = letter(JOBS.shopify!, "high", { bid: { hourlyRate: null, fixedBid: 500 } });
     expect(text).toContain("500 USD");
+    expect(text).toMatch(/budget/);
     expect(text).toMatch(/timing|timeline/i);
     expect(text).toMatch(/risk|watch closely/i);
     expect(text).toMatch(/assum/i);
   });
 
-  test("the rate is mentioned for hourly jobs only", () => {
-    expect(letter(JOBS.react!, "low")).toContain("45 USD/hour");
-    expect(letter(JOBS.devops!, "medium")).toContain("45 USD/hour");
-    for (const e of EFFORTS) expect(letter(JOBS.shopify!, e)).not.toContain("/hour");
-    expect(letter(JOBS.react!, "low", { profile: { name: "Ana Souza" } })).not.toContain("/hour");
+  test("the bid it is given is stated: per hour for hourly jobs, a fixed amount for fixed-price ones", () => {
+    expect(letter(JOBS.react!, "low", { bid: { hourlyRate: 50, fixedBid: null } })).toContain("50 USD/hour");
+    expect(letter(JOBS.devops!, "medium", { bid: { hourlyRate: 62.5, fixedBid: null } })).toContain("62.50 USD/hour");
+    expect(letter(JOBS.shopify!, "medium", { bid: { hourlyRate: null, fixedBid: 450 } })).toMatch(/\b450 USD\b(?!\/)/);
+  });
+
+  test("money: a letter names the bid it is given and no other amount, or none at all without one", () => {
+    const jobs = [...Object.values(JOBS), ...SANDBOX_JOBS.map((x) => x.job)];
+    for (const job of jobs) {
+      const bid = bidFor(job, 55);
+      for (const effort of EFFORTS) {
+        // No bid: neither the profile's rate nor the client's budget becomes a figure in the letter.
+        expect(amountsIn(letter(job, effort)), letter(job, effort)).toEqual([]);
+        const withBid = letter(job, effort, { bid });
+        expect(amountsIn(withBid).filter((n) => n !== 55), withBid).toEqual([]);
+        expect(amountsIn(withBid), withBid).toContain(55);
+      }
+    }
+  });
+
+  test("money in the posting is not copied into the letter", () => {
+    const job: WritingJob = {
+      title: "Landing page for $300, quick job",
+      description: "We need a landing page for under $300. Maintenance costs us 50 USD/hour and the site is too slow. You will build the hero section and add a contact form.",
+      skills: ["Webflow"],
+      jobType: "FIXED",
+      budgetText: "300 USD fixed",
+    };
+    for (const effort of EFFORTS) {
+      expect(amountsIn(letter(job, effort)), letter(job, effort)).toEqual([]);
+      expect(amountsIn(letter(job, effort, { bid: { hourlyRate: null, fixedBid: 280 } })), letter(job, effort)).toEqual([280]);
+    }
   });
 
   test("the profile title is used, and a letter without a name signs off without a placeholder", () => {
@@ -154,6 +187,141 @@ describe("writeProposalLocally on realistic jobs", () => {
     const variants = ["A", "B", "C", "D", "E", "F"].map((x) => letter({ ...JOBS.react!, title: `${JOBS.react!.title} ${x}` }, "medium"));
     const frames = variants.map((t) => t.replace(/React|TypeScript|Node\.js|REST API|Chart\.js/g, "").slice(0, 400));
     expect(new Set(frames).size).toBeGreaterThan(2);
+  });
+});
+
+// ---------------------------------------------------------------- no invented track record, the job's own terms
+
+/** Many sandbox jobs, as generate-proposal hands them to the writer. */
+const SANDBOX_JOBS: { job: WritingJob; questions: string[] }[] = [1, 2, 3].flatMap((seed) =>
+  Array.from({ length: 30 }, (_, index) => {
+    const normalized = normalizeJob(generateJob({ seed, index, nowTs: Date.UTC(2026, 0, 15) }));
+    if (!normalized.ok) throw new Error(`sandbox job ${seed}/${index} does not normalize`);
+    return { job: writingJobOf(normalized.job), questions: normalized.job.screeningQuestions.map((q) => q.question) };
+  }),
+);
+/** Claims of past work: the phrase bank's own before issue 13 and the usual ones. Nothing in a letter backs them. */
+const HISTORY: RegExp[] = [
+  /\bI(?:'ve| have)\s+(?:\w+\s+)?(?:worked|done|delivered|built|shipped|used|been|helped|created|developed|completed|paired|handled|fixed|migrated|made|managed|led|launched|designed|written|run)\b/i,
+  /\b(?:\d+\+?|many|several|countless)\s+years?\b|\byears of\b/i,
+  /\b(?:past|previous|former|other|many|happy) clients?\b|\bclient projects?\b/i,
+  /\bmy (?:recent|past|previous|earlier|last) (?:projects?|work|jobs?|clients?)\b/i,
+  /\b(?:most|much) of my\b|\bmost weeks\b|\bday-to-day\b|\bfamiliar ground\b|\ba regular part of my\b|\bthe usual pitfalls\b/i,
+  /\bsamples of my\b|\bin similar\b|\bsimilar (?:[\w-]+ ){0,3}(?:work|projects?|jobs?) before\b/i,
+];
+/** Habits that presuppose a track record ("I usually start with …", "I build scrapers that …", "I use React"): only for the profile's skills. */
+const HABIT: RegExp[] = [
+  /\bI (?:usually|always|often|regularly|typically|normally)\b/i,
+  // not a question ("should I work from the existing pages?")
+  /(?<!\b(?:should|shall|can|could|do|may|might|will|would) )\bI (?:build|write|deliver|treat|plan|care|focus|research|measure|like|enjoy|spend|use|know|specialize|specialise|check|keep|test|document|take on|take time|work with|work from|work in|start from|start with)\b/,
+  /\bI (?:also )?know\b|\bcore skill/i,
+];
+const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?:])\s+|\n+/).filter((s) => s.trim());
+const EXPERIENCE_QUESTIONS = (job: WritingJob): string[] => [
+  ...job.skills.slice(0, 3).map((s) => `Have you worked with ${s} before?`),
+  "What is your experience with this kind of project?", "Have you done similar projects?", "Please share your portfolio or links to previous work.",
+  "Describe your recent experience with similar projects.", "How would you approach this?", "Which time zone are you in?",
+];
+
+describe("no invented track record", () => {
+  const claims = (text: string, patterns: RegExp[]): string[] => sentencesOf(text).filter((s) => patterns.some((p) => p.test(s)));
+
+  test("without a profile (or with one that lists no skills), letters and answers for 90 sandbox jobs claim no past work or habits", () => {
+    const found: string[] = [];
+    for (const profile of [null, { name: "Ana Souza", title: "Full-Stack Web Developer" }]) {
+      for (const { job, questions } of SANDBOX_JOBS) {
+        for (const effort of EFFORTS) found.push(...claims(letter(job, effort, { profile }), [...HISTORY, ...HABIT]));
+        for (const question of [...questions, ...EXPERIENCE_QUESTIONS(job)]) found.push(...claims(answerQuestionLocally({ job, profile, question }), [...HISTORY, ...HABIT]));
+      }
+    }
+    expect([...new Set(found)].slice(0, 20)).toEqual([]);
+  });
+
+  test("the realistic jobs without a profile: an approach, not a track record", () => {
+    for (const job of Object.values(JOBS)) {
+      for (const effort of EFFORTS) {
+        const text = letter(job, effort, { profile: null });
+        expect(claims(text, [...HISTORY, ...HABIT]), text).toEqual([]);
+        expect(text).toMatch(/\bI'd\b|\bI'll\b|\bI would\b/);
+      }
+      const answer = answerQuestionLocally({ job, profile: null, question: `Have you worked with ${job.skills[0]} before?` });
+      expect(answer).not.toMatch(/^Yes/);
+      expect(answer).toContain(job.skills[0]!);
+    }
+  });
+
+  test("with a profile, a skill named as experience is one the profile lists, and no history is invented", () => {
+    const profiles: WriterProfile[] = [
+      PROFILE,
+      { name: "Li Wei", title: "Shopify Developer", skills: ["Shopify", "Liquid"] },
+      { name: "Sam Roe", skills: ["Python", "Selenium", "Docker", "Figma"] },
+    ];
+    const jobs = [...Object.values(JOBS), ...SANDBOX_JOBS.slice(0, 40).map((x) => x.job)];
+    let backed = 0;
+    for (const profile of profiles) {
+      const own = new Set(profile.skills!.map((s) => s.toLowerCase()));
+      for (const job of jobs) {
+        const texts = [...EFFORTS.map((e) => letter(job, e, { profile })), ...EXPERIENCE_QUESTIONS(job).map((question) => answerQuestionLocally({ job, profile, question }))];
+        for (const text of texts) {
+          expect(claims(text, HISTORY), text).toEqual([]);
+          for (const sentence of claims(text, HABIT)) {
+            const named = job.skills.filter((s) => sentence.toLowerCase().includes(s.toLowerCase()));
+            expect(named.filter((s) => !own.has(s.toLowerCase())), sentence).toEqual([]);
+            expect(named.length + profile.skills!.filter((s) => sentence.toLowerCase().includes(s.toLowerCase())).length, sentence).toBeGreaterThan(0);
+            backed++;
+          }
+        }
+      }
+    }
+    // The profile's skills are still put to use where the job asks for them.
+    expect(backed).toBeGreaterThan(20);
+    expect(letter(JOBS.shopify!, "medium", { profile: profiles[1] })).toMatch(/Shopify and Liquid|Liquid and Shopify/);
+    expect(answerQuestionLocally({ job: JOBS.shopify!, profile: profiles[1], question: "Have you worked with Shopify Liquid before?" })).toMatch(/^Yes/);
+  });
+});
+
+describe("the job's key terms", () => {
+  const CASES: { job: Omit<WritingJob, "jobType" | "budgetText">; term: string }[] = [
+    {
+      term: "Shopify",
+      job: {
+        title: "Shopify speed optimisation",
+        description: "Our store loads slowly on mobile and we are losing sales. We need someone to improve the Core Web Vitals, compress images and remove apps we don't use.",
+        skills: ["Page Speed Optimization", "JavaScript"],
+      },
+    },
+    { term: "Shopify", job: { title: "Shopify speed optimisation", description: "Our store is slow.", skills: [] } },
+    {
+      term: "WordPress",
+      job: { title: "WordPress plugin bug fix", description: "A custom plugin on our site throws errors since the last update. Please find the cause and fix the bug without breaking anything else.", skills: ["PHP"] },
+    },
+    { term: "React Native", job: { title: "React Native app for our gym", description: "We need an app for iOS and Android where members can book classes and pay for memberships.", skills: ["Mobile App Development"] } },
+    {
+      term: "Laravel",
+      job: { title: "Laravel developer to add features to our inventory system", description: "We need someone to pick it up, fix a list of bugs and add a few features our staff keep asking for.", skills: ["PHP", "MySQL", "Livewire"] },
+    },
+    { term: "Webflow", job: { title: "Webflow site migration", description: "Move our marketing site from Wix to a new CMS, keeping all pages and SEO settings.", skills: [] } },
+    { term: "Python", job: { title: "PYTHON SCRIPT TO CLEAN CSV FILES", description: "We get messy exports every week and want them cleaned automatically.", skills: [] } },
+  ];
+
+  for (const { job, term } of CASES) {
+    test(`"${job.title}" (skills: ${job.skills.join(", ") || "none"}) names ${term}`, () => {
+      for (const profile of [null, PROFILE]) {
+        for (const effort of EFFORTS) {
+          for (const jobType of ["HOURLY", "FIXED"] as const) {
+            const text = letter({ ...job, jobType, budgetText: null }, effort, { profile });
+            expect(text, text).toContain(term);
+          }
+        }
+      }
+    });
+  }
+
+  test("ordinary capitalised title words are not taken for tools", () => {
+    for (const effort of EFFORTS) {
+      const text = letter({ title: "Logo Redesign For A Family Bakery", description: "We want a warm, modern logo.", skills: [], jobType: "FIXED", budgetText: null }, effort, { profile: null });
+      expect(text).not.toMatch(/\b(?:with|around|on|in) (?:Family|Bakery|Redesign)\b/);
+    }
   });
 });
 
@@ -180,8 +348,8 @@ describe("instructions and untrusted job text", () => {
   });
 
   test("'don't mention my rate' drops the rate and adds no mention", () => {
-    const text = letter(JOBS.react!, "low", { instructions: "Don't mention my rate." });
-    expect(text).not.toContain("/hour");
+    const text = letter(JOBS.react!, "low", { instructions: "Don't mention my rate.", bid: { hourlyRate: 50, fixedBid: null } });
+    expect(amountsIn(text)).toEqual([]);
     expect(text).not.toMatch(/highlight|worth mentioning/i);
   });
 
@@ -241,7 +409,7 @@ describe("instructions and untrusted job text", () => {
 // ---------------------------------------------------------------- screening answers
 
 describe("answerQuestionLocally", () => {
-  const ask = (job: WritingJob, question: string, profile: WriterProfile | null = PROFILE): string => answerQuestionLocally({ job, profile, question });
+  const ask = (job: WritingJob, question: string, profile: WriterProfile | null = PROFILE, bid: Bid | null = null): string => answerQuestionLocally({ job, profile, question, bid });
   const wellFormed = (text: string): void => {
     expect(text.length).toBeGreaterThan(20);
     expect(text.length).toBeLessThanOrEqual(MAX_ANSWER_CHARS);
@@ -251,9 +419,11 @@ describe("answerQuestionLocally", () => {
     expect(sentences(text)).toBeLessThanOrEqual(4);
   };
 
-  test("experience: names the asked technology and a related skill from the job", () => {
+  test("experience: names the asked technology and a related skill from the job; yes only when the profile lists it", () => {
     const a = ask(JOBS.shopify!, "Have you worked with Shopify Liquid before?");
-    expect(a).toMatch(/^Yes/);
+    expect(a).not.toMatch(/^Yes/); // PROFILE does not list Shopify or Liquid
+    expect(ask(JOBS.shopify!, "Have you worked with Shopify Liquid before?", { ...PROFILE, skills: ["Shopify", "Liquid"] })).toMatch(/^Yes/);
+    expect(ask(JOBS.react!, "Have you worked with TypeScript before?")).toMatch(/^Yes/);
     expect(a).toContain("Shopify Liquid");
     expect(a).toMatch(/Page Speed Optimization|JavaScript|Liquid/);
     expect(ask(JOBS.devops!, "What is your experience with Terraform?")).toContain("Terraform");
@@ -275,11 +445,16 @@ describe("answerQuestionLocally", () => {
     for (const a of [start, timeline, approach]) wellFormed(a);
   });
 
-  test("rate: the profile rate for hourly jobs, the posted budget otherwise", () => {
-    expect(ask(JOBS.react!, "What is your hourly rate?")).toContain("45 USD/hour");
-    expect(ask(JOBS.shopify!, "What would you charge for this?")).toContain("500 USD");
-    expect(ask(JOBS.react!, "What is your rate?", null)).toContain("40–60 USD/hour");
-    wellFormed(ask(JOBS.logo!, "What's your price?"));
+  test("rate: the bid it is given, else no figure at all (not the profile's rate, not the client's budget)", () => {
+    expect(ask(JOBS.react!, "What is your hourly rate?", PROFILE, { hourlyRate: 50, fixedBid: null })).toContain("50 USD/hour");
+    expect(amountsIn(ask(JOBS.shopify!, "What would you charge for this?", PROFILE, { hourlyRate: null, fixedBid: 480 }))).toEqual([480]);
+    for (const job of Object.values(JOBS)) {
+      for (const q of ["What is your hourly rate?", "What would you charge for this?", "What's your price?"]) {
+        const a = ask(job, q);
+        expect(amountsIn(a), a).toEqual([]);
+        wellFormed(a);
+      }
+    }
   });
 
   test("portfolio: samples on request, no invented links", () => {

@@ -64,6 +64,25 @@ describe("command line", () => {
     expect(res.stderr).toContain("Invalid PORT");
   });
 
+  test("serve prints the first-run API key on stderr, never on stdout where the JSON logs go", async () => {
+    const { run, dbPath } = cli({ PORT: "0", JOBPILOT_SOURCES: "none", LOG_LEVEL: "info" });
+    const res = await run("serve");
+    expect(res.code, res.stderr).toBe(0);
+    const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(res.stderr)?.[1];
+    // A newcomer is told where the dashboard and the API reference are.
+    const base = /is listening on (http:\/\/\S+)/.exec(res.stderr)?.[1];
+    expect(base, res.stderr).toBeDefined();
+    expect(res.stderr).toContain(`Dashboard: ${base}/dashboard`);
+    expect(res.stderr).toContain(`API docs:  ${base}/docs`);
+    expect(key, res.stderr).toBeDefined();
+    expect(res.stdout).not.toContain("jp_live_");
+    // stdout is the log stream: every line of it is a JSON record.
+    for (const line of res.stdout.split("\n").filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
+    const db = openDatabase(dbPath);
+    expect(authenticate({ db }, key)).not.toBeNull();
+    closeDatabase(db);
+  });
+
   test("account create --json prints exactly one JSON object with a working key", async () => {
     const { run, dbPath } = cli();
     const res = await run("account", "create", "--name", "Acme", "--kind", "agency", "--credits", "3", "--json");

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/index";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { form, openSignInForm } from "../helpers/dashboard";
 
 let t: TestApp | undefined;
 afterEach(() => t?.close());
@@ -33,10 +34,11 @@ describe("jobpilot dashboard link", () => {
     // The same database served by the app: the link works once.
     t = createTestApp({ dbPath });
     const path = new URL(res.stdout.trim()).pathname;
-    const first = await t.request("POST", path);
+    const { headers, csrf } = await openSignInForm(t, path);
+    const first = await t.request("POST", path, { body: form({ csrf }), headers });
     expect(first.status).toBe(303);
     expect(first.headers.get("set-cookie")).toStartWith("jp_session=");
-    expect((await t.request("POST", path)).status).toBe(404);
+    expect((await t.request("POST", path, { body: form({ csrf }), headers })).status).toBe(404);
   });
 
   test("defaults to http://HOST:PORT and refuses an unknown account or a missing --account", async () => {
@@ -51,5 +53,26 @@ describe("jobpilot dashboard link", () => {
     const accountId = JSON.parse(created.stdout).accountId as string;
     const res = await run({ JOBPILOT_DB: dbPath }, "dashboard", "link", "--account", accountId);
     expect(res.stdout).toStartWith("http://127.0.0.1:3000/dashboard/link/");
+  });
+
+  test("follows the server's own settings: PORT and HOST, or --port and --host as `serve` takes them", async () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), "jp-cli-dash-")), "cli.db");
+    const created = await run({ JOBPILOT_DB: dbPath }, "account", "create", "--name", "x", "--json");
+    const accountId = JSON.parse(created.stdout).accountId as string;
+    const viaEnv = await run({ JOBPILOT_DB: dbPath, PORT: "8123", HOST: "10.1.2.3" }, "dashboard", "link", "--account", accountId);
+    expect(viaEnv.stdout, viaEnv.stderr).toStartWith("http://10.1.2.3:8123/dashboard/link/");
+    const viaFlags = await run({ JOBPILOT_DB: dbPath, PORT: "8123" }, "dashboard", "link", "--account", accountId, "--port", "4567", "--host", "::");
+    expect(viaFlags.code, viaFlags.stderr).toBe(0);
+    expect(viaFlags.stdout).toStartWith("http://localhost:4567/dashboard/link/");
+    const v6 = await run({ JOBPILOT_DB: dbPath }, "dashboard", "link", "--account", accountId, "--host", "::1", "--port", "80");
+    expect(v6.stdout).toStartWith("http://[::1]:80/dashboard/link/");
+    // Port 0 means "any free port": only the running server knows which, so say how to name it instead of guessing.
+    const anyPort = await run({ JOBPILOT_DB: dbPath, PORT: "0" }, "dashboard", "link", "--account", accountId);
+    expect(anyPort.code).toBe(2);
+    expect(anyPort.stdout).toBe("");
+    expect(anyPort.stderr).toContain("--port");
+    expect(anyPort.stderr).toContain("--base-url");
+    const named = await run({ JOBPILOT_DB: dbPath, PORT: "0" }, "dashboard", "link", "--account", accountId, "--base-url", "http://127.0.0.1:41234");
+    expect(named.stdout).toStartWith("http://127.0.0.1:41234/dashboard/link/");
   });
 });

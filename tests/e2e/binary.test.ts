@@ -22,8 +22,10 @@ describe("compiled binary, end to end", () => {
     "serve starts on an empty database with a first-run key, the CLI adds an account, both keys work over HTTP, SIGTERM stops it cleanly",
     async () => {
       server = await startServer([binary, "serve"], env);
-      const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
+      // The key goes to stderr, for the person starting it; stdout carries the JSON logs a shipper may collect.
+      const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
       expect(firstKey, server.output()).toBeDefined();
+      expect(server.stdout()).not.toContain("jp_live_");
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
@@ -47,7 +49,20 @@ describe("compiled binary, end to end", () => {
 
       const docs = await fetch(`${server.url}/docs/json`);
       expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
-      // The dashboard's assets are inside the executable too.
+      // The reference page and its script are inside the executable too.
+      const page = await fetch(`${server.url}/docs`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<script src="/docs/assets/scalar.js"');
+      const script = await fetch(`${server.url}/docs/assets/scalar.js`);
+      expect(script.status).toBe(200);
+      expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+      // The dashboard's assets are inside the executable too, and / leads to it.
+      const root = await fetch(`${server.url}/`, { redirect: "manual" });
+      expect(root.status).toBe(303);
+      expect(root.headers.get("location")).toBe("/dashboard");
+      const icon = await fetch(`${server.url}/favicon.ico`);
+      expect(icon.status).toBe(200);
+      expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
       for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
         const res = await fetch(server.url + asset);
         expect(res.status, asset).toBe(200);
@@ -62,6 +77,7 @@ describe("compiled binary, end to end", () => {
       const code = await server.stop("SIGTERM");
       expect(code, server.output()).toBe(0);
       expect(server.output()).toContain('"msg":"stopped"');
+      expect(server.stdout()).not.toContain(firstKey!);
       // usage held in memory was written at shutdown
       const keys = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout);
       expect(keys[0].lastUsedAtTs).toBeGreaterThan(0);

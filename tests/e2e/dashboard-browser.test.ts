@@ -1,19 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
+import { launchChromium, noBrowser } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startServer, type ServerProcess } from "../helpers/process";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SHOTS = join(import.meta.dir, "../../test-artifacts/dashboard");
 const ADMIN_TOKEN = "browser-test-admin-token";
-
-// `.ci/run` installs Chromium when it is missing, so under CI this test always runs (and fails without a browser).
-// On a developer machine without /usr/bin/chromium it is skipped rather than failing.
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI;
 
 /** Polls `check` (which may reload the page) until it is true or `timeoutMs` passes. */
 async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
@@ -62,11 +58,7 @@ describe("dashboard in a browser (end to end)", () => {
       const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
       expect(key, server.output()).toBeDefined();
 
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-        timeout: 15_000,
-      });
+      browser = await launchChromium();
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       context.setDefaultTimeout(5_000);
       context.setDefaultNavigationTimeout(10_000);

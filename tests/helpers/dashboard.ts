@@ -21,6 +21,19 @@ export function csrfOf(page: string): string {
   return match[1]!;
 }
 
+/**
+ * Opens a sign-in form (the sign-in page or a link's confirm page) as a browser
+ * would, and returns the headers its POST carries: the pre-session cookie, plus
+ * the form's hidden token to put in the body.
+ */
+export async function openSignInForm(app: TestApp, path = "/dashboard/sign-in"): Promise<{ headers: Record<string, string>; csrf: string }> {
+  const res = await app.request("GET", path);
+  expect(res.status, show(res)).toBe(200);
+  const cookie = /^jp_signin=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+  if (!cookie) throw new Error(`no jp_signin cookie from GET ${path}: ${res.headers.get("set-cookie")}`);
+  return { headers: { ...FORM, cookie: `jp_signin=${cookie}` }, csrf: csrfOf(res.text) };
+}
+
 /** Requests against whichever app `app()` returns now (test files re-create theirs per test). */
 export function browser(app: () => TestApp) {
   const get = (path: string, token?: string) => app().request("GET", path, { headers: token ? { cookie: `jp_session=${token}` } : {} });
@@ -28,7 +41,8 @@ export function browser(app: () => TestApp) {
     app().request("POST", path, { body: form(fields), headers: { ...FORM, ...(token ? { cookie: `jp_session=${token}` } : {}) } });
   /** Signs in with the API key; returns the cookie token and the session's CSRF token. */
   const signIn = async (apiKey: string) => {
-    const res = await app().request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: FORM });
+    const { headers, csrf } = await openSignInForm(app());
+    const res = await app().request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers });
     expect(res.status, show(res)).toBe(303);
     const token = sessionCookie(res);
     const overview = await get("/dashboard", token);

@@ -15,7 +15,10 @@ export async function buildBinary(): Promise<string> {
 export interface ServerProcess {
   url: string;
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything the process wrote, both streams interleaved. */
   output: () => string;
+  stdout: () => string;
+  stderr: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number>;
 }
 
@@ -32,12 +35,17 @@ export async function startServer(cmd: string[], env: Record<string, string>, ti
     stderr: "pipe",
   });
   let out = "";
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
+  const streams = { stdout: "", stderr: "" };
+  const pump = async (stream: ReadableStream<Uint8Array>, name: keyof typeof streams) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+    for await (const chunk of stream) {
+      const text = decoder.decode(chunk, { stream: true });
+      out += text;
+      streams[name] += text;
+    }
   };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  void pump(proc.stdout, "stdout");
+  void pump(proc.stderr, "stderr");
   const deadline = Date.now() + timeoutMs;
   let url: string | undefined;
   while (!url) {
@@ -53,6 +61,8 @@ export async function startServer(cmd: string[], env: Record<string, string>, ti
     url,
     proc,
     output: () => out,
+    stdout: () => streams.stdout,
+    stderr: () => streams.stderr,
     stop: async (signal = "SIGTERM") => {
       proc.kill(signal);
       return proc.exited;

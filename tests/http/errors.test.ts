@@ -100,7 +100,7 @@ describe("error shapes", () => {
       expect.arrayContaining([
         "jobId must be a string of 1 to 2048 characters",
         "coverLetter is required",
-        "proposal.boostBids must be a non-negative integer",
+        "proposal.boostBids must be an integer between 0 and 1000",
         "proposal.timeline must be one of Less than 1 month, 1 to 3 months, 3 to 6 months, More than 6 months",
       ]),
     );
@@ -127,6 +127,25 @@ describe("error shapes", () => {
     const missing = await t.request("GET", "/api/jobs/by-ciphertext", { key });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toContain("cipher is required");
+  });
+
+  test("every list's limit and offset has a maximum: beyond it a 400 naming the field, never a 500", async () => {
+    const key = setup();
+    const feed = await t.request("POST", "/api/v1/feeds", { key, json: validFeed });
+    expect(feed.status, show(feed)).toBe(201);
+    const lists = ["/api/auto-apply-v2/applied-jobs", `/api/v1/feeds/${feed.body.feed.id}/jobs`, `/api/v1/feeds/${feed.body.feed.id}/deliveries`];
+    for (const path of lists) {
+      for (const q of ["offset=9223372036854775808", "offset=1000001", "offset=1e20", "limit=9223372036854775808", "limit=201", "limit=1e20"]) {
+        const res = await t.request("GET", `${path}?${q}`, { key });
+        expect(res.status, `${path}?${q}: ${show(res)}`).toBe(400);
+        const field = q.split("=")[0]!;
+        // Feed routes carry the message in details (the spec's feed shape), the others in error itself.
+        expect([res.body.error, ...(res.body.details ?? [])].join("; "), `${path}?${q}`).toContain(field === "offset" ? "offset must be an integer between 0 and 1000000" : "limit must be an integer between 1 and 200");
+      }
+      const last = await t.request("GET", `${path}?offset=1000000&limit=200`, { key });
+      expect(last.status, `${path}: ${show(last)}`).toBe(200);
+      expect(last.body).toMatchObject({ total: 0, limit: 200, offset: 1000000 });
+    }
   });
 
   test("an unknown route is a 404 and a wrong method a 405 with Allow", async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ManualClock } from "../../src/lib/clock";
 import { RateLimiter } from "../../src/http/rate-limiter";
-import { createBucketResolver, RATE_LIMITS } from "../../src/http/rate-limit-table";
+import { BUCKETS, createBucketResolver, RATE_LIMITS, type Bucket } from "../../src/http/rate-limit-table";
 import * as accounts from "../../src/modules/accounts/service";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 
@@ -165,6 +165,55 @@ describe("rate limits", () => {
     expect(RATE_LIMITS.status).toMatchObject({ minute: 300 });
     expect(RATE_LIMITS.generateProposal).toMatchObject({ minute: 30, day: 500 });
     expect(RATE_LIMITS.freelancers).toMatchObject({ minute: 30 });
+  });
+
+  test("a slashed path cannot spend a second allowance: exhausting generate-proposal also refuses it with a trailing slash", async () => {
+    t = createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey } = t.account();
+    for (let i = 0; i < 30; i++) await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
+    for (const path of ["/api/auto-apply-v2/generate-proposal", "/api/auto-apply-v2/generate-proposal/"]) {
+      const res = await t.request("POST", path, { key: apiKey, json: {} });
+      expect(res.status, `${path}: ${show(res)}`).toBe(429);
+      expect(rl(res)).toMatchObject({ limit: 30, remaining: 0 });
+    }
+  });
+
+  test("every metered route: its trailing-slash, double-slash, other-case and HEAD forms are refused with it or not served at all", async () => {
+    t = createTestApp({ clock: new ManualClock(T0) });
+    const resolve = createBucketResolver();
+    // Every route the app serves under /api that a specific bucket meters, with its params filled in.
+    const metered = t.app.routes
+      .filter((r) => r.path.startsWith("/api/") && r.method !== "HEAD")
+      .map((r) => ({ method: r.method, path: r.path.replace(/:[^/]+/g, "~01abc") }))
+      .map((r) => ({ ...r, bucket: resolve(r.method, r.path) }))
+      .filter((r): r is typeof r & { bucket: Exclude<Bucket, "default"> } => r.bucket !== undefined && r.bucket !== "default");
+    expect(new Set(metered.map((r) => r.bucket))).toEqual(new Set(BUCKETS.filter((b) => b !== "default")));
+    for (const { method, path, bucket } of metered) {
+      const { apiKey, accountId } = t.account();
+      accounts.setRateLimits(t.deps, accountId, { overrides: { [`${bucket}.minute`]: 1 } });
+      const send = (m: string, p: string) => t.request(m, p, { key: apiKey, json: m === "GET" || m === "HEAD" ? undefined : {} });
+      expect((await send(method, path)).status, `${method} ${path}`).not.toBe(429);
+      expect((await send(method, path)).status, `${method} ${path}`).toBe(429);
+      const segments = path.split("/"); // ["", "api", ...]
+      const variants = [
+        path + "/",
+        path + "//",
+        path.replace("/api/", "/api//"),
+        segments.slice(0, -1).join("/") + "//" + segments.at(-1),
+        path.replace("/api/", "/API/"),
+        ["", "api", segments[2]!.toUpperCase(), ...segments.slice(3)].join("/"),
+        ["", "api", ...segments.slice(2, -1), segments.at(-1)!.toUpperCase()].join("/"),
+      ];
+      for (const variant of variants) {
+        const res = await send(method, variant);
+        const notServed = res.status === 404 && String(res.body?.error).startsWith("No route for");
+        expect(res.status === 429 || notServed, `${method} ${variant} (${bucket}): ${show(res)}`).toBe(true);
+      }
+      if (method === "GET") {
+        const head = await send("HEAD", path);
+        expect(head.status, `HEAD ${path} (${bucket})`).toBe(429);
+      }
+    }
   });
 
   test("property: in any fixed window no more than the limit is accepted, and never more than 2× in any rolling minute", () => {

@@ -71,6 +71,21 @@ describe("OpenAPI", () => {
     expect(doc.paths["/healthz"].get.security).toEqual([]);
   });
 
+  test("every request body it advertises is application/json, the only type the API accepts", async () => {
+    t = createTestApp({ config: { adminToken: "admin-token" } });
+    const doc = (await t.request("GET", "/docs/json")).body;
+    type Operations = Record<string, { requestBody?: { content: Record<string, unknown> } }>;
+    const advertised: string[] = [];
+    for (const [path, operations] of [...Object.entries<Operations>(doc.paths), ...Object.entries<Operations>(doc.webhooks ?? {})]) {
+      for (const [method, op] of Object.entries(operations)) {
+        for (const type of Object.keys(op.requestBody?.content ?? {})) advertised.push(`${method.toUpperCase()} ${path} ${type}`);
+      }
+    }
+    expect(advertised).toContain("POST /api/v1/feeds application/json");
+    expect(advertised).toContain("POST /api/auto-apply-v2/apply application/json");
+    expect(advertised.filter((a) => !a.endsWith(" application/json"))).toEqual([]);
+  });
+
   test("the interactive page is served at /docs", async () => {
     t = createTestApp();
     const res = await t.request("GET", "/docs");

@@ -298,6 +298,17 @@ describe("pollSource", () => {
     expect(findSourceState(t.deps.db, "mixed")).toMatchObject({ consecutiveFailures: 0, lastSeen: 2, lastNew: 1 });
   });
 
+  test("a document whose url is not http or https goes in with a null url, and the log says why", async () => {
+    t = createTestApp();
+    const { source } = fakeSource("bad-link", [() => ({ docs: [{ ...doc(31), url: "javascript:alert(1)" }] })]);
+    expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
+    const row = t.deps.db.$client.query("SELECT url, document FROM jobs").get() as { url: string; document: string };
+    expect(row.url).toBe("");
+    expect(JSON.parse(row.document).url).toBeNull();
+    const warned = t.log.records().find((r) => r.source === "bad-link" && r.level === "warn");
+    expect(JSON.stringify(warned)).toContain("url dropped: only http and https links are kept (got a javascript: link)");
+  });
+
   test("a cron source's next run follows the cron pattern after a success", async () => {
     t = createTestApp();
     t.clock.set(Date.UTC(2026, 0, 15, 12, 10, 0));

@@ -5,6 +5,7 @@
  * The app checks the admin bearer token before routing; these are only routes.
  */
 import { Elysia, t } from "elysia";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { getAccount } from "../../modules/accounts/service";
 import { errorResponses } from "../../http/schemas";
@@ -46,10 +47,13 @@ const EngagementView = t.Object({
 });
 type EngagementView = typeof EngagementView.static;
 
+// Ciphertexts are checked for shape as the public routes check them (a malformed one is a 400, never a
+// lookup); account and submission ids, like the public routes' ids, are looked up and a stranger is a 404.
+const cipherParam = (name: string) => t.String({ pattern: CIPHERTEXT_RE.source, error: `${name} must be ${CIPHERTEXT_RULE}` });
 const AccountIdParams = t.Object({ accountId: t.String({ minLength: 1, maxLength: 100 }) });
-const FreelancerIdParams = t.Object({ freelancerId: t.String({ minLength: 1, maxLength: 100 }) });
+const FreelancerIdParams = t.Object({ freelancerId: cipherParam("freelancerId") });
 const ApplicationIdParams = t.Object({ applicationId: t.String({ minLength: 1, maxLength: 100 }) });
-const CiphertextParams = t.Object({ ciphertext: t.String({ minLength: 1, maxLength: 200 }) });
+const CiphertextParams = t.Object({ ciphertext: cipherParam("ciphertext") });
 
 const SetConnectsBody = t.Object({ connects: t.Integer({ minimum: 0, maximum: 1_000_000 }) });
 const SetSessionBody = t.Object({

@@ -5,6 +5,7 @@
  * id), never from randomness, so the same inputs and the same clock always
  * give the same answer — tests and demos can rely on it.
  */
+import { detailRoots, first, num, obj, str, type Obj } from "../../modules/jobs/document/readers";
 
 export const DEFAULT_CONNECTS = 80;
 export const DEFAULT_JOB_SUCCESS_SCORE = 92;
@@ -75,48 +76,18 @@ export function profileTitleFor(freelancerId: string): string {
 }
 
 // ---------------------------------------------------------------------------
-// Reading the archived document. Sections may be absent, null or not objects.
-
-type Obj = Record<string, unknown>;
-
-function obj(v: unknown): Obj | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined;
-}
-
-/** `{data:{<root>}}`, tolerating a body stored without `data`. */
-function gqlRoot(body: unknown, root: string): Obj | undefined {
-  const b = obj(body);
-  return obj(obj(b?.data)?.[root]) ?? obj(b?.[root]);
-}
-
-function numberOf(v: unknown): number | null {
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "string" && v.trim() !== "") {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
-  }
-  return null;
-}
+// Reading the archived document, with the tolerant readers every document reader shares.
 
 /** The posting's status as the marketplace reports it (authenticated details first), or null when not given. */
 export function openingStatus(doc: Obj): string | null {
-  const authJob = obj(obj(gqlRoot(doc.authJobDetailsResponse, "jobAuthDetails")?.opening)?.job);
-  const pubOpening = obj(gqlRoot(doc.jobDetailsResponse, "jobPubDetails")?.opening);
-  for (const v of [authJob?.status, pubOpening?.status]) {
-    if (typeof v === "string" && v.trim() !== "" && v !== "ExecutionAborted") return v.trim().toUpperCase();
-  }
-  return null;
+  const { auth, pub } = detailRoots(doc);
+  return first([obj(obj(auth?.opening)?.job)?.status, obj(pub?.opening)?.status], str)?.toUpperCase() ?? null;
 }
 
 /** The client's minimum Job Success Score (0–100), or null when the job sets none. */
 export function minJobSuccessScore(doc: Obj): number | null {
-  const auth = gqlRoot(doc.authJobDetailsResponse, "jobAuthDetails");
-  const pub = gqlRoot(doc.jobDetailsResponse, "jobPubDetails");
-  for (const q of [obj(obj(auth?.opening)?.qualifications), obj(auth?.qualifications), obj(pub?.qualifications)]) {
-    const n = numberOf(q?.minJobSuccessScore);
-    if (n !== null) return n;
-  }
-  return null;
+  const { auth, pub } = detailRoots(doc);
+  return first([obj(obj(auth?.opening)?.qualifications), obj(auth?.qualifications), obj(pub?.qualifications)], (q) => num(q?.minJobSuccessScore));
 }
 
 // ---------------------------------------------------------------------------

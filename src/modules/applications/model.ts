@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInt } from "../../http/schemas";
+import { pageQuery } from "../../http/schemas";
 
 export const APPLICATION_STATUSES = [
   "processing",
@@ -30,12 +30,23 @@ export const Timeline = t.Union([
   t.Literal("More than 6 months"),
 ]);
 
+/**
+ * What the marketplace itself accepts in its apply form: hourly rates of 3–999 USD, fixed bids of
+ * 5–1,000,000 USD, and boosts the Connects balance can pay (1,000 is well above any real balance).
+ * Bids outside these can never be sent, so they are refused at the door rather than submitted.
+ */
+export const BID_LIMITS = {
+  hourlyRate: { minimum: 3, maximum: 999 },
+  fixedBid: { minimum: 5, maximum: 1_000_000 },
+  boostBids: { minimum: 0, maximum: 1_000 },
+} as const;
+
 export const Proposal = t.Object(
   {
-    hourlyRate: t.Optional(t.Number({ minimum: 0, description: "USD per hour; hourly jobs only." })),
-    fixedBid: t.Optional(t.Number({ minimum: 0, description: "USD; fixed-price jobs only." })),
+    hourlyRate: t.Optional(t.Number({ ...BID_LIMITS.hourlyRate, description: "USD per hour; hourly jobs only. 3–999." })),
+    fixedBid: t.Optional(t.Number({ ...BID_LIMITS.fixedBid, description: "USD; fixed-price jobs only. 5–1,000,000." })),
     timeline: t.Optional(Timeline),
-    boostBids: t.Optional(t.Integer({ minimum: 0, description: "Additional Connects to boost visibility." })),
+    boostBids: t.Optional(t.Integer({ ...BID_LIMITS.boostBids, description: "Additional Connects to boost visibility. 0–1,000." })),
   },
   { title: "Proposal" },
 );
@@ -126,8 +137,7 @@ export const AppliedJob = t.Object(
 );
 
 export const AppliedJobsQuery = t.Object({
-  limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
-  offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+  ...pageQuery(),
   status: t.Optional(ApplicationStatus),
 });
 

@@ -76,7 +76,7 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
         });
       }
       if (missing.length > 0) {
-        const drafted = await answerQuestions(deps, authOf(deps, app), job, missing);
+        const drafted = await answerQuestions(deps, authOf(deps, app), job, missing, { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid });
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
       }
       repo.markSubmitting(deps.db, app.id, answers);

@@ -1,11 +1,13 @@
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import type { AuthContext } from "../accounts/service";
 import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
 import { proposalActivity, type TrackingState } from "../jobs/activity";
 import { clientScore } from "../jobs/client-score";
+import { detailRoots, obj } from "../jobs/document/readers";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob, findTracking } from "../jobs/repo";
 import type { RawMarketplaceJob } from "../jobs/model";
@@ -26,6 +28,7 @@ const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOStrin
 export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: string): typeof RawMarketplaceJob.static {
   const ciphertext = cipher.trim();
   if (!ciphertext.startsWith("~")) throw new AppError("bad_request", "cipher must be a job ciphertext starting with ~ (URL-encoded as %7E)");
+  if (!CIPHERTEXT_RE.test(ciphertext)) throw new AppError("bad_request", `cipher must be ${CIPHERTEXT_RULE}`);
   const row = findJob(deps.db, ciphertext);
   if (!row) throw notFound("No archived job with this ciphertext");
   const now = deps.clock.now();
@@ -39,22 +42,22 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
   tileJob.ciphertext ??= ciphertext;
   tileJob.jobType ??= job?.jobType ?? null;
   tileJob.publishTime ??= job?.publishTimeTs ? new Date(job.publishTimeTs).toISOString() : null;
-  const authQuestions = doc.authJobDetailsResponse?.data?.jobAuthDetails?.opening?.questions;
+  const authQuestions = obj(detailRoots(doc).auth?.opening)?.questions;
 
   const app = latestForJob(deps.db, auth.accountId, ciphertext);
   const application = app
     ? {
         status: app.status,
         message: app.statusMessage,
-        appliedAt: iso(app.appliedAtTs),
+        appliedAt: app.appliedAtTs,
         proposal: {
           viewedByClient: app.viewed,
-          viewedAt: iso(app.viewedAtTs),
+          viewedAt: app.viewedAtTs,
           inConversation: app.replied,
           // The marketplace reports no hire/decline outcome through the drivers yet.
           outcome: null,
           outcomeAt: null,
-          lastCheckedAt: iso(app.lastCheckedAtTs),
+          lastCheckedAt: app.lastCheckedAtTs,
         },
       }
     : null;
@@ -82,7 +85,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
       matchingScore: m.matchingScore,
       matchedAt: iso(m.matchedAtTs),
       read: m.read,
-      starredAt: iso(m.starredAtTs),
+      starredAt: m.starredAtTs,
       application,
     })),
   };

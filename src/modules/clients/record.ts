@@ -18,7 +18,7 @@
 import type { Static } from "@sinclair/typebox";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import type { BuyerSchema, ClientJobsRecordSchema, ClientOpenJobSchema, WorkHistoryEntrySchema } from "./schema";
-import { ABORTED, num, obj, timestamp } from "../jobs/fields";
+import { count, detailRoots, first, idStr, isNonNegative, isoTime, isRating, jobType, numIf, obj, paymentVerified, str, timestamp, type Obj } from "../jobs/document/readers";
 
 export interface CompanyDocument {
   document: unknown;
@@ -32,67 +32,11 @@ export type ClientBuyer = Static<typeof BuyerSchema>;
 export type ClientOpenJob = Static<typeof ClientOpenJobSchema>;
 export type WorkHistoryEntry = Static<typeof WorkHistoryEntrySchema>;
 
-type Obj = Record<string, unknown>;
 type Maybe = Obj | undefined;
 
-// ---------- tolerant readers (same rules as jobs/normalize.ts) ----------
-
-
-
-
-function str(v: unknown): string | null {
-  if (typeof v !== "string" || v === ABORTED) return null;
-  const s = v.trim();
-  return s.length > 0 ? s : null;
-}
-
-/** Ids: strings, or numbers that JSON.parse kept exact (larger ones have lost digits). */
-function idStr(v: unknown): string | null {
-  return typeof v === "number" && Number.isSafeInteger(v) && v >= 0 ? String(v) : str(v);
-}
-
-
-const nonNegative = (v: unknown) => {
-  const n = num(v);
-  return n !== null && n >= 0 ? n : null;
-};
-const count = (v: unknown) => {
-  const n = nonNegative(v);
-  return n !== null && Number.isInteger(n) ? n : null;
-};
-const score = (v: unknown) => {
-  const n = num(v);
-  return n !== null && n >= 0 && n <= 5 ? n : null;
-};
-
-
-
-/** Dates are re-emitted as ISO 8601 so that every record sorts and compares the same way. */
-function isoDate(v: unknown): string | null {
-  const ts = timestamp(v);
-  return ts === null ? null : new Date(ts).toISOString();
-}
-
-function jobType(v: unknown): "HOURLY" | "FIXED" | null {
-  const s = str(v)?.toUpperCase();
-  if (s?.startsWith("HOURLY")) return "HOURLY";
-  if (s?.startsWith("FIXED")) return "FIXED";
-  return null;
-}
-
-function verified(v: unknown): boolean | null {
-  if (typeof v === "boolean") return v;
-  const s = str(v)?.toUpperCase();
-  if (s === undefined) return null;
-  if (s === "TRUE") return true;
-  if (s === "FALSE") return false;
-  return s === "VERIFIED"; // UNVERIFIED, PENDING…: not verified
-}
-
-function gqlRoot(body: unknown, root: string): Maybe {
-  const b = obj(body);
-  return b === undefined ? undefined : obj(obj(b.data)?.[root]) ?? obj(b[root]);
-}
+// Readers: ../jobs/document/readers.ts. The record's fields are null when unknown, hence the `?? null` on string reads.
+const nonNegative = (v: unknown) => numIf(v, isNonNegative);
+const score = (v: unknown) => numIf(v, isRating);
 
 // ---------- one document, read once ----------
 
@@ -141,8 +85,7 @@ function tileSource(client: Maybe): BuyerSource | null {
 
 function viewOf(input: CompanyDocument): DocView {
   const doc = obj(input.document) ?? {};
-  const auth = gqlRoot(doc.authJobDetailsResponse, "jobAuthDetails");
-  const pub = gqlRoot(doc.jobDetailsResponse, "jobPubDetails");
+  const { auth, pub } = detailRoots(doc);
   const authBuyer = obj(auth?.buyer);
   const pubBuyer = obj(pub?.buyer);
   const authVerified = [authBuyer?.isPaymentMethodVerified];
@@ -154,22 +97,14 @@ function viewOf(input: CompanyDocument): DocView {
 
   const normalized = normalizeJob(doc);
   const job = normalized.ok ? normalized.job : null;
-  const companyId = job?.companyId ?? firstOf([...details, ...tiles], (s) => idStr(s.company?.companyId));
-  const status = str(obj(obj(auth?.opening)?.job)?.status) ?? str(obj(pub?.opening)?.status);
+  const companyId = job?.companyId ?? first([...details, ...tiles], (s) => idStr(s.company?.companyId));
+  const status = str(obj(obj(auth?.opening)?.job)?.status) ?? str(obj(pub?.opening)?.status) ?? null;
   const history = authBuyer?.workHistory ?? obj(authBuyer?.info)?.workHistory;
   const exploredAtTs = Number.isFinite(input.exploredAtTs) ? input.exploredAtTs : timestamp(doc.exploredAt) ?? -Infinity;
   return {
     exploredAtTs, closed: input.closed === true, richness: auth ? 2 : pub ? 1 : 0, details, tiles, companyId, job, status,
     workHistory: Array.isArray(history) ? history : [],
   };
-}
-
-function firstOf<S, T>(sources: S[], read: (s: S) => T | null): T | null {
-  for (const s of sources) {
-    const v = read(s);
-    if (v !== null) return v;
-  }
-  return null;
 }
 
 // ---------- the record ----------
@@ -223,12 +158,12 @@ function cmp(a: string, b: string): number {
 /** Each field: the freshest document's details that can read it, then (only if no details can) the freshest tile. */
 function buyerOf(companyId: string, views: DocView[]): ClientBuyer {
   const sources = [...views.flatMap((v) => v.details), ...views.flatMap((v) => v.tiles)];
-  const read = <T>(f: (s: BuyerSource) => T | null) => firstOf(sources, f);
+  const read = <T>(f: (s: BuyerSource) => T | null | undefined) => first(sources, f);
   return {
     company: {
       name: read((s) => str(s.company?.name)),
       companyId: read((s) => idStr(s.company?.companyId)) ?? companyId,
-      contractDate: read((s) => isoDate(s.company?.contractDate)),
+      contractDate: read((s) => isoTime(s.company?.contractDate)),
     },
     location: {
       city: read((s) => str(s.location?.city)),
@@ -246,13 +181,13 @@ function buyerOf(companyId: string, views: DocView[]): ClientBuyer {
     avgHourlyJobsRate: { amount: read((s) => nonNegative(s.avgHourlyJobsRate)) },
     postedCount: read((s) => count(s.jobs?.postedCount)),
     openCount: read((s) => count(s.jobs?.openCount)),
-    paymentVerified: read((s) => firstOf(s.paymentVerified, verified)),
+    paymentVerified: read((s) => first(s.paymentVerified, paymentVerified)),
   };
 }
 
 function openJobsOf(views: DocView[]): ClientOpenJob[] {
   // The freshest readable `buyer.jobs.openJobs` list (an empty list is an answer too).
-  const listed = firstOf(views.flatMap((v) => v.details), (s) => {
+  const listed = first(views.flatMap((v) => v.details), (s) => {
     const list = s.jobs?.openJobs;
     return Array.isArray(list) ? (list as unknown[]) : null;
   }) ?? [];
@@ -314,11 +249,11 @@ function keysOf(e: { id: string | null; ciphertext: string | null }): string[] {
 function listEntryOf(item: unknown): ClientOpenJob | null {
   const o = obj(item);
   if (o === undefined) return null;
-  const id = idStr(o.id);
-  const ciphertext = str(o.ciphertext) ?? str(o.cipherText);
+  const id = idStr(o.id) ?? null;
+  const ciphertext = str(o.ciphertext) ?? str(o.cipherText) ?? null;
   if (id === null && ciphertext === null) return null;
   return {
-    id, ciphertext, title: str(o.title), type: jobType(o.type), publishTime: null,
+    id, ciphertext, title: str(o.title) ?? null, type: jobType(o.type), publishTime: null,
     budget: { hourlyMin: null, hourlyMax: null, fixedAmount: null, currency: null },
     isPtcPrivate: typeof o.isPtcPrivate === "boolean" ? o.isPtcPrivate : null,
   };
@@ -328,7 +263,7 @@ function feedbackOf(v: unknown): { score: number | null; comment: string | null 
   const o = obj(v);
   if (o === undefined) return null;
   const s = score(o.score);
-  const comment = str(o.comment);
+  const comment = str(o.comment) ?? null;
   return s === null && comment === null ? null : { score: s, comment };
 }
 
@@ -338,15 +273,15 @@ function historyEntryOf(item: unknown): { entry: WorkHistoryEntry; key: string }
   const jobInfo = obj(o.jobInfo);
   const contractor = obj(o.contractorInfo);
   const entry: WorkHistoryEntry = {
-    title: str(jobInfo?.title),
-    status: str(o.status),
-    startDate: isoDate(o.startDate),
-    endDate: isoDate(o.endDate),
+    title: str(jobInfo?.title) ?? null,
+    status: str(o.status) ?? null,
+    startDate: isoTime(o.startDate),
+    endDate: isoTime(o.endDate),
     totalCharge: nonNegative(o.totalCharge),
     totalHours: nonNegative(o.totalHours),
     rate: nonNegative(o.rate),
-    contractorName: str(contractor?.contractorName),
-    jobCiphertext: str(jobInfo?.ciphertext),
+    contractorName: str(contractor?.contractorName) ?? null,
+    jobCiphertext: str(jobInfo?.ciphertext) ?? null,
     feedbackGiven: feedbackOf(o.feedback),
     feedbackReceived: feedbackOf(o.feedbackToClient),
   };

@@ -2,7 +2,7 @@ import type { Freelancer } from "../../marketplace/driver";
 import type { ApplicationRow } from "../applications/repo";
 import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
-import { csrfField, layout, when } from "./views";
+import { csrfField, externalLink, layout, when } from "./views";
 
 /** Seconds between reloads while something on the page is still moving. */
 export const REFRESH_SECONDS = 5;
@@ -10,10 +10,6 @@ export const REFRESH_SECONDS = 5;
 /** The layout with a meta refresh in <head>: pages reload themselves without any script. */
 function refreshing(page: Html): Html {
   return raw(page.value.replace("</head>", `<meta http-equiv="refresh" content="${REFRESH_SECONDS}">\n</head>`));
-}
-
-function isoWhen(iso: string | null): Html | string {
-  return iso === null ? "—" : when(Date.parse(iso));
 }
 
 export interface ApplicationItem {
@@ -60,7 +56,7 @@ export function applicationsPage(session: DashboardSession, data: ApplicationsPa
   const moving = data.items.some((i) => i.app.status === "processing");
   const rows = data.items.map(
     ({ app, title, url }) => html`<tr>
-<td>${url ? html`<a href="${url}" rel="noopener noreferrer">${title}</a>` : title}</td>
+<td>${externalLink(url, title)}</td>
 <td>${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}</td>
 <td>${when(app.appliedAtTs)}</td>
 <td>${credits(app)}</td>
@@ -133,7 +129,7 @@ ${sections}`,
 
 export interface DeliveryAttempt {
   attempt: number;
-  at: string;
+  at: number;
   durationMs: number;
   statusCode: number | null;
   error: string | null;
@@ -144,17 +140,17 @@ export interface DeliveryItem {
   type: string;
   status: string;
   jobId: string | null;
-  createdAt: string;
+  createdAt: number;
   attempts: DeliveryAttempt[];
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
+  nextAttemptAt: number | null;
+  deliveredAt: number | null;
   lastError: string | null;
 }
 
 export interface DeliveriesPageData {
   feedId: string;
   feedTitle: string;
-  endpoint: { url: string | null; disabledAt: string | null; disabledReason: string | null; failingSince: string | null };
+  endpoint: { url: string | null; disabledAt: number | null; disabledReason: string | null; failingSince: number | null };
   deliveries: DeliveryItem[];
   total: number;
   limit: number;
@@ -168,14 +164,14 @@ export function deliveriesPage(session: DashboardSession, data: DeliveriesPageDa
   const events = data.deliveries.map(
     (d) => html`<section class="delivery">
 <h2><code>${d.eventId}</code> <span class="muted">${d.type}</span></h2>
-<p><strong class="badge status-${d.status}">${d.status}</strong> · created ${isoWhen(d.createdAt)}${d.jobId && html` · job <code>${d.jobId}</code>`}${d.deliveredAt && html` · delivered ${isoWhen(d.deliveredAt)}`}${d.nextAttemptAt && d.status !== "delivered" && html` · next attempt ${isoWhen(d.nextAttemptAt)}`}</p>
+<p><strong class="badge status-${d.status}">${d.status}</strong> · created ${when(d.createdAt)}${d.jobId && html` · job <code>${d.jobId}</code>`}${d.deliveredAt && html` · delivered ${when(d.deliveredAt)}`}${d.nextAttemptAt && d.status !== "delivered" && html` · next attempt ${when(d.nextAttemptAt)}`}</p>
 ${d.lastError && html`<p class="error">${d.lastError}</p>`}
 ${d.attempts.length === 0
   ? html`<p class="muted">No attempts yet.</p>`
   : html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Attempt</th><th scope="col">At</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
 <tbody>${d.attempts.map(
-      (a) => html`<tr><td>${a.attempt}</td><td>${isoWhen(a.at)}</td><td>${a.statusCode ?? "—"}</td><td>${a.durationMs} ms</td><td>${a.error ?? "—"}</td></tr>`,
+      (a) => html`<tr><td>${a.attempt}</td><td>${when(a.at)}</td><td>${a.statusCode ?? "—"}</td><td>${a.durationMs} ms</td><td>${a.error ?? "—"}</td></tr>`,
     )}</tbody>
 </table></div>`}
 ${d.status !== "delivered" &&
@@ -188,8 +184,8 @@ ${d.status !== "delivered" &&
     `Deliveries · ${data.feedTitle}`,
     html`${data.message && html`<p class="error" role="alert">${data.message}</p>`}
 <p>Webhook URL: ${data.endpoint.url ? html`<code>${data.endpoint.url}</code>` : html`<span class="muted">none</span>`}</p>
-${data.endpoint.disabledAt && html`<p class="error">Disabled ${isoWhen(data.endpoint.disabledAt)}${data.endpoint.disabledReason && html`: ${data.endpoint.disabledReason}`}</p>`}
-${data.endpoint.failingSince && html`<p class="error">Failing since ${isoWhen(data.endpoint.failingSince)}</p>`}
+${data.endpoint.disabledAt && html`<p class="error">Disabled ${when(data.endpoint.disabledAt)}${data.endpoint.disabledReason && html`: ${data.endpoint.disabledReason}`}</p>`}
+${data.endpoint.failingSince && html`<p class="error">Failing since ${when(data.endpoint.failingSince)}</p>`}
 ${data.deliveries.length === 0 ? html`<p class="empty">No webhook events for this feed yet.</p>` : events}
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`,
     session,

@@ -7,7 +7,7 @@ import { freelancers } from "../applications/service";
 import { getFeed } from "../feeds/service";
 import { listDeliveries, retryDelivery } from "../webhooks/service";
 import * as activityViews from "./activity-views";
-import { dashboardGuard, HIDDEN, page, redirect, type Set, errorAsPage } from "./http";
+import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset, redirect, type Set, errorAsPage } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
@@ -17,13 +17,6 @@ export const ACTIVITY_PAGE_SIZE = 50;
 
 type Query = Record<string, string | undefined>;
 type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
-
-/** `?offset=` as a non-negative integer; undefined when malformed (→ a 400 page, never a 5xx). */
-function parseOffset(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === "") return 0;
-  if (!/^\d{1,9}$/.test(raw)) return undefined;
-  return Number(raw);
-}
 
 /**
  * A service's AppError as a page: 404 for another account's (or no) feed or
@@ -54,7 +47,7 @@ export function dashboardActivityRoutes(deps: Deps) {
         return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
       }
       const offset = parseOffset(q.offset);
-      if (offset === undefined) return page(set, views.errorPage("Bad page", "offset must be a whole number, 0 or more.", session), 400);
+      if (offset === undefined) return badOffsetPage(set, session);
       const auth = sessionAuth(deps, session);
       // appliedJobs' own query, which also carries the engagement columns the API leaves out.
       const { items, total } = applicationsRepo.listApplications(deps.db, auth.accountId, {
@@ -84,7 +77,7 @@ export function dashboardActivityRoutes(deps: Deps) {
       const session = signedIn(request, set);
       if (!session) return "";
       const offset = parseOffset((query as Query).offset);
-      if (offset === undefined) return page(set, views.errorPage("Bad page", "offset must be a whole number, 0 or more.", session), 400);
+      if (offset === undefined) return badOffsetPage(set, session);
       try {
         const auth = sessionAuth(deps, session);
         const feed = getFeed(deps, auth, params.id);

@@ -1,7 +1,7 @@
 import type { Feed, FeedJobItem } from "../feeds/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
-import { csrfField, layout, when } from "./views";
+import { csrfField, externalLink, layout, when } from "./views";
 
 /**
  * The feed pages of the dashboard. Forms keep the user's raw text (FeedFormValues)
@@ -179,7 +179,7 @@ export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
 <td>${f.minScore}</td>
 <td>${(f.includes ?? []).length ? (f.includes ?? []).join(", ") : html`<span class="muted">any</span>`}${(f.excludes ?? []).length ? html`<br><span class="muted">not: ${(f.excludes ?? []).join(", ")}</span>` : ""}</td>
 <td>${f.platforms?.length ? f.platforms.join(", ") : "all"}</td>
-<td>${f.webhookUrl ? (f.webhookDisabledAt ? "set (disabled)" : "set") : "none"}</td>
+<td>${f.webhookUrl ? (f.webhookDisabledAtTs ? "set (disabled)" : "set") : "none"}</td>
 <td>${yesNo(f.notificationsMuted)}</td>
 </tr>`,
       )}</tbody>
@@ -231,7 +231,7 @@ function settingsSummary(feed: Feed): Html {
 <dt>Platforms</dt><dd>${list(feed.platforms, "all")}</dd>
 <dt>Contact email</dt><dd>${feed.emailFound === "email_found" ? "only jobs with an email" : "all jobs"}</dd>
 <dt>Webhook</dt><dd>${feed.webhookUrl
-    ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAt && html`<br><span class="error">Disabled ${feed.webhookDisabledAt}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
+    ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAtTs && html`<br><span class="error">Disabled ${when(feed.webhookDisabledAtTs)}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
     : "none"}</dd>
 <dt>Notifications</dt><dd>${feed.notificationsMuted ? "muted" : "on"}</dd>
 </dl>`;
@@ -303,7 +303,7 @@ export function feedJobRow(session: DashboardSession, feedId: string, item: Feed
     return html`<form method="post" action="${action}" hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
   };
   return html`<tr>
-<td>${/^https?:\/\//i.test(item.job.url) ? html`<a href="${item.job.url}" rel="noopener noreferrer">${item.job.title}</a>` : item.job.title} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
+<td>${externalLink(item.job.url, item.job.title)} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
 <td>${budget(item.job)}</td>
 <td>${item.job.clientCountry ?? "—"}</td>
 <td>${item.matchingScore}</td>

@@ -8,7 +8,7 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 import * as feedViews from "./feeds-views";
-import { dashboardGuard, field, fragment, HIDDEN, isHtmx, page, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
+import { badOffsetPage, dashboardGuard, field, fragment, HIDDEN, isHtmx, page, parseOffset, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -121,8 +121,8 @@ export function dashboardFeedRoutes(deps: Deps) {
         const auth = sessionAuth(deps, session);
         const feed = feeds.getFeed(deps, auth, params.id);
         const unread = query.unread === "1" || query.unread === "true";
-        const offsetNum = Number(query.offset ?? 0);
-        const offset = Number.isInteger(offsetNum) && offsetNum > 0 ? offsetNum : 0;
+        const offset = parseOffset(query.offset);
+        if (offset === undefined) return badOffsetPage(set, session);
         const data = feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
         return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
       }),
@@ -188,10 +188,10 @@ export function dashboardFeedRoutes(deps: Deps) {
         const item = feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
         const back = new URLSearchParams();
         if (field(body, "unread") === "1") back.set("unread", "1");
-        const offset = Number(field(body, "offset") ?? 0);
+        const offset = parseOffset(field(body, "offset")) ?? 0;
         // htmx posted it from the page: send back the row to swap in place of the old one.
-        if (isHtmx(request)) return fragment(set, feedViews.feedJobRow(session, params.id, item, { unread: back.has("unread") }, Number.isInteger(offset) && offset > 0 ? offset : 0));
-        if (Number.isInteger(offset) && offset > 0) back.set("offset", String(offset));
+        if (isHtmx(request)) return fragment(set, feedViews.feedJobRow(session, params.id, item, { unread: back.has("unread") }, offset));
+        if (offset > 0) back.set("offset", String(offset));
         const qs = back.toString();
         return redirect(set, `${FEEDS}/${encodeURIComponent(params.id)}${qs ? `?${qs}` : ""}`);
       }),

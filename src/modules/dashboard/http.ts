@@ -1,7 +1,9 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { MAX_OFFSET } from "../../http/schemas";
+import { sameSecret } from "../../lib/same-secret";
 import type { Html } from "./html";
-import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, type DashboardSession } from "./model";
+import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_COOKIE, type DashboardSession } from "./model";
 import * as dashboard from "./service";
 import * as views from "./views";
 
@@ -69,7 +71,58 @@ export function clearSessionCookie(set: Set, request: Request): void {
   set.headers["set-cookie"] = `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}; Max-Age=0${secure}`;
 }
 
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The pre-session token for a sign-in form (the key form or a link's button):
+ * the one this browser already holds, so two open tabs both work, or a new one
+ * set as a cookie. The form carries it back in a hidden field.
+ */
+export function signInToken(request: Request, set: Set): string {
+  const held = readCookie(request, SIGN_IN_COOKIE);
+  if (held && TOKEN_SHAPE.test(held)) return held;
+  const token = dashboard.newToken();
+  const secure = isHttps(request) ? "; Secure" : "";
+  set.headers["set-cookie"] = `${SIGN_IN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}${secure}`;
+  return token;
+}
+
+/**
+ * Login CSRF: another site's page could post the sign-in form (or a link's
+ * button) with the attacker's key, and the victim would then work inside the
+ * attacker's account. A sign-in POST must carry the token of a form this
+ * browser was given (double submit: the SameSite=Strict cookie and the field
+ * match, which a page on another site can neither read nor send), and a
+ * browser that says the POST came from another site is refused outright.
+ * The Origin header is not used: under our no-referrer policy browsers send
+ * `Origin: null` even for our own forms.
+ */
+export function isForeignSignIn(request: Request, body: unknown): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") return true;
+  const held = readCookie(request, SIGN_IN_COOKIE);
+  const presented = field(body, "csrf");
+  return !held || !presented || !sameSecret(held, presented);
+}
+
+export const FOREIGN_SIGN_IN = "This sign-in form did not come from this dashboard, or it has expired. Nothing was changed; sign in again below.";
+
 /** Form fields arrive as strings (json-body parses urlencoded bodies for /dashboard); anything else is absent. */
+/**
+ * `?offset=` of a dashboard list: a whole number from 0 to the API's MAX_OFFSET,
+ * 0 when absent, undefined for anything else (→ badOffsetPage, never a 5xx).
+ */
+export function parseOffset(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw === "") return 0;
+  if (!/^\d{1,7}$/.test(raw)) return undefined;
+  const offset = Number(raw);
+  return offset <= MAX_OFFSET ? offset : undefined;
+}
+
+export function badOffsetPage(set: Set, session: DashboardSession): string {
+  return page(set, views.errorPage("Bad page", `offset must be a whole number from 0 to ${MAX_OFFSET}.`, session), 400);
+}
+
 export function field(body: unknown, name: string): string | undefined {
   const value = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === "string" ? value : undefined;

@@ -7,12 +7,14 @@ import { STYLESHEET } from "./style";
 import { APP_SCRIPT } from "./app-script";
 // Bundled as text by `bun build --compile`, so the binary serves it with no file beside it.
 import HTMX_SOURCE from "htmx.org/dist/htmx.min.js" with { type: "text" };
+// Embedded as a file the same way; a 32×32 icon in the dashboard's accent colour.
+import FAVICON_PATH from "./favicon.ico" with { type: "file" };
 import * as views from "./views";
 import { localeFrom } from "./overview";
 import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
 import { dashboardJobRoutes } from "./job";
-import { clearSessionCookie, dashboardGuard, field, HIDDEN, page, readCookie, redirect, setSessionCookie } from "./http";
+import { clearSessionCookie, dashboardGuard, field, FOREIGN_SIGN_IN, HIDDEN, isForeignSignIn, page, readCookie, redirect, setSessionCookie, signInToken } from "./http";
 
 /**
  * The server-rendered dashboard. It lives outside /api and /admin, so the
@@ -27,6 +29,9 @@ export function dashboardRoutes(deps: Deps) {
   const times = (request: Request) => ({ nowTs: deps.clock.now(), locale: localeFrom(request.headers.get("accept-language")) });
 
   return new Elysia({ name: "dashboard" })
+    // Someone who opens the server's address in a browser is after the dashboard (the API lives under /api, its reference at /docs).
+    .get("/", ({ set }) => redirect(set, DASHBOARD_PATH), HIDDEN)
+    .get("/favicon.ico", () => new Response(Bun.file(FAVICON_PATH), { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }), HIDDEN)
     // htmx (from npm, embedded in the binary) enhances a few forms to update in place; every page works without it.
     .get(`${DASHBOARD_PATH}/htmx.js`, ({ set }) => {
       set.headers["content-type"] = "text/javascript; charset=utf-8";
@@ -45,11 +50,12 @@ export function dashboardRoutes(deps: Deps) {
     }, HIDDEN)
     .get(`${DASHBOARD_PATH}/sign-in`, ({ request, set }) => {
       if (dashboard.resolveSession(deps, readCookie(request, SESSION_COOKIE))) return redirect(set, DASHBOARD_PATH);
-      return page(set, views.signInPage());
+      return page(set, views.signInPage(signInToken(request, set)));
     }, HIDDEN)
     .post(`${DASHBOARD_PATH}/sign-in`, ({ request, set, body }) => {
+      if (isForeignSignIn(request, body)) return page(set, views.signInPage(signInToken(request, set), FOREIGN_SIGN_IN), 403);
       const signed = dashboard.signInWithKey(deps, field(body, "apiKey"));
-      if (!signed) return page(set, views.signInPage("That API key is not valid: it is unknown, revoked or mistyped."), 401);
+      if (!signed) return page(set, views.signInPage(signInToken(request, set), "That API key is not valid: it is unknown, revoked or mistyped."), 401);
       if (signed.session.keyId) deps.keyUsage.touch(signed.session.keyId, deps.clock.now());
       setSessionCookie(set, request, signed.token);
       return redirect(set, DASHBOARD_PATH);
@@ -57,8 +63,10 @@ export function dashboardRoutes(deps: Deps) {
     // Opening a link only shows a button; the POST uses it up. So a mail or chat tool that fetches links for a
     // preview cannot burn it, and the 303 after a same-origin POST carries the SameSite=Strict cookie, which a
     // redirect at the end of a click from another site would not.
-    .get(`${DASHBOARD_PATH}/link/:token`, ({ set, params }) => page(set, views.linkConfirmPage(params.token)), HIDDEN)
-    .post(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params }) => {
+    .get(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params }) => page(set, views.linkConfirmPage(params.token, signInToken(request, set))), HIDDEN)
+    .post(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params, body }) => {
+      // Checked before the link is used up, so a forged POST cannot burn it either.
+      if (isForeignSignIn(request, body)) return page(set, views.linkConfirmPage(params.token, signInToken(request, set), FOREIGN_SIGN_IN), 403);
       const signed = dashboard.signInWithLink(deps, params.token);
       if (!signed) {
         return page(set, views.errorPage("Sign-in link not valid", "This sign-in link has been used already, has expired or is wrong. Run `jobpilot dashboard link` for a new one, or sign in with an API key."), 404);

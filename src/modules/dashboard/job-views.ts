@@ -1,12 +1,12 @@
 import type { ApplicationRow } from "../applications/repo";
 import { TIMELINES } from "../applications/service";
-import type { HistoryPoint, ProposalActivity } from "../jobs/activity";
+import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
 import type { ClientScore, ScoreComponent } from "../jobs/client-score";
 import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
-import { csrfField, layout, when } from "./views";
+import { csrfField, externalLink, layout, when } from "./views";
 
 /**
  * The job page of the dashboard: the archived document (as the by-ciphertext
@@ -47,10 +47,10 @@ const CHART = { width: 360, height: 140, left: 36, right: 12, top: 12, bottom: 2
  * inline style: the dashboard's CSP forbids both). Points without a proposal
  * count are skipped; with none left, a sentence instead of a chart.
  */
-export function proposalChart(history: HistoryPoint[] | undefined): Html {
+export function proposalChart(history: HistoryPointView[] | undefined): Html {
   const points = (history ?? [])
     .filter((p) => typeof p.proposals === "number" && Number.isFinite(p.proposals))
-    .map((p, i) => ({ i, ts: Date.parse(p.at), at: p.at, proposals: p.proposals as number }));
+    .map((p, i) => ({ i, ts: p.at, at: Number.isFinite(p.at) ? new Date(p.at).toISOString() : "?", proposals: p.proposals as number }));
   if (points.length === 0) return html`<p class="muted">No proposal history recorded yet.</p>`;
   const { width, height, left, right, top, bottom } = CHART;
   const plotW = width - left - right;
@@ -194,7 +194,7 @@ export function jobPage(session: DashboardSession, data: JobPageData, opts: JobP
     title,
     html`${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
 ${errorList(opts.errors)}
-<p>${/^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noopener noreferrer">Open the job posting</a>` : html`<span class="muted">No link to the posting.</span>`} · <code>${data.ciphertext}</code></p>
+<p>${externalLink(url, "Open the job posting", html`<span class="muted">No link to the posting.</span>`)} · <code>${data.ciphertext}</code></p>
 <dl class="settings">
 <dt>Budget</dt><dd>${job ? dash(budgetText(job)) : "—"}</dd>
 <dt>Job type</dt><dd>${dash(job?.jobType)}</dd>

@@ -4,7 +4,7 @@ import type { Deps } from "../../deps";
 import { AppError, validationDetails } from "../../errors";
 import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
-import { apply } from "../applications/service";
+import { apply, defaultBid } from "../applications/service";
 import { getArchivedJob } from "../archive/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
@@ -95,8 +95,13 @@ export function dashboardJobRoutes(deps: Deps) {
         return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
       }
       try {
-        const written = await generateProposal(deps, sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2]);
+        // The letter states the bid apply would send for this job, and the apply form is filled with that
+        // same bid, so the letter and the application agree unless the user changes one of them.
+        const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
+        const written = await generateProposal(deps, sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
         const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
+        if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
+        if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
         for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
         return page(set, jobViews.jobPage(session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." }));
       } catch (err) {

@@ -8,6 +8,8 @@ export const SIGN_IN_LINK_MS = 15 * 60 * 1000;
 export const SESSION_TOUCH_MS = 60 * 1000;
 
 export const SESSION_COOKIE = "jp_session";
+/** The pre-session token a sign-in form is checked against (login CSRF); it opens nothing by itself. */
+export const SIGN_IN_COOKIE = "jp_signin";
 export const DASHBOARD_PATH = "/dashboard";
 
 /** The signed-in browser, as handlers see it (never the token itself). */

@@ -14,7 +14,7 @@ export interface DashboardDeps {
 }
 
 /** 32 random bytes, base64url: the secret a browser or a sign-in link carries. */
-function newToken(): string {
+export function newToken(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
 }
 

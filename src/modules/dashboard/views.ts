@@ -1,3 +1,4 @@
+import { webUrl } from "../../lib/web-url";
 import type { KeyView } from "../accounts/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -11,9 +12,24 @@ export function when(ts: number | null): Html | string {
   return html`<time datetime="${iso}">${iso.replace(/\.\d+Z$/, "Z").replace("T", " ")}</time>`;
 }
 
+/**
+ * The one way a page links somewhere outside the dashboard (a job posting):
+ * only an absolute http or https URL becomes an href, whatever was stored, so a
+ * javascript: or data: link never reaches a page; anything else shows `fallback`.
+ */
+export function externalLink(url: string | null | undefined, text: Html | string, fallback: Html | string = text): Html | string {
+  const href = webUrl(url);
+  return href === null ? fallback : html`<a href="${href}" rel="noopener noreferrer">${text}</a>`;
+}
+
 /** The hidden field every state-changing form carries; checked against the session. */
 export function csrfField(session: DashboardSession): Html {
-  return html`<input type="hidden" name="csrf" value="${session.csrfToken}">`;
+  return tokenField(session.csrfToken);
+}
+
+/** A form's CSRF token: the session's, or on a sign-in form the pre-session one its cookie holds. */
+function tokenField(csrf: string): Html {
+  return html`<input type="hidden" name="csrf" value="${csrf}">`;
 }
 
 export function layout(title: string, body: Html, session?: DashboardSession): Html {
@@ -43,21 +59,24 @@ ${body}
 `;
 }
 
-export function linkConfirmPage(token: string): Html {
+export function linkConfirmPage(token: string, csrf: string, message?: string): Html {
   return layout(
     "Sign in",
-    html`<p>This one-time link signs you in to the dashboard. It works once and expires 15 minutes after it was made.</p>
+    html`${message && html`<p class="error" role="alert">${message}</p>`}
+<p>This one-time link signs you in to the dashboard. It works once and expires 15 minutes after it was made.</p>
 <form method="post" action="/dashboard/link/${encodeURIComponent(token)}">
+${tokenField(csrf)}
 <button type="submit">Sign in</button>
 </form>`,
   );
 }
 
-export function signInPage(message?: string): Html {
+export function signInPage(csrf: string, message?: string): Html {
   return layout(
     "Sign in",
     html`${message && html`<p class="error" role="alert">${message}</p>`}
 <form method="post" action="/dashboard/sign-in">
+${tokenField(csrf)}
 <label for="apiKey">API key</label>
 <input type="password" id="apiKey" name="apiKey" autocomplete="off" required aria-describedby="apiKeyHelp">
 <p id="apiKeyHelp" class="muted">Paste one of your account's API keys (<code>jp_live_…</code>). Or run <code>jobpilot dashboard link --account ID</code> on the server for a one-time sign-in link.</p>

@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
 import { errorResponses } from "../../http/schemas";
@@ -74,6 +74,15 @@ export function feedsRoutes(deps: Deps) {
         tags,
         summary: "(extension) Rotate the webhook signing secret",
         description: "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
+      },
+    })
+    .post("/:feedId/webhook/test", ({ auth, params, set }) => ((set.status = 202), feeds.sendTestWebhook(deps, auth, params.feedId)), {
+      params: FeedParams,
+      response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
+      detail: {
+        tags,
+        summary: "(extension) Send a webhook.test event now",
+        description: "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
       },
     })
     .get("/:feedId/jobs", ({ auth, params, query }) => feeds.listFeedJobs(deps, auth, params.feedId, query), {

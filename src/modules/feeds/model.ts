@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { queryInt } from "../../http/schemas";
+import { pageQuery } from "../../http/schemas";
 import { PROMPT_CHARS_HARD_MAX } from "../../config";
 
 export const Platform = t.Union([t.Literal("marketplace"), t.Literal("professional_network"), t.Literal("web")]);
@@ -60,8 +60,11 @@ export const Feed = t.Object(
     webhookSecret: t.Optional(
       t.String({ description: "(extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards" }),
     ),
-    webhookDisabledAt: t.Optional(t.String({ description: "(extension) When the endpoint was disabled after failing for 24 h" })),
+    webhookDisabledAtTs: t.Optional(t.Integer({ description: "(extension) Unix ms when the endpoint was disabled after failing for 24 h" })),
     webhookDisabledReason: t.Optional(t.Nullable(t.String())),
+    webhookLastError: t.Optional(
+      t.String({ description: "(extension) While the endpoint is failing: why its newest failed event failed, e.g. a blocked address and how to allow it" }),
+    ),
   },
   { title: "Feed", additionalProperties: true },
 );
@@ -73,8 +76,7 @@ export const FeedList = t.Object({ feeds: t.Array(Feed) });
 export const FeedDeleted = t.Object({ deleted: t.Literal(true), feedId: t.String() });
 
 export const FeedJobsQuery = t.Object({
-  limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
-  offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+  ...pageQuery(),
   minScore: t.Optional(t.Number({ minimum: 0, maximum: 10, error: "minScore must be a number between 0 and 10" })),
   unread: t.Optional(t.Boolean({ error: "unread must be true or false" })),
 });
@@ -87,7 +89,7 @@ export const FeedJobItem = t.Object(
     scoreReason: t.Nullable(t.String()),
     matchedAt: t.String({ description: "ISO 8601" }),
     read: t.Boolean(),
-    starredAt: t.Nullable(t.String({ description: "ISO 8601" })),
+    starredAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     job: t.Object({
       ciphertext: t.String(),
       title: t.String(),

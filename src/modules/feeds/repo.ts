@@ -181,6 +181,19 @@ export function countEvents(db: Db, feedId?: string): number {
   );
 }
 
+/** Why the feed's newest failed webhook event failed, or null when none did. */
+export function lastWebhookError(db: Db, feedId: string): string | null {
+  return (
+    db
+      .select({ error: events.lastError })
+      .from(events)
+      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
+      .orderBy(desc(events.seq))
+      .limit(1)
+      .get()?.error ?? null
+  );
+}
+
 /** A processed job of this account (the UUID the API accepts as jobId); another account's is not found. */
 export function findFeedJobForAccount(db: Db, accountId: string, id: string): FeedJobRow | undefined {
   return db
@@ -202,6 +215,17 @@ export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
 
 export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
   db.insert(events).values(row).run();
+}
+
+/** This account's newest feed entry for a job (ids are time-ordered, so they break a tie). */
+export function newestMatchOf(db: Db, accountId: string, jobCiphertext: string): FeedJobRow | undefined {
+  return db
+    .select()
+    .from(feedJobs)
+    .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feedJobs.accountId, accountId)))
+    .orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id))
+    .limit(1)
+    .get();
 }
 
 /** This account's feed entries for a job (the `matches` of an archived job). */

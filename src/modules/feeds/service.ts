@@ -103,10 +103,14 @@ async function webhookUrlDetails(deps: FeedsDeps, changed: Writable): Promise<st
 
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 
-/** A test delivery through the normal path, written with the change that set the URL. */
-function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): void {
+/** Why nothing is sent for a muted feed (a test or a resend asked of one is a 409). */
+export const MUTED_MESSAGE = "Notifications are muted on this feed (notificationsMuted: true), so nothing is sent to its webhook; unmute it first";
+
+/** A test delivery through the normal path, written with the change that set the URL (or on request). */
+function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): string {
+  const id = `evt_${newId()}`;
   repo.insertEvent(db, {
-    id: `evt_${newId()}`,
+    id,
     type: WEBHOOK_TEST_EVENT,
     accountId: feed.accountId,
     feedId: feed.id,
@@ -114,6 +118,7 @@ function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): void {
     status: "pending",
     nextAttemptAtTs: now,
   });
+  return id;
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -133,7 +138,7 @@ export function maskSecret(secret: string): string {
 }
 
 /** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-export function toFeedView(row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
+export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];
@@ -141,14 +146,17 @@ export function toFeedView(row: repo.FeedRow, opts: { revealSecret?: boolean } =
   }
   if (row.webhookSecret) view.webhookSecret = opts.revealSecret ? row.webhookSecret : maskSecret(row.webhookSecret);
   if (row.webhookDisabledAtTs !== null) {
-    view.webhookDisabledAt = new Date(row.webhookDisabledAtTs).toISOString();
+    view.webhookDisabledAtTs = row.webhookDisabledAtTs;
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
+  // Read only while failing (a success clears it): the common case costs no query.
+  const lastError = row.webhookFailingSinceTs === null ? null : repo.lastWebhookError(db, row.id);
+  if (lastError !== null) view.webhookLastError = lastError;
   return view as Feed;
 }
 
 export function listFeeds(deps: FeedsDeps, auth: AuthContext): Feed[] {
-  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(row));
+  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(deps.db, row));
 }
 
 function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): repo.FeedRow {
@@ -158,7 +166,7 @@ function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: str
 }
 
 export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
-  return toFeedView(requireFeed(deps, auth, feedId));
+  return toFeedView(deps.db, requireFeed(deps, auth, feedId));
 }
 
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
@@ -187,14 +195,14 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
         createdAtTs: now,
         updatedAtTs: now,
       } as repo.FeedInsert);
-      if (inserted.webhookUrl) queueTestEvent(db, inserted, now);
+      if (inserted.webhookUrl && !inserted.notificationsMuted) queueTestEvent(db, inserted, now);
       return inserted;
     },
     { behavior: "immediate" },
   );
   deps.feedIndex.upsert(row);
-  if (row.webhookUrl) deps.wake();
-  return toFeedView(row, { revealSecret: true });
+  if (row.webhookUrl && !row.notificationsMuted) deps.wake();
+  return toFeedView(deps.db, row, { revealSecret: true });
 }
 
 export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
@@ -211,7 +219,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   ];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event.
+  // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
   const row = deps.db.transaction(
@@ -223,7 +231,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
         ...(newSecret ? { webhookSecret: newSecret } : {}),
         updatedAtTs: now,
       });
-      if (updated && savesUrl) queueTestEvent(db, updated, now);
+      if (updated && savesUrl && !updated.notificationsMuted) queueTestEvent(db, updated, now);
       return updated;
     },
     { behavior: "immediate" },
@@ -231,7 +239,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);
   if (savesUrl) deps.wake();
-  return toFeedView(row, { revealSecret: newSecret !== null });
+  return toFeedView(deps.db, row, { revealSecret: newSecret !== null });
 }
 
 /**
@@ -248,7 +256,18 @@ export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: 
     updatedAtTs: deps.clock.now(),
   })!;
   deps.feedIndex.upsert(row);
-  return toFeedView(row, { revealSecret: true });
+  return toFeedView(deps.db, row, { revealSecret: true });
+}
+
+/** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */
+export function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): { queued: true; eventId: string } {
+  const feed = requireFeed(deps, auth, feedId);
+  if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
+  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
+  const eventId = queueTestEvent(deps.db, feed, deps.clock.now());
+  deps.wake();
+  return { queued: true, eventId };
 }
 
 /** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */
@@ -267,7 +286,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
     scoreReason: m.scoreReason,
     matchedAt: iso(m.matchedAtTs)!,
     read: m.read,
-    starredAt: iso(m.starredAtTs),
+    starredAt: m.starredAtTs,
     job: {
       ciphertext: job.ciphertext,
       title: job.title,
@@ -321,7 +340,7 @@ const CIPHERTEXT_IN_URL = /~[0-9A-Za-z]{1,99}/g;
 export interface ResolvedJob {
   row: JobRow;
   job: NormalizedJob;
-  /** Set when the caller referred to the job by a processed job UUID of one of their feeds. */
+  /** The processed job UUID the caller gave, else the caller's newest feed entry for the job; null when none of their feeds has it. */
   processedJobId: string | null;
 }
 
@@ -361,6 +380,8 @@ export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, 
   if (!row) throw notFound("Job not found");
   const normalized = normalizeJob(row.document);
   if (!normalized.ok) throw new AppError("internal", `archived job ${ciphertext} does not normalize: ${normalized.error}`);
+  // However the job was named, an application links to the feed entry it came from (the newest, when several feeds took it).
+  processedJobId ??= repo.newestMatchOf(deps.db, auth.accountId, ciphertext)?.id ?? null;
   return { row, job: normalized.job, processedJobId };
 }
 

@@ -13,6 +13,7 @@
  * "published, nobody applied"). An absent key or `ExecutionAborted` does fall
  * through, because it says nothing.
  */
+import { count, currencyCode, detailRoots, first, isoTime, num, obj, str, type Obj } from "./document/readers";
 import { normalizeJob } from "./normalize";
 
 export interface ActivityCounts {
@@ -37,55 +38,9 @@ export interface BidStats {
 
 export type Competition = "low" | "medium" | "high";
 
-type Obj = Record<string, unknown>;
-
 const HOUR = 3_600_000;
 
-// ---------- tolerant readers ----------
-
-function isAborted(v: unknown): boolean {
-  if (v === "ExecutionAborted") return true;
-  if (typeof v !== "object" || v === null) return false;
-  const o = v as Obj;
-  return o.__typename === "ExecutionAborted" || o.code === "ExecutionAborted" || (o.extensions as Obj | undefined)?.code === "ExecutionAborted";
-}
-
-function obj(v: unknown): Obj | undefined {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && !isAborted(v) ? (v as Obj) : undefined;
-}
-
-/** `{data:{<root>}}`, tolerating the root without `data` (as normalize.ts does). */
-function gqlRoot(body: unknown, root: string): Obj | undefined {
-  const b = obj(body);
-  return b === undefined ? undefined : obj(obj(b.data)?.[root]) ?? obj(b[root]);
-}
-
-/** Numbers arrive as numbers, numeric strings or `{amount}`. */
-function num(v: unknown): number | null {
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "string" && v.trim() !== "") {
-    const n = Number(v);
-    return Number.isFinite(n) ? n : null;
-  }
-  const o = obj(v);
-  return o !== undefined && o.amount !== undefined ? num(o.amount) : null;
-}
-
-function count(v: unknown): number | null {
-  const n = num(v);
-  return n !== null && n >= 0 && Number.isInteger(n) ? n : null;
-}
-
-/** ISO strings or epoch numbers (seconds below 1e11, else ms) → ISO 8601. */
-function isoTime(v: unknown): string | null {
-  let ts: number;
-  if (typeof v === "number") ts = v < 1e11 ? v * 1000 : v;
-  else if (typeof v === "string" && v.trim() !== "" && !isAborted(v)) {
-    const n = Number(v);
-    ts = Number.isFinite(n) ? (n < 1e11 ? n * 1000 : n) : Date.parse(v);
-  } else return null;
-  return Number.isFinite(ts) && ts > 0 ? new Date(ts).toISOString() : null;
-}
+// ---------- reading (readers in ./document/readers.ts) ----------
 
 /**
  * First usable value of `key` across the details' clientActivity objects, in
@@ -110,8 +65,7 @@ function fromActivity<T>(activities: (Obj | undefined)[], key: string, read: (v:
 
 function sections(doc: unknown) {
   const d = obj(doc);
-  const auth = gqlRoot(d?.authJobDetailsResponse, "jobAuthDetails");
-  const pub = gqlRoot(d?.jobDetailsResponse, "jobPubDetails");
+  const { auth, pub } = detailRoots(d);
   const authJob = obj(obj(auth?.opening)?.job);
   const pubOpening = obj(pub?.opening);
   const tile = obj(obj(d?.jobTile)?.job);
@@ -124,7 +78,7 @@ function sections(doc: unknown) {
 export function countsOf(doc: unknown): ActivityCounts {
   const { d, authJob, pubOpening, tile } = sections(doc);
   const activities = [obj(authJob?.clientActivity), obj(pubOpening?.clientActivity)];
-  const status = [authJob?.status, pubOpening?.status].find((s) => typeof s === "string" && s.trim() !== "" && !isAborted(s)) as string | undefined;
+  const status = first([authJob?.status, pubOpening?.status], str);
   return {
     proposals: fromActivity(activities, "totalApplicants", count, [tile?.totalApplicants, d?.totalApplicants]),
     interviewing: fromActivity(activities, "totalInvitedToInterview", count),
@@ -133,7 +87,7 @@ export function countsOf(doc: unknown): ActivityCounts {
     unansweredInvites: fromActivity(activities, "unansweredInvites", count),
     positionsToHire: fromActivity(activities, "numberOfPositionsToHire", count, [tile?.personsToHire]),
     lastClientActivity: fromActivity(activities, "lastBuyerActivity", isoTime),
-    openingStatus: status === undefined ? null : status.trim().toUpperCase(),
+    openingStatus: status === null ? null : status.toUpperCase(),
   };
 }
 
@@ -144,8 +98,8 @@ export function bidStatsOf(doc: unknown): BidStats | null {
   const bids = [obj(stats.avgRateBid), obj(stats.minRateBid), obj(stats.maxRateBid)];
   const [avg, min, max] = bids.map((b) => num(b?.amount));
   if (avg === null && min === null && max === null) return null;
-  const code = bids.map((b) => b?.currencyCode).find((c) => typeof c === "string" && /^[A-Za-z]{3}$/.test(c)) as string | undefined;
-  return { avg: avg ?? null, min: min ?? null, max: max ?? null, currency: code === undefined ? null : code.toUpperCase() };
+  const currency = first(bids.map((b) => b?.currencyCode), currencyCode);
+  return { avg: avg ?? null, min: min ?? null, max: max ?? null, currency };
 }
 
 // ---------- competition ----------
@@ -308,9 +262,13 @@ export interface ProposalActivity extends Omit<ActivityCounts, "openingStatus"> 
   source: "tracker" | "scrape";
   competition: Competition | null;
   bidStats: BidStats | null;
-  tracking?: Omit<TrackingState, "history">;
-  history?: HistoryPoint[];
+  tracking?: TrackingView;
+  history?: HistoryPointView[];
 }
+
+/** What the API shows of a tracking state: its times in Unix ms, like every time the spec does not call ISO. */
+export type TrackingView = Omit<TrackingState, "history" | "startedAt" | "lastCheckedAt"> & { startedAt: number; lastCheckedAt: number };
+export type HistoryPointView = Omit<HistoryPoint, "at"> & { at: number };
 
 function publishTimeOf(doc: unknown): number | null {
   const r = normalizeJob(doc);
@@ -357,9 +315,10 @@ export function proposalActivity(doc: unknown, tracking: TrackingState | null, n
     bidStats,
   };
   if (tracking !== null) {
-    const { history, ...rest } = tracking;
-    activity.tracking = rest;
-    activity.history = history.map((p) => ({ ...p }));
+    // Stored as ISO (the state's own format); shown as Unix ms.
+    const { history, startedAt, lastCheckedAt, ...rest } = tracking;
+    activity.tracking = { ...rest, startedAt: Date.parse(startedAt), lastCheckedAt: Date.parse(lastCheckedAt) };
+    activity.history = history.map((p) => ({ ...p, at: Date.parse(p.at) }));
   }
   return activity;
 }

@@ -12,7 +12,7 @@
  * out-of-range values fall through to the next location. Pure: time comes from
  * `nowTs` only.
  */
-import { num, obj, str, timestamp } from "./fields";
+import { detailRoots, first, firstNum, isCount, isNonNegative, isPositive, isRating, numIf, obj, paymentVerified, str, timestamp } from "./document/readers";
 
 export interface ScoreComponent {
   /** 0–100, or null when the document has nothing to judge this component by. */
@@ -40,44 +40,10 @@ const DAY = 86_400_000;
 const MAX_HISTORY_ENTRIES = 500;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-// ---------- reading (the tri-state rules of normalize.ts) ----------
+// ---------- reading (the tri-state rules of normalize.ts; readers in ./document/readers.ts) ----------
 
-type Obj = Record<string, unknown>;
-
-
-
-
-
-function firstNum(values: unknown[], accept: (n: number) => boolean): number | null {
-  for (const v of values) {
-    const n = num(v);
-    if (n !== null && accept(n)) return n;
-  }
-  return null;
-}
-
-const money = (n: number) => n >= 0;
-const count = (n: number) => n >= 0 && Number.isInteger(n);
 /** Marketplace ratings run 1–5; a 0 is what the marketplace sends for "no rating yet". */
-const rating = (n: number) => n > 0 && n <= 5;
-
-
-function paymentVerifiedOf(values: unknown[]): boolean | null {
-  for (const v of values) {
-    if (typeof v === "boolean") return v;
-    const s = str(v)?.toUpperCase();
-    if (s === undefined) continue;
-    if (s === "TRUE") return true;
-    if (s === "FALSE") return false;
-    return s === "VERIFIED"; // UNVERIFIED, NOT_VERIFIED, PENDING… are not verified
-  }
-  return null;
-}
-
-function gqlRoot(body: unknown, root: string): Obj | undefined {
-  const b = obj(body);
-  return b === undefined ? undefined : obj(obj(b.data)?.[root]) ?? obj(b[root]);
-}
+const rated = (n: number) => n > 0 && isRating(n);
 
 interface Average { avg: number; count: number }
 
@@ -100,8 +66,7 @@ export interface ClientFacts {
 
 export function readClientFacts(input: unknown): ClientFacts {
   const doc = obj(input) ?? {};
-  const auth = gqlRoot(doc.authJobDetailsResponse, "jobAuthDetails");
-  const pub = gqlRoot(doc.jobDetailsResponse, "jobPubDetails");
+  const { auth, pub } = detailRoots(doc);
   const authBuyer = obj(auth?.buyer);
   const authInfo = obj(authBuyer?.info);
   const pubBuyer = obj(pub?.buyer);
@@ -111,7 +76,7 @@ export function readClientFacts(input: unknown): ClientFacts {
   const [aJobs, pJobs] = [obj(authInfo?.jobs), obj(pubBuyer?.jobs)];
   // The auth body nests the job under `opening.job`; the public body keeps its fields on `opening`.
   const activity = [obj(obj(obj(auth?.opening)?.job)?.clientActivity), obj(obj(pub?.opening)?.clientActivity)];
-  const act = (key: string) => firstNum(activity.map((a) => a?.[key]), count);
+  const act = (key: string) => firstNum(activity.map((a) => a?.[key]), isCount);
 
   // Work history: only the authenticated body carries it; entries are contracts, newest first.
   const rawHistory = Array.isArray(authBuyer?.workHistory) ? authBuyer.workHistory : Array.isArray(pubBuyer?.workHistory) ? pubBuyer.workHistory : [];
@@ -125,45 +90,45 @@ export function readClientFacts(input: unknown): ClientFacts {
     if (str(e.status)?.toUpperCase() === "ACTIVE") activeInHistory++;
     const end = timestamp(e.endDate);
     if (end !== null && (latestEndTs === null || end > latestEndTs)) latestEndTs = end;
-    const charge = firstNum([e.totalCharge], money);
+    const charge = numIf(e.totalCharge, isNonNegative);
     if (charge !== null) [charges, chargeCount] = [charges + charge, chargeCount + 1];
-    const toFreelancer = firstNum([obj(e.feedback)?.score], rating);
+    const toFreelancer = numIf(obj(e.feedback)?.score, rated);
     if (toFreelancer !== null) [given.sum, given.count] = [given.sum + toFreelancer, given.count + 1];
     const toClient = obj(e.feedbackToClient);
-    const receivedScore = toClient?.feedbackSuppressed === true ? null : firstNum([toClient?.score], rating);
+    const receivedScore = toClient?.feedbackSuppressed === true ? null : numIf(toClient?.score, rated);
     if (receivedScore !== null) [received.sum, received.count] = [received.sum + receivedScore, received.count + 1];
   }
 
-  let spent = firstNum([aStats?.totalCharges, pStats?.totalCharges, tile?.totalSpent, feed?.totalSpent], money);
+  let spent = firstNum([aStats?.totalCharges, pStats?.totalCharges, tile?.totalSpent, feed?.totalSpent], isNonNegative);
   const spentFromHistory = spent === null && chargeCount > 0;
   if (spentFromHistory) spent = charges;
 
-  let ratingValue = firstNum([aStats?.score, pStats?.score, tile?.totalFeedback, feed?.totalFeedback, feed?.rating], rating);
-  let reviews = firstNum([aStats?.feedbackCount, pStats?.feedbackCount, tile?.totalReviews, feed?.totalReviews], count);
+  let ratingValue = firstNum([aStats?.score, pStats?.score, tile?.totalFeedback, feed?.totalFeedback, feed?.rating], rated);
+  let reviews = firstNum([aStats?.feedbackCount, pStats?.feedbackCount, tile?.totalReviews, feed?.totalReviews], isCount);
   if (reviews === 0) ratingValue = null; // a stale score with no reviews behind it means nothing
   const ratingFromHistory = ratingValue === null && reviews !== 0 && received.count > 0;
   if (ratingFromHistory) [ratingValue, reviews] = [received.sum / received.count, received.count];
 
-  const activeStats = firstNum([aStats?.activeAssignmentsCount, pStats?.activeAssignmentsCount], count);
+  const activeStats = firstNum([aStats?.activeAssignmentsCount, pStats?.activeAssignmentsCount], isCount);
   return {
-    posted: firstNum([aJobs?.postedCount, pJobs?.postedCount, feed?.totalPostedJobs], count),
-    withHires: firstNum([aStats?.totalJobsWithHires, pStats?.totalJobsWithHires, feed?.totalJobsWithHires, feed?.totalHires], count),
-    assignments: firstNum([aStats?.totalAssignments, pStats?.totalAssignments], count),
+    posted: firstNum([aJobs?.postedCount, pJobs?.postedCount, feed?.totalPostedJobs], isCount),
+    withHires: firstNum([aStats?.totalJobsWithHires, pStats?.totalJobsWithHires, feed?.totalJobsWithHires, feed?.totalHires], isCount),
+    assignments: firstNum([aStats?.totalAssignments, pStats?.totalAssignments], isCount),
     activeContracts: activeStats ?? (historyCount > 0 ? activeInHistory : null),
-    openJobs: firstNum([aJobs?.openCount, pJobs?.openCount], count),
+    openJobs: firstNum([aJobs?.openCount, pJobs?.openCount], isCount),
     spent,
     spentFromHistory,
     financialPrivacy: tile?.hasFinancialPrivacy === true || feed?.hasFinancialPrivacy === true,
-    avgHourlyRate: firstNum([authInfo?.avgHourlyJobsRate, pubBuyer?.avgHourlyJobsRate], (n) => n > 0),
+    avgHourlyRate: firstNum([authInfo?.avgHourlyJobsRate, pubBuyer?.avgHourlyJobsRate], isPositive),
     hoursBilled: firstNum([aStats?.hoursCount, pStats?.hoursCount], (n) => n >= 1),
     rating: ratingValue,
     reviews,
     ratingFromHistory,
     givenFeedback: given.count > 0 ? { avg: given.sum / given.count, count: given.count } : null,
-    paymentVerified: paymentVerifiedOf([
+    paymentVerified: first([
       authBuyer?.isPaymentMethodVerified, obj(pub?.buyerExtra)?.isPaymentMethodVerified, pubBuyer?.isPaymentMethodVerified,
       tile?.paymentVerificationStatus, feed?.paymentVerificationStatus, feed?.paymentVerified,
-    ]),
+    ], paymentVerified),
     memberSinceTs: timestamp(obj(authInfo?.company)?.contractDate) ?? timestamp(obj(pubBuyer?.company)?.contractDate),
     lastActivityTs: activity.map((a) => timestamp(a?.lastBuyerActivity)).find((t) => t !== null) ?? null,
     interviewing: act("totalInvitedToInterview"),

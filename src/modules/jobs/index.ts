@@ -13,6 +13,9 @@ const IngestResultSchema = t.Object(
     matched: t.Integer({ description: "Jobs that entered feeds without a profilePrompt right away" }),
     scoring: t.Integer({ description: "Feed matches queued for scoring" }),
     errors: t.Array(t.Object({ at: t.Integer({ description: "0-based index in the posted array" }), error: t.String() })),
+    notes: t.Array(t.Object({ at: t.Integer({ description: "0-based index in the posted array" }), note: t.String() }), {
+      description: "Documents that went in with a value left out, and why (a url that is not http or https is archived as null)",
+    }),
   },
   { title: "IngestResult" },
 );

@@ -25,6 +25,13 @@ export interface IngestError {
   error: string;
 }
 
+/** A document that went in with a value left out (see NormalizeNote). */
+export interface IngestNote {
+  /** Numbered like IngestError.at. */
+  at: number;
+  note: string;
+}
+
 export interface IngestResult {
   received: number;
   inserted: number;
@@ -35,6 +42,7 @@ export interface IngestResult {
   /** Feed matches waiting for a score. */
   scoring: number;
   errors: IngestError[];
+  notes: IngestNote[];
 }
 
 export const SCORE_TASK = "score";
@@ -64,6 +72,21 @@ function columns(job: NormalizedJob, source: string) {
 }
 
 /**
+ * Archives one document without running it through the feeds: for the webhook
+ * test's sample job, which GET /api/v1/jobs/{ciphertext} must find but no feed
+ * may ever match or notify. A ciphertext already archived is left as it is.
+ */
+export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string, nowTs: number): string {
+  const normalized = normalizeJob(doc);
+  if (!normalized.ok) throw new Error(`the document does not normalize: ${normalized.error}`);
+  const { job } = normalized;
+  if (!repo.findJobMeta(db, job.ciphertext)) {
+    repo.insertJob(db, { ciphertext: job.ciphertext, ...columns(job, source), document: doc, firstSeenAtTs: nowTs, exploredAtTs: job.exploredAt ?? nowTs, updatedAtTs: nowTs });
+  }
+  return job.ciphertext;
+}
+
+/**
  * Archives documents and runs every new job through the feeds, all in one
  * transaction: a job is stored, matched, and its feed entries, notification
  * events and scoring tasks are written together or not at all. A known job
@@ -73,12 +96,19 @@ function columns(job: NormalizedJob, source: string) {
  */
 export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { source: string; numbering?: (i: number) => number }): IngestResult {
   const at = opts.numbering ?? ((i: number) => i);
-  const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [] };
+  const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [], notes: [] };
   const valid: { job: NormalizedJob; doc: JobDocument }[] = [];
   docs.forEach((doc, i) => {
     const normalized = normalizeJob(doc);
-    if (normalized.ok) valid.push({ job: normalized.job, doc: doc as JobDocument });
-    else {
+    if (normalized.ok) {
+      // What the normaliser left out is archived as null, so the API never hands the raw value on either.
+      let stored = doc as JobDocument;
+      for (const { field, note } of normalized.notes) {
+        stored = { ...stored, [field]: null };
+        result.notes.push({ at: at(i), note });
+      }
+      valid.push({ job: normalized.job, doc: stored });
+    } else {
       result.rejected++;
       result.errors.push({ at: at(i), error: normalized.error });
     }

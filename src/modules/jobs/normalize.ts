@@ -10,8 +10,13 @@
  * through to the next location. Tri-state rules follow §1.7.
  */
 import { normalizeCountry } from "../../lib/countries";
+import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
+import { checkWebUrl } from "../../lib/web-url";
 import type { JobDocument, Platform } from "./document";
-import { ABORTED, isAborted, num, obj, str, timestamp } from "./fields";
+import {
+  currencyCode, detailRoots, first, firstNum, firstStr, idStr, isAborted, isCount, isNonNegative, isPositive, isRating, jobType as jobTypeOf,
+  num, obj, paymentVerified, str, timestamp, type Obj,
+} from "./document/readers";
 
 export interface NormalizedJob {
   ciphertext: string;
@@ -43,7 +48,13 @@ export interface NormalizedJob {
   exploredAt: number | null;
 }
 
-export type NormalizeResult = { ok: true; job: NormalizedJob } | { ok: false; error: string };
+/** A value the normaliser left out instead of rejecting the job, and why; ingest archives the field as null. */
+export interface NormalizeNote {
+  field: "url";
+  note: string;
+}
+
+export type NormalizeResult = { ok: true; job: NormalizedJob; notes: NormalizeNote[] } | { ok: false; error: string };
 
 const MAX_TITLE_LENGTH = 500;
 const MAX_DESCRIPTION_LENGTH = 100_000;
@@ -51,59 +62,15 @@ const MAX_CIPHERTEXT_LENGTH = 100;
 const MAX_URL_LENGTH = 2048;
 const MAX_EMAILS = 20;
 const PLATFORMS: readonly Platform[] = ["marketplace", "professional_network", "web"];
-const CURRENCY = /^[A-Za-z]{3}$/;
 
-type Obj = Record<string, unknown>;
 type Maybe = Obj | undefined;
-
-
 
 /** The value when it carries information: not undefined, null or aborted. */
 function present(v: unknown): unknown {
   return v === null || v === undefined || isAborted(v) ? undefined : v;
 }
 
-
-
-
-function firstNum(values: unknown[], accept: (n: number) => boolean, read: (v: unknown) => number | null = num): number | null {
-  for (const v of values) {
-    const n = read(v);
-    if (n !== null && accept(n)) return n;
-  }
-  return null;
-}
-
 const anyNumber = () => true;
-const positive = (n: number) => n > 0;
-const nonNegative = (n: number) => n >= 0;
-const rating = (n: number) => n >= 0 && n <= 5;
-const count = (n: number) => n >= 0 && Number.isInteger(n);
-
-function firstStr(values: unknown[]): string | undefined {
-  for (const v of values) {
-    // Ids beyond 2^53 have already lost digits in JSON.parse; a wrong id is worse than none.
-    const s = typeof v === "number" && Number.isSafeInteger(v) ? String(v) : str(v);
-    if (s !== undefined) return s;
-  }
-  return undefined;
-}
-
-
-function jobTypeOf(v: unknown): "HOURLY" | "FIXED" | null {
-  const s = str(v)?.toUpperCase();
-  if (s === undefined) return null;
-  if (s.startsWith("HOURLY")) return "HOURLY";
-  if (s.startsWith("FIXED")) return "FIXED"; // FIXED, FIXED_PRICE (official API)
-  return null;
-}
-
-/** Unwraps a GraphQL body: `{data:{<root>}}`, tolerating the root without `data`. */
-function gqlRoot(body: unknown, root: string): Maybe {
-  const b = obj(body);
-  if (b === undefined) return undefined;
-  return obj(obj(b.data)?.[root]) ?? obj(b[root]);
-}
 
 export function normalizeJob(doc: unknown, opts?: { nowTs?: number }): NormalizeResult {
   try {
@@ -135,13 +102,21 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
     return { ok: false, error: `description must be at most ${MAX_DESCRIPTION_LENGTH} characters` };
   }
   if (doc.url !== undefined && doc.url !== null && typeof doc.url !== "string") return { ok: false, error: "url must be a string" };
-  const url = str(doc.url);
+  let url = str(doc.url);
   if (url !== undefined && url.length > MAX_URL_LENGTH) return { ok: false, error: `url must be at most ${MAX_URL_LENGTH} characters` };
+  const notes: NormalizeNote[] = [];
+  if (url !== undefined) {
+    // A javascript: or data: link is not worth losing the job over: it is left out, as if none were given.
+    const checked = checkWebUrl(url);
+    if ("problem" in checked) {
+      notes.push({ field: "url", note: `url dropped: ${checked.problem}` });
+      url = undefined;
+    }
+  }
 
   // The sections, each possibly absent. `opening.job` is the auth body's job; the
   // public body keeps the same fields directly on `opening`.
-  const auth = gqlRoot(doc.authJobDetailsResponse, "jobAuthDetails");
-  const pub = gqlRoot(doc.jobDetailsResponse, "jobPubDetails");
+  const { auth, pub } = detailRoots(doc);
   const authOpening = obj(auth?.opening);
   const authJob = obj(authOpening?.job);
   const pubOpening = obj(pub?.opening);
@@ -162,6 +137,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   if (rawCipher !== undefined) {
     if (typeof rawCipher !== "string" || !rawCipher.startsWith("~")) return { ok: false, error: 'ciphertext must be a string starting with "~"' };
     if (rawCipher.length > MAX_CIPHERTEXT_LENGTH) return { ok: false, error: `ciphertext must be at most ${MAX_CIPHERTEXT_LENGTH} characters` };
+    if (!CIPHERTEXT_RE.test(rawCipher)) return { ok: false, error: `ciphertext must be ${CIPHERTEXT_RULE}` };
     ciphertext = rawCipher;
   } else if (platform === "marketplace") {
     return { ok: false, error: "ciphertext is required for a marketplace job (jobTile.job.ciphertext, opening.info.ciphertext or ciphertext)" };
@@ -182,17 +158,17 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   const authBudgetInfo = obj(authJob?.extendedBudgetInfo);
   const pubBudgetInfo = obj(pubOpening?.extendedBudgetInfo);
   const feedHourly = obj(doc.hourlyBudget);
-  let hourlyMin = firstNum([authBudgetInfo?.hourlyBudgetMin, pubBudgetInfo?.hourlyBudgetMin, tile?.hourlyBudgetMin, feedHourly?.min, doc.hourlyBudgetMin], positive);
-  let hourlyMax = firstNum([authBudgetInfo?.hourlyBudgetMax, pubBudgetInfo?.hourlyBudgetMax, tile?.hourlyBudgetMax, feedHourly?.max, doc.hourlyBudgetMax], positive);
+  let hourlyMin = firstNum([authBudgetInfo?.hourlyBudgetMin, pubBudgetInfo?.hourlyBudgetMin, tile?.hourlyBudgetMin, feedHourly?.min, doc.hourlyBudgetMin], isPositive);
+  let hourlyMax = firstNum([authBudgetInfo?.hourlyBudgetMax, pubBudgetInfo?.hourlyBudgetMax, tile?.hourlyBudgetMax, feedHourly?.max, doc.hourlyBudgetMax], isPositive);
   const authBudget = obj(authJob?.budget);
   const pubBudget = obj(pubOpening?.budget);
   const tileFixed = obj(tile?.fixedPriceAmount);
   const feedAmount = obj(doc.amount);
-  let fixedBudget = firstNum([authBudget?.amount, pubBudget?.amount, tileFixed?.amount, doc.amount, doc.fixedBudget], positive);
+  let fixedBudget = firstNum([authBudget?.amount, pubBudget?.amount, tileFixed?.amount, doc.amount, doc.fixedBudget], isPositive);
   if (jobType === "FIXED") hourlyMin = hourlyMax = null;
   if (jobType === "HOURLY") fixedBudget = null;
-  const currencyRaw = firstStr([authBudget?.currencyCode, pubBudget?.currencyCode, tileFixed?.isoCurrencyCode, feedAmount?.currencyCode, feedAmount?.currency, doc.currency]);
-  const currency = currencyRaw !== undefined && CURRENCY.test(currencyRaw) ? currencyRaw.toUpperCase() : null;
+  // The first code given decides; one that is not three letters makes the currency unknown rather than falling through.
+  const currency = currencyCode(firstStr([authBudget?.currencyCode, pubBudget?.currencyCode, tileFixed?.isoCurrencyCode, feedAmount?.currencyCode, feedAmount?.currency, doc.currency]));
 
   // Client.
   const authStats = obj(authInfo?.stats);
@@ -203,13 +179,13 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
     clientCountry = typeof c === "string" ? normalizeCountry(c) : null;
     if (clientCountry !== null) break;
   }
-  const clientTotalSpent = firstNum([authStats?.totalCharges, pubStats?.totalCharges, tileClient?.totalSpent, client?.totalSpent], nonNegative);
-  const paymentVerified = paymentVerifiedOf([
+  const clientTotalSpent = firstNum([authStats?.totalCharges, pubStats?.totalCharges, tileClient?.totalSpent, client?.totalSpent], isNonNegative);
+  const paymentVerifiedValue = first([
     authBuyer?.isPaymentMethodVerified, obj(pub?.buyerExtra)?.isPaymentMethodVerified, pubBuyer?.isPaymentMethodVerified,
     tileClient?.paymentVerificationStatus, client?.paymentVerificationStatus, client?.paymentVerified,
-  ]);
-  const clientRating = firstNum([authStats?.score, pubStats?.score, tileClient?.totalFeedback, client?.totalFeedback, client?.rating], rating);
-  const clientReviews = firstNum([authStats?.feedbackCount, pubStats?.feedbackCount, tileClient?.totalReviews, client?.totalReviews], count);
+  ], paymentVerified);
+  const clientRating = firstNum([authStats?.score, pubStats?.score, tileClient?.totalFeedback, client?.totalFeedback, client?.rating], isRating);
+  const clientReviews = firstNum([authStats?.feedbackCount, pubStats?.feedbackCount, tileClient?.totalReviews, client?.totalReviews], isCount);
   // "No stats on record" lets a job through the rating filter, so a stats object
   // whose every value is null counts as no stats, like a missing one.
   const hasClientStats = clientRating !== null || clientReviews !== null || hasAnyValue(authStats) || hasAnyValue(pubStats);
@@ -224,7 +200,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
     doc.publishedOn, doc.publishedDateTime, doc.publishTime, doc.jobTs, doc.createdOn,
   ], anyNumber, timestamp);
   const durations = [authJob?.engagementDuration, pubOpening?.engagementDuration, tile?.hourlyEngagementDuration, tile?.fixedPriceEngagementDuration, doc.engagementDuration].map(obj);
-  const engagementWeeks = firstNum(durations.map((d) => d?.weeks), nonNegative);
+  const engagementWeeks = firstNum(durations.map((d) => d?.weeks), isNonNegative);
   const engagementLabel = firstStr([...durations.map((d) => d?.label), doc.durationLabel]) ?? null;
 
   const screeningQuestions = questionsOf(doc.screeningQuestions);
@@ -238,34 +214,21 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   const job: NormalizedJob = {
     ciphertext, jobUid, platform, title, description, skills, url: url ?? marketplaceUrl,
     jobType, hourlyMin, hourlyMax, fixedBudget, currency,
-    clientCountry, clientTotalSpent, paymentVerified, clientRating, clientReviews, hasClientStats, usOnly,
+    clientCountry, clientTotalSpent, paymentVerified: paymentVerifiedValue, clientRating, clientReviews, hasClientStats, usOnly,
     contactEmails, emailFound: contactEmails.length > 0, publishTimeTs, companyId, engagementWeeks, engagementLabel,
     screeningQuestions: questions, exploredAt,
   };
-  return { ok: true, job };
+  return { ok: true, job, notes };
 }
 
 const DIGITS = /^\d{1,30}$/;
 
 /** Numeric opening id: an explicit numeric id, else the digits of a current `~02<id>` ciphertext. */
 function marketplaceUid(ciphertext: string, ids: unknown[]): string | null {
-  const id = ids.map((v) => (typeof v === "number" && Number.isSafeInteger(v) ? String(v) : str(v))).find((v) => v !== undefined && DIGITS.test(v));
+  const id = ids.map(idStr).find((v) => v !== undefined && DIGITS.test(v));
   if (id !== undefined) return id;
   const rest = ciphertext.slice(3);
   return ciphertext.startsWith("~02") && DIGITS.test(rest) ? rest : null;
-}
-
-function paymentVerifiedOf(values: unknown[]): boolean | null {
-  for (const v of values) {
-    if (typeof v === "boolean") return v;
-    const s = str(v);
-    if (s === undefined) continue;
-    const upper = s.toUpperCase();
-    if (upper === "TRUE") return true;
-    if (upper === "FALSE") return false;
-    return upper === "VERIFIED"; // any other status (UNVERIFIED, NOT_VERIFIED, PENDING…) is not verified
-  }
-  return null;
 }
 
 function hasAnyValue(o: Maybe): boolean {

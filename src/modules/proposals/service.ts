@@ -1,6 +1,6 @@
 import { AiError, type AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
-import type { WriterProfile, WritingJob } from "../../ai/local-writer";
+import type { Bid, WriterProfile, WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
@@ -69,7 +69,8 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
 
 /**
  * The freelancer the letter speaks for: the account's primary profile from its
- * marketplace driver (name, profile title, rate). When the driver cannot say
+ * marketplace driver (name, profile title). Not its rate: the only amount a
+ * letter may name is the bid the application sends. When the driver cannot say
  * (a bridge that is down), the letter is written without a name rather than
  * failing.
  */
@@ -77,7 +78,7 @@ async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<Wr
   try {
     const primary = primaryProfile(await driverFor(deps, auth.accountId).freelancers(auth.accountId));
     if (!primary) return null;
-    return { name: primary.freelancer.name, title: primary.profile.name, hourlyRate: primary.profile.hourlyRate ?? primary.freelancer.baseHourlyRate };
+    return { name: primary.freelancer.name, title: primary.profile.name };
   } catch (err) {
     deps.log.warn("could not read the freelancer profile; writing without it", { err: err as Error });
     return null;
@@ -101,13 +102,14 @@ function checkQuestions(questions: { position: number; question: string }[]): vo
 async function write(
   deps: ProposalsDeps,
   auth: AuthContext,
-  input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[] },
+  input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[]; bid: Bid | null },
 ): Promise<{ proposal: string; answers: Map<number, string> }> {
   const profile = await writerProfile(deps, auth);
+  const { job, bid } = input;
   if (!deps.ai.isConfigured) {
     const [proposal, ...answers] = await Promise.all([
-      deps.localAi.writeProposal({ job: input.job, profile, instructions: input.instructions, effort: input.effort }),
-      ...input.questions.map((q) => deps.localAi.answerQuestion({ job: input.job, profile, question: q.question })),
+      deps.localAi.writeProposal({ job, profile, instructions: input.instructions, effort: input.effort, bid }),
+      ...input.questions.map((q) => deps.localAi.answerQuestion({ job, profile, question: q.question, bid })),
     ]);
     return { proposal, answers: new Map(input.questions.map((q, i) => [q.position, answers[i]!])) };
   }
@@ -115,7 +117,7 @@ async function write(
     const written = await writeProposalWithModel(
       deps.ai,
       deps.config.proposalModel,
-      { job: input.job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions },
+      { job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions, bid },
       Math.round(deps.config.aiTimeoutMs * EFFORT_TIMEOUT[input.effort]),
     );
     addAiUsage(deps.db, {
@@ -128,7 +130,7 @@ async function write(
     for (const q of input.questions) {
       if (!written.answers.has(q.position)) {
         deps.log.warn("model left a screening question unanswered; answered locally", { position: q.position });
-        written.answers.set(q.position, await deps.localAi.answerQuestion({ job: input.job, profile, question: q.question }));
+        written.answers.set(q.position, await deps.localAi.answerQuestion({ job, profile, question: q.question, bid }));
       }
     }
     return written;
@@ -138,8 +140,13 @@ async function write(
   }
 }
 
-/** POST /api/auto-apply-v2/generate-proposal. Consumes no auto-apply credits. */
-export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, body: GenerateProposalInput): Promise<GenerateProposalResult> {
+/**
+ * POST /api/auto-apply-v2/generate-proposal. Consumes no auto-apply credits.
+ * The API's caller picks the bid later, on apply, so the letter names no
+ * amount; a caller that already knows the bid (the dashboard, which sends the
+ * same bid from its apply form) passes it and the letter states it.
+ */
+export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, body: GenerateProposalInput, bid: Bid | null = null): Promise<GenerateProposalResult> {
   const questions = body.questions ?? [];
   checkQuestions(questions);
   let job: WritingJob;
@@ -156,20 +163,21 @@ export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, b
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }
-  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions });
+  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid });
   const result: GenerateProposalResult = { success: true, proposal: written.proposal };
   if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
   return result;
 }
 
-/** Answers for apply's autoFillOtherQuestions: the same writer, without a letter when none is wanted. */
+/** Answers for apply's autoFillOtherQuestions: the same writer, without a letter when none is wanted; a rate question gets the application's bid. */
 export async function answerQuestions(
   deps: ProposalsDeps,
   auth: AuthContext,
   job: NormalizedJob,
   questions: { position: number; question: string }[],
+  bid: Bid,
 ): Promise<Map<number, string>> {
   if (questions.length === 0) return new Map();
-  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions });
+  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions, bid });
   return written.answers;
 }

@@ -6,9 +6,10 @@ import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
 import { findFeedById, findFeedJobById } from "../feeds/repo";
 import { normalizeJob } from "../jobs/normalize";
+import { archiveWithoutMatching } from "../jobs/ingest";
 import { findJob } from "../jobs/repo";
 import { clientScore } from "../jobs/client-score";
-import { buildJobMatchedPayload, buildTestPayload, JOB_MATCHED } from "./payload";
+import { buildJobMatchedPayload, buildTestPayload, JOB_MATCHED, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
 import * as repo from "./repo";
 
 export interface DelivererDeps {
@@ -77,9 +78,15 @@ export class WebhookDeliverer extends PoolLoop {
   }
 
   private payloadOf(e: repo.EventRow, feed: { id: string; title: string }): unknown | null {
-    if (e.type !== JOB_MATCHED) return buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed });
-    const match = e.feedJobId ? findFeedJobById(this.deps.db, e.feedJobId) : undefined;
-    const row = e.jobCiphertext ? findJob(this.deps.db, e.jobCiphertext) : undefined;
+    const { db, clock } = this.deps;
+    if (e.type !== JOB_MATCHED) {
+      // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
+      const sample = findJob(db, archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
+      const job = sample ? normalizeJob(sample.document) : null;
+      return sample && job?.ok ? buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed, job: job.job, source: sample.source }) : null;
+    }
+    const match = e.feedJobId ? findFeedJobById(db, e.feedJobId) : undefined;
+    const row = e.jobCiphertext ? findJob(db, e.jobCiphertext) : undefined;
     const job = row ? normalizeJob(row.document) : null;
     if (!match || !row || !job?.ok) return null;
     const payload = buildJobMatchedPayload({
@@ -90,7 +97,7 @@ export class WebhookDeliverer extends PoolLoop {
       job: job.job,
       source: row.source,
     });
-    const score = clientScore(row.document, this.deps.clock.now());
+    const score = clientScore(row.document, clock.now());
     payload.client.clientScore = { score: score.score, label: score.label };
     return payload;
   }
@@ -102,6 +109,11 @@ export class WebhookDeliverer extends PoolLoop {
     if (!feed) return; // deleted: its events went with it
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
       repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL" });
+      return;
+    }
+    // Muted means nothing is sent, including events written before the feed was muted.
+    if (feed.notificationsMuted) {
+      repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
       return;
     }
     if (e.type === JOB_MATCHED && repo.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
@@ -123,6 +135,7 @@ export class WebhookDeliverer extends PoolLoop {
     let statusCode: number | null = null;
     let retryAfter: string | null = null;
     let error: string | null = null;
+    let isBlocked = false;
     try {
       const res = await safeFetch(feed.webhookUrl, { method: "POST", headers, body, timeoutMs: config.webhookTimeoutMs }, config.egress, this.deps.resolve);
       const code = res.status;
@@ -132,8 +145,10 @@ export class WebhookDeliverer extends PoolLoop {
       if (code < 200 || code >= 300) error = code >= 300 && code < 400 ? `HTTP ${code} (redirects are not followed)` : `HTTP ${code}`;
     } catch (err) {
       const name = (err as Error)?.name;
-      if (err instanceof EgressBlockedError) error = `blocked: ${(err as Error).message}`;
-      else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
+      if (err instanceof EgressBlockedError) {
+        error = `blocked: ${(err as Error).message}`;
+        isBlocked = true;
+      } else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
       else error = `connection failed: ${(err as Error)?.message ?? String(err)}`;
     }
     const durationMs = Math.round(performance.now() - started);
@@ -144,13 +159,14 @@ export class WebhookDeliverer extends PoolLoop {
       return;
     }
     const failedAt = clock.now();
-    const delay = retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter);
+    // A refused destination is refused again on every retry: the event fails now (the attempt's error says "blocked").
+    const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter);
     if (delay !== null) {
       repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
       return;
     }
     repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
     const state = repo.noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
-    this.deps.log.warn("webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
+    this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
   }
 }

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authContext } from "../../http/auth";
-import { errorResponses, queryInt } from "../../http/schemas";
+import { errorResponses, pageQuery } from "../../http/schemas";
 import { listDeliveries, retryDelivery } from "./service";
 
 const DeliveryStatus = t.Union([
@@ -20,12 +20,12 @@ const Delivery = t.Object(
     status: t.String({ description: "pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped" }),
     jobId: t.Nullable(t.String()),
     processedJobId: t.Nullable(t.String()),
-    createdAt: t.String(),
+    createdAt: t.Integer({ description: "Unix ms" }),
     attempts: t.Array(
-      t.Object({ attempt: t.Integer(), at: t.String(), durationMs: t.Integer(), statusCode: t.Nullable(t.Integer()), error: t.Nullable(t.String()) }),
+      t.Object({ attempt: t.Integer(), at: t.Integer({ description: "Unix ms" }), durationMs: t.Integer(), statusCode: t.Nullable(t.Integer()), error: t.Nullable(t.String()) }),
     ),
-    nextAttemptAt: t.Nullable(t.String()),
-    deliveredAt: t.Nullable(t.String()),
+    nextAttemptAt: t.Nullable(t.Integer({ description: "Unix ms" })),
+    deliveredAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     lastError: t.Nullable(t.String()),
   },
   { title: "WebhookDelivery" },
@@ -41,13 +41,17 @@ export function webhooksRoutes(deps: Deps) {
     .get("/:feedId/deliveries", ({ auth, params, query }) => listDeliveries(deps, auth, params.feedId, query), {
       params,
       query: t.Object({
-        limit: t.Optional(queryInt("limit", { minimum: 1, maximum: 200, default: 50 })),
-        offset: t.Optional(queryInt("offset", { minimum: 0, default: 0 })),
+        ...pageQuery(),
         status: t.Optional(DeliveryStatus),
       }),
       response: {
         200: t.Object({
-          endpoint: t.Object({ url: t.Nullable(t.String()), disabledAt: t.Nullable(t.String()), disabledReason: t.Nullable(t.String()), failingSince: t.Nullable(t.String()) }),
+          endpoint: t.Object({
+            url: t.Nullable(t.String()),
+            disabledAt: t.Nullable(t.Integer({ description: "Unix ms" })),
+            disabledReason: t.Nullable(t.String()),
+            failingSince: t.Nullable(t.Integer({ description: "Unix ms" })),
+          }),
           deliveries: t.Array(Delivery),
           total: t.Integer(),
           limit: t.Integer(),

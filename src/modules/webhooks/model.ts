@@ -68,7 +68,7 @@ export const WebhookClientSchema = t.Object(
 export const WebhookPayloadSchema = t.Object(
   {
     type: t.Union([t.Literal("job.matched"), t.Literal("webhook.test")], {
-      description: "`job.matched`: a new job entered the feed. `webhook.test`: sent once when the webhook URL is saved, carrying a sample job; do not apply to it.",
+      description: "`job.matched`: a new job entered the feed. `webhook.test`: sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test (never to a muted feed), carrying an archived sample job; do not apply to it.",
     }),
     id: t.String({ description: "Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries." }),
     createdAt: IsoTime("When the event was created (ISO 8601, UTC)."),

@@ -6,9 +6,10 @@
  * (model.ts), which also documents it on the OpenAPI page.
  */
 import { countryName } from "../../lib/countries";
-import { generateJob } from "../../sources/sandbox/generator";
-import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
+import type { JobDocument } from "../jobs/document";
+import type { NormalizedJob } from "../jobs/normalize";
 import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./model";
+import sampleJobDocument from "./sample-job.json" with { type: "json" };
 
 export type { WebhookPayload } from "./model";
 export { WebhookPayloadSchema } from "./model";
@@ -44,7 +45,7 @@ const MAX_QUESTIONS = 50;
 const MAX_QUESTION_CHARS = 5_000;
 
 export const TEST_MATCHING_SCORE = 5;
-export const TEST_SCORE_REASON = "Test event sent when the webhook URL was saved";
+export const TEST_SCORE_REASON = "Test event: sent when the webhook URL is saved, or on request";
 
 /** The payload for a job that entered a feed. */
 export function buildJobMatchedPayload(input: MatchedEventInput): WebhookPayload {
@@ -64,15 +65,21 @@ export function buildJobMatchedPayload(input: MatchedEventInput): WebhookPayload
 }
 
 /**
- * A realistic sample job (from the sandbox generator, seed fixed) sent when a
- * feed's webhook URL is saved, so receivers can be built against real-looking
- * data. Same input, same payload.
+ * The job every `webhook.test` carries: a fixed, realistic marketplace document
+ * (hourly range, client stats and company, screening questions) with a
+ * ciphertext and company id no marketplace issues. The deliverer archives it
+ * before sending, so receivers can look it up like any matched job.
  */
-export function buildTestPayload(input: { eventId: string; createdAtTs: number; feed: { id: string; title: string } }): WebhookPayload {
-  const sample = sampleJob();
-  // The sample was generated at a fixed clock; keep its age but move it next
+export const SAMPLE_JOB_DOCUMENT = sampleJobDocument as unknown as JobDocument;
+/** The archive's `source` of the sample job. */
+export const SAMPLE_JOB_SOURCE = "sample";
+
+/** The test event's payload around the archived sample job. Same input, same payload. */
+export function buildTestPayload(input: { eventId: string; createdAtTs: number; feed: { id: string; title: string }; job: NormalizedJob; source: string }): WebhookPayload {
+  const { job } = input;
+  // The sample is a fixed document; keep its age (from when it was explored) but move it next
   // to the event so a receiver's "how old is this job" logic sees a fresh job.
-  const publishTimeTs = sample.job.publishTimeTs === null ? null : input.createdAtTs - sample.ageMs;
+  const publishTimeTs = job.publishTimeTs === null ? null : input.createdAtTs - ((job.exploredAt ?? job.publishTimeTs) - job.publishTimeTs);
   return buildPayload({
     type: WEBHOOK_TEST,
     eventId: input.eventId,
@@ -82,8 +89,8 @@ export function buildTestPayload(input: { eventId: string; createdAtTs: number; 
     matchingScore: TEST_MATCHING_SCORE,
     scoreReason: TEST_SCORE_REASON,
     matchedAtTs: input.createdAtTs,
-    job: { ...sample.job, publishTimeTs },
-    source: "sandbox",
+    job: { ...job, publishTimeTs },
+    source: input.source,
   });
 }
 
@@ -177,55 +184,4 @@ function fitDescription(description: string): string {
     out = cut(description, Math.max(TRUNCATION_MARK.length + 1, target));
   }
   return out;
-}
-
-// ---------- the test event's sample job ----------
-
-const SAMPLE_SEED = 1;
-/** The generator's clock for the sample; fixed so the sample never changes between runs or restarts. */
-const SAMPLE_NOW_TS = Date.UTC(2026, 0, 15, 12);
-const SAMPLE_SEARCH_LIMIT = 100;
-
-let cachedSample: { job: NormalizedJob; ageMs: number } | undefined;
-
-/**
- * The first sandbox job (seed fixed) that shows every part of the payload:
- * hourly range, client stats and company, and at least two screening
- * questions. Found by search rather than a hard-coded index so a change to the
- * generator's catalogue still yields a complete sample; computed once.
- */
-function sampleJob(): { job: NormalizedJob; ageMs: number } {
-  if (cachedSample) return cachedSample;
-  let fallback: NormalizedJob | undefined;
-  for (let index = 0; index < SAMPLE_SEARCH_LIMIT; index++) {
-    const result = normalizeJob(generateJob({ seed: SAMPLE_SEED, index, nowTs: SAMPLE_NOW_TS }), { nowTs: SAMPLE_NOW_TS });
-    if (!result.ok) continue;
-    fallback ??= result.job;
-    if (isComplete(result.job)) {
-      fallback = result.job;
-      break;
-    }
-  }
-  if (!fallback) throw new Error("the sandbox generator produced no valid sample job"); // a generator bug, caught by the tests
-  const ageMs = fallback.publishTimeTs === null ? 0 : SAMPLE_NOW_TS - fallback.publishTimeTs;
-  cachedSample = { job: fallback, ageMs };
-  return cachedSample;
-}
-
-function isComplete(job: NormalizedJob): boolean {
-  return (
-    job.jobType === "HOURLY" &&
-    job.hourlyMin !== null &&
-    job.hourlyMax !== null &&
-    job.currency !== null &&
-    job.screeningQuestions.length >= 2 &&
-    job.skills.length >= 3 &&
-    job.companyId !== null &&
-    job.clientCountry !== null &&
-    job.paymentVerified === true &&
-    job.clientTotalSpent !== null &&
-    job.clientRating !== null &&
-    (job.clientReviews ?? 0) >= 5 &&
-    job.publishTimeTs !== null
-  );
 }

@@ -3,6 +3,7 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
 import { findFeed } from "../feeds/repo";
+import { MUTED_MESSAGE } from "../feeds/service";
 import * as repo from "./repo";
 
 export interface WebhooksDeps {
@@ -12,7 +13,6 @@ export interface WebhooksDeps {
   wake: () => void;
 }
 
-const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
 
 function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
   const feed = findFeed(deps.db, auth.accountId, feedId);
@@ -33,9 +33,9 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
   return {
     endpoint: {
       url: feed.webhookUrl,
-      disabledAt: iso(feed.webhookDisabledAtTs),
+      disabledAt: feed.webhookDisabledAtTs,
       disabledReason: feed.webhookDisabledReason,
-      failingSince: iso(feed.webhookFailingSinceTs),
+      failingSince: feed.webhookFailingSinceTs,
     },
     deliveries: items.map((e) => ({
       eventId: e.id,
@@ -43,12 +43,12 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
       status: e.status,
       jobId: e.jobCiphertext,
       processedJobId: e.feedJobId,
-      createdAt: iso(e.createdAtTs)!,
+      createdAt: e.createdAtTs,
       attempts: attempts
         .filter((a) => a.eventSeq === e.seq)
-        .map((a) => ({ attempt: a.attempt, at: iso(a.startedAtTs)!, durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
-      nextAttemptAt: iso(e.nextAttemptAtTs),
-      deliveredAt: iso(e.deliveredAtTs),
+        .map((a) => ({ attempt: a.attempt, at: a.startedAtTs, durationMs: a.durationMs, statusCode: a.statusCode, error: a.error })),
+      nextAttemptAt: e.nextAttemptAtTs,
+      deliveredAt: e.deliveredAtTs,
       lastError: e.lastError,
     })),
     total,
@@ -65,6 +65,7 @@ export function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: str
   if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
   if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
   if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
   // Leaves room for exactly one more attempt when the retries are spent.
   repo.setEventState(deps.db, event.seq, {
     status: "retrying",

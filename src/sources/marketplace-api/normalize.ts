@@ -1,7 +1,7 @@
 /**
  * One `marketplaceJobPostingsSearch` edge node (the official API's field names,
  * marketplace-data.md §2.2) → the archived job document our normaliser reads
- * (src/modules/jobs/document.ts; field locations from §1.6):
+ * (src/modules/jobs/document/index.ts; field locations from §1.6):
  *
  *   ciphertext, id, type, budgets, publish time → jobTile.job (tile shape: money as strings)
  *   client{location, totalSpent, totalFeedback, totalReviews, verificationStatus} → upworkHistoryData.client
@@ -13,11 +13,8 @@
  * Pure: no clock, no I/O; the caller passes `exploredAt`.
  */
 import type { JobDocument, OntologySkill } from "../../modules/jobs/document";
+import { first, idStr, jobType, obj, str, type Obj } from "../../modules/jobs/document/readers";
 
-type Obj = Record<string, unknown>;
-
-const obj = (v: unknown): Obj | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
 const DIGITS = /^\d+$/;
 
 /** A Money `{rawValue, currency}` (or a bare number / numeric string) → its value as the tiles carry it, a string. */
@@ -31,7 +28,7 @@ function moneyValue(v: unknown): string | null {
 
 function moneyCurrency(v: unknown): string | undefined {
   const o = obj(v);
-  return text(o?.currency) ?? text(o?.currencyCode) ?? text(o?.isoCurrencyCode);
+  return str(o?.currency) ?? str(o?.currencyCode) ?? str(o?.isoCurrencyCode);
 }
 
 const positive = (s: string | null) => s !== null && Number(s) > 0;
@@ -43,29 +40,25 @@ const positive = (s: string | null) => s !== null && Number(s) > 0;
  * value starting with 0 is already a prefixed ciphertext.
  */
 export function ciphertextOf(node: Obj): string | null {
-  const cipher = text(node.ciphertext) ?? text(node.cipherText);
+  const cipher = str(node.ciphertext) ?? str(node.cipherText);
   if (cipher !== undefined) {
     if (cipher.startsWith("~")) return cipher;
     if (DIGITS.test(cipher) && !cipher.startsWith("0")) return `~02${cipher}`;
     return `~${cipher}`;
   }
-  const id = typeof node.id === "number" && Number.isSafeInteger(node.id) ? String(node.id) : text(node.id);
+  const id = idStr(node.id);
   if (id !== undefined && DIGITS.test(id) && !id.startsWith("0")) return `~02${id}`;
   return null;
 }
 
 /** HOURLY / FIXED from an explicit contract type, else from which budget fields the API filled. */
 function jobTypeOf(node: Obj, hourlyMin: string | null, hourlyMax: string | null, amount: string | null): "HOURLY" | "FIXED" | undefined {
-  const explicit =
-    text(node.type) ??
-    text(node.jobType) ??
-    text(obj(node.contractTerms)?.contractType) ??
-    text(obj(obj(obj(node.job)?.contractTerms))?.contractType);
-  const upper = explicit?.toUpperCase();
-  if (upper?.startsWith("HOURLY")) return "HOURLY";
-  if (upper?.startsWith("FIXED")) return "FIXED"; // FIXED, FIXED_PRICE
+  // The first contract type given decides; one that is neither falls back to the budget fields.
+  const explicit = first([node.type, node.jobType, obj(node.contractTerms)?.contractType, obj(obj(obj(node.job)?.contractTerms))?.contractType], str);
+  const stated = jobType(explicit);
+  if (stated !== null) return stated;
   // `hourlyBudget*` is null on fixed-price jobs; `amount` is non-null but 0 on hourly ones (§2.2 / job-node notes).
-  if (positive(hourlyMin) || positive(hourlyMax) || text(node.hourlyBudgetType) !== undefined) return "HOURLY";
+  if (positive(hourlyMin) || positive(hourlyMax) || str(node.hourlyBudgetType) !== undefined) return "HOURLY";
   if (positive(amount)) return "FIXED";
   return undefined;
 }
@@ -75,9 +68,9 @@ function skillsOf(v: unknown): OntologySkill[] | undefined {
   const out: OntologySkill[] = [];
   for (const item of v) {
     const s = obj(item);
-    const label = text(s?.prettyName) ?? text(s?.name) ?? text(s?.prefLabel);
+    const label = str(s?.prettyName) ?? str(s?.name) ?? str(s?.prefLabel);
     if (s === undefined || label === undefined) continue;
-    const uid = text(s.id) ?? text(s.uid) ?? text(s.name) ?? label;
+    const uid = str(s.id) ?? str(s.uid) ?? str(s.name) ?? label;
     out.push({ uid, prefLabel: label });
   }
   return out;
@@ -86,7 +79,7 @@ function skillsOf(v: unknown): OntologySkill[] | undefined {
 function countriesOf(v: unknown): string[] | undefined {
   if (v === null || v === undefined) return undefined;
   const list = Array.isArray(v) ? v : [v];
-  const out = list.map((c) => text(c) ?? text(obj(c)?.country) ?? text(obj(c)?.name)).filter((c): c is string => c !== undefined);
+  const out = list.map((c) => str(c) ?? str(obj(c)?.country) ?? str(obj(c)?.name)).filter((c): c is string => c !== undefined);
   return out;
 }
 
@@ -108,7 +101,7 @@ function clientOf(node: Obj): Obj | undefined {
   const c = obj(node.client);
   if (c === undefined) return undefined;
   const out: Obj = {};
-  const country = text(obj(c.location)?.country);
+  const country = str(obj(c.location)?.country);
   if (country !== undefined) out.country = country;
   const spent = moneyValue(c.totalSpent);
   if (spent !== null) out.totalSpent = { amount: spent, isoCurrencyCode: moneyCurrency(c.totalSpent) ?? null };
@@ -116,11 +109,11 @@ function clientOf(node: Obj): Obj | undefined {
     const v = c[key];
     if (typeof v === "number" || (typeof v === "string" && v.trim() !== "")) out[key] = v;
   }
-  const verification = text(c.verificationStatus) ?? text(c.paymentVerificationStatus);
+  const verification = str(c.verificationStatus) ?? str(c.paymentVerificationStatus);
   if (verification !== undefined) out.paymentVerificationStatus = verification;
   else if (typeof c.paymentVerified === "boolean") out.paymentVerificationStatus = c.paymentVerified ? "VERIFIED" : "NOT_VERIFIED";
   if (typeof c.hasFinancialPrivacy === "boolean") out.hasFinancialPrivacy = c.hasFinancialPrivacy;
-  const orgUid = text(c.companyOrgUid);
+  const orgUid = str(c.companyOrgUid);
   if (orgUid !== undefined) out.companyOrgUid = orgUid;
   return out;
 }
@@ -140,7 +133,7 @@ export function normalizeMarketplaceNode(input: unknown, opts: { exploredAt?: nu
   // The opening id: from a `~02<digits>` ciphertext when possible, since the search
   // result's own `id` is documented only as "a search-result identifier".
   const fromCipher = ciphertext.startsWith("~02") && DIGITS.test(ciphertext.slice(3)) ? ciphertext.slice(3) : undefined;
-  const nodeId = text(node.id) ?? (typeof node.id === "number" && Number.isSafeInteger(node.id) ? String(node.id) : undefined);
+  const nodeId = idStr(node.id);
   const openingId = fromCipher ?? (nodeId !== undefined && DIGITS.test(nodeId) ? nodeId : undefined);
 
   const hourlyMin = moneyValue(node.hourlyBudgetMin);
@@ -152,27 +145,27 @@ export function normalizeMarketplaceNode(input: unknown, opts: { exploredAt?: nu
   const job: NonNullable<NonNullable<JobDocument["jobTile"]>["job"]> = { ciphertext };
   if (openingId !== undefined) job.id = openingId;
   if (jobType !== undefined) job.jobType = jobType;
-  const publishTime = text(node.publishedDateTime) ?? text(node.createdDateTime);
+  const publishTime = str(node.publishedDateTime) ?? str(node.createdDateTime);
   if (publishTime !== undefined) job.publishTime = publishTime;
-  const createTime = text(node.createdDateTime);
+  const createTime = str(node.createdDateTime);
   if (createTime !== undefined) job.createTime = createTime;
   // Tiles carry an hourly job's budget as strings and a fixed job's as fixedPriceAmount; the other kind stays null.
   job.hourlyBudgetMin = jobType === "FIXED" ? null : hourlyMin;
   job.hourlyBudgetMax = jobType === "FIXED" ? null : hourlyMax;
   job.fixedPriceAmount = jobType === "HOURLY" || amount === null ? null : { amount, isoCurrencyCode: currency ?? null };
-  const tier = TIERS[text(node.experienceLevel)?.toUpperCase() ?? ""];
+  const tier = TIERS[str(node.experienceLevel)?.toUpperCase() ?? ""];
   if (tier !== undefined) job.contractorTier = tier;
   if (typeof node.totalApplicants === "number") job.totalApplicants = node.totalApplicants;
   if (typeof node.premium === "boolean") job.premium = node.premium;
   if (typeof node.enterprise === "boolean") job.enterpriseJob = node.enterprise;
   const duration = obj(node.engagementDuration);
   if (duration !== undefined) {
-    const d = { label: text(duration.label) ?? null, weeks: typeof duration.weeks === "number" ? duration.weeks : null };
+    const d = { label: str(duration.label) ?? null, weeks: typeof duration.weeks === "number" ? duration.weeks : null };
     if (jobType === "FIXED") job.fixedPriceEngagementDuration = d;
     else job.hourlyEngagementDuration = d;
   }
   // Free text such as "30+ hrs/week", not the tiles' PART_TIME-style hourlyEngagementType.
-  const engagement = text(node.engagement);
+  const engagement = str(node.engagement);
   if (engagement !== undefined) job.engagement = engagement;
 
   const doc: JobDocument = {
@@ -188,7 +181,7 @@ export function normalizeMarketplaceNode(input: unknown, opts: { exploredAt?: nu
   const client = clientOf(node);
   if (client !== undefined) doc.upworkHistoryData = { client };
   if (currency !== undefined) doc.currency = currency;
-  const durationLabel = text(node.durationLabel) ?? text(duration?.label);
+  const durationLabel = str(node.durationLabel) ?? str(duration?.label);
   if (durationLabel !== undefined) doc.durationLabel = durationLabel;
   const qualifications = qualificationsOf(node);
   if (qualifications !== undefined) doc.jobDetailsResponse = { data: { jobPubDetails: { qualifications } } };

@@ -28,6 +28,7 @@
  * evolve(evolve(doc, t1), t2) = evolve(doc, t2) for t2 ≥ t1 (the tracker relies on it).
  */
 import type { JobDocument } from "../../modules/jobs/document";
+import { num } from "../../modules/jobs/document/readers";
 import { iso, MINUTE, Rng, round2 } from "./companies";
 
 const HOUR = 60 * MINUTE;
@@ -63,11 +64,6 @@ interface Counts {
 }
 
 const countAt = (times: number[], ts: number) => times.filter((t) => t <= ts).length;
-
-function num(v: unknown): number | null {
-  const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : NaN;
-  return Number.isFinite(n) ? n : null;
-}
 
 function timeOf(v: unknown): number | null {
   if (typeof v !== "string") return null;

@@ -30,6 +30,8 @@ export interface GenerateOptions {
   nowTs: number;
 }
 
+/** Sandbox jobs link to a reserved example domain (RFC 2606), never to the real marketplace. */
+export const SANDBOX_JOB_URL = "https://marketplace.example/jobs/";
 const TILE_TIERS = ["EntryLevel", "IntermediateLevel", "ExpertLevel"] as const;
 const DETAIL_TIERS = ["ENTRY_LEVEL", "INTERMEDIATE", "EXPERT"] as const;
 const TIER_RATE = [0.6, 1, 1.6];
@@ -240,7 +242,7 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
     title,
     description,
     platform: "marketplace",
-    url: `https://www.upwork.com/jobs/${ciphertext}`,
+    url: `${SANDBOX_JOB_URL}${ciphertext}`,
     ontologySkills: skills.map((label): OntologySkill => ({ uid: skillUid(label), parentSkillUid: null, prefLabel: label, freeText: null, highlighted: false })),
     jobTile: {
       job: {

@@ -5,10 +5,12 @@ import * as feeds from "../../../src/modules/feeds/service";
 import { SUBMIT_TASK } from "../../../src/modules/applications/service";
 import { submitApplication } from "../../../src/modules/applications/submit.task";
 import { syncEngagement } from "../../../src/modules/applications/sync.task";
+import { scoreFeedMatch } from "../../../src/modules/scoring/service";
 import { TaskWorker } from "../../../src/worker/worker";
 import { applyWorker } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
+import { amountsIn } from "../../helpers/money";
 
 let t: TestApp;
 let worker: TaskWorker | undefined;
@@ -182,6 +184,16 @@ describe("apply", async () => {
     expect(credits(a.accountId)).toEqual({ available: 4, held: 0 });
   });
 
+  test("autofill: a rate question is answered with the application's bid, never the profile's rate", async () => {
+    const { a } = setup({ credits: 5 });
+    const cipher = job({ hourly: [50, 80], questions: ["What is your hourly rate?", "What would you charge for this?"] });
+    const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, proposal: { hourlyRate: 65 } });
+    expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
+    const row = t.deps.db.$client.query("SELECT answers, hourly_rate AS h FROM applications WHERE id = ?").get(res.body.queueId) as { answers: string; h: number };
+    expect(row.h).toBe(65);
+    for (const { answer } of JSON.parse(row.answers)) expect(amountsIn(answer), answer).toEqual([65]);
+  });
+
   test("input errors: 400 naming the field, 404 for unknown jobs or another account's processed job", async () => {
     const { a, b } = setup({ start: false });
     const cipher = job();
@@ -225,6 +237,42 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     expect((await status(b.apiKey, `queueId=${res.body.queueId}`)).status).toBe(404);
     expect((await status(b.apiKey, `jobId=${encodeURIComponent(cipher)}`)).status).toBe(404);
     expect((await status(a.apiKey, "queueId=nope")).status).toBe(404);
+  });
+
+  test("an application named by ciphertext or URL links the caller's newest matching processed job", async () => {
+    const { a, b } = setup({ credits: 5 });
+    const auth = authenticate(t.deps, a.apiKey)!;
+    const before = job({ title: "Archived before any feed" }); // matches no feed: feeds see only newer jobs
+    const older = await feeds.createFeed(t.deps, auth, { title: "everything", minScore: 0 });
+    const newer = await feeds.createFeed(t.deps, auth, { title: "scored", minScore: 0, profilePrompt: "Any software work at all" });
+    await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "another account", minScore: 0, profilePrompt: "Any software work at all" });
+    t.clock.advance(1000);
+    const named = { cipher: job({ title: "Named by ciphertext" }), url: job({ title: "Named by URL" }) };
+    // The empty-prompt feed takes the jobs at once; the prompt feeds when the scorer runs, 5 s later.
+    t.clock.advance(5000);
+    const scorer = new TaskWorker(t.deps, { concurrency: 1, retryBaseMs: 1, retryMaxMs: 1, handlers: { score: (p, c) => scoreFeedMatch(t.deps, p, c) } });
+    scorer.start();
+    await scorer.drain();
+    await scorer.stop();
+    const entries = async (feedId: string) => (await t.request("GET", `/api/v1/feeds/${feedId}/jobs`, { key: a.apiKey })).body.jobs as any[];
+    const newest = new Map((await entries(newer.id)).map((e) => [e.job.ciphertext, e.processedJobId]));
+    expect(newest.size).toBe(2);
+    expect((await entries(older.id)).map((e) => e.processedJobId)).not.toContain(newest.get(named.cipher));
+
+    const queued = new Map<string, string>();
+    for (const [cipher, jobId] of [[named.cipher, named.cipher], [named.url, `https://marketplace.example/jobs/Title_${named.url}/?ref=feed`], [before, before]] as const) {
+      const res = await apply(a.apiKey, { jobId, coverLetter: "Hi" });
+      expect(res.status, show(res)).toBe(200);
+      queued.set(cipher, res.body.queueId);
+      await settled(a.apiKey, res.body.queueId);
+    }
+    const listed = new Map(((await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: a.apiKey })).body.jobs as any[]).map((j) => [j.jobId, j.processedJobId]));
+    for (const cipher of [named.cipher, named.url]) {
+      expect((await status(a.apiKey, `queueId=${queued.get(cipher)}`)).body.processedJobId, cipher).toBe(newest.get(cipher));
+      expect(listed.get(cipher)).toBe(newest.get(cipher));
+    }
+    expect((await status(a.apiKey, `queueId=${queued.get(before)}`)).body.processedJobId).toBeNull();
+    expect(listed.get(before)).toBeNull();
   });
 
   test("engagement sync fills proposalStatus; viewed and replied never go back", async () => {

@@ -98,7 +98,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
     expect(later.tracking.checks).toBeGreaterThan(1);
     expect(later.history.length).toBeGreaterThan(1);
     expect(later.proposals).toBeGreaterThan(0);
-    for (let i = 1; i < later.history.length; i++) expect(Date.parse(later.history[i].at)).toBeGreaterThan(Date.parse(later.history[i - 1].at));
+    for (let i = 1; i < later.history.length; i++) expect(later.history[i].at).toBeGreaterThan(later.history[i - 1].at);
   });
 });
 

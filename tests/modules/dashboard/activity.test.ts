@@ -157,6 +157,43 @@ describe("dashboard activity pages", () => {
     expect(past.text).toContain('rel="prev"');
   });
 
+  test("every dashboard list refuses an offset past 1,000,000 (or not a whole number) with a 400 page, never a 5xx", async () => {
+    const { a } = setupApps({ start: false });
+    const authA = authenticate(t.deps, a.apiKey)!;
+    const feed = await feeds.createFeed(t.deps, authA, { title: "Paged", minScore: 0 });
+    const { token } = await signIn(a.apiKey);
+    for (const path of ["/dashboard/applications", `/dashboard/feeds/${feed.id}/deliveries`, `/dashboard/feeds/${feed.id}`]) {
+      for (const offset of ["1e20", "9223372036854775808", "1000001", "-3", "abc"]) {
+        const res = await get(`${path}?offset=${offset}`, token);
+        expect(res.status, `${path}?offset=${offset}: ${show(res)}`).toBe(400);
+        expect(res.text).toContain("offset must be a whole number from 0 to 1000000");
+      }
+      const last = await get(`${path}?offset=1000000`, token);
+      expect(last.status, `${path}: ${show(last)}`).toBe(200);
+    }
+  });
+
+  test("a job link that is not http or https is never rendered as an href, on any page that links the job", async () => {
+    const { a } = setupApps({ start: false });
+    const feed = await t.request("POST", "/api/v1/feeds", { key: a.apiKey, json: { title: "All jobs", minScore: 0 } });
+    expect(feed.status, show(feed)).toBe(201);
+    const cipher = job({ title: "Sneaky link" });
+    await applyVia(a.apiKey, cipher, "Hello");
+    // A row archived before ingest cleaned links (or written by hand): the pages must not trust it either.
+    for (const bad of ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "//evil.example/x"]) {
+      t.deps.db.$client.query("UPDATE jobs SET url = ?1, document = json_set(document, '$.url', ?1)").run(bad);
+      const { token } = await signIn(a.apiKey);
+      for (const path of ["/dashboard/applications", `/dashboard/feeds/${feed.body.feed.id}`, `/dashboard/jobs/${encodeURIComponent(cipher)}`]) {
+        const res = await get(path, token);
+        expect(res.status, `${path}: ${show(res)}`).toBe(200);
+        expect(res.text, path).toContain("Sneaky link");
+        const hrefs = [...res.text.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
+        // Every link in the page is either the dashboard's own path or a web page.
+        expect(hrefs.filter((h) => !/^(?:\/(?!\/)|https?:\/\/)/i.test(h)), `${path} with ${bad}`).toEqual([]);
+      }
+    }
+  });
+
   test("another account's applications are never shown", async () => {
     const { a, b } = setupApps({ start: false });
     await applyVia(b.apiKey, job({ title: "Secret job of B" }), "B's private letter");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { browser, form, FORM, sessionCookie, foreignScripts } from "../../helpers/dashboard";
+import { browser, form, FORM, sessionCookie, foreignScripts, openSignInForm } from "../../helpers/dashboard";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import * as accounts from "../../../src/modules/accounts/service";
 import { createSignInLink } from "../../../src/modules/dashboard/service";
@@ -18,7 +18,8 @@ describe("dashboard sign-in", () => {
   test("a valid key sets an HttpOnly, SameSite=Strict session cookie scoped to /dashboard and redirects", async () => {
     t = createTestApp();
     const { apiKey } = t.account({ name: "Acme" });
-    const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: FORM });
+    const { headers, csrf } = await openSignInForm(t);
+    const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers });
     expect(res.status, show(res)).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard");
     const cookie = res.headers.get("set-cookie")!;
@@ -41,10 +42,11 @@ describe("dashboard sign-in", () => {
   test("over https (directly or behind a proxy) the cookie is also Secure", async () => {
     t = createTestApp();
     const { apiKey } = t.account();
-    const direct = await t.app.handle(new Request("https://localhost/dashboard/sign-in", { method: "POST", headers: FORM, body: form({ apiKey }) }));
+    const { headers, csrf } = await openSignInForm(t);
+    const direct = await t.app.handle(new Request("https://localhost/dashboard/sign-in", { method: "POST", headers, body: form({ apiKey, csrf }) }));
     expect(direct.status).toBe(303);
     expect(direct.headers.get("set-cookie")).toContain("; Secure");
-    const proxied = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey }), headers: { ...FORM, "x-forwarded-proto": "https" } });
+    const proxied = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers: { ...headers, "x-forwarded-proto": "https" } });
     expect(proxied.headers.get("set-cookie")).toContain("; Secure");
   });
 
@@ -52,8 +54,9 @@ describe("dashboard sign-in", () => {
     t = createTestApp();
     const { apiKey } = t.account();
     const wrong = apiKey.slice(0, -1) + (apiKey.endsWith("a") ? "b" : "a");
-    for (const body of [form({ apiKey: wrong }), form({ apiKey: "nonsense" }), form({})]) {
-      const res = await t.request("POST", "/dashboard/sign-in", { body, headers: FORM });
+    const { headers, csrf } = await openSignInForm(t);
+    for (const body of [form({ apiKey: wrong, csrf }), form({ apiKey: "nonsense", csrf }), form({ csrf })]) {
+      const res = await t.request("POST", "/dashboard/sign-in", { body, headers });
       expect(res.status, show(res)).toBe(401);
       expect(res.headers.get("content-type")).toStartWith("text/html");
       expect(res.headers.get("set-cookie")).toBeNull();
@@ -62,6 +65,48 @@ describe("dashboard sign-in", () => {
       expect(res.text).toContain('<label for="apiKey">');
     }
     expect(sessionRows()).toHaveLength(0);
+  });
+
+  // Login CSRF: another site's page auto-submitting the form with the attacker's key would put the victim in the attacker's account.
+  test("a sign-in POST that did not come from the sign-in page is refused with a 403 page and no session, even with a valid key", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const { headers, csrf } = await openSignInForm(t);
+    const other = await openSignInForm(t); // another browser's pair
+    const attempts: [string, Record<string, string>, Record<string, string>][] = [
+      ["no pre-session cookie, no token (a cross-site form)", FORM, { apiKey }],
+      ["a token but no cookie", FORM, { apiKey, csrf }],
+      ["the cookie but no token", headers, { apiKey }],
+      ["another browser's token", headers, { apiKey, csrf: other.csrf }],
+      ["a token one character longer", headers, { apiKey, csrf: csrf + "x" }],
+      ["a matching pair sent cross-site", { ...headers, "sec-fetch-site": "cross-site" }, { apiKey, csrf }],
+      ["a matching pair sent from a sibling site", { ...headers, "sec-fetch-site": "same-site" }, { apiKey, csrf }],
+    ];
+    for (const [what, h, fields] of attempts) {
+      const res = await t.request("POST", "/dashboard/sign-in", { body: form(fields), headers: h });
+      expect(res.status, `${what}: ${show(res)}`).toBe(403);
+      expect(res.headers.get("content-type"), what).toStartWith("text/html");
+      expect(res.headers.get("set-cookie") ?? "", what).not.toContain("jp_session=");
+      expect(res.text, what).toContain("did not come from this dashboard");
+      // The page offers a fresh form, so a person who hit this by accident just signs in again.
+      expect(res.text, what).toContain('<form method="post" action="/dashboard/sign-in">');
+      expect(res.text, what).toContain('name="csrf"');
+    }
+    expect(sessionRows()).toHaveLength(0);
+    const ok = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers: { ...headers, "sec-fetch-site": "same-origin" } });
+    expect(ok.status, show(ok)).toBe(303);
+    expect(sessionRows()).toHaveLength(1);
+  });
+
+  test("the sign-in page keeps the browser's pre-session token, so two open tabs both work", async () => {
+    t = createTestApp();
+    const { apiKey } = t.account();
+    const { headers, csrf } = await openSignInForm(t);
+    const again = await t.request("GET", "/dashboard/sign-in", { headers });
+    expect(again.headers.get("set-cookie")).toBeNull();
+    expect(again.text).toContain(`name="csrf" value="${csrf}"`);
+    const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers });
+    expect(res.status, show(res)).toBe(303);
   });
 
   test("the sign-in page and the stylesheet are served without a session; the API-key auth does not apply", async () => {
@@ -82,6 +127,28 @@ describe("dashboard sign-in", () => {
     const { apiKey } = t.account();
     const res = await t.request("POST", "/api/v1/feeds", { key: apiKey, body: "title=Go", headers: FORM });
     expect(res.status, show(res)).toBe(415);
+  });
+
+  test("GET / sends a newcomer to the dashboard", async () => {
+    t = createTestApp();
+    for (const method of ["GET", "HEAD"]) {
+      const res = await t.request(method, "/");
+      expect(res.status, `${method} ${show(res)}`).toBe(303);
+      expect(res.headers.get("location")).toBe("/dashboard");
+    }
+  });
+
+  test("/favicon.ico is a real icon, served without a session", async () => {
+    t = createTestApp();
+    const res = await t.app.handle(new Request("http://localhost/favicon.ico"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/x-icon");
+    expect(res.headers.get("cache-control")).toContain("max-age=");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon), at least one image.
+    expect([...bytes.slice(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(bytes[4]).toBeGreaterThanOrEqual(1);
+    expect(bytes.length).toBeGreaterThan(100);
   });
 
   test("the dashboard is not in the OpenAPI document", async () => {
@@ -280,9 +347,10 @@ describe("dashboard sessions", () => {
     const opened = await get(`/dashboard/link/${link}`);
     expect(opened.status).toBe(200);
     expect(opened.text).toContain(`action="/dashboard/link/${link}"`);
-    expect(opened.headers.get("set-cookie")).toBeNull();
+    expect(opened.headers.get("set-cookie") ?? "").not.toContain("jp_session=");
     expect((await get(`/dashboard/link/${link}`)).status).toBe(200);
-    const first = await t.request("POST", `/dashboard/link/${link}`);
+    const { headers, csrf } = await openSignInForm(t, `/dashboard/link/${link}`);
+    const first = await t.request("POST", `/dashboard/link/${link}`, { body: form({ csrf }), headers });
     expect(first.status, show(first)).toBe(303);
     expect(first.headers.get("location")).toBe("/dashboard");
     const session = sessionCookie(first);
@@ -290,14 +358,35 @@ describe("dashboard sessions", () => {
     expect(overview.text).toContain("Linked");
     expect(sessionRows()[0]!.key_id).toBeNull();
 
-    const second = await t.request("POST", `/dashboard/link/${link}`);
+    const second = await t.request("POST", `/dashboard/link/${link}`, { body: form({ csrf }), headers });
     expect(second.status).toBe(404);
     expect(second.headers.get("set-cookie")).toBeNull();
     expect(second.text).toContain("used already, has expired");
 
     const { token: late } = createSignInLink(t.deps, accountId);
     t.clock.advance(SIGN_IN_LINK_MS);
-    expect((await t.request("POST", `/dashboard/link/${late}`)).status).toBe(404);
-    expect((await t.request("POST", `/dashboard/link/nonsense`)).status).toBe(404);
+    expect((await t.request("POST", `/dashboard/link/${late}`, { body: form({ csrf }), headers })).status).toBe(404);
+    expect((await t.request("POST", `/dashboard/link/nonsense`, { body: form({ csrf }), headers })).status).toBe(404);
+  });
+
+  test("a sign-in link POST from another site is refused with a 403 page, and the link is not used up", async () => {
+    t = createTestApp();
+    const { accountId } = t.account({ name: "Attacker's" });
+    const { token: link } = createSignInLink(t.deps, accountId);
+    const { headers, csrf } = await openSignInForm(t, `/dashboard/link/${link}`);
+    for (const [what, h, fields] of [
+      ["a cross-site form", FORM, {}],
+      ["a token but no cookie", FORM, { csrf }],
+      ["a matching pair sent cross-site", { ...headers, "sec-fetch-site": "cross-site" }, { csrf }],
+    ] as [string, Record<string, string>, Record<string, string>][]) {
+      const res = await t.request("POST", `/dashboard/link/${link}`, { body: form(fields), headers: h });
+      expect(res.status, `${what}: ${show(res)}`).toBe(403);
+      expect(res.headers.get("set-cookie") ?? "", what).not.toContain("jp_session=");
+      expect(res.text, what).toContain(`action="/dashboard/link/${link}"`);
+    }
+    expect(sessionRows()).toHaveLength(0);
+    const ok = await t.request("POST", `/dashboard/link/${link}`, { body: form({ csrf }), headers });
+    expect(ok.status, show(ok)).toBe(303);
+    expect(sessionCookie(ok)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });

@@ -7,6 +7,7 @@ import { applyWorker } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { makeDoc } from "../../helpers/factories";
+import { amountsIn } from "../../helpers/money";
 
 let t: TestApp;
 let worker: TaskWorker | undefined;
@@ -113,6 +114,25 @@ describe("dashboard job page", () => {
     expect(bad.text).toContain("reasoningEffort");
   });
 
+  test("a generated letter states the bid the apply form then sends, and the application carries that bid", async () => {
+    const { token, csrf, apiKey } = await setup();
+    for (const [over, field, amount] of [[{ hourly: [50, 80] as [number, number] }, "hourlyRate", 50], [{ fixed: 800 }, "fixedBid", 800]] as const) {
+      const cipher = job({ title: "Shopify speed optimisation", description: "Our store loads slowly.", skills: ["Shopify"], ...over });
+      const res = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "medium" });
+      expect(res.status, show(res)).toBe(200);
+      const letter = /<textarea id="coverLetter"[^>]*>([^<]*)<\/textarea>/.exec(res.text)![1]!;
+      expect(amountsIn(letter), letter).toEqual([amount]);
+      const bidField = new RegExp(`<input[^>]*name="${field}"[^>]*value="([^"]*)"`).exec(res.text)![1]!;
+      expect(bidField).toBe(String(amount));
+      const applied = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: letter, [field]: bidField });
+      expect(applied.status, show(applied)).toBe(303);
+      await settledByJob(apiKey, cipher);
+      const row = t.deps.db.$client.query("SELECT hourly_rate AS h, fixed_bid AS f, cover_letter AS c FROM applications WHERE job_ciphertext = ?").get(cipher) as { h: number | null; f: number | null; c: string };
+      expect(field === "hourlyRate" ? row.h : row.f).toBe(amount);
+      expect(amountsIn(row.c)).toEqual([amount]);
+    }
+  });
+
   test("apply creates an application (seen by the API), redirects, and the job page shows it; again → 409", async () => {
     const { token, csrf, apiKey } = await setup();
     const cipher = job({ hourly: [40, 80], questions: ["Why you?"] });
@@ -185,28 +205,27 @@ describe("dashboard job page", () => {
 });
 
 describe("proposal history chart", () => {
-  test("an SVG line chart with title, role and aria-label; text escaped", () => {
+  test("an SVG line chart with title, role and aria-label; a time that is not one shows as ?", () => {
     const svg = proposalChart([
-      { at: "2026-01-15T12:00:00.000Z", proposals: 3, interviewing: 0, hired: 0 },
-      { at: "2026-01-15T13:00:00.000Z", proposals: null, interviewing: 0, hired: 0 },
-      { at: "2026-01-15T14:00:00.000Z", proposals: 9, interviewing: 1, hired: 0 },
-      { at: '<b>"x"</b>', proposals: 12, interviewing: 1, hired: 0 },
+      { at: Date.parse("2026-01-15T12:00:00.000Z"), proposals: 3, interviewing: 0, hired: 0 },
+      { at: Date.parse("2026-01-15T13:00:00.000Z"), proposals: null, interviewing: 0, hired: 0 },
+      { at: Date.parse("2026-01-15T14:00:00.000Z"), proposals: 9, interviewing: 1, hired: 0 },
+      { at: Number.NaN, proposals: 12, interviewing: 1, hired: 0 },
     ]).value;
     expect(svg).toStartWith("<svg");
     expect(svg).toContain('role="img"');
-    expect(svg).toMatch(/aria-label="Proposals over time: 3 at 2026-01-15T12:00:00.000Z, 12 at &lt;b&gt;&quot;x&quot;&lt;\/b&gt;/);
+    expect(svg).toMatch(/aria-label="Proposals over time: 3 at 2026-01-15T12:00:00.000Z, 12 at \?/);
     expect(svg).toContain("<title>Proposals over time");
     expect(svg).toContain("<polyline");
-    expect(svg).not.toContain("<b>");
     expect((svg.match(/<circle /g) ?? []).length).toBe(3);
   });
 
   test("one point: a dot, no line; no points: a sentence", () => {
-    const one = proposalChart([{ at: "2026-01-15T12:00:00.000Z", proposals: 4, interviewing: null, hired: null }]).value;
+    const one = proposalChart([{ at: Date.parse("2026-01-15T12:00:00.000Z"), proposals: 4, interviewing: null, hired: null }]).value;
     expect(one).toContain("<circle ");
     expect(one).not.toContain("<polyline");
     expect(proposalChart([]).value).toContain("No proposal history recorded yet.");
     expect(proposalChart(undefined).value).not.toContain("<svg");
-    expect(proposalChart([{ at: "2026-01-15T12:00:00.000Z", proposals: null, interviewing: 1, hired: null }]).value).not.toContain("<svg");
+    expect(proposalChart([{ at: Date.parse("2026-01-15T12:00:00.000Z"), proposals: null, interviewing: 1, hired: null }]).value).not.toContain("<svg");
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { browser } from "../../helpers/dashboard";
+import { browser, openSignInForm } from "../../helpers/dashboard";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import * as accounts from "../../../src/modules/accounts/service";
@@ -18,7 +18,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 async function signIn(apiKey: string, headers: Record<string, string> = {}) {
-  const res = await t.request("POST", "/dashboard/sign-in", { body: new URLSearchParams({ apiKey }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } });
+  const { headers: formHeaders, csrf } = await openSignInForm(t);
+  const res = await t.request("POST", "/dashboard/sign-in", { body: new URLSearchParams({ apiKey, csrf }).toString(), headers: formHeaders });
   expect(res.status, show(res)).toBe(303);
   const token = /^jp_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")![1]!;
   return (extra: Record<string, string> = {}) =>

@@ -239,7 +239,7 @@ describe("proposalActivity", () => {
     expect(a.proposals).toBe(14);
     expect(a.invitesSent).toBe(2);
     expect(a.tracking).toEqual({
-      active: true, stoppedReason: null, openingStatus: "ACTIVE", startedAt: iso(rich.exploredAt + MIN), lastCheckedAt: iso(rich.exploredAt + 30 * MIN),
+      active: true, stoppedReason: null, openingStatus: "ACTIVE", startedAt: rich.exploredAt + MIN, lastCheckedAt: rich.exploredAt + 30 * MIN,
       checks: 2, proposalsLastHour: null, proposalsAtStart: 10, peakProposals: 14,
     });
     expect("history" in a.tracking!).toBe(false);

@@ -110,4 +110,29 @@ describe("ingestion", async () => {
     const notObject = await t.request("POST", "/admin/jobs", { headers, json: "x" });
     expect(notObject.status).toBe(400);
   });
+
+  test("a job url that is not http or https is archived as null, the reason reported, and the job still goes in", async () => {
+    setup({ adminToken: "admin-token-0123456789" });
+    const headers = { authorization: "Bearer admin-token-0123456789" };
+    const web = { platform: "web", id: "board-1", title: "Web job", description: "Do it.", url: "javascript:alert(document.cookie)" };
+    const market: Record<string, unknown> = { ...makeDoc(), url: "data:text/html,<script>alert(1)</script>" };
+    const fine = { platform: "web", id: "board-2", title: "Fine job", description: "Do it.", url: "https://boards.example/jobs/2" };
+    const res = await t.request("POST", "/admin/jobs", { headers, json: [web, fine, market] });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body).toMatchObject({ received: 3, inserted: 3, rejected: 0, errors: [] });
+    expect(res.body.notes).toEqual([
+      { at: 0, note: expect.stringMatching(/^url dropped: only http and https links are kept \(got a javascript: link\)$/) },
+      { at: 2, note: expect.stringMatching(/^url dropped: .*\(got a data: link\)$/) },
+    ]);
+    const rows = t.deps.db.$client.query("SELECT title, url, document FROM jobs ORDER BY title").all() as { title: string; url: string; document: string }[];
+    const stored = Object.fromEntries(rows.map((r) => [r.title, { url: r.url, documentUrl: JSON.parse(r.document).url }]));
+    expect(stored["Web job"]).toEqual({ url: "", documentUrl: null });
+    expect(stored["Fine job"]).toEqual({ url: "https://boards.example/jobs/2", documentUrl: "https://boards.example/jobs/2" });
+    expect(stored[market.title as string]!.documentUrl).toBeNull();
+    expect(stored[market.title as string]!.url).toStartWith("https://www.upwork.com/jobs/~");
+    // The archive serves the cleaned document.
+    const archived = await t.request("GET", `/api/v1/jobs/${encodeURIComponent((market.jobTile as { job: { ciphertext: string } }).job.ciphertext)}`, { key: t.account().apiKey });
+    expect(archived.status, show(archived)).toBe(200);
+    expect(JSON.stringify(archived.body)).not.toContain("data:text/html");
+  });
 });

@@ -173,6 +173,34 @@ describe("validation", () => {
   });
 });
 
+describe("job links", () => {
+  // A job link ends up as an href in pages and in clients of the API: only a link a browser opens as a web page is kept.
+  test.each([
+    ["javascript:alert(document.cookie)"], ["JavaScript:alert(1)"], [" javascript:alert(1)"], ["java\tscript:alert(1)"],
+    ["data:text/html,<script>alert(1)</script>"], ["vbscript:msgbox(1)"], ["file:///etc/passwd"], ["ftp://files.example/job"],
+    ["//evil.example/job"], ["/jobs/1"], ["not a url"],
+  ])("%p is dropped with the reason in the notes; the job is still valid", (url) => {
+    const r = normalizeJob(base({ url }));
+    if (!r.ok) throw new Error(r.error);
+    // A marketplace job falls back to its canonical page, as when no url was given.
+    expect(r.job.url).toBe("https://www.upwork.com/jobs/~021900000000000000001");
+    expect(r.notes).toEqual([{ field: "url", note: expect.stringContaining("only http and https links are kept") }]);
+    const web = normalizeJob({ platform: "web", id: "w1", title: "t", description: "d", url });
+    if (!web.ok) throw new Error(web.error);
+    expect(web.job.url).toBe("");
+    expect(web.notes.map((n) => n.field)).toEqual(["url"]);
+  });
+
+  test("http and https links are kept as given, with no notes", () => {
+    for (const url of ["https://remoteok.com/remote-jobs/1", "HTTP://boards.example/jobs?id=1&x=2"]) {
+      const r = normalizeJob({ platform: "web", id: "w1", title: "t", description: "d", url });
+      if (!r.ok) throw new Error(r.error);
+      expect(r.job.url).toBe(url);
+      expect(r.notes).toEqual([]);
+    }
+  });
+});
+
 describe("paymentVerified (tri-state)", () => {
   const cases: [string, Record<string, unknown>, boolean | null][] = [
     ["auth buyer true", auth({ buyer: { isPaymentMethodVerified: true } }), true],

@@ -5,6 +5,7 @@ import * as feeds from "../../../src/modules/feeds/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../../helpers/fake-openai";
+import { amountsIn } from "../../helpers/money";
 
 let t: TestApp;
 let fake: FakeOpenAi;
@@ -72,6 +73,23 @@ describe("generate-proposal with the local writer (no model configured)", async 
     const freelancer = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0];
     const res = await gen(a.apiKey, { jobId: CIPHER, reasoningEffort: "medium" });
     expect(res.body.proposal).toContain(freelancer.name);
+  });
+
+  test("names no rate or price: the bid is only decided on apply (not the profile's rate, not the client's budget)", async () => {
+    const { a } = setup();
+    const hourly = makeDoc({ title: "React developer for our booking app", description: "We need a React developer to build the booking screens.", skills: ["React"], hourly: [50, 80] });
+    ingestDocuments(t.deps, [hourly], { source: "test" });
+    const cipher = (hourly.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+    const rate = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0].profiles[0].hourlyRate;
+    expect(rate).toBeGreaterThan(0); // the profile has a rate the letter used to quote
+    for (const jobId of [cipher, CIPHER]) {
+      for (const reasoningEffort of ["low", "medium", "high"]) {
+        const res = await gen(a.apiKey, { jobId, reasoningEffort, questions: [{ position: 0, question: "What is your hourly rate?" }] });
+        expect(res.status, show(res)).toBe(200);
+        expect(amountsIn(res.body.proposal), res.body.proposal).toEqual([]);
+        expect(amountsIn(res.body.questionAnswers[0].answer), res.body.questionAnswers[0].answer).toEqual([]);
+      }
+    }
   });
 
   test("jobTitle + jobDescription skip the lookup", async () => {
@@ -158,6 +176,15 @@ describe("generate-proposal with a model", async () => {
     expect(system).not.toContain("Ignore previous instructions");
     expect(user).toContain("260 to 360 words");
     expect(t.deps.db.$client.query("SELECT purpose, calls, prompt_tokens AS p FROM ai_usage").all()).toEqual([{ purpose: "proposal", calls: 1, p: 900 }]);
+  });
+
+  test("the model is told the letter names no price, and is not given the profile's rate to quote", async () => {
+    const { a } = setup(withModel());
+    fake.setFallback(() => ({ content: JSON.stringify({ proposal: "x".repeat(120), questionAnswers: [] }) }));
+    expect((await gen(a.apiKey, { jobId: CIPHER })).status).toBe(200);
+    const user: string = fake.requests[0]!.body.messages[1].content;
+    expect(user).not.toMatch(/hourly rate/i);
+    expect(user).toContain("name no rate, price or budget figure");
   });
 
   test("with reasoning_effort turned off, effort still sets length and the parameter is not sent", async () => {

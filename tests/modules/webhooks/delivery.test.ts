@@ -23,9 +23,9 @@ afterEach(async () => {
   t?.close();
 });
 
-async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: string } = {}) {
+async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: string; dns?: Record<string, string[]> } = {}) {
   receiver = await startWebhookReceiver();
-  t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath });
+  t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath, dns: opts.dns });
   const { apiKey } = t.account();
   const auth = authenticate(t.deps, apiKey)!;
   deliverer = createDeliverer(t.deps);
@@ -95,7 +95,39 @@ describe("webhook delivery", () => {
     const res = await t.request("POST", "/api/v1/feeds", { key: t.account().apiKey, json: { title: "x", minScore: 0, webhookUrl: receiver.url } });
     expect(res.status).toBe(400);
     expect(res.body.details[0]).toMatch(/^webhookUrl is not allowed: .*loopback/);
+    // People with a receiver on their LAN learn which setting allows it.
+    expect(res.body.details[0]).toContain("JOBPILOT_WEBHOOK_ALLOW_PRIVATE=true");
+    expect(res.body.details[0]).toContain("JOBPILOT_WEBHOOK_ALLOWLIST");
+    // A refusal that no setting lifts does not point at one.
+    const ftp = await t.request("POST", "/api/v1/feeds", { key: t.account().apiKey, json: { title: "x", minScore: 0, webhookUrl: "ftp://example.com/x" } });
+    expect(ftp.body.details[0], show(ftp)).not.toContain("JOBPILOT_WEBHOOK");
     expect(receiver.received).toHaveLength(0);
+  });
+
+  test("a host that now resolves to a blocked address fails at once: one attempt, no retries, the reason on the delivery and the feed", async () => {
+    // Public when the URL is saved, loopback when it is delivered (a DNS change, or a rebinding attempt).
+    const dns: Record<string, string[]> = { "hooks.example": ["93.184.215.14"] };
+    const { auth, apiKey } = await setup({ webhookAllowPrivate: false }, { dns });
+    await deliverer!.stop();
+    const port = new URL(receiver.url).port;
+    const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: `http://hooks.example:${port}/hook` });
+    dns["hooks.example"] = ["127.0.0.1"];
+    deliverer = createDeliverer(t.deps);
+    deliverer.start();
+    await runClock(2, 5_000, 20 * 60_000);
+    expect(receiver.received).toHaveLength(0);
+    expect(rows("SELECT status, attempts, next_attempt_at_ts AS next FROM events")).toEqual([{ status: "failed", attempts: 1, next: null }]);
+    const list = await t.request("GET", `/api/v1/feeds/${feed.id}/deliveries`, { key: apiKey });
+    expect(list.status, show(list)).toBe(200);
+    const [delivery] = list.body.deliveries;
+    expect(delivery).toMatchObject({ status: "failed", nextAttemptAt: null });
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0]).toMatchObject({ statusCode: null });
+    expect(delivery.attempts[0].error).toMatch(/^blocked: hooks\.example resolves to 127\.0\.0\.1, which is not a public address \(loopback\)/);
+    expect(delivery.attempts[0].error).toContain("JOBPILOT_WEBHOOK_ALLOW_PRIVATE=true");
+    expect(delivery.lastError).toBe(delivery.attempts[0].error);
+    const got = await t.request("GET", `/api/v1/feeds/${feed.id}`, { key: apiKey });
+    expect(got.body.feed.webhookLastError, show(got)).toBe(delivery.lastError);
   });
 
   test("an always-failing receiver sees exactly 4 attempts at 0, +30 s, +2 min 30 s, +12 min 30 s, with one webhook-id", async () => {
@@ -211,9 +243,9 @@ describe("webhook delivery", () => {
   test("muted feeds send nothing; a deleted feed's pending events are dropped", async () => {
     const { auth } = await setup();
     receiver.setFallback({ status: 500 });
-    await feeds.createFeed(t.deps, auth, { title: "muted", minScore: 0, webhookUrl: receiver.url, notificationsMuted: true });
+    const muted = await feeds.createFeed(t.deps, auth, { title: "muted", minScore: 0, webhookUrl: receiver.url, notificationsMuted: true });
     const doomed = await feeds.createFeed(t.deps, auth, { title: "doomed", minScore: 0, webhookUrl: receiver.url });
-    await receiver.waitFor(2); // the two test events (then retrying)
+    await receiver.waitFor(1); // the doomed feed's test event (then retrying); the muted feed gets none
     await deliverer!.stop(); // hold deliveries while the match is written and the feed deleted
     t.clock.advance(1000);
     ingestDocuments(t.deps, [makeDoc()], { source: "test" });
@@ -225,6 +257,56 @@ describe("webhook delivery", () => {
     const before = receiver.received.length;
     await runClock(before + 5, 60_000, 30 * 60_000);
     expect(receiver.received.filter((r) => r.json.feedId === doomed.id && r.json.type === "job.matched")).toHaveLength(0);
+    expect(receiver.received.filter((r) => r.json.feedId === muted.id)).toHaveLength(0);
+  });
+
+  test("test webhook: 409 on a muted feed with nothing sent; otherwise 202 and a sample job that the archive API resolves", async () => {
+    const { auth, apiKey } = await setup();
+    const muted = await feeds.createFeed(t.deps, auth, { title: "muted", minScore: 0, webhookUrl: receiver.url, notificationsMuted: true });
+    const refused = await t.request("POST", `/api/v1/feeds/${muted.id}/webhook/test`, { key: apiKey });
+    expect(refused.status, show(refused)).toBe(409);
+    expect(refused.body.error).toMatch(/muted.*notificationsMuted/i);
+    await deliverer!.idle();
+    expect(receiver.received).toHaveLength(0);
+    expect(rows("SELECT count(*) AS n FROM events WHERE feed_id = ?", muted.id)).toEqual([{ n: 0 }]);
+
+    // Muting after a test was queued still sends nothing.
+    await deliverer!.stop();
+    const later = await feeds.createFeed(t.deps, auth, { title: "muted later", minScore: 0, webhookUrl: receiver.url });
+    await feeds.patchFeed(t.deps, auth, later.id, { notificationsMuted: true });
+    deliverer = createDeliverer(t.deps);
+    deliverer.start();
+    await deliverer.idle();
+    expect(receiver.received).toHaveLength(0);
+    expect(rows("SELECT status, last_error AS error FROM events WHERE feed_id = ?", later.id)).toEqual([{ status: "skipped", error: "Notifications are muted on this feed" }]);
+    const [skipped] = rows("SELECT id FROM events WHERE feed_id = ?", later.id);
+    const resend = await t.request("POST", `/api/v1/feeds/${later.id}/deliveries/${skipped.id}/retry`, { key: apiKey });
+    expect(resend.status, show(resend)).toBe(409);
+    expect(resend.body.error).toBe(refused.body.error);
+
+    const plain = await feeds.createFeed(t.deps, auth, { title: "plain", minScore: 0, webhookUrl: receiver.url });
+    await receiver.waitFor(1);
+    const sent = await t.request("POST", `/api/v1/feeds/${plain.id}/webhook/test`, { key: apiKey });
+    expect(sent.status, show(sent)).toBe(202);
+    expect(sent.body).toEqual({ queued: true, eventId: expect.stringMatching(/^evt_/) });
+    await receiver.waitFor(2);
+    const hook = receiver.received[1]!.json;
+    expect(hook).toMatchObject({ type: "webhook.test", id: sent.body.eventId, feedId: plain.id });
+    // The sample job is archived: a receiver that looks it up, as it would a matched job, finds it.
+    const other = t.account({ name: "other" }).apiKey;
+    for (const key of [apiKey, other]) {
+      const job = await t.request("GET", `/api/v1/jobs/${encodeURIComponent(hook.jobId)}`, { key });
+      expect(job.status, show(job)).toBe(200);
+      expect(job.body.jobTile.job.ciphertext).toBe(hook.jobId);
+      expect(job.body.title).toBe(hook.title);
+    }
+    expect(hook.url).toStartWith("https://marketplace.example/");
+    // ... but it never enters a feed, though every feed here matches everything.
+    expect(rows("SELECT count(*) AS n FROM feed_jobs")).toEqual([{ n: 0 }]);
+
+    const noUrl = await feeds.createFeed(t.deps, auth, { title: "no url", minScore: 0 });
+    expect((await t.request("POST", `/api/v1/feeds/${noUrl.id}/webhook/test`, { key: apiKey })).status).toBe(400);
+    expect((await t.request("POST", `/api/v1/feeds/${plain.id}/webhook/test`, { key: other })).status).toBe(404);
   });
 
   test("an endpoint failing for 24 h is disabled with a reason; saving the URL again re-enables it", async () => {

@@ -6,6 +6,8 @@ import {
   buildJobMatchedPayload,
   buildTestPayload,
   JOB_MATCHED,
+  SAMPLE_JOB_DOCUMENT,
+  SAMPLE_JOB_SOURCE,
   WEBHOOK_TEST,
   type MatchedEventInput,
 } from "../../../src/modules/webhooks/payload";
@@ -252,9 +254,9 @@ describe("payload size", () => {
 });
 
 describe("webhook.test payload", () => {
-  const input = { eventId: "evt_test1", createdAtTs: NOW, feed: FEED };
+  const input = { eventId: "evt_test1", createdAtTs: NOW, feed: FEED, job: normalized(SAMPLE_JOB_DOCUMENT), source: SAMPLE_JOB_SOURCE };
 
-  test("is a realistic sandbox job with the test score and no processed job", () => {
+  test("is a realistic sample job with the test score and no processed job", () => {
     const payload = buildTestPayload(input);
     expectValid(payload);
     expect(payload.type).toBe(WEBHOOK_TEST);
@@ -265,10 +267,13 @@ describe("webhook.test payload", () => {
     expect(payload.feedTitle).toBe(FEED.title);
     expect(payload.processedJobId).toBeNull();
     expect(payload.matchingScore).toBe(5);
-    expect(payload.scoreReason).toBe("Test event sent when the webhook URL was saved");
-    expect(payload.source).toBe("sandbox");
+    expect(payload.scoreReason).toBe("Test event: sent when the webhook URL is saved, or on request");
+    expect(payload.source).toBe("sample");
     expect(payload.platform).toBe("marketplace");
-    expect(payload.jobId).toMatch(/^~02\d+$/);
+    // A ciphertext and a company id no marketplace issues (real ids do not start with zeros).
+    expect(payload.jobId).toBe("~020000000000000000001");
+    expect(payload.companyId).toBe("0000000000000000002");
+    expect(payload.url).toBe("https://marketplace.example/jobs/~020000000000000000001");
     expect(payload.title.length).toBeGreaterThan(10);
     expect(payload.description.length).toBeGreaterThan(200);
     expect(payload.skills.length).toBeGreaterThanOrEqual(3);
@@ -297,7 +302,7 @@ describe("webhook.test payload", () => {
   test("is deterministic: same input, same payload; only the event fields follow the input", () => {
     const a = buildTestPayload(input);
     expect(buildTestPayload(input)).toEqual(a);
-    const b = buildTestPayload({ eventId: "evt_other", createdAtTs: NOW + 3_600_000, feed: { id: "f2", title: "Other" } });
+    const b = buildTestPayload({ ...input, eventId: "evt_other", createdAtTs: NOW + 3_600_000, feed: { id: "f2", title: "Other" } });
     expect(b.ciphertext).toBe(a.ciphertext);
     expect(b.title).toBe(a.title);
     expect(b.description).toBe(a.description);

@@ -91,7 +91,9 @@ describe("determinism and identity", () => {
       expect(tile.id).toBe(doc.id);
       expect(tile.ciphertext).toMatch(/^~02\d{19}$/);
       expect(tile.ciphertext).toBe(`~02${doc.id}`);
-      expect(doc.url).toBe(`https://www.upwork.com/jobs/${tile.ciphertext}`);
+      // A reserved example domain (RFC 2606): a sandbox job never links to the real marketplace.
+      expect(doc.url).toBe(`https://marketplace.example/jobs/${tile.ciphertext}`);
+      expect(JSON.stringify(doc)).not.toContain("upwork.com");
       expect(doc.platform).toBe("marketplace");
       const pub = pubOf(doc);
       if (pub) expect(pub.opening.info).toMatchObject({ id: doc.id, ciphertext: tile.ciphertext, title: doc.title });

@@ -26,8 +26,8 @@ export interface JobDocument {
   description: string;
   /** Absent means marketplace. */
   platform?: Platform;
-  /** Canonical job page; for the marketplace derived from the ciphertext when absent. */
-  url?: string;
+  /** Canonical job page; for the marketplace derived from the ciphertext when absent. Null when ingest dropped a link that was not http or https. */
+  url?: string | null;
   ontologySkills?: OntologySkill[];
   jobTile?: {
     job?: {

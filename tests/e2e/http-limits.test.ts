@@ -1,0 +1,138 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
+import { createApp, listenOptions } from "../../src/app";
+import { loadConfig, type Config } from "../../src/config";
+import { closeDeps, createDeps } from "../../src/deps";
+import { systemClock } from "../../src/lib/clock";
+import { memoryLogger } from "../../src/lib/log";
+import * as accounts from "../../src/modules/accounts/service";
+
+// app.handle bypasses Bun's own router and limits: these run the app on a real socket, listening as `serve` does.
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+function serve(overrides: Partial<Config> = {}) {
+  const config: Config = { ...loadConfig({}), dbPath: ":memory:", host: "127.0.0.1", port: 0, ...overrides };
+  const { deps } = createDeps(config, { clock: systemClock, log: memoryLogger() });
+  const app = createApp(deps);
+  app.listen(listenOptions(config));
+  const server = app.server!;
+  stop = async () => {
+    await server.stop(true);
+    closeDeps(deps);
+  };
+  const { apiKey } = accounts.createAccount(deps, { name: "a" });
+  return { deps, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends bytes exactly as given (fetch would add or fix headers) and reads one
+ * response: status, headers and a Content-Length body. The server may answer
+ * before the body is sent and close; whatever arrived is the answer.
+ */
+function rawRequest(port: number, head: string, body: Uint8Array = new Uint8Array()): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let buffer = Buffer.alloc(0);
+    const parse = (): RawResponse | undefined => {
+      const end = buffer.indexOf("\r\n\r\n");
+      if (end < 0) return undefined;
+      const [statusLine, ...lines] = buffer.subarray(0, end).toString("latin1").split("\r\n");
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const length = Number(headers["content-length"] ?? 0);
+      if (buffer.length < end + 4 + length) return undefined;
+      return { status: Number(statusLine!.split(" ")[1]), headers, body: buffer.subarray(end + 4, end + 4 + length).toString("utf8") };
+    };
+    const finish = () => {
+      socket.destroy();
+      const res = parse();
+      if (res) resolve(res);
+      else reject(new Error(`no complete response: ${JSON.stringify(buffer.toString("latin1").slice(0, 300))}`));
+    };
+    socket.on("data", (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      if (parse()) finish();
+    });
+    socket.on("close", finish);
+    socket.on("error", () => {}); // a reset after the answer is fine; "close" follows
+    socket.write(head);
+    socket.write(body);
+  });
+}
+
+const jsonError = (res: RawResponse) => {
+  expect(res.headers["content-type"], `${res.status} ${res.body}`).toMatch(/^application\/json/);
+  return (JSON.parse(res.body) as { error: string }).error;
+};
+
+describe("HTTP limits on a listening server", () => {
+  test("Bun's router serves HEAD with the GET handler: it is metered in the GET route's bucket", async () => {
+    const { deps, base, apiKey } = serve();
+    const accountId = accounts.authenticate(deps, apiKey)!.accountId;
+    accounts.setRateLimits(deps, accountId, { overrides: { "freelancers.minute": 1 } });
+    const headers = { "x-api-key": apiKey };
+    expect((await fetch(`${base}/api/auto-apply-v2/freelancers`, { headers })).status).toBe(200);
+    const head = await fetch(`${base}/api/auto-apply-v2/freelancers`, { method: "HEAD", headers });
+    expect(head.status).toBe(429);
+    const slashed = await fetch(`${base}/api/auto-apply-v2/freelancers/`, { headers });
+    // Bun's router does not serve the slashed path (404); if it ever does, it must be refused with the route.
+    const slashedBody = (await slashed.json()) as { error: string };
+    expect(slashed.status === 429 || slashedBody.error.startsWith("No route for"), JSON.stringify(slashedBody)).toBe(true);
+  });
+
+  test("a body over the limit gets the JSON 413 at any size, declared or chunked, and the server keeps serving", async () => {
+    const { port, apiKey } = serve();
+    const head = (framing: string) =>
+      `POST /api/v1/feeds HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\ncontent-type: application/json\r\nconnection: close\r\n${framing}\r\n`;
+    const expected = "Request body is larger than 1048576 bytes";
+    for (const size of [1_500_000, 5_000_000, 40_000_000]) {
+      const res = await rawRequest(port, head(`content-length: ${size}\r\n`), new Uint8Array(size).fill(97));
+      expect(res.status, `declared ${size}`).toBe(413);
+      expect(jsonError(res)).toBe(expected);
+    }
+    // a length no one would send: refused before a byte of it is read
+    const claimed = await rawRequest(port, head("content-length: 1000000000000000\r\n"), new Uint8Array(100).fill(97));
+    expect(claimed.status).toBe(413);
+    expect(jsonError(claimed)).toBe(expected);
+    for (const size of [1_100_000, 5_000_000]) {
+      const piece = new Uint8Array(16_384).fill(97);
+      const parts: Uint8Array[] = [];
+      for (let sent = 0; sent < size; sent += piece.length) parts.push(Buffer.from("4000\r\n"), piece, Buffer.from("\r\n"));
+      parts.push(Buffer.from("0\r\n\r\n"));
+      const res = await rawRequest(port, head("transfer-encoding: chunked\r\n"), Buffer.concat(parts));
+      expect(res.status, `chunked ${size}`).toBe(413);
+      expect(jsonError(res)).toBe(expected);
+    }
+    const after = await rawRequest(port, `GET /api/v1/account HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nconnection: close\r\n\r\n`);
+    expect(after.status).toBe(200);
+  });
+
+  test("a URL over 8 KiB gets a JSON 414; one at the limit is served", async () => {
+    const { port, apiKey } = serve();
+    const get = (target: string) => rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nconnection: close\r\n\r\n`);
+    const path = "/api/auto-apply-v2/applied-jobs?status=applied&pad=";
+    const atLimit = await get(path + "a".repeat(8192 - path.length));
+    expect(atLimit.status, atLimit.body).toBe(200);
+    for (const size of [8193, 15_000]) {
+      const res = await get(path + "a".repeat(size - path.length));
+      expect(res.status, `${size}: ${res.body}`).toBe(414);
+      expect(jsonError(res)).toBe("URL is longer than 8192 bytes");
+    }
+  });
+
+  test("a request head over 16 KiB gets Bun's own empty 431 (documented): the app never sees it", async () => {
+    const { port, apiKey } = serve();
+    const res = await rawRequest(port, `GET /api/v1/account HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nx-pad: ${"a".repeat(17_000)}\r\nconnection: close\r\n\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.body).toBe("");
+  });
+});
