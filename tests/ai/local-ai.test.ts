@@ -2,17 +2,22 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "../../src/ai/local-ai";
 import { scoreLocally } from "../../src/ai/local-scorer";
-import { answerQuestionLocally, writeProposalLocally, type WritingJob } from "../../src/ai/local-writer";
+import { answerQuestionLocally, writeProposalLocally } from "../../src/ai/local-writer";
 import { memoryLogger } from "../../src/lib/log";
+import { normalizeJob } from "../../src/modules/jobs/normalize";
+import { writingJobOf } from "../../src/modules/proposals/service";
+import { makeDoc } from "../helpers/factories";
 
-const job: WritingJob = {
-  title: "Shopify store speed optimisation",
-  description: "Our Shopify store loads slowly on mobile. Audit the theme, remove unused apps and improve Core Web Vitals.",
-  skills: ["Shopify", "Liquid", "Performance"],
-  jobType: "FIXED",
-  budgetText: "500 USD",
-  clientCountry: "US",
-};
+const normalized = normalizeJob(
+  makeDoc({
+    title: "Shopify store speed optimisation",
+    description: "Our Shopify store loads slowly on mobile. Audit the theme, remove unused apps and improve Core Web Vitals.",
+    skills: ["Shopify", "Liquid", "Performance"],
+    fixed: 500,
+  }),
+);
+if (!normalized.ok) throw new Error(normalized.error);
+const job = writingJobOf(normalized.job);
 const profile = { name: "Ada", title: "Shopify developer", hourlyRate: 50 };
 const opened: LocalAi[] = [];
 const open = (threads: number) => {
