@@ -19,7 +19,10 @@ const root = join(import.meta.dir, "..");
 const outfile = values.outfile ?? join(root, "jobpilot");
 const started = performance.now();
 console.log(`building ${outfile}${values.target ? ` for ${values.target}` : ""} …`);
-const args = ["build", "--compile", "--minify", "--sourcemap", join(root, "src/main.ts"), "--outfile", outfile];
+// The local AI thread's script is a second entrypoint: a Worker can only start a module that is inside the executable.
+// With both under src/, the worker sits at ai/local-ai.worker.js under the executable's root (see src/ai/local-ai.ts).
+const entrypoints = [join(root, "src/main.ts"), join(root, "src/ai/local-ai.worker.ts")];
+const args = ["build", "--compile", "--minify", "--sourcemap", ...entrypoints, "--outfile", outfile];
 if (values.target) args.push("--target", values.target);
 const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "inherit", stderr: "inherit" });
 const code = await proc.exited;

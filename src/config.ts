@@ -2,6 +2,9 @@ import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { LOG_LEVELS } from "./lib/log";
 
+/** The longest feed prompt any account may be allowed (the request schema's own bound). */
+export const PROMPT_CHARS_HARD_MAX = 100_000;
+
 /**
  * Every setting, in one place. Each has an environment variable, optionally a
  * command-line flag (flags win over the environment), a default and a schema.
@@ -385,6 +388,34 @@ export const SETTINGS = {
     schema: T.Number({ minimum: 0.01, maximum: 365 }),
     default: 14,
     doc: "The tracker stops watching a job this many days after it was published.",
+  },
+  maxFeedsPerAccount: {
+    env: "JOBPILOT_MAX_FEEDS_PER_ACCOUNT",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 1_000_000 }),
+    default: 200,
+    doc: "Most feeds one account may have (`jobpilot account limits --feeds` sets it per account).",
+  },
+  maxApiKeysPerAccount: {
+    env: "JOBPILOT_MAX_API_KEYS_PER_ACCOUNT",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 1_000_000 }),
+    default: 50,
+    doc: "Most active (unrevoked) API keys one account may have (`jobpilot account limits --api-keys` sets it per account).",
+  },
+  maxPromptChars: {
+    env: "JOBPILOT_MAX_PROMPT_CHARS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: PROMPT_CHARS_HARD_MAX }),
+    default: 20_000,
+    doc: "Longest profilePrompt and proposalGenerationPrompt of a feed, in characters (`jobpilot account limits --prompt-chars` sets it per account, up to 100000).",
+  },
+  localAiThreads: {
+    env: "JOBPILOT_LOCAL_AI_THREADS",
+    flag: undefined,
+    schema: T.Optional(T.Integer({ minimum: 0, maximum: 64 })),
+    default: undefined,
+    doc: "Threads that run the local scorer and writer (used without a model) off the thread that answers HTTP; unset: the number of cores minus one, between 1 and 4; 0 runs them on the server's thread.",
   },
   workerConcurrency: {
     env: "JOBPILOT_WORKER_CONCURRENCY",

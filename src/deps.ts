@@ -9,6 +9,7 @@ import { RateLimiter } from "./http/rate-limiter";
 import { KeyUsage } from "./modules/accounts/key-usage";
 import { dayCountStore } from "./modules/accounts/repo";
 import { AiClient } from "./ai/client";
+import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "./ai/local-ai";
 import { FeedIndex } from "./modules/feeds/matcher";
 import { allFeeds } from "./modules/feeds/repo";
 import { Signal } from "./lib/signal";
@@ -31,6 +32,8 @@ export interface Deps {
   /** Every feed, compiled and indexed for matching; kept in step by the feeds service. */
   feedIndex: FeedIndex;
   ai: AiClient;
+  /** The local scorer and writer, on their own threads (JOBPILOT_LOCAL_AI_THREADS; 0 = on this one). */
+  localAi: LocalAi;
   /** Writers call wake() after committing queued work; the task worker subscribes to `work`. */
   work: Signal;
   wake: () => void;
@@ -81,6 +84,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
       },
       base.log.child({ component: "ai" }),
     ),
+    localAi: createLocalAi({ threads: config.localAiThreads ?? defaultLocalAiThreads(), log: base.log.child({ component: "local-ai" }) }),
     work,
     wake: () => work.notify(),
     drivers: undefined as unknown as Deps["drivers"],
@@ -96,8 +100,9 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
   return { deps, migrations };
 }
 
-/** Writes what is held in memory (usage, day counters) and closes the database. */
+/** Writes what is held in memory (usage, day counters), stops the local AI threads and closes the database. */
 export function closeDeps(deps: Deps): void {
+  deps.localAi.close();
   flushUsage(deps);
   closeDatabase(deps.db);
 }

@@ -63,17 +63,30 @@ export const accountList: Command = {
   },
 };
 
+/** A ceiling flag: a whole number, `default` (null: the server's), or not given (undefined). */
+function ceilingFlag(ctx: Parameters<Command["run"]>[0], name: string): number | null | undefined {
+  const raw = ctx.values[name] as string | undefined;
+  if (raw === undefined) return undefined;
+  if (raw === "default") return null;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  throw new UsageError(`--${name} must be a whole number or default, got '${raw}'`);
+}
+
 export const accountLimits: Command = {
   name: "account limits",
-  summary: "Raise (or lower) an account's rate limits: a multiplier over the default table and exact per-window overrides.",
-  usage: "jobpilot account limits --account ID [--multiplier X] [--set BUCKET.WINDOW=N ...] [--clear] [--ai-scoring N|unlimited] [--json]",
-  details: `Buckets: ${BUCKETS.join(", ")}. Windows: minute, day. Example: --set apply.day=5000 --multiplier 2`,
+  summary: "Raise (or lower) an account's limits: rate limits (a multiplier over the default table, exact per-window overrides) and ceilings (feeds, API keys, prompt length).",
+  usage:
+    "jobpilot account limits --account ID [--multiplier X] [--set BUCKET.WINDOW=N ...] [--clear] [--ai-scoring N|unlimited] [--feeds N|default] [--api-keys N|default] [--prompt-chars N|default] [--json]",
+  details: `Buckets: ${BUCKETS.join(", ")}. Windows: minute, day. Example: --set apply.day=5000 --multiplier 2. Ceilings default to JOBPILOT_MAX_FEEDS_PER_ACCOUNT, JOBPILOT_MAX_API_KEYS_PER_ACCOUNT and JOBPILOT_MAX_PROMPT_CHARS; a lower ceiling removes nothing, the account only cannot add more.`,
   options: {
     account: { type: "string", value: "ID", description: "Account id" },
     multiplier: { type: "string", value: "X", description: "Multiply every limit by X (e.g. 2 or 0.5)" },
     set: { type: "string", value: "B.W=N", multiple: true, description: "Exact limit for one bucket window, e.g. apply.minute=120" },
     clear: { type: "boolean", description: "Back to the default table (before --multiplier/--set)" },
     "ai-scoring": { type: "string", value: "N", description: "AI scoring calls allowed per calendar month, or unlimited (default)" },
+    feeds: { type: "string", value: "N", description: "Most feeds the account may have, or default (the server's)" },
+    "api-keys": { type: "string", value: "N", description: "Most active API keys the account may have, or default" },
+    "prompt-chars": { type: "string", value: "N", description: "Longest feed prompt in characters (up to 100000), or default" },
     json: { type: "boolean", description: "Print the account as JSON" },
   },
   run(ctx) {
@@ -94,17 +107,23 @@ export const accountLimits: Command = {
       else if (/^\d+$/.test(aiRaw)) aiScoring = Number(aiRaw);
       else throw new UsageError(`--ai-scoring must be a whole number or unlimited, got '${aiRaw}'`);
     }
-    if (multiplier === undefined && Object.keys(overrides).length === 0 && !ctx.values.clear && aiRaw === undefined) {
-      throw new UsageError("give --multiplier, --set, --clear or --ai-scoring");
+    const ceilings = { feeds: ceilingFlag(ctx, "feeds"), apiKeys: ceilingFlag(ctx, "api-keys"), promptChars: ceilingFlag(ctx, "prompt-chars") };
+    const setsCeiling = Object.values(ceilings).some((v) => v !== undefined);
+    if (multiplier === undefined && Object.keys(overrides).length === 0 && !ctx.values.clear && aiRaw === undefined && !setsCeiling) {
+      throw new UsageError("give --multiplier, --set, --clear or --ai-scoring (or a ceiling: --feeds, --api-keys, --prompt-chars)");
     }
     return withDeps(ctx, (deps) => {
       if (ctx.values.clear) accounts.setRateLimits(deps, accountId, { clear: true });
       if (aiScoring !== undefined) accounts.setAiScoringAllowance(deps, accountId, aiScoring);
+      if (setsCeiling) accounts.setCeilings(deps, accountId, ceilings);
       const account = accounts.setRateLimits(deps, accountId, { multiplier, overrides });
       if (ctx.values.json) printJson(ctx, account);
       else {
+        const inForce = accounts.ceilingsOf(deps, accountId);
+        const mark = (own: number | null) => (own === null ? " (server default)" : "");
         ctx.io.stdout(
-          `Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}, AI scoring ${account.aiScoringAllowance ?? "unlimited"} per month\n`,
+          `Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}, AI scoring ${account.aiScoringAllowance ?? "unlimited"} per month\n` +
+            `Ceilings: feeds ${inForce.feeds}${mark(account.maxFeeds)}, API keys ${inForce.apiKeys}${mark(account.maxApiKeys)}, prompts ${inForce.promptChars} characters${mark(account.maxPromptChars)}\n`,
         );
       }
       return 0;

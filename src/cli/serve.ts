@@ -118,6 +118,7 @@ export const serveCommand: Command = {
         { name: "stop schedules", run: () => scheduler.stop() },
         { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop(), deliverer.stop()]) },
         { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },
+        { name: "stop the local AI threads", run: () => deps.localAi.close() },
         { name: "flush and close the database", run: () => closeDeps(deps) },
       ],
       { timeoutMs: config.shutdownTimeoutMs, log },

@@ -22,6 +22,10 @@ export const accounts = sqliteTable(
   creditsHeld: integer("credits_held").notNull().default(0),
   /** The marketplace driver this account applies through; null = JOBPILOT_MARKETPLACE_DRIVER. */
   marketplaceDriver: text("marketplace_driver"),
+  /** Ceilings of this account; null = the server's default (JOBPILOT_MAX_FEEDS_PER_ACCOUNT, …). */
+  maxFeeds: integer("max_feeds"),
+  maxApiKeys: integer("max_api_keys"),
+  maxPromptChars: integer("max_prompt_chars"),
   createdAtTs: integer("created_at_ts").notNull(),
   },
   // The last line of defence against overspending: no write can leave a negative balance.

@@ -58,7 +58,12 @@ export class Loop {
         this.opts.log.error("background loop round failed", { loop: this.opts.name, failures: this.failures, err: err as Error });
       }
       if (!this.running) break;
-      if (this.woken && this.failures === 0) continue;
+      if (this.woken && this.failures === 0) {
+        // Woken during the round: go again at once, but after pending I/O, so a loop that is woken without pause
+        // (a task finishing every few milliseconds) never holds requests back.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        continue;
+      }
       const backoff = this.failures === 0 ? this.opts.intervalMs : Math.min(this.opts.maxBackoffMs ?? 30_000, this.opts.intervalMs * 2 ** this.failures);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, backoff);

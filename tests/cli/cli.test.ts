@@ -145,6 +145,29 @@ describe("command line", () => {
     expect(cleared).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
   });
 
+  test("account limits sets an account's own ceilings (feeds, API keys, prompt length) and `default` goes back to the server's", async () => {
+    const { run } = cli({ JOBPILOT_MAX_API_KEYS_PER_ACCOUNT: "2" });
+    const { accountId } = JSON.parse((await run("account", "create", "--name", "A", "--json")).stdout);
+    const set = await run("account", "limits", "--account", accountId, "--feeds", "500", "--api-keys", "1", "--prompt-chars", "40000", "--json");
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ maxFeeds: 500, maxApiKeys: 1, maxPromptChars: 40000, rateLimitMultiplier: 1 });
+    // The account's first key already fills its own ceiling of 1.
+    const refused = await run("key", "create", "--account", accountId);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("API key limit reached");
+    const text = await run("account", "limits", "--account", accountId, "--api-keys", "default");
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain("feeds 500, API keys 2 (server default), prompts 40000 characters");
+    expect((await run("key", "create", "--account", accountId)).code).toBe(0);
+    expect((await run("key", "create", "--account", accountId)).code).toBe(1);
+    const bad = await run("account", "limits", "--account", accountId, "--prompt-chars", "200000");
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("promptChars must be a whole number from 0 to 100000");
+    const usage = await run("account", "limits", "--account", accountId, "--feeds", "many");
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--feeds must be a whole number or default, got 'many'");
+  });
+
   test("migrate reports what it applied, then that nothing is pending", async () => {
     const { run } = cli();
     expect((await run("migrate")).stdout).toContain("applied 0000_init");

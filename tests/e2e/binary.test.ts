@@ -95,6 +95,47 @@ describe("compiled binary, end to end", () => {
     server = undefined;
   }, 30_000);
 
+  test("local scoring and writing run on the executable's own worker threads", async () => {
+    const own = { JOBPILOT_DB: join(dir, "threads.db"), JOBPILOT_SOURCES: "none", JOBPILOT_LOCAL_AI_THREADS: "2" };
+    server = await startServer([binary, "serve"], own);
+    const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1]!;
+    const headers = { "x-api-key": key, "content-type": "application/json" };
+    const feed = await fetch(`${server.url}/api/v1/feeds`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ title: "Shopify", minScore: 0, profilePrompt: "Shopify speed optimisation, Liquid themes" }),
+    });
+    expect(feed.status).toBe(201);
+    const feedId = ((await feed.json()) as { feed: { id: string } }).feed.id;
+    const captured = await fetch(`${server.url}/api/v1/capture`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: "https://jobs.example.com/jobs/view/4242", title: "Shopify speed expert", description: "Make our Shopify theme fast: Liquid, Core Web Vitals." }),
+    });
+    expect(captured.status).toBe(201);
+    let jobs: { scoreSource: string; scoreReason: string }[] = [];
+    for (let i = 0; i < 200 && jobs.length === 0; i++) {
+      await Bun.sleep(25);
+      jobs = ((await (await fetch(`${server.url}/api/v1/feeds/${feedId}/jobs`, { headers })).json()) as { jobs: typeof jobs }).jobs;
+    }
+    expect(jobs, server.output()).toHaveLength(1);
+    expect(jobs[0]!.scoreSource).toBe("local");
+    expect(jobs[0]!.scoreReason).toContain("shopify");
+
+    const written = await fetch(`${server.url}/api/auto-apply-v2/generate-proposal`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jobTitle: "Shopify speed expert", jobDescription: "Make our Shopify theme fast.", questions: [{ position: 0, question: "Which tools do you use?" }] }),
+    });
+    expect(written.status).toBe(200);
+    const body = (await written.json()) as { proposal: string; questionAnswers: { answer: string }[] };
+    expect(body.proposal.length).toBeGreaterThan(200);
+    expect(body.questionAnswers[0]!.answer.length).toBeGreaterThan(20);
+    expect(server.output()).not.toContain("local AI thread died");
+    expect(await server.stop("SIGTERM")).toBe(0);
+    server = undefined;
+  }, 30_000);
+
   test("bad configuration fails fast naming the variable", async () => {
     const res = await runCommand([binary, "serve"], { ...env, PORT: "eighty" });
     expect(res.code).toBe(2);

@@ -26,7 +26,8 @@ export interface RequestOptions {
 export function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]> } = {}) {
   const clock = opts.clock ?? new ManualClock();
   const log = memoryLogger();
-  const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", ...opts.config };
+  // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop.
+  const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", localAiThreads: 0, ...opts.config };
   const { deps } = createDeps(config, { clock, log });
   // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
   deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));

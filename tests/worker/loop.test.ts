@@ -18,6 +18,30 @@ describe("background loops", () => {
     await loop.stop();
   });
 
+  test("a loop woken during every round still lets timers and requests run between its rounds", async () => {
+    // A queue that finishes a task every millisecond wakes its loop in every round (issue 13: one account's
+    // scoring backlog ran as one block and held every request for seconds).
+    let rounds = 0;
+    let timerFiredAtRound: number | null = null;
+    const loop: Loop = new Loop({
+      name: "busy",
+      intervalMs: 60_000,
+      run: () => {
+        rounds++;
+        const until = performance.now() + 1;
+        while (performance.now() < until);
+        if (rounds < 200) loop.notify();
+      },
+      log: memoryLogger(),
+    });
+    setTimeout(() => (timerFiredAtRound = rounds), 0);
+    loop.start();
+    while (rounds < 200) await Bun.sleep(5);
+    await loop.stop();
+    expect(timerFiredAtRound).not.toBeNull();
+    expect(timerFiredAtRound!).toBeLessThan(50);
+  });
+
   test("stop() waits for the round in hand and no round starts after it", async () => {
     let finished = 0;
     let started = 0;

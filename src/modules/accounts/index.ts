@@ -45,8 +45,8 @@ export function accountAdminRoutes(deps: Deps) {
     .post("/accounts/:accountId/keys", ({ params, body, set }) => ((set.status = 201), accounts.createKey(deps, params.accountId, body.label)), {
       params: AccountIdParams,
       body: CreateKeyBody,
-      response: { 201: CreatedKey, ...errorResponses(400, 401, 404) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "Create an API key (shown once)" },
+      response: { 201: CreatedKey, ...errorResponses(400, 401, 404, 409) },
+      detail: { tags: adminTags, security: adminSecurity, summary: "Create an API key (shown once)", description: "409 when the account already has as many active keys as it may." },
     })
     .get("/accounts/:accountId/keys", ({ params }) => ({ keys: accounts.listKeys(deps, params.accountId) }), {
       params: AccountIdParams,

@@ -29,6 +29,9 @@ export function listAccounts(db: Db): (AccountRow & { activeKeys: number })[] {
       aiScoringAllowance: accounts.aiScoringAllowance,
       creditsHeld: accounts.creditsHeld,
       marketplaceDriver: accounts.marketplaceDriver,
+      maxFeeds: accounts.maxFeeds,
+      maxApiKeys: accounts.maxApiKeys,
+      maxPromptChars: accounts.maxPromptChars,
       createdAtTs: accounts.createdAtTs,
       // Written out in full: drizzle leaves column names unqualified inside a subquery, which would bind to api_keys.
       activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`,
@@ -282,6 +285,15 @@ export function addAiUsage(db: Db, entry: { accountId: string; month: string; pu
 
 export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): AccountRow | undefined {
   return db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning().get();
+}
+
+export function setCeilings(db: Db, id: string, changes: Partial<Pick<AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">>): AccountRow | undefined {
+  return db.update(accounts).set(changes).where(eq(accounts.id, id)).returning().get();
+}
+
+/** Keys that still work (revoked ones do not count against the ceiling). */
+export function countActiveKeys(db: Db, accountId: string): number {
+  return db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs))).get()?.n ?? 0;
 }
 
 export function setMarketplaceDriver(db: Db, id: string, driver: string | null): AccountRow | undefined {

@@ -1,3 +1,4 @@
+import { PROMPT_CHARS_HARD_MAX, type Config } from "../../config";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -10,6 +11,16 @@ import type { AccountView, KeyView } from "./model";
 export interface AccountsDeps {
   db: Db;
   clock: Clock;
+}
+
+/** The server-wide ceilings; an account's own (accounts.max_*) win over them. */
+export type CeilingDefaults = Pick<Config, "maxFeedsPerAccount" | "maxApiKeysPerAccount" | "maxPromptChars">;
+
+/** What one account may have: its own ceilings where set, else the server's. */
+export interface Ceilings {
+  feeds: number;
+  apiKeys: number;
+  promptChars: number;
 }
 
 export type AccountKind = "solo" | "agency";
@@ -36,6 +47,9 @@ export function toAccountView(row: repo.AccountRow): AccountView {
     aiScoringAllowance: row.aiScoringAllowance,
     creditsHeld: row.creditsHeld,
     marketplaceDriver: row.marketplaceDriver,
+    maxFeeds: row.maxFeeds,
+    maxApiKeys: row.maxApiKeys,
+    maxPromptChars: row.maxPromptChars,
     createdAtTs: row.createdAtTs,
   };
 }
@@ -140,10 +154,26 @@ export function whoAmI(deps: AccountsDeps, auth: AuthContext): { account: Accoun
   return { account: toAccountView(account), key: { id: auth.keyId, label: auth.keyLabel, prefix: auth.keyPrefix } };
 }
 
-export function createKey(deps: AccountsDeps, accountId: string, label?: string | null): { key: KeyView; apiKey: string } {
-  getAccount(deps, accountId);
-  const { apiKey, row } = newKeyRow(accountId, checkLabel(label), deps.clock.now());
-  return { key: toKeyView(repo.insertKey(deps.db, row)), apiKey };
+/** A new key, shown once; refused (409) when the account already has as many active keys as its ceiling allows. */
+export function createKey(deps: AccountsDeps & { config: CeilingDefaults }, accountId: string, label?: string | null): { key: KeyView; apiKey: string } {
+  const checkedLabel = checkLabel(label);
+  // Count and insert in one IMMEDIATE transaction, so two requests at once cannot both take the last place.
+  return deps.db.transaction(
+    (tx) => {
+      const db = tx as unknown as Db;
+      const ceiling = ceilingsOf({ ...deps, db }, accountId).apiKeys;
+      const active = repo.countActiveKeys(db, accountId);
+      if (active >= ceiling) {
+        throw new AppError(
+          "conflict",
+          `API key limit reached: this account has ${active} active API keys and may have ${ceiling} (its maxApiKeys). Revoke a key, or have the operator raise the limit with jobpilot account limits --api-keys N.`,
+        );
+      }
+      const { apiKey, row } = newKeyRow(accountId, checkedLabel, deps.clock.now());
+      return { key: toKeyView(repo.insertKey(db, row)), apiKey };
+    },
+    { behavior: "immediate" },
+  );
 }
 
 export function listKeys(deps: AccountsDeps, accountId: string): KeyView[] {
@@ -203,6 +233,37 @@ export function setRateLimits(
     overrides[name] = limit;
   }
   const row = repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+  if (!row) throw notFound("Account not found");
+  return toAccountView(row);
+}
+
+/** The account's ceilings in force. Throws 404 for an unknown account. */
+export function ceilingsOf(deps: { db: Db; config: CeilingDefaults }, accountId: string): Ceilings {
+  const row = repo.findAccount(deps.db, accountId);
+  if (!row) throw notFound("Account not found");
+  return {
+    feeds: row.maxFeeds ?? deps.config.maxFeedsPerAccount,
+    apiKeys: row.maxApiKeys ?? deps.config.maxApiKeysPerAccount,
+    promptChars: row.maxPromptChars ?? deps.config.maxPromptChars,
+  };
+}
+
+/**
+ * Sets the account's own ceilings; null goes back to the server default. A
+ * lower ceiling removes nothing: an account above it only cannot add more.
+ */
+export function setCeilings(deps: AccountsDeps, accountId: string, input: { feeds?: number | null; apiKeys?: number | null; promptChars?: number | null }): AccountView {
+  const changes: Partial<Pick<repo.AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">> = {};
+  if (input.feeds !== undefined) changes.maxFeeds = input.feeds === null ? null : checkWholeNumber(input.feeds, "feeds", false);
+  if (input.apiKeys !== undefined) changes.maxApiKeys = input.apiKeys === null ? null : checkWholeNumber(input.apiKeys, "apiKeys", false);
+  if (input.promptChars !== undefined) {
+    if (input.promptChars !== null && (!Number.isSafeInteger(input.promptChars) || input.promptChars < 0 || input.promptChars > PROMPT_CHARS_HARD_MAX)) {
+      throw new AppError("bad_request", `promptChars must be a whole number from 0 to ${PROMPT_CHARS_HARD_MAX}`);
+    }
+    changes.maxPromptChars = input.promptChars;
+  }
+  if (Object.keys(changes).length === 0) return getAccount(deps, accountId);
+  const row = repo.setCeilings(deps.db, accountId, changes);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }

@@ -1,4 +1,5 @@
 import type { AiClient } from "../../ai/client";
+import type { LocalAi } from "../../ai/local-ai";
 import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
@@ -20,6 +21,7 @@ export interface ApplicationsDeps {
   clock: Clock;
   log: Logger;
   ai: AiClient;
+  localAi: LocalAi;
   config: { marketplaceDriver: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
   drivers: Record<string, MarketplaceDriver>;
   wake: () => void;

@@ -108,7 +108,7 @@ export function listKeys(deps: DashboardDeps, session: DashboardSession) {
   return accounts.listKeys(deps, session.accountId);
 }
 
-export function createKey(deps: DashboardDeps, session: DashboardSession, label: string | undefined) {
+export function createKey(deps: DashboardDeps & { config: accounts.CeilingDefaults }, session: DashboardSession, label: string | undefined) {
   return accounts.createKey(deps, session.accountId, label);
 }
 

@@ -42,12 +42,13 @@ export function feedsRoutes(deps: Deps) {
       {
         policy,
         body: CreateFeedBody,
-        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 413, 415, 429, 500) },
+        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500) },
         detail: {
           tags,
           summary: "Create a feed",
           description:
-            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). With an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower.",
+            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). With an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower. " +
+            "409 when the account already has as many feeds as it may (200 unless the operator set another limit).",
         },
       },
     )

@@ -1,5 +1,6 @@
 import { t } from "elysia";
 import { pageQuery } from "../../http/schemas";
+import { PROMPT_CHARS_HARD_MAX } from "../../config";
 
 export const Platform = t.Union([t.Literal("marketplace"), t.Literal("professional_network"), t.Literal("web")]);
 const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, description }));
@@ -8,8 +9,9 @@ const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, descrip
 export const feedWritableFields = {
   title: t.String({ minLength: 1, maxLength: 200, description: "Display name." }),
   profilePrompt: t.String({
-    maxLength: 20_000,
-    description: "Plain-language description of the ideal job; each matching job is scored 0–10 against it. Empty: no scoring, every match gets 5.",
+    maxLength: PROMPT_CHARS_HARD_MAX,
+    description:
+      "Plain-language description of the ideal job; each matching job is scored 0–10 against it. Empty: no scoring, every match gets 5. At most 20,000 characters unless the operator set another limit (JOBPILOT_MAX_PROMPT_CHARS, or per account).",
   }),
   minScore: t.Number({ minimum: 0, maximum: 10, description: "Jobs at or above it enter the feed and notify." }),
   includes: t.Array(t.String({ minLength: 1, maxLength: 200 }), {
@@ -31,7 +33,10 @@ export const feedWritableFields = {
     description: "Client countries kept in include mode (a job whose client country is unknown is dropped). Empty = no filter.",
   }),
   platforms: t.Array(Platform, { minItems: 1, description: "Omitted: all platforms." }),
-  proposalGenerationPrompt: t.String({ maxLength: 20_000 }),
+  proposalGenerationPrompt: t.String({
+    maxLength: PROMPT_CHARS_HARD_MAX,
+    description: "At most 20,000 characters unless the operator set another limit (JOBPILOT_MAX_PROMPT_CHARS, or per account).",
+  }),
   notificationsMuted: t.Boolean({ description: "Matched and scored, but no notifications." }),
   emailFound: t.Union([t.Literal("all"), t.Literal("email_found")]),
   jobTypes: t.Array(t.Union([t.Literal("HOURLY"), t.Literal("FIXED")]), { description: "Marketplace only. [] = no filter." }),

@@ -38,6 +38,10 @@ export function listFeeds(db: Db, accountId: string): FeedRow[] {
   return db.select().from(feeds).where(eq(feeds.accountId, accountId)).orderBy(feeds.createdAtTs).all();
 }
 
+export function countFeeds(db: Db, accountId: string): number {
+  return db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId)).get()?.n ?? 0;
+}
+
 export function allFeeds(db: Db): FeedRow[] {
   return db.select().from(feeds).all();
 }

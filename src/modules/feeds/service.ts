@@ -3,7 +3,7 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
 import { isUuid, newId } from "../../lib/ids";
-import type { AuthContext } from "../accounts/service";
+import { ceilingsOf, type AuthContext, type CeilingDefaults } from "../accounts/service";
 import { admitFeedOf, queueEvent, WEBHOOK_TEST_EVENT } from "./admit";
 import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
@@ -20,7 +20,7 @@ export interface FeedsDeps {
   feedIndex: FeedIndex;
   egress: EgressPolicy;
   resolve?: Resolver;
-  config: { webhookRotationWindowMs: number };
+  config: { webhookRotationWindowMs: number } & CeilingDefaults;
   wake: () => void;
 }
 
@@ -85,6 +85,14 @@ function crossFieldDetails(feed: Writable & { minScore: number; profilePrompt: s
     });
   }
   return details;
+}
+
+/** Prompts longer than the account's ceiling; only the fields this write sets are checked, so a lowered ceiling breaks no saved feed. */
+function promptLengthDetails(changed: Writable, maxChars: number): string[] {
+  return (["profilePrompt", "proposalGenerationPrompt"] as const).flatMap((field) => {
+    const value = changed[field];
+    return typeof value === "string" && value.length > maxChars ? [`${field} must be at most ${maxChars} characters (${value.length} given)`] : [];
+  });
 }
 
 /** The SSRF check of a webhook URL at save time (every delivery checks again, at connect time). */
@@ -153,12 +161,21 @@ export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Fee
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
   const fields = pickWritable(body);
   const merged = { ...DEFAULTS, ...fields } as Writable & { minScore: number; profilePrompt: string; title: string };
-  const details = [...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
+  const ceilings = ceilingsOf(deps, auth.accountId);
+  const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
   const row = deps.db.transaction(
     (tx) => {
       const db = tx as unknown as Db;
+      // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
+      const existing = repo.countFeeds(db, auth.accountId);
+      if (existing >= ceilings.feeds) {
+        throw new AppError(
+          "conflict",
+          `Feed limit reached: this account has ${existing} feeds and may have ${ceilings.feeds} (its maxFeeds). Delete a feed, or have the operator raise the limit with jobpilot account limits --feeds N.`,
+        );
+      }
       const inserted = repo.insertFeed(db, {
         ...merged,
         webhookSecret: merged.webhookUrl ? generateSecret() : null,
@@ -185,6 +202,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   }
   // The prompt rule is checked on the feed as it will be after this write.
   const details = [
+    ...promptLengthDetails(changes, ceilingsOf(deps, auth.accountId).promptChars),
     ...crossFieldDetails({ ...current, ...changes } as Writable & { minScore: number; profilePrompt: string }, changes),
     ...(await webhookUrlDetails(deps, changes)),
   ];

@@ -1,5 +1,6 @@
 import { AiError, type AiClient } from "../../ai/client";
-import { answerQuestionLocally, writeProposalLocally, type Bid, type WriterProfile, type WritingJob } from "../../ai/local-writer";
+import type { LocalAi } from "../../ai/local-ai";
+import type { Bid, WriterProfile, WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
 import type { Db } from "../../db/client";
 import { AppError, notFound, userFacingServerError } from "../../errors";
@@ -20,6 +21,7 @@ export interface ProposalsDeps {
   clock: Clock;
   log: Logger;
   ai: AiClient;
+  localAi: LocalAi;
   config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver: string };
   drivers: Record<string, MarketplaceDriver>;
 }
@@ -105,10 +107,11 @@ async function write(
   const profile = await writerProfile(deps, auth);
   const { job, bid } = input;
   if (!deps.ai.isConfigured) {
-    return {
-      proposal: writeProposalLocally({ job, profile, instructions: input.instructions, effort: input.effort, bid }),
-      answers: new Map(input.questions.map((q) => [q.position, answerQuestionLocally({ job, profile, question: q.question, bid })])),
-    };
+    const [proposal, ...answers] = await Promise.all([
+      deps.localAi.writeProposal({ job, profile, instructions: input.instructions, effort: input.effort, bid }),
+      ...input.questions.map((q) => deps.localAi.answerQuestion({ job, profile, question: q.question, bid })),
+    ]);
+    return { proposal, answers: new Map(input.questions.map((q, i) => [q.position, answers[i]!])) };
   }
   try {
     const written = await writeProposalWithModel(
@@ -127,7 +130,7 @@ async function write(
     for (const q of input.questions) {
       if (!written.answers.has(q.position)) {
         deps.log.warn("model left a screening question unanswered; answered locally", { position: q.position });
-        written.answers.set(q.position, answerQuestionLocally({ job, profile, question: q.question, bid }));
+        written.answers.set(q.position, await deps.localAi.answerQuestion({ job, profile, question: q.question, bid }));
       }
     }
     return written;

@@ -1,5 +1,5 @@
 import { AiError, type AiClient } from "../../ai/client";
-import { scoreLocally } from "../../ai/local-scorer";
+import type { LocalAi } from "../../ai/local-ai";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
@@ -20,6 +20,7 @@ export interface ScoringDeps {
   clock: Clock;
   log: Logger;
   ai: AiClient;
+  localAi: LocalAi;
   config: { scoringModel: string };
   wake: () => void;
 }
@@ -111,7 +112,7 @@ async function scoreUncached(
       }
     }
   }
-  const local = scoreLocally(input.profilePrompt, { title: input.job.title, description: input.job.description, skills: input.job.skills });
+  const local = await deps.localAi.score(input.profilePrompt, { title: input.job.title, description: input.job.description, skills: input.job.skills });
   return { score: local.score, source: "local", reason: `${local.reason} (local scorer: ${fallbackWhy})`.slice(0, 400) };
 }
 

@@ -23,9 +23,12 @@ afterEach(async () => {
   fake.setFallback(() => ({ content: "{}" }));
 });
 
-function setup(opts: { ai?: boolean; retries?: number } = {}) {
+function setup(opts: { ai?: boolean; retries?: number; localAiThreads?: number } = {}) {
   t = createTestApp({
-    config: opts.ai ? { openaiApiKey: "sk-test-key", openaiBaseUrl: fake.url, aiMaxRetries: opts.retries ?? 0, aiTimeoutMs: 2000 } : {},
+    config: {
+      ...(opts.ai ? { openaiApiKey: "sk-test-key", openaiBaseUrl: fake.url, aiMaxRetries: opts.retries ?? 0, aiTimeoutMs: 2000 } : {}),
+      ...(opts.localAiThreads !== undefined ? { localAiThreads: opts.localAiThreads } : {}),
+    },
   });
   const { apiKey, accountId } = t.account();
   const auth = authenticate(t.deps, apiKey)!;
@@ -68,6 +71,52 @@ describe("scoring with the local scorer (no model configured)", async () => {
     expect(rows("SELECT * FROM tasks")).toHaveLength(0);
     expect(f.id).toBeDefined();
   });
+});
+
+describe("local scoring off the request thread", () => {
+  // Issue 13: 500 local scorings of long prompts against long descriptions ran on the server's thread and /healthz took 1.26 s.
+  test("with local AI threads, a large batch of local scorings leaves the request thread free: /healthz keeps answering while the batch is scored", async () => {
+    const { feed } = setup({ localAiThreads: 1 });
+    const words = "react typescript node postgres dashboard fintech senior contract python kubernetes migration audit design testing".split(" ");
+    const text = (chars: number, seed: number) => {
+      let out = "";
+      for (let i = seed; out.length < chars; i++) out += `${words[(i * 7) % words.length]} ${words[(i * 3 + seed) % words.length]}. `;
+      return out.slice(0, chars);
+    };
+    for (let i = 0; i < 60; i++) await feed({ profilePrompt: text(20_000, i), minScore: 0 });
+    await worker!.stop(); // queue the whole batch first, then measure while it is scored
+    t.clock.advance(1000);
+    ingestDocuments(t.deps, [1, 2, 3].map((i) => makeDoc({ title: `Senior developer ${i}`, description: text(99_000, i) })), { source: "test" });
+    expect(rows("SELECT count(*) AS n FROM tasks")[0].n).toBe(180);
+
+    // A probe client: /healthz one request at a time, noting how many scorings were done when each answer came.
+    const health: { ms: number; scored: number }[] = [];
+    let scoring = true;
+    const probe = (async () => {
+      while (scoring) {
+        const t0 = performance.now();
+        expect((await t.request("GET", "/healthz")).status).toBe(200);
+        health.push({ ms: performance.now() - t0, scored: rows("SELECT count(*) AS n FROM feed_jobs")[0].n });
+        await Bun.sleep(2);
+      }
+    })();
+    worker = new TaskWorker(t.deps, { concurrency: 8, handlers: { score: (p, c) => scoreFeedMatch(t.deps, p, c) } });
+    worker.start();
+    await worker.drain(60_000);
+    scoring = false;
+    await probe;
+
+    expect(rows("SELECT count(*) AS n FROM feed_jobs")[0].n).toBe(180);
+    expect(rows("SELECT DISTINCT score_source AS s FROM feed_jobs").map((r) => r.s)).toEqual(["local"]);
+    // On the request thread the whole batch is one block: no answer comes while it runs. Off it, answers keep coming
+    // between scorings. (Counting answers, not milliseconds, keeps this independent of how busy the test machine is;
+    // bench:stall measures the latency.)
+    const during = health.filter((h) => h.scored > 0 && h.scored < 180);
+    const shown = health.map((h) => `${Math.round(h.ms)}ms@${h.scored}`).join(" ");
+    expect(during.length, shown).toBeGreaterThan(20);
+    const sorted = health.map((h) => h.ms).sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)]!, shown).toBeLessThan(50);
+  }, 60_000);
 });
 
 describe("scoring with a model", async () => {
