@@ -13,6 +13,13 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  * this limit sits well below, so a long URL gets our JSON 414 instead.
  */
 export const MAX_URL_BYTES = 8192;
+/**
+ * Bun answers a request head (request line + headers) over its own limit with an empty 431 before any
+ * of our code runs; its default, 16 KiB, would hide our JSON 414 from URLs of 16–64 KiB. The start
+ * scripts (package.json) and the compiled binary (scripts/build.ts) raise it to this with
+ * `--max-http-header-size`; a test keeps the three in step.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 65_536;
 
 /**
  * Gives every request an id (the caller's x-request-id when it is sane, else a

@@ -29,6 +29,10 @@ describe("compiled binary, end to end", () => {
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).toBe(200);
+      // The executable raises Bun's request-head limit, so a long query string gets jobpilot's JSON 414, not Bun's empty 431.
+      const longUrl = await fetch(`${server.url}/healthz?pad=${"a".repeat(40_000)}`);
+      expect(longUrl.status).toBe(414);
+      expect(await longUrl.json()).toEqual({ error: "URL is longer than 8192 bytes" });
       expect(await health.json()).toMatchObject({ status: "ok", database: { status: "ok", journalMode: "wal" } });
 
       // the CLI writes to the same database while the server runs

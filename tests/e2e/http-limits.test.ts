@@ -6,6 +6,9 @@ import { closeDeps, createDeps } from "../../src/deps";
 import { systemClock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
 import * as accounts from "../../src/modules/accounts/service";
+import { MAX_REQUEST_HEAD_BYTES } from "../../src/http/request-context";
+import { startServer, type ServerProcess } from "../helpers/process";
+import packageJson from "../../package.json";
 
 // app.handle bypasses Bun's own router and limits: these run the app on a real socket, listening as `serve` does.
 let stop: (() => Promise<void>) | undefined;
@@ -129,10 +132,34 @@ describe("HTTP limits on a listening server", () => {
     }
   });
 
-  test("a request head over 16 KiB gets Bun's own empty 431 (documented): the app never sees it", async () => {
+  test("without the raised limit (bun run src/main.ts), a request head over 16 KiB gets Bun's own empty 431: the app never sees it", async () => {
     const { port, apiKey } = serve();
     const res = await rawRequest(port, `GET /api/v1/account HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nx-pad: ${"a".repeat(17_000)}\r\nconnection: close\r\n\r\n`);
     expect(res.status).toBe(431);
     expect(res.body).toBe("");
   });
+});
+
+describe("as users start it (bun run start)", () => {
+  let server: ServerProcess | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
+  });
+
+  test("the start scripts raise Bun's request-head limit to MAX_REQUEST_HEAD_BYTES", () => {
+    const flag = `--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`;
+    expect(packageJson.scripts.start).toContain(flag);
+    expect(packageJson.scripts.jobpilot).toContain(flag);
+  });
+
+  test("a 60 KB query string gets the JSON 414; only a head over 64 KiB meets Bun's empty 431", async () => {
+    server = await startServer([process.execPath, "run", "start"], { JOBPILOT_DB: ":memory:" });
+    const port = Number(new URL(server.url).port);
+    const long = await rawRequest(port, `GET /healthz?pad=${"a".repeat(60_000)} HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n`);
+    expect(long.status, long.body).toBe(414);
+    expect(jsonError(long)).toBe("URL is longer than 8192 bytes");
+    const huge = await rawRequest(port, `GET /healthz?pad=${"a".repeat(MAX_REQUEST_HEAD_BYTES)} HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n`);
+    expect(huge.status).toBe(431);
+  }, 20_000);
 });
