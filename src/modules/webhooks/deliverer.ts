@@ -12,6 +12,7 @@ import { findJob } from "../jobs/repo";
 import { clientScore } from "../jobs/client-score";
 import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
 import * as repo from "./repo";
+import type { WebhookPayload } from "./model";
 
 export interface DelivererDeps {
   db: Db;
@@ -50,6 +51,13 @@ export function retryDelay(scheduleMs: number[], failedAttempts: number, statusC
  * transaction after the POST; a crash before that leaves the event due, so it
  * is sent again with the same webhook-id (at-least-once).
  */
+/** The payload's client score: the archive's score of the same document, reduced to {score, label}. */
+function withClientScore(payload: WebhookPayload, document: unknown, nowTs: number): WebhookPayload {
+  const score = clientScore(document, nowTs);
+  payload.client.clientScore = { score: score.score, label: score.label };
+  return payload;
+}
+
 export class WebhookDeliverer extends PoolLoop {
   private readonly busyFeeds = new Set<string>();
 
@@ -84,7 +92,8 @@ export class WebhookDeliverer extends PoolLoop {
       // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
       const sample = findJob(db, archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
       const job = sample ? normalizeJob(sample.document) : null;
-      return sample && job?.ok ? buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed, job: job.job, source: sample.source }) : null;
+      if (!sample || !job?.ok) return null;
+      return withClientScore(buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed, job: job.job, source: sample.source }), sample.document, clock.now());
     }
     const match = e.feedJobId ? findFeedJobById(db, e.feedJobId) : undefined;
     const row = e.jobCiphertext ? findJob(db, e.jobCiphertext) : undefined;
@@ -98,9 +107,7 @@ export class WebhookDeliverer extends PoolLoop {
       job: job.job,
       source: row.source,
     });
-    const score = clientScore(row.document, clock.now());
-    payload.client.clientScore = { score: score.score, label: score.label };
-    return payload;
+    return withClientScore(payload, row.document, clock.now());
   }
 
   private async deliver(e: repo.EventRow): Promise<void> {

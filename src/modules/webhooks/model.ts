@@ -60,7 +60,7 @@ export const WebhookClientSchema = t.Object(
     reviews: t.Nullable(t.Integer({ minimum: 0, description: "Number of reviews behind `rating`; null when unknown." })),
     hasStats: t.Boolean({ description: "Whether any client statistics (rating, reviews, spend) were available at all." }),
     clientScore: t.Nullable(WebhookClientScoreSchema, {
-      description: "jobpilot's client score; currently always null (reserved for the client-score feature).",
+      description: "jobpilot's client score of the job's document, as clientScore.score and .label of GET /api/v1/jobs/{ciphertext}; null only when it cannot be computed.",
     }),
   },
   { description: "The client who posted the job. Fields the source does not provide are null." },

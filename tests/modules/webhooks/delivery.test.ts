@@ -50,11 +50,14 @@ async function runClock(n: number, stepMs: number, maxMs: number) {
 
 describe("webhook delivery", () => {
   test("saving a URL sends a signed test event; a match sends job.matched; both verify with the standardwebhooks package", async () => {
-    const { auth } = await setup();
+    const { auth, apiKey } = await setup();
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
     expect(feed.webhookSecret).toMatch(/^whsec_/);
     await receiver.waitFor(1);
     expect(receiver.received[0]!.json).toMatchObject({ type: "webhook.test", feedId: feed.id, jobListenerId: feed.id });
+    // Both kinds carry the archive's client score of their job, reduced to {score, label}.
+    const sampleScore = await t.request("GET", `/api/v1/jobs/${receiver.received[0]!.json.ciphertext}`, { key: apiKey });
+    expect(receiver.received[0]!.json.client.clientScore).toEqual({ score: sampleScore.body.clientScore.score, label: sampleScore.body.clientScore.label });
     t.clock.advance(1000);
     const doc = makeDoc({ title: "Go service", questions: ["Have you used Go?"], companyId: "1777000000000000001" });
     ingestDocuments(t.deps, [doc], { source: "test" });
@@ -72,6 +75,8 @@ describe("webhook delivery", () => {
       client: { company: { companyId: "1777000000000000001" } },
       screeningQuestions: [{ position: 0, question: "Have you used Go?" }],
     });
+    const jobScore = (await t.request("GET", `/api/v1/jobs/${cipher}`, { key: apiKey })).body.clientScore;
+    expect(hook.json.client.clientScore).toEqual({ score: jobScore.score, label: jobScore.label });
     expect(hook.headers["webhook-id"]).toBe(hook.json.id);
     // our verifier and the reference implementation both accept it
     const secret = feed.webhookSecret!;
