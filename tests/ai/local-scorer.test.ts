@@ -363,19 +363,6 @@ describe("edge cases", () => {
     expect(result.score).toBeGreaterThan(5);
     expect(scoreLocally(Array(500).fill(REACT).join(". "), react.perfect).score).toBeGreaterThanOrEqual(8);
   });
-
-  test("a 5 KB description scores in well under a millisecond", () => {
-    const paragraph =
-      "We are a fintech startup building real-time trading dashboards for institutional clients. You will work with React, " +
-      "TypeScript, GraphQL and Node.js, review pull requests and improve performance. WebSockets and accessibility are a plus. ";
-    const description = paragraph.repeat(30).slice(0, 5000);
-    const j = job("Senior Frontend Engineer (React)", description, ["React", "TypeScript", "GraphQL"]);
-    for (let i = 0; i < 100; i++) scoreLocally(REACT, j);
-    const runs = 300;
-    const started = performance.now();
-    for (let i = 0; i < runs; i++) scoreLocally(REACT, j);
-    expect((performance.now() - started) / runs).toBeLessThan(1);
-  });
 });
 
 describe("properties", () => {

@@ -426,7 +426,7 @@ describe("other fields", () => {
   });
 });
 
-describe("robustness and speed", () => {
+describe("robustness", () => {
   test("never throws on arbitrary JSON values", () => {
     fc.assert(fc.property(fc.jsonValue(), (v) => typeof normalizeJob(v).ok === "boolean"), { numRuns: 500 });
   });
@@ -452,15 +452,5 @@ describe("robustness and speed", () => {
       }),
       { numRuns: 500 },
     );
-  });
-
-  test("a typical rich document normalises well under 100 µs", () => {
-    const doc = fixture("marketplace-rich");
-    for (let i = 0; i < 500; i++) normalizeJob(doc);
-    const n = 2000;
-    const start = Bun.nanoseconds();
-    for (let i = 0; i < n; i++) normalizeJob(doc);
-    const microsPerCall = (Bun.nanoseconds() - start) / n / 1000;
-    expect(microsPerCall).toBeLessThan(100);
   });
 });
