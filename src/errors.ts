@@ -13,7 +13,6 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
-  not_implemented: 501,
   unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -33,10 +32,9 @@ export class AppError extends Error {
 }
 
 export const notFound = (what = "Not found") => new AppError("not_found", what);
-export const notImplemented = () => new AppError("not_implemented", "Not implemented yet");
 
 /** '/proposal/hourlyRate' → 'proposal.hourlyRate', '/questionAnswers/0/position' → 'questionAnswers[0].position'. */
-export function fieldName(path: string): string {
+function fieldName(path: string): string {
   return path
     .split("/")
     .filter(Boolean)

@@ -36,7 +36,7 @@ const META = new RegExp(
 );
 
 /** Titles are often Title Case or shouted; read them as running text, keeping what look like names. */
-export function titleText(title: string, proper: Set<string>): string {
+function titleText(title: string, proper: Set<string>): string {
   const words = title.match(/\p{L}[\p{L}\p{N}'.+#-]*/gu) ?? [];
   const letters = words.join("");
   const shouted = letters.length >= 6 && letters === letters.toUpperCase();
@@ -123,7 +123,7 @@ function joinShort(pieces: string[]): string[] {
   return out;
 }
 
-export interface Need { sv: string; obj: string }
+interface Need { sv: string; obj: string }
 
 function needOf(sentences: Sentence[], proper: Set<string>): Need | undefined {
   for (const { text } of sentences.slice(0, 8)) {
@@ -152,7 +152,7 @@ function problemOf(sentences: Sentence[], proper: Set<string>): string | undefin
   return undefined;
 }
 
-export interface TitleReading { kind: "verb" | "role" | "topic" | "none"; text: string }
+interface TitleReading { kind: "verb" | "role" | "topic" | "none"; text: string }
 
 function readTitle(rawTitle: string, proper: Set<string>): TitleReading {
   const cleaned = fragment(rawTitle, 16)

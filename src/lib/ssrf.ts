@@ -42,7 +42,7 @@ export class EgressBlockedError extends Error {
   override name = "EgressBlockedError";
 }
 
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 // checkUrl has no caller-given deadline; a resolver that never answers must not hold an API request forever.

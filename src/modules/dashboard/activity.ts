@@ -13,7 +13,7 @@ import { sessionAuth } from "./service";
 import * as views from "./views";
 
 /** The same page size and ceiling as GET /api/auto-apply-v2/applied-jobs and the deliveries API. */
-export const ACTIVITY_PAGE_SIZE = 50;
+const ACTIVITY_PAGE_SIZE = 50;
 
 type Query = Record<string, string | undefined>;
 type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];

@@ -6,7 +6,6 @@ import { CreateFeedBody, PatchFeedBody, type Feed } from "../feeds/model";
 import * as feeds from "../feeds/service";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
-import * as views from "./views";
 import * as feedViews from "./feeds-views";
 import { badOffsetPage, dashboardGuard, field, fragment, HIDDEN, isHtmx, page, parseOffset, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 

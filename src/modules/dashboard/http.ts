@@ -22,7 +22,7 @@ export interface Set {
 
 // Pages are personal and hold a CSRF token: never cached, never framed, no scripts at all,
 // and no Referer (a sign-in link's token is in its URL).
-export const PAGE_HEADERS = {
+const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
   "x-frame-options": "DENY",
@@ -57,7 +57,7 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /** Secure only over https, or the cookie would never come back on a plain-http localhost install. */
-export function isHttps(request: Request): boolean {
+function isHttps(request: Request): boolean {
   return request.url.startsWith("https:") || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 

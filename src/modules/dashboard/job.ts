@@ -13,7 +13,6 @@ import { dashboardGuard, HIDDEN, page, redirect, type Set, formValues, numberOrT
 import * as jobViews from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
-import * as views from "./views";
 
 /**
  * The dashboard's job page: the archived job as GET /api/jobs/by-ciphertext
@@ -28,7 +27,7 @@ const JOBS = `${DASHBOARD_PATH}/jobs`;
 const CANNOT = "Cannot show that job";
 
 /** Form strings → the API's apply body. Empty answers and empty optional bid fields are left out. */
-export function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<string, unknown> {
+function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<string, unknown> {
   const body: Record<string, unknown> = { jobId: ciphertext, coverLetter: v.coverLetter ?? "" };
   const answers: { position: number; answer: string }[] = [];
   for (const [k, value] of Object.entries(v)) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
 import { events, feeds, webhookAttempts } from "../../db/schema";
@@ -27,10 +27,6 @@ export function findEventBySeq(db: Db, seq: number): EventRow | undefined {
       .where(eq(events.seq, sql.placeholder("seq")))
       .prepare(),
   ).get({ seq });
-}
-
-export function insertEvent(db: Db, row: typeof events.$inferInsert): void {
-  db.insert(events).values(row).run();
 }
 
 /** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
