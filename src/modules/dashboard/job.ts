@@ -9,7 +9,7 @@ import { getArchivedJob } from "../archive/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal } from "../proposals/service";
-import { dashboardGuard, HIDDEN, page, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 import * as jobViews from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
@@ -67,7 +67,7 @@ export function dashboardJobRoutes(deps: Deps) {
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
-  function open(request: Request, set: Set, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
+  function open(request: Request, set: ResponseState, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
     const session = guard.open(request, set, body);
     if (typeof session === "string") return session;
     try {
