@@ -24,7 +24,7 @@
  * The parts, one file each: local-writer-text (untrusted text, wording, limits), local-writer-reading
  * (the job read once) with local-writer-terms (key terms), local-writer-money (the bid, no other price),
  * local-writer-letter (the cover letter), local-writer-answers (screening answers), and
- * local-writer-phrases (every phrasing).
+ * local-writer-phrases with local-writer-categories (every phrasing).
  */
 export { answerQuestionLocally } from "./local-writer-answers";
 export { writeProposalLocally, type Effort, type LocalProposalInput } from "./local-writer-letter";
