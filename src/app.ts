@@ -148,5 +148,3 @@ export function createApp(deps: Deps) {
     .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
     .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia());
 }
-
-export type App = ReturnType<typeof createApp>;

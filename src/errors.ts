@@ -13,7 +13,6 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
-  not_implemented: 501,
   unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -41,7 +40,7 @@ export class AppError extends Error {
  */
 export const userFacingServerError = (code: "internal" | "unavailable", message: string) => new AppError(code, message, {}, {}, true);
 
-const SERVER_ERROR_MESSAGES: Record<number, string> = { 500: "Internal server error", 501: "Not implemented", 503: "Service unavailable" };
+const SERVER_ERROR_MESSAGES: Record<number, string> = { 500: "Internal server error", 503: "Service unavailable" };
 
 /** What a client is told of a server error: its status in words, never the cause (which is logged). */
 export const serverErrorMessage = (status: number) => SERVER_ERROR_MESSAGES[status] ?? SERVER_ERROR_MESSAGES[500]!;
@@ -50,10 +49,9 @@ export const serverErrorMessage = (status: number) => SERVER_ERROR_MESSAGES[stat
 export const clientMessage = (error: AppError) => (error.status < 500 || error.userFacing ? error.message : serverErrorMessage(error.status));
 
 export const notFound = (what = "Not found") => new AppError("not_found", what);
-export const notImplemented = () => new AppError("not_implemented", "Not implemented yet");
 
 /** '/proposal/hourlyRate' → 'proposal.hourlyRate', '/questionAnswers/0/position' → 'questionAnswers[0].position'. */
-export function fieldName(path: string): string {
+function fieldName(path: string): string {
   return path
     .split("/")
     .filter(Boolean)

@@ -36,7 +36,7 @@ const SYSTEM = [
 ].join("\n");
 
 /** Never trust the model's number: it must be a finite score in range, else the call counts as invalid output. */
-export function validateScore(value: unknown): { score: number; reason: string } {
+function validateScore(value: unknown): { score: number; reason: string } {
   const v = value as { score?: unknown; reason?: unknown };
   if (typeof v?.score !== "number" || !Number.isFinite(v.score) || v.score < 0 || v.score > 10) {
     throw new Error(`score must be a number from 0 to 10, got ${JSON.stringify(v?.score)}`);

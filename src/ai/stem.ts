@@ -98,7 +98,7 @@ const ALIAS_GROUPS: string[][] = [
   ["api", "apis"],
 ];
 
-export const TECH = new Set(TECH_WORDS.split(" "));
+const TECH = new Set(TECH_WORDS.split(" "));
 
 // ---------------------------------------------------------------- stemmer
 
@@ -180,7 +180,7 @@ const STEP4 = byLastLetter(
 const LI_ENDING = new Set(["c", "d", "e", "g", "h", "k", "m", "n", "r", "t"]);
 
 /** Stems one lower-case a–z word. */
-export function porterStem(word: string): string {
+function porterStem(word: string): string {
   let w = word;
   if (w.length <= 3) return w;
 
@@ -249,7 +249,7 @@ const memo = new Map<string, string>();
 const MEMO_LIMIT = 50_000;
 
 /** The stem of one token, keeping technical tokens intact; no stopword handling. */
-export function stemWord(token: string): string {
+function stemWord(token: string): string {
   if (token.length > MAX_STEMMED_LENGTH || !ASCII_WORD.test(token) || TECH.has(token)) return token;
   return porterStem(token);
 }

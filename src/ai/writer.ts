@@ -84,7 +84,7 @@ function profileFacts(p: WriterProfile | null): string {
 }
 
 /** Cleans what formatting the model added anyway and refuses letters that are unusable. */
-export function validateProposal(value: unknown, positions: number[]): { proposal: string; answers: Map<number, string> } {
+function validateProposal(value: unknown, positions: number[]): { proposal: string; answers: Map<number, string> } {
   const v = value as { proposal?: unknown; questionAnswers?: unknown };
   if (typeof v?.proposal !== "string") throw new Error("proposal must be a string");
   const proposal = v.proposal

@@ -45,7 +45,7 @@ export interface Command {
 /** Bad command line: a one-line message and exit code 2. */
 export class UsageError extends Error {}
 
-export const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
+const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   db: { type: "string", value: "PATH", description: "SQLite database file (env JOBPILOT_DB, default ./data/jobpilot.db)" },
   "log-level": { type: "string", value: "LEVEL", description: "debug, info, warn or error (env LOG_LEVEL)" },
   help: { type: "boolean", short: "h", description: "Show this help" },

@@ -5,54 +5,31 @@
  * (a page the user was viewing, a board's description field), and two copies
  * had drifted apart in features and in how they behaved on hostile markup.
  *
- * Hand-written rather than a dependency: all we need is readable text for
- * matching and e-mail extraction, not a DOM. The converter is one forward pass
- * with indexOf and short anchored matches only, so hostile input (200 KB of
- * "<script", thousands of unclosed `<a href="` or `<pre>`) costs linear time
- * instead of a regex backtracking storm.
+ * The converter is hand-written rather than a dependency: all we need is
+ * readable text for matching and e-mail extraction, not a DOM. It is one
+ * forward pass with indexOf and short anchored matches only, so hostile input
+ * (200 KB of "<script", thousands of unclosed `<a href="` or `<pre>`) costs
+ * linear time instead of a regex backtracking storm. Character references are
+ * the `entities` package's (the decoder behind htmlparser2 and cheerio): the
+ * HTML standard's 2,000-odd names and the browser's numeric quirks are data to
+ * keep current, not logic worth owning.
  */
+import { decodeHTMLAttribute } from "entities";
 
 // ---------------------------------------------------------------------------
 // Character references
 
-// HTML 4 Latin-1 entities name the code points 160..255 in order.
-const LATIN1 =
-  "nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest " +
-  "Agrave Aacute Acirc Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig " +
-  "agrave aacute acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml";
-const OTHER_ENTITIES: Record<string, number> = {
-  quot: 34, amp: 38, apos: 39, lt: 60, gt: 62, OElig: 338, oelig: 339, Scaron: 352, scaron: 353, Yuml: 376, fnof: 402, circ: 710, tilde: 732,
-  ensp: 8194, emsp: 8195, thinsp: 8201, zwnj: 8204, zwj: 8205, lrm: 8206, rlm: 8207, ndash: 8211, mdash: 8212, lsquo: 8216, rsquo: 8217,
-  sbquo: 8218, ldquo: 8220, rdquo: 8221, bdquo: 8222, dagger: 8224, Dagger: 8225, bull: 8226, hellip: 8230, permil: 8240, prime: 8242,
-  Prime: 8243, lsaquo: 8249, rsaquo: 8250, euro: 8364, trade: 8482, larr: 8592, uarr: 8593, rarr: 8594, darr: 8595, harr: 8596,
-  minus: 8722, le: 8804, ge: 8805, ne: 8800, hearts: 9829, check: 10003, star: 9734, nbhy: 8209,
-};
-const NAMED = new Map<string, string>(Object.entries(OTHER_ENTITIES).map(([k, v]) => [k, String.fromCodePoint(v)]));
-LATIN1.split(" ").forEach((name, i) => NAMED.set(name, String.fromCodePoint(160 + i)));
-
-// Browsers read &#128;–&#159; as Windows-1252, and old CMS content relies on it (&#146; for ’).
-const CP1252 = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ";
-
-// Numeric references may omit the ";". Named ones need it ("AT&T", "?a=1&copy=2" stay as written),
-// except the handful that sloppy HTML really writes bare ("Q&amp A", "&nbsp x"), and only at a word end.
-const ENTITY = /&(?:#(\d{1,7});?|#[xX]([0-9a-fA-F]{1,6});?|([a-zA-Z][a-zA-Z0-9]{1,31});|(amp|lt|gt|quot|nbsp)(?![a-zA-Z0-9]))/g;
-
-function fromCode(code: number): string {
-  if (code >= 0x80 && code <= 0x9f) return CP1252[code - 0x80]!;
-  // NUL, surrogates and values beyond Unicode become the replacement character, as browsers do.
-  if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return "\ufffd";
-  return String.fromCodePoint(code);
-}
-
-function decodeOne(whole: string, dec: string | undefined, hex: string | undefined, name: string | undefined, bare: string | undefined): string {
-  if (dec !== undefined) return fromCode(Number.parseInt(dec, 10));
-  if (hex !== undefined) return fromCode(Number.parseInt(hex, 16));
-  return NAMED.get(name ?? bare!) ?? whole;
-}
-
-/** Decodes character references; unknown named ones stay as written ("AT&T", "&bogus;"). */
+/**
+ * Decodes character references with the `entities` package (the HTML
+ * standard's full table, numeric references with the browser's Windows-1252
+ * reading of &#128;–&#159;). Attribute-value rules, on purpose: a name needs
+ * its ";" unless it is one of the legacy names browsers read bare, and even
+ * those stay as written before a letter, digit or "=", so "AT&T",
+ * "?a=1&copy=2" and "&ampx" survive while sloppy "Q&amp A" still decodes.
+ * Unknown names stay as written ("&bogus;").
+ */
 export function decodeEntities(text: string): string {
-  return text.includes("&") ? text.replace(ENTITY, decodeOne) : text;
+  return text.includes("&") ? decodeHTMLAttribute(text) : text;
 }
 
 // ---------------------------------------------------------------------------
@@ -103,6 +80,7 @@ const PRE_SPACE = "\u0003";
 const SOURCE_NEWLINE = "\u0004";
 const PLACEHOLDERS = /[\u0001-\u0004]/g;
 const HAS_PLACEHOLDER = /[\u0001-\u0004]/;
+const BETWEEN_PLACEHOLDERS = /[^\u0001-\u0004]+/g;
 // A run of block boundaries and the space around them: "</li><li>" is one line break, not two.
 const BREAKS = /[ \t\n]*(?:[\u0001\u0002][ \t\n]*)+/g;
 
@@ -189,11 +167,8 @@ export function htmlToText(html: string | null | undefined): string {
     if (pre > 0) t = t.replace(/\r\n?/g, "\n").replace(/[ \t]/g, PRE_SPACE);
     // Whether the input is plain text is only known at the end, so source newlines stay marked until then.
     else t = t.replace(/\s+/g, (run) => (/[\n\r]/.test(run) ? run.replace(/\r\n?/g, "\n").replace(/[^\n]+/g, "").replaceAll("\n", SOURCE_NEWLINE) : " "));
-    // A decoded "&#2;" must not turn into one of our placeholders.
-    out.push(t.includes("&") ? t.replace(ENTITY, (...m: (string | undefined)[]) => {
-      const decoded = decodeOne(m[0]!, m[1], m[2], m[3], m[4]);
-      return HAS_PLACEHOLDER.test(decoded) ? "" : decoded;
-    }) : t);
+    // A decoded "&#2;" must not turn into one of our placeholders: decode the runs between ours, drop any it made.
+    out.push(t.includes("&") ? t.replace(BETWEEN_PLACEHOLDERS, (run) => decodeEntities(run).replace(PLACEHOLDERS, "")) : t);
   };
   // The whole <pre> block is known only at its close: dedent it then, once, so nested or repeated <pre> stays linear.
   const closePre = () => {

@@ -1,4 +1,5 @@
 import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
 
 /**
  * Outgoing requests to user-supplied URLs (webhooks) without SSRF.
@@ -11,6 +12,18 @@ import { lookup } from "node:dns/promises";
  * (SNI and certificate check). Bun 1.4.5 verifies the certificate against
  * `tls.serverName` and never against the Host header (oven-sh/bun#35886);
  * tests/lib/ssrf.test.ts checks both.
+ *
+ * ipaddr.js (the address library behind Express's proxy-addr) holds parsed
+ * addresses as numbers and does the CIDR matching, IPv4-mapped conversion,
+ * formatting and the named-range lookup. Hand-written, on purpose:
+ * - reading text: IPv4 in odd notations goes through the URL parser, because
+ *   that is how fetch will read the host; ipaddr.js is more lenient than fetch
+ *   in a few IPv6 spellings (see parseIPv6), and a guard that reads an address
+ *   differently from the connection is a bypass;
+ * - the special-purpose block table, from the IANA registries with a name per
+ *   block for the refusal message (ipaddr.js's own range() is coarser, and
+ *   treats unknown IPv6 as unicast where only 2000::/3 is global);
+ * - the pinning above, which no library offers for Bun's fetch.
  */
 
 export interface EgressPolicy {
@@ -29,25 +42,21 @@ export class EgressBlockedError extends Error {
   override name = "EgressBlockedError";
 }
 
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 // checkUrl has no caller-given deadline; a resolver that never answers must not hold an API request forever.
 const SAVE_RESOLVE_TIMEOUT_MS = 5_000;
 
 // ---------------------------------------------------------------------------
-// Parsing. Everything is compared as bytes, never as strings, so no textual
-// form (compressed, mixed, upper case, odd IPv4 notations) can dodge a range.
+// Parsing. Text is read the way fetch reads a URL host, then ipaddr.js holds it
+// as numbers and compares it bitwise, so no textual form (compressed, mixed,
+// upper case, odd IPv4 notations) can dodge a range.
 
-type Ip = { version: 4 | 6; bytes: Uint8Array }; // 4 or 16 bytes
+type Ip = ipaddr.IPv4 | ipaddr.IPv6;
 
-const DOTTED_QUAD = /^(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})\.(0|[1-9]\d{0,2})$/;
-
-function parseDottedQuad(text: string): Uint8Array | null {
-  const m = DOTTED_QUAD.exec(text);
-  if (!m) return null;
-  const parts = m.slice(1).map(Number);
-  return parts.every((n) => n <= 255) ? Uint8Array.from(parts) : null;
+function parseDottedQuad(text: string): ipaddr.IPv4 | null {
+  return ipaddr.IPv4.isValidFourPartDecimal(text) ? ipaddr.IPv4.parse(text) : null;
 }
 
 /**
@@ -55,7 +64,7 @@ function parseDottedQuad(text: string): Uint8Array | null {
  * "017700000001" and "127.1" all mean 127.0.0.1. Reading them the same way fetch
  * would is what keeps them from slipping through as "not an address".
  */
-function parseIPv4(text: string): Uint8Array | null {
+function parseIPv4(text: string): ipaddr.IPv4 | null {
   const strict = parseDottedQuad(text);
   if (strict) return strict;
   if (!/^[0-9a-fA-Fx.]+$/.test(text)) return null; // keeps "@", "/", ":" away from the URL parser
@@ -68,161 +77,121 @@ function parseIPv4(text: string): Uint8Array | null {
   return parseDottedQuad(hostname);
 }
 
-function parseIPv6(text: string): Uint8Array | null {
-  if (text.includes("%")) return null; // zone ids name an interface, not a destination; refuse them
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const groups: number[][] = [];
-  for (let h = 0; h < halves.length; h++) {
-    const out: number[] = [];
-    const pieces = halves[h] === "" ? [] : halves[h]!.split(":");
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i]!;
-      if (piece.includes(".")) {
-        // Mixed notation ("::ffff:127.0.0.1"): only as the very last piece.
-        const isLast = h === halves.length - 1 && i === pieces.length - 1;
-        const v4 = isLast ? parseDottedQuad(piece) : null;
-        if (!v4) return null;
-        out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-      } else if (/^[0-9a-fA-F]{1,4}$/.test(piece)) {
-        out.push(parseInt(piece, 16));
-      } else {
-        return null;
-      }
-    }
-    groups.push(out);
+/**
+ * IPv6 as RFC 4291 writes it. ipaddr.js alone is lenient in ways fetch is not: it reads "::1.2.3.4" as
+ * IPv4-mapped (fetch: ::102:304), accepts octal and hex pieces in a trailing IPv4 and keeps zone ids. So the
+ * trailing IPv4, if any, must be a strict dotted quad and is respelled as two hex groups, and ipaddr.js only
+ * ever sees hex groups and colons. (Not the URL parser as for IPv4: Bun's refuses some valid mixed forms.)
+ */
+function parseIPv6(text: string): ipaddr.IPv6 | null {
+  let hex = text;
+  const tail = /:([^:]*\.[^:]*)$/.exec(text);
+  if (tail) {
+    const v4 = parseDottedQuad(tail[1]!);
+    if (!v4) return null;
+    const [a, b, c, d] = v4.octets as [number, number, number, number];
+    hex = `${text.slice(0, tail.index + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  let words: number[];
-  if (groups.length === 1) {
-    words = groups[0]!;
-    if (words.length !== 8) return null;
-  } else {
-    const [head, tail] = groups as [number[], number[]];
-    const missing = 8 - head.length - tail.length;
-    if (missing < 1) return null;
-    words = [...head, ...new Array<number>(missing).fill(0), ...tail];
+  if (!/^[0-9a-fA-F:]+$/.test(hex)) return null; // zone ids ("%eth0") name an interface, not a destination; refuse them
+  try {
+    return ipaddr.IPv6.parse(hex);
+  } catch {
+    return null;
   }
-  const bytes = new Uint8Array(16);
-  words.forEach((word, i) => {
-    bytes[2 * i] = word >> 8;
-    bytes[2 * i + 1] = word & 0xff;
-  });
-  return bytes;
 }
 
 function parseIp(text: string): Ip | null {
   const bare = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
-  if (bare.includes(":")) {
-    const bytes = parseIPv6(bare);
-    return bytes && { version: 6, bytes };
-  }
-  const bytes = parseIPv4(bare);
-  return bytes && { version: 4, bytes };
+  return bare.includes(":") ? parseIPv6(bare) : parseIPv4(bare);
 }
+
+const MAPPED_PREFIX = ipaddr.parseCIDR("::ffff:0:0/96");
 
 /** ::ffff:a.b.c.d is the IPv4 host a.b.c.d; everything about it (class, allowlist, where we connect) uses the IPv4. */
 function canonical(ip: Ip): Ip {
-  if (ip.version === 6 && startsWith(ip.bytes, MAPPED_PREFIX, 96)) return { version: 4, bytes: ip.bytes.slice(12) };
-  return ip;
+  return ip instanceof ipaddr.IPv6 && ip.match(MAPPED_PREFIX) ? ip.toIPv4Address() : ip;
 }
 
-function format(ip: Ip): string {
-  if (ip.version === 4) return ip.bytes.join(".");
-  const words: string[] = [];
-  for (let i = 0; i < 16; i += 2) words.push(((ip.bytes[i]! << 8) | ip.bytes[i + 1]!).toString(16));
-  return words.join(":");
-}
-
-function startsWith(bytes: Uint8Array, prefix: Uint8Array, bits: number): boolean {
-  for (let i = 0; i < bits; i += 8) {
-    const take = Math.min(8, bits - i);
-    const mask = (0xff << (8 - take)) & 0xff;
-    if ((bytes[i / 8]! & mask) !== (prefix[i / 8]! & mask)) return false;
-  }
-  return true;
-}
-
-type Cidr = { ip: Ip; bits: number };
+type Cidr = [Ip, number];
 
 function parseCidr(text: string): Cidr | null {
   const slash = text.indexOf("/");
   const ip = parseIp(slash === -1 ? text : text.slice(0, slash));
   if (!ip) return null;
-  const max = ip.version === 4 ? 32 : 128;
+  const max = ip.kind() === "ipv4" ? 32 : 128;
   const bitsText = slash === -1 ? String(max) : text.slice(slash + 1);
   if (!/^\d{1,3}$/.test(bitsText) || Number(bitsText) > max) return null;
-  return { ip, bits: Number(bitsText) };
+  return [ip, Number(bitsText)];
 }
 
-function inCidr(ip: Ip, cidr: Cidr): boolean {
-  return ip.version === cidr.ip.version && startsWith(ip.bytes, cidr.ip.bytes, cidr.bits);
+function inCidr(ip: Ip, [network, bits]: Cidr): boolean {
+  return ip.kind() === network.kind() && ip.match(network, bits);
 }
 
 // ---------------------------------------------------------------------------
 // Classification (IANA IPv4 and IPv6 special-purpose address registries).
-// Lists are searched in order, so more specific blocks come first.
+// ipaddr.subnetMatch answers the first name whose blocks hold the address, so
+// more specific blocks come first. Its own range() is too coarse for a guard:
+// documentation, benchmarking and 6to4 relay are all "reserved" there, and any
+// IPv6 address it does not know is "unicast" where only 2000::/3 is.
 
-const MAPPED_PREFIX = parseIPv6("::ffff:0:0")!;
+const GLOBAL = "global";
+const blocks = (...cidrs: string[]) => cidrs.map((cidr) => ipaddr.parseCIDR(cidr));
 
-const block = (cidr: string, range: string) => ({ cidr: parseCidr(cidr)!, range });
-const IPV4_SPECIAL = [
-  block("255.255.255.255/32", "limited broadcast"),
-  block("0.0.0.0/8", "this network (0.0.0.0/8)"),
-  block("10.0.0.0/8", "private (RFC 1918)"),
-  block("100.64.0.0/10", "shared address space (CGNAT)"),
-  block("127.0.0.0/8", "loopback"),
-  block("169.254.0.0/16", "link-local"),
-  block("172.16.0.0/12", "private (RFC 1918)"),
-  block("192.0.0.0/24", "IETF protocol assignments"),
-  block("192.0.2.0/24", "documentation (TEST-NET-1)"),
-  block("192.88.99.0/24", "6to4 relay anycast (deprecated)"),
-  block("192.168.0.0/16", "private (RFC 1918)"),
-  block("198.18.0.0/15", "benchmarking"),
-  block("198.51.100.0/24", "documentation (TEST-NET-2)"),
-  block("203.0.113.0/24", "documentation (TEST-NET-3)"),
-  block("224.0.0.0/4", "multicast"),
-  block("240.0.0.0/4", "reserved"),
-];
+const IPV4_SPECIAL: Record<string, Cidr[]> = {
+  "limited broadcast": blocks("255.255.255.255/32"),
+  "this network (0.0.0.0/8)": blocks("0.0.0.0/8"),
+  "private (RFC 1918)": blocks("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"),
+  "shared address space (CGNAT)": blocks("100.64.0.0/10"),
+  loopback: blocks("127.0.0.0/8"),
+  "link-local": blocks("169.254.0.0/16"),
+  "IETF protocol assignments": blocks("192.0.0.0/24"),
+  "documentation (TEST-NET-1)": blocks("192.0.2.0/24"),
+  "6to4 relay anycast (deprecated)": blocks("192.88.99.0/24"),
+  benchmarking: blocks("198.18.0.0/15"),
+  "documentation (TEST-NET-2)": blocks("198.51.100.0/24"),
+  "documentation (TEST-NET-3)": blocks("203.0.113.0/24"),
+  multicast: blocks("224.0.0.0/4"),
+  reserved: blocks("240.0.0.0/4"),
+};
 
 // Blocks that carry an IPv4 address inside: judged by that address. (IPv4-mapped is handled by canonical().)
 const IPV6_EMBEDDING = [
-  { cidr: parseCidr("64:ff9b::/96")!, name: "NAT64", at: 12 },
-  { cidr: parseCidr("2002::/16")!, name: "6to4", at: 2 },
+  { cidr: ipaddr.parseCIDR("64:ff9b::/96"), name: "NAT64", at: 12 },
+  { cidr: ipaddr.parseCIDR("2002::/16"), name: "6to4", at: 2 },
 ];
 
-const IPV6_SPECIAL = [
-  block("::/128", "unspecified"),
-  block("::1/128", "loopback"),
-  block("64:ff9b:1::/48", "NAT64 local-use"),
-  block("100::/64", "discard-only"),
-  block("2001::/32", "TEREDO"),
-  block("2001::/23", "IETF protocol assignments"),
-  block("2001:db8::/32", "documentation"),
-  block("3fff::/20", "documentation"),
-  block("5f00::/16", "SRv6 SIDs"),
-  block("fc00::/7", "unique local"),
-  block("fec0::/10", "site-local (deprecated)"),
-  block("fe80::/10", "link-local"),
-  block("ff00::/8", "multicast"),
-];
-// Only 2000::/3 is allocated for global unicast; anything else unnamed above is reserved space.
-const IPV6_GLOBAL_UNICAST = parseCidr("2000::/3")!;
+const IPV6_SPECIAL: Record<string, Cidr[]> = {
+  unspecified: blocks("::/128"),
+  loopback: blocks("::1/128"),
+  "NAT64 local-use": blocks("64:ff9b:1::/48"),
+  "discard-only": blocks("100::/64"),
+  TEREDO: blocks("2001::/32"),
+  "IETF protocol assignments": blocks("2001::/23"),
+  documentation: blocks("2001:db8::/32", "3fff::/20"),
+  "SRv6 SIDs": blocks("5f00::/16"),
+  "unique local": blocks("fc00::/7"),
+  "site-local (deprecated)": blocks("fec0::/10"),
+  "link-local": blocks("fe80::/10"),
+  multicast: blocks("ff00::/8"),
+  // Only 2000::/3 is allocated for global unicast; anything else unnamed above is reserved space.
+  [GLOBAL]: blocks("2000::/3"),
+};
 
 function classify(ip: Ip): { global: boolean; range?: string } {
-  if (ip.version === 4) {
-    const hit = IPV4_SPECIAL.find((entry) => inCidr(ip, entry.cidr));
-    return hit ? { global: false, range: hit.range } : { global: true };
+  if (ip.kind() === "ipv4") {
+    const range = ipaddr.subnetMatch(ip, IPV4_SPECIAL, GLOBAL);
+    return range === GLOBAL ? { global: true } : { global: false, range };
   }
   for (const embedding of IPV6_EMBEDDING) {
     if (!inCidr(ip, embedding.cidr)) continue;
-    const inner = classify({ version: 4, bytes: ip.bytes.slice(embedding.at, embedding.at + 4) });
+    const inner = classify(ipaddr.fromByteArray(ip.toByteArray().slice(embedding.at, embedding.at + 4)));
     return inner.global
       ? { global: true, range: embedding.name }
       : { global: false, range: `${inner.range} (inside ${embedding.name})` };
   }
-  const hit = IPV6_SPECIAL.find((entry) => inCidr(ip, entry.cidr));
-  if (hit) return { global: false, range: hit.range };
-  return inCidr(ip, IPV6_GLOBAL_UNICAST) ? { global: true } : { global: false, range: "reserved" };
+  const range = ipaddr.subnetMatch(ip, IPV6_SPECIAL, "reserved");
+  return range === GLOBAL ? { global: true } : { global: false, range };
 }
 
 /** Whether an address is globally routable; `range` names the special-purpose block it falls in. Unparseable text is never global. */
@@ -265,10 +234,8 @@ function blockedRange(ip: Ip, policy: EgressPolicy): string | undefined {
 }
 
 // "::ffff:10.0.0.0/104" in an allowlist means 10.0.0.0/8, since addresses are canonicalised the same way.
-function canonicalCidr(cidr: Cidr): Cidr {
-  return cidr.ip.version === 6 && cidr.bits >= 96 && startsWith(cidr.ip.bytes, MAPPED_PREFIX, 96)
-    ? { ip: canonical(cidr.ip), bits: cidr.bits - 96 }
-    : cidr;
+function canonicalCidr([network, bits]: Cidr): Cidr {
+  return bits >= 96 && inCidr(network, MAPPED_PREFIX) ? [canonical(network), bits - 96] : [network, bits];
 }
 
 export function isAllowedAddress(ip: string, policy: EgressPolicy): { allowed: true } | { allowed: false; reason: string } {
@@ -386,7 +353,7 @@ export async function safeFetch(
   const { url: original, address } = target;
 
   const pinned = new URL(original.href);
-  pinned.hostname = address.version === 6 ? `[${format(address)}]` : format(address);
+  pinned.hostname = address.kind() === "ipv6" ? `[${address.toString()}]` : address.toString();
   pinned.hash = "";
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(init.headers)) if (name.toLowerCase() !== "host") headers[name] = value;

@@ -7,9 +7,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-export const SECRET_PREFIX = "whsec_";
+const SECRET_PREFIX = "whsec_";
 /** The spec's and the reference library's replay window, both directions. */
-export const DEFAULT_TOLERANCE_S = 300;
+const DEFAULT_TOLERANCE_S = 300;
 const MIN_PLAIN_SECRET_CHARS = 24;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

@@ -18,7 +18,7 @@ export interface Schedule {
  * retries. `protect` keeps a slow tick from overlapping the next.
  */
 export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: () => void }, schedules: Schedule[]): { stop(): void } {
-  const jobs = schedules.map(
+  const crons = schedules.map(
     (s) =>
       new Cron(s.pattern, { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) }, () => {
         if (hasPendingTask(deps.db, s.kind)) return;
@@ -26,5 +26,5 @@ export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: 
         deps.wake();
       }),
   );
-  return { stop: () => jobs.forEach((j) => j.stop()) };
+  return { stop: () => crons.forEach((cron) => cron.stop()) };
 }

@@ -183,7 +183,6 @@ describe("error shapes", () => {
     const key = setup();
     const cases = [
       ["internal", 500, "Internal server error"],
-      ["not_implemented", 501, "Not implemented"],
       ["unavailable", 503, "Service unavailable"],
     ] as const;
     // Routes first: the app compiles its router on the first request.

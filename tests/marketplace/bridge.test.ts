@@ -10,7 +10,7 @@ import { bridgeCallbackRoutes } from "../../src/marketplace/bridge/callback";
 import { createBridgeDriver, NOT_CONFIGURED, type BridgeDeps } from "../../src/marketplace/bridge/driver";
 import * as repo from "../../src/marketplace/bridge/repo";
 import type { SubmitRequest } from "../../src/marketplace/driver";
-import { startBridgeReceiver, unreachableUrl, type BridgeReceiver } from "../helpers/bridge-receiver";
+import { startBridgeReceiver, unreachableUrl } from "../helpers/bridge-receiver";
 
 const SECRET = generateSecret();
 const TIMEOUT_MS = 300;

@@ -39,7 +39,7 @@ const READ_TIMEOUT_CAP_MS = 15_000;
 const MAX_REPLY_BYTES = 1024 * 1024;
 const MAX_MESSAGE_CHARS = 1000;
 
-export const FINAL_STATUSES: readonly FinalStatus[] = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
+const FINAL_STATUSES: readonly FinalStatus[] = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
 export const FinalStatusSchema = t.Union(FINAL_STATUSES.map((s) => t.Literal(s)));
 
 // What the submitter may answer. Extra fields are allowed and ignored.
@@ -68,7 +68,7 @@ const FreelancerReply = t.Object({
 const FreelancersReply = t.Object({ freelancers: t.Array(FreelancerReply) });
 const ReconnectReply = t.Object({ ok: t.Boolean() });
 
-export function isFinalStatus(value: unknown): value is FinalStatus {
+function isFinalStatus(value: unknown): value is FinalStatus {
   return typeof value === "string" && (FINAL_STATUSES as readonly string[]).includes(value);
 }
 

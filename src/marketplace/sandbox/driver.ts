@@ -153,7 +153,7 @@ export function listFreelancers(deps: SandboxDeps, accountId: string): Freelance
 }
 
 /** The interface's Freelancer shape, exactly (no sandbox-only fields). */
-export function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Freelancer {
+function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Freelancer {
   return {
     id: row.id,
     name: row.name,
@@ -241,6 +241,6 @@ export function advanceEngagement(db: Db, row: repo.SubmissionRow, nowTs: number
   return repo.recordEngagement(db, row.applicationId, next) ?? row;
 }
 
-export function toEngagement(row: repo.SubmissionRow): Engagement {
+function toEngagement(row: repo.SubmissionRow): Engagement {
   return { viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs };
 }

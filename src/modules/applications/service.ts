@@ -40,12 +40,12 @@ export interface ApplyInput {
   proposal?: { hourlyRate?: number; fixedBid?: number; timeline?: Timeline; boostBids?: number };
 }
 
-export const APPLY_MESSAGE = "Application queued. One credit is deducted only when the application succeeds; failed applications cost nothing.";
+const APPLY_MESSAGE = "Application queued. One credit is deducted only when the application succeeds; failed applications cost nothing.";
 
 export { driverFor };
 
 /** The spec's timeline default: inferred from the posting's engagement duration. */
-export function inferTimeline(job: Pick<NormalizedJob, "engagementLabel" | "engagementWeeks">): Timeline {
+function inferTimeline(job: Pick<NormalizedJob, "engagementLabel" | "engagementWeeks">): Timeline {
   const label = TIMELINES.find((t) => t.toLowerCase() === job.engagementLabel?.trim().toLowerCase());
   if (label) return label;
   const weeks = job.engagementWeeks;

@@ -5,7 +5,7 @@ import type { DashboardSession } from "./model";
 import { csrfField, externalLink, layout, when } from "./views";
 
 /** Seconds between reloads while something on the page is still moving. */
-export const REFRESH_SECONDS = 5;
+const REFRESH_SECONDS = 5;
 
 /** The layout with a meta refresh in <head>: pages reload themselves without any script. */
 function refreshing(page: Html): Html {

@@ -7,13 +7,13 @@ import { freelancers } from "../applications/service";
 import { getFeed } from "../feeds/service";
 import { listDeliveries, retryDelivery } from "../webhooks/service";
 import * as activityViews from "./activity-views";
-import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset, redirect, type Set, errorAsPage } from "./http";
+import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset, redirect, type ResponseState, errorAsPage } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 
 /** The same page size and ceiling as GET /api/auto-apply-v2/applied-jobs and the deliveries API. */
-export const ACTIVITY_PAGE_SIZE = 50;
+const ACTIVITY_PAGE_SIZE = 50;
 
 type Query = Record<string, string | undefined>;
 type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
@@ -23,7 +23,7 @@ type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
  * event, the error's own status for any other 4xx. Anything else is a bug and
  * is rethrown.
  */
-function errorPage(err: unknown, set: Set, session: DashboardSession): string {
+function errorPage(err: unknown, set: ResponseState, session: DashboardSession): string {
   return errorAsPage(err, set, session, "Could not do that");
 }
 

@@ -6,9 +6,8 @@ import { CreateFeedBody, PatchFeedBody, type Feed } from "../feeds/model";
 import * as feeds from "../feeds/service";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
-import * as views from "./views";
 import * as feedViews from "./feeds-views";
-import { badOffsetPage, dashboardGuard, field, fragment, HIDDEN, isHtmx, page, parseOffset, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
+import { badOffsetPage, dashboardGuard, field, fragment, HIDDEN, isHtmx, page, parseOffset, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -78,7 +77,7 @@ function schemaDetails(body: Record<string, unknown>, editing: boolean): string[
 export function dashboardFeedRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
 
-  async function run(request: Request, set: Set, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
+  async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
     const session = open(request, set, body);
     if (typeof session === "string") return session;
     try {

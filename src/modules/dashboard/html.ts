@@ -3,6 +3,11 @@
  * already Html (a nested html`` or a raw() fragment), so page code cannot
  * forget to escape something a user typed. Arrays are joined, null,
  * undefined and false render nothing (handy for `cond && html`...``).
+ *
+ * The escape stays hand-written while decoding uses the `entities` package
+ * (src/lib/html.ts): escaping & < > " ' is the whole rule for text and quoted
+ * attribute values, which are the only places templates interpolate, and five
+ * fixed replacements are easier to audit than a dependency's options.
  */
 export class Html {
   constructor(readonly value: string) {}

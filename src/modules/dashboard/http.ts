@@ -16,14 +16,14 @@ import * as views from "./views";
  */
 
 /** Mutable response state as Elysia hands it to handlers (only the parts used here). */
-export interface Set {
+export interface ResponseState {
   status?: number | string;
   headers: Record<string, string | number>;
 }
 
 // Pages are personal and hold a CSRF token: never cached, never framed, no scripts at all,
 // and no Referer (a sign-in link's token is in its URL).
-export const PAGE_HEADERS = {
+const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
   "x-frame-options": "DENY",
@@ -37,13 +37,13 @@ export const PAGE_HEADERS = {
  */
 export const HIDDEN = { detail: { hide: true }, policy: { formBody: true } satisfies RoutePolicy };
 
-export function page(set: Set, body: Html, status = 200): string {
+export function page(set: ResponseState, body: Html, status = 200): string {
   set.status = status;
   Object.assign(set.headers, PAGE_HEADERS);
   return body.value;
 }
 
-export function redirect(set: Set, location: string): string {
+export function redirect(set: ResponseState, location: string): string {
   set.status = 303;
   set.headers.location = location;
   set.headers["cache-control"] = "no-store";
@@ -61,16 +61,16 @@ export function readCookie(request: Request, name: string): string | undefined {
 }
 
 /** Secure only over https, or the cookie would never come back on a plain-http localhost install. */
-export function isHttps(request: Request): boolean {
+function isHttps(request: Request): boolean {
   return request.url.startsWith("https:") || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
-export function setSessionCookie(set: Set, request: Request, token: string): void {
+export function setSessionCookie(set: ResponseState, request: Request, token: string): void {
   const secure = isHttps(request) ? "; Secure" : "";
   set.headers["set-cookie"] = `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`;
 }
 
-export function clearSessionCookie(set: Set, request: Request): void {
+export function clearSessionCookie(set: ResponseState, request: Request): void {
   const secure = isHttps(request) ? "; Secure" : "";
   set.headers["set-cookie"] = `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}; Max-Age=0${secure}`;
 }
@@ -82,7 +82,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * the one this browser already holds, so two open tabs both work, or a new one
  * set as a cookie. The form carries it back in a hidden field.
  */
-export function signInToken(request: Request, set: Set): string {
+export function signInToken(request: Request, set: ResponseState): string {
   const held = readCookie(request, SIGN_IN_COOKIE);
   if (held && TOKEN_SHAPE.test(held)) return held;
   const token = dashboard.newToken();
@@ -123,7 +123,7 @@ export function parseOffset(raw: string | undefined): number | undefined {
   return offset <= MAX_OFFSET ? offset : undefined;
 }
 
-export function badOffsetPage(set: Set, session: DashboardSession): string {
+export function badOffsetPage(set: ResponseState, session: DashboardSession): string {
   return page(set, views.errorPage("Bad page", `offset must be a whole number from 0 to ${MAX_OFFSET}.`, session), 400);
 }
 
@@ -134,7 +134,7 @@ export function field(body: unknown, name: string): string | undefined {
 
 export function dashboardGuard(deps: Deps) {
   /** The signed-in session, or null after pointing the browser at the sign-in page (and dropping a dead cookie). */
-  function signedIn(request: Request, set: Set): DashboardSession | null {
+  function signedIn(request: Request, set: ResponseState): DashboardSession | null {
     const token = readCookie(request, SESSION_COOKIE);
     const session = dashboard.resolveSession(deps, token);
     if (!session) {
@@ -145,13 +145,13 @@ export function dashboardGuard(deps: Deps) {
   }
 
   /** Every state-changing form carries the session's CSRF token; SameSite=Strict is the second line. */
-  function csrfRefused(session: DashboardSession, body: unknown, set: Set): string | null {
+  function csrfRefused(session: DashboardSession, body: unknown, set: ResponseState): string | null {
     if (dashboard.isCsrfValid(session, field(body, "csrf"))) return null;
     return page(set, views.errorPage("Forbidden", "This form has expired or did not come from the dashboard. Go back, reload the page and try again.", session), 403);
   }
 
   /** The session for a page, and for a POST its CSRF check too; a string is the response to send instead. */
-  function open(request: Request, set: Set, body?: unknown): DashboardSession | string {
+  function open(request: Request, set: ResponseState, body?: unknown): DashboardSession | string {
     const session = signedIn(request, set);
     if (!session) return "";
     if (request.method === "POST") {
@@ -169,7 +169,7 @@ export function dashboardGuard(deps: Deps) {
  * message shaped by `notFound`); anything else is not the user's doing and is
  * rethrown to the one error handler.
  */
-export function errorAsPage(err: unknown, set: Set, session: DashboardSession, title: string, notFound: (message: string) => string = (m) => m): string {
+export function errorAsPage(err: unknown, set: ResponseState, session: DashboardSession, title: string, notFound: (message: string) => string = (m) => m): string {
   if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
   if (err.code === "not_found") return page(set, views.errorPage("Not found", notFound(err.message), session), 404);
   return page(set, views.errorPage(title, err.message, session), err.status);
@@ -202,6 +202,6 @@ export function isHtmx(request: Request): boolean {
 }
 
 /** An HTML fragment for htmx to swap in, with the same headers as a page. */
-export function fragment(set: Set, body: Html, status = 200): string {
+export function fragment(set: ResponseState, body: Html, status = 200): string {
   return page(set, body, status);
 }

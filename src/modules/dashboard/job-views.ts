@@ -18,9 +18,9 @@ import { csrfField, externalLink, layout, when } from "./views";
 /** The apply / proposal form as posted: every field a string (answers as `answer_<position>`). */
 export type JobFormValues = Record<string, string | undefined>;
 
-export const EFFORTS = ["low", "medium", "high"] as const;
+const EFFORTS = ["low", "medium", "high"] as const;
 
-export const jobPath = (ciphertext: string) => `/dashboard/jobs/${encodeURIComponent(ciphertext)}`;
+const jobPath = (ciphertext: string) => `/dashboard/jobs/${encodeURIComponent(ciphertext)}`;
 
 export interface JobPageData {
   ciphertext: string;

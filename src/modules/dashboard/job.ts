@@ -9,11 +9,10 @@ import { getArchivedJob } from "../archive/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal } from "../proposals/service";
-import { dashboardGuard, HIDDEN, page, redirect, type Set, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
 import * as jobViews from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
-import * as views from "./views";
 
 /**
  * The dashboard's job page: the archived job as GET /api/jobs/by-ciphertext
@@ -28,7 +27,7 @@ const JOBS = `${DASHBOARD_PATH}/jobs`;
 const CANNOT = "Cannot show that job";
 
 /** Form strings → the API's apply body. Empty answers and empty optional bid fields are left out. */
-export function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<string, unknown> {
+function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<string, unknown> {
   const body: Record<string, unknown> = { jobId: ciphertext, coverLetter: v.coverLetter ?? "" };
   const answers: { position: number; answer: string }[] = [];
   for (const [k, value] of Object.entries(v)) {
@@ -68,7 +67,7 @@ export function dashboardJobRoutes(deps: Deps) {
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
-  function open(request: Request, set: Set, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
+  function open(request: Request, set: ResponseState, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
     const session = guard.open(request, set, body);
     if (typeof session === "string") return session;
     try {

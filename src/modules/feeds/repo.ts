@@ -166,16 +166,6 @@ export function updateFeedJob(db: Db, id: string, changes: { read?: boolean; sta
   return db.update(feedJobs).set(changes).where(eq(feedJobs.id, id)).returning().get();
 }
 
-export function countEvents(db: Db, feedId?: string): number {
-  return (
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(events)
-      .where(feedId ? eq(events.feedId, feedId) : undefined)
-      .get()?.n ?? 0
-  );
-}
-
 /** Why the feed's newest failed webhook event failed, or null when none did. */
 export function lastWebhookError(db: Db, feedId: string): string | null {
   return (

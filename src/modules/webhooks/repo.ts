@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
 import { events, feeds, webhookAttempts } from "../../db/schema";

@@ -1,0 +1,65 @@
+/**
+ * Proposals queued and sent (owned by modules/applications).
+ */
+import { sql } from "drizzle-orm";
+import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { jobs } from "./jobs";
+
+/**
+ * A proposal queued for a job (the spec's queueId is `id`). `phase` records how
+ * far the submission got, so a restart knows whether the marketplace may
+ * already have it: queued (not handed over), submitting (handed to the driver,
+ * outcome not recorded), done. `creditHeld` is true until the hold is settled,
+ * which happens exactly once, in the transaction that writes the final status.
+ */
+export const applications = sqliteTable(
+  "applications",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    jobCiphertext: text("job_ciphertext")
+      .notNull()
+      .references(() => jobs.ciphertext),
+    processedJobId: text("processed_job_id"),
+    driver: text("driver").notNull(),
+    freelancerId: text("freelancer_id").notNull(),
+    profileId: text("profile_id").notNull(),
+    status: text("status", {
+      enum: ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"],
+    }).notNull(),
+    statusMessage: text("status_message"),
+    errorMessage: text("error_message"),
+    phase: text("phase", { enum: ["queued", "submitting", "done"] }).notNull(),
+    creditHeld: integer("credit_held", { mode: "boolean" }).notNull(),
+    coverLetter: text("cover_letter").notNull(),
+    hourlyRate: real("hourly_rate"),
+    fixedBid: real("fixed_bid"),
+    timeline: text("timeline").notNull(),
+    boostBids: integer("boost_bids").notNull().default(0),
+    /** Answers as submitted (explicit and auto-filled), [{position, answer}]. */
+    answers: text("answers", { mode: "json" }).notNull().$type<{ position: number; answer: string }[]>(),
+    autoFill: integer("auto_fill", { mode: "boolean" }).notNull(),
+    /** Positions answered by the caller; the rest were auto-filled. */
+    explicitPositions: text("explicit_positions", { mode: "json" }).notNull().$type<number[]>(),
+    appliedAtTs: integer("applied_at_ts").notNull(),
+    processedAtTs: integer("processed_at_ts"),
+    loggedOutSinceTs: integer("logged_out_since_ts"),
+    viewed: integer("viewed", { mode: "boolean" }).notNull().default(false),
+    replied: integer("replied", { mode: "boolean" }).notNull().default(false),
+    viewedAtTs: integer("viewed_at_ts"),
+    /** null until the first engagement sync after applying. */
+    lastCheckedAtTs: integer("last_checked_at_ts"),
+  },
+  (t) => [
+    index("applications_account_idx").on(t.accountId, t.appliedAtTs),
+    index("applications_job_idx").on(t.accountId, t.jobCiphertext),
+    // The 409 rule as a constraint: one live (processing or applied) application per account and job.
+    uniqueIndex("applications_live_uq")
+      .on(t.accountId, t.jobCiphertext)
+      .where(sql`status IN ('processing', 'applied')`),
+    index("applications_status_idx").on(t.status),
+  ],
+);

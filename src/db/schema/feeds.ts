@@ -1,0 +1,75 @@
+/**
+ * Saved searches and the jobs that entered them (owned by modules/feeds).
+ */
+import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { accounts } from "./accounts";
+import { jobs } from "./jobs";
+
+/** A saved search plus an AI scoring profile. List fields are JSON arrays; null numeric filters are off. */
+export const feeds = sqliteTable(
+  "feeds",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    profilePrompt: text("profile_prompt").notNull().default(""),
+    minScore: real("min_score").notNull(),
+    includes: text("includes", { mode: "json" }).notNull().$type<string[]>(),
+    excludes: text("excludes", { mode: "json" }).notNull().$type<string[]>(),
+    minHourlyRate: real("min_hourly_rate"),
+    minFixedPrice: real("min_fixed_price"),
+    clientMinSpent: real("client_min_spent"),
+    countryFilterMode: text("country_filter_mode", { enum: ["exclude", "include"] }).notNull().default("exclude"),
+    excludedCountries: text("excluded_countries", { mode: "json" }).notNull().$type<string[]>(),
+    includedCountries: text("included_countries", { mode: "json" }).notNull().$type<string[]>(),
+    /** null = every platform. */
+    platforms: text("platforms", { mode: "json" }).$type<string[]>(),
+    proposalGenerationPrompt: text("proposal_generation_prompt"),
+    notificationsMuted: integer("notifications_muted", { mode: "boolean" }).notNull().default(false),
+    emailFound: text("email_found", { enum: ["all", "email_found"] }).notNull().default("all"),
+    jobTypes: text("job_types", { mode: "json" }).notNull().$type<string[]>(),
+    usOnlyMode: text("us_only_mode", { enum: ["all", "include", "exclude"] }).notNull().default("all"),
+    paymentVerifiedOnly: integer("payment_verified_only", { mode: "boolean" }).notNull().default(false),
+    clientMinRating: real("client_min_rating"),
+    clientMinReviews: integer("client_min_reviews"),
+    webhookUrl: text("webhook_url"),
+    /** Standard Webhooks signing secret (whsec_…); the previous one still signs until webhookPreviousUntilTs after a rotation. */
+    webhookSecret: text("webhook_secret"),
+    webhookPreviousSecret: text("webhook_previous_secret"),
+    webhookPreviousUntilTs: integer("webhook_previous_until_ts"),
+    /** Since when every delivery has failed (cleared by a success); past the limit the endpoint is disabled. */
+    webhookFailingSinceTs: integer("webhook_failing_since_ts"),
+    webhookDisabledAtTs: integer("webhook_disabled_at_ts"),
+    webhookDisabledReason: text("webhook_disabled_reason"),
+    createdAtTs: integer("created_at_ts").notNull(),
+    updatedAtTs: integer("updated_at_ts").notNull(),
+  },
+  (t) => [index("feeds_account_idx").on(t.accountId)],
+);
+
+/** A job that entered a feed: the "processed job" whose UUID the API accepts as jobId. */
+export const feedJobs = sqliteTable(
+  "feed_jobs",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    jobCiphertext: text("job_ciphertext")
+      .notNull()
+      .references(() => jobs.ciphertext),
+    matchingScore: real("matching_score").notNull(),
+    /** default (empty prompt), ai, local (no model, allowance spent, or the model failed) or cache. */
+    scoreSource: text("score_source").notNull(),
+    scoreReason: text("score_reason"),
+    matchedAtTs: integer("matched_at_ts").notNull(),
+    read: integer("read", { mode: "boolean" }).notNull().default(false),
+    starredAtTs: integer("starred_at_ts"),
+  },
+  // Two indexes only (each costs ~2.5 µs per insert here, and a job enters many feeds): one row per
+  // (job, feed), which also finds a job's matches across feeds; and a feed's entries by time.
+  (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
+);

@@ -1,0 +1,14 @@
+/**
+ * The database schema, one file per owning feature; every table is re-exported here so code imports
+ * from "db/schema" and drizzle-kit (drizzle.config.ts) reads the same files.
+ */
+export * from "./accounts";
+export * from "./jobs";
+export * from "./feeds";
+export * from "./scoring";
+export * from "./webhooks";
+export * from "./worker";
+export * from "./applications";
+export * from "./marketplace";
+export * from "./sources";
+export * from "./dashboard";

@@ -1,0 +1,57 @@
+/**
+ * The job archive and the proposal-activity tracker's watch list (owned by modules/jobs).
+ */
+import { sql } from "drizzle-orm";
+import { sqliteTable, text, integer, real, index } from "drizzle-orm/sqlite-core";
+
+/**
+ * The job archive: the document exactly as a source gave it (the freshest
+ * one), plus the normalized columns the feed filters read. Keyed by
+ * ciphertext; a re-ingested job updates its row and never matches again.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    ciphertext: text("ciphertext").primaryKey(),
+    jobUid: text("job_uid"),
+    platform: text("platform", { enum: ["marketplace", "professional_network", "web"] }).notNull(),
+    title: text("title").notNull(),
+    url: text("url").notNull(),
+    jobType: text("job_type", { enum: ["HOURLY", "FIXED"] }),
+    hourlyMin: real("hourly_min"),
+    hourlyMax: real("hourly_max"),
+    fixedBudget: real("fixed_budget"),
+    clientCountry: text("client_country"),
+    clientTotalSpent: real("client_total_spent"),
+    paymentVerified: integer("payment_verified", { mode: "boolean" }),
+    clientRating: real("client_rating"),
+    clientReviews: integer("client_reviews"),
+    usOnly: integer("us_only", { mode: "boolean" }),
+    emailFound: integer("email_found", { mode: "boolean" }).notNull(),
+    publishTimeTs: integer("publish_time_ts"),
+    companyId: text("company_id"),
+    source: text("source").notNull(),
+    document: text("document", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    firstSeenAtTs: integer("first_seen_at_ts").notNull(),
+    exploredAtTs: integer("explored_at_ts").notNull(),
+    updatedAtTs: integer("updated_at_ts").notNull(),
+  },
+  (t) => [index("jobs_company_idx").on(t.companyId), index("jobs_first_seen_idx").on(t.firstSeenAtTs)],
+);
+
+/**
+ * Jobs the proposal-activity tracker watches (jobs in any feed, jobs applied to). `state` is the
+ * tracker's TrackingState (counts history, checks, stop reason) as JSON.
+ */
+export const jobTracking = sqliteTable(
+  "job_tracking",
+  {
+    jobCiphertext: text("job_ciphertext")
+      .primaryKey()
+      .references(() => jobs.ciphertext, { onDelete: "cascade" }),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    state: text("state", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    lastCheckedAtTs: integer("last_checked_at_ts").notNull(),
+  },
+  (t) => [index("job_tracking_due_idx").on(t.lastCheckedAtTs).where(sql`active = 1`)],
+);

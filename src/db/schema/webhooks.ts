@@ -1,0 +1,65 @@
+/**
+ * The notification outbox and every delivery attempt (owned by modules/webhooks).
+ */
+import { sql } from "drizzle-orm";
+import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { feeds } from "./feeds";
+
+/**
+ * The notification outbox: one row per job that entered an unmuted feed,
+ * written in the same transaction as the match. The webhook deliverer reads it
+ * in `seq` order; deleting a feed drops its events.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    id: text("id").notNull(),
+    type: text("type").notNull(),
+    accountId: text("account_id").notNull(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** No foreign key: the feed's cascade already removes these rows, and a second one would scan events per deleted match. */
+    feedJobId: text("feed_job_id"),
+    jobCiphertext: text("job_ciphertext"),
+    createdAtTs: integer("created_at_ts").notNull(),
+    /**
+     * Delivery state: pending (no attempt yet), retrying, delivered, failed (retries spent), suppressed
+     * (the same job already notified this feed within 24 h), skipped (no webhook URL, or disabled), or
+     * no_endpoint (written while the feed had no URL: never delivered, never indexed as due).
+     */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAtTs: integer("next_attempt_at_ts"),
+    deliveredAtTs: integer("delivered_at_ts"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+  },
+  // Event ids are fresh UUIDv7s, unique by construction; lookups by id go through the feed.
+  (t) => [
+    index("events_feed_idx").on(t.feedId, t.seq),
+    // Only events still to send are in this index, so delivered history costs the deliverer nothing.
+    index("events_due_idx")
+      .on(t.nextAttemptAtTs)
+      .where(sql`status IN ('pending', 'retrying')`),
+    index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
+  ],
+);
+
+/** Every delivery attempt of an event: when, how long, what came back. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventSeq: integer("event_seq")
+      .notNull()
+      .references(() => events.seq, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    startedAtTs: integer("started_at_ts").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_event_idx").on(t.eventSeq)],
+);

@@ -1,0 +1,28 @@
+/**
+ * The durable task queue (owned by src/worker).
+ */
+import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+
+/**
+ * Durable background work. A worker claims rows with a lease; a crash leaves
+ * them `running` past their lease and they are queued again at the next start.
+ * Done tasks are deleted (their effects live in the domain tables); failed
+ * ones stay for inspection.
+ */
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind").notNull(),
+    payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    status: text("status", { enum: ["queued", "running", "failed"] }).notNull(),
+    runAtTs: integer("run_at_ts").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    maxAttempts: integer("max_attempts").notNull(),
+    leaseUntilTs: integer("lease_until_ts"),
+    lastError: text("last_error"),
+    createdAtTs: integer("created_at_ts").notNull(),
+    updatedAtTs: integer("updated_at_ts").notNull(),
+  },
+  (t) => [index("tasks_claim_idx").on(t.status, t.runAtTs)],
+);
