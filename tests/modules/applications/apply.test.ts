@@ -363,7 +363,10 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     for (const q of ["limit=0", "limit=201", "offset=-1", "limit=abc", "status=nope"]) {
       expect((await t.request("GET", `/api/auto-apply-v2/applied-jobs?${q}`, { key: a.apiKey })).status, q).toBe(400);
     }
-    expect(feed.id).toBeDefined();
+    // Each applied job links the feed entry that took it.
+    const entries = (t.deps.db.$client.query("SELECT id FROM feed_jobs WHERE feed_id = ?").all(feed.id) as { id: string }[]).map((r) => r.id);
+    const all = await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: a.apiKey });
+    expect(all.body.jobs.map((j: any) => entries.includes(j.processedJobId))).toEqual([true, true, true]);
   });
 
   test("freelancers on both paths; the profileIds are what apply accepts", async () => {

@@ -69,7 +69,7 @@ describe("scoring with the local scorer (no model configured)", async () => {
     expect(entered[0].r).toContain("no model configured");
     expect(rows("SELECT * FROM events")).toHaveLength(1);
     expect(rows("SELECT * FROM tasks")).toHaveLength(0);
-    expect(f.id).toBeDefined();
+    expect(rows("SELECT feed_id AS feedId FROM feed_jobs")).toEqual([{ feedId: f.id }]);
   });
 });
 
@@ -149,7 +149,7 @@ describe("scoring with a model", async () => {
     expect(entered).toEqual([{ s: 8.3, src: "ai" }]);
     expect(rows("SELECT calls, prompt_tokens AS p, completion_tokens AS c FROM ai_usage")).toEqual([{ calls: 1, p: 120, c: 15 }]);
     expect(rows("SELECT score FROM job_scores")).toEqual([{ score: 8.3 }]);
-    expect(accountId).toBeDefined();
+    expect(rows("SELECT account_id AS a FROM ai_usage")).toEqual([{ a: accountId }]); // the call is booked to the feed's account
   });
 
   test("past the monthly allowance the local scorer takes over and says why", async () => {

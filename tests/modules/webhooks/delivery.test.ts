@@ -199,7 +199,7 @@ describe("webhook delivery", () => {
     await receiver.waitFor(101);
     const titles = receiver.received.slice(1).map((r) => r.json.title);
     expect(titles).toEqual(docs.map((d) => d.title));
-    expect(feed.id).toBeDefined();
+    expect(new Set(receiver.received.map((r) => r.json.feedId))).toEqual(new Set([feed.id]));
   });
 
   test("a failing event's retries do not hold back the feed's next events", async () => {
@@ -399,6 +399,6 @@ describe("webhook delivery", () => {
     await receiver.waitFor(2);
     expect(receiver.received.map((r) => r.json.type)).toEqual(["webhook.test", "job.matched"]);
     expect(receiver.received[1]!.json.title).toBe("survives");
-    expect(feed.id).toBeDefined();
+    expect(receiver.received[1]!.json.feedId).toBe(feed.id);
   });
 });
