@@ -1,13 +1,10 @@
 import type { Database } from "bun:sqlite";
+import { sha256Hex } from "../lib/hash";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations.gen";
 
 export interface MigrateResult {
   applied: string[];
   total: number;
-}
-
-function sha256(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }
 
 /**
@@ -22,7 +19,7 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGR
   );
   const applied: string[] = [];
   for (const m of migrations) {
-    const hash = sha256(m.sql);
+    const hash = sha256Hex(m.sql);
     const run = sqlite.transaction(() => {
       const row = sqlite.query("SELECT hash FROM _migrations WHERE tag = ?").get(m.tag) as { hash: string } | null;
       if (row) {

@@ -7,6 +7,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { normalizeCountry } from "../../lib/countries";
+import { sha256Hex } from "../../lib/hash";
 import { htmlToText, tidy } from "../../lib/html";
 import type { AuthContext } from "../accounts/service";
 import { matchesOfJob } from "../feeds/repo";
@@ -66,7 +67,7 @@ export function captureIdentity(platform: "professional_network" | "web", url: U
     if (jobId !== undefined) return { id: jobId, url: `${url.origin}/jobs/view/${jobId}/` };
   }
   const normalized = normalizeUrl(url);
-  return { id: new Bun.CryptoHasher("sha256").update(normalized).digest("hex").slice(0, 24), url: normalized };
+  return { id: sha256Hex(normalized).slice(0, 24), url: normalized };
 }
 
 // ---------------------------------------------------------------------------

@@ -10,6 +10,7 @@
  * through to the next location. Tri-state rules follow §1.7.
  */
 import { normalizeCountry } from "../../lib/countries";
+import { sha256Hex } from "../../lib/hash";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { checkWebUrl } from "../../lib/web-url";
 import type { JobDocument, Platform } from "../../sources/document";
@@ -144,7 +145,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   } else {
     const key = firstStr([doc.id]) ?? url;
     if (key === undefined) return { ok: false, error: `id or url is required for a ${platform} job` };
-    const digest = new Bun.CryptoHasher("sha256").update(`${platform}:${key}`).digest("hex");
+    const digest = sha256Hex(`${platform}:${key}`);
     ciphertext = `~${platform === "web" ? "w" : "p"}${digest.slice(0, 20)}`;
   }
 

@@ -3,6 +3,7 @@ import { scoreLocally } from "../../ai/local-scorer";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
+import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
 import { enqueueTask } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
@@ -36,7 +37,6 @@ export function queueScoring(db: Db, payload: { feedId: string; ciphertext: stri
 const TRANSIENT: AiError["kind"][] = ["timeout", "rate_limited", "server", "network"];
 
 export const monthOf = (ts: number) => new Date(ts).toISOString().slice(0, 7);
-const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 
 export interface ScoreOutcome {
   score: number;
@@ -62,7 +62,7 @@ export async function computeScore(
   ctx: Pick<TaskContext, "isLastAttempt">,
 ): Promise<ScoreOutcome> {
   if (input.profilePrompt.trim() === "") return { score: EMPTY_PROMPT_SCORE, source: "default", reason: "No profilePrompt on this feed" };
-  const promptHash = sha256(input.profilePrompt);
+  const promptHash = sha256Hex(input.profilePrompt);
   const cached = repo.findScore(deps.db, input.ciphertext, promptHash);
   if (cached) return { score: cached.score, source: "cache", reason: cached.reason ?? "" };
   let pending = inFlight.get(deps.db);
