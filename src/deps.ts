@@ -80,6 +80,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
         sendReasoningEffort: config.aiReasoningEffort,
       },
       base.log.child({ component: "ai" }),
+      base.clock,
     ),
     work,
     wake: () => work.notify(),

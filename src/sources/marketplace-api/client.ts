@@ -14,6 +14,7 @@
  */
 import type { Logger } from "../../lib/log";
 import { readCapped } from "../../lib/read-capped";
+import { retryAfterMs } from "../../lib/retry-after";
 import { SourceError } from "../source";
 import { CONNECT_COMMAND, REAUTHORISE_MESSAGE, refresh, type MarketplaceTokens } from "./oauth";
 import { loadTokens, saveTokens } from "./token-store";
@@ -268,15 +269,6 @@ function errorsOf(parsed: unknown): GraphQLError[] {
       extensions: typeof o.extensions === "object" && o.extensions !== null ? (o.extensions as Record<string, unknown>) : undefined,
     };
   });
-}
-
-/** Retry-After as seconds or an HTTP date → ms from now; null when absent or unreadable. */
-export function retryAfterMs(header: string | null, nowTs: number): number | null {
-  if (header === null || header.trim() === "") return null;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
-  const at = Date.parse(header);
-  return Number.isFinite(at) ? Math.max(0, at - nowTs) : null;
 }
 
 async function readText(res: Response): Promise<string> {
