@@ -9,6 +9,7 @@ import { AppError } from "../../errors";
 import { normalizeCountry } from "../../lib/countries";
 import { sha256Hex } from "../../lib/hash";
 import { htmlToText, tidy } from "../../lib/html";
+import { iso } from "../../lib/time";
 import type { AuthContext } from "../accounts/service";
 import { matchesOfJob } from "../feeds/repo";
 import type { JobDocument } from "../../sources/document";
@@ -126,7 +127,7 @@ export function captureDocument(body: CaptureBody, nowTs: number): JobDocument {
   const location = body.location?.replace(/\s+/g, " ").trim() || undefined;
   const country = countryOfLocation(location);
 
-  const doc: JobDocument = { platform, source: CAPTURE_SOURCE, id, title, description, url, jobTile: { job: { publishTime: new Date(nowTs).toISOString() } } };
+  const doc: JobDocument = { platform, source: CAPTURE_SOURCE, id, title, description, url, jobTile: { job: { publishTime: iso(nowTs) } } };
   if (company !== undefined || country !== undefined) {
     doc.client = {};
     if (company !== undefined) doc.client.name = company;

@@ -3,6 +3,7 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
 import { isUuid, newId } from "../../lib/ids";
+import { iso, isoOrNull } from "../../lib/time";
 import type { AuthContext } from "../accounts/service";
 import { admitFeedOf, queueEvent, WEBHOOK_TEST_EVENT } from "./admit";
 import type { FeedIndex } from "./matcher";
@@ -110,8 +111,6 @@ function pickWritable(body: Record<string, unknown>): Writable {
   if (typeof out.webhookUrl === "string" && out.webhookUrl.trim() === "") out.webhookUrl = null;
   return out as Writable;
 }
-
-const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
 
 /** Secrets are shown whole once (when created or rotated); afterwards only enough to recognise them. */
 export function maskSecret(secret: string): string {
@@ -255,7 +254,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
     matchingScore: m.matchingScore,
     scoreSource: m.scoreSource,
     scoreReason: m.scoreReason,
-    matchedAt: iso(m.matchedAtTs)!,
+    matchedAt: iso(m.matchedAtTs),
     read: m.read,
     starredAt: m.starredAtTs,
     job: {
@@ -269,7 +268,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
       hourlyMax: job.hourlyMax,
       fixedBudget: job.fixedBudget,
       clientCountry: job.clientCountry,
-      publishTime: iso(job.publishTimeTs),
+      publishTime: isoOrNull(job.publishTimeTs),
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
+import { monthOf } from "../../lib/time";
 import { enqueueTask } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
@@ -36,7 +37,6 @@ export function queueScoring(db: Db, payload: { feedId: string; ciphertext: stri
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
 const TRANSIENT: AiError["kind"][] = ["timeout", "rate_limited", "server", "network"];
 
-export const monthOf = (ts: number) => new Date(ts).toISOString().slice(0, 7);
 
 export interface ScoreOutcome {
   score: number;

@@ -15,6 +15,7 @@
 import type { Logger } from "../../lib/log";
 import { readCapped } from "../../lib/read-capped";
 import { retryAfterMs } from "../../lib/retry-after";
+import { iso } from "../../lib/time";
 import { SourceError } from "../source";
 import { CONNECT_COMMAND, REAUTHORISE_MESSAGE, refresh, type MarketplaceTokens } from "./oauth";
 import { loadTokens, saveTokens } from "./token-store";
@@ -153,7 +154,7 @@ export function createMarketplaceClient(opts: MarketplaceClientOptions): Marketp
         // Keep the new pair in memory even if saving fails: the old refresh token is already spent.
         tokens = next;
         await saveTokens(opts.tokenPath, opts.secretKey, next);
-        opts.log?.info("marketplace access token refreshed", { expiresAt: new Date(next.expiresAt).toISOString() });
+        opts.log?.info("marketplace access token refreshed", { expiresAt: iso(next.expiresAt) });
         return next;
       } catch (err) {
         if (err instanceof SourceError) tokens = null;
