@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
@@ -89,9 +89,9 @@ export function createAccount(
   if (kind !== "solo" && kind !== "agency") throw new AppError("bad_request", "kind must be one of solo, agency");
   const credits = checkWholeNumber(input.credits ?? 0, "credits", false);
   const now = deps.clock.now();
-  return deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  return transaction(
+    deps.db,
+    (db) => {
       const account = repo.insertAccount(db, { id: newId(), name, kind, createdAtTs: now });
       let balance = 0;
       if (credits > 0) {
@@ -101,7 +101,7 @@ export function createAccount(
       const key = repo.insertKey(db, row);
       return { account: toAccountView({ ...account, creditsBalance: balance }), key: toKeyView(key), apiKey };
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 
@@ -114,12 +114,13 @@ export function bootstrapFirstAccount(
   deps: AccountsDeps,
   credits: number,
 ): { account: AccountView; key: KeyView; apiKey: string } | null {
-  return deps.db.transaction(
-    (tx) => {
-      if (repo.countAccounts(tx as unknown as Db) > 0) return null;
-      return createAccount({ ...deps, db: tx as unknown as Db }, { name: "default", kind: "solo", credits });
+  return transaction(
+    deps.db,
+    (db) => {
+      if (repo.countAccounts(db) > 0) return null;
+      return createAccount({ ...deps, db }, { name: "default", kind: "solo", credits });
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 
@@ -164,9 +165,9 @@ export function revokeKey(deps: AccountsDeps, keyId: string): { key: KeyView; al
 export function grantCredits(deps: AccountsDeps, accountId: string, amount: number, note?: string | null): { balance: number } {
   checkWholeNumber(amount, "amount", true);
   if (amount === 0) throw new AppError("bad_request", "amount must not be 0");
-  return deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  return transaction(
+    deps.db,
+    (db) => {
       const account = repo.findAccount(db, accountId);
       if (!account) throw notFound("Account not found");
       const balance = repo.applyCreditDelta(db, {
@@ -181,7 +182,7 @@ export function grantCredits(deps: AccountsDeps, accountId: string, amount: numb
       }
       return { balance };
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 

@@ -1,5 +1,5 @@
 import type { AiClient } from "../../ai/client";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -109,9 +109,9 @@ export async function apply(
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
-  const remaining = deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  const remaining = transaction(
+    deps.db,
+    (db) => {
       if (repo.liveApplication(db, auth.accountId, job.ciphertext)) {
         throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
       }
@@ -144,7 +144,7 @@ export async function apply(
       ensureTracked(db, job.ciphertext, resolved.row.document, now);
       return available;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
@@ -155,9 +155,9 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
   const details = [...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  const row = deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  const row = transaction(
+    deps.db,
+    (db) => {
       const inserted = repo.insertFeed(db, {
         ...merged,
         webhookSecret: merged.webhookUrl ? generateSecret() : null,
@@ -169,7 +169,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
       if (inserted.webhookUrl && !inserted.notificationsMuted) queueTestEvent(db, inserted, now);
       return inserted;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   deps.feedIndex.upsert(row);
   if (row.webhookUrl && !row.notificationsMuted) deps.wake();
@@ -192,9 +192,9 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
-  const row = deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  const row = transaction(
+    deps.db,
+    (db) => {
       const updated = repo.updateFeed(db, current.id, {
         ...changes,
         ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
@@ -204,7 +204,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
       if (updated && savesUrl && !updated.notificationsMuted) queueTestEvent(db, updated, now);
       return updated;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);

@@ -1,7 +1,7 @@
 import { AiError, type AiClient } from "../../ai/client";
 import { scoreLocally } from "../../ai/local-scorer";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
@@ -97,8 +97,7 @@ async function scoreUncached(
     } else {
       try {
         const scored = await scoreWithModel(deps.ai, deps.config.scoringModel, input.profilePrompt, input.job);
-        deps.db.transaction((tx) => {
-          const db = tx as unknown as Db;
+        transaction(deps.db, (db) => {
           repo.saveScore(db, { jobCiphertext: input.ciphertext, promptHash, score: scored.score, reason: scored.reason, model: scored.model, createdAtTs: deps.clock.now() });
           addAiUsage(db, { accountId: input.accountId, month, purpose: "scoring", promptTokens: scored.usage.promptTokens, completionTokens: scored.usage.completionTokens });
         });
@@ -135,9 +134,9 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
     ctx,
   );
   let entered = false;
-  deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  transaction(
+    deps.db,
+    (db) => {
       // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
       const current = findFeedById(db, payload.feedId);
       if (!current || outcome.score < current.minScore) return;
@@ -150,7 +149,7 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
         nowTs: deps.clock.now(),
       }) > 0;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   if (entered) deps.wake();
 }
