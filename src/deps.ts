@@ -53,7 +53,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
   const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
   let migrations: MigrateResult;
   try {
-    migrations = migrate(db.$client);
+    migrations = migrate(db.$client, { clock: base.clock });
   } catch (err) {
     db.$client.close();
     throw err;

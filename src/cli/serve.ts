@@ -31,7 +31,7 @@ export const serveCommand: Command = {
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources;
-    const sourceDeps = { config, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
+    const sourceDeps = { config, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
     try {
       sources = configuredSources(sourceDeps);
     } catch (err) {

@@ -139,10 +139,10 @@ export const sourceConnect: Command = {
       const { url, state } = startMarketplaceConnect(deps);
       ctx.io.stdout(`Open this page, log in and approve jobpilot:\n\n  ${url}\n\nThen paste the code or the whole redirect URL here (or let ${deps.config.marketplaceRedirectUri} receive it):\n`);
       const abort = new AbortController();
-      const deadline = Date.now() + waitSeconds * 1000;
+      const deadline = deps.clock.now() + waitSeconds * 1000;
       // Whichever comes first: the server's callback using up our state, or a pasted line (end of input = wait for the callback).
       const viaCallback = (async () => {
-        while (!abort.signal.aborted && Date.now() < deadline) {
+        while (!abort.signal.aborted && deps.clock.now() < deadline) {
           if (!oauthStatePending(deps.db, state)) return { callback: true } as const;
           await Bun.sleep(500);
         }

@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import type { Config } from "../../config";
 import { parseDurations } from "../../config";
+import type { Clock } from "../../lib/clock";
 import { createMarketplaceApiSource } from "../../sources/marketplace-api/source";
 import { tokenPathFor } from "../../sources/marketplace-api/token-store";
 import { createHackerNewsSource } from "../../sources/boards/hackernews";
@@ -16,6 +17,8 @@ export interface SourceDeps {
   config: Config;
   /** Every distinct include term of the feeds that watch `platform`: what a searching source asks for. */
   searchTerms: (platform: string) => string[];
+  /** The app's clock, for sources that read time between polls (token expiry, Retry-After dates); the system clock when absent. */
+  clock?: Clock;
 }
 
 /** What every public board adapter takes from the configuration. */
@@ -73,7 +76,7 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
     platform: "marketplace",
     description: "the marketplace's official GraphQL API (needs `jobpilot source connect marketplace`)",
     build: (deps, intervalMs) => {
-      const { config } = deps;
+      const { config, clock } = deps;
       const marketplace = marketplaceApiSettings(config);
       const extra = config.marketplaceQueries
         .split(",")
@@ -83,6 +86,7 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
         ...marketplace,
         intervalMs,
         queries: () => [...new Set([...deps.searchTerms("marketplace"), ...extra])],
+        now: clock ? () => clock.now() : undefined,
       });
       // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).
       if (intervalMs) return source;
