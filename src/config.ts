@@ -1,6 +1,7 @@
 import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { LOG_LEVELS } from "./lib/log";
+import { MARKETPLACE_DRIVERS } from "./marketplace/driver";
 
 /**
  * Every setting, in one place. Each has an environment variable, optionally a
@@ -256,7 +257,7 @@ export const SETTINGS = {
   marketplaceDriver: {
     env: "JOBPILOT_MARKETPLACE_DRIVER",
     flag: undefined,
-    schema: T.Union([T.Literal("sandbox"), T.Literal("bridge")]),
+    schema: T.Union(MARKETPLACE_DRIVERS.map((d) => T.Literal(d))),
     default: "sandbox",
     doc: "How proposals reach the marketplace for accounts without their own setting: sandbox (the simulated marketplace) or bridge (your own submitter, see README).",
   },

@@ -6,16 +6,17 @@
  */
 import { Elysia, t } from "elysia";
 import { transaction } from "../../db/client";
+import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { getAccount } from "../../modules/accounts/service";
-import { errorResponses } from "../../http/schemas";
+import { errorResponses, literalUnion } from "../../http/schemas";
 import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
 import * as repo from "./repo";
 import * as rules from "./rules";
 
 const ProfileView = t.Object({
-  type: t.Union([t.Literal("default"), t.Literal("specialization")]),
+  type: literalUnion(PROFILE_TYPES),
   name: t.String(),
   hourlyRate: t.Nullable(t.Number()),
   currency: t.String(),

@@ -6,6 +6,7 @@
  * account and tests can exercise every outcome.
  */
 import { transaction, type Db } from "../../db/client";
+import { FINAL_STATUSES } from "../../db/enums";
 import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
@@ -22,7 +23,6 @@ export interface SandboxDeps {
   config: { sandboxApplyLatencyMs: number };
 }
 
-const FINAL_STATUSES: readonly FinalStatus[] = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
 const LOGGED_OUT: SubmitOutcome = { status: "logged_out", message: "The marketplace session expired" };
 
 export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {

@@ -1,4 +1,7 @@
 import { transaction, type Db } from "../../db/client";
+import { ACCOUNT_KINDS, type AccountKind } from "../../db/enums";
+import { isOneOf } from "../../lib/one-of";
+import type { MarketplaceDriverName } from "../../marketplace/driver";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
@@ -12,7 +15,7 @@ export interface AccountsDeps {
   clock: Clock;
 }
 
-export type AccountKind = "solo" | "agency";
+export type { AccountKind };
 
 /** Who is calling, resolved from the x-api-key header. */
 export interface AuthContext {
@@ -86,7 +89,7 @@ export function createAccount(
 ): { account: AccountView; key: KeyView; apiKey: string } {
   const name = checkName(input.name);
   const kind = input.kind ?? "solo";
-  if (kind !== "solo" && kind !== "agency") throw new AppError("bad_request", "kind must be one of solo, agency");
+  if (!isOneOf(ACCOUNT_KINDS, kind)) throw new AppError("bad_request", `kind must be one of ${ACCOUNT_KINDS.join(", ")}`);
   const credits = checkWholeNumber(input.credits ?? 0, "credits", false);
   const now = deps.clock.now();
   return transaction(
@@ -209,7 +212,7 @@ export function setRateLimits(
 }
 
 /** Which marketplace driver the account applies through; null = the configured default. */
-export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: "sandbox" | "bridge" | null): AccountView {
+export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: MarketplaceDriverName | null): AccountView {
   const row = repo.setMarketplaceDriver(deps.db, accountId, driver);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);

@@ -12,6 +12,7 @@ import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { TIMELINES, type Timeline } from "./model";
 import * as repo from "./repo";
 import { ensureTracked } from "../jobs/tracking";
 
@@ -26,8 +27,6 @@ export interface ApplicationsDeps {
 }
 
 export const SUBMIT_TASK = "apply.submit";
-export const TIMELINES = ["Less than 1 month", "1 to 3 months", "3 to 6 months", "More than 6 months"] as const;
-export type Timeline = (typeof TIMELINES)[number];
 
 export interface ApplyInput {
   jobId: string;

@@ -1,6 +1,6 @@
 import { iso } from "../../lib/time";
 import type { ApplicationRow } from "../applications/repo";
-import { TIMELINES } from "../applications/service";
+import { TIMELINES } from "../applications/model";
 import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
 import type { ClientScore, ScoreComponent } from "../jobs/client-score";
 import type { NormalizedJob } from "../jobs/normalize";

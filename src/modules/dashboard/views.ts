@@ -1,4 +1,5 @@
 import { webUrl } from "../../lib/web-url";
+import { APPLICATION_STATUSES } from "../../db/enums";
 import { iso } from "../../lib/time";
 import type { KeyView } from "../accounts/model";
 import { html, type Html } from "./html";
@@ -85,8 +86,6 @@ ${tokenField(csrf)}
 </form>`,
   );
 }
-
-const APPLICATION_STATUSES = ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
 
 /** One feed's matches per day as a small bar chart, with the numbers as a visually hidden table. */
 function matchesChart(f: FeedMatches, locale: string): Html {

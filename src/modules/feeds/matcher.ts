@@ -1,7 +1,7 @@
 import { tokenize } from "../../lib/text";
 import { normalizeCountry } from "../../lib/countries";
 import type { NormalizedJob } from "../jobs/normalize";
-import type { Platform } from "../../sources/document";
+import type { Platform } from "../../db/enums";
 import { hasDeliverableWebhook } from "./admit";
 import type { FeedRow } from "./repo";
 

@@ -13,7 +13,8 @@ import { normalizeCountry } from "../../lib/countries";
 import { sha256Hex } from "../../lib/hash";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { checkWebUrl } from "../../lib/web-url";
-import type { JobDocument, Platform } from "../../sources/document";
+import { PLATFORMS, type JobType, type Platform } from "../../db/enums";
+import type { JobDocument } from "../../sources/document";
 import {
   currencyCode, detailRoots, first, firstNum, firstStr, idStr, isAborted, isCount, isNonNegative, isPositive, isRating, jobType as jobTypeOf,
   num, obj, paymentVerified, str, timestamp, type Obj,
@@ -27,7 +28,7 @@ export interface NormalizedJob {
   description: string;
   skills: string[];
   url: string;
-  jobType: "HOURLY" | "FIXED" | null;
+  jobType: JobType | null;
   hourlyMin: number | null;
   hourlyMax: number | null;
   fixedBudget: number | null;
@@ -62,7 +63,6 @@ const MAX_DESCRIPTION_LENGTH = 100_000;
 const MAX_CIPHERTEXT_LENGTH = 100;
 const MAX_URL_LENGTH = 2048;
 const MAX_EMAILS = 20;
-const PLATFORMS: readonly Platform[] = ["marketplace", "professional_network", "web"];
 
 type Maybe = Obj | undefined;
 
