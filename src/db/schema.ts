@@ -1,5 +1,17 @@
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey, check } from "drizzle-orm/sqlite-core";
+import {
+  ACCOUNT_KINDS,
+  APPLICATION_PHASES,
+  APPLICATION_STATUSES,
+  COUNTRY_FILTER_MODES,
+  EMAIL_FOUND_FILTERS,
+  JOB_TYPES,
+  PLATFORMS,
+  PROFILE_TYPES,
+  TASK_STATUSES,
+  US_ONLY_MODES,
+} from "./enums";
 
 /** An account owns keys, credits, feeds and applications. All times are Unix ms. */
 export const accounts = sqliteTable(
@@ -7,7 +19,7 @@ export const accounts = sqliteTable(
   {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  kind: text("kind", { enum: ["solo", "agency"] }).notNull(),
+  kind: text("kind", { enum: ACCOUNT_KINDS }).notNull(),
   creditsBalance: integer("credits_balance").notNull().default(0),
   /** Multiplies every rate limit of the account's keys ("higher limits granted case by case"). */
   rateLimitMultiplier: real("rate_limit_multiplier").notNull().default(1),
@@ -89,10 +101,10 @@ export const jobs = sqliteTable(
   {
     ciphertext: text("ciphertext").primaryKey(),
     jobUid: text("job_uid"),
-    platform: text("platform", { enum: ["marketplace", "professional_network", "web"] }).notNull(),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
     title: text("title").notNull(),
     url: text("url").notNull(),
-    jobType: text("job_type", { enum: ["HOURLY", "FIXED"] }),
+    jobType: text("job_type", { enum: JOB_TYPES }),
     hourlyMin: real("hourly_min"),
     hourlyMax: real("hourly_max"),
     fixedBudget: real("fixed_budget"),
@@ -130,16 +142,16 @@ export const feeds = sqliteTable(
     minHourlyRate: real("min_hourly_rate"),
     minFixedPrice: real("min_fixed_price"),
     clientMinSpent: real("client_min_spent"),
-    countryFilterMode: text("country_filter_mode", { enum: ["exclude", "include"] }).notNull().default("exclude"),
+    countryFilterMode: text("country_filter_mode", { enum: COUNTRY_FILTER_MODES }).notNull().default("exclude"),
     excludedCountries: text("excluded_countries", { mode: "json" }).notNull().$type<string[]>(),
     includedCountries: text("included_countries", { mode: "json" }).notNull().$type<string[]>(),
     /** null = every platform. */
     platforms: text("platforms", { mode: "json" }).$type<string[]>(),
     proposalGenerationPrompt: text("proposal_generation_prompt"),
     notificationsMuted: integer("notifications_muted", { mode: "boolean" }).notNull().default(false),
-    emailFound: text("email_found", { enum: ["all", "email_found"] }).notNull().default("all"),
+    emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: text("job_types", { mode: "json" }).notNull().$type<string[]>(),
-    usOnlyMode: text("us_only_mode", { enum: ["all", "include", "exclude"] }).notNull().default("all"),
+    usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),
     paymentVerifiedOnly: integer("payment_verified_only", { mode: "boolean" }).notNull().default(false),
     clientMinRating: real("client_min_rating"),
     clientMinReviews: integer("client_min_reviews"),
@@ -251,7 +263,7 @@ export const tasks = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     kind: text("kind").notNull(),
     payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
-    status: text("status", { enum: ["queued", "running", "failed"] }).notNull(),
+    status: text("status", { enum: TASK_STATUSES }).notNull(),
     runAtTs: integer("run_at_ts").notNull(),
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull(),
@@ -300,12 +312,10 @@ export const applications = sqliteTable(
     driver: text("driver").notNull(),
     freelancerId: text("freelancer_id").notNull(),
     profileId: text("profile_id").notNull(),
-    status: text("status", {
-      enum: ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"],
-    }).notNull(),
+    status: text("status", { enum: APPLICATION_STATUSES }).notNull(),
     statusMessage: text("status_message"),
     errorMessage: text("error_message"),
-    phase: text("phase", { enum: ["queued", "submitting", "done"] }).notNull(),
+    phase: text("phase", { enum: APPLICATION_PHASES }).notNull(),
     creditHeld: integer("credit_held", { mode: "boolean" }).notNull(),
     coverLetter: text("cover_letter").notNull(),
     hourlyRate: real("hourly_rate"),
@@ -361,7 +371,7 @@ export const sandboxProfiles = sqliteTable(
     freelancerId: text("freelancer_id")
       .notNull()
       .references(() => sandboxFreelancers.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["default", "specialization"] }).notNull(),
+    type: text("type", { enum: PROFILE_TYPES }).notNull(),
     name: text("name").notNull(),
     hourlyRate: real("hourly_rate"),
     currency: text("currency").notNull(),
