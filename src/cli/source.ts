@@ -2,6 +2,8 @@ import type { Config } from "../config";
 import { finishMarketplaceConnect, parsePastedCode, startMarketplaceConnect } from "../modules/intake/connect";
 import { configuredSourceNames, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../modules/intake/registry";
 import { listSourceStates, oauthStatePending } from "../modules/intake/repo";
+import { SOURCE_NAME as MARKETPLACE_API_NAME } from "../sources/marketplace-api/source";
+import { SANDBOX_NAME } from "../sources/sandbox/index";
 import { UsageError, type Command, type CommandContext } from "./command";
 import { formatTs, printJson, table, withDeps } from "./db";
 
@@ -14,8 +16,8 @@ function formatInterval(ms: number | undefined): string {
 
 function schedule(config: Config, name: string): string {
   const interval = parseSourceIntervals(config.sourceIntervals)[name] ?? DEFAULT_INTERVALS[name];
-  if (name === "sandbox" && interval === undefined) return formatInterval(Math.max(10, Math.round(60_000 / config.sandboxJobsPerMinute)));
-  if (name === "marketplace-api" && interval === undefined) return `cron ${config.marketplaceApiCron}`;
+  if (name === SANDBOX_NAME && interval === undefined) return formatInterval(Math.max(10, Math.round(60_000 / config.sandboxJobsPerMinute)));
+  if (name === MARKETPLACE_API_NAME && interval === undefined) return `cron ${config.marketplaceApiCron}`;
   return formatInterval(interval);
 }
 
