@@ -21,6 +21,7 @@
  * 5. Effort sets a word band; optional sentences are dropped by priority or fillers added until the
  *    letter fits, and the user's own word limit ("under 150 words") caps the band.
  */
+import type { JobType } from "../db/enums";
 import { tokenize } from "../lib/text";
 import * as P from "./local-writer-phrases";
 
@@ -29,7 +30,7 @@ export interface WritingJob {
   title: string;
   description: string; // untrusted text from the job posting; may be long (up to 100 KB) or adversarial
   skills: string[]; // the job's skill labels
-  jobType: "HOURLY" | "FIXED" | null;
+  jobType: JobType | null;
   budgetText: string | null; // e.g. "40–60 USD/hour" or "1500 USD fixed"
   clientCountry?: string | null; // ISO-2, e.g. "US"
 }

@@ -5,6 +5,7 @@
  * id), never from randomness, so the same inputs and the same clock always
  * give the same answer — tests and demos can rely on it.
  */
+import type { JobType } from "../../db/enums";
 import { sha256Hex } from "../../lib/hash";
 import { detailRoots, first, num, obj, str, type Obj } from "../../modules/jobs/document/readers";
 
@@ -91,7 +92,7 @@ export function minJobSuccessScore(doc: Obj): number | null {
 // Decisions.
 
 export interface BudgetFacts {
-  jobType: "HOURLY" | "FIXED" | null;
+  jobType: JobType | null;
   fixedBudget: number | null;
   hourlyMin: number | null;
   hourlyMax: number | null;

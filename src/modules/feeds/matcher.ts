@@ -42,12 +42,12 @@ export interface CompiledFeed {
   minHourlyRate: number | null;
   minFixedPrice: number | null;
   clientMinSpent: number | null;
-  countryMode: "exclude" | "include";
+  countryMode: FeedRow["countryFilterMode"];
   countries: Set<string>;
   platforms: Set<Platform> | null;
   emailFoundOnly: boolean;
   jobTypes: Set<string> | null;
-  usOnlyMode: "all" | "include" | "exclude";
+  usOnlyMode: FeedRow["usOnlyMode"];
   paymentVerifiedOnly: boolean;
   clientMinRating: number | null;
   clientMinReviews: number | null;
