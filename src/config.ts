@@ -1,6 +1,7 @@
 import { Type as T, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { LOG_LEVELS } from "./lib/log";
+import { MARKETPLACE_DRIVERS } from "./db/enums";
 
 /** The longest feed prompt any account may be allowed (the request schema's own bound). */
 export const PROMPT_CHARS_HARD_MAX = 100_000;
@@ -259,7 +260,7 @@ export const SETTINGS = {
   marketplaceDriver: {
     env: "JOBPILOT_MARKETPLACE_DRIVER",
     flag: undefined,
-    schema: T.Union([T.Literal("sandbox"), T.Literal("bridge")]),
+    schema: T.Union(MARKETPLACE_DRIVERS.map((d) => T.Literal(d))),
     default: "sandbox",
     doc: "How proposals reach the marketplace for accounts without their own setting: sandbox (the simulated marketplace) or bridge (your own submitter, see README).",
   },

@@ -56,7 +56,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
   const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
   let migrations: MigrateResult;
   try {
-    migrations = migrate(db.$client);
+    migrations = migrate(db.$client, { clock: base.clock });
   } catch (err) {
     db.$client.close();
     throw err;
@@ -83,6 +83,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
         sendReasoningEffort: config.aiReasoningEffort,
       },
       base.log.child({ component: "ai" }),
+      base.clock,
     ),
     localAi: createLocalAi({ threads: config.localAiThreads ?? defaultLocalAiThreads(), log: base.log.child({ component: "local-ai" }) }),
     work,

@@ -10,7 +10,9 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { systemClock, type Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
+import { retryAfterMs } from "../lib/retry-after";
 
 export interface AiSettings {
   /** Unset or empty → isConfigured false. Keyless local servers accept any placeholder value. */
@@ -124,6 +126,7 @@ export class AiClient {
   constructor(
     private readonly settings: AiSettings,
     log: Logger,
+    private readonly clock: Clock = systemClock,
   ) {
     this.log = log.child({ component: "ai" });
     this.apiKey = settings.apiKey ? settings.apiKey : undefined;
@@ -163,7 +166,7 @@ export class AiClient {
           attempts++;
           const res = await fetch(url, init);
           lastResponse = res;
-          return vetoLongRetryAfter(res);
+          return vetoLongRetryAfter(res, this.clock.now());
         },
       });
       let completion: ChatCompletion;
@@ -230,7 +233,7 @@ export class AiClient {
       return new AiError("network", `Could not reach the model server: ${err.message}`, { attempts, cause: err });
     if (err instanceof APIError && typeof err.status === "number") {
       const status = err.status;
-      const retryAfterMs = parseRetryAfterMs(err.headers ?? last?.headers);
+      const retryAfterMs = parseRetryAfterMs(err.headers ?? last?.headers, this.clock.now());
       const details = { status, attempts, retryAfterMs, cause: err };
       const detail = err.message ? `: ${err.message}` : "";
       if (status === 429) return new AiError("rate_limited", `The model server rate-limited the request${detail}`, details);
@@ -323,29 +326,24 @@ function readUsage(usage: ChatCompletion["usage"] | undefined): TokenUsage {
   return { promptTokens, completionTokens, totalTokens: total || promptTokens + completionTokens };
 }
 
-/** Milliseconds from `retry-after-ms`, else `retry-after` (seconds or an HTTP date), as the SDK reads them. */
-export function parseRetryAfterMs(headers: Headers | undefined): number | undefined {
+/** Milliseconds from `retry-after-ms` (the SDK reads it first), else `retry-after` (seconds or an HTTP date). */
+export function parseRetryAfterMs(headers: Headers | undefined, nowTs: number): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "") {
     const v = Number.parseFloat(ms);
     if (Number.isFinite(v) && v >= 0) return v;
   }
-  const ra = headers.get("retry-after");
-  if (ra === null || ra.trim() === "") return undefined;
-  const seconds = Number.parseFloat(ra);
-  if (!Number.isNaN(seconds)) return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
-  const at = Date.parse(ra);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+  return retryAfterMs(headers.get("retry-after"), nowTs) ?? undefined;
 }
 
 /**
  * A retryable response asking for a wait the SDK would not honour gets `x-should-retry: false`, so the
  * SDK stops instead of retrying after its short backoff (see the module comment).
  */
-function vetoLongRetryAfter(res: Response): Response {
+function vetoLongRetryAfter(res: Response, nowTs: number): Response {
   if (res.ok || res.headers.has("x-should-retry")) return res;
-  const wait = parseRetryAfterMs(res.headers);
+  const wait = parseRetryAfterMs(res.headers, nowTs);
   if (wait === undefined || wait <= SDK_MAX_RETRY_AFTER_MS) return res;
   const headers = new Headers(res.headers);
   headers.set("x-should-retry", "false");

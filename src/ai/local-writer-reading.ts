@@ -9,12 +9,13 @@ import { keyTermsOf } from "./local-writer-terms";
 import { MONEY, withoutPrice } from "./local-writer-money";
 import * as P from "./local-writer-phrases";
 import { clause, dedupe, flip, fragment, gerund, hash, ing, isInjection, LATER_VERBS, lowerFirst, overlap, plain, SENTENCE_CHARS, article, countPhrase } from "./local-writer-text";
+import type { JobType } from "../db/enums";
 
 export interface WritingJob {
   title: string;
   description: string; // untrusted text from the job posting; may be long (up to 100 KB) or adversarial
   skills: string[]; // the job's skill labels
-  jobType: "HOURLY" | "FIXED" | null;
+  jobType: JobType | null;
   budgetText: string | null; // e.g. "40–60 USD/hour" or "1500 USD fixed"
   clientCountry?: string | null; // ISO-2, e.g. "US"
 }

@@ -1,3 +1,6 @@
+import { ACCOUNT_KINDS } from "../db/enums";
+import { isOneOf } from "../lib/one-of";
+import { MARKETPLACE_DRIVERS } from "../marketplace/driver";
 import * as accounts from "../modules/accounts/service";
 import { BUCKETS } from "../http/rate-limit-table";
 import { intFlag, requireString, UsageError, type Command } from "./command";
@@ -16,7 +19,7 @@ export const accountCreate: Command = {
   async run(ctx) {
     const name = requireString(ctx, "name");
     const kind = (ctx.values.kind as string | undefined) ?? "solo";
-    if (kind !== "solo" && kind !== "agency") throw new UsageError(`--kind must be solo or agency, got '${kind}'`);
+    if (!isOneOf(ACCOUNT_KINDS, kind)) throw new UsageError(`--kind must be ${ACCOUNT_KINDS.join(" or ")}, got '${kind}'`);
     const credits = intFlag(ctx, "credits") ?? 0;
     return withDeps(ctx, (deps) => {
       const created = accounts.createAccount(deps, { name, kind, credits });
@@ -166,9 +169,11 @@ export const accountDriver: Command = {
   run(ctx) {
     const accountId = requireString(ctx, "account");
     const driver = requireString(ctx, "driver");
-    if (!["sandbox", "bridge", "default"].includes(driver)) throw new UsageError(`--driver must be sandbox, bridge or default, got '${driver}'`);
+    if (driver !== "default" && !isOneOf(MARKETPLACE_DRIVERS, driver)) {
+      throw new UsageError(`--driver must be ${MARKETPLACE_DRIVERS.join(", ")} or default, got '${driver}'`);
+    }
     return withDeps(ctx, (deps) => {
-      const account = accounts.setMarketplaceDriver(deps, accountId, driver === "default" ? null : (driver as "sandbox" | "bridge"));
+      const account = accounts.setMarketplaceDriver(deps, accountId, driver === "default" ? null : driver);
       if (ctx.values.json) printJson(ctx, account);
       else ctx.io.stdout(`Account ${account.id} applies through ${account.marketplaceDriver ?? `the default (${deps.config.marketplaceDriver})`}.\n`);
       return 0;

@@ -14,6 +14,7 @@ import { SUBMIT_TASK } from "../modules/applications/service";
 import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
 import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker";
+import { SANDBOX_NAME } from "../sources/sandbox/index";
 import { startScheduler } from "../worker/scheduler";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
@@ -31,7 +32,7 @@ export const serveCommand: Command = {
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources;
-    const sourceDeps = { config, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
+    const sourceDeps = { config, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
     try {
       sources = configuredSources(sourceDeps);
     } catch (err) {
@@ -93,7 +94,7 @@ export const serveCommand: Command = {
       `  Dashboard: ${browse}/dashboard`,
       `  API docs:  ${browse}/docs`,
       `  Database:  ${config.dbPath}`,
-      `  Sources:   ${sources.length ? sources.map((s) => (s.name === "sandbox" ? `sandbox (simulated marketplace, ${config.sandboxJobsPerMinute} jobs/min)` : s.name)).join(", ") : "none (push ingestion only)"}`,
+      `  Sources:   ${sources.length ? sources.map((s) => (s.name === SANDBOX_NAME ? `sandbox (simulated marketplace, ${config.sandboxJobsPerMinute} jobs/min)` : s.name)).join(", ") : "none (push ingestion only)"}`,
       `  Scoring:   ${deps.ai.isConfigured ? `model ${config.scoringModel}${config.openaiBaseUrl ? ` at ${config.openaiBaseUrl}` : ""}` : "local scorer (no OPENAI_API_KEY)"}`,
     ];
     if (first) {

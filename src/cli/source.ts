@@ -2,6 +2,8 @@ import type { Config } from "../config";
 import { finishMarketplaceConnect, parsePastedCode, startMarketplaceConnect } from "../modules/intake/connect";
 import { configuredSourceNames, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../modules/intake/registry";
 import { listSourceStates, oauthStatePending } from "../modules/intake/repo";
+import { SOURCE_NAME as MARKETPLACE_API_NAME } from "../sources/marketplace-api/source";
+import { SANDBOX_NAME } from "../sources/sandbox/index";
 import { UsageError, type Command, type CommandContext } from "./command";
 import { formatTs, printJson, table, withDeps } from "./db";
 
@@ -14,8 +16,8 @@ function formatInterval(ms: number | undefined): string {
 
 function schedule(config: Config, name: string): string {
   const interval = parseSourceIntervals(config.sourceIntervals)[name] ?? DEFAULT_INTERVALS[name];
-  if (name === "sandbox" && interval === undefined) return formatInterval(Math.max(10, Math.round(60_000 / config.sandboxJobsPerMinute)));
-  if (name === "marketplace-api" && interval === undefined) return `cron ${config.marketplaceApiCron}`;
+  if (name === SANDBOX_NAME && interval === undefined) return formatInterval(Math.max(10, Math.round(60_000 / config.sandboxJobsPerMinute)));
+  if (name === MARKETPLACE_API_NAME && interval === undefined) return `cron ${config.marketplaceApiCron}`;
   return formatInterval(interval);
 }
 
@@ -139,10 +141,10 @@ export const sourceConnect: Command = {
       const { url, state } = startMarketplaceConnect(deps);
       ctx.io.stdout(`Open this page, log in and approve jobpilot:\n\n  ${url}\n\nThen paste the code or the whole redirect URL here (or let ${deps.config.marketplaceRedirectUri} receive it):\n`);
       const abort = new AbortController();
-      const deadline = Date.now() + waitSeconds * 1000;
+      const deadline = deps.clock.now() + waitSeconds * 1000;
       // Whichever comes first: the server's callback using up our state, or a pasted line (end of input = wait for the callback).
       const viaCallback = (async () => {
-        while (!abort.signal.aborted && Date.now() < deadline) {
+        while (!abort.signal.aborted && deps.clock.now() < deadline) {
           if (!oauthStatePending(deps.db, state)) return { callback: true } as const;
           await Bun.sleep(500);
         }

@@ -6,6 +6,20 @@ import * as schema from "./schema";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
+/** How a transaction begins: `immediate` takes the write lock at BEGIN (use it when the transaction reads and then writes). */
+export type TxBehavior = "deferred" | "immediate" | "exclusive";
+
+/**
+ * Runs `fn` in one transaction (a savepoint when `db` is already a transaction)
+ * and hands it the transaction typed as a Db, so repository functions take it
+ * like the database. drizzle's transaction object has the same query API but
+ * no `$client`; rawStatement reaches the connection through the session both
+ * share, so nothing here needs it.
+ */
+export function transaction<T>(db: Db, fn: (tx: Db) => T, behavior?: TxBehavior): T {
+  return db.transaction((tx) => fn(tx as unknown as Db), behavior ? { behavior } : undefined);
+}
+
 export interface OpenOptions {
   synchronous?: "FULL" | "NORMAL";
   busyTimeoutMs?: number;

@@ -1,4 +1,6 @@
 import type { Database } from "bun:sqlite";
+import { systemClock, type Clock } from "../lib/clock";
+import { sha256Hex } from "../lib/hash";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations.gen";
 
 export interface MigrateResult {
@@ -6,23 +8,20 @@ export interface MigrateResult {
   total: number;
 }
 
-function sha256(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
-}
-
 /**
  * Applies the embedded migrations that this database has not seen, each in its
  * own IMMEDIATE transaction so the CLI and a starting server never apply one
  * twice. A landed migration whose text changed is refused: migrations are
- * append-only.
+ * append-only. `clock` dates each one in _migrations.
  */
-export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGRATIONS): MigrateResult {
+export function migrate(sqlite: Database, opts: { migrations?: EmbeddedMigration[]; clock?: Clock } = {}): MigrateResult {
+  const { migrations = MIGRATIONS, clock = systemClock } = opts;
   sqlite.run(
     "CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at_ts INTEGER NOT NULL)",
   );
   const applied: string[] = [];
   for (const m of migrations) {
-    const hash = sha256(m.sql);
+    const hash = sha256Hex(m.sql);
     const run = sqlite.transaction(() => {
       const row = sqlite.query("SELECT hash FROM _migrations WHERE tag = ?").get(m.tag) as { hash: string } | null;
       if (row) {
@@ -32,7 +31,7 @@ export function migrate(sqlite: Database, migrations: EmbeddedMigration[] = MIGR
       for (const statement of m.sql.split("--> statement-breakpoint")) {
         if (statement.trim()) sqlite.run(statement);
       }
-      sqlite.query("INSERT INTO _migrations (tag, hash, applied_at_ts) VALUES (?, ?, ?)").run(m.tag, hash, Date.now());
+      sqlite.query("INSERT INTO _migrations (tag, hash, applied_at_ts) VALUES (?, ?, ?)").run(m.tag, hash, clock.now());
       return true;
     });
     if (run.immediate()) applied.push(m.tag);

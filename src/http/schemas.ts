@@ -1,5 +1,15 @@
+import type { SchemaOptions, TLiteral, TUnion } from "@sinclair/typebox";
 import { t } from "elysia";
 import { describeSchema } from "../errors";
+
+/** A union of the string literals of one `as const` array: a closed set's schema, derived from the set written once. */
+export function literalUnion<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<LiteralSchemas<T>> {
+  // map() over a generic tuple types each element as plain string; the cast puts the tuple's literals back.
+  return t.Union(values.map((v) => t.Literal(v)), options) as unknown as TUnion<LiteralSchemas<T>>;
+}
+
+/** One TLiteral per element, as a tuple: what t.Union([t.Literal("a"), t.Literal("b")]) is typed with. */
+type LiteralSchemas<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
 
 /** The one error body: `{ error }`, plus the extra fields some statuses carry. */
 export const ErrorBody = t.Object(

@@ -1,3 +1,5 @@
+import { iso } from "./time";
+
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFormat = "json" | "pretty";
@@ -26,7 +28,7 @@ export function createLogger(opts: LoggerOptions, base: LogFields = {}): Logger 
   const now = opts.now ?? Date.now;
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (LOG_LEVELS.indexOf(level) < min) return;
-    const record: LogFields = { ts: new Date(now()).toISOString(), level, msg, ...base, ...fields };
+    const record: LogFields = { ts: iso(now()), level, msg, ...base, ...fields };
     for (const [k, v] of Object.entries(record)) {
       if (v instanceof Error) record[k] = { name: v.name, message: v.message, stack: v.stack };
     }

@@ -5,7 +5,10 @@
  * Drivers never touch our tables: the applications service owns statuses,
  * credits and retries; a driver only says what the marketplace did.
  */
-export type FinalStatus = "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
+import { MARKETPLACE_DRIVERS, type FinalStatus, type JobType, type MarketplaceDriverName, type ProfileType } from "../db/enums";
+
+export { MARKETPLACE_DRIVERS };
+export type { FinalStatus, MarketplaceDriverName };
 
 export interface SubmitRequest {
   /** Our queue id: the idempotency key a driver may use to recognise a repeated submission. */
@@ -17,7 +20,7 @@ export interface SubmitRequest {
     ciphertext: string;
     url: string;
     title: string;
-    jobType: "HOURLY" | "FIXED" | null;
+    jobType: JobType | null;
     /** The archived document, for drivers that need more (qualifications, Connects price, status). */
     document: Record<string, unknown>;
     publishTimeTs: number | null;
@@ -42,7 +45,7 @@ export interface Engagement {
 }
 
 export interface FreelancerProfile {
-  type: "default" | "specialization";
+  type: ProfileType;
   name: string;
   hourlyRate: number | null;
   currency: string;

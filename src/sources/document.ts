@@ -15,7 +15,7 @@
  * It lives beside the JobSource interface so adapters can produce it without
  * importing a feature module; jobs (normalize, archive) and the rest read it.
  */
-export type Platform = "marketplace" | "professional_network" | "web";
+import type { Platform } from "../db/enums";
 
 export interface OntologySkill {
   uid: string;

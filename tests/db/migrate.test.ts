@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase, closeDatabase } from "../../src/db/client";
+import { ManualClock } from "../../src/lib/clock";
 import { migrate } from "../../src/db/migrate";
 import { MIGRATIONS } from "../../src/db/migrations.gen";
 import { renderMigrationsModule } from "../../scripts/gen-migrations";
@@ -20,11 +21,18 @@ describe("migrations", () => {
     expect((sqlite.query("SELECT count(*) AS n FROM _migrations").get() as { n: number }).n).toBe(MIGRATIONS.length);
   });
 
+  test("each migration is dated by the clock it is given", () => {
+    const sqlite = new Database(":memory:");
+    migrate(sqlite, { clock: new ManualClock(Date.UTC(2026, 2, 1)) });
+    const dates = sqlite.query("SELECT DISTINCT applied_at_ts AS ts FROM _migrations").all() as { ts: number }[];
+    expect(dates).toEqual([{ ts: Date.UTC(2026, 2, 1) }]);
+  });
+
   test("a landed migration whose text changed is refused", () => {
     const sqlite = new Database(":memory:");
     migrate(sqlite);
     const edited = MIGRATIONS.map((m, i) => (i === 0 ? { ...m, sql: m.sql + "\n-- edited" } : m));
-    expect(() => migrate(sqlite, edited)).toThrow(/was changed after it was applied/);
+    expect(() => migrate(sqlite, { migrations: edited })).toThrow(/was changed after it was applied/);
   });
 
   test("the embedded module matches migrations/ (run `bun run db:generate` after changing the schema)", () => {

@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey, check } from "drizzle-orm/sqlite-core";
+import { ACCOUNT_KINDS } from "../enums";
 
 /** An account owns keys, credits, feeds and applications. All times are Unix ms. */
 export const accounts = sqliteTable(
@@ -11,7 +12,7 @@ export const accounts = sqliteTable(
   {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
-  kind: text("kind", { enum: ["solo", "agency"] }).notNull(),
+  kind: text("kind", { enum: ACCOUNT_KINDS }).notNull(),
   creditsBalance: integer("credits_balance").notNull().default(0),
   /** Multiplies every rate limit of the account's keys ("higher limits granted case by case"). */
   rateLimitMultiplier: real("rate_limit_multiplier").notNull().default(1),

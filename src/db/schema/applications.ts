@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
+import { APPLICATION_PHASES, APPLICATION_STATUSES } from "../enums";
 
 /**
  * A proposal queued for a job (the spec's queueId is `id`). `phase` records how
@@ -27,12 +28,10 @@ export const applications = sqliteTable(
     driver: text("driver").notNull(),
     freelancerId: text("freelancer_id").notNull(),
     profileId: text("profile_id").notNull(),
-    status: text("status", {
-      enum: ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"],
-    }).notNull(),
+    status: text("status", { enum: APPLICATION_STATUSES }).notNull(),
     statusMessage: text("status_message"),
     errorMessage: text("error_message"),
-    phase: text("phase", { enum: ["queued", "submitting", "done"] }).notNull(),
+    phase: text("phase", { enum: APPLICATION_PHASES }).notNull(),
     creditHeld: integer("credit_held", { mode: "boolean" }).notNull(),
     coverLetter: text("cover_letter").notNull(),
     hourlyRate: real("hourly_rate"),

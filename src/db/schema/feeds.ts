@@ -4,6 +4,7 @@
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
+import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES } from "../enums";
 
 /** A saved search plus an AI scoring profile. List fields are JSON arrays; null numeric filters are off. */
 export const feeds = sqliteTable(
@@ -21,16 +22,16 @@ export const feeds = sqliteTable(
     minHourlyRate: real("min_hourly_rate"),
     minFixedPrice: real("min_fixed_price"),
     clientMinSpent: real("client_min_spent"),
-    countryFilterMode: text("country_filter_mode", { enum: ["exclude", "include"] }).notNull().default("exclude"),
+    countryFilterMode: text("country_filter_mode", { enum: COUNTRY_FILTER_MODES }).notNull().default("exclude"),
     excludedCountries: text("excluded_countries", { mode: "json" }).notNull().$type<string[]>(),
     includedCountries: text("included_countries", { mode: "json" }).notNull().$type<string[]>(),
     /** null = every platform. */
     platforms: text("platforms", { mode: "json" }).$type<string[]>(),
     proposalGenerationPrompt: text("proposal_generation_prompt"),
     notificationsMuted: integer("notifications_muted", { mode: "boolean" }).notNull().default(false),
-    emailFound: text("email_found", { enum: ["all", "email_found"] }).notNull().default("all"),
+    emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: text("job_types", { mode: "json" }).notNull().$type<string[]>(),
-    usOnlyMode: text("us_only_mode", { enum: ["all", "include", "exclude"] }).notNull().default("all"),
+    usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),
     paymentVerifiedOnly: integer("payment_verified_only", { mode: "boolean" }).notNull().default(false),
     clientMinRating: real("client_min_rating"),
     clientMinReviews: integer("client_min_reviews"),

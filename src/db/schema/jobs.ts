@@ -3,6 +3,7 @@
  */
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index } from "drizzle-orm/sqlite-core";
+import { JOB_TYPES, PLATFORMS } from "../enums";
 
 /**
  * The job archive: the document exactly as a source gave it (the freshest
@@ -14,10 +15,10 @@ export const jobs = sqliteTable(
   {
     ciphertext: text("ciphertext").primaryKey(),
     jobUid: text("job_uid"),
-    platform: text("platform", { enum: ["marketplace", "professional_network", "web"] }).notNull(),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
     title: text("title").notNull(),
     url: text("url").notNull(),
-    jobType: text("job_type", { enum: ["HOURLY", "FIXED"] }),
+    jobType: text("job_type", { enum: JOB_TYPES }),
     hourlyMin: real("hourly_min"),
     hourlyMax: real("hourly_max"),
     fixedBudget: real("fixed_budget"),

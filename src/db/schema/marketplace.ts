@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { PROFILE_TYPES } from "../enums";
 
 /** The sandbox marketplace's own state: its freelancers, their profiles and Connects. */
 export const sandboxFreelancers = sqliteTable(
@@ -29,7 +30,7 @@ export const sandboxProfiles = sqliteTable(
     freelancerId: text("freelancer_id")
       .notNull()
       .references(() => sandboxFreelancers.id, { onDelete: "cascade" }),
-    type: text("type", { enum: ["default", "specialization"] }).notNull(),
+    type: text("type", { enum: PROFILE_TYPES }).notNull(),
     name: text("name").notNull(),
     hourlyRate: real("hourly_rate"),
     currency: text("currency").notNull(),

@@ -2,6 +2,7 @@
  * The durable task queue (owned by src/worker).
  */
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { TASK_STATUSES } from "../enums";
 
 /**
  * Durable background work. A worker claims rows with a lease; a crash leaves
@@ -15,7 +16,7 @@ export const tasks = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     kind: text("kind").notNull(),
     payload: text("payload", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
-    status: text("status", { enum: ["queued", "running", "failed"] }).notNull(),
+    status: text("status", { enum: TASK_STATUSES }).notNull(),
     runAtTs: integer("run_at_ts").notNull(),
     attempts: integer("attempts").notNull().default(0),
     maxAttempts: integer("max_attempts").notNull(),

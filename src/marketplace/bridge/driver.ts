@@ -16,8 +16,11 @@ import { t, type Static } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../../db/client";
+import { FINAL_STATUSES, PROFILE_TYPES } from "../../db/enums";
+import { literalUnion } from "../../http/schemas";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
+import { isOneOf } from "../../lib/one-of";
 import type { Logger } from "../../lib/log";
 import { secretKey, signedHeaders } from "../../lib/standard-webhooks";
 import type { Engagement, FinalStatus, Freelancer, MarketplaceDriver, SubmitOutcome, SubmitRequest } from "../driver";
@@ -39,8 +42,7 @@ const READ_TIMEOUT_CAP_MS = 15_000;
 const MAX_REPLY_BYTES = 1024 * 1024;
 const MAX_MESSAGE_CHARS = 1000;
 
-const FINAL_STATUSES: readonly FinalStatus[] = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
-export const FinalStatusSchema = t.Union(FINAL_STATUSES.map((s) => t.Literal(s)));
+export const FinalStatusSchema = literalUnion(FINAL_STATUSES);
 
 // What the submitter may answer. Extra fields are allowed and ignored.
 const OutcomeReply = t.Object({ status: FinalStatusSchema, message: t.Optional(t.String()) });
@@ -57,7 +59,7 @@ const FreelancerReply = t.Object({
   baseHourlyRate: t.Union([t.Number({ minimum: 0 }), t.Null()]),
   profiles: t.Array(
     t.Object({
-      type: t.Union([t.Literal("default"), t.Literal("specialization")]),
+      type: literalUnion(PROFILE_TYPES),
       name: t.String(),
       hourlyRate: t.Union([t.Number({ minimum: 0 }), t.Null()]),
       currency: t.String({ minLength: 1 }),
@@ -68,8 +70,8 @@ const FreelancerReply = t.Object({
 const FreelancersReply = t.Object({ freelancers: t.Array(FreelancerReply) });
 const ReconnectReply = t.Object({ ok: t.Boolean() });
 
-function isFinalStatus(value: unknown): value is FinalStatus {
-  return typeof value === "string" && (FINAL_STATUSES as readonly string[]).includes(value);
+export function isFinalStatus(value: unknown): value is FinalStatus {
+  return isOneOf(FINAL_STATUSES, value);
 }
 
 const DEFAULT_MESSAGES: Record<FinalStatus, string> = {

@@ -5,16 +5,18 @@
  * The app checks the admin bearer token before routing; these are only routes.
  */
 import { Elysia, t } from "elysia";
+import { transaction } from "../../db/client";
+import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { getAccount } from "../../modules/accounts/service";
-import { errorResponses } from "../../http/schemas";
-import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, transaction, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
+import { errorResponses, literalUnion } from "../../http/schemas";
+import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
 import * as repo from "./repo";
 import * as rules from "./rules";
 
 const ProfileView = t.Object({
-  type: t.Union([t.Literal("default"), t.Literal("specialization")]),
+  type: literalUnion(PROFILE_TYPES),
   name: t.String(),
   hourlyRate: t.Nullable(t.Number()),
   currency: t.String(),
@@ -124,7 +126,7 @@ function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" 
     const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
     if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = repo.recordEngagement(db, applicationId, forced) ?? row;
     return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
-  });
+  }, "immediate");
 }
 
 /** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
@@ -171,7 +173,7 @@ function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancer
         })),
       ],
     );
-  });
+  }, "immediate");
   if (!inserted) throw new AppError("bad_request", `Account ${accountId} already has a freelancer named ${name}`);
   const row = repo.findFreelancer(deps.db, id)!;
   return freelancerView(deps, row);

@@ -5,7 +5,8 @@
  * the documented rules in rules.ts, so a new user can apply with no external
  * account and tests can exercise every outcome.
  */
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
+import { FINAL_STATUSES } from "../../db/enums";
 import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
@@ -22,7 +23,6 @@ export interface SandboxDeps {
   config: { sandboxApplyLatencyMs: number };
 }
 
-const FINAL_STATUSES: readonly FinalStatus[] = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
 const LOGGED_OUT: SubmitOutcome = { status: "logged_out", message: "The marketplace session expired" };
 
 export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
@@ -35,7 +35,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
       if (deps.config.sandboxApplyLatencyMs > 0) await Bun.sleep(deps.config.sandboxApplyLatencyMs);
       const kind = accountKind(deps, req.accountId);
       const budget = budgetOf(req);
-      const outcome = transaction(deps.db, (db) => decideSubmission(db, req, kind, budget, deps.clock.now()));
+      const outcome = transaction(deps.db, (db) => decideSubmission(db, req, kind, budget, deps.clock.now()), "immediate");
       log.debug("sandbox submission", { applicationId: req.applicationId, status: outcome.status });
       return outcome;
     },
@@ -64,14 +64,9 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
         repo.upsertSession(db, { accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
         log.info("sandbox session restored", { accountId });
         return true;
-      });
+      }, "immediate");
     },
   };
-}
-
-/** One IMMEDIATE transaction: the check and the write of a decision see the same state. */
-export function transaction<T>(db: Db, fn: (tx: Db) => T): T {
-  return db.transaction((tx) => fn(tx as unknown as Db), { behavior: "immediate" });
 }
 
 /**
@@ -142,7 +137,7 @@ export function listFreelancers(deps: SandboxDeps, accountId: string): Freelance
   const rows = transaction(deps.db, (db) => {
     ensureOwnFreelancer(db, accountId, deps.clock.now());
     return repo.listFreelancers(db, accountId).filter((f) => visibleTo(kind, accountId, f));
-  }).sort((a, b) => Number(b.id === ownId) - Number(a.id === ownId)); // stable: keeps the age order otherwise
+  }, "immediate").sort((a, b) => Number(b.id === ownId) - Number(a.id === ownId)); // stable: keeps the age order otherwise
   const profiles = repo.listProfiles(deps.db, rows.map((f) => f.id));
   return rows.map((freelancer) => ({
     freelancer,

@@ -5,6 +5,8 @@
  * id), never from randomness, so the same inputs and the same clock always
  * give the same answer — tests and demos can rely on it.
  */
+import type { JobType } from "../../db/enums";
+import { sha256Hex } from "../../lib/hash";
 import { detailRoots, first, num, obj, str, type Obj } from "../../modules/jobs/document/readers";
 
 export const DEFAULT_CONNECTS = 80;
@@ -35,10 +37,6 @@ const LAST_NAMES = [
 const PROFILE_TITLES = [
   "Full-Stack Web Developer", "Senior Software Engineer", "Mobile App Developer", "Data Engineer", "UI/UX Designer", "DevOps Engineer",
 ];
-
-export function sha256Hex(input: string): string {
-  return new Bun.CryptoHasher("sha256").update(input).digest("hex");
-}
 
 /** A 32-bit unsigned integer taken from the hash of `input` at word `index` (0–7). */
 function hashWord(input: string, index: number): number {
@@ -94,7 +92,7 @@ export function minJobSuccessScore(doc: Obj): number | null {
 // Decisions.
 
 export interface BudgetFacts {
-  jobType: "HOURLY" | "FIXED" | null;
+  jobType: JobType | null;
   fixedBudget: number | null;
   hourlyMin: number | null;
   hourlyMax: number | null;

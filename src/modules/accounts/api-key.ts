@@ -3,6 +3,8 @@
  * of CRC32 checksum. The prefix lets secret scanners find leaked keys; the
  * checksum lets us reject typos and junk without touching the database.
  */
+import { sha256Hex } from "../../lib/hash";
+
 export const KEY_PREFIX = "jp_live_";
 const BODY_LEN = 43;
 const CHECK_LEN = 6;
@@ -43,7 +45,7 @@ export function isWellFormedKey(key: string): boolean {
 }
 
 export function hashApiKey(key: string): string {
-  return new Bun.CryptoHasher("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 /** What lists show so a person can tell keys apart: enough to recognise, far too little to use. */

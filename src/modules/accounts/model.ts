@@ -1,6 +1,8 @@
 import { t } from "elysia";
+import { ACCOUNT_KINDS } from "../../db/enums";
+import { literalUnion } from "../../http/schemas";
 
-export const AccountKind = t.Union([t.Literal("solo"), t.Literal("agency")]);
+export const AccountKind = literalUnion(ACCOUNT_KINDS);
 
 export const AccountView = t.Object(
   {

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { AccountKind } from "../../db/enums";
 import { prepared } from "../../db/prepared";
 import type { DayCountStore } from "../../http/rate-limiter";
 import { accounts, aiUsage, apiKeys, creditLedger, rateLimitCounters } from "../../db/schema";
@@ -119,7 +120,7 @@ export interface KeyLookup {
   keyPrefix: string;
   hash: string;
   accountId: string;
-  accountKind: "solo" | "agency";
+  accountKind: AccountKind;
   revokedAtTs: number | null;
   rateLimitMultiplier: number;
   rateLimitOverrides: Record<string, number> | null;

@@ -1,5 +1,8 @@
 import { PROMPT_CHARS_HARD_MAX, type Config } from "../../config";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
+import { ACCOUNT_KINDS, type AccountKind } from "../../db/enums";
+import { isOneOf } from "../../lib/one-of";
+import type { MarketplaceDriverName } from "../../marketplace/driver";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
@@ -23,7 +26,7 @@ export interface Ceilings {
   promptChars: number;
 }
 
-export type AccountKind = "solo" | "agency";
+export type { AccountKind };
 
 /** Who is calling, resolved from the x-api-key header. */
 export interface AuthContext {
@@ -100,12 +103,12 @@ export function createAccount(
 ): { account: AccountView; key: KeyView; apiKey: string } {
   const name = checkName(input.name);
   const kind = input.kind ?? "solo";
-  if (kind !== "solo" && kind !== "agency") throw new AppError("bad_request", "kind must be one of solo, agency");
+  if (!isOneOf(ACCOUNT_KINDS, kind)) throw new AppError("bad_request", `kind must be one of ${ACCOUNT_KINDS.join(", ")}`);
   const credits = checkWholeNumber(input.credits ?? 0, "credits", false);
   const now = deps.clock.now();
-  return deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  return transaction(
+    deps.db,
+    (db) => {
       const account = repo.insertAccount(db, { id: newId(), name, kind, createdAtTs: now });
       let balance = 0;
       if (credits > 0) {
@@ -115,7 +118,7 @@ export function createAccount(
       const key = repo.insertKey(db, row);
       return { account: toAccountView({ ...account, creditsBalance: balance }), key: toKeyView(key), apiKey };
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 
@@ -128,12 +131,13 @@ export function bootstrapFirstAccount(
   deps: AccountsDeps,
   credits: number,
 ): { account: AccountView; key: KeyView; apiKey: string } | null {
-  return deps.db.transaction(
-    (tx) => {
-      if (repo.countAccounts(tx as unknown as Db) > 0) return null;
-      return createAccount({ ...deps, db: tx as unknown as Db }, { name: "default", kind: "solo", credits });
+  return transaction(
+    deps.db,
+    (db) => {
+      if (repo.countAccounts(db) > 0) return null;
+      return createAccount({ ...deps, db }, { name: "default", kind: "solo", credits });
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 
@@ -194,9 +198,9 @@ export function revokeKey(deps: AccountsDeps, keyId: string): { key: KeyView; al
 export function grantCredits(deps: AccountsDeps, accountId: string, amount: number, note?: string | null): { balance: number } {
   checkWholeNumber(amount, "amount", true);
   if (amount === 0) throw new AppError("bad_request", "amount must not be 0");
-  return deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  return transaction(
+    deps.db,
+    (db) => {
       const account = repo.findAccount(db, accountId);
       if (!account) throw notFound("Account not found");
       const balance = repo.applyCreditDelta(db, {
@@ -211,7 +215,7 @@ export function grantCredits(deps: AccountsDeps, accountId: string, amount: numb
       }
       return { balance };
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 
@@ -269,7 +273,7 @@ export function setCeilings(deps: AccountsDeps, accountId: string, input: { feed
 }
 
 /** Which marketplace driver the account applies through; null = the configured default. */
-export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: "sandbox" | "bridge" | null): AccountView {
+export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: MarketplaceDriverName | null): AccountView {
   const row = repo.setMarketplaceDriver(deps.db, accountId, driver);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);

@@ -1,34 +1,13 @@
 import { t } from "elysia";
-import { pageQuery } from "../../http/schemas";
+import { APPLICATION_STATUSES, type Platform } from "../../db/enums";
+import { literalUnion, pageQuery } from "../../http/schemas";
 
-export const APPLICATION_STATUSES = [
-  "processing",
-  "applied",
-  "failed",
-  "not_available",
-  "not_eligible",
-  "not_enough_connects",
-  "logged_out",
-] as const;
-export const ApplicationStatus = t.Union(
-  [
-    t.Literal("processing"),
-    t.Literal("applied"),
-    t.Literal("failed"),
-    t.Literal("not_available"),
-    t.Literal("not_eligible"),
-    t.Literal("not_enough_connects"),
-    t.Literal("logged_out"),
-  ],
-  { title: "ApplicationStatus" },
-);
+export const ApplicationStatus = literalUnion(APPLICATION_STATUSES, { title: "ApplicationStatus" });
 
-export const Timeline = t.Union([
-  t.Literal("Less than 1 month"),
-  t.Literal("1 to 3 months"),
-  t.Literal("3 to 6 months"),
-  t.Literal("More than 6 months"),
-]);
+/** The marketplace's project-length choices, exactly as its apply form writes them. */
+export const TIMELINES = ["Less than 1 month", "1 to 3 months", "3 to 6 months", "More than 6 months"] as const;
+export const Timeline = literalUnion(TIMELINES);
+export type Timeline = typeof Timeline.static;
 
 /**
  * What the marketplace itself accepts in its apply form: hourly rates of 3–999 USD, fixed bids of
@@ -122,7 +101,7 @@ export const AppliedJob = t.Object(
     processedJobId: NullableString,
     title: NullableString,
     url: NullableString,
-    platform: t.Union([t.Literal("marketplace"), t.Literal("professional_network")]),
+    platform: literalUnion(["marketplace", "professional_network"] as const satisfies readonly Platform[]),
     applicationStatus: t.Nullable(ApplicationStatus),
     applicationStatusMessage: NullableString,
     matchingScore: t.Nullable(t.Number()),

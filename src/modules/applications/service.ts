@@ -1,6 +1,6 @@
 import type { AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -13,6 +13,7 @@ import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { TIMELINES, type Timeline } from "./model";
 import * as repo from "./repo";
 import { ensureTracked } from "../jobs/tracking";
 
@@ -28,8 +29,6 @@ export interface ApplicationsDeps {
 }
 
 export const SUBMIT_TASK = "apply.submit";
-export const TIMELINES = ["Less than 1 month", "1 to 3 months", "3 to 6 months", "More than 6 months"] as const;
-export type Timeline = (typeof TIMELINES)[number];
 
 export interface ApplyInput {
   jobId: string;
@@ -111,9 +110,9 @@ export async function apply(
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
-  const remaining = deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  const remaining = transaction(
+    deps.db,
+    (db) => {
       if (repo.liveApplication(db, auth.accountId, job.ciphertext)) {
         throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
       }
@@ -146,7 +145,7 @@ export async function apply(
       ensureTracked(db, job.ciphertext, resolved.row.document, now);
       return available;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { transaction } from "../../db/client";
 import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
 import type { TaskContext } from "../../worker/worker";
 import { answerQuestions } from "../proposals/service";
@@ -11,7 +11,7 @@ const INTERRUPTED =
   "jobpilot stopped while this application was being submitted and the marketplace could not confirm whether it arrived; no credit was charged. Check the job on the marketplace before applying again.";
 
 function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): void {
-  deps.db.transaction((tx) => repo.settle(tx as unknown as Db, app, outcome, deps.clock.now()), { behavior: "immediate" });
+  transaction(deps.db, (db) => repo.settle(db, app, outcome, deps.clock.now()), "immediate");
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
 }
 

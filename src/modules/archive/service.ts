@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
+import { iso, isoOrNull } from "../../lib/time";
 import type { AuthContext } from "../accounts/service";
 import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
@@ -16,8 +17,6 @@ export interface ArchiveDeps {
   db: Db;
   clock: Clock;
 }
-
-const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
 
 /**
  * GET /api/jobs/by-ciphertext: the archived document as stored, with what
@@ -41,7 +40,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
   tileJob.id ??= job?.jobUid ?? doc.id ?? null;
   tileJob.ciphertext ??= ciphertext;
   tileJob.jobType ??= job?.jobType ?? null;
-  tileJob.publishTime ??= job?.publishTimeTs ? new Date(job.publishTimeTs).toISOString() : null;
+  tileJob.publishTime ??= isoOrNull(job?.publishTimeTs ?? null);
   const authQuestions = obj(detailRoots(doc).auth?.opening)?.questions;
 
   const app = latestForJob(deps.db, auth.accountId, ciphertext);

@@ -1,4 +1,6 @@
 import { t } from "elysia";
+import type { Platform } from "../../db/enums";
+import { literalUnion } from "../../http/schemas";
 
 /** The capture route. Kept here, free of HTTP imports, so the auth plugin can name it without an import cycle. */
 export const CAPTURE_PATH = "/api/v1/capture";
@@ -8,7 +10,7 @@ export const MAX_DESCRIPTION_HTML = 200_000;
 /** The archive refuses longer descriptions (normalizeJob), so plain text stops here too. */
 export const MAX_DESCRIPTION_TEXT = 100_000;
 
-export const CapturePlatform = t.Union([t.Literal("professional_network"), t.Literal("web")], {
+export const CapturePlatform = literalUnion(["professional_network", "web"] as const satisfies readonly Platform[], {
   description: 'Where the page came from. Default "professional_network"; "web" for any other job page.',
 });
 

@@ -7,7 +7,9 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { normalizeCountry } from "../../lib/countries";
+import { sha256Hex } from "../../lib/hash";
 import { htmlToText, tidy } from "../../lib/html";
+import { iso } from "../../lib/time";
 import type { AuthContext } from "../accounts/service";
 import { matchesOfJob } from "../feeds/repo";
 import type { JobDocument } from "../../sources/document";
@@ -66,7 +68,7 @@ export function captureIdentity(platform: "professional_network" | "web", url: U
     if (jobId !== undefined) return { id: jobId, url: `${url.origin}/jobs/view/${jobId}/` };
   }
   const normalized = normalizeUrl(url);
-  return { id: new Bun.CryptoHasher("sha256").update(normalized).digest("hex").slice(0, 24), url: normalized };
+  return { id: sha256Hex(normalized).slice(0, 24), url: normalized };
 }
 
 // ---------------------------------------------------------------------------
@@ -125,7 +127,7 @@ export function captureDocument(body: CaptureBody, nowTs: number): JobDocument {
   const location = body.location?.replace(/\s+/g, " ").trim() || undefined;
   const country = countryOfLocation(location);
 
-  const doc: JobDocument = { platform, source: CAPTURE_SOURCE, id, title, description, url, jobTile: { job: { publishTime: new Date(nowTs).toISOString() } } };
+  const doc: JobDocument = { platform, source: CAPTURE_SOURCE, id, title, description, url, jobTile: { job: { publishTime: iso(nowTs) } } };
   if (company !== undefined || country !== undefined) {
     doc.client = {};
     if (company !== undefined) doc.client.name = company;

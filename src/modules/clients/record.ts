@@ -16,6 +16,7 @@
  * fall through to the next source, as in jobs/normalize.ts.
  */
 import type { Static } from "@sinclair/typebox";
+import { isoOrNull } from "../../lib/time";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import type { BuyerSchema, ClientJobsRecordSchema, ClientOpenJobSchema, WorkHistoryEntrySchema } from "./schema";
 import { count, detailRoots, first, idStr, isNonNegative, isoTime, isRating, jobType, numIf, obj, paymentVerified, str, timestamp, type Obj } from "../jobs/document/readers";
@@ -212,7 +213,7 @@ function openJobsOf(views: DocView[]): ClientOpenJob[] {
     const job = view.job!;
     const entry: ClientOpenJob = {
       id: job.jobUid, ciphertext: job.ciphertext, title: job.title, type: job.jobType,
-      publishTime: job.publishTimeTs === null ? null : new Date(job.publishTimeTs).toISOString(),
+      publishTime: isoOrNull(job.publishTimeTs),
       budget: { hourlyMin: job.hourlyMin, hourlyMax: job.hourlyMax, fixedAmount: job.fixedBudget, currency: job.currency },
       isPtcPrivate: null,
     };

@@ -5,6 +5,8 @@
  * (shared/research/marketplace-data.md §1.3–1.4) so existing readers keep working.
  */
 import { t } from "elysia";
+import { JOB_TYPES } from "../../db/enums";
+import { literalUnion } from "../../http/schemas";
 
 const nullableString = (description: string) => t.Nullable(t.String(), { description });
 const nullableNumber = (description: string) => t.Nullable(t.Number(), { description });
@@ -56,7 +58,7 @@ export const ClientOpenJobSchema = t.Object(
     id: nullableString("Numeric job (opening) id"),
     ciphertext: nullableString("Job ciphertext (~02…); the id used by the apply endpoint"),
     title: nullableString("Job title"),
-    type: t.Nullable(t.Union([t.Literal("HOURLY"), t.Literal("FIXED")]), { description: "Contract type" }),
+    type: t.Nullable(literalUnion(JOB_TYPES), { description: "Contract type" }),
     publishTime: nullableString("ISO 8601 publish time; null for jobs known only from the buyer's open-jobs list"),
     budget: t.Object(
       {

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { APPLICATION_STATUSES } from "../applications/model";
+import { APPLICATION_STATUSES } from "../../db/enums";
+import { isOneOf } from "../../lib/one-of";
 import * as applicationsRepo from "../applications/repo";
 import { freelancers } from "../applications/service";
 import { getFeed } from "../feeds/service";
@@ -16,7 +17,6 @@ import * as views from "./views";
 const ACTIVITY_PAGE_SIZE = 50;
 
 type Query = Record<string, string | undefined>;
-type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 /**
  * A service's AppError as a page: 404 for another account's (or no) feed or
@@ -43,7 +43,7 @@ export function dashboardActivityRoutes(deps: Deps) {
       if (!session) return "";
       const q = query as Query;
       const status = q.status === undefined || q.status === "" ? undefined : q.status;
-      if (status !== undefined && !(APPLICATION_STATUSES as readonly string[]).includes(status)) {
+      if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) {
         return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
       }
       const offset = parseOffset(q.offset);
@@ -53,7 +53,7 @@ export function dashboardActivityRoutes(deps: Deps) {
       const { items, total } = applicationsRepo.listApplications(deps.db, auth.accountId, {
         limit: ACTIVITY_PAGE_SIZE,
         offset,
-        status: status as ApplicationStatus | undefined,
+        status,
       });
       return page(
         set,

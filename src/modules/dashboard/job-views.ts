@@ -1,5 +1,6 @@
+import { iso } from "../../lib/time";
 import type { ApplicationRow } from "../applications/repo";
-import { TIMELINES } from "../applications/service";
+import { TIMELINES } from "../applications/model";
 import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
 import type { ClientScore, ScoreComponent } from "../jobs/client-score";
 import type { NormalizedJob } from "../jobs/normalize";
@@ -50,7 +51,7 @@ const CHART = { width: 360, height: 140, left: 36, right: 12, top: 12, bottom: 2
 export function proposalChart(history: HistoryPointView[] | undefined): Html {
   const points = (history ?? [])
     .filter((p) => typeof p.proposals === "number" && Number.isFinite(p.proposals))
-    .map((p, i) => ({ i, ts: p.at, at: Number.isFinite(p.at) ? new Date(p.at).toISOString() : "?", proposals: p.proposals as number }));
+    .map((p, i) => ({ i, ts: p.at, at: Number.isFinite(p.at) ? iso(p.at) : "?", proposals: p.proposals as number }));
   if (points.length === 0) return html`<p class="muted">No proposal history recorded yet.</p>`;
   const { width, height, left, right, top, bottom } = CHART;
   const plotW = width - left - right;

@@ -2,6 +2,7 @@ import { and, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
 import { applications, feedJobs, feeds } from "../../db/schema";
+import { iso, monthOf } from "../../lib/time";
 import { aiUsageCalls } from "../accounts/repo";
 import { configuredSourceNames } from "../intake/registry";
 import { listSourceStates } from "../intake/repo";
@@ -146,7 +147,7 @@ export function sourceStatuses(db: Db, config: Config): SourceStatus[] {
 }
 
 export function aiScoringUsedThisMonth(db: Db, accountId: string, nowTs: number): number {
-  return aiUsageCalls(db, accountId, new Date(nowTs).toISOString().slice(0, 7), "scoring");
+  return aiUsageCalls(db, accountId, monthOf(nowTs), "scoring");
 }
 
 // ---------------------------------------------------------------- times
@@ -219,5 +220,5 @@ export function absoluteTime(ts: number, locale: string): string {
 /** `<time datetime="ISO" title="absolute">3 minutes ago</time>`; a dash for no time at all. */
 export function formatTime(ts: number | null, nowTs: number, locale: string): Html {
   if (ts === null) return html`<span class="muted">—</span>`;
-  return html`<time datetime="${new Date(ts).toISOString()}" title="${absoluteTime(ts, locale)}">${relativeTime(ts, nowTs, locale)}</time>`;
+  return html`<time datetime="${iso(ts)}" title="${absoluteTime(ts, locale)}">${relativeTime(ts, nowTs, locale)}</time>`;
 }

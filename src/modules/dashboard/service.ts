@@ -1,4 +1,5 @@
 import { sameSecret } from "../../lib/same-secret";
+import { sha256Hex } from "../../lib/hash";
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import * as accounts from "../accounts/service";
@@ -20,7 +21,7 @@ export function newToken(): string {
 
 /** Tokens are stored only as this hash, so a copy of the database opens no sessions. */
 export function hashToken(token: string): string {
-  return new Bun.CryptoHasher("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 function openSession(deps: DashboardDeps, accountId: string, keyId: string | null): { token: string; session: DashboardSession } {

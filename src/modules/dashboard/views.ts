@@ -1,4 +1,6 @@
 import { webUrl } from "../../lib/web-url";
+import { APPLICATION_STATUSES } from "../../db/enums";
+import { iso } from "../../lib/time";
 import type { KeyView } from "../accounts/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -8,8 +10,8 @@ import type { OverviewData } from "./service";
 /** An absolute UTC time; the dashboard script turns it into "3 minutes ago" in the reader's language. */
 export function when(ts: number | null): Html | string {
   if (ts === null) return "—";
-  const iso = new Date(ts).toISOString();
-  return html`<time datetime="${iso}">${iso.replace(/\.\d+Z$/, "Z").replace("T", " ")}</time>`;
+  const at = iso(ts);
+  return html`<time datetime="${at}">${at.replace(/\.\d+Z$/, "Z").replace("T", " ")}</time>`;
 }
 
 /**
@@ -84,8 +86,6 @@ ${tokenField(csrf)}
 </form>`,
   );
 }
-
-const APPLICATION_STATUSES = ["processing", "applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"];
 
 /** One feed's matches per day as a small bar chart, with the numbers as a visually hidden table. */
 function matchesChart(f: FeedMatches, locale: string): Html {

@@ -18,7 +18,17 @@ import * as repo from "./repo";
 export const JOB_MATCHED_EVENT = "job.matched";
 /** Sent when a webhook URL is saved, and on request: carries the sample job. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
-export type EventType = typeof JOB_MATCHED_EVENT | typeof WEBHOOK_TEST_EVENT;
+export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * An event's delivery state as the deliveries API lists it: pending (no attempt
+ * yet), retrying, delivered, failed (retries spent), suppressed (the same job
+ * already notified this feed within 24 h) or skipped (no webhook, disabled, or
+ * muted). An event written without a deliverable webhook is `no_endpoint`
+ * instead: on record, never delivered and never listed.
+ */
+export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed", "suppressed", "skipped"] as const;
 
 /** A webhook URL is set and not disabled: events written now are worth delivering. */
 export function hasDeliverableWebhook(feed: Pick<repo.FeedRow, "webhookUrl" | "webhookDisabledAtTs">): boolean {

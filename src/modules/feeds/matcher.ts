@@ -1,7 +1,7 @@
 import { tokenize } from "../../lib/text";
 import { normalizeCountry } from "../../lib/countries";
 import type { NormalizedJob } from "../jobs/normalize";
-import type { Platform } from "../../sources/document";
+import type { Platform } from "../../db/enums";
 import { hasDeliverableWebhook } from "./admit";
 import type { FeedRow } from "./repo";
 
@@ -42,12 +42,12 @@ export interface CompiledFeed {
   minHourlyRate: number | null;
   minFixedPrice: number | null;
   clientMinSpent: number | null;
-  countryMode: "exclude" | "include";
+  countryMode: FeedRow["countryFilterMode"];
   countries: Set<string>;
   platforms: Set<Platform> | null;
   emailFoundOnly: boolean;
   jobTypes: Set<string> | null;
-  usOnlyMode: "all" | "include" | "exclude";
+  usOnlyMode: FeedRow["usOnlyMode"];
   paymentVerifiedOnly: boolean;
   clientMinRating: number | null;
   clientMinReviews: number | null;

@@ -1,8 +1,9 @@
 import { t } from "elysia";
-import { pageQuery } from "../../http/schemas";
 import { PROMPT_CHARS_HARD_MAX } from "../../config";
+import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, JOB_TYPES, PLATFORMS, US_ONLY_MODES } from "../../db/enums";
+import { literalUnion, pageQuery } from "../../http/schemas";
 
-export const Platform = t.Union([t.Literal("marketplace"), t.Literal("professional_network"), t.Literal("web")]);
+export const Platform = literalUnion(PLATFORMS);
 const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, description }));
 
 /** The writable fields of a feed, exactly as the spec's Feed table (plus the `webhookUrl` extension). */
@@ -23,7 +24,7 @@ export const feedWritableFields = {
   minHourlyRate: Money("Minimum hourly rate (hourly jobs). null clears."),
   minFixedPrice: Money("Minimum fixed budget (fixed-price jobs). null clears."),
   clientMinSpent: Money("Minimum total the client has spent. null clears."),
-  countryFilterMode: t.Union([t.Literal("exclude"), t.Literal("include")]),
+  countryFilterMode: literalUnion(COUNTRY_FILTER_MODES),
   excludedCountries: t.Array(t.String({ minLength: 1, maxLength: 100 }), {
     maxItems: 300,
     description: "Client countries dropped in exclude mode: English names, ISO-2 or ISO-3 codes.",
@@ -38,9 +39,9 @@ export const feedWritableFields = {
     description: "At most 20,000 characters unless the operator set another limit (JOBPILOT_MAX_PROMPT_CHARS, or per account).",
   }),
   notificationsMuted: t.Boolean({ description: "Matched and scored, but no notifications." }),
-  emailFound: t.Union([t.Literal("all"), t.Literal("email_found")]),
-  jobTypes: t.Array(t.Union([t.Literal("HOURLY"), t.Literal("FIXED")]), { description: "Marketplace only. [] = no filter." }),
-  usOnlyMode: t.Union([t.Literal("all"), t.Literal("include"), t.Literal("exclude")], { description: "Marketplace only." }),
+  emailFound: literalUnion(EMAIL_FOUND_FILTERS),
+  jobTypes: t.Array(literalUnion(JOB_TYPES), { description: "Marketplace only. [] = no filter." }),
+  usOnlyMode: literalUnion(US_ONLY_MODES, { description: "Marketplace only." }),
   paymentVerifiedOnly: t.Boolean({ description: "Marketplace only." }),
   clientMinRating: t.Nullable(t.Number({ minimum: 0, maximum: 5, description: "Marketplace only." })),
   clientMinReviews: t.Nullable(t.Integer({ minimum: 0, description: "Marketplace only." })),

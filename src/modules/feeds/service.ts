@@ -1,8 +1,9 @@
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
 import { isUuid, newId } from "../../lib/ids";
+import { iso, isoOrNull } from "../../lib/time";
 import { ceilingsOf, type AuthContext, type CeilingDefaults } from "../accounts/service";
 import { admitFeedOf, queueEvent, WEBHOOK_TEST_EVENT } from "./admit";
 import type { FeedIndex } from "./matcher";
@@ -119,8 +120,6 @@ function pickWritable(body: Record<string, unknown>): Writable {
   return out as Writable;
 }
 
-const iso = (ts: number | null) => (ts === null ? null : new Date(ts).toISOString());
-
 /** Secrets are shown whole once (when created or rotated); afterwards only enough to recognise them. */
 export function maskSecret(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
@@ -165,9 +164,9 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
   const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  const row = deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  const row = transaction(
+    deps.db,
+    (db) => {
       // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
       const existing = repo.countFeeds(db, auth.accountId);
       if (existing >= ceilings.feeds) {
@@ -187,7 +186,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
       if (inserted.webhookUrl && !inserted.notificationsMuted) queueTestEvent(db, inserted, now);
       return inserted;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   deps.feedIndex.upsert(row);
   if (row.webhookUrl && !row.notificationsMuted) deps.wake();
@@ -211,9 +210,9 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
-  const row = deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  const row = transaction(
+    deps.db,
+    (db) => {
       const updated = repo.updateFeed(db, current.id, {
         ...changes,
         ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
@@ -223,7 +222,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
       if (updated && savesUrl && !updated.notificationsMuted) queueTestEvent(db, updated, now);
       return updated;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);
@@ -273,7 +272,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
     matchingScore: m.matchingScore,
     scoreSource: m.scoreSource,
     scoreReason: m.scoreReason,
-    matchedAt: iso(m.matchedAtTs)!,
+    matchedAt: iso(m.matchedAtTs),
     read: m.read,
     starredAt: m.starredAtTs,
     job: {
@@ -287,7 +286,7 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
       hourlyMax: job.hourlyMax,
       fixedBudget: job.fixedBudget,
       clientCountry: job.clientCountry,
-      publishTime: iso(job.publishTimeTs),
+      publishTime: isoOrNull(job.publishTimeTs),
     },
   };
 }

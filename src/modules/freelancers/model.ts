@@ -1,8 +1,10 @@
 import { t } from "elysia";
+import { PROFILE_TYPES } from "../../db/enums";
+import { literalUnion } from "../../http/schemas";
 
 export const FreelancerProfile = t.Object(
   {
-    type: t.Union([t.Literal("default"), t.Literal("specialization")]),
+    type: literalUnion(PROFILE_TYPES),
     name: t.String(),
     hourlyRate: t.Nullable(t.Number()),
     currency: t.String(),

@@ -6,7 +6,7 @@
  * (feeds' index) → admit now (feeds/admit, feeds without a prompt) or queue
  * scoring (scoring, which admits through the same door).
  */
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { admitJob } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
@@ -82,9 +82,9 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
 
   const now = deps.clock.now();
   const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
-  deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  transaction(
+    deps.db,
+    (db) => {
       for (const { job, doc } of valid) {
         if (archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs }) === "known") {
           result.updated++;
@@ -112,7 +112,7 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
         });
       }
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   if (result.matched > 0 || result.scoring > 0) deps.wake();
   return result;

@@ -1,14 +1,15 @@
 import { Cron } from "croner";
 import type { Config } from "../../config";
 import { parseDurations } from "../../config";
-import { createMarketplaceApiSource } from "../../sources/marketplace-api/source";
+import type { Clock } from "../../lib/clock";
+import { createMarketplaceApiSource, SOURCE_NAME as MARKETPLACE_API_NAME } from "../../sources/marketplace-api/source";
 import { tokenPathFor } from "../../sources/marketplace-api/token-store";
-import { createHackerNewsSource } from "../../sources/boards/hackernews";
-import { createHimalayasSource } from "../../sources/boards/himalayas";
-import { createRemoteOkSource } from "../../sources/boards/remoteok";
-import { createRemotiveSource } from "../../sources/boards/remotive";
-import { createWeWorkRemotelySource } from "../../sources/boards/weworkremotely";
-import { createSandboxSource } from "../../sources/sandbox/index";
+import { createHackerNewsSource, HACKERNEWS_NAME } from "../../sources/boards/hackernews";
+import { createHimalayasSource, HIMALAYAS_NAME } from "../../sources/boards/himalayas";
+import { createRemoteOkSource, REMOTEOK_NAME } from "../../sources/boards/remoteok";
+import { createRemotiveSource, REMOTIVE_NAME } from "../../sources/boards/remotive";
+import { createWeWorkRemotelySource, WWR_NAME } from "../../sources/boards/weworkremotely";
+import { createSandboxSource, SANDBOX_NAME } from "../../sources/sandbox/index";
 import type { JobSource } from "../../sources/source";
 
 /** What building a source takes: the configuration, and the search terms of the feeds (handed in, read at every poll). */
@@ -16,6 +17,8 @@ export interface SourceDeps {
   config: Config;
   /** Every distinct include term of the feeds that watch `platform`: what a searching source asks for. */
   searchTerms: (platform: string) => string[];
+  /** The app's clock, for sources that read time between polls (token expiry, Retry-After dates); the system clock when absent. */
+  clock?: Clock;
 }
 
 /** What every public board adapter takes from the configuration. */
@@ -25,17 +28,17 @@ function boardOptions(config: Config, name: string, intervalMs: number | undefin
 
 /** Poll intervals of the public boards when JOBPILOT_SOURCE_INTERVALS says nothing: well inside each board's published limits. */
 export const DEFAULT_INTERVALS: Record<string, number> = {
-  remoteok: 60 * 60_000,
-  weworkremotely: 30 * 60_000,
+  [REMOTEOK_NAME]: 60 * 60_000,
+  [WWR_NAME]: 30 * 60_000,
   // Remotive asks for at most a few requests a day.
-  remotive: 6 * 60 * 60_000,
-  himalayas: 60 * 60_000,
-  hackernews: 60 * 60_000,
+  [REMOTIVE_NAME]: 6 * 60 * 60_000,
+  [HIMALAYAS_NAME]: 60 * 60_000,
+  [HACKERNEWS_NAME]: 60 * 60_000,
 };
 
 /** Every source `JOBPILOT_SOURCES` may name, with what it is (for errors, `source list` and the README). */
 export const SOURCE_CATALOG: Record<string, { platform: string; description: string; build: (deps: SourceDeps, intervalMs: number | undefined) => JobSource }> = {
-  sandbox: {
+  [SANDBOX_NAME]: {
     platform: "marketplace",
     description: "built-in simulated marketplace",
     build: ({ config }, intervalMs) => {
@@ -43,37 +46,37 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
       return intervalMs ? { ...source, intervalMs } : source;
     },
   },
-  remoteok: {
+  [REMOTEOK_NAME]: {
     platform: "web",
     description: "Remote OK public JSON feed (newest ~100 jobs)",
-    build: ({ config }, intervalMs) => createRemoteOkSource(boardOptions(config, "remoteok", intervalMs)),
+    build: ({ config }, intervalMs) => createRemoteOkSource(boardOptions(config, REMOTEOK_NAME, intervalMs)),
   },
-  weworkremotely: {
+  [WWR_NAME]: {
     platform: "web",
     description: "We Work Remotely RSS, per category (JOBPILOT_WWR_CATEGORIES)",
     build: ({ config }, intervalMs) =>
-      createWeWorkRemotelySource({ ...boardOptions(config, "weworkremotely", intervalMs), categories: config.wwrCategories ? config.wwrCategories.split(",") : ["all"] }),
+      createWeWorkRemotelySource({ ...boardOptions(config, WWR_NAME, intervalMs), categories: config.wwrCategories ? config.wwrCategories.split(",") : ["all"] }),
   },
-  remotive: {
+  [REMOTIVE_NAME]: {
     platform: "web",
     description: "Remotive public API (JOBPILOT_REMOTIVE_CATEGORY; at most every 6h, its terms)",
-    build: ({ config }, intervalMs) => createRemotiveSource({ ...boardOptions(config, "remotive", intervalMs), category: config.remotiveCategory }),
+    build: ({ config }, intervalMs) => createRemotiveSource({ ...boardOptions(config, REMOTIVE_NAME, intervalMs), category: config.remotiveCategory }),
   },
-  himalayas: {
+  [HIMALAYAS_NAME]: {
     platform: "web",
     description: "Himalayas public jobs API (cursor paging)",
-    build: ({ config }, intervalMs) => createHimalayasSource(boardOptions(config, "himalayas", intervalMs)),
+    build: ({ config }, intervalMs) => createHimalayasSource(boardOptions(config, HIMALAYAS_NAME, intervalMs)),
   },
-  hackernews: {
+  [HACKERNEWS_NAME]: {
     platform: "web",
     description: "Hacker News \"Who is hiring?\" via the Algolia API, one job per top-level comment",
-    build: ({ config }, intervalMs) => createHackerNewsSource(boardOptions(config, "hackernews", intervalMs)),
+    build: ({ config }, intervalMs) => createHackerNewsSource(boardOptions(config, HACKERNEWS_NAME, intervalMs)),
   },
-  "marketplace-api": {
+  [MARKETPLACE_API_NAME]: {
     platform: "marketplace",
     description: "the marketplace's official GraphQL API (needs `jobpilot source connect marketplace`)",
     build: (deps, intervalMs) => {
-      const { config } = deps;
+      const { config, clock } = deps;
       const marketplace = marketplaceApiSettings(config);
       const extra = config.marketplaceQueries
         .split(",")
@@ -83,6 +86,7 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
         ...marketplace,
         intervalMs,
         queries: () => [...new Set([...deps.searchTerms("marketplace"), ...extra])],
+        now: clock ? () => clock.now() : undefined,
       });
       // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).
       if (intervalMs) return source;

@@ -13,6 +13,7 @@
  * "published, nobody applied"). An absent key or `ExecutionAborted` does fall
  * through, because it says nothing.
  */
+import { iso } from "../../lib/time";
 import { count, currencyCode, detailRoots, first, isoTime, num, obj, str, type Obj } from "./document/readers";
 import { normalizeJob } from "./normalize";
 
@@ -163,8 +164,6 @@ export interface TrackingState {
 export const STOP_CLOSED = "job closed";
 export const STOP_HIRED = "hired";
 export const STOP_AGE = "age limit";
-
-const iso = (ts: number) => new Date(ts).toISOString();
 
 /**
  * Why tracking should stop given the latest observation, or null to keep going.

@@ -10,9 +10,11 @@
  * through to the next location. Tri-state rules follow §1.7.
  */
 import { normalizeCountry } from "../../lib/countries";
+import { sha256Hex } from "../../lib/hash";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { checkWebUrl } from "../../lib/web-url";
-import type { JobDocument, Platform } from "../../sources/document";
+import { PLATFORMS, type JobType, type Platform } from "../../db/enums";
+import type { JobDocument } from "../../sources/document";
 import {
   currencyCode, detailRoots, first, firstNum, firstStr, idStr, isAborted, isCount, isNonNegative, isPositive, isRating, jobType as jobTypeOf,
   num, obj, paymentVerified, str, timestamp, type Obj,
@@ -26,7 +28,7 @@ export interface NormalizedJob {
   description: string;
   skills: string[];
   url: string;
-  jobType: "HOURLY" | "FIXED" | null;
+  jobType: JobType | null;
   hourlyMin: number | null;
   hourlyMax: number | null;
   fixedBudget: number | null;
@@ -61,7 +63,6 @@ const MAX_DESCRIPTION_LENGTH = 100_000;
 const MAX_CIPHERTEXT_LENGTH = 100;
 const MAX_URL_LENGTH = 2048;
 const MAX_EMAILS = 20;
-const PLATFORMS: readonly Platform[] = ["marketplace", "professional_network", "web"];
 
 type Maybe = Obj | undefined;
 
@@ -144,7 +145,7 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   } else {
     const key = firstStr([doc.id]) ?? url;
     if (key === undefined) return { ok: false, error: `id or url is required for a ${platform} job` };
-    const digest = new Bun.CryptoHasher("sha256").update(`${platform}:${key}`).digest("hex");
+    const digest = sha256Hex(`${platform}:${key}`);
     ciphertext = `~${platform === "web" ? "w" : "p"}${digest.slice(0, 20)}`;
   }
 

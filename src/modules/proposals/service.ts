@@ -6,13 +6,13 @@ import type { Db } from "../../db/client";
 import { AppError, notFound, userFacingServerError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
+import { monthOf } from "../../lib/time";
 import { addAiUsage } from "../accounts/repo";
 import type { AuthContext } from "../accounts/service";
 import { findFeed } from "../feeds/repo";
 import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
-import { monthOf } from "../scoring/service";
 import type { MarketplaceDriver } from "../../marketplace/driver";
 import { driverFor, primaryProfile } from "../../marketplace/drivers";
 

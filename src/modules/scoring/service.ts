@@ -1,9 +1,11 @@
 import { AiError, type AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
-import type { Db } from "../../db/client";
+import { transaction, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
+import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
+import { monthOf } from "../../lib/time";
 import { enqueueTask } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
@@ -36,8 +38,6 @@ export function queueScoring(db: Db, payload: { feedId: string; ciphertext: stri
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
 const TRANSIENT: AiError["kind"][] = ["timeout", "rate_limited", "server", "network"];
 
-export const monthOf = (ts: number) => new Date(ts).toISOString().slice(0, 7);
-const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 
 export interface ScoreOutcome {
   score: number;
@@ -63,7 +63,7 @@ export async function computeScore(
   ctx: Pick<TaskContext, "isLastAttempt">,
 ): Promise<ScoreOutcome> {
   if (input.profilePrompt.trim() === "") return { score: EMPTY_PROMPT_SCORE, source: "default", reason: "No profilePrompt on this feed" };
-  const promptHash = sha256(input.profilePrompt);
+  const promptHash = sha256Hex(input.profilePrompt);
   const cached = repo.findScore(deps.db, input.ciphertext, promptHash);
   if (cached) return { score: cached.score, source: "cache", reason: cached.reason ?? "" };
   let pending = inFlight.get(deps.db);
@@ -98,8 +98,7 @@ async function scoreUncached(
     } else {
       try {
         const scored = await scoreWithModel(deps.ai, deps.config.scoringModel, input.profilePrompt, input.job);
-        deps.db.transaction((tx) => {
-          const db = tx as unknown as Db;
+        transaction(deps.db, (db) => {
           repo.saveScore(db, { jobCiphertext: input.ciphertext, promptHash, score: scored.score, reason: scored.reason, model: scored.model, createdAtTs: deps.clock.now() });
           addAiUsage(db, { accountId: input.accountId, month, purpose: "scoring", promptTokens: scored.usage.promptTokens, completionTokens: scored.usage.completionTokens });
         });
@@ -136,9 +135,9 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
     ctx,
   );
   let entered = false;
-  deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  transaction(
+    deps.db,
+    (db) => {
       // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
       const current = findFeedById(db, payload.feedId);
       if (!current || outcome.score < current.minScore) return;
@@ -151,7 +150,7 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
         nowTs: deps.clock.now(),
       }) > 0;
     },
-    { behavior: "immediate" },
+    "immediate",
   );
   if (entered) deps.wake();
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
+import { retryAfterMs } from "../../lib/retry-after";
 import { EgressBlockedError, safeFetch, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
@@ -31,13 +32,12 @@ export interface DelivererDeps {
 const DEDUPE_WINDOW_MS = 24 * 3_600_000;
 
 /** The wait before retry n (1-based) after a failure; Retry-After on 429/503 is honoured within [delay, 2×delay]. */
-function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null): number | null {
+export function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null, nowTs: number): number | null {
   const base = scheduleMs[failedAttempts - 1];
   if (base === undefined) return null;
-  if ((statusCode === 429 || statusCode === 503) && retryAfter) {
-    const seconds = Number(retryAfter);
-    const asked = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
-    if (Number.isFinite(asked)) return Math.min(2 * base, Math.max(base, asked));
+  if (statusCode === 429 || statusCode === 503) {
+    const asked = retryAfterMs(retryAfter, nowTs);
+    if (asked !== null) return Math.min(2 * base, Math.max(base, asked));
   }
   return base;
 }
@@ -168,7 +168,7 @@ export class WebhookDeliverer extends PoolLoop {
     }
     const failedAt = clock.now();
     // A refused destination is refused again on every retry: the event fails now (the attempt's error says "blocked").
-    const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter);
+    const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter, failedAt);
     if (delay !== null) {
       repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
       return;

@@ -2,17 +2,11 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { routePolicy, type RoutePolicy } from "../../http/route-policy";
 import { authContext } from "../accounts/auth-context";
-import { errorResponses, pageQuery } from "../../http/schemas";
+import { errorResponses, literalUnion, pageQuery } from "../../http/schemas";
+import { DELIVERY_STATUSES } from "../feeds/admit";
 import { listDeliveries, retryDelivery } from "./service";
 
-const DeliveryStatus = t.Union([
-  t.Literal("pending"),
-  t.Literal("retrying"),
-  t.Literal("delivered"),
-  t.Literal("failed"),
-  t.Literal("suppressed"),
-  t.Literal("skipped"),
-]);
+const DeliveryStatus = literalUnion(DELIVERY_STATUSES);
 
 const Delivery = t.Object(
   {

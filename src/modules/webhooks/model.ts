@@ -9,7 +9,9 @@
  * no per-platform parsing.
  */
 import { t } from "elysia";
-import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
+import { JOB_TYPES, PLATFORMS } from "../../db/enums";
+import { literalUnion } from "../../http/schemas";
+import { EVENT_TYPES } from "../feeds/admit";
 
 /** Longest description sent; longer ones are cut and end with " …". */
 export const WEBHOOK_DESCRIPTION_MAX_CHARS = 50_000;
@@ -68,7 +70,7 @@ export const WebhookClientSchema = t.Object(
 
 export const WebhookPayloadSchema = t.Object(
   {
-    type: t.Union([t.Literal(JOB_MATCHED_EVENT), t.Literal(WEBHOOK_TEST_EVENT)], {
+    type: literalUnion(EVENT_TYPES, {
       description: "`job.matched`: a new job entered the feed. `webhook.test`: sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test (never to a muted feed), carrying an archived sample job; do not apply to it.",
     }),
     id: t.String({ description: "Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries." }),
@@ -83,7 +85,7 @@ export const WebhookPayloadSchema = t.Object(
     matchingScore: t.Number({ minimum: 0, maximum: 10, description: "How well the job fits the feed's profile, 0 to 10; 5 when the feed has no profile prompt." }),
     scoreReason: t.Nullable(t.String({ description: "One-line explanation of the score; null when none was given." })),
     matchedAt: IsoTime("When the job entered the feed (ISO 8601, UTC)."),
-    platform: t.Union([t.Literal("marketplace"), t.Literal("professional_network"), t.Literal("web")], {
+    platform: literalUnion(PLATFORMS, {
       description: "Where the job is posted: marketplace, professional_network or web.",
     }),
     source: t.String({ description: "Which jobpilot source delivered the job, e.g. sandbox, push, remoteok." }),
@@ -96,7 +98,7 @@ export const WebhookPayloadSchema = t.Object(
         "Job description as plain text. Cut to at most 50,000 characters (ending with \" …\") so the request stays small; the full text is available from GET /api/jobs/by-ciphertext.",
     }),
     skills: t.Array(t.String(), { description: "Skill names from the posting, in the source's order; empty when none were listed." }),
-    jobType: t.Nullable(t.Union([t.Literal("HOURLY"), t.Literal("FIXED")], { description: "HOURLY or FIXED; null when unknown (typical outside the marketplace)." })),
+    jobType: t.Nullable(literalUnion(JOB_TYPES, { description: "HOURLY or FIXED; null when unknown (typical outside the marketplace)." })),
     budget: WebhookBudgetSchema,
     publishTime: t.Nullable(IsoTime("When the client published the job (ISO 8601, UTC); null when unknown.")),
     screeningQuestions: t.Array(WebhookScreeningQuestionSchema, { description: "Questions to answer when applying; empty when there are none or they were not captured." }),

@@ -6,6 +6,7 @@
  * which board and URL failed and why.
  */
 import { readCapped, TooLargeError } from "../../lib/read-capped";
+import { retryAfterMs } from "../../lib/retry-after";
 import type { JobDocument } from "../document";
 import type { PollContext, PollResult, SourceState } from "../source";
 
@@ -85,12 +86,8 @@ export async function conditionalGet(opts: GetOptions): Promise<GetResult> {
 
 /** Retry-After as delta-seconds or an HTTP date, in ms from now (capped at a day); null when unusable. */
 export function parseRetryAfter(value: string | null, nowTs: number): number | null {
-  if (value === null) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Math.min(Number(v) * 1000, MAX_RETRY_AFTER_MS);
-  const at = Date.parse(v);
-  if (!Number.isFinite(at)) return null;
-  return Math.min(Math.max(0, at - nowTs), MAX_RETRY_AFTER_MS);
+  const ms = retryAfterMs(value, nowTs);
+  return ms === null ? null : Math.min(ms, MAX_RETRY_AFTER_MS);
 }
 
 /** JSON.parse that names the board and URL when the answer is not JSON (an HTML error page, a cut-off body). */

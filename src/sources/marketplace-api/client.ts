@@ -14,6 +14,8 @@
  */
 import type { Logger } from "../../lib/log";
 import { readCapped } from "../../lib/read-capped";
+import { retryAfterMs } from "../../lib/retry-after";
+import { iso } from "../../lib/time";
 import { SourceError } from "../source";
 import { CONNECT_COMMAND, REAUTHORISE_MESSAGE, refresh, type MarketplaceTokens } from "./oauth";
 import { loadTokens, saveTokens } from "./token-store";
@@ -152,7 +154,7 @@ export function createMarketplaceClient(opts: MarketplaceClientOptions): Marketp
         // Keep the new pair in memory even if saving fails: the old refresh token is already spent.
         tokens = next;
         await saveTokens(opts.tokenPath, opts.secretKey, next);
-        opts.log?.info("marketplace access token refreshed", { expiresAt: new Date(next.expiresAt).toISOString() });
+        opts.log?.info("marketplace access token refreshed", { expiresAt: iso(next.expiresAt) });
         return next;
       } catch (err) {
         if (err instanceof SourceError) tokens = null;
@@ -268,15 +270,6 @@ function errorsOf(parsed: unknown): GraphQLError[] {
       extensions: typeof o.extensions === "object" && o.extensions !== null ? (o.extensions as Record<string, unknown>) : undefined,
     };
   });
-}
-
-/** Retry-After as seconds or an HTTP date → ms from now; null when absent or unreadable. */
-export function retryAfterMs(header: string | null, nowTs: number): number | null {
-  if (header === null || header.trim() === "") return null;
-  const seconds = Number(header.trim());
-  if (Number.isFinite(seconds)) return Math.max(0, Math.round(seconds * 1000));
-  const at = Date.parse(header);
-  return Number.isFinite(at) ? Math.max(0, at - nowTs) : null;
 }
 
 async function readText(res: Response): Promise<string> {

@@ -12,6 +12,7 @@
  * here, so the job normaliser reports "unknown" rather than a guessed false.
  * Pure: no clock, no I/O; the caller passes `exploredAt`.
  */
+import type { JobType } from "../../db/enums";
 import type { JobDocument, OntologySkill } from "../document";
 import { first, idStr, jobType, obj, str, type Obj } from "../../modules/jobs/document/readers";
 
@@ -52,7 +53,7 @@ export function ciphertextOf(node: Obj): string | null {
 }
 
 /** HOURLY / FIXED from an explicit contract type, else from which budget fields the API filled. */
-function jobTypeOf(node: Obj, hourlyMin: string | null, hourlyMax: string | null, amount: string | null): "HOURLY" | "FIXED" | undefined {
+function jobTypeOf(node: Obj, hourlyMin: string | null, hourlyMax: string | null, amount: string | null): JobType | undefined {
   // The first contract type given decides; one that is neither falls back to the budget fields.
   const explicit = first([node.type, node.jobType, obj(node.contractTerms)?.contractType, obj(obj(obj(node.job)?.contractTerms))?.contractType], str);
   const stated = jobType(explicit);

@@ -3,6 +3,7 @@
  * function of its arguments: a company is rebuilt from (seed, k) on every call
  * rather than cached, so documents never share mutable state.
  */
+import { iso } from "../../lib/time";
 import * as cat from "./catalog";
 import type { Country, Niche } from "./catalog";
 
@@ -79,7 +80,6 @@ export class Rng {
 export const round2 = (n: number) => Math.round(n * 100) / 100;
 export const roundTo = (n: number, step: number) => Math.round(n / step) * step;
 export const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
-export const iso = (ts: number) => new Date(ts).toISOString();
 /** Tile money: "750.0", "8098.49". */
 export const money = (n: number) => (Number.isInteger(n) ? n.toFixed(1) : String(round2(n)));
 export const fill = (template: string, vars: Record<string, string | number>) =>

@@ -28,8 +28,9 @@
  * evolve(evolve(doc, t1), t2) = evolve(doc, t2) for t2 ≥ t1 (the tracker relies on it).
  */
 import type { JobDocument } from "../document";
+import { iso } from "../../lib/time";
 import { num } from "../../modules/jobs/document/readers";
-import { iso, MINUTE, Rng, round2 } from "./companies";
+import { MINUTE, Rng, round2 } from "./companies";
 
 const HOUR = 60 * MINUTE;
 /** The generator publishes counts once a job is two minutes old. */

@@ -15,9 +15,10 @@
  * history) recurs across jobs and across restarts.
  */
 import type { JobDocument, OntologySkill } from "../document";
+import { iso } from "../../lib/time";
 import * as cat from "./catalog";
 import type { Niche } from "./catalog";
-import { clamp, fill, iso, lowerFirst, MINUTE, money, numericId, pickCompany, Rng, round2, roundTo } from "./companies";
+import { clamp, fill, lowerFirst, MINUTE, money, numericId, pickCompany, Rng, round2, roundTo } from "./companies";
 
 export { COMPANY_POOL_SIZE } from "./companies";
 

@@ -2,6 +2,8 @@ import type { JobSource } from "../source";
 import { evolveSandboxJob } from "./evolve";
 import { generateJob } from "./generator";
 
+export const SANDBOX_NAME = "sandbox";
+
 /**
  * The built-in simulated marketplace (the default source): posts
  * `jobsPerMinute` realistic jobs per minute, deterministic for a seed and a
@@ -12,7 +14,7 @@ import { generateJob } from "./generator";
 export function createSandboxSource(opts: { seed: number; jobsPerMinute: number }): JobSource {
   let index = 0;
   return {
-    name: "sandbox",
+    name: SANDBOX_NAME,
     intervalMs: Math.max(10, Math.round(60_000 / opts.jobsPerMinute)),
     poll({ nowTs }) {
       return { docs: [generateJob({ seed: opts.seed, index: index++, nowTs })] };

@@ -9,7 +9,6 @@ import {
   JOB_POSTINGS_SCOPE,
   MissingScopeError,
   RateLimitedError,
-  retryAfterMs,
   type MarketplaceClientOptions,
 } from "../../../src/sources/marketplace-api/client";
 import { loadTokens, saveTokens } from "../../../src/sources/marketplace-api/token-store";
@@ -156,13 +155,6 @@ describe("rate limits and failures", () => {
     api.onApi(() => ({ status: 429, headers: { "retry-after": "1" } }));
     await expect(client({ rateLimitRetries: 2 }).query("{ hello }")).rejects.toBeInstanceOf(RateLimitedError);
     expect(api.apiRequests).toHaveLength(3);
-  });
-
-  test("Retry-After as an HTTP date", () => {
-    const now = Date.UTC(2026, 0, 15, 12, 0, 0);
-    expect(retryAfterMs(new Date(now + 30_000).toUTCString(), now)).toBe(30_000);
-    expect(retryAfterMs("soon", now)).toBeNull();
-    expect(retryAfterMs(null, now)).toBeNull();
   });
 
   test("5xx throws a transient Error (not a SourceError)", async () => {

@@ -1,0 +1,50 @@
+/**
+ * The closed sets of values the database keeps in its enum columns, each
+ * written once. The column types (db/schema.ts), the API's TypeBox unions (in
+ * each feature's model.ts, through literalUnion) and the TypeScript types are
+ * all derived from these arrays.
+ *
+ * They live here, below every feature, because the schema needs the values and
+ * every feature imports the schema: kept in a feature's own folder they would
+ * close an import cycle between db/ and that feature.
+ */
+
+/**
+ * The drivers an account (accounts.marketplace_driver) or JOBPILOT_MARKETPLACE_DRIVER can name. Here
+ * rather than in marketplace/ because config.ts needs the values and marketplace/ reads accounts.
+ */
+export const MARKETPLACE_DRIVERS = ["sandbox", "bridge"] as const;
+export type MarketplaceDriverName = (typeof MARKETPLACE_DRIVERS)[number];
+
+export const ACCOUNT_KINDS = ["solo", "agency"] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+/** Where a job is posted. A document without one is a marketplace job. */
+export const PLATFORMS = ["marketplace", "professional_network", "web"] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const JOB_TYPES = ["HOURLY", "FIXED"] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+/** A feed's filters: which country list applies, contact e-mail required or not, the US-only restriction. */
+export const COUNTRY_FILTER_MODES = ["exclude", "include"] as const;
+export const EMAIL_FOUND_FILTERS = ["all", "email_found"] as const;
+export const US_ONLY_MODES = ["all", "include", "exclude"] as const;
+
+/** What a marketplace driver reports for a submission: its final word on the application. */
+export const FINAL_STATUSES = ["applied", "failed", "not_available", "not_eligible", "not_enough_connects", "logged_out"] as const;
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+/** An application is `processing` until its driver's final word. */
+export const APPLICATION_STATUSES = ["processing", ...FINAL_STATUSES] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** How far a submission got (see the applications table). */
+export const APPLICATION_PHASES = ["queued", "submitting", "done"] as const;
+
+/** A freelancer's profiles: one default, any number of specializations. */
+export const PROFILE_TYPES = ["default", "specialization"] as const;
+export type ProfileType = (typeof PROFILE_TYPES)[number];
+
+/** Done tasks are deleted, so a task row is one of these. */
+export const TASK_STATUSES = ["queued", "running", "failed"] as const;
