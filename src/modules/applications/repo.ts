@@ -1,7 +1,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { accounts, applications, creditLedger, feedJobs, jobs } from "../../db/schema";
+import { applications, feedJobs, jobs } from "../../db/schema";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type ApplicationInsert = typeof applications.$inferInsert;
@@ -98,36 +98,10 @@ export function markLoggedOutSince(db: Db, id: string, ts: number): void {
 }
 
 /**
- * Reserves one credit: available (balance − held) must be at least 1. One
- * statement, so concurrent applies can never hold more credits than exist.
- * Returns the credits still available, or null when none was free.
- */
-export function holdCredit(db: Db, accountId: string): number | null {
-  const row = db
-    .update(accounts)
-    .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
-    .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
-    .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-    .get();
-  return row ? row.available : null;
-}
-
-export function availableCredits(db: Db, accountId: string): number {
-  return (
-    db
-      .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-      .from(accounts)
-      .where(eq(accounts.id, accountId))
-      .get()?.available ?? 0
-  );
-}
-
-/**
- * Writes the final status and settles the credit hold; call inside one
- * transaction. The status update only matches while the hold is open, so an
- * application is settled once; `applied` turns the hold into a charge booked
- * in the ledger under (charge, application id), which is unique: a credit can
- * never be charged twice. Returns false when it was already settled.
+ * Writes the final status and closes the credit hold; the caller settles the
+ * credit itself (accounts) in the same transaction. The update only matches
+ * while the hold is open, so an application is settled once. Returns false
+ * when it was already settled.
  */
 export function settle(
   db: Db,
@@ -149,20 +123,7 @@ export function settle(
     .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
     .returning({ id: applications.id })
     .all();
-  if (changed.length === 0) return false;
-  if (applied) {
-    db.update(accounts)
-      .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
-      .where(eq(accounts.id, app.accountId))
-      .run();
-    db.insert(creditLedger).values({ accountId: app.accountId, delta: -1, reason: "charge", ref: app.id, note: "application submitted", createdAtTs: nowTs }).run();
-  } else {
-    db.update(accounts)
-      .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
-      .where(eq(accounts.id, app.accountId))
-      .run();
-  }
-  return true;
+  return changed.length > 0;
 }
 
 /** Applied applications whose engagement is due for a look, oldest check first. */
