@@ -57,6 +57,33 @@ export function deleteFeed(db: Db, accountId: string, id: string): boolean {
   return db.delete(feeds).where(and(eq(feeds.id, id), eq(feeds.accountId, accountId))).returning({ id: feeds.id }).all().length > 0;
 }
 
+/**
+ * The endpoint's health after a delivery (the deliverer reports each outcome
+ * here): success clears the failing streak; a final failure starts it, and
+ * past the limit disables the endpoint.
+ */
+export function noteDeliveryOutcome(db: Db, feedId: string, delivered: boolean, nowTs: number, disableAfterMs: number, lastProblem: string): "ok" | "failing" | "disabled" {
+  if (delivered) {
+    db.update(feeds).set({ webhookFailingSinceTs: null }).where(eq(feeds.id, feedId)).run();
+    return "ok";
+  }
+  const feed = db.select({ since: feeds.webhookFailingSinceTs }).from(feeds).where(eq(feeds.id, feedId)).get();
+  if (!feed) return "ok";
+  if (feed.since === null) {
+    db.update(feeds).set({ webhookFailingSinceTs: nowTs }).where(eq(feeds.id, feedId)).run();
+    return "failing";
+  }
+  if (nowTs - feed.since < disableAfterMs) return "failing";
+  db.update(feeds)
+    .set({
+      webhookDisabledAtTs: nowTs,
+      webhookDisabledReason: `Disabled after every delivery failed for ${Math.round(disableAfterMs / 3_600_000)} hours (last: ${lastProblem}); save the webhook URL again to re-enable it`,
+    })
+    .where(and(eq(feeds.id, feedId), sql`${feeds.webhookDisabledAtTs} IS NULL`))
+    .run();
+  return "disabled";
+}
+
 export interface MatchRecord {
   id: string;
   feedId: string;
@@ -70,7 +97,7 @@ export interface MatchRecord {
 
 /** A job's entry in a feed (see admit.ts); false when the job is in the feed already. */
 export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
-  // Runs for every feed entry at ingest, so this and insertEvent are plain prepared statements (see rawStatement).
+  // Runs for every feed entry at ingest, so this (like outbox.ts insertEvent) is a plain prepared statement (see rawStatement).
   const inserted = rawStatement(
     db,
     "feeds.insertMatch",
@@ -78,28 +105,6 @@ export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   ).run(match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs);
   return inserted.changes > 0;
-}
-
-export interface EventInsert {
-  id: string;
-  type: string;
-  accountId: string;
-  feedId: string;
-  feedJobId: string | null;
-  jobCiphertext: string | null;
-  createdAtTs: number;
-  status: "pending" | "no_endpoint";
-  nextAttemptAtTs: number | null;
-}
-
-/** One outbox row (see admit.ts queueEvent). */
-export function insertEvent(db: Db, e: EventInsert): void {
-  rawStatement(
-    db,
-    "feeds.insertEvent",
-    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
 }
 
 export interface FeedJobListing {
@@ -169,19 +174,6 @@ export function countEvents(db: Db, feedId?: string): number {
       .from(events)
       .where(feedId ? eq(events.feedId, feedId) : undefined)
       .get()?.n ?? 0
-  );
-}
-
-/** Why the feed's newest failed webhook event failed, or null when none did. */
-export function lastWebhookError(db: Db, feedId: string): string | null {
-  return (
-    db
-      .select({ error: events.lastError })
-      .from(events)
-      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
-      .orderBy(desc(events.seq))
-      .limit(1)
-      .get()?.error ?? null
   );
 }
 

@@ -7,7 +7,7 @@ import { addAiUsage, holdCredit } from "../../../src/modules/accounts/repo";
 import { insertApplication, type ApplicationInsert } from "../../../src/modules/applications/repo";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { recordPoll } from "../../../src/modules/intake/repo";
-import { noteDeliveryOutcome } from "../../../src/modules/webhooks/repo";
+import { noteDeliveryOutcome } from "../../../src/modules/feeds/repo";
 import { applicationCounts, formatTime, isoWeekStart, localeFrom, matchesPerFeed, utcDayStart } from "../../../src/modules/dashboard/overview";
 
 let t: TestApp;
