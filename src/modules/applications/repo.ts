@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { applications, feedJobs, jobs } from "../../db/schema";
@@ -86,6 +86,29 @@ export function listApplications(
     .offset(opts.offset)
     .all();
   return { items, total };
+}
+
+/**
+ * Per status, this account's applications made since `weekStartTs` (week) and,
+ * of those, since `dayStartTs` (today): one indexed range scan, grouped.
+ */
+export function statusCountsSince(
+  db: Db,
+  accountId: string,
+  weekStartTs: number,
+  dayStartTs: number,
+): { status: ApplicationRow["status"]; today: number; week: number }[] {
+  return db
+    .select({
+      status: applications.status,
+      today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStartTs} then 1 else 0 end)`,
+      week: sql<number>`count(*)`,
+    })
+    .from(applications)
+    .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, weekStartTs)))
+    .groupBy(applications.status)
+    .all()
+    .map((r) => ({ status: r.status, today: Number(r.today), week: Number(r.week) }));
 }
 
 /** One statement: the worker is handing the application to the driver (a crash from here on needs a lookup). */

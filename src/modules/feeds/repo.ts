@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
 import { events, feedJobs, feeds, jobs } from "../../db/schema";
@@ -82,6 +82,52 @@ export function noteDeliveryOutcome(db: Db, feedId: string, delivered: boolean, 
     .where(and(eq(feeds.id, feedId), sql`${feeds.webhookDisabledAtTs} IS NULL`))
     .run();
   return "disabled";
+}
+
+/**
+ * Entries of each of the account's feeds per `bucketMs` window since `sinceTs`
+ * (bucket 0 is the first), every feed in one grouped query; a feed with no
+ * entry in the span gives one row with a null bucket and a zero count.
+ */
+export function entryCountsPerFeed(
+  db: Db,
+  accountId: string,
+  sinceTs: number,
+  bucketMs: number,
+): { feedId: string; title: string; createdAtTs: number; bucket: number | null; count: number }[] {
+  const bucket = sql<number | null>`(${feedJobs.matchedAtTs} - ${sinceTs}) / ${bucketMs}`;
+  return db
+    .select({ feedId: feeds.id, title: feeds.title, createdAtTs: feeds.createdAtTs, bucket, count: sql<number>`count(${feedJobs.id})` })
+    .from(feeds)
+    .leftJoin(feedJobs, and(eq(feedJobs.feedId, feeds.id), gte(feedJobs.matchedAtTs, sinceTs)))
+    .where(eq(feeds.accountId, accountId))
+    .groupBy(feeds.id, bucket)
+    .all()
+    .map((r) => ({ ...r, count: Number(r.count) }));
+}
+
+export interface WebhookProblem {
+  feedId: string;
+  title: string;
+  disabledAtTs: number | null;
+  disabledReason: string | null;
+  failingSinceTs: number | null;
+}
+
+/** The account's feeds whose webhook endpoint is disabled or whose deliveries have been failing. */
+export function feedsWithWebhookProblems(db: Db, accountId: string): WebhookProblem[] {
+  return db
+    .select({
+      feedId: feeds.id,
+      title: feeds.title,
+      disabledAtTs: feeds.webhookDisabledAtTs,
+      disabledReason: feeds.webhookDisabledReason,
+      failingSinceTs: feeds.webhookFailingSinceTs,
+    })
+    .from(feeds)
+    .where(and(eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))))
+    .orderBy(feeds.createdAtTs, feeds.id)
+    .all();
 }
 
 export interface MatchRecord {
