@@ -1,7 +1,9 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { applications, feedJobs, jobs } from "../../db/schema";
+import { applications } from "../../db/schema";
+import { bestScoresOfJobs, entryScores } from "../feeds/repo";
+import { jobSummaries } from "../jobs/repo";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type ApplicationInsert = typeof applications.$inferInsert;
@@ -66,25 +68,18 @@ export function listApplications(
 ): { items: AppliedListing[]; total: number } {
   const where = and(eq(applications.accountId, accountId), opts.status ? eq(applications.status, opts.status) : undefined);
   const total = db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0;
-  const items = db
-    .select({
-      app: applications,
-      title: jobs.title,
-      url: jobs.url,
-      platform: jobs.platform,
-      // The score of the feed entry applied from, else this account's best entry for the job.
-      matchingScore: sql<number | null>`COALESCE(
-        (SELECT ${feedJobs.matchingScore} FROM ${feedJobs} WHERE ${feedJobs.id} = ${applications.processedJobId}),
-        (SELECT max(fj.matching_score) FROM feed_jobs fj WHERE fj.account_id = ${applications.accountId} AND fj.job_ciphertext = ${applications.jobCiphertext})
-      )`,
-    })
-    .from(applications)
-    .innerJoin(jobs, eq(jobs.ciphertext, applications.jobCiphertext))
-    .where(where)
-    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
-    .limit(opts.limit)
-    .offset(opts.offset)
-    .all();
+  const apps = db.select().from(applications).where(where).orderBy(desc(applications.appliedAtTs), desc(applications.id)).limit(opts.limit).offset(opts.offset).all();
+  // The job and the scores are asked of their owners (jobs, feeds): one read each for the whole page.
+  const jobsOf = jobSummaries(db, apps.map((a) => a.jobCiphertext));
+  const entryScore = entryScores(db, apps.flatMap((a) => (a.processedJobId === null ? [] : [a.processedJobId])));
+  const bestScore = bestScoresOfJobs(db, accountId, apps.map((a) => a.jobCiphertext));
+  const items = apps.flatMap((app) => {
+    const job = jobsOf.get(app.jobCiphertext);
+    if (!job) return [];
+    // The score of the feed entry applied from, else this account's best entry for the job.
+    const matchingScore = (app.processedJobId === null ? undefined : entryScore.get(app.processedJobId)) ?? bestScore.get(app.jobCiphertext) ?? null;
+    return [{ app, title: job.title, url: job.url, platform: job.platform, matchingScore }];
+  });
   return { items, total };
 }
 

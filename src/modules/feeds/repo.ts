@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gte, isNotNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
-import { events, feedJobs, feeds, jobs } from "../../db/schema";
+import { events, feedJobs, feeds } from "../../db/schema";
+import { jobSummaries, type JobSummary } from "../jobs/repo";
 
 export type FeedRow = typeof feeds.$inferSelect;
 export type FeedInsert = typeof feeds.$inferInsert;
@@ -155,29 +156,16 @@ export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
 
 export interface FeedJobListing {
   feedJob: FeedJobRow;
-  job: Pick<typeof jobs.$inferSelect, "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
+  job: JobSummary;
 }
 
-function selectListing(db: Db) {
-  return db
-    .select({
-      feedJob: feedJobs,
-      job: {
-        ciphertext: jobs.ciphertext,
-        title: jobs.title,
-        url: jobs.url,
-        platform: jobs.platform,
-        source: jobs.source,
-        jobType: jobs.jobType,
-        hourlyMin: jobs.hourlyMin,
-        hourlyMax: jobs.hourlyMax,
-        fixedBudget: jobs.fixedBudget,
-        clientCountry: jobs.clientCountry,
-        publishTimeTs: jobs.publishTimeTs,
-      },
-    })
-    .from(feedJobs)
-    .innerJoin(jobs, eq(jobs.ciphertext, feedJobs.jobCiphertext));
+/** Each entry with its job's summary (asked of jobs, which owns the archive), in the entries' order. */
+function withJobs(db: Db, entries: FeedJobRow[]): FeedJobListing[] {
+  const summaries = jobSummaries(db, entries.map((e) => e.jobCiphertext));
+  return entries.flatMap((feedJob) => {
+    const job = summaries.get(feedJob.jobCiphertext);
+    return job ? [{ feedJob, job }] : [];
+  });
 }
 
 export function listFeedJobs(
@@ -191,14 +179,13 @@ export function listFeedJobs(
     opts.unreadOnly ? eq(feedJobs.read, false) : undefined,
   );
   const total = db.select({ n: count() }).from(feedJobs).where(where).get()?.n ?? 0;
-  const items = selectListing(db).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset).all();
-  return { items, total };
+  const entries = db.select().from(feedJobs).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset).all();
+  return { items: withJobs(db, entries), total };
 }
 
 export function getFeedJobListing(db: Db, feedId: string, id: string): FeedJobListing | undefined {
-  return selectListing(db)
-    .where(and(eq(feedJobs.feedId, feedId), eq(feedJobs.id, id)))
-    .get();
+  const entry = findFeedJob(db, feedId, id);
+  return entry ? withJobs(db, [entry])[0] : undefined;
 }
 
 export function findFeedJob(db: Db, feedId: string, id: string): FeedJobRow | undefined {
@@ -240,6 +227,25 @@ export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
       .where(eq(feedJobs.id, sql.placeholder("id")))
       .prepare(),
   ).get({ id });
+}
+
+/** The matching score of each of these feed entries by id (entries deleted since are left out). */
+export function entryScores(db: Db, ids: readonly string[]): Map<string, number> {
+  if (ids.length === 0) return new Map();
+  const rows = db.select({ id: feedJobs.id, score: feedJobs.matchingScore }).from(feedJobs).where(inArray(feedJobs.id, [...new Set(ids)])).all();
+  return new Map(rows.map((r) => [r.id, r.score]));
+}
+
+/** This account's best matching score for each of these jobs, over all its feeds (jobs in none are left out). */
+export function bestScoresOfJobs(db: Db, accountId: string, jobCiphertexts: readonly string[]): Map<string, number> {
+  if (jobCiphertexts.length === 0) return new Map();
+  const rows = db
+    .select({ jobCiphertext: feedJobs.jobCiphertext, score: max(feedJobs.matchingScore) })
+    .from(feedJobs)
+    .where(and(eq(feedJobs.accountId, accountId), inArray(feedJobs.jobCiphertext, [...new Set(jobCiphertexts)])))
+    .groupBy(feedJobs.jobCiphertext)
+    .all();
+  return new Map(rows.flatMap((r) => (r.score === null ? [] : [[r.jobCiphertext, r.score] as const])));
 }
 
 /** This account's newest feed entry for a job (ids are time-ordered, so they break a tie). */
