@@ -107,11 +107,16 @@ describe("GET /api/jobs/by-ciphertext", () => {
 });
 
 describe("GET /api/clients/{companyId}/jobs", () => {
-  test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
-    const { a } = setup();
+  /** Archives 60 sandbox jobs and returns the company with the most of them. */
+  function archiveSandboxJobs(): string {
     const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
     ingestDocuments(t.deps, docs, { source: "sandbox" });
-    const companyId = (t.deps.db.$client.query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1").get() as { c: string }).c;
+    return (t.deps.db.$client.query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1").get() as { c: string }).c;
+  }
+
+  test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
+    const { a } = setup();
+    const companyId = archiveSandboxJobs();
     const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
     expect(res.status, show(res)).toBe(200);
     const record = JSON.parse(res.text);
@@ -128,9 +133,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
 
   test("a job the sandbox marketplace closed is no longer among the company's open jobs", async () => {
     const { a } = setup();
-    const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
-    ingestDocuments(t.deps, docs, { source: "sandbox" });
-    const companyId = (t.deps.db.$client.query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1").get() as { c: string }).c;
+    const companyId = archiveSandboxJobs();
     const openCiphers = async () => {
       const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
       expect(res.status, show(res)).toBe(200);
