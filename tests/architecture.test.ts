@@ -78,6 +78,96 @@ function folderCycles(edges: ImportEdge[]): string[][] {
   return cycles;
 }
 
+/**
+ * One owner per table: the folder (under src/) whose files alone name the
+ * table, to write it or to read it. Every other module asks the owner's repo
+ * or service functions, which take the caller's transaction when a write must
+ * be atomic with the caller's own (a charge and an application's final status,
+ * an attempt and its event's new state).
+ */
+const TABLE_OWNERS: Record<string, string> = {
+  accounts: "modules/accounts",
+  api_keys: "modules/accounts",
+  credit_ledger: "modules/accounts", // credits: only accounts holds, charges, releases and grants
+  rate_limit_counters: "modules/accounts", // handed to http/rate-limiter as a DayCountStore
+  ai_usage: "modules/accounts",
+  jobs: "modules/jobs",
+  job_tracking: "modules/jobs",
+  feeds: "modules/feeds", // including the webhook endpoint state the deliverer reports
+  feed_jobs: "modules/feeds",
+  events: "modules/feeds", // the outbox: admit writes it, the deliverer settles it through feeds/outbox.ts
+  job_scores: "modules/scoring",
+  webhook_attempts: "modules/webhooks",
+  applications: "modules/applications",
+  source_state: "modules/intake",
+  oauth_states: "modules/intake",
+  dashboard_sessions: "modules/dashboard",
+  dashboard_sign_in_links: "modules/dashboard",
+  tasks: "worker",
+  sandbox_freelancers: "marketplace/sandbox",
+  sandbox_profiles: "marketplace/sandbox",
+  sandbox_sessions: "marketplace/sandbox",
+  sandbox_closed_jobs: "marketplace/sandbox",
+  sandbox_submissions: "marketplace/sandbox",
+  bridge_outcomes: "marketplace/bridge",
+};
+
+interface Table {
+  /** The drizzle object's name (`feedJobs`). */
+  name: string;
+  /** The table's name in SQL (`feed_jobs`). */
+  sqlName: string;
+}
+
+/** Every table declared in the schema (db/schema.ts, or the files of db/schema/). */
+function schemaTables(root = SRC): Table[] {
+  const tables: Table[] = [];
+  for (const file of [...new Glob("db/schema.ts").scanSync(root), ...new Glob("db/schema/**/*.ts").scanSync(root)]) {
+    for (const m of readFileSync(join(root, file), "utf8").matchAll(/export const (\w+) = sqliteTable\(\s*"(\w+)"/g)) {
+      tables.push({ name: m[1]!, sqlName: m[2]! });
+    }
+  }
+  return tables;
+}
+
+/**
+ * The SQL names of the tables some code names: drizzle objects imported from
+ * db/schema (a namespace import names them all), and tables after a SQL
+ * keyword in query text (`INSERT INTO`, `UPDATE`, `DELETE FROM`, `FROM`, `JOIN`; written in capitals here).
+ */
+function tablesNamed(code: string, tables: Table[]): Set<string> {
+  const named = new Set<string>();
+  const byName = new Map(tables.map((t) => [t.name, t.sqlName]));
+  const bySqlName = new Set(tables.map((t) => t.sqlName));
+  const fromSchema = String.raw`from\s*["'][./]*db/schema(?:/[\w-]+)?(?:\.ts)?["']`;
+  for (const m of code.matchAll(new RegExp(String.raw`import\s+(?:type\s+)?\{([^}]*)\}\s*` + fromSchema, "g"))) {
+    for (const item of m[1]!.split(",")) {
+      const name = item.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!;
+      const sqlName = byName.get(name);
+      if (sqlName) named.add(sqlName);
+    }
+  }
+  if (new RegExp(String.raw`import\s+(?:type\s+)?\*\s+as\s+\w+\s*` + fromSchema).test(code)) for (const t of tables) named.add(t.sqlName);
+  for (const m of code.matchAll(/\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM|FROM|JOIN)\s+[`"]?(\w+)/g)) {
+    if (bySqlName.has(m[1]!)) named.add(m[1]!);
+  }
+  return named;
+}
+
+/** `file names table (owned by owner)` for every file outside db/ that names a table it does not own. */
+function foreignTableUses(root = SRC): string[] {
+  const tables = schemaTables(root);
+  const uses: string[] = [];
+  for (const file of new Glob("**/*.ts").scanSync(root)) {
+    if (inFolder("db")(file) || file.endsWith(".d.ts")) continue;
+    for (const table of tablesNamed(readFileSync(join(root, file), "utf8"), tables)) {
+      const owner = TABLE_OWNERS[table];
+      if (!owner || !inFolder(owner)(file)) uses.push(`${file} names ${table} (owned by ${owner ?? "nobody"})`);
+    }
+  }
+  return uses.sort();
+}
+
 describe("architecture", () => {
   test("the import reader sees value imports and skips type-only ones", () => {
     const edges = valueImports().map((e) => `${e.from} -> ${e.to}`);
@@ -104,5 +194,27 @@ describe("architecture", () => {
   test("src/http names no feature: no file in it imports a value from src/modules", () => {
     const fromHttp = valueImports().filter((e) => inFolder("http")(e.from) && inFolder("modules")(e.to));
     expect(fromHttp.map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+  test("the table reader finds tables named by an imported schema object or in SQL text, and nothing else", () => {
+    const tables = [
+      { name: "feeds", sqlName: "feeds" },
+      { name: "feedJobs", sqlName: "feed_jobs" },
+      { name: "events", sqlName: "events" },
+      { name: "jobs", sqlName: "jobs" },
+    ];
+    const named = (code: string) => [...tablesNamed(code, tables)].sort();
+    expect(named('import { feeds, type feedJobs as fj } from "../../db/schema";')).toEqual(["feed_jobs", "feeds"]);
+    expect(named('import { feeds } from "../../db/schema/feeds";')).toEqual(["feeds"]);
+    expect(named('import * as schema from "../db/schema";')).toEqual(["events", "feed_jobs", "feeds", "jobs"]);
+    expect(named("run(`UPDATE events SET status = ?`); run('INSERT INTO feed_jobs (id) VALUES (?)'); q`SELECT 1 FROM \"jobs\" j`")).toEqual(["events", "feed_jobs", "jobs"]);
+    expect(named('import { jobs } from "./jobs"; const feeds = 1; // the feeds from jobs update events')).toEqual([]);
+  });
+
+  test("every table in the schema has an owner, and every owner's table exists", () => {
+    expect(schemaTables().map((t) => t.sqlName).sort()).toEqual(Object.keys(TABLE_OWNERS).sort());
+  });
+
+  test("one owner per table: no file outside a table's owner folder writes or reads it", () => {
+    expect(foreignTableUses()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Job sources' memory between polls and OAuth states in flight (owned by modules/sources).
+ * Job sources' memory between polls and OAuth states in flight (owned by modules/intake).
  */
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 

@@ -1,5 +1,5 @@
 /**
- * The notification outbox and every delivery attempt (owned by modules/webhooks).
+ * The notification outbox (events, owned by modules/feeds: admit writes it) and every delivery attempt (webhook_attempts, owned by modules/webhooks).
  */
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";

@@ -84,6 +84,16 @@ export function isJobClosed(db: Db, jobCiphertext: string): boolean {
   return db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(eq(sandboxClosedJobs.jobCiphertext, jobCiphertext)).get() !== undefined;
 }
 
+/** Which of these jobs the sandbox closed (asked in chunks: a company may have many jobs, a statement takes a bounded number of values). */
+export function closedAmong(db: Db, jobCiphertexts: readonly string[]): Set<string> {
+  const closed = new Set<string>();
+  for (let i = 0; i < jobCiphertexts.length; i += 500) {
+    const chunk = jobCiphertexts.slice(i, i + 500);
+    for (const r of db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)).all()) closed.add(r.c);
+  }
+  return closed;
+}
+
 /** Closing twice keeps the first closing time. */
 export function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): void {
   db.insert(sandboxClosedJobs).values({ jobCiphertext, closedAtTs }).onConflictDoNothing().run();

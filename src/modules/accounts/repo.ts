@@ -61,8 +61,60 @@ export function setAccountRateLimits(
     .get();
 }
 
+// ---------------------------------------------------------------- credits
+// Only this module writes credits_balance, credits_held and credit_ledger. Each
+// function takes the caller's handle, which may be its transaction: an
+// application's final status and its credit settle in one (applications/submit.task.ts).
+
 /**
- * Changes a balance and books the ledger row; call inside a transaction.
+ * Reserves one credit: available (balance − held) must be at least 1. One
+ * statement, so concurrent applies can never hold more credits than exist.
+ * Returns the credits still available, or null when none was free.
+ */
+export function holdCredit(db: Db, accountId: string): number | null {
+  const row = db
+    .update(accounts)
+    .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
+    .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
+    .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
+    .get();
+  return row ? row.available : null;
+}
+
+export function availableCredits(db: Db, accountId: string): number {
+  return (
+    db
+      .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .get()?.available ?? 0
+  );
+}
+
+/**
+ * Turns one held credit into a charge and books it in the ledger under
+ * (charge, ref), which is unique: a second charge for the same ref fails and
+ * rolls back the caller's transaction. Call once per hold, inside the
+ * transaction that ends what held it.
+ */
+export function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): void {
+  db.update(accounts)
+    .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
+    .where(eq(accounts.id, charge.accountId))
+    .run();
+  db.insert(creditLedger).values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs }).run();
+}
+
+/** Gives one held credit back uncharged; call once per hold, inside the transaction that ends what held it. */
+export function releaseHeldCredit(db: Db, accountId: string): void {
+  db.update(accounts)
+    .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
+    .where(eq(accounts.id, accountId))
+    .run();
+}
+
+/**
+ * Grants or takes credits: changes a balance and books the ledger row; call inside a transaction.
  * Returns the new balance, or null when the change would make it negative
  * (the CHECK constraint refuses it) or the account does not exist.
  */

@@ -162,9 +162,9 @@ export function whoAmI(deps: AccountsDeps, auth: AuthContext): { account: Accoun
 export function createKey(deps: AccountsDeps & { config: CeilingDefaults }, accountId: string, label?: string | null): { key: KeyView; apiKey: string } {
   const checkedLabel = checkLabel(label);
   // Count and insert in one IMMEDIATE transaction, so two requests at once cannot both take the last place.
-  return deps.db.transaction(
-    (tx) => {
-      const db = tx as unknown as Db;
+  return transaction(
+    deps.db,
+    (db) => {
       const ceiling = ceilingsOf({ ...deps, db }, accountId).apiKeys;
       const active = repo.countActiveKeys(db, accountId);
       if (active >= ceiling) {
@@ -176,7 +176,7 @@ export function createKey(deps: AccountsDeps & { config: CeilingDefaults }, acco
       const { apiKey, row } = newKeyRow(accountId, checkedLabel, deps.clock.now());
       return { key: toKeyView(repo.insertKey(db, row)), apiKey };
     },
-    { behavior: "immediate" },
+    "immediate",
   );
 }
 

@@ -1,7 +1,9 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
-import { accounts, applications, creditLedger, feedJobs, jobs } from "../../db/schema";
+import { applications } from "../../db/schema";
+import { bestScoresOfJobs, entryScores } from "../feeds/repo";
+import { jobSummaries } from "../jobs/repo";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type ApplicationInsert = typeof applications.$inferInsert;
@@ -66,26 +68,42 @@ export function listApplications(
 ): { items: AppliedListing[]; total: number } {
   const where = and(eq(applications.accountId, accountId), opts.status ? eq(applications.status, opts.status) : undefined);
   const total = db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0;
-  const items = db
+  const apps = db.select().from(applications).where(where).orderBy(desc(applications.appliedAtTs), desc(applications.id)).limit(opts.limit).offset(opts.offset).all();
+  // The job and the scores are asked of their owners (jobs, feeds): one read each for the whole page.
+  const jobsOf = jobSummaries(db, apps.map((a) => a.jobCiphertext));
+  const entryScore = entryScores(db, apps.flatMap((a) => (a.processedJobId === null ? [] : [a.processedJobId])));
+  const bestScore = bestScoresOfJobs(db, accountId, apps.map((a) => a.jobCiphertext));
+  const items = apps.flatMap((app) => {
+    const job = jobsOf.get(app.jobCiphertext);
+    if (!job) return [];
+    // The score of the feed entry applied from, else this account's best entry for the job.
+    const matchingScore = (app.processedJobId === null ? undefined : entryScore.get(app.processedJobId)) ?? bestScore.get(app.jobCiphertext) ?? null;
+    return [{ app, title: job.title, url: job.url, platform: job.platform, matchingScore }];
+  });
+  return { items, total };
+}
+
+/**
+ * Per status, this account's applications made since `weekStartTs` (week) and,
+ * of those, since `dayStartTs` (today): one indexed range scan, grouped.
+ */
+export function statusCountsSince(
+  db: Db,
+  accountId: string,
+  weekStartTs: number,
+  dayStartTs: number,
+): { status: ApplicationRow["status"]; today: number; week: number }[] {
+  return db
     .select({
-      app: applications,
-      title: jobs.title,
-      url: jobs.url,
-      platform: jobs.platform,
-      // The score of the feed entry applied from, else this account's best entry for the job.
-      matchingScore: sql<number | null>`COALESCE(
-        (SELECT ${feedJobs.matchingScore} FROM ${feedJobs} WHERE ${feedJobs.id} = ${applications.processedJobId}),
-        (SELECT max(fj.matching_score) FROM feed_jobs fj WHERE fj.account_id = ${applications.accountId} AND fj.job_ciphertext = ${applications.jobCiphertext})
-      )`,
+      status: applications.status,
+      today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStartTs} then 1 else 0 end)`,
+      week: sql<number>`count(*)`,
     })
     .from(applications)
-    .innerJoin(jobs, eq(jobs.ciphertext, applications.jobCiphertext))
-    .where(where)
-    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
-    .limit(opts.limit)
-    .offset(opts.offset)
-    .all();
-  return { items, total };
+    .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, weekStartTs)))
+    .groupBy(applications.status)
+    .all()
+    .map((r) => ({ status: r.status, today: Number(r.today), week: Number(r.week) }));
 }
 
 /** One statement: the worker is handing the application to the driver (a crash from here on needs a lookup). */
@@ -98,36 +116,10 @@ export function markLoggedOutSince(db: Db, id: string, ts: number): void {
 }
 
 /**
- * Reserves one credit: available (balance − held) must be at least 1. One
- * statement, so concurrent applies can never hold more credits than exist.
- * Returns the credits still available, or null when none was free.
- */
-export function holdCredit(db: Db, accountId: string): number | null {
-  const row = db
-    .update(accounts)
-    .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
-    .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
-    .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-    .get();
-  return row ? row.available : null;
-}
-
-export function availableCredits(db: Db, accountId: string): number {
-  return (
-    db
-      .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-      .from(accounts)
-      .where(eq(accounts.id, accountId))
-      .get()?.available ?? 0
-  );
-}
-
-/**
- * Writes the final status and settles the credit hold; call inside one
- * transaction. The status update only matches while the hold is open, so an
- * application is settled once; `applied` turns the hold into a charge booked
- * in the ledger under (charge, application id), which is unique: a credit can
- * never be charged twice. Returns false when it was already settled.
+ * Writes the final status and closes the credit hold; the caller settles the
+ * credit itself (accounts) in the same transaction. The update only matches
+ * while the hold is open, so an application is settled once. Returns false
+ * when it was already settled.
  */
 export function settle(
   db: Db,
@@ -149,20 +141,7 @@ export function settle(
     .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
     .returning({ id: applications.id })
     .all();
-  if (changed.length === 0) return false;
-  if (applied) {
-    db.update(accounts)
-      .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
-      .where(eq(accounts.id, app.accountId))
-      .run();
-    db.insert(creditLedger).values({ accountId: app.accountId, delta: -1, reason: "charge", ref: app.id, note: "application submitted", createdAtTs: nowTs }).run();
-  } else {
-    db.update(accounts)
-      .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
-      .where(eq(accounts.id, app.accountId))
-      .run();
-  }
-  return true;
+  return changed.length > 0;
 }
 
 /** Applied applications whose engagement is due for a look, oldest check first. */

@@ -8,6 +8,7 @@ import type { Logger } from "../../lib/log";
 import type { Freelancer, MarketplaceDriver } from "../../marketplace/driver";
 import { enqueueTask } from "../../worker/tasks";
 import { driverFor, primaryProfile } from "../../marketplace/drivers";
+import { availableCredits, holdCredit } from "../accounts/repo";
 import type { AuthContext } from "../accounts/service";
 import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
@@ -116,9 +117,9 @@ export async function apply(
       if (repo.liveApplication(db, auth.accountId, job.ciphertext)) {
         throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
       }
-      const available = repo.holdCredit(db, auth.accountId);
+      const available = holdCredit(db, auth.accountId);
       if (available === null) {
-        throw new AppError("payment_required", "Insufficient auto-apply credits", { creditsRemaining: repo.availableCredits(db, auth.accountId), needsCredits: true });
+        throw new AppError("payment_required", "Insufficient auto-apply credits", { creditsRemaining: availableCredits(db, auth.accountId), needsCredits: true });
       }
       repo.insertApplication(db, {
         id,

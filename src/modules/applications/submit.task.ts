@@ -2,7 +2,7 @@ import { transaction } from "../../db/client";
 import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
 import type { TaskContext } from "../../worker/worker";
 import { answerQuestions } from "../proposals/service";
-import { findAccount } from "../accounts/repo";
+import { chargeHeldCredit, findAccount, releaseHeldCredit } from "../accounts/repo";
 import type { AuthContext } from "../accounts/service";
 import * as repo from "./repo";
 import { driverFor, jobOfApplication, type ApplicationsDeps } from "./service";
@@ -10,8 +10,22 @@ import { driverFor, jobOfApplication, type ApplicationsDeps } from "./service";
 const INTERRUPTED =
   "jobpilot stopped while this application was being submitted and the marketplace could not confirm whether it arrived; no credit was charged. Check the job on the marketplace before applying again.";
 
+/**
+ * The final status and the credit in one transaction: `applied` charges the
+ * held credit (booked under the application id, so never twice), any other
+ * outcome releases it; an application already settled changes nothing.
+ */
 function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): void {
-  transaction(deps.db, (db) => repo.settle(db, app, outcome, deps.clock.now()), "immediate");
+  transaction(
+    deps.db,
+    (db) => {
+      const nowTs = deps.clock.now();
+      if (!repo.settle(db, app, outcome, nowTs)) return;
+      if (outcome.status === "applied") chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
+      else releaseHeldCredit(db, app.accountId);
+    },
+    "immediate",
+  );
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
 }
 

@@ -1,17 +1,18 @@
-import { and, eq, gte, isNotNull, or, sql } from "drizzle-orm";
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
-import { applications, feedJobs, feeds } from "../../db/schema";
 import { iso, monthOf } from "../../lib/time";
 import { aiUsageCalls } from "../accounts/repo";
+import { statusCountsSince } from "../applications/repo";
+import { entryCountsPerFeed } from "../feeds/repo";
 import { configuredSourceNames } from "../intake/registry";
 import { listSourceStates } from "../intake/repo";
 import { html, type Html } from "./html";
 
 /**
- * The overview page's reads (a handful of aggregate queries, none per feed)
- * and its presentation helpers: relative, localised times and the per-feed
- * matches chart, all rendered on the server with no JavaScript.
+ * The overview page's reads (a handful of aggregate queries, none per feed,
+ * each asked of the module that owns the table) and its presentation
+ * helpers: relative, localised times and the per-feed matches chart, all
+ * rendered on the server with no JavaScript.
  */
 
 export const DAY_MS = 86_400_000;
@@ -31,24 +32,14 @@ export function isoWeekStart(ts: number): number {
 
 export type StatusCounts = Record<string, number>;
 
-/** Applications made today and this ISO week (UTC), per status: one indexed range scan, grouped. */
+/** Applications made today and this ISO week (UTC), per status. */
 export function applicationCounts(db: Db, accountId: string, nowTs: number): { today: StatusCounts; week: StatusCounts } {
-  const dayStart = utcDayStart(nowTs);
-  const rows = db
-    .select({
-      status: applications.status,
-      today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStart} then 1 else 0 end)`,
-      week: sql<number>`count(*)`,
-    })
-    .from(applications)
-    .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, isoWeekStart(nowTs))))
-    .groupBy(applications.status)
-    .all();
+  const rows = statusCountsSince(db, accountId, isoWeekStart(nowTs), utcDayStart(nowTs));
   const today: StatusCounts = {};
   const week: StatusCounts = {};
   for (const r of rows) {
-    if (Number(r.today) > 0) today[r.status] = Number(r.today);
-    week[r.status] = Number(r.week);
+    if (r.today > 0) today[r.status] = r.today;
+    week[r.status] = r.week;
   }
   return { today, week };
 }
@@ -64,14 +55,7 @@ export interface FeedMatches {
 /** Matches per feed and UTC day over the last 7 days, every feed of the account in one grouped query. */
 export function matchesPerFeed(db: Db, accountId: string, nowTs: number): FeedMatches[] {
   const since = utcDayStart(nowTs) - (CHART_DAYS - 1) * DAY_MS;
-  const bucket = sql<number | null>`(${feedJobs.matchedAtTs} - ${since}) / ${DAY_MS}`;
-  const rows = db
-    .select({ feedId: feeds.id, title: feeds.title, createdAtTs: feeds.createdAtTs, bucket, count: sql<number>`count(${feedJobs.id})` })
-    .from(feeds)
-    .leftJoin(feedJobs, and(eq(feedJobs.feedId, feeds.id), gte(feedJobs.matchedAtTs, since)))
-    .where(eq(feeds.accountId, accountId))
-    .groupBy(feeds.id, bucket)
-    .all();
+  const rows = entryCountsPerFeed(db, accountId, since, DAY_MS);
   const byFeed = new Map<string, FeedMatches & { createdAtTs: number }>();
   for (const r of rows) {
     let f = byFeed.get(r.feedId);
@@ -87,37 +71,13 @@ export function matchesPerFeed(db: Db, accountId: string, nowTs: number): FeedMa
     }
     const i = r.bucket === null ? -1 : Number(r.bucket);
     if (i >= 0 && i < CHART_DAYS) {
-      f.days[i]!.count += Number(r.count);
-      f.total += Number(r.count);
+      f.days[i]!.count += r.count;
+      f.total += r.count;
     }
   }
   return [...byFeed.values()]
     .sort((a, b) => a.createdAtTs - b.createdAtTs || a.feedId.localeCompare(b.feedId))
     .map(({ createdAtTs: _, ...f }) => f);
-}
-
-export interface WebhookProblem {
-  feedId: string;
-  title: string;
-  disabledAtTs: number | null;
-  disabledReason: string | null;
-  failingSinceTs: number | null;
-}
-
-/** The account's feeds whose webhook endpoint is disabled or whose deliveries have been failing. */
-export function webhookProblems(db: Db, accountId: string): WebhookProblem[] {
-  return db
-    .select({
-      feedId: feeds.id,
-      title: feeds.title,
-      disabledAtTs: feeds.webhookDisabledAtTs,
-      disabledReason: feeds.webhookDisabledReason,
-      failingSinceTs: feeds.webhookFailingSinceTs,
-    })
-    .from(feeds)
-    .where(and(eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))))
-    .orderBy(feeds.createdAtTs, feeds.id)
-    .all();
 }
 
 export interface SourceStatus {

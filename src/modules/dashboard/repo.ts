@@ -1,6 +1,7 @@
 import { and, eq, gt, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { apiKeys, dashboardSessions, dashboardSignInLinks } from "../../db/schema";
+import { dashboardSessions, dashboardSignInLinks } from "../../db/schema";
+import { findKey } from "../accounts/repo";
 
 export type SessionRow = typeof dashboardSessions.$inferSelect;
 
@@ -8,23 +9,12 @@ export function insertSession(db: Db, row: SessionRow): void {
   db.insert(dashboardSessions).values(row).run();
 }
 
-/** The session and, when it was opened with a key, whether that key is revoked now. */
+/** The session and, when it was opened with a key, whether that key is revoked now (asked of accounts, which owns keys). */
 export function findSession(db: Db, id: string): (SessionRow & { keyRevokedAtTs: number | null }) | undefined {
-  return db
-    .select({
-      id: dashboardSessions.id,
-      accountId: dashboardSessions.accountId,
-      keyId: dashboardSessions.keyId,
-      csrfToken: dashboardSessions.csrfToken,
-      createdAtTs: dashboardSessions.createdAtTs,
-      expiresAtTs: dashboardSessions.expiresAtTs,
-      lastSeenAtTs: dashboardSessions.lastSeenAtTs,
-      keyRevokedAtTs: apiKeys.revokedAtTs,
-    })
-    .from(dashboardSessions)
-    .leftJoin(apiKeys, eq(apiKeys.id, dashboardSessions.keyId))
-    .where(eq(dashboardSessions.id, id))
-    .get();
+  const session = db.select().from(dashboardSessions).where(eq(dashboardSessions.id, id)).get();
+  if (!session) return undefined;
+  const keyRevokedAtTs = session.keyId === null ? null : (findKey(db, session.keyId)?.revokedAtTs ?? null);
+  return { ...session, keyRevokedAtTs };
 }
 
 export function touchSession(db: Db, id: string, ts: number): void {

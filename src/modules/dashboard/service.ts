@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import * as accounts from "../accounts/service";
 import * as accountsRepo from "../accounts/repo";
+import { feedsWithWebhookProblems } from "../feeds/repo";
 import type { Config } from "../../config";
 import * as ov from "./overview";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SESSION_TOUCH_MS, SIGN_IN_LINK_MS, type DashboardSession } from "./model";
@@ -98,7 +99,7 @@ export function overview(deps: DashboardDeps & { config: Config }, session: Dash
     aiScoring: { used: ov.aiScoringUsedThisMonth(deps.db, session.accountId, nowTs), allowance: account.aiScoringAllowance },
     applications: ov.applicationCounts(deps.db, session.accountId, nowTs),
     matches,
-    webhookProblems: ov.webhookProblems(deps.db, session.accountId),
+    webhookProblems: feedsWithWebhookProblems(deps.db, session.accountId),
     sources: ov.sourceStatuses(deps.db, deps.config),
   };
 }

@@ -12,6 +12,7 @@
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { ensureTracked } from "../jobs/tracking";
+import { insertEvent } from "./outbox";
 import * as repo from "./repo";
 
 /** A new job entered the feed. */
@@ -56,7 +57,7 @@ export function admitFeedOf(row: repo.FeedRow): AdmitFeed {
 export function queueEvent(db: Db, feed: AdmitFeed, type: EventType, nowTs: number, entry?: { feedJobId: string; jobCiphertext: string }): string | null {
   if (feed.notificationsMuted) return null;
   const id = `evt_${newId()}`;
-  repo.insertEvent(db, {
+  insertEvent(db, {
     id,
     type,
     accountId: feed.accountId,

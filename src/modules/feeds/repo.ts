@@ -1,7 +1,8 @@
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
-import { events, feedJobs, feeds, jobs } from "../../db/schema";
+import { events, feedJobs, feeds } from "../../db/schema";
+import { jobSummaries, type JobSummary } from "../jobs/repo";
 
 export type FeedRow = typeof feeds.$inferSelect;
 export type FeedInsert = typeof feeds.$inferInsert;
@@ -61,6 +62,79 @@ export function deleteFeed(db: Db, accountId: string, id: string): boolean {
   return db.delete(feeds).where(and(eq(feeds.id, id), eq(feeds.accountId, accountId))).returning({ id: feeds.id }).all().length > 0;
 }
 
+/**
+ * The endpoint's health after a delivery (the deliverer reports each outcome
+ * here): success clears the failing streak; a final failure starts it, and
+ * past the limit disables the endpoint.
+ */
+export function noteDeliveryOutcome(db: Db, feedId: string, delivered: boolean, nowTs: number, disableAfterMs: number, lastProblem: string): "ok" | "failing" | "disabled" {
+  if (delivered) {
+    db.update(feeds).set({ webhookFailingSinceTs: null }).where(eq(feeds.id, feedId)).run();
+    return "ok";
+  }
+  const feed = db.select({ since: feeds.webhookFailingSinceTs }).from(feeds).where(eq(feeds.id, feedId)).get();
+  if (!feed) return "ok";
+  if (feed.since === null) {
+    db.update(feeds).set({ webhookFailingSinceTs: nowTs }).where(eq(feeds.id, feedId)).run();
+    return "failing";
+  }
+  if (nowTs - feed.since < disableAfterMs) return "failing";
+  db.update(feeds)
+    .set({
+      webhookDisabledAtTs: nowTs,
+      webhookDisabledReason: `Disabled after every delivery failed for ${Math.round(disableAfterMs / 3_600_000)} hours (last: ${lastProblem}); save the webhook URL again to re-enable it`,
+    })
+    .where(and(eq(feeds.id, feedId), sql`${feeds.webhookDisabledAtTs} IS NULL`))
+    .run();
+  return "disabled";
+}
+
+/**
+ * Entries of each of the account's feeds per `bucketMs` window since `sinceTs`
+ * (bucket 0 is the first), every feed in one grouped query; a feed with no
+ * entry in the span gives one row with a null bucket and a zero count.
+ */
+export function entryCountsPerFeed(
+  db: Db,
+  accountId: string,
+  sinceTs: number,
+  bucketMs: number,
+): { feedId: string; title: string; createdAtTs: number; bucket: number | null; count: number }[] {
+  const bucket = sql<number | null>`(${feedJobs.matchedAtTs} - ${sinceTs}) / ${bucketMs}`;
+  return db
+    .select({ feedId: feeds.id, title: feeds.title, createdAtTs: feeds.createdAtTs, bucket, count: sql<number>`count(${feedJobs.id})` })
+    .from(feeds)
+    .leftJoin(feedJobs, and(eq(feedJobs.feedId, feeds.id), gte(feedJobs.matchedAtTs, sinceTs)))
+    .where(eq(feeds.accountId, accountId))
+    .groupBy(feeds.id, bucket)
+    .all()
+    .map((r) => ({ ...r, count: Number(r.count) }));
+}
+
+export interface WebhookProblem {
+  feedId: string;
+  title: string;
+  disabledAtTs: number | null;
+  disabledReason: string | null;
+  failingSinceTs: number | null;
+}
+
+/** The account's feeds whose webhook endpoint is disabled or whose deliveries have been failing. */
+export function feedsWithWebhookProblems(db: Db, accountId: string): WebhookProblem[] {
+  return db
+    .select({
+      feedId: feeds.id,
+      title: feeds.title,
+      disabledAtTs: feeds.webhookDisabledAtTs,
+      disabledReason: feeds.webhookDisabledReason,
+      failingSinceTs: feeds.webhookFailingSinceTs,
+    })
+    .from(feeds)
+    .where(and(eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))))
+    .orderBy(feeds.createdAtTs, feeds.id)
+    .all();
+}
+
 export interface MatchRecord {
   id: string;
   feedId: string;
@@ -74,7 +148,7 @@ export interface MatchRecord {
 
 /** A job's entry in a feed (see admit.ts); false when the job is in the feed already. */
 export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
-  // Runs for every feed entry at ingest, so this and insertEvent are plain prepared statements (see rawStatement).
+  // Runs for every feed entry at ingest, so this (like outbox.ts insertEvent) is a plain prepared statement (see rawStatement).
   const inserted = rawStatement(
     db,
     "feeds.insertMatch",
@@ -84,53 +158,18 @@ export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
   return inserted.changes > 0;
 }
 
-export interface EventInsert {
-  id: string;
-  type: string;
-  accountId: string;
-  feedId: string;
-  feedJobId: string | null;
-  jobCiphertext: string | null;
-  createdAtTs: number;
-  status: "pending" | "no_endpoint";
-  nextAttemptAtTs: number | null;
-}
-
-/** One outbox row (see admit.ts queueEvent). */
-export function insertEvent(db: Db, e: EventInsert): void {
-  rawStatement(
-    db,
-    "feeds.insertEvent",
-    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
-}
-
 export interface FeedJobListing {
   feedJob: FeedJobRow;
-  job: Pick<typeof jobs.$inferSelect, "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
+  job: JobSummary;
 }
 
-function selectListing(db: Db) {
-  return db
-    .select({
-      feedJob: feedJobs,
-      job: {
-        ciphertext: jobs.ciphertext,
-        title: jobs.title,
-        url: jobs.url,
-        platform: jobs.platform,
-        source: jobs.source,
-        jobType: jobs.jobType,
-        hourlyMin: jobs.hourlyMin,
-        hourlyMax: jobs.hourlyMax,
-        fixedBudget: jobs.fixedBudget,
-        clientCountry: jobs.clientCountry,
-        publishTimeTs: jobs.publishTimeTs,
-      },
-    })
-    .from(feedJobs)
-    .innerJoin(jobs, eq(jobs.ciphertext, feedJobs.jobCiphertext));
+/** Each entry with its job's summary (asked of jobs, which owns the archive), in the entries' order. */
+function withJobs(db: Db, entries: FeedJobRow[]): FeedJobListing[] {
+  const summaries = jobSummaries(db, entries.map((e) => e.jobCiphertext));
+  return entries.flatMap((feedJob) => {
+    const job = summaries.get(feedJob.jobCiphertext);
+    return job ? [{ feedJob, job }] : [];
+  });
 }
 
 export function listFeedJobs(
@@ -144,14 +183,13 @@ export function listFeedJobs(
     opts.unreadOnly ? eq(feedJobs.read, false) : undefined,
   );
   const total = db.select({ n: count() }).from(feedJobs).where(where).get()?.n ?? 0;
-  const items = selectListing(db).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset).all();
-  return { items, total };
+  const entries = db.select().from(feedJobs).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset).all();
+  return { items: withJobs(db, entries), total };
 }
 
 export function getFeedJobListing(db: Db, feedId: string, id: string): FeedJobListing | undefined {
-  return selectListing(db)
-    .where(and(eq(feedJobs.feedId, feedId), eq(feedJobs.id, id)))
-    .get();
+  const entry = findFeedJob(db, feedId, id);
+  return entry ? withJobs(db, [entry])[0] : undefined;
 }
 
 export function findFeedJob(db: Db, feedId: string, id: string): FeedJobRow | undefined {
@@ -196,6 +234,25 @@ export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
       .where(eq(feedJobs.id, sql.placeholder("id")))
       .prepare(),
   ).get({ id });
+}
+
+/** The matching score of each of these feed entries by id (entries deleted since are left out). */
+export function entryScores(db: Db, ids: readonly string[]): Map<string, number> {
+  if (ids.length === 0) return new Map();
+  const rows = db.select({ id: feedJobs.id, score: feedJobs.matchingScore }).from(feedJobs).where(inArray(feedJobs.id, [...new Set(ids)])).all();
+  return new Map(rows.map((r) => [r.id, r.score]));
+}
+
+/** This account's best matching score for each of these jobs, over all its feeds (jobs in none are left out). */
+export function bestScoresOfJobs(db: Db, accountId: string, jobCiphertexts: readonly string[]): Map<string, number> {
+  if (jobCiphertexts.length === 0) return new Map();
+  const rows = db
+    .select({ jobCiphertext: feedJobs.jobCiphertext, score: max(feedJobs.matchingScore) })
+    .from(feedJobs)
+    .where(and(eq(feedJobs.accountId, accountId), inArray(feedJobs.jobCiphertext, [...new Set(jobCiphertexts)])))
+    .groupBy(feedJobs.jobCiphertext)
+    .all();
+  return new Map(rows.flatMap((r) => (r.score === null ? [] : [[r.jobCiphertext, r.score] as const])));
 }
 
 /** This account's newest feed entry for a job (ids are time-ordered, so they break a tie). */

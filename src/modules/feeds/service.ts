@@ -9,6 +9,7 @@ import { admitFeedOf, queueEvent, WEBHOOK_TEST_EVENT } from "./admit";
 import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
+import { lastWebhookError } from "./outbox";
 import * as repo from "./repo";
 import { checkUrl, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { generateSecret } from "../../lib/standard-webhooks";
@@ -138,7 +139,7 @@ export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boo
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
   // Read only while failing (a success clears it): the common case costs no query.
-  const lastError = row.webhookFailingSinceTs === null ? null : repo.lastWebhookError(db, row.id);
+  const lastError = row.webhookFailingSinceTs === null ? null : lastWebhookError(db, row.id);
   if (lastError !== null) view.webhookLastError = lastError;
   return view as Feed;
 }

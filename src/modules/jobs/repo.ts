@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { jobs, jobTracking } from "../../db/schema";
@@ -24,6 +24,32 @@ export function findJob(db: Db, ciphertext: string): JobRow | undefined {
       .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
       .prepare(),
   ).get({ ciphertext });
+}
+
+/** What a list of feed entries or applications shows of each job. */
+export type JobSummary = Pick<JobRow, "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
+
+/** The summaries of these archived jobs by ciphertext, in one read (a page of a list, so at most a few hundred). */
+export function jobSummaries(db: Db, ciphertexts: readonly string[]): Map<string, JobSummary> {
+  if (ciphertexts.length === 0) return new Map();
+  const rows = db
+    .select({
+      ciphertext: jobs.ciphertext,
+      title: jobs.title,
+      url: jobs.url,
+      platform: jobs.platform,
+      source: jobs.source,
+      jobType: jobs.jobType,
+      hourlyMin: jobs.hourlyMin,
+      hourlyMax: jobs.hourlyMax,
+      fixedBudget: jobs.fixedBudget,
+      clientCountry: jobs.clientCountry,
+      publishTimeTs: jobs.publishTimeTs,
+    })
+    .from(jobs)
+    .where(inArray(jobs.ciphertext, [...new Set(ciphertexts)]))
+    .all();
+  return new Map(rows.map((r) => [r.ciphertext, r]));
 }
 
 const COLUMNS = [
@@ -86,16 +112,11 @@ export function dueTracking(db: Db, beforeTs: number, limit: number): { jobCiphe
     .all();
 }
 
-/** Archived documents of one company (for the client record), with whether the sandbox closed the job. */
-export function documentsOfCompany(db: Db, companyId: string): { document: Record<string, unknown>; exploredAtTs: number; closed: boolean }[] {
+/** Archived documents of one company (for the client record). */
+export function documentsOfCompany(db: Db, companyId: string): { ciphertext: string; document: Record<string, unknown>; exploredAtTs: number }[] {
   return db
-    .select({
-      document: jobs.document,
-      exploredAtTs: jobs.exploredAtTs,
-      closed: sql<number>`EXISTS (SELECT 1 FROM sandbox_closed_jobs c WHERE c.job_ciphertext = ${jobs.ciphertext})`,
-    })
+    .select({ ciphertext: jobs.ciphertext, document: jobs.document, exploredAtTs: jobs.exploredAtTs })
     .from(jobs)
     .where(eq(jobs.companyId, companyId))
-    .all()
-    .map((r) => ({ ...r, closed: Boolean(r.closed) }));
+    .all();
 }

@@ -6,7 +6,8 @@ import { EgressBlockedError, safeFetch, type EgressPolicy, type Resolver } from 
 import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
 import { JOB_MATCHED_EVENT } from "../feeds/admit";
-import { findFeedById, findFeedJobById } from "../feeds/repo";
+import * as outbox from "../feeds/outbox";
+import { findFeedById, findFeedJobById, noteDeliveryOutcome } from "../feeds/repo";
 import { normalizeJob } from "../jobs/normalize";
 import { archiveWithoutMatching } from "../jobs/archive";
 import { findJob } from "../jobs/repo";
@@ -67,17 +68,17 @@ export class WebhookDeliverer extends PoolLoop {
 
   /** Resolves when no event is due now and nothing is in flight (tests and benchmarks). */
   idle(timeoutMs = 10_000): Promise<void> {
-    return this.waitIdle(() => repo.dueEvents(this.deps.db, this.deps.clock.now(), 1).length === 0, timeoutMs, "webhook deliveries");
+    return this.waitIdle(() => outbox.dueEvents(this.deps.db, this.deps.clock.now(), 1).length === 0, timeoutMs, "webhook deliveries");
   }
 
   protected round(): void {
     let free = this.deps.config.webhookConcurrency - this.inFlight.size;
     if (free <= 0) return;
     // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
-    for (const due of repo.dueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8))) {
+    for (const due of outbox.dueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8))) {
       if (free === 0) break;
       if (this.busyFeeds.has(due.feedId)) continue;
-      const e = repo.findEventBySeq(this.deps.db, due.seq);
+      const e = outbox.findEventBySeq(this.deps.db, due.seq);
       if (!e) continue;
       this.busyFeeds.add(e.feedId);
       free--;
@@ -86,7 +87,7 @@ export class WebhookDeliverer extends PoolLoop {
     }
   }
 
-  private payloadOf(e: repo.EventRow, feed: { id: string; title: string }): unknown | null {
+  private payloadOf(e: outbox.EventRow, feed: { id: string; title: string }): unknown | null {
     const { db, clock } = this.deps;
     if (e.type !== JOB_MATCHED_EVENT) {
       // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
@@ -110,27 +111,27 @@ export class WebhookDeliverer extends PoolLoop {
     return withClientScore(payload, row.document, clock.now());
   }
 
-  private async deliver(e: repo.EventRow): Promise<void> {
+  private async deliver(e: outbox.EventRow): Promise<void> {
     const { db, clock, config } = this.deps;
     const now = clock.now();
     const feed = findFeedById(db, e.feedId);
     if (!feed) return; // deleted: its events went with it
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
-      repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL" });
+      outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL" });
       return;
     }
     // Muted means nothing is sent, including events written before the feed was muted.
     if (feed.notificationsMuted) {
-      repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
+      outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
       return;
     }
-    if (e.type === JOB_MATCHED_EVENT && repo.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
-      repo.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
+    if (e.type === JOB_MATCHED_EVENT && outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
+      outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
       return;
     }
     const payload = this.payloadOf(e, { id: feed.id, title: feed.title });
     if (payload === null) {
-      repo.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
+      outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
       return;
     }
     const body = JSON.stringify(payload);
@@ -163,7 +164,7 @@ export class WebhookDeliverer extends PoolLoop {
     const attempt = { startedAtTs: now, durationMs, statusCode, error };
     if (error === null) {
       repo.recordAttempt(db, e, attempt, { status: "delivered", nextAttemptAtTs: null });
-      if (feed.webhookFailingSinceTs !== null) repo.noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
+      if (feed.webhookFailingSinceTs !== null) noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
       return;
     }
     const failedAt = clock.now();
@@ -174,7 +175,7 @@ export class WebhookDeliverer extends PoolLoop {
       return;
     }
     repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
-    const state = repo.noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
+    const state = noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
     this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
   }
 }

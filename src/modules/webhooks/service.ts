@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
+import * as outbox from "../feeds/outbox";
 import { findFeed } from "../feeds/repo";
 import { MUTED_MESSAGE } from "../feeds/service";
 import * as repo from "./repo";
@@ -25,7 +26,7 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
   const feed = requireFeed(deps, auth, feedId);
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { items, total } = repo.listEvents(deps.db, feedId, { limit, offset, status: query.status });
+  const { items, total } = outbox.listEvents(deps.db, feedId, { limit, offset, status: query.status });
   const attempts = repo.attemptsOf(
     deps.db,
     items.map((e) => e.seq),
@@ -60,14 +61,14 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
 /** Sends an event again now: one more attempt for a failed one, or an early one for one waiting to retry. */
 export function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: string, eventId: string) {
   const feed = requireFeed(deps, auth, feedId);
-  const event = repo.findEvent(deps.db, feedId, eventId);
+  const event = outbox.findEvent(deps.db, feedId, eventId);
   if (!event) throw notFound("Delivery not found");
   if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
   if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
   if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
   if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
   // Leaves room for exactly one more attempt when the retries are spent.
-  repo.setEventState(deps.db, event.seq, {
+  outbox.setEventState(deps.db, event.seq, {
     status: "retrying",
     nextAttemptAtTs: deps.clock.now(),
     attempts: Math.min(event.attempts, deps.webhookRetryScheduleMs.length),

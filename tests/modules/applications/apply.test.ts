@@ -369,6 +369,36 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     expect(all.body.jobs.map((j: any) => entries.includes(j.processedJobId))).toEqual([true, true, true]);
   });
 
+  test("applied-jobs score: the feed entry applied from, else the account's best entry for the job, else null", async () => {
+    const { a, b } = setup({ credits: 10 });
+    const authA = authenticate(t.deps, a.apiKey)!;
+    const low = await feeds.createFeed(t.deps, authA, { title: "low", minScore: 0 });
+    const high = await feeds.createFeed(t.deps, authA, { title: "high", minScore: 0 });
+    await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "other account", minScore: 0 });
+    t.clock.advance(1000);
+    const [byEntry, byCipher] = [job({ title: "By entry" }), job({ title: "By ciphertext" })];
+    // Distinct scores per feed; the other account's entries score highest and must never show.
+    t.deps.db.$client.run("UPDATE feed_jobs SET matching_score = CASE feed_id WHEN ? THEN 3 WHEN ? THEN 8 ELSE 10 END", [low.id, high.id]);
+    const lowEntry = feeds.listFeedJobs(t.deps, authA, low.id, {}).jobs.find((j) => j.job.ciphertext === byEntry)!;
+    const viaEntry = await apply(a.apiKey, { jobId: lowEntry.processedJobId, coverLetter: "From the low feed" });
+    const viaCipher = await apply(a.apiKey, { jobId: byCipher, coverLetter: "By ciphertext" });
+    for (const r of [viaEntry, viaCipher]) {
+      expect(r.status, show(r)).toBe(200);
+      await settled(a.apiKey, r.body.queueId);
+    }
+    const scoreOf = async () => {
+      const list = await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: a.apiKey });
+      expect(list.status, show(list)).toBe(200);
+      return Object.fromEntries(list.body.jobs.map((j: any) => [j.title, j.matchingScore]));
+    };
+    expect(await scoreOf()).toEqual({ "By entry": 3, "By ciphertext": 8 });
+    // The entry applied from is gone with its feed: the best remaining entry answers; with no entry left, null.
+    feeds.deleteFeed(t.deps, authA, low.id);
+    expect(await scoreOf()).toEqual({ "By entry": 8, "By ciphertext": 8 });
+    feeds.deleteFeed(t.deps, authA, high.id);
+    expect(await scoreOf()).toEqual({ "By entry": null, "By ciphertext": null });
+  });
+
   test("freelancers on both paths; the profileIds are what apply accepts", async () => {
     const { a } = setup();
     const v2 = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey });

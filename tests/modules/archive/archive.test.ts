@@ -4,6 +4,7 @@ import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { sourceLookup } from "../../../src/modules/intake/registry";
 import { trackJobs } from "../../../src/modules/intake/track.task";
+import { closeJob } from "../../../src/marketplace/sandbox/repo";
 import { generateJob } from "../../../src/sources/sandbox/generator";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
@@ -106,11 +107,16 @@ describe("GET /api/jobs/by-ciphertext", () => {
 });
 
 describe("GET /api/clients/{companyId}/jobs", () => {
-  test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
-    const { a } = setup();
+  /** Archives 60 sandbox jobs and returns the company with the most of them. */
+  function archiveSandboxJobs(): string {
     const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
     ingestDocuments(t.deps, docs, { source: "sandbox" });
-    const companyId = (t.deps.db.$client.query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1").get() as { c: string }).c;
+    return (t.deps.db.$client.query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1").get() as { c: string }).c;
+  }
+
+  test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
+    const { a } = setup();
+    const companyId = archiveSandboxJobs();
     const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
     expect(res.status, show(res)).toBe(200);
     const record = JSON.parse(res.text);
@@ -123,5 +129,21 @@ describe("GET /api/clients/{companyId}/jobs", () => {
       expect((await t.request("GET", p, { key: a.apiKey })).text).toBe(res.text);
     }
     expect((await t.request("GET", "/api/clients/000/jobs", { key: a.apiKey })).status).toBe(404);
+  });
+
+  test("a job the sandbox marketplace closed is no longer among the company's open jobs", async () => {
+    const { a } = setup();
+    const companyId = archiveSandboxJobs();
+    const openCiphers = async () => {
+      const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
+      expect(res.status, show(res)).toBe(200);
+      return (res.body.openJobs as { ciphertext: string | null }[]).map((j) => j.ciphertext);
+    };
+    const before = await openCiphers();
+    const archived = new Set((t.deps.db.$client.query("SELECT ciphertext FROM jobs WHERE company_id = ?").all(companyId) as { ciphertext: string }[]).map((r) => r.ciphertext));
+    const closing = before.find((c) => c !== null && archived.has(c))!;
+    expect(closing).toBeString();
+    closeJob(t.deps.db, closing, t.clock.now());
+    expect(await openCiphers()).toEqual(before.filter((c) => c !== closing));
   });
 });

@@ -3,11 +3,11 @@ import { browser, openSignInForm } from "../../helpers/dashboard";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import * as accounts from "../../../src/modules/accounts/service";
-import { addAiUsage } from "../../../src/modules/accounts/repo";
-import { holdCredit, insertApplication, type ApplicationInsert } from "../../../src/modules/applications/repo";
+import { addAiUsage, holdCredit } from "../../../src/modules/accounts/repo";
+import { insertApplication, type ApplicationInsert } from "../../../src/modules/applications/repo";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { recordPoll } from "../../../src/modules/intake/repo";
-import { noteDeliveryOutcome } from "../../../src/modules/webhooks/repo";
+import { noteDeliveryOutcome } from "../../../src/modules/feeds/repo";
 import { applicationCounts, formatTime, isoWeekStart, localeFrom, matchesPerFeed, utcDayStart } from "../../../src/modules/dashboard/overview";
 
 let t: TestApp;

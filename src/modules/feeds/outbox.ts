@@ -1,0 +1,133 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { prepared, rawStatement } from "../../db/prepared";
+import { events } from "../../db/schema";
+
+/**
+ * The outbox (`events`), owned here: admit.ts writes one row per job that
+ * enters a feed, in the admitting transaction; the webhook deliverer reads
+ * the rows due and records each delivery's outcome through these functions.
+ */
+
+export type EventRow = typeof events.$inferSelect;
+
+export interface EventInsert {
+  id: string;
+  type: string;
+  accountId: string;
+  feedId: string;
+  feedJobId: string | null;
+  jobCiphertext: string | null;
+  createdAtTs: number;
+  status: "pending" | "no_endpoint";
+  nextAttemptAtTs: number | null;
+}
+
+/** One outbox row (see admit.ts queueEvent). */
+export function insertEvent(db: Db, e: EventInsert): void {
+  // Runs for every feed entry at ingest, so this is a plain prepared statement (see rawStatement).
+  rawStatement(
+    db,
+    "feeds.insertEvent",
+    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
+}
+
+/**
+ * Events whose next attempt is due, oldest first (match order), as (seq, feedId) pairs: the deliverer
+ * asks after every completed delivery, so this reads only the partial index of events still to send.
+ */
+export function dueEvents(db: Db, nowTs: number, limit: number): { seq: number; feedId: string }[] {
+  return rawStatement(
+    db,
+    "webhooks.due",
+    `SELECT seq, feed_id AS feedId FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
+     ORDER BY next_attempt_at_ts, seq LIMIT ?`,
+  ).all(nowTs, limit) as { seq: number; feedId: string }[];
+}
+
+export function findEventBySeq(db: Db, seq: number): EventRow | undefined {
+  return prepared(db, "webhooks.eventBySeq", (d) =>
+    d
+      .select()
+      .from(events)
+      .where(eq(events.seq, sql.placeholder("seq")))
+      .prepare(),
+  ).get({ seq });
+}
+
+/** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
+export function deliveredRecently(db: Db, e: EventRow, sinceTs: number): boolean {
+  if (!e.jobCiphertext) return false;
+  return (
+    rawStatement(
+      db,
+      "webhooks.deliveredRecently",
+      `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
+    ).get(e.jobCiphertext, e.feedId, e.seq, sinceTs) !== null
+  );
+}
+
+export function setEventState(db: Db, seq: number, state: Partial<Pick<EventRow, "status" | "nextAttemptAtTs" | "lastError" | "attempts">>): void {
+  db.update(events).set(state).where(eq(events.seq, seq)).run();
+}
+
+/**
+ * The event's state after one more delivery attempt: delivered, retrying at
+ * `nextAttemptAtTs`, or failed for good. The deliverer calls it in the
+ * transaction that books the attempt itself (webhooks/repo.ts recordAttempt).
+ */
+export function recordEventAttempt(
+  db: Db,
+  e: Pick<EventRow, "seq" | "attempts">,
+  attempt: { startedAtTs: number; durationMs: number; statusCode: number | null; error: string | null },
+  next: { status: "delivered" | "retrying" | "failed"; nextAttemptAtTs: number | null },
+): void {
+  // Prepared once: this runs for every webhook sent.
+  rawStatement(
+    db,
+    "webhooks.updateEvent",
+    "UPDATE events SET status = ?, attempts = ?, next_attempt_at_ts = ?, delivered_at_ts = ?, last_status_code = ?, last_error = ? WHERE seq = ?",
+  ).run(
+    next.status,
+    e.attempts + 1,
+    next.nextAttemptAtTs,
+    next.status === "delivered" ? attempt.startedAtTs + attempt.durationMs : null,
+    attempt.statusCode,
+    attempt.error,
+    e.seq,
+  );
+}
+
+export function listEvents(
+  db: Db,
+  feedId: string,
+  opts: { limit: number; offset: number; status?: string },
+): { items: EventRow[]; total: number } {
+  const where = and(eq(events.feedId, feedId), opts.status ? eq(events.status, opts.status) : sql`${events.status} != 'no_endpoint'`);
+  const total = db.select({ n: count() }).from(events).where(where).get()?.n ?? 0;
+  const items = db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset).all();
+  return { items, total };
+}
+
+export function findEvent(db: Db, feedId: string, eventId: string): EventRow | undefined {
+  return db
+    .select()
+    .from(events)
+    .where(and(eq(events.feedId, feedId), eq(events.id, eventId)))
+    .get();
+}
+
+/** Why the feed's newest failed webhook event failed, or null when none did. */
+export function lastWebhookError(db: Db, feedId: string): string | null {
+  return (
+    db
+      .select({ error: events.lastError })
+      .from(events)
+      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
+      .orderBy(desc(events.seq))
+      .limit(1)
+      .get()?.error ?? null
+  );
+}
