@@ -51,7 +51,7 @@ const targets = {
 };
 const results: Record<string, LoadResult[]> = {};
 try {
-  for (const [name, t] of Object.entries(targets)) await drive(t.url, { headers: t.headers, connections, seconds: 1 }); // warm up
+  for (const [_name, t] of Object.entries(targets)) await drive(t.url, { headers: t.headers, connections, seconds: 1 }); // warm up
   for (let round = 1; round <= rounds; round++) {
     for (const [name, t] of Object.entries(targets)) {
       process.stdout.write(`round ${round}/${rounds}: ${name} for ${seconds} s … `);

@@ -76,23 +76,23 @@ for (const job of jobs) {
 times.sort((a, b) => a - b);
 
 // The naive way, for scale: every feed, a regex per keyword over the raw text.
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const naiveFeeds = feedRows.map((row) => ({
   compiled: compileFeed(row),
-  includes: row.includes.map((k) => new RegExp(`\\b${escape(k.replace(/\*$/, ""))}${k.endsWith("*") ? "" : "\\b"}`, "i")),
-  excludes: row.excludes.map((k) => new RegExp(`\\b${escape(k.replace(/\*$/, ""))}${k.endsWith("*") ? "" : "\\b"}`, "i")),
+  includes: row.includes.map((k) => new RegExp(`\\b${escapeRegex(k.replace(/\*$/, ""))}${k.endsWith("*") ? "" : "\\b"}`, "i")),
+  excludes: row.excludes.map((k) => new RegExp(`\\b${escapeRegex(k.replace(/\*$/, ""))}${k.endsWith("*") ? "" : "\\b"}`, "i")),
 }));
 const sample = jobs.slice(0, Math.min(50, jobs.length));
 const naiveTimes: number[] = [];
 for (const job of sample) {
   const text = `${job.title}\n${job.description}\n${job.skills.join("\n")}`;
   t = performance.now();
-  let n = 0;
+  let _n = 0;
   for (const f of naiveFeeds) {
     if (f.compiled.createdAtTs > job.firstSeenAtTs || !passesFilters(f.compiled, job)) continue;
     if (f.includes.length && !f.includes.some((re) => re.test(text))) continue;
     if (f.excludes.some((re) => re.test(text))) continue;
-    n++;
+    _n++;
   }
   naiveTimes.push(performance.now() - t);
 }

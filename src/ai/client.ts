@@ -279,7 +279,7 @@ function readAnswer<T>(completion: ChatCompletion, req: JsonCompletionRequest<T>
   }
   const usage = readUsage(completion.usage);
   const choice = completion.choices[0];
-  if (!choice || !choice.message) {
+  if (!choice?.message) {
     throw new AiError("invalid_output", "The model returned no answer", { attempts, usage });
   }
   const details = { attempts, usage };

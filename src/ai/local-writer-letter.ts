@@ -179,7 +179,9 @@ export function writeProposalLocally(input: LocalProposalInput): string {
     planned.length ? pick(P.PLAN_LINES, "plan")(listOf(planned)) : owned.length ? "" : pick(P.PLAIN_PLAN, "plan")(s),
   ];
   const skillBlock: Block = { pieces: [{ text: intro + skillLines.filter(Boolean).join(" "), keep: ESSENTIAL }] };
-  wishes.mentions.forEach((m, i) => skillBlock.pieces.push({ text: mentionSentence(m, pick, i), keep: ESSENTIAL }));
+  wishes.mentions.forEach((m, i) => {
+    skillBlock.pieces.push({ text: mentionSentence(m, pick, i), keep: ESSENTIAL });
+  });
   skillBlock.pieces.push({ text: pick(bank.principles, "category"), keep: 55 });
   const unlisted = r.extraSkills.find((x) => !s.skills.includes(x));
   if (effort === "high" && unlisted) skillBlock.pieces.push({ text: pick(P.EXTRA_SKILL_LINES, "extra")(unlisted), keep: 38 });
@@ -194,7 +196,9 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   }
   else if (asList) {
     approach.pieces.push({ text: pick(P.APPROACH_INTROS, "intro"), keep: 84 });
-    steps.forEach((step, i) => approach.pieces.push({ text: `- ${P.cap(step)}`, keep: [85, 60, 50, 40][i]! }));
+    steps.forEach((step, i) => {
+      approach.pieces.push({ text: `- ${P.cap(step)}`, keep: [85, 60, 50, 40][i]! });
+    });
   } else {
     const middle = hash("middle", r.seed); // consecutive middle steps get different frames
     steps.forEach((step, i) => {

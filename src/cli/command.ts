@@ -72,7 +72,7 @@ export function parseCommand(cmd: Command, argv: string[]): { values: CommandCon
       i++;
     } else args.push(argv[i]!);
   }
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       args,

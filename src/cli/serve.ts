@@ -31,7 +31,7 @@ export const serveCommand: Command = {
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
-    let sources;
+    let sources: ReturnType<typeof configuredSources>;
     const sourceDeps = { config, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
     try {
       sources = configuredSources(sourceDeps);

@@ -243,3 +243,14 @@ export function htmlToText(html: string | null | undefined): string {
     return line.includes(PRE_SPACE) ? line.replaceAll(PRE_SPACE, " ").trimEnd() : line;
   });
 }
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/**
+ * Text into HTML text or a quoted attribute value: & < > " ' are the whole rule for those two places
+ * (the only ones our pages interpolate into), and five fixed replacements are easier to audit than a
+ * dependency's options — so this direction stays hand-written while decoding uses `entities`.
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+}

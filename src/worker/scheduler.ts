@@ -26,5 +26,9 @@ export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: 
         deps.wake();
       }),
   );
-  return { stop: () => crons.forEach((cron) => cron.stop()) };
+  return {
+    stop: () => {
+      for (const cron of crons) cron.stop();
+    },
+  };
 }

@@ -98,7 +98,7 @@ describe("request shape", () => {
     expect(fake.requests).toHaveLength(1);
     const req = fake.requests[0]!;
     expect(req.path).toBe("/v1/chat/completions");
-    expect(req.headers["authorization"]).toBe(`Bearer ${API_KEY}`);
+    expect(req.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(req.body.model).toBe("gpt-test");
     expect(req.body.messages).toEqual([
       { role: "system", content: SYSTEM },
@@ -381,7 +381,7 @@ describe("logging", () => {
       status: 401,
     }));
     const err = await expectKind(client().completeJson(request()), "bad_request");
-    expect(fake.requests[0]!.headers["authorization"]).toBe(`Bearer ${API_KEY}`);
+    expect(fake.requests[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(err.message).not.toContain(API_KEY);
     const warn = log.records().filter((r) => r.level === "warn");
     expect(warn).toHaveLength(1);

@@ -102,7 +102,7 @@ describe("compiled binary, end to end", () => {
   test("local scoring and writing run on the executable's own worker threads", async () => {
     const own = { JOBPILOT_DB: join(dir, "threads.db"), JOBPILOT_SOURCES: "none", JOBPILOT_LOCAL_AI_THREADS: "2" };
     server = await startServer([binary, "serve"], own);
-    const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1]!;
+    const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())![1]!;
     const headers = { "x-api-key": key, "content-type": "application/json" };
     const feed = await fetch(`${server.url}/api/v1/feeds`, {
       method: "POST",

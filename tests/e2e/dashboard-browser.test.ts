@@ -199,7 +199,7 @@ describe("dashboard in a browser (end to end)", () => {
       // Leave the page the test stopped on next to the others, and say where it was.
       if (opened) {
         await snap(opened, "failure").catch(() => {});
-        console.error(`failed on ${opened.url()}:\n${await opened.locator("body").innerText().catch(() => "")}`);
+        console.error(`failed on ${opened.url()}:\n${await opened.locator("body").textContent().catch(() => "")}`);
       }
       throw err;
     } finally {

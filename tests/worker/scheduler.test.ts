@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { Cron, scheduledJobs } from "croner";
+import { type Cron, scheduledJobs } from "croner";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 import { tasks } from "../../src/db/schema";

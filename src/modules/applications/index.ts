@@ -53,8 +53,8 @@ export function applicationsRoutes(deps: Deps) {
     .post(
       "/api/auto-apply/external",
       async ({ auth, body, set }) => {
-        set.headers["deprecation"] = "true";
-        set.headers["link"] = '</api/auto-apply-v2/apply>; rel="successor-version"';
+        set.headers.deprecation = "true";
+        set.headers.link = '</api/auto-apply-v2/apply>; rel="successor-version"';
         const { applicationOptions, ...rest } = body;
         return applications.apply(deps, auth, { ...rest, proposal: applicationOptions });
       },

@@ -231,7 +231,7 @@ function openJobsOf(views: DocView[]): ClientOpenJob[] {
   for (const e of listEntries) {
     const keys = keysOf(e);
     if (keys.some((k) => seen.has(k))) continue;
-    keys.forEach((k) => seen.add(k));
+    for (const k of keys) seen.add(k);
     open.push(e);
   }
   // Newest first; list-only jobs have no publish time and go last, in a stable order.

@@ -9,6 +9,7 @@
  * attribute values, which are the only places templates interpolate, and five
  * fixed replacements are easier to audit than a dependency's options.
  */
+import { escapeHtml } from "../../lib/html";
 export class Html {
   constructor(readonly value: string) {}
   toString(): string {
@@ -16,11 +17,7 @@ export class Html {
   }
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
+export { escapeHtml };
 
 /** Marks a trusted fragment (never anything a user typed) as already HTML. */
 export function raw(value: string): Html {

@@ -2,14 +2,14 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { AppError, userFacingServerError } from "../../errors";
 import { routePolicy } from "../../http/route-policy";
+import { escapeHtml } from "../../lib/html";
 import { SourceError } from "../../sources/source";
 import { finishMarketplaceConnect } from "./connect";
 
 export const OAUTH_CALLBACK_PATH = "/admin/oauth/callback";
 
 function page(title: string, text: string): Response {
-  const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!doctype html><meta charset="utf-8"><title>jobpilot: ${escape(title)}</title><body style="font-family:system-ui;max-width:40em;margin:4em auto"><h1>${escape(title)}</h1><p>${escape(text)}</p></body>`;
+  const html = `<!doctype html><meta charset="utf-8"><title>jobpilot: ${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:4em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`;
   return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
 }
 

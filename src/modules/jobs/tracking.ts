@@ -21,7 +21,7 @@ export function ensureTracked(db: Db, ciphertext: string, document: unknown, now
 /** Records a newer document of a watched job as a check; does nothing for jobs nobody watches. */
 export function checkTracked(db: Db, ciphertext: string, document: unknown, nowTs: number, maxAgeMs: number): void {
   const row = repo.findTracking(db, ciphertext);
-  if (!row || !row.active) return;
+  if (!row?.active) return;
   const normalized = normalizeJob(document);
   const state = recordCheck(row.state as unknown as TrackingState, countsOf(document), nowTs, {
     publishTimeTs: normalized.ok ? normalized.job.publishTimeTs : null,

@@ -145,7 +145,7 @@ export function companyAt(seed: number, k: number, nowTs: number): Company {
   let avgHourlyRate: number | null = null;
   let postedCount = rng.int(1, 3);
   if (!newClient) {
-    const withHires = 1 + Math.floor(60 * Math.pow(rng.next(), 2.2));
+    const withHires = 1 + Math.floor(60 * rng.next() ** 2.2);
     const totalAssignments = withHires + rng.int(0, withHires);
     const active = rng.int(0, Math.min(4, totalAssignments));
     const ended = totalAssignments - active;
@@ -229,5 +229,5 @@ function workHistory(rng: Rng, seed: number, company: Company, contractTs: numbe
 
 /** A client for one job. Skewed: low-numbered companies post more, as busy clients do. */
 export function pickCompany(rng: Rng, seed: number, nowTs: number): Company {
-  return companyAt(seed, Math.floor(COMPANY_POOL_SIZE * Math.pow(rng.next(), 1.6)), nowTs);
+  return companyAt(seed, Math.floor(COMPANY_POOL_SIZE * rng.next() ** 1.6), nowTs);
 }

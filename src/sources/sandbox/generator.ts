@@ -119,7 +119,7 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
   const workload = hourly ? rng.weighted(["Less than 30 hrs/week", "More than 30 hrs/week", null], (w) => (w === null ? 5 : w.startsWith("Less") ? 65 : 30)) : null;
 
   // Timing and activity. Jobs under two minutes old have no published counts yet (§1.4).
-  const ageMs = 5000 + Math.floor(Math.pow(rng.next(), 2.5) * 20 * MINUTE);
+  const ageMs = 5000 + Math.floor(rng.next() ** 2.5 * 20 * MINUTE);
   const publishTs = nowTs - ageMs;
   const createTs = publishTs - (rng.chance(0.85) ? rng.int(150, 1500) : rng.int(1, 2880) * MINUTE);
   const fresh = ageMs < 2 * MINUTE;
@@ -206,7 +206,7 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
     tools: [],
   });
   const qualifications = () => ({
-    countries: countries && countries.slice(), states: states && states.slice(), regions: null, timezones: null, locationCheckRequired,
+    countries: countries === null ? null : countries.slice(), states: states === null ? null : states.slice(), regions: null, timezones: null, locationCheckRequired,
     localMarket: false, localDescription: null, localFlexibilityDescription: null, location: null, locations: [],
     minJobSuccessScore: minJss, minOdeskHours: minHours, prefEnglishSkill: english, risingTalent, shouldHavePortfolio: portfolio,
     type: freelancerType, earnings: null, languages: null, tests: null, group: null, groupRecno: null, onSiteType: null,

@@ -157,7 +157,7 @@ describe("feed index", () => {
       fc.property(fc.array(feedArb, { minLength: 1, maxLength: 40 }), fc.array(jobArb, { minLength: 1, maxLength: 10 }), (feedSpecs, jobSpecs) => {
         const index = new FeedIndex();
         const rows = feedSpecs.map((f, i) => makeFeedRow({ ...f, id: `f${i}` } as Partial<FeedRow>));
-        rows.forEach((r) => index.upsert(r));
+        for (const r of rows) index.upsert(r);
         for (const spec of jobSpecs) {
           const job = makeJob(spec as Partial<MatchableJob>);
           const expected = rows.filter((r) => matchesFeed(compileFeed(r), job)).map((r) => r.id).sort();

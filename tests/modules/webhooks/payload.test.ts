@@ -90,7 +90,7 @@ describe("job.matched payload", () => {
       expect(payload.publishTime).toBe(doc.jobTile!.job!.publishTime!);
       // Positions are the document's own, 0-based, usable in apply's questionAnswers.
       expect(payload.screeningQuestions).toEqual(doc.screeningQuestions ?? []);
-      payload.screeningQuestions.forEach((q, i) => expect(q.position).toBe(i));
+      expect(payload.screeningQuestions.map((q) => q.position)).toEqual(payload.screeningQuestions.map((_, i) => i));
       const companyId = (doc.jobDetailsResponse?.data?.jobPubDetails?.buyer as { company: { companyId: string } } | undefined)?.company.companyId ?? null;
       expect(payload.companyId).toBe(companyId);
     }
@@ -282,7 +282,7 @@ describe("webhook.test payload", () => {
     expect(payload.budget.hourlyMax).toBeGreaterThanOrEqual(payload.budget.hourlyMin!);
     expect(payload.budget.currency).toBe("USD");
     expect(payload.screeningQuestions.length).toBeGreaterThanOrEqual(2);
-    payload.screeningQuestions.forEach((q, i) => expect(q.position).toBe(i));
+    expect(payload.screeningQuestions.map((q) => q.position)).toEqual(payload.screeningQuestions.map((_, i) => i));
     expect(payload.companyId).not.toBeNull();
     expect(payload.client.country).toMatch(/^[A-Z]{2}$/);
     expect(payload.client.countryName).not.toBeNull();

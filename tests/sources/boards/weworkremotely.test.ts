@@ -70,7 +70,7 @@ describe("weworkremotely RSS", () => {
 
 describe("weworkremotely source", () => {
   const routeFeeds = (headers: (path: string) => { etag?: string; lastModified?: string } = () => ({})) =>
-    server.route((req, url) => {
+    server.route((_req, url) => {
       if (url.pathname === "/categories/remote-programming-jobs.rss") return ok(programming, { type: RSS, ...headers(url.pathname) });
       if (url.pathname === "/categories/remote-design-jobs.rss") return ok(design, { type: RSS, ...headers(url.pathname) });
       return new Response("gone", { status: 410 });

@@ -104,14 +104,14 @@ describe("marketplace-api source", () => {
     const second = await s.poll(ctx(first.state));
     expect(titles(second.docs)).toEqual(["Job number 12", "Job number 11"]);
     expect(api.apiRequests).toHaveLength(1); // the marker was on page one
-    expect((second.state?.lastSeen as any).react.ciphertext).toBe("~021960000000000000012");
+    expect((second.state!.lastSeen as any).react.ciphertext).toBe("~021960000000000000012");
 
     api.apiRequests.splice(0);
     serve({ react: { "": page([12, 11], "c1"), c1: page([10], null) } });
     const third = await s.poll(ctx(second.state));
     expect(api.apiRequests).toHaveLength(1);
     expect(third.docs).toHaveLength(0);
-    expect((third.state?.lastSeen as any).react.ciphertext).toBe("~021960000000000000012");
+    expect((third.state!.lastSeen as any).react.ciphertext).toBe("~021960000000000000012");
   });
 
   test("a marker job that disappeared: stops at the first older job", async () => {
@@ -128,7 +128,7 @@ describe("marketplace-api source", () => {
     api.onApi(() => searchReply([renewed, node(7), node(5), node(4)], { endCursor: null, hasNextPage: false }));
     const result = await source(["react"]).poll(ctx(state));
     expect(titles(result.docs)).toEqual(["Job number 1", "Job number 7"]);
-    expect((result.state?.lastSeen as any).react).toEqual({ ciphertext: "~021960000000000000001", publishedAt: Date.UTC(2026, 0, 15, 10, 30) });
+    expect((result.state!.lastSeen as any).react).toEqual({ ciphertext: "~021960000000000000001", publishedAt: Date.UTC(2026, 0, 15, 10, 30) });
   });
 
   test("several terms: one search each, duplicates across terms returned once, stale terms dropped from state", async () => {
