@@ -24,7 +24,16 @@ console.log(`building ${outfile}${values.target ? ` for ${values.target}` : ""} 
 // With both under src/, the worker sits at ai/local-ai.worker.js under the executable's root (see src/ai/local-ai.ts).
 const entrypoints = [join(root, "src/main.ts"), join(root, "src/ai/local-ai.worker.ts")];
 // The executable starts with Bun's request-head limit raised, as `bun run start` does (see MAX_REQUEST_HEAD_BYTES).
-const args = ["build", "--compile", "--minify", "--sourcemap", `--compile-exec-argv=--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`, ...entrypoints, "--outfile", outfile];
+const args = [
+  "build",
+  "--compile",
+  "--minify",
+  "--sourcemap",
+  `--compile-exec-argv=--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`,
+  ...entrypoints,
+  "--outfile",
+  outfile,
+];
 if (values.target) args.push("--target", values.target);
 const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "inherit", stderr: "inherit" });
 const code = await proc.exited;

@@ -63,88 +63,93 @@ export function createApp(deps: Deps) {
   const startedAt = deps.clock.now();
   // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
   const app = new Elysia({ normalize: true, encodeSchema: false });
-  const handleError = createErrorHandler(deps, allowedMethodsFrom(() => app.routes));
+  const handleError = createErrorHandler(
+    deps,
+    allowedMethodsFrom(() => app.routes),
+  );
   // The caller of an API key; each use is noted for `key list` (written behind, see KeyUsage).
   const callerOf = (presented: string | null) => {
     const found = authenticate(deps, presented);
     if (found) deps.keyUsage.touch(found.keyId, deps.clock.now());
     return found;
   };
-  return app
-    // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
-    // context makes it parse cookies and query strings on every request.
-    .onError({ as: "global" }, ({ code, error, request, set }) => handleError({ code, error, request, set: set as Parameters<typeof handleError>[0]["set"] }))
-    .use(requestContext(deps))
-    .use(resolveRoutePolicy(() => app.routes))
-    .use(auth({ authenticate: callerOf, adminToken: deps.config.adminToken }))
-    .use(rateLimit(deps))
-    .use(jsonBody(deps))
-    .use(bodyShape(() => app.routes))
-    .use(
-      apiReference({
-        info: {
-          title: "jobpilot — job auto-apply, feed and data service",
-          version: "2.0.0",
-          description:
-            "Self-hosted implementation of the Job Auto-Apply, Feed and Data Service Interface 2.0.0. " +
-            "Every /api route takes the `x-api-key` header. Errors are `{ error }` (validation errors on feeds add `details`). " +
-            "Every authenticated /api response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
-            "over the limit: 429 with Retry-After. Routes marked (extension) are jobpilot additions to the spec.",
-        },
-        tags: [
-          { name: "Feeds", description: "Saved searches with an AI scoring profile" },
-          { name: "Auto-apply", description: "Queue proposals, poll status, list applied jobs" },
-          { name: "Proposals", description: "AI cover letters and screening answers" },
-          { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
-          { name: "Jobs", description: "Archived job documents" },
-          { name: "Clients", description: "Buyer records" },
-          { name: "Account", description: "The calling key's account (extension)" },
-          { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
-          { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
-          { name: "Health", description: "Liveness and database status" },
-        ],
-        components: {
-          // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
-          schemas: { WebhookPayload: WebhookPayloadSchema as never },
-          securitySchemes: {
-            apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
-            adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+  return (
+    app
+      // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
+      // context makes it parse cookies and query strings on every request.
+      .onError({ as: "global" }, ({ code, error, request, set }) => handleError({ code, error, request, set: set as Parameters<typeof handleError>[0]["set"] }))
+      .use(requestContext(deps))
+      .use(resolveRoutePolicy(() => app.routes))
+      .use(auth({ authenticate: callerOf, adminToken: deps.config.adminToken }))
+      .use(rateLimit(deps))
+      .use(jsonBody(deps))
+      .use(bodyShape(() => app.routes))
+      .use(
+        apiReference({
+          info: {
+            title: "jobpilot — job auto-apply, feed and data service",
+            version: "2.0.0",
+            description:
+              "Self-hosted implementation of the Job Auto-Apply, Feed and Data Service Interface 2.0.0. " +
+              "Every /api route takes the `x-api-key` header. Errors are `{ error }` (validation errors on feeds add `details`). " +
+              "Every authenticated /api response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
+              "over the limit: 429 with Retry-After. Routes marked (extension) are jobpilot additions to the spec.",
           },
-        },
-        security: [{ apiKey: [] }],
-        webhooks: {
-          feedJob: {
-            post: {
-              summary: "A job entered a feed: POSTed to the feed's webhookUrl, signed (Standard Webhooks)",
-              requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookPayload" } } } },
-              responses: { "200": { description: "Any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS acknowledges the delivery; anything else is retried" } },
+          tags: [
+            { name: "Feeds", description: "Saved searches with an AI scoring profile" },
+            { name: "Auto-apply", description: "Queue proposals, poll status, list applied jobs" },
+            { name: "Proposals", description: "AI cover letters and screening answers" },
+            { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
+            { name: "Jobs", description: "Archived job documents" },
+            { name: "Clients", description: "Buyer records" },
+            { name: "Account", description: "The calling key's account (extension)" },
+            { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
+            { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
+            { name: "Health", description: "Liveness and database status" },
+          ],
+          components: {
+            // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
+            schemas: { WebhookPayload: WebhookPayloadSchema as never },
+            securitySchemes: {
+              apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
+              adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
             },
           },
+          security: [{ apiKey: [] }],
+          webhooks: {
+            feedJob: {
+              post: {
+                summary: "A job entered a feed: POSTed to the feed's webhookUrl, signed (Standard Webhooks)",
+                requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookPayload" } } } },
+                responses: { "200": { description: "Any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS acknowledges the delivery; anything else is retried" } },
+              },
+            },
+          },
+        }),
+      )
+      .get(
+        "/healthz",
+        ({ set }) => {
+          const database = checkDatabase(deps);
+          if (database.status !== "ok") set.status = 503;
+          return { status: database.status, version: deps.version, uptimeS: Math.floor((deps.clock.now() - startedAt) / 1000), database };
         },
-      }),
-    )
-    .get(
-      "/healthz",
-      ({ set }) => {
-        const database = checkDatabase(deps);
-        if (database.status !== "ok") set.status = 503;
-        return { status: database.status, version: deps.version, uptimeS: Math.floor((deps.clock.now() - startedAt) / 1000), database };
-      },
-      { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
-    )
-    .use(feedsRoutes(deps))
-    .use(webhooksRoutes(deps))
-    .use(applicationsRoutes(deps))
-    .use(proposalsRoutes(deps))
-    .use(freelancersRoutes(deps))
-    .use(archiveRoutes(deps))
-    .use(captureRoutes(deps))
-    .use(clientsRoutes(deps))
-    .use(accountRoutes(deps))
-    .use(dashboardRoutes(deps))
-    .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
-    .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
-    .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
-    .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
-    .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia());
+        { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
+      )
+      .use(feedsRoutes(deps))
+      .use(webhooksRoutes(deps))
+      .use(applicationsRoutes(deps))
+      .use(proposalsRoutes(deps))
+      .use(freelancersRoutes(deps))
+      .use(archiveRoutes(deps))
+      .use(captureRoutes(deps))
+      .use(clientsRoutes(deps))
+      .use(accountRoutes(deps))
+      .use(dashboardRoutes(deps))
+      .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
+      .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
+      .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
+      .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
+      .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())
+  );
 }

@@ -477,7 +477,10 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
       source = `--${setting.flag}`;
     }
     if (source && !Value.Check(setting.schema, value)) {
-      const shown = key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret" ? "(hidden)" : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
+      const shown =
+        key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret"
+          ? "(hidden)"
+          : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
       throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);
     }
     out[key] = value;

@@ -48,7 +48,10 @@ export interface Deps {
 
 /** Opens the database, applies pending migrations and builds the shared state. */
 export function createDeps(config: Config, base: { clock: Clock; log: Logger }): { deps: Deps; migrations: MigrateResult } {
-  const allowlist = config.webhookAllowlist.split(",").map((s) => s.trim()).filter(Boolean);
+  const allowlist = config.webhookAllowlist
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of allowlist) {
     const problem = allowlistEntryError(entry);
     if (problem) throw new ConfigError(`Invalid JOBPILOT_WEBHOOK_ALLOWLIST: ${problem}`);

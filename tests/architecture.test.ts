@@ -142,7 +142,10 @@ function tablesNamed(code: string, tables: Table[]): Set<string> {
   const fromSchema = String.raw`from\s*["'][./]*db/schema(?:/[\w-]+)?(?:\.ts)?["']`;
   for (const m of code.matchAll(new RegExp(String.raw`import\s+(?:type\s+)?\{([^}]*)\}\s*` + fromSchema, "g"))) {
     for (const item of m[1]!.split(",")) {
-      const name = item.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!;
+      const name = item
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)[0]!;
       const sqlName = byName.get(name);
       if (sqlName) named.add(sqlName);
     }
@@ -206,12 +209,20 @@ describe("architecture", () => {
     expect(named('import { feeds, type feedJobs as fj } from "../../db/schema";')).toEqual(["feed_jobs", "feeds"]);
     expect(named('import { feeds } from "../../db/schema/feeds";')).toEqual(["feeds"]);
     expect(named('import * as schema from "../db/schema";')).toEqual(["events", "feed_jobs", "feeds", "jobs"]);
-    expect(named("run(`UPDATE events SET status = ?`); run('INSERT INTO feed_jobs (id) VALUES (?)'); q`SELECT 1 FROM \"jobs\" j`")).toEqual(["events", "feed_jobs", "jobs"]);
+    expect(named("run(`UPDATE events SET status = ?`); run('INSERT INTO feed_jobs (id) VALUES (?)'); q`SELECT 1 FROM \"jobs\" j`")).toEqual([
+      "events",
+      "feed_jobs",
+      "jobs",
+    ]);
     expect(named('import { jobs } from "./jobs"; const feeds = 1; // the feeds from jobs update events')).toEqual([]);
   });
 
   test("every table in the schema has an owner, and every owner's table exists", () => {
-    expect(schemaTables().map((t) => t.sqlName).sort()).toEqual(Object.keys(TABLE_OWNERS).sort());
+    expect(
+      schemaTables()
+        .map((t) => t.sqlName)
+        .sort(),
+    ).toEqual(Object.keys(TABLE_OWNERS).sort());
   });
 
   test("one owner per table: no file outside a table's owner folder writes or reads it", () => {

@@ -42,7 +42,9 @@ const env = {
 };
 const bun = process.execPath;
 console.log("setting up …");
-const created = JSON.parse((await runCommand([bun, "run", "src/main.ts", "account", "create", "--name", "bench", "--credits", String(RUNS + BURST + 10), "--json"], env)).stdout);
+const created = JSON.parse(
+  (await runCommand([bun, "run", "src/main.ts", "account", "create", "--name", "bench", "--credits", String(RUNS + BURST + 10), "--json"], env)).stdout,
+);
 await runCommand([bun, "run", "src/main.ts", "account", "limits", "--account", created.accountId, "--multiplier", "1000000"], env);
 const server = await startServer([bun, "run", "src/main.ts", "serve"], env);
 const key = created.apiKey as string;
@@ -51,7 +53,11 @@ const headers = { "x-api-key": key, "content-type": "application/json" };
 try {
   const docs = Array.from({ length: RUNS + BURST }, () => makeDoc({ fixed: 300, publishTime: new Date().toISOString() }));
   for (let i = 0; i < docs.length; i += 1000) {
-    await fetch(`${server.url}/admin/jobs`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" }, body: JSON.stringify(docs.slice(i, i + 1000)) });
+    await fetch(`${server.url}/admin/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+      body: JSON.stringify(docs.slice(i, i + 1000)),
+    });
   }
   // The sandbox freelancer starts with 80 Connects; give it plenty.
   const freelancer = ((await (await fetch(`${server.url}/api/auto-apply-v2/freelancers`, { headers })).json()) as any).freelancers[0].id;
@@ -62,11 +68,16 @@ try {
   });
   const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext;
   const apply = async (d: Record<string, unknown>) => {
-    const res = await fetch(`${server.url}/api/auto-apply-v2/apply`, { method: "POST", headers, body: JSON.stringify({ jobId: cipher(d), coverLetter: "Hello" }) });
+    const res = await fetch(`${server.url}/api/auto-apply-v2/apply`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jobId: cipher(d), coverLetter: "Hello" }),
+    });
     if (res.status !== 200) throw new Error(`apply answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { queueId: string }).queueId;
   };
-  const statusOf = async (id: string) => ((await (await fetch(`${server.url}/api/auto-apply-v2/status?queueId=${id}`, { headers })).json()) as any).applicationStatus as string;
+  const statusOf = async (id: string) =>
+    ((await (await fetch(`${server.url}/api/auto-apply-v2/status?queueId=${id}`, { headers })).json()) as any).applicationStatus as string;
 
   // 1. latency
   const latencies: number[] = [];
@@ -104,7 +115,10 @@ try {
   console.log(`  ${Math.round(BURST / ((done - t0) / 1000))} applications/s sustained, queued to final (${applied} applied in all)`);
   if (applied < BURST) {
     const sample = ((await (await fetch(`${server.url}/api/auto-apply-v2/applied-jobs?limit=3`, { headers })).json()) as any).jobs;
-    console.log("  not all applied; latest:", sample.map((j: any) => `${j.applicationStatus}: ${j.errorMessage}`));
+    console.log(
+      "  not all applied; latest:",
+      sample.map((j: any) => `${j.applicationStatus}: ${j.errorMessage}`),
+    );
   }
 } finally {
   await server.stop();

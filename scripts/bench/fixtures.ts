@@ -69,4 +69,3 @@ export function randomFeed(accountId: string, i: number, createdAtTs: number): F
     updatedAtTs: createdAtTs,
   } as Partial<FeedRow>);
 }
-

@@ -57,7 +57,9 @@ try {
       process.stdout.write(`round ${round}/${rounds}: ${name} for ${seconds} s … `);
       const r = await drive(t.url, { headers: t.headers, connections, seconds });
       (results[name] ??= []).push(r);
-      console.log(`${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ""}`);
+      console.log(
+        `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ""}`,
+      );
     }
   }
 } finally {

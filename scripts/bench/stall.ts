@@ -22,7 +22,13 @@ import { startServer } from "../../tests/helpers/process";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { threads: { type: "string" }, synchronous: { type: "string" }, feeds: { type: "string" }, captures: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    threads: { type: "string" },
+    synchronous: { type: "string" },
+    feeds: { type: "string" },
+    captures: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
 });
 if (values.help) {
   console.log("Usage: bun run bench:stall [--threads N] [--synchronous FULL|NORMAL] [--feeds N] [--captures N]");
@@ -36,7 +42,7 @@ const TARGET_P99_MS = 50;
 
 // Seeded words, so every run scores the same text.
 let seed = 13;
-const rand = () => ((seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32);
+const rand = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
 const WORDS = (
   "react node typescript python django postgres kubernetes docker terraform aws graphql rest api dashboard migration " +
   "performance senior developer long-term contract startup fintech healthcare analytics pipeline scraping automation " +
@@ -92,7 +98,12 @@ const pendingScorings = () => (db.query("SELECT count(*) AS n FROM tasks WHERE k
 const feedEntries = () => (db.query("SELECT count(*) AS n FROM feed_jobs").get() as { n: number }).n;
 
 try {
-  console.log(`server: ${server.url} ${Object.entries(env).filter(([k]) => k !== "JOBPILOT_DB").map(([k, v]) => `${k}=${v}`).join(" ")}`);
+  console.log(
+    `server: ${server.url} ${Object.entries(env)
+      .filter(([k]) => k !== "JOBPILOT_DB")
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}`,
+  );
   const idle = probe();
   await Bun.sleep(2000);
   const baseline = await idle.stop();
@@ -116,7 +127,11 @@ try {
       const res = await fetch(`${server.url}/api/v1/capture`, {
         method: "POST",
         headers,
-        body: JSON.stringify({ url: `https://jobs.example.com/jobs/view/${9_000_000 + i}`, title: `Senior developer ${i}`, description: text(DESCRIPTION_CHARS) }),
+        body: JSON.stringify({
+          url: `https://jobs.example.com/jobs/view/${9_000_000 + i}`,
+          title: `Senior developer ${i}`,
+          description: text(DESCRIPTION_CHARS),
+        }),
       });
       if (res.status !== 201) throw new Error(`capture ${i}: ${res.status} ${await res.text()}`);
     }),
@@ -125,9 +140,14 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const underLoad = await loaded.stop();
   const scored = feedEntries();
-  console.log(`${CAPTURES} captures with ${DESCRIPTION_CHARS.toLocaleString("en")}-character descriptions: ${scored} local scorings in ${seconds.toFixed(1)} s`);
+  console.log(
+    `${CAPTURES} captures with ${DESCRIPTION_CHARS.toLocaleString("en")}-character descriptions: ${scored} local scorings in ${seconds.toFixed(1)} s`,
+  );
   console.log(`scoring:   /healthz ${summary(underLoad)}`);
-  const p99 = percentile([...underLoad].sort((a, b) => a - b), 0.99);
+  const p99 = percentile(
+    [...underLoad].sort((a, b) => a - b),
+    0.99,
+  );
   console.log(`${p99 < TARGET_P99_MS ? "PASS" : "FAIL"}: /healthz p99 under load ${p99.toFixed(1)} ms (target < ${TARGET_P99_MS} ms)`);
   if (scored !== FEEDS * CAPTURES) console.log(`warning: expected ${FEEDS * CAPTURES} feed entries, found ${scored}`);
 } finally {

@@ -53,4 +53,5 @@ const rows: [string, number, string][] = [
   ["scoreLocally(prompt, 5 KB description)", microsPerCall(() => scoreLocally(prompt, scoringJob)), "goal < 1,000 µs"],
 ];
 console.log(`median of ${rounds} rounds × ${calls} calls`);
-for (const [name, us, goal] of rows) console.log(`${name.padEnd(48)} ${us.toFixed(1).padStart(8)} µs  ${(us / baseline).toFixed(2).padStart(6)}× baseline  ${goal}`);
+for (const [name, us, goal] of rows)
+  console.log(`${name.padEnd(48)} ${us.toFixed(1).padStart(8)} µs  ${(us / baseline).toFixed(2).padStart(6)}× baseline  ${goal}`);

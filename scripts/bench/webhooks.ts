@@ -92,7 +92,9 @@ deps.work.subscribe(() => deliverer.notify());
 deliverer.start();
 
 const eventIdsOf = (ciphertexts: string[]) =>
-  ciphertexts.flatMap((c) => (deps.db.$client.query("SELECT id FROM events WHERE job_ciphertext = ? AND status != 'no_endpoint'").all(c) as { id: string }[]).map((r) => r.id));
+  ciphertexts.flatMap((c) =>
+    (deps.db.$client.query("SELECT id FROM events WHERE job_ciphertext = ? AND status != 'no_endpoint'").all(c) as { id: string }[]).map((r) => r.id),
+  );
 const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 
 try {
@@ -134,7 +136,9 @@ try {
   await deliverer.idle(60_000);
   const secs = (performance.now() - t0) / 1000;
   const delivered = arrivals.size - before;
-  console.log(`\nburst: ${BURST_JOBS} jobs → ${delivered} webhooks delivered in ${secs.toFixed(2)} s: ${Math.round(delivered / secs)} deliveries/s (target ≥ 1,000)`);
+  console.log(
+    `\nburst: ${BURST_JOBS} jobs → ${delivered} webhooks delivered in ${secs.toFixed(2)} s: ${Math.round(delivered / secs)} deliveries/s (target ≥ 1,000)`,
+  );
 } finally {
   await deliverer.stop();
   closeDeps(deps);

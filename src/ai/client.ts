@@ -227,10 +227,8 @@ export class AiClient {
     if (err instanceof AiError) return err;
     if (err instanceof APIUserAbortError) return new AiError("aborted", "The model request was cancelled", { attempts, cause: err });
     // The timeout class extends the connection-error class, so test it first.
-    if (err instanceof APIConnectionTimeoutError)
-      return new AiError("timeout", "The model server did not answer in time", { attempts, cause: err });
-    if (err instanceof APIConnectionError)
-      return new AiError("network", `Could not reach the model server: ${err.message}`, { attempts, cause: err });
+    if (err instanceof APIConnectionTimeoutError) return new AiError("timeout", "The model server did not answer in time", { attempts, cause: err });
+    if (err instanceof APIConnectionError) return new AiError("network", `Could not reach the model server: ${err.message}`, { attempts, cause: err });
     if (err instanceof APIError && typeof err.status === "number") {
       const status = err.status;
       const retryAfterMs = parseRetryAfterMs(err.headers ?? last?.headers, this.clock.now());
@@ -241,8 +239,7 @@ export class AiClient {
       if (status >= 500 || status === 409) return new AiError("server", `The model server failed (${status})${detail}`, details);
       return new AiError("bad_request", `The model server rejected the request (${status})${detail}`, details);
     }
-    if (err instanceof SyntaxError)
-      return new AiError("server", "The model server sent a response that is not JSON", { attempts, cause: err });
+    if (err instanceof SyntaxError) return new AiError("server", "The model server sent a response that is not JSON", { attempts, cause: err });
     return new AiError("server", `Unexpected error talking to the model server: ${String(err)}`, { attempts, cause: err });
   }
 

@@ -5,15 +5,39 @@
  */
 import { tokenize } from "../lib/text";
 import {
-  ALIASES, CLAUSE_BREAK, CONTRAST, contentStem, GENERIC_STEMS, heuristicWeight, HYPHEN_JOIN, HYPHENATED,
-  isTechnical, JS_OWNERS, LIST_BREAK, listEnd, NEGATED_AUX, NEGATORS, NOT_A_NEGATION, WISH,
+  ALIASES,
+  CLAUSE_BREAK,
+  CONTRAST,
+  contentStem,
+  GENERIC_STEMS,
+  heuristicWeight,
+  HYPHEN_JOIN,
+  HYPHENATED,
+  isTechnical,
+  JS_OWNERS,
+  LIST_BREAK,
+  listEnd,
+  NEGATED_AUX,
+  NEGATORS,
+  NOT_A_NEGATION,
+  WISH,
 } from "./stem";
 
 const MAX_PROMPT_CHARS = 8_000;
 const MAX_TERMS = 48;
 
-interface Term { stem: string; surface: string; base: number; count: number; listed: boolean }
-interface Word { stem: string; raw: string; surface: string }
+interface Term {
+  stem: string;
+  surface: string;
+  base: number;
+  count: number;
+  listed: boolean;
+}
+interface Word {
+  stem: string;
+  raw: string;
+  surface: string;
+}
 type PairIndex = Map<string, Map<string, number>>;
 
 /** A prompt read once: terms and negatives plus the indexes a job scan needs. */
@@ -49,8 +73,17 @@ function addPrefixes(prefixes: Map<string, Set<string>>, stem: string): void {
 
 function parsePrompt(prompt: string): ParsedPrompt {
   const p: ParsedPrompt = {
-    terms: [], termIndex: new Map(), phrases: [], phraseIndex: new Map(), compoundIndex: new Map(),
-    negatives: [], negIndex: new Map(), negPhraseIndex: new Map(), joinPrefixes: new Map(), group: [], heads: new Set(),
+    terms: [],
+    termIndex: new Map(),
+    phrases: [],
+    phraseIndex: new Map(),
+    compoundIndex: new Map(),
+    negatives: [],
+    negIndex: new Map(),
+    negPhraseIndex: new Map(),
+    joinPrefixes: new Map(),
+    group: [],
+    heads: new Set(),
   };
   // Negative scopes as words; null marks a gap (stopword or list break) so phrases do not span it.
   const negativeRuns: (Word | null)[][] = [];

@@ -25,10 +25,20 @@ import { tokenize } from "../lib/text";
 import { headKey, promptFor, type ParsedPrompt } from "./local-scorer-prompt";
 import { AMBIGUOUS, contentStem, corpusWeight, GENERIC_STEMS, MAX_TEXT_CHARS } from "./stem";
 
-export interface ScoringJob { title: string; description: string; skills: string[] }
+export interface ScoringJob {
+  title: string;
+  description: string;
+  skills: string[];
+}
 /** Document frequencies of stems across the job archive, to weight rare terms; optional. */
-export interface CorpusStats { totalDocs: number; docFreq(stem: string): number }
-export interface LocalScore { score: number; reason: string }
+export interface CorpusStats {
+  totalDocs: number;
+  docFreq(stem: string): number;
+}
+export interface LocalScore {
+  score: number;
+  reason: string;
+}
 /** The stems a text contributes (after stopwords), for maintaining CorpusStats. */
 export { stemsOf } from "./stem";
 
@@ -47,7 +57,11 @@ const NEGATIVE_REPEATED_IN_DESCRIPTION = 0.4;
 
 /** Per term, phrase and negative: found in title/skills (strong), and how often in the description. */
 interface Hits {
-  termStrong: Uint8Array; termDesc: Uint32Array; phraseFound: Uint8Array; negStrong: Uint8Array; negDesc: Uint32Array;
+  termStrong: Uint8Array;
+  termDesc: Uint32Array;
+  phraseFound: Uint8Array;
+  negStrong: Uint8Array;
+  negDesc: Uint32Array;
   anyContent: boolean; // the job has at least one meaningful word
 }
 
@@ -105,8 +119,12 @@ export function scoreLocally(prompt: string, job: ScoringJob, stats?: CorpusStat
 
   const [nt, nn] = [p.terms.length, p.negatives.length];
   const hits: Hits = {
-    termStrong: new Uint8Array(nt), termDesc: new Uint32Array(nt), phraseFound: new Uint8Array(p.phrases.length),
-    negStrong: new Uint8Array(nn), negDesc: new Uint32Array(nn), anyContent: false,
+    termStrong: new Uint8Array(nt),
+    termDesc: new Uint32Array(nt),
+    phraseFound: new Uint8Array(p.phrases.length),
+    negStrong: new Uint8Array(nn),
+    negDesc: new Uint32Array(nn),
+    anyContent: false,
   };
   scanField(p, typeof job?.title === "string" ? job.title : "", true, hits);
   const skills = Array.isArray(job?.skills) ? job.skills.slice(0, MAX_SKILLS) : [];
@@ -161,7 +179,10 @@ export function scoreLocally(prompt: string, job: ScoringJob, stats?: CorpusStat
   return { score, reason: explain(p, weights, strength, hits, negativesFound) };
 }
 
-interface Item { text: string; weight: number }
+interface Item {
+  text: string;
+  weight: number;
+}
 
 function explain(p: ParsedPrompt, weights: number[], strength: number[], hits: Hits, negatives: string[]): string {
   if (p.terms.length === 0) {
@@ -191,10 +212,13 @@ function explain(p: ParsedPrompt, weights: number[], strength: number[], hits: H
   const [s, d, m] = [order(strong), order(desc), order(missing)];
   return fit((cap) => {
     let text =
-      s.length && d.length ? `Matches ${list(s, cap)} (title/skills) and ${list(d, cap)} (description)`
-      : s.length ? `Matches ${list(s, cap)} (title/skills)`
-      : d.length ? `Matches ${list(d, cap)} (description only)`
-      : "Matches none of the prompt terms";
+      s.length && d.length
+        ? `Matches ${list(s, cap)} (title/skills) and ${list(d, cap)} (description)`
+        : s.length
+          ? `Matches ${list(s, cap)} (title/skills)`
+          : d.length
+            ? `Matches ${list(d, cap)} (description only)`
+            : "Matches none of the prompt terms";
     if (m.length) text += `; missing ${list(m, Math.min(cap, 3))}`;
     text += ".";
     if (negatives.length) text += ` Negative: ${list(negatives, Math.min(cap, 3))}.`;

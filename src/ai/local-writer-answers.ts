@@ -10,15 +10,21 @@ import * as P from "./local-writer-phrases";
 import { isOwn, readJob, type JobReading, type WriterProfile, type WritingJob } from "./local-writer-reading";
 import { clampChars, countPhrase, flip, fragment, gerund, isInjection, listOf, MAX_ANSWER_CHARS, picker, plain } from "./local-writer-text";
 
-const Q_PORTFOLIO = /\b(?:portfolio|samples? of|work samples?|examples? of (?:your |previous |past |similar )?work|links? to|github|case stud(?:y|ies)|previous work|past work|show (?:me|us) (?:your|some|examples))\b/i;
+const Q_PORTFOLIO =
+  /\b(?:portfolio|samples? of|work samples?|examples? of (?:your |previous |past |similar )?work|links? to|github|case stud(?:y|ies)|previous work|past work|show (?:me|us) (?:your|some|examples))\b/i;
 const Q_RATE = /\b(?:rate|budget|price|pricing|cost|charge|quote|fee|how much)\b/i;
-const Q_EXPERIENCE = /\b(?:have you (?:ever )?(?:worked|used|built|done|dealt|integrated|created|developed|designed|migrated|written)|experience|familiar(?:ity)? with|worked with|comfortable with|proficient|expertise|know)\b/i;
+const Q_EXPERIENCE =
+  /\b(?:have you (?:ever )?(?:worked|used|built|done|dealt|integrated|created|developed|designed|migrated|written)|experience|familiar(?:ity)? with|worked with|comfortable with|proficient|expertise|know)\b/i;
 const Q_TIMEZONE = /\b(?:time ?zones?|overlap|working hours|business hours|based)\b/i;
-const Q_AVAILABILITY = /\b(?:when (?:can|could|would) you start|start (?:date|immediately|right away|soon|on|today|tomorrow|next)|how soon|available|availability|hours? (?:per|a|each) week|full[- ]time|part[- ]time|commit)\b/i;
-const Q_TIMELINE = /\b(?:how (?:long|quickly|fast)|timeline|time ?frame|estimate|deadline|turnaround|how many (?:hours|days|weeks)|eta|when (?:can|could|would|will) you (?:finish|complete|deliver))\b/i;
-const Q_APPROACH = /\b(?:approach|how would you|how do you|how will you|describe|walk (?:me|us) through|plan|strategy|process|methodology|recent|similar|tell (?:me|us) about|explain)\b/i;
+const Q_AVAILABILITY =
+  /\b(?:when (?:can|could|would) you start|start (?:date|immediately|right away|soon|on|today|tomorrow|next)|how soon|available|availability|hours? (?:per|a|each) week|full[- ]time|part[- ]time|commit)\b/i;
+const Q_TIMELINE =
+  /\b(?:how (?:long|quickly|fast)|timeline|time ?frame|estimate|deadline|turnaround|how many (?:hours|days|weeks)|eta|when (?:can|could|would|will) you (?:finish|complete|deliver))\b/i;
+const Q_APPROACH =
+  /\b(?:approach|how would you|how do you|how will you|describe|walk (?:me|us) through|plan|strategy|process|methodology|recent|similar|tell (?:me|us) about|explain)\b/i;
 const Q_YES_NO = /^(?:are|do|can|will|is|have|would|did|could|does|should|has)\b/i;
-const GENERIC_SUBJECT = /^(?:how|what|why|where|when|which|whether|if|similar|this|these|those|such|that|the same|it|them|projects?|work|jobs?|tasks?|anything|something|any)\b/i;
+const GENERIC_SUBJECT =
+  /^(?:how|what|why|where|when|which|whether|if|similar|this|these|those|such|that|the same|it|them|projects?|work|jobs?|tasks?|anything|something|any)\b/i;
 
 /** The technology an experience question asks about: a listed skill it names, else the words after "with/in/using". */
 function askedAbout(question: string, cueAt: number, r: JobReading): string {
@@ -26,7 +32,9 @@ function askedAbout(question: string, cueAt: number, r: JobReading): string {
   const named = [...r.skills, ...r.extraSkills].filter((s) => countPhrase(tokens, tokenize(s), 1) > 0).sort((a, b) => b.length - a.length)[0];
   const after = /\b(?:with|in|using|of|on|know)\s+([^?.!,;]{2,60})/i.exec(question.slice(cueAt));
   const phrase = fragment(
-    (after?.[1] ?? "").replace(/\s+(?:before|previously|in the past|yet|at all|so far|recently|projects?|development|tools?|stack)\b.*$/i, "").replace(/^(?:the|a|an)\s+/i, ""),
+    (after?.[1] ?? "")
+      .replace(/\s+(?:before|previously|in the past|yet|at all|so far|recently|projects?|development|tools?|stack)\b.*$/i, "")
+      .replace(/^(?:the|a|an)\s+/i, ""),
     5,
   );
   if (phrase && !GENERIC_SUBJECT.test(phrase)) return flip(phrase);
@@ -41,7 +49,12 @@ function subjectOf(question: string): string {
     if (bare && !P.QUESTION_WORDS.has(bare.toLowerCase())) groups.at(-1)!.push(bare);
     else if (groups.at(-1)!.length) groups.push([]);
   }
-  return listOf(groups.filter((g) => g.length).slice(0, 2).map((g) => g.slice(0, 3).join(" ")));
+  return listOf(
+    groups
+      .filter((g) => g.length)
+      .slice(0, 2)
+      .map((g) => g.slice(0, 3).join(" ")),
+  );
 }
 
 export function answerQuestionLocally(input: { job: WritingJob; profile?: WriterProfile | null; question: string; bid?: Bid | null }): string {
@@ -56,7 +69,14 @@ export function answerQuestionLocally(input: { job: WritingJob; profile?: Writer
   const first = steps[0]?.startsWith("deliver ") ? bank.steps[0]! : (steps[0] ?? bank.steps[0]!);
   const base = slotsFor(r, 3);
   const second = steps.find((x) => x !== first) ?? bank.steps.at(-1)!;
-  const s: P.AnswerSlots = { ...base, asked: "", related: r.terms[1] ?? r.terms[0] ?? "the rest of the stack", vp: first, ing: gerund(first), ing2: gerund(second) };
+  const s: P.AnswerSlots = {
+    ...base,
+    asked: "",
+    related: r.terms[1] ?? r.terms[0] ?? "the rest of the stack",
+    vp: first,
+    ing: gerund(first),
+    ing2: gerund(second),
+  };
   const bid = bidText(input?.bid);
   const experienceCue = Q_EXPERIENCE.exec(q);
   const asked = experienceCue ? askedAbout(q, experienceCue.index, r) : "";
@@ -65,7 +85,9 @@ export function answerQuestionLocally(input: { job: WritingJob; profile?: Writer
   else if (Q_RATE.test(q)) {
     text = bid ? pick(P.RATE_ANSWERS.bid, "rate")(bid, s) : pick(r.hasBudget ? P.RATE_ANSWERS.budget : P.RATE_ANSWERS.open, "rate")(s);
   } else if (asked) {
-    const related = [...r.terms, ...r.extraSkills].find((x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()));
+    const related = [...r.terms, ...r.extraSkills].find(
+      (x) => !asked.toLowerCase().includes(x.toLowerCase()) && !x.toLowerCase().includes(asked.toLowerCase()),
+    );
     const slots = { ...s, asked, related: related ?? "the rest of the stack you describe" };
     // "Yes" only for a skill the profile lists; otherwise how it fits the plan, with no claim of having used it.
     if (isOwn(r, asked)) text = `${Q_YES_NO.test(q) ? "Yes, " : ""}${pick(P.EXPERIENCE_ANSWERS, "experience")(slots)}`;

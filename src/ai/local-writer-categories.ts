@@ -19,7 +19,8 @@ export interface CategoryBank {
 
 export const CATEGORIES: Record<Category, CategoryBank> = {
   design: {
-    words: "logo logos branding brand illustrator photoshop figma graphic graphics illustration flyer banner mockup mockups wireframes identity typography canva indesign packaging icon icons ui ux",
+    words:
+      "logo logos branding brand illustrator photoshop figma graphic graphics illustration flyer banner mockup mockups wireframes identity typography canva indesign packaging icon icons ui ux",
     work: "design work",
     thing: "the current design",
     principles: [
@@ -28,10 +29,15 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd check how the design works small, in one colour and on screen, not just how it looks in a presentation.",
     ],
     steps: [
-      "gather your references, audience and anything you already like or dislike", "share two or three distinct initial concepts for you to react to",
-      "refine the chosen direction through focused revision rounds", "deliver final files in the formats you need, with a simple usage sheet",
+      "gather your references, audience and anything you already like or dislike",
+      "share two or three distinct initial concepts for you to react to",
+      "refine the chosen direction through focused revision rounds",
+      "deliver final files in the formats you need, with a simple usage sheet",
     ],
-    questions: ["Are there any colours, fonts or brands you already love or want to avoid?", "Where will the design be used most: print, web, social media or packaging?"],
+    questions: [
+      "Are there any colours, fonts or brands you already love or want to avoid?",
+      "Where will the design be used most: print, web, social media or packaging?",
+    ],
     risks: ["a design that looks good large but falls apart small, so I'd check every concept at small sizes early"],
     assumptions: ["you'll have one person who gives the final feedback on each round, which keeps revisions focused"],
   },
@@ -45,8 +51,10 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "A live store needs care, so my changes would go to a duplicate theme first and customers never see a half-finished fix.",
     ],
     steps: [
-      "audit the theme, installed apps and third-party scripts to find what actually slows the store down", "work on a duplicate theme so the live store stays untouched",
-      "fix the biggest issues first and measure the result before and after", "publish the changes and hand over a short list of what was done",
+      "audit the theme, installed apps and third-party scripts to find what actually slows the store down",
+      "work on a duplicate theme so the live store stays untouched",
+      "fix the biggest issues first and measure the result before and after",
+      "publish the changes and hand over a short list of what was done",
     ],
     questions: [
       "Could you tell me which pages feel slowest to you, and whether there's a duplicate theme I can work on?",
@@ -56,7 +64,8 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
     assumptions: ["I'll get collaborator access to the store admin and can duplicate the live theme for testing"],
   },
   frontend: {
-    words: "react reactjs vue angular svelte nextjs next frontend front css html tailwind javascript typescript dashboard dashboards website landing webflow wordpress responsive components",
+    words:
+      "react reactjs vue angular svelte nextjs next frontend front css html tailwind javascript typescript dashboard dashboards website landing webflow wordpress responsive components",
     work: "front-end work",
     thing: "the current front end",
     principles: [
@@ -65,15 +74,21 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd test the layouts on real phones and slower connections, not just a large desktop screen.",
     ],
     steps: [
-      "review the designs and the existing code to agree on the component structure", "build the screens as reusable, typed components",
-      "connect them to the real data and handle loading and error states", "test across browsers and screen sizes and hand over clean, documented code",
+      "review the designs and the existing code to agree on the component structure",
+      "build the screens as reusable, typed components",
+      "connect them to the real data and handle loading and error states",
+      "test across browsers and screen sizes and hand over clean, documented code",
     ],
-    questions: ["Do you already have designs in Figma, or should I work from the existing pages?", "Is there existing code I can look at before we start, or is this a fresh project?"],
+    questions: [
+      "Do you already have designs in Figma, or should I work from the existing pages?",
+      "Is there existing code I can look at before we start, or is this a fresh project?",
+    ],
     risks: ["scope growing screen by screen, so I'd agree on the list of views up front and flag anything new"],
     assumptions: ["the data the front end needs is available from an existing API, or we'll define it together early on"],
   },
   backend: {
-    words: "api apis backend node nodejs django flask fastapi laravel php rails ruby java spring golang postgres postgresql mysql mongodb database graphql microservices stripe webhooks server",
+    words:
+      "api apis backend node nodejs django flask fastapi laravel php rails ruby java spring golang postgres postgresql mysql mongodb database graphql microservices stripe webhooks server",
     work: "back-end and API work",
     thing: "the codebase",
     principles: [
@@ -82,15 +97,21 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd document each endpoint as it is built, so whoever works on the front end is never guessing.",
     ],
     steps: [
-      "go through the existing code and data model and agree on the API contract", "implement the endpoints with validation and automated tests",
-      "handle errors, retries and logging for the external services involved", "deploy to staging, walk you through it and document how to run it",
+      "go through the existing code and data model and agree on the API contract",
+      "implement the endpoints with validation and automated tests",
+      "handle errors, retries and logging for the external services involved",
+      "deploy to staging, walk you through it and document how to run it",
     ],
-    questions: ["Could you share access to the current repository before I start, even read-only?", "Is there a staging environment I can deploy to, or should I set one up as part of this?"],
+    questions: [
+      "Could you share access to the current repository before I start, even read-only?",
+      "Is there a staging environment I can deploy to, or should I set one up as part of this?",
+    ],
     risks: ["hidden assumptions in the existing data, so I'd check real records early rather than trusting the schema alone"],
     assumptions: ["there is a repository and a test or staging environment I can use, so nothing is tried out on production"],
   },
   data: {
-    words: "scraping scraper scrape scrapy crawler crawl selenium playwright puppeteer beautifulsoup etl pandas excel csv spreadsheet sheets automation automate extraction pipeline data",
+    words:
+      "scraping scraper scrape scrapy crawler crawl selenium playwright puppeteer beautifulsoup etl pandas excel csv spreadsheet sheets automation automate extraction pipeline data",
     work: "scraping and data automation work",
     thing: "the target sites",
     principles: [
@@ -99,15 +120,21 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "You'd get checked data: no silent duplicates, consistent formats and a note on anything that could not be collected.",
     ],
     steps: [
-      "check the target pages and confirm exactly which fields you need", "write the extraction with retries, rate limits and logging",
-      "clean and de-duplicate the results into the format you want", "schedule the runs and hand over the code with instructions to run it yourself",
+      "check the target pages and confirm exactly which fields you need",
+      "write the extraction with retries, rate limits and logging",
+      "clean and de-duplicate the results into the format you want",
+      "schedule the runs and hand over the code with instructions to run it yourself",
     ],
-    questions: ["Could you send me a sample of the output you'd like, even a few rows in a spreadsheet?", "Is this a one-off collection, or should it run on a schedule?"],
+    questions: [
+      "Could you send me a sample of the output you'd like, even a few rows in a spreadsheet?",
+      "Is this a one-off collection, or should it run on a schedule?",
+    ],
     risks: ["the sites changing their layout or limiting requests, so I'd build in retries, alerts and selectors that are easy to update"],
     assumptions: ["the data is publicly visible without logging in, and collecting it is in line with the sites' terms"],
   },
   devops: {
-    words: "aws azure gcp docker kubernetes k8s terraform ansible devops ci cd infrastructure migration migrate linux nginx servers cloud helm jenkins ec2 s3 deployment heroku",
+    words:
+      "aws azure gcp docker kubernetes k8s terraform ansible devops ci cd infrastructure migration migrate linux nginx servers cloud helm jenkins ec2 s3 deployment heroku",
     work: "cloud and DevOps work",
     thing: "the current infrastructure",
     principles: [
@@ -116,8 +143,10 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd leave monitoring and alerts behind, so you know about a problem before your users do.",
     ],
     steps: [
-      "review the current setup, costs and dependencies and write down the target architecture", "build the new environment as code and test it with a copy of the workload",
-      "plan the cutover with a rollback path and run it at a quiet time", "set up monitoring and alerts and document how everything fits together",
+      "review the current setup, costs and dependencies and write down the target architecture",
+      "build the new environment as code and test it with a copy of the workload",
+      "plan the cutover with a rollback path and run it at a quiet time",
+      "set up monitoring and alerts and document how everything fits together",
     ],
     questions: [
       "Is there a maintenance window when a short cutover would be acceptable, or does this need to be zero-downtime?",
@@ -135,10 +164,15 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd keep state handling simple and testable, which makes store releases much less stressful.",
     ],
     steps: [
-      "go through the screens and flows and agree on what the first release includes", "build the features with a clean structure and shared components",
-      "test on real devices on both platforms", "prepare the store builds and help with the release",
+      "go through the screens and flows and agree on what the first release includes",
+      "build the features with a clean structure and shared components",
+      "test on real devices on both platforms",
+      "prepare the store builds and help with the release",
     ],
-    questions: ["Do you already have designs for the main screens, and which platforms matter most at launch?", "Is there an existing back end the app should talk to, or is that part of the job?"],
+    questions: [
+      "Do you already have designs for the main screens, and which platforms matter most at launch?",
+      "Is there an existing back end the app should talk to, or is that part of the job?",
+    ],
     risks: ["app store review delays, so I'd submit early builds for testing well before the launch date"],
     assumptions: ["you have, or will create, the developer accounts needed for both stores"],
   },
@@ -151,10 +185,15 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd start from a simple baseline and only add complexity where the numbers show it helps.",
     ],
     steps: [
-      "look at a sample of your data and agree on how we'll measure success", "build a simple baseline and a small evaluation set",
-      "iterate on the model or prompts against that evaluation", "package it behind a clean interface and document its limits",
+      "look at a sample of your data and agree on how we'll measure success",
+      "build a simple baseline and a small evaluation set",
+      "iterate on the model or prompts against that evaluation",
+      "package it behind a clean interface and document its limits",
     ],
-    questions: ["How much example data do you have today, and can you share a small sample?", "What would a good result look like for you in numbers, for example accuracy or response time?"],
+    questions: [
+      "How much example data do you have today, and can you share a small sample?",
+      "What would a good result look like for you in numbers, for example accuracy or response time?",
+    ],
     risks: ["results that look good in a demo but not on real inputs, so I'd measure on your own examples from the start"],
     assumptions: ["you can share representative example data, with anything sensitive removed"],
   },
@@ -167,10 +206,15 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "Everything you'd get would be original, edited and ready to publish, with headlines and structure that suit how people skim online.",
     ],
     steps: [
-      "read your existing content and agree on the tone, audience and goals", "send an outline for the first piece before writing it in full",
-      "write and edit the drafts, with one round of revisions included", "deliver final copy ready to publish",
+      "read your existing content and agree on the tone, audience and goals",
+      "send an outline for the first piece before writing it in full",
+      "write and edit the drafts, with one round of revisions included",
+      "deliver final copy ready to publish",
     ],
-    questions: ["Could you share one or two pieces you like the style of, yours or anyone else's?", "Who is the main reader you want to reach, and what should they do after reading?"],
+    questions: [
+      "Could you share one or two pieces you like the style of, yours or anyone else's?",
+      "Who is the main reader you want to reach, and what should they do after reading?",
+    ],
     risks: ["a mismatch in tone on the first piece, so I'd start with an outline and a short sample before writing everything"],
     assumptions: ["you'll have someone who knows the subject available for a few quick questions"],
   },
@@ -183,10 +227,15 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd measure the work against the numbers you care about, not vanity metrics.",
     ],
     steps: [
-      "review your current setup, tracking and results so far", "fix any tracking gaps so every change can be measured",
-      "run focused tests on the changes most likely to move your numbers", "report results in plain language with clear next steps",
+      "review your current setup, tracking and results so far",
+      "fix any tracking gaps so every change can be measured",
+      "run focused tests on the changes most likely to move your numbers",
+      "report results in plain language with clear next steps",
     ],
-    questions: ["Which number matters most to you right now: traffic, leads or sales?", "Could you give me read access to your analytics, so I can see where things stand?"],
+    questions: [
+      "Which number matters most to you right now: traffic, leads or sales?",
+      "Could you give me read access to your analytics, so I can see where things stand?",
+    ],
     risks: ["changes that are hard to measure, so I'd make sure tracking is right before changing anything else"],
     assumptions: ["your analytics and ad accounts are set up and I can get access to them"],
   },
@@ -199,10 +248,15 @@ export const CATEGORIES: Record<Category, CategoryBank> = {
       "I'd take time to understand the goal behind each task, which usually saves time later.",
     ],
     steps: [
-      "go through the requirements with you and confirm what done looks like", "do the work in small milestones you can review along the way",
-      "check everything carefully against the requirements", "hand over the results with short notes on what was done",
+      "go through the requirements with you and confirm what done looks like",
+      "do the work in small milestones you can review along the way",
+      "check everything carefully against the requirements",
+      "hand over the results with short notes on what was done",
     ],
-    questions: ["Is there anything you've already tried, or know is a problem, so I can look there first?", "Do you have a deadline in mind, or is the quality of the result the bigger priority?"],
+    questions: [
+      "Is there anything you've already tried, or know is a problem, so I can look there first?",
+      "Do you have a deadline in mind, or is the quality of the result the bigger priority?",
+    ],
     risks: ["requirements that only become clear halfway through, so I'd confirm the details early and check in at each milestone"],
     assumptions: ["you'll be available for a quick question now and then as the work moves along"],
   },

@@ -27,18 +27,30 @@ const ESSENTIAL = 100;
 
 // ---------------------------------------------------------------- the user's instructions
 
-interface Wishes { maxWords: number | null; mentions: string[]; noRate: boolean; noList: boolean }
+interface Wishes {
+  maxWords: number | null;
+  mentions: string[];
+  noRate: boolean;
+  noList: boolean;
+}
 
-const LIMIT_BEFORE = /\b(under|below|less than|fewer than|no more than|not more than|at most|max(?:imum)?|up to|within|limit(?:ed)? to|keep it to|about|around|roughly)\s*(?:of\s*)?(\d{1,4})\s*words?\b/i;
+const LIMIT_BEFORE =
+  /\b(under|below|less than|fewer than|no more than|not more than|at most|max(?:imum)?|up to|within|limit(?:ed)? to|keep it to|about|around|roughly)\s*(?:of\s*)?(\d{1,4})\s*words?\b/i;
 const LIMIT_AFTER = /\b(\d{1,4})\s*words?\s*(?:max(?:imum)?|or less|or fewer|at most|limit|tops)\b/i;
 const MENTION = /\b(?:mention|highlight|emphasi[sz]e|stress|point out|bring up|showcase|refer to)\s+(.+)/i;
 const NEGATED = /\b(?:don't|do not|dont|never|avoid|no need to|without|not)\b/i;
-const NEXT_ORDER = /\s+(?:and|but|then)\s+(?=(?:keep|make|use|write|be|add|don't|do|avoid|sign|start|end|include|mention|highlight|stress|limit|say|ask|focus)\b)/i;
+const NEXT_ORDER =
+  /\s+(?:and|but|then)\s+(?=(?:keep|make|use|write|be|add|don't|do|avoid|sign|start|end|include|mention|highlight|stress|limit|say|ask|focus)\b)/i;
 
 /** What a template engine can honour: a word limit, "mention/highlight …", no rate, no lists. The rest is ignored. */
 function readInstructions(raw: unknown): Wishes {
   const text = plain(raw, 4000);
-  const wishes: Wishes = { maxWords: null, mentions: [], noRate: false, noList: /\b(?:no|avoid|without|don't use|do not use)\s+(?:bullet|list|dash)/i.test(text) };
+  const wishes: Wishes = {
+    maxWords: null,
+    mentions: [],
+    noRate: false,
+    noList: /\b(?:no|avoid|without|don't use|do not use)\s+(?:bullet|list|dash)/i.test(text),
+  };
   const before = LIMIT_BEFORE.exec(text);
   const after = before ? null : LIMIT_AFTER.exec(text);
   const n = Number(before?.[2] ?? after?.[1] ?? NaN);
@@ -64,8 +76,14 @@ function mentionSentence(subject: string, pick: ReturnType<typeof picker>, i: nu
 
 // ---------------------------------------------------------------- composing a letter
 
-interface Piece { text: string; keep: number } // keep: trimming to a word band drops the lowest first
-interface Block { pieces: Piece[]; list?: boolean }
+interface Piece {
+  text: string;
+  keep: number;
+} // keep: trimming to a word band drops the lowest first
+interface Block {
+  pieces: Piece[];
+  list?: boolean;
+}
 
 const countWords = (text: string): number => text.match(/\S+/g)?.length ?? 0;
 
@@ -111,8 +129,20 @@ function cutWords(text: string, signOff: string, max: number): string {
   const withSign = max - countWords(signOff) >= 8;
   const body = withSign ? text.slice(0, text.length - signOff.length) : text;
   const words = (body.match(/\S+/g) ?? []).slice(0, withSign ? max - countWords(signOff) : max);
-  while (words.length > 1 && P.DANGLING.has(words.at(-1)!.toLowerCase().replace(/[^\p{L}&]/gu, ""))) words.pop();
-  const ended = words.join(" ").replace(/[\s,;:-]+$/u, "").replace(/([^.!?])$/u, "$1.");
+  while (
+    words.length > 1 &&
+    P.DANGLING.has(
+      words
+        .at(-1)!
+        .toLowerCase()
+        .replace(/[^\p{L}&]/gu, ""),
+    )
+  )
+    words.pop();
+  const ended = words
+    .join(" ")
+    .replace(/[\s,;:-]+$/u, "")
+    .replace(/([^.!?])$/u, "$1.");
   return withSign ? `${ended}\n\n${signOff}` : ended;
 }
 
@@ -159,11 +189,13 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   const wishes = readInstructions(input?.instructions);
   const s = slotsFor(r, SKILL_COUNT[effort]);
 
-  const opening =
-    r.need ? pick(P.NEED_OPENINGS, "open")(r.need.sv, r.need.obj)
-    : r.title.kind === "verb" ? pick(P.VERB_OPENINGS, "open")(r.title.text)
-    : r.title.kind === "role" ? pick(P.ROLE_OPENINGS, "open")(r.title.text)
-    : pick(P.TOPIC_OPENINGS, "open")(r.title.kind === "topic" ? r.title.text : r.topic);
+  const opening = r.need
+    ? pick(P.NEED_OPENINGS, "open")(r.need.sv, r.need.obj)
+    : r.title.kind === "verb"
+      ? pick(P.VERB_OPENINGS, "open")(r.title.text)
+      : r.title.kind === "role"
+        ? pick(P.ROLE_OPENINGS, "open")(r.title.text)
+        : pick(P.TOPIC_OPENINGS, "open")(r.title.kind === "topic" ? r.title.text : r.topic);
   const open: Block = { pieces: [{ text: opening, keep: ESSENTIAL }] };
   if (r.problem && overlap(r.problem, opening) < 0.6) open.pieces.push({ text: pick(P.PROBLEM_LINES, "problem")(r.problem), keep: 70 });
   if (effort !== "low") open.pieces.push({ text: pick(P.BRIDGES, "bridge")(s), keep: 45 });
@@ -193,8 +225,7 @@ export function writeProposalLocally(input: LocalProposalInput): string {
     // One line should be work, not a hand-over of files.
     const step = steps.find((x) => !x.startsWith("deliver ")) ?? bank.steps[0]!;
     approach.pieces.push({ text: pick(P.SINGLE_STEP, "single")(step, gerund(step)), keep: 85 });
-  }
-  else if (asList) {
+  } else if (asList) {
     approach.pieces.push({ text: pick(P.APPROACH_INTROS, "intro"), keep: 84 });
     steps.forEach((step, i) => {
       approach.pieces.push({ text: `- ${P.cap(step)}`, keep: [85, 60, 50, 40][i]! });
@@ -202,7 +233,8 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   } else {
     const middle = hash("middle", r.seed); // consecutive middle steps get different frames
     steps.forEach((step, i) => {
-      const frame = i === 0 ? pick(P.FIRST_STEP, "first") : i === steps.length - 1 ? pick(P.LAST_STEP, "last") : P.MIDDLE_STEP[(middle + i) % P.MIDDLE_STEP.length]!;
+      const frame =
+        i === 0 ? pick(P.FIRST_STEP, "first") : i === steps.length - 1 ? pick(P.LAST_STEP, "last") : P.MIDDLE_STEP[(middle + i) % P.MIDDLE_STEP.length]!;
       approach.pieces.push({ text: frame(step, gerund(step)), keep: [85, 60, 50, 40][i]! });
     });
   }
@@ -231,7 +263,9 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   const signOff: Block = { pieces: [{ text: name ? `${pick(P.SIGN_OFFS, "sign")}\n${name}` : pick(P.UNSIGNED_ENDINGS, "sign"), keep: ESSENTIAL }] };
   const greeting: Block = { pieces: [{ text: pick(P.GREETINGS, "greet"), keep: ESSENTIAL }] };
 
-  const fillers = P.FILLERS.map((f, i) => ({ text: f, order: hash(`filler${i}`, r.seed) })).sort((a, b) => a.order - b.order).map((f) => f.text);
+  const fillers = P.FILLERS.map((f, i) => ({ text: f, order: hash(`filler${i}`, r.seed) }))
+    .sort((a, b) => a.order - b.order)
+    .map((f) => f.text);
   const [low, high] = BANDS[effort];
   const max = Math.min(high, wishes.maxWords ?? high);
   const blocks = [greeting, open, skillBlock, approach, extras, closing, signOff];

@@ -11,7 +11,8 @@ export interface Bid {
 }
 
 /** A price: "$300", "300 USD", "EUR 40", "50/hr". Posting text that names one is not copied (the letter's only figure is the bid). */
-export const MONEY = /[$€£¥₹]\s?\d|\b\d[\d,.]*\s?k?\s?(?:usd|eur|gbp|cad|aud|chf|inr|dollars?|euros?|pounds?|bucks)\b|\b(?:usd|eur|gbp|cad|aud|chf|inr)\s?\d|\b\d[\d,.]*\s?(?:\/\s?h(?:ou)?r|\/h|per hour|an hour)\b/i;
+export const MONEY =
+  /[$€£¥₹]\s?\d|\b\d[\d,.]*\s?k?\s?(?:usd|eur|gbp|cad|aud|chf|inr|dollars?|euros?|pounds?|bucks)\b|\b(?:usd|eur|gbp|cad|aud|chf|inr)\s?\d|\b\d[\d,.]*\s?(?:\/\s?h(?:ou)?r|\/h|per hour|an hour)\b/i;
 
 /** A title up to the price it names, if any: "Landing page for $300, quick job" → "Landing page". */
 export function withoutPrice(title: string): string {

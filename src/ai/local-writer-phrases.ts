@@ -28,7 +28,8 @@ export { CATEGORIES, type Category, type CategoryBank } from "./local-writer-cat
  * a Title Case title lower-cases these and keeps other capitalised words, which are more likely names.
  */
 export const EVERYDAY_WORDS = new Set(
-  ("a an the and or for with to of in on at by from our my your new need needed help expert experienced senior junior lead developer development " +
+  (
+    "a an the and or for with to of in on at by from our my your new need needed help expert experienced senior junior lead developer development " +
     "developers engineer engineering designer design redesign logo logos website websites web site sites app apps mobile store stores online shop ecommerce " +
     "e-commerce page pages landing build create fix update migration integration data entry analysis analyst virtual assistant writer writers writing " +
     "content article articles blog copywriter copywriting editor editing video videos marketing manager management specialist consultant social media " +
@@ -36,7 +37,8 @@ export const EVERYDAY_WORDS = new Set(
     "dashboards tool tools automation script scripts scraper scraping bot product products descriptions description research translation translator " +
     "document documents report reports company business brand branding identity modern professional creative responsive fast existing speed page " +
     "optimization graphic graphics science machine learning sheets soup front back end frontend backend full-stack fullstack stack api rest team " +
-    "help campaign campaigns lead leads generation email emails support bug bugs issue issues feature features").split(" "),
+    "help campaign campaigns lead leads generation email emails support bug bugs issue issues feature features"
+  ).split(" "),
 );
 /**
  * Platforms and tools a title names without the job listing them as skills ("Shopify speed optimisation"),
@@ -56,38 +58,165 @@ export const AMBIGUOUS_TOOLS = new Set("amazon divi framer react vue angular rai
 
 /** Action verbs that start an approach step in a posting ("build", "set up"); longest first, so "set up" wins over "set". */
 export const VERBS = [
-  "build", "create", "develop", "design", "redesign", "integrate", "migrate", "fix", "set up", "configure", "implement", "optimize", "optimise",
-  "improve", "speed up", "automate", "scrape", "extract", "clean up", "clean", "deploy", "write", "test", "refactor", "convert", "connect", "add",
-  "update", "upgrade", "audit", "review", "analyze", "analyse", "maintain", "move", "launch", "prepare", "produce", "edit", "research", "train",
-  "document", "monitor", "replace", "rebuild", "containerize", "troubleshoot", "debug", "collect", "export", "import", "sync", "schedule",
-  "generate", "translate", "draft", "illustrate", "reduce", "deliver", "install", "customize", "customise", "port", "restructure", "streamline",
-  "make", "modernize", "secure", "publish", "manage", "proofread", "rewrite", "animate", "fine-tune", "tune", "transfer", "set", "handle", "save",
-  "parse", "track", "avoid", "remove",
+  "build",
+  "create",
+  "develop",
+  "design",
+  "redesign",
+  "integrate",
+  "migrate",
+  "fix",
+  "set up",
+  "configure",
+  "implement",
+  "optimize",
+  "optimise",
+  "improve",
+  "speed up",
+  "automate",
+  "scrape",
+  "extract",
+  "clean up",
+  "clean",
+  "deploy",
+  "write",
+  "test",
+  "refactor",
+  "convert",
+  "connect",
+  "add",
+  "update",
+  "upgrade",
+  "audit",
+  "review",
+  "analyze",
+  "analyse",
+  "maintain",
+  "move",
+  "launch",
+  "prepare",
+  "produce",
+  "edit",
+  "research",
+  "train",
+  "document",
+  "monitor",
+  "replace",
+  "rebuild",
+  "containerize",
+  "troubleshoot",
+  "debug",
+  "collect",
+  "export",
+  "import",
+  "sync",
+  "schedule",
+  "generate",
+  "translate",
+  "draft",
+  "illustrate",
+  "reduce",
+  "deliver",
+  "install",
+  "customize",
+  "customise",
+  "port",
+  "restructure",
+  "streamline",
+  "make",
+  "modernize",
+  "secure",
+  "publish",
+  "manage",
+  "proofread",
+  "rewrite",
+  "animate",
+  "fine-tune",
+  "tune",
+  "transfer",
+  "set",
+  "handle",
+  "save",
+  "parse",
+  "track",
+  "avoid",
+  "remove",
 ].sort((a, b) => b.length - a.length);
 /** Verbs that are rarely nouns, so a title starting with one is an instruction ("Fix checkout bug"). */
-export const CLEAR_VERBS = new Set("build create develop integrate migrate fix set configure implement optimize optimise improve speed automate scrape deploy convert connect refactor add upgrade rebuild redesign write make install customize translate".split(" "));
+export const CLEAR_VERBS = new Set(
+  "build create develop integrate migrate fix set configure implement optimize optimise improve speed automate scrape deploy convert connect refactor add upgrade rebuild redesign write make install customize translate".split(
+    " ",
+  ),
+);
 /** Verbs whose -ing form doubles the last consonant. */
 export const DOUBLED = new Set(["set", "debug", "plan", "map", "ship", "run", "cut", "put", "get", "stop", "scan", "log", "tag", "submit", "commit"]);
 /** Words a clipped phrase must not end on. */
-export const DANGLING = new Set("a an and or the to with for of in on at by from our your my their its this that these those which who is are be as & into using via so but than very also just such like".split(" "));
+export const DANGLING = new Set(
+  "a an and or the to with for of in on at by from our your my their its this that these those which who is are be as & into using via so but than very also just such like".split(
+    " ",
+  ),
+);
 /** Turning the client's words to face them, and their "you" (the freelancer) into "I". */
 export const CLIENT_TO_YOU: Record<string, string> = {
-  we: "you", us: "you", our: "your", ours: "yours", ourselves: "yourselves", i: "you", me: "you", my: "your", mine: "yours",
-  myself: "yourself", "we're": "you're", "i'm": "you're", "we've": "you've", "i've": "you've", "we'll": "you'll", "i'll": "you'll", "we'd": "you'd", "i'd": "you'd",
+  we: "you",
+  us: "you",
+  our: "your",
+  ours: "yours",
+  ourselves: "yourselves",
+  i: "you",
+  me: "you",
+  my: "your",
+  mine: "yours",
+  myself: "yourself",
+  "we're": "you're",
+  "i'm": "you're",
+  "we've": "you've",
+  "i've": "you've",
+  "we'll": "you'll",
+  "i'll": "you'll",
+  "we'd": "you'd",
+  "i'd": "you'd",
 };
-export const YOU_TO_ME: Record<string, string> = { your: "my", yours: "mine", yourself: "myself", "you're": "I'm", "you've": "I've", "you'll": "I'll", "you'd": "I'd" };
+export const YOU_TO_ME: Record<string, string> = {
+  your: "my",
+  yours: "mine",
+  yourself: "myself",
+  "you're": "I'm",
+  "you've": "I've",
+  "you'll": "I'll",
+  "you'd": "I'd",
+};
 export const SUBJECT_AFTER = new Set(["", "and", "or", "but", "if", "when", "that", "so", "then", "where", "because", "once", "until", "while"]);
 /** Words that say nothing about a screening question's subject. */
 export const QUESTION_WORDS = new Set(
-  ("what which who whom whose when where why how is are was were do does did can could will would should shall may might have has had be been " +
+  (
+    "what which who whom whose when where why how is are was were do does did can could will would should shall may might have has had be been " +
     "you your yours i me my we our us they them it its this that these those there here a an the of to in on at for with by from about into and or " +
     "any some much many more most very really please tell describe explain share list give provide use used using make work worked working know " +
-    "think feel like want need get ever before previously yet so if than then also just kind type sort").split(" "),
+    "think feel like want need get ever before previously yet so if than then also just kind type sort"
+  ).split(" "),
 );
 /** Client countries named in a check-in line; others are left out rather than guessed. */
-export const COUNTRIES: Record<string, string> = { US: "the US", GB: "the UK", CA: "Canada", AU: "Australia", DE: "Germany", FR: "France", NL: "the Netherlands", IE: "Ireland", NZ: "New Zealand", SG: "Singapore", AE: "the UAE", ES: "Spain", IT: "Italy", SE: "Sweden", CH: "Switzerland" };
+export const COUNTRIES: Record<string, string> = {
+  US: "the US",
+  GB: "the UK",
+  CA: "Canada",
+  AU: "Australia",
+  DE: "Germany",
+  FR: "France",
+  NL: "the Netherlands",
+  IE: "Ireland",
+  NZ: "New Zealand",
+  SG: "Singapore",
+  AE: "the UAE",
+  ES: "Spain",
+  IT: "Italy",
+  SE: "Sweden",
+  CH: "Switzerland",
+};
 /** Verbs that appear after "and" in the phrase banks' steps, for turning a step into its -ing form. */
-export const LATER_VERBS = "hand agree measure run help check share gather refine remove walk plan package read look send go iterate report explain keep de-duplicate edit confirm";
+export const LATER_VERBS =
+  "hand agree measure run help check share gather refine remove walk plan package read look send go iterate report explain keep de-duplicate edit confirm";
 
 // ---------------------------------------------------------------- letter parts
 
@@ -142,7 +271,10 @@ export const PLAIN_PLAN: Line[] = [
   (s) => `I'd approach this ${s.work} with a plan we agree up front and small steps you can review.`,
 ];
 /** Profile skills the posting mentions without listing them. */
-export const EXTRA_SKILL_LINES: Frame[] = [(x) => `I also know ${x} well, which you mention in the post.`, (x) => `You also mention ${x}, which I use regularly as well.`];
+export const EXTRA_SKILL_LINES: Frame[] = [
+  (x) => `I also know ${x} well, which you mention in the post.`,
+  (x) => `You also mention ${x}, which I use regularly as well.`,
+];
 
 /** For the user's own "mention …" instructions. */
 export const MENTION_OWN: Frame[] = [
@@ -207,7 +339,11 @@ export const FILLERS = [
   "Everything built or changed for you is yours, with notes on what was done and why.",
 ];
 export const SIGN_OFFS = ["Best regards,", "Kind regards,", "Thanks,", "Best,", "Thank you,"];
-export const UNSIGNED_ENDINGS = ["Thanks for reading, and I look forward to hearing from you.", "Thank you for your time.", "Looking forward to hearing from you."];
+export const UNSIGNED_ENDINGS = [
+  "Thanks for reading, and I look forward to hearing from you.",
+  "Thank you for your time.",
+  "Looking forward to hearing from you.",
+];
 
 // ---------------------------------------------------------------- screening answers
 
@@ -232,40 +368,55 @@ export const PLAN_ANSWERS: Answer[] = [
 ];
 /** "Have you done this before?": no technology named, so the answer is the plan for this job. */
 export const SIMILAR_WORK_ANSWERS: Answer[] = [
-  (s) => `Here's how I'd handle it: I'd start by ${s.ing}, then move on to ${s.ing2}, using ${s.skills}. I'm happy to walk you through the plan in more detail.`,
-  (s) => `For this job I'd begin with ${s.ing} and then move on to ${s.ing2}, with ${s.skills} at the centre of the work. I'll check each result with you before going further.`,
+  (s) =>
+    `Here's how I'd handle it: I'd start by ${s.ing}, then move on to ${s.ing2}, using ${s.skills}. I'm happy to walk you through the plan in more detail.`,
+  (s) =>
+    `For this job I'd begin with ${s.ing} and then move on to ${s.ing2}, with ${s.skills} at the centre of the work. I'll check each result with you before going further.`,
 ];
 export const TIMEZONE_ANSWERS: Answer[] = [
-  (s) => `I can arrange my working hours to overlap with yours for calls and quick questions, and I'll keep you updated in writing the rest of the time. For ${s.topic}, that means you won't be waiting on me for answers.`,
-  () => "I'd plan my day so that part of it overlaps with your business hours, which is when I'd schedule calls and reviews. Between those, I'll send short written updates so nothing waits on a meeting.",
+  (s) =>
+    `I can arrange my working hours to overlap with yours for calls and quick questions, and I'll keep you updated in writing the rest of the time. For ${s.topic}, that means you won't be waiting on me for answers.`,
+  () =>
+    "I'd plan my day so that part of it overlaps with your business hours, which is when I'd schedule calls and reviews. Between those, I'll send short written updates so nothing waits on a meeting.",
 ];
 export const AVAILABILITY_ANSWERS: Answer[] = [
   (s) => `I can start as soon as we agree on the scope, beginning with ${s.ing}. I'll keep steady hours on this until it's done and reply to messages quickly.`,
   (s) => `I'm available to start right after we confirm the details. The first thing I'd do is ${s.vp}, and I'll share progress regularly from there.`,
 ];
 export const TIMELINE_ANSWERS: Answer[] = [
-  (s) => `From what you've described, I'd work in stages: first ${s.ing}, then ${s.ing2}. I can give you a firm estimate once I've looked at ${s.thing}, and I'll flag early if anything turns out bigger than expected.`,
-  (s) => `I'd split it into short milestones, starting with ${s.ing} and then ${s.ing2}, so you see progress at each stage. Once I've seen ${s.thing}, I'll confirm the timeline in writing.`,
+  (s) =>
+    `From what you've described, I'd work in stages: first ${s.ing}, then ${s.ing2}. I can give you a firm estimate once I've looked at ${s.thing}, and I'll flag early if anything turns out bigger than expected.`,
+  (s) =>
+    `I'd split it into short milestones, starting with ${s.ing} and then ${s.ing2}, so you see progress at each stage. Once I've seen ${s.thing}, I'll confirm the timeline in writing.`,
 ];
 export const APPROACH_ANSWERS: Answer[] = [
   (s) => `I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further. I'd use ${s.skills} for this.`,
-  (s) => `My approach is to understand the goal first and then work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}, with ${s.skills} doing the heavy lifting.`,
+  (s) =>
+    `My approach is to understand the goal first and then work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}, with ${s.skills} doing the heavy lifting.`,
 ];
 /** With the bid that will be sent; without one, no figure at all (the bid on the proposal says it). */
 export const RATE_ANSWERS = {
   bid: [
-    (bid: string, s: AnswerSlots) => `My bid for this job is ${bid}, for ${s.topic} as you've described it. If the scope changes, I'll tell you before it affects the cost.`,
+    (bid: string, s: AnswerSlots) =>
+      `My bid for this job is ${bid}, for ${s.topic} as you've described it. If the scope changes, I'll tell you before it affects the cost.`,
     (bid: string, s: AnswerSlots) => `I've bid ${bid} for this. I'd start with ${s.ing} and keep you updated as I go, so there are no surprises on cost.`,
   ],
   budget: [
-    (s: AnswerSlots) => `The rate is the one in my bid on this proposal, set with your posted budget in mind. I'd confirm the exact scope of ${s.topic} first, then stick to what we agree.`,
-    (s: AnswerSlots) => `My bid on this proposal states the rate, and I've kept your posted budget in mind. Once we confirm the scope, I'll tell you upfront if anything about ${s.topic} would change the cost.`,
+    (s: AnswerSlots) =>
+      `The rate is the one in my bid on this proposal, set with your posted budget in mind. I'd confirm the exact scope of ${s.topic} first, then stick to what we agree.`,
+    (s: AnswerSlots) =>
+      `My bid on this proposal states the rate, and I've kept your posted budget in mind. Once we confirm the scope, I'll tell you upfront if anything about ${s.topic} would change the cost.`,
   ],
-  open: [(s: AnswerSlots) => `The rate is the one in my bid on this proposal. I'd confirm the scope of ${s.topic} first, and tell you upfront if anything would change the cost.`],
+  open: [
+    (s: AnswerSlots) =>
+      `The rate is the one in my bid on this proposal. I'd confirm the scope of ${s.topic} first, and tell you upfront if anything would change the cost.`,
+  ],
 };
 export const PORTFOLIO_ANSWERS: Answer[] = [
-  (s) => `Samples are available on request, and I'd send them to you directly. For ${s.topic}, the most useful proof would be a small first step, ${s.ing}, that you can review before we go further.`,
-  (s) => `I can share samples on request in a message. Better still for ${s.topic}: I'd start with ${s.ing}, so you can judge the work on your own project before committing to more.`,
+  (s) =>
+    `Samples are available on request, and I'd send them to you directly. For ${s.topic}, the most useful proof would be a small first step, ${s.ing}, that you can review before we go further.`,
+  (s) =>
+    `I can share samples on request in a message. Better still for ${s.topic}: I'd start with ${s.ing}, so you can judge the work on your own project before committing to more.`,
 ];
 export const YES_ANSWERS: Answer[] = [
   (s) => `Yes, that works for me. For this job I'd start by ${s.ing}, and I'm happy to go over the details whenever suits you.`,

@@ -8,7 +8,23 @@ import { tokenize } from "../lib/text";
 import { keyTermsOf } from "./local-writer-terms";
 import { MONEY, withoutPrice } from "./local-writer-money";
 import * as P from "./local-writer-phrases";
-import { clause, dedupe, flip, fragment, gerund, hash, ing, isInjection, LATER_VERBS, lowerFirst, overlap, plain, SENTENCE_CHARS, article, countPhrase } from "./local-writer-text";
+import {
+  clause,
+  dedupe,
+  flip,
+  fragment,
+  gerund,
+  hash,
+  ing,
+  isInjection,
+  LATER_VERBS,
+  lowerFirst,
+  overlap,
+  plain,
+  SENTENCE_CHARS,
+  article,
+  countPhrase,
+} from "./local-writer-text";
 import type { JobType } from "../db/enums";
 
 export interface WritingJob {
@@ -50,16 +66,23 @@ function titleText(title: string, proper: Set<string>): string {
   });
 }
 
-const VERB_ALT = P.VERBS.filter((v) => v !== "set").map((v) => v.replace(/[-\s]/g, "[-\\s]")).join("|");
+const VERB_ALT = P.VERBS.filter((v) => v !== "set")
+  .map((v) => v.replace(/[-\s]/g, "[-\\s]"))
+  .join("|");
 
 const GERUNDS = new Map(P.VERBS.map((v) => [ing(v.split(/[-\s]/)[0]!), v.split(/[-\s]/)[0]!]));
 
-const ACTION = new RegExp(String.raw`(?:^|\b(?:to|will|'ll|must|should|shall|can|could|would|please|then|help(?: us| me)?|responsible for)\s+)(?:also\s+|then\s+|fully\s+)?(${VERB_ALT})\b`, "i");
+const ACTION = new RegExp(
+  String.raw`(?:^|\b(?:to|will|'ll|must|should|shall|can|could|would|please|then|help(?: us| me)?|responsible for)\s+)(?:also\s+|then\s+|fully\s+)?(${VERB_ALT})\b`,
+  "i",
+);
 
 const STEP_SPLIT = new RegExp(String.raw`\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?(?:also\s+)?|\s+then\s+)(?=(?:${VERB_ALT})\b)`, "i");
-const DELIVERABLE = /\b(?:files?|source|svg|png|pdf|jpe?g|eps|reports?|documentation|docs|mockups?|logos?|designs?|dashboards?|csv|spreadsheets?|scripts?|guide|presentation|videos?|templates?)\b/i;
+const DELIVERABLE =
+  /\b(?:files?|source|svg|png|pdf|jpe?g|eps|reports?|documentation|docs|mockups?|logos?|designs?|dashboards?|csv|spreadsheets?|scripts?|guide|presentation|videos?|templates?)\b/i;
 const LIST_LEAD = /^(?:deliverables?|requirements?|scope|tasks?|what (?:we|i) need|responsibilities)\s*:\s*/i;
-const NEED = /\b(we|i)(?:'re|'m|'d| are| am| would)?\s+(?:currently\s+|urgently\s+|really\s+|also\s+|now\s+)?(need|want|require|looking for|seeking|searching for|like|hoping)\s+(.+)/i;
+const NEED =
+  /\b(we|i)(?:'re|'m|'d| are| am| would)?\s+(?:currently\s+|urgently\s+|really\s+|also\s+|now\s+)?(need|want|require|looking for|seeking|searching for|like|hoping)\s+(.+)/i;
 const NEED_START = /^(?:urgently\s+)?(looking for|need|needed|seeking|searching for|hiring)\s*:?\s+(.+)/i;
 const PROBLEM = new RegExp(
   String.raw`\b(?:our|my|the)\s[^.!?]{0,60}?\b(?:(?:is|are|has|have|keeps?|takes?|gets?|feels?|looks?)\s+(?:really\s+|very\s+|too\s+|still\s+|extremely\s+|quite\s+)?` +
@@ -67,10 +90,14 @@ const PROBLEM = new RegExp(
     String.raw`|(?:crashes|fails|breaks|freezes|hangs|stopped|stops|doesn't|does not|won't|can't|cannot|isn't|aren't)\b)`,
   "i",
 );
-const ROLE = /\b(?:developer|engineer|designer|expert|specialist|consultant|writer|freelancer|programmer|architect|administrator|admin|assistant|analyst|marketer|scientist|editor|illustrator|copywriter|tester|manager|strategist|artist|animator|professional)s?\b/gi;
+const ROLE =
+  /\b(?:developer|engineer|designer|expert|specialist|consultant|writer|freelancer|programmer|architect|administrator|admin|assistant|analyst|marketer|scientist|editor|illustrator|copywriter|tester|manager|strategist|artist|animator|professional)s?\b/gi;
 export const DETERMINER = /^(?:a|an|the|my|our|your|this|these|some|its|their|\d)\b/i;
 
-interface Sentence { text: string; bullet: boolean }
+interface Sentence {
+  text: string;
+  bullet: boolean;
+}
 
 function sentencesOf(description: string): Sentence[] {
   const out: Sentence[] = [];
@@ -99,7 +126,8 @@ function stepsOf(sentences: Sentence[], proper: Set<string>): string[] {
     const found = ACTION.exec(body);
     let pieces: string[];
     if (found) pieces = joinShort(body.slice(found.index + found[0].length - found[1]!.length).split(STEP_SPLIT));
-    else if ((bullet || listed) && DELIVERABLE.test(body) && body.split(/\s+/).length <= 16) pieces = [`deliver ${body.replace(/^(?:the\s+)?deliver(?:y|ables?)\s*/i, "")}`];
+    else if ((bullet || listed) && DELIVERABLE.test(body) && body.split(/\s+/).length <= 16)
+      pieces = [`deliver ${body.replace(/^(?:the\s+)?deliver(?:y|ables?)\s*/i, "")}`];
     else continue;
     for (const piece of pieces) {
       const step = flip(clause(fragment(piece, 40), 14));
@@ -124,7 +152,10 @@ function joinShort(pieces: string[]): string[] {
   return out;
 }
 
-interface Need { sv: string; obj: string }
+interface Need {
+  sv: string;
+  obj: string;
+}
 
 function needOf(sentences: Sentence[], proper: Set<string>): Need | undefined {
   for (const { text } of sentences.slice(0, 8)) {
@@ -136,8 +167,16 @@ function needOf(sentences: Sentence[], proper: Set<string>): Need | undefined {
     if (!rest || (verb === "like" && !/'d|would/i.test(m?.[0] ?? "")) || (verb === "hoping" && !/^to\s/i.test(rest))) continue;
     const obj = flip(clause(fragment(rest, 40), 22));
     if (obj.split(" ").length < 3 || isInjection(obj)) continue;
-    const sv = verb.startsWith("need") || verb === "require" ? "you need" : verb === "want" ? "you want" : verb === "like" ? "you'd like"
-      : verb === "hoping" ? "you're hoping" : "you're looking for";
+    const sv =
+      verb.startsWith("need") || verb === "require"
+        ? "you need"
+        : verb === "want"
+          ? "you want"
+          : verb === "like"
+            ? "you'd like"
+            : verb === "hoping"
+              ? "you're hoping"
+              : "you're looking for";
     return { sv, obj: lowerFirst(obj, proper) };
   }
   return undefined;
@@ -153,7 +192,10 @@ function problemOf(sentences: Sentence[], proper: Set<string>): string | undefin
   return undefined;
 }
 
-interface TitleReading { kind: "verb" | "role" | "topic" | "none"; text: string }
+interface TitleReading {
+  kind: "verb" | "role" | "topic" | "none";
+  text: string;
+}
 
 function readTitle(rawTitle: string, proper: Set<string>): TitleReading {
   const cleaned = fragment(rawTitle, 16)
@@ -164,7 +206,9 @@ function readTitle(rawTitle: string, proper: Set<string>): TitleReading {
   const words = text.split(/\s+/);
   const first = words[0]!.toLowerCase();
   // "Update product descriptions" is a task, "Document translation" is not: an ambiguous verb needs a determiner or a plural object.
-  const object = words.length >= 2 && (DETERMINER.test(words[1]!) || (/[^s]s$/i.test(words.at(-1)!) && !P.EVERYDAY_WORDS.has(words.at(-1)!.toLowerCase())) || /s$/.test(words.at(-1)!));
+  const object =
+    words.length >= 2 &&
+    (DETERMINER.test(words[1]!) || (/[^s]s$/i.test(words.at(-1)!) && !P.EVERYDAY_WORDS.has(words.at(-1)!.toLowerCase())) || /s$/.test(words.at(-1)!));
   if (P.CLEAR_VERBS.has(first) || (P.VERBS.includes(first) && object)) {
     return words.length >= 2 ? { kind: "verb", text: first + text.slice(first.length) } : { kind: "none", text: "" };
   }
@@ -174,7 +218,10 @@ function readTitle(rawTitle: string, proper: Set<string>): TitleReading {
   if (role) {
     const end = role.index + role[0].length;
     const head = text.slice(0, end);
-    const tail = text.slice(end).trim().replace(/^(?:for|with)\s+(?!a\b|an\b|the\b|your\b|my\b)/i, (m) => `${m}your `);
+    const tail = text
+      .slice(end)
+      .trim()
+      .replace(/^(?:for|with)\s+(?!a\b|an\b|the\b|your\b|my\b)/i, (m) => `${m}your `);
     return { kind: "role", text: `${DETERMINER.test(head) ? "" : article(head) + " "}${head}${tail ? " " + tail : ""}` };
   }
   return { kind: "topic", text: DETERMINER.test(text) ? text : `the ${text}` };
@@ -227,7 +274,10 @@ export function readJob(job: WritingJob, profile: WriterProfile | null | undefin
   };
   // Most talked-about first; the freelancer's own skills and the client's listing order break ties.
   const relevance = (skill: string, i: number): number => mentions(skill) + (ownSkills.has(skill.toLowerCase()) ? 2 : 0) - i * 0.01;
-  const skills = jobSkills.map((s, i) => ({ s, r: relevance(s, i) })).sort((a, b) => b.r - a.r).map((x) => x.s);
+  const skills = jobSkills
+    .map((s, i) => ({ s, r: relevance(s, i) }))
+    .sort((a, b) => b.r - a.r)
+    .map((x) => x.s);
   const listed = new Set(skills.map((s) => s.toLowerCase()));
   const extraSkills = profileSkills.filter((s) => !listed.has(s.toLowerCase()) && mentions(s) >= 1);
   const terms = keyTermsOf(rawTitle, description, skills);
@@ -247,13 +297,27 @@ export function readJob(job: WritingJob, profile: WriterProfile | null | undefin
   const need = needOf(sentences, proper) ?? needOf([{ text: titleText(fragment(rawTitle, 16), proper), bullet: false }], proper);
   // The job as a noun phrase for sentences like "I'd put that straight to use on …".
   const topic =
-    title.kind === "verb" ? gerund(title.text)
-    : title.kind === "topic" ? title.text
-    : terms[0] ? `this ${terms[0]} work`
-    : category === "general" ? "this project"
-    : `this ${P.CATEGORIES[category].work}`;
+    title.kind === "verb"
+      ? gerund(title.text)
+      : title.kind === "topic"
+        ? title.text
+        : terms[0]
+          ? `this ${terms[0]} work`
+          : category === "general"
+            ? "this project"
+            : `this ${P.CATEGORIES[category].work}`;
   return {
-    seed, category, skills, terms, extraSkills, profileWords: new Set(tokenize(profileSkills.join(" "))), need, problem: problemOf(sentences, proper), title, topic, steps: stepsOf(sentences, proper),
+    seed,
+    category,
+    skills,
+    terms,
+    extraSkills,
+    profileWords: new Set(tokenize(profileSkills.join(" "))),
+    need,
+    problem: problemOf(sentences, proper),
+    title,
+    topic,
+    steps: stepsOf(sentences, proper),
     hasBudget: /\d/.test(plain(job?.budgetText, 200)),
   };
 }

@@ -30,7 +30,13 @@ export function picker(seed: number) {
 /** Unicode-folded, without control or invisible characters, quotes made plain; at most max characters. */
 export function plain(text: unknown, max: number): string {
   if (typeof text !== "string") return "";
-  return text.slice(0, max).normalize("NFKC").replace(/\r\n?/g, "\n").replace(/[^\P{Cc}\n]|\p{Cf}|\p{Cs}/gu, " ").replace(/[^\S\n]+/g, " ").replace(/[‘’´]/g, "'");
+  return text
+    .slice(0, max)
+    .normalize("NFKC")
+    .replace(/\r\n?/g, "\n")
+    .replace(/[^\P{Cc}\n]|\p{Cf}|\p{Cs}/gu, " ")
+    .replace(/[^\S\n]+/g, " ")
+    .replace(/[‘’´]/g, "'");
 }
 
 const INJECTION = new RegExp(
@@ -46,7 +52,8 @@ const INJECTION = new RegExp(
   "i",
 );
 /** "Start with BANANA", 'end with "ok"': a marker the poster wants echoed back, a test for bots. */
-const MARKER_WORD = /\b(?:[Ss]tart|[Bb]egin|[Ee]nd|[Ff]inish|[Ss]ign)\b.{0,30}?\bwith\s+(?:the\s+)?(?:["“'][^"”']{1,30}["”']|[A-Z]{4,}\b)\W*$|["“'][A-Z]{3,}["”']/;
+const MARKER_WORD =
+  /\b(?:[Ss]tart|[Bb]egin|[Ee]nd|[Ff]inish|[Ss]ign)\b.{0,30}?\bwith\s+(?:the\s+)?(?:["“'][^"”']{1,30}["”']|[A-Z]{4,}\b)\W*$|["“'][A-Z]{3,}["”']/;
 
 /** Text that addresses whoever writes the proposal rather than describing the job. */
 export function isInjection(text: string): boolean {
@@ -65,10 +72,14 @@ export function fragment(text: string, maxWords = 24): string {
     .split(/\s+/)
     .map((w) => w.replace(/^'+/, "").replace(/(?<!s)'+$/, ""))
     .filter((w) => w.length > 0 && w.length <= 40 && (/[\p{L}\p{N}]/u.test(w) || w === "&"));
-  return words.slice(0, maxWords).join(" ").replace(/^[^\p{L}\p{N}.]+|^\.(?!\p{L})|[^\p{L}\p{N}+#]+$/gu, "");
+  return words
+    .slice(0, maxWords)
+    .join(" ")
+    .replace(/^[^\p{L}\p{N}.]+|^\.(?!\p{L})|[^\p{L}\p{N}+#]+$/gu, "");
 }
 
-const CLAUSE_END = /\s(?:so that|because|which|but|since|as well as|e\.g|i\.e|etc|if possible|asap)\b|[:;!?]|\s[-–—]+\s|,\s(?:and\s)?(?:we|i|it|this|they|please)\b/i;
+const CLAUSE_END =
+  /\s(?:so that|because|which|but|since|as well as|e\.g|i\.e|etc|if possible|asap)\b|[:;!?]|\s[-–—]+\s|,\s(?:and\s)?(?:we|i|it|this|they|please)\b/i;
 
 /** The first clause of a sentence, at most maxWords long, not ending on a word that needs a continuation. */
 export function clause(text: string, maxWords: number): string {
@@ -79,7 +90,16 @@ export function clause(text: string, maxWords: number): string {
     const comma = words.findLastIndex((w, i) => i >= 3 && w.endsWith(","));
     if (comma >= 0) words = words.slice(0, comma + 1);
   }
-  while (words.length && P.DANGLING.has(words.at(-1)!.toLowerCase().replace(/[^\p{L}&]/gu, ""))) words.pop();
+  while (
+    words.length &&
+    P.DANGLING.has(
+      words
+        .at(-1)!
+        .toLowerCase()
+        .replace(/[^\p{L}&]/gu, ""),
+    )
+  )
+    words.pop();
   return words.join(" ").replace(/[\s,.;:!?'-]+$/u, "");
 }
 
@@ -126,7 +146,9 @@ export const LATER_VERBS = new Set([...P.VERBS.map((v) => v.split(/[-\s]/)[0]!),
 
 /** "build a dashboard" → "building a dashboard". */
 export function gerund(vp: string): string {
-  return vp.replace(/^\p{L}+/u, (w) => ing(w)).replace(/(\b(?:and|then)\s+)([\p{L}-]+)/gu, (m, and: string, verb: string) => (LATER_VERBS.has(verb) ? and + ing(verb) : m));
+  return vp
+    .replace(/^\p{L}+/u, (w) => ing(w))
+    .replace(/(\b(?:and|then)\s+)([\p{L}-]+)/gu, (m, and: string, verb: string) => (LATER_VERBS.has(verb) ? and + ing(verb) : m));
 }
 
 /** Share of a's words that also occur in b. */

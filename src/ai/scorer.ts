@@ -62,7 +62,9 @@ export async function scoreWithModel(ai: AiClient, model: string, profilePrompt:
   ]
     .filter((l) => l !== null)
     .join("\n");
-  const user = [dataSection("profile", profilePrompt, 4000), dataSection("job", facts, 12_000), "Rate the job in <job> against the profile in <profile>."].join("\n\n");
+  const user = [dataSection("profile", profilePrompt, 4000), dataSection("job", facts, 12_000), "Rate the job in <job> against the profile in <profile>."].join(
+    "\n\n",
+  );
   const result = await ai.completeJson({
     model,
     system: SYSTEM,

@@ -162,13 +162,36 @@ function applyRules(w: string, table: RuleTable, min: number): string {
 }
 
 const STEP2 = byLastLetter([
-  ["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"], ["bli", "ble"],
-  ["alli", "al"], ["entli", "ent"], ["eli", "e"], ["ousli", "ous"], ["ization", "ize"], ["ation", "ate"],
-  ["ator", "ate"], ["alism", "al"], ["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"], ["aliti", "al"],
-  ["iviti", "ive"], ["biliti", "ble"], ["logi", "log"],
+  ["ational", "ate"],
+  ["tional", "tion"],
+  ["enci", "ence"],
+  ["anci", "ance"],
+  ["izer", "ize"],
+  ["bli", "ble"],
+  ["alli", "al"],
+  ["entli", "ent"],
+  ["eli", "e"],
+  ["ousli", "ous"],
+  ["ization", "ize"],
+  ["ation", "ate"],
+  ["ator", "ate"],
+  ["alism", "al"],
+  ["iveness", "ive"],
+  ["fulness", "ful"],
+  ["ousness", "ous"],
+  ["aliti", "al"],
+  ["iviti", "ive"],
+  ["biliti", "ble"],
+  ["logi", "log"],
 ]);
 const STEP3 = byLastLetter([
-  ["icate", "ic"], ["ative", ""], ["alize", "al"], ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""],
+  ["icate", "ic"],
+  ["ative", ""],
+  ["alize", "al"],
+  ["iciti", "ic"],
+  ["ical", "ic"],
+  ["ful", ""],
+  ["ness", ""],
 ]);
 const STEP4 = byLastLetter(
   ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism", "ate", "iti", "ous", "ive", "ize"]
@@ -222,10 +245,7 @@ function porterStem(word: string): string {
     if (!w.endsWith(suffix)) continue;
     const end = w.length - suffix.length;
     const m = measure(w, end);
-    const ok =
-      suffix === "ion"
-        ? m > 1 && (w[end - 1] === "s" || w[end - 1] === "t")
-        : m > 1 || (suffix === "er" && m === 1 && end >= 4);
+    const ok = suffix === "ion" ? m > 1 && (w[end - 1] === "s" || w[end - 1] === "t") : m > 1 || (suffix === "er" && m === 1 && end >= 4);
     if (ok) w = w.slice(0, end);
     break;
   }
@@ -283,7 +303,11 @@ export function contentStem(token: string): string {
 export const ALIASES = new Map<string, string[]>();
 for (const group of ALIAS_GROUPS) {
   const stems = group.map(stemWord);
-  for (const s of stems) ALIASES.set(s, stems.filter((o) => o !== s));
+  for (const s of stems)
+    ALIASES.set(
+      s,
+      stems.filter((o) => o !== s),
+    );
 }
 
 /** A technology name or a token with a digit, `+` or `#` ("k8s", "c++"). */
@@ -331,15 +355,45 @@ export function corpusWeight(stem: string, heuristic: number, stats?: { totalDoc
 
 // ---------------------------------------------------------------- prompt words
 
-export const NEGATORS = new Set(["no", "not", "without", "avoid", "avoiding", "except", "excluding", "exclude", "never", "nor", "neither", "none", "nothing", "dislike"]);
+export const NEGATORS = new Set([
+  "no",
+  "not",
+  "without",
+  "avoid",
+  "avoiding",
+  "except",
+  "excluding",
+  "exclude",
+  "never",
+  "nor",
+  "neither",
+  "none",
+  "nothing",
+  "dislike",
+]);
 /** "don't", "won't": the tokenizer splits them into "don" + "t". */
 export const NEGATED_AUX = new Set(["don", "doesn", "didn", "won", "wouldn", "isn", "aren", "can"]);
 /** "not only", "no more than", "no problem": not a negation of what follows. */
-export const NOT_A_NEGATION = new Set(["only", "just", "necessarily", "limited", "exclusively", "less", "more", "fewer", "later", "longer", "matter", "problem"]);
+export const NOT_A_NEGATION = new Set([
+  "only",
+  "just",
+  "necessarily",
+  "limited",
+  "exclusively",
+  "less",
+  "more",
+  "fewer",
+  "later",
+  "longer",
+  "matter",
+  "problem",
+]);
 /** Words that end a negative scope: contrast always, wishes once the scope has a term ("no PHP, want React"). */
 export const CONTRAST = new Set(["but", "however", "though", "although", "whereas", "instead", "rather", "yet", "while"]);
 export const WISH = new Set(
-  "want wants like love prefer prefers preferred preferably ideally ideal looking seeking need needs plus bonus ok okay fine welcome great good only especially mainly mostly".split(" "),
+  "want wants like love prefer prefers preferred preferably ideally ideal looking seeking need needs plus bonus ok okay fine welcome great good only especially mainly mostly".split(
+    " ",
+  ),
 );
 /** "node.js", "vue.js": the "js" belongs to the name before it. */
 export const JS_OWNERS = new Set(["node", "vue", "react", "next", "express", "nest", "three", "d3", "angular", "ember", "backbone", "alpine", "svelte"]);

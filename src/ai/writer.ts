@@ -74,11 +74,7 @@ function jobFacts(job: WritingJob): string {
 
 function profileFacts(p: WriterProfile | null): string {
   if (!p) return "No profile on record: write in the first person without naming the freelancer.";
-  return [
-    p.name ? `Name: ${p.name}` : null,
-    p.title ? `Title: ${p.title}` : null,
-    p.skills?.length ? `Skills: ${p.skills.join(", ")}` : null,
-  ]
+  return [p.name ? `Name: ${p.name}` : null, p.title ? `Title: ${p.title}` : null, p.skills?.length ? `Skills: ${p.skills.join(", ")}` : null]
     .filter(Boolean)
     .join("\n");
 }

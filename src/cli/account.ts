@@ -55,7 +55,9 @@ export const accountList: Command = {
               a.kind,
               String(a.credits),
               String(a.activeKeys),
-              a.rateLimitMultiplier === 1 && Object.keys(a.rateLimitOverrides).length === 0 ? "default" : `x${a.rateLimitMultiplier}${Object.keys(a.rateLimitOverrides).length ? "+overrides" : ""}`,
+              a.rateLimitMultiplier === 1 && Object.keys(a.rateLimitOverrides).length === 0
+                ? "default"
+                : `x${a.rateLimitMultiplier}${Object.keys(a.rateLimitOverrides).length ? "+overrides" : ""}`,
               formatTs(a.createdAtTs),
             ]),
           ]),
@@ -77,7 +79,8 @@ function ceilingFlag(ctx: Parameters<Command["run"]>[0], name: string): number |
 
 export const accountLimits: Command = {
   name: "account limits",
-  summary: "Raise (or lower) an account's limits: rate limits (a multiplier over the default table, exact per-window overrides) and ceilings (feeds, API keys, prompt length).",
+  summary:
+    "Raise (or lower) an account's limits: rate limits (a multiplier over the default table, exact per-window overrides) and ceilings (feeds, API keys, prompt length).",
   usage:
     "jobpilot account limits --account ID [--multiplier X] [--set BUCKET.WINDOW=N ...] [--clear] [--ai-scoring N|unlimited] [--feeds N|default] [--api-keys N|default] [--prompt-chars N|default] [--json]",
   details: `Buckets: ${BUCKETS.join(", ")}. Windows: minute, day. Example: --set apply.day=5000 --multiplier 2. Ceilings default to JOBPILOT_MAX_FEEDS_PER_ACCOUNT, JOBPILOT_MAX_API_KEYS_PER_ACCOUNT and JOBPILOT_MAX_PROMPT_CHARS; a lower ceiling removes nothing, the account only cannot add more.`,

@@ -84,7 +84,9 @@ export function parseCommand(cmd: Command, argv: string[]): { values: CommandCon
     });
   } catch (err) {
     // node's messages are long and multi-line; keep the first sentence.
-    const first = String((err as Error).message).split("\n")[0]!.replace(/\. To specify.*$/, "");
+    const first = String((err as Error).message)
+      .split("\n")[0]!
+      .replace(/\. To specify.*$/, "");
     throw new UsageError(first);
   }
   const values = parsed.values as CommandContext["values"];

@@ -9,7 +9,11 @@ export const dashboardLink: Command = {
   usage: "jobpilot dashboard link --account ID [--base-url URL | --port N --host ADDR]",
   options: {
     account: { type: "string", value: "ID", description: "Account id" },
-    "base-url": { type: "string", value: "URL", description: "Where browsers reach the server, e.g. https://jobs.example.com (default http://HOST:PORT, as `serve` listens)" },
+    "base-url": {
+      type: "string",
+      value: "URL",
+      description: "Where browsers reach the server, e.g. https://jobs.example.com (default http://HOST:PORT, as `serve` listens)",
+    },
     // The same settings `serve` listens with (env PORT and HOST, or these flags), so the link points at the running server.
     ...LISTEN_OPTIONS,
   },
@@ -17,7 +21,9 @@ export const dashboardLink: Command = {
     const accountId = requireString(ctx, "account");
     const baseUrl = ctx.values["base-url"];
     if (typeof baseUrl !== "string" && ctx.config().port === 0) {
-      throw new UsageError("the server's port is 0 (any free port), so only the server knows it: give --port N with the port its banner shows, or --base-url URL");
+      throw new UsageError(
+        "the server's port is 0 (any free port), so only the server knows it: give --port N with the port its banner shows, or --base-url URL",
+      );
     }
     return withDeps(ctx, (deps) => {
       const { token, expiresAtTs } = createSignInLink(deps, accountId);

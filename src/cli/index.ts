@@ -10,7 +10,23 @@ import { migrateCommand } from "./migrate";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
-export const COMMANDS: Command[] = [serveCommand, migrateCommand, accountCreate, accountList, accountLimits, accountDriver, keyCreate, keyList, keyRevoke, creditsGrant, ingestCommand, sourceList, sourceStatus, sourceConnect, dashboardLink];
+export const COMMANDS: Command[] = [
+  serveCommand,
+  migrateCommand,
+  accountCreate,
+  accountList,
+  accountLimits,
+  accountDriver,
+  keyCreate,
+  keyList,
+  keyRevoke,
+  creditsGrant,
+  ingestCommand,
+  sourceList,
+  sourceStatus,
+  sourceConnect,
+  dashboardLink,
+];
 
 function topHelp(): string {
   const rows = COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`);
@@ -62,7 +78,13 @@ export async function runCli(argv: string[], io: CliIO): Promise<number | Runnin
     const sub = argv[1];
     const names = COMMANDS.filter((c) => c.name.startsWith(`${found.group} `)).map((c) => c.name.split(" ")[1]);
     if (sub === undefined || sub === "--help" || sub === "-h") {
-      io.stdout(`Usage: jobpilot ${found.group} <${names.join("|")}> [options]\n\n` + COMMANDS.filter((c) => c.name.startsWith(`${found.group} `)).map((c) => `  ${c.name.padEnd(16)} ${c.summary}`).join("\n") + "\n");
+      io.stdout(
+        `Usage: jobpilot ${found.group} <${names.join("|")}> [options]\n\n` +
+          COMMANDS.filter((c) => c.name.startsWith(`${found.group} `))
+            .map((c) => `  ${c.name.padEnd(16)} ${c.summary}`)
+            .join("\n") +
+          "\n",
+      );
       return sub === undefined ? 2 : 0;
     }
     io.stderr(`jobpilot: unknown command '${found.group} ${sub}' (expected one of: ${names.join(", ")})\n`);

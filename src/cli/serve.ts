@@ -24,7 +24,8 @@ export const serveCommand: Command = {
   name: "serve",
   summary: "Run the HTTP API and every background loop in one process. Applies pending migrations first.",
   usage: "jobpilot serve [--port N] [--host ADDR] [--db PATH] [--log-level LEVEL]",
-  details: "Logs go to stdout (JSON lines); the start banner goes to stderr. On an empty database it creates a first account and prints its API key once, in the banner on stderr. SIGTERM or SIGINT stops it gracefully.",
+  details:
+    "Logs go to stdout (JSON lines); the start banner goes to stderr. On an empty database it creates a first account and prints its API key once, in the banner on stderr. SIGTERM or SIGINT stops it gracefully.",
   options: LISTEN_OPTIONS,
   run(ctx): Running {
     const config = ctx.config();

@@ -37,7 +37,13 @@ export const sourceList: Command = {
       description: entry.description,
     }));
     if (ctx.values.json) printJson(ctx, rows);
-    else ctx.io.stdout(table([["SOURCE", "ENABLED", "PLATFORM", "SCHEDULE", "WHAT"], ...rows.map((r) => [r.name, r.enabled ? "yes" : "no", r.platform, r.schedule, r.description])]));
+    else
+      ctx.io.stdout(
+        table([
+          ["SOURCE", "ENABLED", "PLATFORM", "SCHEDULE", "WHAT"],
+          ...rows.map((r) => [r.name, r.enabled ? "yes" : "no", r.platform, r.schedule, r.description]),
+        ]),
+      );
     return 0;
   },
 };
@@ -82,7 +88,9 @@ export const sourceStatus: Command = {
               `${r.lastSeen}/${r.lastNew}`,
               `${r.totalSeen}/${r.totalNew}`,
               r.enabled ? (r.nextRunAtTs === null ? "at start" : formatTs(r.nextRunAtTs)) : "-",
-              r.lastError ? `${r.lastError} (${r.consecutiveFailures} failure${r.consecutiveFailures === 1 ? "" : "s"} in a row, ${formatTs(r.lastErrorAtTs)})` : "-",
+              r.lastError
+                ? `${r.lastError} (${r.consecutiveFailures} failure${r.consecutiveFailures === 1 ? "" : "s"} in a row, ${formatTs(r.lastErrorAtTs)})`
+                : "-",
             ]),
           ]),
         );
@@ -139,7 +147,9 @@ export const sourceConnect: Command = {
         return 0;
       }
       const { url, state } = startMarketplaceConnect(deps);
-      ctx.io.stdout(`Open this page, log in and approve jobpilot:\n\n  ${url}\n\nThen paste the code or the whole redirect URL here (or let ${deps.config.marketplaceRedirectUri} receive it):\n`);
+      ctx.io.stdout(
+        `Open this page, log in and approve jobpilot:\n\n  ${url}\n\nThen paste the code or the whole redirect URL here (or let ${deps.config.marketplaceRedirectUri} receive it):\n`,
+      );
       const abort = new AbortController();
       const deadline = deps.clock.now() + waitSeconds * 1000;
       // Whichever comes first: the server's callback using up our state, or a pasted line (end of input = wait for the callback).

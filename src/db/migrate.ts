@@ -16,9 +16,7 @@ export interface MigrateResult {
  */
 export function migrate(sqlite: Database, opts: { migrations?: EmbeddedMigration[]; clock?: Clock } = {}): MigrateResult {
   const { migrations = MIGRATIONS, clock = systemClock } = opts;
-  sqlite.run(
-    "CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at_ts INTEGER NOT NULL)",
-  );
+  sqlite.run("CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY NOT NULL, hash TEXT NOT NULL, applied_at_ts INTEGER NOT NULL)");
   const applied: string[] = [];
   for (const m of migrations) {
     const hash = sha256Hex(m.sql);

@@ -70,7 +70,11 @@ export function apiReference(documentation: Documentation) {
       { detail: { hide: true } },
     )
     .get(PAGE_PATH, () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
-    .get(SCRIPT_PATH, () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
-      detail: { hide: true },
-    });
+    .get(
+      SCRIPT_PATH,
+      () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }),
+      {
+        detail: { hide: true },
+      },
+    );
 }

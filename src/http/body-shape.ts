@@ -61,7 +61,9 @@ export function bodyShape(routes: () => { method: string; path: string; hooks?: 
   let bodies: Map<string, TSchema> | null = null;
   return new Elysia({ name: "body-shape" }).onTransform({ as: "global" }, ({ request, route, body }) => {
     if (body === undefined) return;
-    bodies ??= new Map(routes().flatMap((r) => (r.hooks?.body && typeof r.hooks.body === "object" ? [[`${r.method} ${r.path}`, r.hooks.body as TSchema]] : [])));
+    bodies ??= new Map(
+      routes().flatMap((r) => (r.hooks?.body && typeof r.hooks.body === "object" ? [[`${r.method} ${r.path}`, r.hooks.body as TSchema]] : [])),
+    );
     const schema = bodies.get(`${request.method} ${route}`);
     if (!schema || containersMatch(schema, body)) return;
     throw new BodyShapeError(bodyFailures(schema, body));

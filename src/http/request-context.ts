@@ -28,31 +28,30 @@ export const MAX_REQUEST_HEAD_BYTES = 65_536;
  * writes one access-log line.
  */
 export function requestContext(deps: Deps) {
-  const plugin = new Elysia({ name: "request-context" })
-    .onRequest(({ request, set }) => {
-      const given = request.headers.get("x-request-id");
-      const id = given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
-      setRequestState(request, { id, startedAt: performance.now(), path: pathOf(request.url) });
-      set.headers["x-request-id"] = id;
-      // request.url is absolute and percent-encoded (ASCII): everything from the path's slash is what the client sent.
-      const target = request.url.length - request.url.indexOf("/", request.url.indexOf("//") + 2);
-      if (target > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
-      const declared = request.headers.get("content-length");
-      if (declared && Number(declared) > deps.config.maxBodyBytes) {
-        throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
-      }
-    });
+  const plugin = new Elysia({ name: "request-context" }).onRequest(({ request, set }) => {
+    const given = request.headers.get("x-request-id");
+    const id = given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
+    setRequestState(request, { id, startedAt: performance.now(), path: pathOf(request.url) });
+    set.headers["x-request-id"] = id;
+    // request.url is absolute and percent-encoded (ASCII): everything from the path's slash is what the client sent.
+    const target = request.url.length - request.url.indexOf("/", request.url.indexOf("//") + 2);
+    if (target > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
+    const declared = request.headers.get("content-length");
+    if (declared && Number(declared) > deps.config.maxBodyBytes) {
+      throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
+    }
+  });
   // Only hooked when access lines are wanted: an after-response hook costs a scheduled callback per request.
   if (!deps.log.isEnabled("info")) return plugin;
   return plugin.onAfterResponse({ as: "global" }, ({ request, set }) => {
-      const state = getRequestState(request);
-      deps.log.info("request", {
-        reqId: state?.id,
-        method: request.method,
-        path: state ? redactPath(state.path) : undefined,
-        status: typeof set.status === "number" ? set.status : 200,
-        ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
-        accountId: state?.auth?.accountId,
-      });
+    const state = getRequestState(request);
+    deps.log.info("request", {
+      reqId: state?.id,
+      method: request.method,
+      path: state ? redactPath(state.path) : undefined,
+      status: typeof set.status === "number" ? set.status : 200,
+      ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
+      accountId: state?.auth?.accountId,
     });
+  });
 }

@@ -5,7 +5,10 @@ import { describeSchema } from "../errors";
 /** A union of the string literals of one `as const` array: a closed set's schema, derived from the set written once. */
 export function literalUnion<const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<LiteralSchemas<T>> {
   // map() over a generic tuple types each element as plain string; the cast puts the tuple's literals back.
-  return t.Union(values.map((v) => t.Literal(v)), options) as unknown as TUnion<LiteralSchemas<T>>;
+  return t.Union(
+    values.map((v) => t.Literal(v)),
+    options,
+  ) as unknown as TUnion<LiteralSchemas<T>>;
 }
 
 /** One TLiteral per element, as a tuple: what t.Union([t.Literal("a"), t.Literal("b")]) is typed with. */
@@ -21,8 +24,7 @@ export const ErrorBody = t.Object(
 );
 
 /** Standard error responses, merged into each route's response map for the OpenAPI page. */
-export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<number, typeof ErrorBody>;
+export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<number, typeof ErrorBody>;
 
 /** The statuses every authenticated route can answer, whatever it does. */
 export const AUTHED_ERRORS = [400, 401, 404, 429, 500] as const;

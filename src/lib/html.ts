@@ -59,7 +59,33 @@ function tidyLines(text: string, cleanLine: (line: string) => string): string {
 /** Elements whose content is never text: dropped with everything inside. */
 const DROPPED = new Set(["script", "style", "noscript", "template", "head", "title", "iframe", "object", "svg", "math", "select", "textarea"]);
 /** Elements that start a paragraph (blank line) or a line. */
-const PARAGRAPH = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "table", "blockquote", "pre", "section", "article", "header", "footer", "aside", "nav", "figure", "hr", "form", "fieldset", "address", "details"]);
+const PARAGRAPH = new Set([
+  "p",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "blockquote",
+  "pre",
+  "section",
+  "article",
+  "header",
+  "footer",
+  "aside",
+  "nav",
+  "figure",
+  "hr",
+  "form",
+  "fieldset",
+  "address",
+  "details",
+]);
 const LINE = new Set(["div", "li", "tr", "dt", "dd", "summary", "caption", "figcaption", "main", "center"]);
 const CELL = new Set(["td", "th"]);
 /**
@@ -166,7 +192,15 @@ export function htmlToText(html: string | null | undefined): string {
     let t = HAS_PLACEHOLDER.test(raw) ? raw.replace(PLACEHOLDERS, "") : raw;
     if (pre > 0) t = t.replace(/\r\n?/g, "\n").replace(/[ \t]/g, PRE_SPACE);
     // Whether the input is plain text is only known at the end, so source newlines stay marked until then.
-    else t = t.replace(/\s+/g, (run) => (/[\n\r]/.test(run) ? run.replace(/\r\n?/g, "\n").replace(/[^\n]+/g, "").replaceAll("\n", SOURCE_NEWLINE) : " "));
+    else
+      t = t.replace(/\s+/g, (run) =>
+        /[\n\r]/.test(run)
+          ? run
+              .replace(/\r\n?/g, "\n")
+              .replace(/[^\n]+/g, "")
+              .replaceAll("\n", SOURCE_NEWLINE)
+          : " ",
+      );
     // A decoded "&#2;" must not turn into one of our placeholders: decode the runs between ours, drop any it made.
     out.push(t.includes("&") ? t.replace(BETWEEN_PLACEHOLDERS, (run) => decodeEntities(run).replace(PLACEHOLDERS, "")) : t);
   };

@@ -32,5 +32,11 @@ export function redactPath(path: string): string {
   const q = path.indexOf("?");
   const segments = (q < 0 ? path : path.slice(0, q)).split("/");
   const out = segments.map((s, i) => redactSegment(s, segments[i - 1])).join("/");
-  return q < 0 ? out : `${out}?${path.slice(q + 1).split("&").map(redactParam).join("&")}`;
+  return q < 0
+    ? out
+    : `${out}?${path
+        .slice(q + 1)
+        .split("&")
+        .map(redactParam)
+        .join("&")}`;
 }

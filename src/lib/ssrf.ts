@@ -42,8 +42,7 @@ export class EgressBlockedError extends Error {
   override name = "EgressBlockedError";
 }
 
-const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 // checkUrl has no caller-given deadline; a resolver that never answers must not hold an API request forever.
 const SAVE_RESOLVE_TIMEOUT_MS = 5_000;
@@ -186,9 +185,7 @@ function classify(ip: Ip): { global: boolean; range?: string } {
   for (const embedding of IPV6_EMBEDDING) {
     if (!inCidr(ip, embedding.cidr)) continue;
     const inner = classify(ipaddr.fromByteArray(ip.toByteArray().slice(embedding.at, embedding.at + 4)));
-    return inner.global
-      ? { global: true, range: embedding.name }
-      : { global: false, range: `${inner.range} (inside ${embedding.name})` };
+    return inner.global ? { global: true, range: embedding.name } : { global: false, range: `${inner.range} (inside ${embedding.name})` };
   }
   const range = ipaddr.subnetMatch(ip, IPV6_SPECIAL, "reserved");
   return range === GLOBAL ? { global: true } : { global: false, range };
@@ -318,11 +315,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** Validates a URL for saving (400 at the API): http/https only, no credentials in the URL, a host; resolves it and checks every address. */
-export async function checkUrl(
-  url: string,
-  policy: EgressPolicy,
-  resolve: Resolver = systemResolver,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function checkUrl(url: string, policy: EgressPolicy, resolve: Resolver = systemResolver): Promise<{ ok: true } | { ok: false; reason: string }> {
   const signal = AbortSignal.timeout(SAVE_RESOLVE_TIMEOUT_MS);
   let target: Target;
   try {

@@ -138,7 +138,10 @@ export class WorkerPool<Job, Result> {
  * message of what it threw (the worker stays up for the next job).
  */
 export function serveJobs<Job, Result>(handle: (job: Job) => Result | Promise<Result>): void {
-  const scope = globalThis as unknown as { onmessage: ((event: MessageEvent<JobMessage<Job>>) => void) | null; postMessage: (message: ResultMessage<Result>) => void };
+  const scope = globalThis as unknown as {
+    onmessage: ((event: MessageEvent<JobMessage<Job>>) => void) | null;
+    postMessage: (message: ResultMessage<Result>) => void;
+  };
   scope.onmessage = async (event) => {
     const { id, job } = event.data;
     let answer: ResultMessage<Result>;

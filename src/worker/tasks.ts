@@ -88,20 +88,12 @@ export function requeueExpired(db: Db, nowTs: number): number {
 
 /** At start nothing of ours is running: every `running` row is left over from a previous process. */
 export function requeueAllRunning(db: Db, nowTs: number): number {
-  return db
-    .update(tasks)
-    .set({ status: "queued", leaseUntilTs: null, updatedAtTs: nowTs })
-    .where(eq(tasks.status, "running"))
-    .returning({ id: tasks.id })
-    .all().length;
+  return db.update(tasks).set({ status: "queued", leaseUntilTs: null, updatedAtTs: nowTs }).where(eq(tasks.status, "running")).returning({ id: tasks.id }).all()
+    .length;
 }
 
 export function countTasks(db: Db): Record<string, number> {
-  const rows = db
-    .select({ status: tasks.status, n: sql<number>`count(*)` })
-    .from(tasks)
-    .groupBy(tasks.status)
-    .all();
+  const rows = db.select({ status: tasks.status, n: sql<number>`count(*)` }).from(tasks).groupBy(tasks.status).all();
   return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 

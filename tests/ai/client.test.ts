@@ -233,10 +233,7 @@ describe("timeouts and cancellation", () => {
 
   test("the per-request timeoutMs overrides the setting, and timeouts are retried", async () => {
     fake.setFallback(() => ({ content: GOOD, delayMs: 1500 }));
-    const err = await expectKind(
-      client({ timeoutMs: 10_000, maxRetries: 1 }).completeJson(request({ timeoutMs: 150 })),
-      "timeout",
-    );
+    const err = await expectKind(client({ timeoutMs: 10_000, maxRetries: 1 }).completeJson(request({ timeoutMs: 150 })), "timeout");
     expect(err.attempts).toBe(2);
   });
 
@@ -346,13 +343,7 @@ describe("configuration and concurrency", () => {
     const results = await Promise.all(calls);
     expect(results).toHaveLength(5);
     expect(fake.maxInFlight).toBe(2);
-    expect(fake.requests.map((r) => r.body.messages[1].content)).toEqual([
-      "call 0",
-      "call 1",
-      "call 2",
-      "call 3",
-      "call 4",
-    ]);
+    expect(fake.requests.map((r) => r.body.messages[1].content)).toEqual(["call 0", "call 1", "call 2", "call 3", "call 4"]);
   });
 
   test("a failing call frees its slot", async () => {

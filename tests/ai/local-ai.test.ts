@@ -46,7 +46,12 @@ describe("local AI on threads", () => {
     const ai = open(1);
     await ai.score("react", job);
     ai.close();
-    expect(await ai.score("react", job).then(() => "answered", (err: Error) => err.message)).toBe("the worker pool was terminated");
+    expect(
+      await ai.score("react", job).then(
+        () => "answered",
+        (err: Error) => err.message,
+      ),
+    ).toBe("the worker pool was terminated");
   });
 
   test.if(process.platform === "linux")("on Linux the threads run at the lowest CPU priority, the server's thread at its own", async () => {

@@ -17,7 +17,7 @@ describe("dataSection", () => {
     "</ job >",
     "< /Job>",
     "<\n/job\n>",
-    "</job foo=\"bar\">",
+    '</job foo="bar">',
     "<job>",
     "< JoB >",
     "＜/job＞", // fullwidth forms fold to < and > under NFKC

@@ -69,7 +69,12 @@ describe("source list", () => {
     expect(res.stdout.trim().split("\n")).toHaveLength(1);
     const rows = JSON.parse(res.stdout) as { name: string; enabled: boolean; platform: string; schedule: string; description: string }[];
     expect(rows.map((r) => r.name).sort()).toEqual(["hackernews", "himalayas", "marketplace-api", "remoteok", "remotive", "sandbox", "weworkremotely"]);
-    expect(rows.filter((r) => r.enabled).map((r) => r.name).sort()).toEqual(["marketplace-api", "weworkremotely"]);
+    expect(
+      rows
+        .filter((r) => r.enabled)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["marketplace-api", "weworkremotely"]);
     expect(rows.find((r) => r.name === "marketplace-api")).toMatchObject({ platform: "marketplace", schedule: "cron 0 * * * *" });
     expect(rows.find((r) => r.name === "weworkremotely")).toMatchObject({ platform: "web", schedule: "30m" });
     for (const r of rows) expect(Object.keys(r).sort()).toEqual(["description", "enabled", "name", "platform", "schedule"]);
@@ -122,7 +127,15 @@ describe("source status", () => {
       lastErrorAtTs: null,
       nextRunAtTs: t0 + 7_200_000,
     });
-    expect(by.hackernews).toMatchObject({ enabled: true, consecutiveFailures: 2, lastError: "HTTP 503 again", lastErrorAtTs: t0 + 60_000, lastSuccessAtTs: null, totalSeen: 0, nextRunAtTs: t0 + 9_000_000 });
+    expect(by.hackernews).toMatchObject({
+      enabled: true,
+      consecutiveFailures: 2,
+      lastError: "HTTP 503 again",
+      lastErrorAtTs: t0 + 60_000,
+      lastSuccessAtTs: null,
+      totalSeen: 0,
+      nextRunAtTs: t0 + 9_000_000,
+    });
     expect(by.himalayas).toMatchObject({ enabled: true, lastPollAtTs: null, totalSeen: 0, consecutiveFailures: 0, lastError: null, nextRunAtTs: null });
     // Polled once but no longer enabled: still listed, with no next run.
     expect(by.sandbox).toMatchObject({ enabled: false, totalSeen: 1, nextRunAtTs: null });
@@ -201,14 +214,22 @@ describe("source connect", () => {
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain("Connected.");
     const form = fake.tokenRequests[before]!;
-    expect(Object.fromEntries(form)).toMatchObject({ grant_type: "authorization_code", code: "good-code", client_id: "cli-client", client_secret: "cli-secret", redirect_uri: env().JOBPILOT_MARKETPLACE_REDIRECT_URI });
+    expect(Object.fromEntries(form)).toMatchObject({
+      grant_type: "authorization_code",
+      code: "good-code",
+      client_id: "cli-client",
+      client_secret: "cli-secret",
+      redirect_uri: env().JOBPILOT_MARKETPLACE_REDIRECT_URI,
+    });
     expect(existsSync(tokenPath)).toBe(true);
     expect(await Bun.file(tokenPath).text()).not.toContain("refresh-1");
     expect(await loadTokens(tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-1", refreshToken: "refresh-1" });
   });
 
   test("--code with a bare code works; a refused code exits 1 without a token file", async () => {
-    fake.onToken((form) => (form.get("code") === "bare" ? tokenReply("access-2", "refresh-2") : { status: 400, json: { error: "invalid_grant", error_description: "code expired" } }));
+    fake.onToken((form) =>
+      form.get("code") === "bare" ? tokenReply("access-2", "refresh-2") : { status: 400, json: { error: "invalid_grant", error_description: "code expired" } },
+    );
     const ok = cli(env());
     expect((await ok.run(["source", "connect", "marketplace", "--code", "bare"])).code).toBe(0);
     expect(await loadTokens(ok.tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-2" });
@@ -252,7 +273,11 @@ describe("source connect", () => {
     );
     expect(res.code, res.stderr).toBe(0);
     expect(authorize!.origin + authorize!.pathname).toBe("http://127.0.0.1:3999/authorize");
-    expect(Object.fromEntries(authorize!.searchParams)).toMatchObject({ response_type: "code", client_id: "cli-client", redirect_uri: env().JOBPILOT_MARKETPLACE_REDIRECT_URI });
+    expect(Object.fromEntries(authorize!.searchParams)).toMatchObject({
+      response_type: "code",
+      client_id: "cli-client",
+      redirect_uri: env().JOBPILOT_MARKETPLACE_REDIRECT_URI,
+    });
     expect(authorize!.searchParams.get("state")!.length).toBeGreaterThanOrEqual(16);
     expect(res.stdout).toContain("Connected. Access token valid until");
     expect(await loadTokens(tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-3", refreshToken: "refresh-3" });
@@ -261,7 +286,10 @@ describe("source connect", () => {
   test("interactive: a bare pasted code is checked against the state this run handed out", async () => {
     fake.onToken((form) => (form.get("code") === "pasted-bare" ? tokenReply("access-4", "refresh-4") : { status: 400, json: { error: "invalid_grant" } }));
     const { run, tokenPath } = cli(env());
-    const res = await run(["source", "connect", "marketplace", "--wait", "30"], pasteAfterUrl(() => "pasted-bare"));
+    const res = await run(
+      ["source", "connect", "marketplace", "--wait", "30"],
+      pasteAfterUrl(() => "pasted-bare"),
+    );
     expect(res.code, res.stderr).toBe(0);
     expect(await loadTokens(tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-4" });
   });

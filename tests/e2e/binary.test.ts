@@ -18,77 +18,73 @@ describe("compiled binary, end to end", () => {
     server?.proc.kill("SIGKILL");
   });
 
-  test(
-    "serve starts on an empty database with a first-run key, the CLI adds an account, both keys work over HTTP, SIGTERM stops it cleanly",
-    async () => {
-      server = await startServer([binary, "serve"], env);
-      // The key goes to stderr, for the person starting it; stdout carries the JSON logs a shipper may collect.
-      const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
-      expect(firstKey, server.output()).toBeDefined();
-      expect(server.stdout()).not.toContain("jp_live_");
+  test("serve starts on an empty database with a first-run key, the CLI adds an account, both keys work over HTTP, SIGTERM stops it cleanly", async () => {
+    server = await startServer([binary, "serve"], env);
+    // The key goes to stderr, for the person starting it; stdout carries the JSON logs a shipper may collect.
+    const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
+    expect(firstKey, server.output()).toBeDefined();
+    expect(server.stdout()).not.toContain("jp_live_");
 
-      const health = await fetch(`${server.url}/healthz`);
-      expect(health.status).toBe(200);
-      // The executable raises Bun's request-head limit, so a long query string gets jobpilot's JSON 414, not Bun's empty 431.
-      const longUrl = await fetch(`${server.url}/healthz?pad=${"a".repeat(40_000)}`);
-      expect(longUrl.status).toBe(414);
-      expect(await longUrl.json()).toEqual({ error: "URL is longer than 8192 bytes" });
-      expect(await health.json()).toMatchObject({ status: "ok", database: { status: "ok", journalMode: "wal" } });
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    // The executable raises Bun's request-head limit, so a long query string gets jobpilot's JSON 414, not Bun's empty 431.
+    const longUrl = await fetch(`${server.url}/healthz?pad=${"a".repeat(40_000)}`);
+    expect(longUrl.status).toBe(414);
+    expect(await longUrl.json()).toEqual({ error: "URL is longer than 8192 bytes" });
+    expect(await health.json()).toMatchObject({ status: "ok", database: { status: "ok", journalMode: "wal" } });
 
-      // the CLI writes to the same database while the server runs
-      const created = await runCommand([binary, "account", "create", "--name", "E2E", "--credits", "5", "--json"], env);
-      expect(created.code, created.stderr).toBe(0);
-      const { accountId, apiKey } = JSON.parse(created.stdout);
+    // the CLI writes to the same database while the server runs
+    const created = await runCommand([binary, "account", "create", "--name", "E2E", "--credits", "5", "--json"], env);
+    expect(created.code, created.stderr).toBe(0);
+    const { accountId, apiKey } = JSON.parse(created.stdout);
 
-      const me = await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": apiKey } });
-      expect(me.status).toBe(200);
-      expect(me.headers.get("x-ratelimit-limit")).toBe("120");
-      expect(((await me.json()) as { account: { id: string; credits: number } }).account).toMatchObject({ id: accountId, credits: 5 });
+    const me = await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": apiKey } });
+    expect(me.status).toBe(200);
+    expect(me.headers.get("x-ratelimit-limit")).toBe("120");
+    expect(((await me.json()) as { account: { id: string; credits: number } }).account).toMatchObject({ id: accountId, credits: 5 });
 
-      const first = await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": firstKey! } });
-      expect(((await first.json()) as { account: { name: string } }).account.name).toBe("default");
+    const first = await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": firstKey! } });
+    expect(((await first.json()) as { account: { name: string } }).account.name).toBe("default");
 
-      const denied = await fetch(`${server.url}/api/v1/feeds`, { headers: { "x-api-key": "jp_live_nope" } });
-      expect(denied.status).toBe(401);
+    const denied = await fetch(`${server.url}/api/v1/feeds`, { headers: { "x-api-key": "jp_live_nope" } });
+    expect(denied.status).toBe(401);
 
-      const docs = await fetch(`${server.url}/docs/json`);
-      expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
-      // The reference page and its script are inside the executable too.
-      const page = await fetch(`${server.url}/docs`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain('<script src="/docs/assets/scalar.js"');
-      const script = await fetch(`${server.url}/docs/assets/scalar.js`);
-      expect(script.status).toBe(200);
-      expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
-      // The dashboard's assets are inside the executable too, and / leads to it.
-      const root = await fetch(`${server.url}/`, { redirect: "manual" });
-      expect(root.status).toBe(303);
-      expect(root.headers.get("location")).toBe("/dashboard");
-      const icon = await fetch(`${server.url}/favicon.ico`);
-      expect(icon.status).toBe(200);
-      expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
-      for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
-        const res = await fetch(server.url + asset);
-        expect(res.status, asset).toBe(200);
-        expect((await res.text()).length, asset).toBeGreaterThan(500);
-      }
+    const docs = await fetch(`${server.url}/docs/json`);
+    expect(((await docs.json()) as { info: { version: string } }).info.version).toBe("2.0.0");
+    // The reference page and its script are inside the executable too.
+    const page = await fetch(`${server.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script src="/docs/assets/scalar.js"');
+    const script = await fetch(`${server.url}/docs/assets/scalar.js`);
+    expect(script.status).toBe(200);
+    expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    // The dashboard's assets are inside the executable too, and / leads to it.
+    const root = await fetch(`${server.url}/`, { redirect: "manual" });
+    expect(root.status).toBe(303);
+    expect(root.headers.get("location")).toBe("/dashboard");
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
+    for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
+      const res = await fetch(server.url + asset);
+      expect(res.status, asset).toBe(200);
+      expect((await res.text()).length, asset).toBeGreaterThan(500);
+    }
 
-      // a key revoked from the CLI is refused by the running server at once
-      const keyId = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout)[0].id;
-      expect((await runCommand([binary, "key", "revoke", keyId], env)).code).toBe(0);
-      expect((await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": apiKey } })).status).toBe(401);
+    // a key revoked from the CLI is refused by the running server at once
+    const keyId = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout)[0].id;
+    expect((await runCommand([binary, "key", "revoke", keyId], env)).code).toBe(0);
+    expect((await fetch(`${server.url}/api/v1/account`, { headers: { "x-api-key": apiKey } })).status).toBe(401);
 
-      const code = await server.stop("SIGTERM");
-      expect(code, server.output()).toBe(0);
-      expect(server.output()).toContain('"msg":"stopped"');
-      expect(server.stdout()).not.toContain(firstKey!);
-      // usage held in memory was written at shutdown
-      const keys = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout);
-      expect(keys[0].lastUsedAtTs).toBeGreaterThan(0);
-      server = undefined;
-    },
-    60_000,
-  );
+    const code = await server.stop("SIGTERM");
+    expect(code, server.output()).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+    expect(server.stdout()).not.toContain(firstKey!);
+    // usage held in memory was written at shutdown
+    const keys = JSON.parse((await runCommand([binary, "key", "list", "--account", accountId, "--json"], env)).stdout);
+    expect(keys[0].lastUsedAtTs).toBeGreaterThan(0);
+    server = undefined;
+  }, 60_000);
 
   test("a restart on the same database does not create another first-run account", async () => {
     server = await startServer([binary, "serve"], env);
@@ -114,7 +110,11 @@ describe("compiled binary, end to end", () => {
     const captured = await fetch(`${server.url}/api/v1/capture`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ url: "https://jobs.example.com/jobs/view/4242", title: "Shopify speed expert", description: "Make our Shopify theme fast: Liquid, Core Web Vitals." }),
+      body: JSON.stringify({
+        url: "https://jobs.example.com/jobs/view/4242",
+        title: "Shopify speed expert",
+        description: "Make our Shopify theme fast: Liquid, Core Web Vitals.",
+      }),
     });
     expect(captured.status).toBe(201);
     let jobs: { scoreSource: string; scoreReason: string }[] = [];
@@ -129,7 +129,11 @@ describe("compiled binary, end to end", () => {
     const written = await fetch(`${server.url}/api/auto-apply-v2/generate-proposal`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ jobTitle: "Shopify speed expert", jobDescription: "Make our Shopify theme fast.", questions: [{ position: 0, question: "Which tools do you use?" }] }),
+      body: JSON.stringify({
+        jobTitle: "Shopify speed expert",
+        jobDescription: "Make our Shopify theme fast.",
+        questions: [{ position: 0, question: "Which tools do you use?" }],
+      }),
     });
     expect(written.status).toBe(200);
     const body = (await written.json()) as { proposal: string; questionAnswers: { answer: string }[] };

@@ -85,7 +85,9 @@ describe("a public board feeds a feed's webhook (end to end)", () => {
       expect(boardRequests).toBe(1);
       expect(receiver.received.length).toBe(delivered);
 
-      const status = Bun.spawnSync([process.execPath, "run", "src/main.ts", "source", "status", "--json"], { env: { ...process.env, ...env, JOBPILOT_SOURCES: "remoteok" } });
+      const status = Bun.spawnSync([process.execPath, "run", "src/main.ts", "source", "status", "--json"], {
+        env: { ...process.env, ...env, JOBPILOT_SOURCES: "remoteok" },
+      });
       expect(status.exitCode).toBe(0);
       const rows = JSON.parse(status.stdout.toString()) as any[];
       const remoteok = rows.find((r) => r.name === "remoteok");

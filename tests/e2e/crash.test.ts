@@ -33,7 +33,10 @@ interface Burst {
  * SIGKILLs a server in the middle of a burst of applies (one per document), restarts it on the same
  * database, and waits until every acknowledged application is final. Nothing acknowledged may be lost.
  */
-async function killDuringBurst(docs: Record<string, unknown>[], opts: { env?: Record<string, string>; killWhen?: (acknowledged: number) => boolean } = {}): Promise<Burst> {
+async function killDuringBurst(
+  docs: Record<string, unknown>[],
+  opts: { env?: Record<string, string>; killWhen?: (acknowledged: number) => boolean } = {},
+): Promise<Burst> {
   const dir = mkdtempSync(join(tmpdir(), "jp-crash-"));
   const env = {
     JOBPILOT_DB: join(dir, "crash.db"),
@@ -45,7 +48,9 @@ async function killDuringBurst(docs: Record<string, unknown>[], opts: { env?: Re
     ...opts.env,
   };
   let server = await startServer(CMD, env);
-  const created = (await (await fetch(`${server.url}/admin/accounts`, { method: "POST", headers: ADMIN, body: JSON.stringify({ name: "crash", credits: CREDITS }) })).json()) as any;
+  const created = (await (
+    await fetch(`${server.url}/admin/accounts`, { method: "POST", headers: ADMIN, body: JSON.stringify({ name: "crash", credits: CREDITS }) })
+  ).json()) as any;
   const key = created.apiKey as string;
   const ingested = (await (await fetch(`${server.url}/admin/jobs`, { method: "POST", headers: ADMIN, body: JSON.stringify(docs) })).json()) as any;
   expect(ingested.inserted).toBe(docs.length);
@@ -140,7 +145,9 @@ describe("crash safety of the apply queue", () => {
     const db = new Database(b.env.JOBPILOT_DB, { readonly: true });
     try {
       // the marketplace received each job at most once
-      const twice = db.query("SELECT job_ciphertext, count(*) AS n FROM sandbox_submissions WHERE status = 'applied' GROUP BY job_ciphertext HAVING n > 1").all();
+      const twice = db
+        .query("SELECT job_ciphertext, count(*) AS n FROM sandbox_submissions WHERE status = 'applied' GROUP BY job_ciphertext HAVING n > 1")
+        .all();
       expect(twice).toEqual([]);
       expect(n(db, "SELECT count(*) AS n FROM sandbox_submissions WHERE status = 'applied'")).toBe(applied.size);
     } finally {
@@ -182,7 +189,8 @@ describe("crash safety of the apply queue", () => {
     const profile = { type: "default", name: "Developer", hourlyRate: 50, currency: "USD", profileId: "~01crashprofile" };
     receiver.setFallback((req): ScriptedReply => {
       const type = req.body?.type;
-      if (type === "freelancers.list") return { json: { freelancers: [{ id: "~01crashprofile", name: "Crash Test", avatarUrl: null, baseHourlyRate: 50, profiles: [profile] }] } };
+      if (type === "freelancers.list")
+        return { json: { freelancers: [{ id: "~01crashprofile", name: "Crash Test", avatarUrl: null, baseHourlyRate: 50, profiles: [profile] }] } };
       if (type === "proposal.submit") return { delayMs: 150, json: { status: "applied", message: "Submitted by the test bridge" } };
       if (type === "proposal.lookup") return { json: { status: "processing" } };
       return { status: 404, json: { error: "not scripted" } };

@@ -9,53 +9,57 @@ import { startServer, type ServerProcess } from "../helpers/process";
 // A self-hosted service's API reference must work on a machine with no internet access, and must not
 // tell anyone else that it was opened: every request the page makes goes to jobpilot itself.
 describe("/docs in a browser (end to end)", () => {
-  test.skipIf(noBrowser)("the reference renders with every outside request blocked, none is attempted, and no hosted-service control shows", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "jp-docs-"));
-    let server: ServerProcess | undefined;
-    let browser: Browser | undefined;
-    try {
-      server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
-        JOBPILOT_DB: join(dir, "docs.db"),
-        JOBPILOT_SOURCES: "none",
-        LOG_LEVEL: "warn",
-      });
-      const base = new URL(server.url);
-      expect(base.hostname).toBe("127.0.0.1");
+  test.skipIf(noBrowser)(
+    "the reference renders with every outside request blocked, none is attempted, and no hosted-service control shows",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "jp-docs-"));
+      let server: ServerProcess | undefined;
+      let browser: Browser | undefined;
+      try {
+        server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
+          JOBPILOT_DB: join(dir, "docs.db"),
+          JOBPILOT_SOURCES: "none",
+          LOG_LEVEL: "warn",
+        });
+        const base = new URL(server.url);
+        expect(base.hostname).toBe("127.0.0.1");
 
-      browser = await launchChromium();
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-      context.setDefaultTimeout(15_000);
-      const outside: string[] = [];
-      await context.route("**/*", (route) => {
-        const url = new URL(route.request().url());
-        if (url.host === base.host) return route.continue();
-        outside.push(route.request().url());
-        return route.abort("internetdisconnected");
-      });
-      await context.routeWebSocket(/.*/, (ws) => {
-        outside.push(ws.url());
-        return ws.close();
-      });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on("pageerror", (err) => errors.push(err.message));
+        browser = await launchChromium();
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+        context.setDefaultTimeout(15_000);
+        const outside: string[] = [];
+        await context.route("**/*", (route) => {
+          const url = new URL(route.request().url());
+          if (url.host === base.host) return route.continue();
+          outside.push(route.request().url());
+          return route.abort("internetdisconnected");
+        });
+        await context.routeWebSocket(/.*/, (ws) => {
+          outside.push(ws.url());
+          return ws.close();
+        });
+        const page = await context.newPage();
+        const errors: string[] = [];
+        page.on("pageerror", (err) => errors.push(err.message));
 
-      await page.goto(`${server.url}/docs`);
-      // An operation's summary is on the page only once the reference has fetched and rendered the document.
-      await page.getByText("Liveness and database status").first().waitFor({ state: "visible" });
-      await page.waitForLoadState("networkidle");
-      // Fonts and lazy chunks load after the first paint: give them time to be asked for.
-      await Bun.sleep(1_000);
+        await page.goto(`${server.url}/docs`);
+        // An operation's summary is on the page only once the reference has fetched and rendered the document.
+        await page.getByText("Liveness and database status").first().waitFor({ state: "visible" });
+        await page.waitForLoadState("networkidle");
+        // Fonts and lazy chunks load after the first paint: give them time to be asked for.
+        await Bun.sleep(1_000);
 
-      expect(outside).toEqual([]);
-      expect(errors).toEqual([]);
-      // Scalar's hosted-service controls are off: its AI agent, the link to its web client, the toolbar offering its hosting.
-      for (const control of ["Ask AI", "Open API Client", "Developer Tools", "Deploy", "Share"]) {
-        expect(await page.getByText(control, { exact: true }).count(), control).toBe(0);
+        expect(outside).toEqual([]);
+        expect(errors).toEqual([]);
+        // Scalar's hosted-service controls are off: its AI agent, the link to its web client, the toolbar offering its hosting.
+        for (const control of ["Ask AI", "Open API Client", "Developer Tools", "Deploy", "Share"]) {
+          expect(await page.getByText(control, { exact: true }).count(), control).toBe(0);
+        }
+      } finally {
+        await browser?.close().catch(() => {});
+        if (server) expect(await server.stop()).toBe(0);
       }
-    } finally {
-      await browser?.close().catch(() => {});
-      if (server) expect(await server.stop()).toBe(0);
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

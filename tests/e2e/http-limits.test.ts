@@ -134,7 +134,10 @@ describe("HTTP limits on a listening server", () => {
 
   test("without the raised limit (bun run src/main.ts), a request head over 16 KiB gets Bun's own empty 431: the app never sees it", async () => {
     const { port, apiKey } = serve();
-    const res = await rawRequest(port, `GET /api/v1/account HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nx-pad: ${"a".repeat(17_000)}\r\nconnection: close\r\n\r\n`);
+    const res = await rawRequest(
+      port,
+      `GET /api/v1/account HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nx-pad: ${"a".repeat(17_000)}\r\nconnection: close\r\n\r\n`,
+    );
     expect(res.status).toBe(431);
     expect(res.body).toBe("");
   });

@@ -152,4 +152,3 @@ export async function unreachableUrl(): Promise<string> {
   await server.stop(true);
   return `http://127.0.0.1:${port}/submit`;
 }
-

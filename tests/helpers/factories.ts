@@ -77,22 +77,24 @@ export function makeFeedRow(over: Partial<FeedRow> = {}): FeedRow {
 let docCounter = 0;
 
 /** A small but real marketplace document (search tile + public details), for ingestion tests. */
-export function makeDoc(over: {
-  ciphertext?: string;
-  title?: string;
-  description?: string;
-  skills?: string[];
-  jobType?: "HOURLY" | "FIXED";
-  hourly?: [number, number];
-  fixed?: number;
-  country?: string;
-  exploredAt?: number;
-  usOnly?: boolean;
-  paymentVerified?: boolean;
-  companyId?: string;
-  questions?: string[];
-  publishTime?: string;
-} = {}): Record<string, unknown> {
+export function makeDoc(
+  over: {
+    ciphertext?: string;
+    title?: string;
+    description?: string;
+    skills?: string[];
+    jobType?: "HOURLY" | "FIXED";
+    hourly?: [number, number];
+    fixed?: number;
+    country?: string;
+    exploredAt?: number;
+    usOnly?: boolean;
+    paymentVerified?: boolean;
+    companyId?: string;
+    questions?: string[];
+    publishTime?: string;
+  } = {},
+): Record<string, unknown> {
   const n = ++docCounter;
   const id = String(1_900_000_000_000_000_000n + BigInt(n) * 7919n);
   const ciphertext = over.ciphertext ?? `~02${id}`;

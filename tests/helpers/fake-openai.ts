@@ -138,14 +138,10 @@ function chatCompletion(id: string, body: any, reply: Extract<FakeReply, { conte
 /** Roughly four characters per token, like the real tokenisers on English text. */
 function estimateUsage(body: any, content: string) {
   const messages: unknown[] = Array.isArray(body.messages) ? body.messages : [];
-  const promptChars = messages.reduce<number>(
-    (sum, m) => sum + (typeof (m as any)?.content === "string" ? (m as any).content.length : 0),
-    0,
-  );
+  const promptChars = messages.reduce<number>((sum, m) => sum + (typeof (m as any)?.content === "string" ? (m as any).content.length : 0), 0);
   return { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(content.length / 4) };
 }
 
 function errorResponse(status: number, message: string, type: string, code: string | null): Response {
   return Response.json({ error: { message, type, param: null, code } }, { status });
 }
-

@@ -59,9 +59,14 @@ describe("redactPath", () => {
   });
 
   test.each([
-    ["/"], ["/healthz"], ["/api/v1/jobs/~021900000000000000001"], ["/api/v1/feeds/0193a7b2-6c1d-7e5f-8a9b-0c1d2e3f4a5b/jobs"],
-    ["/dashboard/feeds/0193a7b2-6c1d-7e5f-8a9b-0c1d2e3f4a5b/deliveries"], ["/api/auto-apply-v2/applied-jobs?status=applied&offset=20"],
-    ["/dashboard/keys"], ["/docs/json"],
+    ["/"],
+    ["/healthz"],
+    ["/api/v1/jobs/~021900000000000000001"],
+    ["/api/v1/feeds/0193a7b2-6c1d-7e5f-8a9b-0c1d2e3f4a5b/jobs"],
+    ["/dashboard/feeds/0193a7b2-6c1d-7e5f-8a9b-0c1d2e3f4a5b/deliveries"],
+    ["/api/auto-apply-v2/applied-jobs?status=applied&offset=20"],
+    ["/dashboard/keys"],
+    ["/docs/json"],
   ])("%s is kept as it is", (path) => {
     expect(redactPath(path)).toBe(path);
   });

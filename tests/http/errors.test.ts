@@ -141,7 +141,9 @@ describe("error shapes", () => {
         expect(res.status, `${path}?${q}: ${show(res)}`).toBe(400);
         const field = q.split("=")[0]!;
         // Feed routes carry the message in details (the spec's feed shape), the others in error itself.
-        expect([res.body.error, ...(res.body.details ?? [])].join("; "), `${path}?${q}`).toContain(field === "offset" ? "offset must be an integer between 0 and 1000000" : "limit must be an integer between 1 and 200");
+        expect([res.body.error, ...(res.body.details ?? [])].join("; "), `${path}?${q}`).toContain(
+          field === "offset" ? "offset must be an integer between 0 and 1000000" : "limit must be an integer between 1 and 200",
+        );
       }
       const last = await t.request("GET", `${path}?offset=1000000&limit=200`, { key });
       expect(last.status, `${path}: ${show(last)}`).toBe(200);

@@ -47,7 +47,10 @@ describe("validation on every route", () => {
       for (const [name, schema] of Object.entries(props)) {
         const res = await t.request(route.method, concrete(route.path), { key: apiKey, headers, json: { [name]: wrongKind(schema) } });
         expect(res.status, `${route.method} ${route.path} ${name}: ${show(res)}`).toBe(400);
-        expect(res.body.details.some((d: string) => d.startsWith(`${name} must be`)), `${route.method} ${route.path} ${name}: ${show(res)}`).toBe(true);
+        expect(
+          res.body.details.some((d: string) => d.startsWith(`${name} must be`)),
+          `${route.method} ${route.path} ${name}: ${show(res)}`,
+        ).toBe(true);
       }
       for (const body of ['"x"', "5", "[]", "null"]) {
         const res = await t.request(route.method, concrete(route.path), { key: apiKey, headers: { ...headers, "content-type": "application/json" }, body });
@@ -65,7 +68,8 @@ describe("apply bodies", () => {
     const a = t.account({ credits: 5 });
     return a;
   }
-  const held = (accountId: string) => t.deps.db.$client.query("SELECT credits_balance AS credits, credits_held AS held FROM accounts WHERE id = ?").get(accountId);
+  const held = (accountId: string) =>
+    t.deps.db.$client.query("SELECT credits_balance AS credits, credits_held AS held FROM accounts WHERE id = ?").get(accountId);
   const queued = () => (t.deps.db.$client.query("SELECT count(*) AS n FROM applications").get() as { n: number }).n;
 
   test("a proposal (or legacy applicationOptions) that is not an object is a 400 naming it; nothing queued, no credit held", async () => {
@@ -75,7 +79,10 @@ describe("apply bodies", () => {
       const v2 = await t.request("POST", APPLY, { key: a.apiKey, json: { jobId: "~021000000000000000001", coverLetter: "Hi", proposal: bad } });
       expect(v2.status, show(v2)).toBe(400);
       expect(v2.body.details).toEqual(["proposal must be an object"]);
-      const v1 = await t.request("POST", "/api/auto-apply/external", { key: a.apiKey, json: { jobId: "~021000000000000000001", coverLetter: "Hi", applicationOptions: bad } });
+      const v1 = await t.request("POST", "/api/auto-apply/external", {
+        key: a.apiKey,
+        json: { jobId: "~021000000000000000001", coverLetter: "Hi", applicationOptions: bad },
+      });
       expect(v1.status, show(v1)).toBe(400);
       expect(v1.body.error).toContain("applicationOptions must be an object");
     }

@@ -21,7 +21,10 @@ const open: EgressPolicy = { allowPrivate: true, allowlist: [] };
 const noDns: Resolver = async (host) => {
   throw new Error(`DNS must not be asked about ${host}`);
 };
-const answers = (...addresses: string[]): Resolver => async () => addresses;
+const answers =
+  (...addresses: string[]): Resolver =>
+  async () =>
+    addresses;
 function counting(map: Record<string, string[]>) {
   const calls: string[] = [];
   const resolve: Resolver = async (host) => {
@@ -65,9 +68,25 @@ function receiver(reply: (req: Request) => Response | Promise<Response> = () => 
 describe("classifyAddress / isAllowedAddress", () => {
   // Svix's is_allowed_test list (reliability.md §0 row 8), verbatim.
   const svixBlocked = [
-    "10.254.0.0", "192.168.10.65", "172.16.10.65", "0.1.2.3", "0.0.0.0", "127.0.0.1", "169.254.45.1",
-    "255.255.255.255", "192.0.2.255", "198.51.100.65", "203.0.113.6", "100.100.0.0", "192.0.0.0",
-    "192.0.0.255", "250.10.20.30", "198.18.0.0", "::1", "::ffff:127.0.0.1", "::ffff:0.0.0.1",
+    "10.254.0.0",
+    "192.168.10.65",
+    "172.16.10.65",
+    "0.1.2.3",
+    "0.0.0.0",
+    "127.0.0.1",
+    "169.254.45.1",
+    "255.255.255.255",
+    "192.0.2.255",
+    "198.51.100.65",
+    "203.0.113.6",
+    "100.100.0.0",
+    "192.0.0.0",
+    "192.0.0.255",
+    "250.10.20.30",
+    "198.18.0.0",
+    "::1",
+    "::ffff:127.0.0.1",
+    "::ffff:0.0.0.1",
   ];
   const svixAllowed = ["1.1.1.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"];
 
@@ -138,9 +157,24 @@ describe("classifyAddress / isAllowedAddress", () => {
 
   // Just outside the blocks above.
   const globals = [
-    "9.255.255.255", "11.0.0.0", "100.63.255.255", "100.128.0.0", "172.15.255.255", "172.32.0.0", "192.0.1.1",
-    "192.0.3.1", "192.167.255.255", "192.169.0.0", "198.17.255.255", "198.20.0.0", "223.255.255.255",
-    "64:ff9b::8.8.8.8", "2001:200::1", "2002:808:808::1", "2a00:1450:4001::1", "3ffe::1",
+    "9.255.255.255",
+    "11.0.0.0",
+    "100.63.255.255",
+    "100.128.0.0",
+    "172.15.255.255",
+    "172.32.0.0",
+    "192.0.1.1",
+    "192.0.3.1",
+    "192.167.255.255",
+    "192.169.0.0",
+    "198.17.255.255",
+    "198.20.0.0",
+    "223.255.255.255",
+    "64:ff9b::8.8.8.8",
+    "2001:200::1",
+    "2002:808:808::1",
+    "2a00:1450:4001::1",
+    "3ffe::1",
   ];
   test.each(globals)("%s is global", (ip) => {
     expect(classifyAddress(ip).global).toBe(true);
@@ -155,8 +189,21 @@ describe("classifyAddress / isAllowedAddress", () => {
 
   test("malformed text and zone ids are never global", () => {
     for (const text of [
-      "", "example.com", "256.0.0.1", "1.2.3.4.5", "fe80::1%eth0", "::1%lo", "1:2:3:4:5:6:7:8:9", "1::2::3",
-      "12345::", ":1::", "1.2.3.4::1.2.3.4", "::1.2.3.4:5", "::ffff:127.0.0.01", "8.8.8.8@127.0.0.1", "[::1",
+      "",
+      "example.com",
+      "256.0.0.1",
+      "1.2.3.4.5",
+      "fe80::1%eth0",
+      "::1%lo",
+      "1:2:3:4:5:6:7:8:9",
+      "1::2::3",
+      "12345::",
+      ":1::",
+      "1.2.3.4::1.2.3.4",
+      "::1.2.3.4:5",
+      "::ffff:127.0.0.01",
+      "8.8.8.8@127.0.0.1",
+      "[::1",
     ]) {
       expect(classifyAddress(text).global, text).toBe(false);
       expect(isAllowedAddress(text, open).allowed, text).toBe(false);
@@ -179,7 +226,8 @@ describe("policy", () => {
 
   test("allowlist entries are validated", () => {
     for (const entry of ["hooks.internal", "*.lan", "10.0.0.0/8", "fd00::/8", "127.0.0.1/32", "::1"]) expect(allowlistEntryError(entry), entry).toBeUndefined();
-    for (const entry of ["10.0.0.0/33", "fd00::/129", "10.0.0/8x", "hooks internal", "a.*.lan", "1::2::3/64"]) expect(allowlistEntryError(entry), entry).toBeString();
+    for (const entry of ["10.0.0.0/33", "fd00::/129", "10.0.0/8x", "hooks internal", "a.*.lan", "1::2::3/64"])
+      expect(allowlistEntryError(entry), entry).toBeString();
   });
 
   test("a hostname entry allows whatever that name resolves to, and only that name", async () => {
@@ -219,10 +267,24 @@ describe("checkUrl", () => {
 
   test("literal and oddly written IP hosts are checked without DNS", async () => {
     for (const url of [
-      "http://127.0.0.1/", "http://0x7f.1/", "http://2130706433/", "http://017700000001/", "http://0177.0.0.1/",
-      "http://127.1/", "http://0/", "http://0.0.0.0:8080/", "http://[::1]/", "http://[0:0:0:0:0:0:0:1]/",
-      "http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/", "http://[64:ff9b::127.0.0.1]/", "http://[2002:7f00:1::]/",
-      "http://169.254.169.254/latest/meta-data/", "http://[::ffff:a9fe:a9fe]/", "https://10.0.0.1/", "http://[fd00::1]/",
+      "http://127.0.0.1/",
+      "http://0x7f.1/",
+      "http://2130706433/",
+      "http://017700000001/",
+      "http://0177.0.0.1/",
+      "http://127.1/",
+      "http://0/",
+      "http://0.0.0.0:8080/",
+      "http://[::1]/",
+      "http://[0:0:0:0:0:0:0:1]/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://[::ffff:7f00:1]/",
+      "http://[64:ff9b::127.0.0.1]/",
+      "http://[2002:7f00:1::]/",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::ffff:a9fe:a9fe]/",
+      "https://10.0.0.1/",
+      "http://[fd00::1]/",
     ]) {
       const result = await checkUrl(url, strict, noDns);
       expect(result.ok, url).toBe(false);
@@ -266,7 +328,13 @@ describe("safeFetch", () => {
 
   test("refuses private destinations before connecting", async () => {
     const { seen, port } = receiver();
-    for (const url of [`http://127.0.0.1:${port}/`, `http://localhost:${port}/`, `http://0.0.0.0:${port}/`, `http://[::1]:${port}/`, `http://0x7f.1:${port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}/`,
+      `http://localhost:${port}/`,
+      `http://0.0.0.0:${port}/`,
+      `http://[::1]:${port}/`,
+      `http://0x7f.1:${port}/`,
+    ]) {
       const reason = await blockedReason(safeFetch(url, post(), strict));
       expect(reason, url).toMatch(/loopback|this network/);
     }
@@ -344,8 +412,26 @@ describe("safeFetch", () => {
     const dir = mkdtempSync(join(tmpdir(), "ssrf-tls-"));
     try {
       const openssl = (name: string) =>
-        Bun.spawnSync(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-          "-keyout", join(dir, `${name}.key`), "-out", join(dir, `${name}.crt`), "-subj", `/CN=${name}`, "-addext", `subjectAltName=DNS:${name}`]);
+        Bun.spawnSync([
+          "openssl",
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+          "-keyout",
+          join(dir, `${name}.key`),
+          "-out",
+          join(dir, `${name}.crt`),
+          "-subj",
+          `/CN=${name}`,
+          "-addext",
+          `subjectAltName=DNS:${name}`,
+        ]);
       expect(openssl("hooks.test").exitCode).toBe(0);
       expect(openssl("other.test").exitCode).toBe(0);
       const cert = (name: string) => ({ serverName: name, cert: Bun.file(join(dir, `${name}.crt`)), key: Bun.file(join(dir, `${name}.key`)) });
@@ -358,7 +444,9 @@ describe("safeFetch", () => {
       });
       servers.push(server);
       const script = join(dir, "client.ts");
-      await Bun.write(script, `
+      await Bun.write(
+        script,
+        `
         import { safeFetch } from ${JSON.stringify(join(import.meta.dir, "../../src/lib/ssrf.ts"))};
         const policy = { allowPrivate: true, allowlist: [] };
         const out = [];
@@ -368,9 +456,14 @@ describe("safeFetch", () => {
             out.push(res.status + " " + await res.text());
           } catch (err) { out.push("error " + err.code); }
         }
-        console.log(JSON.stringify(out));`);
+        console.log(JSON.stringify(out));`,
+      );
       // Trust only hooks.test's certificate: other.test would fail the chain, nothing.test matches no SAN.
-      const child = Bun.spawn([process.execPath, script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, "hooks.test.crt") }, stdout: "pipe", stderr: "inherit" });
+      const child = Bun.spawn([process.execPath, script], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, "hooks.test.crt") },
+        stdout: "pipe",
+        stderr: "inherit",
+      });
       const timer = setTimeout(() => child.kill(), 10_000);
       const out = await new Response(child.stdout).text();
       clearTimeout(timer);

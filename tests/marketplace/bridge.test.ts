@@ -66,7 +66,10 @@ async function setup(opts: { url?: string | null; secret?: string | null; timeou
   };
   const driver = createBridgeDriver(deps);
   app.use(bridgeCallbackRoutes(deps, driver));
-  cleanups.push(() => receiver.close(), () => db.$client.close());
+  cleanups.push(
+    () => receiver.close(),
+    () => db.$client.close(),
+  );
 
   async function callback(body: unknown, o: { secret?: string; timestampS?: number; raw?: string } = {}) {
     const raw = o.raw ?? JSON.stringify(body);
@@ -167,7 +170,12 @@ describe("submit", () => {
 
   test("500, a dropped connection, an unreachable submitter and 200 garbage all throw", async () => {
     const { receiver, driver } = await setup();
-    receiver.enqueue({ status: 500, json: { error: "boom" } }, { dropConnection: true }, { json: { status: "maybe", message: "?" } }, { text: "<html>ok</html>" });
+    receiver.enqueue(
+      { status: 500, json: { error: "boom" } },
+      { dropConnection: true },
+      { json: { status: "maybe", message: "?" } },
+      { text: "<html>ok</html>" },
+    );
     await expect(driver.submit(submission())).rejects.toThrow(/HTTP 500/);
     await expect(driver.submit(submission())).rejects.toThrow(/could not be reached/);
     await expect(driver.submit(submission())).rejects.toThrow(/without a valid/);
@@ -232,7 +240,11 @@ describe("callback route", () => {
   test("missing signature headers get 401", async () => {
     const { app } = await setup();
     const res = await app.handle(
-      new Request("http://localhost/bridge/callback", { method: "POST", headers: { "content-type": "application/json" }, body: '{"applicationId":"a1","status":"applied"}' }),
+      new Request("http://localhost/bridge/callback", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"applicationId":"a1","status":"applied"}',
+      }),
     );
     expect(res.status).toBe(401);
     expect(((await res.json()) as any).error).toMatch(/Missing webhook-id/);
@@ -262,7 +274,9 @@ describe("callback route", () => {
     // Spacing that JSON.stringify would not reproduce: re-serialising the parsed body would break the signature.
     const raw = '{ "applicationId": "a9",  "status": "applied", "message": "ok" }';
     const headers = signedHeaders(SECRET, "cb_real_app", raw, Math.floor(t.clock.now() / 1000));
-    const res = await app.handle(new Request("http://localhost/bridge/callback", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw }));
+    const res = await app.handle(
+      new Request("http://localhost/bridge/callback", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw }),
+    );
     expect(`${res.status} ${await res.text()}`).toBe('200 {"ok":true}');
     expect(repo.findOutcome(t.deps.db, "a9")?.status).toBe("applied");
   });
@@ -302,11 +316,7 @@ describe("lookup", () => {
 describe("engagement, freelancers, reconnect", () => {
   test("engagement: the submitter's answer, null on 404 or garbage", async () => {
     const { receiver, driver } = await setup();
-    receiver.enqueue(
-      { json: { viewed: true, replied: false, viewedAt: 1_768_000_000_000 } },
-      { status: 404 },
-      { json: { viewed: "yes", replied: false } },
-    );
+    receiver.enqueue({ json: { viewed: true, replied: false, viewedAt: 1_768_000_000_000 } }, { status: 404 }, { json: { viewed: "yes", replied: false } });
     expect(await driver.engagement(APP_ID, "acc_1")).toEqual({ viewed: true, replied: false, viewedAt: 1_768_000_000_000 });
     expect(receiver.requests[0]!.body).toEqual({ type: "proposal.engagement", applicationId: APP_ID, accountId: "acc_1" });
     expect(await driver.engagement(APP_ID, "acc_1")).toBeNull();

@@ -30,7 +30,9 @@ function setup() {
   async function call(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
     const headers: Record<string, string> = { authorization: `Bearer ${ADMIN_TOKEN}` };
     if (json !== undefined) headers["content-type"] = "application/json";
-    const res = await admin.handle(new Request(`http://localhost/admin/sandbox${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }));
+    const res = await admin.handle(
+      new Request(`http://localhost/admin/sandbox${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) }),
+    );
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   }
@@ -43,10 +45,24 @@ function archive(doc: Record<string, unknown>): SubmitRequest["job"] {
   expect(result.rejected).toBe(0);
   const cipher = (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
   const row = findJob(t.deps.db, cipher)!;
-  return { ciphertext: row.ciphertext, url: row.url, title: row.title, jobType: row.jobType, document: row.document, publishTimeTs: row.publishTimeTs, usOnly: row.usOnly };
+  return {
+    ciphertext: row.ciphertext,
+    url: row.url,
+    title: row.title,
+    jobType: row.jobType,
+    document: row.document,
+    publishTimeTs: row.publishTimeTs,
+    usOnly: row.usOnly,
+  };
 }
 
-function request(accountId: string, freelancerId: string, profileId: string, job: SubmitRequest["job"], over: Partial<SubmitRequest> & { boostBids?: number } = {}): SubmitRequest {
+function request(
+  accountId: string,
+  freelancerId: string,
+  profileId: string,
+  job: SubmitRequest["job"],
+  over: Partial<SubmitRequest> & { boostBids?: number } = {},
+): SubmitRequest {
   return {
     applicationId: over.applicationId ?? newId(),
     accountId,
@@ -126,12 +142,20 @@ describe("freelancers", () => {
     const { driver, call } = setup();
     const agency = t.account({ kind: "agency" });
     const added = await call("POST", `/accounts/${agency.accountId}/freelancers`, {
-      name: "Ana Lima", country: "br", hourlyRate: 60, jobSuccessScore: 100, connects: 30, profiles: [{ name: "Shopify Expert", hourlyRate: 70 }],
+      name: "Ana Lima",
+      country: "br",
+      hourlyRate: 60,
+      jobSuccessScore: 100,
+      connects: 30,
+      profiles: [{ name: "Shopify Expert", hourlyRate: 70 }],
     });
     expect(added.status).toBe(201);
     const ana = added.body.freelancer;
     expect(ana).toMatchObject({ id: rules.freelancerIdFor(agency.accountId, "Ana Lima"), name: "Ana Lima", country: "BR", jobSuccessScore: 100, connects: 30 });
-    expect(ana.profiles.map((p: any) => [p.type, p.name, p.hourlyRate])).toEqual([["default", rules.profileTitleFor(ana.id), 60], ["specialization", "Shopify Expert", 70]]);
+    expect(ana.profiles.map((p: any) => [p.type, p.name, p.hourlyRate])).toEqual([
+      ["default", rules.profileTitleFor(ana.id), 60],
+      ["specialization", "Shopify Expert", 70],
+    ]);
     expect(ana.profiles[1].profileId).toBe(rules.addedSpecializationIdFor(ana.id, "Shopify Expert"));
 
     const list = await driver.freelancers(agency.accountId);
@@ -140,7 +164,10 @@ describe("freelancers", () => {
 
     const adminList = await call("GET", `/accounts/${agency.accountId}/freelancers`);
     expect(adminList.status).toBe(200);
-    expect(adminList.body.freelancers.map((f: any) => [f.country, f.connects])).toEqual([["US", 80], ["BR", 30]]);
+    expect(adminList.body.freelancers.map((f: any) => [f.country, f.connects])).toEqual([
+      ["US", 80],
+      ["BR", 30],
+    ]);
 
     const solo = t.account({ kind: "solo" });
     const refused = await call("POST", `/accounts/${solo.accountId}/freelancers`, { name: "Bob" });
@@ -197,7 +224,10 @@ describe("submit", () => {
     const submit = (job: SubmitRequest["job"]) => driver.submit(request(accountId, freelancer.id, freelancer.id, job));
 
     const closed = archive(makeDoc());
-    expect(await call("POST", `/jobs/${encodeURIComponent(closed.ciphertext)}/close`)).toEqual({ status: 200, body: { ciphertext: closed.ciphertext, closed: true } });
+    expect(await call("POST", `/jobs/${encodeURIComponent(closed.ciphertext)}/close`)).toEqual({
+      status: 200,
+      body: { ciphertext: closed.ciphertext, closed: true },
+    });
     expect(await submit(closed)).toEqual({ status: "not_available", message: "This job is no longer available: the client closed it" });
 
     const authClosed = makeDoc();
@@ -389,7 +419,10 @@ describe("engagement", () => {
     t.clock.set(now);
 
     const viewed = await call("POST", `/submissions/${viewOnly.applicationId}/view`);
-    expect(viewed).toEqual({ status: 200, body: { engagement: { applicationId: viewOnly.applicationId, viewed: true, replied: false, viewedAt: now, repliedAt: null } } });
+    expect(viewed).toEqual({
+      status: 200,
+      body: { engagement: { applicationId: viewOnly.applicationId, viewed: true, replied: false, viewedAt: now, repliedAt: null } },
+    });
     expect(await driver.engagement(viewOnly.applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt: now });
 
     const replied = await call("POST", `/submissions/${replyNow.applicationId}/reply`);

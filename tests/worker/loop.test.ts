@@ -111,7 +111,12 @@ describe("shutdown", () => {
     const shutdown = createShutdown(
       [
         { name: "hang", run: () => new Promise(() => {}), force: () => void order.push("forced") },
-        { name: "fails", run: () => { throw new Error("nope"); } },
+        {
+          name: "fails",
+          run: () => {
+            throw new Error("nope");
+          },
+        },
         { name: "close db", run: () => void order.push("closed") },
       ],
       { timeoutMs: 50, log },

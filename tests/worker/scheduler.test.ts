@@ -72,7 +72,11 @@ describe("startScheduler", () => {
     const { crons } = start(["sync", "track"]);
     await crons[0]!.trigger();
     await crons[1]!.trigger();
-    expect(allTasks().map((t) => t.kind).sort()).toEqual(["sync", "track"]);
+    expect(
+      allTasks()
+        .map((t) => t.kind)
+        .sort(),
+    ).toEqual(["sync", "track"]);
   });
 
   test("ticks are protected from overlapping, and a failing tick is logged rather than thrown", async () => {

@@ -111,7 +111,14 @@ describe("completeTask and failTask", () => {
     const [task] = claimTasks(db, ["a"], 1, clock.now(), LEASE);
     clock.advance(100);
     expect(failTask(db, task!, "upstream said 503", clock.now(), clock.now() + 5_000)).toBe("retry");
-    expect(row(id)).toMatchObject({ status: "queued", runAtTs: clock.now() + 5_000, leaseUntilTs: null, attempts: 1, lastError: "upstream said 503", updatedAtTs: clock.now() });
+    expect(row(id)).toMatchObject({
+      status: "queued",
+      runAtTs: clock.now() + 5_000,
+      leaseUntilTs: null,
+      attempts: 1,
+      lastError: "upstream said 503",
+      updatedAtTs: clock.now(),
+    });
     expect(claimTasks(db, ["a"], 1, clock.now() + 4_999, LEASE)).toEqual([]);
     expect(claimTasks(db, ["a"], 1, clock.now() + 5_000, LEASE).map((t) => t.attempts)).toEqual([2]);
   });

@@ -10,28 +10,28 @@ import { ACCOUNT_KINDS } from "../enums";
 export const accounts = sqliteTable(
   "accounts",
   {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  kind: text("kind", { enum: ACCOUNT_KINDS }).notNull(),
-  creditsBalance: integer("credits_balance").notNull().default(0),
-  /** Multiplies every rate limit of the account's keys ("higher limits granted case by case"). */
-  rateLimitMultiplier: real("rate_limit_multiplier").notNull().default(1),
-  /** Exact per-window limits that win over table × multiplier, e.g. {"apply.minute": 120}. */
-  rateLimitOverrides: text("rate_limit_overrides", { mode: "json" }).$type<Record<string, number>>(),
-  /** AI scoring calls allowed per calendar month (UTC); null = unlimited. Past it the local scorer scores. */
-  aiScoringAllowance: integer("ai_scoring_allowance"),
-  /**
-   * Credits held by applications in flight: available = credits_balance - credits_held. A hold
-   * becomes a charge (balance and held both down) only when the marketplace reports success.
-   */
-  creditsHeld: integer("credits_held").notNull().default(0),
-  /** The marketplace driver this account applies through; null = JOBPILOT_MARKETPLACE_DRIVER. */
-  marketplaceDriver: text("marketplace_driver"),
-  /** Ceilings of this account; null = the server's default (JOBPILOT_MAX_FEEDS_PER_ACCOUNT, …). */
-  maxFeeds: integer("max_feeds"),
-  maxApiKeys: integer("max_api_keys"),
-  maxPromptChars: integer("max_prompt_chars"),
-  createdAtTs: integer("created_at_ts").notNull(),
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ACCOUNT_KINDS }).notNull(),
+    creditsBalance: integer("credits_balance").notNull().default(0),
+    /** Multiplies every rate limit of the account's keys ("higher limits granted case by case"). */
+    rateLimitMultiplier: real("rate_limit_multiplier").notNull().default(1),
+    /** Exact per-window limits that win over table × multiplier, e.g. {"apply.minute": 120}. */
+    rateLimitOverrides: text("rate_limit_overrides", { mode: "json" }).$type<Record<string, number>>(),
+    /** AI scoring calls allowed per calendar month (UTC); null = unlimited. Past it the local scorer scores. */
+    aiScoringAllowance: integer("ai_scoring_allowance"),
+    /**
+     * Credits held by applications in flight: available = credits_balance - credits_held. A hold
+     * becomes a charge (balance and held both down) only when the marketplace reports success.
+     */
+    creditsHeld: integer("credits_held").notNull().default(0),
+    /** The marketplace driver this account applies through; null = JOBPILOT_MARKETPLACE_DRIVER. */
+    marketplaceDriver: text("marketplace_driver"),
+    /** Ceilings of this account; null = the server's default (JOBPILOT_MAX_FEEDS_PER_ACCOUNT, …). */
+    maxFeeds: integer("max_feeds"),
+    maxApiKeys: integer("max_api_keys"),
+    maxPromptChars: integer("max_prompt_chars"),
+    createdAtTs: integer("created_at_ts").notNull(),
   },
   // The last line of defence against overspending: no write can leave a negative balance.
   (t) => [check("accounts_credits_nonneg", sql`${t.creditsBalance} >= 0`)],

@@ -56,9 +56,7 @@ export const applications = sqliteTable(
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
     index("applications_job_idx").on(t.accountId, t.jobCiphertext),
     // The 409 rule as a constraint: one live (processing or applied) application per account and job.
-    uniqueIndex("applications_live_uq")
-      .on(t.accountId, t.jobCiphertext)
-      .where(sql`status IN ('processing', 'applied')`),
+    uniqueIndex("applications_live_uq").on(t.accountId, t.jobCiphertext).where(sql`status IN ('processing', 'applied')`),
     index("applications_status_idx").on(t.status),
   ],
 );

@@ -70,9 +70,7 @@ export const sandboxSubmissions = sqliteTable(
   },
   (t) => [
     // A freelancer's proposal reaches a job at most once.
-    uniqueIndex("sandbox_submissions_applied_uq")
-      .on(t.freelancerId, t.jobCiphertext)
-      .where(sql`status = 'applied'`),
+    uniqueIndex("sandbox_submissions_applied_uq").on(t.freelancerId, t.jobCiphertext).where(sql`status = 'applied'`),
   ],
 );
 

@@ -40,9 +40,7 @@ export const events = sqliteTable(
   (t) => [
     index("events_feed_idx").on(t.feedId, t.seq),
     // Only events still to send are in this index, so delivered history costs the deliverer nothing.
-    index("events_due_idx")
-      .on(t.nextAttemptAtTs)
-      .where(sql`status IN ('pending', 'retrying')`),
+    index("events_due_idx").on(t.nextAttemptAtTs).where(sql`status IN ('pending', 'retrying')`),
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
   ],
 );

@@ -195,10 +195,15 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
         done();
         resolve(outcome);
       };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`The bridge submitter accepted the submission but sent no outcome to ${BRIDGE_CALLBACK_PATH} within ${deps.config.bridgeTimeoutMs} ms`));
-      }, Math.max(0, waitMs));
+      const timer = setTimeout(
+        () => {
+          done();
+          reject(
+            new Error(`The bridge submitter accepted the submission but sent no outcome to ${BRIDGE_CALLBACK_PATH} within ${deps.config.bridgeTimeoutMs} ms`),
+          );
+        },
+        Math.max(0, waitMs),
+      );
       set.add(wake);
     });
   }

@@ -7,7 +7,11 @@ export type BridgeOutcomeRow = typeof bridgeOutcomes.$inferSelect;
 
 export function findOutcome(db: Db, applicationId: string): BridgeOutcomeRow | undefined {
   return prepared(db, "bridge.findOutcome", (d) =>
-    d.select().from(bridgeOutcomes).where(eq(bridgeOutcomes.applicationId, sql.placeholder("applicationId"))).prepare(),
+    d
+      .select()
+      .from(bridgeOutcomes)
+      .where(eq(bridgeOutcomes.applicationId, sql.placeholder("applicationId")))
+      .prepare(),
   ).get({ applicationId });
 }
 

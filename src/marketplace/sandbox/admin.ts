@@ -69,7 +69,9 @@ const AddFreelancerBody = t.Object({
   jobSuccessScore: t.Optional(t.Integer({ minimum: 0, maximum: 100 })),
   connects: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
   profiles: t.Optional(
-    t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), hourlyRate: t.Optional(t.Number({ minimum: 0, maximum: 10_000 })) }), { maxItems: 20 }),
+    t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), hourlyRate: t.Optional(t.Number({ minimum: 0, maximum: 10_000 })) }), {
+      maxItems: 20,
+    }),
   ),
 });
 type AddFreelancerBody = typeof AddFreelancerBody.static;
@@ -117,16 +119,21 @@ function setSession(deps: SandboxDeps, accountId: string, valid: boolean, restor
  * a reply implies a view.
  */
 function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" | "reply"): EngagementView {
-  return transaction(deps.db, (db) => {
-    const found = repo.findSubmission(db, applicationId);
-    if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
-    if (found.status !== "applied") throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be viewed or replied to`);
-    const now = deps.clock.now();
-    let row = advanceEngagement(db, found, now);
-    const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
-    if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = repo.recordEngagement(db, applicationId, forced) ?? row;
-    return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
-  }, "immediate");
+  return transaction(
+    deps.db,
+    (db) => {
+      const found = repo.findSubmission(db, applicationId);
+      if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
+      if (found.status !== "applied")
+        throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be viewed or replied to`);
+      const now = deps.clock.now();
+      let row = advanceEngagement(db, found, now);
+      const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
+      if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = repo.recordEngagement(db, applicationId, forced) ?? row;
+      return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
+    },
+    "immediate",
+  );
 }
 
 /** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
@@ -144,36 +151,40 @@ function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancer
   const id = rules.freelancerIdFor(accountId, name);
   const rate = body.hourlyRate ?? rules.DEFAULT_HOURLY_RATE;
   const now = deps.clock.now();
-  const inserted = transaction(deps.db, (db) => {
-    // The account's own freelancer comes first, so an agency keeps it next to the ones added.
-    ensureOwnFreelancer(db, accountId, now);
-    return repo.insertFreelancer(
-      db,
-      {
-        id,
-        accountId,
-        name,
-        avatarUrl: null,
-        baseHourlyRate: rate,
-        country: (body.country ?? rules.DEFAULT_COUNTRY).toUpperCase(),
-        jobSuccessScore: body.jobSuccessScore ?? rules.DEFAULT_JOB_SUCCESS_SCORE,
-        connects: body.connects ?? rules.DEFAULT_CONNECTS,
-        createdAtTs: now,
-      },
-      [
-        { profileId: id, freelancerId: id, type: "default", name: rules.profileTitleFor(id), hourlyRate: rate, currency: "USD", skills: [] },
-        ...(body.profiles ?? []).map((p, i) => ({
-          profileId: rules.addedSpecializationIdFor(id, profileNames[i]!),
-          freelancerId: id,
-          type: "specialization" as const,
-          name: profileNames[i]!,
-          hourlyRate: p.hourlyRate ?? rate,
-          currency: "USD",
-          skills: [],
-        })),
-      ],
-    );
-  }, "immediate");
+  const inserted = transaction(
+    deps.db,
+    (db) => {
+      // The account's own freelancer comes first, so an agency keeps it next to the ones added.
+      ensureOwnFreelancer(db, accountId, now);
+      return repo.insertFreelancer(
+        db,
+        {
+          id,
+          accountId,
+          name,
+          avatarUrl: null,
+          baseHourlyRate: rate,
+          country: (body.country ?? rules.DEFAULT_COUNTRY).toUpperCase(),
+          jobSuccessScore: body.jobSuccessScore ?? rules.DEFAULT_JOB_SUCCESS_SCORE,
+          connects: body.connects ?? rules.DEFAULT_CONNECTS,
+          createdAtTs: now,
+        },
+        [
+          { profileId: id, freelancerId: id, type: "default", name: rules.profileTitleFor(id), hourlyRate: rate, currency: "USD", skills: [] },
+          ...(body.profiles ?? []).map((p, i) => ({
+            profileId: rules.addedSpecializationIdFor(id, profileNames[i]!),
+            freelancerId: id,
+            type: "specialization" as const,
+            name: profileNames[i]!,
+            hourlyRate: p.hourlyRate ?? rate,
+            currency: "USD",
+            skills: [],
+          })),
+        ],
+      );
+    },
+    "immediate",
+  );
   if (!inserted) throw new AppError("bad_request", `Account ${accountId} already has a freelancer named ${name}`);
   const row = repo.findFreelancer(deps.db, id)!;
   return freelancerView(deps, row);

@@ -57,14 +57,18 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
     },
 
     async reconnect(accountId) {
-      return transaction(deps.db, (db) => {
-        const session = repo.findSession(db, accountId);
-        if (!session || session.valid) return true;
-        if (!session.restorable) return false;
-        repo.upsertSession(db, { accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
-        log.info("sandbox session restored", { accountId });
-        return true;
-      }, "immediate");
+      return transaction(
+        deps.db,
+        (db) => {
+          const session = repo.findSession(db, accountId);
+          if (!session || session.valid) return true;
+          if (!session.restorable) return false;
+          repo.upsertSession(db, { accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
+          log.info("sandbox session restored", { accountId });
+          return true;
+        },
+        "immediate",
+      );
     },
   };
 }
@@ -102,7 +106,15 @@ export function ensureOwnFreelancer(db: Db, accountId: string, nowTs: number): v
     },
     [
       // The marketplace's convention: a default profile's id is the freelancer's ciphertext.
-      { profileId: id, freelancerId: id, type: "default", name: rules.DEFAULT_PROFILE_NAME, hourlyRate: rules.DEFAULT_HOURLY_RATE, currency: "USD", skills: rules.DEFAULT_SKILLS },
+      {
+        profileId: id,
+        freelancerId: id,
+        type: "default",
+        name: rules.DEFAULT_PROFILE_NAME,
+        hourlyRate: rules.DEFAULT_HOURLY_RATE,
+        currency: "USD",
+        skills: rules.DEFAULT_SKILLS,
+      },
       {
         profileId: rules.specializationIdFor(accountId),
         freelancerId: id,
@@ -134,11 +146,18 @@ export interface FreelancerWithProfiles {
 export function listFreelancers(deps: SandboxDeps, accountId: string): FreelancerWithProfiles[] {
   const kind = accountKind(deps, accountId);
   const ownId = rules.freelancerIdFor(accountId);
-  const rows = transaction(deps.db, (db) => {
-    ensureOwnFreelancer(db, accountId, deps.clock.now());
-    return repo.listFreelancers(db, accountId).filter((f) => visibleTo(kind, accountId, f));
-  }, "immediate").sort((a, b) => Number(b.id === ownId) - Number(a.id === ownId)); // stable: keeps the age order otherwise
-  const profiles = repo.listProfiles(deps.db, rows.map((f) => f.id));
+  const rows = transaction(
+    deps.db,
+    (db) => {
+      ensureOwnFreelancer(db, accountId, deps.clock.now());
+      return repo.listFreelancers(db, accountId).filter((f) => visibleTo(kind, accountId, f));
+    },
+    "immediate",
+  ).sort((a, b) => Number(b.id === ownId) - Number(a.id === ownId)); // stable: keeps the age order otherwise
+  const profiles = repo.listProfiles(
+    deps.db,
+    rows.map((f) => f.id),
+  );
   return rows.map((freelancer) => ({
     freelancer,
     profiles: profiles
@@ -154,9 +173,7 @@ function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Fre
     name: row.name,
     avatarUrl: row.avatarUrl,
     baseHourlyRate: row.baseHourlyRate,
-    profiles: profiles.map(
-      (p): FreelancerProfile => ({ type: p.type, name: p.name, hourlyRate: p.hourlyRate, currency: p.currency, profileId: p.profileId }),
-    ),
+    profiles: profiles.map((p): FreelancerProfile => ({ type: p.type, name: p.name, hourlyRate: p.hourlyRate, currency: p.currency, profileId: p.profileId })),
   };
 }
 
@@ -185,7 +202,13 @@ function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget:
   const session = repo.findSession(db, req.accountId);
   if (session && !session.valid) return LOGGED_OUT;
 
-  const base = { applicationId: req.applicationId, accountId: req.accountId, freelancerId: req.freelancerId, jobCiphertext: req.job.ciphertext, submittedAtTs: nowTs };
+  const base = {
+    applicationId: req.applicationId,
+    accountId: req.accountId,
+    freelancerId: req.freelancerId,
+    jobCiphertext: req.job.ciphertext,
+    submittedAtTs: nowTs,
+  };
   const record = (status: Exclude<FinalStatus, "applied" | "logged_out">, message: string): SubmitOutcome => {
     repo.insertSubmission(db, { ...base, status, message, connectsSpent: 0 });
     return { status, message };

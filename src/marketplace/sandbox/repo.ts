@@ -16,7 +16,11 @@ export type SubmissionRow = typeof sandboxSubmissions.$inferSelect;
 
 export function findFreelancer(db: Db, id: string): FreelancerRow | undefined {
   return prepared(db, "sandbox.findFreelancer", (d) =>
-    d.select().from(sandboxFreelancers).where(eq(sandboxFreelancers.id, sql.placeholder("id"))).prepare(),
+    d
+      .select()
+      .from(sandboxFreelancers)
+      .where(eq(sandboxFreelancers.id, sql.placeholder("id")))
+      .prepare(),
   ).get({ id });
 }
 
@@ -39,7 +43,11 @@ export function insertFreelancer(db: Db, row: typeof sandboxFreelancers.$inferIn
 
 export function findProfile(db: Db, profileId: string): ProfileRow | undefined {
   return prepared(db, "sandbox.findProfile", (d) =>
-    d.select().from(sandboxProfiles).where(eq(sandboxProfiles.profileId, sql.placeholder("profileId"))).prepare(),
+    d
+      .select()
+      .from(sandboxProfiles)
+      .where(eq(sandboxProfiles.profileId, sql.placeholder("profileId")))
+      .prepare(),
   ).get({ profileId });
 }
 
@@ -81,7 +89,9 @@ export function upsertSession(db: Db, row: SessionRow): SessionRow {
 // Closed jobs.
 
 export function isJobClosed(db: Db, jobCiphertext: string): boolean {
-  return db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(eq(sandboxClosedJobs.jobCiphertext, jobCiphertext)).get() !== undefined;
+  return (
+    db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(eq(sandboxClosedJobs.jobCiphertext, jobCiphertext)).get() !== undefined
+  );
 }
 
 /** Which of these jobs the sandbox closed (asked in chunks: a company may have many jobs, a statement takes a bounded number of values). */
@@ -89,7 +99,8 @@ export function closedAmong(db: Db, jobCiphertexts: readonly string[]): Set<stri
   const closed = new Set<string>();
   for (let i = 0; i < jobCiphertexts.length; i += 500) {
     const chunk = jobCiphertexts.slice(i, i + 500);
-    for (const r of db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)).all()) closed.add(r.c);
+    for (const r of db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)).all())
+      closed.add(r.c);
   }
   return closed;
 }
@@ -103,7 +114,11 @@ export function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): voi
 
 export function findSubmission(db: Db, applicationId: string): SubmissionRow | undefined {
   return prepared(db, "sandbox.findSubmission", (d) =>
-    d.select().from(sandboxSubmissions).where(eq(sandboxSubmissions.applicationId, sql.placeholder("applicationId"))).prepare(),
+    d
+      .select()
+      .from(sandboxSubmissions)
+      .where(eq(sandboxSubmissions.applicationId, sql.placeholder("applicationId")))
+      .prepare(),
   ).get({ applicationId });
 }
 

@@ -26,17 +26,55 @@ export const UNKNOWN_BUDGET_CONNECTS = 8;
 const MINUTE_MS = 60_000;
 
 const FIRST_NAMES = [
-  "Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "James", "Isabella", "Lucas", "Mia", "Mateo",
-  "Amelia", "Ethan", "Harper", "Daniel", "Evelyn", "Samuel", "Abigail", "Jack", "Priya", "Arjun", "Chloe", "Marco",
+  "Olivia",
+  "Liam",
+  "Emma",
+  "Noah",
+  "Ava",
+  "Elijah",
+  "Sophia",
+  "James",
+  "Isabella",
+  "Lucas",
+  "Mia",
+  "Mateo",
+  "Amelia",
+  "Ethan",
+  "Harper",
+  "Daniel",
+  "Evelyn",
+  "Samuel",
+  "Abigail",
+  "Jack",
+  "Priya",
+  "Arjun",
+  "Chloe",
+  "Marco",
 ];
 const LAST_NAMES = [
-  "Carter", "Nguyen", "Patel", "Rodriguez", "Kim", "Johnson", "Okafor", "Schmidt", "Rossi", "Walker", "Silva", "Chen",
-  "Murphy", "Kowalski", "Haddad", "Bennett", "Morales", "Lindqvist", "Tanaka", "Brooks",
+  "Carter",
+  "Nguyen",
+  "Patel",
+  "Rodriguez",
+  "Kim",
+  "Johnson",
+  "Okafor",
+  "Schmidt",
+  "Rossi",
+  "Walker",
+  "Silva",
+  "Chen",
+  "Murphy",
+  "Kowalski",
+  "Haddad",
+  "Bennett",
+  "Morales",
+  "Lindqvist",
+  "Tanaka",
+  "Brooks",
 ];
 /** Default-profile titles for freelancers an admin adds (the account's own one is always DEFAULT_PROFILE_NAME). */
-const PROFILE_TITLES = [
-  "Full-Stack Web Developer", "Senior Software Engineer", "Mobile App Developer", "Data Engineer", "UI/UX Designer", "DevOps Engineer",
-];
+const PROFILE_TITLES = ["Full-Stack Web Developer", "Senior Software Engineer", "Mobile App Developer", "Data Engineer", "UI/UX Designer", "DevOps Engineer"];
 
 /** A 32-bit unsigned integer taken from the hash of `input` at word `index` (0–7). */
 function hashWord(input: string, index: number): number {

@@ -2,28 +2,15 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authContext } from "./auth-context";
 import { errorResponses } from "../../http/schemas";
-import {
-  AccountView,
-  CreateAccountBody,
-  CreateKeyBody,
-  CreatedAccount,
-  CreatedKey,
-  GrantCreditsBody,
-  KeyView,
-  WhoAmI,
-} from "./model";
+import { AccountView, CreateAccountBody, CreateKeyBody, CreatedAccount, CreatedKey, GrantCreditsBody, KeyView, WhoAmI } from "./model";
 import * as accounts from "./service";
 
 /** GET /api/v1/account (extension): the caller's account and key, handy to check a key works. */
 export function accountRoutes(deps: Deps) {
-  return new Elysia().use(authContext).get(
-    "/api/v1/account",
-    ({ auth }) => accounts.whoAmI(deps, auth),
-    {
-      response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
-      detail: { tags: ["Account"], summary: "The calling key's account (extension)", description: "Credits, kind and rate-limit settings." },
-    },
-  );
+  return new Elysia().use(authContext).get("/api/v1/account", ({ auth }) => accounts.whoAmI(deps, auth), {
+    response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
+    detail: { tags: ["Account"], summary: "The calling key's account (extension)", description: "Credits, kind and rate-limit settings." },
+  });
 }
 
 const adminTags = ["Admin"];
@@ -46,7 +33,12 @@ export function accountAdminRoutes(deps: Deps) {
       params: AccountIdParams,
       body: CreateKeyBody,
       response: { 201: CreatedKey, ...errorResponses(400, 401, 404, 409) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "Create an API key (shown once)", description: "409 when the account already has as many active keys as it may." },
+      detail: {
+        tags: adminTags,
+        security: adminSecurity,
+        summary: "Create an API key (shown once)",
+        description: "409 when the account already has as many active keys as it may.",
+      },
     })
     .get("/accounts/:accountId/keys", ({ params }) => ({ keys: accounts.listKeys(deps, params.accountId) }), {
       params: AccountIdParams,

@@ -14,7 +14,11 @@ export function insertAccount(db: Db, row: typeof accounts.$inferInsert): Accoun
 
 export function findAccount(db: Db, id: string): AccountRow | undefined {
   return prepared(db, "accounts.findAccount", (d) =>
-    d.select().from(accounts).where(eq(accounts.id, sql.placeholder("id"))).prepare(),
+    d
+      .select()
+      .from(accounts)
+      .where(eq(accounts.id, sql.placeholder("id")))
+      .prepare(),
   ).get({ id });
 }
 
@@ -46,19 +50,9 @@ export function countAccounts(db: Db): number {
   return db.select({ n: count() }).from(accounts).get()?.n ?? 0;
 }
 
-export function setAccountRateLimits(
-  db: Db,
-  id: string,
-  multiplier: number,
-  overrides: Record<string, number> | null,
-): AccountRow | undefined {
+export function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): AccountRow | undefined {
   invalidateKeyCache(db);
-  return db
-    .update(accounts)
-    .set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides })
-    .where(eq(accounts.id, id))
-    .returning()
-    .get();
+  return db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning().get();
 }
 
 // ---------------------------------------------------------------- credits
@@ -102,7 +96,9 @@ export function chargeHeldCredit(db: Db, charge: { accountId: string; ref: strin
     .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
     .where(eq(accounts.id, charge.accountId))
     .run();
-  db.insert(creditLedger).values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs }).run();
+  db.insert(creditLedger)
+    .values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs })
+    .run();
 }
 
 /** Gives one held credit back uncharged; call once per hold, inside the transaction that ends what held it. */
@@ -152,7 +148,13 @@ export function listKeys(db: Db, accountId: string): ApiKeyRow[] {
 }
 
 export function findKey(db: Db, id: string): ApiKeyRow | undefined {
-  return prepared(db, "accounts.findKey", (d) => d.select().from(apiKeys).where(eq(apiKeys.id, sql.placeholder("id"))).prepare()).get({ id });
+  return prepared(db, "accounts.findKey", (d) =>
+    d
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.id, sql.placeholder("id")))
+      .prepare(),
+  ).get({ id });
 }
 
 /** Revocation is one statement; a second revoke finds nothing to change. */
@@ -272,23 +274,13 @@ export function loadDayCount(db: Db, keyId: string, bucket: string, windowStartT
     db
       .select({ count: rateLimitCounters.count })
       .from(rateLimitCounters)
-      .where(
-        and(
-          eq(rateLimitCounters.keyId, keyId),
-          eq(rateLimitCounters.bucket, bucket),
-          eq(rateLimitCounters.windowStartTs, windowStartTs),
-        ),
-      )
+      .where(and(eq(rateLimitCounters.keyId, keyId), eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.windowStartTs, windowStartTs)))
       .get()?.count ?? 0
   );
 }
 
 /** Writes absolute counts (max with what is stored, so an older snapshot never lowers a count) and forgets old days. */
-export function saveDayCounts(
-  db: Db,
-  rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[],
-  pruneBeforeTs: number,
-): void {
+export function saveDayCounts(db: Db, rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): void {
   db.transaction((tx) => {
     for (const row of rows) {
       tx.insert(rateLimitCounters)
@@ -346,7 +338,13 @@ export function setCeilings(db: Db, id: string, changes: Partial<Pick<AccountRow
 
 /** Keys that still work (revoked ones do not count against the ceiling). */
 export function countActiveKeys(db: Db, accountId: string): number {
-  return db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs))).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs)))
+      .get()?.n ?? 0
+  );
 }
 
 export function setMarketplaceDriver(db: Db, id: string, driver: string | null): AccountRow | undefined {

@@ -127,10 +127,7 @@ export function createAccount(
  * API at once. The check and the insert share one IMMEDIATE transaction, so two
  * starting processes cannot both create one.
  */
-export function bootstrapFirstAccount(
-  deps: AccountsDeps,
-  credits: number,
-): { account: AccountView; key: KeyView; apiKey: string } | null {
+export function bootstrapFirstAccount(deps: AccountsDeps, credits: number): { account: AccountView; key: KeyView; apiKey: string } | null {
   return transaction(
     deps.db,
     (db) => {
@@ -256,7 +253,11 @@ export function ceilingsOf(deps: { db: Db; config: CeilingDefaults }, accountId:
  * Sets the account's own ceilings; null goes back to the server default. A
  * lower ceiling removes nothing: an account above it only cannot add more.
  */
-export function setCeilings(deps: AccountsDeps, accountId: string, input: { feeds?: number | null; apiKeys?: number | null; promptChars?: number | null }): AccountView {
+export function setCeilings(
+  deps: AccountsDeps,
+  accountId: string,
+  input: { feeds?: number | null; apiKeys?: number | null; promptChars?: number | null },
+): AccountView {
   const changes: Partial<Pick<repo.AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">> = {};
   if (input.feeds !== undefined) changes.maxFeeds = input.feeds === null ? null : checkWholeNumber(input.feeds, "feeds", false);
   if (input.apiKeys !== undefined) changes.maxApiKeys = input.apiKeys === null ? null : checkWholeNumber(input.apiKeys, "apiKeys", false);

@@ -41,7 +41,8 @@ export function applicationsRoutes(deps: Deps) {
       detail: {
         tags,
         summary: "Status of an application",
-        description: "Give exactly one of queueId or jobId (ciphertext, URL or processed job UUID: the latest application for that job). Every status but processing is final.",
+        description:
+          "Give exactly one of queueId or jobId (ciphertext, URL or processed job UUID: the latest application for that job). Every status but processing is final.",
       },
     })
     .get("/api/auto-apply-v2/applied-jobs", ({ auth, query }) => applications.appliedJobs(deps, auth, query), {

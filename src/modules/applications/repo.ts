@@ -47,9 +47,7 @@ export function liveApplication(db: Db, accountId: string, jobCiphertext: string
   return db
     .select()
     .from(applications)
-    .where(
-      and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`),
-    )
+    .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`))
     .get();
 }
 
@@ -68,11 +66,28 @@ export function listApplications(
 ): { items: AppliedListing[]; total: number } {
   const where = and(eq(applications.accountId, accountId), opts.status ? eq(applications.status, opts.status) : undefined);
   const total = db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0;
-  const apps = db.select().from(applications).where(where).orderBy(desc(applications.appliedAtTs), desc(applications.id)).limit(opts.limit).offset(opts.offset).all();
+  const apps = db
+    .select()
+    .from(applications)
+    .where(where)
+    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
+    .limit(opts.limit)
+    .offset(opts.offset)
+    .all();
   // The job and the scores are asked of their owners (jobs, feeds): one read each for the whole page.
-  const jobsOf = jobSummaries(db, apps.map((a) => a.jobCiphertext));
-  const entryScore = entryScores(db, apps.flatMap((a) => (a.processedJobId === null ? [] : [a.processedJobId])));
-  const bestScore = bestScoresOfJobs(db, accountId, apps.map((a) => a.jobCiphertext));
+  const jobsOf = jobSummaries(
+    db,
+    apps.map((a) => a.jobCiphertext),
+  );
+  const entryScore = entryScores(
+    db,
+    apps.flatMap((a) => (a.processedJobId === null ? [] : [a.processedJobId])),
+  );
+  const bestScore = bestScoresOfJobs(
+    db,
+    accountId,
+    apps.map((a) => a.jobCiphertext),
+  );
   const items = apps.flatMap((app) => {
     const job = jobsOf.get(app.jobCiphertext);
     if (!job) return [];
@@ -112,7 +127,10 @@ export function markSubmitting(db: Db, id: string, answers: { position: number; 
 }
 
 export function markLoggedOutSince(db: Db, id: string, ts: number): void {
-  db.update(applications).set({ loggedOutSinceTs: ts }).where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`)).run();
+  db.update(applications)
+    .set({ loggedOutSinceTs: ts })
+    .where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`))
+    .run();
 }
 
 /**

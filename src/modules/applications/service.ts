@@ -70,7 +70,10 @@ function checkAnswers(job: NormalizedJob, answers: { position: number; answer: s
     if (seen.has(a.position)) throw new AppError("bad_request", `questionAnswers[${i}].position repeats position ${a.position}`);
     seen.add(a.position);
     if (positions.size > 0 && !positions.has(a.position)) {
-      throw new AppError("bad_request", `questionAnswers[${i}].position ${a.position} is not a screening question of this job (positions: ${[...positions].join(", ")})`);
+      throw new AppError(
+        "bad_request",
+        `questionAnswers[${i}].position ${a.position} is not a screening question of this job (positions: ${[...positions].join(", ")})`,
+      );
     }
   });
 }
@@ -119,7 +122,10 @@ export async function apply(
       }
       const available = holdCredit(db, auth.accountId);
       if (available === null) {
-        throw new AppError("payment_required", "Insufficient auto-apply credits", { creditsRemaining: availableCredits(db, auth.accountId), needsCredits: true });
+        throw new AppError("payment_required", "Insufficient auto-apply credits", {
+          creditsRemaining: availableCredits(db, auth.accountId),
+          needsCredits: true,
+        });
       }
       repo.insertApplication(db, {
         id,
@@ -202,11 +208,7 @@ export function status(deps: ApplicationsDeps, auth: AuthContext, query: { queue
   return toStatus(app);
 }
 
-export function appliedJobs(
-  deps: ApplicationsDeps,
-  auth: AuthContext,
-  query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] },
-) {
+export function appliedJobs(deps: ApplicationsDeps, auth: AuthContext, query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] }) {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
   const { items, total } = repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });

@@ -74,7 +74,9 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
     ...(Array.isArray(doc.screeningQuestions)
       ? { screeningQuestions: doc.screeningQuestions }
       : Array.isArray(authQuestions) && authQuestions.length > 0
-        ? { screeningQuestions: authQuestions.map((q: any, i: number) => ({ position: typeof q.position === "number" ? q.position : i, question: q.question })) }
+        ? {
+            screeningQuestions: authQuestions.map((q: any, i: number) => ({ position: typeof q.position === "number" ? q.position : i, question: q.question })),
+          }
         : {}),
     proposalActivity: proposalActivity(doc, (tracking?.state as unknown as TrackingState) ?? null, now),
     clientScore: clientScore(doc, now),

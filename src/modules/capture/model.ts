@@ -26,11 +26,18 @@ export const CaptureBody = t.Object(
     url: t.String({ minLength: 1, maxLength: 2048, description: "The page address (http or https)." }),
     title: t.String({ minLength: 1, maxLength: 500, description: "The job title." }),
     company: t.Optional(t.String({ maxLength: 500 })),
-    location: t.Optional(t.String({ maxLength: 500, description: 'As shown on the page, e.g. "Berlin, Germany (Remote)"; a named country becomes client.country.' })),
-    descriptionHtml: t.Optional(
-      t.String({ maxLength: MAX_DESCRIPTION_HTML, description: "The description element's HTML; converted to text (tags, scripts and styles removed, entities decoded)." }),
+    location: t.Optional(
+      t.String({ maxLength: 500, description: 'As shown on the page, e.g. "Berlin, Germany (Remote)"; a named country becomes client.country.' }),
     ),
-    description: t.Optional(t.String({ maxLength: MAX_DESCRIPTION_TEXT, description: "Plain-text description, used when descriptionHtml is absent or has no text." })),
+    descriptionHtml: t.Optional(
+      t.String({
+        maxLength: MAX_DESCRIPTION_HTML,
+        description: "The description element's HTML; converted to text (tags, scripts and styles removed, entities decoded).",
+      }),
+    ),
+    description: t.Optional(
+      t.String({ maxLength: MAX_DESCRIPTION_TEXT, description: "Plain-text description, used when descriptionHtml is absent or has no text." }),
+    ),
     contactEmail: t.Optional(t.String({ maxLength: 320 })),
     platform: t.Optional(CapturePlatform),
   },

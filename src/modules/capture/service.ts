@@ -31,9 +31,33 @@ function invalid(field: string, problem: string): AppError {
 
 /** Query parameters that only say how the user got to the page; they must not make one job look like two. */
 const TRACKING_PARAMS = new Set([
-  "fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "igshid", "mc_cid", "mc_eid", "_hsenc", "_hsmi", "mkt_tok",
-  "ref", "ref_src", "refid", "trackingid", "trk", "trkinfo", "lipi", "licu", "originalsubdomain", "ebp", "recommendedflavor",
-  "gh_src", "lever-source", "lever-origin",
+  "fbclid",
+  "gclid",
+  "dclid",
+  "gbraid",
+  "wbraid",
+  "msclkid",
+  "yclid",
+  "igshid",
+  "mc_cid",
+  "mc_eid",
+  "_hsenc",
+  "_hsmi",
+  "mkt_tok",
+  "ref",
+  "ref_src",
+  "refid",
+  "trackingid",
+  "trk",
+  "trkinfo",
+  "lipi",
+  "licu",
+  "originalsubdomain",
+  "ebp",
+  "recommendedflavor",
+  "gh_src",
+  "lever-source",
+  "lever-origin",
 ]);
 
 function isTracking(name: string): boolean {
@@ -82,7 +106,10 @@ const WORK_MODES = /\b(?:remote|hybrid|on-?site|in-?office)\b/gi;
 /** ISO-2 code of the country a free-text location names ("Berlin, Germany (Remote)" → DE), or undefined. */
 export function countryOfLocation(location: string | undefined): string | undefined {
   if (!location) return undefined;
-  const parts = location.split(LOCATION_SEPARATORS).map((p) => p.replace(WORK_MODES, "").trim()).filter(Boolean);
+  const parts = location
+    .split(LOCATION_SEPARATORS)
+    .map((p) => p.replace(WORK_MODES, "").trim())
+    .filter(Boolean);
   // The country is normally last; "Atlanta, Georgia" names a state, so Georgia counts only on its own.
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i]!;

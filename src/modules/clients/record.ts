@@ -19,7 +19,22 @@ import type { Static } from "@sinclair/typebox";
 import { isoOrNull } from "../../lib/time";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import type { BuyerSchema, ClientJobsRecordSchema, ClientOpenJobSchema, WorkHistoryEntrySchema } from "./schema";
-import { count, detailRoots, first, idStr, isNonNegative, isoTime, isRating, jobType, numIf, obj, paymentVerified, str, timestamp, type Obj } from "../jobs/document/readers";
+import {
+  count,
+  detailRoots,
+  first,
+  idStr,
+  isNonNegative,
+  isoTime,
+  isRating,
+  jobType,
+  numIf,
+  obj,
+  paymentVerified,
+  str,
+  timestamp,
+  type Obj,
+} from "../jobs/document/readers";
 
 export interface CompanyDocument {
   document: unknown;
@@ -66,8 +81,12 @@ interface DocView {
 function detailSource(buyer: Maybe, verifiedValues: unknown[]): BuyerSource | null {
   if (buyer === undefined) return null;
   return {
-    location: obj(buyer.location), stats: obj(buyer.stats), company: obj(buyer.company), jobs: obj(buyer.jobs),
-    avgHourlyJobsRate: buyer.avgHourlyJobsRate, paymentVerified: verifiedValues,
+    location: obj(buyer.location),
+    stats: obj(buyer.stats),
+    company: obj(buyer.company),
+    jobs: obj(buyer.jobs),
+    avgHourlyJobsRate: buyer.avgHourlyJobsRate,
+    paymentVerified: verifiedValues,
   };
 }
 
@@ -76,7 +95,12 @@ function tileSource(client: Maybe): BuyerSource | null {
   if (client === undefined) return null;
   return {
     location: { country: client.country ?? obj(client.location)?.country },
-    stats: { score: client.totalFeedback ?? client.rating, feedbackCount: client.totalReviews, totalCharges: client.totalSpent, totalJobsWithHires: client.totalHires },
+    stats: {
+      score: client.totalFeedback ?? client.rating,
+      feedbackCount: client.totalReviews,
+      totalCharges: client.totalSpent,
+      totalJobsWithHires: client.totalHires,
+    },
     company: { companyId: client.companyOrgUid },
     jobs: { postedCount: client.totalPostedJobs },
     avgHourlyJobsRate: undefined,
@@ -92,8 +116,9 @@ function viewOf(input: CompanyDocument): DocView {
   const authVerified = [authBuyer?.isPaymentMethodVerified];
   const pubVerified = [obj(pub?.buyerExtra)?.isPaymentMethodVerified, pubBuyer?.isPaymentMethodVerified];
   // The real auth body nests the profile under buyer.info; some captures flatten it onto buyer.
-  const details = [detailSource(obj(authBuyer?.info), authVerified), detailSource(authBuyer, authVerified), detailSource(pubBuyer, pubVerified)]
-    .filter((s): s is BuyerSource => s !== null);
+  const details = [detailSource(obj(authBuyer?.info), authVerified), detailSource(authBuyer, authVerified), detailSource(pubBuyer, pubVerified)].filter(
+    (s): s is BuyerSource => s !== null,
+  );
   const tiles = [tileSource(obj(obj(doc.upworkHistoryData)?.client)), tileSource(obj(doc.client))].filter((s): s is BuyerSource => s !== null);
 
   const normalized = normalizeJob(doc);
@@ -101,9 +126,16 @@ function viewOf(input: CompanyDocument): DocView {
   const companyId = job?.companyId ?? first([...details, ...tiles], (s) => idStr(s.company?.companyId));
   const status = str(obj(obj(auth?.opening)?.job)?.status) ?? str(obj(pub?.opening)?.status) ?? null;
   const history = authBuyer?.workHistory ?? obj(authBuyer?.info)?.workHistory;
-  const exploredAtTs = Number.isFinite(input.exploredAtTs) ? input.exploredAtTs : timestamp(doc.exploredAt) ?? -Infinity;
+  const exploredAtTs = Number.isFinite(input.exploredAtTs) ? input.exploredAtTs : (timestamp(doc.exploredAt) ?? -Infinity);
   return {
-    exploredAtTs, closed: input.closed === true, richness: auth ? 2 : pub ? 1 : 0, details, tiles, companyId, job, status,
+    exploredAtTs,
+    closed: input.closed === true,
+    richness: auth ? 2 : pub ? 1 : 0,
+    details,
+    tiles,
+    companyId,
+    job,
+    status,
     workHistory: Array.isArray(history) ? history : [],
   };
 }
@@ -188,10 +220,14 @@ function buyerOf(companyId: string, views: DocView[]): ClientBuyer {
 
 function openJobsOf(views: DocView[]): ClientOpenJob[] {
   // The freshest readable `buyer.jobs.openJobs` list (an empty list is an answer too).
-  const listed = first(views.flatMap((v) => v.details), (s) => {
-    const list = s.jobs?.openJobs;
-    return Array.isArray(list) ? (list as unknown[]) : null;
-  }) ?? [];
+  const listed =
+    first(
+      views.flatMap((v) => v.details),
+      (s) => {
+        const list = s.jobs?.openJobs;
+        return Array.isArray(list) ? (list as unknown[]) : null;
+      },
+    ) ?? [];
   const listEntries = listed.map(listEntryOf).filter((e): e is ClientOpenJob => e !== null);
   const listByKey = new Map<string, ClientOpenJob>();
   for (const e of listEntries) for (const k of keysOf(e)) if (!listByKey.has(k)) listByKey.set(k, e);
@@ -212,14 +248,19 @@ function openJobsOf(views: DocView[]): ClientOpenJob[] {
   for (const { view, closed, status } of archived.values()) {
     const job = view.job!;
     const entry: ClientOpenJob = {
-      id: job.jobUid, ciphertext: job.ciphertext, title: job.title, type: job.jobType,
+      id: job.jobUid,
+      ciphertext: job.ciphertext,
+      title: job.title,
+      type: job.jobType,
       publishTime: isoOrNull(job.publishTimeTs),
       budget: { hourlyMin: job.hourlyMin, hourlyMax: job.hourlyMax, fixedAmount: job.fixedBudget, currency: job.currency },
       isPtcPrivate: null,
     };
     for (const k of keysOf(entry)) archivedKeys.add(k);
     if (closed || (status !== null && status.toUpperCase() !== "ACTIVE")) continue;
-    const match = keysOf(entry).map((k) => listByKey.get(k)).find((e) => e !== undefined);
+    const match = keysOf(entry)
+      .map((k) => listByKey.get(k))
+      .find((e) => e !== undefined);
     if (match) {
       entry.isPtcPrivate = match.isPtcPrivate;
       entry.id ??= match.id;
@@ -254,7 +295,11 @@ function listEntryOf(item: unknown): ClientOpenJob | null {
   const ciphertext = str(o.ciphertext) ?? str(o.cipherText) ?? null;
   if (id === null && ciphertext === null) return null;
   return {
-    id, ciphertext, title: str(o.title) ?? null, type: jobType(o.type), publishTime: null,
+    id,
+    ciphertext,
+    title: str(o.title) ?? null,
+    type: jobType(o.type),
+    publishTime: null,
     budget: { hourlyMin: null, hourlyMax: null, fixedAmount: null, currency: null },
     isPtcPrivate: typeof o.isPtcPrivate === "boolean" ? o.isPtcPrivate : null,
   };
@@ -308,7 +353,6 @@ function workHistoryOf(views: DocView[]): WorkHistoryEntry[] {
     }
   }
   return [...byKey.entries()]
-    .sort(([ka, a], [kb, b]) =>
-      Number(isOpenContract(b)) - Number(isOpenContract(a)) || cmp(b.startDate ?? "", a.startDate ?? "") || cmp(ka, kb))
+    .sort(([ka, a], [kb, b]) => Number(isOpenContract(b)) - Number(isOpenContract(a)) || cmp(b.startDate ?? "", a.startDate ?? "") || cmp(ka, kb))
     .map(([, e]) => e);
 }

@@ -30,7 +30,7 @@ export const BuyerSchema = t.Object(
       {
         city: nullableString("Client city"),
         country: nullableString("Client country as the marketplace spells it (usually the English name)"),
-        countryTimezone: nullableString("Client time zone label, e.g. \"UTC-05:00 America/Toronto\""),
+        countryTimezone: nullableString('Client time zone label, e.g. "UTC-05:00 America/Toronto"'),
       },
       { description: "buyer.location of the job details", ...closed },
     ),
@@ -75,13 +75,7 @@ export const ClientOpenJobSchema = t.Object(
 );
 
 const FeedbackSchema = (description: string) =>
-  t.Nullable(
-    t.Object(
-      { score: nullableNumber("Feedback score, 1–5"), comment: nullableString("Feedback text") },
-      closed,
-    ),
-    { description },
-  );
+  t.Nullable(t.Object({ score: nullableNumber("Feedback score, 1–5"), comment: nullableString("Feedback text") }, closed), { description });
 
 export const WorkHistoryEntrySchema = t.Object(
   {

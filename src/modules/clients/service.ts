@@ -11,7 +11,10 @@ import { buildClientRecord } from "./record";
  */
 export function getClientJobs(deps: { db: Db; clock: Clock }, companyId: string) {
   const documents = documentsOfCompany(deps.db, companyId);
-  const closed = closedAmong(deps.db, documents.map((d) => d.ciphertext));
+  const closed = closedAmong(
+    deps.db,
+    documents.map((d) => d.ciphertext),
+  );
   const record = buildClientRecord(
     companyId,
     documents.map(({ document, exploredAtTs, ciphertext }) => ({ document, exploredAtTs, closed: closed.has(ciphertext) })),

@@ -80,15 +80,17 @@ ${data.statuses.map((s) => html`<option value="${s}"${data.status === s ? raw(" 
     data.total === 0 && !data.status
       ? html`<p class="empty">No applications yet — apply to a job from a feed.</p>`
       : html`${filter}
-${data.items.length === 0
-  ? html`<p class="empty">No applications${data.status ? html` with status ${data.status.replaceAll("_", " ")}` : ""} here.</p>`
-  : html`<p class="muted">Showing ${shownFrom}–${data.offset + data.items.length} of ${data.total}, newest first.${moving && ` This page reloads every ${REFRESH_SECONDS} seconds while an application is in flight.`}</p>
+${
+  data.items.length === 0
+    ? html`<p class="empty">No applications${data.status ? html` with status ${data.status.replaceAll("_", " ")}` : ""} here.</p>`
+    : html`<p class="muted">Showing ${shownFrom}–${data.offset + data.items.length} of ${data.total}, newest first.${moving && ` This page reloads every ${REFRESH_SECONDS} seconds while an application is in flight.`}</p>
 <div class="table-wrap">
 <table>
 <thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Applied</th><th scope="col">Credits</th><th scope="col">Cover letter</th><th scope="col">Error</th><th scope="col">Engagement</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
-</div>`}
+</div>`
+}
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`;
   const page = layout("Applications", body, session);
   return moving ? refreshing(page) : page;
@@ -113,7 +115,8 @@ ${f.baseHourlyRate !== null && html`<p>Base rate ${f.baseHourlyRate}/h</p>`}
 <table>
 <thead><tr><th scope="col">Profile</th><th scope="col">Type</th><th scope="col">Rate</th><th scope="col">profileId</th></tr></thead>
 <tbody>${f.profiles.map(
-      (p) => html`<tr><td>${p.name}</td><td>${p.type}</td><td>${p.hourlyRate === null ? "—" : `${p.hourlyRate} ${p.currency}/h`}</td><td><code>${p.profileId}</code></td></tr>`,
+      (p) =>
+        html`<tr><td>${p.name}</td><td>${p.type}</td><td>${p.hourlyRate === null ? "—" : `${p.hourlyRate} ${p.currency}/h`}</td><td><code>${p.profileId}</code></td></tr>`,
     )}</tbody>
 </table>
 </div>
@@ -166,16 +169,20 @@ export function deliveriesPage(session: DashboardSession, data: DeliveriesPageDa
 <h2><code>${d.eventId}</code> <span class="muted">${d.type}</span></h2>
 <p><strong class="badge status-${d.status}">${d.status}</strong> · created ${when(d.createdAt)}${d.jobId && html` · job <code>${d.jobId}</code>`}${d.deliveredAt && html` · delivered ${when(d.deliveredAt)}`}${d.nextAttemptAt && d.status !== "delivered" && html` · next attempt ${when(d.nextAttemptAt)}`}</p>
 ${d.lastError && html`<p class="error">${d.lastError}</p>`}
-${d.attempts.length === 0
-  ? html`<p class="muted">No attempts yet.</p>`
-  : html`<div class="table-wrap"><table>
+${
+  d.attempts.length === 0
+    ? html`<p class="muted">No attempts yet.</p>`
+    : html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Attempt</th><th scope="col">At</th><th scope="col">Status code</th><th scope="col">Duration</th><th scope="col">Error</th></tr></thead>
 <tbody>${d.attempts.map(
-      (a) => html`<tr><td>${a.attempt}</td><td>${when(a.at)}</td><td>${a.statusCode ?? "—"}</td><td>${a.durationMs} ms</td><td>${a.error ?? "—"}</td></tr>`,
-    )}</tbody>
-</table></div>`}
-${d.status !== "delivered" &&
-  html`<form method="post" action="${base}/${encodeURIComponent(d.eventId)}/resend">${csrfField(session)}<button type="submit" aria-label="Resend ${d.eventId}">Resend</button></form>`}
+        (a) => html`<tr><td>${a.attempt}</td><td>${when(a.at)}</td><td>${a.statusCode ?? "—"}</td><td>${a.durationMs} ms</td><td>${a.error ?? "—"}</td></tr>`,
+      )}</tbody>
+</table></div>`
+}
+${
+  d.status !== "delivered" &&
+  html`<form method="post" action="${base}/${encodeURIComponent(d.eventId)}/resend">${csrfField(session)}<button type="submit" aria-label="Resend ${d.eventId}">Resend</button></form>`
+}
 </section>`,
   );
   const prev = data.offset > 0 ? html`<a href="${base}?offset=${Math.max(0, data.offset - data.limit)}" rel="prev">Newer</a>` : "";

@@ -38,63 +38,76 @@ export function dashboardActivityRoutes(deps: Deps) {
   const { signedIn, open } = dashboardGuard(deps);
 
   return new Elysia({ name: "dashboard-activity" })
-    .get(`${DASHBOARD_PATH}/applications`, ({ request, set, query }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      const q = query as Query;
-      const status = q.status === undefined || q.status === "" ? undefined : q.status;
-      if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) {
-        return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
-      }
-      const offset = parseOffset(q.offset);
-      if (offset === undefined) return badOffsetPage(set, session);
-      const auth = sessionAuth(deps, session);
-      // appliedJobs' own query, which also carries the engagement columns the API leaves out.
-      const { items, total } = applicationsRepo.listApplications(deps.db, auth.accountId, {
-        limit: ACTIVITY_PAGE_SIZE,
-        offset,
-        status,
-      });
-      return page(
-        set,
-        activityViews.applicationsPage(session, { items, total, limit: ACTIVITY_PAGE_SIZE, offset, status, statuses: APPLICATION_STATUSES }),
-      );
-    }, HIDDEN)
-    .get(`${DASHBOARD_PATH}/freelancers`, async ({ request, set }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      try {
-        const data = await freelancers(deps, sessionAuth(deps, session));
-        return page(set, activityViews.freelancersPage(session, data));
-      } catch (err) {
-        if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorPage(err, set, session);
-        // The driver talks to the marketplace (or a bridge): its trouble is shown, not turned into a 5xx.
-        deps.log.warn("dashboard: could not list freelancers", { accountId: session.accountId, error: err instanceof Error ? err.message : String(err) });
-        return page(set, activityViews.freelancersPage(session, { error: "The freelancers could not be loaded from the marketplace right now." }));
-      }
-    }, HIDDEN)
-    .get(`${DASHBOARD_PATH}/feeds/:id/deliveries`, ({ request, set, params, query }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      const offset = parseOffset((query as Query).offset);
-      if (offset === undefined) return badOffsetPage(set, session);
-      try {
+    .get(
+      `${DASHBOARD_PATH}/applications`,
+      ({ request, set, query }) => {
+        const session = signedIn(request, set);
+        if (!session) return "";
+        const q = query as Query;
+        const status = q.status === undefined || q.status === "" ? undefined : q.status;
+        if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) {
+          return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
+        }
+        const offset = parseOffset(q.offset);
+        if (offset === undefined) return badOffsetPage(set, session);
         const auth = sessionAuth(deps, session);
-        const feed = getFeed(deps, auth, params.id);
-        const data = listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
-        return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
-      } catch (err) {
-        return errorPage(err, set, session);
-      }
-    }, HIDDEN)
-    .post(`${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`, ({ request, set, body, params }) => {
-      const session = open(request, set, body);
-      if (typeof session === "string") return session;
-      try {
-        retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);
-      } catch (err) {
-        return errorPage(err, set, session);
-      }
-      return redirect(set, `${DASHBOARD_PATH}/feeds/${encodeURIComponent(params.id)}/deliveries`);
-    }, HIDDEN);
+        // appliedJobs' own query, which also carries the engagement columns the API leaves out.
+        const { items, total } = applicationsRepo.listApplications(deps.db, auth.accountId, {
+          limit: ACTIVITY_PAGE_SIZE,
+          offset,
+          status,
+        });
+        return page(set, activityViews.applicationsPage(session, { items, total, limit: ACTIVITY_PAGE_SIZE, offset, status, statuses: APPLICATION_STATUSES }));
+      },
+      HIDDEN,
+    )
+    .get(
+      `${DASHBOARD_PATH}/freelancers`,
+      async ({ request, set }) => {
+        const session = signedIn(request, set);
+        if (!session) return "";
+        try {
+          const data = await freelancers(deps, sessionAuth(deps, session));
+          return page(set, activityViews.freelancersPage(session, data));
+        } catch (err) {
+          if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorPage(err, set, session);
+          // The driver talks to the marketplace (or a bridge): its trouble is shown, not turned into a 5xx.
+          deps.log.warn("dashboard: could not list freelancers", { accountId: session.accountId, error: err instanceof Error ? err.message : String(err) });
+          return page(set, activityViews.freelancersPage(session, { error: "The freelancers could not be loaded from the marketplace right now." }));
+        }
+      },
+      HIDDEN,
+    )
+    .get(
+      `${DASHBOARD_PATH}/feeds/:id/deliveries`,
+      ({ request, set, params, query }) => {
+        const session = signedIn(request, set);
+        if (!session) return "";
+        const offset = parseOffset((query as Query).offset);
+        if (offset === undefined) return badOffsetPage(set, session);
+        try {
+          const auth = sessionAuth(deps, session);
+          const feed = getFeed(deps, auth, params.id);
+          const data = listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
+          return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
+        } catch (err) {
+          return errorPage(err, set, session);
+        }
+      },
+      HIDDEN,
+    )
+    .post(
+      `${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`,
+      ({ request, set, body, params }) => {
+        const session = open(request, set, body);
+        if (typeof session === "string") return session;
+        try {
+          retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);
+        } catch (err) {
+          return errorPage(err, set, session);
+        }
+        return redirect(set, `${DASHBOARD_PATH}/feeds/${encodeURIComponent(params.id)}/deliveries`);
+      },
+      HIDDEN,
+    );
 }

@@ -110,17 +110,23 @@ ${checkbox(v, "paymentVerifiedOnly", "Payment-verified clients only")}
 <p class="muted">Marketplace only. Drops clients reported as payment-unverified; jobs whose status cannot be read still enter.</p>
 ${textInput(v, "clientMinRating", "Client minimum rating", "Marketplace only. 0 to 5. A client without reviews counts as unrated and is dropped by any floor above 0. Empty: no floor.", { numeric: true })}
 ${textInput(v, "clientMinReviews", "Client minimum reviews", "Marketplace only. A whole number of reviews the client must have. Empty: no minimum.", { numeric: true })}
-${select(v, "countryFilterMode", "Country filter", "Exclude: the excluded countries below are dropped. Include: only the included countries below are kept (and jobs whose client country is unknown are dropped).", [
+${select(
+  v,
+  "countryFilterMode",
+  "Country filter",
+  "Exclude: the excluded countries below are dropped. Include: only the included countries below are kept (and jobs whose client country is unknown are dropped).",
+  [
     { value: "exclude", label: "Exclude the listed countries" },
     { value: "include", label: "Include only the listed countries" },
-  ])}
+  ],
+)}
 ${textArea(v, "excludedCountries", "Excluded countries", "Comma- or newline-separated English names, ISO-2 or ISO-3 codes. Used in exclude mode.")}
 ${textArea(v, "includedCountries", "Included countries", "Same format. Used in include mode; empty means no filter.")}
 ${select(v, "usOnlyMode", "US-only jobs", "Marketplace only. Filters on where the job requires talent to be, not the client's country.", [
-    { value: "all", label: "All jobs" },
-    { value: "include", label: "Only jobs restricted to US-based talent" },
-    { value: "exclude", label: "Drop jobs restricted to US-based talent" },
-  ])}
+  { value: "all", label: "All jobs" },
+  { value: "include", label: "Only jobs restricted to US-based talent" },
+  { value: "exclude", label: "Drop jobs restricted to US-based talent" },
+])}
 </fieldset>
 <fieldset>
 <legend>Other</legend>
@@ -128,9 +134,9 @@ ${select(v, "usOnlyMode", "US-only jobs", "Marketplace only. Filters on where th
 ${PLATFORMS.map((p) => checkbox(v, `platform_${p.value}`, p.label))}
 <p class="muted">Where jobs come from. Tick none to match every platform.</p>
 ${select(v, "emailFound", "Contact email", "With “only jobs with an email”, jobs enter only when a contact email was found in them.", [
-    { value: "all", label: "All jobs" },
-    { value: "email_found", label: "Only jobs with an email" },
-  ])}
+  { value: "all", label: "All jobs" },
+  { value: "email_found", label: "Only jobs with an email" },
+])}
 ${textArea(v, "proposalGenerationPrompt", "Proposal instructions", "Used when generating proposals for jobs in this feed. Empty: the generic prompt.")}
 </fieldset>
 <fieldset>
@@ -145,10 +151,7 @@ function errorList(errors: string[] | undefined): Html | false {
   return !!errors?.length && html`<div class="error" role="alert"><p>The feed was not saved:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
 }
 
-export function feedFormPage(
-  session: DashboardSession,
-  opts: { values: FeedFormValues; errors?: string[]; feed?: Feed },
-): Html {
+export function feedFormPage(session: DashboardSession, opts: { values: FeedFormValues; errors?: string[]; feed?: Feed }): Html {
   const editing = opts.feed;
   const action = editing ? base(editing.id) : "/dashboard/feeds";
   return layout(
@@ -169,12 +172,13 @@ function yesNo(b: boolean | undefined): string {
 }
 
 export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
-  const body = feeds.length === 0
-    ? html`<p>No feeds yet — create one and matching jobs appear here as they arrive.</p>`
-    : html`<div class="table-wrap"><table>
+  const body =
+    feeds.length === 0
+      ? html`<p>No feeds yet — create one and matching jobs appear here as they arrive.</p>`
+      : html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Title</th><th scope="col">Min score</th><th scope="col">Keywords</th><th scope="col">Platforms</th><th scope="col">Webhook</th><th scope="col">Muted</th></tr></thead>
 <tbody>${feeds.map(
-        (f) => html`<tr>
+          (f) => html`<tr>
 <td><a href="${base(f.id)}">${f.title}</a></td>
 <td>${f.minScore}</td>
 <td>${(f.includes ?? []).length ? (f.includes ?? []).join(", ") : html`<span class="muted">any</span>`}${(f.excludes ?? []).length ? html`<br><span class="muted">not: ${(f.excludes ?? []).join(", ")}</span>` : ""}</td>
@@ -182,7 +186,7 @@ export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
 <td>${f.webhookUrl ? (f.webhookDisabledAtTs ? "set (disabled)" : "set") : "none"}</td>
 <td>${yesNo(f.notificationsMuted)}</td>
 </tr>`,
-      )}</tbody>
+        )}</tbody>
 </table></div>`;
   return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session);
 }
@@ -206,7 +210,10 @@ function money(n: number | null): string {
 function budget(job: FeedJobItem["job"]): string {
   if (job.fixedBudget !== null) return `${money(job.fixedBudget)} fixed`;
   if (job.hourlyMin !== null || job.hourlyMax !== null) {
-    const range = [job.hourlyMin, job.hourlyMax].filter((x) => x !== null).map((x) => money(x)).join("–");
+    const range = [job.hourlyMin, job.hourlyMax]
+      .filter((x) => x !== null)
+      .map((x) => money(x))
+      .join("–");
     return `${range}/h`;
   }
   return "—";
@@ -215,9 +222,8 @@ function budget(job: FeedJobItem["job"]): string {
 function settingsSummary(feed: Feed): Html {
   const list = (v: string[] | undefined, none: string) => (v?.length ? v.join(", ") : none);
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "—" : String(v));
-  const countries = feed.countryFilterMode === "include"
-    ? `only ${list(feed.includedCountries, "any (empty list)")}`
-    : `excluding ${list(feed.excludedCountries, "none")}`;
+  const countries =
+    feed.countryFilterMode === "include" ? `only ${list(feed.includedCountries, "any (empty list)")}` : `excluding ${list(feed.excludedCountries, "none")}`;
   return html`<dl class="settings">
 <dt>Minimum score</dt><dd>${feed.minScore}</dd>
 <dt>Profile prompt</dt><dd>${feed.profilePrompt ? feed.profilePrompt : html`<span class="muted">empty (every match scores 5)</span>`}</dd>
@@ -230,9 +236,11 @@ function settingsSummary(feed: Feed): Html {
 <dt>US-only jobs</dt><dd>${feed.usOnlyMode ?? "all"}</dd>
 <dt>Platforms</dt><dd>${list(feed.platforms, "all")}</dd>
 <dt>Contact email</dt><dd>${feed.emailFound === "email_found" ? "only jobs with an email" : "all jobs"}</dd>
-<dt>Webhook</dt><dd>${feed.webhookUrl
-    ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAtTs && html`<br><span class="error">Disabled ${when(feed.webhookDisabledAtTs)}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
-    : "none"}</dd>
+<dt>Webhook</dt><dd>${
+    feed.webhookUrl
+      ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAtTs && html`<br><span class="error">Disabled ${when(feed.webhookDisabledAtTs)}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
+      : "none"
+  }</dd>
 <dt>Notifications</dt><dd>${feed.notificationsMuted ? "muted" : "on"}</dd>
 </dl>`;
 }
@@ -257,9 +265,10 @@ export function feedDetailPage(
   const pager = html`<p>${data.offset > 0 && html`<a href="${query(Math.max(0, data.offset - data.limit))}">Newer</a> `}${
     to < data.total && html`<a href="${query(data.offset + data.limit)}">Older</a>`
   }</p>`;
-  const jobs = data.jobs.length === 0
-    ? html`<p>${filter.unread && data.total === 0 ? "No unread matches." : "No matches yet — jobs appear here as they arrive."}</p>`
-    : html`<p class="muted">Showing ${from}–${to} of ${data.total}.</p>
+  const jobs =
+    data.jobs.length === 0
+      ? html`<p>${filter.unread && data.total === 0 ? "No unread matches." : "No matches yet — jobs appear here as they arrive."}</p>`
+      : html`<p class="muted">Showing ${from}–${to} of ${data.total}.</p>
 <div class="table-wrap"><table>
 <thead><tr><th scope="col">Job</th><th scope="col">Budget</th><th scope="col">Client country</th><th scope="col">Score</th><th scope="col">Matched</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
 <tbody>${rows}</tbody>
@@ -269,8 +278,11 @@ ${pager}`;
     feed.title ?? "Feed",
     html`<p><a href="/dashboard/feeds">All feeds</a> · <a href="${self}/edit">Edit</a> · <a href="${self}/delete">Delete</a></p>
 <form method="post" action="${self}/mute">${csrfField(session)}<button type="submit">${feed.notificationsMuted ? "Unmute notifications" : "Mute notifications"}</button></form>
-${feed.webhookSecret && html`<form method="post" action="${self}/rotate-secret">${csrfField(session)}<button type="submit">Rotate webhook secret</button></form>
-<p class="muted">Rotating shows a new secret once; the old one keeps signing alongside it for a while so receivers can switch.</p>`}
+${
+  feed.webhookSecret &&
+  html`<form method="post" action="${self}/rotate-secret">${csrfField(session)}<button type="submit">Rotate webhook secret</button></form>
+<p class="muted">Rotating shows a new secret once; the old one keeps signing alongside it for a while so receivers can switch.</p>`
+}
 <h2>Settings</h2>
 ${settingsSummary(feed)}
 <h2>Matched jobs</h2>

@@ -7,7 +7,22 @@ import * as feeds from "../feeds/service";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as feedViews from "./feeds-views";
-import { badOffsetPage, dashboardGuard, field, fragment, HIDDEN, isHtmx, page, parseOffset, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
+import {
+  badOffsetPage,
+  dashboardGuard,
+  field,
+  fragment,
+  HIDDEN,
+  isHtmx,
+  page,
+  parseOffset,
+  redirect,
+  type ResponseState,
+  formValues,
+  numberOrText,
+  errorAsPage,
+  errorDetails,
+} from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -22,7 +37,10 @@ const FEEDS = `${DASHBOARD_PATH}/feeds`;
 
 /** Comma- or newline-separated text → trimmed, non-empty items. */
 function splitList(text: string | undefined): string[] {
-  return (text ?? "").split(/[,\n\r]+/).map((s) => s.trim()).filter(Boolean);
+  return (text ?? "")
+    .split(/[,\n\r]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -88,111 +106,144 @@ export function dashboardFeedRoutes(deps: Deps) {
   }
 
   return new Elysia({ name: "dashboard-feeds" })
-    .get(FEEDS, ({ request, set }) =>
-      run(request, set, undefined, (session) => page(set, feedViews.feedListPage(session, feeds.listFeeds(deps, sessionAuth(deps, session))))),
-    HIDDEN)
-    .get(`${FEEDS}/new`, ({ request, set }) =>
-      run(request, set, undefined, (session) =>
-        page(set, feedViews.feedFormPage(session, { values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all" } })),
-      ),
-    HIDDEN)
-    .post(FEEDS, ({ request, set, body }) =>
-      run(request, set, body, async (session) => {
-        const values = formValues(body);
-        const json = toBody(values);
-        const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors }), 400);
-        const invalid = schemaDetails(json, false);
-        if (invalid.length) return refusedWith(invalid);
-        let feed: Feed;
-        try {
-          feed = await feeds.createFeed(deps, sessionAuth(deps, session), json);
-        } catch (err) {
-          if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
-          throw err;
-        }
-        // 200, not a redirect: the secret is in this response only.
-        if (feed.webhookSecret) return page(set, feedViews.secretPage(session, feed, "Feed created"));
-        return redirect(set, `${FEEDS}/${feed.id}`);
-      }),
-    HIDDEN)
-    .get(`${FEEDS}/:id`, ({ request, set, params, query }) =>
-      run(request, set, undefined, (session) => {
-        const auth = sessionAuth(deps, session);
-        const feed = feeds.getFeed(deps, auth, params.id);
-        const unread = query.unread === "1" || query.unread === "true";
-        const offset = parseOffset(query.offset);
-        if (offset === undefined) return badOffsetPage(set, session);
-        const data = feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
-        return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
-      }),
-    HIDDEN)
-    .get(`${FEEDS}/:id/edit`, ({ request, set, params }) =>
-      run(request, set, undefined, (session) => {
-        const feed = feeds.getFeed(deps, sessionAuth(deps, session), params.id);
-        return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
-      }),
-    HIDDEN)
-    .post(`${FEEDS}/:id`, ({ request, set, body, params }) =>
-      run(request, set, body, async (session) => {
-        const auth = sessionAuth(deps, session);
-        const current = feeds.getFeed(deps, auth, params.id);
-        const values = formValues(body);
-        const json = toBody(values, current);
-        const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current }), 400);
-        const invalid = schemaDetails(json, true);
-        if (invalid.length) return refusedWith(invalid);
-        let feed: Feed;
-        try {
-          feed = await feeds.patchFeed(deps, auth, current.id, json);
-        } catch (err) {
-          if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
-          throw err;
-        }
-        // A first webhook URL creates the secret: shown in full on this response only.
-        if (feed.webhookSecret && !feed.webhookSecret.startsWith("whsec_…")) return page(set, feedViews.secretPage(session, feed, "Feed saved"));
-        return redirect(set, `${FEEDS}/${feed.id}`);
-      }),
-    HIDDEN)
-    .post(`${FEEDS}/:id/mute`, ({ request, set, body, params }) =>
-      run(request, set, body, async (session) => {
-        const auth = sessionAuth(deps, session);
-        const current = feeds.getFeed(deps, auth, params.id);
-        await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
-        return redirect(set, `${FEEDS}/${current.id}`);
-      }),
-    HIDDEN)
-    .post(`${FEEDS}/:id/rotate-secret`, ({ request, set, body, params }) =>
-      run(request, set, body, (session) => {
-        const feed = feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
-        return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
-      }),
-    HIDDEN)
-    .get(`${FEEDS}/:id/delete`, ({ request, set, params }) =>
-      run(request, set, undefined, (session) => page(set, feedViews.deleteConfirmPage(session, feeds.getFeed(deps, sessionAuth(deps, session), params.id)))),
-    HIDDEN)
-    .post(`${FEEDS}/:id/delete`, ({ request, set, body, params }) =>
-      run(request, set, body, (session) => {
-        feeds.deleteFeed(deps, sessionAuth(deps, session), params.id);
-        return redirect(set, FEEDS);
-      }),
-    HIDDEN)
-    .post(`${FEEDS}/:id/jobs/:jobId`, ({ request, set, body, params }) =>
-      run(request, set, body, (session) => {
-        const change: { read?: boolean; starred?: boolean } = {};
-        for (const name of ["read", "starred"] as const) {
-          const v = field(body, name);
-          if (v === "true") change[name] = true;
-          else if (v === "false") change[name] = false;
-        }
-        const item = feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
-        const back = new URLSearchParams();
-        if (field(body, "unread") === "1") back.set("unread", "1");
-        const offset = parseOffset(field(body, "offset")) ?? 0;
-        // htmx posted it from the page: send back the row to swap in place of the old one.
-        if (isHtmx(request)) return fragment(set, feedViews.feedJobRow(session, params.id, item, { unread: back.has("unread") }, offset));
-        if (offset > 0) back.set("offset", String(offset));
-        const qs = back.toString();
-        return redirect(set, `${FEEDS}/${encodeURIComponent(params.id)}${qs ? `?${qs}` : ""}`);
-      }),
-    HIDDEN);
+    .get(
+      FEEDS,
+      ({ request, set }) =>
+        run(request, set, undefined, (session) => page(set, feedViews.feedListPage(session, feeds.listFeeds(deps, sessionAuth(deps, session))))),
+      HIDDEN,
+    )
+    .get(
+      `${FEEDS}/new`,
+      ({ request, set }) =>
+        run(request, set, undefined, (session) =>
+          page(set, feedViews.feedFormPage(session, { values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all" } })),
+        ),
+      HIDDEN,
+    )
+    .post(
+      FEEDS,
+      ({ request, set, body }) =>
+        run(request, set, body, async (session) => {
+          const values = formValues(body);
+          const json = toBody(values);
+          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors }), 400);
+          const invalid = schemaDetails(json, false);
+          if (invalid.length) return refusedWith(invalid);
+          let feed: Feed;
+          try {
+            feed = await feeds.createFeed(deps, sessionAuth(deps, session), json);
+          } catch (err) {
+            if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
+            throw err;
+          }
+          // 200, not a redirect: the secret is in this response only.
+          if (feed.webhookSecret) return page(set, feedViews.secretPage(session, feed, "Feed created"));
+          return redirect(set, `${FEEDS}/${feed.id}`);
+        }),
+      HIDDEN,
+    )
+    .get(
+      `${FEEDS}/:id`,
+      ({ request, set, params, query }) =>
+        run(request, set, undefined, (session) => {
+          const auth = sessionAuth(deps, session);
+          const feed = feeds.getFeed(deps, auth, params.id);
+          const unread = query.unread === "1" || query.unread === "true";
+          const offset = parseOffset(query.offset);
+          if (offset === undefined) return badOffsetPage(set, session);
+          const data = feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
+          return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
+        }),
+      HIDDEN,
+    )
+    .get(
+      `${FEEDS}/:id/edit`,
+      ({ request, set, params }) =>
+        run(request, set, undefined, (session) => {
+          const feed = feeds.getFeed(deps, sessionAuth(deps, session), params.id);
+          return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${FEEDS}/:id`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (session) => {
+          const auth = sessionAuth(deps, session);
+          const current = feeds.getFeed(deps, auth, params.id);
+          const values = formValues(body);
+          const json = toBody(values, current);
+          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current }), 400);
+          const invalid = schemaDetails(json, true);
+          if (invalid.length) return refusedWith(invalid);
+          let feed: Feed;
+          try {
+            feed = await feeds.patchFeed(deps, auth, current.id, json);
+          } catch (err) {
+            if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
+            throw err;
+          }
+          // A first webhook URL creates the secret: shown in full on this response only.
+          if (feed.webhookSecret && !feed.webhookSecret.startsWith("whsec_…")) return page(set, feedViews.secretPage(session, feed, "Feed saved"));
+          return redirect(set, `${FEEDS}/${feed.id}`);
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${FEEDS}/:id/mute`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (session) => {
+          const auth = sessionAuth(deps, session);
+          const current = feeds.getFeed(deps, auth, params.id);
+          await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
+          return redirect(set, `${FEEDS}/${current.id}`);
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${FEEDS}/:id/rotate-secret`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, (session) => {
+          const feed = feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
+          return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
+        }),
+      HIDDEN,
+    )
+    .get(
+      `${FEEDS}/:id/delete`,
+      ({ request, set, params }) =>
+        run(request, set, undefined, (session) => page(set, feedViews.deleteConfirmPage(session, feeds.getFeed(deps, sessionAuth(deps, session), params.id)))),
+      HIDDEN,
+    )
+    .post(
+      `${FEEDS}/:id/delete`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, (session) => {
+          feeds.deleteFeed(deps, sessionAuth(deps, session), params.id);
+          return redirect(set, FEEDS);
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${FEEDS}/:id/jobs/:jobId`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, (session) => {
+          const change: { read?: boolean; starred?: boolean } = {};
+          for (const name of ["read", "starred"] as const) {
+            const v = field(body, name);
+            if (v === "true") change[name] = true;
+            else if (v === "false") change[name] = false;
+          }
+          const item = feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
+          const back = new URLSearchParams();
+          if (field(body, "unread") === "1") back.set("unread", "1");
+          const offset = parseOffset(field(body, "offset")) ?? 0;
+          // htmx posted it from the page: send back the row to swap in place of the old one.
+          if (isHtmx(request)) return fragment(set, feedViews.feedJobRow(session, params.id, item, { unread: back.has("unread") }, offset));
+          if (offset > 0) back.set("offset", String(offset));
+          const qs = back.toString();
+          return redirect(set, `${FEEDS}/${encodeURIComponent(params.id)}${qs ? `?${qs}` : ""}`);
+        }),
+      HIDDEN,
+    );
 }

@@ -28,7 +28,8 @@ const PAGE_HEADERS = {
   "cache-control": "no-store",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
-  "content-security-policy": "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 /**
@@ -147,7 +148,11 @@ export function dashboardGuard(deps: Deps) {
   /** Every state-changing form carries the session's CSRF token; SameSite=Strict is the second line. */
   function csrfRefused(session: DashboardSession, body: unknown, set: ResponseState): string | null {
     if (dashboard.isCsrfValid(session, field(body, "csrf"))) return null;
-    return page(set, views.errorPage("Forbidden", "This form has expired or did not come from the dashboard. Go back, reload the page and try again.", session), 403);
+    return page(
+      set,
+      views.errorPage("Forbidden", "This form has expired or did not come from the dashboard. Go back, reload the page and try again.", session),
+      403,
+    );
   }
 
   /** The session for a page, and for a POST its CSRF check too; a string is the response to send instead. */
@@ -169,7 +174,13 @@ export function dashboardGuard(deps: Deps) {
  * message shaped by `notFound`); anything else is not the user's doing and is
  * rethrown to the one error handler.
  */
-export function errorAsPage(err: unknown, set: ResponseState, session: DashboardSession, title: string, notFound: (message: string) => string = (m) => m): string {
+export function errorAsPage(
+  err: unknown,
+  set: ResponseState,
+  session: DashboardSession,
+  title: string,
+  notFound: (message: string) => string = (m) => m,
+): string {
   if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
   if (err.code === "not_found") return page(set, views.errorPage("Not found", notFound(err.message), session), 404);
   return page(set, views.errorPage(title, err.message, session), err.status);

@@ -14,7 +14,19 @@ import { localeFrom } from "./overview";
 import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
 import { dashboardJobRoutes } from "./job";
-import { clearSessionCookie, dashboardGuard, field, FOREIGN_SIGN_IN, HIDDEN, isForeignSignIn, page, readCookie, redirect, setSessionCookie, signInToken } from "./http";
+import {
+  clearSessionCookie,
+  dashboardGuard,
+  field,
+  FOREIGN_SIGN_IN,
+  HIDDEN,
+  isForeignSignIn,
+  page,
+  readCookie,
+  redirect,
+  setSessionCookie,
+  signInToken,
+} from "./http";
 
 /**
  * The server-rendered dashboard. It lives outside /api and /admin, so the
@@ -28,90 +40,147 @@ export function dashboardRoutes(deps: Deps) {
   /** The clock and the reader's language, for pages that show relative, localised times. */
   const times = (request: Request) => ({ nowTs: deps.clock.now(), locale: localeFrom(request.headers.get("accept-language")) });
 
-  return new Elysia({ name: "dashboard" })
-    // Someone who opens the server's address in a browser is after the dashboard (the API lives under /api, its reference at /docs).
-    .get("/", ({ set }) => redirect(set, DASHBOARD_PATH), HIDDEN)
-    .get("/favicon.ico", () => new Response(Bun.file(FAVICON_PATH), { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }), HIDDEN)
-    // htmx (from npm, embedded in the binary) enhances a few forms to update in place; every page works without it.
-    .get(`${DASHBOARD_PATH}/htmx.js`, ({ set }) => {
-      set.headers["content-type"] = "text/javascript; charset=utf-8";
-      set.headers["cache-control"] = "public, max-age=86400";
-      return HTMX_SOURCE;
-    }, HIDDEN)
-    .get(`${DASHBOARD_PATH}/app.js`, ({ set }) => {
-      set.headers["content-type"] = "text/javascript; charset=utf-8";
-      set.headers["cache-control"] = "public, max-age=3600";
-      return APP_SCRIPT;
-    }, HIDDEN)
-    .get(`${DASHBOARD_PATH}/style.css`, ({ set }) => {
-      set.headers["content-type"] = "text/css; charset=utf-8";
-      set.headers["cache-control"] = "public, max-age=3600";
-      return STYLESHEET;
-    }, HIDDEN)
-    .get(`${DASHBOARD_PATH}/sign-in`, ({ request, set }) => {
-      if (dashboard.resolveSession(deps, readCookie(request, SESSION_COOKIE))) return redirect(set, DASHBOARD_PATH);
-      return page(set, views.signInPage(signInToken(request, set)));
-    }, HIDDEN)
-    .post(`${DASHBOARD_PATH}/sign-in`, ({ request, set, body }) => {
-      if (isForeignSignIn(request, body)) return page(set, views.signInPage(signInToken(request, set), FOREIGN_SIGN_IN), 403);
-      const signed = dashboard.signInWithKey(deps, field(body, "apiKey"));
-      if (!signed) return page(set, views.signInPage(signInToken(request, set), "That API key is not valid: it is unknown, revoked or mistyped."), 401);
-      if (signed.session.keyId) deps.keyUsage.touch(signed.session.keyId, deps.clock.now());
-      setSessionCookie(set, request, signed.token);
-      return redirect(set, DASHBOARD_PATH);
-    }, HIDDEN)
-    // Opening a link only shows a button; the POST uses it up. So a mail or chat tool that fetches links for a
-    // preview cannot burn it, and the 303 after a same-origin POST carries the SameSite=Strict cookie, which a
-    // redirect at the end of a click from another site would not.
-    .get(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params }) => page(set, views.linkConfirmPage(params.token, signInToken(request, set))), HIDDEN)
-    .post(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params, body }) => {
-      // Checked before the link is used up, so a forged POST cannot burn it either.
-      if (isForeignSignIn(request, body)) return page(set, views.linkConfirmPage(params.token, signInToken(request, set), FOREIGN_SIGN_IN), 403);
-      const signed = dashboard.signInWithLink(deps, params.token);
-      if (!signed) {
-        return page(set, views.errorPage("Sign-in link not valid", "This sign-in link has been used already, has expired or is wrong. Run `jobpilot dashboard link` for a new one, or sign in with an API key."), 404);
-      }
-      setSessionCookie(set, request, signed.token);
-      return redirect(set, DASHBOARD_PATH);
-    }, HIDDEN)
-    .post(`${DASHBOARD_PATH}/sign-out`, ({ request, set, body }) => {
-      const session = open(request, set, body);
-      if (typeof session === "string") return session;
-      dashboard.signOut(deps, session);
-      clearSessionCookie(set, request);
-      return redirect(set, `${DASHBOARD_PATH}/sign-in`);
-    }, HIDDEN)
-    .get(DASHBOARD_PATH, ({ request, set }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      return page(set, views.overviewPage(session, dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
-    }, HIDDEN)
-    .get(`${DASHBOARD_PATH}/keys`, ({ request, set }) => {
-      const session = signedIn(request, set);
-      if (!session) return "";
-      return page(set, views.keysPage(session, dashboard.listKeys(deps, session), {}, times(request)));
-    }, HIDDEN)
-    .post(`${DASHBOARD_PATH}/keys`, ({ request, set, body }) => {
-      const session = open(request, set, body);
-      if (typeof session === "string") return session;
-      try {
-        const created = dashboard.createKey(deps, session, field(body, "label"));
-        // 200, not a redirect: the new key is shown on this response only and never again.
-        return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { created }, times(request)));
-      } catch (err) {
-        if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
-        return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { message: err.message }, times(request)), 400);
-      }
-    }, HIDDEN)
-    .post(`${DASHBOARD_PATH}/keys/:keyId/revoke`, ({ request, set, body, params }) => {
-      const session = open(request, set, body);
-      if (typeof session === "string") return session;
-      if (!dashboard.revokeOwnKey(deps, session, params.keyId)) {
-        return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
-      }
-      return redirect(set, `${DASHBOARD_PATH}/keys`);
-    }, HIDDEN)
-    .use(dashboardActivityRoutes(deps))
-    .use(dashboardFeedRoutes(deps))
-    .use(dashboardJobRoutes(deps));
+  return (
+    new Elysia({ name: "dashboard" })
+      // Someone who opens the server's address in a browser is after the dashboard (the API lives under /api, its reference at /docs).
+      .get("/", ({ set }) => redirect(set, DASHBOARD_PATH), HIDDEN)
+      .get(
+        "/favicon.ico",
+        () => new Response(Bun.file(FAVICON_PATH), { headers: { "content-type": "image/x-icon", "cache-control": "public, max-age=86400" } }),
+        HIDDEN,
+      )
+      // htmx (from npm, embedded in the binary) enhances a few forms to update in place; every page works without it.
+      .get(
+        `${DASHBOARD_PATH}/htmx.js`,
+        ({ set }) => {
+          set.headers["content-type"] = "text/javascript; charset=utf-8";
+          set.headers["cache-control"] = "public, max-age=86400";
+          return HTMX_SOURCE;
+        },
+        HIDDEN,
+      )
+      .get(
+        `${DASHBOARD_PATH}/app.js`,
+        ({ set }) => {
+          set.headers["content-type"] = "text/javascript; charset=utf-8";
+          set.headers["cache-control"] = "public, max-age=3600";
+          return APP_SCRIPT;
+        },
+        HIDDEN,
+      )
+      .get(
+        `${DASHBOARD_PATH}/style.css`,
+        ({ set }) => {
+          set.headers["content-type"] = "text/css; charset=utf-8";
+          set.headers["cache-control"] = "public, max-age=3600";
+          return STYLESHEET;
+        },
+        HIDDEN,
+      )
+      .get(
+        `${DASHBOARD_PATH}/sign-in`,
+        ({ request, set }) => {
+          if (dashboard.resolveSession(deps, readCookie(request, SESSION_COOKIE))) return redirect(set, DASHBOARD_PATH);
+          return page(set, views.signInPage(signInToken(request, set)));
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/sign-in`,
+        ({ request, set, body }) => {
+          if (isForeignSignIn(request, body)) return page(set, views.signInPage(signInToken(request, set), FOREIGN_SIGN_IN), 403);
+          const signed = dashboard.signInWithKey(deps, field(body, "apiKey"));
+          if (!signed) return page(set, views.signInPage(signInToken(request, set), "That API key is not valid: it is unknown, revoked or mistyped."), 401);
+          if (signed.session.keyId) deps.keyUsage.touch(signed.session.keyId, deps.clock.now());
+          setSessionCookie(set, request, signed.token);
+          return redirect(set, DASHBOARD_PATH);
+        },
+        HIDDEN,
+      )
+      // Opening a link only shows a button; the POST uses it up. So a mail or chat tool that fetches links for a
+      // preview cannot burn it, and the 303 after a same-origin POST carries the SameSite=Strict cookie, which a
+      // redirect at the end of a click from another site would not.
+      .get(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params }) => page(set, views.linkConfirmPage(params.token, signInToken(request, set))), HIDDEN)
+      .post(
+        `${DASHBOARD_PATH}/link/:token`,
+        ({ request, set, params, body }) => {
+          // Checked before the link is used up, so a forged POST cannot burn it either.
+          if (isForeignSignIn(request, body)) return page(set, views.linkConfirmPage(params.token, signInToken(request, set), FOREIGN_SIGN_IN), 403);
+          const signed = dashboard.signInWithLink(deps, params.token);
+          if (!signed) {
+            return page(
+              set,
+              views.errorPage(
+                "Sign-in link not valid",
+                "This sign-in link has been used already, has expired or is wrong. Run `jobpilot dashboard link` for a new one, or sign in with an API key.",
+              ),
+              404,
+            );
+          }
+          setSessionCookie(set, request, signed.token);
+          return redirect(set, DASHBOARD_PATH);
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/sign-out`,
+        ({ request, set, body }) => {
+          const session = open(request, set, body);
+          if (typeof session === "string") return session;
+          dashboard.signOut(deps, session);
+          clearSessionCookie(set, request);
+          return redirect(set, `${DASHBOARD_PATH}/sign-in`);
+        },
+        HIDDEN,
+      )
+      .get(
+        DASHBOARD_PATH,
+        ({ request, set }) => {
+          const session = signedIn(request, set);
+          if (!session) return "";
+          return page(set, views.overviewPage(session, dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
+        },
+        HIDDEN,
+      )
+      .get(
+        `${DASHBOARD_PATH}/keys`,
+        ({ request, set }) => {
+          const session = signedIn(request, set);
+          if (!session) return "";
+          return page(set, views.keysPage(session, dashboard.listKeys(deps, session), {}, times(request)));
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/keys`,
+        ({ request, set, body }) => {
+          const session = open(request, set, body);
+          if (typeof session === "string") return session;
+          try {
+            const created = dashboard.createKey(deps, session, field(body, "label"));
+            // 200, not a redirect: the new key is shown on this response only and never again.
+            return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { created }, times(request)));
+          } catch (err) {
+            if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
+            return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { message: err.message }, times(request)), 400);
+          }
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/keys/:keyId/revoke`,
+        ({ request, set, body, params }) => {
+          const session = open(request, set, body);
+          if (typeof session === "string") return session;
+          if (!dashboard.revokeOwnKey(deps, session, params.keyId)) {
+            return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
+          }
+          return redirect(set, `${DASHBOARD_PATH}/keys`);
+        },
+        HIDDEN,
+      )
+      .use(dashboardActivityRoutes(deps))
+      .use(dashboardFeedRoutes(deps))
+      .use(dashboardJobRoutes(deps))
+  );
 }

@@ -158,10 +158,13 @@ function applyForm(session: DashboardSession, self: string, v: JobFormValues, qu
 ${csrfField(session)}
 <label for="coverLetter">Cover letter</label>
 <textarea id="coverLetter" name="coverLetter" rows="14" cols="80" required>${v.coverLetter ?? ""}</textarea>
-${questions.length > 0 && html`<fieldset><legend>Screening questions</legend>${questions.map(
+${
+  questions.length > 0 &&
+  html`<fieldset><legend>Screening questions</legend>${questions.map(
     (q) => html`<label for="answer_${q.position}">${q.position + 1}. ${q.question}</label>
 <textarea id="answer_${q.position}" name="answer_${q.position}" rows="4" cols="80">${v[`answer_${q.position}`] ?? ""}</textarea>`,
-  )}</fieldset>`}
+  )}</fieldset>`
+}
 <fieldset>
 <legend>Bid</legend>
 <label for="hourlyRate">Hourly rate (USD)</label>

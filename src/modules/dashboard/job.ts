@@ -78,59 +78,71 @@ export function dashboardJobRoutes(deps: Deps) {
   }
 
   return new Elysia({ name: "dashboard-job" })
-    .get(`${JOBS}/:ciphertext`, ({ request, set, params }) => {
-      const opened = open(request, set, params.ciphertext);
-      if (typeof opened === "string") return opened;
-      return page(set, jobViews.jobPage(opened.session, opened.data));
-    }, HIDDEN)
-    .post(`${JOBS}/:ciphertext/proposal`, async ({ request, set, params, body }) => {
-      const opened = open(request, set, params.ciphertext, body);
-      if (typeof opened === "string") return opened;
-      const { session, data } = opened;
-      const values = formValues(body);
-      const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
-      if (!Value.Check(GenerateProposalBody, input)) {
-        const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-        return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
-      }
-      try {
-        // The letter states the bid apply would send for this job, and the apply form is filled with that
-        // same bid, so the letter and the application agree unless the user changes one of them.
-        const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-        const written = await generateProposal(deps, sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
-        const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
-        if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
-        if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
-        for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
-        return page(set, jobViews.jobPage(session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." }));
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        if (err.status >= 500) {
-          // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
-          deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
-          return page(set, jobViews.jobPage(session, data, { values, errors: [clientMessage(err)] }), 502);
+    .get(
+      `${JOBS}/:ciphertext`,
+      ({ request, set, params }) => {
+        const opened = open(request, set, params.ciphertext);
+        if (typeof opened === "string") return opened;
+        return page(set, jobViews.jobPage(opened.session, opened.data));
+      },
+      HIDDEN,
+    )
+    .post(
+      `${JOBS}/:ciphertext/proposal`,
+      async ({ request, set, params, body }) => {
+        const opened = open(request, set, params.ciphertext, body);
+        if (typeof opened === "string") return opened;
+        const { session, data } = opened;
+        const values = formValues(body);
+        const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
+        if (!Value.Check(GenerateProposalBody, input)) {
+          const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
+          return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
         }
-        if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-        return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
-      }
-    }, HIDDEN)
-    .post(`${JOBS}/:ciphertext/apply`, async ({ request, set, params, body }) => {
-      const opened = open(request, set, params.ciphertext, body);
-      if (typeof opened === "string") return opened;
-      const { session, data } = opened;
-      const values = formValues(body);
-      const json = toApplyBody(data.ciphertext, values);
-      if (!Value.Check(ApplyBody, json)) {
-        const errors = validationDetails([...Value.Errors(ApplyBody, json)], "body");
-        return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
-      }
-      try {
-        await apply(deps, sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
-        if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-        return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
-      }
-      return redirect(set, `${DASHBOARD_PATH}/applications`);
-    }, HIDDEN);
+        try {
+          // The letter states the bid apply would send for this job, and the apply form is filled with that
+          // same bid, so the letter and the application agree unless the user changes one of them.
+          const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
+          const written = await generateProposal(deps, sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
+          const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
+          if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
+          if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
+          for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
+          return page(set, jobViews.jobPage(session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." }));
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          if (err.status >= 500) {
+            // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
+            deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
+            return page(set, jobViews.jobPage(session, data, { values, errors: [clientMessage(err)] }), 502);
+          }
+          if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+          return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
+        }
+      },
+      HIDDEN,
+    )
+    .post(
+      `${JOBS}/:ciphertext/apply`,
+      async ({ request, set, params, body }) => {
+        const opened = open(request, set, params.ciphertext, body);
+        if (typeof opened === "string") return opened;
+        const { session, data } = opened;
+        const values = formValues(body);
+        const json = toApplyBody(data.ciphertext, values);
+        if (!Value.Check(ApplyBody, json)) {
+          const errors = validationDetails([...Value.Errors(ApplyBody, json)], "body");
+          return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
+        }
+        try {
+          await apply(deps, sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
+          if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+          return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
+        }
+        return redirect(set, `${DASHBOARD_PATH}/applications`);
+      },
+      HIDDEN,
+    );
 }

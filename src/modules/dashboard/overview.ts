@@ -75,9 +75,7 @@ export function matchesPerFeed(db: Db, accountId: string, nowTs: number): FeedMa
       f.total += r.count;
     }
   }
-  return [...byFeed.values()]
-    .sort((a, b) => a.createdAtTs - b.createdAtTs || a.feedId.localeCompare(b.feedId))
-    .map(({ createdAtTs: _, ...f }) => f);
+  return [...byFeed.values()].sort((a, b) => a.createdAtTs - b.createdAtTs || a.feedId.localeCompare(b.feedId)).map(({ createdAtTs: _, ...f }) => f);
 }
 
 export interface SourceStatus {

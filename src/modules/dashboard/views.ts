@@ -120,36 +120,46 @@ export function overviewPage(session: DashboardSession, data: OverviewData, loca
   const { account, nowTs } = data;
   const t = (ts: number | null) => formatTime(ts, nowTs, locale);
   const statuses = APPLICATION_STATUSES.filter((s) => data.applications.week[s]);
-  const applicationsSection = statuses.length === 0
-    ? html`<p class="empty">No applications this week.</p>`
-    : html`<div class="table-wrap"><table>
+  const applicationsSection =
+    statuses.length === 0
+      ? html`<p class="empty">No applications this week.</p>`
+      : html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Status</th><th scope="col">Today</th><th scope="col">This week</th></tr></thead>
 <tbody>${statuses.map((s) => html`<tr><th scope="row"><span class="badge status-${s}">${s.replaceAll("_", " ")}</span></th><td>${data.applications.today[s] ?? 0}</td><td>${data.applications.week[s]}</td></tr>`)}</tbody>
 </table></div>`;
   const anyMatches = data.matches.some((f) => f.total > 0);
-  const matchesSection = data.matches.length === 0
-    ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds">Create a feed</a> to start matching jobs.</p>`
-    : anyMatches
-      ? html`<div class="charts">${data.matches.map((f) => matchesChart(f, locale))}</div>`
-      : html`<p class="empty">No matches in the last 7 days.</p>`;
-  const webhookSection = data.webhookProblems.length === 0
-    ? html`<p class="empty">All webhooks healthy.</p>`
-    : html`<ul class="problems">${data.webhookProblems.map((p) => html`<li>
+  const matchesSection =
+    data.matches.length === 0
+      ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds">Create a feed</a> to start matching jobs.</p>`
+      : anyMatches
+        ? html`<div class="charts">${data.matches.map((f) => matchesChart(f, locale))}</div>`
+        : html`<p class="empty">No matches in the last 7 days.</p>`;
+  const webhookSection =
+    data.webhookProblems.length === 0
+      ? html`<p class="empty">All webhooks healthy.</p>`
+      : html`<ul class="problems">${data.webhookProblems.map(
+          (p) => html`<li>
 <a href="/dashboard/feeds/${p.feedId}/deliveries">${p.title}</a>
-${p.disabledAtTs !== null
+${
+  p.disabledAtTs !== null
     ? html`<span class="badge status-disabled">disabled</span> ${t(p.disabledAtTs)}${p.disabledReason && html`<br><span class="muted">${p.disabledReason}</span>`}`
-    : html`<span class="badge status-failed">failing</span> since ${t(p.failingSinceTs)}`}
-</li>`)}</ul>`;
-  const sourcesSection = data.sources.length === 0
-    ? html`<p class="empty">No sources enabled.</p>`
-    : html`<div class="table-wrap"><table>
+    : html`<span class="badge status-failed">failing</span> since ${t(p.failingSinceTs)}`
+}
+</li>`,
+        )}</ul>`;
+  const sourcesSection =
+    data.sources.length === 0
+      ? html`<p class="empty">No sources enabled.</p>`
+      : html`<div class="table-wrap"><table>
 <thead><tr><th scope="col">Source</th><th scope="col">Last poll</th><th scope="col">New jobs</th><th scope="col">Last error</th></tr></thead>
-<tbody>${data.sources.map((s) => html`<tr>
+<tbody>${data.sources.map(
+          (s) => html`<tr>
 <th scope="row">${s.name}</th>
 <td>${s.lastPollAtTs === null ? html`<span class="muted">never</span>` : t(s.lastPollAtTs)}</td>
 <td>${s.lastNew}</td>
 <td>${s.lastError === null ? html`<span class="muted">—</span>` : html`<span class="error-text">${s.lastError}</span> ${t(s.lastErrorAtTs)}${s.consecutiveFailures > 1 && html` <span class="muted">(${s.consecutiveFailures} failures in a row)</span>`}`}</td>
-</tr>`)}</tbody>
+</tr>`,
+        )}</tbody>
 </table></div>`;
   return layout(
     "Overview",
@@ -193,18 +203,23 @@ export function keysPage(
 <td><code>${k.prefix}…</code></td>
 <td>${at(k.createdAtTs)}</td>
 <td>${at(k.lastUsedAtTs)}</td>
-<td>${k.revokedAtTs === null
-      ? html`<form method="post" action="/dashboard/keys/${k.id}/revoke">${csrfField(session)}<button type="submit" class="danger" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
-      : html`Revoked ${at(k.revokedAtTs)}`}</td>
+<td>${
+      k.revokedAtTs === null
+        ? html`<form method="post" action="/dashboard/keys/${k.id}/revoke">${csrfField(session)}<button type="submit" class="danger" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
+        : html`Revoked ${at(k.revokedAtTs)}`
+    }</td>
 </tr>`,
   );
   return layout(
     "API keys",
     html`${opts.message && html`<p class="error" role="alert">${opts.message}</p>`}
-${opts.created && html`<div class="notice" role="status">
+${
+  opts.created &&
+  html`<div class="notice" role="status">
 <p>Created key <strong>${opts.created.key.label ?? opts.created.key.prefix}</strong>. Copy it now: it is stored only as a hash and will not be shown again.</p>
 <code class="secret" id="new-secret">${opts.created.apiKey}</code> <button type="button" data-copy="new-secret" hidden>Copy</button>
-</div>`}
+</div>`
+}
 <div class="table-wrap">
 <table>
 <thead><tr><th scope="col">Label</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead>

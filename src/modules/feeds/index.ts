@@ -83,7 +83,8 @@ export function feedsRoutes(deps: Deps) {
       detail: {
         tags,
         summary: "(extension) Rotate the webhook signing secret",
-        description: "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
+        description:
+          "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
       },
     })
     .post("/:feedId/webhook/test", ({ auth, params, set }) => ((set.status = 202), feeds.sendTestWebhook(deps, auth, params.feedId)), {
@@ -93,7 +94,8 @@ export function feedsRoutes(deps: Deps) {
       detail: {
         tags,
         summary: "(extension) Send a webhook.test event now",
-        description: "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
+        description:
+          "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
       },
     })
     .get("/:feedId/jobs", ({ auth, params, query }) => feeds.listFeedJobs(deps, auth, params.feedId, query), {

@@ -59,7 +59,9 @@ export const Feed = t.Object(
     createdAtTs: t.Integer({ description: "Unix ms" }),
     ...PatchFeedBody.properties,
     webhookSecret: t.Optional(
-      t.String({ description: "(extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards" }),
+      t.String({
+        description: "(extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards",
+      }),
     ),
     webhookDisabledAtTs: t.Optional(t.Integer({ description: "(extension) Unix ms when the endpoint was disabled after failing for 24 h" })),
     webhookDisabledReason: t.Optional(t.Nullable(t.String())),
@@ -96,7 +98,9 @@ export const FeedJobItem = t.Object(
       title: t.String(),
       url: t.String(),
       platform: Platform,
-      source: t.String({ description: "Where jobpilot got the job: sandbox, marketplace-api, remoteok, weworkremotely, remotive, himalayas, hackernews, capture, push…" }),
+      source: t.String({
+        description: "Where jobpilot got the job: sandbox, marketplace-api, remoteok, weworkremotely, remotive, himalayas, hackernews, capture, push…",
+      }),
       jobType: t.Nullable(t.String()),
       hourlyMin: t.Nullable(t.Number()),
       hourlyMax: t.Nullable(t.Number()),

@@ -100,11 +100,7 @@ export function recordEventAttempt(
   );
 }
 
-export function listEvents(
-  db: Db,
-  feedId: string,
-  opts: { limit: number; offset: number; status?: string },
-): { items: EventRow[]; total: number } {
+export function listEvents(db: Db, feedId: string, opts: { limit: number; offset: number; status?: string }): { items: EventRow[]; total: number } {
   const where = and(eq(events.feedId, feedId), opts.status ? eq(events.status, opts.status) : sql`${events.status} != 'no_endpoint'`);
   const total = db.select({ n: count() }).from(events).where(where).get()?.n ?? 0;
   const items = db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset).all();

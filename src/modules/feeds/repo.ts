@@ -59,7 +59,13 @@ export function searchTerms(db: Db, platform: string): string[] {
 
 /** The feed, its matched jobs and its pending events go together (foreign keys cascade). */
 export function deleteFeed(db: Db, accountId: string, id: string): boolean {
-  return db.delete(feeds).where(and(eq(feeds.id, id), eq(feeds.accountId, accountId))).returning({ id: feeds.id }).all().length > 0;
+  return (
+    db
+      .delete(feeds)
+      .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
+      .returning({ id: feeds.id })
+      .all().length > 0
+  );
 }
 
 /**
@@ -67,7 +73,14 @@ export function deleteFeed(db: Db, accountId: string, id: string): boolean {
  * here): success clears the failing streak; a final failure starts it, and
  * past the limit disables the endpoint.
  */
-export function noteDeliveryOutcome(db: Db, feedId: string, delivered: boolean, nowTs: number, disableAfterMs: number, lastProblem: string): "ok" | "failing" | "disabled" {
+export function noteDeliveryOutcome(
+  db: Db,
+  feedId: string,
+  delivered: boolean,
+  nowTs: number,
+  disableAfterMs: number,
+  lastProblem: string,
+): "ok" | "failing" | "disabled" {
   if (delivered) {
     db.update(feeds).set({ webhookFailingSinceTs: null }).where(eq(feeds.id, feedId)).run();
     return "ok";
@@ -165,7 +178,10 @@ export interface FeedJobListing {
 
 /** Each entry with its job's summary (asked of jobs, which owns the archive), in the entries' order. */
 function withJobs(db: Db, entries: FeedJobRow[]): FeedJobListing[] {
-  const summaries = jobSummaries(db, entries.map((e) => e.jobCiphertext));
+  const summaries = jobSummaries(
+    db,
+    entries.map((e) => e.jobCiphertext),
+  );
   return entries.flatMap((feedJob) => {
     const job = summaries.get(feedJob.jobCiphertext);
     return job ? [{ feedJob, job }] : [];
@@ -239,7 +255,11 @@ export function findFeedJobById(db: Db, id: string): FeedJobRow | undefined {
 /** The matching score of each of these feed entries by id (entries deleted since are left out). */
 export function entryScores(db: Db, ids: readonly string[]): Map<string, number> {
   if (ids.length === 0) return new Map();
-  const rows = db.select({ id: feedJobs.id, score: feedJobs.matchingScore }).from(feedJobs).where(inArray(feedJobs.id, [...new Set(ids)])).all();
+  const rows = db
+    .select({ id: feedJobs.id, score: feedJobs.matchingScore })
+    .from(feedJobs)
+    .where(inArray(feedJobs.id, [...new Set(ids)]))
+    .all();
   return new Map(rows.map((r) => [r.id, r.score]));
 }
 

@@ -315,7 +315,8 @@ export function patchFeedJob(
   requireFeed(deps, auth, feedId);
   const existing = repo.findFeedJob(deps.db, feedId, processedJobId);
   if (!existing) throw notFound("Job not found in this feed");
-  if (body.read === undefined && body.starred === undefined) throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
+  if (body.read === undefined && body.starred === undefined)
+    throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
   const changes: { read?: boolean; starredAtTs?: number | null } = {};
   if (body.read !== undefined) changes.read = body.read;
   if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
@@ -373,4 +374,3 @@ export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, 
   processedJobId ??= repo.newestMatchOf(deps.db, auth.accountId, ciphertext)?.id ?? null;
   return { row, job: normalized.job, processedJobId };
 }
-

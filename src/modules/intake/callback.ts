@@ -48,7 +48,8 @@ export function oauthCallbackRoutes(deps: Deps) {
       detail: {
         tags: ["Admin"],
         summary: "OAuth2 callback of the marketplace API connection",
-        description: "The marketplace redirects the browser here after `jobpilot source connect marketplace`; the single-use state authenticates it. Exists when JOBPILOT_MARKETPLACE_CLIENT_ID is set.",
+        description:
+          "The marketplace redirects the browser here after `jobpilot source connect marketplace`; the single-use state authenticates it. Exists when JOBPILOT_MARKETPLACE_CLIENT_ID is set.",
       },
     },
   );

@@ -23,7 +23,12 @@ export function startMarketplaceConnect(deps: ConnectDeps): { url: string; state
   const nowTs = deps.clock.now();
   const expiresAtTs = nowTs + OAUTH_STATE_TTL_MS;
   repo.addOAuthState(deps.db, { state, provider: PROVIDER, expiresAtTs }, nowTs);
-  const url = authorizeUrl({ clientId: settings.clientId, redirectUri: deps.config.marketplaceRedirectUri, state, authorizeUrl: deps.config.marketplaceAuthorizeUrl });
+  const url = authorizeUrl({
+    clientId: settings.clientId,
+    redirectUri: deps.config.marketplaceRedirectUri,
+    state,
+    authorizeUrl: deps.config.marketplaceAuthorizeUrl,
+  });
   return { url, state, expiresAtTs };
 }
 

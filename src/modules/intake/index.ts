@@ -39,7 +39,8 @@ export function jobsAdminRoutes(deps: Deps) {
         tags: ["Admin"],
         security: [{ adminToken: [] }],
         summary: "Ingest job documents",
-        description: "New jobs are archived and matched against every feed; known ciphertexts only refresh the archived document. Each bad document is rejected with its index and reason; the rest still go in.",
+        description:
+          "New jobs are archived and matched against every feed; known ciphertexts only refresh the archived document. Each bad document is rejected with its index and reason; the rest still go in.",
       },
     },
   );

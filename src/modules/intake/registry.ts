@@ -37,68 +37,72 @@ export const DEFAULT_INTERVALS: Record<string, number> = {
 };
 
 /** Every source `JOBPILOT_SOURCES` may name, with what it is (for errors, `source list` and the README). */
-export const SOURCE_CATALOG: Record<string, { platform: string; description: string; build: (deps: SourceDeps, intervalMs: number | undefined) => JobSource }> = {
-  [SANDBOX_NAME]: {
-    platform: "marketplace",
-    description: "built-in simulated marketplace",
-    build: ({ config }, intervalMs) => {
-      const source = createSandboxSource({ seed: config.sandboxSeed, jobsPerMinute: config.sandboxJobsPerMinute });
-      return intervalMs ? { ...source, intervalMs } : source;
+export const SOURCE_CATALOG: Record<string, { platform: string; description: string; build: (deps: SourceDeps, intervalMs: number | undefined) => JobSource }> =
+  {
+    [SANDBOX_NAME]: {
+      platform: "marketplace",
+      description: "built-in simulated marketplace",
+      build: ({ config }, intervalMs) => {
+        const source = createSandboxSource({ seed: config.sandboxSeed, jobsPerMinute: config.sandboxJobsPerMinute });
+        return intervalMs ? { ...source, intervalMs } : source;
+      },
     },
-  },
-  [REMOTEOK_NAME]: {
-    platform: "web",
-    description: "Remote OK public JSON feed (newest ~100 jobs)",
-    build: ({ config }, intervalMs) => createRemoteOkSource(boardOptions(config, REMOTEOK_NAME, intervalMs)),
-  },
-  [WWR_NAME]: {
-    platform: "web",
-    description: "We Work Remotely RSS, per category (JOBPILOT_WWR_CATEGORIES)",
-    build: ({ config }, intervalMs) =>
-      createWeWorkRemotelySource({ ...boardOptions(config, WWR_NAME, intervalMs), categories: config.wwrCategories ? config.wwrCategories.split(",") : ["all"] }),
-  },
-  [REMOTIVE_NAME]: {
-    platform: "web",
-    description: "Remotive public API (JOBPILOT_REMOTIVE_CATEGORY; at most every 6h, its terms)",
-    build: ({ config }, intervalMs) => createRemotiveSource({ ...boardOptions(config, REMOTIVE_NAME, intervalMs), category: config.remotiveCategory }),
-  },
-  [HIMALAYAS_NAME]: {
-    platform: "web",
-    description: "Himalayas public jobs API (cursor paging)",
-    build: ({ config }, intervalMs) => createHimalayasSource(boardOptions(config, HIMALAYAS_NAME, intervalMs)),
-  },
-  [HACKERNEWS_NAME]: {
-    platform: "web",
-    description: "Hacker News \"Who is hiring?\" via the Algolia API, one job per top-level comment",
-    build: ({ config }, intervalMs) => createHackerNewsSource(boardOptions(config, HACKERNEWS_NAME, intervalMs)),
-  },
-  [MARKETPLACE_API_NAME]: {
-    platform: "marketplace",
-    description: "the marketplace's official GraphQL API (needs `jobpilot source connect marketplace`)",
-    build: (deps, intervalMs) => {
-      const { config, clock } = deps;
-      const marketplace = marketplaceApiSettings(config);
-      const extra = config.marketplaceQueries
-        .split(",")
-        .map((q) => q.trim())
-        .filter(Boolean);
-      const source = createMarketplaceApiSource({
-        ...marketplace,
-        intervalMs,
-        queries: () => [...new Set([...deps.searchTerms("marketplace"), ...extra])],
-        now: clock ? () => clock.now() : undefined,
-      });
-      // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).
-      if (intervalMs) return source;
-      try {
-        new Cron(config.marketplaceApiCron, { paused: true });
-      } catch (err) {
-        throw new Error(`Invalid JOBPILOT_MARKETPLACE_API_CRON: ${(err as Error).message}`);
-      }
-      return { ...source, cron: config.marketplaceApiCron };
+    [REMOTEOK_NAME]: {
+      platform: "web",
+      description: "Remote OK public JSON feed (newest ~100 jobs)",
+      build: ({ config }, intervalMs) => createRemoteOkSource(boardOptions(config, REMOTEOK_NAME, intervalMs)),
     },
-  },
-};
+    [WWR_NAME]: {
+      platform: "web",
+      description: "We Work Remotely RSS, per category (JOBPILOT_WWR_CATEGORIES)",
+      build: ({ config }, intervalMs) =>
+        createWeWorkRemotelySource({
+          ...boardOptions(config, WWR_NAME, intervalMs),
+          categories: config.wwrCategories ? config.wwrCategories.split(",") : ["all"],
+        }),
+    },
+    [REMOTIVE_NAME]: {
+      platform: "web",
+      description: "Remotive public API (JOBPILOT_REMOTIVE_CATEGORY; at most every 6h, its terms)",
+      build: ({ config }, intervalMs) => createRemotiveSource({ ...boardOptions(config, REMOTIVE_NAME, intervalMs), category: config.remotiveCategory }),
+    },
+    [HIMALAYAS_NAME]: {
+      platform: "web",
+      description: "Himalayas public jobs API (cursor paging)",
+      build: ({ config }, intervalMs) => createHimalayasSource(boardOptions(config, HIMALAYAS_NAME, intervalMs)),
+    },
+    [HACKERNEWS_NAME]: {
+      platform: "web",
+      description: 'Hacker News "Who is hiring?" via the Algolia API, one job per top-level comment',
+      build: ({ config }, intervalMs) => createHackerNewsSource(boardOptions(config, HACKERNEWS_NAME, intervalMs)),
+    },
+    [MARKETPLACE_API_NAME]: {
+      platform: "marketplace",
+      description: "the marketplace's official GraphQL API (needs `jobpilot source connect marketplace`)",
+      build: (deps, intervalMs) => {
+        const { config, clock } = deps;
+        const marketplace = marketplaceApiSettings(config);
+        const extra = config.marketplaceQueries
+          .split(",")
+          .map((q) => q.trim())
+          .filter(Boolean);
+        const source = createMarketplaceApiSource({
+          ...marketplace,
+          intervalMs,
+          queries: () => [...new Set([...deps.searchTerms("marketplace"), ...extra])],
+          now: clock ? () => clock.now() : undefined,
+        });
+        // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).
+        if (intervalMs) return source;
+        try {
+          new Cron(config.marketplaceApiCron, { paused: true });
+        } catch (err) {
+          throw new Error(`Invalid JOBPILOT_MARKETPLACE_API_CRON: ${(err as Error).message}`);
+        }
+        return { ...source, cron: config.marketplaceApiCron };
+      },
+    },
+  };
 
 /**
  * The source a job came from, by name, for re-reading it (the tracker): the
@@ -175,7 +179,10 @@ export function configuredSourceNames(config: Config): string[] {
 /** The sources named in JOBPILOT_SOURCES, built from the configuration; an unknown name or missing setting is a clear start-up error. */
 export function configuredSources(deps: SourceDeps): JobSource[] {
   const intervals = parseSourceIntervals(deps.config.sourceIntervals);
-  for (const [setting, list] of [["JOBPILOT_SOURCE_INTERVALS", intervals], ["JOBPILOT_SOURCE_BASE_URLS", parseNamedList(deps.config.sourceBaseUrls)]] as const) {
+  for (const [setting, list] of [
+    ["JOBPILOT_SOURCE_INTERVALS", intervals],
+    ["JOBPILOT_SOURCE_BASE_URLS", parseNamedList(deps.config.sourceBaseUrls)],
+  ] as const) {
     for (const name of Object.keys(list)) {
       if (!SOURCE_CATALOG[name]) throw new Error(`Invalid ${setting}: unknown source "${name}" (available: ${Object.keys(SOURCE_CATALOG).join(", ")})`);
     }

@@ -17,12 +17,22 @@ export function recordPoll(
   db: Db,
   name: string,
   nowTs: number,
-  outcome: { ok: true; state: Record<string, unknown>; seen: number; inserted: number; nextRunAtTs: number } | { ok: false; error: string; nextRunAtTs: number },
+  outcome:
+    | { ok: true; state: Record<string, unknown>; seen: number; inserted: number; nextRunAtTs: number }
+    | { ok: false; error: string; nextRunAtTs: number },
 ): void {
   const base = { name, state: {}, lastPollAtTs: nowTs, nextRunAtTs: outcome.nextRunAtTs };
   if (outcome.ok) {
     db.insert(sourceState)
-      .values({ ...base, state: outcome.state, lastSuccessAtTs: nowTs, lastSeen: outcome.seen, lastNew: outcome.inserted, totalSeen: outcome.seen, totalNew: outcome.inserted })
+      .values({
+        ...base,
+        state: outcome.state,
+        lastSuccessAtTs: nowTs,
+        lastSeen: outcome.seen,
+        lastNew: outcome.inserted,
+        totalSeen: outcome.seen,
+        totalNew: outcome.inserted,
+      })
       .onConflictDoUpdate({
         target: sourceState.name,
         set: {

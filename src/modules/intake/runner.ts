@@ -20,7 +20,8 @@ export const MAX_SOURCE_BACKOFF_MS = 60 * 60_000;
 export function nextRunAt(nowTs: number, source: Pick<JobSource, "intervalMs" | "cron">, failures: number, retryAfterMs?: number): number {
   let next: number;
   // A failing source is never polled sooner than its interval (Remotive's terms allow a few requests a day, failing or not).
-  if (failures > 0) next = nowTs + Math.min(Math.max(MAX_SOURCE_BACKOFF_MS, source.intervalMs), Math.max(source.intervalMs, 1000) * 2 ** Math.min(failures, 20));
+  if (failures > 0)
+    next = nowTs + Math.min(Math.max(MAX_SOURCE_BACKOFF_MS, source.intervalMs), Math.max(source.intervalMs, 1000) * 2 ** Math.min(failures, 20));
   else if (source.cron) next = new Cron(source.cron, { paused: true }).nextRun(new Date(nowTs))?.getTime() ?? nowTs + source.intervalMs;
   else next = nowTs + source.intervalMs;
   return Math.max(next, nowTs + (retryAfterMs ?? 0));
@@ -44,12 +45,20 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
   try {
     const result = await source.poll({ nowTs: startedTs, state, fetch, log: deps.log.child({ source: source.name }) });
     const ingested = result.docs.length ? ingestDocuments(deps, result.docs, { source: source.name }) : null;
-    if (ingested && ingested.rejected > 0) deps.log.warn("source produced invalid documents", { source: source.name, rejected: ingested.rejected, errors: ingested.errors.slice(0, 5) });
-    if (ingested && ingested.notes.length > 0) deps.log.warn("source produced documents with values left out", { source: source.name, count: ingested.notes.length, notes: ingested.notes.slice(0, 5) });
+    if (ingested && ingested.rejected > 0)
+      deps.log.warn("source produced invalid documents", { source: source.name, rejected: ingested.rejected, errors: ingested.errors.slice(0, 5) });
+    if (ingested && ingested.notes.length > 0)
+      deps.log.warn("source produced documents with values left out", { source: source.name, count: ingested.notes.length, notes: ingested.notes.slice(0, 5) });
     const nowTs = deps.clock.now();
     const seen = result.docs.length;
     const inserted = ingested?.inserted ?? 0;
-    recordPoll(deps.db, source.name, nowTs, { ok: true, state: result.state ?? state, seen, inserted, nextRunAtTs: nextRunAt(nowTs, source, 0, result.retryAfterMs) });
+    recordPoll(deps.db, source.name, nowTs, {
+      ok: true,
+      state: result.state ?? state,
+      seen,
+      inserted,
+      nextRunAtTs: nextRunAt(nowTs, source, 0, result.retryAfterMs),
+    });
     if (seen) deps.log.debug("source polled", { source: source.name, seen, inserted, matched: ingested?.matched ?? 0 });
     return { ok: true, seen, inserted };
   } catch (err) {

@@ -99,7 +99,10 @@ export function bidStatsOf(doc: unknown): BidStats | null {
   const bids = [obj(stats.avgRateBid), obj(stats.minRateBid), obj(stats.maxRateBid)];
   const [avg, min, max] = bids.map((b) => num(b?.amount));
   if (avg === null && min === null && max === null) return null;
-  const currency = first(bids.map((b) => b?.currencyCode), currencyCode);
+  const currency = first(
+    bids.map((b) => b?.currencyCode),
+    currencyCode,
+  );
   return { avg: avg ?? null, min: min ?? null, max: max ?? null, currency };
 }
 

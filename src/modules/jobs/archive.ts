@@ -76,7 +76,14 @@ export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string,
   if (!normalized.ok) throw new Error(`the document does not normalize: ${normalized.error}`);
   const { job } = normalized;
   if (!repo.findJobMeta(db, job.ciphertext)) {
-    repo.insertJob(db, { ciphertext: job.ciphertext, ...columns(job, source), document: doc, firstSeenAtTs: nowTs, exploredAtTs: job.exploredAt ?? nowTs, updatedAtTs: nowTs });
+    repo.insertJob(db, {
+      ciphertext: job.ciphertext,
+      ...columns(job, source),
+      document: doc,
+      firstSeenAtTs: nowTs,
+      exploredAtTs: job.exploredAt ?? nowTs,
+      updatedAtTs: nowTs,
+    });
   }
   return job.ciphertext;
 }

@@ -45,23 +45,38 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 /** Marketplace ratings run 1–5; a 0 is what the marketplace sends for "no rating yet". */
 const rated = (n: number) => n > 0 && isRating(n);
 
-interface Average { avg: number; count: number }
+interface Average {
+  avg: number;
+  count: number;
+}
 
 /** Everything the score looks at, already resolved across the document's sections; null = unknown. */
 export interface ClientFacts {
-  posted: number | null; withHires: number | null; assignments: number | null; activeContracts: number | null; openJobs: number | null;
+  posted: number | null;
+  withHires: number | null;
+  assignments: number | null;
+  activeContracts: number | null;
+  openJobs: number | null;
   spent: number | null;
   /** True when `spent` is only the sum of the listed work-history contracts (a lower bound). */
   spentFromHistory: boolean;
-  financialPrivacy: boolean; avgHourlyRate: number | null; hoursBilled: number | null;
-  rating: number | null; reviews: number | null;
+  financialPrivacy: boolean;
+  avgHourlyRate: number | null;
+  hoursBilled: number | null;
+  rating: number | null;
+  reviews: number | null;
   /** True when the rating is the mean of `feedbackToClient` scores in the work history. */
   ratingFromHistory: boolean;
   /** Mean `feedback.score` the client gave freelancers in the listed contracts. */
   givenFeedback: Average | null;
-  paymentVerified: boolean | null; memberSinceTs: number | null; lastActivityTs: number | null;
-  interviewing: number | null; invitesSent: number | null; unansweredInvites: number | null;
-  historyCount: number; latestEndTs: number | null;
+  paymentVerified: boolean | null;
+  memberSinceTs: number | null;
+  lastActivityTs: number | null;
+  interviewing: number | null;
+  invitesSent: number | null;
+  unansweredInvites: number | null;
+  historyCount: number;
+  latestEndTs: number | null;
 }
 
 export function readClientFacts(input: unknown): ClientFacts {
@@ -76,11 +91,19 @@ export function readClientFacts(input: unknown): ClientFacts {
   const [aJobs, pJobs] = [obj(authInfo?.jobs), obj(pubBuyer?.jobs)];
   // The auth body nests the job under `opening.job`; the public body keeps its fields on `opening`.
   const activity = [obj(obj(obj(auth?.opening)?.job)?.clientActivity), obj(obj(pub?.opening)?.clientActivity)];
-  const act = (key: string) => firstNum(activity.map((a) => a?.[key]), isCount);
+  const act = (key: string) =>
+    firstNum(
+      activity.map((a) => a?.[key]),
+      isCount,
+    );
 
   // Work history: only the authenticated body carries it; entries are contracts, newest first.
   const rawHistory = Array.isArray(authBuyer?.workHistory) ? authBuyer.workHistory : Array.isArray(pubBuyer?.workHistory) ? pubBuyer.workHistory : [];
-  let historyCount = 0, activeInHistory = 0, charges = 0, chargeCount = 0, latestEndTs: number | null = null;
+  let historyCount = 0,
+    activeInHistory = 0,
+    charges = 0,
+    chargeCount = 0,
+    latestEndTs: number | null = null;
   const received = { sum: 0, count: 0 };
   const given = { sum: 0, count: 0 };
   for (const raw of rawHistory.slice(0, MAX_HISTORY_ENTRIES)) {
@@ -125,10 +148,17 @@ export function readClientFacts(input: unknown): ClientFacts {
     reviews,
     ratingFromHistory,
     givenFeedback: given.count > 0 ? { avg: given.sum / given.count, count: given.count } : null,
-    paymentVerified: first([
-      authBuyer?.isPaymentMethodVerified, obj(pub?.buyerExtra)?.isPaymentMethodVerified, pubBuyer?.isPaymentMethodVerified,
-      tile?.paymentVerificationStatus, feed?.paymentVerificationStatus, feed?.paymentVerified,
-    ], paymentVerified),
+    paymentVerified: first(
+      [
+        authBuyer?.isPaymentMethodVerified,
+        obj(pub?.buyerExtra)?.isPaymentMethodVerified,
+        pubBuyer?.isPaymentMethodVerified,
+        tile?.paymentVerificationStatus,
+        feed?.paymentVerificationStatus,
+        feed?.paymentVerified,
+      ],
+      paymentVerified,
+    ),
     memberSinceTs: timestamp(obj(authInfo?.company)?.contractDate) ?? timestamp(obj(pubBuyer?.company)?.contractDate),
     lastActivityTs: activity.map((a) => timestamp(a?.lastBuyerActivity)).find((t) => t !== null) ?? null,
     interviewing: act("totalInvitedToInterview"),
@@ -183,8 +213,23 @@ function hiresComponent(f: ClientFacts): ScoreComponent {
   let score: number | null = null;
   if (rate !== null) {
     facts.push(`Hired ${group(f.withHires!)} of ${plural(f.posted!, "job")} posted (${pct(rate)})`);
-    const volumeBonus = piecewise(f.assignments ?? f.withHires!, [[1, 0], [10, 5], [30, 10]]);
-    score = bound(shrink(piecewise(rate, [[0, 0], [0.5, 60], [0.8, 100]]), f.posted!, 3, 50) + volumeBonus);
+    const volumeBonus = piecewise(f.assignments ?? f.withHires!, [
+      [1, 0],
+      [10, 5],
+      [30, 10],
+    ]);
+    score = bound(
+      shrink(
+        piecewise(rate, [
+          [0, 0],
+          [0.5, 60],
+          [0.8, 100],
+        ]),
+        f.posted!,
+        3,
+        50,
+      ) + volumeBonus,
+    );
   } else if (f.posted !== null) facts.push(`${plural(f.posted, "job")} posted`);
   else if (f.withHires !== null) facts.push(`Hired for ${plural(f.withHires, "job")}`);
   if (f.assignments !== null && f.assignments > 0) facts.push(`${plural(f.assignments, "contract")} in total`);
@@ -196,8 +241,20 @@ function moneyComponent(f: ClientFacts): ScoreComponent {
   let score: number | null = null;
   if (f.spent !== null) {
     facts.push(f.spentFromHistory ? `At least ${usd(f.spent)} spent (sum of ${plural(f.historyCount, "listed contract")})` : `${usd(f.spent)} spent`);
-    const spendScore = piecewise(Math.log10(1 + f.spent), [[0, 0], [3, 40], [4, 70], [5, 100]]);
-    const rateAdjust = f.avgHourlyRate === null ? 0 : piecewise(f.avgHourlyRate, [[10, -10], [25, 0], [60, 10]]);
+    const spendScore = piecewise(Math.log10(1 + f.spent), [
+      [0, 0],
+      [3, 40],
+      [4, 70],
+      [5, 100],
+    ]);
+    const rateAdjust =
+      f.avgHourlyRate === null
+        ? 0
+        : piecewise(f.avgHourlyRate, [
+            [10, -10],
+            [25, 0],
+            [60, 10],
+          ]);
     score = bound(spendScore + rateAdjust);
   } else if (f.financialPrivacy) facts.push("Spending hidden (financial privacy)");
   if (f.avgHourlyRate !== null) facts.push(`Average hourly rate paid $${f.avgHourlyRate.toFixed(2)}`);
@@ -212,7 +269,15 @@ function reputationComponent(f: ClientFacts): ScoreComponent {
     const n = f.reviews ?? 1; // a rating without a count counts as one review
     if (f.ratingFromHistory) facts.push(`Rated ${stars(f.rating)} by freelancers over ${plural(n, "listed contract")}`);
     else facts.push(f.reviews === null ? `Rated ${stars(f.rating)}` : `Rated ${stars(f.rating)} from ${plural(n, "review")}`);
-    score = shrink(piecewise(f.rating, [[3, 0], [5, 100]]), n, 5, 60);
+    score = shrink(
+      piecewise(f.rating, [
+        [3, 0],
+        [5, 100],
+      ]),
+      n,
+      5,
+      60,
+    );
   } else {
     if (f.reviews === 0) facts.push("No reviews yet");
     // Unknown reputation sits mid-scale, below the rated prior, so payment status can still count.
@@ -228,7 +293,8 @@ function reputationComponent(f: ClientFacts): ScoreComponent {
 }
 
 const harshReviewer = (f: ClientFacts) => f.givenFeedback !== null && f.givenFeedback.count >= 3 && f.givenFeedback.avg < 4;
-const unansweredShare = (f: ClientFacts) => (f.invitesSent !== null && f.invitesSent > 0 && f.unansweredInvites !== null ? Math.min(1, f.unansweredInvites / f.invitesSent) : null);
+const unansweredShare = (f: ClientFacts) =>
+  f.invitesSent !== null && f.invitesSent > 0 && f.unansweredInvites !== null ? Math.min(1, f.unansweredInvites / f.invitesSent) : null;
 
 function engagementComponent(f: ClientFacts, nowTs: number): ScoreComponent {
   const facts: string[] = [];
@@ -237,7 +303,14 @@ function engagementComponent(f: ClientFacts, nowTs: number): ScoreComponent {
   const daysSince = (ts: number) => Math.max(0, nowTs - ts) / DAY;
   if (f.lastActivityTs !== null && clock) {
     facts.push(`Last active ${ago(nowTs - f.lastActivityTs)}`);
-    parts.push(piecewise(daysSince(f.lastActivityTs), [[0, 100], [7, 80], [30, 40], [90, 0]]));
+    parts.push(
+      piecewise(daysSince(f.lastActivityTs), [
+        [0, 100],
+        [7, 80],
+        [30, 40],
+        [90, 0],
+      ]),
+    );
   }
   if (f.interviewing !== null || f.invitesSent !== null) {
     const interviewing = f.interviewing ?? 0;
@@ -248,14 +321,27 @@ function engagementComponent(f: ClientFacts, nowTs: number): ScoreComponent {
   }
   if (f.memberSinceTs !== null && clock) {
     facts.push(`Member since ${memberSince(f.memberSinceTs)}`);
-    parts.push(piecewise(daysSince(f.memberSinceTs), [[0, 20], [90, 50], [365, 80], [1095, 100]]));
+    parts.push(
+      piecewise(daysSince(f.memberSinceTs), [
+        [0, 20],
+        [90, 50],
+        [365, 80],
+        [1095, 100],
+      ]),
+    );
   }
   if (f.activeContracts !== null && f.activeContracts > 0) {
     facts.push(`${plural(f.activeContracts, "active contract")}`);
     parts.push(100);
   } else if (f.latestEndTs !== null && clock) {
     facts.push(`Last contract ended ${ago(nowTs - f.latestEndTs)}`);
-    parts.push(piecewise(daysSince(f.latestEndTs), [[30, 100], [180, 50], [365, 20]]));
+    parts.push(
+      piecewise(daysSince(f.latestEndTs), [
+        [30, 100],
+        [180, 50],
+        [365, 20],
+      ]),
+    );
   }
   if (f.openJobs !== null && f.openJobs > 0) facts.push(`${plural(f.openJobs, "open job")}`);
   if (parts.length === 0) return { score: null, facts };
@@ -272,7 +358,8 @@ function flagsOf(f: ClientFacts, nowTs: number): string[] {
   if (f.posted !== null && f.posted >= 5 && f.withHires === 0) flags.push(`No hires after ${plural(f.posted, "job")} posted`);
   else if (rate !== null && f.posted! >= 5 && rate < 0.3) flags.push(`Low hire rate (${pct(rate)} of ${plural(f.posted!, "job")} posted)`);
   const unanswered = unansweredShare(f);
-  if (unanswered !== null && f.unansweredInvites! >= 2 && unanswered >= 0.5) flags.push(`Unanswered invites (${group(f.unansweredInvites!)} of ${group(f.invitesSent!)} sent)`);
+  if (unanswered !== null && f.unansweredInvites! >= 2 && unanswered >= 0.5)
+    flags.push(`Unanswered invites (${group(f.unansweredInvites!)} of ${group(f.invitesSent!)} sent)`);
   if (f.lastActivityTs !== null && Number.isFinite(nowTs) && nowTs - f.lastActivityTs >= 30 * DAY) {
     flags.push(`Inactive for ${plural(Math.floor((nowTs - f.lastActivityTs) / DAY), "day")}`);
   }
@@ -294,8 +381,15 @@ function perksOf(f: ClientFacts): string[] {
 /** Any sign the client has used the marketplace before; without one the score is null ("New client"). */
 function hasHistory(f: ClientFacts): boolean {
   const positive = (n: number | null) => n !== null && n > 0;
-  return positive(f.spent) || positive(f.withHires) || positive(f.assignments) || positive(f.reviews) || f.rating !== null ||
-    f.historyCount > 0 || (f.posted !== null && f.posted >= 5);
+  return (
+    positive(f.spent) ||
+    positive(f.withHires) ||
+    positive(f.assignments) ||
+    positive(f.reviews) ||
+    f.rating !== null ||
+    f.historyCount > 0 ||
+    (f.posted !== null && f.posted >= 5)
+  );
 }
 
 export function scoreLabel(score: number | null): string {
@@ -321,7 +415,8 @@ export function clientScore(doc: unknown, nowTs: number): ClientScore {
   // Engagement alone (activity, account age) is too thin to rate a client on.
   const core = components.hires.score !== null || components.money.score !== null || components.reputation.score !== null;
   if (hasHistory(f) && core) {
-    let sum = 0, weights = 0;
+    let sum = 0,
+      weights = 0;
     for (const key of ["hires", "money", "reputation", "engagement"] as const) {
       const s = components[key].score;
       if (s !== null) [sum, weights] = [sum + s * COMPONENT_WEIGHTS[key], weights + COMPONENT_WEIGHTS[key]];

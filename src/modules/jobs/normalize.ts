@@ -16,8 +16,24 @@ import { checkWebUrl } from "../../lib/web-url";
 import { PLATFORMS, type JobType, type Platform } from "../../db/enums";
 import type { JobDocument } from "../../sources/document";
 import {
-  currencyCode, detailRoots, first, firstNum, firstStr, idStr, isAborted, isCount, isNonNegative, isPositive, isRating, jobType as jobTypeOf,
-  num, obj, paymentVerified, str, timestamp, type Obj,
+  currencyCode,
+  detailRoots,
+  first,
+  firstNum,
+  firstStr,
+  idStr,
+  isAborted,
+  isCount,
+  isNonNegative,
+  isPositive,
+  isRating,
+  jobType as jobTypeOf,
+  num,
+  obj,
+  paymentVerified,
+  str,
+  timestamp,
+  type Obj,
 } from "./document/readers";
 
 export interface NormalizedJob {
@@ -154,13 +170,18 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   // Job type and budget. A fixed job's 0–0 hourly stub and an hourly job's 0.0
   // budget are dropped by the `> 0` rule; a positive value of the other kind is
   // dropped too, because the filters compare hourly rates only on hourly jobs.
-  const jobType =
-    jobTypeOf(authJobInfo?.type) ?? jobTypeOf(pubInfo?.type) ?? jobTypeOf(tile?.jobType) ?? jobTypeOf(doc.type) ?? jobTypeOf(doc.jobType);
+  const jobType = jobTypeOf(authJobInfo?.type) ?? jobTypeOf(pubInfo?.type) ?? jobTypeOf(tile?.jobType) ?? jobTypeOf(doc.type) ?? jobTypeOf(doc.jobType);
   const authBudgetInfo = obj(authJob?.extendedBudgetInfo);
   const pubBudgetInfo = obj(pubOpening?.extendedBudgetInfo);
   const feedHourly = obj(doc.hourlyBudget);
-  let hourlyMin = firstNum([authBudgetInfo?.hourlyBudgetMin, pubBudgetInfo?.hourlyBudgetMin, tile?.hourlyBudgetMin, feedHourly?.min, doc.hourlyBudgetMin], isPositive);
-  let hourlyMax = firstNum([authBudgetInfo?.hourlyBudgetMax, pubBudgetInfo?.hourlyBudgetMax, tile?.hourlyBudgetMax, feedHourly?.max, doc.hourlyBudgetMax], isPositive);
+  let hourlyMin = firstNum(
+    [authBudgetInfo?.hourlyBudgetMin, pubBudgetInfo?.hourlyBudgetMin, tile?.hourlyBudgetMin, feedHourly?.min, doc.hourlyBudgetMin],
+    isPositive,
+  );
+  let hourlyMax = firstNum(
+    [authBudgetInfo?.hourlyBudgetMax, pubBudgetInfo?.hourlyBudgetMax, tile?.hourlyBudgetMax, feedHourly?.max, doc.hourlyBudgetMax],
+    isPositive,
+  );
   const authBudget = obj(authJob?.budget);
   const pubBudget = obj(pubOpening?.budget);
   const tileFixed = obj(tile?.fixedPriceAmount);
@@ -169,7 +190,9 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   if (jobType === "FIXED") hourlyMin = hourlyMax = null;
   if (jobType === "HOURLY") fixedBudget = null;
   // The first code given decides; one that is not three letters makes the currency unknown rather than falling through.
-  const currency = currencyCode(firstStr([authBudget?.currencyCode, pubBudget?.currencyCode, tileFixed?.isoCurrencyCode, feedAmount?.currencyCode, feedAmount?.currency, doc.currency]));
+  const currency = currencyCode(
+    firstStr([authBudget?.currencyCode, pubBudget?.currencyCode, tileFixed?.isoCurrencyCode, feedAmount?.currencyCode, feedAmount?.currency, doc.currency]),
+  );
 
   // Client.
   const authStats = obj(authInfo?.stats);
@@ -181,27 +204,55 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
     if (clientCountry !== null) break;
   }
   const clientTotalSpent = firstNum([authStats?.totalCharges, pubStats?.totalCharges, tileClient?.totalSpent, client?.totalSpent], isNonNegative);
-  const paymentVerifiedValue = first([
-    authBuyer?.isPaymentMethodVerified, obj(pub?.buyerExtra)?.isPaymentMethodVerified, pubBuyer?.isPaymentMethodVerified,
-    tileClient?.paymentVerificationStatus, client?.paymentVerificationStatus, client?.paymentVerified,
-  ], paymentVerified);
+  const paymentVerifiedValue = first(
+    [
+      authBuyer?.isPaymentMethodVerified,
+      obj(pub?.buyerExtra)?.isPaymentMethodVerified,
+      pubBuyer?.isPaymentMethodVerified,
+      tileClient?.paymentVerificationStatus,
+      client?.paymentVerificationStatus,
+      client?.paymentVerified,
+    ],
+    paymentVerified,
+  );
   const clientRating = firstNum([authStats?.score, pubStats?.score, tileClient?.totalFeedback, client?.totalFeedback, client?.rating], isRating);
   const clientReviews = firstNum([authStats?.feedbackCount, pubStats?.feedbackCount, tileClient?.totalReviews, client?.totalReviews], isCount);
   // "No stats on record" lets a job through the rating filter, so a stats object
   // whose every value is null counts as no stats, like a missing one.
   const hasClientStats = clientRating !== null || clientReviews !== null || hasAnyValue(authStats) || hasAnyValue(pubStats);
-  const companyId =
-    firstStr([obj(authInfo?.company)?.companyId, obj(pubBuyer?.company)?.companyId, client?.companyOrgUid, tileClient?.companyOrgUid]) ?? null;
+  const companyId = firstStr([obj(authInfo?.company)?.companyId, obj(pubBuyer?.company)?.companyId, client?.companyOrgUid, tileClient?.companyOrgUid]) ?? null;
 
   const usOnly = usOnlyOf(doc, auth, authOpening, pub);
 
   // Timing and engagement.
-  const publishTimeTs = firstNum([
-    authJob?.publishTime, authJob?.postedOn, pubOpening?.publishTime, pubOpening?.postedOn, tile?.publishTime, tile?.createTime,
-    doc.publishedOn, doc.publishedDateTime, doc.publishTime, doc.jobTs, doc.createdOn,
-  ], anyNumber, timestamp);
-  const durations = [authJob?.engagementDuration, pubOpening?.engagementDuration, tile?.hourlyEngagementDuration, tile?.fixedPriceEngagementDuration, doc.engagementDuration].map(obj);
-  const engagementWeeks = firstNum(durations.map((d) => d?.weeks), isNonNegative);
+  const publishTimeTs = firstNum(
+    [
+      authJob?.publishTime,
+      authJob?.postedOn,
+      pubOpening?.publishTime,
+      pubOpening?.postedOn,
+      tile?.publishTime,
+      tile?.createTime,
+      doc.publishedOn,
+      doc.publishedDateTime,
+      doc.publishTime,
+      doc.jobTs,
+      doc.createdOn,
+    ],
+    anyNumber,
+    timestamp,
+  );
+  const durations = [
+    authJob?.engagementDuration,
+    pubOpening?.engagementDuration,
+    tile?.hourlyEngagementDuration,
+    tile?.fixedPriceEngagementDuration,
+    doc.engagementDuration,
+  ].map(obj);
+  const engagementWeeks = firstNum(
+    durations.map((d) => d?.weeks),
+    isNonNegative,
+  );
   const engagementLabel = firstStr([...durations.map((d) => d?.label), doc.durationLabel]) ?? null;
 
   const screeningQuestions = questionsOf(doc.screeningQuestions);
@@ -213,11 +264,33 @@ function normalizeUnchecked(input: unknown, opts?: { nowTs?: number }): Normaliz
   const marketplaceUrl = platform === "marketplace" ? `https://www.upwork.com/jobs/${ciphertext}` : "";
   const questions = screeningQuestions.length > 0 ? screeningQuestions : questionsOf(authOpening?.questions);
   const job: NormalizedJob = {
-    ciphertext, jobUid, platform, title, description, skills, url: url ?? marketplaceUrl,
-    jobType, hourlyMin, hourlyMax, fixedBudget, currency,
-    clientCountry, clientTotalSpent, paymentVerified: paymentVerifiedValue, clientRating, clientReviews, hasClientStats, usOnly,
-    contactEmails, emailFound: contactEmails.length > 0, publishTimeTs, companyId, engagementWeeks, engagementLabel,
-    screeningQuestions: questions, exploredAt,
+    ciphertext,
+    jobUid,
+    platform,
+    title,
+    description,
+    skills,
+    url: url ?? marketplaceUrl,
+    jobType,
+    hourlyMin,
+    hourlyMax,
+    fixedBudget,
+    currency,
+    clientCountry,
+    clientTotalSpent,
+    paymentVerified: paymentVerifiedValue,
+    clientRating,
+    clientReviews,
+    hasClientStats,
+    usOnly,
+    contactEmails,
+    emailFound: contactEmails.length > 0,
+    publishTimeTs,
+    companyId,
+    engagementWeeks,
+    engagementLabel,
+    screeningQuestions: questions,
+    exploredAt,
   };
   return { ok: true, job, notes };
 }
@@ -244,7 +317,7 @@ function countryList(v: unknown): string[] | undefined {
   const out: string[] = [];
   for (const item of v) {
     const o = obj(item);
-    const text = o ? str(o.twoLetterAbbreviation) ?? str(o.code) ?? str(o.name) : str(item);
+    const text = o ? (str(o.twoLetterAbbreviation) ?? str(o.code) ?? str(o.name)) : str(item);
     if (text !== undefined) out.push(normalizeCountry(text) ?? text);
   }
   return out;
@@ -332,7 +405,38 @@ const LOCAL_PART = /^[a-z0-9%+_-]+(?:\.[a-z0-9%+_-]+)*$/;
 const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const TLD = /^[a-z]{2,24}$/;
 // "logo@2x.png", "icon@3x.webp", "pkg@1.0.js": file names and package specs, not mail domains.
-const FILE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "svg", "webp", "ico", "bmp", "tif", "tiff", "avif", "css", "js", "mjs", "cjs", "jsx", "ts", "tsx", "json", "map", "html", "htm", "xml", "yml", "yaml", "lock", "txt", "pdf", "mp4", "mov"]);
+const FILE_EXTENSIONS = new Set([
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "svg",
+  "webp",
+  "ico",
+  "bmp",
+  "tif",
+  "tiff",
+  "avif",
+  "css",
+  "js",
+  "mjs",
+  "cjs",
+  "jsx",
+  "ts",
+  "tsx",
+  "json",
+  "map",
+  "html",
+  "htm",
+  "xml",
+  "yml",
+  "yaml",
+  "lock",
+  "txt",
+  "pdf",
+  "mp4",
+  "mov",
+]);
 
 function isLocalChar(c: number): boolean {
   // a-z A-Z 0-9 . _ % + -

@@ -27,7 +27,10 @@ export function findJob(db: Db, ciphertext: string): JobRow | undefined {
 }
 
 /** What a list of feed entries or applications shows of each job. */
-export type JobSummary = Pick<JobRow, "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs">;
+export type JobSummary = Pick<
+  JobRow,
+  "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs"
+>;
 
 /** The summaries of these archived jobs by ciphertext, in one read (a page of a list, so at most a few hundred). */
 export function jobSummaries(db: Db, ciphertexts: readonly string[]): Map<string, JobSummary> {
@@ -53,9 +56,27 @@ export function jobSummaries(db: Db, ciphertexts: readonly string[]): Map<string
 }
 
 const COLUMNS = [
-  "jobUid", "platform", "title", "url", "jobType", "hourlyMin", "hourlyMax", "fixedBudget", "clientCountry", "clientTotalSpent",
-  "paymentVerified", "clientRating", "clientReviews", "usOnly", "emailFound", "publishTimeTs", "companyId", "source",
-  "document", "exploredAtTs", "updatedAtTs",
+  "jobUid",
+  "platform",
+  "title",
+  "url",
+  "jobType",
+  "hourlyMin",
+  "hourlyMax",
+  "fixedBudget",
+  "clientCountry",
+  "clientTotalSpent",
+  "paymentVerified",
+  "clientRating",
+  "clientReviews",
+  "usOnly",
+  "emailFound",
+  "publishTimeTs",
+  "companyId",
+  "source",
+  "document",
+  "exploredAtTs",
+  "updatedAtTs",
 ] as const;
 const placeholders = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, sql.placeholder(n)]));
 

@@ -8,15 +8,18 @@ import { generateProposal } from "./service";
 
 /** AI cover letters and screening answers. */
 export function proposalsRoutes(deps: Deps) {
-  return new Elysia().use(authContext).use(routePolicy).post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body), {
-    policy: { rateLimit: "generateProposal" },
-    body: GenerateProposalBody,
-    response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
-    detail: {
-      tags: ["Proposals"],
-      summary: "Generate a cover letter (and screening answers)",
-      description:
-        "The job comes from jobId (ciphertext, URL or processed job UUID of an archived job) or from jobTitle + jobDescription. feedId applies that feed's proposalGenerationPrompt. reasoningEffort low (default), medium or high: more effort, a longer and more specific letter. questions → questionAnswers with one answer per position. Consumes no auto-apply credits. Without a model configured, a local template writer answers.",
-    },
-  });
+  return new Elysia()
+    .use(authContext)
+    .use(routePolicy)
+    .post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body), {
+      policy: { rateLimit: "generateProposal" },
+      body: GenerateProposalBody,
+      response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
+      detail: {
+        tags: ["Proposals"],
+        summary: "Generate a cover letter (and screening answers)",
+        description:
+          "The job comes from jobId (ciphertext, URL or processed job UUID of an archived job) or from jobTitle + jobDescription. feedId applies that feed's proposalGenerationPrompt. reasoningEffort low (default), medium or high: more effort, a longer and more specific letter. questions → questionAnswers with one answer per position. Consumes no auto-apply credits. Without a model configured, a local template writer answers.",
+      },
+    });
 }

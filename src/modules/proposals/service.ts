@@ -147,7 +147,12 @@ async function write(
  * amount; a caller that already knows the bid (the dashboard, which sends the
  * same bid from its apply form) passes it and the letter states it.
  */
-export async function generateProposal(deps: ProposalsDeps, auth: AuthContext, body: GenerateProposalInput, bid: Bid | null = null): Promise<GenerateProposalResult> {
+export async function generateProposal(
+  deps: ProposalsDeps,
+  auth: AuthContext,
+  body: GenerateProposalInput,
+  bid: Bid | null = null,
+): Promise<GenerateProposalResult> {
   const questions = body.questions ?? [];
   checkQuestions(questions);
   let job: WritingJob;

@@ -38,7 +38,6 @@ export function queueScoring(db: Db, payload: { feedId: string; ciphertext: stri
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
 const TRANSIENT: AiError["kind"][] = ["timeout", "rate_limited", "server", "network"];
 
-
 export interface ScoreOutcome {
   score: number;
   source: "default" | "ai" | "cache" | "local";
@@ -99,8 +98,21 @@ async function scoreUncached(
       try {
         const scored = await scoreWithModel(deps.ai, deps.config.scoringModel, input.profilePrompt, input.job);
         transaction(deps.db, (db) => {
-          repo.saveScore(db, { jobCiphertext: input.ciphertext, promptHash, score: scored.score, reason: scored.reason, model: scored.model, createdAtTs: deps.clock.now() });
-          addAiUsage(db, { accountId: input.accountId, month, purpose: "scoring", promptTokens: scored.usage.promptTokens, completionTokens: scored.usage.completionTokens });
+          repo.saveScore(db, {
+            jobCiphertext: input.ciphertext,
+            promptHash,
+            score: scored.score,
+            reason: scored.reason,
+            model: scored.model,
+            createdAtTs: deps.clock.now(),
+          });
+          addAiUsage(db, {
+            accountId: input.accountId,
+            month,
+            purpose: "scoring",
+            promptTokens: scored.usage.promptTokens,
+            completionTokens: scored.usage.completionTokens,
+          });
         });
         return { score: scored.score, source: "ai", reason: scored.reason };
       } catch (err) {
@@ -141,14 +153,15 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
       // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
       const current = findFeedById(db, payload.feedId);
       if (!current || outcome.score < current.minScore) return;
-      entered = admitJob(db, [admitFeedOf(current)], {
-        jobCiphertext: payload.ciphertext,
-        document: row.document,
-        score: outcome.score,
-        scoreSource: outcome.source,
-        scoreReason: outcome.reason,
-        nowTs: deps.clock.now(),
-      }) > 0;
+      entered =
+        admitJob(db, [admitFeedOf(current)], {
+          jobCiphertext: payload.ciphertext,
+          document: row.document,
+          score: outcome.score,
+          scoreSource: outcome.source,
+          scoreReason: outcome.reason,
+          nowTs: deps.clock.now(),
+        }) > 0;
     },
     "immediate",
   );

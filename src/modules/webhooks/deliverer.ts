@@ -94,7 +94,11 @@ export class WebhookDeliverer extends PoolLoop {
       const sample = findJob(db, archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
       const job = sample ? normalizeJob(sample.document) : null;
       if (!sample || !job?.ok) return null;
-      return withClientScore(buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed, job: job.job, source: sample.source }), sample.document, clock.now());
+      return withClientScore(
+        buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed, job: job.job, source: sample.source }),
+        sample.document,
+        clock.now(),
+      );
     }
     const match = e.feedJobId ? findFeedJobById(db, e.feedJobId) : undefined;
     const row = e.jobCiphertext ? findJob(db, e.jobCiphertext) : undefined;
@@ -117,7 +121,11 @@ export class WebhookDeliverer extends PoolLoop {
     const feed = findFeedById(db, e.feedId);
     if (!feed) return; // deleted: its events went with it
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
-      outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL" });
+      outbox.setEventState(db, e.seq, {
+        status: "skipped",
+        nextAttemptAtTs: null,
+        lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL",
+      });
       return;
     }
     // Muted means nothing is sent, including events written before the feed was muted.
@@ -135,7 +143,11 @@ export class WebhookDeliverer extends PoolLoop {
       return;
     }
     const body = JSON.stringify(payload);
-    const headers: Record<string, string> = { "content-type": "application/json", "user-agent": "jobpilot-webhooks", ...signedHeaders(feed.webhookSecret, e.id, body, now / 1000) };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": "jobpilot-webhooks",
+      ...signedHeaders(feed.webhookSecret, e.id, body, now / 1000),
+    };
     // During a secret rotation both secrets sign, so receivers can switch without dropping events.
     if (feed.webhookPreviousSecret && (feed.webhookPreviousUntilTs ?? 0) > now) {
       headers["webhook-signature"] += ` ${sign(feed.webhookPreviousSecret, e.id, Math.floor(now / 1000), body)}`;
@@ -176,6 +188,11 @@ export class WebhookDeliverer extends PoolLoop {
     }
     repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
     const state = noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
-    this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", { event: e.id, feed: feed.id, error, endpoint: state });
+    this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", {
+      event: e.id,
+      feed: feed.id,
+      error,
+      endpoint: state,
+    });
   }
 }

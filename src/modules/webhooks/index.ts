@@ -17,7 +17,13 @@ const Delivery = t.Object(
     processedJobId: t.Nullable(t.String()),
     createdAt: t.Integer({ description: "Unix ms" }),
     attempts: t.Array(
-      t.Object({ attempt: t.Integer(), at: t.Integer({ description: "Unix ms" }), durationMs: t.Integer(), statusCode: t.Nullable(t.Integer()), error: t.Nullable(t.String()) }),
+      t.Object({
+        attempt: t.Integer(),
+        at: t.Integer({ description: "Unix ms" }),
+        durationMs: t.Integer(),
+        statusCode: t.Nullable(t.Integer()),
+        error: t.Nullable(t.String()),
+      }),
     ),
     nextAttemptAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     deliveredAt: t.Nullable(t.Integer({ description: "Unix ms" })),

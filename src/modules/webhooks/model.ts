@@ -43,7 +43,7 @@ export const WebhookScreeningQuestionSchema = t.Object(
 export const WebhookClientScoreSchema = t.Object(
   {
     score: t.Nullable(t.Number({ minimum: 0, maximum: 100, description: "0 to 100; null for a new client with no history." })),
-    label: t.String({ description: "Short verdict in words, e.g. \"strong\" or \"new client\"." }),
+    label: t.String({ description: 'Short verdict in words, e.g. "strong" or "new client".' }),
   },
   { description: "jobpilot's judgement of the client." },
 );
@@ -62,7 +62,8 @@ export const WebhookClientSchema = t.Object(
     reviews: t.Nullable(t.Integer({ minimum: 0, description: "Number of reviews behind `rating`; null when unknown." })),
     hasStats: t.Boolean({ description: "Whether any client statistics (rating, reviews, spend) were available at all." }),
     clientScore: t.Nullable(WebhookClientScoreSchema, {
-      description: "jobpilot's client score of the job's document, as clientScore.score and .label of GET /api/v1/jobs/{ciphertext}; null only when it cannot be computed.",
+      description:
+        "jobpilot's client score of the job's document, as clientScore.score and .label of GET /api/v1/jobs/{ciphertext}; null only when it cannot be computed.",
     }),
   },
   { description: "The client who posted the job. Fields the source does not provide are null." },
@@ -71,39 +72,53 @@ export const WebhookClientSchema = t.Object(
 export const WebhookPayloadSchema = t.Object(
   {
     type: literalUnion(EVENT_TYPES, {
-      description: "`job.matched`: a new job entered the feed. `webhook.test`: sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test (never to a muted feed), carrying an archived sample job; do not apply to it.",
+      description:
+        "`job.matched`: a new job entered the feed. `webhook.test`: sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test (never to a muted feed), carrying an archived sample job; do not apply to it.",
     }),
     id: t.String({ description: "Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries." }),
     createdAt: IsoTime("When the event was created (ISO 8601, UTC)."),
     jobId: t.String({
-      description: "The job's ciphertext; pass it unchanged as `jobId` to apply. Same value as `ciphertext`. Web jobs cannot be applied to through jobpilot: use `url`.",
+      description:
+        "The job's ciphertext; pass it unchanged as `jobId` to apply. Same value as `ciphertext`. Web jobs cannot be applied to through jobpilot: use `url`.",
     }),
     feedId: t.String({ description: "Id of the feed the job matched." }),
-    jobListenerId: t.String({ description: "Same as `feedId` (the name used in duplicate suppression: one event per jobId and jobListenerId within 24 hours)." }),
+    jobListenerId: t.String({
+      description: "Same as `feedId` (the name used in duplicate suppression: one event per jobId and jobListenerId within 24 hours).",
+    }),
     feedTitle: t.String({ description: "The feed's display name." }),
     processedJobId: t.Nullable(t.String({ description: "Id of this job's entry in the feed (also accepted by apply as `jobId`); null for `webhook.test`." })),
-    matchingScore: t.Number({ minimum: 0, maximum: 10, description: "How well the job fits the feed's profile, 0 to 10; 5 when the feed has no profile prompt." }),
+    matchingScore: t.Number({
+      minimum: 0,
+      maximum: 10,
+      description: "How well the job fits the feed's profile, 0 to 10; 5 when the feed has no profile prompt.",
+    }),
     scoreReason: t.Nullable(t.String({ description: "One-line explanation of the score; null when none was given." })),
     matchedAt: IsoTime("When the job entered the feed (ISO 8601, UTC)."),
     platform: literalUnion(PLATFORMS, {
       description: "Where the job is posted: marketplace, professional_network or web.",
     }),
     source: t.String({ description: "Which jobpilot source delivered the job, e.g. sandbox, push, remoteok." }),
-    ciphertext: t.String({ description: "Stable job id (starts with ~). For marketplace jobs the marketplace's own id; for others derived from the source's id or URL." }),
+    ciphertext: t.String({
+      description: "Stable job id (starts with ~). For marketplace jobs the marketplace's own id; for others derived from the source's id or URL.",
+    }),
     url: t.String({ description: "Link to the job posting; empty string when the source gave none." }),
     title: t.String({ description: "Job title." }),
     description: t.String({
       maxLength: WEBHOOK_DESCRIPTION_MAX_CHARS,
       description:
-        "Job description as plain text. Cut to at most 50,000 characters (ending with \" …\") so the request stays small; the full text is available from GET /api/jobs/by-ciphertext.",
+        'Job description as plain text. Cut to at most 50,000 characters (ending with " …") so the request stays small; the full text is available from GET /api/jobs/by-ciphertext.',
     }),
     skills: t.Array(t.String(), { description: "Skill names from the posting, in the source's order; empty when none were listed." }),
     jobType: t.Nullable(literalUnion(JOB_TYPES, { description: "HOURLY or FIXED; null when unknown (typical outside the marketplace)." })),
     budget: WebhookBudgetSchema,
     publishTime: t.Nullable(IsoTime("When the client published the job (ISO 8601, UTC); null when unknown.")),
-    screeningQuestions: t.Array(WebhookScreeningQuestionSchema, { description: "Questions to answer when applying; empty when there are none or they were not captured." }),
+    screeningQuestions: t.Array(WebhookScreeningQuestionSchema, {
+      description: "Questions to answer when applying; empty when there are none or they were not captured.",
+    }),
     contactEmails: t.Array(t.String(), { description: "E-mail addresses found in the posting, lower-cased; empty when none." }),
-    companyId: t.Nullable(t.String({ description: "The client's company id; use it with GET /api/clients/{companyId}/jobs. Same as `client.company.companyId`." })),
+    companyId: t.Nullable(
+      t.String({ description: "The client's company id; use it with GET /api/clients/{companyId}/jobs. Same as `client.company.companyId`." }),
+    ),
     client: WebhookClientSchema,
   },
   {

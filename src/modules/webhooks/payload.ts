@@ -73,7 +73,13 @@ export const SAMPLE_JOB_DOCUMENT = sampleJobDocument as unknown as JobDocument;
 export const SAMPLE_JOB_SOURCE = "sample";
 
 /** The test event's payload around the archived sample job. Same input, same payload. */
-export function buildTestPayload(input: { eventId: string; createdAtTs: number; feed: { id: string; title: string }; job: NormalizedJob; source: string }): WebhookPayload {
+export function buildTestPayload(input: {
+  eventId: string;
+  createdAtTs: number;
+  feed: { id: string; title: string };
+  job: NormalizedJob;
+  source: string;
+}): WebhookPayload {
   const { job } = input;
   // The sample is a fixed document; keep its age (from when it was explored) but move it next
   // to the event so a receiver's "how old is this job" logic sees a fresh job.

@@ -14,7 +14,6 @@ export interface WebhooksDeps {
   wake: () => void;
 }
 
-
 function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
   const feed = findFeed(deps.db, auth.accountId, feedId);
   if (!feed) throw notFound("Feed not found");

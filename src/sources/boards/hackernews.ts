@@ -183,7 +183,10 @@ const YC_BATCH = /\s*\((?:YC|Y Combinator)\b[^)]*\)\s*$/i;
  * them freely.
  */
 export function parseFirstLine(line: string): FirstLine {
-  const parts = line.split(SEPARATOR).map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = line
+    .split(SEPARATOR)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   const result: FirstLine = { remote: null };
   if (parts.length < 2) return result;
   result.company = parts[0]!.replace(YC_BATCH, "").trim() || parts[0];
@@ -224,7 +227,9 @@ const EDGE_WORDS = /^(?:[\s,;:/&+-]|\b(?:or|and|only|ok|in|from)\b)+|(?:[\s,;:/&
 function placeIn(part: string): string | undefined {
   const inParens = /\(([^)]+)\)/.exec(part)?.[1];
   const rest = (inParens ?? part.replace(new RegExp(REMOTE.source, "gi"), " ").replace(new RegExp(ON_SITE.source, "gi"), " "))
-    .replace(/\s+/g, " ").replace(EDGE_WORDS, "").trim();
+    .replace(/\s+/g, " ")
+    .replace(EDGE_WORDS, "")
+    .trim();
   return rest.length > 1 ? rest : undefined;
 }
 

@@ -44,7 +44,11 @@ export function createHimalayasSource(opts: { baseUrl?: string; maxPages?: numbe
         const url = joinUrl(base, `/jobs/api?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
         // Only the first page is conditional: if it has not changed, nothing newer exists.
         const got = await conditionalGet({
-          fetch: ctx.fetch, source: HIMALAYAS_NAME, url, nowTs: ctx.nowTs, userAgent: opts.userAgent,
+          fetch: ctx.fetch,
+          source: HIMALAYAS_NAME,
+          url,
+          nowTs: ctx.nowTs,
+          userAgent: opts.userAgent,
           validators: pages === 0 ? validators : undefined,
         });
         if (got.kind === "not-modified") return { docs: [] };

@@ -63,7 +63,14 @@ export interface BoardJob {
 
 /** The `web` job document of a board's job: one shape for every board. */
 export function boardDocument(job: BoardJob): JobDocument {
-  const doc: JobDocument = { platform: "web", source: job.source, id: `${job.source}:${job.key}`, url: job.url, title: job.title, description: job.description };
+  const doc: JobDocument = {
+    platform: "web",
+    source: job.source,
+    id: `${job.source}:${job.key}`,
+    url: job.url,
+    title: job.title,
+    description: job.description,
+  };
   const skills = skillsFromTags(job.source, job.tags);
   if (skills) doc.ontologySkills = skills;
   if (job.publishTime) doc.jobTile = { job: { publishTime: job.publishTime } };
@@ -104,7 +111,8 @@ for (const entry of US_STATES.split("|")) {
   STATE_NAMES.add(entry.slice(3).toLowerCase());
 }
 // A part naming more than one country: the location is not a single country.
-const REGION = /\b(?:worldwide|anywhere|global(?:ly)?|international|europe|european|eu|emea|americas?|latam|apac|asia|africa|oceania|middle east|nordics?|timezones?|utc|gmt|cet|est|pst)\b/i;
+const REGION =
+  /\b(?:worldwide|anywhere|global(?:ly)?|international|europe|european|eu|emea|americas?|latam|apac|asia|africa|oceania|middle east|nordics?|timezones?|utc|gmt|cet|est|pst)\b/i;
 // Words around a country that do not change which country it is.
 const FILLER = /\b(?:remote|only|fully|hybrid|onsite|on-site|based|residents?|in|from|within|anywhere in)\b/gi;
 const SPLIT = /[,;/|()[\]]|\s+(?:or|and|&)\s+|\s+[-–—]\s+/;
@@ -117,7 +125,11 @@ const FLAGS = /[\u{1F1E6}-\u{1F1FF}]/gu;
  */
 export function singleCountry(location: unknown): string | undefined {
   if (typeof location !== "string") return undefined;
-  const parts = location.replace(FLAGS, " ").split(SPLIT).map((p) => p.trim()).filter((p) => p.length > 0);
+  const parts = location
+    .replace(FLAGS, " ")
+    .split(SPLIT)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
   const found = new Set<string>();
   for (const part of parts) {
     if (REGION.test(part)) return undefined;

@@ -105,7 +105,12 @@ export function parseJson(body: string, source: string, url: string): unknown {
  * body and the state to keep, or — unchanged (304) or asked to slow down
  * (429) — the poll's result as it stands.
  */
-export async function pollJson(ctx: PollContext, source: string, url: string, userAgent: string | undefined): Promise<{ body: unknown; state: SourceState } | { result: PollResult }> {
+export async function pollJson(
+  ctx: PollContext,
+  source: string,
+  url: string,
+  userAgent: string | undefined,
+): Promise<{ body: unknown; state: SourceState } | { result: PollResult }> {
   const got = await conditionalGet({ fetch: ctx.fetch, source, url, validators: ctx.state, nowTs: ctx.nowTs, userAgent });
   if (got.kind === "not-modified") return { result: { docs: [] } };
   if (got.kind === "rate-limited") {

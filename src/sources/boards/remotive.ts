@@ -21,7 +21,12 @@ export const REMOTIVE_MIN_INTERVAL_MS = 6 * 60 * 60_000;
 type Raw = Record<string, unknown>;
 
 const JOB_TYPES: Record<string, string> = {
-  full_time: "Full-time", part_time: "Part-time", contract: "Contract", freelance: "Freelance", internship: "Internship", other: "Other",
+  full_time: "Full-time",
+  part_time: "Part-time",
+  contract: "Contract",
+  freelance: "Freelance",
+  internship: "Internship",
+  other: "Other",
 };
 
 export function createRemotiveSource(opts: { baseUrl?: string; category?: string; intervalMs?: number; userAgent?: string } = {}): JobSource {
@@ -59,7 +64,7 @@ export function toDocument(raw: unknown): JobDocument | null {
   const company = inlineText(r.company_name);
   const location = inlineText(r.candidate_required_location);
   const salary = inlineText(r.salary);
-  const jobType = typeof r.job_type === "string" ? JOB_TYPES[r.job_type] ?? inlineText(r.job_type) : "";
+  const jobType = typeof r.job_type === "string" ? (JOB_TYPES[r.job_type] ?? inlineText(r.job_type)) : "";
   const published = typeof r.publication_date === "string" ? Date.parse(withZone(r.publication_date)) : NaN;
   return boardDocument({
     source: REMOTIVE_NAME,
@@ -68,12 +73,7 @@ export function toDocument(raw: unknown): JobDocument | null {
     title,
     description: describeJob({
       html: typeof r.description === "string" ? r.description : "",
-      details: [
-        company && `Company: ${company}`,
-        location && `Location: ${location}`,
-        jobType && `Type: ${jobType}`,
-        salary && `Salary: ${salary}`,
-      ],
+      details: [company && `Company: ${company}`, location && `Location: ${location}`, jobType && `Type: ${jobType}`, salary && `Salary: ${salary}`],
       boardName: BOARD,
       url,
     }),
@@ -99,8 +99,14 @@ function withZone(date: string): string {
 export function inCategory(raw: unknown, slug: string): boolean {
   const name = typeof raw === "object" && raw !== null ? (raw as Raw).category : undefined;
   if (typeof name !== "string" || name.trim() === "") return true;
-  const words = name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-  const wanted = slug.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  const wanted = slug
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   if (wanted.length === 0) return true;
   if (wanted.every((w) => words.some((n) => n.startsWith(w)))) return true;
   return wanted.length === 1 && words.map((w) => w[0]).join("") === wanted[0];

@@ -51,7 +51,12 @@ export function createWeWorkRemotelySource(opts: { baseUrl?: string; categories:
       for (const category of categories) {
         const url = joinUrl(base, feedPath(category));
         const got = await conditionalGet({
-          fetch: ctx.fetch, source: WWR_NAME, url, validators: feeds[category], nowTs: ctx.nowTs, userAgent: opts.userAgent,
+          fetch: ctx.fetch,
+          source: WWR_NAME,
+          url,
+          validators: feeds[category],
+          nowTs: ctx.nowTs,
+          userAgent: opts.userAgent,
           accept: "application/rss+xml, application/xml;q=0.9, text/xml;q=0.8",
         });
         if (got.kind === "not-modified") continue;
@@ -222,7 +227,15 @@ export function parseRss(xml: string): RssItem[] {
     for (const field of childElements(el.inner)) {
       const text = textOf(field.inner);
       switch (field.name) {
-        case "title": case "link": case "guid": case "pubDate": case "description": case "region": case "country": case "type": case "skills":
+        case "title":
+        case "link":
+        case "guid":
+        case "pubDate":
+        case "description":
+        case "region":
+        case "country":
+        case "type":
+        case "skills":
           item[field.name] = text;
           break;
         case "category":

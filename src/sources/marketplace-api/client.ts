@@ -234,7 +234,13 @@ export function createMarketplaceClient(opts: MarketplaceClientOptions): Marketp
     request,
     async query<T>(query: string, variables?: Record<string, unknown>, ro?: RequestOptions): Promise<T> {
       const { data, errors } = await request<T>(query, variables, ro);
-      if (errors.length > 0) throw new Error(`marketplace API error: ${errors.map((e) => e.message).join("; ").slice(0, 500)}`);
+      if (errors.length > 0)
+        throw new Error(
+          `marketplace API error: ${errors
+            .map((e) => e.message)
+            .join("; ")
+            .slice(0, 500)}`,
+        );
       if (data === null) throw new Error("marketplace API answered without data");
       return data;
     },
@@ -255,7 +261,11 @@ function throwIfScopeMissing(errors: GraphQLError[], scope: string | null): void
 
 function isScopeError(e: GraphQLError): boolean {
   const ext = e.extensions ?? {};
-  return ext.classification === "ExecutionAborted" || ext.code === "ExecutionAborted" || /permissions\/scopes|oauth2 permissions|missing scope|insufficient[_ ]scope/i.test(e.message);
+  return (
+    ext.classification === "ExecutionAborted" ||
+    ext.code === "ExecutionAborted" ||
+    /permissions\/scopes|oauth2 permissions|missing scope|insufficient[_ ]scope/i.test(e.message)
+  );
 }
 
 function errorsOf(parsed: unknown): GraphQLError[] {

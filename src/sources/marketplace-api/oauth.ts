@@ -132,7 +132,11 @@ async function requestTokens(
       throw new OAuthError(`${REAUTHORISE_MESSAGE} (the refresh token was refused: ${detail})`, code, res.status);
     }
     if (code === "invalid_grant") {
-      throw new OAuthError(`the authorisation code was refused (${detail}); codes are single-use and short-lived: run ${CONNECT_COMMAND} again`, code, res.status);
+      throw new OAuthError(
+        `the authorisation code was refused (${detail}); codes are single-use and short-lived: run ${CONNECT_COMMAND} again`,
+        code,
+        res.status,
+      );
     }
     if (code === "invalid_client" || code === "unauthorized_client" || res.status === 401) {
       throw new OAuthError(`the marketplace refused the client id or secret (${detail}): check the API key settings`, code, res.status);

@@ -46,7 +46,9 @@ export interface ReadEngagementOptions {
 
 interface VendorProposalsData {
   vendorProposals?: {
-    edges?: { node?: { id?: unknown; viewedByClient?: unknown; status?: { status?: unknown } | null; marketplaceJobPosting?: { id?: unknown } | null } | null }[] | null;
+    edges?:
+      | { node?: { id?: unknown; viewedByClient?: unknown; status?: { status?: unknown } | null; marketplaceJobPosting?: { id?: unknown } | null } | null }[]
+      | null;
     pageInfo?: { endCursor?: string | null; hasNextPage?: boolean | null } | null;
   } | null;
 }
@@ -77,10 +79,15 @@ export async function readEngagementByJob(
 ): Promise<Map<string, ProposalEngagement>> {
   const wanted = new Set(jobCiphertexts);
   const byJob = new Map<string, ProposalEngagement>();
-  const found = await scanProposals(client, wanted, (_id, jobPostingId) => {
-    const ciphertext = jobPostingId === null ? null : ciphertextOf({ id: jobPostingId });
-    return ciphertext !== null && wanted.has(ciphertext) ? ciphertext : null;
-  }, opts);
+  const found = await scanProposals(
+    client,
+    wanted,
+    (_id, jobPostingId) => {
+      const ciphertext = jobPostingId === null ? null : ciphertextOf({ id: jobPostingId });
+      return ciphertext !== null && wanted.has(ciphertext) ? ciphertext : null;
+    },
+    opts,
+  );
   for (const [key, engagement] of found) byJob.set(key, engagement);
   return byJob;
 }

@@ -61,7 +61,10 @@ query marketplaceJobPostingsSearch(
 }`;
 
 export interface MarketplaceApiSourceOptions
-  extends Pick<MarketplaceClientOptions, "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "tokenPath" | "secretKey" | "fetch" | "now" | "sleep" | "minIntervalMs"> {
+  extends Pick<
+    MarketplaceClientOptions,
+    "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "tokenPath" | "secretKey" | "fetch" | "now" | "sleep" | "minIntervalMs"
+  > {
   /** Search terms: the active feeds' includes plus configured extras; read at every poll. */
   queries: () => string[];
   intervalMs?: number;
@@ -180,7 +183,14 @@ export function createMarketplaceApiSource(opts: MarketplaceApiSourceOptions): J
     async poll(ctx: PollContext): Promise<PollResult> {
       pollFetch = ctx.fetch;
       pollLog = ctx.log;
-      const queries = [...new Set(opts.queries().map((q) => q.trim()).filter((q) => q !== "" && q.length <= MAX_QUERY_LENGTH))].slice(0, MAX_QUERIES);
+      const queries = [
+        ...new Set(
+          opts
+            .queries()
+            .map((q) => q.trim())
+            .filter((q) => q !== "" && q.length <= MAX_QUERY_LENGTH),
+        ),
+      ].slice(0, MAX_QUERIES);
       const previous = seenOf(ctx.state);
       if (queries.length === 0) {
         ctx.log.debug("marketplace-api: no search terms (no active feed has includes)");

@@ -43,30 +43,24 @@ async function deriveKey(secretKey: string, salt: Uint8Array<ArrayBuffer>): Prom
     throw new SourceError(`JOBPILOT_SECRET_KEY must be set to at least ${MIN_SECRET_KEY_LENGTH} characters to store marketplace tokens`);
   }
   const material = await crypto.subtle.importKey("raw", new TextEncoder().encode(secretKey), "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt, info: HKDF_INFO },
-    material,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
+  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: HKDF_INFO }, material, { name: "AES-GCM", length: 256 }, false, [
+    "encrypt",
+    "decrypt",
+  ]);
 }
 
 export async function encryptTokens(secretKey: string, tokens: MarketplaceTokens): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const key = await deriveKey(secretKey, salt);
-  const plain = new TextEncoder().encode(
-    JSON.stringify({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt }),
-  );
+  const plain = new TextEncoder().encode(JSON.stringify({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt }));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: ASSOCIATED_DATA }, key, plain));
   const file: TokenFile = { v: FORMAT_VERSION, kdf: "HKDF-SHA-256", alg: "AES-256-GCM", salt: b64(salt), iv: b64(iv), data: b64(sealed) };
   return JSON.stringify(file) + "\n";
 }
 
 export async function decryptTokens(secretKey: string, text: string, where = "the token file"): Promise<MarketplaceTokens> {
-  const unreadable = (why: string) =>
-    new SourceError(`${where} is not a marketplace token file (${why}): run ${CONNECT_COMMAND} to write a new one`);
+  const unreadable = (why: string) => new SourceError(`${where} is not a marketplace token file (${why}): run ${CONNECT_COMMAND} to write a new one`);
   let file: Partial<TokenFile>;
   try {
     file = JSON.parse(text) as Partial<TokenFile>;

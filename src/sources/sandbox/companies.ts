@@ -153,7 +153,7 @@ export function companyAt(seed: number, k: number, nowTs: number): Company {
     const score = feedbackCount === 0 ? 0 : round2(rng.chance(0.2) ? rng.range(3, 4.5) : rng.range(4.5, 5));
     const totalCharges = round2(totalAssignments * rng.range(80, 3000));
     avgHourlyRate = round2(rng.range(12, 75));
-    const hoursCount = Math.round((totalCharges * rng.range(0.2, 0.8)) / avgHourlyRate * 10) / 10;
+    const hoursCount = Math.round(((totalCharges * rng.range(0.2, 0.8)) / avgHourlyRate) * 10) / 10;
     stats = { totalAssignments, activeAssignmentsCount: active, hoursCount, feedbackCount, score, totalJobsWithHires: withHires, totalCharges };
     postedCount = withHires + rng.int(1, 25);
   }
@@ -193,7 +193,9 @@ function workHistory(rng: Rng, seed: number, company: Company, contractTs: numbe
   const entries = Array.from({ length: count }, (_, i) => {
     const active = i < company.stats.activeAssignmentsCount;
     const hourly = rng.chance(0.55);
-    const startTs = active ? Math.max(contractTs, today - rng.int(5, 150) * DAY + rng.int(0, DAY - 1)) : contractTs + Math.floor(rng.next() * (today - 30 * DAY - contractTs));
+    const startTs = active
+      ? Math.max(contractTs, today - rng.int(5, 150) * DAY + rng.int(0, DAY - 1))
+      : contractTs + Math.floor(rng.next() * (today - 30 * DAY - contractTs));
     // Closed contracts end before today (established clients joined at least 120 days ago).
     const endTs = active ? null : Math.min(startTs + rng.int(3, 180) * DAY, today - rng.int(1, 20) * DAY) + rng.int(0, DAY - 1);
     const rate = hourly ? rng.int(15, 90) : 0;
@@ -215,7 +217,11 @@ function workHistory(rng: Rng, seed: number, company: Company, contractTs: numbe
         type: hourly ? "HOURLY" : "FIXED",
         ciphertext: isPrivate ? null : legacy ? `~01${rng.hex(16)}` : `~02${jobId}`,
       },
-      contractorInfo: { contractorName: `${rng.pick(cat.FIRST_NAMES)} ${String.fromCharCode(65 + rng.int(0, 25))}.`, accessType: "PUBLIC_INDEX", ciphertext: `~01${rng.hex(18)}` },
+      contractorInfo: {
+        contractorName: `${rng.pick(cat.FIRST_NAMES)} ${String.fromCharCode(65 + rng.int(0, 25))}.`,
+        accessType: "PUBLIC_INDEX",
+        ciphertext: `~01${rng.hex(18)}`,
+      },
       rate: { amount: rate },
       feedback: !active && rng.chance(0.8) ? { score: closedScore(), comment: rng.pick(cat.FEEDBACK_TO_FREELANCER) } : null,
       feedbackToClient:

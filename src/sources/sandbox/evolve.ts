@@ -91,8 +91,16 @@ function planFor(publishTs: number, positionsToHire: number, originalProposals: 
   // as the ceiling (so evolving an evolved document draws the same ceiling).
   const ceiling = Math.max(Math.round(Math.exp(rng.range(Math.log(5), Math.log(80)))), originalProposals);
   const plan: Plan = {
-    publishTs, ceiling, tauHours: rng.range(1, 6), interviews: [], invites: [], unanswered: [], hires: [],
-    visitGapMs: Math.round(rng.range(2, 24) * HOUR), closeTs: Infinity, positionsToHire,
+    publishTs,
+    ceiling,
+    tauHours: rng.range(1, 6),
+    interviews: [],
+    invites: [],
+    unanswered: [],
+    hires: [],
+    visitGapMs: Math.round(rng.range(2, 24) * HOUR),
+    closeTs: Infinity,
+    positionsToHire,
     bids: { center: bidCenter, minFrac: rng.range(0.2, 0.7), maxFrac: rng.range(1.3, 2.5), phase: rng.range(0, 2 * Math.PI) },
   };
 
@@ -193,7 +201,9 @@ export function evolveSandboxJob(doc: JobDocument, nowTs: number): JobDocument {
   const authRoot = ownPath(out, ["authJobDetailsResponse", "data", "jobAuthDetails"]);
   const authJob = authRoot && ownPath(authRoot, ["opening", "job"]);
   const bidStats = authRoot && ownPath(authRoot, ["applicantsBidsStats"]);
-  const activities = [authJob && ownPath(authJob, ["clientActivity"]), pubOpening && ownPath(pubOpening, ["clientActivity"])].filter((a): a is Obj => a !== undefined);
+  const activities = [authJob && ownPath(authJob, ["clientActivity"]), pubOpening && ownPath(pubOpening, ["clientActivity"])].filter(
+    (a): a is Obj => a !== undefined,
+  );
 
   const publishTs = timeOf(tile?.publishTime) ?? timeOf(pubOpening?.publishTime) ?? timeOf(authJob?.publishTime);
   if (publishTs === null) return out as JobDocument;
@@ -254,7 +264,11 @@ export function evolveSandboxJob(doc: JobDocument, nowTs: number): JobDocument {
     const oldMax = old("maxRateBid");
     // More bidders can only widen the range.
     const set = (key: string, amount: number | null) => {
-      bidStats[key] = { ...(typeof bidStats[key] === "object" && bidStats[key] !== null ? bidStats[key] : {}), amount, currencyCode: bidStats[key]?.currencyCode ?? "USD" };
+      bidStats[key] = {
+        ...(typeof bidStats[key] === "object" && bidStats[key] !== null ? bidStats[key] : {}),
+        amount,
+        currencyCode: bidStats[key]?.currencyCode ?? "USD",
+      };
     };
     set("avgRateBid", avg ?? old("avgRateBid"));
     set("minRateBid", min === null ? oldMin : oldMin === null ? min : Math.min(min, oldMin));

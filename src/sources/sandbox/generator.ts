@@ -37,7 +37,12 @@ const TILE_TIERS = ["EntryLevel", "IntermediateLevel", "ExpertLevel"] as const;
 const DETAIL_TIERS = ["ENTRY_LEVEL", "INTERMEDIATE", "EXPERT"] as const;
 const TIER_RATE = [0.6, 1, 1.6];
 /** The four engagement-duration labels the marketplace (and the spec's `timeline`) use. */
-const DURATIONS: [string, number][] = [["Less than 1 month", 4], ["1 to 3 months", 12], ["3 to 6 months", 26], ["More than 6 months", 52]];
+const DURATIONS: [string, number][] = [
+  ["Less than 1 month", 4],
+  ["1 to 3 months", 12],
+  ["3 to 6 months", 26],
+  ["More than 6 months", 52],
+];
 const US_STATES = ["California", "New York", "Texas", "Florida", "Washington", "Illinois"];
 const OTHER_COUNTRY_SETS = [["United Kingdom"], ["Canada"], ["United States", "Canada"], ["Germany", "Austria", "Switzerland"], ["Australia", "New Zealand"]];
 const NEEDS_THE = new Set(["United States", "United Kingdom", "Netherlands", "United Arab Emirates"]);
@@ -116,7 +121,9 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
   const tileCurrency = rng.chance(0.05) ? null : "USD"; // tiles sometimes omit the currency (§1.2)
   const durationIndex = rng.weighted([0, 1, 2, 3], (i) => (hourly ? HOURLY_DURATION_WEIGHTS : FIXED_DURATION_WEIGHTS)[i]!);
   const [durationLabel, weeks] = DURATIONS[durationIndex]!;
-  const workload = hourly ? rng.weighted(["Less than 30 hrs/week", "More than 30 hrs/week", null], (w) => (w === null ? 5 : w.startsWith("Less") ? 65 : 30)) : null;
+  const workload = hourly
+    ? rng.weighted(["Less than 30 hrs/week", "More than 30 hrs/week", null], (w) => (w === null ? 5 : w.startsWith("Less") ? 65 : 30))
+    : null;
 
   // Timing and activity. Jobs under two minutes old have no published counts yet (§1.4).
   const ageMs = 5000 + Math.floor(rng.next() ** 2.5 * 20 * MINUTE);
@@ -130,7 +137,8 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
   const lastActivityTs = publishTs + rng.int(0, ageMs);
   const personsToHire = rng.chance(0.87) ? 1 : rng.int(2, 5);
   const bidCenter = hourly ? (hourlyMin ?? 30) * rng.range(0.9, 1.4) : (fixedAmount ?? 300) * rng.range(0.8, 1.2);
-  const bids = !fresh && proposals > 0 ? [round2(bidCenter), round2(bidCenter * rng.range(0.2, 0.7)), round2(bidCenter * rng.range(1.3, 2.5))] : [null, null, null];
+  const bids =
+    !fresh && proposals > 0 ? [round2(bidCenter), round2(bidCenter * rng.range(0.2, 0.7)), round2(bidCenter * rng.range(1.3, 2.5))] : [null, null, null];
 
   // Talent location: US clients restrict to US talent far more often (≈15 % of all jobs).
   const usClient = company.country.name === "United States";
@@ -156,11 +164,24 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
   const countryText = rng.chance(0.06) ? company.country.iso3 : company.country.name; // sources are inconsistent
 
   const vars: Record<string, string | number> = {
-    skill: primary, skill2: skills[1]!, product: rng.pick(niche.products), company: company.name, industry: company.industry[1],
-    size: company.size < 5 ? "small" : company.size < 50 ? "growing" : "mid-sized", team: rng.int(3, 40), city: company.city[0],
-    country: company.country.name, countryIn: (NEEDS_THE.has(company.country.name) ? "the " : "") + company.country.name, overlap: rng.int(2, 4), years: rng.int(2, tier === 2 ? 7 : 4),
-    hours: rng.pick([10, 15, 20, 30, 40]), weeks: rng.int(2, 8), n: rng.int(2, 12), codeword: rng.pick(cat.CODEWORDS),
-    domain: company.domain, contact: rng.pick(cat.CONTACT_NAMES),
+    skill: primary,
+    skill2: skills[1]!,
+    product: rng.pick(niche.products),
+    company: company.name,
+    industry: company.industry[1],
+    size: company.size < 5 ? "small" : company.size < 50 ? "growing" : "mid-sized",
+    team: rng.int(3, 40),
+    city: company.city[0],
+    country: company.country.name,
+    countryIn: (NEEDS_THE.has(company.country.name) ? "the " : "") + company.country.name,
+    overlap: rng.int(2, 4),
+    years: rng.int(2, tier === 2 ? 7 : 4),
+    hours: rng.pick([10, 15, 20, 30, 40]),
+    weeks: rng.int(2, 8),
+    n: rng.int(2, 12),
+    codeword: rng.pick(cat.CODEWORDS),
+    domain: company.domain,
+    contact: rng.pick(cat.CONTACT_NAMES),
   };
   const title = fill(rng.pick(niche.titles), vars) + (rng.chance(0.2) ? rng.pick(TITLE_SUFFIXES) : "");
   const description = describe(rng, niche, vars, hourly, rng.chance(0.08));
@@ -170,7 +191,11 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
   const questions = hasAuth && rng.chance(0.45) ? rng.sample([...niche.questions.map((q) => fill(q, vars)), ...cat.GENERIC_QUESTIONS], rng.int(1, 4)) : [];
   const value = hourly ? (hourlyMax ?? hourlyMin ?? 30) * 10 * Math.min(weeks, 12) : (fixedAmount ?? 300);
   const connects = 4 + 2 * CONNECT_STEPS.filter((step) => value >= step).length + (rng.chance(0.2) ? rng.pick([-2, 2]) : 0);
-  const tags = ["searchable", ...(hourly && weeks >= 26 && rng.chance(0.3) ? ["contractToHireSet"] : []), ...(company.postedCount <= 1 ? ["firstJobPost"] : [])];
+  const tags = [
+    "searchable",
+    ...(hourly && weeks >= 26 && rng.chance(0.3) ? ["contractToHireSet"] : []),
+    ...(company.postedCount <= 1 ? ["firstJobPost"] : []),
+  ];
 
   // Builders return fresh objects so the public and authenticated copies share nothing.
   const opening = () => ({
@@ -180,10 +205,24 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
     workload,
     contractorTier: DETAIL_TIERS[tier],
     description,
-    info: { ciphertext, id, type: jobType, access: "PUBLIC_INDEX", title, hideBudget: false, createdOn: iso(createTs), notSureProjectDuration: false, notSureFreelancersToHire: false, notSureExperienceLevel: false, premium: false },
-    segmentationData: [weeks >= 26
-      ? { customValue: null, label: "Ongoing project", name: "Employment", sortOrder: 2, type: "EMPLOYMENT", value: "EMPLOYMENT_POSITION", skill: null }
-      : { customValue: null, label: "One-time project", name: "Employment", sortOrder: 1, type: "EMPLOYMENT", value: "ONE_TIME_PROJECT", skill: null }],
+    info: {
+      ciphertext,
+      id,
+      type: jobType,
+      access: "PUBLIC_INDEX",
+      title,
+      hideBudget: false,
+      createdOn: iso(createTs),
+      notSureProjectDuration: false,
+      notSureFreelancersToHire: false,
+      notSureExperienceLevel: false,
+      premium: false,
+    },
+    segmentationData: [
+      weeks >= 26
+        ? { customValue: null, label: "Ongoing project", name: "Employment", sortOrder: 2, type: "EMPLOYMENT", value: "EMPLOYMENT_POSITION", skill: null }
+        : { customValue: null, label: "One-time project", name: "Employment", sortOrder: 1, type: "EMPLOYMENT", value: "ONE_TIME_PROJECT", skill: null },
+    ],
     sandsData: {
       occupation: { prefLabel: niche.occupation, ontologyId: numericId(`occupation|${niche.occupation}`) },
       ontologySkills: skills.map((label) => ({ id: skillUid(label), prefLabel: label, freeText: null, relevance: "MANDATORY" })),
@@ -196,27 +235,71 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
     engagementDuration: { label: durationLabel, weeks },
     extendedBudgetInfo: hourly
       ? { hourlyBudgetMin: hourlyMin, hourlyBudgetMax: hourlyMax, hourlyBudgetType: hourlyType }
-      : hourlyStub ? { hourlyBudgetMin: 0, hourlyBudgetMax: 0, hourlyBudgetType: "DEFAULT" } : { hourlyBudgetMin: null, hourlyBudgetMax: null, hourlyBudgetType: null },
+      : hourlyStub
+        ? { hourlyBudgetMin: 0, hourlyBudgetMax: 0, hourlyBudgetType: "DEFAULT" }
+        : { hourlyBudgetMin: null, hourlyBudgetMax: null, hourlyBudgetType: null },
     attachments: [],
     clientActivity: fresh
-      ? { lastBuyerActivity: null, totalApplicants: null, totalHired: null, totalInvitedToInterview: null, unansweredInvites: null, invitationsSent: null, numberOfPositionsToHire: personsToHire }
-      : { lastBuyerActivity: iso(lastActivityTs), totalApplicants: proposals, totalHired: 0, totalInvitedToInterview: interviewing, unansweredInvites: unanswered, invitationsSent: invites, numberOfPositionsToHire: personsToHire },
+      ? {
+          lastBuyerActivity: null,
+          totalApplicants: null,
+          totalHired: null,
+          totalInvitedToInterview: null,
+          unansweredInvites: null,
+          invitationsSent: null,
+          numberOfPositionsToHire: personsToHire,
+        }
+      : {
+          lastBuyerActivity: iso(lastActivityTs),
+          totalApplicants: proposals,
+          totalHired: 0,
+          totalInvitedToInterview: interviewing,
+          unansweredInvites: unanswered,
+          invitationsSent: invites,
+          numberOfPositionsToHire: personsToHire,
+        },
     deliverables: null,
     deadline: null,
     tools: [],
   });
   const qualifications = () => ({
-    countries: countries === null ? null : countries.slice(), states: states === null ? null : states.slice(), regions: null, timezones: null, locationCheckRequired,
-    localMarket: false, localDescription: null, localFlexibilityDescription: null, location: null, locations: [],
-    minJobSuccessScore: minJss, minOdeskHours: minHours, prefEnglishSkill: english, risingTalent, shouldHavePortfolio: portfolio,
-    type: freelancerType, earnings: null, languages: null, tests: null, group: null, groupRecno: null, onSiteType: null,
+    countries: countries === null ? null : countries.slice(),
+    states: states === null ? null : states.slice(),
+    regions: null,
+    timezones: null,
+    locationCheckRequired,
+    localMarket: false,
+    localDescription: null,
+    localFlexibilityDescription: null,
+    location: null,
+    locations: [],
+    minJobSuccessScore: minJss,
+    minOdeskHours: minHours,
+    prefEnglishSkill: english,
+    risingTalent,
+    shouldHavePortfolio: portfolio,
+    type: freelancerType,
+    earnings: null,
+    languages: null,
+    tests: null,
+    group: null,
+    groupRecno: null,
+    onSiteType: null,
   });
   const buyerInfo = (authenticated: boolean) => ({
-    location: { city: company.city[0], country: countryText, countryTimezone: `${utcLabel(company.city[1])} ${company.city[2]}`, offsetFromUtcMillis: company.city[1] * 3_600_000 },
+    location: {
+      city: company.city[0],
+      country: countryText,
+      countryTimezone: `${utcLabel(company.city[1])} ${company.city[2]}`,
+      offsetFromUtcMillis: company.city[1] * 3_600_000,
+    },
     ...(company.statsShown ? { stats: { ...company.stats, totalCharges: { amount: company.stats.totalCharges } } } : {}),
     company: {
-      name: authenticated && company.nameHiddenInAuth ? null : company.name, companyId: company.id, isEDCReplicated: false,
-      contractDate: company.contractDate, profile: { industry: company.industry[0], size: company.size },
+      name: authenticated && company.nameHiddenInAuth ? null : company.name,
+      companyId: company.id,
+      isEDCReplicated: false,
+      contractDate: company.contractDate,
+      profile: { industry: company.industry[0], size: company.size },
     },
     jobs: {
       openCount: company.otherOpenJobs.length + 1,
@@ -244,13 +327,26 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
     description,
     platform: "marketplace",
     url: `${SANDBOX_JOB_URL}${ciphertext}`,
-    ontologySkills: skills.map((label): OntologySkill => ({ uid: skillUid(label), parentSkillUid: null, prefLabel: label, freeText: null, highlighted: false })),
+    ontologySkills: skills.map(
+      (label): OntologySkill => ({ uid: skillUid(label), parentSkillUid: null, prefLabel: label, freeText: null, highlighted: false }),
+    ),
     jobTile: {
       job: {
-        id, ciphertext, jobType, weeklyRetainerBudget: null, hourlyBudgetMax: tileRate(hourlyMax), hourlyBudgetMin: tileRate(hourlyMin),
+        id,
+        ciphertext,
+        jobType,
+        weeklyRetainerBudget: null,
+        hourlyBudgetMax: tileRate(hourlyMax),
+        hourlyBudgetMin: tileRate(hourlyMin),
         hourlyEngagementType: hourly ? (workload?.startsWith("More") ? "FULL_TIME" : "PART_TIME") : null,
-        contractorTier: TILE_TIERS[tier], sourcingTimestamp: null, createTime: iso(createTs), publishTime: iso(publishTs),
-        enterpriseJob: company.enterprise, personsToHire, premium: false, totalApplicants: proposals,
+        contractorTier: TILE_TIERS[tier],
+        sourcingTimestamp: null,
+        createTime: iso(createTs),
+        publishTime: iso(publishTs),
+        enterpriseJob: company.enterprise,
+        personsToHire,
+        premium: false,
+        totalApplicants: proposals,
         hourlyEngagementDuration: hourly ? { ...engagement } : null,
         fixedPriceAmount: fixedAmount === null ? null : { isoCurrencyCode: tileCurrency, amount: money(fixedAmount) },
         fixedPriceEngagementDuration: hourly ? null : { ...engagement },
@@ -262,7 +358,15 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
   };
   if (hasDetails) {
     doc.jobDetailsResponse = {
-      data: { jobPubDetails: { opening: opening(), qualifications: qualifications(), buyer: buyerInfo(false), buyerExtra: { isPaymentMethodVerified: company.paymentVerified }, similarJobs: [] } },
+      data: {
+        jobPubDetails: {
+          opening: opening(),
+          qualifications: qualifications(),
+          buyer: buyerInfo(false),
+          buyerExtra: { isPaymentMethodVerified: company.paymentVerified },
+          similarJobs: [],
+        },
+      },
     };
   }
   if (hasAuth) {
@@ -273,7 +377,10 @@ export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocumen
           hiredApplicantNames: [],
           opening: { job: opening(), qualifications: qualifications(), questions: questions.map((question, position) => ({ question, position })) },
           buyer: { enterprise: company.enterprise, isPaymentMethodVerified: company.paymentVerified, info: buyerInfo(true), workHistory: company.workHistory },
-          currentUserInfo: { owner: false, freelancerInfo: { profileState: "ACCEPTED", applied: null, hired: null, application: null, pendingInvite: null, contract: null } },
+          currentUserInfo: {
+            owner: false,
+            freelancerInfo: { profileState: "ACCEPTED", applied: null, hired: null, application: null, pendingInvite: null, contract: null },
+          },
           applicantsBidsStats: { avgRateBid: bid(bids[0] ?? null), minRateBid: bid(bids[1] ?? null), maxRateBid: bid(bids[2] ?? null) },
           applicationContext: { freelancerAllowed: true, clientAllowed: true },
         },

@@ -88,7 +88,10 @@ describe("prompt length", () => {
     expect(created.status, show(created)).toBe(201);
     const long = await feed({ profilePrompt: "p".repeat(101), proposalGenerationPrompt: "g".repeat(101) });
     expect(long.status).toBe(400);
-    expect(long.body.details).toEqual(["profilePrompt must be at most 100 characters (101 given)", "proposalGenerationPrompt must be at most 100 characters (101 given)"]);
+    expect(long.body.details).toEqual([
+      "profilePrompt must be at most 100 characters (101 given)",
+      "proposalGenerationPrompt must be at most 100 characters (101 given)",
+    ]);
     const patched = await t.request("PATCH", `/api/v1/feeds/${created.body.feed.id}`, { key: a.apiKey, json: { proposalGenerationPrompt: "g".repeat(150) } });
     expect(patched.status).toBe(400);
     expect(patched.body.details).toEqual(["proposalGenerationPrompt must be at most 100 characters (150 given)"]);

@@ -86,7 +86,11 @@ describe("apply", async () => {
     ] as const) {
       const res = await apply(a.apiKey, { jobId: job(over as never), coverLetter: "Hi", proposal });
       expect(res.status, show(res)).toBe(200);
-      rows.push(t.deps.db.$client.query("SELECT fixed_bid AS f, hourly_rate AS h, timeline, boost_bids AS b FROM applications WHERE id = ?").get(res.body.queueId) as never);
+      rows.push(
+        t.deps.db.$client
+          .query("SELECT fixed_bid AS f, hourly_rate AS h, timeline, boost_bids AS b FROM applications WHERE id = ?")
+          .get(res.body.queueId) as never,
+      );
     }
     expect(rows).toEqual([
       { f: 1200, h: null, timeline: "1 to 3 months", b: 0 },
@@ -175,9 +179,16 @@ describe("apply", async () => {
     const failed = await settled(a.apiKey, partial.body.queueId);
     expect(failed.applicationStatus).toBe("failed");
     expect(failed.errorMessage).toContain("position 1 has no answer");
-    const filled = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, questionAnswers: [{ position: 0, answer: "Yes, for six years." }] });
+    const filled = await apply(a.apiKey, {
+      jobId: cipher,
+      coverLetter: "Hi",
+      autoFillOtherQuestions: true,
+      questionAnswers: [{ position: 0, answer: "Yes, for six years." }],
+    });
     expect((await settled(a.apiKey, filled.body.queueId)).applicationStatus).toBe("applied");
-    const answers = JSON.parse((t.deps.db.$client.query("SELECT answers FROM applications WHERE id = ?").get(filled.body.queueId) as { answers: string }).answers);
+    const answers = JSON.parse(
+      (t.deps.db.$client.query("SELECT answers FROM applications WHERE id = ?").get(filled.body.queueId) as { answers: string }).answers,
+    );
     expect(answers.map((x: any) => x.position)).toEqual([0, 1]);
     expect(answers[0].answer).toBe("Yes, for six years."); // explicit answers win
     expect(answers[1].answer.length).toBeGreaterThan(10);
@@ -189,7 +200,10 @@ describe("apply", async () => {
     const cipher = job({ hourly: [50, 80], questions: ["What is your hourly rate?", "What would you charge for this?"] });
     const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, proposal: { hourlyRate: 65 } });
     expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
-    const row = t.deps.db.$client.query("SELECT answers, hourly_rate AS h FROM applications WHERE id = ?").get(res.body.queueId) as { answers: string; h: number };
+    const row = t.deps.db.$client.query("SELECT answers, hourly_rate AS h FROM applications WHERE id = ?").get(res.body.queueId) as {
+      answers: string;
+      h: number;
+    };
     expect(row.h).toBe(65);
     for (const { answer } of JSON.parse(row.answers)) expect(amountsIn(answer), answer).toEqual([65]);
   });
@@ -260,13 +274,19 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     expect((await entries(older.id)).map((e) => e.processedJobId)).not.toContain(newest.get(named.cipher));
 
     const queued = new Map<string, string>();
-    for (const [cipher, jobId] of [[named.cipher, named.cipher], [named.url, `https://marketplace.example/jobs/Title_${named.url}/?ref=feed`], [before, before]] as const) {
+    for (const [cipher, jobId] of [
+      [named.cipher, named.cipher],
+      [named.url, `https://marketplace.example/jobs/Title_${named.url}/?ref=feed`],
+      [before, before],
+    ] as const) {
       const res = await apply(a.apiKey, { jobId, coverLetter: "Hi" });
       expect(res.status, show(res)).toBe(200);
       queued.set(cipher, res.body.queueId);
       await settled(a.apiKey, res.body.queueId);
     }
-    const listed = new Map(((await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: a.apiKey })).body.jobs as any[]).map((j) => [j.jobId, j.processedJobId]));
+    const listed = new Map(
+      ((await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: a.apiKey })).body.jobs as any[]).map((j) => [j.jobId, j.processedJobId]),
+    );
     for (const cipher of [named.cipher, named.url]) {
       expect((await status(a.apiKey, `queueId=${queued.get(cipher)}`)).body.processedJobId, cipher).toBe(newest.get(cipher));
       expect(listed.get(cipher)).toBe(newest.get(cipher));

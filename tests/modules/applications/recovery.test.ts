@@ -27,7 +27,15 @@ function fakeMarketplace(lookup: SubmitOutcome | null | "unknown") {
       return null;
     },
     async freelancers() {
-      return [{ id: "~01f", name: "Fay", avatarUrl: null, baseHourlyRate: 50, profiles: [{ type: "default", name: "Dev", hourlyRate: 50, currency: "USD", profileId: "~01f" }] }];
+      return [
+        {
+          id: "~01f",
+          name: "Fay",
+          avatarUrl: null,
+          baseHourlyRate: 50,
+          profiles: [{ type: "default", name: "Dev", hourlyRate: 50, currency: "USD", profileId: "~01f" }],
+        },
+      ];
     },
     async reconnect() {
       return true;
@@ -48,7 +56,10 @@ async function interruptedApplication(lookup: SubmitOutcome | null | "unknown") 
   const queued = await apply(t.deps, authenticate(t.deps, apiKey)!, { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hi" });
   t.deps.db.$client.run("UPDATE applications SET phase = 'submitting' WHERE id = ?", [queued.queueId]);
   await submitApplication(t.deps, { applicationId: queued.queueId }, { taskId: 1, attempt: 2, isLastAttempt: false });
-  const app = t.deps.db.$client.query("SELECT status, error_message AS e FROM applications WHERE id = ?").get(queued.queueId) as { status: string; e: string | null };
+  const app = t.deps.db.$client.query("SELECT status, error_message AS e FROM applications WHERE id = ?").get(queued.queueId) as {
+    status: string;
+    e: string | null;
+  };
   return { app, calls: fake.calls, account: getAccount(t.deps, accountId) };
 }
 

@@ -44,10 +44,18 @@ describe("GET /api/jobs/by-ciphertext", () => {
     const res = await byCipher(a.apiKey, cipher);
     expect(res.status, show(res)).toBe(200);
     const body = res.body;
-    expect(body).toMatchObject({ id: doc.id, title: doc.title, description: doc.description, jobTile: { job: { ciphertext: cipher, jobType: (doc.jobTile as any).job.jobType } } });
+    expect(body).toMatchObject({
+      id: doc.id,
+      title: doc.title,
+      description: doc.description,
+      jobTile: { job: { ciphertext: cipher, jobType: (doc.jobTile as any).job.jobType } },
+    });
     expect(body.jobDetailsResponse).toEqual(doc.jobDetailsResponse); // sections kept as stored
     expect(typeof body.exploredAt).toBe("number");
-    expect(body.clientScore).toMatchObject({ label: expect.any(String), components: { hires: expect.any(Object), money: expect.any(Object), reputation: expect.any(Object), engagement: expect.any(Object) } });
+    expect(body.clientScore).toMatchObject({
+      label: expect.any(String),
+      components: { hires: expect.any(Object), money: expect.any(Object), reputation: expect.any(Object), engagement: expect.any(Object) },
+    });
     expect(body.matches).toHaveLength(1);
     expect(body.matches[0]).toMatchObject({ feedId: feedA.id, matchingScore: 5, read: false, starredAt: null, application: null });
     expect(body.matches[0].matchedAt).toBe(new Date(t.clock.now()).toISOString());
@@ -69,7 +77,9 @@ describe("GET /api/jobs/by-ciphertext", () => {
     ingestDocuments(t.deps, [doc], { source: "test" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
     const bodies = await Promise.all(
-      [`/api/jobs/by-ciphertext?cipher=%7E${cipher.slice(1)}`, `/api/v1/jobs/%7E${cipher.slice(1)}`, `/api/v2/jobs/${cipher}`].map((p) => t.request("GET", p, { key: a.apiKey })),
+      [`/api/jobs/by-ciphertext?cipher=%7E${cipher.slice(1)}`, `/api/v1/jobs/%7E${cipher.slice(1)}`, `/api/v2/jobs/${cipher}`].map((p) =>
+        t.request("GET", p, { key: a.apiKey }),
+      ),
     );
     for (const r of bodies) expect(r.status, show(r)).toBe(200);
     expect(bodies[1]!.text).toBe(bodies[0]!.text);
@@ -111,7 +121,11 @@ describe("GET /api/clients/{companyId}/jobs", () => {
   function archiveSandboxJobs(): string {
     const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
     ingestDocuments(t.deps, docs, { source: "sandbox" });
-    return (t.deps.db.$client.query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1").get() as { c: string }).c;
+    return (
+      t.deps.db.$client
+        .query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1")
+        .get() as { c: string }
+    ).c;
   }
 
   test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
@@ -140,7 +154,9 @@ describe("GET /api/clients/{companyId}/jobs", () => {
       return (res.body.openJobs as { ciphertext: string | null }[]).map((j) => j.ciphertext);
     };
     const before = await openCiphers();
-    const archived = new Set((t.deps.db.$client.query("SELECT ciphertext FROM jobs WHERE company_id = ?").all(companyId) as { ciphertext: string }[]).map((r) => r.ciphertext));
+    const archived = new Set(
+      (t.deps.db.$client.query("SELECT ciphertext FROM jobs WHERE company_id = ?").all(companyId) as { ciphertext: string }[]).map((r) => r.ciphertext),
+    );
     const closing = before.find((c) => c !== null && archived.has(c))!;
     expect(closing).toBeString();
     closeJob(t.deps.db, closing, t.clock.now());

@@ -86,7 +86,12 @@ describe("POST /api/v1/capture", () => {
 
   test("web pages and pages without a job id are keyed by the URL without tracking parameters", async () => {
     const { apiKey } = setup();
-    const a = await capture(apiKey, { url: "https://boards.example.com/jobs/42?utm_source=x&b=2&a=1#apply", title: "Go developer", description: "Go.", platform: "web" });
+    const a = await capture(apiKey, {
+      url: "https://boards.example.com/jobs/42?utm_source=x&b=2&a=1#apply",
+      title: "Go developer",
+      description: "Go.",
+      platform: "web",
+    });
     expect(a.status, show(a)).toBe(201);
     const b = await capture(apiKey, { url: "https://BOARDS.example.com/jobs/42/?a=1&b=2&gclid=z", title: "Go developer", description: "Go.", platform: "web" });
     expect(b.body).toMatchObject({ ciphertext: a.body.ciphertext, inserted: false });
@@ -187,7 +192,13 @@ describe("bookmarklet", () => {
           return t.app.handle(new Request("http://localhost/api/v1/capture", init));
         };
         new Function("window", "document", "location", "localStorage", "prompt", "fetch", "setTimeout", CAPTURE_SCRIPT)(
-          {}, page.document, page.location, page.storage, () => answers.shift() ?? null, fetch, () => 0,
+          {},
+          page.document,
+          page.location,
+          page.storage,
+          () => answers.shift() ?? null,
+          fetch,
+          () => 0,
         );
       });
 
@@ -230,7 +241,11 @@ function fakePage(elements: Record<string, { text: string; html?: string; mail?:
   const page = {
     onMessage: (_: string) => {},
     location: { href: "https://www.linkedin.com/jobs/view/555/", hostname: "www.linkedin.com" },
-    storage: { getItem: (k: string) => stored.get(k) ?? null, setItem: (k: string, v: string) => void stored.set(k, v), removeItem: (k: string) => void stored.delete(k) },
+    storage: {
+      getItem: (k: string) => stored.get(k) ?? null,
+      setItem: (k: string, v: string) => void stored.set(k, v),
+      removeItem: (k: string) => void stored.delete(k),
+    },
     document: {
       title: "Platform Engineer | Initech | LinkedIn",
       currentScript: { src: "https://jobs.example.com/capture.js?t=1" },

@@ -21,17 +21,23 @@ function tileDoc(n: number, ageMs: number, client: Doc = { companyOrgUid: COMPAN
     id: idOf(n),
     title: `Job ${n}`,
     description: `Work for job ${n}.`,
-    jobTile: { job: { id: idOf(n), ciphertext: cipher(n), jobType: "HOURLY", publishTime: iso(NOW - ageMs), hourlyBudgetMin: "20.0", hourlyBudgetMax: "40.0" } },
+    jobTile: {
+      job: { id: idOf(n), ciphertext: cipher(n), jobType: "HOURLY", publishTime: iso(NOW - ageMs), hourlyBudgetMin: "20.0", hourlyBudgetMax: "40.0" },
+    },
     upworkHistoryData: { client },
   };
 }
 const withPublic = (doc: Doc, buyer: Doc, extra: Doc = {}): Doc => ({
   ...doc,
-  jobDetailsResponse: { data: { jobPubDetails: { opening: { status: "ACTIVE", info: { ciphertext: doc.jobTile.job.ciphertext, type: "HOURLY" } }, buyer, ...extra } } },
+  jobDetailsResponse: {
+    data: { jobPubDetails: { opening: { status: "ACTIVE", info: { ciphertext: doc.jobTile.job.ciphertext, type: "HOURLY" } }, buyer, ...extra } },
+  },
 });
 const withAuth = (doc: Doc, buyer: Doc): Doc => ({
   ...doc,
-  authJobDetailsResponse: { data: { jobAuthDetails: { opening: { job: { status: "ACTIVE", info: { ciphertext: doc.jobTile.job.ciphertext, type: "HOURLY" } } }, buyer } } },
+  authJobDetailsResponse: {
+    data: { jobAuthDetails: { opening: { job: { status: "ACTIVE", info: { ciphertext: doc.jobTile.job.ciphertext, type: "HOURLY" } } }, buyer } },
+  },
 });
 const at = (document: unknown, exploredAtTs: number, closed = false): CompanyDocument => ({ document, exploredAtTs, closed });
 
@@ -42,7 +48,13 @@ function history(n: number, contractor: string, start: number, end: number | nul
     endDate: end === null ? null : iso(end),
     totalCharge: charge,
     totalHours: 10,
-    jobInfo: { title: `Past job ${n}`, id: n < 0 ? null : idOf(n), access: n < 0 ? "PRIVATE" : "PUBLIC_INDEX", type: "HOURLY", ciphertext: n < 0 ? null : cipher(n) },
+    jobInfo: {
+      title: `Past job ${n}`,
+      id: n < 0 ? null : idOf(n),
+      access: n < 0 ? "PRIVATE" : "PUBLIC_INDEX",
+      type: "HOURLY",
+      ciphertext: n < 0 ? null : cipher(n),
+    },
     contractorInfo: { contractorName: contractor, accessType: "PUBLIC_INDEX", ciphertext: `~01${contractor.replace(/\W/g, "").toLowerCase()}` },
     rate: { amount: 30 },
     feedback: null,
@@ -67,12 +79,22 @@ const oldestAuth = at(
       location: { city: "Vaughan", country: "Canada", countryTimezone: "UTC-05:00 America/Toronto" },
       stats: { totalAssignments: 28, score: 4.8, totalCharges: { amount: 25000.5 }, feedbackCount: 12, totalJobsWithHires: 24, hoursCount: 583.5 },
       company: { name: null, companyId: COMPANY, contractDate: "2022-03-17T00:00:00.000Z", profile: { industry: "Tech", size: 2 } },
-      jobs: { openCount: 2, postedCount: 38, openJobs: [{ id: idOf(1), ciphertext: cipher(1), title: "Job 1", type: "HOURLY", isPtcPrivate: false }, { id: idOf(8), ciphertext: cipher(8), title: "Stale", type: "FIXED" }] },
+      jobs: {
+        openCount: 2,
+        postedCount: 38,
+        openJobs: [
+          { id: idOf(1), ciphertext: cipher(1), title: "Job 1", type: "HOURLY", isPtcPrivate: false },
+          { id: idOf(8), ciphertext: cipher(8), title: "Stale", type: "FIXED" },
+        ],
+      },
       avgHourlyJobsRate: { amount: "34.71" },
     },
     workHistory: [
       history(50, "David V.", NOW - 100 * DAY, null, 245.11),
-      history(51, "Ana K.", NOW - 400 * DAY, NOW - 300 * DAY, 3232.89, { feedback: { score: 5, comment: "Great" }, feedbackToClient: { feedbackSuppressed: false, score: 4.9, comment: "Clear brief" } }),
+      history(51, "Ana K.", NOW - 400 * DAY, NOW - 300 * DAY, 3232.89, {
+        feedback: { score: 5, comment: "Great" },
+        feedbackToClient: { feedbackSuppressed: false, score: 4.9, comment: "Clear brief" },
+      }),
       history(-1, "Li W.", NOW - 200 * DAY, NOW - 150 * DAY, 500),
     ],
   }),
@@ -87,7 +109,8 @@ const middlePublic = at(
       stats: { totalAssignments: 30, score: 4.93, totalCharges: "ExecutionAborted", feedbackCount: 13, totalJobsWithHires: 25, hoursCount: 810.5 },
       company: { name: "Maple Works", companyId: COMPANY, contractDate: "2022-03-17T00:00:00.000Z" },
       jobs: {
-        openCount: 3, postedCount: 40,
+        openCount: 3,
+        postedCount: 40,
         openJobs: [
           { id: idOf(2), ciphertext: cipher(2), title: "Job 2", type: "HOURLY", isPtcPrivate: false },
           { id: idOf(1), ciphertext: cipher(1), title: "Job 1", type: "HOURLY", isPtcPrivate: false },
@@ -100,7 +123,17 @@ const middlePublic = at(
   ),
   NOW - DAY,
 );
-const newestTile = at(tileDoc(3, HOUR, { companyOrgUid: COMPANY, country: "CAN", totalFeedback: 2.1, totalReviews: 99, totalSpent: { amount: "1.0" }, paymentVerificationStatus: "UNVERIFIED" }), NOW - 10 * 60_000);
+const newestTile = at(
+  tileDoc(3, HOUR, {
+    companyOrgUid: COMPANY,
+    country: "CAN",
+    totalFeedback: 2.1,
+    totalReviews: 99,
+    totalSpent: { amount: "1.0" },
+    paymentVerificationStatus: "UNVERIFIED",
+  }),
+  NOW - 10 * 60_000,
+);
 
 describe("buildClientRecord", () => {
   test("empty input gives null", () => {
@@ -122,7 +155,16 @@ describe("buildClientRecord", () => {
       openCount: 3,
       paymentVerified: true, // the public body (fresher) wins over the auth body's false; the tile's UNVERIFIED is a last resort only
     });
-    expect(r.stats).toEqual({ jobsPosted: 40, hires: 25, hireRate: 0.625, totalSpent: 25000.5, avgHourlyRatePaid: 34.71, avgFeedback: 4.93, openJobs: 3, reviews: 13 });
+    expect(r.stats).toEqual({
+      jobsPosted: 40,
+      hires: 25,
+      hireRate: 0.625,
+      totalSpent: 25000.5,
+      avgHourlyRatePaid: 34.71,
+      avgFeedback: 4.93,
+      openJobs: 3,
+      reviews: 13,
+    });
   });
 
   test("openJobs: closed job excluded, newest first, plus never-archived jobs of the freshest list", () => {
@@ -130,13 +172,23 @@ describe("buildClientRecord", () => {
     expect(r.openJobs.map((j) => j.ciphertext)).toEqual([cipher(3), cipher(2), cipher(9)]);
     const [job3, job2, listed] = r.openJobs;
     expect(job3).toEqual({
-      id: idOf(3), ciphertext: cipher(3), title: "Job 3", type: "HOURLY", publishTime: iso(NOW - HOUR),
-      budget: { hourlyMin: 20, hourlyMax: 40, fixedAmount: null, currency: null }, isPtcPrivate: null,
+      id: idOf(3),
+      ciphertext: cipher(3),
+      title: "Job 3",
+      type: "HOURLY",
+      publishTime: iso(NOW - HOUR),
+      budget: { hourlyMin: 20, hourlyMax: 40, fixedAmount: null, currency: null },
+      isPtcPrivate: null,
     });
     expect(job2!.isPtcPrivate).toBe(false); // enriched from the list
     expect(listed).toEqual({
-      id: idOf(9), ciphertext: cipher(9), title: "Listed only", type: "FIXED", publishTime: null,
-      budget: { hourlyMin: null, hourlyMax: null, fixedAmount: null, currency: null }, isPtcPrivate: true,
+      id: idOf(9),
+      ciphertext: cipher(9),
+      title: "Listed only",
+      type: "FIXED",
+      publishTime: null,
+      budget: { hourlyMin: null, hourlyMax: null, fixedAmount: null, currency: null },
+      isPtcPrivate: true,
     });
     // job 8 is only in the older auth list: the freshest list no longer has it
     expect(r.openJobs.some((j) => j.ciphertext === cipher(8))).toBe(false);
@@ -154,8 +206,17 @@ describe("buildClientRecord", () => {
     const r = valid(buildClientRecord(COMPANY, [oldestAuth, newestTile, middlePublic], NOW));
     expect(r.workHistory.map((e) => e.title)).toEqual(["Past job 50", "Past job -1", "Past job 51"]);
     expect(r.workHistory[2]).toEqual({
-      title: "Past job 51", status: "CLOSED", startDate: iso(NOW - 400 * DAY), endDate: iso(NOW - 300 * DAY), totalCharge: 3232.89, totalHours: 10, rate: 30,
-      contractorName: "Ana K.", jobCiphertext: cipher(51), feedbackGiven: { score: 5, comment: "Great" }, feedbackReceived: { score: 4.9, comment: "Clear brief" },
+      title: "Past job 51",
+      status: "CLOSED",
+      startDate: iso(NOW - 400 * DAY),
+      endDate: iso(NOW - 300 * DAY),
+      totalCharge: 3232.89,
+      totalHours: 10,
+      rate: 30,
+      contractorName: "Ana K.",
+      jobCiphertext: cipher(51),
+      feedbackGiven: { score: 5, comment: "Great" },
+      feedbackReceived: { score: 4.9, comment: "Clear brief" },
     });
 
     // A newer auth document repeats the contracts: job 50 has since closed and billed more; the private one recurs by title + start.
@@ -184,13 +245,16 @@ describe("buildClientRecord", () => {
   });
 
   test("buyer sections missing from the freshest document fall back to older ones", () => {
-    const older = at(withPublic(tileDoc(6, 2 * DAY), {
-      location: { city: "Lyon", country: "France", countryTimezone: "UTC+01:00 Europe/Paris" },
-      stats: { score: 4.5, feedbackCount: 3, totalJobsWithHires: 4, totalCharges: 1200 },
-      company: { name: "Old Name", companyId: COMPANY },
-      jobs: { postedCount: 8, openCount: 1 },
-      avgHourlyJobsRate: { amount: 22 },
-    }), NOW - 5 * DAY);
+    const older = at(
+      withPublic(tileDoc(6, 2 * DAY), {
+        location: { city: "Lyon", country: "France", countryTimezone: "UTC+01:00 Europe/Paris" },
+        stats: { score: 4.5, feedbackCount: 3, totalJobsWithHires: 4, totalCharges: 1200 },
+        company: { name: "Old Name", companyId: COMPANY },
+        jobs: { postedCount: 8, openCount: 1 },
+        avgHourlyJobsRate: { amount: 22 },
+      }),
+      NOW - 5 * DAY,
+    );
     // The freshest only carries company and jobs sections.
     const fresher = at(withPublic(tileDoc(7, HOUR), { company: { name: "New Name", companyId: COMPANY }, jobs: { postedCount: 10 } }), NOW);
     const r = valid(buildClientRecord(COMPANY, [fresher, older], NOW));
@@ -214,14 +278,40 @@ describe("buildClientRecord", () => {
   });
 
   test("brand-new company: no stats means nulls, hireRate null, unrated", () => {
-    const fresh = at(withPublic(tileDoc(10, 60_000), { company: { companyId: COMPANY, name: null }, jobs: { postedCount: 1, openCount: 1, openJobs: [] } }), NOW);
+    const fresh = at(
+      withPublic(tileDoc(10, 60_000), { company: { companyId: COMPANY, name: null }, jobs: { postedCount: 1, openCount: 1, openJobs: [] } }),
+      NOW,
+    );
     const r = valid(buildClientRecord(COMPANY, [fresh], NOW));
-    expect(r.buyer.stats).toEqual({ totalAssignments: null, score: null, totalCharges: { amount: null }, feedbackCount: null, totalJobsWithHires: null, hoursCount: null });
-    expect(r.stats).toEqual({ jobsPosted: 1, hires: null, hireRate: null, totalSpent: null, avgHourlyRatePaid: null, avgFeedback: null, openJobs: 1, reviews: null });
+    expect(r.buyer.stats).toEqual({
+      totalAssignments: null,
+      score: null,
+      totalCharges: { amount: null },
+      feedbackCount: null,
+      totalJobsWithHires: null,
+      hoursCount: null,
+    });
+    expect(r.stats).toEqual({
+      jobsPosted: 1,
+      hires: null,
+      hireRate: null,
+      totalSpent: null,
+      avgHourlyRatePaid: null,
+      avgFeedback: null,
+      openJobs: 1,
+      reviews: null,
+    });
     expect(r.workHistory).toEqual([]);
 
     // Zero jobs posted gives no rate either; a 0 score with no reviews is "unrated", not an average of 0.
-    const zero = at(withPublic(tileDoc(11, 60_000), { company: { companyId: COMPANY }, stats: { score: 0, feedbackCount: 0, totalJobsWithHires: 0 }, jobs: { postedCount: 0 } }), NOW);
+    const zero = at(
+      withPublic(tileDoc(11, 60_000), {
+        company: { companyId: COMPANY },
+        stats: { score: 0, feedbackCount: 0, totalJobsWithHires: 0 },
+        jobs: { postedCount: 0 },
+      }),
+      NOW,
+    );
     const z = valid(buildClientRecord(COMPANY, [zero], NOW));
     expect(z.stats.hireRate).toBeNull();
     expect(z.buyer.stats.score).toBe(0);
@@ -230,16 +320,34 @@ describe("buildClientRecord", () => {
 
   test("ExecutionAborted anywhere reads as unknown", () => {
     const aborted = { __typename: "ExecutionAborted" };
-    const doc = withPublic(tileDoc(12, HOUR), {
-      location: aborted,
-      stats: { totalAssignments: "ExecutionAborted", score: aborted, totalCharges: { amount: "ExecutionAborted" }, feedbackCount: { extensions: { code: "ExecutionAborted" } }, totalJobsWithHires: "", hoursCount: "12.5" },
-      company: { name: "ExecutionAborted", companyId: COMPANY, contractDate: "ExecutionAborted" },
-      jobs: "ExecutionAborted",
-      avgHourlyJobsRate: "ExecutionAborted",
-    }, { buyerExtra: { isPaymentMethodVerified: "ExecutionAborted" } });
+    const doc = withPublic(
+      tileDoc(12, HOUR),
+      {
+        location: aborted,
+        stats: {
+          totalAssignments: "ExecutionAborted",
+          score: aborted,
+          totalCharges: { amount: "ExecutionAborted" },
+          feedbackCount: { extensions: { code: "ExecutionAborted" } },
+          totalJobsWithHires: "",
+          hoursCount: "12.5",
+        },
+        company: { name: "ExecutionAborted", companyId: COMPANY, contractDate: "ExecutionAborted" },
+        jobs: "ExecutionAborted",
+        avgHourlyJobsRate: "ExecutionAborted",
+      },
+      { buyerExtra: { isPaymentMethodVerified: "ExecutionAborted" } },
+    );
     const r = valid(buildClientRecord(COMPANY, [at(doc, NOW)], NOW));
     expect(r.buyer.location).toEqual({ city: null, country: null, countryTimezone: null });
-    expect(r.buyer.stats).toEqual({ totalAssignments: null, score: null, totalCharges: { amount: null }, feedbackCount: null, totalJobsWithHires: null, hoursCount: 12.5 });
+    expect(r.buyer.stats).toEqual({
+      totalAssignments: null,
+      score: null,
+      totalCharges: { amount: null },
+      feedbackCount: null,
+      totalJobsWithHires: null,
+      hoursCount: 12.5,
+    });
     expect(r.buyer.company).toEqual({ name: null, companyId: COMPANY, contractDate: null });
     expect(r.buyer.paymentVerified).toBeNull();
     expect(r.buyer.postedCount).toBeNull();
@@ -257,7 +365,13 @@ describe("buildClientRecord", () => {
   });
 
   test("garbage documents still give a valid record", () => {
-    const r = valid(buildClientRecord(COMPANY, [at(null, Number.NaN), at("x", NOW), at({ authJobDetailsResponse: { data: { jobAuthDetails: { buyer: { workHistory: [null, 1, {}] } } } } }, NOW)], NOW + 1));
+    const r = valid(
+      buildClientRecord(
+        COMPANY,
+        [at(null, Number.NaN), at("x", NOW), at({ authJobDetailsResponse: { data: { jobAuthDetails: { buyer: { workHistory: [null, 1, {}] } } } } }, NOW)],
+        NOW + 1,
+      ),
+    );
     expect(r.lastSyncedAt).toBe(NOW);
     expect(r.openJobs).toEqual([]);
     expect(r.workHistory).toEqual([]);

@@ -112,7 +112,9 @@ describe("dashboard activity pages", () => {
     expect(done.text).not.toContain("http-equiv");
     expect(done.text).toContain("not checked yet");
 
-    t.deps.db.$client.query("UPDATE applications SET viewed = 1, replied = 1, viewed_at_ts = ?, last_checked_at_ts = ? WHERE id = ?").run(Date.UTC(2026, 0, 20, 9, 30), Date.UTC(2026, 0, 21), queueId);
+    t.deps.db.$client
+      .query("UPDATE applications SET viewed = 1, replied = 1, viewed_at_ts = ?, last_checked_at_ts = ? WHERE id = ?")
+      .run(Date.UTC(2026, 0, 20, 9, 30), Date.UTC(2026, 0, 21), queueId);
     const engaged = await get("/dashboard/applications", token);
     expect(engaged.text).toContain("viewed, replied");
     expect(engaged.text).toContain(`viewed <time datetime="2026-01-20T09:30:00.000Z">2026-01-20 09:30:00Z</time>`);
@@ -189,7 +191,10 @@ describe("dashboard activity pages", () => {
         expect(res.text, path).toContain("Sneaky link");
         const hrefs = [...res.text.matchAll(/href="([^"]*)"/g)].map((m) => m[1]!);
         // Every link in the page is either the dashboard's own path or a web page.
-        expect(hrefs.filter((h) => !/^(?:\/(?!\/)|https?:\/\/)/i.test(h)), `${path} with ${bad}`).toEqual([]);
+        expect(
+          hrefs.filter((h) => !/^(?:\/(?!\/)|https?:\/\/)/i.test(h)),
+          `${path} with ${bad}`,
+        ).toEqual([]);
       }
     }
   });
@@ -233,7 +238,10 @@ describe("dashboard activity pages", () => {
     const { a } = setupApps({ start: false });
     const { token } = await signIn(a.apiKey);
     const originals = Object.values(t.deps.drivers).map((d) => [d, d.freelancers] as const);
-    for (const [d] of originals) d.freelancers = async () => { throw new Error("socket hang up at 10.0.0.1"); };
+    for (const [d] of originals)
+      d.freelancers = async () => {
+        throw new Error("socket hang up at 10.0.0.1");
+      };
     try {
       const res = await get("/dashboard/freelancers", token);
       expect(res.status, show(res)).toBe(200);

@@ -53,7 +53,29 @@ describe("dashboard feeds: list and create", () => {
     const res = await get("/dashboard/feeds/new", token);
     expect(res.status, show(res)).toBe(200);
     for (const legend of ["Basics", "Keywords", "Budget", "Client", "Other", "Notifications"]) expect(res.text).toContain(`<legend>${legend}</legend>`);
-    for (const name of ["title", "profilePrompt", "minScore", "includes", "excludes", "minHourlyRate", "minFixedPrice", "clientMinSpent", "clientMinRating", "clientMinReviews", "countryFilterMode", "excludedCountries", "includedCountries", "usOnlyMode", "emailFound", "proposalGenerationPrompt", "webhookUrl", "paymentVerifiedOnly", "notificationsMuted", "platform_web", "jobType_HOURLY"]) {
+    for (const name of [
+      "title",
+      "profilePrompt",
+      "minScore",
+      "includes",
+      "excludes",
+      "minHourlyRate",
+      "minFixedPrice",
+      "clientMinSpent",
+      "clientMinRating",
+      "clientMinReviews",
+      "countryFilterMode",
+      "excludedCountries",
+      "includedCountries",
+      "usOnlyMode",
+      "emailFound",
+      "proposalGenerationPrompt",
+      "webhookUrl",
+      "paymentVerifiedOnly",
+      "notificationsMuted",
+      "platform_web",
+      "jobType_HOURLY",
+    ]) {
       expect(res.text).toContain(`<label for="${name}"`);
     }
     expect(foreignScripts(res.text)).toEqual([]);
@@ -158,7 +180,14 @@ describe("dashboard feeds: change and delete", () => {
     expect(bad.text).toContain("minScore must be a number between 0 and 10");
     expect(bad.text).toContain('value="Renamed"');
     expect((await apiFeeds(apiKey))[0].title).toBe("Go jobs");
-    const ok = await post(`/dashboard/feeds/${id}`, token, { csrf, title: "Renamed", minScore: "3", includes: "rust", minHourlyRate: "", platform_marketplace: "on" });
+    const ok = await post(`/dashboard/feeds/${id}`, token, {
+      csrf,
+      title: "Renamed",
+      minScore: "3",
+      includes: "rust",
+      minHourlyRate: "",
+      platform_marketplace: "on",
+    });
     expect(ok.status, show(ok)).toBe(303);
     expect(ok.headers.get("location")).toBe(`/dashboard/feeds/${id}`);
     const [feed] = await apiFeeds(apiKey);

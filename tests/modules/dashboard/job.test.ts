@@ -116,7 +116,10 @@ describe("dashboard job page", () => {
 
   test("a generated letter states the bid the apply form then sends, and the application carries that bid", async () => {
     const { token, csrf, apiKey } = await setup();
-    for (const [over, field, amount] of [[{ hourly: [50, 80] as [number, number] }, "hourlyRate", 50], [{ fixed: 800 }, "fixedBid", 800]] as const) {
+    for (const [over, field, amount] of [
+      [{ hourly: [50, 80] as [number, number] }, "hourlyRate", 50],
+      [{ fixed: 800 }, "fixedBid", 800],
+    ] as const) {
       const cipher = job({ title: "Shopify speed optimisation", description: "Our store loads slowly.", skills: ["Shopify"], ...over });
       const res = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "medium" });
       expect(res.status, show(res)).toBe(200);
@@ -127,7 +130,9 @@ describe("dashboard job page", () => {
       const applied = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: letter, [field]: bidField });
       expect(applied.status, show(applied)).toBe(303);
       await settledByJob(apiKey, cipher);
-      const row = t.deps.db.$client.query("SELECT hourly_rate AS h, fixed_bid AS f, cover_letter AS c FROM applications WHERE job_ciphertext = ?").get(cipher) as { h: number | null; f: number | null; c: string };
+      const row = t.deps.db.$client
+        .query("SELECT hourly_rate AS h, fixed_bid AS f, cover_letter AS c FROM applications WHERE job_ciphertext = ?")
+        .get(cipher) as { h: number | null; f: number | null; c: string };
       expect(field === "hourlyRate" ? row.h : row.f).toBe(amount);
       expect(amountsIn(row.c)).toEqual([amount]);
     }
@@ -136,7 +141,14 @@ describe("dashboard job page", () => {
   test("apply creates an application (seen by the API), redirects, and the job page shows it; again → 409", async () => {
     const { token, csrf, apiKey } = await setup();
     const cipher = job({ hourly: [40, 80], questions: ["Why you?"] });
-    const res = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: "Hello, I can help.", answer_0: "Because.", hourlyRate: "55", timeline: "1 to 3 months", boostBids: "" });
+    const res = await post(`${path(cipher)}/apply`, token, {
+      csrf,
+      coverLetter: "Hello, I can help.",
+      answer_0: "Because.",
+      hourlyRate: "55",
+      timeline: "1 to 3 months",
+      boostBids: "",
+    });
     expect(res.status, show(res)).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/applications");
     const status = await settledByJob(apiKey, cipher);

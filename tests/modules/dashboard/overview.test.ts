@@ -23,7 +23,9 @@ async function signIn(apiKey: string, headers: Record<string, string> = {}) {
   expect(res.status, show(res)).toBe(303);
   const token = /^jp_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")![1]!;
   return (extra: Record<string, string> = {}) =>
-    t.app.handle(new Request("http://localhost/dashboard", { headers: { cookie: `jp_session=${token}`, ...headers, ...extra } })).then(async (r) => ({ status: r.status, text: await r.text() }));
+    t.app
+      .handle(new Request("http://localhost/dashboard", { headers: { cookie: `jp_session=${token}`, ...headers, ...extra } }))
+      .then(async (r) => ({ status: r.status, text: await r.text() }));
 }
 
 async function createFeed(apiKey: string, title: string) {
@@ -36,7 +38,7 @@ async function createFeed(apiKey: string, title: string) {
 function jobCiphertexts(n: number): string[] {
   const docs = Array.from({ length: n }, () => makeDoc());
   ingestDocuments(t.deps, docs, { source: "test" });
-  return docs.map((d) => ((d.jobTile as { job: { ciphertext: string } }).job.ciphertext));
+  return docs.map((d) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext);
 }
 
 function application(accountId: string, jobCiphertext: string, status: ApplicationInsert["status"], appliedAtTs: number): void {
@@ -70,9 +72,11 @@ describe("dashboard overview", () => {
     holdCredit(t.deps.db, mine.accountId);
     holdCredit(t.deps.db, mine.accountId);
     holdCredit(t.deps.db, other.accountId);
-    for (let i = 0; i < 3; i++) addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
+    for (let i = 0; i < 3; i++)
+      addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
     addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2025-12", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
-    for (let i = 0; i < 7; i++) addAiUsage(t.deps.db, { accountId: other.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
+    for (let i = 0; i < 7; i++)
+      addAiUsage(t.deps.db, { accountId: other.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
 
     // Feeds: matches two days ago and now, for "<Go> & Rust"; none for the quiet one; the other account's feed matches too.
     t.clock.set(now - 20 * DAY);
@@ -139,7 +143,9 @@ describe("dashboard overview", () => {
     expect(text).toContain('status-disabled">disabled</span>');
     expect(text).not.toContain("All webhooks healthy");
     // Sources: last poll, new jobs, last error (escaped), relative times.
-    expect(text).toMatch(/<th scope="row">remoteok<\/th>\s*<td><time datetime="2026-01-15T11:57:00.000Z" title="[^"]+">3 minutes ago<\/time><\/td>\s*<td>7<\/td>/);
+    expect(text).toMatch(
+      /<th scope="row">remoteok<\/th>\s*<td><time datetime="2026-01-15T11:57:00.000Z" title="[^"]+">3 minutes ago<\/time><\/td>\s*<td>7<\/td>/,
+    );
     expect(text).toContain("HTTP 503 &lt;upstream&gt;");
     expect(text).toContain(">5 minutes ago</time>");
     // Nothing of the other account.

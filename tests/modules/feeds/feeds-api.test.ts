@@ -35,7 +35,16 @@ describe("feeds API", () => {
       jobTypes: [],
       emailFound: "all",
     });
-    for (const unset of ["minHourlyRate", "minFixedPrice", "clientMinSpent", "platforms", "clientMinRating", "clientMinReviews", "webhookUrl", "proposalGenerationPrompt"]) {
+    for (const unset of [
+      "minHourlyRate",
+      "minFixedPrice",
+      "clientMinSpent",
+      "platforms",
+      "clientMinRating",
+      "clientMinReviews",
+      "webhookUrl",
+      "proposalGenerationPrompt",
+    ]) {
       expect(feed).not.toHaveProperty(unset);
     }
   });
@@ -138,14 +147,24 @@ describe("feeds API", () => {
 
   test("PATCH changes only the given fields; null clears; off-values; no updatable field is a 400", async () => {
     const { a } = setup();
-    const created = (await post(a, { title: "x", minScore: 3, minHourlyRate: 50, clientMinRating: 4, jobTypes: ["FIXED"], usOnlyMode: "include", paymentVerifiedOnly: true })).body.feed;
+    const created = (
+      await post(a, { title: "x", minScore: 3, minHourlyRate: 50, clientMinRating: 4, jobTypes: ["FIXED"], usOnlyMode: "include", paymentVerifiedOnly: true })
+    ).body.feed;
     const path = `/api/v1/feeds/${created.id}`;
     const res = await t.request("PATCH", path, {
       key: a,
       json: { title: "renamed", minHourlyRate: null, clientMinRating: null, jobTypes: [], usOnlyMode: "all", paymentVerifiedOnly: false },
     });
     expect(res.status, show(res)).toBe(200);
-    expect(res.body.feed).toMatchObject({ id: created.id, title: "renamed", minScore: 3, jobTypes: [], usOnlyMode: "all", paymentVerifiedOnly: false, createdAtTs: created.createdAtTs });
+    expect(res.body.feed).toMatchObject({
+      id: created.id,
+      title: "renamed",
+      minScore: 3,
+      jobTypes: [],
+      usOnlyMode: "all",
+      paymentVerifiedOnly: false,
+      createdAtTs: created.createdAtTs,
+    });
     expect(res.body.feed).not.toHaveProperty("minHourlyRate");
     expect(res.body.feed).not.toHaveProperty("clientMinRating");
     for (const body of [{}, { unknown: 1 }]) {
@@ -173,7 +192,11 @@ describe("feeds API", () => {
     const { a, b } = setup();
     const feed = (await post(a, { title: "mine", minScore: 1 })).body.feed;
     const missing = await t.request("GET", "/api/v1/feeds/00000000-0000-7000-8000-000000000000", { key: b });
-    for (const [method, json] of [["GET", undefined], ["PATCH", { title: "stolen" }], ["DELETE", undefined]] as const) {
+    for (const [method, json] of [
+      ["GET", undefined],
+      ["PATCH", { title: "stolen" }],
+      ["DELETE", undefined],
+    ] as const) {
       const res = await t.request(method, `/api/v1/feeds/${feed.id}`, { key: b, json });
       expect(res.status, `${method}: ${show(res)}`).toBe(404);
       expect(res.text).toBe(missing.text);
@@ -210,7 +233,13 @@ describe("feeds API", () => {
     expect(list.status, show(list)).toBe(200);
     expect(list.body).toMatchObject({ total: 3, limit: 2, offset: 0 });
     expect(list.body.jobs.map((j: any) => j.job.title)).toEqual(["Job number 2", "Job number 1"]);
-    expect(list.body.jobs[0]).toMatchObject({ matchingScore: 5, scoreSource: "default", read: false, starredAt: null, job: { jobType: "FIXED", fixedBudget: 300, clientCountry: "US" } });
+    expect(list.body.jobs[0]).toMatchObject({
+      matchingScore: 5,
+      scoreSource: "default",
+      read: false,
+      starredAt: null,
+      job: { jobType: "FIXED", fixedBudget: 300, clientCountry: "US" },
+    });
     const id = list.body.jobs[0].processedJobId;
     const marked = await t.request("PATCH", `${path}/${id}`, { key: a, json: { read: true, starred: true } });
     expect(marked.status, show(marked)).toBe(200);

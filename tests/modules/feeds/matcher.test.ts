@@ -111,7 +111,11 @@ describe("client and location filters", () => {
     [{ platforms: ["web"] }, { platform: "marketplace" }, false],
     [{ platforms: ["web", "marketplace"] }, { platform: "marketplace" }, true],
     // marketplace-only filters do not apply to other platforms
-    [{ usOnlyMode: "include", paymentVerifiedOnly: true, jobTypes: ["FIXED"], clientMinRating: 5 }, { platform: "web", usOnly: null, paymentVerified: false, jobType: "HOURLY", clientRating: 1, clientReviews: 0 }, true],
+    [
+      { usOnlyMode: "include", paymentVerifiedOnly: true, jobTypes: ["FIXED"], clientMinRating: 5 },
+      { platform: "web", usOnly: null, paymentVerified: false, jobType: "HOURLY", clientRating: 1, clientReviews: 0 },
+      true,
+    ],
   ] as [Partial<FeedRow>, Partial<MatchableJob>, boolean][])("%p with %p → %p", (feed, job, expected) => {
     expect(matches(feed, job)).toBe(expected);
   });
@@ -123,7 +127,28 @@ describe("client and location filters", () => {
 });
 
 describe("feed index", () => {
-  const vocabulary = ["react", "native", "go", "golang", "rust", "python", "django", "shopify", "wordpress", "design", "figma", "seo", "data", "machine", "learning", "node", "js", "aws", "docker", "api"];
+  const vocabulary = [
+    "react",
+    "native",
+    "go",
+    "golang",
+    "rust",
+    "python",
+    "django",
+    "shopify",
+    "wordpress",
+    "design",
+    "figma",
+    "seo",
+    "data",
+    "machine",
+    "learning",
+    "node",
+    "js",
+    "aws",
+    "docker",
+    "api",
+  ];
   const word = fc.constantFrom(...vocabulary);
   const keyword = fc.oneof(
     word,
@@ -160,8 +185,14 @@ describe("feed index", () => {
         for (const r of rows) index.upsert(r);
         for (const spec of jobSpecs) {
           const job = makeJob(spec as Partial<MatchableJob>);
-          const expected = rows.filter((r) => matchesFeed(compileFeed(r), job)).map((r) => r.id).sort();
-          const got = index.match(job).map((f) => f.id).sort();
+          const expected = rows
+            .filter((r) => matchesFeed(compileFeed(r), job))
+            .map((r) => r.id)
+            .sort();
+          const got = index
+            .match(job)
+            .map((f) => f.id)
+            .sort();
           if (JSON.stringify(expected) !== JSON.stringify(got)) return false;
         }
         return true;
@@ -180,7 +211,12 @@ describe("feed index", () => {
     expect(index.match(pyJob).map((f) => f.id)).toEqual(["b"]);
     index.upsert(makeFeedRow({ id: "a", includes: ["python"] }));
     expect(index.match(rustJob)).toEqual([]);
-    expect(index.match(pyJob).map((f) => f.id).sort()).toEqual(["a", "b"]);
+    expect(
+      index
+        .match(pyJob)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(["a", "b"]);
     index.remove("b");
     expect(index.match(pyJob).map((f) => f.id)).toEqual(["a"]);
     expect(index.size).toBe(1);

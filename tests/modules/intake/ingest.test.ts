@@ -131,7 +131,9 @@ describe("ingestion", async () => {
     expect(stored[market.title as string]!.documentUrl).toBeNull();
     expect(stored[market.title as string]!.url).toStartWith("https://www.upwork.com/jobs/~");
     // The archive serves the cleaned document.
-    const archived = await t.request("GET", `/api/v1/jobs/${encodeURIComponent((market.jobTile as { job: { ciphertext: string } }).job.ciphertext)}`, { key: t.account().apiKey });
+    const archived = await t.request("GET", `/api/v1/jobs/${encodeURIComponent((market.jobTile as { job: { ciphertext: string } }).job.ciphertext)}`, {
+      key: t.account().apiKey,
+    });
     expect(archived.status, show(archived)).toBe(200);
     expect(JSON.stringify(archived.body)).not.toContain("data:text/html");
   });

@@ -60,7 +60,13 @@ describe("GET /admin/oauth/callback", () => {
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.text).toContain("<h1>Connected</h1>");
     expect(fake.tokenRequests.length).toBe(before + 1);
-    expect(Object.fromEntries(fake.tokenRequests[before]!)).toMatchObject({ grant_type: "authorization_code", code: "the-code", client_id: "cb-client", client_secret: "cb-secret", redirect_uri: "http://127.0.0.1:3000/admin/oauth/callback" });
+    expect(Object.fromEntries(fake.tokenRequests[before]!)).toMatchObject({
+      grant_type: "authorization_code",
+      code: "the-code",
+      client_id: "cb-client",
+      client_secret: "cb-secret",
+      redirect_uri: "http://127.0.0.1:3000/admin/oauth/callback",
+    });
     expect(existsSync(tokenPath)).toBe(true);
     const tokens = await loadTokens(tokenPath, SECRET_KEY);
     expect(tokens).toEqual({ accessToken: "access-a", refreshToken: "refresh-a", expiresAt: t.clock.now() + 3600 * 1000 });

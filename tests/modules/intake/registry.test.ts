@@ -68,13 +68,17 @@ describe("configuredSources", () => {
   });
 
   test("an unknown name in JOBPILOT_SOURCE_INTERVALS is an error naming the variable", () => {
-    expect(() => build({ JOBPILOT_SOURCES: "remoteok", JOBPILOT_SOURCE_INTERVALS: "remoteok=2h,indeed=1h" })).toThrow(/Invalid JOBPILOT_SOURCE_INTERVALS: unknown source "indeed"/);
+    expect(() => build({ JOBPILOT_SOURCES: "remoteok", JOBPILOT_SOURCE_INTERVALS: "remoteok=2h,indeed=1h" })).toThrow(
+      /Invalid JOBPILOT_SOURCE_INTERVALS: unknown source "indeed"/,
+    );
     // Even when the unknown name is not an enabled source, and even with JOBPILOT_SOURCES=none.
     expect(() => build({ JOBPILOT_SOURCES: "none", JOBPILOT_SOURCE_INTERVALS: "indeed=1h" })).toThrow(/JOBPILOT_SOURCE_INTERVALS/);
   });
 
   test("an unknown name in JOBPILOT_SOURCE_BASE_URLS is an error naming the variable", () => {
-    expect(() => build({ JOBPILOT_SOURCES: "remoteok", JOBPILOT_SOURCE_BASE_URLS: "indeed=http://127.0.0.1:9" })).toThrow(/Invalid JOBPILOT_SOURCE_BASE_URLS: unknown source "indeed"/);
+    expect(() => build({ JOBPILOT_SOURCES: "remoteok", JOBPILOT_SOURCE_BASE_URLS: "indeed=http://127.0.0.1:9" })).toThrow(
+      /Invalid JOBPILOT_SOURCE_BASE_URLS: unknown source "indeed"/,
+    );
   });
 
   test("marketplace-api without its settings names exactly the missing variables", () => {
@@ -82,14 +86,17 @@ describe("configuredSources", () => {
     expect(() => build({ JOBPILOT_SOURCES: "marketplace-api" })).toThrow(`The marketplace-api source needs ${all}`);
     const missingSecret = () => build({ JOBPILOT_SOURCES: "marketplace-api", ...MARKETPLACE_ENV, JOBPILOT_SECRET_KEY: "" });
     expect(missingSecret).toThrow(/needs JOBPILOT_SECRET_KEY \(/);
-    const missingClient = () => build({ JOBPILOT_SOURCES: "marketplace-api", JOBPILOT_SECRET_KEY: MARKETPLACE_ENV.JOBPILOT_SECRET_KEY, JOBPILOT_MARKETPLACE_CLIENT_SECRET: "s" });
+    const missingClient = () =>
+      build({ JOBPILOT_SOURCES: "marketplace-api", JOBPILOT_SECRET_KEY: MARKETPLACE_ENV.JOBPILOT_SECRET_KEY, JOBPILOT_MARKETPLACE_CLIENT_SECRET: "s" });
     expect(missingClient).toThrow(/needs JOBPILOT_MARKETPLACE_CLIENT_ID \(/);
     const missingClientSecret = () => build({ JOBPILOT_SOURCES: "marketplace-api", ...MARKETPLACE_ENV, JOBPILOT_MARKETPLACE_CLIENT_SECRET: "" });
     expect(missingClientSecret).toThrow(/needs JOBPILOT_MARKETPLACE_CLIENT_SECRET \(/);
   });
 
   test("an invalid JOBPILOT_MARKETPLACE_API_CRON is an error naming it", () => {
-    expect(() => build({ JOBPILOT_SOURCES: "marketplace-api", ...MARKETPLACE_ENV, JOBPILOT_MARKETPLACE_API_CRON: "not a cron pattern" })).toThrow(/Invalid JOBPILOT_MARKETPLACE_API_CRON/);
+    expect(() => build({ JOBPILOT_SOURCES: "marketplace-api", ...MARKETPLACE_ENV, JOBPILOT_MARKETPLACE_API_CRON: "not a cron pattern" })).toThrow(
+      /Invalid JOBPILOT_MARKETPLACE_API_CRON/,
+    );
     // A valid one is used as the source's schedule.
     const [source] = build({ JOBPILOT_SOURCES: "marketplace-api", ...MARKETPLACE_ENV, JOBPILOT_MARKETPLACE_API_CRON: "0 */2 * * *" });
     expect(source!.cron).toBe("0 */2 * * *");
@@ -119,7 +126,9 @@ describe("configuredSources", () => {
         port: 0,
         fetch(req) {
           paths.push(new URL(req.url).pathname);
-          return new Response(`<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>`, { headers: { "content-type": "application/rss+xml" } });
+          return new Response(`<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>`, {
+            headers: { "content-type": "application/rss+xml" },
+          });
         },
       });
       try {

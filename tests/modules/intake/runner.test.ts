@@ -95,7 +95,14 @@ describe("recordPoll / findSourceState / listSourceStates", () => {
       consecutiveFailures: 0,
       nextRunAtTs: 2000,
     });
-    expect(findSourceState(db, "b")).toMatchObject({ lastError: "boom", lastErrorAtTs: 1000, consecutiveFailures: 1, lastPollAtTs: 1000, nextRunAtTs: 5000, totalSeen: 0 });
+    expect(findSourceState(db, "b")).toMatchObject({
+      lastError: "boom",
+      lastErrorAtTs: 1000,
+      consecutiveFailures: 1,
+      lastPollAtTs: 1000,
+      nextRunAtTs: 5000,
+      totalSeen: 0,
+    });
     expect(findSourceState(db, "b")!.lastSuccessAtTs ?? null).toBeNull();
 
     recordPoll(db, "a", 3000, { ok: false, error: "down", nextRunAtTs: 9000 });
@@ -186,7 +193,13 @@ describe("pollSource", () => {
       expect(res.error).toBe(`network down #${i + 1}`);
       expect(res).toMatchObject({ seen: 0, inserted: 0 });
       const row = findSourceState(t.deps.db, "flaky")!;
-      expect(row).toMatchObject({ consecutiveFailures: i + 1, lastError: `network down #${i + 1}`, lastErrorAtTs: now, lastPollAtTs: now, nextRunAtTs: now + wait });
+      expect(row).toMatchObject({
+        consecutiveFailures: i + 1,
+        lastError: `network down #${i + 1}`,
+        lastErrorAtTs: now,
+        lastPollAtTs: now,
+        nextRunAtTs: now + wait,
+      });
       // A failure keeps the stored state, and the failing source is still given it.
       expect(row.state).toEqual({ cursor: "before" });
       expect(calls[i]!.state).toEqual({ cursor: "before" });
@@ -196,7 +209,12 @@ describe("pollSource", () => {
     mode = "ok";
     const now = t.clock.now();
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
-    expect(findSourceState(t.deps.db, "flaky")).toMatchObject({ consecutiveFailures: 0, lastSuccessAtTs: now, nextRunAtTs: now + 60_000, state: { cursor: "after" } });
+    expect(findSourceState(t.deps.db, "flaky")).toMatchObject({
+      consecutiveFailures: 0,
+      lastSuccessAtTs: now,
+      nextRunAtTs: now + 60_000,
+      state: { cursor: "after" },
+    });
 
     // The next failure starts the back-off over.
     mode = "fail";
@@ -242,7 +260,10 @@ describe("pollSource", () => {
     ]);
     const res = await pollSource(t.deps, source);
     expect(res).toMatchObject({ ok: false, error: "re-authorise needed: run `jobpilot source connect marketplace`" });
-    expect(findSourceState(t.deps.db, "needs-auth")).toMatchObject({ consecutiveFailures: 1, lastError: "re-authorise needed: run `jobpilot source connect marketplace`" });
+    expect(findSourceState(t.deps.db, "needs-auth")).toMatchObject({
+      consecutiveFailures: 1,
+      lastError: "re-authorise needed: run `jobpilot source connect marketplace`",
+    });
     const records = t.log.records().filter((r) => r.source === "needs-auth");
     expect(records.some((r) => r.level === "error" && String(r.msg ?? r.message).includes("needs attention"))).toBe(true);
 
@@ -325,7 +346,13 @@ describe("pollSource", () => {
     expect((await pollSource(t.deps, bad)).ok).toBe(false);
     expect(await pollSource(t.deps, good)).toEqual({ ok: true, seen: 1, inserted: 1 });
     expect((await pollSource(t.deps, bad)).ok).toBe(false);
-    expect(findSourceState(t.deps.db, "good")).toMatchObject({ consecutiveFailures: 0, lastError: null, state: { cursor: "g" }, totalNew: 1, nextRunAtTs: now + 60_000 });
+    expect(findSourceState(t.deps.db, "good")).toMatchObject({
+      consecutiveFailures: 0,
+      lastError: null,
+      state: { cursor: "g" },
+      totalNew: 1,
+      nextRunAtTs: now + 60_000,
+    });
     expect(findSourceState(t.deps.db, "bad")).toMatchObject({ consecutiveFailures: 2, lastError: "bad source", totalSeen: 0 });
   });
 });

@@ -2,8 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  bidStatsOf, competitionOf, countsOf, proposalActivity, recordCheck, startTracking,
-  type ActivityCounts, type TrackingState,
+  bidStatsOf,
+  competitionOf,
+  countsOf,
+  proposalActivity,
+  recordCheck,
+  startTracking,
+  type ActivityCounts,
+  type TrackingState,
 } from "../../../src/modules/jobs/activity";
 
 const FIXTURES = join(import.meta.dir, "../../fixtures/jobs");
@@ -15,13 +21,33 @@ const T0 = Date.UTC(2026, 2, 10, 12, 0, 0);
 const iso = (ts: number) => new Date(ts).toISOString();
 
 const NULL_COUNTS: ActivityCounts = {
-  proposals: null, interviewing: null, hired: null, invitesSent: null, unansweredInvites: null, positionsToHire: null,
-  lastClientActivity: null, openingStatus: null,
+  proposals: null,
+  interviewing: null,
+  hired: null,
+  invitesSent: null,
+  unansweredInvites: null,
+  positionsToHire: null,
+  lastClientActivity: null,
+  openingStatus: null,
 };
 const counts = (over: Partial<ActivityCounts> = {}): ActivityCounts => ({
-  ...NULL_COUNTS, proposals: 0, interviewing: 0, hired: 0, invitesSent: 0, unansweredInvites: 0, positionsToHire: 1, openingStatus: "ACTIVE", ...over,
+  ...NULL_COUNTS,
+  proposals: 0,
+  interviewing: 0,
+  hired: 0,
+  invitesSent: 0,
+  unansweredInvites: 0,
+  positionsToHire: 1,
+  openingStatus: "ACTIVE",
+  ...over,
 });
-const doc = (extra: Record<string, unknown>) => ({ id: "1", title: "Job", description: "Work.", jobTile: { job: { ciphertext: "~021900000000000000001" } }, ...extra });
+const doc = (extra: Record<string, unknown>) => ({
+  id: "1",
+  title: "Job",
+  description: "Work.",
+  jobTile: { job: { ciphertext: "~021900000000000000001" } },
+  ...extra,
+});
 const authActivity = (clientActivity: unknown, extra: Record<string, unknown> = {}) => ({
   authJobDetailsResponse: { data: { jobAuthDetails: { opening: { job: { status: "ACTIVE", clientActivity } }, ...extra } } },
 });
@@ -31,7 +57,11 @@ describe("countsOf", () => {
   test("rich fixture: auth details first, public details fill what auth lacks", () => {
     expect(countsOf(fixture("marketplace-rich"))).toEqual({
       proposals: 10, // auth says 10, public 9, tile 9
-      interviewing: 1, hired: 0, invitesSent: 2, unansweredInvites: 0, positionsToHire: 1,
+      interviewing: 1,
+      hired: 0,
+      invitesSent: 2,
+      unansweredInvites: 0,
+      positionsToHire: 1,
       lastClientActivity: "2026-03-02T15:00:00.000Z", // only the public body has it
       openingStatus: "ACTIVE",
     });
@@ -81,7 +111,9 @@ describe("bidStatsOf", () => {
     expect(bidStatsOf(fixture("marketplace-hourly-tile"))).toBeNull();
   });
   test("partial amounts and string amounts", () => {
-    const d = doc(authActivity({}, { applicantsBidsStats: { avgRateBid: { amount: "20.5", currencyCode: "eur" }, minRateBid: null, maxRateBid: { amount: null } } }));
+    const d = doc(
+      authActivity({}, { applicantsBidsStats: { avgRateBid: { amount: "20.5", currencyCode: "eur" }, minRateBid: null, maxRateBid: { amount: null } } }),
+    );
     expect(bidStatsOf(d)).toEqual({ avg: 20.5, min: null, max: null, currency: "EUR" });
   });
 });
@@ -123,26 +155,51 @@ describe("tracker", () => {
 
   test("start: one point, one check", () => {
     const s = startTracking(counts({ proposals: 3 }), T0);
-    expect(s).toMatchObject({ active: true, stoppedReason: null, openingStatus: "ACTIVE", startedAt: iso(T0), lastCheckedAt: iso(T0), checks: 1, proposalsLastHour: null, proposalsAtStart: 3, peakProposals: 3 });
+    expect(s).toMatchObject({
+      active: true,
+      stoppedReason: null,
+      openingStatus: "ACTIVE",
+      startedAt: iso(T0),
+      lastCheckedAt: iso(T0),
+      checks: 1,
+      proposalsLastHour: null,
+      proposalsAtStart: 3,
+      peakProposals: 3,
+    });
     expect(s.history).toEqual([{ at: iso(T0), proposals: 3, interviewing: 0, hired: 0 }]);
   });
 
   test("no point when nothing changed; invites and activity alone are no change", () => {
-    const s = run([[10, counts({ proposals: 2, invitesSent: 4, lastClientActivity: iso(T0) })], [20, counts({ proposals: 2 })]]);
+    const s = run([
+      [10, counts({ proposals: 2, invitesSent: 4, lastClientActivity: iso(T0) })],
+      [20, counts({ proposals: 2 })],
+    ]);
     expect(s.history).toHaveLength(1);
     expect(s.checks).toBe(3);
     expect(s.lastCheckedAt).toBe(iso(T0 + 20 * MIN));
   });
 
   test("points when counts change; peak is the max seen", () => {
-    const s = run([[10, counts({ proposals: 5 })], [20, counts({ proposals: 5, interviewing: 1 })], [30, counts({ proposals: 4, interviewing: 1 })]]);
-    expect(s.history.map((p) => [p.proposals, p.interviewing])).toEqual([[2, 0], [5, 0], [5, 1], [4, 1]]);
+    const s = run([
+      [10, counts({ proposals: 5 })],
+      [20, counts({ proposals: 5, interviewing: 1 })],
+      [30, counts({ proposals: 4, interviewing: 1 })],
+    ]);
+    expect(s.history.map((p) => [p.proposals, p.interviewing])).toEqual([
+      [2, 0],
+      [5, 0],
+      [5, 1],
+      [4, 1],
+    ]);
     expect(s.history[3]!.at).toBe(iso(T0 + 30 * MIN));
     expect(s.peakProposals).toBe(5);
   });
 
   test("a null reading keeps the last known value and adds no point", () => {
-    const s = run([[10, counts({ proposals: 5 })], [20, { ...counts(), proposals: null, interviewing: null, hired: null }]]);
+    const s = run([
+      [10, counts({ proposals: 5 })],
+      [20, { ...counts(), proposals: null, interviewing: null, hired: null }],
+    ]);
     expect(s.history).toHaveLength(2);
     expect(s.peakProposals).toBe(5);
   });
@@ -156,7 +213,10 @@ describe("tracker", () => {
 
   test("proposalsLastHour across the 1-hour boundary", () => {
     // points: T0 → 2, +30 min → 6, +50 min → 9
-    let s = run([[30, counts({ proposals: 6 })], [50, counts({ proposals: 9 })]]);
+    let s = run([
+      [30, counts({ proposals: 6 })],
+      [50, counts({ proposals: 9 })],
+    ]);
     expect(s.proposalsLastHour).toBeNull(); // nothing an hour old yet
     s = recordCheck(s, counts({ proposals: 9 }), T0 + 60 * MIN, opts);
     expect(s.proposalsLastHour).toBe(7); // the T0 point is exactly one hour old
@@ -186,7 +246,10 @@ describe("tracker", () => {
     expect(one).toMatchObject({ active: false, stoppedReason: "hired" });
     const two = run([[10, counts({ proposals: 4, hired: 1, positionsToHire: 2 })]]);
     expect(two.active).toBe(true);
-    expect(recordCheck(two, counts({ proposals: 4, hired: 2, positionsToHire: 2 }), T0 + 20 * MIN, opts)).toMatchObject({ active: false, stoppedReason: "hired" });
+    expect(recordCheck(two, counts({ proposals: 4, hired: 2, positionsToHire: 2 }), T0 + 20 * MIN, opts)).toMatchObject({
+      active: false,
+      stoppedReason: "hired",
+    });
     // Filling the last position closes the job at the same time; the hire is the reason.
     expect(run([[10, counts({ hired: 1, openingStatus: "CLOSED" })]]).stoppedReason).toBe("hired");
   });
@@ -223,8 +286,15 @@ describe("proposalActivity", () => {
   test("scrape: the document's counts, competition and bid stats", () => {
     const a = proposalActivity(rich, null, publish + HOUR)!;
     expect(a).toEqual({
-      source: "scrape", proposals: 10, interviewing: 1, hired: 0, invitesSent: 2, unansweredInvites: 0, positionsToHire: 1,
-      lastClientActivity: "2026-03-02T15:00:00.000Z", competition: "high", // 10 in one hour
+      source: "scrape",
+      proposals: 10,
+      interviewing: 1,
+      hired: 0,
+      invitesSent: 2,
+      unansweredInvites: 0,
+      positionsToHire: 1,
+      lastClientActivity: "2026-03-02T15:00:00.000Z",
+      competition: "high", // 10 in one hour
       bidStats: { avg: 36.5, min: 15, max: 70, currency: "USD" },
     });
     expect(proposalActivity(rich, null, publish + 10 * HOUR)!.competition).toBe("low");
@@ -239,8 +309,15 @@ describe("proposalActivity", () => {
     expect(a.proposals).toBe(14);
     expect(a.invitesSent).toBe(2);
     expect(a.tracking).toEqual({
-      active: true, stoppedReason: null, openingStatus: "ACTIVE", startedAt: rich.exploredAt + MIN, lastCheckedAt: rich.exploredAt + 30 * MIN,
-      checks: 2, proposalsLastHour: null, proposalsAtStart: 10, peakProposals: 14,
+      active: true,
+      stoppedReason: null,
+      openingStatus: "ACTIVE",
+      startedAt: rich.exploredAt + MIN,
+      lastCheckedAt: rich.exploredAt + 30 * MIN,
+      checks: 2,
+      proposalsLastHour: null,
+      proposalsAtStart: 10,
+      peakProposals: 14,
     });
     expect("history" in a.tracking!).toBe(false);
     expect(a.history!.map((p) => p.proposals)).toEqual([10, 14]);

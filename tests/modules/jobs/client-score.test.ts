@@ -24,7 +24,10 @@ interface ClientSpec {
 
 /** A document with authenticated details only, shaped like the marketplace's jobAuthDetails (§1.4). */
 function authDoc(c: ClientSpec): Record<string, unknown> {
-  const info: Record<string, unknown> = { location: { country: "Canada" }, company: { name: null, companyId: "1600000000000000001", contractDate: c.contractDate } };
+  const info: Record<string, unknown> = {
+    location: { country: "Canada" },
+    company: { name: null, companyId: "1600000000000000001", contractDate: c.contractDate },
+  };
   if (c.stats) info.stats = c.stats;
   if (c.jobs) info.jobs = c.jobs;
   if (c.avgRate !== undefined) info.avgHourlyJobsRate = { amount: c.avgRate };
@@ -55,7 +58,15 @@ const contract = (status: "ACTIVE" | "CLOSED", endDaysAgo: number | null, totalC
 const excellent = () =>
   authDoc({
     verified: true,
-    stats: { totalAssignments: 31, activeAssignmentsCount: 4, hoursCount: 812, feedbackCount: 14, score: 4.94, totalJobsWithHires: 26, totalCharges: { amount: 26158.39 } },
+    stats: {
+      totalAssignments: 31,
+      activeAssignmentsCount: 4,
+      hoursCount: 812,
+      feedbackCount: 14,
+      score: 4.94,
+      totalJobsWithHires: 26,
+      totalCharges: { amount: 26158.39 },
+    },
     jobs: { openCount: 2, postedCount: 30 },
     avgRate: 45.5,
     contractDate: "2021-05-01T00:00:00.000Z",
@@ -115,7 +126,11 @@ describe("clientScore: realistic clients", () => {
     expect(r.facts).toContain("Last active 2 hours ago");
     expect(r.facts).toContain("4 active contracts");
     expect(r.perks).toEqual([
-      "Payment verified", "High spender ($26,158 spent)", "Repeat hires (26 of 30 jobs hired)", "Highly rated (4.94 from 14 reviews)", "Pays above $40/h on average",
+      "Payment verified",
+      "High spender ($26,158 spent)",
+      "Repeat hires (26 of 30 jobs hired)",
+      "Highly rated (4.94 from 14 reviews)",
+      "Pays above $40/h on average",
     ]);
     expect(r.flags).toEqual([]);
     expect(r.facts).toEqual([...r.components.hires.facts, ...r.components.money.facts, ...r.components.reputation.facts, ...r.components.engagement.facts]);
@@ -142,7 +157,11 @@ describe("clientScore: realistic clients", () => {
     expect(r.score!).toBeLessThan(30);
     expect(r.components.reputation.score).toBe(0); // 23 from the rating, −30 for the unverified payment
     expect(r.flags).toEqual([
-      "Payment method not verified", "Low rating (3.2 from 14 reviews)", "Low hire rate (17% of 12 jobs posted)", "Unanswered invites (3 of 4 sent)", "Inactive for 40 days",
+      "Payment method not verified",
+      "Low rating (3.2 from 14 reviews)",
+      "Low hire rate (17% of 12 jobs posted)",
+      "Unanswered invites (3 of 4 sent)",
+      "Inactive for 40 days",
     ]);
     expect(r.perks).toEqual([]);
     expect(r.facts).toContain("Sent 4 invites, 3 unanswered");
@@ -159,7 +178,10 @@ describe("clientScore: realistic clients", () => {
   });
 
   test("no hires after many posts is flagged and scores the hires component near zero", () => {
-    const r = clientScore(authDoc({ verified: true, stats: { totalJobsWithHires: 0, totalCharges: 0, feedbackCount: 0, score: 0 }, jobs: { postedCount: 12, openCount: 1 } }), NOW);
+    const r = clientScore(
+      authDoc({ verified: true, stats: { totalJobsWithHires: 0, totalCharges: 0, feedbackCount: 0, score: 0 }, jobs: { postedCount: 12, openCount: 1 } }),
+      NOW,
+    );
     expect(r.flags).toContain("No hires after 12 jobs posted");
     expect(r.flags.some((f) => f.startsWith("Low hire rate"))).toBe(false);
     expect(r.components.hires.score!).toBeLessThanOrEqual(10);
@@ -170,7 +192,12 @@ describe("clientScore: realistic clients", () => {
     for (const doc of [
       fixture("marketplace-new-client"),
       fixture("marketplace-us-only"), // stats present but all zero
-      authDoc({ verified: true, stats: { totalAssignments: 0, feedbackCount: 0, score: 0, totalJobsWithHires: 0, totalCharges: { amount: 0 } }, jobs: { postedCount: 1, openCount: 1 }, contractDate: isoAgo(3) }),
+      authDoc({
+        verified: true,
+        stats: { totalAssignments: 0, feedbackCount: 0, score: 0, totalJobsWithHires: 0, totalCharges: { amount: 0 } },
+        jobs: { postedCount: 1, openCount: 1 },
+        contractDate: isoAgo(3),
+      }),
       {},
     ]) {
       const r = clientScore(doc, NOW);
@@ -192,14 +219,26 @@ describe("clientScore: realistic clients", () => {
     expect(r.components.reputation.score).toBe(50); // no rating: the mid-scale value
     expect(r.label).toBe("Fair");
     expect(r.perks).toEqual(["Payment verified", "Pays above $40/h on average"]);
-    expect(r.facts).toEqual(expect.arrayContaining(["31 jobs posted", "Average hourly rate paid $63.88", "Payment method verified", "Member since May 2024", "5 open jobs"]));
+    expect(r.facts).toEqual(
+      expect.arrayContaining(["31 jobs posted", "Average hourly rate paid $63.88", "Payment method verified", "Member since May 2024", "5 open jobs"]),
+    );
 
     // With a work history, spend and rating come from the listed contracts.
     const withHistory = clientScore(
-      authDoc({ verified: true, jobs: { postedCount: 8 }, workHistory: [contract("CLOSED", 10, 1200, 4.9, 5), contract("CLOSED", 100, 800.5, 3.5, 4.6), "ExecutionAborted"] }),
+      authDoc({
+        verified: true,
+        jobs: { postedCount: 8 },
+        workHistory: [contract("CLOSED", 10, 1200, 4.9, 5), contract("CLOSED", 100, 800.5, 3.5, 4.6), "ExecutionAborted"],
+      }),
       NOW,
     );
-    expect(withHistory.facts).toEqual(expect.arrayContaining(["At least $2,001 spent (sum of 2 listed contracts)", "Rated 4.8 by freelancers over 2 listed contracts", "Last contract ended 10 days ago"]));
+    expect(withHistory.facts).toEqual(
+      expect.arrayContaining([
+        "At least $2,001 spent (sum of 2 listed contracts)",
+        "Rated 4.8 by freelancers over 2 listed contracts",
+        "Last contract ended 10 days ago",
+      ]),
+    );
     expect(withHistory.score).not.toBeNull();
   });
 
@@ -218,7 +257,9 @@ describe("clientScore: realistic clients", () => {
 
   test("the repository's rich fixture prefers authenticated details over public and tile", () => {
     const r = clientScore(fixture("marketplace-rich"), NOW);
-    expect(r.facts).toEqual(expect.arrayContaining(["Hired 26 of 40 jobs posted (65%)", "$26,158 spent", "Rated 4.94 from 14 reviews", "Member since May 2021", "2 open jobs"]));
+    expect(r.facts).toEqual(
+      expect.arrayContaining(["Hired 26 of 40 jobs posted (65%)", "$26,158 spent", "Rated 4.94 from 14 reviews", "Member since May 2021", "2 open jobs"]),
+    );
     expect(r.perks).toContain("High spender ($26,158 spent)");
     expect(r.perks).not.toContain("Pays above $40/h on average"); // $38.20
     expect(["Excellent", "Good"]).toContain(r.label);
@@ -232,9 +273,16 @@ describe("clientScore: realistic clients", () => {
     expect(aborted.flags).toEqual([]);
 
     const doc = {
-      upworkHistoryData: { client: { paymentVerificationStatus: "ExecutionAborted", totalSpent: { amount: "12500.0" }, totalFeedback: "4.9", totalReviews: "20" } },
+      upworkHistoryData: {
+        client: { paymentVerificationStatus: "ExecutionAborted", totalSpent: { amount: "12500.0" }, totalFeedback: "4.9", totalReviews: "20" },
+      },
       jobDetailsResponse: {
-        data: { jobPubDetails: { buyer: { stats: { totalCharges: "ExecutionAborted", score: { __typename: "ExecutionAborted" }, feedbackCount: "ExecutionAborted" } }, buyerExtra: "ExecutionAborted" } },
+        data: {
+          jobPubDetails: {
+            buyer: { stats: { totalCharges: "ExecutionAborted", score: { __typename: "ExecutionAborted" }, feedbackCount: "ExecutionAborted" } },
+            buyerExtra: "ExecutionAborted",
+          },
+        },
       },
     };
     const r = clientScore(doc, NOW);
@@ -248,7 +296,11 @@ describe("clientScore: the formula", () => {
   const withStats = (stats: Record<string, unknown>, extra: ClientSpec = {}) => authDoc({ verified: true, jobs: { postedCount: 20 }, ...extra, stats });
 
   test("piecewise interpolates and is flat beyond the ends", () => {
-    const points = [[0, 0], [3, 40], [4, 70]] as const;
+    const points = [
+      [0, 0],
+      [3, 40],
+      [4, 70],
+    ] as const;
     expect(piecewise(-1, points)).toBe(0);
     expect(piecewise(1.5, points)).toBe(20);
     expect(piecewise(3.5, points)).toBe(55);
@@ -266,29 +318,47 @@ describe("clientScore: the formula", () => {
 
   test("labels follow the thresholds", () => {
     expect([scoreLabel(80), scoreLabel(79), scoreLabel(65), scoreLabel(64), scoreLabel(45), scoreLabel(44), scoreLabel(0), scoreLabel(null)]).toEqual([
-      "Excellent", "Good", "Good", "Fair", "Fair", "Risky", "Risky", "New client",
+      "Excellent",
+      "Good",
+      "Good",
+      "Fair",
+      "Fair",
+      "Risky",
+      "Risky",
+      "New client",
     ]);
   });
 
   test("more spend never lowers the money component", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1e7, noNaN: true }), fc.double({ min: 0, max: 1e7, noNaN: true }), fc.option(fc.double({ min: 1, max: 200, noNaN: true })), (a, b, rate) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const extra = rate === null ? {} : { avgRate: rate };
-        const m = (spent: number) => clientScore(withStats({ totalCharges: spent }, extra), NOW).components.money.score!;
-        expect(m(hi)).toBeGreaterThanOrEqual(m(lo));
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1e7, noNaN: true }),
+        fc.double({ min: 0, max: 1e7, noNaN: true }),
+        fc.option(fc.double({ min: 1, max: 200, noNaN: true })),
+        (a, b, rate) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          const extra = rate === null ? {} : { avgRate: rate };
+          const m = (spent: number) => clientScore(withStats({ totalCharges: spent }, extra), NOW).components.money.score!;
+          expect(m(hi)).toBeGreaterThanOrEqual(m(lo));
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   test("a higher rating never lowers reputation; more hires never lower the hires component", () => {
     fc.assert(
-      fc.property(fc.double({ min: 1, max: 5, noNaN: true }), fc.double({ min: 1, max: 5, noNaN: true }), fc.integer({ min: 1, max: 500 }), fc.boolean(), (a, b, reviews, verified) => {
-        const [lo, hi] = a <= b ? [a, b] : [b, a];
-        const rep = (score: number) => clientScore(authDoc({ verified, stats: { score, feedbackCount: reviews } }), NOW).components.reputation.score!;
-        expect(rep(hi)).toBeGreaterThanOrEqual(rep(lo));
-      }),
+      fc.property(
+        fc.double({ min: 1, max: 5, noNaN: true }),
+        fc.double({ min: 1, max: 5, noNaN: true }),
+        fc.integer({ min: 1, max: 500 }),
+        fc.boolean(),
+        (a, b, reviews, verified) => {
+          const [lo, hi] = a <= b ? [a, b] : [b, a];
+          const rep = (score: number) => clientScore(authDoc({ verified, stats: { score, feedbackCount: reviews } }), NOW).components.reputation.score!;
+          expect(rep(hi)).toBeGreaterThanOrEqual(rep(lo));
+        },
+      ),
       { numRuns: 200 },
     );
     fc.assert(
@@ -333,20 +403,71 @@ describe("clientScore: robustness and spread", () => {
 
   test("never throws when the known paths hold arbitrary values", () => {
     const leaf = fc.oneof(
-      fc.constant("ExecutionAborted"), fc.constant(null), fc.integer({ min: -10, max: 1e6 }), fc.double(), fc.constantFrom("12", "4.9", "", "VERIFIED", "UNVERIFIED", "2024-01-01T00:00:00Z"),
-      fc.boolean(), fc.record({ amount: fc.oneof(fc.double(), fc.string()) }), fc.constant({ __typename: "ExecutionAborted" }), fc.jsonValue(),
+      fc.constant("ExecutionAborted"),
+      fc.constant(null),
+      fc.integer({ min: -10, max: 1e6 }),
+      fc.double(),
+      fc.constantFrom("12", "4.9", "", "VERIFIED", "UNVERIFIED", "2024-01-01T00:00:00Z"),
+      fc.boolean(),
+      fc.record({ amount: fc.oneof(fc.double(), fc.string()) }),
+      fc.constant({ __typename: "ExecutionAborted" }),
+      fc.jsonValue(),
     );
     const section = fc.dictionary(
-      fc.constantFrom("totalCharges", "score", "feedbackCount", "totalJobsWithHires", "totalAssignments", "activeAssignmentsCount", "hoursCount", "postedCount", "openCount", "contractDate", "lastBuyerActivity", "invitationsSent", "unansweredInvites", "totalInvitedToInterview", "status", "endDate", "totalCharge"),
+      fc.constantFrom(
+        "totalCharges",
+        "score",
+        "feedbackCount",
+        "totalJobsWithHires",
+        "totalAssignments",
+        "activeAssignmentsCount",
+        "hoursCount",
+        "postedCount",
+        "openCount",
+        "contractDate",
+        "lastBuyerActivity",
+        "invitationsSent",
+        "unansweredInvites",
+        "totalInvitedToInterview",
+        "status",
+        "endDate",
+        "totalCharge",
+      ),
       leaf,
     );
     const history = fc.array(fc.oneof(section, fc.record({ feedback: section, feedbackToClient: section }), leaf), { maxLength: 5 });
-    const doc = fc.record({
-      upworkHistoryData: fc.record({ client: fc.dictionary(fc.constantFrom("totalSpent", "totalFeedback", "totalReviews", "paymentVerificationStatus", "hasFinancialPrivacy"), leaf) }),
-      jobDetailsResponse: fc.record({ data: fc.record({ jobPubDetails: fc.record({ buyer: fc.record({ stats: section, jobs: section, company: section, avgHourlyJobsRate: leaf }), buyerExtra: fc.record({ isPaymentMethodVerified: leaf }), opening: fc.record({ clientActivity: section }) }) }) }),
-      authJobDetailsResponse: fc.record({ data: fc.record({ jobAuthDetails: fc.record({ buyer: fc.record({ isPaymentMethodVerified: leaf, info: fc.record({ stats: section, jobs: section, company: section }), workHistory: fc.oneof(history, leaf) }) }) }) }),
-    }, { requiredKeys: [] });
-    fc.assert(fc.property(doc, (d) => expectValid(clientScore(d, NOW))), { numRuns: 200 });
+    const doc = fc.record(
+      {
+        upworkHistoryData: fc.record({
+          client: fc.dictionary(fc.constantFrom("totalSpent", "totalFeedback", "totalReviews", "paymentVerificationStatus", "hasFinancialPrivacy"), leaf),
+        }),
+        jobDetailsResponse: fc.record({
+          data: fc.record({
+            jobPubDetails: fc.record({
+              buyer: fc.record({ stats: section, jobs: section, company: section, avgHourlyJobsRate: leaf }),
+              buyerExtra: fc.record({ isPaymentMethodVerified: leaf }),
+              opening: fc.record({ clientActivity: section }),
+            }),
+          }),
+        }),
+        authJobDetailsResponse: fc.record({
+          data: fc.record({
+            jobAuthDetails: fc.record({
+              buyer: fc.record({
+                isPaymentMethodVerified: leaf,
+                info: fc.record({ stats: section, jobs: section, company: section }),
+                workHistory: fc.oneof(history, leaf),
+              }),
+            }),
+          }),
+        }),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(doc, (d) => expectValid(clientScore(d, NOW))),
+      { numRuns: 200 },
+    );
   });
 
   test("500 generated jobs spread over every label", () => {

@@ -35,57 +35,182 @@ const sha20 = (s: string) => createHash("sha256").update(s).digest("hex").slice(
 
 describe("fixtures", () => {
   const cases: [string, Partial<NormalizedJob>][] = [
-    ["marketplace-rich", {
-      ciphertext: "~021947712345678901234", jobUid: "1947712345678901234", platform: "marketplace",
-      title: "Senior TypeScript engineer for a Bun + SQLite backend",
-      skills: ["TypeScript", "SQLite", "Drizzle ORM", "Bun"], url: "https://www.upwork.com/jobs/~021947712345678901234",
-      // the authenticated body wins over the public body and the tile (25–45, 25000, 4.9, 12)
-      jobType: "HOURLY", hourlyMin: 30, hourlyMax: 50, fixedBudget: null, currency: "USD",
-      clientCountry: "CA", clientTotalSpent: 26158.39, paymentVerified: true, clientRating: 4.94, clientReviews: 14, hasClientStats: true,
-      usOnly: false, contactEmails: ["hiring@northwind-logistics.ca", "ops@northwind-logistics.ca"], emailFound: true,
-      publishTimeTs: Date.parse("2026-03-02T14:05:11.000Z"), companyId: "1600000000000000001", engagementWeeks: 26, engagementLabel: "3 to 6 months",
-      screeningQuestions: [{ position: 0, question: "Which queue libraries have you used with SQLite?" }, { position: 1, question: "How soon could you start?" }],
-      exploredAt: 1772460400000,
-    }],
-    ["marketplace-hourly-tile", {
-      ciphertext: "~021950000000000000777", jobUid: "1950000000000000777", skills: ["React Native", "Expo"],
-      jobType: "HOURLY", hourlyMin: 40, hourlyMax: 85, fixedBudget: null, currency: null,
-      clientCountry: "US", clientTotalSpent: 8098.49, paymentVerified: true, clientRating: 4.78, clientReviews: 58, hasClientStats: true,
-      usOnly: null, contactEmails: [], emailFound: false, publishTimeTs: Date.parse("2026-03-05T09:30:01.500Z"),
-      companyId: null, engagementWeeks: null, engagementLabel: null, screeningQuestions: [], exploredAt: 1772703000000,
-    }],
-    ["marketplace-fixed-public", {
-      ciphertext: "~021951111111111111111", jobUid: "1951111111111111111", jobType: "FIXED",
-      hourlyMin: null, hourlyMax: null, fixedBudget: 500, currency: "EUR",
-      clientCountry: "DE", clientTotalSpent: 1200, paymentVerified: false, clientRating: 4.5, clientReviews: 3, hasClientStats: true,
-      usOnly: false, contactEmails: [], emailFound: false, publishTimeTs: Date.parse("2026-02-20T08:00:00.000Z"),
-      companyId: "1700000000000000002", engagementWeeks: 4, engagementLabel: "Less than 1 month", exploredAt: null,
-    }],
-    ["marketplace-new-client", {
-      jobType: "FIXED", hourlyMin: null, hourlyMax: null, fixedBudget: 150, currency: "USD",
-      clientCountry: "IN", clientTotalSpent: null, paymentVerified: false, clientRating: null, clientReviews: null, hasClientStats: false,
-      usOnly: false, companyId: "1800000000000000003", screeningQuestions: [],
-    }],
-    ["marketplace-us-only", {
-      jobType: "HOURLY", hourlyMin: 30, hourlyMax: 45, clientCountry: "US", clientTotalSpent: 0, paymentVerified: true,
-      clientRating: 0, clientReviews: 0, hasClientStats: true, usOnly: true, engagementWeeks: 52, engagementLabel: "More than 6 months",
-      screeningQuestions: [{ position: 0, question: "Which states are you licensed in?" }],
-    }],
-    ["marketplace-visitor-aborted", {
-      jobType: "FIXED", fixedBudget: 300, currency: "USD", clientCountry: null, clientTotalSpent: null, paymentVerified: null,
-      clientRating: null, clientReviews: null, hasClientStats: false, usOnly: null, companyId: null,
-      engagementWeeks: null, engagementLabel: "1 to 3 months",
-    }],
-    ["web-remote-board", {
-      ciphertext: `~w${sha20("web:remoteok-1093355")}`, jobUid: null, platform: "web", skills: ["Go", "PostgreSQL"],
-      url: "https://remoteok.com/remote-jobs/1093355", jobType: null, clientCountry: null, paymentVerified: null, hasClientStats: false,
-      usOnly: null, contactEmails: ["jobs@acme-remote.io"], emailFound: true, publishTimeTs: Date.parse("2026-03-09T10:00:00Z"),
-    }],
-    ["professional-network", {
-      ciphertext: `~p${sha20("professional_network:4012345678")}`, jobUid: null, platform: "professional_network",
-      url: "https://www.linkedin.com/jobs/view/4012345678/", clientCountry: "DE", skills: ["Apache Airflow", "dbt"],
-      contactEmails: [], emailFound: false, publishTimeTs: Date.parse("2026-03-10T06:00:00.000Z"),
-    }],
+    [
+      "marketplace-rich",
+      {
+        ciphertext: "~021947712345678901234",
+        jobUid: "1947712345678901234",
+        platform: "marketplace",
+        title: "Senior TypeScript engineer for a Bun + SQLite backend",
+        skills: ["TypeScript", "SQLite", "Drizzle ORM", "Bun"],
+        url: "https://www.upwork.com/jobs/~021947712345678901234",
+        // the authenticated body wins over the public body and the tile (25–45, 25000, 4.9, 12)
+        jobType: "HOURLY",
+        hourlyMin: 30,
+        hourlyMax: 50,
+        fixedBudget: null,
+        currency: "USD",
+        clientCountry: "CA",
+        clientTotalSpent: 26158.39,
+        paymentVerified: true,
+        clientRating: 4.94,
+        clientReviews: 14,
+        hasClientStats: true,
+        usOnly: false,
+        contactEmails: ["hiring@northwind-logistics.ca", "ops@northwind-logistics.ca"],
+        emailFound: true,
+        publishTimeTs: Date.parse("2026-03-02T14:05:11.000Z"),
+        companyId: "1600000000000000001",
+        engagementWeeks: 26,
+        engagementLabel: "3 to 6 months",
+        screeningQuestions: [
+          { position: 0, question: "Which queue libraries have you used with SQLite?" },
+          { position: 1, question: "How soon could you start?" },
+        ],
+        exploredAt: 1772460400000,
+      },
+    ],
+    [
+      "marketplace-hourly-tile",
+      {
+        ciphertext: "~021950000000000000777",
+        jobUid: "1950000000000000777",
+        skills: ["React Native", "Expo"],
+        jobType: "HOURLY",
+        hourlyMin: 40,
+        hourlyMax: 85,
+        fixedBudget: null,
+        currency: null,
+        clientCountry: "US",
+        clientTotalSpent: 8098.49,
+        paymentVerified: true,
+        clientRating: 4.78,
+        clientReviews: 58,
+        hasClientStats: true,
+        usOnly: null,
+        contactEmails: [],
+        emailFound: false,
+        publishTimeTs: Date.parse("2026-03-05T09:30:01.500Z"),
+        companyId: null,
+        engagementWeeks: null,
+        engagementLabel: null,
+        screeningQuestions: [],
+        exploredAt: 1772703000000,
+      },
+    ],
+    [
+      "marketplace-fixed-public",
+      {
+        ciphertext: "~021951111111111111111",
+        jobUid: "1951111111111111111",
+        jobType: "FIXED",
+        hourlyMin: null,
+        hourlyMax: null,
+        fixedBudget: 500,
+        currency: "EUR",
+        clientCountry: "DE",
+        clientTotalSpent: 1200,
+        paymentVerified: false,
+        clientRating: 4.5,
+        clientReviews: 3,
+        hasClientStats: true,
+        usOnly: false,
+        contactEmails: [],
+        emailFound: false,
+        publishTimeTs: Date.parse("2026-02-20T08:00:00.000Z"),
+        companyId: "1700000000000000002",
+        engagementWeeks: 4,
+        engagementLabel: "Less than 1 month",
+        exploredAt: null,
+      },
+    ],
+    [
+      "marketplace-new-client",
+      {
+        jobType: "FIXED",
+        hourlyMin: null,
+        hourlyMax: null,
+        fixedBudget: 150,
+        currency: "USD",
+        clientCountry: "IN",
+        clientTotalSpent: null,
+        paymentVerified: false,
+        clientRating: null,
+        clientReviews: null,
+        hasClientStats: false,
+        usOnly: false,
+        companyId: "1800000000000000003",
+        screeningQuestions: [],
+      },
+    ],
+    [
+      "marketplace-us-only",
+      {
+        jobType: "HOURLY",
+        hourlyMin: 30,
+        hourlyMax: 45,
+        clientCountry: "US",
+        clientTotalSpent: 0,
+        paymentVerified: true,
+        clientRating: 0,
+        clientReviews: 0,
+        hasClientStats: true,
+        usOnly: true,
+        engagementWeeks: 52,
+        engagementLabel: "More than 6 months",
+        screeningQuestions: [{ position: 0, question: "Which states are you licensed in?" }],
+      },
+    ],
+    [
+      "marketplace-visitor-aborted",
+      {
+        jobType: "FIXED",
+        fixedBudget: 300,
+        currency: "USD",
+        clientCountry: null,
+        clientTotalSpent: null,
+        paymentVerified: null,
+        clientRating: null,
+        clientReviews: null,
+        hasClientStats: false,
+        usOnly: null,
+        companyId: null,
+        engagementWeeks: null,
+        engagementLabel: "1 to 3 months",
+      },
+    ],
+    [
+      "web-remote-board",
+      {
+        ciphertext: `~w${sha20("web:remoteok-1093355")}`,
+        jobUid: null,
+        platform: "web",
+        skills: ["Go", "PostgreSQL"],
+        url: "https://remoteok.com/remote-jobs/1093355",
+        jobType: null,
+        clientCountry: null,
+        paymentVerified: null,
+        hasClientStats: false,
+        usOnly: null,
+        contactEmails: ["jobs@acme-remote.io"],
+        emailFound: true,
+        publishTimeTs: Date.parse("2026-03-09T10:00:00Z"),
+      },
+    ],
+    [
+      "professional-network",
+      {
+        ciphertext: `~p${sha20("professional_network:4012345678")}`,
+        jobUid: null,
+        platform: "professional_network",
+        url: "https://www.linkedin.com/jobs/view/4012345678/",
+        clientCountry: "DE",
+        skills: ["Apache Airflow", "dbt"],
+        contactEmails: [],
+        emailFound: false,
+        publishTimeTs: Date.parse("2026-03-10T06:00:00.000Z"),
+      },
+    ],
   ];
   test.each(cases)("%s", (name, expected) => {
     expect(ok(fixture(name))).toMatchObject(expected);
@@ -123,13 +248,21 @@ describe("validation", () => {
     ["huge description", base({ description: long(100_001) }), "description must be at most 100000 characters"],
     ["non-string url", base({ url: 5 }), "url must be a string"],
     ["huge url", base({ url: `https://x.test/${long(2100)}` }), "url must be at most 2048 characters"],
-    ["marketplace without ciphertext", { title: "t", description: "d", id: "1" }, "ciphertext is required for a marketplace job (jobTile.job.ciphertext, opening.info.ciphertext or ciphertext)"],
+    [
+      "marketplace without ciphertext",
+      { title: "t", description: "d", id: "1" },
+      "ciphertext is required for a marketplace job (jobTile.job.ciphertext, opening.info.ciphertext or ciphertext)",
+    ],
     ["ciphertext without ~", base({ jobTile: { job: { ciphertext: "021900000000000000001" } } }), 'ciphertext must be a string starting with "~"'],
     // biome-ignore lint/correctness/noPrecisionLoss: a ciphertext sent as a JSON number has lost digits already; that is the case under test
     ["numeric ciphertext", { title: "t", description: "d", ciphertext: 21900000000000000001 }, 'ciphertext must be a string starting with "~"'],
     ["ciphertext over 100 characters", base({ jobTile: { job: { ciphertext: `~${long(100)}` } } }), "ciphertext must be at most 100 characters"],
     ["web without id or url", { platform: "web", title: "t", description: "d" }, "id or url is required for a web job"],
-    ["professional_network without id or url", { platform: "professional_network", title: "t", description: "d", id: "" }, "id or url is required for a professional_network job"],
+    [
+      "professional_network without id or url",
+      { platform: "professional_network", title: "t", description: "d", id: "" },
+      "id or url is required for a professional_network job",
+    ],
   ];
   test.each(cases)("%s", (_name, doc, message) => {
     expect(error(doc)).toBe(message);
@@ -165,7 +298,9 @@ describe("validation", () => {
     const byUrl = ok({ platform: "professional_network", url: "https://example.test/jobs/9", title: "t", description: "d" });
     expect(byUrl.ciphertext).toBe(`~p${sha20("professional_network:https://example.test/jobs/9")}`);
     expect(ok({ platform: "web", id: 77, title: "t", description: "d" }).ciphertext).toBe(`~w${sha20("web:77")}`);
-    expect(ok({ platform: "web", id: "a", title: "t", description: "d" }).ciphertext).not.toBe(ok({ platform: "professional_network", id: "a", title: "t", description: "d" }).ciphertext);
+    expect(ok({ platform: "web", id: "a", title: "t", description: "d" }).ciphertext).not.toBe(
+      ok({ platform: "professional_network", id: "a", title: "t", description: "d" }).ciphertext,
+    );
     expect(ok({ platform: "web", id: "x", ciphertext: "~given", title: "t", description: "d" }).ciphertext).toBe("~given");
   });
 
@@ -177,9 +312,17 @@ describe("validation", () => {
 describe("job links", () => {
   // A job link ends up as an href in pages and in clients of the API: only a link a browser opens as a web page is kept.
   test.each([
-    ["javascript:alert(document.cookie)"], ["JavaScript:alert(1)"], [" javascript:alert(1)"], ["java\tscript:alert(1)"],
-    ["data:text/html,<script>alert(1)</script>"], ["vbscript:msgbox(1)"], ["file:///etc/passwd"], ["ftp://files.example/job"],
-    ["//evil.example/job"], ["/jobs/1"], ["not a url"],
+    ["javascript:alert(document.cookie)"],
+    ["JavaScript:alert(1)"],
+    [" javascript:alert(1)"],
+    ["java\tscript:alert(1)"],
+    ["data:text/html,<script>alert(1)</script>"],
+    ["vbscript:msgbox(1)"],
+    ["file:///etc/passwd"],
+    ["ftp://files.example/job"],
+    ["//evil.example/job"],
+    ["/jobs/1"],
+    ["not a url"],
   ])("%p is dropped with the reason in the notes; the job is still valid", (url) => {
     const r = normalizeJob(base({ url }));
     if (!r.ok) throw new Error(r.error);
@@ -216,8 +359,19 @@ describe("paymentVerified (tri-state)", () => {
     ["tile null status", tileClient({ paymentVerificationStatus: null }), null],
     ["feed client status", { client: { paymentVerificationStatus: "VERIFIED" } }, true],
     ["feed client boolean false", { client: { paymentVerified: false } }, false],
-    ["auth false beats tile VERIFIED", { ...auth({ buyer: { isPaymentMethodVerified: false } }), ...tileClient({ paymentVerificationStatus: "VERIFIED" }) }, false],
-    ["aborted details fall through to the tile", { ...pub({ buyerExtra: { isPaymentMethodVerified: "ExecutionAborted" }, buyer: { isPaymentMethodVerified: { __typename: "ExecutionAborted" } } }), ...tileClient({ paymentVerificationStatus: "VERIFIED" }) }, true],
+    [
+      "auth false beats tile VERIFIED",
+      { ...auth({ buyer: { isPaymentMethodVerified: false } }), ...tileClient({ paymentVerificationStatus: "VERIFIED" }) },
+      false,
+    ],
+    [
+      "aborted details fall through to the tile",
+      {
+        ...pub({ buyerExtra: { isPaymentMethodVerified: "ExecutionAborted" }, buyer: { isPaymentMethodVerified: { __typename: "ExecutionAborted" } } }),
+        ...tileClient({ paymentVerificationStatus: "VERIFIED" }),
+      },
+      true,
+    ],
     ["everything aborted", { ...auth({ buyer: "ExecutionAborted" }), ...pub({ buyerExtra: { isPaymentMethodVerified: { code: "ExecutionAborted" } } }) }, null],
     ["no field anywhere", {}, null],
   ];
@@ -249,8 +403,16 @@ describe("usOnly (tri-state)", () => {
     ["feed tile empty list", { prefFreelancerLocation: [] }, false],
     ["official search mandatory US", { preferredFreelancerLocationMandatory: true, preferredFreelancerLocation: ["USA"] }, true],
     ["official detail localCheckRequired", { contractorSelection: { location: { countries: ["US"], localCheckRequired: true } } }, true],
-    ["official detail country objects", { contractorSelection: { location: { countries: [{ name: "United States", twoLetterAbbreviation: "US" }], localCheckRequired: true } } }, true],
-    ["auth false beats feed true", { ...quals({ countries: [], locationCheckRequired: false }), prefFreelancerLocationMandatory: true, prefFreelancerLocation: ["United States"] }, false],
+    [
+      "official detail country objects",
+      { contractorSelection: { location: { countries: [{ name: "United States", twoLetterAbbreviation: "US" }], localCheckRequired: true } } },
+      true,
+    ],
+    [
+      "auth false beats feed true",
+      { ...quals({ countries: [], locationCheckRequired: false }), prefFreelancerLocationMandatory: true, prefFreelancerLocation: ["United States"] },
+      false,
+    ],
     ["US named but mandatory unknown", quals({ countries: ["United States"] }), null],
     ["states without a flag", quals({ states: ["TX"] }), null],
     ["qualifications aborted", { ...pub({ qualifications: "ExecutionAborted" }) }, null],
@@ -275,7 +437,11 @@ describe("money and budgets", () => {
     ["not a number", tile({ jobType: "FIXED", fixedPriceAmount: { amount: "1,000" } }), null],
     ["empty string", tile({ jobType: "FIXED", fixedPriceAmount: { amount: "" } }), null],
     ["aborted", tile({ jobType: "FIXED", fixedPriceAmount: { amount: "ExecutionAborted" } }), null],
-    ["zero in details falls through to the tile", { ...tile({ jobType: "FIXED", fixedPriceAmount: { amount: "80" } }), ...pub({ opening: { budget: { amount: 0 } } }) }, 80],
+    [
+      "zero in details falls through to the tile",
+      { ...tile({ jobType: "FIXED", fixedPriceAmount: { amount: "80" } }), ...pub({ opening: { budget: { amount: 0 } } }) },
+      80,
+    ],
     ["positive budget on an hourly job", tile({ jobType: "HOURLY", fixedPriceAmount: { amount: "300" } }), null],
     ["hourly job's 0.0 budget", { ...tile({ jobType: "HOURLY" }), ...pub({ opening: { budget: { amount: 0.0, currencyCode: "USD" } } }) }, null],
   ])("fixedBudget: %s → %p", (_name, doc, expected) => {
@@ -284,12 +450,23 @@ describe("money and budgets", () => {
 
   test.each([
     ["tile strings", tile({ jobType: "HOURLY", hourlyBudgetMin: "15.5", hourlyBudgetMax: "40.0" }), [15.5, 40]],
-    ["details numbers", { ...tile({ jobType: "HOURLY" }), ...pub({ opening: { extendedBudgetInfo: { hourlyBudgetMin: 20, hourlyBudgetMax: 35 } } }) }, [20, 35]],
+    [
+      "details numbers",
+      { ...tile({ jobType: "HOURLY" }), ...pub({ opening: { extendedBudgetInfo: { hourlyBudgetMin: 20, hourlyBudgetMax: 35 } } }) },
+      [20, 35],
+    ],
     ["feed hourlyBudget", { type: "hourly", hourlyBudget: { type: "HOURLY", min: "12", max: 30 } }, [12, 30]],
     ["official Money", { hourlyBudgetMin: { rawValue: "25" }, hourlyBudgetMax: { rawValue: "50" } }, [25, 50]],
     ["only a minimum", tile({ jobType: "HOURLY", hourlyBudgetMin: "20" }), [20, null]],
     ["0–0 stub on a fixed job", tile({ jobType: "FIXED", hourlyBudgetMin: "0", hourlyBudgetMax: "0", fixedPriceAmount: { amount: "100" } }), [null, null]],
-    ["0–0 stub in fixed details", { ...tile({ jobType: "FIXED" }), ...pub({ opening: { extendedBudgetInfo: { hourlyBudgetMin: 0, hourlyBudgetMax: 0, hourlyBudgetType: "NOT_PROVIDED" } } }) }, [null, null]],
+    [
+      "0–0 stub in fixed details",
+      {
+        ...tile({ jobType: "FIXED" }),
+        ...pub({ opening: { extendedBudgetInfo: { hourlyBudgetMin: 0, hourlyBudgetMax: 0, hourlyBudgetType: "NOT_PROVIDED" } } }),
+      },
+      [null, null],
+    ],
     ["NaN", tile({ jobType: "HOURLY", hourlyBudgetMin: "abc", hourlyBudgetMax: null }), [null, null]],
     ["positive hourly values on a fixed job", tile({ jobType: "FIXED", hourlyBudgetMin: "10", hourlyBudgetMax: "20" }), [null, null]],
   ])("hourly: %s → %p", (_name, doc, [min, max]) => {
@@ -404,7 +581,10 @@ describe("other fields", () => {
 
   test("screening questions: top level first, else auth opening.questions; malformed entries skipped", () => {
     const q = auth({ opening: { questions: [{ question: "B?", position: 3 }, { question: "" }, null, { question: "C?" }] } });
-    expect(ok(base(q)).screeningQuestions).toEqual([{ position: 3, question: "B?" }, { position: 3, question: "C?" }]);
+    expect(ok(base(q)).screeningQuestions).toEqual([
+      { position: 3, question: "B?" },
+      { position: 3, question: "C?" },
+    ]);
     expect(ok(base({ ...q, screeningQuestions: [{ position: 0, question: "A?" }] })).screeningQuestions).toEqual([{ position: 0, question: "A?" }]);
     expect(ok(base({ ...q, screeningQuestions: [] })).screeningQuestions).toHaveLength(2);
   });
@@ -429,17 +609,25 @@ describe("other fields", () => {
 
 describe("robustness", () => {
   test("never throws on arbitrary JSON values", () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => typeof normalizeJob(v).ok === "boolean"), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => typeof normalizeJob(v).ok === "boolean"),
+      { numRuns: 500 },
+    );
   });
 
   test("never throws when any section of a valid document holds arbitrary JSON, and keeps its invariants", () => {
     const sections = fc.record(
       {
-        jobTile: fc.jsonValue(), upworkHistoryData: fc.jsonValue(), client: fc.jsonValue(),
+        jobTile: fc.jsonValue(),
+        upworkHistoryData: fc.jsonValue(),
+        client: fc.jsonValue(),
         jobDetailsResponse: fc.record({ data: fc.record({ jobPubDetails: fc.jsonValue() }) }),
         authJobDetailsResponse: fc.record({ data: fc.record({ jobAuthDetails: fc.jsonValue() }) }),
-        screeningQuestions: fc.jsonValue(), ontologySkills: fc.jsonValue(), prefFreelancerLocation: fc.jsonValue(),
-        amount: fc.jsonValue(), exploredAt: fc.jsonValue(),
+        screeningQuestions: fc.jsonValue(),
+        ontologySkills: fc.jsonValue(),
+        prefFreelancerLocation: fc.jsonValue(),
+        amount: fc.jsonValue(),
+        exploredAt: fc.jsonValue(),
       },
       { requiredKeys: [] },
     );
@@ -448,8 +636,13 @@ describe("robustness", () => {
         const r = normalizeJob({ title: "t", description: "d", ciphertext: CIPHER, ...extra });
         if (!r.ok) return /ciphertext/.test(r.error);
         const j = r.job;
-        return j.ciphertext.startsWith("~") && (j.clientRating === null || (j.clientRating >= 0 && j.clientRating <= 5)) &&
-          (j.hourlyMin === null || j.hourlyMin > 0) && (j.fixedBudget === null || j.fixedBudget > 0) && [true, false, null].includes(j.usOnly);
+        return (
+          j.ciphertext.startsWith("~") &&
+          (j.clientRating === null || (j.clientRating >= 0 && j.clientRating <= 5)) &&
+          (j.hourlyMin === null || j.hourlyMin > 0) &&
+          (j.fixedBudget === null || j.fixedBudget > 0) &&
+          [true, false, null].includes(j.usOnly)
+        );
       }),
       { numRuns: 500 },
     );

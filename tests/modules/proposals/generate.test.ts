@@ -32,7 +32,8 @@ function setup(config: Record<string, unknown> = {}) {
       makeDoc({
         ciphertext: CIPHER,
         title: "Speed up our Shopify store checkout",
-        description: "Our Shopify store loads slowly on mobile and checkout conversion dropped. We need Liquid and JavaScript optimization, image compression and app cleanup.",
+        description:
+          "Our Shopify store loads slowly on mobile and checkout conversion dropped. We need Liquid and JavaScript optimization, image compression and app cleanup.",
         skills: ["Shopify", "Liquid", "JavaScript", "Page Speed Optimization"],
         fixed: 800,
       }),
@@ -77,7 +78,12 @@ describe("generate-proposal with the local writer (no model configured)", async 
 
   test("names no rate or price: the bid is only decided on apply (not the profile's rate, not the client's budget)", async () => {
     const { a } = setup();
-    const hourly = makeDoc({ title: "React developer for our booking app", description: "We need a React developer to build the booking screens.", skills: ["React"], hourly: [50, 80] });
+    const hourly = makeDoc({
+      title: "React developer for our booking app",
+      description: "We need a React developer to build the booking screens.",
+      skills: ["React"],
+      hourly: [50, 80],
+    });
     ingestDocuments(t.deps, [hourly], { source: "test" });
     const cipher = (hourly.jobTile as { job: { ciphertext: string } }).job.ciphertext;
     const rate = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0].profiles[0].hourlyRate;
@@ -126,7 +132,13 @@ describe("generate-proposal with the local writer (no model configured)", async 
     const effort = await gen(a.apiKey, { jobId: CIPHER, reasoningEffort: "extreme" });
     expect(effort.status).toBe(400);
     expect(effort.body.error).toContain("reasoningEffort must be one of low, medium, high");
-    const dup = await gen(a.apiKey, { jobId: CIPHER, questions: [{ position: 1, question: "a?" }, { position: 1, question: "b?" }] });
+    const dup = await gen(a.apiKey, {
+      jobId: CIPHER,
+      questions: [
+        { position: 1, question: "a?" },
+        { position: 1, question: "b?" },
+      ],
+    });
     expect(dup.status).toBe(400);
     expect(dup.body.error).toContain("questions[1].position");
     const negative = await gen(a.apiKey, { jobId: CIPHER, questions: [{ position: -1, question: "a?" }] });
@@ -144,7 +156,8 @@ describe("generate-proposal with a model", async () => {
     const feed = await feeds.createFeed(t.deps, auth, { title: "shop", minScore: 0, proposalGenerationPrompt: "Mention my 40 Shopify stores. Sign as Dana." });
     fake.setFallback(() => ({
       content: JSON.stringify({
-        proposal: "## Hello\nYour Shopify checkout is slow on mobile, and I have fixed exactly that for **40 stores**. I would start by auditing Liquid templates and apps. Dana",
+        proposal:
+          "## Hello\nYour Shopify checkout is slow on mobile, and I have fixed exactly that for **40 stores**. I would start by auditing Liquid templates and apps. Dana",
         questionAnswers: [{ position: 0, answer: "Yes, for years." }],
       }),
       usage: { prompt_tokens: 900, completion_tokens: 300 },

@@ -61,7 +61,9 @@ describe("scoring with the local scorer (no model configured)", async () => {
     t.clock.advance(1000);
     ingestDocuments(t.deps, [reactJob(), cookingJob()], { source: "test" });
     await worker!.drain();
-    const entered = rows("SELECT j.title, f.matching_score AS s, f.score_source AS src, f.score_reason AS r FROM feed_jobs f JOIN jobs j ON j.ciphertext = f.job_ciphertext");
+    const entered = rows(
+      "SELECT j.title, f.matching_score AS s, f.score_source AS src, f.score_reason AS r FROM feed_jobs f JOIN jobs j ON j.ciphertext = f.job_ciphertext",
+    );
     expect(entered).toHaveLength(1);
     expect(entered[0].title).toContain("React");
     expect(entered[0].s).toBeGreaterThanOrEqual(6);
@@ -86,7 +88,11 @@ describe("local scoring off the request thread", () => {
     for (let i = 0; i < 60; i++) await feed({ profilePrompt: text(20_000, i), minScore: 0 });
     await worker!.stop(); // queue the whole batch first, then measure while it is scored
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [1, 2, 3].map((i) => makeDoc({ title: `Senior developer ${i}`, description: text(99_000, i) })), { source: "test" });
+    ingestDocuments(
+      t.deps,
+      [1, 2, 3].map((i) => makeDoc({ title: `Senior developer ${i}`, description: text(99_000, i) })),
+      { source: "test" },
+    );
     expect(rows("SELECT count(*) AS n FROM tasks")[0].n).toBe(180);
 
     // A probe client: /healthz one request at a time, noting how many scorings were done when each answer came.
@@ -122,7 +128,10 @@ describe("local scoring off the request thread", () => {
 describe("scoring with a model", async () => {
   test("the model's score decides; the job text travels in a delimited data section; usage is recorded; the score is cached per prompt", async () => {
     const { feed, accountId } = setup({ ai: true });
-    fake.setFallback(() => ({ content: JSON.stringify({ score: 8.3, reason: "Strong React/TypeScript fit" }), usage: { prompt_tokens: 120, completion_tokens: 15 } }));
+    fake.setFallback(() => ({
+      content: JSON.stringify({ score: 8.3, reason: "Strong React/TypeScript fit" }),
+      usage: { prompt_tokens: 120, completion_tokens: 15 },
+    }));
     const prompt = "Senior React developer";
     await feed({ profilePrompt: prompt, minScore: 7 });
     await feed({ profilePrompt: prompt, minScore: 9 }); // same prompt: served from the cache, below its minScore

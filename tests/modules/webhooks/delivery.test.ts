@@ -283,7 +283,9 @@ describe("webhook delivery", () => {
     deliverer.start();
     await deliverer.idle();
     expect(receiver.received).toHaveLength(0);
-    expect(rows("SELECT status, last_error AS error FROM events WHERE feed_id = ?", later.id)).toEqual([{ status: "skipped", error: "Notifications are muted on this feed" }]);
+    expect(rows("SELECT status, last_error AS error FROM events WHERE feed_id = ?", later.id)).toEqual([
+      { status: "skipped", error: "Notifications are muted on this feed" },
+    ]);
     const [skipped] = rows("SELECT id FROM events WHERE feed_id = ?", later.id);
     const resend = await t.request("POST", `/api/v1/feeds/${later.id}/deliveries/${skipped.id}/retry`, { key: apiKey });
     expect(resend.status, show(resend)).toBe(409);

@@ -17,9 +17,31 @@ const FEED = { id: "0b9d8c1e-4f2a-4c55-9a1e-2f6f3d1b7a10", title: "Rust backend 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const TOP_LEVEL_KEYS = [
-  "type", "id", "createdAt", "jobId", "feedId", "jobListenerId", "feedTitle", "processedJobId", "matchingScore", "scoreReason",
-  "matchedAt", "platform", "source", "ciphertext", "url", "title", "description", "skills", "jobType", "budget", "publishTime",
-  "screeningQuestions", "contactEmails", "companyId", "client",
+  "type",
+  "id",
+  "createdAt",
+  "jobId",
+  "feedId",
+  "jobListenerId",
+  "feedTitle",
+  "processedJobId",
+  "matchingScore",
+  "scoreReason",
+  "matchedAt",
+  "platform",
+  "source",
+  "ciphertext",
+  "url",
+  "title",
+  "description",
+  "skills",
+  "jobType",
+  "budget",
+  "publishTime",
+  "screeningQuestions",
+  "contactEmails",
+  "companyId",
+  "client",
 ].sort();
 const CLIENT_KEYS = ["company", "country", "countryName", "totalSpent", "paymentVerified", "rating", "reviews", "hasStats", "clientScore"].sort();
 
@@ -44,7 +66,9 @@ function matched(job: NormalizedJob, over: Partial<MatchedEventInput> = {}): Web
 /** The invariants every payload must hold, whatever the job. */
 function expectValid(payload: WebhookPayload): void {
   if (!Value.Check(WebhookPayloadSchema, payload)) {
-    throw new Error(`payload does not match the schema: ${JSON.stringify([...Value.Errors(WebhookPayloadSchema, payload)].slice(0, 5).map((e) => [e.path, e.message]))}`);
+    throw new Error(
+      `payload does not match the schema: ${JSON.stringify([...Value.Errors(WebhookPayloadSchema, payload)].slice(0, 5).map((e) => [e.path, e.message]))}`,
+    );
   }
   // Exactly the documented fields, all present (undefined would vanish from the JSON).
   expect(Object.keys(payload).sort()).toEqual(TOP_LEVEL_KEYS);
@@ -69,7 +93,10 @@ const webJob = {
   title: "Senior TypeScript Engineer (Remote)",
   description: "We are hiring a senior TypeScript engineer to work on our billing platform.\n\nApply by writing to jobs@acme.io.",
   url: "https://remoteok.com/remote-jobs/190233",
-  ontologySkills: [{ uid: "1", prefLabel: "TypeScript" }, { uid: "2", prefLabel: "PostgreSQL" }],
+  ontologySkills: [
+    { uid: "1", prefLabel: "TypeScript" },
+    { uid: "2", prefLabel: "PostgreSQL" },
+  ],
   jobTile: { job: { publishTime: "2026-02-28T18:00:00.000Z" } },
   client: { country: "Germany", name: "Acme GmbH" },
 };
@@ -101,11 +128,27 @@ describe("job.matched payload", () => {
       id: "1890000000000000042",
       title: "Rust developer for a parser",
       description: "Speed up our log parser. Questions to ops@example.com.",
-      ontologySkills: [{ uid: "1", prefLabel: "Rust" }, { uid: "2", prefLabel: "Parsing" }],
-      jobTile: { job: { ciphertext: "~021890000000000000042", jobType: "HOURLY", publishTime: "2026-03-01T09:00:00.000Z", hourlyBudgetMin: "40.0", hourlyBudgetMax: "70.0" } },
-      upworkHistoryData: { client: { country: "United Kingdom", totalSpent: { amount: "12500.5" }, paymentVerificationStatus: "VERIFIED", totalFeedback: 4.9, totalReviews: 12 } },
+      ontologySkills: [
+        { uid: "1", prefLabel: "Rust" },
+        { uid: "2", prefLabel: "Parsing" },
+      ],
+      jobTile: {
+        job: {
+          ciphertext: "~021890000000000000042",
+          jobType: "HOURLY",
+          publishTime: "2026-03-01T09:00:00.000Z",
+          hourlyBudgetMin: "40.0",
+          hourlyBudgetMax: "70.0",
+        },
+      },
+      upworkHistoryData: {
+        client: { country: "United Kingdom", totalSpent: { amount: "12500.5" }, paymentVerificationStatus: "VERIFIED", totalFeedback: 4.9, totalReviews: 12 },
+      },
       jobDetailsResponse: { data: { jobPubDetails: { buyer: { company: { companyId: "1500000000000000009" } } } } },
-      screeningQuestions: [{ position: 0, question: "Your Rust experience?" }, { position: 1, question: "Earliest start date?" }],
+      screeningQuestions: [
+        { position: 0, question: "Your Rust experience?" },
+        { position: 1, question: "Earliest start date?" },
+      ],
     };
     const payload = matched(normalized(doc));
     expectValid(payload);
@@ -131,7 +174,10 @@ describe("job.matched payload", () => {
       jobType: "HOURLY",
       budget: { hourlyMin: 40, hourlyMax: 70, fixedAmount: null, currency: null },
       publishTime: "2026-03-01T09:00:00.000Z",
-      screeningQuestions: [{ position: 0, question: "Your Rust experience?" }, { position: 1, question: "Earliest start date?" }],
+      screeningQuestions: [
+        { position: 0, question: "Your Rust experience?" },
+        { position: 1, question: "Earliest start date?" },
+      ],
       contactEmails: ["ops@example.com"],
       companyId: "1500000000000000009",
       client: {
@@ -190,9 +236,15 @@ describe("job.matched payload", () => {
   test("keeps positions that are not a 0..n-1 sequence exactly as the document has them", () => {
     const job = normalized({
       ...generateJob({ seed: 3, index: 1, nowTs: NOW }),
-      screeningQuestions: [{ position: 0, question: "Your rate?" }, { position: 2, question: "Your timezone?" }],
+      screeningQuestions: [
+        { position: 0, question: "Your rate?" },
+        { position: 2, question: "Your timezone?" },
+      ],
     });
-    expect(matched(job).screeningQuestions).toEqual([{ position: 0, question: "Your rate?" }, { position: 2, question: "Your timezone?" }]);
+    expect(matched(job).screeningQuestions).toEqual([
+      { position: 0, question: "Your rate?" },
+      { position: 2, question: "Your timezone?" },
+    ]);
   });
 
   test("does not share arrays with the normalized job", () => {
@@ -228,7 +280,7 @@ describe("payload size", () => {
   });
 
   test("text that grows when JSON-encoded still fits", () => {
-    for (const unit of ["\u0001", "\"", "日本語", "😀"]) {
+    for (const unit of ["\u0001", '"', "日本語", "😀"]) {
       const description = `Start ${unit.repeat(Math.ceil(100_000 / unit.length)).slice(0, 99_000)}`;
       const payload = matched({ ...normalized(webJob), description });
       expectValid(payload);

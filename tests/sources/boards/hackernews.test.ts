@@ -32,16 +32,25 @@ const ids = (docs: unknown[]) => (docs as JobDocument[]).map((d) => d.id);
 describe("hackernews first line", () => {
   test("Company | Role | Location | REMOTE | …", () => {
     expect(parseFirstLine("Acme Corp (YC W21) | Senior Backend Engineer | San Francisco, CA | REMOTE (US) | Full-time | $180k-$220k + equity")).toEqual({
-      company: "Acme Corp", role: "Senior Backend Engineer", location: "San Francisco, CA", remote: true,
+      company: "Acme Corp",
+      role: "Senior Backend Engineer",
+      location: "San Francisco, CA",
+      remote: true,
     });
   });
 
   test("fields in another order, ONSITE, and a place inside the remote field", () => {
     expect(parseFirstLine("Globex | Berlin, Germany | ONSITE | Frontend Developer, Designer")).toEqual({
-      company: "Globex", role: "Frontend Developer, Designer", location: "Berlin, Germany", remote: false,
+      company: "Globex",
+      role: "Frontend Developer, Designer",
+      location: "Berlin, Germany",
+      remote: false,
     });
     expect(parseFirstLine("Initech | Staff Engineer | REMOTE (US or Canada) | https://initech.example.com")).toEqual({
-      company: "Initech", role: "Staff Engineer", location: "US or Canada", remote: true,
+      company: "Initech",
+      role: "Staff Engineer",
+      location: "US or Canada",
+      remote: true,
     });
     expect(parseFirstLine("Hooli | Hybrid | Engineers")).toMatchObject({ remote: false, role: "Engineers" });
     expect(parseFirstLine("Vandelay | Importer | Onsite in NYC")).toMatchObject({ location: "NYC", remote: false });
@@ -91,7 +100,8 @@ describe("hackernews toDocument", () => {
 
   test("the newest 'Who is hiring?' story, not the 'Who wants to be hired?' or freelancer ones", () => {
     expect(newestHiringStory((JSON.parse(stories) as { hits: Record<string, unknown>[] }).hits)).toEqual({
-      id: STORY, title: "Ask HN: Who is hiring? (March 2026)",
+      id: STORY,
+      title: "Ask HN: Who is hiring? (March 2026)",
     });
   });
 });
@@ -102,10 +112,7 @@ describe("hackernews source", () => {
     const source = createHackerNewsSource({ baseUrl: server.baseUrl });
     expect(source.name).toBe("hackernews");
     const result = await source.poll(pollContext());
-    expect(server.requests.map((r) => r.path)).toEqual([
-      "/api/v1/search_by_date?tags=story,author_whoishiring&hitsPerPage=10",
-      `/api/v1/items/${STORY}`,
-    ]);
+    expect(server.requests.map((r) => r.path)).toEqual(["/api/v1/search_by_date?tags=story,author_whoishiring&hitsPerPage=10", `/api/v1/items/${STORY}`]);
     // 43000102 is a reply, 43000104 deleted.
     expect(ids(result.docs)).toEqual(["hackernews:43000101", "hackernews:43000103", "hackernews:43000105"]);
     for (const doc of result.docs) {

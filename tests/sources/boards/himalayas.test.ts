@@ -107,9 +107,7 @@ describe("himalayas source", () => {
   });
 
   test("429 with Retry-After → retryAfterMs, keeping the pages already read", async () => {
-    server.route((_req, url) =>
-      url.searchParams.get("cursor") ? new Response(null, { status: 429, headers: { "Retry-After": "30" } }) : ok(pages.first!),
-    );
+    server.route((_req, url) => (url.searchParams.get("cursor") ? new Response(null, { status: 429, headers: { "Retry-After": "30" } }) : ok(pages.first!)));
     const result = await createHimalayasSource({ baseUrl: server.baseUrl }).poll(pollContext());
     expect(result.retryAfterMs).toBe(30_000);
     expect(ids(result.docs)).toEqual([INITECH, VANDELAY, KRAMERICA]);

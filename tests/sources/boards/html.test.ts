@@ -24,9 +24,11 @@ describe("htmlToText", () => {
   });
 
   test("link targets are kept when the text hides them", () => {
-    expect(htmlToText('<p><a href="mailto:jobs@x.io?subject=Hi">mail us</a> or <a href="https://x.io/apply">https://x.io/apply</a> or <a href="https://x.io/long/path">https://x.io/lo...</a></p>')).toBe(
-      "mail us (jobs@x.io) or https://x.io/apply or https://x.io/lo... (https://x.io/long/path)",
-    );
+    expect(
+      htmlToText(
+        '<p><a href="mailto:jobs@x.io?subject=Hi">mail us</a> or <a href="https://x.io/apply">https://x.io/apply</a> or <a href="https://x.io/long/path">https://x.io/lo...</a></p>',
+      ),
+    ).toBe("mail us (jobs@x.io) or https://x.io/apply or https://x.io/lo... (https://x.io/long/path)");
   });
 
   test("empty input", () => {
@@ -47,7 +49,10 @@ describe("document helpers", () => {
       { uid: "s:go", prefLabel: "Go" },
       { uid: "s:c++", prefLabel: "C++" },
     ]);
-    expect(skillsFromTags("s", "a, b")).toEqual([{ uid: "s:a", prefLabel: "a" }, { uid: "s:b", prefLabel: "b" }]);
+    expect(skillsFromTags("s", "a, b")).toEqual([
+      { uid: "s:a", prefLabel: "a" },
+      { uid: "s:b", prefLabel: "b" },
+    ]);
     expect(skillsFromTags("s", [])).toBeUndefined();
   });
 
@@ -58,10 +63,21 @@ describe("document helpers", () => {
 
   test("singleCountry", () => {
     const cases: [string, string | undefined][] = [
-      ["Berlin, Germany", "DE"], ["USA Only", "US"], ["🇺🇸 United States", "US"], ["Austin, TX", "US"], ["Remote (US)", "US"],
-      ["Remote - UK", "GB"], ["San Francisco, California", "US"], ["CA", "CA"],
-      ["Worldwide", undefined], ["US or Canada", undefined], ["USA, Canada", undefined], ["Europe Only", undefined],
-      ["Berlin", undefined], ["Remote", undefined], ["Anywhere in the World", undefined],
+      ["Berlin, Germany", "DE"],
+      ["USA Only", "US"],
+      ["🇺🇸 United States", "US"],
+      ["Austin, TX", "US"],
+      ["Remote (US)", "US"],
+      ["Remote - UK", "GB"],
+      ["San Francisco, California", "US"],
+      ["CA", "CA"],
+      ["Worldwide", undefined],
+      ["US or Canada", undefined],
+      ["USA, Canada", undefined],
+      ["Europe Only", undefined],
+      ["Berlin", undefined],
+      ["Remote", undefined],
+      ["Anywhere in the World", undefined],
     ];
     for (const [input, want] of cases) expect([input, singleCountry(input)]).toEqual([input, want]);
   });

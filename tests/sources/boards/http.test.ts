@@ -24,7 +24,9 @@ describe("conditionalGet", () => {
       const got = await conditionalGet({ fetch, source: "t", url: `${server.baseUrl}/x`, nowTs: NOW });
       expect(got.kind === "rate-limited" && got.retryAfterMs).toBe(60 * 60_000);
       server.route(() => new Response("gone", { status: 410, statusText: "Gone" }));
-      await expect(conditionalGet({ fetch, source: "t", url: `${server.baseUrl}/x`, nowTs: NOW })).rejects.toThrow("t: GET " + server.baseUrl + "/x answered HTTP 410 Gone");
+      await expect(conditionalGet({ fetch, source: "t", url: `${server.baseUrl}/x`, nowTs: NOW })).rejects.toThrow(
+        "t: GET " + server.baseUrl + "/x answered HTTP 410 Gone",
+      );
     } finally {
       server.stop();
     }
@@ -47,9 +49,19 @@ describe("board factories", () => {
     const { createRemotiveSource } = await import("../../../src/sources/boards/remotive");
     const { createHimalayasSource } = await import("../../../src/sources/boards/himalayas");
     const { createHackerNewsSource } = await import("../../../src/sources/boards/hackernews");
-    const sources = [createRemoteOkSource(), createWeWorkRemotelySource({ categories: ["all"] }), createRemotiveSource(), createHimalayasSource(), createHackerNewsSource()];
+    const sources = [
+      createRemoteOkSource(),
+      createWeWorkRemotelySource({ categories: ["all"] }),
+      createRemotiveSource(),
+      createHimalayasSource(),
+      createHackerNewsSource(),
+    ];
     expect(sources.map((s) => [s.name, s.intervalMs / 60_000])).toEqual([
-      ["remoteok", 60], ["weworkremotely", 30], ["remotive", 360], ["himalayas", 60], ["hackernews", 60],
+      ["remoteok", 60],
+      ["weworkremotely", 30],
+      ["remotive", 360],
+      ["himalayas", 60],
+      ["hackernews", 60],
     ]);
     // A floor keeps a typo from hammering a board.
     expect(createRemoteOkSource({ intervalMs: 1000 }).intervalMs).toBe(5 * 60_000);

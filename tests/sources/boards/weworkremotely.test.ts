@@ -11,7 +11,11 @@ let design: string;
 let truncated: string;
 beforeAll(async () => {
   server = startReplay();
-  [programming, design, truncated] = await Promise.all(["wwr-programming.rss", "wwr-design.rss", "wwr-truncated.rss"].map(fixture)) as [string, string, string];
+  [programming, design, truncated] = (await Promise.all(["wwr-programming.rss", "wwr-design.rss", "wwr-truncated.rss"].map(fixture))) as [
+    string,
+    string,
+    string,
+  ];
 });
 afterAll(() => server.stop());
 
@@ -20,7 +24,7 @@ describe("weworkremotely RSS", () => {
     const items = parseRss(programming);
     expect(items.length).toBe(3);
     expect(items[0]!.title).toBe("Smith & Wesson Labs: Senior Rails Developer");
-    expect(items[0]!.description).toContain('<p><strong>Headquarters:</strong> Boston, MA</p>');
+    expect(items[0]!.description).toContain("<p><strong>Headquarters:</strong> Boston, MA</p>");
     expect(items[1]!.title).toBe("Umbrella Corp: Full-Stack Engineer (TypeScript) <remote>");
     expect(items[1]!.categories).toEqual(["Full-Stack Programming", "TypeScript"]);
   });

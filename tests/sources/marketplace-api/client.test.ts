@@ -67,7 +67,9 @@ describe("authorisation", () => {
   });
 
   test("no token file → SourceError: not connected", async () => {
-    const err = await client().query("{ hello }").catch((e) => e);
+    const err = await client()
+      .query("{ hello }")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect(err.message).toBe("not connected: run `jobpilot source connect marketplace`");
     expect(api.apiRequests).toHaveLength(0);
@@ -102,7 +104,9 @@ describe("authorisation", () => {
   test("401 again after the refresh → SourceError: re-authorise (no refresh loop)", async () => {
     await connect(3_600_000);
     api.onApi(() => ({ status: 401, text: "Unauthorized" }));
-    const err = await client().query("{ hello }").catch((e) => e);
+    const err = await client()
+      .query("{ hello }")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect(err.message).toContain("re-authorise needed");
     expect(api.tokenRequests).toHaveLength(1);
@@ -112,7 +116,9 @@ describe("authorisation", () => {
   test("a revoked refresh token (invalid_grant) → SourceError: re-authorise", async () => {
     await connect(10_000);
     api.onToken(() => ({ status: 400, json: { error: "invalid_grant", error_description: "Refresh token is invalid" } }));
-    const err = await client().query("{ hello }").catch((e) => e);
+    const err = await client()
+      .query("{ hello }")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect(err.message).toContain("re-authorise needed: run `jobpilot source connect marketplace`");
     expect(api.apiRequests).toHaveLength(0);
@@ -144,7 +150,9 @@ describe("rate limits and failures", () => {
   test("429 asking for longer than the in-place limit → RateLimitedError with the wait", async () => {
     await connect(3_600_000);
     api.onApi(() => ({ status: 429, headers: { "retry-after": "120" } }));
-    const err = await client().query("{ hello }").catch((e) => e);
+    const err = await client()
+      .query("{ hello }")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect(err.retryAfterMs).toBe(120_000);
     expect(api.apiRequests).toHaveLength(1);
@@ -160,7 +168,9 @@ describe("rate limits and failures", () => {
   test("5xx throws a transient Error (not a SourceError)", async () => {
     await connect(3_600_000);
     api.onApi(() => ({ status: 502, text: "<html><title>Bad gateway</title></html>" }));
-    const err = await client().query("{ hello }").catch((e) => e);
+    const err = await client()
+      .query("{ hello }")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(SourceError);
     expect(err.message).toContain("502");
@@ -169,7 +179,9 @@ describe("rate limits and failures", () => {
   test("ExecutionAborted with HTTP 200 → SourceError naming the scope and the refused fields", async () => {
     await connect(3_600_000);
     api.onApi(() => ({ json: scopeError }));
-    const err = await client().query("{ marketplaceJobPostingsSearch { totalCount } }", {}, { scope: JOB_POSTINGS_SCOPE }).catch((e) => e);
+    const err = await client()
+      .query("{ marketplaceJobPostingsSearch { totalCount } }", {}, { scope: JOB_POSTINGS_SCOPE })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(SourceError);
     expect(err).toBeInstanceOf(MissingScopeError);
     expect(err.message).toContain('"Read marketplace Job Postings" scope');

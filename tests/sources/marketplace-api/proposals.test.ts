@@ -68,7 +68,10 @@ describe("readEngagement", () => {
   test("viewed from viewedByClient, replied when a proposal room exists", async () => {
     serve(
       {
-        Pending: { "": { nodes: [proposal("p1", true, "Pending"), proposal("other", true, "Pending")], next: "c1" }, c1: { nodes: [proposal("p2", false, "Pending")], next: null } },
+        Pending: {
+          "": { nodes: [proposal("p1", true, "Pending"), proposal("other", true, "Pending")], next: "c1" },
+          c1: { nodes: [proposal("p2", false, "Pending")], next: null },
+        },
         Activated: { "": { nodes: [proposal("p3", true, "Activated")], next: null } },
       },
       {
@@ -109,9 +112,21 @@ describe("readEngagement", () => {
   });
 
   test("by job: proposals are matched to archived jobs through their posting id (~02 + id), other jobs are left out", async () => {
-    const node = (id: string, jobId: string, viewed: boolean) => ({ id, viewedByClient: viewed, status: { status: "Pending" }, marketplaceJobPosting: { id: jobId } });
+    const node = (id: string, jobId: string, viewed: boolean) => ({
+      id,
+      viewedByClient: viewed,
+      status: { status: "Pending" },
+      marketplaceJobPosting: { id: jobId },
+    });
     serve(
-      { Pending: { "": { nodes: [node("p7", "1885440178875069989", true), node("p8", "1885440178875069990", false), node("p9", "1999999999999999999", true)], next: null } } },
+      {
+        Pending: {
+          "": {
+            nodes: [node("p7", "1885440178875069989", true), node("p8", "1885440178875069990", false), node("p9", "1999999999999999999", true)],
+            next: null,
+          },
+        },
+      },
       { p7: { json: { data: { proposalRoom: { id: "room-1" } } } }, p8: { json: { data: { proposalRoom: null } } } },
     );
     const result = await readEngagementByJob(client(), ["~021885440178875069989", "~021885440178875069990", "~020000000000000000001"]);

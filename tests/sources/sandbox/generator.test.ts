@@ -30,7 +30,11 @@ function hasPhrase(text: string, phrase: string): boolean {
 
 describe("determinism and identity", () => {
   test("the same inputs give deep-equal documents, key order included", () => {
-    for (const opts of [{ seed: 1, index: 0, nowTs: NOW }, { seed: 7, index: 123, nowTs: NOW + 5 }, { seed: -3, index: 4999, nowTs: 1 }]) {
+    for (const opts of [
+      { seed: 1, index: 0, nowTs: NOW },
+      { seed: 7, index: 123, nowTs: NOW + 5 },
+      { seed: -3, index: 4999, nowTs: 1 },
+    ]) {
       const a = generateJob(opts);
       const b = generateJob({ ...opts });
       expect(b).toEqual(a);
@@ -154,7 +158,11 @@ describe("document shape", () => {
         if (min !== null && max !== null) expect(max).toBeGreaterThan(min);
         if (opening) {
           expect(opening.budget).toEqual({ amount: 0, currencyCode: "USD" });
-          expect(opening.extendedBudgetInfo).toEqual({ hourlyBudgetMin: min, hourlyBudgetMax: max, hourlyBudgetType: min === null ? "NOT_PROVIDED" : max === null ? "MANUAL" : "DEFAULT" });
+          expect(opening.extendedBudgetInfo).toEqual({
+            hourlyBudgetMin: min,
+            hourlyBudgetMax: max,
+            hourlyBudgetType: min === null ? "NOT_PROVIDED" : max === null ? "MANUAL" : "DEFAULT",
+          });
         }
       } else {
         const fixed = tile.fixedPriceAmount;
@@ -248,7 +256,13 @@ describe("document shape", () => {
         expect(typeof entry.totalCharge).toBe("number");
         expect(typeof entry.totalHours).toBe("number");
         expect(entry.jobInfo.title).not.toMatch(/[{}]/);
-        expect(entry.jobInfo).toEqual({ title: expect.any(String), id: entry.jobInfo.id, access: expect.any(String), type: expect.any(String), ciphertext: entry.jobInfo.ciphertext });
+        expect(entry.jobInfo).toEqual({
+          title: expect.any(String),
+          id: entry.jobInfo.id,
+          access: expect.any(String),
+          type: expect.any(String),
+          ciphertext: entry.jobInfo.ciphertext,
+        });
         if (entry.jobInfo.access === "PRIVATE") expect([entry.jobInfo.id, entry.jobInfo.ciphertext]).toEqual([null, null]);
         expect(entry.contractorInfo.contractorName).toMatch(/^\w+ [A-Z]\.$/);
         expect(entry.contractorInfo.ciphertext).toMatch(/^~01[0-9a-f]+$/);
@@ -360,7 +374,10 @@ describe("variety for the feed filters", () => {
     const newClient = docs.find((d) => pubOf(d)?.buyer.stats?.feedbackCount === 0 && pubOf(d)?.buyer.stats?.totalCharges.amount === 0);
     expect(newClient).toBeDefined();
     expect(pubOf(newClient!)!.buyer.stats.score).toBe(0);
-    const scores = docs.map((d) => pubOf(d)?.buyer.stats).filter((s) => s && s.feedbackCount > 0).map((s) => s.score as number);
+    const scores = docs
+      .map((d) => pubOf(d)?.buyer.stats)
+      .filter((s) => s && s.feedbackCount > 0)
+      .map((s) => s.score as number);
     expect(Math.min(...scores)).toBeGreaterThanOrEqual(3);
     expect(Math.min(...scores)).toBeLessThan(4);
     expect(Math.max(...scores)).toBeLessThanOrEqual(5);

@@ -163,7 +163,7 @@ export function currencyCode(v: unknown): string | null {
 /** Unwraps a GraphQL body: `{data:{<root>}}`, tolerating a body stored with the root directly on it. */
 export function gqlRoot(body: unknown, root: string): Obj | undefined {
   const b = obj(body);
-  return b === undefined ? undefined : obj(obj(b.data)?.[root]) ?? obj(b[root]);
+  return b === undefined ? undefined : (obj(obj(b.data)?.[root]) ?? obj(b[root]));
 }
 
 /**

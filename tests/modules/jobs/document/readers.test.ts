@@ -1,13 +1,37 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import {
-  ABORTED, count, currencyCode, detailRoots, first, firstNum, firstStr, gqlRoot, idStr, isAborted, isCount, isoTime, isPositive, jobType, num,
-  numIf, obj, paymentVerified, str, timestamp,
+  ABORTED,
+  count,
+  currencyCode,
+  detailRoots,
+  first,
+  firstNum,
+  firstStr,
+  gqlRoot,
+  idStr,
+  isAborted,
+  isCount,
+  isoTime,
+  isPositive,
+  jobType,
+  num,
+  numIf,
+  obj,
+  paymentVerified,
+  str,
+  timestamp,
 } from "../../../../src/modules/jobs/document/readers";
 
 const MAX_TS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 /** The shapes in which the marketplace says "this value is gated". */
-const aborted = fc.constantFrom<unknown>(ABORTED, { __typename: ABORTED }, { code: ABORTED }, { extensions: { code: ABORTED } }, { __typename: ABORTED, amount: 5 });
+const aborted = fc.constantFrom<unknown>(
+  ABORTED,
+  { __typename: ABORTED },
+  { code: ABORTED },
+  { extensions: { code: ABORTED } },
+  { __typename: ABORTED, amount: 5 },
+);
 const anyValue = fc.oneof(fc.anything(), fc.jsonValue(), aborted);
 // -0 written out is "0", so it would not read back as -0; the two are the same amount.
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (n === 0 ? 0 : n));
@@ -51,16 +75,26 @@ describe("document readers", () => {
   });
 
   test("obj keeps plain objects as they are and refuses arrays, null and primitives", () => {
-    fc.assert(fc.property(fc.dictionary(fc.string().filter((k) => !["__typename", "code", "extensions"].includes(k)), fc.jsonValue()), (o) => {
-      expect(obj(o)).toBe(o);
-    }));
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.string().filter((k) => !["__typename", "code", "extensions"].includes(k)),
+          fc.jsonValue(),
+        ),
+        (o) => {
+          expect(obj(o)).toBe(o);
+        },
+      ),
+    );
     for (const v of [null, undefined, [], [1], 1, "x", true]) expect(obj(v)).toBeUndefined();
   });
 
   test("str is the trimmed string when anything is left, and only for strings", () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      expect(str(s)).toBe(s === ABORTED || s.trim() === "" ? undefined : s.trim());
-    }));
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        expect(str(s)).toBe(s === ABORTED || s.trim() === "" ? undefined : s.trim());
+      }),
+    );
     expect(str(5)).toBeUndefined();
   });
 
@@ -137,12 +171,24 @@ describe("document readers", () => {
     );
     expect(jobType("OTHER")).toBeNull();
     fc.assert(
-      fc.property(fc.string().filter((s) => str(s) !== undefined), (s) => {
-        const upper = s.trim().toUpperCase();
-        expect(paymentVerified(s)).toBe(upper === "TRUE" || upper === "VERIFIED");
-      }),
+      fc.property(
+        fc.string().filter((s) => str(s) !== undefined),
+        (s) => {
+          const upper = s.trim().toUpperCase();
+          expect(paymentVerified(s)).toBe(upper === "TRUE" || upper === "VERIFIED");
+        },
+      ),
     );
-    for (const [v, want] of [[true, true], [false, false], ["verified", true], ["UNVERIFIED", false], ["false", false], [null, null], [1, null], [ABORTED, null]] as const) {
+    for (const [v, want] of [
+      [true, true],
+      [false, false],
+      ["verified", true],
+      ["UNVERIFIED", false],
+      ["false", false],
+      [null, null],
+      [1, null],
+      [ABORTED, null],
+    ] as const) {
       expect(paymentVerified(v)).toBe(want);
     }
     expect(currencyCode(" usd ")).toBe("USD");
