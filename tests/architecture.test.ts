@@ -119,10 +119,10 @@ interface Table {
   sqlName: string;
 }
 
-/** Every table declared in the schema (db/schema.ts, or the files of db/schema/). */
+/** Every table declared in the schema (the files of db/schema/, one per owning feature). */
 function schemaTables(root = SRC): Table[] {
   const tables: Table[] = [];
-  for (const file of [...new Glob("db/schema.ts").scanSync(root), ...new Glob("db/schema/**/*.ts").scanSync(root)]) {
+  for (const file of new Glob("db/schema/**/*.ts").scanSync(root)) {
     for (const m of readFileSync(join(root, file), "utf8").matchAll(/export const (\w+) = sqliteTable\(\s*"(\w+)"/g)) {
       tables.push({ name: m[1]!, sqlName: m[2]! });
     }

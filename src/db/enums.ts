@@ -1,6 +1,6 @@
 /**
  * The closed sets of values the database keeps in its enum columns, each
- * written once. The column types (db/schema.ts), the API's TypeBox unions (in
+ * written once. The column types (db/schema/), the API's TypeBox unions (in
  * each feature's model.ts, through literalUnion) and the TypeScript types are
  * all derived from these arrays.
  *

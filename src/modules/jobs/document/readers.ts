@@ -1,5 +1,5 @@
 /**
- * Tolerant readers for archived job documents (./index.ts), the one set used by
+ * Tolerant readers for archived job documents (src/sources/document.ts), the one set used by
  * everything that reads a document: the normaliser, the client score, the
  * proposal activity, the client record, the sandbox marketplace's rules and the
  * official-API normaliser. This folder imports nothing from the features, so
