@@ -1,0 +1,73 @@
+/**
+ * Applying: how proposals reach the marketplace (the sandbox or the bridge driver), how many go at once, and when sent ones are synced.
+ * Part of the one list of settings in src/config.ts.
+ */
+import { Type as T } from "@sinclair/typebox";
+import { MARKETPLACE_DRIVERS } from "../db/enums";
+import type { Setting } from "./setting";
+
+export const APPLY_SETTINGS = {
+  marketplaceDriver: {
+    env: "JOBPILOT_MARKETPLACE_DRIVER",
+    flag: undefined,
+    schema: T.Union(MARKETPLACE_DRIVERS.map((d) => T.Literal(d))),
+    default: "sandbox",
+    doc: "How proposals reach the marketplace for accounts without their own setting: sandbox (the simulated marketplace) or bridge (your own submitter, see README).",
+  },
+  sandboxApplyLatencyMs: {
+    env: "JOBPILOT_SANDBOX_APPLY_LATENCY_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 600_000 }),
+    default: 1500,
+    doc: "How long the sandbox marketplace takes to process a submission.",
+  },
+  loggedOutWindowMs: {
+    env: "JOBPILOT_LOGGED_OUT_WINDOW_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 86_400_000 }),
+    default: 300_000,
+    doc: "How long a submission keeps retrying (status processing) while the marketplace session is being restored before it ends logged_out.",
+  },
+  bridgeUrl: {
+    env: "JOBPILOT_BRIDGE_URL",
+    flag: undefined,
+    schema: T.Optional(T.String({ pattern: "^https?://" })),
+    default: undefined,
+    doc: "Where the bridge driver POSTs signed submissions (your own submitter).",
+  },
+  bridgeSecret: {
+    env: "JOBPILOT_BRIDGE_SECRET",
+    flag: undefined,
+    schema: T.Optional(T.String({ minLength: 24 })),
+    default: undefined,
+    doc: "Shared secret that signs bridge requests and callbacks (Standard Webhooks, e.g. whsec_… or 24+ random characters).",
+  },
+  bridgeTimeoutMs: {
+    env: "JOBPILOT_BRIDGE_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 100, maximum: 3_600_000 }),
+    default: 120_000,
+    doc: "How long the bridge driver waits for an outcome (in the response or the callback) before retrying.",
+  },
+  applyConcurrency: {
+    env: "JOBPILOT_APPLY_CONCURRENCY",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 256 }),
+    default: 8,
+    doc: "Applications submitted at once, in all.",
+  },
+  applyConcurrencyPerAccount: {
+    env: "JOBPILOT_APPLY_CONCURRENCY_PER_ACCOUNT",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 256 }),
+    default: 2,
+    doc: "Applications of one account submitted at once.",
+  },
+  syncCron: {
+    env: "JOBPILOT_SYNC_CRON",
+    flag: undefined,
+    schema: T.String({ minLength: 9 }),
+    default: "*/5 * * * *",
+    doc: "When applied proposals are checked for client views and replies (cron pattern).",
+  },
+} as const satisfies Record<string, Setting>;
