@@ -13,6 +13,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "ope
 import { systemClock, type Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
 import { retryAfterMs } from "../lib/retry-after";
+import { Semaphore } from "../lib/semaphore";
 
 export interface AiSettings {
   /** Unset or empty → isConfigured false. Keyless local servers accept any placeholder value. */
@@ -352,50 +353,4 @@ function sdkLogger(log: Logger, redact: (s: string) => string) {
   const forward = (level: "debug" | "info" | "warn" | "error") => (message: string) =>
     log[level](`openai sdk: ${redact(String(message)).slice(0, MAX_LOGGED_MESSAGE)}`);
   return { debug: forward("debug"), info: forward("info"), warn: forward("warn"), error: forward("error") };
-}
-
-/** FIFO counting semaphore: a released slot passes straight to the oldest waiter, so later calls cannot overtake. */
-class Semaphore {
-  private free: number;
-  private readonly waiters: Array<{ grant: () => void; cancel?: () => void }> = [];
-
-  constructor(limit: number) {
-    this.free = limit;
-  }
-
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(signal.reason ?? new Error("aborted"));
-    if (this.free > 0) {
-      this.free--;
-      return Promise.resolve(this.releaser());
-    }
-    return new Promise((resolve, reject) => {
-      const waiter: { grant: () => void; cancel?: () => void } = {
-        grant: () => {
-          if (waiter.cancel) signal?.removeEventListener("abort", waiter.cancel);
-          resolve(this.releaser());
-        },
-      };
-      if (signal) {
-        waiter.cancel = () => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          reject(signal.reason ?? new Error("aborted"));
-        };
-        signal.addEventListener("abort", waiter.cancel, { once: true });
-      }
-      this.waiters.push(waiter);
-    });
-  }
-
-  private releaser(): () => void {
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      const next = this.waiters.shift();
-      if (next) next.grant();
-      else this.free++;
-    };
-  }
 }

@@ -1,5 +1,8 @@
 /**
- * Static word lists and text templates for the sandbox job generator.
+ * Data, not logic: the static word lists and text templates of the sandbox job
+ * generator (niches, countries, names, phrasings). It is long because it is a
+ * table; there is nothing here to split by responsibility, so it stays one
+ * file over the usual 400 lines.
  * Placeholders in braces ({skill}, {product}, …) are filled by the generator.
  * Category names and slugs follow the marketplace's own taxonomy so category
  * filters and displays look like the real thing.
