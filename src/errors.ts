@@ -1,7 +1,7 @@
 import type { TSchema } from "@sinclair/typebox";
 
 /** The closed set of errors a service may throw, and the status each maps to. */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   payment_required: 402,
@@ -43,7 +43,7 @@ export const userFacingServerError = (code: "internal" | "unavailable", message:
 const SERVER_ERROR_MESSAGES: Record<number, string> = { 500: "Internal server error", 503: "Service unavailable" };
 
 /** What a client is told of a server error: its status in words, never the cause (which is logged). */
-export const serverErrorMessage = (status: number) => SERVER_ERROR_MESSAGES[status] ?? SERVER_ERROR_MESSAGES[500]!;
+const serverErrorMessage = (status: number) => SERVER_ERROR_MESSAGES[status] ?? SERVER_ERROR_MESSAGES[500]!;
 
 /** The message a client may see: a 4xx's own, a 5xx's only when it was written for the client. */
 export const clientMessage = (error: AppError) => (error.status < 500 || error.userFacing ? error.message : serverErrorMessage(error.status));

@@ -325,7 +325,7 @@ function readUsage(usage: ChatCompletion["usage"] | undefined): TokenUsage {
 }
 
 /** Milliseconds from `retry-after-ms` (the SDK reads it first), else `retry-after` (seconds or an HTTP date). */
-export function parseRetryAfterMs(headers: Headers | undefined, nowTs: number): number | undefined {
+function parseRetryAfterMs(headers: Headers | undefined, nowTs: number): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get("retry-after-ms");
   if (ms !== null && ms.trim() !== "") {

@@ -27,7 +27,7 @@
  * local-writer-phrases with local-writer-categories (every phrasing).
  */
 export { answerQuestionLocally } from "./local-writer-answers";
-export { writeProposalLocally, type Effort, type LocalProposalInput } from "./local-writer-letter";
+export { writeProposalLocally, type Effort } from "./local-writer-letter";
 export { bidText, type Bid } from "./local-writer-money";
 export type { WriterProfile, WritingJob } from "./local-writer-reading";
 export { MAX_ANSWER_CHARS, MAX_PROPOSAL_CHARS } from "./local-writer-text";

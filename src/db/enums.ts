@@ -37,7 +37,6 @@ export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 /** An application is `processing` until its driver's final word. */
 export const APPLICATION_STATUSES = ["processing", ...FINAL_STATUSES] as const;
-export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 /** How far a submission got (see the applications table). */
 export const APPLICATION_PHASES = ["queued", "submitting", "done"] as const;

@@ -22,7 +22,7 @@ type Schema = Record<string, any>;
 const isPlainObject = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** True when every container in `value` has the kind its schema position asks for. */
-export function containersMatch(schema: Schema | undefined, value: unknown): boolean {
+function containersMatch(schema: Schema | undefined, value: unknown): boolean {
   if (!schema || value === undefined) return true;
   if (Array.isArray(schema.anyOf)) {
     const members = schema.anyOf as Schema[];
@@ -51,7 +51,7 @@ export function containersMatch(schema: Schema | undefined, value: unknown): boo
 }
 
 /** Every failing field of `body`; unknown fields are not failures (they are dropped later). */
-export function bodyFailures(schema: TSchema, body: unknown): string[] {
+function bodyFailures(schema: TSchema, body: unknown): string[] {
   const errors = [...Value.Errors(schema, body)].filter((e) => e.type !== ValueErrorType.ObjectAdditionalProperties);
   return validationDetails(errors, "body");
 }

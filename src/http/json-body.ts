@@ -10,14 +10,14 @@ const CHARSET = /charset\s*=\s*"?([\w-]+)"?/i;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /**
  * Deepest nesting of arrays/objects, counted outside strings. Deeper documents
  * are refused before JSON.parse and validation, which recurse and would
  * otherwise overflow the stack on a hostile 10,000-level body.
  */
-export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
+function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   let depth = 0;
   let max = 0;
   let inString = false;
@@ -34,8 +34,6 @@ export function jsonDepth(text: string, limit = MAX_JSON_DEPTH): number {
   }
   return max;
 }
-
-export type BodyKind = "none" | "object" | "array" | "other";
 
 /**
  * The only body parser: JSON objects and arrays in UTF-8 (and urlencoded

@@ -12,7 +12,7 @@ const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
  * request head (request line + headers) over 16 KiB, before the app sees it;
  * this limit sits well below, so a long URL gets our JSON 414 instead.
  */
-export const MAX_URL_BYTES = 8192;
+const MAX_URL_BYTES = 8192;
 /**
  * Bun answers a request head (request line + headers) over its own limit with an empty 431 before any
  * of our code runs; its default, 16 KiB, would hide our JSON 414 from URLs of 16–64 KiB. The start

@@ -26,14 +26,11 @@ export const ErrorBody = t.Object(
 /** Standard error responses, merged into each route's response map for the OpenAPI page. */
 export const errorResponses = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as Record<number, typeof ErrorBody>;
 
-/** The statuses every authenticated route can answer, whatever it does. */
-export const AUTHED_ERRORS = [400, 401, 404, 429, 500] as const;
-
 /**
  * An integer query parameter. Elysia coerces query numbers in a way that loses
  * the parameter's name on failure, so the message travels with the schema.
  */
-export function queryInt(name: string, opts: { minimum?: number; maximum?: number; default?: number; description?: string }) {
+function queryInt(name: string, opts: { minimum?: number; maximum?: number; default?: number; description?: string }) {
   const schema = { type: "integer", ...opts };
   return t.Integer({ ...opts, error: `${name} must be ${describeSchema(schema as never)}` });
 }

@@ -15,7 +15,7 @@ export function sessionCookie(res: TestResponse): string {
   return match[1]!;
 }
 
-export function csrfOf(page: string): string {
+function csrfOf(page: string): string {
   const match = /name="csrf" value="([^"]+)"/.exec(page);
   if (!match) throw new Error(`no csrf field in ${page}`);
   return match[1]!;

@@ -70,7 +70,7 @@ const FreelancerReply = t.Object({
 const FreelancersReply = t.Object({ freelancers: t.Array(FreelancerReply) });
 const ReconnectReply = t.Object({ ok: t.Boolean() });
 
-export function isFinalStatus(value: unknown): value is FinalStatus {
+function isFinalStatus(value: unknown): value is FinalStatus {
   return isOneOf(FINAL_STATUSES, value);
 }
 

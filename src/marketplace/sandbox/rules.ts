@@ -19,9 +19,9 @@ export const SPECIALIZATION_NAME = "React & Node.js Specialist";
 export const SPECIALIZATION_RATE = 55;
 export const SPECIALIZATION_SKILLS = ["React", "Node.js", "TypeScript", "Next.js", "GraphQL"];
 /** Jobs stop taking proposals this long after they were posted. */
-export const MAX_JOB_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+const MAX_JOB_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** Price when a job's budget says nothing usable. */
-export const UNKNOWN_BUDGET_CONNECTS = 8;
+const UNKNOWN_BUDGET_CONNECTS = 8;
 
 const MINUTE_MS = 60_000;
 
@@ -88,7 +88,7 @@ export function freelancerIdFor(accountId: string, addedName?: string): string {
 }
 
 /** A UUID-shaped id (version 8, "custom") derived from `key`, for specialization profiles. */
-export function uuidFromKey(key: string): string {
+function uuidFromKey(key: string): string {
   const h = sha256Hex(key);
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -115,13 +115,13 @@ export function profileTitleFor(freelancerId: string): string {
 // Reading the archived document, with the tolerant readers every document reader shares.
 
 /** The posting's status as the marketplace reports it (authenticated details first), or null when not given. */
-export function openingStatus(doc: Obj): string | null {
+function openingStatus(doc: Obj): string | null {
   const { auth, pub } = detailRoots(doc);
   return first([obj(obj(auth?.opening)?.job)?.status, obj(pub?.opening)?.status], str)?.toUpperCase() ?? null;
 }
 
 /** The client's minimum Job Success Score (0–100), or null when the job sets none. */
-export function minJobSuccessScore(doc: Obj): number | null {
+function minJobSuccessScore(doc: Obj): number | null {
   const { auth, pub } = detailRoots(doc);
   return first([obj(obj(auth?.opening)?.qualifications), obj(auth?.qualifications), obj(pub?.qualifications)], (q) => num(q?.minJobSuccessScore));
 }

@@ -214,7 +214,7 @@ function currentKeyCache(db: Db): KeyCache {
   return cache;
 }
 
-export function invalidateKeyCache(db: Db): void {
+function invalidateKeyCache(db: Db): void {
   keyCaches.get(db)?.entries.clear();
 }
 
@@ -234,7 +234,7 @@ export function findKeyByHashCached(db: Db, hash: string): KeyLookup | undefined
  * Two point reads on unique indexes, not a JOIN: SQLite spends ~10 µs setting
  * up even a one-row join (measured here), against ~1.5 µs per indexed read.
  */
-export function findKeyByHash(db: Db, hash: string): KeyLookup | undefined {
+function findKeyByHash(db: Db, hash: string): KeyLookup | undefined {
   const key = prepared(db, "accounts.findKeyByHash", (d) =>
     d
       .select({
@@ -269,7 +269,7 @@ export function touchKeys(db: Db, lastUsed: Map<string, number>): void {
   });
 }
 
-export function loadDayCount(db: Db, keyId: string, bucket: string, windowStartTs: number): number {
+function loadDayCount(db: Db, keyId: string, bucket: string, windowStartTs: number): number {
   return (
     db
       .select({ count: rateLimitCounters.count })
@@ -280,7 +280,7 @@ export function loadDayCount(db: Db, keyId: string, bucket: string, windowStartT
 }
 
 /** Writes absolute counts (max with what is stored, so an older snapshot never lowers a count) and forgets old days. */
-export function saveDayCounts(db: Db, rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): void {
+function saveDayCounts(db: Db, rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): void {
   db.transaction((tx) => {
     for (const row of rows) {
       tx.insert(rateLimitCounters)

@@ -39,7 +39,7 @@ export interface AuthContext {
   rateLimitOverrides: Record<string, number> | null;
 }
 
-export function toAccountView(row: repo.AccountRow): AccountView {
+function toAccountView(row: repo.AccountRow): AccountView {
   return {
     id: row.id,
     name: row.name,
@@ -57,7 +57,7 @@ export function toAccountView(row: repo.AccountRow): AccountView {
   };
 }
 
-export function toKeyView(row: repo.ApiKeyRow): KeyView {
+function toKeyView(row: repo.ApiKeyRow): KeyView {
   return {
     id: row.id,
     accountId: row.accountId,

@@ -13,7 +13,7 @@
  */
 
 /** The localStorage entry (on the job site's origin) holding `{ base, key }`. */
-export const CAPTURE_STORAGE_KEY = "jobpilot.capture.v1";
+const CAPTURE_STORAGE_KEY = "jobpilot.capture.v1";
 
 /** Turns `https://jobs.example.com/` into `https://jobs.example.com`; refuses anything but an http(s) base. */
 function cleanBase(baseUrl: string): string {

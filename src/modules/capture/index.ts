@@ -7,8 +7,7 @@ import { CAPTURE_SCRIPT } from "./bookmarklet";
 import { CAPTURE_PATH, CaptureBody, CaptureResult } from "./model";
 import { captureJob } from "./service";
 
-export { CAPTURE_PATH };
-export const CAPTURE_SCRIPT_PATH = "/capture.js";
+const CAPTURE_SCRIPT_PATH = "/capture.js";
 
 /**
  * CORS for the capture route only: the bookmarklet runs on the job site's
@@ -16,7 +15,7 @@ export const CAPTURE_SCRIPT_PATH = "/capture.js";
  * credential (no cookies are involved). Preflights are answered without a key:
  * browsers never send custom headers on them.
  */
-export const CAPTURE_CORS = {
+const CAPTURE_CORS = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "POST",
   "access-control-allow-headers": "content-type, x-api-key",

@@ -6,7 +6,7 @@ import { literalUnion } from "../../http/schemas";
 export const CAPTURE_PATH = "/api/v1/capture";
 
 /** Largest accepted `descriptionHtml`, in characters (about 200 KB of markup). */
-export const MAX_DESCRIPTION_HTML = 200_000;
+const MAX_DESCRIPTION_HTML = 200_000;
 /** The archive refuses longer descriptions (normalizeJob), so plain text stops here too. */
 export const MAX_DESCRIPTION_TEXT = 100_000;
 

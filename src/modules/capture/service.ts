@@ -17,10 +17,10 @@ import { ingestDocuments } from "../intake/ingest";
 import { normalizeJob } from "../jobs/normalize";
 import { MAX_DESCRIPTION_TEXT, type CaptureBody, type CaptureResult } from "./model";
 
-// The HTML converter is shared with the job-board adapters (src/lib/html.ts); re-exported for existing callers.
-export { decodeEntities, htmlToText } from "../../lib/html";
+// The HTML converter is shared with the job-board adapters (src/lib/html.ts); re-exported because the capture tests check it here.
+export { htmlToText } from "../../lib/html";
 
-export const CAPTURE_SOURCE = "capture";
+const CAPTURE_SOURCE = "capture";
 
 function invalid(field: string, problem: string): AppError {
   return new AppError("bad_request", `Invalid body: ${field} ${problem}`, { details: [`${field} ${problem}`] });
@@ -66,7 +66,7 @@ function isTracking(name: string): boolean {
 }
 
 /** The URL without fragment and tracking parameters, the rest sorted, and no trailing slash: one string per page. */
-export function normalizeUrl(url: URL): string {
+function normalizeUrl(url: URL): string {
   const clean = new URL(url.href);
   clean.hash = "";
   const kept = [...clean.searchParams].filter(([name]) => !isTracking(name)).sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1));
@@ -132,7 +132,7 @@ const EMAIL = /^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[a-zA-Z]{2,24}$/;
 type CaptureDeps = Pick<Deps, "db" | "clock" | "feedIndex" | "config" | "wake">;
 
 /** The archived document for a capture, or a 400 naming the first bad field. */
-export function captureDocument(body: CaptureBody, nowTs: number): JobDocument {
+function captureDocument(body: CaptureBody, nowTs: number): JobDocument {
   let parsed: URL;
   try {
     parsed = new URL(body.url.trim());

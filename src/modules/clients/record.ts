@@ -44,9 +44,9 @@ export interface CompanyDocument {
 }
 
 export type ClientJobsRecord = Static<typeof ClientJobsRecordSchema>;
-export type ClientBuyer = Static<typeof BuyerSchema>;
-export type ClientOpenJob = Static<typeof ClientOpenJobSchema>;
-export type WorkHistoryEntry = Static<typeof WorkHistoryEntrySchema>;
+type ClientBuyer = Static<typeof BuyerSchema>;
+type ClientOpenJob = Static<typeof ClientOpenJobSchema>;
+type WorkHistoryEntry = Static<typeof WorkHistoryEntrySchema>;
 
 type Maybe = Obj | undefined;
 

@@ -17,8 +17,6 @@ export class Html {
   }
 }
 
-export { escapeHtml };
-
 /** Marks a trusted fragment (never anything a user typed) as already HTML. */
 export function raw(value: string): Html {
   return new Html(value);

@@ -15,8 +15,8 @@ import { html, type Html } from "./html";
  * rendered on the server with no JavaScript.
  */
 
-export const DAY_MS = 86_400_000;
-export const CHART_DAYS = 7;
+const DAY_MS = 86_400_000;
+const CHART_DAYS = 7;
 
 /** UTC midnight of the day `ts` falls in. */
 export function utcDayStart(ts: number): number {
@@ -152,7 +152,7 @@ function safeLocale(locale: string): string {
 }
 
 /** "3 minutes ago" / "vor 3 Minuten" / "in 2 days": the largest whole unit of the distance. */
-export function relativeTime(ts: number, nowTs: number, locale: string): string {
+function relativeTime(ts: number, nowTs: number, locale: string): string {
   const rtf = new Intl.RelativeTimeFormat(safeLocale(locale), { numeric: "auto" });
   const diff = ts - nowTs;
   const abs = Math.abs(diff);
@@ -163,7 +163,7 @@ export function relativeTime(ts: number, nowTs: number, locale: string): string 
 }
 
 /** The absolute time in the locale's own format, in UTC (the server does not know the reader's zone). */
-export function absoluteTime(ts: number, locale: string): string {
+function absoluteTime(ts: number, locale: string): string {
   return new Intl.DateTimeFormat(safeLocale(locale), {
     year: "numeric",
     month: "short",

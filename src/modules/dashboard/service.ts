@@ -21,7 +21,7 @@ export function newToken(): string {
 }
 
 /** Tokens are stored only as this hash, so a copy of the database opens no sessions. */
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return sha256Hex(token);
 }
 

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
-import { events, feedJobs, feeds } from "../../db/schema";
+import { feedJobs, feeds } from "../../db/schema";
 import { jobSummaries, type JobSummary } from "../jobs/repo";
 
 export type FeedRow = typeof feeds.$inferSelect;
@@ -218,19 +218,6 @@ export function findFeedJob(db: Db, feedId: string, id: string): FeedJobRow | un
 
 export function updateFeedJob(db: Db, id: string, changes: { read?: boolean; starredAtTs?: number | null }): FeedJobRow | undefined {
   return db.update(feedJobs).set(changes).where(eq(feedJobs.id, id)).returning().get();
-}
-
-/** Why the feed's newest failed webhook event failed, or null when none did. */
-export function lastWebhookError(db: Db, feedId: string): string | null {
-  return (
-    db
-      .select({ error: events.lastError })
-      .from(events)
-      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
-      .orderBy(desc(events.seq))
-      .limit(1)
-      .get()?.error ?? null
-  );
 }
 
 /** A processed job of this account (the UUID the API accepts as jobId); another account's is not found. */

@@ -122,12 +122,12 @@ function pickWritable(body: Record<string, unknown>): Writable {
 }
 
 /** Secrets are shown whole once (when created or rotated); afterwards only enough to recognise them. */
-export function maskSecret(secret: string): string {
+function maskSecret(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
 /** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
+function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];

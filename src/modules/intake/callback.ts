@@ -6,7 +6,7 @@ import { escapeHtml } from "../../lib/html";
 import { SourceError } from "../../sources/source";
 import { finishMarketplaceConnect } from "./connect";
 
-export const OAUTH_CALLBACK_PATH = "/admin/oauth/callback";
+const OAUTH_CALLBACK_PATH = "/admin/oauth/callback";
 
 function page(title: string, text: string): Response {
   const html = `<!doctype html><meta charset="utf-8"><title>jobpilot: ${escapeHtml(title)}</title><body style="font-family:system-ui;max-width:40em;margin:4em auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body>`;

@@ -109,16 +109,16 @@ export function bidStatsOf(doc: unknown): BidStats | null {
 // ---------- competition ----------
 
 /** Fewer proposals than this is always "low", however young the job. */
-export const COMPETITION_LOW_BELOW = 5;
+const COMPETITION_LOW_BELOW = 5;
 /** The marketplace's top bucket ("50+"): always "high". */
-export const COMPETITION_HIGH_FROM = 50;
+const COMPETITION_HIGH_FROM = 50;
 /** Proposals per hour since publish at or above which competition is "high" / "medium". */
-export const COMPETITION_HIGH_RATE = 10;
-export const COMPETITION_MEDIUM_RATE = 2;
+const COMPETITION_HIGH_RATE = 10;
+const COMPETITION_MEDIUM_RATE = 2;
 /** A job older than its pace suggests is still "medium" once this many proposals are in. */
-export const COMPETITION_MEDIUM_FROM = 20;
+const COMPETITION_MEDIUM_FROM = 20;
 /** Age floor for the rate, so 5 proposals in 2 minutes is not read as 150 per hour. */
-export const COMPETITION_MIN_AGE_MS = HOUR / 2;
+const COMPETITION_MIN_AGE_MS = HOUR / 2;
 
 /**
  * How crowded the job is, from proposals relative to its age:
@@ -164,9 +164,9 @@ export interface TrackingState {
   history: HistoryPoint[];
 }
 
-export const STOP_CLOSED = "job closed";
-export const STOP_HIRED = "hired";
-export const STOP_AGE = "age limit";
+const STOP_CLOSED = "job closed";
+const STOP_HIRED = "hired";
+const STOP_AGE = "age limit";
 
 /**
  * Why tracking should stop given the latest observation, or null to keep going.

@@ -29,7 +29,7 @@ export interface ClientScore {
   facts: string[];
 }
 
-export const COMPONENT_WEIGHTS = { hires: 0.3, money: 0.3, reputation: 0.3, engagement: 0.1 } as const;
+const COMPONENT_WEIGHTS = { hires: 0.3, money: 0.3, reputation: 0.3, engagement: 0.1 } as const;
 
 /** Reputation when there is no rating to judge (only the payment status). */
 const NO_RATING_SCORE = 50;
@@ -51,7 +51,7 @@ interface Average {
 }
 
 /** Everything the score looks at, already resolved across the document's sections; null = unknown. */
-export interface ClientFacts {
+interface ClientFacts {
   posted: number | null;
   withHires: number | null;
   assignments: number | null;
@@ -79,7 +79,7 @@ export interface ClientFacts {
   latestEndTs: number | null;
 }
 
-export function readClientFacts(input: unknown): ClientFacts {
+function readClientFacts(input: unknown): ClientFacts {
   const doc = obj(input) ?? {};
   const { auth, pub } = detailRoots(doc);
   const authBuyer = obj(auth?.buyer);

@@ -38,7 +38,7 @@ export function queueScoring(db: Db, payload: { feedId: string; ciphertext: stri
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
 const TRANSIENT: AiError["kind"][] = ["timeout", "rate_limited", "server", "network"];
 
-export interface ScoreOutcome {
+interface ScoreOutcome {
   score: number;
   source: "default" | "ai" | "cache" | "local";
   reason: string;
@@ -56,7 +56,7 @@ const inFlight = new WeakMap<Db, Map<string, Promise<ScoreOutcome>>>();
  * refusals or invalid answers, the local scorer takes over so the job is
  * still judged.
  */
-export async function computeScore(
+async function computeScore(
   deps: ScoringDeps,
   input: { accountId: string; profilePrompt: string; ciphertext: string; job: JobForScoring },
   ctx: Pick<TaskContext, "isLastAttempt">,

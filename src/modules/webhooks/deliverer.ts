@@ -33,7 +33,7 @@ export interface DelivererDeps {
 const DEDUPE_WINDOW_MS = 24 * 3_600_000;
 
 /** The wait before retry n (1-based) after a failure; Retry-After on 429/503 is honoured within [delay, 2×delay]. */
-export function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null, nowTs: number): number | null {
+function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null, nowTs: number): number | null {
   const base = scheduleMs[failedAttempts - 1];
   if (base === undefined) return null;
   if (statusCode === 429 || statusCode === 503) {

@@ -12,9 +12,6 @@ import type { NormalizedJob } from "../jobs/normalize";
 import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./model";
 import sampleJobDocument from "./sample-job.json" with { type: "json" };
 
-export type { WebhookPayload } from "./model";
-export { WebhookPayloadSchema } from "./model";
-
 export interface MatchedEventInput {
   /** "evt_…", also the webhook-id header. */
   eventId: string;
@@ -42,8 +39,8 @@ const MAX_SKILL_CHARS = 200;
 const MAX_QUESTIONS = 50;
 const MAX_QUESTION_CHARS = 5_000;
 
-export const TEST_MATCHING_SCORE = 5;
-export const TEST_SCORE_REASON = "Test event: sent when the webhook URL is saved, or on request";
+const TEST_MATCHING_SCORE = 5;
+const TEST_SCORE_REASON = "Test event: sent when the webhook URL is saved, or on request";
 
 /** The payload for a job that entered a feed. */
 export function buildJobMatchedPayload(input: MatchedEventInput): WebhookPayload {

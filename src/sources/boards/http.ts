@@ -15,7 +15,7 @@ const TIMEOUT_MS = 30_000;
 // The largest answers (a whole "Who is hiring?" thread) are a few MB.
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 /** Used when a 429 carries no usable Retry-After. */
-export const DEFAULT_RETRY_AFTER_MS = 60 * 60_000;
+const DEFAULT_RETRY_AFTER_MS = 60 * 60_000;
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60_000;
 
 export interface Validators {
@@ -134,7 +134,7 @@ export function uniqueDocuments(items: unknown[], toDocument: (raw: unknown) => 
 }
 
 /** The validators of an answer, merged into a state. */
-export function withValidators(state: SourceState, got: { etag: string | null; lastModified: string | null }): SourceState {
+function withValidators(state: SourceState, got: { etag: string | null; lastModified: string | null }): SourceState {
   return { ...state, etag: got.etag, lastModified: got.lastModified };
 }
 

@@ -21,8 +21,8 @@ import { CONNECT_COMMAND, REAUTHORISE_MESSAGE, refresh, type MarketplaceTokens }
 import { loadTokens, saveTokens } from "./token-store";
 
 export const JOB_POSTINGS_SCOPE = "Read marketplace Job Postings";
-export const COMMON_ENTITIES_SCOPE = "Common Entities - Read-Only Access";
-export const NOT_CONNECTED_MESSAGE = `not connected: run ${CONNECT_COMMAND}`;
+const COMMON_ENTITIES_SCOPE = "Common Entities - Read-Only Access";
+const NOT_CONNECTED_MESSAGE = `not connected: run ${CONNECT_COMMAND}`;
 
 const DEFAULT_MIN_INTERVAL_MS = 110; // ≈9 requests/second, under the 10/s limit
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;

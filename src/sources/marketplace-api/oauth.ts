@@ -13,8 +13,6 @@ import { readCapped } from "../../lib/read-capped";
 import { SourceError } from "../source";
 
 export const DEFAULT_AUTHORIZE_URL = "https://www.upwork.com/ab/account-security/oauth2/authorize";
-export const DEFAULT_TOKEN_URL = "https://www.upwork.com/api/v3/oauth2/token";
-export const DEFAULT_API_URL = "https://api.upwork.com/graphql";
 
 export const CONNECT_COMMAND = "`jobpilot source connect marketplace`";
 export const REAUTHORISE_MESSAGE = `re-authorise needed: run ${CONNECT_COMMAND}`;

@@ -21,9 +21,9 @@ export interface ProposalEngagement {
 }
 
 /** `vendorProposals` takes exactly one status per call, so each is listed in turn. */
-export const PROPOSAL_STATUSES = ["Pending", "Accepted", "Activated", "Offered", "Hired", "Declined", "Archived", "Withdrawn"] as const;
+const PROPOSAL_STATUSES = ["Pending", "Accepted", "Activated", "Offered", "Hired", "Declined", "Archived", "Withdrawn"] as const;
 
-export const VENDOR_PROPOSALS_QUERY = `
+const VENDOR_PROPOSALS_QUERY = `
 query vendorProposals($filter: VendorProposalFilter!, $sortAttribute: VendorProposalSortAttribute!, $pagination: Pagination!) {
   vendorProposals(filter: $filter, sortAttribute: $sortAttribute, pagination: $pagination) {
     totalCount
@@ -32,7 +32,7 @@ query vendorProposals($filter: VendorProposalFilter!, $sortAttribute: VendorProp
   }
 }`;
 
-export const PROPOSAL_ROOM_QUERY = `
+const PROPOSAL_ROOM_QUERY = `
 query proposalRoom($vendorProposalId: ID!) {
   proposalRoom(vendorProposalId: $vendorProposalId) { id roomName createdAtDateTime }
 }`;

@@ -28,7 +28,7 @@ const DEFAULT_PAGE_SIZE = 50;
 const MAX_QUERIES = 50;
 const MAX_QUERY_LENGTH = 500;
 
-export const SEARCH_QUERY = `
+const SEARCH_QUERY = `
 query marketplaceJobPostingsSearch(
   $marketPlaceJobFilter: MarketplaceJobPostingsSearchFilter,
   $searchType: MarketplaceJobPostingSearchType,

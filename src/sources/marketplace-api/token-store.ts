@@ -17,7 +17,7 @@ import { dirname } from "node:path";
 import { SourceError } from "../source";
 import { CONNECT_COMMAND, type MarketplaceTokens } from "./oauth";
 
-export const TOKEN_FILE_NAME = "marketplace-tokens.enc";
+const TOKEN_FILE_NAME = "marketplace-tokens.enc";
 const FORMAT_VERSION = 1;
 // Bound into the GCM tag, so a file from another purpose or version cannot be passed off as this one.
 const ASSOCIATED_DATA = new TextEncoder().encode(`jobpilot/marketplace-tokens/v${FORMAT_VERSION}`);
@@ -49,7 +49,7 @@ async function deriveKey(secretKey: string, salt: Uint8Array<ArrayBuffer>): Prom
   ]);
 }
 
-export async function encryptTokens(secretKey: string, tokens: MarketplaceTokens): Promise<string> {
+async function encryptTokens(secretKey: string, tokens: MarketplaceTokens): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const key = await deriveKey(secretKey, salt);
@@ -59,7 +59,7 @@ export async function encryptTokens(secretKey: string, tokens: MarketplaceTokens
   return JSON.stringify(file) + "\n";
 }
 
-export async function decryptTokens(secretKey: string, text: string, where = "the token file"): Promise<MarketplaceTokens> {
+async function decryptTokens(secretKey: string, text: string, where = "the token file"): Promise<MarketplaceTokens> {
   const unreadable = (why: string) => new SourceError(`${where} is not a marketplace token file (${why}): run ${CONNECT_COMMAND} to write a new one`);
   let file: Partial<TokenFile>;
   try {

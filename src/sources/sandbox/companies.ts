@@ -11,14 +11,14 @@ import type { Country, Niche } from "./catalog";
 export const COMPANY_POOL_SIZE = 300;
 
 export const MINUTE = 60_000;
-export const DAY = 24 * 60 * MINUTE;
+const DAY = 24 * 60 * MINUTE;
 /** Before this, work-history jobs use the old hex ciphertexts that don't convert to an id (§1.1). */
 const HEX_CIPHER_BEFORE = Date.UTC(2019, 0, 1);
 
 // ---------- hashing and seeded randomness ----------
 
 /** FNV-1a over the key with a murmur3 finaliser; `salt` gives independent streams. */
-export function hash32(key: string, salt: number): number {
+function hash32(key: string, salt: number): number {
   let h = (0x811c9dc5 ^ Math.imul(salt + 1, 0x9e3779b1)) >>> 0;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i);
@@ -126,7 +126,7 @@ function nicheTitle(rng: Rng, niche: Niche): string {
  * Company k of the seed's pool. Rebuilt on every call (cheap) rather than cached,
  * so no state is shared between documents. Dates count back from nowTs's day.
  */
-export function companyAt(seed: number, k: number, nowTs: number): Company {
+function companyAt(seed: number, k: number, nowTs: number): Company {
   const rng = new Rng(`company|${seed}|${k}`);
   const today = Math.floor(nowTs / DAY) * DAY;
   // A stride coprime with NAME_COMBOS walks every name once, so names in the pool are unique.

@@ -32,7 +32,7 @@ export interface GenerateOptions {
 }
 
 /** Sandbox jobs link to a reserved example domain (RFC 2606), never to the real marketplace. */
-export const SANDBOX_JOB_URL = "https://marketplace.example/jobs/";
+const SANDBOX_JOB_URL = "https://marketplace.example/jobs/";
 const TILE_TIERS = ["EntryLevel", "IntermediateLevel", "ExpertLevel"] as const;
 const DETAIL_TIERS = ["ENTRY_LEVEL", "INTERMEDIATE", "EXPERT"] as const;
 const TIER_RATE = [0.6, 1, 1.6];
