@@ -134,7 +134,8 @@ function idOf(guid: string): string {
 
 // ---- A small RSS reader: elements, attributes skipped, CDATA and entities handled. ----
 
-interface Element {
+/** One element of the feed's XML (XmlElement, so the DOM's global Element type is not shadowed). */
+interface XmlElement {
   name: string;
   /** Raw inner XML. */
   inner: string;
@@ -143,8 +144,8 @@ interface Element {
 const NAME = /^[A-Za-z_][\w.:-]*/;
 
 /** The child elements of an XML fragment, in order; throws when one is not closed. */
-function childElements(xml: string): Element[] {
-  const out: Element[] = [];
+function childElements(xml: string): XmlElement[] {
+  const out: XmlElement[] = [];
   let pos = 0;
   for (;;) {
     const lt = xml.indexOf("<", pos);
