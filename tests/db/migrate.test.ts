@@ -7,6 +7,7 @@ import { openDatabase, closeDatabase } from "../../src/db/client";
 import { ManualClock } from "../../src/lib/clock";
 import { migrate } from "../../src/db/migrate";
 import { MIGRATIONS } from "../../src/db/migrations.gen";
+import { PG_MIGRATIONS } from "../../src/db/migrations-pg.gen";
 import { renderMigrationsModule } from "../../scripts/gen-migrations";
 
 describe("migrations", () => {
@@ -35,9 +36,22 @@ describe("migrations", () => {
     expect(() => migrate(sqlite, { migrations: edited })).toThrow(/was changed after it was applied/);
   });
 
-  test("the embedded module matches migrations/ (run `bun run db:generate` after changing the schema)", () => {
+  test("the PostgreSQL migrations are embedded too, one migrations-pg/ file each, in order", () => {
+    expect(PG_MIGRATIONS.length).toBeGreaterThan(0);
+    expect(PG_MIGRATIONS.map((m) => m.idx)).toEqual(PG_MIGRATIONS.map((_, i) => i));
+  });
+
+  test("the embedded modules match migrations/ and migrations-pg/ (run `bun run db:generate` after changing the schema)", () => {
     const root = join(import.meta.dir, "../..");
     expect(readFileSync(join(root, "src/db/migrations.gen.ts"), "utf8")).toBe(renderMigrationsModule(root));
+    expect(readFileSync(join(root, "src/db/migrations-pg.gen.ts"), "utf8")).toBe(renderMigrationsModule(root, "postgresql"));
+  });
+
+  test("`gen-migrations --check` passes on the committed modules of both dialects", () => {
+    const root = join(import.meta.dir, "../..");
+    const run = Bun.spawnSync([process.execPath, "run", join(root, "scripts/gen-migrations.ts"), "--check"], { cwd: root, stderr: "pipe" });
+    expect(run.stderr.toString()).toBe("");
+    expect(run.exitCode).toBe(0);
   });
 
   test("a file database opens in WAL mode with FULL sync, foreign keys and a busy timeout", () => {

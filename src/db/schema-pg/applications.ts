@@ -1,0 +1,53 @@
+/**
+ * PostgreSQL twin of src/db/schema/applications.ts (owned by modules/applications).
+ */
+import { sql } from "drizzle-orm";
+import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { jobs } from "./jobs";
+import { APPLICATION_PHASES, APPLICATION_STATUSES } from "../enums";
+import { int64, jsonText } from "./columns";
+
+export const applications = pgTable(
+  "applications",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    jobCiphertext: text("job_ciphertext")
+      .notNull()
+      .references(() => jobs.ciphertext),
+    processedJobId: text("processed_job_id"),
+    driver: text("driver").notNull(),
+    freelancerId: text("freelancer_id").notNull(),
+    profileId: text("profile_id").notNull(),
+    status: text("status", { enum: APPLICATION_STATUSES }).notNull(),
+    statusMessage: text("status_message"),
+    errorMessage: text("error_message"),
+    phase: text("phase", { enum: APPLICATION_PHASES }).notNull(),
+    creditHeld: boolean("credit_held").notNull(),
+    coverLetter: text("cover_letter").notNull(),
+    hourlyRate: doublePrecision("hourly_rate"),
+    fixedBid: doublePrecision("fixed_bid"),
+    timeline: text("timeline").notNull(),
+    boostBids: integer("boost_bids").notNull().default(0),
+    answers: jsonText("answers").notNull().$type<{ position: number; answer: string }[]>(),
+    autoFill: boolean("auto_fill").notNull(),
+    explicitPositions: jsonText("explicit_positions").notNull().$type<number[]>(),
+    appliedAtTs: int64("applied_at_ts").notNull(),
+    processedAtTs: int64("processed_at_ts"),
+    loggedOutSinceTs: int64("logged_out_since_ts"),
+    viewed: boolean("viewed").notNull().default(false),
+    replied: boolean("replied").notNull().default(false),
+    viewedAtTs: int64("viewed_at_ts"),
+    lastCheckedAtTs: int64("last_checked_at_ts"),
+  },
+  (t) => [
+    index("applications_account_idx").on(t.accountId, t.appliedAtTs),
+    index("applications_job_idx").on(t.accountId, t.jobCiphertext),
+    // The 409 rule as a constraint: one live (processing or applied) application per account and job.
+    uniqueIndex("applications_live_uq").on(t.accountId, t.jobCiphertext).where(sql`status IN ('processing', 'applied')`),
+    index("applications_status_idx").on(t.status),
+  ],
+);

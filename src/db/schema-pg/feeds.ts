@@ -1,0 +1,69 @@
+/**
+ * PostgreSQL twin of src/db/schema/feeds.ts (owned by modules/feeds).
+ */
+import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { accounts } from "./accounts";
+import { jobs } from "./jobs";
+import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES } from "../enums";
+import { int64, jsonText } from "./columns";
+
+export const feeds = pgTable(
+  "feeds",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    profilePrompt: text("profile_prompt").notNull().default(""),
+    minScore: doublePrecision("min_score").notNull(),
+    includes: jsonText("includes").notNull().$type<string[]>(),
+    excludes: jsonText("excludes").notNull().$type<string[]>(),
+    minHourlyRate: doublePrecision("min_hourly_rate"),
+    minFixedPrice: doublePrecision("min_fixed_price"),
+    clientMinSpent: doublePrecision("client_min_spent"),
+    countryFilterMode: text("country_filter_mode", { enum: COUNTRY_FILTER_MODES }).notNull().default("exclude"),
+    excludedCountries: jsonText("excluded_countries").notNull().$type<string[]>(),
+    includedCountries: jsonText("included_countries").notNull().$type<string[]>(),
+    platforms: jsonText("platforms").$type<string[]>(),
+    proposalGenerationPrompt: text("proposal_generation_prompt"),
+    notificationsMuted: boolean("notifications_muted").notNull().default(false),
+    emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
+    jobTypes: jsonText("job_types").notNull().$type<string[]>(),
+    usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),
+    paymentVerifiedOnly: boolean("payment_verified_only").notNull().default(false),
+    clientMinRating: doublePrecision("client_min_rating"),
+    clientMinReviews: integer("client_min_reviews"),
+    webhookUrl: text("webhook_url"),
+    webhookSecret: text("webhook_secret"),
+    webhookPreviousSecret: text("webhook_previous_secret"),
+    webhookPreviousUntilTs: int64("webhook_previous_until_ts"),
+    webhookFailingSinceTs: int64("webhook_failing_since_ts"),
+    webhookDisabledAtTs: int64("webhook_disabled_at_ts"),
+    webhookDisabledReason: text("webhook_disabled_reason"),
+    createdAtTs: int64("created_at_ts").notNull(),
+    updatedAtTs: int64("updated_at_ts").notNull(),
+  },
+  (t) => [index("feeds_account_idx").on(t.accountId)],
+);
+
+export const feedJobs = pgTable(
+  "feed_jobs",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    jobCiphertext: text("job_ciphertext")
+      .notNull()
+      .references(() => jobs.ciphertext),
+    matchingScore: doublePrecision("matching_score").notNull(),
+    scoreSource: text("score_source").notNull(),
+    scoreReason: text("score_reason"),
+    matchedAtTs: int64("matched_at_ts").notNull(),
+    read: boolean("read").notNull().default(false),
+    starredAtTs: int64("starred_at_ts"),
+  },
+  (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
+);

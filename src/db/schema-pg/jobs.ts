@@ -1,0 +1,51 @@
+/**
+ * PostgreSQL twin of src/db/schema/jobs.ts (owned by modules/jobs).
+ */
+import { sql } from "drizzle-orm";
+import { pgTable, text, integer, doublePrecision, boolean, index } from "drizzle-orm/pg-core";
+import { JOB_TYPES, PLATFORMS } from "../enums";
+import { int64, jsonText } from "./columns";
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    ciphertext: text("ciphertext").primaryKey(),
+    jobUid: text("job_uid"),
+    platform: text("platform", { enum: PLATFORMS }).notNull(),
+    title: text("title").notNull(),
+    url: text("url").notNull(),
+    jobType: text("job_type", { enum: JOB_TYPES }),
+    hourlyMin: doublePrecision("hourly_min"),
+    hourlyMax: doublePrecision("hourly_max"),
+    fixedBudget: doublePrecision("fixed_budget"),
+    clientCountry: text("client_country"),
+    clientTotalSpent: doublePrecision("client_total_spent"),
+    paymentVerified: boolean("payment_verified"),
+    clientRating: doublePrecision("client_rating"),
+    clientReviews: integer("client_reviews"),
+    usOnly: boolean("us_only"),
+    emailFound: boolean("email_found").notNull(),
+    publishTimeTs: int64("publish_time_ts"),
+    companyId: text("company_id"),
+    source: text("source").notNull(),
+    document: jsonText("document").notNull().$type<Record<string, unknown>>(),
+    firstSeenAtTs: int64("first_seen_at_ts").notNull(),
+    exploredAtTs: int64("explored_at_ts").notNull(),
+    updatedAtTs: int64("updated_at_ts").notNull(),
+  },
+  (t) => [index("jobs_company_idx").on(t.companyId), index("jobs_first_seen_idx").on(t.firstSeenAtTs)],
+);
+
+export const jobTracking = pgTable(
+  "job_tracking",
+  {
+    jobCiphertext: text("job_ciphertext")
+      .primaryKey()
+      .references(() => jobs.ciphertext, { onDelete: "cascade" }),
+    active: boolean("active").notNull(),
+    state: jsonText("state").notNull().$type<Record<string, unknown>>(),
+    lastCheckedAtTs: int64("last_checked_at_ts").notNull(),
+  },
+  // SQLite's `active = 1`: booleans are 0/1 there.
+  (t) => [index("job_tracking_due_idx").on(t.lastCheckedAtTs).where(sql`active = true`)],
+);

@@ -1,0 +1,75 @@
+/**
+ * PostgreSQL twin of src/db/schema/marketplace.ts (owned by src/marketplace).
+ */
+import { sql } from "drizzle-orm";
+import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { PROFILE_TYPES } from "../enums";
+import { int64, jsonText } from "./columns";
+
+export const sandboxFreelancers = pgTable(
+  "sandbox_freelancers",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    avatarUrl: text("avatar_url"),
+    baseHourlyRate: doublePrecision("base_hourly_rate"),
+    country: text("country").notNull(),
+    jobSuccessScore: integer("job_success_score").notNull(),
+    connects: integer("connects").notNull(),
+    createdAtTs: int64("created_at_ts").notNull(),
+  },
+  (t) => [index("sandbox_freelancers_account_idx").on(t.accountId)],
+);
+
+export const sandboxProfiles = pgTable(
+  "sandbox_profiles",
+  {
+    profileId: text("profile_id").primaryKey(),
+    freelancerId: text("freelancer_id")
+      .notNull()
+      .references(() => sandboxFreelancers.id, { onDelete: "cascade" }),
+    type: text("type", { enum: PROFILE_TYPES }).notNull(),
+    name: text("name").notNull(),
+    hourlyRate: doublePrecision("hourly_rate"),
+    currency: text("currency").notNull(),
+    skills: jsonText("skills").notNull().$type<string[]>(),
+  },
+  (t) => [index("sandbox_profiles_freelancer_idx").on(t.freelancerId)],
+);
+
+export const sandboxSessions = pgTable("sandbox_sessions", {
+  accountId: text("account_id").primaryKey(),
+  valid: boolean("valid").notNull(),
+  restorable: boolean("restorable").notNull(),
+  updatedAtTs: int64("updated_at_ts").notNull(),
+});
+
+export const sandboxClosedJobs = pgTable("sandbox_closed_jobs", {
+  jobCiphertext: text("job_ciphertext").primaryKey(),
+  closedAtTs: int64("closed_at_ts").notNull(),
+});
+
+export const sandboxSubmissions = pgTable(
+  "sandbox_submissions",
+  {
+    applicationId: text("application_id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    freelancerId: text("freelancer_id").notNull(),
+    jobCiphertext: text("job_ciphertext").notNull(),
+    status: text("status").notNull(),
+    message: text("message").notNull(),
+    connectsSpent: integer("connects_spent").notNull(),
+    submittedAtTs: int64("submitted_at_ts").notNull(),
+    viewedAtTs: int64("viewed_at_ts"),
+    repliedAtTs: int64("replied_at_ts"),
+  },
+  (t) => [uniqueIndex("sandbox_submissions_applied_uq").on(t.freelancerId, t.jobCiphertext).where(sql`status = 'applied'`)],
+);
+
+export const bridgeOutcomes = pgTable("bridge_outcomes", {
+  applicationId: text("application_id").primaryKey(),
+  status: text("status").notNull(),
+  message: text("message").notNull(),
+  receivedAtTs: int64("received_at_ts").notNull(),
+});
