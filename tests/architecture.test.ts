@@ -101,6 +101,7 @@ const TABLE_OWNERS: Record<string, string> = {
   applications: "modules/applications",
   source_state: "modules/intake",
   oauth_states: "modules/intake",
+  oauth_tokens: "modules/intake", // encrypted; read and written through the TokenVault intake hands the marketplace-api adapter
   dashboard_sessions: "modules/dashboard",
   dashboard_sign_in_links: "modules/dashboard",
   tasks: "worker",

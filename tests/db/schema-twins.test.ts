@@ -53,6 +53,7 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   bridgeOutcomes: [true, true],
   sourceState: [true, true],
   oauthStates: [true, true],
+  oauthTokens: [true, true],
   dashboardSessions: [true, true],
   dashboardSignInLinks: [true, true],
 };

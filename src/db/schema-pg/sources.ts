@@ -24,3 +24,10 @@ export const oauthStates = pgTable("oauth_states", {
   provider: text("provider").notNull(),
   expiresAtTs: int64("expires_at_ts").notNull(),
 });
+
+export const oauthTokens = pgTable("oauth_tokens", {
+  provider: text("provider").primaryKey(),
+  ciphertext: text("ciphertext").notNull(),
+  updatedAtTs: int64("updated_at_ts").notNull(),
+  leaseUntilTs: int64("lease_until_ts"),
+});

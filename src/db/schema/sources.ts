@@ -1,5 +1,5 @@
 /**
- * Job sources' memory between polls and OAuth states in flight (owned by modules/intake).
+ * Job sources' memory between polls, OAuth states in flight and OAuth tokens (owned by modules/intake).
  */
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 
@@ -24,4 +24,18 @@ export const oauthStates = sqliteTable("oauth_states", {
   state: text("state").primaryKey(),
   provider: text("provider").notNull(),
   expiresAtTs: integer("expires_at_ts").notNull(),
+});
+
+/**
+ * OAuth tokens of connected providers, one row per provider (`marketplace`), so every node reads the same
+ * pair. `ciphertext` is the AES-256-GCM envelope src/sources/marketplace-api/token-store.ts writes (the same
+ * JSON the old `marketplace-tokens.enc` file held); the database never sees a token in clear. A refresh
+ * rotates the refresh token, so writes are compare-and-swap on `updatedAtTs`, and the one node refreshing
+ * holds `leaseUntilTs` (Unix ms) meanwhile: the others wait and re-read instead of spending the same token.
+ */
+export const oauthTokens = sqliteTable("oauth_tokens", {
+  provider: text("provider").primaryKey(),
+  ciphertext: text("ciphertext").notNull(),
+  updatedAtTs: integer("updated_at_ts").notNull(),
+  leaseUntilTs: integer("lease_until_ts"),
 });
