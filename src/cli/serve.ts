@@ -8,7 +8,8 @@ import { Loop } from "../worker/loop";
 import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK, scoreFeedMatch } from "../modules/scoring/service";
 import { searchTerms } from "../modules/feeds/repo";
-import { configuredSources, optionalMarketplaceApiSettings, sourceLookup } from "../modules/intake/registry";
+import { configuredSources, optionalMarketplaceApiOptions, sourceLookup } from "../modules/intake/registry";
+import { importLegacyTokenFile } from "../modules/intake/tokens";
 import { sourceLoops } from "../modules/intake/runner";
 import { SUBMIT_TASK } from "../modules/applications/service";
 import { submitApplication } from "../modules/applications/submit.task";
@@ -27,14 +28,16 @@ export const serveCommand: Command = {
   details:
     "Logs go to stdout (JSON lines); the start banner goes to stderr. On an empty database it creates a first account and prints its API key once, in the banner on stderr. SIGTERM or SIGINT stops it gracefully.",
   options: LISTEN_OPTIONS,
-  run(ctx): Running {
+  async run(ctx): Promise<Running> {
     const config = ctx.config();
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources: ReturnType<typeof configuredSources>;
-    const sourceDeps = { config, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
+    const sourceDeps = { config, db: deps.db, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
     try {
+      // Before any source or tracker reads the tokens: the file of an earlier version becomes the database row.
+      await importLegacyTokenFile({ db: deps.db, dbPath: config.dbPath, clock: deps.clock, log });
       sources = configuredSources(sourceDeps);
     } catch (err) {
       closeDeps(deps);
@@ -51,7 +54,7 @@ export const serveCommand: Command = {
     }
     const server = app.server!;
     const findSource = sourceLookup(sourceDeps, sources);
-    const tracker = createMarketplaceApiTracker(optionalMarketplaceApiSettings(config), log);
+    const tracker = createMarketplaceApiTracker(optionalMarketplaceApiOptions(config, deps.db), log);
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/index";
 import { closeDatabase, openDatabase } from "../../src/db/client";
 import { recordPoll } from "../../src/modules/intake/repo";
-import { loadTokens, tokenPathFor } from "../../src/sources/marketplace-api/token-store";
+import { findOAuthToken } from "../../src/modules/intake/token-repo";
+import { MARKETPLACE_PROVIDER, oauthTokenVault } from "../../src/modules/intake/tokens";
+import { loadTokens } from "../../src/sources/marketplace-api/token-store";
 import { startFakeMarketplaceApi, tokenReply, type FakeMarketplaceApi } from "../fixtures/marketplace-api/fake-api";
 
 const SECRET_KEY = "cli-test-secret-key-0123456789";
@@ -24,7 +26,18 @@ function cli(env: Record<string, string> = {}) {
     if (typeof code !== "number") throw new Error("unexpected long-running command");
     return { code, stdout, stderr };
   };
-  return { run, dbPath, tokenPath: tokenPathFor(dbPath) };
+  /** The stored row's ciphertext (null when none, or no database yet) and the tokens it decrypts to. */
+  const stored = async () => {
+    if (!existsSync(dbPath)) return null;
+    const db = openDatabase(dbPath);
+    try {
+      const row = await findOAuthToken(db, MARKETPLACE_PROVIDER);
+      return row === undefined ? null : { ciphertext: row.ciphertext, tokens: await loadTokens(oauthTokenVault(db), SECRET_KEY) };
+    } finally {
+      closeDatabase(db);
+    }
+  };
+  return { run, dbPath, stored };
 }
 
 /** Standard input that waits until stdout shows the authorize URL, then sends the line built from it. */
@@ -194,7 +207,7 @@ describe("source connect", () => {
   });
 
   test("missing settings: exit 1 naming the variables", async () => {
-    const { run, tokenPath } = cli({ JOBPILOT_SECRET_KEY: SECRET_KEY });
+    const { run, stored } = cli({ JOBPILOT_SECRET_KEY: SECRET_KEY });
     const res = await run(["source", "connect", "marketplace", "--code", "abc"]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("JOBPILOT_MARKETPLACE_CLIENT_ID, JOBPILOT_MARKETPLACE_CLIENT_SECRET");
@@ -202,13 +215,12 @@ describe("source connect", () => {
     const interactive = await run(["source", "connect", "marketplace"]);
     expect(interactive.code).toBe(1);
     expect(interactive.stderr).toContain("JOBPILOT_MARKETPLACE_CLIENT_ID");
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBeNull();
   });
 
-  test("--code with a redirect URL trades the code and stores the tokens encrypted next to the database", async () => {
+  test("--code with a redirect URL trades the code and stores the tokens encrypted in the database", async () => {
     fake.onToken((form) => (form.get("code") === "good-code" ? tokenReply("access-1", "refresh-1", 86400) : { status: 400, json: { error: "invalid_grant" } }));
-    const { run, tokenPath, dbPath } = cli(env());
-    expect(tokenPath).toBe(join(dbPath, "..", "marketplace-tokens.enc"));
+    const { run, stored, dbPath } = cli(env());
     const before = fake.tokenRequests.length;
     const res = await run(["source", "connect", "marketplace", "--code", "http://127.0.0.1:3999/admin/oauth/callback?code=good-code"]);
     expect(res.code, res.stderr).toBe(0);
@@ -221,48 +233,51 @@ describe("source connect", () => {
       client_secret: "cli-secret",
       redirect_uri: env().JOBPILOT_MARKETPLACE_REDIRECT_URI,
     });
-    expect(existsSync(tokenPath)).toBe(true);
-    expect(await Bun.file(tokenPath).text()).not.toContain("refresh-1");
-    expect(await loadTokens(tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-1", refreshToken: "refresh-1" });
+    const row = await stored();
+    expect(row!.ciphertext).not.toContain("refresh-1");
+    expect(row!.ciphertext).not.toContain("access-1");
+    expect(row!.tokens).toMatchObject({ accessToken: "access-1", refreshToken: "refresh-1" });
+    // No token file any more: every node reads the row.
+    expect(existsSync(join(dbPath, "..", "marketplace-tokens.enc"))).toBe(false);
   });
 
-  test("--code with a bare code works; a refused code exits 1 without a token file", async () => {
+  test("--code with a bare code works; a refused code exits 1 storing nothing", async () => {
     fake.onToken((form) =>
       form.get("code") === "bare" ? tokenReply("access-2", "refresh-2") : { status: 400, json: { error: "invalid_grant", error_description: "code expired" } },
     );
     const ok = cli(env());
     expect((await ok.run(["source", "connect", "marketplace", "--code", "bare"])).code).toBe(0);
-    expect(await loadTokens(ok.tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-2" });
+    expect((await ok.stored())!.tokens).toMatchObject({ accessToken: "access-2" });
 
     const bad = cli(env());
     const res = await bad.run(["source", "connect", "marketplace", "--code", "stale"]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("the authorisation code was refused");
-    expect(existsSync(bad.tokenPath)).toBe(false);
+    expect(await bad.stored()).toBeNull();
   });
 
   test("--code with a redirect URL carrying an unknown state is refused before the code is traded", async () => {
     fake.onToken(() => tokenReply("never", "never"));
-    const { run, tokenPath } = cli(env());
+    const { run, stored } = cli(env());
     const before = fake.tokenRequests.length;
     const res = await run(["source", "connect", "marketplace", "--code", "http://127.0.0.1:3999/admin/oauth/callback?code=c&state=forged"]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("Unknown, used or expired state");
     expect(fake.tokenRequests.length).toBe(before);
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBeNull();
   });
 
   test("--code with an error redirect is refused with the marketplace's reason", async () => {
-    const { run, tokenPath } = cli(env());
+    const { run, stored } = cli(env());
     const res = await run(["source", "connect", "marketplace", "--code", "http://127.0.0.1:3999/cb?error=access_denied&error_description=User+said+no"]);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("The marketplace refused the authorisation: User said no");
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBeNull();
   });
 
   test("interactive: prints the authorize URL, takes the pasted redirect URL with its state, stores the tokens", async () => {
     fake.onToken((form) => (form.get("code") === "pasted-code" ? tokenReply("access-3", "refresh-3") : { status: 400, json: { error: "invalid_grant" } }));
-    const { run, tokenPath } = cli(env());
+    const { run, stored } = cli(env());
     let authorize: URL | undefined;
     const res = await run(
       ["source", "connect", "marketplace", "--wait", "30"],
@@ -280,23 +295,23 @@ describe("source connect", () => {
     });
     expect(authorize!.searchParams.get("state")!.length).toBeGreaterThanOrEqual(16);
     expect(res.stdout).toContain("Connected. Access token valid until");
-    expect(await loadTokens(tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-3", refreshToken: "refresh-3" });
+    expect((await stored())!.tokens).toMatchObject({ accessToken: "access-3", refreshToken: "refresh-3" });
   });
 
   test("interactive: a bare pasted code is checked against the state this run handed out", async () => {
     fake.onToken((form) => (form.get("code") === "pasted-bare" ? tokenReply("access-4", "refresh-4") : { status: 400, json: { error: "invalid_grant" } }));
-    const { run, tokenPath } = cli(env());
+    const { run, stored } = cli(env());
     const res = await run(
       ["source", "connect", "marketplace", "--wait", "30"],
       pasteAfterUrl(() => "pasted-bare"),
     );
     expect(res.code, res.stderr).toBe(0);
-    expect(await loadTokens(tokenPath, SECRET_KEY)).toMatchObject({ accessToken: "access-4" });
+    expect((await stored())!.tokens).toMatchObject({ accessToken: "access-4" });
   });
 
-  test("interactive: a pasted URL with the wrong state fails clearly, trades nothing and writes no token file", async () => {
+  test("interactive: a pasted URL with the wrong state fails clearly, trades nothing and stores no tokens", async () => {
     fake.onToken(() => tokenReply("never", "never"));
-    const { run, tokenPath } = cli(env());
+    const { run, stored } = cli(env());
     const before = fake.tokenRequests.length;
     const res = await run(
       ["source", "connect", "marketplace", "--wait", "30"],
@@ -306,6 +321,6 @@ describe("source connect", () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("Unknown, used or expired state");
     expect(fake.tokenRequests.length).toBe(before);
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBeNull();
   });
 });

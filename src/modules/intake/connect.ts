@@ -2,7 +2,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { authorizeUrl, exchangeCode } from "../../sources/marketplace-api/oauth";
 import { saveTokens } from "../../sources/marketplace-api/token-store";
-import { marketplaceApiSettings } from "./registry";
+import { marketplaceApiOptions, marketplaceApiSettings } from "./registry";
 import * as repo from "./repo";
 
 const PROVIDER = "marketplace";
@@ -50,13 +50,13 @@ export function parsePastedCode(input: string): { code: string; state: string | 
   return { code: text, state: null };
 }
 
-/** Trades the code for tokens and stores them encrypted; a given `state` must be pending and is used up first (once only, CSRF). */
+/** Trades the code for tokens and stores them encrypted in the database; a given `state` must be pending and is used up first (once only, CSRF). */
 export async function finishMarketplaceConnect(deps: ConnectDeps, input: { code: string; state: string | null }): Promise<{ expiresAt: number }> {
-  const settings = marketplaceApiSettings(deps.config);
+  const settings = marketplaceApiOptions(deps.config, deps.db);
   if (input.state !== null && !repo.takeOAuthState(deps.db, PROVIDER, input.state, deps.clock.now())) {
     throw new AppError("bad_request", "Unknown, used or expired state: run `jobpilot source connect marketplace` again");
   }
   const tokens = await exchangeCode({ ...settings, redirectUri: deps.config.marketplaceRedirectUri, code: input.code, now: () => deps.clock.now() });
-  await saveTokens(settings.tokenPath, settings.secretKey, tokens);
+  await saveTokens(settings.tokenVault, settings.secretKey, tokens, deps.clock.now());
   return { expiresAt: tokens.expiresAt };
 }

@@ -2,8 +2,8 @@ import { Cron } from "croner";
 import type { Config } from "../../config";
 import { parseDurations } from "../../config";
 import type { Clock } from "../../lib/clock";
+import type { Db } from "../../db/client";
 import { createMarketplaceApiSource, SOURCE_NAME as MARKETPLACE_API_NAME } from "../../sources/marketplace-api/source";
-import { tokenPathFor } from "../../sources/marketplace-api/token-store";
 import { createHackerNewsSource, HACKERNEWS_NAME } from "../../sources/boards/hackernews";
 import { createHimalayasSource, HIMALAYAS_NAME } from "../../sources/boards/himalayas";
 import { createRemoteOkSource, REMOTEOK_NAME } from "../../sources/boards/remoteok";
@@ -11,10 +11,13 @@ import { createRemotiveSource, REMOTIVE_NAME } from "../../sources/boards/remoti
 import { createWeWorkRemotelySource, WWR_NAME } from "../../sources/boards/weworkremotely";
 import { createSandboxSource, SANDBOX_NAME } from "../../sources/sandbox/index";
 import type { JobSource } from "../../sources/source";
+import { MARKETPLACE_PROVIDER, oauthTokenVault } from "./tokens";
 
 /** What building a source takes: the configuration, and the search terms of the feeds (handed in, read at every poll). */
 export interface SourceDeps {
   config: Config;
+  /** Where sources keep what must be shared across nodes (the marketplace-api OAuth tokens). */
+  db: Db;
   /** Every distinct include term of the feeds that watch `platform`: what a searching source asks for. */
   searchTerms: (platform: string) => string[];
   /** The app's clock, for sources that read time between polls (token expiry, Retry-After dates); the system clock when absent. */
@@ -81,7 +84,7 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
       description: "the marketplace's official GraphQL API (needs `jobpilot source connect marketplace`)",
       build: (deps, intervalMs) => {
         const { config, clock } = deps;
-        const marketplace = marketplaceApiSettings(config);
+        const marketplace = marketplaceApiOptions(config, deps.db);
         const extra = config.marketplaceQueries
           .split(",")
           .map((q) => q.trim())
@@ -144,14 +147,18 @@ export function marketplaceApiSettings(config: Config) {
     clientId: config.marketplaceClientId!,
     clientSecret: config.marketplaceClientSecret!,
     secretKey: config.secretKey!,
-    tokenPath: tokenPathFor(config.dbPath),
   };
 }
 
-/** marketplaceApiSettings, or null when the API is not configured (outside the marketplace-api source it is optional). */
-export function optionalMarketplaceApiSettings(config: Config): ReturnType<typeof marketplaceApiSettings> | null {
+/** marketplaceApiSettings with the database row the tokens live in: what the marketplace API client takes. */
+export function marketplaceApiOptions(config: Config, db: Db) {
+  return { ...marketplaceApiSettings(config), tokenVault: oauthTokenVault(db, MARKETPLACE_PROVIDER) };
+}
+
+/** marketplaceApiOptions, or null when the API is not configured (outside the marketplace-api source it is optional). */
+export function optionalMarketplaceApiOptions(config: Config, db: Db): ReturnType<typeof marketplaceApiOptions> | null {
   try {
-    return marketplaceApiSettings(config);
+    return marketplaceApiOptions(config, db);
   } catch {
     return null;
   }

@@ -3,7 +3,8 @@
  *
  * - Authorises every request with the stored access token, refreshing it a few
  *   minutes before it expires and once more if the API answers 401; each new
- *   pair is saved at once, because a refresh spends the old refresh token.
+ *   pair is stored at once, because a refresh spends the old refresh token,
+ *   and only one process of a cluster refreshes at a time (token-store.ts).
  * - Keeps under the documented 10 requests/second per IP with a spacer
  *   between request starts, and waits out a 429's Retry-After in place when it
  *   is short (longer waits surface as RateLimitedError for the caller to
@@ -18,11 +19,10 @@ import { retryAfterMs } from "../../lib/retry-after";
 import { iso } from "../../lib/time";
 import { SourceError } from "../source";
 import { CONNECT_COMMAND, REAUTHORISE_MESSAGE, refresh, type MarketplaceTokens } from "./oauth";
-import { loadTokens, saveTokens } from "./token-store";
+import { DEFAULT_REFRESH_LEASE_MS, loadTokens, NOT_CONNECTED_MESSAGE, refreshStoredTokens, type TokenVault } from "./token-store";
 
 export const JOB_POSTINGS_SCOPE = "Read marketplace Job Postings";
 const COMMON_ENTITIES_SCOPE = "Common Entities - Read-Only Access";
-const NOT_CONNECTED_MESSAGE = `not connected: run ${CONNECT_COMMAND}`;
 
 const DEFAULT_MIN_INTERVAL_MS = 110; // ≈9 requests/second, under the 10/s limit
 const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
@@ -59,8 +59,8 @@ export interface MarketplaceClientOptions {
   tokenUrl: string;
   clientId: string;
   clientSecret: string;
-  /** Encrypted token file, conventionally `<database directory>/marketplace-tokens.enc`. */
-  tokenPath: string;
+  /** Where the encrypted tokens live (modules/intake hands in the database row). */
+  tokenVault: TokenVault;
   secretKey: string;
   fetch?: typeof fetch;
   /** Clock for token expiry and Retry-After dates. */
@@ -75,6 +75,10 @@ export interface MarketplaceClientOptions {
   maxRetryAfterMs?: number;
   rateLimitRetries?: number;
   timeoutMs?: number;
+  /** How long one process may hold the token refresh before another may take it over. */
+  refreshLeaseMs?: number;
+  /** How often a process waiting for another's refresh re-reads the stored tokens (real time). */
+  refreshLeasePollMs?: number;
 }
 
 /** The API keeps answering 429; `retryAfterMs` is how long it asked us to wait. */
@@ -126,35 +130,37 @@ export function createMarketplaceClient(opts: MarketplaceClientOptions): Marketp
   async function currentTokens(): Promise<MarketplaceTokens> {
     // Read lazily and again after a failure, so `source connect` run while serving takes effect on the next poll.
     if (tokens === null) {
-      tokens = await loadTokens(opts.tokenPath, opts.secretKey);
+      tokens = await loadTokens(opts.tokenVault, opts.secretKey);
       if (tokens === null) throw new SourceError(NOT_CONNECTED_MESSAGE);
     }
     return tokens;
   }
 
   function refreshTokens(stale: MarketplaceTokens): Promise<MarketplaceTokens> {
-    // One refresh at a time: a second refresh with the same (now spent) refresh token would get invalid_grant.
+    // One refresh at a time in this client; refreshStoredTokens keeps other clients and processes to one too.
     refreshing ??= (async () => {
       try {
-        // Another process (the connect command, a second server) may have written newer tokens.
-        const onDisk = await loadTokens(opts.tokenPath, opts.secretKey);
-        if (onDisk !== null && onDisk.expiresAt > stale.expiresAt && onDisk.expiresAt - now() > refreshMarginMs) {
-          tokens = onDisk;
-          return onDisk;
-        }
-        const base = onDisk !== null && onDisk.expiresAt > stale.expiresAt ? onDisk : stale;
-        const next = await refresh({
-          tokenUrl: opts.tokenUrl,
-          clientId: opts.clientId,
-          clientSecret: opts.clientSecret,
-          refreshToken: base.refreshToken,
-          fetch: opts.fetch,
-          now,
-        });
-        // Keep the new pair in memory even if saving fails: the old refresh token is already spent.
+        const next = await refreshStoredTokens(
+          {
+            vault: opts.tokenVault,
+            secretKey: opts.secretKey,
+            now,
+            // Tokens another process (a second server, the connect command) stored meanwhile.
+            usable: (stored) => stored.expiresAt > stale.expiresAt && stored.expiresAt - now() > refreshMarginMs,
+            refresh: (refreshToken) =>
+              refresh({ tokenUrl: opts.tokenUrl, clientId: opts.clientId, clientSecret: opts.clientSecret, refreshToken, fetch: opts.fetch, now }),
+            // Keep the new pair in memory even if storing it fails: the old refresh token is already spent.
+            onRefreshed: (pair) => {
+              tokens = pair;
+              opts.log?.info("marketplace access token refreshed", { expiresAt: iso(pair.expiresAt) });
+            },
+            leaseMs: opts.refreshLeaseMs ?? DEFAULT_REFRESH_LEASE_MS,
+            leasePollMs: opts.refreshLeasePollMs,
+            log: opts.log,
+          },
+          stale,
+        );
         tokens = next;
-        await saveTokens(opts.tokenPath, opts.secretKey, next);
-        opts.log?.info("marketplace access token refreshed", { expiresAt: iso(next.expiresAt) });
         return next;
       } catch (err) {
         if (err instanceof SourceError) tokens = null;

@@ -63,7 +63,7 @@ query marketplaceJobPostingsSearch(
 export interface MarketplaceApiSourceOptions
   extends Pick<
     MarketplaceClientOptions,
-    "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "tokenPath" | "secretKey" | "fetch" | "now" | "sleep" | "minIntervalMs"
+    "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "tokenVault" | "secretKey" | "fetch" | "now" | "sleep" | "minIntervalMs"
   > {
   /** Search terms: the active feeds' includes plus configured extras; read at every poll. */
   queries: () => string[];
@@ -99,7 +99,7 @@ export function createMarketplaceApiSource(opts: MarketplaceApiSourceOptions): J
       tokenUrl: opts.tokenUrl,
       clientId: opts.clientId,
       clientSecret: opts.clientSecret,
-      tokenPath: opts.tokenPath,
+      tokenVault: opts.tokenVault,
       secretKey: opts.secretKey,
       // opts.fetch wins (tests); else whatever fetch the runner hands the current poll.
       fetch: ((input: string | URL | Request, init?: RequestInit) => (opts.fetch ?? pollFetch)(input, init)) as typeof fetch,

@@ -1,30 +1,40 @@
 /**
- * The marketplace OAuth tokens at rest: one small file, by convention
- * `<database directory>/marketplace-tokens.enc` (the caller passes the path).
+ * The marketplace OAuth tokens at rest: one encrypted envelope kept in a
+ * TokenVault the caller hands in (modules/intake backs it with the
+ * `oauth_tokens` table, so every node of a cluster reads the same pair).
  *
  * The refresh token is a long-lived credential for the user's marketplace
  * account, so it is encrypted with AES-256-GCM under a key derived from
  * JOBPILOT_SECRET_KEY by HKDF-SHA-256. Each save draws a new random salt and
- * IV, both stored in the file beside the ciphertext; GCM's tag makes a wrong
- * key or any edit fail loudly instead of decrypting to garbage.
+ * IV, both stored in the envelope beside the ciphertext; GCM's tag makes a
+ * wrong key or any edit fail loudly instead of decrypting to garbage. The
+ * envelope is the same JSON the `marketplace-tokens.enc` file of earlier
+ * versions held, so such a file imports as it is.
  *
- * A refresh rotates the refresh token, so losing the new file after the old
- * token was spent would disconnect the source: writes go to `<path>.tmp`, are
- * fsynced and then renamed over the old file, and the directory is fsynced.
+ * A refresh rotates the refresh token: spending it twice disconnects the
+ * source (and a provider that detects reuse revokes the whole grant). So
+ * refreshStoredTokens lets one caller at a time refresh, cluster-wide: it takes
+ * a lease on the row by compare-and-swap on its version, refreshes, and
+ * replaces the row only if nobody wrote it meanwhile; whoever loses waits for
+ * the lease and re-reads the row instead of using its stale refresh token.
  */
-import { open, readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import type { Logger } from "../../lib/log";
 import { SourceError } from "../source";
-import { CONNECT_COMMAND, type MarketplaceTokens } from "./oauth";
+import { CONNECT_COMMAND, OAuthError, type MarketplaceTokens } from "./oauth";
 
-const TOKEN_FILE_NAME = "marketplace-tokens.enc";
 const FORMAT_VERSION = 1;
-// Bound into the GCM tag, so a file from another purpose or version cannot be passed off as this one.
+// Bound into the GCM tag, so an envelope from another purpose or version cannot be passed off as this one.
 const ASSOCIATED_DATA = new TextEncoder().encode(`jobpilot/marketplace-tokens/v${FORMAT_VERSION}`);
 const HKDF_INFO = new TextEncoder().encode("jobpilot marketplace-api token encryption");
 const MIN_SECRET_KEY_LENGTH = 16;
+const STORED = "the stored marketplace tokens";
 
-interface TokenFile {
+export const NOT_CONNECTED_MESSAGE = `not connected: run ${CONNECT_COMMAND}`;
+/** Longer than a token request may take (30 s), so a lease outlives the refresh it guards. */
+export const DEFAULT_REFRESH_LEASE_MS = 60_000;
+const DEFAULT_LEASE_POLL_MS = 200;
+
+interface TokenEnvelope {
   v: number;
   kdf: "HKDF-SHA-256";
   alg: "AES-256-GCM";
@@ -33,11 +43,32 @@ interface TokenFile {
   data: string;
 }
 
-/** `<database directory>/marketplace-tokens.enc` for a database file path. */
-export function tokenPathFor(databasePath: string): string {
-  return `${dirname(databasePath)}/${TOKEN_FILE_NAME}`;
+/** The encrypted tokens as stored, with what the compare-and-swap writes need. */
+export interface StoredTokens {
+  /** The encrypted envelope (JSON text). */
+  ciphertext: string;
+  /** Changes on every write (the row's updated_at_ts): the compare-and-swap checks it. */
+  version: number;
+  /** Unix ms until which one caller holds the right to refresh; null when nobody does. */
+  leaseUntilTs: number | null;
 }
 
+/**
+ * Where the encrypted tokens live. Every write but save() is a compare-and-swap on `version`, atomic
+ * against other processes on the same store.
+ */
+export interface TokenVault {
+  /** The stored tokens, or null when the source is not connected. */
+  load(): Promise<StoredTokens | null>;
+  /** Stores a new grant whatever is there (`source connect`); ends any lease. */
+  save(ciphertext: string, nowTs: number): Promise<void>;
+  /** Takes the refresh lease until `untilTs` when the row is still at `version` and no lease runs at `nowTs`; true when taken. */
+  lease(version: number, untilTs: number, nowTs: number): Promise<boolean>;
+  /** Replaces the ciphertext when the row is still at `version`, ending the lease; false when someone wrote meanwhile. */
+  replace(version: number, ciphertext: string, nowTs: number): Promise<boolean>;
+  /** Gives back the lease taken until `untilTs` (the refresh failed) when the row is still at `version`. */
+  release(version: number, untilTs: number): Promise<void>;
+}
 async function deriveKey(secretKey: string, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
   if (typeof secretKey !== "string" || secretKey.length < MIN_SECRET_KEY_LENGTH) {
     throw new SourceError(`JOBPILOT_SECRET_KEY must be set to at least ${MIN_SECRET_KEY_LENGTH} characters to store marketplace tokens`);
@@ -49,21 +80,23 @@ async function deriveKey(secretKey: string, salt: Uint8Array<ArrayBuffer>): Prom
   ]);
 }
 
-async function encryptTokens(secretKey: string, tokens: MarketplaceTokens): Promise<string> {
+/** The tokens sealed in a fresh envelope (new salt and IV). */
+export async function encryptTokens(secretKey: string, tokens: MarketplaceTokens): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const key = await deriveKey(secretKey, salt);
   const plain = new TextEncoder().encode(JSON.stringify({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt }));
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: ASSOCIATED_DATA }, key, plain));
-  const file: TokenFile = { v: FORMAT_VERSION, kdf: "HKDF-SHA-256", alg: "AES-256-GCM", salt: b64(salt), iv: b64(iv), data: b64(sealed) };
-  return JSON.stringify(file) + "\n";
+  const envelope: TokenEnvelope = { v: FORMAT_VERSION, kdf: "HKDF-SHA-256", alg: "AES-256-GCM", salt: b64(salt), iv: b64(iv), data: b64(sealed) };
+  return JSON.stringify(envelope) + "\n";
 }
 
-async function decryptTokens(secretKey: string, text: string, where = "the token file"): Promise<MarketplaceTokens> {
-  const unreadable = (why: string) => new SourceError(`${where} is not a marketplace token file (${why}): run ${CONNECT_COMMAND} to write a new one`);
-  let file: Partial<TokenFile>;
+/** Opens an envelope; a malformed one, a wrong key or an altered envelope is a SourceError naming `where`. */
+export async function decryptTokens(secretKey: string, text: string, where = STORED): Promise<MarketplaceTokens> {
+  const unreadable = (why: string) => new SourceError(`cannot read ${where} (${why}): run ${CONNECT_COMMAND} to store new ones`);
+  let file: Partial<TokenEnvelope>;
   try {
-    file = JSON.parse(text) as Partial<TokenFile>;
+    file = JSON.parse(text) as Partial<TokenEnvelope>;
   } catch {
     throw unreadable("not JSON");
   }
@@ -82,7 +115,7 @@ async function decryptTokens(secretKey: string, text: string, where = "the token
   } catch {
     // GCM cannot tell the two apart, and must not: the tag simply does not verify.
     throw new SourceError(
-      `cannot decrypt ${where}: JOBPILOT_SECRET_KEY is not the key it was written with, or the file was altered; ` +
+      `cannot decrypt ${where}: JOBPILOT_SECRET_KEY is not the key it was written with, or the envelope was altered; ` +
         `restore the key or run ${CONNECT_COMMAND} again`,
     );
   }
@@ -98,51 +131,97 @@ async function decryptTokens(secretKey: string, text: string, where = "the token
   return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt };
 }
 
-/** Encrypts and writes atomically with mode 0600; on any failure the old file (if any) is untouched and no .tmp is left. */
-export async function saveTokens(path: string, secretKey: string, tokens: MarketplaceTokens): Promise<void> {
-  const text = await encryptTokens(secretKey, tokens);
-  const tmp = `${path}.tmp`;
+/** Whether `text` has the shape of a token envelope (without opening it: that needs the key). */
+export function isTokenEnvelope(text: string): boolean {
   try {
-    // A leftover .tmp from a crash may carry a wider mode; "wx" below must create the file afresh.
-    await rm(tmp, { force: true });
-    const handle = await open(tmp, "wx", 0o600);
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true }).catch(() => {});
-    throw new Error(`could not write marketplace tokens to ${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  await syncDirectory(dirname(path));
-}
-
-/** The stored tokens, or null when the file does not exist (the source is not connected). */
-export async function loadTokens(path: string, secretKey: string): Promise<MarketplaceTokens | null> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new Error(`could not read marketplace tokens from ${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  return decryptTokens(secretKey, text, path);
-}
-
-/** Makes the rename durable; some filesystems refuse to open a directory, which only weakens crash safety. */
-async function syncDirectory(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, "r");
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    const e = JSON.parse(text) as Partial<TokenEnvelope> | null;
+    return typeof e === "object" && e !== null && e.v === FORMAT_VERSION && e.alg === "AES-256-GCM" && typeof e.data === "string";
   } catch {
-    // best effort
+    return false;
+  }
+}
+
+/** The stored tokens, or null when the vault holds none (the source is not connected). */
+export async function loadTokens(vault: TokenVault, secretKey: string): Promise<MarketplaceTokens | null> {
+  const stored = await vault.load();
+  return stored === null ? null : decryptTokens(secretKey, stored.ciphertext);
+}
+
+/** Encrypts and stores a new grant, replacing whatever the vault held. */
+export async function saveTokens(vault: TokenVault, secretKey: string, tokens: MarketplaceTokens, nowTs: number): Promise<void> {
+  await vault.save(await encryptTokens(secretKey, tokens), nowTs);
+}
+
+export interface RefreshStoredOptions {
+  vault: TokenVault;
+  secretKey: string;
+  now: () => number;
+  /** Whether tokens someone else stored can be used as they are (new enough, not about to expire). */
+  usable: (stored: MarketplaceTokens) => boolean;
+  /** The token endpoint: trades a refresh token for a new pair. */
+  refresh: (refreshToken: string) => Promise<MarketplaceTokens>;
+  leaseMs?: number;
+  /** How often a caller waiting for another's lease re-reads the row (real time). */
+  leasePollMs?: number;
+  /** Handed the new pair as soon as the endpoint answers, before it is stored: the old refresh token is spent by then. */
+  onRefreshed?: (next: MarketplaceTokens) => void;
+  log?: Logger;
+}
+
+/**
+ * A refreshed pair, spending the stored refresh token at most once across every process on the vault:
+ * tokens someone else stored meanwhile are used as they are; else this caller takes the lease, refreshes
+ * and replaces the row. While another caller holds the lease, it waits (at most about the lease's length)
+ * and re-reads. `stale` is the pair the caller holds; its refresh token is used only when it is newer
+ * than the stored one (a pair kept in memory after a failed write).
+ */
+export async function refreshStoredTokens(opts: RefreshStoredOptions, stale: MarketplaceTokens): Promise<MarketplaceTokens> {
+  const leaseMs = opts.leaseMs ?? DEFAULT_REFRESH_LEASE_MS;
+  const pollMs = opts.leasePollMs ?? DEFAULT_LEASE_POLL_MS;
+  // Real time, not the injected clock: this bounds a wait for another process.
+  const giveUpAt = performance.now() + leaseMs + pollMs;
+  for (;;) {
+    const row = await opts.vault.load();
+    if (row === null) throw new SourceError(NOT_CONNECTED_MESSAGE);
+    const stored = await decryptTokens(opts.secretKey, row.ciphertext);
+    if (opts.usable(stored)) return stored;
+    const nowTs = opts.now();
+    if (row.leaseUntilTs !== null && row.leaseUntilTs > nowTs) {
+      // Someone else is refreshing: its pair will be in the row shortly.
+      if (performance.now() > giveUpAt) throw new Error("another jobpilot process has held the marketplace token refresh for too long; trying again later");
+      await Bun.sleep(pollMs);
+      continue;
+    }
+    const leaseUntilTs = nowTs + leaseMs;
+    // Lost the race for the lease (or the row changed since we read it): read again.
+    if (!(await opts.vault.lease(row.version, leaseUntilTs, nowTs))) continue;
+    const base = stale.expiresAt > stored.expiresAt ? stale : stored;
+    let next: MarketplaceTokens;
+    try {
+      next = await opts.refresh(base.refreshToken);
+    } catch (err) {
+      await opts.vault.release(row.version, leaseUntilTs).catch(() => {});
+      if (err instanceof OAuthError && err.code === "invalid_grant") {
+        // The token may have been spent by someone whose lease outlived ours, and its pair stored since.
+        const after = await opts.vault.load();
+        if (after !== null && after.version !== row.version) {
+          const theirs = await decryptTokens(opts.secretKey, after.ciphertext);
+          if (opts.usable(theirs)) return theirs;
+        }
+      }
+      throw err;
+    }
+    opts.onRefreshed?.(next);
+    const ciphertext = await encryptTokens(opts.secretKey, next);
+    if (await opts.vault.replace(row.version, ciphertext, opts.now())) return next;
+    // Someone wrote meanwhile (a new grant from `source connect`): theirs wins when usable.
+    const after = await opts.vault.load();
+    if (after !== null) {
+      const theirs = await decryptTokens(opts.secretKey, after.ciphertext);
+      if (opts.usable(theirs)) return theirs;
+    }
+    opts.log?.warn("marketplace tokens were stored by someone else during our refresh; keeping ours in memory only");
+    return next;
   }
 }
 

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import type { Logger } from "../../lib/log";
 import { createMarketplaceClient, type MarketplaceClient, type MarketplaceClientOptions } from "./client";
 import { readEngagementByJob } from "./proposals";
@@ -14,11 +13,11 @@ export interface EngagementTracker {
  * The `marketplace-api` tracker: when the user connected the official API
  * (`jobpilot source connect marketplace`), the apply sync loop reads proposal
  * engagement from it (viewedByClient; a conversation room means replied).
- * Null when the API is not configured (no settings); until the token file exists it reports
+ * Null when the API is not configured (no settings); until tokens are stored it reports
  * nothing, so an unconnected install does not log an error every sync.
  */
 export function createMarketplaceApiTracker(
-  settings: Pick<MarketplaceClientOptions, "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "secretKey" | "tokenPath"> | null,
+  settings: Pick<MarketplaceClientOptions, "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "secretKey" | "tokenVault"> | null,
   log: Logger,
   fetchImpl?: typeof fetch,
 ): EngagementTracker | null {
@@ -27,7 +26,7 @@ export function createMarketplaceApiTracker(
   return {
     name: "marketplace-api",
     async engagementByJob(jobCiphertexts) {
-      if (jobCiphertexts.length === 0 || !existsSync(settings.tokenPath)) return new Map();
+      if (jobCiphertexts.length === 0 || (await settings.tokenVault.load()) === null) return new Map();
       client ??= createMarketplaceClient({ ...settings, fetch: fetchImpl, log });
       return readEngagementByJob(client, [...new Set(jobCiphertexts)]);
     },

@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { newOAuthState, OAUTH_STATE_TTL_MS, startMarketplaceConnect } from "../../../src/modules/intake/connect";
-import { loadTokens, tokenPathFor } from "../../../src/sources/marketplace-api/token-store";
+import { findOAuthToken } from "../../../src/modules/intake/token-repo";
+import { LEGACY_TOKEN_FILE, MARKETPLACE_PROVIDER, oauthTokenVault } from "../../../src/modules/intake/tokens";
+import { loadTokens } from "../../../src/sources/marketplace-api/token-store";
 import { startFakeMarketplaceApi, tokenReply, type FakeMarketplaceApi } from "../../fixtures/marketplace-api/fake-api";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 
@@ -12,7 +14,7 @@ const PATH = "/admin/oauth/callback";
 
 let fake: FakeMarketplaceApi;
 let t: TestApp;
-let tokenPath: string;
+let dbPath: string;
 
 beforeAll(() => {
   fake = startFakeMarketplaceApi();
@@ -23,8 +25,7 @@ afterAll(async () => {
 afterEach(() => t?.close());
 
 function app(configured = true) {
-  const dbPath = join(mkdtempSync(join(tmpdir(), "jp-oauth-cb-")), "jobpilot.db");
-  tokenPath = tokenPathFor(dbPath);
+  dbPath = join(mkdtempSync(join(tmpdir(), "jp-oauth-cb-")), "jobpilot.db");
   t = createTestApp({
     dbPath,
     config: {
@@ -39,6 +40,9 @@ function app(configured = true) {
   return t;
 }
 
+/** Whether the database holds marketplace tokens. */
+const stored = async () => (await findOAuthToken(t.deps.db, MARKETPLACE_PROVIDER)) !== undefined;
+
 const query = (params: Record<string, string>) => `${PATH}?${new URLSearchParams(params)}`;
 
 describe("newOAuthState", () => {
@@ -50,7 +54,7 @@ describe("newOAuthState", () => {
 });
 
 describe("GET /admin/oauth/callback", () => {
-  test("a pending state succeeds once, without the admin token: HTML page, encrypted tokens written", async () => {
+  test("a pending state succeeds once, without the admin token: HTML page, encrypted tokens stored in the database", async () => {
     fake.onToken((form) => (form.get("code") === "the-code" ? tokenReply("access-a", "refresh-a", 3600) : { status: 400, json: { error: "invalid_grant" } }));
     app();
     const { state } = startMarketplaceConnect(t.deps);
@@ -67,8 +71,10 @@ describe("GET /admin/oauth/callback", () => {
       client_secret: "cb-secret",
       redirect_uri: "http://127.0.0.1:3000/admin/oauth/callback",
     });
-    expect(existsSync(tokenPath)).toBe(true);
-    const tokens = await loadTokens(tokenPath, SECRET_KEY);
+    const row = await findOAuthToken(t.deps.db, MARKETPLACE_PROVIDER);
+    expect(row!.ciphertext).not.toContain("refresh-a");
+    expect(existsSync(join(dbPath, "..", LEGACY_TOKEN_FILE))).toBe(false);
+    const tokens = await loadTokens(oauthTokenVault(t.deps.db), SECRET_KEY);
     expect(tokens).toEqual({ accessToken: "access-a", refreshToken: "refresh-a", expiresAt: t.clock.now() + 3600 * 1000 });
 
     // The state is single-use: the same redirect again is refused without reaching the token endpoint.
@@ -87,7 +93,7 @@ describe("GET /admin/oauth/callback", () => {
     expect(res.status, show(res)).toBe(400);
     expect(res.body).toEqual({ error: expect.stringContaining("Unknown, used or expired state") });
     expect(fake.tokenRequests.length).toBe(before);
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBe(false);
   });
 
   test("an expired state is refused (400); one just inside the TTL works", async () => {
@@ -98,14 +104,14 @@ describe("GET /admin/oauth/callback", () => {
     const res = await t.request("GET", query({ code: "c", state: expired.state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error).toContain("expired");
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBe(false);
 
     const fresh = startMarketplaceConnect(t.deps);
     expect(fresh.expiresAtTs).toBe(t.clock.now() + OAUTH_STATE_TTL_MS);
     t.clock.advance(OAUTH_STATE_TTL_MS - 1);
     const ok = await t.request("GET", query({ code: "c", state: fresh.state }));
     expect(ok.status, show(ok)).toBe(200);
-    expect(existsSync(tokenPath)).toBe(true);
+    expect(await stored()).toBe(true);
   });
 
   test("exactly at the TTL the state has expired", async () => {
@@ -128,7 +134,7 @@ describe("GET /admin/oauth/callback", () => {
     expect(noState.body).toEqual({ error: "code and state are required" });
     const nothing = await t.request("GET", PATH);
     expect(nothing.status).toBe(400);
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBe(false);
     // The state is still good.
     expect((await t.request("GET", query({ code: "c", state }))).status).toBe(200);
   });
@@ -142,7 +148,7 @@ describe("GET /admin/oauth/callback", () => {
     const bare = await t.request("GET", query({ error: "access_denied" }));
     expect(bare.status).toBe(400);
     expect(bare.body.error).toContain("access_denied");
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBe(false);
   });
 
   test("the token endpoint refusing the code is 400 with its message; nothing is written", async () => {
@@ -153,7 +159,7 @@ describe("GET /admin/oauth/callback", () => {
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error).toContain("the authorisation code was refused");
     expect(res.body.error).toContain("invalid_grant: Code has expired");
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBe(false);
   });
 
   test("the token endpoint failing (5xx) is 503, not a client error", async () => {
@@ -163,7 +169,7 @@ describe("GET /admin/oauth/callback", () => {
     const res = await t.request("GET", query({ code: "c", state }));
     expect(res.status, show(res)).toBe(503);
     expect(res.body.error).toContain("Could not reach the marketplace");
-    expect(existsSync(tokenPath)).toBe(false);
+    expect(await stored()).toBe(false);
   });
 
   test("other /admin paths still need the admin token", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config";
 import { configuredSources, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../../../src/modules/intake/registry";
 import { memoryLogger } from "../../../src/lib/log";
+import { openDatabase } from "../../../src/db/client";
 
 const MARKETPLACE_ENV = {
   JOBPILOT_MARKETPLACE_CLIENT_ID: "client-id",
@@ -9,9 +10,11 @@ const MARKETPLACE_ENV = {
   JOBPILOT_SECRET_KEY: "a-secret-key-of-32-characters-xx",
 };
 const ALL = Object.keys(SOURCE_CATALOG);
+/** Building a source reads nothing from the database; the marketplace-api source only keeps it for its tokens. */
+const db = openDatabase(":memory:");
 
 function build(env: Record<string, string>) {
-  return configuredSources({ config: loadConfig(env), searchTerms: () => [] });
+  return configuredSources({ config: loadConfig(env), db, searchTerms: () => [] });
 }
 
 describe("parseSourceIntervals", () => {

@@ -1,7 +1,4 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ManualClock } from "../../../src/lib/clock";
 import { SourceError } from "../../../src/sources/source";
 import {
@@ -14,23 +11,21 @@ import {
 import { loadTokens, saveTokens } from "../../../src/sources/marketplace-api/token-store";
 import { startFakeMarketplaceApi, tokenReply } from "../../fixtures/marketplace-api/fake-api";
 import scopeError from "../../fixtures/marketplace-api/graphql-missing-scope.json";
+import { memoryVault, type MemoryVault } from "../../fixtures/marketplace-api/memory-vault";
 
 const KEY = "client-test-secret-key-0123456789";
-const dir = mkdtempSync(join(tmpdir(), "jobpilot-client-"));
 const api = startFakeMarketplaceApi();
 afterAll(async () => {
   await api.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 let clock: ManualClock;
-let tokenPath: string;
+let vault: MemoryVault;
 let sleeps: number[];
-let counter = 0;
 
 beforeEach(() => {
   clock = new ManualClock();
-  tokenPath = join(dir, `tokens-${++counter}.enc`);
+  vault = memoryVault();
   sleeps = [];
   api.tokenRequests.splice(0);
   api.apiRequests.splice(0);
@@ -43,7 +38,7 @@ function client(extra: Partial<MarketplaceClientOptions> = {}) {
     tokenUrl: api.tokenUrl,
     clientId: "client-1",
     clientSecret: "secret-1",
-    tokenPath,
+    tokenVault: vault,
     secretKey: KEY,
     now: () => clock.now(),
     sleep: async (ms) => void sleeps.push(ms),
@@ -54,7 +49,7 @@ function client(extra: Partial<MarketplaceClientOptions> = {}) {
 
 const ok = { json: { data: { hello: "world" } } };
 const connect = (expiresInMs: number, access = "access-old") =>
-  saveTokens(tokenPath, KEY, { accessToken: access, refreshToken: "refresh-old", expiresAt: clock.now() + expiresInMs });
+  saveTokens(vault, KEY, { accessToken: access, refreshToken: "refresh-old", expiresAt: clock.now() + expiresInMs }, clock.now());
 
 describe("authorisation", () => {
   test("sends the stored access token as Bearer and returns data", async () => {
@@ -66,7 +61,7 @@ describe("authorisation", () => {
     expect(api.tokenRequests).toHaveLength(0);
   });
 
-  test("no token file → SourceError: not connected", async () => {
+  test("no stored tokens → SourceError: not connected", async () => {
     const err = await client()
       .query("{ hello }")
       .catch((e) => e);
@@ -82,7 +77,7 @@ describe("authorisation", () => {
     expect(api.tokenRequests).toHaveLength(1);
     expect(api.tokenRequests[0]!.get("refresh_token")).toBe("refresh-old");
     expect(api.apiRequests.map((r) => r.authorization)).toEqual(["Bearer access-new"]);
-    expect(await loadTokens(tokenPath, KEY)).toEqual({ accessToken: "access-new", refreshToken: "refresh-new", expiresAt: clock.now() + 86_400_000 });
+    expect(await loadTokens(vault, KEY)).toEqual({ accessToken: "access-new", refreshToken: "refresh-new", expiresAt: clock.now() + 86_400_000 });
   });
 
   test("concurrent requests share one refresh", async () => {
@@ -130,10 +125,42 @@ describe("authorisation", () => {
     api.onApi(() => ok);
     await c.query("{ a }"); // reads and caches the old pair
     clock.advance(6 * 60_000); // now inside the refresh margin
-    await saveTokens(tokenPath, KEY, { accessToken: "access-connected", refreshToken: "refresh-connected", expiresAt: clock.now() + 86_400_000 });
+    await saveTokens(vault, KEY, { accessToken: "access-connected", refreshToken: "refresh-connected", expiresAt: clock.now() + 86_400_000 }, clock.now());
     await c.query("{ b }");
     expect(api.tokenRequests).toHaveLength(0);
     expect(api.apiRequests.map((r) => r.authorization)).toEqual(["Bearer access-old", "Bearer access-connected"]);
+  });
+
+  test("two clients on one store (two nodes) refreshing at once: one token request, both use the new pair", async () => {
+    await connect(1_000);
+    let answer!: () => void;
+    const held = new Promise<void>((r) => (answer = r));
+    api.onToken(async () => {
+      await held;
+      return tokenReply("access-new", "refresh-new", 86400);
+    });
+    api.onApi(() => ok);
+    const both = Promise.all([client({ refreshLeasePollMs: 5 }).query("{ a }"), client({ refreshLeasePollMs: 5 }).query("{ b }")]);
+    await Bun.sleep(30);
+    answer();
+    await both;
+    expect(api.tokenRequests).toHaveLength(1);
+    expect(api.apiRequests.map((r) => r.authorization)).toEqual(["Bearer access-new", "Bearer access-new"]);
+    expect(await loadTokens(vault, KEY)).toMatchObject({ accessToken: "access-new", refreshToken: "refresh-new" });
+  });
+
+  test("a refreshed pair whose write fails is still used (the old refresh token is spent)", async () => {
+    await connect(1_000);
+    api.onApi(() => ok);
+    const c = client();
+    vault.replace = async () => {
+      throw new Error("database is locked");
+    };
+    const err = await c.query("{ a }").catch((e) => e);
+    expect(err.message).toBe("database is locked");
+    await c.query("{ b }");
+    expect(api.tokenRequests).toHaveLength(1);
+    expect(api.apiRequests.map((r) => r.authorization)).toEqual(["Bearer access-new"]);
   });
 });
 

@@ -1,25 +1,21 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { SourceError } from "../../../src/sources/source";
 import { createMarketplaceClient } from "../../../src/sources/marketplace-api/client";
 import { readEngagement, readEngagementByJob } from "../../../src/sources/marketplace-api/proposals";
 import { saveTokens } from "../../../src/sources/marketplace-api/token-store";
+import { memoryVault } from "../../fixtures/marketplace-api/memory-vault";
 import { startFakeMarketplaceApi, type ApiRequest, type Reply } from "../../fixtures/marketplace-api/fake-api";
 import scopeError from "../../fixtures/marketplace-api/graphql-missing-scope.json";
 
 const KEY = "proposals-test-secret-key-0123456789";
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-const dir = mkdtempSync(join(tmpdir(), "jobpilot-proposals-"));
-const tokenPath = join(dir, "tokens.enc");
+const vault = memoryVault();
 const api = startFakeMarketplaceApi();
 afterAll(async () => {
   await api.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  await saveTokens(tokenPath, KEY, { accessToken: "access", refreshToken: "refresh", expiresAt: NOW + 86_400_000 });
+  await saveTokens(vault, KEY, { accessToken: "access", refreshToken: "refresh", expiresAt: NOW + 86_400_000 }, NOW);
   api.apiRequests.splice(0);
 });
 
@@ -29,7 +25,7 @@ const client = () =>
     tokenUrl: api.tokenUrl,
     clientId: "c",
     clientSecret: "s",
-    tokenPath,
+    tokenVault: vault,
     secretKey: KEY,
     now: () => NOW,
     minIntervalMs: 0,

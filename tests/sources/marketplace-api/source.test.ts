@@ -1,29 +1,24 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { memoryLogger } from "../../../src/lib/log";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { SourceError, type PollContext, type SourceState } from "../../../src/sources/source";
 import { createMarketplaceApiSource, type MarketplaceApiSourceOptions } from "../../../src/sources/marketplace-api/source";
 import { saveTokens } from "../../../src/sources/marketplace-api/token-store";
+import { memoryVault, type MemoryVault } from "../../fixtures/marketplace-api/memory-vault";
 import { searchReply, startFakeMarketplaceApi, type ApiRequest, type Reply } from "../../fixtures/marketplace-api/fake-api";
 import scopeError from "../../fixtures/marketplace-api/graphql-missing-scope.json";
 
 const KEY = "source-test-secret-key-0123456789";
 const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
-const dir = mkdtempSync(join(tmpdir(), "jobpilot-source-"));
 const api = startFakeMarketplaceApi();
 afterAll(async () => {
   await api.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-let tokenPath: string;
-let counter = 0;
+let vault: MemoryVault;
 beforeEach(async () => {
-  tokenPath = join(dir, `tokens-${++counter}.enc`);
-  await saveTokens(tokenPath, KEY, { accessToken: "access", refreshToken: "refresh", expiresAt: NOW + 86_400_000 });
+  vault = memoryVault();
+  await saveTokens(vault, KEY, { accessToken: "access", refreshToken: "refresh", expiresAt: NOW + 86_400_000 }, NOW);
   api.apiRequests.splice(0);
 });
 
@@ -59,7 +54,7 @@ function source(queries: string[], extra: Partial<MarketplaceApiSourceOptions> =
     tokenUrl: api.tokenUrl,
     clientId: "client-1",
     clientSecret: "secret-1",
-    tokenPath,
+    tokenVault: vault,
     secretKey: KEY,
     queries: () => queries,
     maxPages: 2,
@@ -146,8 +141,8 @@ describe("marketplace-api source", () => {
     expect(api.apiRequests).toHaveLength(0);
   });
 
-  test("not connected (no token file) → SourceError", async () => {
-    rmSync(tokenPath);
+  test("not connected (no stored tokens) → SourceError", async () => {
+    vault.row = null;
     serve({ react: { "": page([1], null) } });
     const err = await Promise.resolve(source(["react"]).poll(ctx())).catch((e) => e);
     expect(err).toBeInstanceOf(SourceError);
