@@ -520,7 +520,12 @@ export async function copySqliteToPg(opts: CopyOptions): Promise<CopyResult> {
     });
     return { tables: results, totalRows, skipped, migrated, snapshotAt };
   } finally {
-    if (readOpen) sqlite.run("COMMIT");
+    try {
+      // Ends the read transaction (it wrote nothing); never hides the error that brought us here.
+      if (readOpen) sqlite.run("COMMIT");
+    } catch {
+      // closing below releases it anyway
+    }
     sqlite.close();
     await sql.close();
   }
