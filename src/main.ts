@@ -23,6 +23,7 @@ const result = await runCli(process.argv.slice(2), {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
   stdin: () => Bun.stdin.stream(),
+  stderrIsTTY: process.stderr.isTTY === true,
 });
 
 if (typeof result === "number") process.exit(result);

@@ -8,6 +8,8 @@ export interface CliIO {
   stderr: (text: string) => void;
   /** Standard input as a stream, for commands that read `-`. */
   stdin?: () => ReadableStream<Uint8Array>;
+  /** True when standard error is a terminal: long commands then redraw one progress bar instead of printing progress lines. */
+  stderrIsTTY?: boolean;
 }
 
 /** A long-running command (serve) hands this back so main.ts can wire signals and wait. */

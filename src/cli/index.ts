@@ -7,12 +7,14 @@ import { helpText, makeContext, parseCommand, UsageError, type CliIO, type Comma
 import { keyCreate, keyList, keyRevoke } from "./key";
 import { dashboardLink } from "./dashboard";
 import { migrateCommand } from "./migrate";
+import { dbCopy } from "./db-copy";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
 export const COMMANDS: Command[] = [
   serveCommand,
   migrateCommand,
+  dbCopy,
   accountCreate,
   accountList,
   accountLimits,

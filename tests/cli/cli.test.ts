@@ -37,6 +37,12 @@ describe("command line", () => {
     expect((await run("key", "--help")).code).toBe(0);
   });
 
+  test("README's command table has a row for every command", async () => {
+    const readme = await Bun.file(join(import.meta.dir, "../../README.md")).text();
+    const table = readme.slice(readme.indexOf("## Command line"), readme.indexOf("## The API"));
+    for (const c of COMMANDS) expect(table, c.name).toContain(`| \`${c.name}`);
+  });
+
   test.each([
     [["bogus"], /^jobpilot: unknown command 'bogus'/],
     [["key", "frobnicate"], /^jobpilot: unknown command 'key frobnicate' \(expected one of: create, list, revoke\)/],

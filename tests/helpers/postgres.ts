@@ -53,11 +53,14 @@ async function admin(statement: string): Promise<void> {
 
 let counter = 0;
 
-/** A new empty database on the test server; `drop()` removes it, closing any connection left on it. */
-export async function createPgDatabase(): Promise<TestPgDatabase> {
+/**
+ * A new empty database on the test server; `drop()` removes it, closing any connection left on it. `options`
+ * go after CREATE DATABASE name (e.g. `TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'`).
+ */
+export async function createPgDatabase(options = ""): Promise<TestPgDatabase> {
   const base = requireUrl();
   const name = `jp_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
-  await admin(`CREATE DATABASE "${name}"`);
+  await admin(`CREATE DATABASE "${name}" ${options}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { name, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
