@@ -170,6 +170,10 @@ function addEdgeRows(path: string): void {
   for (const state of ["a-lower", "B-upper", "é-accent", "_under", "Z"]) {
     db.run("INSERT INTO oauth_states (state, provider, expires_at_ts) VALUES (?, 'marketplace', 1795304707542)", [state]);
   }
+  // The encrypted token row is opaque base64-ish text; a null lease is the common case.
+  db.run(
+    "INSERT INTO oauth_tokens (provider, ciphertext, updated_at_ts, lease_until_ts) VALUES ('marketplace', 'v1.c2FsdA.aXY.dGFn.Y2lwaGVy', 1795304707542, NULL)",
+  );
   db.run("INSERT INTO bridge_outcomes (application_id, status, message, received_at_ts) VALUES ('app-x', 'applied', 'ok \"quoted\" \\\\ backslash', 1)");
   db.run("INSERT INTO sandbox_closed_jobs (job_ciphertext, closed_at_ts) VALUES (?, 1795304707542)", [job]);
   db.run("INSERT INTO sandbox_sessions (account_id, valid, restorable, updated_at_ts) VALUES (?, 1, 0, 1795304707542)", [account]);
