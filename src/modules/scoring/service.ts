@@ -69,7 +69,7 @@ export async function computeScore(
   if (!pending) inFlight.set(deps.db, (pending = new Map()));
   const key = `${input.ciphertext}\u0000${promptHash}`;
   const running = pending.get(key);
-  if (running) {
+  if (running !== undefined) {
     const shared = await running;
     return shared.source === "ai" ? { ...shared, source: "cache" } : shared;
   }
