@@ -20,11 +20,15 @@ export interface Schedule {
 export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: () => void }, schedules: Schedule[]): { stop(): void } {
   const crons = schedules.map(
     (s) =>
-      new Cron(s.pattern, { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) }, () => {
-        if (hasPendingTask(deps.db, s.kind)) return;
-        enqueueTask(deps.db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
-        deps.wake();
-      }),
+      new Cron(
+        s.pattern,
+        { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) },
+        async () => {
+          if (await hasPendingTask(deps.db, s.kind)) return;
+          enqueueTask(deps.db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
+          deps.wake();
+        },
+      ),
   );
   return {
     stop: () => {

@@ -40,11 +40,11 @@ function setup() {
 }
 
 /** Archives a job document and returns the job part of a SubmitRequest, built from the archived row. */
-function archive(doc: Record<string, unknown>): SubmitRequest["job"] {
+async function archive(doc: Record<string, unknown>): Promise<SubmitRequest["job"]> {
   const result = ingestDocuments(t.deps, [doc], { source: "test" });
   expect(result.rejected).toBe(0);
   const cipher = (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
-  const row = findJob(t.deps.db, cipher)!;
+  const row = (await findJob(t.deps.db, cipher))!;
   return {
     ciphertext: row.ciphertext,
     url: row.url,
@@ -194,7 +194,7 @@ describe("submit", () => {
   test("applied: spends the job's Connects once per application; a repeat returns the same outcome", async () => {
     const { driver } = setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
-    const job = archive(makeDoc({ hourly: [30, 60] })); // max rate 60 → 14 Connects
+    const job = await archive(makeDoc({ hourly: [30, 60] })); // max rate 60 → 14 Connects
     const req = request(accountId, freelancer.id, freelancer.profiles[0]!.profileId, job);
     const outcome = await driver.submit(req);
     expect(outcome.status).toBe("applied");
@@ -209,7 +209,7 @@ describe("submit", () => {
   test("a second application to the same job with the same freelancer fails without spending", async () => {
     const { driver } = setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
-    const job = archive(makeDoc({ fixed: 500 })); // 12 Connects
+    const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, job))).status).toBe("applied");
     const again = request(accountId, freelancer.id, freelancer.profiles[1]!.profileId, job);
     const outcome = await driver.submit(again);
@@ -223,7 +223,7 @@ describe("submit", () => {
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     const submit = (job: SubmitRequest["job"]) => driver.submit(request(accountId, freelancer.id, freelancer.id, job));
 
-    const closed = archive(makeDoc());
+    const closed = await archive(makeDoc());
     expect(await call("POST", `/jobs/${encodeURIComponent(closed.ciphertext)}/close`)).toEqual({
       status: 200,
       body: { ciphertext: closed.ciphertext, closed: true },
@@ -232,18 +232,18 @@ describe("submit", () => {
 
     const authClosed = makeDoc();
     authClosed.authJobDetailsResponse = { data: { jobAuthDetails: { opening: { job: { status: "CLOSED" } } } } };
-    expect((await submit(archive(authClosed))).status).toBe("not_available");
+    expect((await submit(await archive(authClosed))).status).toBe("not_available");
     const pubCancelled = makeDoc();
     (pubCancelled.jobDetailsResponse as any).data.jobPubDetails.opening = { status: "CANCELLED" };
-    const cancelled = await submit(archive(pubCancelled));
+    const cancelled = await submit(await archive(pubCancelled));
     expect(cancelled).toEqual({ status: "not_available", message: "This job is no longer available (status CANCELLED)" });
     const active = makeDoc();
     (active.jobDetailsResponse as any).data.jobPubDetails.opening = { status: "ACTIVE" };
-    expect((await submit(archive(active))).status).toBe("applied");
+    expect((await submit(await archive(active))).status).toBe("applied");
 
-    const old = archive(makeDoc());
+    const old = await archive(makeDoc());
     t.clock.set(Date.parse("2026-01-15T11:59:00.000Z") + 30 * DAY); // makeDoc's publish time + 30 days
-    expect((await submit(archive(makeDoc()))).status).toBe("applied"); // exactly 30 days: still open
+    expect((await submit(await archive(makeDoc()))).status).toBe("applied"); // exactly 30 days: still open
     t.clock.advance(1);
     const expired = await submit(old);
     expect(expired).toEqual({ status: "not_available", message: "This job is no longer available: it was posted more than 30 days ago" });
@@ -256,7 +256,7 @@ describe("submit", () => {
     const [own] = await driver.freelancers(agency.accountId);
     const abroad = (await call("POST", `/accounts/${agency.accountId}/freelancers`, { name: "Jan Nowak", country: "PL" })).body.freelancer;
 
-    const usOnly = archive(makeDoc({ usOnly: true }));
+    const usOnly = await archive(makeDoc({ usOnly: true }));
     expect(usOnly.usOnly).toBe(true);
     const refused = await driver.submit(request(agency.accountId, abroad.id, abroad.id, usOnly));
     expect(refused.status).toBe("not_eligible");
@@ -264,14 +264,14 @@ describe("submit", () => {
     expect(refused.message).toContain("PL");
     expect((await driver.submit(request(agency.accountId, own!.id, own!.id, usOnly))).status).toBe("applied");
 
-    const jss = (min: number) => {
+    const jss = async (min: number) => {
       const doc = makeDoc();
       doc.authJobDetailsResponse = { data: { jobAuthDetails: { opening: { job: { status: "ACTIVE" }, qualifications: { minJobSuccessScore: min } } } } };
       return archive(doc);
     };
-    const high = await driver.submit(request(agency.accountId, own!.id, own!.id, jss(95)));
+    const high = await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(95)));
     expect(high).toEqual({ status: "not_eligible", message: `This job requires a Job Success Score of at least 95%; ${own!.name} has 92%` });
-    expect((await driver.submit(request(agency.accountId, own!.id, own!.id, jss(92)))).status).toBe("applied");
+    expect((await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(92)))).status).toBe("applied");
     expect(repo.findFreelancer(t.deps.db, abroad.id)!.connects).toBe(80);
   });
 
@@ -279,7 +279,7 @@ describe("submit", () => {
     const { driver, call } = setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 20 })).body.freelancer.connects).toBe(20);
-    const job = archive(makeDoc({ fixed: 500 })); // 12 Connects
+    const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     const short = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 9 }));
     expect(short).toEqual({ status: "not_enough_connects", message: "Needs 21 Connects; 20 available" });
     expect(connects()).toBe(20);
@@ -291,7 +291,7 @@ describe("submit", () => {
     const listed = makeDoc({ fixed: 5000 });
     listed.connectPrice = 2;
     await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 2 });
-    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, archive(listed)))).status).toBe("applied");
+    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(listed)))).status).toBe("applied");
     expect(connects()).toBe(0);
 
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: -1 })).status).toBe(400);
@@ -301,7 +301,7 @@ describe("submit", () => {
   test("logged_out records nothing; reconnect restores a restorable session only", async () => {
     const { driver, call } = setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
-    const job = archive(makeDoc());
+    const job = await archive(makeDoc());
     const req = request(accountId, freelancer.id, freelancer.id, job);
 
     expect(await driver.reconnect(accountId)).toBe(true); // no session row: valid
@@ -314,7 +314,7 @@ describe("submit", () => {
     expect((await driver.submit(req)).status).toBe("applied");
 
     await call("POST", `/accounts/${accountId}/session`, { valid: false, restorable: false });
-    const other = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
+    const other = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     expect(await driver.reconnect(accountId)).toBe(false);
     expect((await driver.submit(other)).status).toBe("logged_out");
     expect((await call("POST", `/accounts/${accountId}/session`, { valid: true })).body.session.valid).toBe(true);
@@ -326,7 +326,7 @@ describe("submit", () => {
     const { driver, call } = setup();
     const mine = await soloFreelancer(driver);
     const theirs = await soloFreelancer(driver);
-    const job = archive(makeDoc());
+    const job = await archive(makeDoc());
 
     const foreignFreelancer = await driver.submit(request(mine.accountId, theirs.freelancer.id, theirs.freelancer.id, job));
     expect(foreignFreelancer.status).toBe("failed");
@@ -349,7 +349,7 @@ describe("submit", () => {
   test("lookup: null for an application the sandbox never received", async () => {
     const { driver } = setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    expect(await driver.lookup(request(accountId, freelancer.id, freelancer.id, archive(makeDoc())))).toBeNull();
+    expect(await driver.lookup(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc())))).toBeNull();
   });
 });
 
@@ -368,7 +368,7 @@ describe("engagement", () => {
     const applicationId = applicationIdWith(true);
     const plan = rules.engagementPlan(applicationId);
     const submittedAt = t.clock.now();
-    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, archive(makeDoc()), { applicationId }))).status).toBe("applied");
+    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }))).status).toBe("applied");
 
     expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: false, replied: false, viewedAt: null });
     t.clock.set(submittedAt + plan.viewDelayMs - 1);
@@ -391,7 +391,7 @@ describe("engagement", () => {
     const { driver } = setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const applicationId = applicationIdWith(false);
-    await driver.submit(request(accountId, freelancer.id, freelancer.id, archive(makeDoc()), { applicationId }));
+    await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }));
     t.clock.advance(365 * DAY);
     expect(await driver.engagement(applicationId, accountId)).toMatchObject({ viewed: true, replied: false });
   });
@@ -399,9 +399,9 @@ describe("engagement", () => {
   test("null for unknown, non-applied and other accounts' submissions", async () => {
     const { driver } = setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    const applied = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
+    const applied = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     await driver.submit(applied);
-    const refused = request(accountId, freelancer.id, freelancer.id, archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
+    const refused = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
     expect((await driver.submit(refused)).status).toBe("not_enough_connects");
     expect(await driver.engagement("no-such-application", accountId)).toBeNull();
     expect(await driver.engagement(refused.applicationId, accountId)).toBeNull();
@@ -411,8 +411,8 @@ describe("engagement", () => {
   test("admin view and reply force engagement now; the seeded timeline still wins when earlier", async () => {
     const { driver, call } = setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    const viewOnly = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
-    const replyNow = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
+    const viewOnly = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
+    const replyNow = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     await driver.submit(viewOnly);
     await driver.submit(replyNow);
     const now = t.clock.now() + MINUTE; // before any seeded view (5 minutes at the earliest)
@@ -434,7 +434,7 @@ describe("engagement", () => {
     expect((await call("POST", `/submissions/${viewOnly.applicationId}/view`)).body.engagement.viewedAt).toBe(now);
 
     expect((await call("POST", "/submissions/nope/view")).status).toBe(404);
-    const refused = request(accountId, freelancer.id, freelancer.id, archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
+    const refused = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
     await driver.submit(refused);
     expect((await call("POST", `/submissions/${refused.applicationId}/reply`)).status).toBe(400);
   });

@@ -102,7 +102,7 @@ export async function apply(
   auth: AuthContext,
   input: ApplyInput,
 ): Promise<{ success: true; queueId: string; creditsRemaining: number; message: string }> {
-  const resolved = resolveJobRef(deps, auth, input.jobId);
+  const resolved = await resolveJobRef(deps, auth, input.jobId);
   const job = resolved.job;
   if (job.platform === "web") {
     throw new AppError("bad_request", `jobId refers to a job from a public job board; apply on its own site: ${job.url}`);
@@ -158,8 +158,8 @@ export async function apply(
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };
 }
 
-export function jobOfApplication(db: Db, app: repo.ApplicationRow): { job: NormalizedJob; document: Record<string, unknown> } {
-  const row = findJob(db, app.jobCiphertext);
+export async function jobOfApplication(db: Db, app: repo.ApplicationRow): Promise<{ job: NormalizedJob; document: Record<string, unknown> }> {
+  const row = await findJob(db, app.jobCiphertext);
   const normalized = row ? normalizeJob(row.document) : null;
   if (!row || !normalized?.ok) throw new Error(`archived job ${app.jobCiphertext} is missing or invalid`);
   return { job: normalized.job, document: row.document };
@@ -193,25 +193,29 @@ function toStatus(app: repo.ApplicationRow): StatusView {
 }
 
 /** Status by queueId, or of this account's latest application for a job. Exactly one of the two. */
-export function status(deps: ApplicationsDeps, auth: AuthContext, query: { queueId?: string; jobId?: string }): StatusView {
+export async function status(deps: ApplicationsDeps, auth: AuthContext, query: { queueId?: string; jobId?: string }): Promise<StatusView> {
   if ((query.queueId === undefined) === (query.jobId === undefined)) {
     throw new AppError("bad_request", "Give exactly one of queueId or jobId");
   }
   if (query.queueId !== undefined) {
-    const app = repo.findAccountApplication(deps.db, auth.accountId, query.queueId);
+    const app = await repo.findAccountApplication(deps.db, auth.accountId, query.queueId);
     if (!app) throw notFound("Application not found");
     return toStatus(app);
   }
-  const resolved = resolveJobRef(deps, auth, query.jobId!);
-  const app = repo.latestForJob(deps.db, auth.accountId, resolved.job.ciphertext);
+  const resolved = await resolveJobRef(deps, auth, query.jobId!);
+  const app = await repo.latestForJob(deps.db, auth.accountId, resolved.job.ciphertext);
   if (!app) throw notFound("No application for this job");
   return toStatus(app);
 }
 
-export function appliedJobs(deps: ApplicationsDeps, auth: AuthContext, query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] }) {
+export async function appliedJobs(
+  deps: ApplicationsDeps,
+  auth: AuthContext,
+  query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] },
+) {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { items, total } = repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });
+  const { items, total } = await repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });
   return {
     jobs: items.map(({ app, title, url, platform, matchingScore }) => ({
       jobId: app.jobCiphertext,

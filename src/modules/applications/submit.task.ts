@@ -50,10 +50,10 @@ function authOf(deps: ApplicationsDeps, app: repo.ApplicationRow): AuthContext {
  * recorded the proposal instead of sending it blindly again.
  */
 export async function submitApplication(deps: ApplicationsDeps, payload: { applicationId: string }, ctx: TaskContext): Promise<void> {
-  const app = repo.findApplication(deps.db, payload.applicationId);
+  const app = await repo.findApplication(deps.db, payload.applicationId);
   if (!app || app.phase === "done" || !app.creditHeld) return;
   const driver = driverFor(deps, app.accountId);
-  const { job, document } = jobOfApplication(deps.db, app);
+  const { job, document } = await jobOfApplication(deps.db, app);
   const request = (answers: { position: number; answer: string }[]): SubmitRequest => ({
     applicationId: app.id,
     accountId: app.accountId,
@@ -93,14 +93,14 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
         const drafted = await answerQuestions(deps, authOf(deps, app), job, missing, { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid });
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
       }
-      repo.markSubmitting(deps.db, app.id, answers);
+      await repo.markSubmitting(deps.db, app.id, answers);
     }
 
     const outcome = await driver.submit(request(answers));
     if (outcome.status === "logged_out") {
       const now = deps.clock.now();
-      repo.markLoggedOutSince(deps.db, app.id, now);
-      const since = repo.findApplication(deps.db, app.id)?.loggedOutSinceTs ?? now;
+      await repo.markLoggedOutSince(deps.db, app.id, now);
+      const since = (await repo.findApplication(deps.db, app.id))?.loggedOutSinceTs ?? now;
       if (now - since < deps.config.loggedOutWindowMs && !ctx.isLastAttempt) {
         const restored = await driver.reconnect(app.accountId);
         throw new Error(`marketplace session logged out (${restored ? "reconnected" : "not restored yet"}); will retry`);

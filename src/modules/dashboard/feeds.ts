@@ -109,7 +109,7 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       FEEDS,
       ({ request, set }) =>
-        run(request, set, undefined, (session) => page(set, feedViews.feedListPage(session, feeds.listFeeds(deps, sessionAuth(deps, session))))),
+        run(request, set, undefined, async (session) => page(set, feedViews.feedListPage(session, await feeds.listFeeds(deps, sessionAuth(deps, session))))),
       HIDDEN,
     )
     .get(
@@ -145,13 +145,13 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/:id`,
       ({ request, set, params, query }) =>
-        run(request, set, undefined, (session) => {
+        run(request, set, undefined, async (session) => {
           const auth = sessionAuth(deps, session);
-          const feed = feeds.getFeed(deps, auth, params.id);
+          const feed = await feeds.getFeed(deps, auth, params.id);
           const unread = query.unread === "1" || query.unread === "true";
           const offset = parseOffset(query.offset);
           if (offset === undefined) return badOffsetPage(set, session);
-          const data = feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
+          const data = await feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
           return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
         }),
       HIDDEN,
@@ -159,8 +159,8 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/:id/edit`,
       ({ request, set, params }) =>
-        run(request, set, undefined, (session) => {
-          const feed = feeds.getFeed(deps, sessionAuth(deps, session), params.id);
+        run(request, set, undefined, async (session) => {
+          const feed = await feeds.getFeed(deps, sessionAuth(deps, session), params.id);
           return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
         }),
       HIDDEN,
@@ -170,7 +170,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
           const auth = sessionAuth(deps, session);
-          const current = feeds.getFeed(deps, auth, params.id);
+          const current = await feeds.getFeed(deps, auth, params.id);
           const values = formValues(body);
           const json = toBody(values, current);
           const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current }), 400);
@@ -194,7 +194,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
           const auth = sessionAuth(deps, session);
-          const current = feeds.getFeed(deps, auth, params.id);
+          const current = await feeds.getFeed(deps, auth, params.id);
           await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
           return redirect(set, `${FEEDS}/${current.id}`);
         }),
@@ -203,8 +203,8 @@ export function dashboardFeedRoutes(deps: Deps) {
     .post(
       `${FEEDS}/:id/rotate-secret`,
       ({ request, set, body, params }) =>
-        run(request, set, body, (session) => {
-          const feed = feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
+        run(request, set, body, async (session) => {
+          const feed = await feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
           return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
         }),
       HIDDEN,
@@ -212,7 +212,9 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/:id/delete`,
       ({ request, set, params }) =>
-        run(request, set, undefined, (session) => page(set, feedViews.deleteConfirmPage(session, feeds.getFeed(deps, sessionAuth(deps, session), params.id)))),
+        run(request, set, undefined, async (session) =>
+          page(set, feedViews.deleteConfirmPage(session, await feeds.getFeed(deps, sessionAuth(deps, session), params.id))),
+        ),
       HIDDEN,
     )
     .post(
@@ -227,14 +229,14 @@ export function dashboardFeedRoutes(deps: Deps) {
     .post(
       `${FEEDS}/:id/jobs/:jobId`,
       ({ request, set, body, params }) =>
-        run(request, set, body, (session) => {
+        run(request, set, body, async (session) => {
           const change: { read?: boolean; starred?: boolean } = {};
           for (const name of ["read", "starred"] as const) {
             const v = field(body, name);
             if (v === "true") change[name] = true;
             else if (v === "false") change[name] = false;
           }
-          const item = feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
+          const item = await feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
           const back = new URLSearchParams();
           if (field(body, "unread") === "1") back.set("unread", "1");
           const offset = parseOffset(field(body, "offset")) ?? 0;

@@ -135,10 +135,10 @@ export function dashboardRoutes(deps: Deps) {
       )
       .get(
         DASHBOARD_PATH,
-        ({ request, set }) => {
+        async ({ request, set }) => {
           const session = signedIn(request, set);
           if (!session) return "";
-          return page(set, views.overviewPage(session, dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
+          return page(set, views.overviewPage(session, await dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
         },
         HIDDEN,
       )

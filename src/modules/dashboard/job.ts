@@ -50,9 +50,9 @@ export function dashboardJobRoutes(deps: Deps) {
   const guard = dashboardGuard(deps);
 
   /** What the job page shows, read as the session's account (404/400 AppErrors pass through). */
-  function load(session: DashboardSession, cipher: string): jobViews.JobPageData {
+  async function load(session: DashboardSession, cipher: string): Promise<jobViews.JobPageData> {
     const auth = sessionAuth(deps, session);
-    const archived = getArchivedJob(deps, auth, cipher) as Record<string, any>;
+    const archived = (await getArchivedJob(deps, auth, cipher)) as Record<string, any>;
     const ciphertext = cipher.trim();
     const normalized = normalizeJob(archived);
     const job = normalized.ok ? normalized.job : null;
@@ -62,16 +62,21 @@ export function dashboardJobRoutes(deps: Deps) {
         )
       : [];
     const questions = fromDoc.length ? fromDoc : (job?.screeningQuestions ?? []);
-    const application = applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext) ?? null;
+    const application = (await applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext)) ?? null;
     return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application };
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
-  function open(request: Request, set: ResponseState, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
+  async function open(
+    request: Request,
+    set: ResponseState,
+    cipher: string,
+    body?: unknown,
+  ): Promise<string | { session: DashboardSession; data: jobViews.JobPageData }> {
     const session = guard.open(request, set, body);
     if (typeof session === "string") return session;
     try {
-      return { session, data: load(session, cipher) };
+      return { session, data: await load(session, cipher) };
     } catch (err) {
       return errorAsPage(err, set, session, CANNOT);
     }
@@ -80,8 +85,8 @@ export function dashboardJobRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard-job" })
     .get(
       `${JOBS}/:ciphertext`,
-      ({ request, set, params }) => {
-        const opened = open(request, set, params.ciphertext);
+      async ({ request, set, params }) => {
+        const opened = await open(request, set, params.ciphertext);
         if (typeof opened === "string") return opened;
         return page(set, jobViews.jobPage(opened.session, opened.data));
       },
@@ -90,7 +95,7 @@ export function dashboardJobRoutes(deps: Deps) {
     .post(
       `${JOBS}/:ciphertext/proposal`,
       async ({ request, set, params, body }) => {
-        const opened = open(request, set, params.ciphertext, body);
+        const opened = await open(request, set, params.ciphertext, body);
         if (typeof opened === "string") return opened;
         const { session, data } = opened;
         const values = formValues(body);
@@ -125,7 +130,7 @@ export function dashboardJobRoutes(deps: Deps) {
     .post(
       `${JOBS}/:ciphertext/apply`,
       async ({ request, set, params, body }) => {
-        const opened = open(request, set, params.ciphertext, body);
+        const opened = await open(request, set, params.ciphertext, body);
         if (typeof opened === "string") return opened;
         const { session, data } = opened;
         const values = formValues(body);

@@ -85,11 +85,11 @@ export function isCsrfValid(session: DashboardSession, presented: string | undef
 }
 
 /** What the overview page shows. Everything is read for the session's account only. */
-export function overview(deps: DashboardDeps & { config: Config }, session: DashboardSession) {
+export async function overview(deps: DashboardDeps & { config: Config }, session: DashboardSession) {
   const nowTs = deps.clock.now();
   const account = accounts.getAccount(deps, session.accountId);
   const keys = accounts.listKeys(deps, session.accountId);
-  const matches = ov.matchesPerFeed(deps.db, session.accountId, nowTs);
+  const matches = await ov.matchesPerFeed(deps.db, session.accountId, nowTs);
   return {
     nowTs,
     account,
@@ -97,14 +97,14 @@ export function overview(deps: DashboardDeps & { config: Config }, session: Dash
     totalKeys: keys.length,
     feeds: matches.length,
     aiScoring: { used: ov.aiScoringUsedThisMonth(deps.db, session.accountId, nowTs), allowance: account.aiScoringAllowance },
-    applications: ov.applicationCounts(deps.db, session.accountId, nowTs),
+    applications: await ov.applicationCounts(deps.db, session.accountId, nowTs),
     matches,
-    webhookProblems: feedsWithWebhookProblems(deps.db, session.accountId),
+    webhookProblems: await feedsWithWebhookProblems(deps.db, session.accountId),
     sources: ov.sourceStatuses(deps.db, deps.config),
   };
 }
 
-export type OverviewData = ReturnType<typeof overview>;
+export type OverviewData = Awaited<ReturnType<typeof overview>>;
 
 export function listKeys(deps: DashboardDeps, session: DashboardSession) {
   return accounts.listKeys(deps, session.accountId);

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { exclusive, type Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
 import { events } from "../../db/schema";
 
@@ -38,39 +38,49 @@ export function insertEvent(db: Db, e: EventInsert): void {
  * Events whose next attempt is due, oldest first (match order), as (seq, feedId) pairs: the deliverer
  * asks after every completed delivery, so this reads only the partial index of events still to send.
  */
-export function dueEvents(db: Db, nowTs: number, limit: number): { seq: number; feedId: string }[] {
-  return rawStatement(
+export function dueEvents(db: Db, nowTs: number, limit: number): Promise<{ seq: number; feedId: string }[]> {
+  return exclusive(
     db,
-    "webhooks.due",
-    `SELECT seq, feed_id AS feedId FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
+    () =>
+      rawStatement(
+        db,
+        "webhooks.due",
+        `SELECT seq, feed_id AS feedId FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
      ORDER BY next_attempt_at_ts, seq LIMIT ?`,
-  ).all(nowTs, limit) as { seq: number; feedId: string }[];
-}
-
-export function findEventBySeq(db: Db, seq: number): EventRow | undefined {
-  return prepared(db, "webhooks.eventBySeq", (d) =>
-    d
-      .select()
-      .from(events)
-      .where(eq(events.seq, sql.placeholder("seq")))
-      .prepare(),
-  ).get({ seq });
-}
-
-/** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
-export function deliveredRecently(db: Db, e: EventRow, sinceTs: number): boolean {
-  if (!e.jobCiphertext) return false;
-  return (
-    rawStatement(
-      db,
-      "webhooks.deliveredRecently",
-      `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
-    ).get(e.jobCiphertext, e.feedId, e.seq, sinceTs) !== null
+      ).all(nowTs, limit) as { seq: number; feedId: string }[],
   );
 }
 
-export function setEventState(db: Db, seq: number, state: Partial<Pick<EventRow, "status" | "nextAttemptAtTs" | "lastError" | "attempts">>): void {
-  db.update(events).set(state).where(eq(events.seq, seq)).run();
+export function findEventBySeq(db: Db, seq: number): Promise<EventRow | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "webhooks.eventBySeq", (d) =>
+      d
+        .select()
+        .from(events)
+        .where(eq(events.seq, sql.placeholder("seq")))
+        .prepare(),
+    ).get({ seq }),
+  );
+}
+
+/** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
+export function deliveredRecently(db: Db, e: EventRow, sinceTs: number): Promise<boolean> {
+  return exclusive(db, () => {
+    if (!e.jobCiphertext) return false;
+    return (
+      rawStatement(
+        db,
+        "webhooks.deliveredRecently",
+        `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
+      ).get(e.jobCiphertext, e.feedId, e.seq, sinceTs) !== null
+    );
+  });
+}
+
+export function setEventState(db: Db, seq: number, state: Partial<Pick<EventRow, "status" | "nextAttemptAtTs" | "lastError" | "attempts">>): Promise<void> {
+  return exclusive(db, () => {
+    db.update(events).set(state).where(eq(events.seq, seq)).run();
+  });
 }
 
 /**
@@ -100,30 +110,36 @@ export function recordEventAttempt(
   );
 }
 
-export function listEvents(db: Db, feedId: string, opts: { limit: number; offset: number; status?: string }): { items: EventRow[]; total: number } {
-  const where = and(eq(events.feedId, feedId), opts.status ? eq(events.status, opts.status) : sql`${events.status} != 'no_endpoint'`);
-  const total = db.select({ n: count() }).from(events).where(where).get()?.n ?? 0;
-  const items = db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset).all();
-  return { items, total };
+export function listEvents(db: Db, feedId: string, opts: { limit: number; offset: number; status?: string }): Promise<{ items: EventRow[]; total: number }> {
+  return exclusive(db, () => {
+    const where = and(eq(events.feedId, feedId), opts.status ? eq(events.status, opts.status) : sql`${events.status} != 'no_endpoint'`);
+    const total = db.select({ n: count() }).from(events).where(where).get()?.n ?? 0;
+    const items = db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset).all();
+    return { items, total };
+  });
 }
 
-export function findEvent(db: Db, feedId: string, eventId: string): EventRow | undefined {
-  return db
-    .select()
-    .from(events)
-    .where(and(eq(events.feedId, feedId), eq(events.id, eventId)))
-    .get();
+export function findEvent(db: Db, feedId: string, eventId: string): Promise<EventRow | undefined> {
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.feedId, feedId), eq(events.id, eventId)))
+      .get(),
+  );
 }
 
 /** Why the feed's newest failed webhook event failed, or null when none did. */
-export function lastWebhookError(db: Db, feedId: string): string | null {
-  return (
-    db
-      .select({ error: events.lastError })
-      .from(events)
-      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
-      .orderBy(desc(events.seq))
-      .limit(1)
-      .get()?.error ?? null
+export function lastWebhookError(db: Db, feedId: string): Promise<string | null> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .select({ error: events.lastError })
+        .from(events)
+        .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
+        .orderBy(desc(events.seq))
+        .limit(1)
+        .get()?.error ?? null,
   );
 }

@@ -127,7 +127,7 @@ export function maskSecret(secret: string): string {
 }
 
 /** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
+export async function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Promise<Feed> {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];
@@ -139,23 +139,24 @@ export function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boo
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
   // Read only while failing (a success clears it): the common case costs no query.
-  const lastError = row.webhookFailingSinceTs === null ? null : lastWebhookError(db, row.id);
+  const lastError = row.webhookFailingSinceTs === null ? null : await lastWebhookError(db, row.id);
   if (lastError !== null) view.webhookLastError = lastError;
   return view as Feed;
 }
 
-export function listFeeds(deps: FeedsDeps, auth: AuthContext): Feed[] {
-  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(deps.db, row));
+export async function listFeeds(deps: FeedsDeps, auth: AuthContext): Promise<Feed[]> {
+  const rows = await repo.listFeeds(deps.db, auth.accountId);
+  return Promise.all(rows.map((row) => toFeedView(deps.db, row)));
 }
 
-function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): repo.FeedRow {
-  const row = repo.findFeed(deps.db, auth.accountId, feedId);
+async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): Promise<repo.FeedRow> {
+  const row = await repo.findFeed(deps.db, auth.accountId, feedId);
   if (!row) throw notFound("Feed not found");
   return row;
 }
 
-export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
-  return toFeedView(deps.db, requireFeed(deps, auth, feedId));
+export async function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
+  return toFeedView(deps.db, await requireFeed(deps, auth, feedId));
 }
 
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
@@ -196,7 +197,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
 
 export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
   const changes = pickWritable(body);
-  const current = requireFeed(deps, auth, feedId);
+  const current = await requireFeed(deps, auth, feedId);
   if (Object.keys(changes).length === 0) {
     throw new AppError("bad_request", `No updatable fields in the request body (updatable: ${WRITABLE_FIELDS.join(", ")})`);
   }
@@ -235,8 +236,8 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
  * A new signing secret, shown once. The old one keeps signing alongside it for
  * JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS, so receivers can switch without losing events.
  */
-export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
-  const current = requireFeed(deps, auth, feedId);
+export async function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
+  const current = await requireFeed(deps, auth, feedId);
   if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
   const row = repo.updateFeed(deps.db, current.id, {
     webhookSecret: generateSecret(),
@@ -249,8 +250,8 @@ export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: 
 }
 
 /** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */
-export function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): { queued: true; eventId: string } {
-  const feed = requireFeed(deps, auth, feedId);
+export async function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<{ queued: true; eventId: string }> {
+  const feed = await requireFeed(deps, auth, feedId);
   if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
   if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
   if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
@@ -292,36 +293,36 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
   };
 }
 
-export function listFeedJobs(
+export async function listFeedJobs(
   deps: FeedsDeps,
   auth: AuthContext,
   feedId: string,
   query: { limit?: number; offset?: number; minScore?: number; unread?: boolean },
-): { jobs: FeedJobItem[]; total: number; limit: number; offset: number } {
-  requireFeed(deps, auth, feedId);
+): Promise<{ jobs: FeedJobItem[]; total: number; limit: number; offset: number }> {
+  await requireFeed(deps, auth, feedId);
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { items, total } = repo.listFeedJobs(deps.db, feedId, { limit, offset, minScore: query.minScore, unreadOnly: query.unread === true });
+  const { items, total } = await repo.listFeedJobs(deps.db, feedId, { limit, offset, minScore: query.minScore, unreadOnly: query.unread === true });
   return { jobs: items.map(toFeedJobItem), total, limit, offset };
 }
 
-export function patchFeedJob(
+export async function patchFeedJob(
   deps: FeedsDeps,
   auth: AuthContext,
   feedId: string,
   processedJobId: string,
   body: { read?: boolean; starred?: boolean },
-): FeedJobItem {
-  requireFeed(deps, auth, feedId);
-  const existing = repo.findFeedJob(deps.db, feedId, processedJobId);
+): Promise<FeedJobItem> {
+  await requireFeed(deps, auth, feedId);
+  const existing = await repo.findFeedJob(deps.db, feedId, processedJobId);
   if (!existing) throw notFound("Job not found in this feed");
   if (body.read === undefined && body.starred === undefined)
     throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
   const changes: { read?: boolean; starredAtTs?: number | null } = {};
   if (body.read !== undefined) changes.read = body.read;
   if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
-  repo.updateFeedJob(deps.db, existing.id, changes);
-  return toFeedJobItem(repo.getFeedJobListing(deps.db, feedId, existing.id)!);
+  await repo.updateFeedJob(deps.db, existing.id, changes);
+  return toFeedJobItem((await repo.getFeedJobListing(deps.db, feedId, existing.id))!);
 }
 
 const CIPHERTEXT = /^~[0-9A-Za-z]{1,99}$/;
@@ -341,7 +342,7 @@ export interface ResolvedJob {
  * processed job in one of the caller's feeds. Malformed → 400; not archived
  * (or another account's processed job) → 404.
  */
-export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, field = "jobId"): ResolvedJob {
+export async function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, field = "jobId"): Promise<ResolvedJob> {
   const value = ref.trim();
   let ciphertext: string;
   let processedJobId: string | null = null;
@@ -359,18 +360,18 @@ export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, 
     if (!found) throw new AppError("bad_request", `${field} URL does not contain a job ciphertext (~…)`);
     ciphertext = found[found.length - 1]!;
   } else if (isUuid(value)) {
-    const entry = repo.findFeedJobForAccount(deps.db, auth.accountId, value);
+    const entry = await repo.findFeedJobForAccount(deps.db, auth.accountId, value);
     if (!entry) throw notFound("Job not found");
     ciphertext = entry.jobCiphertext;
     processedJobId = entry.id;
   } else {
     throw new AppError("bad_request", `${field} must be a job ciphertext (~…), a job URL, or a processed job UUID`);
   }
-  const row = findJob(deps.db, ciphertext);
+  const row = await findJob(deps.db, ciphertext);
   if (!row) throw notFound("Job not found");
   const normalized = normalizeJob(row.document);
   if (!normalized.ok) throw new AppError("internal", `archived job ${ciphertext} does not normalize: ${normalized.error}`);
   // However the job was named, an application links to the feed entry it came from (the newest, when several feeds took it).
-  processedJobId ??= repo.newestMatchOf(deps.db, auth.accountId, ciphertext)?.id ?? null;
+  processedJobId ??= (await repo.newestMatchOf(deps.db, auth.accountId, ciphertext))?.id ?? null;
   return { row, job: normalized.job, processedJobId };
 }

@@ -159,13 +159,13 @@ export async function generateProposal(
   if (body.jobDescription !== undefined && body.jobDescription.trim() !== "") {
     job = { title: body.jobTitle?.trim() ?? "", description: body.jobDescription, skills: [], jobType: null, budgetText: null };
   } else if (body.jobId) {
-    job = writingJobOf(resolveJobRef(deps, auth, body.jobId).job);
+    job = writingJobOf((await resolveJobRef(deps, auth, body.jobId)).job);
   } else {
     throw new AppError("bad_request", "jobId is required unless jobDescription (with jobTitle) is given");
   }
   let instructions: string | null = null;
   if (body.feedId !== undefined) {
-    const feed = findFeed(deps.db, auth.accountId, body.feedId);
+    const feed = await findFeed(deps.db, auth.accountId, body.feedId);
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }

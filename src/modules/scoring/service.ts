@@ -131,7 +131,7 @@ async function scoreUncached(
 export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: string; ciphertext: string }, ctx: TaskContext): Promise<void> {
   const feed = findFeedById(deps.db, payload.feedId);
   if (!feed) return; // deleted meanwhile: nothing to do
-  const row = findJob(deps.db, payload.ciphertext);
+  const row = await findJob(deps.db, payload.ciphertext);
   if (!row) return;
   const normalized = normalizeJob(row.document);
   if (!normalized.ok) throw new Error(`archived job ${payload.ciphertext} no longer normalizes: ${normalized.error}`);

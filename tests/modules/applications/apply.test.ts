@@ -399,7 +399,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     const [byEntry, byCipher] = [job({ title: "By entry" }), job({ title: "By ciphertext" })];
     // Distinct scores per feed; the other account's entries score highest and must never show.
     t.deps.db.$client.run("UPDATE feed_jobs SET matching_score = CASE feed_id WHEN ? THEN 3 WHEN ? THEN 8 ELSE 10 END", [low.id, high.id]);
-    const lowEntry = feeds.listFeedJobs(t.deps, authA, low.id, {}).jobs.find((j) => j.job.ciphertext === byEntry)!;
+    const lowEntry = (await feeds.listFeedJobs(t.deps, authA, low.id, {})).jobs.find((j) => j.job.ciphertext === byEntry)!;
     const viaEntry = await apply(a.apiKey, { jobId: lowEntry.processedJobId, coverLetter: "From the low feed" });
     const viaCipher = await apply(a.apiKey, { jobId: byCipher, coverLetter: "By ciphertext" });
     for (const r of [viaEntry, viaCipher]) {

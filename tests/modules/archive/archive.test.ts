@@ -103,7 +103,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
     expect(first.tracking).toMatchObject({ active: true, checks: 1 });
     // the tracker re-reads the sandbox job over two days: counts move, checks add up, history records changes
     // No source is polled here: the tracker builds the sandbox from the catalog to re-read its job.
-    const findSource = sourceLookup({ config: t.deps.config, searchTerms: () => [] }, []);
+    const findSource = sourceLookup({ config: t.deps.config, searchTerms: async () => [] }, []);
     for (let i = 0; i < 12; i++) {
       t.clock.advance(4 * 3_600_000);
       await trackJobs(t.deps, findSource);

@@ -43,7 +43,7 @@ describe("POST /api/v1/capture", () => {
     // Only the caller's feeds are counted, though the other account's feed matched too.
     expect(res.body).toEqual({ captured: true, ciphertext: expect.stringMatching(/^~p[0-9a-f]{20}$/), inserted: true, matched: 1 });
 
-    const row = jobsRepo.findJob(t.deps.db, res.body.ciphertext)!;
+    const row = (await jobsRepo.findJob(t.deps.db, res.body.ciphertext))!;
     expect(row.source).toBe("capture");
     const doc = row.document as Record<string, any>;
     expect(doc).toMatchObject({
@@ -61,7 +61,7 @@ describe("POST /api/v1/capture", () => {
     if (!normalized.ok) return;
     expect(normalized.job).toMatchObject({ ciphertext: res.body.ciphertext, platform: "professional_network", clientCountry: "DE", emailFound: true });
 
-    const listed = feeds.listFeedJobs(t.deps, auth, feeds.listFeeds(t.deps, auth)[0]!.id, {});
+    const listed = await feeds.listFeedJobs(t.deps, auth, (await feeds.listFeeds(t.deps, auth))[0]!.id, {});
     expect(listed.total).toBe(1);
   });
 
@@ -69,7 +69,7 @@ describe("POST /api/v1/capture", () => {
     const { apiKey } = setup();
     const res = await capture(apiKey, PAGE);
     expect(res.status, show(res)).toBe(201);
-    const doc = jobsRepo.findJob(t.deps.db, res.body.ciphertext)!.document as Record<string, any>;
+    const doc = (await jobsRepo.findJob(t.deps.db, res.body.ciphertext))!.document as Record<string, any>;
     expect(doc.description).toBe("We build fast things & more.\n\n- Rust > 3 years\n- Tokio &€");
     expect(doc.description).not.toContain("alert");
     expect(doc.description).not.toContain("color");
@@ -95,7 +95,7 @@ describe("POST /api/v1/capture", () => {
     expect(a.status, show(a)).toBe(201);
     const b = await capture(apiKey, { url: "https://BOARDS.example.com/jobs/42/?a=1&b=2&gclid=z", title: "Go developer", description: "Go.", platform: "web" });
     expect(b.body).toMatchObject({ ciphertext: a.body.ciphertext, inserted: false });
-    const doc = jobsRepo.findJob(t.deps.db, a.body.ciphertext)!.document as Record<string, any>;
+    const doc = (await jobsRepo.findJob(t.deps.db, a.body.ciphertext))!.document as Record<string, any>;
     expect(doc).toMatchObject({ platform: "web", url: "https://boards.example.com/jobs/42?a=1&b=2", id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     expect(a.body.ciphertext).toMatch(/^~w/);
   });
@@ -131,7 +131,7 @@ describe("POST /api/v1/capture", () => {
     const { apiKey } = setup();
     const res = await capture(apiKey, { url: "https://www.linkedin.com/jobs/view/77", title: "Data engineer", descriptionHtml: "<script>x()</script>" });
     expect(res.status, show(res)).toBe(201);
-    expect((jobsRepo.findJob(t.deps.db, res.body.ciphertext)!.document as Record<string, any>).description).toBe("Data engineer");
+    expect(((await jobsRepo.findJob(t.deps.db, res.body.ciphertext))!.document as Record<string, any>).description).toBe("Data engineer");
   });
 });
 

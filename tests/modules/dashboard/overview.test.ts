@@ -102,17 +102,17 @@ describe("dashboard overview", () => {
     application(other.accountId, jobs[7]!, "failed", now - HOUR);
 
     // Webhooks: the quiet feed's endpoint is disabled after failing; the other account's feeds are failing too.
-    noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
-    noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
+    await noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
+    await noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
 
     recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 40, inserted: 7, nextRunAtTs: now + HOUR });
     recordPoll(t.deps.db, "hackernews", now - 5 * 60_000, { ok: false, error: "HTTP 503 <upstream>", nextRunAtTs: now + HOUR });
 
-    expect(applicationCounts(t.deps.db, mine.accountId, now)).toEqual({
+    expect(await applicationCounts(t.deps.db, mine.accountId, now)).toEqual({
       today: { applied: 2, failed: 1 },
       week: { applied: 2, failed: 1, processing: 1, not_available: 1 },
     });
-    const matches = matchesPerFeed(t.deps.db, mine.accountId, now);
+    const matches = await matchesPerFeed(t.deps.db, mine.accountId, now);
     expect(matches.map((f) => [f.title, f.total, f.days.map((d) => d.count)])).toEqual([
       [`<Go> & "Rust"`, 3, [0, 0, 0, 0, 2, 0, 1]],
       ["Quiet feed", 3, [0, 0, 0, 0, 2, 0, 1]],

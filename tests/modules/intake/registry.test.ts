@@ -11,7 +11,7 @@ const MARKETPLACE_ENV = {
 const ALL = Object.keys(SOURCE_CATALOG);
 
 function build(env: Record<string, string>) {
-  return configuredSources({ config: loadConfig(env), searchTerms: () => [] });
+  return configuredSources({ config: loadConfig(env), searchTerms: async () => [] });
 }
 
 describe("parseSourceIntervals", () => {
