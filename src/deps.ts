@@ -1,7 +1,7 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import { openDatabase, closeDatabase, type Db } from "./db/client";
+import { openDatabase, closeDatabase, settled, type Db } from "./db/client";
 import { migrate, type MigrateResult } from "./db/migrate";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
@@ -105,13 +105,14 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
 }
 
 /** Writes what is held in memory (usage, day counters), stops the local AI threads and closes the database. */
-export function closeDeps(deps: Deps): void {
+export async function closeDeps(deps: Deps): Promise<void> {
   deps.localAi.close();
-  flushUsage(deps);
+  await flushUsage(deps);
+  await settled(deps.db);
   closeDatabase(deps.db);
 }
 
-export function flushUsage(deps: Deps): void {
-  deps.keyUsage.flush();
-  deps.rateLimiter.flush();
+export async function flushUsage(deps: Deps): Promise<void> {
+  await deps.keyUsage.flush();
+  await deps.rateLimiter.flush();
 }

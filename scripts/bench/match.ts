@@ -132,7 +132,7 @@ for (let i = 0; i < docs.length; i += BATCH) {
 }
 const secs = (performance.now() - t) / 1000;
 const events = (deps.db.$client.query("SELECT count(*) AS n FROM events").get() as { n: number }).n;
-closeDeps(deps);
+await closeDeps(deps);
 rmSync(dir, { recursive: true, force: true });
 console.log(`  ${Math.round(totals.inserted / secs)} jobs/s (target ≥ 2,000): ${totals.inserted} jobs archived and matched in ${secs.toFixed(2)} s`);
 console.log(`  ${totals.matched} feed entries, ${events} outbox events, ${totals.scoring} scoring tasks written; ${totals.rejected} rejected`);

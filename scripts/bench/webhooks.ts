@@ -141,7 +141,7 @@ try {
   );
 } finally {
   await deliverer.stop();
-  closeDeps(deps);
+  await closeDeps(deps);
   receiver.stop(true);
   rmSync(dir, { recursive: true, force: true });
 }

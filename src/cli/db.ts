@@ -12,7 +12,7 @@ export async function withDeps<T>(ctx: CommandContext, fn: (deps: Deps, migratio
   try {
     return await fn(deps, migrations);
   } finally {
-    closeDeps(deps);
+    await closeDeps(deps);
   }
 }
 

@@ -27,7 +27,7 @@ export const serveCommand: Command = {
   details:
     "Logs go to stdout (JSON lines); the start banner goes to stderr. On an empty database it creates a first account and prints its API key once, in the banner on stderr. SIGTERM or SIGINT stops it gracefully.",
   options: LISTEN_OPTIONS,
-  run(ctx): Running {
+  async run(ctx): Promise<Running> {
     const config = ctx.config();
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
     const { deps, migrations } = createDeps(config, { clock: systemClock, log });
@@ -37,7 +37,7 @@ export const serveCommand: Command = {
     try {
       sources = configuredSources(sourceDeps);
     } catch (err) {
-      closeDeps(deps);
+      await closeDeps(deps);
       throw err;
     }
     const first = bootstrapFirstAccount(deps, config.firstRunCredits);
@@ -46,7 +46,7 @@ export const serveCommand: Command = {
     try {
       app.listen(listenOptions(config));
     } catch (err) {
-      closeDeps(deps);
+      await closeDeps(deps);
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;

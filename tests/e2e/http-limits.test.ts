@@ -25,7 +25,7 @@ function serve(overrides: Partial<Config> = {}) {
   const server = app.server!;
   stop = async () => {
     await server.stop(true);
-    closeDeps(deps);
+    await closeDeps(deps);
   };
   const { apiKey } = accounts.createAccount(deps, { name: "a" });
   return { deps, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
@@ -80,8 +80,8 @@ const jsonError = (res: RawResponse) => {
 describe("HTTP limits on a listening server", () => {
   test("Bun's router serves HEAD with the GET handler: it is metered in the GET route's bucket", async () => {
     const { deps, base, apiKey } = serve();
-    const accountId = accounts.authenticate(deps, apiKey)!.accountId;
-    accounts.setRateLimits(deps, accountId, { overrides: { "freelancers.minute": 1 } });
+    const accountId = (await accounts.authenticate(deps, apiKey))!.accountId;
+    await accounts.setRateLimits(deps, accountId, { overrides: { "freelancers.minute": 1 } });
     const headers = { "x-api-key": apiKey };
     expect((await fetch(`${base}/api/auto-apply-v2/freelancers`, { headers })).status).toBe(200);
     const head = await fetch(`${base}/api/auto-apply-v2/freelancers`, { method: "HEAD", headers });

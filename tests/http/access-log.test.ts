@@ -13,7 +13,7 @@ describe("access log", () => {
   test("a one-time sign-in link's token never reaches the log, opened or used", async () => {
     t = createTestApp();
     const { accountId } = t.account();
-    const { token } = createSignInLink(t.deps, accountId);
+    const { token } = await createSignInLink(t.deps, accountId);
     const { headers, csrf } = await openSignInForm(t, `/dashboard/link/${token}`);
     const used = await t.request("POST", `/dashboard/link/${token}`, { body: form({ csrf }), headers });
     expect(used.status).toBe(303);

@@ -38,7 +38,7 @@ describe("x-api-key authentication", () => {
     const { accountId } = t.account();
     const { key, apiKey } = accounts.createKey(t.deps, accountId, "to revoke");
     expect((await t.request("GET", "/api/v1/account", { key: apiKey })).status).toBe(200);
-    accounts.revokeKey(t.deps, key.id);
+    await accounts.revokeKey(t.deps, key.id);
     const res = await t.request("GET", "/api/v1/account", { key: apiKey });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
@@ -83,10 +83,10 @@ describe("x-api-key authentication", () => {
   test("lastUsedAt is recorded (written behind, on flush)", async () => {
     t = createTestApp();
     const { apiKey, accountId, keyId } = t.account();
-    expect(accounts.listKeys(t.deps, accountId)[0]!.lastUsedAtTs).toBeNull();
+    expect((await accounts.listKeys(t.deps, accountId))[0]!.lastUsedAtTs).toBeNull();
     await t.request("GET", "/api/v1/account", { key: apiKey });
-    t.deps.keyUsage.flush();
-    const key = accounts.listKeys(t.deps, accountId).find((k) => k.id === keyId)!;
+    await t.deps.keyUsage.flush();
+    const key = (await accounts.listKeys(t.deps, accountId)).find((k) => k.id === keyId)!;
     expect(key.lastUsedAtTs).toBe(t.clock.now());
   });
 

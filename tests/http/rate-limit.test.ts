@@ -46,7 +46,7 @@ describe("rate limits", () => {
     const clock = new ManualClock(T0);
     t = createTestApp({ clock });
     const { apiKey, accountId } = t.account();
-    accounts.setRateLimits(t.deps, accountId, { overrides: { "status.minute": 5 } });
+    await accounts.setRateLimits(t.deps, accountId, { overrides: { "status.minute": 5 } });
     for (let i = 0; i < 5; i++) expect((await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).status).toBe(404);
     const limited = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
     expect(limited.status, show(limited)).toBe(429);
@@ -84,18 +84,18 @@ describe("rate limits", () => {
     expect(rl(refused)).toEqual({ limit: 1000, remaining: 0, reset: Date.UTC(2026, 0, 16) / 1000 });
   });
 
-  test("a minute window refuses before the day when it frees first, and the later reset wins when both are full", () => {
+  test("a minute window refuses before the day when it frees first, and the later reset wins when both are full", async () => {
     const clock = new ManualClock(T0);
     const app = createTestApp({ clock });
     const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
     const limits = { minute: 2, day: 3 };
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, retryAfterS: 30 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, retryAfterS: 30 });
     clock.advance(30_000);
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 3, remaining: 0 });
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
-    app.close();
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 3, remaining: 0 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
+    await app.close();
   });
 
   test("each key has its own counters, even on the same account", async () => {
@@ -126,9 +126,9 @@ describe("rate limits", () => {
     const clock = new ManualClock(T0);
     t = createTestApp({ clock, dbPath });
     const { apiKey, accountId } = t.account();
-    accounts.setRateLimits(t.deps, accountId, { overrides: { "generateProposal.day": 12 } });
+    await accounts.setRateLimits(t.deps, accountId, { overrides: { "generateProposal.day": 12 } });
     for (let i = 0; i < 10; i++) await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
-    t.close();
+    await t.close();
 
     clock.advance(120_000); // a fresh minute window, same day
     t = createTestApp({ clock, dbPath });
@@ -142,7 +142,7 @@ describe("rate limits", () => {
   test("an account multiplier raises every limit; overrides set exact numbers", async () => {
     t = createTestApp({ clock: new ManualClock(T0) });
     const { apiKey, accountId } = t.account();
-    accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "appliedJobs.minute": 7 } });
+    await accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "appliedJobs.minute": 7 } });
     expect(rl(await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).limit).toBe(600);
     expect(rl(await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: apiKey })).limit).toBe(7);
   });
@@ -199,7 +199,7 @@ describe("rate limits", () => {
     expect(new Set(metered.map((r) => r.bucket))).toEqual(new Set(BUCKETS.filter((b) => b !== "default")));
     for (const { method, path, bucket } of metered) {
       const { apiKey, accountId } = t.account();
-      accounts.setRateLimits(t.deps, accountId, { overrides: { [`${bucket}.minute`]: 1 } });
+      await accounts.setRateLimits(t.deps, accountId, { overrides: { [`${bucket}.minute`]: 1 } });
       const send = (m: string, p: string) => t.request(m, p, { key: apiKey, json: m === "GET" || m === "HEAD" ? undefined : {} });
       expect((await send(method, path)).status, `${method} ${path}`).not.toBe(429);
       expect((await send(method, path)).status, `${method} ${path}`).toBe(429);
@@ -225,27 +225,31 @@ describe("rate limits", () => {
     }
   });
 
-  test("property: in any fixed window no more than the limit is accepted, and never more than 2× in any rolling minute", () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 5 * 60_000 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 20 }), (offsets, limit) => {
-        const clock = new ManualClock(T0);
-        const app = createTestApp({ clock });
-        try {
-          const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
-          const accepted: number[] = [];
-          for (const at of [...offsets].sort((a, b) => a - b)) {
-            clock.set(T0 + at);
-            if (limiter.check("k", "status", { minute: limit }).allowed) accepted.push(T0 + at);
+  test("property: in any fixed window no more than the limit is accepted, and never more than 2× in any rolling minute", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 5 * 60_000 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 1, max: 20 }),
+        async (offsets, limit) => {
+          const clock = new ManualClock(T0);
+          const app = createTestApp({ clock });
+          try {
+            const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
+            const accepted: number[] = [];
+            for (const at of [...offsets].sort((a, b) => a - b)) {
+              clock.set(T0 + at);
+              if ((await limiter.check("k", "status", { minute: limit })).allowed) accepted.push(T0 + at);
+            }
+            const perWindow = new Map<number, number>();
+            for (const ts of accepted) perWindow.set(Math.floor(ts / 60_000), (perWindow.get(Math.floor(ts / 60_000)) ?? 0) + 1);
+            for (const n of perWindow.values()) if (n > limit) return false;
+            for (const ts of accepted) if (accepted.filter((x) => x >= ts && x < ts + 60_000).length > 2 * limit) return false;
+            return true;
+          } finally {
+            await app.close();
           }
-          const perWindow = new Map<number, number>();
-          for (const ts of accepted) perWindow.set(Math.floor(ts / 60_000), (perWindow.get(Math.floor(ts / 60_000)) ?? 0) + 1);
-          for (const n of perWindow.values()) if (n > limit) return false;
-          for (const ts of accepted) if (accepted.filter((x) => x >= ts && x < ts + 60_000).length > 2 * limit) return false;
-          return true;
-        } finally {
-          app.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });

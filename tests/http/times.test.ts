@@ -18,7 +18,7 @@ describe("one time convention per field", () => {
   test("archive matches: matchedAt ISO, starredAt and the application's times Unix ms", async () => {
     t = createTestApp({ config: { sandboxApplyLatencyMs: 0 } });
     const a = t.account({ credits: 3 });
-    const auth = authenticate(t.deps, a.apiKey)!;
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "all", minScore: 0 });
     const doc = generateJob({ seed: 5, index: 3, nowTs: t.clock.now() });
     ingestDocuments(t.deps, [doc], { source: "sandbox" });
@@ -44,7 +44,7 @@ describe("one time convention per field", () => {
   test("deliveries and a feed's disabled endpoint: Unix ms", async () => {
     t = createTestApp();
     const a = t.account();
-    const auth = authenticate(t.deps, a.apiKey)!;
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: "https://hooks.example.com/in" });
     const disabledAt = t.clock.now() - 5_000;
     t.deps.db.$client.query("UPDATE feeds SET webhook_disabled_at_ts = ?, webhook_failing_since_ts = ? WHERE id = ?").run(disabledAt, disabledAt - 1, feed.id);

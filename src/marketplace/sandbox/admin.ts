@@ -101,8 +101,8 @@ function listProfilesSorted(deps: SandboxDeps, freelancerId: string): repo.Profi
   return repo.listProfiles(deps.db, [freelancerId]).sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === "default" ? -1 : 1));
 }
 
-function setConnects(deps: SandboxDeps, freelancerId: string, connects: number): FreelancerView {
-  const row = repo.setConnects(deps.db, freelancerId, connects);
+async function setConnects(deps: SandboxDeps, freelancerId: string, connects: number): Promise<FreelancerView> {
+  const row = await repo.setConnects(deps.db, freelancerId, connects);
   if (!row) throw notFound(`Sandbox freelancer ${freelancerId} not found`);
   return freelancerView(deps, row);
 }
@@ -194,8 +194,8 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
   return new Elysia({ prefix: "/admin/sandbox" })
     .post(
       "/jobs/:ciphertext/close",
-      ({ params }) => {
-        repo.closeJob(deps.db, params.ciphertext, deps.clock.now());
+      async ({ params }) => {
+        await repo.closeJob(deps.db, params.ciphertext, deps.clock.now());
         return { ciphertext: params.ciphertext, closed: true as const };
       },
       {
@@ -204,7 +204,7 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
         detail: detail("Close a job on the sandbox marketplace (later submissions: not_available)"),
       },
     )
-    .post("/freelancers/:freelancerId/connects", ({ params, body }) => ({ freelancer: setConnects(deps, params.freelancerId, body.connects) }), {
+    .post("/freelancers/:freelancerId/connects", async ({ params, body }) => ({ freelancer: await setConnects(deps, params.freelancerId, body.connects) }), {
       params: FreelancerIdParams,
       body: SetConnectsBody,
       response: { 200: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },

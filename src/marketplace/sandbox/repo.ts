@@ -3,7 +3,7 @@
  * that may be a transaction; the driver decides where transactions begin.
  */
 import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { exclusive, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { sandboxClosedJobs, sandboxFreelancers, sandboxProfiles, sandboxSessions, sandboxSubmissions } from "../../db/schema";
 
@@ -56,8 +56,8 @@ export function listProfiles(db: Db, freelancerIds: string[]): ProfileRow[] {
   return db.select().from(sandboxProfiles).where(inArray(sandboxProfiles.freelancerId, freelancerIds)).all();
 }
 
-export function setConnects(db: Db, id: string, connects: number): FreelancerRow | undefined {
-  return db.update(sandboxFreelancers).set({ connects }).where(eq(sandboxFreelancers.id, id)).returning().get();
+export function setConnects(db: Db, id: string, connects: number): Promise<FreelancerRow | undefined> {
+  return exclusive(db, () => db.update(sandboxFreelancers).set({ connects }).where(eq(sandboxFreelancers.id, id)).returning().get());
 }
 
 /** Takes `amount` Connects; false (nothing changed) when the balance is short. */
@@ -95,19 +95,23 @@ export function isJobClosed(db: Db, jobCiphertext: string): boolean {
 }
 
 /** Which of these jobs the sandbox closed (asked in chunks: a company may have many jobs, a statement takes a bounded number of values). */
-export function closedAmong(db: Db, jobCiphertexts: readonly string[]): Set<string> {
-  const closed = new Set<string>();
-  for (let i = 0; i < jobCiphertexts.length; i += 500) {
-    const chunk = jobCiphertexts.slice(i, i + 500);
-    for (const r of db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)).all())
-      closed.add(r.c);
-  }
-  return closed;
+export function closedAmong(db: Db, jobCiphertexts: readonly string[]): Promise<Set<string>> {
+  return exclusive(db, () => {
+    const closed = new Set<string>();
+    for (let i = 0; i < jobCiphertexts.length; i += 500) {
+      const chunk = jobCiphertexts.slice(i, i + 500);
+      for (const r of db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)).all())
+        closed.add(r.c);
+    }
+    return closed;
+  });
 }
 
 /** Closing twice keeps the first closing time. */
-export function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): void {
-  db.insert(sandboxClosedJobs).values({ jobCiphertext, closedAtTs }).onConflictDoNothing().run();
+export function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(sandboxClosedJobs).values({ jobCiphertext, closedAtTs }).onConflictDoNothing().run();
+  });
 }
 
 // Submissions.

@@ -20,7 +20,7 @@ const AccountIdParams = t.Object({ accountId: t.String({ maxLength: 100 }) });
 /** /admin/* account management, the HTTP twin of the `account`, `key` and `credits` CLI commands. */
 export function accountAdminRoutes(deps: Deps) {
   return new Elysia({ prefix: "/admin" })
-    .get("/accounts", () => ({ accounts: accounts.listAccounts(deps) }), {
+    .get("/accounts", async () => ({ accounts: await accounts.listAccounts(deps) }), {
       response: { 200: t.Object({ accounts: t.Array(t.Composite([AccountView, t.Object({ activeKeys: t.Integer() })])) }), ...errorResponses(401) },
       detail: { tags: adminTags, security: adminSecurity, summary: "List accounts" },
     })
@@ -40,7 +40,7 @@ export function accountAdminRoutes(deps: Deps) {
         description: "409 when the account already has as many active keys as it may.",
       },
     })
-    .get("/accounts/:accountId/keys", ({ params }) => ({ keys: accounts.listKeys(deps, params.accountId) }), {
+    .get("/accounts/:accountId/keys", async ({ params }) => ({ keys: await accounts.listKeys(deps, params.accountId) }), {
       params: AccountIdParams,
       response: { 200: t.Object({ keys: t.Array(KeyView) }), ...errorResponses(401, 404) },
       detail: { tags: adminTags, security: adminSecurity, summary: "List an account's API keys" },

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { exclusive, type Db } from "../../db/client";
 import type { AccountKind } from "../../db/enums";
 import { prepared } from "../../db/prepared";
 import type { DayCountStore } from "../../http/rate-limiter";
@@ -22,37 +22,41 @@ export function findAccount(db: Db, id: string): AccountRow | undefined {
   ).get({ id });
 }
 
-export function listAccounts(db: Db): (AccountRow & { activeKeys: number })[] {
-  return db
-    .select({
-      id: accounts.id,
-      name: accounts.name,
-      kind: accounts.kind,
-      creditsBalance: accounts.creditsBalance,
-      rateLimitMultiplier: accounts.rateLimitMultiplier,
-      rateLimitOverrides: accounts.rateLimitOverrides,
-      aiScoringAllowance: accounts.aiScoringAllowance,
-      creditsHeld: accounts.creditsHeld,
-      marketplaceDriver: accounts.marketplaceDriver,
-      maxFeeds: accounts.maxFeeds,
-      maxApiKeys: accounts.maxApiKeys,
-      maxPromptChars: accounts.maxPromptChars,
-      createdAtTs: accounts.createdAtTs,
-      // Written out in full: drizzle leaves column names unqualified inside a subquery, which would bind to api_keys.
-      activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`,
-    })
-    .from(accounts)
-    .orderBy(asc(accounts.createdAtTs))
-    .all();
+export function listAccounts(db: Db): Promise<(AccountRow & { activeKeys: number })[]> {
+  return exclusive(db, () =>
+    db
+      .select({
+        id: accounts.id,
+        name: accounts.name,
+        kind: accounts.kind,
+        creditsBalance: accounts.creditsBalance,
+        rateLimitMultiplier: accounts.rateLimitMultiplier,
+        rateLimitOverrides: accounts.rateLimitOverrides,
+        aiScoringAllowance: accounts.aiScoringAllowance,
+        creditsHeld: accounts.creditsHeld,
+        marketplaceDriver: accounts.marketplaceDriver,
+        maxFeeds: accounts.maxFeeds,
+        maxApiKeys: accounts.maxApiKeys,
+        maxPromptChars: accounts.maxPromptChars,
+        createdAtTs: accounts.createdAtTs,
+        // Written out in full: drizzle leaves column names unqualified inside a subquery, which would bind to api_keys.
+        activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`,
+      })
+      .from(accounts)
+      .orderBy(asc(accounts.createdAtTs))
+      .all(),
+  );
 }
 
 export function countAccounts(db: Db): number {
   return db.select({ n: count() }).from(accounts).get()?.n ?? 0;
 }
 
-export function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): AccountRow | undefined {
-  invalidateKeyCache(db);
-  return db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning().get();
+export function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): Promise<AccountRow | undefined> {
+  return exclusive(db, () => {
+    invalidateKeyCache(db);
+    return db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning().get();
+  });
 }
 
 // ---------------------------------------------------------------- credits
@@ -143,29 +147,33 @@ export function insertKey(db: Db, row: typeof apiKeys.$inferInsert): ApiKeyRow {
   return db.insert(apiKeys).values(row).returning().get();
 }
 
-export function listKeys(db: Db, accountId: string): ApiKeyRow[] {
-  return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAtTs)).all();
+export function listKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
+  return exclusive(db, () => db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAtTs)).all());
 }
 
-export function findKey(db: Db, id: string): ApiKeyRow | undefined {
-  return prepared(db, "accounts.findKey", (d) =>
-    d
-      .select()
-      .from(apiKeys)
-      .where(eq(apiKeys.id, sql.placeholder("id")))
-      .prepare(),
-  ).get({ id });
+export function findKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "accounts.findKey", (d) =>
+      d
+        .select()
+        .from(apiKeys)
+        .where(eq(apiKeys.id, sql.placeholder("id")))
+        .prepare(),
+    ).get({ id }),
+  );
 }
 
 /** Revocation is one statement; a second revoke finds nothing to change. */
-export function revokeKey(db: Db, id: string, ts: number): ApiKeyRow | undefined {
-  invalidateKeyCache(db);
-  return db
-    .update(apiKeys)
-    .set({ revokedAtTs: ts })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAtTs)))
-    .returning()
-    .get();
+export function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyRow | undefined> {
+  return exclusive(db, () => {
+    invalidateKeyCache(db);
+    return db
+      .update(apiKeys)
+      .set({ revokedAtTs: ts })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAtTs)))
+      .returning()
+      .get();
+  });
 }
 
 export interface KeyLookup {
@@ -218,23 +226,25 @@ export function invalidateKeyCache(db: Db): void {
   keyCaches.get(db)?.entries.clear();
 }
 
-export function findKeyByHashCached(db: Db, hash: string): KeyLookup | undefined {
-  const cache = currentKeyCache(db);
-  const hit = cache.entries.get(hash);
-  if (hit) return hit;
-  const found = findKeyByHash(db, hash);
-  if (found) {
-    if (cache.entries.size >= KEY_CACHE_MAX) cache.entries.clear();
-    cache.entries.set(hash, found);
-  }
-  return found;
+export function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
+  return exclusive(db, () => {
+    const cache = currentKeyCache(db);
+    const hit = cache.entries.get(hash);
+    if (hit) return hit;
+    const found = keyByHash(db, hash);
+    if (found) {
+      if (cache.entries.size >= KEY_CACHE_MAX) cache.entries.clear();
+      cache.entries.set(hash, found);
+    }
+    return found;
+  });
 }
 
 /**
  * Two point reads on unique indexes, not a JOIN: SQLite spends ~10 µs setting
  * up even a one-row join (measured here), against ~1.5 µs per indexed read.
  */
-export function findKeyByHash(db: Db, hash: string): KeyLookup | undefined {
+function keyByHash(db: Db, hash: string): KeyLookup | undefined {
   const key = prepared(db, "accounts.findKeyByHash", (d) =>
     d
       .select({
@@ -260,38 +270,44 @@ export function findKeyByHash(db: Db, hash: string): KeyLookup | undefined {
   };
 }
 
-export function touchKeys(db: Db, lastUsed: Map<string, number>): void {
-  if (lastUsed.size === 0) return;
-  db.transaction((tx) => {
-    for (const [id, ts] of lastUsed) {
-      tx.update(apiKeys).set({ lastUsedAtTs: ts }).where(eq(apiKeys.id, id)).run();
-    }
+export function touchKeys(db: Db, lastUsed: Map<string, number>): Promise<void> {
+  return exclusive(db, () => {
+    if (lastUsed.size === 0) return;
+    db.transaction((tx) => {
+      for (const [id, ts] of lastUsed) {
+        tx.update(apiKeys).set({ lastUsedAtTs: ts }).where(eq(apiKeys.id, id)).run();
+      }
+    });
   });
 }
 
-export function loadDayCount(db: Db, keyId: string, bucket: string, windowStartTs: number): number {
-  return (
-    db
-      .select({ count: rateLimitCounters.count })
-      .from(rateLimitCounters)
-      .where(and(eq(rateLimitCounters.keyId, keyId), eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.windowStartTs, windowStartTs)))
-      .get()?.count ?? 0
+export function loadDayCount(db: Db, keyId: string, bucket: string, windowStartTs: number): Promise<number> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .select({ count: rateLimitCounters.count })
+        .from(rateLimitCounters)
+        .where(and(eq(rateLimitCounters.keyId, keyId), eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.windowStartTs, windowStartTs)))
+        .get()?.count ?? 0,
   );
 }
 
 /** Writes absolute counts (max with what is stored, so an older snapshot never lowers a count) and forgets old days. */
-export function saveDayCounts(db: Db, rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): void {
-  db.transaction((tx) => {
-    for (const row of rows) {
-      tx.insert(rateLimitCounters)
-        .values(row)
-        .onConflictDoUpdate({
-          target: [rateLimitCounters.keyId, rateLimitCounters.bucket, rateLimitCounters.windowStartTs],
-          set: { count: sql`max(${rateLimitCounters.count}, excluded.count)` },
-        })
-        .run();
-    }
-    tx.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStartTs, pruneBeforeTs)).run();
+export function saveDayCounts(db: Db, rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): Promise<void> {
+  return exclusive(db, () => {
+    db.transaction((tx) => {
+      for (const row of rows) {
+        tx.insert(rateLimitCounters)
+          .values(row)
+          .onConflictDoUpdate({
+            target: [rateLimitCounters.keyId, rateLimitCounters.bucket, rateLimitCounters.windowStartTs],
+            set: { count: sql`max(${rateLimitCounters.count}, excluded.count)` },
+          })
+          .run();
+      }
+      tx.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStartTs, pruneBeforeTs)).run();
+    });
   });
 }
 
@@ -304,13 +320,15 @@ export function dayCountStore(db: Db): DayCountStore {
 }
 
 /** Model calls this account made this month for a purpose (e.g. "scoring"). */
-export function aiUsageCalls(db: Db, accountId: string, month: string, purpose: string): number {
-  return (
-    db
-      .select({ calls: aiUsage.calls })
-      .from(aiUsage)
-      .where(and(eq(aiUsage.accountId, accountId), eq(aiUsage.month, month), eq(aiUsage.purpose, purpose)))
-      .get()?.calls ?? 0
+export function aiUsageCalls(db: Db, accountId: string, month: string, purpose: string): Promise<number> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .select({ calls: aiUsage.calls })
+        .from(aiUsage)
+        .where(and(eq(aiUsage.accountId, accountId), eq(aiUsage.month, month), eq(aiUsage.purpose, purpose)))
+        .get()?.calls ?? 0,
   );
 }
 
@@ -328,12 +346,16 @@ export function addAiUsage(db: Db, entry: { accountId: string; month: string; pu
     .run();
 }
 
-export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): AccountRow | undefined {
-  return db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning().get();
+export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): Promise<AccountRow | undefined> {
+  return exclusive(db, () => db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning().get());
 }
 
-export function setCeilings(db: Db, id: string, changes: Partial<Pick<AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">>): AccountRow | undefined {
-  return db.update(accounts).set(changes).where(eq(accounts.id, id)).returning().get();
+export function setCeilings(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">>,
+): Promise<AccountRow | undefined> {
+  return exclusive(db, () => db.update(accounts).set(changes).where(eq(accounts.id, id)).returning().get());
 }
 
 /** Keys that still work (revoked ones do not count against the ceiling). */
@@ -347,6 +369,6 @@ export function countActiveKeys(db: Db, accountId: string): number {
   );
 }
 
-export function setMarketplaceDriver(db: Db, id: string, driver: string | null): AccountRow | undefined {
-  return db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning().get();
+export function setMarketplaceDriver(db: Db, id: string, driver: string | null): Promise<AccountRow | undefined> {
+  return exclusive(db, () => db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning().get());
 }

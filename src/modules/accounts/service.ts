@@ -138,8 +138,8 @@ export function bootstrapFirstAccount(deps: AccountsDeps, credits: number): { ac
   );
 }
 
-export function listAccounts(deps: AccountsDeps): (AccountView & { activeKeys: number })[] {
-  return repo.listAccounts(deps.db).map((row) => ({ ...toAccountView(row), activeKeys: row.activeKeys }));
+export async function listAccounts(deps: AccountsDeps): Promise<(AccountView & { activeKeys: number })[]> {
+  return (await repo.listAccounts(deps.db)).map((row) => ({ ...toAccountView(row), activeKeys: row.activeKeys }));
 }
 
 export function getAccount(deps: AccountsDeps, id: string): AccountView {
@@ -177,16 +177,16 @@ export function createKey(deps: AccountsDeps & { config: CeilingDefaults }, acco
   );
 }
 
-export function listKeys(deps: AccountsDeps, accountId: string): KeyView[] {
+export async function listKeys(deps: AccountsDeps, accountId: string): Promise<KeyView[]> {
   getAccount(deps, accountId);
-  return repo.listKeys(deps.db, accountId).map(toKeyView);
+  return (await repo.listKeys(deps.db, accountId)).map(toKeyView);
 }
 
 /** Revoking is immediate: the next request with that key gets 401. Revoking twice is harmless. */
-export function revokeKey(deps: AccountsDeps, keyId: string): { key: KeyView; alreadyRevoked: boolean } {
-  const revoked = repo.revokeKey(deps.db, keyId, deps.clock.now());
+export async function revokeKey(deps: AccountsDeps, keyId: string): Promise<{ key: KeyView; alreadyRevoked: boolean }> {
+  const revoked = await repo.revokeKey(deps.db, keyId, deps.clock.now());
   if (revoked) return { key: toKeyView(revoked), alreadyRevoked: false };
-  const existing = repo.findKey(deps.db, keyId);
+  const existing = await repo.findKey(deps.db, keyId);
   if (!existing) throw notFound("API key not found");
   return { key: toKeyView(existing), alreadyRevoked: true };
 }
@@ -217,11 +217,11 @@ export function grantCredits(deps: AccountsDeps, accountId: string, amount: numb
 }
 
 /** Higher (or lower) limits for one account: a multiplier over the table, and exact per-window overrides. */
-export function setRateLimits(
+export async function setRateLimits(
   deps: AccountsDeps,
   accountId: string,
   input: { multiplier?: number; overrides?: Record<string, number>; clear?: boolean },
-): AccountView {
+): Promise<AccountView> {
   const current = getAccount(deps, accountId);
   const multiplier = input.clear ? 1 : (input.multiplier ?? current.rateLimitMultiplier);
   if (!Number.isFinite(multiplier) || multiplier <= 0 || multiplier > 1_000_000) {
@@ -233,7 +233,7 @@ export function setRateLimits(
     checkWholeNumber(limit, name, false);
     overrides[name] = limit;
   }
-  const row = repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+  const row = await repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
@@ -253,11 +253,11 @@ export function ceilingsOf(deps: { db: Db; config: CeilingDefaults }, accountId:
  * Sets the account's own ceilings; null goes back to the server default. A
  * lower ceiling removes nothing: an account above it only cannot add more.
  */
-export function setCeilings(
+export async function setCeilings(
   deps: AccountsDeps,
   accountId: string,
   input: { feeds?: number | null; apiKeys?: number | null; promptChars?: number | null },
-): AccountView {
+): Promise<AccountView> {
   const changes: Partial<Pick<repo.AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">> = {};
   if (input.feeds !== undefined) changes.maxFeeds = input.feeds === null ? null : checkWholeNumber(input.feeds, "feeds", false);
   if (input.apiKeys !== undefined) changes.maxApiKeys = input.apiKeys === null ? null : checkWholeNumber(input.apiKeys, "apiKeys", false);
@@ -268,22 +268,22 @@ export function setCeilings(
     changes.maxPromptChars = input.promptChars;
   }
   if (Object.keys(changes).length === 0) return getAccount(deps, accountId);
-  const row = repo.setCeilings(deps.db, accountId, changes);
+  const row = await repo.setCeilings(deps.db, accountId, changes);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
 
 /** Which marketplace driver the account applies through; null = the configured default. */
-export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: MarketplaceDriverName | null): AccountView {
-  const row = repo.setMarketplaceDriver(deps.db, accountId, driver);
+export async function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: MarketplaceDriverName | null): Promise<AccountView> {
+  const row = await repo.setMarketplaceDriver(deps.db, accountId, driver);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
 
 /** AI scoring calls allowed per calendar month; null = unlimited. Past it, jobs are scored locally. */
-export function setAiScoringAllowance(deps: AccountsDeps, accountId: string, allowance: number | null): AccountView {
+export async function setAiScoringAllowance(deps: AccountsDeps, accountId: string, allowance: number | null): Promise<AccountView> {
   if (allowance !== null) checkWholeNumber(allowance, "aiScoringAllowance", false);
-  const row = repo.setAiScoringAllowance(deps.db, accountId, allowance);
+  const row = await repo.setAiScoringAllowance(deps.db, accountId, allowance);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
@@ -293,10 +293,10 @@ export function setAiScoringAllowance(deps: AccountsDeps, accountId: string, all
  * without a database read; the lookup is by SHA-256 in a unique index, so the
  * secret itself is never compared, and timing reveals nothing usable about it.
  */
-export function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null {
+export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): Promise<AuthContext | null> {
   if (!presented || !isWellFormedKey(presented)) return null;
   const hash = hashApiKey(presented);
-  const found = repo.findKeyByHashCached(deps.db, hash);
+  const found = await repo.findKeyByHashCached(deps.db, hash);
   if (!found || found.revokedAtTs !== null) return null;
   return {
     keyId: found.keyId,

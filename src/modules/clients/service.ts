@@ -11,7 +11,7 @@ import { buildClientRecord } from "./record";
  */
 export async function getClientJobs(deps: { db: Db; clock: Clock }, companyId: string) {
   const documents = await documentsOfCompany(deps.db, companyId);
-  const closed = closedAmong(
+  const closed = await closedAmong(
     deps.db,
     documents.map((d) => d.ciphertext),
   );

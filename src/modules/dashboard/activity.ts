@@ -41,7 +41,7 @@ export function dashboardActivityRoutes(deps: Deps) {
     .get(
       `${DASHBOARD_PATH}/applications`,
       async ({ request, set, query }) => {
-        const session = signedIn(request, set);
+        const session = await signedIn(request, set);
         if (!session) return "";
         const q = query as Query;
         const status = q.status === undefined || q.status === "" ? undefined : q.status;
@@ -64,7 +64,7 @@ export function dashboardActivityRoutes(deps: Deps) {
     .get(
       `${DASHBOARD_PATH}/freelancers`,
       async ({ request, set }) => {
-        const session = signedIn(request, set);
+        const session = await signedIn(request, set);
         if (!session) return "";
         try {
           const data = await freelancers(deps, sessionAuth(deps, session));
@@ -81,7 +81,7 @@ export function dashboardActivityRoutes(deps: Deps) {
     .get(
       `${DASHBOARD_PATH}/feeds/:id/deliveries`,
       async ({ request, set, params, query }) => {
-        const session = signedIn(request, set);
+        const session = await signedIn(request, set);
         if (!session) return "";
         const offset = parseOffset((query as Query).offset);
         if (offset === undefined) return badOffsetPage(set, session);
@@ -99,7 +99,7 @@ export function dashboardActivityRoutes(deps: Deps) {
     .post(
       `${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`,
       async ({ request, set, body, params }) => {
-        const session = open(request, set, body);
+        const session = await open(request, set, body);
         if (typeof session === "string") return session;
         try {
           await retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);

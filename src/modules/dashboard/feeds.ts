@@ -96,7 +96,7 @@ export function dashboardFeedRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
 
   async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
-    const session = open(request, set, body);
+    const session = await open(request, set, body);
     if (typeof session === "string") return session;
     try {
       return await fn(session);

@@ -73,7 +73,7 @@ export function dashboardJobRoutes(deps: Deps) {
     cipher: string,
     body?: unknown,
   ): Promise<string | { session: DashboardSession; data: jobViews.JobPageData }> {
-    const session = guard.open(request, set, body);
+    const session = await guard.open(request, set, body);
     if (typeof session === "string") return session;
     try {
       return { session, data: await load(session, cipher) };

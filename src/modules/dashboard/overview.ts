@@ -88,8 +88,8 @@ export interface SourceStatus {
 }
 
 /** Every source this server polls (global, not per account), with its last poll as recorded. */
-export function sourceStatuses(db: Db, config: Config): SourceStatus[] {
-  const states = new Map(listSourceStates(db).map((s) => [s.name, s]));
+export async function sourceStatuses(db: Db, config: Config): Promise<SourceStatus[]> {
+  const states = new Map((await listSourceStates(db)).map((s) => [s.name, s]));
   return configuredSourceNames(config).map((name) => {
     const s = states.get(name);
     return {
@@ -104,7 +104,7 @@ export function sourceStatuses(db: Db, config: Config): SourceStatus[] {
   });
 }
 
-export function aiScoringUsedThisMonth(db: Db, accountId: string, nowTs: number): number {
+export function aiScoringUsedThisMonth(db: Db, accountId: string, nowTs: number): Promise<number> {
   return aiUsageCalls(db, accountId, monthOf(nowTs), "scoring");
 }
 

@@ -63,7 +63,7 @@ export async function computeScore(
 ): Promise<ScoreOutcome> {
   if (input.profilePrompt.trim() === "") return { score: EMPTY_PROMPT_SCORE, source: "default", reason: "No profilePrompt on this feed" };
   const promptHash = sha256Hex(input.profilePrompt);
-  const cached = repo.findScore(deps.db, input.ciphertext, promptHash);
+  const cached = await repo.findScore(deps.db, input.ciphertext, promptHash);
   if (cached) return { score: cached.score, source: "cache", reason: cached.reason ?? "" };
   let pending = inFlight.get(deps.db);
   if (!pending) inFlight.set(deps.db, (pending = new Map()));
@@ -92,7 +92,7 @@ async function scoreUncached(
   if (deps.ai.isConfigured) {
     const month = monthOf(deps.clock.now());
     const allowance = findAccount(deps.db, input.accountId)?.aiScoringAllowance ?? null;
-    if (allowance !== null && aiUsageCalls(deps.db, input.accountId, month, "scoring") >= allowance) {
+    if (allowance !== null && (await aiUsageCalls(deps.db, input.accountId, month, "scoring")) >= allowance) {
       fallbackWhy = `monthly AI scoring allowance of ${allowance} used`;
     } else {
       try {

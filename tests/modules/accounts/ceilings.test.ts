@@ -22,7 +22,7 @@ function setup(config: Partial<Config> = {}) {
 describe("feeds per account", () => {
   test("the default ceiling is 200 feeds: the 201st is a 409 naming the limit and nothing is created", async () => {
     const { a, feed, count } = setup();
-    const auth = accounts.authenticate(t.deps, a.apiKey)!;
+    const auth = (await accounts.authenticate(t.deps, a.apiKey))!;
     for (let i = 0; i < 200; i++) await feeds.createFeed(t.deps, auth, { title: `f${i}`, minScore: 0 });
     const res = await feed({ title: "one too many" });
     expect(res.status, show(res)).toBe(409);
@@ -39,7 +39,7 @@ describe("feeds per account", () => {
     expect((await feed({})).status).toBe(409);
     expect((await feed({}, b.apiKey)).status).toBe(201);
 
-    accounts.setCeilings(t.deps, a.accountId, { feeds: 3 });
+    await accounts.setCeilings(t.deps, a.accountId, { feeds: 3 });
     expect((await feed({})).status).toBe(201);
     const refused = await feed({});
     expect(refused.status).toBe(409);
@@ -50,7 +50,7 @@ describe("feeds per account", () => {
     const id = (await t.request("GET", "/api/v1/feeds", { key: a.apiKey })).body.feeds[0].id;
     expect((await t.request("DELETE", `/api/v1/feeds/${id}`, { key: a.apiKey })).status).toBe(200);
     expect((await feed({})).status).toBe(201);
-    accounts.setCeilings(t.deps, a.accountId, { feeds: null });
+    await accounts.setCeilings(t.deps, a.accountId, { feeds: null });
     expect((await feed({})).status).toBe(409);
   });
 });
@@ -65,7 +65,7 @@ describe("API keys per account", () => {
     expect(res.body.error).toContain("50 active API keys");
     expect(res.body.error).toContain("maxApiKeys");
     expect(count("api_keys")).toBe(50);
-    accounts.revokeKey(t.deps, a.keyId);
+    await accounts.revokeKey(t.deps, a.keyId);
     expect((await newKey()).status).toBe(201);
     expect((await newKey()).status).toBe(409);
   });
@@ -75,7 +75,7 @@ describe("API keys per account", () => {
     expect((await newKey()).status).toBe(201);
     expect((await newKey()).status).toBe(409);
     expect(() => accounts.createKey(t.deps, a.accountId, "cli")).toThrow("2 active API keys");
-    accounts.setCeilings(t.deps, a.accountId, { apiKeys: 3 });
+    await accounts.setCeilings(t.deps, a.accountId, { apiKeys: 3 });
     expect((await newKey()).status).toBe(201);
     expect((await newKey()).status).toBe(409);
   });
@@ -97,7 +97,7 @@ describe("prompt length", () => {
     expect(patched.body.details).toEqual(["proposalGenerationPrompt must be at most 100 characters (150 given)"]);
     expect(count("feeds")).toBe(1);
 
-    accounts.setCeilings(t.deps, a.accountId, { promptChars: 200 });
+    await accounts.setCeilings(t.deps, a.accountId, { promptChars: 200 });
     expect((await feed({ profilePrompt: "p".repeat(200) })).status).toBe(201);
   });
 
@@ -107,9 +107,9 @@ describe("prompt length", () => {
     const over = await feed({ profilePrompt: "p".repeat(20_001) });
     expect(over.status).toBe(400);
     expect(over.body.details).toEqual(["profilePrompt must be at most 20000 characters (20001 given)"]);
-    accounts.setCeilings(t.deps, a.accountId, { promptChars: 100_000 });
+    await accounts.setCeilings(t.deps, a.accountId, { promptChars: 100_000 });
     expect((await feed({ profilePrompt: "p".repeat(100_000) })).status).toBe(201);
     expect((await feed({ profilePrompt: "p".repeat(100_001) })).status).toBe(400);
-    expect(() => accounts.setCeilings(t.deps, a.accountId, { promptChars: 100_001 })).toThrow("promptChars");
+    await expect(accounts.setCeilings(t.deps, a.accountId, { promptChars: 100_001 })).rejects.toThrow("promptChars");
   });
 });

@@ -12,11 +12,11 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 describe("accounts, keys and credits", () => {
-  test("an account is created with its credits, a ledger row and a working key", () => {
+  test("an account is created with its credits, a ledger row and a working key", async () => {
     t = createTestApp();
     const created = accounts.createAccount(t.deps, { name: "Acme", kind: "agency", credits: 7 });
     expect(created.account).toMatchObject({ name: "Acme", kind: "agency", credits: 7 });
-    expect(accounts.authenticate(t.deps, created.apiKey)).toMatchObject({ accountId: created.account.id, accountKind: "agency" });
+    expect(await accounts.authenticate(t.deps, created.apiKey)).toMatchObject({ accountId: created.account.id, accountKind: "agency" });
     const ledger = t.deps.db.$client.query("SELECT delta, reason FROM credit_ledger WHERE account_id = ?").all(created.account.id);
     expect(ledger).toEqual([{ delta: 7, reason: "grant" }]);
   });
@@ -47,53 +47,53 @@ describe("accounts, keys and credits", () => {
     expect(() => t.deps.db.$client.run("UPDATE accounts SET credits_balance = -1 WHERE id = ?", [accountId])).toThrow(/CHECK constraint/);
   });
 
-  test("a revoked key no longer authenticates; revoking twice is harmless", () => {
+  test("a revoked key no longer authenticates; revoking twice is harmless", async () => {
     t = createTestApp();
     const { accountId } = t.account();
     const { key, apiKey } = accounts.createKey(t.deps, accountId, "ci");
-    expect(accounts.authenticate(t.deps, apiKey)).not.toBeNull();
-    expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(false);
-    expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
-    expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(true);
-    expect(() => accounts.revokeKey(t.deps, "missing")).toThrow(AppError);
+    expect(await accounts.authenticate(t.deps, apiKey)).not.toBeNull();
+    expect((await accounts.revokeKey(t.deps, key.id)).alreadyRevoked).toBe(false);
+    expect(await accounts.authenticate(t.deps, apiKey)).toBeNull();
+    expect((await accounts.revokeKey(t.deps, key.id)).alreadyRevoked).toBe(true);
+    await expect(accounts.revokeKey(t.deps, "missing")).rejects.toThrow(AppError);
   });
 
   test("a key revoked by another process (another connection) stops working within the data_version check interval", async () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), "jp-auth-")), "auth.db");
     t = createTestApp({ dbPath });
     const { apiKey, keyId } = t.account();
-    expect(accounts.authenticate(t.deps, apiKey)).not.toBeNull(); // now cached
+    expect(await accounts.authenticate(t.deps, apiKey)).not.toBeNull(); // now cached
     const other = openDatabase(dbPath);
-    accounts.revokeKey({ db: other, clock: t.clock }, keyId);
+    await accounts.revokeKey({ db: other, clock: t.clock }, keyId);
     closeDatabase(other);
     await Bun.sleep(DATA_VERSION_CHECK_MS + 1);
-    expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
+    expect(await accounts.authenticate(t.deps, apiKey)).toBeNull();
   });
 
-  test("this process's own changes to a key's account apply at once despite the cache", () => {
+  test("this process's own changes to a key's account apply at once despite the cache", async () => {
     t = createTestApp();
     const { apiKey, accountId } = t.account();
-    expect(accounts.authenticate(t.deps, apiKey)?.rateLimitMultiplier).toBe(1);
-    accounts.setRateLimits(t.deps, accountId, { multiplier: 3 });
-    expect(accounts.authenticate(t.deps, apiKey)?.rateLimitMultiplier).toBe(3);
+    expect((await accounts.authenticate(t.deps, apiKey))?.rateLimitMultiplier).toBe(1);
+    await accounts.setRateLimits(t.deps, accountId, { multiplier: 3 });
+    expect((await accounts.authenticate(t.deps, apiKey))?.rateLimitMultiplier).toBe(3);
   });
 
-  test("rate-limit settings accept a multiplier and known bucket windows only", () => {
+  test("rate-limit settings accept a multiplier and known bucket windows only", async () => {
     t = createTestApp();
     const { accountId } = t.account();
-    const updated = accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "apply.day": 5000 } });
+    const updated = await accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "apply.day": 5000 } });
     expect(updated).toMatchObject({ rateLimitMultiplier: 2, rateLimitOverrides: { "apply.day": 5000 } });
-    expect(() => accounts.setRateLimits(t.deps, accountId, { overrides: { "apply.week": 1 } })).toThrow(/unknown limit "apply.week"/);
-    expect(() => accounts.setRateLimits(t.deps, accountId, { multiplier: 0 })).toThrow(/multiplier must be/);
-    expect(accounts.setRateLimits(t.deps, accountId, { clear: true })).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
+    await expect(accounts.setRateLimits(t.deps, accountId, { overrides: { "apply.week": 1 } })).rejects.toThrow(/unknown limit "apply.week"/);
+    await expect(accounts.setRateLimits(t.deps, accountId, { multiplier: 0 })).rejects.toThrow(/multiplier must be/);
+    expect(await accounts.setRateLimits(t.deps, accountId, { clear: true })).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
   });
 
-  test("the first-run account is created once, on an empty database only", () => {
+  test("the first-run account is created once, on an empty database only", async () => {
     t = createTestApp();
     const first = accounts.bootstrapFirstAccount(t.deps, 10);
     expect(first?.account).toMatchObject({ name: "default", credits: 10 });
     expect(accounts.bootstrapFirstAccount(t.deps, 10)).toBeNull();
-    expect(accounts.listAccounts(t.deps)).toHaveLength(1);
+    expect(await accounts.listAccounts(t.deps)).toHaveLength(1);
   });
 
   test("the plaintext key is nowhere in the database files, only its hash", () => {

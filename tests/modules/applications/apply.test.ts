@@ -17,7 +17,7 @@ let worker: TaskWorker | undefined;
 afterEach(async () => {
   await worker?.stop();
   worker = undefined;
-  t?.close();
+  await t?.close();
 });
 
 const ADMIN = { authorization: "Bearer admin-token-0123456789" };
@@ -226,7 +226,7 @@ describe("apply", async () => {
       expect(res.body.error).toContain(fragment);
     }
     expect((await apply(a.apiKey, { jobId: "~020000000000000000404", coverLetter: "Hi" })).status).toBe(404);
-    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, (await authenticate(t.deps, a.apiKey))!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     job();
     const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
@@ -255,11 +255,15 @@ describe("status, applied jobs, freelancers, legacy", async () => {
 
   test("an application named by ciphertext or URL links the caller's newest matching processed job", async () => {
     const { a, b } = setup({ credits: 5 });
-    const auth = authenticate(t.deps, a.apiKey)!;
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const before = job({ title: "Archived before any feed" }); // matches no feed: feeds see only newer jobs
     const older = await feeds.createFeed(t.deps, auth, { title: "everything", minScore: 0 });
     const newer = await feeds.createFeed(t.deps, auth, { title: "scored", minScore: 0, profilePrompt: "Any software work at all" });
-    await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "another account", minScore: 0, profilePrompt: "Any software work at all" });
+    await feeds.createFeed(t.deps, (await authenticate(t.deps, b.apiKey))!, {
+      title: "another account",
+      minScore: 0,
+      profilePrompt: "Any software work at all",
+    });
     t.clock.advance(1000);
     const named = { cipher: job({ title: "Named by ciphertext" }), url: job({ title: "Named by URL" }) };
     // The empty-prompt feed takes the jobs at once; the prompt feeds when the scorer runs, 5 s later.
@@ -353,7 +357,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
 
   test("applied-jobs: newest first, every field, status filter, paging edges", async () => {
     const { a } = setup({ credits: 10 });
-    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, (await authenticate(t.deps, a.apiKey))!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     const ciphers = [job({ title: "First" }), job({ title: "Second" }), job({ title: "Third" })];
     const queued: string[] = [];
@@ -391,10 +395,10 @@ describe("status, applied jobs, freelancers, legacy", async () => {
 
   test("applied-jobs score: the feed entry applied from, else the account's best entry for the job, else null", async () => {
     const { a, b } = setup({ credits: 10 });
-    const authA = authenticate(t.deps, a.apiKey)!;
+    const authA = (await authenticate(t.deps, a.apiKey))!;
     const low = await feeds.createFeed(t.deps, authA, { title: "low", minScore: 0 });
     const high = await feeds.createFeed(t.deps, authA, { title: "high", minScore: 0 });
-    await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "other account", minScore: 0 });
+    await feeds.createFeed(t.deps, (await authenticate(t.deps, b.apiKey))!, { title: "other account", minScore: 0 });
     t.clock.advance(1000);
     const [byEntry, byCipher] = [job({ title: "By entry" }), job({ title: "By ciphertext" })];
     // Distinct scores per feed; the other account's entries score highest and must never show.

@@ -50,10 +50,10 @@ async function interruptedApplication(lookup: SubmitOutcome | null | "unknown") 
   const fake = fakeMarketplace(lookup);
   (t.deps.drivers as Record<string, MarketplaceDriver>).fake = fake.driver;
   const { apiKey, accountId } = t.account({ credits: 2 });
-  setMarketplaceDriver(t.deps, accountId, "fake" as never);
+  await setMarketplaceDriver(t.deps, accountId, "fake" as never);
   const doc = makeDoc();
   ingestDocuments(t.deps, [doc], { source: "test" });
-  const queued = await apply(t.deps, authenticate(t.deps, apiKey)!, { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hi" });
+  const queued = await apply(t.deps, (await authenticate(t.deps, apiKey))!, { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hi" });
   t.deps.db.$client.run("UPDATE applications SET phase = 'submitting' WHERE id = ?", [queued.queueId]);
   await submitApplication(t.deps, { applicationId: queued.queueId }, { taskId: 1, attempt: 2, isLastAttempt: false });
   const app = t.deps.db.$client.query("SELECT status, error_message AS e FROM applications WHERE id = ?").get(queued.queueId) as {

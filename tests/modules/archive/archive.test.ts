@@ -12,18 +12,18 @@ import { makeDoc } from "../../helpers/factories";
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup() {
+async function setup() {
   t = createTestApp();
   const a = t.account({ name: "A", credits: 3 });
   const b = t.account({ name: "B" });
-  return { a, b, authA: authenticate(t.deps, a.apiKey)!, authB: authenticate(t.deps, b.apiKey)! };
+  return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
 }
 
 const byCipher = (key: string, cipher: string) => t.request("GET", `/api/jobs/by-ciphertext?cipher=${encodeURIComponent(cipher)}`, { key });
 
 describe("GET /api/jobs/by-ciphertext", () => {
   test("400 without cipher or without ~, 404 when not archived", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     expect((await t.request("GET", "/api/jobs/by-ciphertext", { key: a.apiKey })).status).toBe(400);
     const noTilde = await t.request("GET", "/api/jobs/by-ciphertext?cipher=021234", { key: a.apiKey });
     expect(noTilde.status).toBe(400);
@@ -34,7 +34,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
   });
 
   test("the document as stored plus the spec's computed fields; matches are the caller's only, with the caller's application", async () => {
-    const { a, b, authA, authB } = setup();
+    const { a, b, authA, authB } = await setup();
     const feedA = await feeds.createFeed(t.deps, authA, { title: "A all", minScore: 0 });
     await feeds.createFeed(t.deps, authB, { title: "B all", minScore: 0 });
     t.clock.advance(1000);
@@ -72,7 +72,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
   });
 
   test("the /api/v1 and /api/v2 forwards give byte-identical bodies", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const doc = makeDoc();
     ingestDocuments(t.deps, [doc], { source: "test" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
@@ -87,7 +87,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
   });
 
   test("proposal activity: scrape counts for an unwatched job; the tracker's history for a watched one", async () => {
-    const { a, authA } = setup();
+    const { a, authA } = await setup();
     const plain = generateJob({ seed: 9, index: 1, nowTs: t.clock.now() - 3 * 3_600_000 });
     ingestDocuments(t.deps, [plain], { source: "sandbox" });
     const scrape = (await byCipher(a.apiKey, (plain.jobTile as any).job.ciphertext)).body.proposalActivity;
@@ -129,7 +129,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
   }
 
   test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const companyId = archiveSandboxJobs();
     const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
     expect(res.status, show(res)).toBe(200);
@@ -146,7 +146,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
   });
 
   test("a job the sandbox marketplace closed is no longer among the company's open jobs", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const companyId = archiveSandboxJobs();
     const openCiphers = async () => {
       const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
@@ -159,7 +159,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
     );
     const closing = before.find((c) => c !== null && archived.has(c))!;
     expect(closing).toBeString();
-    closeJob(t.deps.db, closing, t.clock.now());
+    await closeJob(t.deps.db, closing, t.clock.now());
     expect(await openCiphers()).toEqual(before.filter((c) => c !== closing));
   });
 });

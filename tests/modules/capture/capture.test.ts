@@ -32,9 +32,9 @@ const PAGE = {
 describe("POST /api/v1/capture", () => {
   test("archives a professional_network job that normalizeJob accepts and that enters a matching feed", async () => {
     const { apiKey } = setup();
-    const auth = authenticate(t.deps, apiKey)!;
+    const auth = (await authenticate(t.deps, apiKey))!;
     await feeds.createFeed(t.deps, auth, { title: "rust", minScore: 0, includes: ["rust engineer"] });
-    const other = authenticate(t.deps, t.account({ name: "Other" }).apiKey)!;
+    const other = (await authenticate(t.deps, t.account({ name: "Other" }).apiKey))!;
     await feeds.createFeed(t.deps, other, { title: "rust too", minScore: 0, includes: ["rust"] });
 
     const res = await capture(apiKey, { ...PAGE, contactEmail: "jobs@acme.example" });

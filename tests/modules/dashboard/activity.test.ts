@@ -23,7 +23,7 @@ afterEach(async () => {
   deliverer = undefined;
   await receiver?.close();
   receiver = undefined;
-  t?.close();
+  await t?.close();
 });
 
 const REFRESH = '<meta http-equiv="refresh" content="5">';
@@ -161,7 +161,7 @@ describe("dashboard activity pages", () => {
 
   test("every dashboard list refuses an offset past 1,000,000 (or not a whole number) with a 400 page, never a 5xx", async () => {
     const { a } = setupApps({ start: false });
-    const authA = authenticate(t.deps, a.apiKey)!;
+    const authA = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, authA, { title: "Paged", minScore: 0 });
     const { token } = await signIn(a.apiKey);
     for (const path of ["/dashboard/applications", `/dashboard/feeds/${feed.id}/deliveries`, `/dashboard/feeds/${feed.id}`]) {
@@ -261,7 +261,7 @@ async function setupHooks() {
   deliverer = createDeliverer(t.deps);
   t.deps.work.subscribe(() => deliverer?.notify());
   deliverer.start();
-  return { a, b, authA: authenticate(t.deps, a.apiKey)!, authB: authenticate(t.deps, b.apiKey)! };
+  return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
 }
 
 const rows = (sql: string, ...args: unknown[]) => t.deps.db.$client.query(sql).all(...(args as never[])) as any[];

@@ -200,14 +200,14 @@ describe("dashboard pages", () => {
     expect(res.status, show(res)).toBe(200);
     const shown = /<code class="secret" id="new-secret">(jp_live_[0-9A-Za-z]+)<\/code>/.exec(res.text)?.[1];
     expect(shown).toBeDefined();
-    expect(accounts.authenticate(t.deps, shown)?.accountId).toBe(accountId);
+    expect((await accounts.authenticate(t.deps, shown))?.accountId).toBe(accountId);
     const list = await get("/dashboard/keys", token);
     expect(list.status).toBe(200);
     expect(list.text).toContain("production");
     expect(list.text).not.toContain(shown!);
     expect(list.text).not.toContain(apiKey);
     expect(list.text).toContain(`<code>${shown!.slice(0, 12)}`);
-    expect(accounts.listKeys(t.deps, accountId)).toHaveLength(2);
+    expect(await accounts.listKeys(t.deps, accountId)).toHaveLength(2);
   });
 
   test("a label over 200 characters gets a 400 page and no key", async () => {
@@ -217,7 +217,7 @@ describe("dashboard pages", () => {
     const res = await post("/dashboard/keys", token, { label: "x".repeat(201), csrf });
     expect(res.status, show(res)).toBe(400);
     expect(res.text).toContain("label must be at most 200 characters");
-    expect(accounts.listKeys(t.deps, accountId)).toHaveLength(1);
+    expect(await accounts.listKeys(t.deps, accountId)).toHaveLength(1);
   });
 
   test("revoking an own key works; another account's key is a 404 and stays live", async () => {
@@ -230,12 +230,12 @@ describe("dashboard pages", () => {
     const mine = await post(`/dashboard/keys/${spare.key.id}/revoke`, token, { csrf });
     expect(mine.status, show(mine)).toBe(303);
     expect(mine.headers.get("location")).toBe("/dashboard/keys");
-    expect(accounts.authenticate(t.deps, spare.apiKey)).toBeNull();
+    expect(await accounts.authenticate(t.deps, spare.apiKey)).toBeNull();
 
     const theirs = await post(`/dashboard/keys/${other.keyId}/revoke`, token, { csrf });
     expect(theirs.status, show(theirs)).toBe(404);
     expect(theirs.headers.get("content-type")).toStartWith("text/html");
-    expect(accounts.authenticate(t.deps, other.apiKey)?.accountId).toBe(other.accountId);
+    expect((await accounts.authenticate(t.deps, other.apiKey))?.accountId).toBe(other.accountId);
     const missing = await post(`/dashboard/keys/nope/revoke`, token, { csrf });
     expect(missing.status).toBe(404);
   });
@@ -254,7 +254,7 @@ describe("dashboard pages", () => {
       const out = await post("/dashboard/sign-out", token, fields);
       expect(out.status).toBe(403);
     }
-    expect(accounts.listKeys(t.deps, accountId).map((k) => [k.label, k.revokedAtTs])).toEqual([
+    expect((await accounts.listKeys(t.deps, accountId)).map((k) => [k.label, k.revokedAtTs])).toEqual([
       ["default", null],
       ["spare", null],
     ]);
@@ -312,7 +312,7 @@ describe("dashboard sessions", () => {
     t = createTestApp();
     const { apiKey, keyId } = t.account();
     const { token } = await signIn(apiKey);
-    accounts.revokeKey(t.deps, keyId);
+    await accounts.revokeKey(t.deps, keyId);
     const res = await get("/dashboard", token);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
@@ -341,7 +341,7 @@ describe("dashboard sessions", () => {
   test("a one-time link signs in once; a second use or an expired link fails", async () => {
     t = createTestApp();
     const { accountId } = t.account({ name: "Linked", credits: 3 });
-    const { token: link } = createSignInLink(t.deps, accountId);
+    const { token: link } = await createSignInLink(t.deps, accountId);
     expect(JSON.stringify(t.deps.db.$client.query("SELECT * FROM dashboard_sign_in_links").all())).not.toContain(link);
     // Opening the link (or a link preview fetching it) only shows the button; nothing is used up.
     const opened = await get(`/dashboard/link/${link}`);
@@ -363,7 +363,7 @@ describe("dashboard sessions", () => {
     expect(second.headers.get("set-cookie")).toBeNull();
     expect(second.text).toContain("used already, has expired");
 
-    const { token: late } = createSignInLink(t.deps, accountId);
+    const { token: late } = await createSignInLink(t.deps, accountId);
     t.clock.advance(SIGN_IN_LINK_MS);
     expect((await t.request("POST", `/dashboard/link/${late}`, { body: form({ csrf }), headers })).status).toBe(404);
     expect((await t.request("POST", `/dashboard/link/nonsense`, { body: form({ csrf }), headers })).status).toBe(404);
@@ -372,7 +372,7 @@ describe("dashboard sessions", () => {
   test("a sign-in link POST from another site is refused with a 403 page, and the link is not used up", async () => {
     t = createTestApp();
     const { accountId } = t.account({ name: "Attacker's" });
-    const { token: link } = createSignInLink(t.deps, accountId);
+    const { token: link } = await createSignInLink(t.deps, accountId);
     const { headers, csrf } = await openSignInForm(t, `/dashboard/link/${link}`);
     for (const [what, h, fields] of [
       ["a cross-site form", FORM, {}],

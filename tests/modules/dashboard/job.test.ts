@@ -15,7 +15,7 @@ const { get, post, signIn } = browser(() => t);
 afterEach(async () => {
   await worker?.stop();
   worker = undefined;
-  t?.close();
+  await t?.close();
 });
 
 async function setup(opts: { credits?: number } = {}) {

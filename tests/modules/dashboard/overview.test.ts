@@ -68,7 +68,7 @@ describe("dashboard overview", () => {
     const now = t.clock.now();
     const mine = t.account({ name: "Mine", credits: 10 });
     const other = t.account({ name: "Other", credits: 99 });
-    accounts.setAiScoringAllowance(t.deps, mine.accountId, 50);
+    await accounts.setAiScoringAllowance(t.deps, mine.accountId, 50);
     holdCredit(t.deps.db, mine.accountId);
     holdCredit(t.deps.db, mine.accountId);
     holdCredit(t.deps.db, other.accountId);
@@ -105,8 +105,8 @@ describe("dashboard overview", () => {
     await noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
     await noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
 
-    recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 40, inserted: 7, nextRunAtTs: now + HOUR });
-    recordPoll(t.deps.db, "hackernews", now - 5 * 60_000, { ok: false, error: "HTTP 503 <upstream>", nextRunAtTs: now + HOUR });
+    await recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 40, inserted: 7, nextRunAtTs: now + HOUR });
+    await recordPoll(t.deps.db, "hackernews", now - 5 * 60_000, { ok: false, error: "HTTP 503 <upstream>", nextRunAtTs: now + HOUR });
 
     expect(await applicationCounts(t.deps.db, mine.accountId, now)).toEqual({
       today: { applied: 2, failed: 1 },
@@ -167,7 +167,7 @@ describe("dashboard overview", () => {
     t = createTestApp({ config: { sources: "remoteok" } });
     const now = t.clock.now();
     const { apiKey } = t.account();
-    recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 1, inserted: 1, nextRunAtTs: now + HOUR });
+    await recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 1, inserted: 1, nextRunAtTs: now + HOUR });
     const view = await signIn(apiKey);
     expect((await view({ "accept-language": "de-DE,de;q=0.9,en;q=0.5" })).text).toContain(">vor 3 Minuten</time>");
     expect((await view({ "accept-language": "!!not a tag" })).text).toContain(">3 minutes ago</time>");
@@ -194,8 +194,8 @@ describe("dashboard overview", () => {
     t = createTestApp({ config: { sources: "remoteok,remotive" } });
     const now = t.clock.now();
     const { apiKey } = t.account();
-    recordPoll(t.deps.db, "remoteok", now - HOUR, { ok: false, error: "boom", nextRunAtTs: now });
-    recordPoll(t.deps.db, "remoteok", now - 60_000, { ok: true, state: {}, seen: 3, inserted: 2, nextRunAtTs: now + HOUR });
+    await recordPoll(t.deps.db, "remoteok", now - HOUR, { ok: false, error: "boom", nextRunAtTs: now });
+    await recordPoll(t.deps.db, "remoteok", now - 60_000, { ok: true, state: {}, seen: 3, inserted: 2, nextRunAtTs: now + HOUR });
     const text = (await (await signIn(apiKey))()).text;
     expect(text).toMatch(/<th scope="row">remotive<\/th>\s*<td><span class="muted">never<\/span><\/td>/);
     expect(text).not.toContain("boom");

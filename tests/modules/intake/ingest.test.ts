@@ -10,17 +10,17 @@ afterEach(() => t?.close());
 
 const count = (sql: string) => (t.deps.db.$client.query(sql).get() as { n: number }).n;
 
-function setup(config = {}) {
+async function setup(config = {}) {
   t = createTestApp({ config });
   const { apiKey } = t.account();
-  const auth = authenticate(t.deps, apiKey)!;
+  const auth = (await authenticate(t.deps, apiKey))!;
   const feed = (body: Record<string, unknown>) => feeds.createFeed(t.deps, auth, { title: "f", minScore: 0, ...body });
   return { apiKey, auth, feed };
 }
 
 describe("ingestion", async () => {
   test("counts documents, rejects bad ones with their position and reason, and keeps the rest", async () => {
-    setup();
+    await setup();
     const result = ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], { source: "test" });
     expect(result).toMatchObject({ received: 5, inserted: 2, updated: 0, rejected: 3 });
     expect(result.errors.map((e) => e.at)).toEqual([1, 2, 3]);
@@ -29,7 +29,7 @@ describe("ingestion", async () => {
   });
 
   test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     const open = await feed({ minScore: 5 });
     const muted = await feed({ notificationsMuted: true });
     const tooHigh = await feed({ minScore: 4, includes: ["nothing-matches-this"] });
@@ -46,7 +46,7 @@ describe("ingestion", async () => {
   });
 
   test("a feed with a prompt gets a scoring task instead, and the workers are woken", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     await feed({ profilePrompt: "Dashboards in React", minScore: 6 });
     let woken = 0;
     t.deps.work.subscribe(() => woken++);
@@ -58,7 +58,7 @@ describe("ingestion", async () => {
   });
 
   test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     await feed({});
     t.clock.advance(1000);
     const T = Date.UTC(2026, 0, 15, 12);
@@ -74,7 +74,7 @@ describe("ingestion", async () => {
   });
 
   test("no backfill: a feed created after a job was first seen never gets it", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     const doc = makeDoc();
     ingestDocuments(t.deps, [doc], { source: "test" });
     t.clock.advance(1000);
@@ -86,9 +86,9 @@ describe("ingestion", async () => {
   });
 
   test("each account's matching feeds get the job; filters apply", async () => {
-    setup();
-    const other = authenticate(t.deps, t.account({ name: "other" }).apiKey)!;
-    const mine = authenticate(t.deps, t.account({ name: "mine" }).apiKey)!;
+    await setup();
+    const other = (await authenticate(t.deps, t.account({ name: "other" }).apiKey))!;
+    const mine = (await authenticate(t.deps, t.account({ name: "mine" }).apiKey))!;
     await feeds.createFeed(t.deps, mine, { title: "go", minScore: 0, includes: ["go"] });
     await feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
     t.clock.advance(1000);
@@ -98,7 +98,7 @@ describe("ingestion", async () => {
   });
 
   test("POST /admin/jobs ingests one document or an array, needs the admin token, and reports counts", async () => {
-    setup({ adminToken: "admin-token-0123456789" });
+    await setup({ adminToken: "admin-token-0123456789" });
     const headers = { authorization: "Bearer admin-token-0123456789" };
     expect((await t.request("POST", "/admin/jobs", { json: makeDoc() })).status).toBe(401);
     const one = await t.request("POST", "/admin/jobs", { headers, json: makeDoc() });
@@ -112,7 +112,7 @@ describe("ingestion", async () => {
   });
 
   test("a job url that is not http or https is archived as null, the reason reported, and the job still goes in", async () => {
-    setup({ adminToken: "admin-token-0123456789" });
+    await setup({ adminToken: "admin-token-0123456789" });
     const headers = { authorization: "Bearer admin-token-0123456789" };
     const web = { platform: "web", id: "board-1", title: "Web job", description: "Do it.", url: "javascript:alert(document.cookie)" };
     const market: Record<string, unknown> = { ...makeDoc(), url: "data:text/html,<script>alert(1)</script>" };

@@ -53,7 +53,7 @@ describe("GET /admin/oauth/callback", () => {
   test("a pending state succeeds once, without the admin token: HTML page, encrypted tokens written", async () => {
     fake.onToken((form) => (form.get("code") === "the-code" ? tokenReply("access-a", "refresh-a", 3600) : { status: 400, json: { error: "invalid_grant" } }));
     app();
-    const { state } = startMarketplaceConnect(t.deps);
+    const { state } = await startMarketplaceConnect(t.deps);
     const before = fake.tokenRequests.length;
     const res = await t.request("GET", query({ code: "the-code", state }));
     expect(res.status, show(res)).toBe(200);
@@ -81,7 +81,7 @@ describe("GET /admin/oauth/callback", () => {
   test("an unknown state is refused (400) and nothing is traded or written", async () => {
     fake.onToken(() => tokenReply("x", "y"));
     app();
-    startMarketplaceConnect(t.deps);
+    await startMarketplaceConnect(t.deps);
     const before = fake.tokenRequests.length;
     const res = await t.request("GET", query({ code: "c", state: "not-a-state-we-gave-out" }));
     expect(res.status, show(res)).toBe(400);
@@ -93,14 +93,14 @@ describe("GET /admin/oauth/callback", () => {
   test("an expired state is refused (400); one just inside the TTL works", async () => {
     fake.onToken(() => tokenReply("fresh", "fresh-r"));
     app();
-    const expired = startMarketplaceConnect(t.deps);
+    const expired = await startMarketplaceConnect(t.deps);
     t.clock.advance(OAUTH_STATE_TTL_MS + 1);
     const res = await t.request("GET", query({ code: "c", state: expired.state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error).toContain("expired");
     expect(existsSync(tokenPath)).toBe(false);
 
-    const fresh = startMarketplaceConnect(t.deps);
+    const fresh = await startMarketplaceConnect(t.deps);
     expect(fresh.expiresAtTs).toBe(t.clock.now() + OAUTH_STATE_TTL_MS);
     t.clock.advance(OAUTH_STATE_TTL_MS - 1);
     const ok = await t.request("GET", query({ code: "c", state: fresh.state }));
@@ -111,7 +111,7 @@ describe("GET /admin/oauth/callback", () => {
   test("exactly at the TTL the state has expired", async () => {
     fake.onToken(() => tokenReply("x", "y"));
     app();
-    const { state } = startMarketplaceConnect(t.deps);
+    const { state } = await startMarketplaceConnect(t.deps);
     t.clock.advance(OAUTH_STATE_TTL_MS);
     expect((await t.request("GET", query({ code: "c", state }))).status).toBe(400);
   });
@@ -119,7 +119,7 @@ describe("GET /admin/oauth/callback", () => {
   test("a missing code or state is 400 with { error }, and does not use up the state", async () => {
     fake.onToken(() => tokenReply("later", "later-r"));
     app();
-    const { state } = startMarketplaceConnect(t.deps);
+    const { state } = await startMarketplaceConnect(t.deps);
     const noCode = await t.request("GET", query({ state }));
     expect(noCode.status, show(noCode)).toBe(400);
     expect(noCode.body).toEqual({ error: "code and state are required" });
@@ -135,7 +135,7 @@ describe("GET /admin/oauth/callback", () => {
 
   test("error=access_denied is 400 with the marketplace's reason", async () => {
     app();
-    const { state } = startMarketplaceConnect(t.deps);
+    const { state } = await startMarketplaceConnect(t.deps);
     const res = await t.request("GET", query({ error: "access_denied", error_description: "The user denied access", state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body).toEqual({ error: "The marketplace refused the authorisation: The user denied access" });
@@ -148,7 +148,7 @@ describe("GET /admin/oauth/callback", () => {
   test("the token endpoint refusing the code is 400 with its message; nothing is written", async () => {
     fake.onToken(() => ({ status: 400, json: { error: "invalid_grant", error_description: "Code has expired" } }));
     app();
-    const { state } = startMarketplaceConnect(t.deps);
+    const { state } = await startMarketplaceConnect(t.deps);
     const res = await t.request("GET", query({ code: "stale", state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error).toContain("the authorisation code was refused");
@@ -159,7 +159,7 @@ describe("GET /admin/oauth/callback", () => {
   test("the token endpoint failing (5xx) is 503, not a client error", async () => {
     fake.onToken(() => ({ status: 502, text: "bad gateway" }));
     app();
-    const { state } = startMarketplaceConnect(t.deps);
+    const { state } = await startMarketplaceConnect(t.deps);
     const res = await t.request("GET", query({ code: "c", state }));
     expect(res.status, show(res)).toBe(503);
     expect(res.body.error).toContain("Could not reach the marketplace");

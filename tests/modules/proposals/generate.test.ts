@@ -13,8 +13,8 @@ beforeAll(async () => {
   fake = await startFakeOpenAi();
 });
 afterAll(() => fake.close());
-afterEach(() => {
-  t?.close();
+afterEach(async () => {
+  await t?.close();
   fake.requests.length = 0;
   fake.setFallback(() => ({ content: "{}" }));
 });
@@ -111,7 +111,7 @@ describe("generate-proposal with the local writer (no model configured)", async 
       const res = await gen(a.apiKey, { jobId });
       expect(res.status, `${jobId}: ${show(res)}`).toBe(200);
     }
-    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, (await authenticate(t.deps, a.apiKey))!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [makeDoc({ title: "Another job" })], { source: "test" });
     const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
@@ -143,7 +143,7 @@ describe("generate-proposal with the local writer (no model configured)", async 
     expect(dup.body.error).toContain("questions[1].position");
     const negative = await gen(a.apiKey, { jobId: CIPHER, questions: [{ position: -1, question: "a?" }] });
     expect(negative.status).toBe(400);
-    const theirs = await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "theirs", minScore: 0 });
+    const theirs = await feeds.createFeed(t.deps, (await authenticate(t.deps, b.apiKey))!, { title: "theirs", minScore: 0 });
     expect((await gen(a.apiKey, { jobId: CIPHER, feedId: theirs.id })).status).toBe(404);
     expect((await gen(a.apiKey, { jobId: CIPHER, feedId: "nope" })).status).toBe(404);
   });
@@ -152,7 +152,7 @@ describe("generate-proposal with the local writer (no model configured)", async 
 describe("generate-proposal with a model", async () => {
   test("sends the model, effort and feed instructions; keeps the job text in a data section; records usage", async () => {
     const { a } = setup(withModel());
-    const auth = authenticate(t.deps, a.apiKey)!;
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "shop", minScore: 0, proposalGenerationPrompt: "Mention my 40 Shopify stores. Sign as Dana." });
     fake.setFallback(() => ({
       content: JSON.stringify({

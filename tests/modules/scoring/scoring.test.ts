@@ -18,12 +18,12 @@ afterAll(() => fake.close());
 afterEach(async () => {
   await worker?.stop();
   worker = undefined;
-  t?.close();
+  await t?.close();
   fake.requests.length = 0;
   fake.setFallback(() => ({ content: "{}" }));
 });
 
-function setup(opts: { ai?: boolean; retries?: number; localAiThreads?: number } = {}) {
+async function setup(opts: { ai?: boolean; retries?: number; localAiThreads?: number } = {}) {
   t = createTestApp({
     config: {
       ...(opts.ai ? { openaiApiKey: "sk-test-key", openaiBaseUrl: fake.url, aiMaxRetries: opts.retries ?? 0, aiTimeoutMs: 2000 } : {}),
@@ -31,7 +31,7 @@ function setup(opts: { ai?: boolean; retries?: number; localAiThreads?: number }
     },
   });
   const { apiKey, accountId } = t.account();
-  const auth = authenticate(t.deps, apiKey)!;
+  const auth = (await authenticate(t.deps, apiKey))!;
   worker = new TaskWorker(t.deps, {
     concurrency: 4,
     retryBaseMs: 1,
@@ -56,7 +56,7 @@ const cookingJob = () => makeDoc({ title: "Write Italian cooking recipes", descr
 
 describe("scoring with the local scorer (no model configured)", async () => {
   test("relevant jobs enter a prompt feed at or above minScore; unrelated ones do not", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     const f = await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 6 });
     t.clock.advance(1000);
     ingestDocuments(t.deps, [reactJob(), cookingJob()], { source: "test" });
@@ -78,7 +78,7 @@ describe("scoring with the local scorer (no model configured)", async () => {
 describe("local scoring off the request thread", () => {
   // Issue 13: 500 local scorings of long prompts against long descriptions ran on the server's thread and /healthz took 1.26 s.
   test("with local AI threads, a large batch of local scorings leaves the request thread free: /healthz keeps answering while the batch is scored", async () => {
-    const { feed } = setup({ localAiThreads: 1 });
+    const { feed } = await setup({ localAiThreads: 1 });
     const words = "react typescript node postgres dashboard fintech senior contract python kubernetes migration audit design testing".split(" ");
     const text = (chars: number, seed: number) => {
       let out = "";
@@ -127,7 +127,7 @@ describe("local scoring off the request thread", () => {
 
 describe("scoring with a model", async () => {
   test("the model's score decides; the job text travels in a delimited data section; usage is recorded; the score is cached per prompt", async () => {
-    const { feed, accountId } = setup({ ai: true });
+    const { feed, accountId } = await setup({ ai: true });
     fake.setFallback(() => ({
       content: JSON.stringify({ score: 8.3, reason: "Strong React/TypeScript fit" }),
       usage: { prompt_tokens: 120, completion_tokens: 15 },
@@ -162,8 +162,8 @@ describe("scoring with a model", async () => {
   });
 
   test("past the monthly allowance the local scorer takes over and says why", async () => {
-    const { feed, accountId } = setup({ ai: true });
-    setAiScoringAllowance(t.deps, accountId, 1);
+    const { feed, accountId } = await setup({ ai: true });
+    await setAiScoringAllowance(t.deps, accountId, 1);
     fake.setFallback(() => ({ content: JSON.stringify({ score: 9, reason: "fit" }) }));
     await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 0 });
     t.clock.advance(1000);
@@ -178,7 +178,7 @@ describe("scoring with a model", async () => {
   });
 
   test("an answer out of range is never trusted: the local scorer decides instead", async () => {
-    const { feed } = setup({ ai: true });
+    const { feed } = await setup({ ai: true });
     fake.setFallback(() => ({ content: JSON.stringify({ score: 11, reason: "perfect!!" }) }));
     await feed({ profilePrompt: "Italian food writer", minScore: 9.5 });
     t.clock.advance(1000);
@@ -190,7 +190,7 @@ describe("scoring with a model", async () => {
   });
 
   test("a failing model is retried by the queue; on the last attempt the local scorer decides", async () => {
-    const { feed } = setup({ ai: true, retries: 0 });
+    const { feed } = await setup({ ai: true, retries: 0 });
     fake.setFallback(() => ({ json: { error: { message: "overloaded" } }, status: 503 }));
     await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 1 });
     t.clock.advance(1000);
@@ -210,7 +210,7 @@ describe("scoring with a model", async () => {
   });
 
   test("a muted feed is scored and matched but writes no event; a feed deleted before scoring gets nothing", async () => {
-    const { feed, auth } = setup({ ai: true });
+    const { feed, auth } = await setup({ ai: true });
     fake.setFallback(() => ({ content: JSON.stringify({ score: 9, reason: "fit" }) }));
     const muted = await feed({ profilePrompt: "React", minScore: 5, notificationsMuted: true });
     const doomed = await feed({ profilePrompt: "React again", minScore: 5 });

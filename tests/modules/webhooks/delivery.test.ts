@@ -20,14 +20,14 @@ afterEach(async () => {
   await deliverer?.stop();
   deliverer = undefined;
   await receiver?.close();
-  t?.close();
+  await t?.close();
 });
 
 async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: string; dns?: Record<string, string[]> } = {}) {
   receiver = await startWebhookReceiver();
   t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath, dns: opts.dns });
   const { apiKey } = t.account();
-  const auth = authenticate(t.deps, apiKey)!;
+  const auth = (await authenticate(t.deps, apiKey))!;
   deliverer = createDeliverer(t.deps);
   t.deps.work.subscribe(() => deliverer?.notify());
   deliverer.start();
@@ -394,7 +394,7 @@ describe("webhook delivery", () => {
     t.clock.advance(1000);
     ingestDocuments(t.deps, [makeDoc({ title: "survives" })], { source: "test" });
     const clock = t.clock;
-    t.close();
+    await t.close();
     t = createTestApp({ config: { webhookAllowPrivate: true }, dbPath, clock });
     deliverer = createDeliverer(t.deps);
     deliverer.start();
