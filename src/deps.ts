@@ -47,7 +47,7 @@ export interface Deps {
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
-export function createDeps(config: Config, base: { clock: Clock; log: Logger }): { deps: Deps; migrations: MigrateResult } {
+export async function createDeps(config: Config, base: { clock: Clock; log: Logger }): Promise<{ deps: Deps; migrations: MigrateResult }> {
   const allowlist = config.webhookAllowlist
     .split(",")
     .map((s) => s.trim())
@@ -65,7 +65,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     throw err;
   }
   const feedIndex = new FeedIndex();
-  for (const feed of allFeeds(db)) feedIndex.upsert(feed);
+  for (const feed of await allFeeds(db)) feedIndex.upsert(feed);
   const work = new Signal();
   const deps: Deps = {
     config,

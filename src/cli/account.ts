@@ -21,8 +21,8 @@ export const accountCreate: Command = {
     const kind = (ctx.values.kind as string | undefined) ?? "solo";
     if (!isOneOf(ACCOUNT_KINDS, kind)) throw new UsageError(`--kind must be ${ACCOUNT_KINDS.join(" or ")}, got '${kind}'`);
     const credits = intFlag(ctx, "credits") ?? 0;
-    return withDeps(ctx, (deps) => {
-      const created = accounts.createAccount(deps, { name, kind, credits });
+    return withDeps(ctx, async (deps) => {
+      const created = await accounts.createAccount(deps, { name, kind, credits });
       if (ctx.values.json) printJson(ctx, { accountId: created.account.id, apiKey: created.apiKey });
       else {
         ctx.io.stdout(
@@ -125,7 +125,7 @@ export const accountLimits: Command = {
       const account = await accounts.setRateLimits(deps, accountId, { multiplier, overrides });
       if (ctx.values.json) printJson(ctx, account);
       else {
-        const inForce = accounts.ceilingsOf(deps, accountId);
+        const inForce = await accounts.ceilingsOf(deps, accountId);
         const mark = (own: number | null) => (own === null ? " (server default)" : "");
         ctx.io.stdout(
           `Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}, AI scoring ${account.aiScoringAllowance ?? "unlimited"} per month\n` +
@@ -151,8 +151,8 @@ export const creditsGrant: Command = {
     const accountId = requireString(ctx, "account");
     const amount = intFlag(ctx, "amount", { allowNegative: true });
     if (amount === undefined) throw new UsageError("--amount is required");
-    return withDeps(ctx, (deps) => {
-      const { balance } = accounts.grantCredits(deps, accountId, amount, ctx.values.note as string | undefined);
+    return withDeps(ctx, async (deps) => {
+      const { balance } = await accounts.grantCredits(deps, accountId, amount, ctx.values.note as string | undefined);
       if (ctx.values.json) printJson(ctx, { accountId, balance });
       else ctx.io.stdout(`${amount > 0 ? "Granted" : "Removed"} ${Math.abs(amount)} credits; balance is now ${balance}.\n`);
       return 0;

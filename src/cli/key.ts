@@ -13,8 +13,8 @@ export const keyCreate: Command = {
   },
   run(ctx) {
     const accountId = requireString(ctx, "account");
-    return withDeps(ctx, (deps) => {
-      const { key, apiKey } = accounts.createKey(deps, accountId, ctx.values.label as string | undefined);
+    return withDeps(ctx, async (deps) => {
+      const { key, apiKey } = await accounts.createKey(deps, accountId, ctx.values.label as string | undefined);
       if (ctx.values.json) printJson(ctx, { keyId: key.id, apiKey });
       else ctx.io.stdout(`Created key ${key.id}${key.label ? ` (${key.label})` : ""}.\nAPI key (shown once, store it now): ${apiKey}\n`);
       return 0;

@@ -30,7 +30,7 @@ export const serveCommand: Command = {
   async run(ctx): Promise<Running> {
     const config = ctx.config();
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
-    const { deps, migrations } = createDeps(config, { clock: systemClock, log });
+    const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources: ReturnType<typeof configuredSources>;
     const sourceDeps = { config, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
@@ -40,7 +40,7 @@ export const serveCommand: Command = {
       await closeDeps(deps);
       throw err;
     }
-    const first = bootstrapFirstAccount(deps, config.firstRunCredits);
+    const first = await bootstrapFirstAccount(deps, config.firstRunCredits);
 
     const app = createApp(deps);
     try {

@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import type { Db } from "../db/client";
+import { tx, type Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
 import { enqueueTask, hasPendingTask } from "./tasks";
@@ -24,9 +24,13 @@ export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: 
         s.pattern,
         { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) },
         async () => {
-          if (await hasPendingTask(deps.db, s.kind)) return;
-          enqueueTask(deps.db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
-          deps.wake();
+          // The look and the insert in one transaction, so a tick adds at most one.
+          const added = await tx(deps.db, async (db) => {
+            if (await hasPendingTask(db, s.kind)) return false;
+            await enqueueTask(db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
+            return true;
+          });
+          if (added) deps.wake();
         },
       ),
   );

@@ -11,23 +11,25 @@ export interface EnqueueOptions {
 }
 
 /** Adds a task; call inside the transaction that makes the work necessary, so both commit or neither. */
-export function enqueueTask(db: Db, kind: string, payload: Record<string, unknown>, nowTs: number, opts: EnqueueOptions = {}): number {
-  const insert = prepared(db, "tasks.enqueue", (d) =>
-    d
-      .insert(tasks)
-      .values({
-        kind: sql.placeholder("kind"),
-        payload: sql.placeholder("payload"),
-        status: "queued",
-        runAtTs: sql.placeholder("runAtTs"),
-        maxAttempts: sql.placeholder("maxAttempts"),
-        createdAtTs: sql.placeholder("nowTs"),
-        updatedAtTs: sql.placeholder("nowTs"),
-      })
-      .returning({ id: tasks.id })
-      .prepare(),
-  );
-  return insert.get({ kind, payload, runAtTs: opts.runAtTs ?? nowTs, maxAttempts: opts.maxAttempts ?? 5, nowTs })!.id;
+export function enqueueTask(db: Db, kind: string, payload: Record<string, unknown>, nowTs: number, opts: EnqueueOptions = {}): Promise<number> {
+  return exclusive(db, () => {
+    const insert = prepared(db, "tasks.enqueue", (d) =>
+      d
+        .insert(tasks)
+        .values({
+          kind: sql.placeholder("kind"),
+          payload: sql.placeholder("payload"),
+          status: "queued",
+          runAtTs: sql.placeholder("runAtTs"),
+          maxAttempts: sql.placeholder("maxAttempts"),
+          createdAtTs: sql.placeholder("nowTs"),
+          updatedAtTs: sql.placeholder("nowTs"),
+        })
+        .returning({ id: tasks.id })
+        .prepare(),
+    );
+    return insert.get({ kind, payload, runAtTs: opts.runAtTs ?? nowTs, maxAttempts: opts.maxAttempts ?? 5, nowTs })!.id;
+  });
 }
 
 /**

@@ -267,7 +267,7 @@ describe("callback route", () => {
 
   test("works behind the real app's JSON body parser (the signature covers the raw bytes)", async () => {
     const { createTestApp } = await import("../helpers/app");
-    const t = createTestApp({ config: { bridgeSecret: SECRET, bridgeUrl: "http://127.0.0.1:9/unused" } });
+    const t = await createTestApp({ config: { bridgeSecret: SECRET, bridgeUrl: "http://127.0.0.1:9/unused" } });
     cleanups.push(() => t.close());
     const deps = { db: t.deps.db, clock: t.clock, log: t.log, config: t.deps.config };
     const app = t.app.use(bridgeCallbackRoutes(deps, createBridgeDriver(deps)));

@@ -19,8 +19,8 @@ const DAY = 24 * 60 * MINUTE;
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup() {
-  t = createTestApp({ config: { adminToken: ADMIN_TOKEN, sandboxApplyLatencyMs: 0 } });
+async function setup() {
+  t = await createTestApp({ config: { adminToken: ADMIN_TOKEN, sandboxApplyLatencyMs: 0 } });
   const driver = createSandboxDriver(t.deps);
   // The integrator mounts these under the app's /admin auth; here they run on their own, with the app's error handler.
   const handleError = createErrorHandler(t.deps, () => []);
@@ -41,7 +41,7 @@ function setup() {
 
 /** Archives a job document and returns the job part of a SubmitRequest, built from the archived row. */
 async function archive(doc: Record<string, unknown>): Promise<SubmitRequest["job"]> {
-  const result = ingestDocuments(t.deps, [doc], { source: "test" });
+  const result = await ingestDocuments(t.deps, [doc], { source: "test" });
   expect(result.rejected).toBe(0);
   const cipher = (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
   const row = (await findJob(t.deps.db, cipher))!;
@@ -76,10 +76,10 @@ function request(
 }
 
 /** A solo account and its sandbox freelancer. */
-async function soloFreelancer(driver: ReturnType<typeof setup>["driver"]) {
-  const { accountId } = t.account({ kind: "solo" });
+async function soloFreelancer(driver: Awaited<ReturnType<typeof setup>>["driver"]) {
+  const { accountId } = await t.account({ kind: "solo" });
   const [freelancer] = await driver.freelancers(accountId);
-  return { accountId, freelancer: freelancer!, connects: () => repo.findFreelancer(t.deps.db, freelancer!.id)!.connects };
+  return { accountId, freelancer: freelancer!, connects: async () => (await repo.findFreelancer(t.deps.db, freelancer!.id))!.connects };
 }
 
 describe("rules", () => {
@@ -121,8 +121,8 @@ describe("rules", () => {
 
 describe("freelancers", () => {
   test("a solo account gets one freelancer with a default and a specialization profile, created once", async () => {
-    const { driver } = setup();
-    const { accountId } = t.account({ kind: "solo" });
+    const { driver } = await setup();
+    const { accountId } = await t.account({ kind: "solo" });
     const first = await driver.freelancers(accountId);
     expect(first).toHaveLength(1);
     const f = first[0]!;
@@ -134,13 +134,13 @@ describe("freelancers", () => {
       { type: "specialization", name: "React & Node.js Specialist", hourlyRate: 55, currency: "USD", profileId: rules.specializationIdFor(accountId) },
     ]);
     expect(await driver.freelancers(accountId)).toEqual(first);
-    expect(repo.listFreelancers(t.deps.db, accountId)).toHaveLength(1);
-    expect(repo.findFreelancer(t.deps.db, f.id)).toMatchObject({ country: "US", jobSuccessScore: 92, connects: 80 });
+    expect(await repo.listFreelancers(t.deps.db, accountId)).toHaveLength(1);
+    expect(await repo.findFreelancer(t.deps.db, f.id)).toMatchObject({ country: "US", jobSuccessScore: 92, connects: 80 });
   });
 
   test("an agency sees its own freelancer and every one an admin added; a solo account cannot add any", async () => {
-    const { driver, call } = setup();
-    const agency = t.account({ kind: "agency" });
+    const { driver, call } = await setup();
+    const agency = await t.account({ kind: "agency" });
     const added = await call("POST", `/accounts/${agency.accountId}/freelancers`, {
       name: "Ana Lima",
       country: "br",
@@ -169,7 +169,7 @@ describe("freelancers", () => {
       ["BR", 30],
     ]);
 
-    const solo = t.account({ kind: "solo" });
+    const solo = await t.account({ kind: "solo" });
     const refused = await call("POST", `/accounts/${solo.accountId}/freelancers`, { name: "Bob" });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain("solo");
@@ -180,8 +180,8 @@ describe("freelancers", () => {
 
 describe("admin routes in the app", () => {
   test("served under /admin with the bearer token, refused without it", async () => {
-    setup();
-    const { accountId } = t.account({ kind: "solo" });
+    await setup();
+    const { accountId } = await t.account({ kind: "solo" });
     const path = `/admin/sandbox/accounts/${accountId}/freelancers`;
     const ok = await t.request("GET", path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(ok.status).toBe(200);
@@ -192,34 +192,34 @@ describe("admin routes in the app", () => {
 
 describe("submit", () => {
   test("applied: spends the job's Connects once per application; a repeat returns the same outcome", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     const job = await archive(makeDoc({ hourly: [30, 60] })); // max rate 60 → 14 Connects
     const req = request(accountId, freelancer.id, freelancer.profiles[0]!.profileId, job);
     const outcome = await driver.submit(req);
     expect(outcome.status).toBe("applied");
     expect(outcome.message).toContain("14 Connects spent");
-    expect(connects()).toBe(80 - 14);
+    expect(await connects()).toBe(80 - 14);
 
     expect(await driver.submit(req)).toEqual(outcome);
-    expect(connects()).toBe(80 - 14);
+    expect(await connects()).toBe(80 - 14);
     expect(await driver.lookup(req)).toEqual(outcome);
   });
 
   test("a second application to the same job with the same freelancer fails without spending", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, job))).status).toBe("applied");
     const again = request(accountId, freelancer.id, freelancer.profiles[1]!.profileId, job);
     const outcome = await driver.submit(again);
     expect(outcome).toEqual({ status: "failed", message: "Already applied to this job with this freelancer" });
-    expect(connects()).toBe(80 - 12);
+    expect(await connects()).toBe(80 - 12);
     expect(await driver.lookup(again)).toEqual(outcome);
   });
 
   test("not_available: closed by an admin, posted more than 30 days ago, or a status other than ACTIVE", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     const submit = (job: SubmitRequest["job"]) => driver.submit(request(accountId, freelancer.id, freelancer.id, job));
 
@@ -247,12 +247,12 @@ describe("submit", () => {
     t.clock.advance(1);
     const expired = await submit(old);
     expect(expired).toEqual({ status: "not_available", message: "This job is no longer available: it was posted more than 30 days ago" });
-    expect(connects()).toBe(80 - 14 - 14);
+    expect(await connects()).toBe(80 - 14 - 14);
   });
 
   test("not_eligible: a US-only job for a freelancer outside the US, and a Job Success Score below the job's minimum", async () => {
-    const { driver, call } = setup();
-    const agency = t.account({ kind: "agency" });
+    const { driver, call } = await setup();
+    const agency = await t.account({ kind: "agency" });
     const [own] = await driver.freelancers(agency.accountId);
     const abroad = (await call("POST", `/accounts/${agency.accountId}/freelancers`, { name: "Jan Nowak", country: "PL" })).body.freelancer;
 
@@ -272,34 +272,34 @@ describe("submit", () => {
     const high = await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(95)));
     expect(high).toEqual({ status: "not_eligible", message: `This job requires a Job Success Score of at least 95%; ${own!.name} has 92%` });
     expect((await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(92)))).status).toBe("applied");
-    expect(repo.findFreelancer(t.deps.db, abroad.id)!.connects).toBe(80);
+    expect((await repo.findFreelancer(t.deps.db, abroad.id))!.connects).toBe(80);
   });
 
   test("not_enough_connects counts the boost; exactly enough applies and spends price plus boost", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 20 })).body.freelancer.connects).toBe(20);
     const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     const short = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 9 }));
     expect(short).toEqual({ status: "not_enough_connects", message: "Needs 21 Connects; 20 available" });
-    expect(connects()).toBe(20);
+    expect(await connects()).toBe(20);
     const ok = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 8 }));
     expect(ok.status).toBe("applied");
     expect(ok.message).toContain("20 Connects spent (12 to submit + 8 boost)");
-    expect(connects()).toBe(0);
+    expect(await connects()).toBe(0);
 
     const listed = makeDoc({ fixed: 5000 });
     listed.connectPrice = 2;
     await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 2 });
     expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(listed)))).status).toBe("applied");
-    expect(connects()).toBe(0);
+    expect(await connects()).toBe(0);
 
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: -1 })).status).toBe(400);
     expect((await call("POST", "/freelancers/~01nobody/connects", { connects: 5 })).status).toBe(404);
   });
 
   test("logged_out records nothing; reconnect restores a restorable session only", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     const job = await archive(makeDoc());
     const req = request(accountId, freelancer.id, freelancer.id, job);
@@ -309,7 +309,7 @@ describe("submit", () => {
     expect(invalid.body.session).toMatchObject({ accountId, valid: false, restorable: true });
     expect(await driver.submit(req)).toEqual({ status: "logged_out", message: "The marketplace session expired" });
     expect(await driver.lookup(req)).toBeNull();
-    expect(connects()).toBe(80);
+    expect(await connects()).toBe(80);
     expect(await driver.reconnect(accountId)).toBe(true);
     expect((await driver.submit(req)).status).toBe("applied");
 
@@ -323,7 +323,7 @@ describe("submit", () => {
   });
 
   test("failed for another account's freelancer or profile, and for a profile of another freelancer", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const mine = await soloFreelancer(driver);
     const theirs = await soloFreelancer(driver);
     const job = await archive(makeDoc());
@@ -338,16 +338,16 @@ describe("submit", () => {
     expect(await driver.lookup(foreignProfile)).toEqual(outcome);
 
     // Inside one agency too: a profile must belong to the freelancer it is used with.
-    const agency = t.account({ kind: "agency" });
+    const agency = await t.account({ kind: "agency" });
     const [own] = await driver.freelancers(agency.accountId);
     const added = (await call("POST", `/accounts/${agency.accountId}/freelancers`, { name: "Kai Berg" })).body.freelancer;
     expect((await driver.submit(request(agency.accountId, own!.id, added.id, job))).status).toBe("failed");
-    expect(mine.connects()).toBe(80);
-    expect(theirs.connects()).toBe(80);
+    expect(await mine.connects()).toBe(80);
+    expect(await theirs.connects()).toBe(80);
   });
 
   test("lookup: null for an application the sandbox never received", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     expect(await driver.lookup(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc())))).toBeNull();
   });
@@ -363,7 +363,7 @@ describe("engagement", () => {
   }
 
   test("not viewed → viewed at the seeded time → replied; never back", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const applicationId = applicationIdWith(true);
     const plan = rules.engagementPlan(applicationId);
@@ -384,11 +384,11 @@ describe("engagement", () => {
     // Recorded: moving the clock back changes nothing, and a fresh driver reads the same.
     t.clock.set(submittedAt);
     expect(await createSandboxDriver(t.deps).engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt });
-    expect(repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: viewedAt + plan.replyDelayMs! });
+    expect(await repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: viewedAt + plan.replyDelayMs! });
   });
 
   test("a proposal without a seeded reply is viewed but never replied to", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const applicationId = applicationIdWith(false);
     await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }));
@@ -397,7 +397,7 @@ describe("engagement", () => {
   });
 
   test("null for unknown, non-applied and other accounts' submissions", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const applied = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     await driver.submit(applied);
@@ -409,7 +409,7 @@ describe("engagement", () => {
   });
 
   test("admin view and reply force engagement now; the seeded timeline still wins when earlier", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const viewOnly = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     const replyNow = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));

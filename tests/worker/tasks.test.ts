@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { closeDatabase, openDatabase, type Db } from "../../src/db/client";
+import { closeDatabase, openDatabase, tx, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 import { tasks } from "../../src/db/schema";
 import { ManualClock } from "../../src/lib/clock";
@@ -33,9 +33,9 @@ const row = (id: number): TaskRow | undefined => db.select().from(tasks).where(e
 const LEASE = 60_000;
 
 describe("enqueueTask", () => {
-  test("adds a queued task due now with five attempts, unless told otherwise", () => {
+  test("adds a queued task due now with five attempts, unless told otherwise", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "score", { feedId: "f1", nested: { n: 1 } }, now);
+    const id = await enqueueTask(db, "score", { feedId: "f1", nested: { n: 1 } }, now);
     expect(row(id)).toEqual({
       id,
       kind: "score",
@@ -49,17 +49,17 @@ describe("enqueueTask", () => {
       createdAtTs: now,
       updatedAtTs: now,
     });
-    const later = enqueueTask(db, "sync", {}, now, { runAtTs: now + 5_000, maxAttempts: 1 });
+    const later = await enqueueTask(db, "sync", {}, now, { runAtTs: now + 5_000, maxAttempts: 1 });
     expect(row(later)).toMatchObject({ runAtTs: now + 5_000, maxAttempts: 1, createdAtTs: now });
     expect(later).toBeGreaterThan(id);
   });
 
   test("inside a transaction that rolls back, no task is left", async () => {
-    const work = db.$client.transaction(() => {
-      enqueueTask(db, "score", {}, clock.now());
+    const work = tx(db, async (t) => {
+      await enqueueTask(t, "score", {}, clock.now());
       throw new Error("the work that needed the task failed");
     });
-    expect(() => work()).toThrow("the work that needed the task failed");
+    await expect(work).rejects.toThrow("the work that needed the task failed");
     expect(await countTasks(db)).toEqual({});
   });
 });
@@ -67,11 +67,11 @@ describe("enqueueTask", () => {
 describe("claimTasks", () => {
   test("claims due tasks of the given kinds, oldest due first, up to the limit", async () => {
     const now = clock.now();
-    const late = enqueueTask(db, "a", {}, now, { runAtTs: now - 1_000 });
-    const early = enqueueTask(db, "a", {}, now, { runAtTs: now - 5_000 });
-    const sameTimeFirst = enqueueTask(db, "b", {}, now, { runAtTs: now - 1_000 });
-    enqueueTask(db, "a", {}, now, { runAtTs: now + 1 }); // not due yet
-    enqueueTask(db, "other", {}, now, { runAtTs: now - 9_000 }); // a kind nobody asked for
+    const late = await enqueueTask(db, "a", {}, now, { runAtTs: now - 1_000 });
+    const early = await enqueueTask(db, "a", {}, now, { runAtTs: now - 5_000 });
+    const sameTimeFirst = await enqueueTask(db, "b", {}, now, { runAtTs: now - 1_000 });
+    await enqueueTask(db, "a", {}, now, { runAtTs: now + 1 }); // not due yet
+    await enqueueTask(db, "other", {}, now, { runAtTs: now - 9_000 }); // a kind nobody asked for
 
     const claimed = await claimTasks(db, ["a", "b"], 2, now, LEASE);
     expect(claimed.map((t) => t.id)).toEqual([early, late]);
@@ -81,7 +81,7 @@ describe("claimTasks", () => {
 
   test("a claimed task is running under a lease, with the attempt counted, and is not claimed twice", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "a", {}, now);
+    const id = await enqueueTask(db, "a", {}, now);
     clock.advance(250);
     const [task] = await claimTasks(db, ["a"], 5, clock.now(), LEASE);
     expect(task).toMatchObject({ id, status: "running", attempts: 1, leaseUntilTs: clock.now() + LEASE, updatedAtTs: clock.now() });
@@ -90,7 +90,7 @@ describe("claimTasks", () => {
   });
 
   test("no limit or no kinds claims nothing", async () => {
-    enqueueTask(db, "a", {}, clock.now());
+    await enqueueTask(db, "a", {}, clock.now());
     expect(await claimTasks(db, ["a"], 0, clock.now(), LEASE)).toEqual([]);
     expect(await claimTasks(db, [], 5, clock.now(), LEASE)).toEqual([]);
     expect(await countTasks(db)).toEqual({ queued: 1 });
@@ -99,7 +99,7 @@ describe("claimTasks", () => {
 
 describe("completeTask and failTask", () => {
   test("a done task leaves no row", async () => {
-    const id = enqueueTask(db, "a", {}, clock.now());
+    const id = await enqueueTask(db, "a", {}, clock.now());
     await claimTasks(db, ["a"], 1, clock.now(), LEASE);
     await completeTask(db, id);
     expect(row(id)).toBeUndefined();
@@ -107,7 +107,7 @@ describe("completeTask and failTask", () => {
   });
 
   test("a failed attempt with attempts left is queued again at the retry time, its error kept", async () => {
-    const id = enqueueTask(db, "a", {}, clock.now(), { maxAttempts: 2 });
+    const id = await enqueueTask(db, "a", {}, clock.now(), { maxAttempts: 2 });
     const [task] = await claimTasks(db, ["a"], 1, clock.now(), LEASE);
     clock.advance(100);
     expect(await failTask(db, task!, "upstream said 503", clock.now(), clock.now() + 5_000)).toBe("retry");
@@ -125,7 +125,7 @@ describe("completeTask and failTask", () => {
 
   test("the last attempt failing marks the task failed for good and keeps it for inspection", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "a", {}, now, { maxAttempts: 1 });
+    const id = await enqueueTask(db, "a", {}, now, { maxAttempts: 1 });
     const [task] = await claimTasks(db, ["a"], 1, now, LEASE);
     expect(await failTask(db, task!, "x".repeat(5_000), now, now + 5_000)).toBe("failed");
     const failed = row(id)!;
@@ -139,11 +139,11 @@ describe("completeTask and failTask", () => {
 describe("stale tasks", () => {
   test("requeueExpired puts back only running tasks whose lease is over, attempts still counted", async () => {
     const now = clock.now();
-    const expired = enqueueTask(db, "a", {}, now);
+    const expired = await enqueueTask(db, "a", {}, now);
     await claimTasks(db, ["a"], 1, now, LEASE);
-    const fresh = enqueueTask(db, "a", {}, now);
+    const fresh = await enqueueTask(db, "a", {}, now);
     await claimTasks(db, ["a"], 1, now + 1_000, LEASE);
-    const queued = enqueueTask(db, "a", {}, now, { runAtTs: now + 10 * LEASE });
+    const queued = await enqueueTask(db, "a", {}, now, { runAtTs: now + 10 * LEASE });
 
     expect(await requeueExpired(db, now + LEASE - 1)).toBe(0);
     expect(await requeueExpired(db, now + LEASE)).toBe(1);
@@ -154,8 +154,8 @@ describe("stale tasks", () => {
 
   test("requeueAllRunning (at start) puts back every running task, whatever its lease", async () => {
     const now = clock.now();
-    const ids = [enqueueTask(db, "a", {}, now), enqueueTask(db, "b", {}, now)];
-    enqueueTask(db, "c", {}, now);
+    const ids = [await enqueueTask(db, "a", {}, now), await enqueueTask(db, "b", {}, now)];
+    await enqueueTask(db, "c", {}, now);
     await claimTasks(db, ["a", "b"], 2, now, LEASE);
     expect(await requeueAllRunning(db, now + 1)).toBe(2);
     for (const id of ids) expect(row(id)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1 });
@@ -167,7 +167,7 @@ describe("stale tasks", () => {
 describe("deferTask, hasPendingTask, countTasks", () => {
   test("a deferred task waits until its new time and the claim does not count as an attempt", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "a", {}, now);
+    const id = await enqueueTask(db, "a", {}, now);
     await claimTasks(db, ["a"], 1, now, LEASE);
     await deferTask(db, id, now + 25, now);
     expect(row(id)).toMatchObject({ status: "queued", runAtTs: now + 25, leaseUntilTs: null, attempts: 0 });
@@ -178,14 +178,14 @@ describe("deferTask, hasPendingTask, countTasks", () => {
   test("a task of the kind is pending while queued or running, not once failed or done", async () => {
     const now = clock.now();
     expect(await hasPendingTask(db, "sync")).toBe(false);
-    const id = enqueueTask(db, "sync", {}, now, { runAtTs: now + 60_000, maxAttempts: 1 });
+    const id = await enqueueTask(db, "sync", {}, now, { runAtTs: now + 60_000, maxAttempts: 1 });
     expect(await hasPendingTask(db, "sync")).toBe(true);
     expect(await hasPendingTask(db, "track")).toBe(false);
     const [task] = await claimTasks(db, ["sync"], 1, now + 60_000, LEASE);
     expect(await hasPendingTask(db, "sync")).toBe(true);
     await failTask(db, task!, "boom", now, now);
     expect(await hasPendingTask(db, "sync")).toBe(false);
-    const next = enqueueTask(db, "sync", {}, now);
+    const next = await enqueueTask(db, "sync", {}, now);
     await completeTask(db, next);
     expect(await hasPendingTask(db, "sync")).toBe(false);
     expect(row(id)?.status).toBe("failed");
@@ -193,8 +193,8 @@ describe("deferTask, hasPendingTask, countTasks", () => {
 
   test("countTasks counts by status", async () => {
     const now = clock.now();
-    for (let i = 0; i < 3; i++) enqueueTask(db, "a", {}, now);
-    enqueueTask(db, "b", {}, now, { maxAttempts: 1 });
+    for (let i = 0; i < 3; i++) await enqueueTask(db, "a", {}, now);
+    await enqueueTask(db, "b", {}, now, { maxAttempts: 1 });
     const [b] = await claimTasks(db, ["b"], 1, now, LEASE);
     await failTask(db, b!, "boom", now, now);
     await claimTasks(db, ["a"], 1, now, LEASE);

@@ -24,22 +24,38 @@ export function accountAdminRoutes(deps: Deps) {
       response: { 200: t.Object({ accounts: t.Array(t.Composite([AccountView, t.Object({ activeKeys: t.Integer() })])) }), ...errorResponses(401) },
       detail: { tags: adminTags, security: adminSecurity, summary: "List accounts" },
     })
-    .post("/accounts", ({ body, set }) => ((set.status = 201), accounts.createAccount(deps, body)), {
-      body: CreateAccountBody,
-      response: { 201: CreatedAccount, ...errorResponses(400, 401) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "Create an account and its first API key (shown once)" },
-    })
-    .post("/accounts/:accountId/keys", ({ params, body, set }) => ((set.status = 201), accounts.createKey(deps, params.accountId, body.label)), {
-      params: AccountIdParams,
-      body: CreateKeyBody,
-      response: { 201: CreatedKey, ...errorResponses(400, 401, 404, 409) },
-      detail: {
-        tags: adminTags,
-        security: adminSecurity,
-        summary: "Create an API key (shown once)",
-        description: "409 when the account already has as many active keys as it may.",
+    .post(
+      "/accounts",
+      async ({ body, set }) => {
+        const created = await accounts.createAccount(deps, body);
+        set.status = 201;
+        return created;
       },
-    })
+      {
+        body: CreateAccountBody,
+        response: { 201: CreatedAccount, ...errorResponses(400, 401) },
+        detail: { tags: adminTags, security: adminSecurity, summary: "Create an account and its first API key (shown once)" },
+      },
+    )
+    .post(
+      "/accounts/:accountId/keys",
+      async ({ params, body, set }) => {
+        const created = await accounts.createKey(deps, params.accountId, body.label);
+        set.status = 201;
+        return created;
+      },
+      {
+        params: AccountIdParams,
+        body: CreateKeyBody,
+        response: { 201: CreatedKey, ...errorResponses(400, 401, 404, 409) },
+        detail: {
+          tags: adminTags,
+          security: adminSecurity,
+          summary: "Create an API key (shown once)",
+          description: "409 when the account already has as many active keys as it may.",
+        },
+      },
+    )
     .get("/accounts/:accountId/keys", async ({ params }) => ({ keys: await accounts.listKeys(deps, params.accountId) }), {
       params: AccountIdParams,
       response: { 200: t.Object({ keys: t.Array(KeyView) }), ...errorResponses(401, 404) },

@@ -8,11 +8,15 @@ import { accounts, aiUsage, apiKeys, creditLedger, rateLimitCounters } from "../
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-export function insertAccount(db: Db, row: typeof accounts.$inferInsert): AccountRow {
-  return db.insert(accounts).values(row).returning().get();
+export function insertAccount(db: Db, row: typeof accounts.$inferInsert): Promise<AccountRow> {
+  return exclusive(db, () => db.insert(accounts).values(row).returning().get());
 }
 
-export function findAccount(db: Db, id: string): AccountRow | undefined {
+export function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
+  return exclusive(db, () => accountById(db, id));
+}
+
+function accountById(db: Db, id: string): AccountRow | undefined {
   return prepared(db, "accounts.findAccount", (d) =>
     d
       .select()
@@ -48,8 +52,8 @@ export function listAccounts(db: Db): Promise<(AccountRow & { activeKeys: number
   );
 }
 
-export function countAccounts(db: Db): number {
-  return db.select({ n: count() }).from(accounts).get()?.n ?? 0;
+export function countAccounts(db: Db): Promise<number> {
+  return exclusive(db, () => db.select({ n: count() }).from(accounts).get()?.n ?? 0);
 }
 
 export function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): Promise<AccountRow | undefined> {
@@ -69,23 +73,27 @@ export function setAccountRateLimits(db: Db, id: string, multiplier: number, ove
  * statement, so concurrent applies can never hold more credits than exist.
  * Returns the credits still available, or null when none was free.
  */
-export function holdCredit(db: Db, accountId: string): number | null {
-  const row = db
-    .update(accounts)
-    .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
-    .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
-    .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-    .get();
-  return row ? row.available : null;
+export function holdCredit(db: Db, accountId: string): Promise<number | null> {
+  return exclusive(db, () => {
+    const row = db
+      .update(accounts)
+      .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
+      .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
+      .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
+      .get();
+    return row ? row.available : null;
+  });
 }
 
-export function availableCredits(db: Db, accountId: string): number {
-  return (
-    db
-      .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-      .from(accounts)
-      .where(eq(accounts.id, accountId))
-      .get()?.available ?? 0
+export function availableCredits(db: Db, accountId: string): Promise<number> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
+        .from(accounts)
+        .where(eq(accounts.id, accountId))
+        .get()?.available ?? 0,
   );
 }
 
@@ -95,22 +103,26 @@ export function availableCredits(db: Db, accountId: string): number {
  * rolls back the caller's transaction. Call once per hold, inside the
  * transaction that ends what held it.
  */
-export function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): void {
-  db.update(accounts)
-    .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
-    .where(eq(accounts.id, charge.accountId))
-    .run();
-  db.insert(creditLedger)
-    .values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs })
-    .run();
+export function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): Promise<void> {
+  return exclusive(db, () => {
+    db.update(accounts)
+      .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
+      .where(eq(accounts.id, charge.accountId))
+      .run();
+    db.insert(creditLedger)
+      .values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs })
+      .run();
+  });
 }
 
 /** Gives one held credit back uncharged; call once per hold, inside the transaction that ends what held it. */
-export function releaseHeldCredit(db: Db, accountId: string): void {
-  db.update(accounts)
-    .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
-    .where(eq(accounts.id, accountId))
-    .run();
+export function releaseHeldCredit(db: Db, accountId: string): Promise<void> {
+  return exclusive(db, () => {
+    db.update(accounts)
+      .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
+      .where(eq(accounts.id, accountId))
+      .run();
+  });
 }
 
 /**
@@ -121,30 +133,32 @@ export function releaseHeldCredit(db: Db, accountId: string): void {
 export function applyCreditDelta(
   db: Db,
   entry: { accountId: string; delta: number; reason: string; ref?: string | null; note?: string | null; createdAtTs: number },
-): number | null {
-  const updated = db
-    .update(accounts)
-    .set({ creditsBalance: sql`${accounts.creditsBalance} + ${entry.delta}` })
-    // Never below zero, and never below what applications in flight hold.
-    .where(and(eq(accounts.id, entry.accountId), sql`${accounts.creditsBalance} + ${entry.delta} >= ${accounts.creditsHeld}`))
-    .returning({ balance: accounts.creditsBalance })
-    .get();
-  if (!updated) return null;
-  db.insert(creditLedger)
-    .values({
-      accountId: entry.accountId,
-      delta: entry.delta,
-      reason: entry.reason,
-      ref: entry.ref ?? null,
-      note: entry.note ?? null,
-      createdAtTs: entry.createdAtTs,
-    })
-    .run();
-  return updated.balance;
+): Promise<number | null> {
+  return exclusive(db, () => {
+    const updated = db
+      .update(accounts)
+      .set({ creditsBalance: sql`${accounts.creditsBalance} + ${entry.delta}` })
+      // Never below zero, and never below what applications in flight hold.
+      .where(and(eq(accounts.id, entry.accountId), sql`${accounts.creditsBalance} + ${entry.delta} >= ${accounts.creditsHeld}`))
+      .returning({ balance: accounts.creditsBalance })
+      .get();
+    if (!updated) return null;
+    db.insert(creditLedger)
+      .values({
+        accountId: entry.accountId,
+        delta: entry.delta,
+        reason: entry.reason,
+        ref: entry.ref ?? null,
+        note: entry.note ?? null,
+        createdAtTs: entry.createdAtTs,
+      })
+      .run();
+    return updated.balance;
+  });
 }
 
-export function insertKey(db: Db, row: typeof apiKeys.$inferInsert): ApiKeyRow {
-  return db.insert(apiKeys).values(row).returning().get();
+export function insertKey(db: Db, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+  return exclusive(db, () => db.insert(apiKeys).values(row).returning().get());
 }
 
 export function listKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
@@ -203,7 +217,8 @@ interface KeyCache {
   checkedAt: number;
   entries: Map<string, KeyLookup>;
 }
-const keyCaches = new WeakMap<Db, KeyCache>();
+// Per connection, so a transaction's handle and the database share one cache.
+const keyCaches = new WeakMap<object, KeyCache>();
 const KEY_CACHE_MAX = 10_000;
 export const DATA_VERSION_CHECK_MS = 2;
 
@@ -214,16 +229,16 @@ function dataVersion(db: Db): number {
 
 function currentKeyCache(db: Db): KeyCache {
   const now = performance.now();
-  let cache = keyCaches.get(db);
+  let cache = keyCaches.get(db.$client);
   if (cache && now - cache.checkedAt < DATA_VERSION_CHECK_MS) return cache;
   const version = dataVersion(db);
-  if (!cache || cache.version !== version) keyCaches.set(db, (cache = { version, checkedAt: now, entries: new Map() }));
+  if (!cache || cache.version !== version) keyCaches.set(db.$client, (cache = { version, checkedAt: now, entries: new Map() }));
   cache.checkedAt = now;
   return cache;
 }
 
 export function invalidateKeyCache(db: Db): void {
-  keyCaches.get(db)?.entries.clear();
+  keyCaches.get(db.$client)?.entries.clear();
 }
 
 export function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
@@ -260,7 +275,7 @@ function keyByHash(db: Db, hash: string): KeyLookup | undefined {
       .prepare(),
   ).get({ hash });
   if (!key) return undefined;
-  const account = findAccount(db, key.accountId);
+  const account = accountById(db, key.accountId);
   if (!account) return undefined;
   return {
     ...key,
@@ -332,18 +347,23 @@ export function aiUsageCalls(db: Db, accountId: string, month: string, purpose: 
   );
 }
 
-export function addAiUsage(db: Db, entry: { accountId: string; month: string; purpose: string; promptTokens: number; completionTokens: number }): void {
-  db.insert(aiUsage)
-    .values({ ...entry, calls: 1 })
-    .onConflictDoUpdate({
-      target: [aiUsage.accountId, aiUsage.month, aiUsage.purpose],
-      set: {
-        calls: sql`${aiUsage.calls} + 1`,
-        promptTokens: sql`${aiUsage.promptTokens} + ${entry.promptTokens}`,
-        completionTokens: sql`${aiUsage.completionTokens} + ${entry.completionTokens}`,
-      },
-    })
-    .run();
+export function addAiUsage(
+  db: Db,
+  entry: { accountId: string; month: string; purpose: string; promptTokens: number; completionTokens: number },
+): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(aiUsage)
+      .values({ ...entry, calls: 1 })
+      .onConflictDoUpdate({
+        target: [aiUsage.accountId, aiUsage.month, aiUsage.purpose],
+        set: {
+          calls: sql`${aiUsage.calls} + 1`,
+          promptTokens: sql`${aiUsage.promptTokens} + ${entry.promptTokens}`,
+          completionTokens: sql`${aiUsage.completionTokens} + ${entry.completionTokens}`,
+        },
+      })
+      .run();
+  });
 }
 
 export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): Promise<AccountRow | undefined> {
@@ -359,13 +379,15 @@ export function setCeilings(
 }
 
 /** Keys that still work (revoked ones do not count against the ceiling). */
-export function countActiveKeys(db: Db, accountId: string): number {
-  return (
-    db
-      .select({ n: count() })
-      .from(apiKeys)
-      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs)))
-      .get()?.n ?? 0
+export function countActiveKeys(db: Db, accountId: string): Promise<number> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs)))
+        .get()?.n ?? 0,
   );
 }
 

@@ -8,8 +8,10 @@ import { jobSummaries } from "../jobs/repo";
 export type ApplicationRow = typeof applications.$inferSelect;
 export type ApplicationInsert = typeof applications.$inferInsert;
 
-export function insertApplication(db: Db, row: ApplicationInsert): void {
-  db.insert(applications).values(row).run();
+export function insertApplication(db: Db, row: ApplicationInsert): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(applications).values(row).run();
+  });
 }
 
 export function findApplication(db: Db, id: string): Promise<ApplicationRow | undefined> {
@@ -49,12 +51,16 @@ export function latestForJob(db: Db, accountId: string, jobCiphertext: string): 
   );
 }
 
-export function liveApplication(db: Db, accountId: string, jobCiphertext: string): ApplicationRow | undefined {
-  return db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`))
-    .get();
+export function liveApplication(db: Db, accountId: string, jobCiphertext: string): Promise<ApplicationRow | undefined> {
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(applications)
+      .where(
+        and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`),
+      )
+      .get(),
+  );
 }
 
 export interface AppliedListing {
@@ -158,22 +164,24 @@ export function settle(
   app: Pick<ApplicationRow, "id" | "accountId">,
   outcome: { status: Exclude<ApplicationRow["status"], "processing">; message: string },
   nowTs: number,
-): boolean {
-  const applied = outcome.status === "applied";
-  const changed = db
-    .update(applications)
-    .set({
-      status: outcome.status,
-      statusMessage: outcome.message,
-      errorMessage: applied ? null : outcome.message,
-      phase: "done",
-      creditHeld: false,
-      processedAtTs: nowTs,
-    })
-    .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
-    .returning({ id: applications.id })
-    .all();
-  return changed.length > 0;
+): Promise<boolean> {
+  return exclusive(db, () => {
+    const applied = outcome.status === "applied";
+    const changed = db
+      .update(applications)
+      .set({
+        status: outcome.status,
+        statusMessage: outcome.message,
+        errorMessage: applied ? null : outcome.message,
+        phase: "done",
+        creditHeld: false,
+        processedAtTs: nowTs,
+      })
+      .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
+      .returning({ id: applications.id })
+      .all();
+    return changed.length > 0;
+  });
 }
 
 /** Applied applications whose engagement is due for a look, oldest check first. */

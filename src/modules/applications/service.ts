@@ -1,6 +1,6 @@
 import type { AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -109,51 +109,47 @@ export async function apply(
   }
   const answers = input.questionAnswers ?? [];
   checkAnswers(job, answers);
-  const driver = driverFor(deps, auth.accountId);
+  const driver = await driverFor(deps, auth.accountId);
   const profile = await pickProfile(driver, auth.accountId, input.profileId);
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
-  const remaining = transaction(
-    deps.db,
-    (db) => {
-      if (repo.liveApplication(db, auth.accountId, job.ciphertext)) {
-        throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
-      }
-      const available = holdCredit(db, auth.accountId);
-      if (available === null) {
-        throw new AppError("payment_required", "Insufficient auto-apply credits", {
-          creditsRemaining: availableCredits(db, auth.accountId),
-          needsCredits: true,
-        });
-      }
-      repo.insertApplication(db, {
-        id,
-        accountId: auth.accountId,
-        jobCiphertext: job.ciphertext,
-        processedJobId: resolved.processedJobId,
-        driver: driver.name,
-        freelancerId: profile.freelancerId,
-        profileId: profile.profileId,
-        status: "processing",
-        phase: "queued",
-        creditHeld: true,
-        coverLetter: input.coverLetter,
-        hourlyRate: bid.hourlyRate,
-        fixedBid: bid.fixedBid,
-        timeline: input.proposal?.timeline ?? inferTimeline(job),
-        boostBids: input.proposal?.boostBids ?? 0,
-        answers,
-        autoFill: input.autoFillOtherQuestions ?? false,
-        explicitPositions: answers.map((a) => a.position),
-        appliedAtTs: now,
+  const remaining = await tx(deps.db, async (db) => {
+    if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) {
+      throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
+    }
+    const available = await holdCredit(db, auth.accountId);
+    if (available === null) {
+      throw new AppError("payment_required", "Insufficient auto-apply credits", {
+        creditsRemaining: await availableCredits(db, auth.accountId),
+        needsCredits: true,
       });
-      enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
-      ensureTracked(db, job.ciphertext, resolved.row.document, now);
-      return available;
-    },
-    "immediate",
-  );
+    }
+    await repo.insertApplication(db, {
+      id,
+      accountId: auth.accountId,
+      jobCiphertext: job.ciphertext,
+      processedJobId: resolved.processedJobId,
+      driver: driver.name,
+      freelancerId: profile.freelancerId,
+      profileId: profile.profileId,
+      status: "processing",
+      phase: "queued",
+      creditHeld: true,
+      coverLetter: input.coverLetter,
+      hourlyRate: bid.hourlyRate,
+      fixedBid: bid.fixedBid,
+      timeline: input.proposal?.timeline ?? inferTimeline(job),
+      boostBids: input.proposal?.boostBids ?? 0,
+      answers,
+      autoFill: input.autoFillOtherQuestions ?? false,
+      explicitPositions: answers.map((a) => a.position),
+      appliedAtTs: now,
+    });
+    await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
+    await ensureTracked(db, job.ciphertext, resolved.row.document, now);
+    return available;
+  });
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };
 }
@@ -240,5 +236,5 @@ export async function appliedJobs(
 }
 
 export async function freelancers(deps: ApplicationsDeps, auth: AuthContext): Promise<{ freelancers: Freelancer[] }> {
-  return { freelancers: await driverFor(deps, auth.accountId).freelancers(auth.accountId) };
+  return { freelancers: await (await driverFor(deps, auth.accountId)).freelancers(auth.accountId) };
 }

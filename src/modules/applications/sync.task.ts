@@ -33,7 +33,7 @@ export async function syncEngagement(deps: ApplicationsDeps, _payload: unknown, 
       continue;
     }
     try {
-      const seen = await driverFor(deps, app.accountId).engagement(app.id, app.accountId);
+      const seen = await (await driverFor(deps, app.accountId)).engagement(app.id, app.accountId);
       if (seen) await repo.recordEngagement(deps.db, app.id, seen, deps.clock.now());
     } catch (err) {
       deps.log.warn("engagement sync failed", { queueId: app.id, err: err as Error });

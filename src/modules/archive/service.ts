@@ -60,7 +60,7 @@ export async function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, ciphe
         },
       }
     : null;
-  const tracking = findTracking(deps.db, ciphertext);
+  const tracking = await findTracking(deps.db, ciphertext);
 
   const archived: Record<string, unknown> = {
     ...doc,

@@ -174,7 +174,7 @@ export async function captureJob(deps: CaptureDeps, auth: AuthContext, body: Cap
   const doc = captureDocument(body, deps.clock.now());
   const normalized = normalizeJob(doc);
   if (!normalized.ok) throw new AppError("bad_request", `Invalid body: ${normalized.error}`, { details: [normalized.error] });
-  const ingested = ingestDocuments(deps, [doc], { source: CAPTURE_SOURCE });
+  const ingested = await ingestDocuments(deps, [doc], { source: CAPTURE_SOURCE });
   if (ingested.rejected > 0) {
     const error = ingested.errors[0]?.error ?? "the page could not be archived";
     throw new AppError("bad_request", `Invalid body: ${error}`, { details: [error] });

@@ -50,7 +50,7 @@ export function dashboardActivityRoutes(deps: Deps) {
         }
         const offset = parseOffset(q.offset);
         if (offset === undefined) return badOffsetPage(set, session);
-        const auth = sessionAuth(deps, session);
+        const auth = await sessionAuth(deps, session);
         // appliedJobs' own query, which also carries the engagement columns the API leaves out.
         const { items, total } = await applicationsRepo.listApplications(deps.db, auth.accountId, {
           limit: ACTIVITY_PAGE_SIZE,
@@ -67,7 +67,7 @@ export function dashboardActivityRoutes(deps: Deps) {
         const session = await signedIn(request, set);
         if (!session) return "";
         try {
-          const data = await freelancers(deps, sessionAuth(deps, session));
+          const data = await freelancers(deps, await sessionAuth(deps, session));
           return page(set, activityViews.freelancersPage(session, data));
         } catch (err) {
           if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorPage(err, set, session);
@@ -86,7 +86,7 @@ export function dashboardActivityRoutes(deps: Deps) {
         const offset = parseOffset((query as Query).offset);
         if (offset === undefined) return badOffsetPage(set, session);
         try {
-          const auth = sessionAuth(deps, session);
+          const auth = await sessionAuth(deps, session);
           const feed = await getFeed(deps, auth, params.id);
           const data = await listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
           return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
@@ -102,7 +102,7 @@ export function dashboardActivityRoutes(deps: Deps) {
         const session = await open(request, set, body);
         if (typeof session === "string") return session;
         try {
-          await retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);
+          await retryDelivery(deps, await sessionAuth(deps, session), params.id, params.eventId);
         } catch (err) {
           return errorPage(err, set, session);
         }

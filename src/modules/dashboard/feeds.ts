@@ -109,7 +109,9 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       FEEDS,
       ({ request, set }) =>
-        run(request, set, undefined, async (session) => page(set, feedViews.feedListPage(session, await feeds.listFeeds(deps, sessionAuth(deps, session))))),
+        run(request, set, undefined, async (session) =>
+          page(set, feedViews.feedListPage(session, await feeds.listFeeds(deps, await sessionAuth(deps, session)))),
+        ),
       HIDDEN,
     )
     .get(
@@ -131,7 +133,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           if (invalid.length) return refusedWith(invalid);
           let feed: Feed;
           try {
-            feed = await feeds.createFeed(deps, sessionAuth(deps, session), json);
+            feed = await feeds.createFeed(deps, await sessionAuth(deps, session), json);
           } catch (err) {
             if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
             throw err;
@@ -146,7 +148,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id`,
       ({ request, set, params, query }) =>
         run(request, set, undefined, async (session) => {
-          const auth = sessionAuth(deps, session);
+          const auth = await sessionAuth(deps, session);
           const feed = await feeds.getFeed(deps, auth, params.id);
           const unread = query.unread === "1" || query.unread === "true";
           const offset = parseOffset(query.offset);
@@ -160,7 +162,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id/edit`,
       ({ request, set, params }) =>
         run(request, set, undefined, async (session) => {
-          const feed = await feeds.getFeed(deps, sessionAuth(deps, session), params.id);
+          const feed = await feeds.getFeed(deps, await sessionAuth(deps, session), params.id);
           return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
         }),
       HIDDEN,
@@ -169,7 +171,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id`,
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
-          const auth = sessionAuth(deps, session);
+          const auth = await sessionAuth(deps, session);
           const current = await feeds.getFeed(deps, auth, params.id);
           const values = formValues(body);
           const json = toBody(values, current);
@@ -193,7 +195,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id/mute`,
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
-          const auth = sessionAuth(deps, session);
+          const auth = await sessionAuth(deps, session);
           const current = await feeds.getFeed(deps, auth, params.id);
           await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
           return redirect(set, `${FEEDS}/${current.id}`);
@@ -204,7 +206,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id/rotate-secret`,
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
-          const feed = await feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
+          const feed = await feeds.rotateWebhookSecret(deps, await sessionAuth(deps, session), params.id);
           return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
         }),
       HIDDEN,
@@ -213,15 +215,15 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id/delete`,
       ({ request, set, params }) =>
         run(request, set, undefined, async (session) =>
-          page(set, feedViews.deleteConfirmPage(session, await feeds.getFeed(deps, sessionAuth(deps, session), params.id))),
+          page(set, feedViews.deleteConfirmPage(session, await feeds.getFeed(deps, await sessionAuth(deps, session), params.id))),
         ),
       HIDDEN,
     )
     .post(
       `${FEEDS}/:id/delete`,
       ({ request, set, body, params }) =>
-        run(request, set, body, (session) => {
-          feeds.deleteFeed(deps, sessionAuth(deps, session), params.id);
+        run(request, set, body, async (session) => {
+          await feeds.deleteFeed(deps, await sessionAuth(deps, session), params.id);
           return redirect(set, FEEDS);
         }),
       HIDDEN,
@@ -236,7 +238,7 @@ export function dashboardFeedRoutes(deps: Deps) {
             if (v === "true") change[name] = true;
             else if (v === "false") change[name] = false;
           }
-          const item = await feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
+          const item = await feeds.patchFeedJob(deps, await sessionAuth(deps, session), params.id, params.jobId, change);
           const back = new URLSearchParams();
           if (field(body, "unread") === "1") back.set("unread", "1");
           const offset = parseOffset(field(body, "offset")) ?? 0;

@@ -157,7 +157,7 @@ export function dashboardRoutes(deps: Deps) {
           const session = await open(request, set, body);
           if (typeof session === "string") return session;
           try {
-            const created = dashboard.createKey(deps, session, field(body, "label"));
+            const created = await dashboard.createKey(deps, session, field(body, "label"));
             // 200, not a redirect: the new key is shown on this response only and never again.
             return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), { created }, times(request)));
           } catch (err) {

@@ -51,7 +51,7 @@ export function dashboardJobRoutes(deps: Deps) {
 
   /** What the job page shows, read as the session's account (404/400 AppErrors pass through). */
   async function load(session: DashboardSession, cipher: string): Promise<jobViews.JobPageData> {
-    const auth = sessionAuth(deps, session);
+    const auth = await sessionAuth(deps, session);
     const archived = (await getArchivedJob(deps, auth, cipher)) as Record<string, any>;
     const ciphertext = cipher.trim();
     const normalized = normalizeJob(archived);
@@ -108,7 +108,7 @@ export function dashboardJobRoutes(deps: Deps) {
           // The letter states the bid apply would send for this job, and the apply form is filled with that
           // same bid, so the letter and the application agree unless the user changes one of them.
           const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-          const written = await generateProposal(deps, sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
+          const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
           const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
           if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
           if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
@@ -140,7 +140,7 @@ export function dashboardJobRoutes(deps: Deps) {
           return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
         }
         try {
-          await apply(deps, sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
+          await apply(deps, await sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
         } catch (err) {
           if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
           if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);

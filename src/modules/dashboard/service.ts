@@ -43,7 +43,7 @@ export async function signInWithKey(deps: DashboardDeps, apiKey: string | undefi
 
 /** Creates a one-time sign-in link token for an account (the CLI prints it); valid for SIGN_IN_LINK_MS. */
 export async function createSignInLink(deps: DashboardDeps, accountId: string): Promise<{ token: string; expiresAtTs: number }> {
-  accounts.getAccount(deps, accountId);
+  await accounts.getAccount(deps, accountId);
   const now = deps.clock.now();
   const token = newToken();
   const expiresAtTs = now + SIGN_IN_LINK_MS;
@@ -87,7 +87,7 @@ export function isCsrfValid(session: DashboardSession, presented: string | undef
 /** What the overview page shows. Everything is read for the session's account only. */
 export async function overview(deps: DashboardDeps & { config: Config }, session: DashboardSession) {
   const nowTs = deps.clock.now();
-  const account = accounts.getAccount(deps, session.accountId);
+  const account = await accounts.getAccount(deps, session.accountId);
   const keys = await accounts.listKeys(deps, session.accountId);
   const matches = await ov.matchesPerFeed(deps.db, session.accountId, nowTs);
   return {
@@ -126,8 +126,8 @@ export async function revokeOwnKey(deps: DashboardDeps, session: DashboardSessio
  * The caller as the API services see it, so every dashboard page goes through
  * the same services and rules as the API (they only read accountId and kind).
  */
-export function sessionAuth(deps: DashboardDeps, session: DashboardSession): accounts.AuthContext {
-  const account = accountsRepo.findAccount(deps.db, session.accountId);
+export async function sessionAuth(deps: DashboardDeps, session: DashboardSession): Promise<accounts.AuthContext> {
+  const account = await accountsRepo.findAccount(deps.db, session.accountId);
   return {
     keyId: session.keyId ?? "dashboard-link",
     keyLabel: "dashboard",

@@ -24,14 +24,16 @@ export interface EventInsert {
 }
 
 /** One outbox row (see admit.ts queueEvent). */
-export function insertEvent(db: Db, e: EventInsert): void {
-  // Runs for every feed entry at ingest, so this is a plain prepared statement (see rawStatement).
-  rawStatement(
-    db,
-    "feeds.insertEvent",
-    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+export function insertEvent(db: Db, e: EventInsert): Promise<void> {
+  return exclusive(db, () => {
+    // Runs for every feed entry at ingest, so this is a plain prepared statement (see rawStatement).
+    rawStatement(
+      db,
+      "feeds.insertEvent",
+      `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
+    ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
+  });
 }
 
 /**
@@ -93,21 +95,23 @@ export function recordEventAttempt(
   e: Pick<EventRow, "seq" | "attempts">,
   attempt: { startedAtTs: number; durationMs: number; statusCode: number | null; error: string | null },
   next: { status: "delivered" | "retrying" | "failed"; nextAttemptAtTs: number | null },
-): void {
-  // Prepared once: this runs for every webhook sent.
-  rawStatement(
-    db,
-    "webhooks.updateEvent",
-    "UPDATE events SET status = ?, attempts = ?, next_attempt_at_ts = ?, delivered_at_ts = ?, last_status_code = ?, last_error = ? WHERE seq = ?",
-  ).run(
-    next.status,
-    e.attempts + 1,
-    next.nextAttemptAtTs,
-    next.status === "delivered" ? attempt.startedAtTs + attempt.durationMs : null,
-    attempt.statusCode,
-    attempt.error,
-    e.seq,
-  );
+): Promise<void> {
+  return exclusive(db, () => {
+    // Prepared once: this runs for every webhook sent.
+    rawStatement(
+      db,
+      "webhooks.updateEvent",
+      "UPDATE events SET status = ?, attempts = ?, next_attempt_at_ts = ?, delivered_at_ts = ?, last_status_code = ?, last_error = ? WHERE seq = ?",
+    ).run(
+      next.status,
+      e.attempts + 1,
+      next.nextAttemptAtTs,
+      next.status === "delivered" ? attempt.startedAtTs + attempt.durationMs : null,
+      attempt.statusCode,
+      attempt.error,
+      e.seq,
+    );
+  });
 }
 
 export function listEvents(db: Db, feedId: string, opts: { limit: number; offset: number; status?: string }): Promise<{ items: EventRow[]; total: number }> {

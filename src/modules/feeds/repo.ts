@@ -8,12 +8,12 @@ export type FeedRow = typeof feeds.$inferSelect;
 export type FeedInsert = typeof feeds.$inferInsert;
 export type FeedJobRow = typeof feedJobs.$inferSelect;
 
-export function insertFeed(db: Db, row: FeedInsert): FeedRow {
-  return db.insert(feeds).values(row).returning().get();
+export function insertFeed(db: Db, row: FeedInsert): Promise<FeedRow> {
+  return exclusive(db, () => db.insert(feeds).values(row).returning().get());
 }
 
-export function updateFeed(db: Db, id: string, changes: Partial<FeedInsert>): FeedRow | undefined {
-  return db.update(feeds).set(changes).where(eq(feeds.id, id)).returning().get();
+export function updateFeed(db: Db, id: string, changes: Partial<FeedInsert>): Promise<FeedRow | undefined> {
+  return exclusive(db, () => db.update(feeds).set(changes).where(eq(feeds.id, id)).returning().get());
 }
 
 /** One account's feed; another account's feed is simply not found. */
@@ -27,26 +27,28 @@ export function findFeed(db: Db, accountId: string, id: string): Promise<FeedRow
   );
 }
 
-export function findFeedById(db: Db, id: string): FeedRow | undefined {
-  return prepared(db, "feeds.byId", (d) =>
-    d
-      .select()
-      .from(feeds)
-      .where(eq(feeds.id, sql.placeholder("id")))
-      .prepare(),
-  ).get({ id });
+export function findFeedById(db: Db, id: string): Promise<FeedRow | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "feeds.byId", (d) =>
+      d
+        .select()
+        .from(feeds)
+        .where(eq(feeds.id, sql.placeholder("id")))
+        .prepare(),
+    ).get({ id }),
+  );
 }
 
 export function listFeeds(db: Db, accountId: string): Promise<FeedRow[]> {
   return exclusive(db, () => db.select().from(feeds).where(eq(feeds.accountId, accountId)).orderBy(feeds.createdAtTs).all());
 }
 
-export function countFeeds(db: Db, accountId: string): number {
-  return db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId)).get()?.n ?? 0;
+export function countFeeds(db: Db, accountId: string): Promise<number> {
+  return exclusive(db, () => db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId)).get()?.n ?? 0);
 }
 
-export function allFeeds(db: Db): FeedRow[] {
-  return db.select().from(feeds).all();
+export function allFeeds(db: Db): Promise<FeedRow[]> {
+  return exclusive(db, () => db.select().from(feeds).all());
 }
 
 /** Every distinct include term of the feeds that watch `platform` (or every platform): what a searching source asks for. */
@@ -62,13 +64,15 @@ export function searchTerms(db: Db, platform: string): Promise<string[]> {
 }
 
 /** The feed, its matched jobs and its pending events go together (foreign keys cascade). */
-export function deleteFeed(db: Db, accountId: string, id: string): boolean {
-  return (
-    db
-      .delete(feeds)
-      .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
-      .returning({ id: feeds.id })
-      .all().length > 0
+export function deleteFeed(db: Db, accountId: string, id: string): Promise<boolean> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .delete(feeds)
+        .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
+        .returning({ id: feeds.id })
+        .all().length > 0,
   );
 }
 
@@ -170,15 +174,17 @@ export interface MatchRecord {
 }
 
 /** A job's entry in a feed (see admit.ts); false when the job is in the feed already. */
-export function insertFeedEntry(db: Db, match: MatchRecord): boolean {
-  // Runs for every feed entry at ingest, so this (like outbox.ts insertEvent) is a plain prepared statement (see rawStatement).
-  const inserted = rawStatement(
-    db,
-    "feeds.insertMatch",
-    `INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)
+export function insertFeedEntry(db: Db, match: MatchRecord): Promise<boolean> {
+  return exclusive(db, () => {
+    // Runs for every feed entry at ingest, so this (like outbox.ts insertEvent) is a plain prepared statement (see rawStatement).
+    const inserted = rawStatement(
+      db,
+      "feeds.insertMatch",
+      `INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-  ).run(match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs);
-  return inserted.changes > 0;
+    ).run(match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs);
+    return inserted.changes > 0;
+  });
 }
 
 export interface FeedJobListing {

@@ -1,4 +1,4 @@
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
@@ -108,8 +108,8 @@ async function webhookUrlDetails(deps: FeedsDeps, changed: Writable): Promise<st
 export const MUTED_MESSAGE = "Notifications are muted on this feed (notificationsMuted: true), so nothing is sent to its webhook; unmute it first";
 
 /** A test delivery through the normal path, written with the change that set the URL (or on request); callers check the feed is not muted. */
-function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): string {
-  return queueEvent(db, admitFeedOf(feed), WEBHOOK_TEST_EVENT, now)!;
+async function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): Promise<string> {
+  return (await queueEvent(db, admitFeedOf(feed), WEBHOOK_TEST_EVENT, now))!;
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -162,34 +162,30 @@ export async function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
   const fields = pickWritable(body);
   const merged = { ...DEFAULTS, ...fields } as Writable & { minScore: number; profilePrompt: string; title: string };
-  const ceilings = ceilingsOf(deps, auth.accountId);
+  const ceilings = await ceilingsOf(deps, auth.accountId);
   const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  const row = transaction(
-    deps.db,
-    (db) => {
-      // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
-      const existing = repo.countFeeds(db, auth.accountId);
-      if (existing >= ceilings.feeds) {
-        throw new AppError(
-          "conflict",
-          `Feed limit reached: this account has ${existing} feeds and may have ${ceilings.feeds} (its maxFeeds). Delete a feed, or have the operator raise the limit with jobpilot account limits --feeds N.`,
-        );
-      }
-      const inserted = repo.insertFeed(db, {
-        ...merged,
-        webhookSecret: merged.webhookUrl ? generateSecret() : null,
-        id: newId(),
-        accountId: auth.accountId,
-        createdAtTs: now,
-        updatedAtTs: now,
-      } as repo.FeedInsert);
-      if (inserted.webhookUrl && !inserted.notificationsMuted) queueTestEvent(db, inserted, now);
-      return inserted;
-    },
-    "immediate",
-  );
+  const row = await tx(deps.db, async (db) => {
+    // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
+    const existing = await repo.countFeeds(db, auth.accountId);
+    if (existing >= ceilings.feeds) {
+      throw new AppError(
+        "conflict",
+        `Feed limit reached: this account has ${existing} feeds and may have ${ceilings.feeds} (its maxFeeds). Delete a feed, or have the operator raise the limit with jobpilot account limits --feeds N.`,
+      );
+    }
+    const inserted = await repo.insertFeed(db, {
+      ...merged,
+      webhookSecret: merged.webhookUrl ? generateSecret() : null,
+      id: newId(),
+      accountId: auth.accountId,
+      createdAtTs: now,
+      updatedAtTs: now,
+    } as repo.FeedInsert);
+    if (inserted.webhookUrl && !inserted.notificationsMuted) await queueTestEvent(db, inserted, now);
+    return inserted;
+  });
   deps.feedIndex.upsert(row);
   if (row.webhookUrl && !row.notificationsMuted) deps.wake();
   return toFeedView(deps.db, row, { revealSecret: true });
@@ -203,7 +199,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   }
   // The prompt rule is checked on the feed as it will be after this write.
   const details = [
-    ...promptLengthDetails(changes, ceilingsOf(deps, auth.accountId).promptChars),
+    ...promptLengthDetails(changes, (await ceilingsOf(deps, auth.accountId)).promptChars),
     ...crossFieldDetails({ ...current, ...changes } as Writable & { minScore: number; profilePrompt: string }, changes),
     ...(await webhookUrlDetails(deps, changes)),
   ];
@@ -212,20 +208,16 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
-  const row = transaction(
-    deps.db,
-    (db) => {
-      const updated = repo.updateFeed(db, current.id, {
-        ...changes,
-        ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
-        ...(newSecret ? { webhookSecret: newSecret } : {}),
-        updatedAtTs: now,
-      });
-      if (updated && savesUrl && !updated.notificationsMuted) queueTestEvent(db, updated, now);
-      return updated;
-    },
-    "immediate",
-  );
+  const row = await tx(deps.db, async (db) => {
+    const updated = await repo.updateFeed(db, current.id, {
+      ...changes,
+      ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
+      ...(newSecret ? { webhookSecret: newSecret } : {}),
+      updatedAtTs: now,
+    });
+    if (updated && savesUrl && !updated.notificationsMuted) await queueTestEvent(db, updated, now);
+    return updated;
+  });
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);
   if (savesUrl) deps.wake();
@@ -237,33 +229,42 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
  * JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS, so receivers can switch without losing events.
  */
 export async function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
-  const current = await requireFeed(deps, auth, feedId);
-  if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
-  const row = repo.updateFeed(deps.db, current.id, {
-    webhookSecret: generateSecret(),
-    webhookPreviousSecret: current.webhookSecret,
-    webhookPreviousUntilTs: deps.clock.now() + deps.config.webhookRotationWindowMs,
-    updatedAtTs: deps.clock.now(),
-  })!;
+  // Read and written in one transaction: two rotations at once must not both keep the same previous secret.
+  const row = await tx(deps.db, async (db) => {
+    const current = await requireFeed({ db }, auth, feedId);
+    if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
+    return (await repo.updateFeed(db, current.id, {
+      webhookSecret: generateSecret(),
+      webhookPreviousSecret: current.webhookSecret,
+      webhookPreviousUntilTs: deps.clock.now() + deps.config.webhookRotationWindowMs,
+      updatedAtTs: deps.clock.now(),
+    }))!;
+  });
   deps.feedIndex.upsert(row);
   return toFeedView(deps.db, row, { revealSecret: true });
 }
 
 /** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */
 export async function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<{ queued: true; eventId: string }> {
-  const feed = await requireFeed(deps, auth, feedId);
-  if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
-  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
-  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
-  const eventId = queueTestEvent(deps.db, feed, deps.clock.now());
+  // The feed as it is when the event is written: checked and queued in one transaction.
+  const eventId = await tx(deps.db, async (db) => {
+    const feed = await requireFeed({ db }, auth, feedId);
+    if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
+    if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+    if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
+    return queueTestEvent(db, feed, deps.clock.now());
+  });
   deps.wake();
   return { queued: true, eventId };
 }
 
 /** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */
-export function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): { deleted: true; feedId: string } {
-  if (!repo.deleteFeed(deps.db, auth.accountId, feedId)) throw notFound("Feed not found");
-  deps.feedIndex.remove(feedId);
+export async function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<{ deleted: true; feedId: string }> {
+  await tx(deps.db, async (db) => {
+    if (!(await repo.deleteFeed(db, auth.accountId, feedId))) throw notFound("Feed not found");
+    // Out of the index before the commit: no ingest (its transaction waits for this one) can match a feed that is gone.
+    deps.feedIndex.remove(feedId);
+  });
   return { deleted: true, feedId };
 }
 
@@ -314,15 +315,19 @@ export async function patchFeedJob(
   body: { read?: boolean; starred?: boolean },
 ): Promise<FeedJobItem> {
   await requireFeed(deps, auth, feedId);
-  const existing = await repo.findFeedJob(deps.db, feedId, processedJobId);
-  if (!existing) throw notFound("Job not found in this feed");
-  if (body.read === undefined && body.starred === undefined)
-    throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
-  const changes: { read?: boolean; starredAtTs?: number | null } = {};
-  if (body.read !== undefined) changes.read = body.read;
-  if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
-  await repo.updateFeedJob(deps.db, existing.id, changes);
-  return toFeedJobItem((await repo.getFeedJobListing(deps.db, feedId, existing.id))!);
+  // Read and written in one transaction, so a star keeps the time it was first given.
+  const listing = await tx(deps.db, async (db) => {
+    const existing = await repo.findFeedJob(db, feedId, processedJobId);
+    if (!existing) throw notFound("Job not found in this feed");
+    if (body.read === undefined && body.starred === undefined)
+      throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
+    const changes: { read?: boolean; starredAtTs?: number | null } = {};
+    if (body.read !== undefined) changes.read = body.read;
+    if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
+    await repo.updateFeedJob(db, existing.id, changes);
+    return (await repo.getFeedJobListing(db, feedId, existing.id))!;
+  });
+  return toFeedJobItem(listing);
 }
 
 const CIPHERTEXT = /^~[0-9A-Za-z]{1,99}$/;

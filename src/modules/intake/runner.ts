@@ -44,7 +44,7 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
   const state = (row?.state ?? {}) as SourceState;
   try {
     const result = await source.poll({ nowTs: startedTs, state, fetch, log: deps.log.child({ source: source.name }) });
-    const ingested = result.docs.length ? ingestDocuments(deps, result.docs, { source: source.name }) : null;
+    const ingested = result.docs.length ? await ingestDocuments(deps, result.docs, { source: source.name }) : null;
     if (ingested && ingested.rejected > 0)
       deps.log.warn("source produced invalid documents", { source: source.name, rejected: ingested.rejected, errors: ingested.errors.slice(0, 5) });
     if (ingested && ingested.notes.length > 0)

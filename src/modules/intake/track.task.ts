@@ -40,5 +40,5 @@ export async function trackJobs(deps: TrackDeps, sourceNamed: (name: string) => 
     if (docs) docs.push(doc);
     else docsBySource.set(name, [doc]);
   }
-  for (const [name, docs] of docsBySource) ingestDocuments(deps, docs, { source: name });
+  for (const [name, docs] of docsBySource) await ingestDocuments(deps, docs, { source: name });
 }

@@ -6,14 +6,16 @@ import { jobs, jobTracking } from "../../db/schema";
 export type JobRow = typeof jobs.$inferSelect;
 export type JobInsert = typeof jobs.$inferInsert;
 
-export function findJobMeta(db: Db, ciphertext: string): { exploredAtTs: number } | undefined {
-  return prepared(db, "jobs.findJobMeta", (d) =>
-    d
-      .select({ exploredAtTs: jobs.exploredAtTs })
-      .from(jobs)
-      .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
-      .prepare(),
-  ).get({ ciphertext });
+export function findJobMeta(db: Db, ciphertext: string): Promise<{ exploredAtTs: number } | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "jobs.findJobMeta", (d) =>
+      d
+        .select({ exploredAtTs: jobs.exploredAtTs })
+        .from(jobs)
+        .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
+        .prepare(),
+    ).get({ ciphertext }),
+  );
 }
 
 export function findJob(db: Db, ciphertext: string): Promise<JobRow | undefined> {
@@ -85,44 +87,54 @@ const COLUMNS = [
 const placeholders = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, sql.placeholder(n)]));
 
 /** Every archived job is inserted once and refreshed often: both statements are prepared once per connection. */
-export function insertJob(db: Db, row: JobInsert): void {
-  prepared(db, "jobs.insert", (d) =>
-    d
-      .insert(jobs)
-      .values(placeholders(["ciphertext", "firstSeenAtTs", ...COLUMNS]) as unknown as JobInsert)
-      .prepare(),
-  ).run(row);
+export function insertJob(db: Db, row: JobInsert): Promise<void> {
+  return exclusive(db, () => {
+    prepared(db, "jobs.insert", (d) =>
+      d
+        .insert(jobs)
+        .values(placeholders(["ciphertext", "firstSeenAtTs", ...COLUMNS]) as unknown as JobInsert)
+        .prepare(),
+    ).run(row);
+  });
 }
 
-export function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "ciphertext" | "firstSeenAtTs">): void {
-  prepared(db, "jobs.update", (d) =>
-    d
-      .update(jobs)
-      .set(placeholders(COLUMNS) as unknown as Partial<JobInsert>)
-      .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
-      .prepare(),
-  ).run({ ...changes, ciphertext });
+export function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "ciphertext" | "firstSeenAtTs">): Promise<void> {
+  return exclusive(db, () => {
+    prepared(db, "jobs.update", (d) =>
+      d
+        .update(jobs)
+        .set(placeholders(COLUMNS) as unknown as Partial<JobInsert>)
+        .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
+        .prepare(),
+    ).run({ ...changes, ciphertext });
+  });
 }
 
 export type TrackingRow = typeof jobTracking.$inferSelect;
 
 /** Starts watching a job unless it is watched already (one statement). */
-export function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$inferInsert): void {
-  db.insert(jobTracking).values(row).onConflictDoNothing().run();
+export function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$inferInsert): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(jobTracking).values(row).onConflictDoNothing().run();
+  });
 }
 
-export function findTracking(db: Db, ciphertext: string): TrackingRow | undefined {
-  return prepared(db, "jobs.tracking", (d) =>
-    d
-      .select()
-      .from(jobTracking)
-      .where(eq(jobTracking.jobCiphertext, sql.placeholder("ciphertext")))
-      .prepare(),
-  ).get({ ciphertext });
+export function findTracking(db: Db, ciphertext: string): Promise<TrackingRow | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "jobs.tracking", (d) =>
+      d
+        .select()
+        .from(jobTracking)
+        .where(eq(jobTracking.jobCiphertext, sql.placeholder("ciphertext")))
+        .prepare(),
+    ).get({ ciphertext }),
+  );
 }
 
-export function saveTracking(db: Db, ciphertext: string, state: Record<string, unknown>, active: boolean, lastCheckedAtTs: number): void {
-  db.update(jobTracking).set({ state, active, lastCheckedAtTs }).where(eq(jobTracking.jobCiphertext, ciphertext)).run();
+export function saveTracking(db: Db, ciphertext: string, state: Record<string, unknown>, active: boolean, lastCheckedAtTs: number): Promise<void> {
+  return exclusive(db, () => {
+    db.update(jobTracking).set({ state, active, lastCheckedAtTs }).where(eq(jobTracking.jobCiphertext, ciphertext)).run();
+  });
 }
 
 /** Watched jobs whose last check is older than `beforeTs`, oldest first. */

@@ -76,7 +76,7 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
  */
 async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<WriterProfile | null> {
   try {
-    const primary = primaryProfile(await driverFor(deps, auth.accountId).freelancers(auth.accountId));
+    const primary = primaryProfile(await (await driverFor(deps, auth.accountId)).freelancers(auth.accountId));
     if (!primary) return null;
     return { name: primary.freelancer.name, title: primary.profile.name };
   } catch (err) {
@@ -120,7 +120,7 @@ async function write(
       { job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions, bid },
       Math.round(deps.config.aiTimeoutMs * EFFORT_TIMEOUT[input.effort]),
     );
-    addAiUsage(deps.db, {
+    await addAiUsage(deps.db, {
       accountId: auth.accountId,
       month: monthOf(deps.clock.now()),
       purpose: "proposal",

@@ -12,6 +12,8 @@ export function findScore(db: Db, jobCiphertext: string, promptHash: string) {
   );
 }
 
-export function saveScore(db: Db, row: typeof jobScores.$inferInsert): void {
-  db.insert(jobScores).values(row).onConflictDoNothing().run();
+export function saveScore(db: Db, row: typeof jobScores.$inferInsert): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(jobScores).values(row).onConflictDoNothing().run();
+  });
 }

@@ -98,7 +98,7 @@ export class WebhookDeliverer extends PoolLoop {
     const { db, clock } = this.deps;
     if (e.type !== JOB_MATCHED_EVENT) {
       // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
-      const sample = await findJob(db, archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
+      const sample = await findJob(db, await archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
       const job = sample ? normalizeJob(sample.document) : null;
       if (!sample || !job?.ok) return null;
       return withClientScore(

@@ -1,5 +1,5 @@
 import { inArray } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
+import { exclusive, tx, type Db } from "../../db/client";
 import { rawStatement } from "../../db/prepared";
 import { webhookAttempts } from "../../db/schema";
 import { recordEventAttempt, type EventRow } from "../feeds/outbox";
@@ -17,17 +17,16 @@ export function recordAttempt(
   attempt: { startedAtTs: number; durationMs: number; statusCode: number | null; error: string | null },
   next: { status: "delivered" | "retrying" | "failed"; nextAttemptAtTs: number | null },
 ): Promise<void> {
-  return exclusive(db, () => {
-    // One delivery, one commit; the insert is prepared once (this runs for every webhook sent).
-    const insert = rawStatement(
-      db,
-      "webhooks.insertAttempt",
-      "INSERT INTO webhook_attempts (event_seq, attempt, started_at_ts, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    db.$client.transaction(() => {
-      insert.run(e.seq, e.attempts + 1, attempt.startedAtTs, attempt.durationMs, attempt.statusCode, attempt.error);
-      recordEventAttempt(db, e, attempt, next);
-    })();
+  // One delivery, one commit; the insert is prepared once (this runs for every webhook sent).
+  return tx(db, async (t) => {
+    await exclusive(t, () => {
+      rawStatement(
+        t,
+        "webhooks.insertAttempt",
+        "INSERT INTO webhook_attempts (event_seq, attempt, started_at_ts, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(e.seq, e.attempts + 1, attempt.startedAtTs, attempt.durationMs, attempt.statusCode, attempt.error);
+    });
+    await recordEventAttempt(t, e, attempt, next);
   });
 }
 

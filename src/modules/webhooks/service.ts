@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
@@ -59,18 +59,21 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
 
 /** Sends an event again now: one more attempt for a failed one, or an early one for one waiting to retry. */
 export async function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: string, eventId: string) {
-  const feed = await requireFeed(deps, auth, feedId);
-  const event = await outbox.findEvent(deps.db, feedId, eventId);
-  if (!event) throw notFound("Delivery not found");
-  if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
-  if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
-  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
-  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
-  // Leaves room for exactly one more attempt when the retries are spent.
-  await outbox.setEventState(deps.db, event.seq, {
-    status: "retrying",
-    nextAttemptAtTs: deps.clock.now(),
-    attempts: Math.min(event.attempts, deps.webhookRetryScheduleMs.length),
+  // Read and written in one transaction: a delivery finishing meanwhile cannot slip between the checks and the write.
+  await tx(deps.db, async (db) => {
+    const feed = await requireFeed({ ...deps, db }, auth, feedId);
+    const event = await outbox.findEvent(db, feedId, eventId);
+    if (!event) throw notFound("Delivery not found");
+    if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
+    if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
+    if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+    if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
+    // Leaves room for exactly one more attempt when the retries are spent.
+    await outbox.setEventState(db, event.seq, {
+      status: "retrying",
+      nextAttemptAtTs: deps.clock.now(),
+      attempts: Math.min(event.attempts, deps.webhookRetryScheduleMs.length),
+    });
   });
   deps.wake();
   return { queued: true as const, eventId };

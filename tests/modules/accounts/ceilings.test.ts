@@ -8,9 +8,9 @@ const ADMIN = "admin-token-0123456789";
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup(config: Partial<Config> = {}) {
-  t = createTestApp({ config: { adminToken: ADMIN, ...config } });
-  const a = t.account({ name: "A" });
+async function setup(config: Partial<Config> = {}) {
+  t = await createTestApp({ config: { adminToken: ADMIN, ...config } });
+  const a = await t.account({ name: "A" });
   const feed = (body: Record<string, unknown>, key = a.apiKey) => t.request("POST", "/api/v1/feeds", { key, json: { title: "f", minScore: 0, ...body } });
   const newKey = (accountId = a.accountId) =>
     t.request("POST", `/admin/accounts/${accountId}/keys`, { headers: { authorization: `Bearer ${ADMIN}` }, json: { label: "more" } });
@@ -21,7 +21,7 @@ function setup(config: Partial<Config> = {}) {
 
 describe("feeds per account", () => {
   test("the default ceiling is 200 feeds: the 201st is a 409 naming the limit and nothing is created", async () => {
-    const { a, feed, count } = setup();
+    const { a, feed, count } = await setup();
     const auth = (await accounts.authenticate(t.deps, a.apiKey))!;
     for (let i = 0; i < 200; i++) await feeds.createFeed(t.deps, auth, { title: `f${i}`, minScore: 0 });
     const res = await feed({ title: "one too many" });
@@ -33,8 +33,8 @@ describe("feeds per account", () => {
   });
 
   test("JOBPILOT_MAX_FEEDS_PER_ACCOUNT sets the default; an account's own ceiling wins; other accounts are not affected", async () => {
-    const { a, feed, count } = setup({ maxFeedsPerAccount: 2 });
-    const b = t.account({ name: "B" });
+    const { a, feed, count } = await setup({ maxFeedsPerAccount: 2 });
+    const b = await t.account({ name: "B" });
     for (let i = 0; i < 2; i++) expect((await feed({})).status).toBe(201);
     expect((await feed({})).status).toBe(409);
     expect((await feed({}, b.apiKey)).status).toBe(201);
@@ -57,8 +57,8 @@ describe("feeds per account", () => {
 
 describe("API keys per account", () => {
   test("the default ceiling is 50 active keys; revoked keys do not count", async () => {
-    const { a, newKey, count } = setup();
-    for (let i = 0; i < 49; i++) accounts.createKey(t.deps, a.accountId, `k${i}`); // with the account's first key: 50
+    const { a, newKey, count } = await setup();
+    for (let i = 0; i < 49; i++) await accounts.createKey(t.deps, a.accountId, `k${i}`); // with the account's first key: 50
     const res = await newKey();
     expect(res.status, show(res)).toBe(409);
     expect(Object.keys(res.body)).toEqual(["error"]);
@@ -71,7 +71,7 @@ describe("API keys per account", () => {
   });
 
   test("JOBPILOT_MAX_API_KEYS_PER_ACCOUNT and an account's own ceiling apply to every way of making a key", async () => {
-    const { a, newKey } = setup({ maxApiKeysPerAccount: 2 });
+    const { a, newKey } = await setup({ maxApiKeysPerAccount: 2 });
     expect((await newKey()).status).toBe(201);
     expect((await newKey()).status).toBe(409);
     expect(() => accounts.createKey(t.deps, a.accountId, "cli")).toThrow("2 active API keys");
@@ -83,7 +83,7 @@ describe("API keys per account", () => {
 
 describe("prompt length", () => {
   test("profilePrompt and proposalGenerationPrompt longer than the ceiling are a 400 naming the field, on create and on PATCH", async () => {
-    const { a, feed, count } = setup({ maxPromptChars: 100 });
+    const { a, feed, count } = await setup({ maxPromptChars: 100 });
     const created = await feed({ profilePrompt: "p".repeat(100), proposalGenerationPrompt: "g".repeat(100) });
     expect(created.status, show(created)).toBe(201);
     const long = await feed({ profilePrompt: "p".repeat(101), proposalGenerationPrompt: "g".repeat(101) });
@@ -102,7 +102,7 @@ describe("prompt length", () => {
   });
 
   test("the default is 20,000 characters, and an account may be allowed up to 100,000", async () => {
-    const { a, feed } = setup();
+    const { a, feed } = await setup();
     expect((await feed({ profilePrompt: "p".repeat(20_000) })).status).toBe(201);
     const over = await feed({ profilePrompt: "p".repeat(20_001) });
     expect(over.status).toBe(400);

@@ -13,9 +13,9 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 async function setup() {
-  t = createTestApp();
-  const a = t.account({ name: "A", credits: 3 });
-  const b = t.account({ name: "B" });
+  t = await createTestApp();
+  const a = await t.account({ name: "A", credits: 3 });
+  const b = await t.account({ name: "B" });
   return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
 }
 
@@ -39,7 +39,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
     await feeds.createFeed(t.deps, authB, { title: "B all", minScore: 0 });
     t.clock.advance(1000);
     const doc = generateJob({ seed: 5, index: 3, nowTs: t.clock.now() });
-    ingestDocuments(t.deps, [doc], { source: "sandbox" });
+    await ingestDocuments(t.deps, [doc], { source: "sandbox" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
     const res = await byCipher(a.apiKey, cipher);
     expect(res.status, show(res)).toBe(200);
@@ -74,7 +74,7 @@ describe("GET /api/jobs/by-ciphertext", () => {
   test("the /api/v1 and /api/v2 forwards give byte-identical bodies", async () => {
     const { a } = await setup();
     const doc = makeDoc();
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
     const bodies = await Promise.all(
       [`/api/jobs/by-ciphertext?cipher=%7E${cipher.slice(1)}`, `/api/v1/jobs/%7E${cipher.slice(1)}`, `/api/v2/jobs/${cipher}`].map((p) =>
@@ -89,14 +89,14 @@ describe("GET /api/jobs/by-ciphertext", () => {
   test("proposal activity: scrape counts for an unwatched job; the tracker's history for a watched one", async () => {
     const { a, authA } = await setup();
     const plain = generateJob({ seed: 9, index: 1, nowTs: t.clock.now() - 3 * 3_600_000 });
-    ingestDocuments(t.deps, [plain], { source: "sandbox" });
+    await ingestDocuments(t.deps, [plain], { source: "sandbox" });
     const scrape = (await byCipher(a.apiKey, (plain.jobTile as any).job.ciphertext)).body.proposalActivity;
     if (scrape) expect(scrape.source).toBe("scrape");
 
     await feeds.createFeed(t.deps, authA, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     const watched = generateJob({ seed: 9, index: 2, nowTs: t.clock.now() });
-    ingestDocuments(t.deps, [watched], { source: "sandbox" });
+    await ingestDocuments(t.deps, [watched], { source: "sandbox" });
     const cipher = (watched.jobTile as any).job.ciphertext as string;
     const first = (await byCipher(a.apiKey, cipher)).body.proposalActivity;
     expect(first.source).toBe("tracker");
@@ -118,9 +118,9 @@ describe("GET /api/jobs/by-ciphertext", () => {
 
 describe("GET /api/clients/{companyId}/jobs", () => {
   /** Archives 60 sandbox jobs and returns the company with the most of them. */
-  function archiveSandboxJobs(): string {
+  async function archiveSandboxJobs(): Promise<string> {
     const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
-    ingestDocuments(t.deps, docs, { source: "sandbox" });
+    await ingestDocuments(t.deps, docs, { source: "sandbox" });
     return (
       t.deps.db.$client
         .query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1")
@@ -130,7 +130,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
 
   test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
     const { a } = await setup();
-    const companyId = archiveSandboxJobs();
+    const companyId = await archiveSandboxJobs();
     const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
     expect(res.status, show(res)).toBe(200);
     const record = JSON.parse(res.text);
@@ -147,7 +147,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
 
   test("a job the sandbox marketplace closed is no longer among the company's open jobs", async () => {
     const { a } = await setup();
-    const companyId = archiveSandboxJobs();
+    const companyId = await archiveSandboxJobs();
     const openCiphers = async () => {
       const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
       expect(res.status, show(res)).toBe(200);

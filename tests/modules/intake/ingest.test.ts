@@ -11,8 +11,8 @@ afterEach(() => t?.close());
 const count = (sql: string) => (t.deps.db.$client.query(sql).get() as { n: number }).n;
 
 async function setup(config = {}) {
-  t = createTestApp({ config });
-  const { apiKey } = t.account();
+  t = await createTestApp({ config });
+  const { apiKey } = await t.account();
   const auth = (await authenticate(t.deps, apiKey))!;
   const feed = (body: Record<string, unknown>) => feeds.createFeed(t.deps, auth, { title: "f", minScore: 0, ...body });
   return { apiKey, auth, feed };
@@ -21,7 +21,9 @@ async function setup(config = {}) {
 describe("ingestion", async () => {
   test("counts documents, rejects bad ones with their position and reason, and keeps the rest", async () => {
     await setup();
-    const result = ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], { source: "test" });
+    const result = await ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], {
+      source: "test",
+    });
     expect(result).toMatchObject({ received: 5, inserted: 2, updated: 0, rejected: 3 });
     expect(result.errors.map((e) => e.at)).toEqual([1, 2, 3]);
     for (const e of result.errors) expect(e.error.length).toBeGreaterThan(5);
@@ -34,7 +36,7 @@ describe("ingestion", async () => {
     const muted = await feed({ notificationsMuted: true });
     const tooHigh = await feed({ minScore: 4, includes: ["nothing-matches-this"] });
     t.clock.advance(1000);
-    const result = ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
+    const result = await ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 2, scoring: 0 });
     const rows = t.deps.db.$client.query("SELECT feed_id, matching_score, score_source FROM feed_jobs ORDER BY feed_id").all() as any[];
     expect(rows.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id].sort());
@@ -51,7 +53,7 @@ describe("ingestion", async () => {
     let woken = 0;
     t.deps.work.subscribe(() => woken++);
     t.clock.advance(1000);
-    const result = ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    const result = await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 0, scoring: 1 });
     expect(count("SELECT count(*) AS n FROM tasks WHERE kind = 'score' AND status = 'queued'")).toBe(1);
     expect(woken).toBe(1);
@@ -63,10 +65,10 @@ describe("ingestion", async () => {
     t.clock.advance(1000);
     const T = Date.UTC(2026, 0, 15, 12);
     const doc = makeDoc({ title: "Original", exploredAt: T + 2000 });
-    ingestDocuments(t.deps, [doc], { source: "test" });
-    const again = ingestDocuments(t.deps, [{ ...doc, title: "Newer", exploredAt: T + 3000 }], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
+    const again = await ingestDocuments(t.deps, [{ ...doc, title: "Newer", exploredAt: T + 3000 }], { source: "test" });
     expect(again).toMatchObject({ inserted: 0, updated: 1, matched: 0, scoring: 0 });
-    const older = ingestDocuments(t.deps, [{ ...doc, title: "Older", exploredAt: T + 1000 }], { source: "test" });
+    const older = await ingestDocuments(t.deps, [{ ...doc, title: "Older", exploredAt: T + 1000 }], { source: "test" });
     expect(older).toMatchObject({ inserted: 0, updated: 1 });
     expect(t.deps.db.$client.query("SELECT title, explored_at_ts AS e FROM jobs").get()).toEqual({ title: "Newer", e: T + 3000 });
     expect(count("SELECT count(*) AS n FROM feed_jobs")).toBe(1);
@@ -76,23 +78,23 @@ describe("ingestion", async () => {
   test("no backfill: a feed created after a job was first seen never gets it", async () => {
     const { feed } = await setup();
     const doc = makeDoc();
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     t.clock.advance(1000);
     const late = await feed({});
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(0);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(1);
   });
 
   test("each account's matching feeds get the job; filters apply", async () => {
     await setup();
-    const other = (await authenticate(t.deps, t.account({ name: "other" }).apiKey))!;
-    const mine = (await authenticate(t.deps, t.account({ name: "mine" }).apiKey))!;
+    const other = (await authenticate(t.deps, (await t.account({ name: "other" })).apiKey))!;
+    const mine = (await authenticate(t.deps, (await t.account({ name: "mine" })).apiKey))!;
     await feeds.createFeed(t.deps, mine, { title: "go", minScore: 0, includes: ["go"] });
     await feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
     const rows = t.deps.db.$client.query("SELECT account_id AS a FROM feed_jobs").all() as { a: string }[];
     expect(rows.map((r) => r.a)).toEqual([mine.accountId]);
   });
@@ -132,7 +134,7 @@ describe("ingestion", async () => {
     expect(stored[market.title as string]!.url).toStartWith("https://www.upwork.com/jobs/~");
     // The archive serves the cleaned document.
     const archived = await t.request("GET", `/api/v1/jobs/${encodeURIComponent((market.jobTile as { job: { ciphertext: string } }).job.ciphertext)}`, {
-      key: t.account().apiKey,
+      key: (await t.account()).apiKey,
     });
     expect(archived.status, show(archived)).toBe(200);
     expect(JSON.stringify(archived.body)).not.toContain("data:text/html");

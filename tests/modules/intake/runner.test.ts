@@ -76,7 +76,7 @@ describe("nextRunAt", () => {
 
 describe("recordPoll / findSourceState / listSourceStates", () => {
   test("a first success and a first failure create rows; later ones accumulate", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const db = t.deps.db;
     expect(await findSourceState(db, "a")).toBeUndefined();
     expect(await listSourceStates(db)).toEqual([]);
@@ -135,7 +135,7 @@ describe("recordPoll / findSourceState / listSourceStates", () => {
 
 describe("pollSource", () => {
   test("a success ingests, stores state and counters; known jobs count as seen but not new; state comes back next poll", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source, calls } = fakeSource("fake", [
       () => ({ docs: [doc(1), doc(2)], state: { cursor: "c1", etag: "e1" } }),
       () => ({ docs: [doc(2), doc(3)], state: { cursor: "c2" } }),
@@ -174,7 +174,7 @@ describe("pollSource", () => {
   });
 
   test("a thrown error records lastError and backs off interval × 2^failures up to the cap; a success resets it", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     let mode: "fail" | "ok" = "fail";
     const { source, calls } = fakeSource("flaky", [
       () => {
@@ -224,7 +224,7 @@ describe("pollSource", () => {
   });
 
   test("a very long error message is shortened to 500 characters", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("long", [() => fail("x".repeat(2000))]);
     const res = await pollSource(t.deps, source);
     expect(res.error!.length).toBe(500);
@@ -232,7 +232,7 @@ describe("pollSource", () => {
   });
 
   test("an error with retryAfterMs pushes the next run at least that far", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("limited", [() => fail("HTTP 429", { retryAfterMs: 3 * 3_600_000 }), () => fail("HTTP 429", { retryAfterMs: 1 })]);
     const now = t.clock.now();
     await pollSource(t.deps, source);
@@ -244,7 +244,7 @@ describe("pollSource", () => {
   });
 
   test("a success with retryAfterMs pushes the next run at least that far", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("slowdown", [() => ({ docs: [doc(20)], retryAfterMs: 7_200_000 })]);
     const now = t.clock.now();
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
@@ -252,7 +252,7 @@ describe("pollSource", () => {
   });
 
   test("a SourceError is recorded and logged as needing attention; a plain error only warns", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("needs-auth", [
       () => {
         throw new SourceError("re-authorise needed: run `jobpilot source connect marketplace`");
@@ -275,7 +275,7 @@ describe("pollSource", () => {
   });
 
   test("a non-Error throw is recorded as text", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("weird", [
       () => {
         throw "plain string";
@@ -286,7 +286,7 @@ describe("pollSource", () => {
   });
 
   test("throwing null, or an error whose retryAfterMs is not a number, is recorded and backs off normally", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("odd", [
       () => {
         throw null;
@@ -305,14 +305,14 @@ describe("pollSource", () => {
   });
 
   test("an async poll that rejects is handled the same as a throw", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("async", [async () => Promise.reject(new Error("rejected"))]);
     expect(await pollSource(t.deps, source)).toMatchObject({ ok: false, error: "rejected" });
     expect((await findSourceState(t.deps.db, "async"))!.consecutiveFailures).toBe(1);
   });
 
   test("invalid documents count as seen but are not inserted, and do not fail the poll", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("mixed", [() => ({ docs: [doc(30), { nonsense: true }] })]);
     const res = await pollSource(t.deps, source);
     expect(res).toEqual({ ok: true, seen: 2, inserted: 1 });
@@ -320,7 +320,7 @@ describe("pollSource", () => {
   });
 
   test("a document whose url is not http or https goes in with a null url, and the log says why", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("bad-link", [() => ({ docs: [{ ...doc(31), url: "javascript:alert(1)" }] })]);
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
     const row = t.deps.db.$client.query("SELECT url, document FROM jobs").get() as { url: string; document: string };
@@ -331,7 +331,7 @@ describe("pollSource", () => {
   });
 
   test("a cron source's next run follows the cron pattern after a success", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     t.clock.set(Date.UTC(2026, 0, 15, 12, 10, 0));
     const { source } = fakeSource("cronned", [() => ({ docs: [] })], { cron: "0 * * * *", intervalMs: 5 * 60_000 });
     await pollSource(t.deps, source);
@@ -339,7 +339,7 @@ describe("pollSource", () => {
   });
 
   test("one failing source does not affect another's state or counters", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const bad = fakeSource("bad", [() => fail("bad source")]).source;
     const good = fakeSource("good", [() => ({ docs: [doc(40)], state: { cursor: "g" } })]).source;
     const now = t.clock.now();
@@ -364,7 +364,7 @@ describe("sourceLoops", () => {
   }
 
   test("polls every source independently, a throwing one included, and stops", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const ok = fakeSource("loop-ok", [() => ({ docs: [doc(50)], state: { cursor: "1" } })]);
     const bad = fakeSource("loop-bad", [() => fail("loop failure")]);
     const loops = sourceLoops(t.deps, [bad.source, ok.source]);
@@ -390,7 +390,7 @@ describe("sourceLoops", () => {
   });
 
   test("a stored schedule (back-off) survives a restart: a source not yet due is not polled at start", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     await recordPoll(t.deps.db, "later", t.clock.now(), { ok: false, error: "earlier failure", nextRunAtTs: t.clock.now() + 3_600_000 });
     const later = fakeSource("later", [() => ({ docs: [] })]);
     const now = fakeSource("now", [() => ({ docs: [] })]);
