@@ -162,15 +162,16 @@ export async function tx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> 
   else gate.held = true;
   const state: TxState = { ended: false, depth: 0 };
   try {
-    client.run("BEGIN IMMEDIATE");
+    // query() keeps these prepared on the connection.
+    client.query("BEGIN IMMEDIATE").run();
     gate.open = true;
     const handle = Object.create(db, { [TX]: { value: state } }) as Db;
     let result: T;
     try {
       result = await fn(handle);
-      client.run("COMMIT");
+      client.query("COMMIT").run();
     } catch (err) {
-      if (client.inTransaction) client.run("ROLLBACK");
+      if (client.inTransaction) client.query("ROLLBACK").run();
       throw err;
     }
     return result;

@@ -41,28 +41,51 @@ export function insertEvent(db: Db, e: EventInsert): Promise<void> {
  * asks after every completed delivery, so this reads only the partial index of events still to send.
  */
 export function dueEvents(db: Db, nowTs: number, limit: number): Promise<{ seq: number; feedId: string }[]> {
-  return exclusive(
+  return exclusive(db, () => dueNow(db, nowTs, limit));
+}
+
+function dueNow(db: Db, nowTs: number, limit: number): { seq: number; feedId: string }[] {
+  return rawStatement(
     db,
-    () =>
-      rawStatement(
-        db,
-        "webhooks.due",
-        `SELECT seq, feed_id AS feedId FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
+    "webhooks.due",
+    `SELECT seq, feed_id AS feedId FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
      ORDER BY next_attempt_at_ts, seq LIMIT ?`,
-      ).all(nowTs, limit) as { seq: number; feedId: string }[],
-  );
+  ).all(nowTs, limit) as { seq: number; feedId: string }[];
+}
+
+/**
+ * The events to send now, read in one step: of the first `scan` due events
+ * (dueEvents' order), the oldest of each feed not in `busy`, up to `max`
+ * events; only those rows are read whole.
+ */
+export function pickDueEvents(db: Db, nowTs: number, scan: number, max: number, busy: ReadonlySet<string>): Promise<EventRow[]> {
+  return exclusive(db, () => {
+    const picked: EventRow[] = [];
+    const feeds = new Set(busy);
+    for (const due of dueNow(db, nowTs, scan)) {
+      if (picked.length >= max) break;
+      if (feeds.has(due.feedId)) continue;
+      const e = eventBySeq(db, due.seq);
+      if (!e) continue;
+      feeds.add(e.feedId);
+      picked.push(e);
+    }
+    return picked;
+  });
 }
 
 export function findEventBySeq(db: Db, seq: number): Promise<EventRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "webhooks.eventBySeq", (d) =>
-      d
-        .select()
-        .from(events)
-        .where(eq(events.seq, sql.placeholder("seq")))
-        .prepare(),
-    ).get({ seq }),
-  );
+  return exclusive(db, () => eventBySeq(db, seq));
+}
+
+function eventBySeq(db: Db, seq: number): EventRow | undefined {
+  return prepared(db, "webhooks.eventBySeq", (d) =>
+    d
+      .select()
+      .from(events)
+      .where(eq(events.seq, sql.placeholder("seq")))
+      .prepare(),
+  ).get({ seq });
 }
 
 /** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */

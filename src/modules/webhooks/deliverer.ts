@@ -52,11 +52,6 @@ export function retryDelay(scheduleMs: number[], failedAttempts: number, statusC
  * transaction after the POST; a crash before that leaves the event due, so it
  * is sent again with the same webhook-id (at-least-once).
  */
-/** Still waiting for an attempt at `nowTs` (what dueEvents lists). */
-function isDue(e: outbox.EventRow, nowTs: number): boolean {
-  return (e.status === "pending" || e.status === "retrying") && e.nextAttemptAtTs !== null && e.nextAttemptAtTs <= nowTs;
-}
-
 /** The payload's client score: the archive's score of the same document, reduced to {score, label}. */
 function withClientScore(payload: WebhookPayload, document: unknown, nowTs: number): WebhookPayload {
   const score = clientScore(document, nowTs);
@@ -77,18 +72,12 @@ export class WebhookDeliverer extends PoolLoop {
   }
 
   protected async round(): Promise<void> {
-    let free = this.deps.config.webhookConcurrency - this.inFlight.size;
+    const free = this.deps.config.webhookConcurrency - this.inFlight.size;
     if (free <= 0) return;
-    const now = this.deps.clock.now();
     // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
-    for (const due of await outbox.dueEvents(this.deps.db, now, Math.max(64, free * 8))) {
-      if (free === 0) break;
-      if (this.busyFeeds.has(due.feedId)) continue;
-      const e = await outbox.findEventBySeq(this.deps.db, due.seq);
-      // Read again after the await: a delivery of this feed may have finished (and sent this very event) meanwhile.
-      if (!e || this.busyFeeds.has(e.feedId) || !isDue(e, now)) continue;
+    const picked = await outbox.pickDueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8), free, this.busyFeeds);
+    for (const e of picked) {
       this.busyFeeds.add(e.feedId);
-      free--;
       const work = this.deliver(e).catch((err) => this.deps.log.error("webhook delivery crashed", { event: e.id, err: err as Error }));
       this.track(work, () => this.busyFeeds.delete(e.feedId));
     }
