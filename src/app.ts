@@ -68,8 +68,8 @@ export function createApp(deps: Deps) {
     allowedMethodsFrom(() => app.routes),
   );
   // The caller of an API key; each use is noted for `key list` (written behind, see KeyUsage).
-  const callerOf = (presented: string | null) => {
-    const found = authenticate(deps, presented);
+  const callerOf = async (presented: string | null) => {
+    const found = await authenticate(deps, presented);
     if (found) deps.keyUsage.touch(found.keyId, deps.clock.now());
     return found;
   };

@@ -1,7 +1,7 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import { openDatabase, closeDatabase, type Db } from "./db/client";
+import { openDatabase, closeDatabase, settled, type Db } from "./db/client";
 import { migrate, type MigrateResult } from "./db/migrate";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
@@ -47,7 +47,7 @@ export interface Deps {
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
-export function createDeps(config: Config, base: { clock: Clock; log: Logger }): { deps: Deps; migrations: MigrateResult } {
+export async function createDeps(config: Config, base: { clock: Clock; log: Logger }): Promise<{ deps: Deps; migrations: MigrateResult }> {
   const allowlist = config.webhookAllowlist
     .split(",")
     .map((s) => s.trim())
@@ -65,7 +65,7 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
     throw err;
   }
   const feedIndex = new FeedIndex();
-  for (const feed of allFeeds(db)) feedIndex.upsert(feed);
+  for (const feed of await allFeeds(db)) feedIndex.upsert(feed);
   const work = new Signal();
   const deps: Deps = {
     config,
@@ -105,13 +105,14 @@ export function createDeps(config: Config, base: { clock: Clock; log: Logger }):
 }
 
 /** Writes what is held in memory (usage, day counters), stops the local AI threads and closes the database. */
-export function closeDeps(deps: Deps): void {
+export async function closeDeps(deps: Deps): Promise<void> {
   deps.localAi.close();
-  flushUsage(deps);
+  await flushUsage(deps);
+  await settled(deps.db);
   closeDatabase(deps.db);
 }
 
-export function flushUsage(deps: Deps): void {
-  deps.keyUsage.flush();
-  deps.rateLimiter.flush();
+export async function flushUsage(deps: Deps): Promise<void> {
+  await deps.keyUsage.flush();
+  await deps.rateLimiter.flush();
 }

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../../src/config";
+import { tx } from "../../src/db/client";
 import { closeDeps, createDeps } from "../../src/deps";
 import { ManualClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/log";
@@ -110,11 +111,12 @@ const INGEST_FEEDS = Number(values["ingest-feeds"] ?? 1000);
 const dir = mkdtempSync(join(tmpdir(), "jp-bench-match-"));
 const clock = new ManualClock(T0);
 const log = createLogger({ level: "warn", write: () => {} });
-const { deps } = createDeps({ ...loadConfig({}), dbPath: join(dir, "bench.db") }, { clock, log });
-const accounts = Array.from({ length: 20 }, (_, i) => createAccount(deps, { name: `bench ${i}` }).account.id);
-deps.db.transaction((tx) => {
+const { deps } = await createDeps({ ...loadConfig({}), dbPath: join(dir, "bench.db") }, { clock, log });
+const accounts: string[] = [];
+for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
+await tx(deps.db, async (t) => {
   for (let i = 0; i < INGEST_FEEDS; i++) {
-    const row = insertFeed(tx as never, randomFeed(accounts[i % accounts.length]!, i, T0 - 1000));
+    const row = await insertFeed(t, randomFeed(accounts[i % accounts.length]!, i, T0 - 1000));
     deps.feedIndex.upsert(row);
   }
 });
@@ -124,7 +126,7 @@ const totals = { inserted: 0, matched: 0, scoring: 0, rejected: 0 };
 t = performance.now();
 for (let i = 0; i < docs.length; i += BATCH) {
   clock.advance(1);
-  const r = ingestDocuments(deps, docs.slice(i, i + BATCH), { source: "bench" });
+  const r = await ingestDocuments(deps, docs.slice(i, i + BATCH), { source: "bench" });
   totals.inserted += r.inserted;
   totals.matched += r.matched;
   totals.scoring += r.scoring;
@@ -132,7 +134,7 @@ for (let i = 0; i < docs.length; i += BATCH) {
 }
 const secs = (performance.now() - t) / 1000;
 const events = (deps.db.$client.query("SELECT count(*) AS n FROM events").get() as { n: number }).n;
-closeDeps(deps);
+await closeDeps(deps);
 rmSync(dir, { recursive: true, force: true });
 console.log(`  ${Math.round(totals.inserted / secs)} jobs/s (target ≥ 2,000): ${totals.inserted} jobs archived and matched in ${secs.toFixed(2)} s`);
 console.log(`  ${totals.matched} feed entries, ${events} outbox events, ${totals.scoring} scoring tasks written; ${totals.rejected} rejected`);

@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createDeliverer } from "../../src/cli/serve";
 import { loadConfig } from "../../src/config";
+import { tx } from "../../src/db/client";
 import { closeDeps, createDeps } from "../../src/deps";
 import { systemClock } from "../../src/lib/clock";
 import { createLogger } from "../../src/lib/log";
@@ -61,13 +62,14 @@ const url = `http://127.0.0.1:${receiver.port}/hook`;
 
 const dir = mkdtempSync(join(tmpdir(), "jp-bench-hooks-"));
 const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
-const { deps } = createDeps({ ...loadConfig({}), dbPath: join(dir, "hooks.db"), webhookAllowPrivate: true }, { clock: systemClock, log });
-const accounts = Array.from({ length: 20 }, (_, i) => createAccount(deps, { name: `bench ${i}` }).account.id);
+const { deps } = await createDeps({ ...loadConfig({}), dbPath: join(dir, "hooks.db"), webhookAllowPrivate: true }, { clock: systemClock, log });
+const accounts: string[] = [];
+for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
 const created = Date.now() - 1000;
-deps.db.transaction((tx) => {
+await tx(deps.db, async (t) => {
   for (let i = 0; i < FEEDS; i++) {
     const row = randomFeed(accounts[i % accounts.length]!, i, created);
-    const saved = insertFeed(tx as never, {
+    const saved = await insertFeed(t, {
       ...row,
       profilePrompt: "",
       minScore: Math.min(row.minScore, 5),
@@ -79,12 +81,12 @@ deps.db.transaction((tx) => {
   }
   // A feed without filters: every job matches it, so every job fires at least one webhook.
   const catchAll = makeFeedRow({ id: newId(), accountId: accounts[0]!, title: "catch-all", createdAtTs: created, updatedAtTs: created });
-  deps.feedIndex.upsert(insertFeed(tx as never, { ...catchAll, webhookUrl: url, webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }));
+  deps.feedIndex.upsert(await insertFeed(t, { ...catchAll, webhookUrl: url, webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }));
 });
-function enableAllWebhooks() {
+async function enableAllWebhooks() {
   deps.db.$client.run("UPDATE feeds SET webhook_url = ?", [url]);
   for (const row of deps.db.$client.query("SELECT id FROM feeds").all() as { id: string }[]) {
-    deps.feedIndex.upsert(findFeedById(deps.db, row.id)!);
+    deps.feedIndex.upsert((await findFeedById(deps.db, row.id))!);
   }
 }
 const deliverer = createDeliverer(deps);
@@ -107,7 +109,7 @@ try {
     for (let i = 0; i < LATENCY_JOBS; i++) {
       const doc = generateJob({ seed, index: i, nowTs: Date.now() });
       const t0 = performance.now();
-      ingestDocuments(deps, [doc], { source: "bench" });
+      await ingestDocuments(deps, [doc], { source: "bench" });
       const ids = eventIdsOf([cipher(doc)]);
       perJob += ids.length;
       while (ids.some((id) => !arrivals.has(id))) await Bun.sleep(0);
@@ -120,7 +122,7 @@ try {
   const single = await latencyRun(77);
   console.log(`ingest → webhook received, ${LATENCY_JOBS} jobs one at a time, ${FEEDS + 1} feeds, one of them with a webhook:`);
   console.log(`  p50 ${pct(single.all, 0.5).toFixed(2)} ms, p99 ${pct(single.all, 0.99).toFixed(2)} ms (target: p99 < 10 ms)`);
-  enableAllWebhooks();
+  await enableAllWebhooks();
   const fanout = await latencyRun(79);
   console.log(`the same with every feed holding a webhook (${fanout.perJob.toFixed(1)} webhooks per job):`);
   console.log(`  first webhook of each job: p50 ${pct(fanout.firsts, 0.5).toFixed(2)} ms, p99 ${pct(fanout.firsts, 0.99).toFixed(2)} ms`);
@@ -130,7 +132,7 @@ try {
   const docs = Array.from({ length: BURST_JOBS }, (_, i) => generateJob({ seed: 78, index: i, nowTs: Date.now() }));
   const before = arrivals.size;
   const t0 = performance.now();
-  for (let i = 0; i < docs.length; i += 50) ingestDocuments(deps, docs.slice(i, i + 50), { source: "bench" });
+  for (let i = 0; i < docs.length; i += 50) await ingestDocuments(deps, docs.slice(i, i + 50), { source: "bench" });
   const expected = (deps.db.$client.query("SELECT count(*) AS n FROM events WHERE status != 'no_endpoint'").get() as { n: number }).n;
   while (arrivals.size < expected) await Bun.sleep(5);
   await deliverer.idle(60_000);
@@ -141,7 +143,7 @@ try {
   );
 } finally {
   await deliverer.stop();
-  closeDeps(deps);
+  await closeDeps(deps);
   receiver.stop(true);
   rmSync(dir, { recursive: true, force: true });
 }

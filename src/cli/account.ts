@@ -21,8 +21,8 @@ export const accountCreate: Command = {
     const kind = (ctx.values.kind as string | undefined) ?? "solo";
     if (!isOneOf(ACCOUNT_KINDS, kind)) throw new UsageError(`--kind must be ${ACCOUNT_KINDS.join(" or ")}, got '${kind}'`);
     const credits = intFlag(ctx, "credits") ?? 0;
-    return withDeps(ctx, (deps) => {
-      const created = accounts.createAccount(deps, { name, kind, credits });
+    return withDeps(ctx, async (deps) => {
+      const created = await accounts.createAccount(deps, { name, kind, credits });
       if (ctx.values.json) printJson(ctx, { accountId: created.account.id, apiKey: created.apiKey });
       else {
         ctx.io.stdout(
@@ -41,8 +41,8 @@ export const accountList: Command = {
   usage: "jobpilot account list [--json]",
   options: { json: { type: "boolean", description: "Print a JSON array" } },
   run(ctx) {
-    return withDeps(ctx, (deps) => {
-      const list = accounts.listAccounts(deps);
+    return withDeps(ctx, async (deps) => {
+      const list = await accounts.listAccounts(deps);
       if (ctx.values.json) printJson(ctx, list);
       else if (list.length === 0) ctx.io.stdout("No accounts yet. Create one with: jobpilot account create --name NAME\n");
       else {
@@ -118,14 +118,14 @@ export const accountLimits: Command = {
     if (multiplier === undefined && Object.keys(overrides).length === 0 && !ctx.values.clear && aiRaw === undefined && !setsCeiling) {
       throw new UsageError("give --multiplier, --set, --clear or --ai-scoring (or a ceiling: --feeds, --api-keys, --prompt-chars)");
     }
-    return withDeps(ctx, (deps) => {
-      if (ctx.values.clear) accounts.setRateLimits(deps, accountId, { clear: true });
-      if (aiScoring !== undefined) accounts.setAiScoringAllowance(deps, accountId, aiScoring);
-      if (setsCeiling) accounts.setCeilings(deps, accountId, ceilings);
-      const account = accounts.setRateLimits(deps, accountId, { multiplier, overrides });
+    return withDeps(ctx, async (deps) => {
+      if (ctx.values.clear) await accounts.setRateLimits(deps, accountId, { clear: true });
+      if (aiScoring !== undefined) await accounts.setAiScoringAllowance(deps, accountId, aiScoring);
+      if (setsCeiling) await accounts.setCeilings(deps, accountId, ceilings);
+      const account = await accounts.setRateLimits(deps, accountId, { multiplier, overrides });
       if (ctx.values.json) printJson(ctx, account);
       else {
-        const inForce = accounts.ceilingsOf(deps, accountId);
+        const inForce = await accounts.ceilingsOf(deps, accountId);
         const mark = (own: number | null) => (own === null ? " (server default)" : "");
         ctx.io.stdout(
           `Limits of ${account.id}: multiplier ${account.rateLimitMultiplier}, overrides ${JSON.stringify(account.rateLimitOverrides)}, AI scoring ${account.aiScoringAllowance ?? "unlimited"} per month\n` +
@@ -151,8 +151,8 @@ export const creditsGrant: Command = {
     const accountId = requireString(ctx, "account");
     const amount = intFlag(ctx, "amount", { allowNegative: true });
     if (amount === undefined) throw new UsageError("--amount is required");
-    return withDeps(ctx, (deps) => {
-      const { balance } = accounts.grantCredits(deps, accountId, amount, ctx.values.note as string | undefined);
+    return withDeps(ctx, async (deps) => {
+      const { balance } = await accounts.grantCredits(deps, accountId, amount, ctx.values.note as string | undefined);
       if (ctx.values.json) printJson(ctx, { accountId, balance });
       else ctx.io.stdout(`${amount > 0 ? "Granted" : "Removed"} ${Math.abs(amount)} credits; balance is now ${balance}.\n`);
       return 0;
@@ -175,8 +175,8 @@ export const accountDriver: Command = {
     if (driver !== "default" && !isOneOf(MARKETPLACE_DRIVERS, driver)) {
       throw new UsageError(`--driver must be ${MARKETPLACE_DRIVERS.join(", ")} or default, got '${driver}'`);
     }
-    return withDeps(ctx, (deps) => {
-      const account = accounts.setMarketplaceDriver(deps, accountId, driver === "default" ? null : driver);
+    return withDeps(ctx, async (deps) => {
+      const account = await accounts.setMarketplaceDriver(deps, accountId, driver === "default" ? null : driver);
       if (ctx.values.json) printJson(ctx, account);
       else ctx.io.stdout(`Account ${account.id} applies through ${account.marketplaceDriver ?? `the default (${deps.config.marketplaceDriver})`}.\n`);
       return 0;

@@ -25,8 +25,8 @@ export const dashboardLink: Command = {
         "the server's port is 0 (any free port), so only the server knows it: give --port N with the port its banner shows, or --base-url URL",
       );
     }
-    return withDeps(ctx, (deps) => {
-      const { token, expiresAtTs } = createSignInLink(deps, accountId);
+    return withDeps(ctx, async (deps) => {
+      const { token, expiresAtTs } = await createSignInLink(deps, accountId);
       const base = typeof baseUrl === "string" ? baseUrl.replace(/\/+$/, "") : browserBaseUrl(deps.config.host, deps.config.port);
       ctx.io.stdout(`${base}/dashboard/link/${token}\n`);
       ctx.io.stderr(`Valid once, for ${SIGN_IN_LINK_MS / 60_000} minutes (until ${formatTs(expiresAtTs)}).\n`);

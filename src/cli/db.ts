@@ -8,11 +8,11 @@ import type { CommandContext } from "./command";
 export async function withDeps<T>(ctx: CommandContext, fn: (deps: Deps, migrations: MigrateResult) => T | Promise<T>): Promise<T> {
   const config = ctx.config();
   const log = createLogger({ level: config.logLevel === "debug" ? "debug" : "warn", format: config.logFormat, write: ctx.io.stderr });
-  const { deps, migrations } = createDeps(config, { clock: systemClock, log });
+  const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
   try {
     return await fn(deps, migrations);
   } finally {
-    closeDeps(deps);
+    await closeDeps(deps);
   }
 }
 

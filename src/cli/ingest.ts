@@ -49,10 +49,10 @@ export const ingestCommand: Command = {
       let lastReport = started;
       let docs: unknown[] = [];
       let lineNumbers: number[] = [];
-      const flush = () => {
+      const flush = async () => {
         if (docs.length === 0) return;
         const numbers = lineNumbers;
-        const r = ingestDocuments(deps, docs, { source, numbering: (i) => numbers[i]! });
+        const r = await ingestDocuments(deps, docs, { source, numbering: (i) => numbers[i]! });
         for (const k of ["received", "inserted", "updated", "rejected", "matched", "scoring"] as const) total[k] += r[k];
         total.errors.push(...r.errors);
         total.notes.push(...r.notes);
@@ -75,9 +75,9 @@ export const ingestCommand: Command = {
           total.rejected++;
           total.errors.push({ at: n, error: `invalid JSON: ${(err as Error).message}` });
         }
-        if (docs.length >= batchSize) flush();
+        if (docs.length >= batchSize) await flush();
       }
-      flush();
+      await flush();
       total.errors.sort((a, b) => a.at - b.at);
       const secs = (performance.now() - started) / 1000;
       ctx.io.stderr(

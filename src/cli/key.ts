@@ -13,8 +13,8 @@ export const keyCreate: Command = {
   },
   run(ctx) {
     const accountId = requireString(ctx, "account");
-    return withDeps(ctx, (deps) => {
-      const { key, apiKey } = accounts.createKey(deps, accountId, ctx.values.label as string | undefined);
+    return withDeps(ctx, async (deps) => {
+      const { key, apiKey } = await accounts.createKey(deps, accountId, ctx.values.label as string | undefined);
       if (ctx.values.json) printJson(ctx, { keyId: key.id, apiKey });
       else ctx.io.stdout(`Created key ${key.id}${key.label ? ` (${key.label})` : ""}.\nAPI key (shown once, store it now): ${apiKey}\n`);
       return 0;
@@ -32,8 +32,8 @@ export const keyList: Command = {
   },
   run(ctx) {
     const accountId = requireString(ctx, "account");
-    return withDeps(ctx, (deps) => {
-      const keys = accounts.listKeys(deps, accountId);
+    return withDeps(ctx, async (deps) => {
+      const keys = await accounts.listKeys(deps, accountId);
       if (ctx.values.json) printJson(ctx, keys);
       else {
         ctx.io.stdout(
@@ -56,8 +56,8 @@ export const keyRevoke: Command = {
   options: {},
   run(ctx) {
     const keyId = ctx.positionals[0]!;
-    return withDeps(ctx, (deps) => {
-      const { key, alreadyRevoked } = accounts.revokeKey(deps, keyId);
+    return withDeps(ctx, async (deps) => {
+      const { key, alreadyRevoked } = await accounts.revokeKey(deps, keyId);
       ctx.io.stdout(alreadyRevoked ? `Key ${key.id} was already revoked.\n` : `Revoked key ${key.id}.\n`);
       return 0;
     });

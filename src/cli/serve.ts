@@ -31,7 +31,7 @@ export const serveCommand: Command = {
   async run(ctx): Promise<Running> {
     const config = ctx.config();
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
-    const { deps, migrations } = createDeps(config, { clock: systemClock, log });
+    const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources: ReturnType<typeof configuredSources>;
     const sourceDeps = { config, db: deps.db, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };
@@ -40,16 +40,16 @@ export const serveCommand: Command = {
       await importLegacyTokenFile({ db: deps.db, dbPath: config.dbPath, clock: deps.clock, log });
       sources = configuredSources(sourceDeps);
     } catch (err) {
-      closeDeps(deps);
+      await closeDeps(deps);
       throw err;
     }
-    const first = bootstrapFirstAccount(deps, config.firstRunCredits);
+    const first = await bootstrapFirstAccount(deps, config.firstRunCredits);
 
     const app = createApp(deps);
     try {
       app.listen(listenOptions(config));
     } catch (err) {
-      closeDeps(deps);
+      await closeDeps(deps);
       throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
     }
     const server = app.server!;

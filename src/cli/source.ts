@@ -54,9 +54,9 @@ export const sourceStatus: Command = {
   usage: "jobpilot source status [--json]",
   options: { json: { type: "boolean", description: "Print a JSON array" } },
   run(ctx) {
-    return withDeps(ctx, (deps) => {
+    return withDeps(ctx, async (deps) => {
       const enabled = new Set(configuredSourceNames(deps.config));
-      const states = new Map(listSourceStates(deps.db).map((s) => [s.name, s]));
+      const states = new Map((await listSourceStates(deps.db)).map((s) => [s.name, s]));
       const names = [...new Set([...enabled, ...states.keys()])].sort();
       const rows = names.map((name) => {
         const s = states.get(name);
@@ -146,7 +146,7 @@ export const sourceConnect: Command = {
         ctx.io.stdout(`Connected. Access token valid until ${formatTs(expiresAt)}; it is refreshed automatically.\n`);
         return 0;
       }
-      const { url, state } = startMarketplaceConnect(deps);
+      const { url, state } = await startMarketplaceConnect(deps);
       ctx.io.stdout(
         `Open this page, log in and approve jobpilot:\n\n  ${url}\n\nThen paste the code or the whole redirect URL here (or let ${deps.config.marketplaceRedirectUri} receive it):\n`,
       );
@@ -155,7 +155,7 @@ export const sourceConnect: Command = {
       // Whichever comes first: the server's callback using up our state, or a pasted line (end of input = wait for the callback).
       const viaCallback = (async () => {
         while (!abort.signal.aborted && deps.clock.now() < deadline) {
-          if (!oauthStatePending(deps.db, state)) return { callback: true } as const;
+          if (!(await oauthStatePending(deps.db, state))) return { callback: true } as const;
           await Bun.sleep(500);
         }
         return null;

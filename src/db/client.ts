@@ -10,14 +10,181 @@ export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 export type TxBehavior = "deferred" | "immediate" | "exclusive";
 
 /**
- * Runs `fn` in one transaction (a savepoint when `db` is already a transaction)
- * and hands it the transaction typed as a Db, so repository functions take it
- * like the database. drizzle's transaction object has the same query API but
- * no `$client`; rawStatement reaches the connection through the session both
+ * Runs `fn` in one synchronous transaction (a savepoint when `db` is already a
+ * transaction) and hands it the transaction typed as a Db. For a repository's
+ * own multi-statement writes inside exclusive(); services use tx(), which may
+ * await. drizzle's transaction object has the same query API but no
+ * `$client`; rawStatement reaches the connection through the session both
  * share, so nothing here needs it.
  */
 export function transaction<T>(db: Db, fn: (tx: Db) => T, behavior?: TxBehavior): T {
+  const gate = (db as Gated)[GATE];
+  if (gate?.open && (db as Gated)[TX] === undefined) throw new Error("transaction() on the database while tx() has a transaction open: pass the tx handle");
   return db.transaction((tx) => fn(tx as unknown as Db), behavior ? { behavior } : undefined);
+}
+
+// ------------------------------------------------------------ async transactions
+//
+// bun:sqlite is one synchronous connection, and its transactions cannot span an
+// await. tx() opens one by hand (BEGIN IMMEDIATE … COMMIT / ROLLBACK) around an
+// async callback, so the work inside may await repository functions. Because
+// the connection is shared by every async context of the process, two rules
+// keep a transaction isolated:
+//
+// 1. Transactions take turns: a FIFO gate per connection lets one transaction
+//    be open at a time (as bun:sqlite's own did, being synchronous); the next
+//    one waits for COMMIT or ROLLBACK.
+// 2. While one is open, every statement from another async context waits too,
+//    reads included: on the one connection a read would see the open
+//    transaction's uncommitted rows, and a write would join it (and vanish
+//    with its ROLLBACK). Repository functions run their statements through
+//    exclusive(), which runs them at once when no transaction is open (or when
+//    handed the transaction's own handle) and otherwise queues them, in order,
+//    behind it. A second read-only connection would let reads through, but not
+//    for `:memory:` databases, and transactions here are short (statements
+//    only, never a network call), so the wait is microseconds.
+//
+// The transaction's handle is the database object with a marker (its
+// statements skip the gate); using the database itself inside the callback
+// would wait for the callback to end, so pass the handle on. Never await
+// anything but the database inside a transaction: the whole connection waits.
+
+interface Waiter {
+  /** A queued statement: run at once, synchronously, when its turn comes. */
+  run?: () => void;
+  /** A queued transaction: handed the gate when its turn comes. */
+  start?: () => void;
+}
+
+/** Per connection: whether a transaction has the gate, and who waits for it. */
+interface Gate {
+  held: boolean;
+  /** BEGIN issued and not yet ended. */
+  open: boolean;
+  queue: Waiter[];
+}
+
+interface TxState {
+  ended: boolean;
+  depth: number;
+}
+
+const GATE = Symbol("jobpilot.gate");
+const TX = Symbol("jobpilot.tx");
+type Gated = Db & { [GATE]?: Gate; [TX]?: TxState };
+
+function gateOf(db: Db): Gate | undefined {
+  return (db as Gated)[GATE];
+}
+
+/** Whether `db` is a transaction's handle (from tx()). */
+export function inTx(db: Db): boolean {
+  return (db as Gated)[TX] !== undefined;
+}
+
+/**
+ * Runs `body` (synchronous statements on `db`) as one step nothing else on the
+ * connection interleaves with, and resolves to its result: at once when no
+ * transaction is open or `db` is the open transaction's handle, else in turn
+ * after it. Every repository function goes through here, so that on SQLite
+ * all of them are async like their PostgreSQL counterparts will be.
+ */
+export function exclusive<T>(db: Db, body: () => T): Promise<T> {
+  const state = (db as Gated)[TX];
+  const gate = gateOf(db);
+  if (state !== undefined) {
+    if (state.ended) return Promise.reject(new Error("a transaction handle was used after its transaction ended"));
+  } else if (gate?.held) {
+    return new Promise<T>((resolve, reject) => {
+      gate.queue.push({
+        run: () => {
+          try {
+            resolve(body());
+          } catch (err) {
+            reject(err);
+          }
+        },
+      });
+    });
+  }
+  try {
+    return Promise.resolve(body());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** Ends a transaction's turn: queued statements run now, until the next queued transaction is handed the gate. */
+function release(gate: Gate): void {
+  for (;;) {
+    const next = gate.queue.shift();
+    if (next === undefined) {
+      gate.held = false;
+      return;
+    }
+    if (next.run) next.run();
+    else {
+      next.start!();
+      return;
+    }
+  }
+}
+
+/**
+ * Runs `fn` in one transaction and resolves to its result; `fn` may await
+ * repository functions, given the handle it receives. A throw (or rejection)
+ * rolls everything back. On SQLite the transaction is BEGIN IMMEDIATE, in turn
+ * with the process's other transactions (see above); called with a
+ * transaction's handle it is a savepoint of that transaction.
+ */
+export async function tx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  const client = db.$client;
+  const outer = (db as Gated)[TX];
+  if (outer !== undefined) {
+    if (outer.ended) throw new Error("a transaction handle was used after its transaction ended");
+    const name = `jp_sp${++outer.depth}`;
+    client.run(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn(db);
+      client.run(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      client.run(`ROLLBACK TO ${name}`);
+      client.run(`RELEASE ${name}`);
+      throw err;
+    } finally {
+      outer.depth--;
+    }
+  }
+  const gate = gateOf(db);
+  if (gate === undefined) throw new Error("tx() needs a database opened by openDatabase()");
+  if (gate.held) await new Promise<void>((start) => gate.queue.push({ start }));
+  else gate.held = true;
+  const state: TxState = { ended: false, depth: 0 };
+  try {
+    // query() keeps these prepared on the connection.
+    client.query("BEGIN IMMEDIATE").run();
+    gate.open = true;
+    const handle = Object.create(db, { [TX]: { value: state } }) as Db;
+    let result: T;
+    try {
+      result = await fn(handle);
+      client.query("COMMIT").run();
+    } catch (err) {
+      if (client.inTransaction) client.query("ROLLBACK").run();
+      throw err;
+    }
+    return result;
+  } finally {
+    state.ended = true;
+    gate.open = false;
+    release(gate);
+  }
+}
+
+/** Resolves once the transactions open or queued now have ended (e.g. before closing the database). */
+export function settled(db: Db): Promise<void> {
+  return exclusive(db, () => undefined);
 }
 
 export interface OpenOptions {
@@ -42,7 +209,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   // A bigger page cache and memory-mapped reads: page reads are system calls, and costly ones on sandboxed hosts.
   sqlite.run("PRAGMA cache_size = -65536");
   if (!isMemory) sqlite.run("PRAGMA mmap_size = 268435456");
-  return drizzle(sqlite, { schema }) as Db;
+  const db = drizzle(sqlite, { schema }) as Gated;
+  db[GATE] = { held: false, open: false, queue: [] };
+  return db;
 }
 
 export function closeDatabase(db: Db): void {

@@ -8,7 +8,7 @@ export const UNAUTHORIZED_MESSAGE = "Missing or invalid API key (send it in the 
 
 export interface AuthOptions {
   /** The caller a presented API key belongs to, or null for a missing, unknown or revoked key. */
-  authenticate: (presented: string | null) => Caller | null;
+  authenticate: (presented: string | null) => Promise<Caller | null>;
   /** JOBPILOT_ADMIN_TOKEN; without it /admin routes are not mounted and nothing is checked here. */
   adminToken?: string;
 }
@@ -21,11 +21,11 @@ export interface AuthOptions {
  * `public` are let through (see route-policy.ts).
  */
 export function auth({ authenticate, adminToken }: AuthOptions) {
-  return new Elysia({ name: "auth" }).onRequest(({ request }) => {
+  return new Elysia({ name: "auth" }).onRequest(async ({ request }) => {
     const state = getRequestState(request);
     if (!state || state.policy?.public) return;
     if (state.path.startsWith("/api/")) {
-      const found = authenticate(request.headers.get("x-api-key"));
+      const found = await authenticate(request.headers.get("x-api-key"));
       if (!found) throw new AppError("unauthorized", UNAUTHORIZED_MESSAGE);
       state.auth = found;
     } else if (state.path.startsWith("/admin/") && adminToken) {

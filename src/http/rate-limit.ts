@@ -11,13 +11,13 @@ import { getRequestState } from "./context";
  * (401) carry no rate-limit headers: there is no key to count them against.
  */
 export function rateLimit(deps: Deps) {
-  return new Elysia({ name: "rate-limit" }).onRequest(({ request, set }) => {
+  return new Elysia({ name: "rate-limit" }).onRequest(async ({ request, set }) => {
     const state = getRequestState(request);
     const auth = state?.auth;
     if (!state || !auth) return;
     const bucket = state.policy?.rateLimit ?? "default";
     const limits = deps.rateLimiter.limitsFor(bucket, auth.rateLimitMultiplier, auth.rateLimitOverrides);
-    const decision = deps.rateLimiter.check(auth.keyId, bucket, limits);
+    const decision = await deps.rateLimiter.check(auth.keyId, bucket, limits);
     set.headers["x-ratelimit-limit"] = String(decision.limit);
     set.headers["x-ratelimit-remaining"] = String(decision.remaining);
     set.headers["x-ratelimit-reset"] = String(decision.resetTs);

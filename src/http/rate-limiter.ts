@@ -12,9 +12,9 @@ export interface LimitDecision {
 
 /** Where day counts outlive the process (accounts' rate_limit_counters table; handed in by deps.ts). */
 export interface DayCountStore {
-  load(keyId: string, bucket: string, windowStartTs: number): number;
+  load(keyId: string, bucket: string, windowStartTs: number): Promise<number>;
   /** Writes absolute counts and forgets days that started before `pruneBeforeTs`. */
-  save(rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): void;
+  save(rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): Promise<void>;
 }
 
 interface WindowState {
@@ -28,6 +28,8 @@ interface Counter {
   minute: WindowState;
   day: WindowState;
   dayDirty: boolean;
+  /** The stored count of a day being read back (requests for the key wait for it rather than count from zero). */
+  dayLoading?: { startTs: number; count: Promise<number> };
 }
 
 /**
@@ -62,14 +64,35 @@ export class RateLimiter {
     return out;
   }
 
-  check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): LimitDecision {
-    const now = this.clock.now();
+  async check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): Promise<LimitDecision> {
     const id = `${keyId}\u0000${bucket}`;
     let c = this.counters.get(id);
     if (!c) {
       c = { keyId, bucket, minute: { startTs: -1, count: 0 }, day: { startTs: -1, count: 0 }, dayDirty: false };
       this.counters.set(id, c);
     }
+    if (limits.day !== undefined) {
+      // The first request of a day reads the day's stored count; others arriving meanwhile wait for the same read.
+      for (;;) {
+        const now = this.clock.now();
+        const start = now - (now % WINDOWS.day);
+        if (c.day.startTs === start) break;
+        if (c.dayLoading?.startTs !== start) c.dayLoading = { startTs: start, count: this.dayCounts.load(keyId, bucket, start) };
+        const loading = c.dayLoading;
+        const count = await loading.count;
+        if (c.dayLoading === loading) c.dayLoading = undefined;
+        if (c.day.startTs !== start) {
+          c.day = { startTs: start, count };
+          c.dayDirty = false;
+        }
+      }
+    }
+    return this.decide(c, limits);
+  }
+
+  /** The decision for one request, once the day's count is in memory (synchronous: nothing interleaves). */
+  private decide(c: Counter, limits: Partial<Record<WindowName, number>>): LimitDecision {
+    const now = this.clock.now();
     const windows: { name: WindowName; limit: number; state: WindowState; resetAt: number }[] = [];
     for (const name of ["minute", "day"] as const) {
       const limit = limits[name];
@@ -77,9 +100,10 @@ export class RateLimiter {
       const state = c[name];
       const start = now - (now % WINDOWS[name]);
       if (state.startTs !== start) {
+        // A new minute starts from zero. (check() has just read the day's count; a day that began in the
+        // instant since starts from zero too.)
         state.startTs = start;
-        state.count = name === "day" ? this.dayCounts.load(keyId, bucket, start) : 0;
-        if (name === "day") c.dayDirty = false;
+        state.count = 0;
       }
       windows.push({ name, limit, state, resetAt: start + WINDOWS[name] });
     }
@@ -108,7 +132,7 @@ export class RateLimiter {
   }
 
   /** Writes changed day counts and drops counters whose windows are over. */
-  flush(): void {
+  async flush(): Promise<void> {
     const now = this.clock.now();
     const today = now - (now % WINDOWS.day);
     const thisMinute = now - (now % WINDOWS.minute);
@@ -121,6 +145,6 @@ export class RateLimiter {
         this.counters.delete(id);
       }
     }
-    if (rows.length > 0) this.dayCounts.save(rows, today - WINDOWS.day);
+    if (rows.length > 0) await this.dayCounts.save(rows, today - WINDOWS.day);
   }
 }

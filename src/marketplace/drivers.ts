@@ -10,8 +10,8 @@ export interface DriverDeps {
 }
 
 /** The driver an account applies through: its own setting, else JOBPILOT_MARKETPLACE_DRIVER. */
-export function driverFor(deps: DriverDeps, accountId: string): MarketplaceDriver {
-  const name = findAccount(deps.db, accountId)?.marketplaceDriver ?? deps.config.marketplaceDriver;
+export async function driverFor(deps: DriverDeps, accountId: string): Promise<MarketplaceDriver> {
+  const name = (await findAccount(deps.db, accountId))?.marketplaceDriver ?? deps.config.marketplaceDriver;
   const driver = deps.drivers[name];
   if (!driver) throw new AppError("internal", `marketplace driver "${name}" is not available`);
   return driver;

@@ -91,7 +91,7 @@ export abstract class PoolLoop {
     this.loop = new Loop({ name, intervalMs, run: () => this.round(), log });
   }
 
-  protected abstract round(): void;
+  protected abstract round(): void | Promise<void>;
 
   start(): void {
     this.loop.start();
@@ -122,10 +122,10 @@ export abstract class PoolLoop {
   }
 
   /** Resolves once nothing is in flight and `nothingDue()` holds (tests and benchmarks). */
-  protected async waitIdle(nothingDue: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  protected async waitIdle(nothingDue: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
     const until = performance.now() + timeoutMs;
     for (;;) {
-      if (this.inFlight.size === 0 && nothingDue()) return;
+      if (this.inFlight.size === 0 && (await nothingDue()) && this.inFlight.size === 0) return;
       if (performance.now() > until) throw new Error(`${what} still pending after ${timeoutMs} ms`);
       this.notify();
       await Bun.sleep(2);

@@ -1,5 +1,5 @@
 import { Cron } from "croner";
-import type { Db } from "../db/client";
+import { tx, type Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
 import { enqueueTask, hasPendingTask } from "./tasks";
@@ -20,11 +20,19 @@ export interface Schedule {
 export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: () => void }, schedules: Schedule[]): { stop(): void } {
   const crons = schedules.map(
     (s) =>
-      new Cron(s.pattern, { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) }, () => {
-        if (hasPendingTask(deps.db, s.kind)) return;
-        enqueueTask(deps.db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
-        deps.wake();
-      }),
+      new Cron(
+        s.pattern,
+        { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) },
+        async () => {
+          // The look and the insert in one transaction, so a tick adds at most one.
+          const added = await tx(deps.db, async (db) => {
+            if (await hasPendingTask(db, s.kind)) return false;
+            await enqueueTask(db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
+            return true;
+          });
+          if (added) deps.wake();
+        },
+      ),
   );
   return {
     stop: () => {

@@ -33,6 +33,7 @@ export interface WorkerOptions {
 export class TaskWorker extends PoolLoop {
   private readonly runningByKey = new Map<string, number>();
   private lastExpiryCheck = 0;
+  private starting: Promise<void> | null = null;
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; log: Logger },
@@ -41,17 +42,28 @@ export class TaskWorker extends PoolLoop {
     super("tasks", opts.pollMs ?? 1000, deps.log);
   }
 
+  /** Requeues what a previous process left running, then starts claiming (stop() waits for both). */
   override start(): void {
-    const requeued = requeueAllRunning(this.deps.db, this.deps.clock.now());
-    if (requeued > 0) this.deps.log.warn("requeued tasks left running by a previous process", { count: requeued });
-    super.start();
+    this.starting ??= requeueAllRunning(this.deps.db, this.deps.clock.now()).then(
+      (requeued) => {
+        if (requeued > 0) this.deps.log.warn("requeued tasks left running by a previous process", { count: requeued });
+        super.start();
+      },
+      (err) => this.deps.log.error("task worker could not start", { err: err as Error }),
+    );
+  }
+
+  override async stop(): Promise<void> {
+    await this.starting;
+    this.starting = null;
+    await super.stop();
   }
 
   /** Resolves when nothing is queued or running (tests and benchmarks). */
   drain(timeoutMs = 10_000): Promise<void> {
     return this.waitIdle(
-      () => {
-        const counts = countTasks(this.deps.db);
+      async () => {
+        const counts = await countTasks(this.deps.db);
         return !counts.queued && !counts.running;
       },
       timeoutMs,
@@ -59,22 +71,22 @@ export class TaskWorker extends PoolLoop {
     );
   }
 
-  protected round(): void {
+  protected async round(): Promise<void> {
     const now = this.deps.clock.now();
     const leaseMs = this.opts.leaseMs ?? 5 * 60_000;
     if (now - this.lastExpiryCheck > 30_000) {
       this.lastExpiryCheck = now;
-      requeueExpired(this.deps.db, now);
+      await requeueExpired(this.deps.db, now);
     }
     const free = this.opts.concurrency - this.inFlight.size;
-    const claimed = claimTasks(this.deps.db, Object.keys(this.opts.handlers), free, now, leaseMs);
+    const claimed = await claimTasks(this.deps.db, Object.keys(this.opts.handlers), free, now, leaseMs);
     let deferred = false;
     for (const task of claimed) {
       const key = this.opts.perKey?.key(task.payload);
       if (key !== undefined) {
         const n = this.runningByKey.get(key) ?? 0;
         if (n >= this.opts.perKey!.limit) {
-          deferTask(this.deps.db, task.id, now + 25, now);
+          await deferTask(this.deps.db, task.id, now + 25, now);
           deferred = true;
           continue;
         }
@@ -96,12 +108,12 @@ export class TaskWorker extends PoolLoop {
     const started = performance.now();
     try {
       await handler(task.payload, { taskId: task.id, attempt: task.attempts, isLastAttempt: task.attempts >= task.maxAttempts });
-      completeTask(this.deps.db, task.id);
+      await completeTask(this.deps.db, task.id);
       this.deps.log.debug("task done", { task: task.id, kind: task.kind, ms: Math.round(performance.now() - started) });
     } catch (err) {
       const now = this.deps.clock.now();
       const delay = retryDelayMs(task.attempts, this.opts.retryBaseMs ?? 5_000, this.opts.retryMaxMs ?? 10 * 60_000);
-      const outcome = failTask(this.deps.db, task, (err as Error)?.message ?? String(err), now, now + delay);
+      const outcome = await failTask(this.deps.db, task, (err as Error)?.message ?? String(err), now, now + delay);
       this.deps.log[outcome === "failed" ? "error" : "warn"]("task failed", {
         task: task.id,
         kind: task.kind,

@@ -85,7 +85,7 @@ describe("command line", () => {
     // stdout is the log stream: every line of it is a JSON record.
     for (const line of res.stdout.split("\n").filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
     const db = openDatabase(dbPath);
-    expect(authenticate({ db }, key)).not.toBeNull();
+    expect(await authenticate({ db }, key)).not.toBeNull();
     closeDatabase(db);
   });
 
@@ -97,7 +97,7 @@ describe("command line", () => {
     const out = JSON.parse(res.stdout);
     expect(Object.keys(out).sort()).toEqual(["accountId", "apiKey"]);
     const db = openDatabase(dbPath);
-    expect(authenticate({ db }, out.apiKey)).toMatchObject({ accountId: out.accountId, accountKind: "agency" });
+    expect(await authenticate({ db }, out.apiKey)).toMatchObject({ accountId: out.accountId, accountKind: "agency" });
     closeDatabase(db);
   });
 
@@ -118,8 +118,8 @@ describe("command line", () => {
     expect(revoked.stdout).toContain("Revoked key");
     expect((await run("key", "revoke", created.keyId)).stdout).toContain("already revoked");
     const db = openDatabase(dbPath);
-    expect(authenticate({ db }, created.apiKey)).toBeNull();
-    expect(authenticate({ db }, firstKey)).not.toBeNull();
+    expect(await authenticate({ db }, created.apiKey)).toBeNull();
+    expect(await authenticate({ db }, firstKey)).not.toBeNull();
     closeDatabase(db);
     const missing = await run("key", "list", "--account", "nope");
     expect(missing.code).toBe(1);

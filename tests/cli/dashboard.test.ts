@@ -32,7 +32,7 @@ describe("jobpilot dashboard link", () => {
     expect(custom.stdout).toMatch(/^https:\/\/jobs\.example\.com\/dashboard\/link\/[A-Za-z0-9_-]{43}\n$/);
 
     // The same database served by the app: the link works once.
-    t = createTestApp({ dbPath });
+    t = await createTestApp({ dbPath });
     const path = new URL(res.stdout.trim()).pathname;
     const { headers, csrf } = await openSignInForm(t, path);
     const first = await t.request("POST", path, { body: form({ csrf }), headers });

@@ -114,11 +114,11 @@ describe("source status", () => {
     expect((await run(["source", "status"])).code).toBe(0); // creates and migrates the database
     const db = openDatabase(dbPath);
     const t0 = Date.UTC(2026, 2, 1, 10, 0, 0);
-    recordPoll(db, "remoteok", t0, { ok: true, state: { etag: "x" }, seen: 10, inserted: 4, nextRunAtTs: t0 + 3_600_000 });
-    recordPoll(db, "remoteok", t0 + 3_600_000, { ok: true, state: { etag: "y" }, seen: 7, inserted: 1, nextRunAtTs: t0 + 7_200_000 });
-    recordPoll(db, "hackernews", t0, { ok: false, error: "HTTP 503 from hn.algolia.com", nextRunAtTs: t0 + 7_200_000 });
-    recordPoll(db, "hackernews", t0 + 60_000, { ok: false, error: "HTTP 503 again", nextRunAtTs: t0 + 9_000_000 });
-    recordPoll(db, "sandbox", t0, { ok: true, state: {}, seen: 1, inserted: 1, nextRunAtTs: t0 + 15_000 });
+    await recordPoll(db, "remoteok", t0, { ok: true, state: { etag: "x" }, seen: 10, inserted: 4, nextRunAtTs: t0 + 3_600_000 });
+    await recordPoll(db, "remoteok", t0 + 3_600_000, { ok: true, state: { etag: "y" }, seen: 7, inserted: 1, nextRunAtTs: t0 + 7_200_000 });
+    await recordPoll(db, "hackernews", t0, { ok: false, error: "HTTP 503 from hn.algolia.com", nextRunAtTs: t0 + 7_200_000 });
+    await recordPoll(db, "hackernews", t0 + 60_000, { ok: false, error: "HTTP 503 again", nextRunAtTs: t0 + 9_000_000 });
+    await recordPoll(db, "sandbox", t0, { ok: true, state: {}, seen: 1, inserted: 1, nextRunAtTs: t0 + 15_000 });
     closeDatabase(db);
 
     const json = await run(["source", "status", "--json"]);
@@ -168,7 +168,7 @@ describe("source status", () => {
     const { run, dbPath } = cli({ JOBPILOT_SOURCES: "remoteok" });
     await run(["source", "status"]);
     const db = openDatabase(dbPath);
-    recordPoll(db, "remoteok", Date.UTC(2026, 2, 1), { ok: false, error: "boom", nextRunAtTs: Date.UTC(2026, 2, 1, 1) });
+    await recordPoll(db, "remoteok", Date.UTC(2026, 2, 1), { ok: false, error: "boom", nextRunAtTs: Date.UTC(2026, 2, 1, 1) });
     closeDatabase(db);
     expect((await run(["source", "status"])).stdout).toContain("boom (1 failure in a row, 2026-03-01T00:00:00Z)");
   });

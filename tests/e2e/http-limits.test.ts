@@ -17,17 +17,17 @@ afterEach(async () => {
   stop = undefined;
 });
 
-function serve(overrides: Partial<Config> = {}) {
+async function serve(overrides: Partial<Config> = {}) {
   const config: Config = { ...loadConfig({}), dbPath: ":memory:", host: "127.0.0.1", port: 0, ...overrides };
-  const { deps } = createDeps(config, { clock: systemClock, log: memoryLogger() });
+  const { deps } = await createDeps(config, { clock: systemClock, log: memoryLogger() });
   const app = createApp(deps);
   app.listen(listenOptions(config));
   const server = app.server!;
   stop = async () => {
     await server.stop(true);
-    closeDeps(deps);
+    await closeDeps(deps);
   };
-  const { apiKey } = accounts.createAccount(deps, { name: "a" });
+  const { apiKey } = await accounts.createAccount(deps, { name: "a" });
   return { deps, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
 }
 
@@ -79,9 +79,9 @@ const jsonError = (res: RawResponse) => {
 
 describe("HTTP limits on a listening server", () => {
   test("Bun's router serves HEAD with the GET handler: it is metered in the GET route's bucket", async () => {
-    const { deps, base, apiKey } = serve();
-    const accountId = accounts.authenticate(deps, apiKey)!.accountId;
-    accounts.setRateLimits(deps, accountId, { overrides: { "freelancers.minute": 1 } });
+    const { deps, base, apiKey } = await serve();
+    const accountId = (await accounts.authenticate(deps, apiKey))!.accountId;
+    await accounts.setRateLimits(deps, accountId, { overrides: { "freelancers.minute": 1 } });
     const headers = { "x-api-key": apiKey };
     expect((await fetch(`${base}/api/auto-apply-v2/freelancers`, { headers })).status).toBe(200);
     const head = await fetch(`${base}/api/auto-apply-v2/freelancers`, { method: "HEAD", headers });
@@ -93,7 +93,7 @@ describe("HTTP limits on a listening server", () => {
   });
 
   test("a body over the limit gets the JSON 413 at any size, declared or chunked, and the server keeps serving", async () => {
-    const { port, apiKey } = serve();
+    const { port, apiKey } = await serve();
     const head = (framing: string) =>
       `POST /api/v1/feeds HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\ncontent-type: application/json\r\nconnection: close\r\n${framing}\r\n`;
     const expected = "Request body is larger than 1048576 bytes";
@@ -120,7 +120,7 @@ describe("HTTP limits on a listening server", () => {
   });
 
   test("a URL over 8 KiB gets a JSON 414; one at the limit is served", async () => {
-    const { port, apiKey } = serve();
+    const { port, apiKey } = await serve();
     const get = (target: string) => rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nconnection: close\r\n\r\n`);
     const path = "/api/auto-apply-v2/applied-jobs?status=applied&pad=";
     const atLimit = await get(path + "a".repeat(8192 - path.length));
@@ -133,7 +133,7 @@ describe("HTTP limits on a listening server", () => {
   });
 
   test("without the raised limit (bun run src/main.ts), a request head over 16 KiB gets Bun's own empty 431: the app never sees it", async () => {
-    const { port, apiKey } = serve();
+    const { port, apiKey } = await serve();
     const res = await rawRequest(
       port,
       `GET /api/v1/account HTTP/1.1\r\nHost: x\r\nx-api-key: ${apiKey}\r\nx-pad: ${"a".repeat(17_000)}\r\nconnection: close\r\n\r\n`,

@@ -9,7 +9,7 @@ import { createShutdown } from "../../src/shutdown";
 describe("graceful shutdown over real HTTP", () => {
   test("a request in flight when shutdown starts still gets its answer; new connections are refused; the database closes", async () => {
     const log = memoryLogger();
-    const { deps } = createDeps({ ...loadConfig({}), dbPath: ":memory:" }, { clock: systemClock, log });
+    const { deps } = await createDeps({ ...loadConfig({}), dbPath: ":memory:" }, { clock: systemClock, log });
     const app = createApp(deps).get("/slow", async () => {
       await Bun.sleep(300);
       return { done: true };

@@ -23,12 +23,12 @@ export interface RequestOptions {
  * The real app on a real SQLite database (`:memory:` unless a path is given)
  * with the real migrations; only the clock and the log sink are fakes.
  */
-export function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]> } = {}) {
+export async function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]> } = {}) {
   const clock = opts.clock ?? new ManualClock();
   const log = memoryLogger();
   // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop.
   const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", localAiThreads: 0, ...opts.config };
-  const { deps } = createDeps(config, { clock, log });
+  const { deps } = await createDeps(config, { clock, log });
   // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
   deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));
   const app = createApp(deps);
@@ -52,15 +52,15 @@ export function createTestApp(opts: { clock?: ManualClock; dbPath?: string; conf
     return { status: res.status, headers: res.headers, body: parsed, text };
   }
 
-  function account(input: { name?: string; kind?: "solo" | "agency"; credits?: number } = {}) {
-    const created = accounts.createAccount(deps, { name: input.name ?? "Test account", kind: input.kind, credits: input.credits });
+  async function account(input: { name?: string; kind?: "solo" | "agency"; credits?: number } = {}) {
+    const created = await accounts.createAccount(deps, { name: input.name ?? "Test account", kind: input.kind, credits: input.credits });
     return { accountId: created.account.id, keyId: created.key.id, apiKey: created.apiKey };
   }
 
   return { deps: deps as Deps, app, clock, log, request, account, close: () => closeDeps(deps) };
 }
 
-export type TestApp = ReturnType<typeof createTestApp>;
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /** Readable failure output: the whole response when a status is not what a test expects. */
 export function show(res: TestResponse): string {

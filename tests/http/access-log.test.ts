@@ -11,9 +11,9 @@ const accessLines = () => t.log.records().filter((r) => r.msg === "request");
 
 describe("access log", () => {
   test("a one-time sign-in link's token never reaches the log, opened or used", async () => {
-    t = createTestApp();
-    const { accountId } = t.account();
-    const { token } = createSignInLink(t.deps, accountId);
+    t = await createTestApp();
+    const { accountId } = await t.account();
+    const { token } = await createSignInLink(t.deps, accountId);
     const { headers, csrf } = await openSignInForm(t, `/dashboard/link/${token}`);
     const used = await t.request("POST", `/dashboard/link/${token}`, { body: form({ csrf }), headers });
     expect(used.status).toBe(303);
@@ -29,8 +29,8 @@ describe("access log", () => {
   });
 
   test("an API key pasted into a path is redacted; ordinary ids and ciphertexts are kept", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     await t.request("GET", `/api/v1/feeds/${apiKey}`, { key: apiKey });
     await t.request("GET", "/api/v1/jobs/~021900000000000000001", { key: apiKey });
     await t.request("GET", "/api/v1/feeds/0193a7b2-6c1d-7e5f-8a9b-0c1d2e3f4a5b", { key: apiKey });

@@ -10,8 +10,8 @@ const UNAUTHORIZED = { error: "Missing or invalid API key (send it in the x-api-
 
 describe("x-api-key authentication", () => {
   test("a valid key reaches the route and the caller's account", async () => {
-    t = createTestApp();
-    const { apiKey, accountId } = t.account({ name: "Acme", credits: 4 });
+    t = await createTestApp();
+    const { apiKey, accountId } = await t.account({ name: "Acme", credits: 4 });
     const res = await t.request("GET", "/api/v1/account", { key: apiKey });
     expect(res.status, show(res)).toBe(200);
     expect(res.body.account).toMatchObject({ id: accountId, name: "Acme", credits: 4 });
@@ -25,8 +25,8 @@ describe("x-api-key authentication", () => {
     ["malformed", "hello"],
     ["well-formed but unknown", generateApiKey()],
   ])("a %s key gets 401 with the same body", async (_label, key) => {
-    t = createTestApp();
-    t.account();
+    t = await createTestApp();
+    await t.account();
     const res = await t.request("GET", "/api/v1/account", { key: key ?? undefined, headers: key === "" ? { "x-api-key": "" } : {} });
     expect(res.status, show(res)).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
@@ -34,18 +34,18 @@ describe("x-api-key authentication", () => {
   });
 
   test("a revoked key gets 401 at once, identical to an unknown key", async () => {
-    t = createTestApp();
-    const { accountId } = t.account();
-    const { key, apiKey } = accounts.createKey(t.deps, accountId, "to revoke");
+    t = await createTestApp();
+    const { accountId } = await t.account();
+    const { key, apiKey } = await accounts.createKey(t.deps, accountId, "to revoke");
     expect((await t.request("GET", "/api/v1/account", { key: apiKey })).status).toBe(200);
-    accounts.revokeKey(t.deps, key.id);
+    await accounts.revokeKey(t.deps, key.id);
     const res = await t.request("GET", "/api/v1/account", { key: apiKey });
     expect(res.status).toBe(401);
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
   test("auth comes before body validation and before 404", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const bad = await t.request("POST", "/api/v1/feeds", { body: "{not json", headers: { "content-type": "application/json" } });
     expect(bad.status).toBe(401);
     const unknown = await t.request("GET", "/api/does-not-exist");
@@ -53,7 +53,7 @@ describe("x-api-key authentication", () => {
   });
 
   test("every spec endpoint requires the key", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const paths: [string, string][] = [
       ["GET", "/api/v1/feeds"],
       ["POST", "/api/v1/feeds"],
@@ -81,18 +81,18 @@ describe("x-api-key authentication", () => {
   });
 
   test("lastUsedAt is recorded (written behind, on flush)", async () => {
-    t = createTestApp();
-    const { apiKey, accountId, keyId } = t.account();
-    expect(accounts.listKeys(t.deps, accountId)[0]!.lastUsedAtTs).toBeNull();
+    t = await createTestApp();
+    const { apiKey, accountId, keyId } = await t.account();
+    expect((await accounts.listKeys(t.deps, accountId))[0]!.lastUsedAtTs).toBeNull();
     await t.request("GET", "/api/v1/account", { key: apiKey });
-    t.deps.keyUsage.flush();
-    const key = accounts.listKeys(t.deps, accountId).find((k) => k.id === keyId)!;
+    await t.deps.keyUsage.flush();
+    const key = (await accounts.listKeys(t.deps, accountId)).find((k) => k.id === keyId)!;
     expect(key.lastUsedAtTs).toBe(t.clock.now());
   });
 
   test("API keys never appear in the logs", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     await t.request("GET", "/api/v1/account", { key: apiKey });
     await t.request("GET", "/api/v1/account", { key: apiKey.slice(0, -1) + "x" });
     await Bun.sleep(1); // access lines are written after the response
@@ -101,14 +101,14 @@ describe("x-api-key authentication", () => {
   });
 
   test("admin routes answer 404 when no admin token is configured", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request("GET", "/admin/accounts", { headers: { authorization: "Bearer whatever-long-enough" } });
     expect(res.status).toBe(404);
   });
 
   test("admin routes need the bearer token and manage accounts", async () => {
     const token = "admin-token-0123456789";
-    t = createTestApp({ config: { adminToken: token } });
+    t = await createTestApp({ config: { adminToken: token } });
     expect((await t.request("GET", "/admin/accounts")).status).toBe(401);
     expect((await t.request("GET", "/admin/accounts", { headers: { authorization: "Bearer wrong-token-0123456789" } })).status).toBe(401);
     const auth = { authorization: `Bearer ${token}` };

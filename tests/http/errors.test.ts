@@ -5,30 +5,30 @@ import { createTestApp, show, type TestApp } from "../helpers/app";
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup(config = {}) {
-  t = createTestApp({ config });
-  return t.account().apiKey;
+async function setup(config = {}) {
+  t = await createTestApp({ config });
+  return (await t.account()).apiKey;
 }
 
 const validFeed = { title: "Go backends", minScore: 5 };
 
 describe("error shapes", () => {
   test("malformed JSON is a 400 that says so", async () => {
-    const key = setup();
+    const key = await setup();
     const res = await t.request("POST", "/api/v1/feeds", { key, body: '{"title": "x",', headers: { "content-type": "application/json" } });
     expect(res.status, show(res)).toBe(400);
     expect(res.body).toEqual({ error: "Malformed JSON body" });
   });
 
   test.each(["[]", "null", '"text"', "1", "true"])("a body that is not an object (%s) is a 400", async (body) => {
-    const key = setup();
+    const key = await setup();
     const res = await t.request("POST", "/api/v1/feeds", { key, body, headers: { "content-type": "application/json" } });
     expect(res.status, show(res)).toBe(400);
     expect(res.body.details).toContain("Request body must be a JSON object");
   });
 
   test("a missing body is a 400, an empty JSON body too", async () => {
-    const key = setup();
+    const key = await setup();
     const none = await t.request("POST", "/api/auto-apply-v2/apply", { key });
     expect(none.status, show(none)).toBe(400);
     expect(none.body.error).toBe("Invalid body: Request body must be a JSON object");
@@ -43,7 +43,7 @@ describe("error shapes", () => {
     ["application/json; charset=utf-8", 201],
     ["application/merge-patch+json", 201],
   ])("content type %s → %d", async (contentType, status) => {
-    const key = setup();
+    const key = await setup();
     const res = await t.request("POST", "/api/v1/feeds", { key, body: JSON.stringify(validFeed), headers: { "content-type": contentType } });
     expect(res.status, show(res)).toBe(status);
     if (status >= 400) expect(typeof res.body.error).toBe("string");
@@ -51,7 +51,7 @@ describe("error shapes", () => {
   });
 
   test("invalid UTF-8 is a 400", async () => {
-    const key = setup();
+    const key = await setup();
     const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]);
     const res = await t.request("POST", "/api/v1/feeds", { key, body: bytes, headers: { "content-type": "application/json" } });
     expect(res.status, show(res)).toBe(400);
@@ -59,7 +59,7 @@ describe("error shapes", () => {
   });
 
   test("a body over the limit is a 413, declared or streamed, and the app keeps serving", async () => {
-    const key = setup({ maxBodyBytes: 4096 });
+    const key = await setup({ maxBodyBytes: 4096 });
     const big = JSON.stringify({ ...validFeed, profilePrompt: "x".repeat(5000) });
     const declared = await t.request("POST", "/api/v1/feeds", { key, body: big, headers: { "content-type": "application/json" } });
     expect(declared.status, show(declared)).toBe(413);
@@ -80,7 +80,7 @@ describe("error shapes", () => {
   });
 
   test("deeply nested JSON and __proto__ keys are rejected or ignored, never a 5xx or pollution", async () => {
-    const key = setup();
+    const key = await setup();
     const deep = '{"title":' + "[".repeat(5000) + "]".repeat(5000) + ',"minScore":1}';
     const res = await t.request("POST", "/api/v1/feeds", { key, body: deep, headers: { "content-type": "application/json" } });
     expect(res.status, show(res)).toBe(400);
@@ -94,7 +94,7 @@ describe("error shapes", () => {
   });
 
   test("validation errors name each failing field", async () => {
-    const key = setup();
+    const key = await setup();
     const res = await t.request("POST", "/api/auto-apply-v2/apply", { key, json: { jobId: 5, proposal: { boostBids: 1.5, timeline: "soon" } } });
     expect(res.status, show(res)).toBe(400);
     expect(res.body.details).toEqual(
@@ -109,7 +109,7 @@ describe("error shapes", () => {
   });
 
   test("feed validation uses the spec's exact shape", async () => {
-    const key = setup();
+    const key = await setup();
     const res = await t.request("POST", "/api/v1/feeds", { key, json: { title: "x", minScore: 11, platforms: [] } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
@@ -119,7 +119,7 @@ describe("error shapes", () => {
   });
 
   test("query parameters are validated with their names", async () => {
-    const key = setup();
+    const key = await setup();
     for (const q of ["limit=0", "limit=201", "limit=abc", "offset=-1", "status=done"]) {
       const res = await t.request("GET", `/api/auto-apply-v2/applied-jobs?${q}`, { key });
       expect(res.status, `${q}: ${show(res)}`).toBe(400);
@@ -131,7 +131,7 @@ describe("error shapes", () => {
   });
 
   test("every list's limit and offset has a maximum: beyond it a 400 naming the field, never a 500", async () => {
-    const key = setup();
+    const key = await setup();
     const feed = await t.request("POST", "/api/v1/feeds", { key, json: validFeed });
     expect(feed.status, show(feed)).toBe(201);
     const lists = ["/api/auto-apply-v2/applied-jobs", `/api/v1/feeds/${feed.body.feed.id}/jobs`, `/api/v1/feeds/${feed.body.feed.id}/deliveries`];
@@ -152,7 +152,7 @@ describe("error shapes", () => {
   });
 
   test("an unknown route is a 404 and a wrong method a 405 with Allow", async () => {
-    const key = setup();
+    const key = await setup();
     const unknown = await t.request("GET", "/nowhere");
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: "No route for GET /nowhere" });
@@ -167,7 +167,7 @@ describe("error shapes", () => {
   });
 
   test("a bug is a generic 500 with a logged request id and no internals", async () => {
-    const key = setup();
+    const key = await setup();
     t.app.get("/api/v1/test-bug", () => {
       throw new Error("secret internal detail at /srv/app.ts:42");
     });
@@ -182,7 +182,7 @@ describe("error shapes", () => {
   });
 
   test("a server error thrown as an AppError answers its status in words, and its message goes to the log with the request id", async () => {
-    const key = setup();
+    const key = await setup();
     const cases = [
       ["internal", 500, "Internal server error"],
       ["unavailable", 503, "Service unavailable"],
@@ -205,18 +205,18 @@ describe("error shapes", () => {
   });
 
   test("a database failure is a 500 too, not a crash", async () => {
-    const key = setup();
+    const key = await setup();
     t.deps.db.$client.close();
     const res = await t.request("GET", "/api/v1/account", { key });
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: "Internal server error" });
     const health = await t.request("GET", "/healthz");
     expect(health.status).toBe(503);
-    t = createTestApp(); // the afterEach closes this one instead
+    t = await createTestApp(); // the afterEach closes this one instead
   });
 
   test("every response carries an x-request-id, echoing a sane one from the client", async () => {
-    const key = setup();
+    const key = await setup();
     for (const [method, path, k] of [
       ["GET", "/healthz", null],
       ["GET", "/api/v1/account", key],

@@ -30,8 +30,8 @@ const rl = (res: { headers: Headers }) => ({
 
 describe("rate limits", () => {
   test("every authenticated response carries the headers and remaining drops by one per request", async () => {
-    t = createTestApp({ clock: new ManualClock(T0) });
-    const { apiKey } = t.account();
+    t = await createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey } = await t.account();
     const first = await t.request("GET", "/api/auto-apply-v2/status?queueId=q1", { key: apiKey });
     expect(rl(first)).toEqual({ limit: 300, remaining: 299, reset: Date.UTC(2026, 0, 15, 12, 1, 0) / 1000 });
     const second = await t.request("GET", "/api/auto-apply-v2/status?queueId=q1&jobId=x", { key: apiKey });
@@ -44,9 +44,9 @@ describe("rate limits", () => {
 
   test("past the limit: 429 with Retry-After to the window's end; waiting that long is enough", async () => {
     const clock = new ManualClock(T0);
-    t = createTestApp({ clock });
-    const { apiKey, accountId } = t.account();
-    accounts.setRateLimits(t.deps, accountId, { overrides: { "status.minute": 5 } });
+    t = await createTestApp({ clock });
+    const { apiKey, accountId } = await t.account();
+    await accounts.setRateLimits(t.deps, accountId, { overrides: { "status.minute": 5 } });
     for (let i = 0; i < 5; i++) expect((await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).status).toBe(404);
     const limited = await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey });
     expect(limited.status, show(limited)).toBe(429);
@@ -67,8 +67,8 @@ describe("rate limits", () => {
 
   test("with a minute and a day window the tighter one is shown, and the day refuses even when the minute has room", async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 15, 0, 0, 0));
-    t = createTestApp({ clock });
-    const { apiKey } = t.account();
+    t = await createTestApp({ clock });
+    const { apiKey } = await t.account();
     const apply = () => t.request("POST", "/api/auto-apply-v2/apply", { key: apiKey, json: {} });
     for (let i = 1; i <= 999; i++) {
       if (i % 60 === 0) clock.advance(60_000); // stay under 60/minute
@@ -84,24 +84,24 @@ describe("rate limits", () => {
     expect(rl(refused)).toEqual({ limit: 1000, remaining: 0, reset: Date.UTC(2026, 0, 16) / 1000 });
   });
 
-  test("a minute window refuses before the day when it frees first, and the later reset wins when both are full", () => {
+  test("a minute window refuses before the day when it frees first, and the later reset wins when both are full", async () => {
     const clock = new ManualClock(T0);
-    const app = createTestApp({ clock });
+    const app = await createTestApp({ clock });
     const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
     const limits = { minute: 2, day: 3 };
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, retryAfterS: 30 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 1 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 2, remaining: 0 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, retryAfterS: 30 });
     clock.advance(30_000);
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 3, remaining: 0 });
-    expect(limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
-    app.close();
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: true, limit: 3, remaining: 0 });
+    expect(await limiter.check("k", "apply", limits)).toMatchObject({ allowed: false, limit: 3, remaining: 0 });
+    await app.close();
   });
 
   test("each key has its own counters, even on the same account", async () => {
-    t = createTestApp({ clock: new ManualClock(T0) });
-    const { apiKey, accountId } = t.account();
-    const other = accounts.createKey(t.deps, accountId, "second").apiKey;
+    t = await createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey, accountId } = await t.account();
+    const other = (await accounts.createKey(t.deps, accountId, "second")).apiKey;
     for (let i = 0; i < 3; i++) await t.request("GET", "/api/auto-apply-v2/freelancers", { key: apiKey });
     const mine = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: apiKey });
     const theirs = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: other });
@@ -110,8 +110,8 @@ describe("rate limits", () => {
   });
 
   test("forwarding paths share the bucket of the path they forward to", async () => {
-    t = createTestApp({ clock: new ManualClock(T0) });
-    const { apiKey } = t.account();
+    t = await createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey } = await t.account();
     await t.request("GET", "/api/jobs/by-ciphertext?cipher=%7E01", { key: apiKey });
     await t.request("GET", "/api/v1/jobs/~01", { key: apiKey });
     const third = await t.request("GET", "/api/v2/jobs/~01", { key: apiKey });
@@ -124,14 +124,14 @@ describe("rate limits", () => {
   test("daily counts survive closing and re-opening the database", async () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), "jp-rl-")), "rl.db");
     const clock = new ManualClock(T0);
-    t = createTestApp({ clock, dbPath });
-    const { apiKey, accountId } = t.account();
-    accounts.setRateLimits(t.deps, accountId, { overrides: { "generateProposal.day": 12 } });
+    t = await createTestApp({ clock, dbPath });
+    const { apiKey, accountId } = await t.account();
+    await accounts.setRateLimits(t.deps, accountId, { overrides: { "generateProposal.day": 12 } });
     for (let i = 0; i < 10; i++) await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
-    t.close();
+    await t.close();
 
     clock.advance(120_000); // a fresh minute window, same day
-    t = createTestApp({ clock, dbPath });
+    t = await createTestApp({ clock, dbPath });
     const eleventh = await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
     expect(rl(eleventh)).toMatchObject({ limit: 12, remaining: 1 });
     await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
@@ -140,15 +140,15 @@ describe("rate limits", () => {
   });
 
   test("an account multiplier raises every limit; overrides set exact numbers", async () => {
-    t = createTestApp({ clock: new ManualClock(T0) });
-    const { apiKey, accountId } = t.account();
-    accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "appliedJobs.minute": 7 } });
+    t = await createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey, accountId } = await t.account();
+    await accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "appliedJobs.minute": 7 } });
     expect(rl(await t.request("GET", "/api/auto-apply-v2/status?queueId=q", { key: apiKey })).limit).toBe(600);
     expect(rl(await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: apiKey })).limit).toBe(7);
   });
 
-  test("every spec endpoint resolves to the bucket of the spec's Limits table", () => {
-    t = createTestApp();
+  test("every spec endpoint resolves to the bucket of the spec's Limits table", async () => {
+    t = await createTestApp();
     const resolve = bucketResolver(t);
     const cases: [string, string, string][] = [
       ["POST", "/api/auto-apply-v2/apply", "apply"],
@@ -177,8 +177,8 @@ describe("rate limits", () => {
   });
 
   test("a slashed path cannot spend a second allowance: exhausting generate-proposal also refuses it with a trailing slash", async () => {
-    t = createTestApp({ clock: new ManualClock(T0) });
-    const { apiKey } = t.account();
+    t = await createTestApp({ clock: new ManualClock(T0) });
+    const { apiKey } = await t.account();
     for (let i = 0; i < 30; i++) await t.request("POST", "/api/auto-apply-v2/generate-proposal", { key: apiKey, json: {} });
     for (const path of ["/api/auto-apply-v2/generate-proposal", "/api/auto-apply-v2/generate-proposal/"]) {
       const res = await t.request("POST", path, { key: apiKey, json: {} });
@@ -188,7 +188,7 @@ describe("rate limits", () => {
   });
 
   test("every metered route: its trailing-slash, double-slash, other-case and HEAD forms are refused with it or not served at all", async () => {
-    t = createTestApp({ clock: new ManualClock(T0) });
+    t = await createTestApp({ clock: new ManualClock(T0) });
     const resolve = bucketResolver(t);
     // Every route the app serves under /api that a specific bucket meters, with its params filled in.
     const metered = t.app.routes
@@ -198,8 +198,8 @@ describe("rate limits", () => {
       .filter((r): r is typeof r & { bucket: Exclude<Bucket, "default"> } => r.bucket !== undefined && r.bucket !== "default");
     expect(new Set(metered.map((r) => r.bucket))).toEqual(new Set(BUCKETS.filter((b) => b !== "default")));
     for (const { method, path, bucket } of metered) {
-      const { apiKey, accountId } = t.account();
-      accounts.setRateLimits(t.deps, accountId, { overrides: { [`${bucket}.minute`]: 1 } });
+      const { apiKey, accountId } = await t.account();
+      await accounts.setRateLimits(t.deps, accountId, { overrides: { [`${bucket}.minute`]: 1 } });
       const send = (m: string, p: string) => t.request(m, p, { key: apiKey, json: m === "GET" || m === "HEAD" ? undefined : {} });
       expect((await send(method, path)).status, `${method} ${path}`).not.toBe(429);
       expect((await send(method, path)).status, `${method} ${path}`).toBe(429);
@@ -225,27 +225,31 @@ describe("rate limits", () => {
     }
   });
 
-  test("property: in any fixed window no more than the limit is accepted, and never more than 2× in any rolling minute", () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 5 * 60_000 }), { minLength: 1, maxLength: 400 }), fc.integer({ min: 1, max: 20 }), (offsets, limit) => {
-        const clock = new ManualClock(T0);
-        const app = createTestApp({ clock });
-        try {
-          const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
-          const accepted: number[] = [];
-          for (const at of [...offsets].sort((a, b) => a - b)) {
-            clock.set(T0 + at);
-            if (limiter.check("k", "status", { minute: limit }).allowed) accepted.push(T0 + at);
+  test("property: in any fixed window no more than the limit is accepted, and never more than 2× in any rolling minute", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 5 * 60_000 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 1, max: 20 }),
+        async (offsets, limit) => {
+          const clock = new ManualClock(T0);
+          const app = await createTestApp({ clock });
+          try {
+            const limiter = new RateLimiter(dayCountStore(app.deps.db), clock);
+            const accepted: number[] = [];
+            for (const at of [...offsets].sort((a, b) => a - b)) {
+              clock.set(T0 + at);
+              if ((await limiter.check("k", "status", { minute: limit })).allowed) accepted.push(T0 + at);
+            }
+            const perWindow = new Map<number, number>();
+            for (const ts of accepted) perWindow.set(Math.floor(ts / 60_000), (perWindow.get(Math.floor(ts / 60_000)) ?? 0) + 1);
+            for (const n of perWindow.values()) if (n > limit) return false;
+            for (const ts of accepted) if (accepted.filter((x) => x >= ts && x < ts + 60_000).length > 2 * limit) return false;
+            return true;
+          } finally {
+            await app.close();
           }
-          const perWindow = new Map<number, number>();
-          for (const ts of accepted) perWindow.set(Math.floor(ts / 60_000), (perWindow.get(Math.floor(ts / 60_000)) ?? 0) + 1);
-          for (const n of perWindow.values()) if (n > limit) return false;
-          for (const ts of accepted) if (accepted.filter((x) => x >= ts && x < ts + 60_000).length > 2 * limit) return false;
-          return true;
-        } finally {
-          app.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -31,8 +31,8 @@ const SPEC_ENDPOINTS: { method: string; path: string; openapi: string; json?: un
 
 describe("route table", () => {
   test("every spec endpoint is registered; the ones whose issue is open honestly answer 501", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     for (const e of SPEC_ENDPOINTS) {
       const res = await t.request(e.method, e.path, { key: apiKey, json: e.json });
       expect(res.status, `${e.method} ${e.path}: ${show(res)}`).toBe(e.answers ?? 501);
@@ -43,7 +43,7 @@ describe("route table", () => {
   });
 
   test("health needs no key and reports version and database", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request("GET", "/healthz");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "ok", version: expect.any(String), database: { status: "ok" } });
@@ -52,7 +52,7 @@ describe("route table", () => {
 
 describe("OpenAPI", () => {
   test("the description is version 2.0.0 with every spec path, the x-api-key scheme and error shapes", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request("GET", "/docs/json");
     expect(res.status).toBe(200);
     const doc = res.body;
@@ -72,7 +72,7 @@ describe("OpenAPI", () => {
   });
 
   test("every request body it advertises is application/json, the only type the API accepts", async () => {
-    t = createTestApp({ config: { adminToken: "admin-token" } });
+    t = await createTestApp({ config: { adminToken: "admin-token" } });
     const doc = (await t.request("GET", "/docs/json")).body;
     type Operations = Record<string, { requestBody?: { content: Record<string, unknown> } }>;
     const advertised: string[] = [];
@@ -87,7 +87,7 @@ describe("OpenAPI", () => {
   });
 
   test("the interactive page is served at /docs", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request("GET", "/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");

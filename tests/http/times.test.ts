@@ -16,12 +16,12 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  */
 describe("one time convention per field", () => {
   test("archive matches: matchedAt ISO, starredAt and the application's times Unix ms", async () => {
-    t = createTestApp({ config: { sandboxApplyLatencyMs: 0 } });
-    const a = t.account({ credits: 3 });
-    const auth = authenticate(t.deps, a.apiKey)!;
+    t = await createTestApp({ config: { sandboxApplyLatencyMs: 0 } });
+    const a = await t.account({ credits: 3 });
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "all", minScore: 0 });
     const doc = generateJob({ seed: 5, index: 3, nowTs: t.clock.now() });
-    ingestDocuments(t.deps, [doc], { source: "sandbox" });
+    await ingestDocuments(t.deps, [doc], { source: "sandbox" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
     const list = await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey });
     const processedJobId = list.body.jobs[0].processedJobId;
@@ -42,9 +42,9 @@ describe("one time convention per field", () => {
   });
 
   test("deliveries and a feed's disabled endpoint: Unix ms", async () => {
-    t = createTestApp();
-    const a = t.account();
-    const auth = authenticate(t.deps, a.apiKey)!;
+    t = await createTestApp();
+    const a = await t.account();
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: "https://hooks.example.com/in" });
     const disabledAt = t.clock.now() - 5_000;
     t.deps.db.$client.query("UPDATE feeds SET webhook_disabled_at_ts = ?, webhook_failing_since_ts = ? WHERE id = ?").run(disabledAt, disabledAt - 1, feed.id);

@@ -37,8 +37,8 @@ function wrongKind(schema: any): unknown {
 
 describe("validation on every route", () => {
   test("a container of the wrong kind is refused naming the field, and a non-object body says so", async () => {
-    t = createTestApp({ config: { adminToken: ADMIN } });
-    const { apiKey } = t.account({ credits: 5 });
+    t = await createTestApp({ config: { adminToken: ADMIN } });
+    const { apiKey } = await t.account({ credits: 5 });
     const routes = bodyRoutes(t.app);
     expect(routes.length).toBeGreaterThan(10);
     for (const route of routes) {
@@ -63,9 +63,9 @@ describe("validation on every route", () => {
 
 describe("apply bodies", () => {
   const APPLY = "/api/auto-apply-v2/apply";
-  function setup() {
-    t = createTestApp({ config: { adminToken: ADMIN, sandboxApplyLatencyMs: 0 } });
-    const a = t.account({ credits: 5 });
+  async function setup() {
+    t = await createTestApp({ config: { adminToken: ADMIN, sandboxApplyLatencyMs: 0 } });
+    const a = await t.account({ credits: 5 });
     return a;
   }
   const held = (accountId: string) =>
@@ -73,7 +73,7 @@ describe("apply bodies", () => {
   const queued = () => (t.deps.db.$client.query("SELECT count(*) AS n FROM applications").get() as { n: number }).n;
 
   test("a proposal (or legacy applicationOptions) that is not an object is a 400 naming it; nothing queued, no credit held", async () => {
-    const a = setup();
+    const a = await setup();
     const before = held(a.accountId);
     for (const bad of ["x", 5, [], null, true]) {
       const v2 = await t.request("POST", APPLY, { key: a.apiKey, json: { jobId: "~021000000000000000001", coverLetter: "Hi", proposal: bad } });
@@ -91,14 +91,14 @@ describe("apply bodies", () => {
   });
 
   test("every failing field is named at once", async () => {
-    const a = setup();
+    const a = await setup();
     const res = await t.request("POST", APPLY, { key: a.apiKey, json: { jobId: 5, coverLetter: "Hi", proposal: "x", questionAnswers: "a" } });
     expect(res.status, show(res)).toBe(400);
     expect(res.body.details).toEqual(["jobId must be a string of 1 to 2048 characters", "questionAnswers must be an array", "proposal must be an object"]);
   });
 
   test("bids outside the marketplace's bounds are refused with the bound", async () => {
-    const a = setup();
+    const a = await setup();
     const cases: [Record<string, number>, string][] = [
       [{ hourlyRate: 1e308 }, "proposal.hourlyRate must be a number between 3 and 999"],
       [{ hourlyRate: 2.5 }, "proposal.hourlyRate must be a number between 3 and 999"],
@@ -118,7 +118,7 @@ describe("apply bodies", () => {
 
 describe("admin sandbox ids", () => {
   test("a ciphertext that is not one is a 400 before any lookup", async () => {
-    t = createTestApp({ config: { adminToken: ADMIN } });
+    t = await createTestApp({ config: { adminToken: ADMIN } });
     const headers = { authorization: `Bearer ${ADMIN}` };
     for (const bad of ["%00", "..%2Fetc%2Fpasswd", "abc", "~a%20b", "~a.b"]) {
       const res = await t.request("POST", `/admin/sandbox/jobs/${bad}/close`, { headers });

@@ -111,7 +111,7 @@ describe("submit", () => {
       answers: [{ position: 0, answer: "Yes, five years." }],
       callbackPath: "/bridge/callback",
     });
-    expect(repo.findOutcome(db, APP_ID)?.status).toBe("applied");
+    expect((await repo.findOutcome(db, APP_ID))?.status).toBe("applied");
   });
 
   test("each attempt has its own webhook-id; a known outcome is returned without sending again", async () => {
@@ -132,7 +132,7 @@ describe("submit", () => {
     expect(await driver.submit(submission())).toEqual({ status: "applied", message: "Sent from my browser" });
     await receiver.settled();
     expect(receiver.callbacks).toEqual([{ status: 200, body: { ok: true } }]);
-    expect(repo.findOutcome(db, APP_ID)).toMatchObject({ status: "applied", message: "Sent from my browser" });
+    expect(await repo.findOutcome(db, APP_ID)).toMatchObject({ status: "applied", message: "Sent from my browser" });
     expect(driver.waiting()).toBe(0);
   });
 
@@ -151,7 +151,7 @@ describe("submit", () => {
     await receiver.settled();
     expect(receiver.callbacks[0]!.status).toBe(401);
     expect(receiver.callbacks[0]!.body.error).toMatch(/Invalid signature/);
-    expect(repo.findOutcome(db, APP_ID)).toBeUndefined();
+    expect(await repo.findOutcome(db, APP_ID)).toBeUndefined();
     expect(driver.waiting()).toBe(0);
   });
 
@@ -202,7 +202,7 @@ describe("submit", () => {
     await expect(driver.submit(submission())).rejects.toThrow(/HTTP 404/);
     await expect(driver.submit(submission())).rejects.toThrow(/HTTP 429/);
     // A refusal is our reading of an HTTP status, not an outcome the submitter reported: nothing is stored.
-    expect(repo.findOutcome(db, APP_ID)).toBeUndefined();
+    expect(await repo.findOutcome(db, APP_ID)).toBeUndefined();
   });
 
   test("not configured: failed with a clear message, nothing sent", async () => {
@@ -224,7 +224,7 @@ describe("callback route", () => {
     expect(await callback({ applicationId: "a1", status: "logged_out", message: "Login page" })).toEqual({ status: 200, body: { ok: true } });
     expect((await callback({ applicationId: "a1", status: "applied", message: "Sent" })).status).toBe(200);
     expect((await callback({ applicationId: "a1", status: "failed", message: "Late duplicate" })).status).toBe(200);
-    expect(repo.findOutcome(db, "a1")).toMatchObject({ status: "applied", message: "Sent" });
+    expect(await repo.findOutcome(db, "a1")).toMatchObject({ status: "applied", message: "Sent" });
   });
 
   test("a stale or future timestamp gets 401", async () => {
@@ -234,7 +234,7 @@ describe("callback route", () => {
     const future = await callback({ applicationId: "a1", status: "applied" }, { timestampS: nowS + 301 });
     expect(future.status).toBe(401);
     expect(future.body.error).toMatch(/in the future/);
-    expect(repo.findOutcome(db, "a1")).toBeUndefined();
+    expect(await repo.findOutcome(db, "a1")).toBeUndefined();
   });
 
   test("missing signature headers get 401", async () => {
@@ -257,7 +257,7 @@ describe("callback route", () => {
     expect(badStatus.body.error).toMatch(/status/);
     expect((await callback({ status: "applied" })).status).toBe(400);
     expect((await callback(null, { raw: "{not json" })).status).toBe(400);
-    expect(repo.findOutcome(db, "a1")).toBeUndefined();
+    expect(await repo.findOutcome(db, "a1")).toBeUndefined();
   });
 
   test("answers 404 when no bridge secret is configured", async () => {
@@ -267,7 +267,7 @@ describe("callback route", () => {
 
   test("works behind the real app's JSON body parser (the signature covers the raw bytes)", async () => {
     const { createTestApp } = await import("../helpers/app");
-    const t = createTestApp({ config: { bridgeSecret: SECRET, bridgeUrl: "http://127.0.0.1:9/unused" } });
+    const t = await createTestApp({ config: { bridgeSecret: SECRET, bridgeUrl: "http://127.0.0.1:9/unused" } });
     cleanups.push(() => t.close());
     const deps = { db: t.deps.db, clock: t.clock, log: t.log, config: t.deps.config };
     const app = t.app.use(bridgeCallbackRoutes(deps, createBridgeDriver(deps)));
@@ -278,7 +278,7 @@ describe("callback route", () => {
       new Request("http://localhost/bridge/callback", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: raw }),
     );
     expect(`${res.status} ${await res.text()}`).toBe('200 {"ok":true}');
-    expect(repo.findOutcome(t.deps.db, "a9")?.status).toBe("applied");
+    expect((await repo.findOutcome(t.deps.db, "a9"))?.status).toBe("applied");
   });
 });
 

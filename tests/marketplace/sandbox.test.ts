@@ -19,8 +19,8 @@ const DAY = 24 * 60 * MINUTE;
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup() {
-  t = createTestApp({ config: { adminToken: ADMIN_TOKEN, sandboxApplyLatencyMs: 0 } });
+async function setup() {
+  t = await createTestApp({ config: { adminToken: ADMIN_TOKEN, sandboxApplyLatencyMs: 0 } });
   const driver = createSandboxDriver(t.deps);
   // The integrator mounts these under the app's /admin auth; here they run on their own, with the app's error handler.
   const handleError = createErrorHandler(t.deps, () => []);
@@ -40,11 +40,11 @@ function setup() {
 }
 
 /** Archives a job document and returns the job part of a SubmitRequest, built from the archived row. */
-function archive(doc: Record<string, unknown>): SubmitRequest["job"] {
-  const result = ingestDocuments(t.deps, [doc], { source: "test" });
+async function archive(doc: Record<string, unknown>): Promise<SubmitRequest["job"]> {
+  const result = await ingestDocuments(t.deps, [doc], { source: "test" });
   expect(result.rejected).toBe(0);
   const cipher = (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
-  const row = findJob(t.deps.db, cipher)!;
+  const row = (await findJob(t.deps.db, cipher))!;
   return {
     ciphertext: row.ciphertext,
     url: row.url,
@@ -76,10 +76,10 @@ function request(
 }
 
 /** A solo account and its sandbox freelancer. */
-async function soloFreelancer(driver: ReturnType<typeof setup>["driver"]) {
-  const { accountId } = t.account({ kind: "solo" });
+async function soloFreelancer(driver: Awaited<ReturnType<typeof setup>>["driver"]) {
+  const { accountId } = await t.account({ kind: "solo" });
   const [freelancer] = await driver.freelancers(accountId);
-  return { accountId, freelancer: freelancer!, connects: () => repo.findFreelancer(t.deps.db, freelancer!.id)!.connects };
+  return { accountId, freelancer: freelancer!, connects: async () => (await repo.findFreelancer(t.deps.db, freelancer!.id))!.connects };
 }
 
 describe("rules", () => {
@@ -121,8 +121,8 @@ describe("rules", () => {
 
 describe("freelancers", () => {
   test("a solo account gets one freelancer with a default and a specialization profile, created once", async () => {
-    const { driver } = setup();
-    const { accountId } = t.account({ kind: "solo" });
+    const { driver } = await setup();
+    const { accountId } = await t.account({ kind: "solo" });
     const first = await driver.freelancers(accountId);
     expect(first).toHaveLength(1);
     const f = first[0]!;
@@ -134,13 +134,13 @@ describe("freelancers", () => {
       { type: "specialization", name: "React & Node.js Specialist", hourlyRate: 55, currency: "USD", profileId: rules.specializationIdFor(accountId) },
     ]);
     expect(await driver.freelancers(accountId)).toEqual(first);
-    expect(repo.listFreelancers(t.deps.db, accountId)).toHaveLength(1);
-    expect(repo.findFreelancer(t.deps.db, f.id)).toMatchObject({ country: "US", jobSuccessScore: 92, connects: 80 });
+    expect(await repo.listFreelancers(t.deps.db, accountId)).toHaveLength(1);
+    expect(await repo.findFreelancer(t.deps.db, f.id)).toMatchObject({ country: "US", jobSuccessScore: 92, connects: 80 });
   });
 
   test("an agency sees its own freelancer and every one an admin added; a solo account cannot add any", async () => {
-    const { driver, call } = setup();
-    const agency = t.account({ kind: "agency" });
+    const { driver, call } = await setup();
+    const agency = await t.account({ kind: "agency" });
     const added = await call("POST", `/accounts/${agency.accountId}/freelancers`, {
       name: "Ana Lima",
       country: "br",
@@ -169,7 +169,7 @@ describe("freelancers", () => {
       ["BR", 30],
     ]);
 
-    const solo = t.account({ kind: "solo" });
+    const solo = await t.account({ kind: "solo" });
     const refused = await call("POST", `/accounts/${solo.accountId}/freelancers`, { name: "Bob" });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toContain("solo");
@@ -180,8 +180,8 @@ describe("freelancers", () => {
 
 describe("admin routes in the app", () => {
   test("served under /admin with the bearer token, refused without it", async () => {
-    setup();
-    const { accountId } = t.account({ kind: "solo" });
+    await setup();
+    const { accountId } = await t.account({ kind: "solo" });
     const path = `/admin/sandbox/accounts/${accountId}/freelancers`;
     const ok = await t.request("GET", path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(ok.status).toBe(200);
@@ -192,38 +192,38 @@ describe("admin routes in the app", () => {
 
 describe("submit", () => {
   test("applied: spends the job's Connects once per application; a repeat returns the same outcome", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
-    const job = archive(makeDoc({ hourly: [30, 60] })); // max rate 60 → 14 Connects
+    const job = await archive(makeDoc({ hourly: [30, 60] })); // max rate 60 → 14 Connects
     const req = request(accountId, freelancer.id, freelancer.profiles[0]!.profileId, job);
     const outcome = await driver.submit(req);
     expect(outcome.status).toBe("applied");
     expect(outcome.message).toContain("14 Connects spent");
-    expect(connects()).toBe(80 - 14);
+    expect(await connects()).toBe(80 - 14);
 
     expect(await driver.submit(req)).toEqual(outcome);
-    expect(connects()).toBe(80 - 14);
+    expect(await connects()).toBe(80 - 14);
     expect(await driver.lookup(req)).toEqual(outcome);
   });
 
   test("a second application to the same job with the same freelancer fails without spending", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
-    const job = archive(makeDoc({ fixed: 500 })); // 12 Connects
+    const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, job))).status).toBe("applied");
     const again = request(accountId, freelancer.id, freelancer.profiles[1]!.profileId, job);
     const outcome = await driver.submit(again);
     expect(outcome).toEqual({ status: "failed", message: "Already applied to this job with this freelancer" });
-    expect(connects()).toBe(80 - 12);
+    expect(await connects()).toBe(80 - 12);
     expect(await driver.lookup(again)).toEqual(outcome);
   });
 
   test("not_available: closed by an admin, posted more than 30 days ago, or a status other than ACTIVE", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     const submit = (job: SubmitRequest["job"]) => driver.submit(request(accountId, freelancer.id, freelancer.id, job));
 
-    const closed = archive(makeDoc());
+    const closed = await archive(makeDoc());
     expect(await call("POST", `/jobs/${encodeURIComponent(closed.ciphertext)}/close`)).toEqual({
       status: 200,
       body: { ciphertext: closed.ciphertext, closed: true },
@@ -232,31 +232,31 @@ describe("submit", () => {
 
     const authClosed = makeDoc();
     authClosed.authJobDetailsResponse = { data: { jobAuthDetails: { opening: { job: { status: "CLOSED" } } } } };
-    expect((await submit(archive(authClosed))).status).toBe("not_available");
+    expect((await submit(await archive(authClosed))).status).toBe("not_available");
     const pubCancelled = makeDoc();
     (pubCancelled.jobDetailsResponse as any).data.jobPubDetails.opening = { status: "CANCELLED" };
-    const cancelled = await submit(archive(pubCancelled));
+    const cancelled = await submit(await archive(pubCancelled));
     expect(cancelled).toEqual({ status: "not_available", message: "This job is no longer available (status CANCELLED)" });
     const active = makeDoc();
     (active.jobDetailsResponse as any).data.jobPubDetails.opening = { status: "ACTIVE" };
-    expect((await submit(archive(active))).status).toBe("applied");
+    expect((await submit(await archive(active))).status).toBe("applied");
 
-    const old = archive(makeDoc());
+    const old = await archive(makeDoc());
     t.clock.set(Date.parse("2026-01-15T11:59:00.000Z") + 30 * DAY); // makeDoc's publish time + 30 days
-    expect((await submit(archive(makeDoc()))).status).toBe("applied"); // exactly 30 days: still open
+    expect((await submit(await archive(makeDoc()))).status).toBe("applied"); // exactly 30 days: still open
     t.clock.advance(1);
     const expired = await submit(old);
     expect(expired).toEqual({ status: "not_available", message: "This job is no longer available: it was posted more than 30 days ago" });
-    expect(connects()).toBe(80 - 14 - 14);
+    expect(await connects()).toBe(80 - 14 - 14);
   });
 
   test("not_eligible: a US-only job for a freelancer outside the US, and a Job Success Score below the job's minimum", async () => {
-    const { driver, call } = setup();
-    const agency = t.account({ kind: "agency" });
+    const { driver, call } = await setup();
+    const agency = await t.account({ kind: "agency" });
     const [own] = await driver.freelancers(agency.accountId);
     const abroad = (await call("POST", `/accounts/${agency.accountId}/freelancers`, { name: "Jan Nowak", country: "PL" })).body.freelancer;
 
-    const usOnly = archive(makeDoc({ usOnly: true }));
+    const usOnly = await archive(makeDoc({ usOnly: true }));
     expect(usOnly.usOnly).toBe(true);
     const refused = await driver.submit(request(agency.accountId, abroad.id, abroad.id, usOnly));
     expect(refused.status).toBe("not_eligible");
@@ -264,44 +264,44 @@ describe("submit", () => {
     expect(refused.message).toContain("PL");
     expect((await driver.submit(request(agency.accountId, own!.id, own!.id, usOnly))).status).toBe("applied");
 
-    const jss = (min: number) => {
+    const jss = async (min: number) => {
       const doc = makeDoc();
       doc.authJobDetailsResponse = { data: { jobAuthDetails: { opening: { job: { status: "ACTIVE" }, qualifications: { minJobSuccessScore: min } } } } };
       return archive(doc);
     };
-    const high = await driver.submit(request(agency.accountId, own!.id, own!.id, jss(95)));
+    const high = await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(95)));
     expect(high).toEqual({ status: "not_eligible", message: `This job requires a Job Success Score of at least 95%; ${own!.name} has 92%` });
-    expect((await driver.submit(request(agency.accountId, own!.id, own!.id, jss(92)))).status).toBe("applied");
-    expect(repo.findFreelancer(t.deps.db, abroad.id)!.connects).toBe(80);
+    expect((await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(92)))).status).toBe("applied");
+    expect((await repo.findFreelancer(t.deps.db, abroad.id))!.connects).toBe(80);
   });
 
   test("not_enough_connects counts the boost; exactly enough applies and spends price plus boost", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 20 })).body.freelancer.connects).toBe(20);
-    const job = archive(makeDoc({ fixed: 500 })); // 12 Connects
+    const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     const short = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 9 }));
     expect(short).toEqual({ status: "not_enough_connects", message: "Needs 21 Connects; 20 available" });
-    expect(connects()).toBe(20);
+    expect(await connects()).toBe(20);
     const ok = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 8 }));
     expect(ok.status).toBe("applied");
     expect(ok.message).toContain("20 Connects spent (12 to submit + 8 boost)");
-    expect(connects()).toBe(0);
+    expect(await connects()).toBe(0);
 
     const listed = makeDoc({ fixed: 5000 });
     listed.connectPrice = 2;
     await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 2 });
-    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, archive(listed)))).status).toBe("applied");
-    expect(connects()).toBe(0);
+    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(listed)))).status).toBe("applied");
+    expect(await connects()).toBe(0);
 
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: -1 })).status).toBe(400);
     expect((await call("POST", "/freelancers/~01nobody/connects", { connects: 5 })).status).toBe(404);
   });
 
   test("logged_out records nothing; reconnect restores a restorable session only", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer, connects } = await soloFreelancer(driver);
-    const job = archive(makeDoc());
+    const job = await archive(makeDoc());
     const req = request(accountId, freelancer.id, freelancer.id, job);
 
     expect(await driver.reconnect(accountId)).toBe(true); // no session row: valid
@@ -309,12 +309,12 @@ describe("submit", () => {
     expect(invalid.body.session).toMatchObject({ accountId, valid: false, restorable: true });
     expect(await driver.submit(req)).toEqual({ status: "logged_out", message: "The marketplace session expired" });
     expect(await driver.lookup(req)).toBeNull();
-    expect(connects()).toBe(80);
+    expect(await connects()).toBe(80);
     expect(await driver.reconnect(accountId)).toBe(true);
     expect((await driver.submit(req)).status).toBe("applied");
 
     await call("POST", `/accounts/${accountId}/session`, { valid: false, restorable: false });
-    const other = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
+    const other = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     expect(await driver.reconnect(accountId)).toBe(false);
     expect((await driver.submit(other)).status).toBe("logged_out");
     expect((await call("POST", `/accounts/${accountId}/session`, { valid: true })).body.session.valid).toBe(true);
@@ -323,10 +323,10 @@ describe("submit", () => {
   });
 
   test("failed for another account's freelancer or profile, and for a profile of another freelancer", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const mine = await soloFreelancer(driver);
     const theirs = await soloFreelancer(driver);
-    const job = archive(makeDoc());
+    const job = await archive(makeDoc());
 
     const foreignFreelancer = await driver.submit(request(mine.accountId, theirs.freelancer.id, theirs.freelancer.id, job));
     expect(foreignFreelancer.status).toBe("failed");
@@ -338,18 +338,18 @@ describe("submit", () => {
     expect(await driver.lookup(foreignProfile)).toEqual(outcome);
 
     // Inside one agency too: a profile must belong to the freelancer it is used with.
-    const agency = t.account({ kind: "agency" });
+    const agency = await t.account({ kind: "agency" });
     const [own] = await driver.freelancers(agency.accountId);
     const added = (await call("POST", `/accounts/${agency.accountId}/freelancers`, { name: "Kai Berg" })).body.freelancer;
     expect((await driver.submit(request(agency.accountId, own!.id, added.id, job))).status).toBe("failed");
-    expect(mine.connects()).toBe(80);
-    expect(theirs.connects()).toBe(80);
+    expect(await mine.connects()).toBe(80);
+    expect(await theirs.connects()).toBe(80);
   });
 
   test("lookup: null for an application the sandbox never received", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    expect(await driver.lookup(request(accountId, freelancer.id, freelancer.id, archive(makeDoc())))).toBeNull();
+    expect(await driver.lookup(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc())))).toBeNull();
   });
 });
 
@@ -363,12 +363,12 @@ describe("engagement", () => {
   }
 
   test("not viewed → viewed at the seeded time → replied; never back", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const applicationId = applicationIdWith(true);
     const plan = rules.engagementPlan(applicationId);
     const submittedAt = t.clock.now();
-    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, archive(makeDoc()), { applicationId }))).status).toBe("applied");
+    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }))).status).toBe("applied");
 
     expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: false, replied: false, viewedAt: null });
     t.clock.set(submittedAt + plan.viewDelayMs - 1);
@@ -384,24 +384,24 @@ describe("engagement", () => {
     // Recorded: moving the clock back changes nothing, and a fresh driver reads the same.
     t.clock.set(submittedAt);
     expect(await createSandboxDriver(t.deps).engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt });
-    expect(repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: viewedAt + plan.replyDelayMs! });
+    expect(await repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: viewedAt + plan.replyDelayMs! });
   });
 
   test("a proposal without a seeded reply is viewed but never replied to", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
     const applicationId = applicationIdWith(false);
-    await driver.submit(request(accountId, freelancer.id, freelancer.id, archive(makeDoc()), { applicationId }));
+    await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }));
     t.clock.advance(365 * DAY);
     expect(await driver.engagement(applicationId, accountId)).toMatchObject({ viewed: true, replied: false });
   });
 
   test("null for unknown, non-applied and other accounts' submissions", async () => {
-    const { driver } = setup();
+    const { driver } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    const applied = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
+    const applied = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     await driver.submit(applied);
-    const refused = request(accountId, freelancer.id, freelancer.id, archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
+    const refused = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
     expect((await driver.submit(refused)).status).toBe("not_enough_connects");
     expect(await driver.engagement("no-such-application", accountId)).toBeNull();
     expect(await driver.engagement(refused.applicationId, accountId)).toBeNull();
@@ -409,10 +409,10 @@ describe("engagement", () => {
   });
 
   test("admin view and reply force engagement now; the seeded timeline still wins when earlier", async () => {
-    const { driver, call } = setup();
+    const { driver, call } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    const viewOnly = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
-    const replyNow = request(accountId, freelancer.id, freelancer.id, archive(makeDoc()));
+    const viewOnly = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
+    const replyNow = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
     await driver.submit(viewOnly);
     await driver.submit(replyNow);
     const now = t.clock.now() + MINUTE; // before any seeded view (5 minutes at the earliest)
@@ -434,7 +434,7 @@ describe("engagement", () => {
     expect((await call("POST", `/submissions/${viewOnly.applicationId}/view`)).body.engagement.viewedAt).toBe(now);
 
     expect((await call("POST", "/submissions/nope/view")).status).toBe(404);
-    const refused = request(accountId, freelancer.id, freelancer.id, archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
+    const refused = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
     await driver.submit(refused);
     expect((await call("POST", `/submissions/${refused.applicationId}/reply`)).status).toBe(400);
   });

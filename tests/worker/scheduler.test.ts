@@ -57,11 +57,11 @@ describe("startScheduler", () => {
     const [cron] = crons as [Cron];
     await cron.trigger();
     await cron.trigger();
-    expect(countTasks(db)).toEqual({ queued: 1 });
-    const [task] = claimTasks(db, ["sync"], 1, clock.now(), 60_000);
+    expect(await countTasks(db)).toEqual({ queued: 1 });
+    const [task] = await claimTasks(db, ["sync"], 1, clock.now(), 60_000);
     await cron.trigger();
-    expect(countTasks(db)).toEqual({ running: 1 });
-    completeTask(db, task!.id);
+    expect(await countTasks(db)).toEqual({ running: 1 });
+    await completeTask(db, task!.id);
     clock.advance(60_000);
     await cron.trigger();
     expect(allTasks()).toEqual([expect.objectContaining({ kind: "sync", runAtTs: clock.now() })]);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { closeDatabase, openDatabase, type Db } from "../../src/db/client";
+import { closeDatabase, openDatabase, tx, type Db } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 import { tasks } from "../../src/db/schema";
 import { ManualClock } from "../../src/lib/clock";
@@ -33,9 +33,9 @@ const row = (id: number): TaskRow | undefined => db.select().from(tasks).where(e
 const LEASE = 60_000;
 
 describe("enqueueTask", () => {
-  test("adds a queued task due now with five attempts, unless told otherwise", () => {
+  test("adds a queued task due now with five attempts, unless told otherwise", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "score", { feedId: "f1", nested: { n: 1 } }, now);
+    const id = await enqueueTask(db, "score", { feedId: "f1", nested: { n: 1 } }, now);
     expect(row(id)).toEqual({
       id,
       kind: "score",
@@ -49,68 +49,68 @@ describe("enqueueTask", () => {
       createdAtTs: now,
       updatedAtTs: now,
     });
-    const later = enqueueTask(db, "sync", {}, now, { runAtTs: now + 5_000, maxAttempts: 1 });
+    const later = await enqueueTask(db, "sync", {}, now, { runAtTs: now + 5_000, maxAttempts: 1 });
     expect(row(later)).toMatchObject({ runAtTs: now + 5_000, maxAttempts: 1, createdAtTs: now });
     expect(later).toBeGreaterThan(id);
   });
 
-  test("inside a transaction that rolls back, no task is left", () => {
-    const work = db.$client.transaction(() => {
-      enqueueTask(db, "score", {}, clock.now());
+  test("inside a transaction that rolls back, no task is left", async () => {
+    const work = tx(db, async (t) => {
+      await enqueueTask(t, "score", {}, clock.now());
       throw new Error("the work that needed the task failed");
     });
-    expect(() => work()).toThrow("the work that needed the task failed");
-    expect(countTasks(db)).toEqual({});
+    await expect(work).rejects.toThrow("the work that needed the task failed");
+    expect(await countTasks(db)).toEqual({});
   });
 });
 
 describe("claimTasks", () => {
-  test("claims due tasks of the given kinds, oldest due first, up to the limit", () => {
+  test("claims due tasks of the given kinds, oldest due first, up to the limit", async () => {
     const now = clock.now();
-    const late = enqueueTask(db, "a", {}, now, { runAtTs: now - 1_000 });
-    const early = enqueueTask(db, "a", {}, now, { runAtTs: now - 5_000 });
-    const sameTimeFirst = enqueueTask(db, "b", {}, now, { runAtTs: now - 1_000 });
-    enqueueTask(db, "a", {}, now, { runAtTs: now + 1 }); // not due yet
-    enqueueTask(db, "other", {}, now, { runAtTs: now - 9_000 }); // a kind nobody asked for
+    const late = await enqueueTask(db, "a", {}, now, { runAtTs: now - 1_000 });
+    const early = await enqueueTask(db, "a", {}, now, { runAtTs: now - 5_000 });
+    const sameTimeFirst = await enqueueTask(db, "b", {}, now, { runAtTs: now - 1_000 });
+    await enqueueTask(db, "a", {}, now, { runAtTs: now + 1 }); // not due yet
+    await enqueueTask(db, "other", {}, now, { runAtTs: now - 9_000 }); // a kind nobody asked for
 
-    const claimed = claimTasks(db, ["a", "b"], 2, now, LEASE);
+    const claimed = await claimTasks(db, ["a", "b"], 2, now, LEASE);
     expect(claimed.map((t) => t.id)).toEqual([early, late]);
-    expect(claimTasks(db, ["a", "b"], 10, now, LEASE).map((t) => t.id)).toEqual([sameTimeFirst]);
-    expect(claimTasks(db, ["a", "b"], 10, now, LEASE)).toEqual([]);
+    expect((await claimTasks(db, ["a", "b"], 10, now, LEASE)).map((t) => t.id)).toEqual([sameTimeFirst]);
+    expect(await claimTasks(db, ["a", "b"], 10, now, LEASE)).toEqual([]);
   });
 
-  test("a claimed task is running under a lease, with the attempt counted, and is not claimed twice", () => {
+  test("a claimed task is running under a lease, with the attempt counted, and is not claimed twice", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "a", {}, now);
+    const id = await enqueueTask(db, "a", {}, now);
     clock.advance(250);
-    const [task] = claimTasks(db, ["a"], 5, clock.now(), LEASE);
+    const [task] = await claimTasks(db, ["a"], 5, clock.now(), LEASE);
     expect(task).toMatchObject({ id, status: "running", attempts: 1, leaseUntilTs: clock.now() + LEASE, updatedAtTs: clock.now() });
     expect(row(id)).toEqual(task);
-    expect(claimTasks(db, ["a"], 5, clock.now() + 2 * LEASE, LEASE)).toEqual([]);
+    expect(await claimTasks(db, ["a"], 5, clock.now() + 2 * LEASE, LEASE)).toEqual([]);
   });
 
-  test("no limit or no kinds claims nothing", () => {
-    enqueueTask(db, "a", {}, clock.now());
-    expect(claimTasks(db, ["a"], 0, clock.now(), LEASE)).toEqual([]);
-    expect(claimTasks(db, [], 5, clock.now(), LEASE)).toEqual([]);
-    expect(countTasks(db)).toEqual({ queued: 1 });
+  test("no limit or no kinds claims nothing", async () => {
+    await enqueueTask(db, "a", {}, clock.now());
+    expect(await claimTasks(db, ["a"], 0, clock.now(), LEASE)).toEqual([]);
+    expect(await claimTasks(db, [], 5, clock.now(), LEASE)).toEqual([]);
+    expect(await countTasks(db)).toEqual({ queued: 1 });
   });
 });
 
 describe("completeTask and failTask", () => {
-  test("a done task leaves no row", () => {
-    const id = enqueueTask(db, "a", {}, clock.now());
-    claimTasks(db, ["a"], 1, clock.now(), LEASE);
-    completeTask(db, id);
+  test("a done task leaves no row", async () => {
+    const id = await enqueueTask(db, "a", {}, clock.now());
+    await claimTasks(db, ["a"], 1, clock.now(), LEASE);
+    await completeTask(db, id);
     expect(row(id)).toBeUndefined();
-    expect(countTasks(db)).toEqual({});
+    expect(await countTasks(db)).toEqual({});
   });
 
-  test("a failed attempt with attempts left is queued again at the retry time, its error kept", () => {
-    const id = enqueueTask(db, "a", {}, clock.now(), { maxAttempts: 2 });
-    const [task] = claimTasks(db, ["a"], 1, clock.now(), LEASE);
+  test("a failed attempt with attempts left is queued again at the retry time, its error kept", async () => {
+    const id = await enqueueTask(db, "a", {}, clock.now(), { maxAttempts: 2 });
+    const [task] = await claimTasks(db, ["a"], 1, clock.now(), LEASE);
     clock.advance(100);
-    expect(failTask(db, task!, "upstream said 503", clock.now(), clock.now() + 5_000)).toBe("retry");
+    expect(await failTask(db, task!, "upstream said 503", clock.now(), clock.now() + 5_000)).toBe("retry");
     expect(row(id)).toMatchObject({
       status: "queued",
       runAtTs: clock.now() + 5_000,
@@ -119,86 +119,86 @@ describe("completeTask and failTask", () => {
       lastError: "upstream said 503",
       updatedAtTs: clock.now(),
     });
-    expect(claimTasks(db, ["a"], 1, clock.now() + 4_999, LEASE)).toEqual([]);
-    expect(claimTasks(db, ["a"], 1, clock.now() + 5_000, LEASE).map((t) => t.attempts)).toEqual([2]);
+    expect(await claimTasks(db, ["a"], 1, clock.now() + 4_999, LEASE)).toEqual([]);
+    expect((await claimTasks(db, ["a"], 1, clock.now() + 5_000, LEASE)).map((t) => t.attempts)).toEqual([2]);
   });
 
-  test("the last attempt failing marks the task failed for good and keeps it for inspection", () => {
+  test("the last attempt failing marks the task failed for good and keeps it for inspection", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "a", {}, now, { maxAttempts: 1 });
-    const [task] = claimTasks(db, ["a"], 1, now, LEASE);
-    expect(failTask(db, task!, "x".repeat(5_000), now, now + 5_000)).toBe("failed");
+    const id = await enqueueTask(db, "a", {}, now, { maxAttempts: 1 });
+    const [task] = await claimTasks(db, ["a"], 1, now, LEASE);
+    expect(await failTask(db, task!, "x".repeat(5_000), now, now + 5_000)).toBe("failed");
     const failed = row(id)!;
     expect(failed).toMatchObject({ status: "failed", runAtTs: now, leaseUntilTs: null, attempts: 1 });
     expect(failed.lastError).toHaveLength(2_000);
-    expect(claimTasks(db, ["a"], 1, now + 10 * LEASE, LEASE)).toEqual([]);
-    expect(countTasks(db)).toEqual({ failed: 1 });
+    expect(await claimTasks(db, ["a"], 1, now + 10 * LEASE, LEASE)).toEqual([]);
+    expect(await countTasks(db)).toEqual({ failed: 1 });
   });
 });
 
 describe("stale tasks", () => {
-  test("requeueExpired puts back only running tasks whose lease is over, attempts still counted", () => {
+  test("requeueExpired puts back only running tasks whose lease is over, attempts still counted", async () => {
     const now = clock.now();
-    const expired = enqueueTask(db, "a", {}, now);
-    claimTasks(db, ["a"], 1, now, LEASE);
-    const fresh = enqueueTask(db, "a", {}, now);
-    claimTasks(db, ["a"], 1, now + 1_000, LEASE);
-    const queued = enqueueTask(db, "a", {}, now, { runAtTs: now + 10 * LEASE });
+    const expired = await enqueueTask(db, "a", {}, now);
+    await claimTasks(db, ["a"], 1, now, LEASE);
+    const fresh = await enqueueTask(db, "a", {}, now);
+    await claimTasks(db, ["a"], 1, now + 1_000, LEASE);
+    const queued = await enqueueTask(db, "a", {}, now, { runAtTs: now + 10 * LEASE });
 
-    expect(requeueExpired(db, now + LEASE - 1)).toBe(0);
-    expect(requeueExpired(db, now + LEASE)).toBe(1);
+    expect(await requeueExpired(db, now + LEASE - 1)).toBe(0);
+    expect(await requeueExpired(db, now + LEASE)).toBe(1);
     expect(row(expired)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1, updatedAtTs: now + LEASE });
     expect(row(fresh)).toMatchObject({ status: "running", leaseUntilTs: now + 1_000 + LEASE });
     expect(row(queued)).toMatchObject({ status: "queued", updatedAtTs: now });
   });
 
-  test("requeueAllRunning (at start) puts back every running task, whatever its lease", () => {
+  test("requeueAllRunning (at start) puts back every running task, whatever its lease", async () => {
     const now = clock.now();
-    const ids = [enqueueTask(db, "a", {}, now), enqueueTask(db, "b", {}, now)];
-    enqueueTask(db, "c", {}, now);
-    claimTasks(db, ["a", "b"], 2, now, LEASE);
-    expect(requeueAllRunning(db, now + 1)).toBe(2);
+    const ids = [await enqueueTask(db, "a", {}, now), await enqueueTask(db, "b", {}, now)];
+    await enqueueTask(db, "c", {}, now);
+    await claimTasks(db, ["a", "b"], 2, now, LEASE);
+    expect(await requeueAllRunning(db, now + 1)).toBe(2);
     for (const id of ids) expect(row(id)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1 });
-    expect(countTasks(db)).toEqual({ queued: 3 });
-    expect(requeueAllRunning(db, now + 2)).toBe(0);
+    expect(await countTasks(db)).toEqual({ queued: 3 });
+    expect(await requeueAllRunning(db, now + 2)).toBe(0);
   });
 });
 
 describe("deferTask, hasPendingTask, countTasks", () => {
-  test("a deferred task waits until its new time and the claim does not count as an attempt", () => {
+  test("a deferred task waits until its new time and the claim does not count as an attempt", async () => {
     const now = clock.now();
-    const id = enqueueTask(db, "a", {}, now);
-    claimTasks(db, ["a"], 1, now, LEASE);
-    deferTask(db, id, now + 25, now);
+    const id = await enqueueTask(db, "a", {}, now);
+    await claimTasks(db, ["a"], 1, now, LEASE);
+    await deferTask(db, id, now + 25, now);
     expect(row(id)).toMatchObject({ status: "queued", runAtTs: now + 25, leaseUntilTs: null, attempts: 0 });
-    expect(claimTasks(db, ["a"], 1, now + 24, LEASE)).toEqual([]);
-    expect(claimTasks(db, ["a"], 1, now + 25, LEASE).map((t) => t.attempts)).toEqual([1]);
+    expect(await claimTasks(db, ["a"], 1, now + 24, LEASE)).toEqual([]);
+    expect((await claimTasks(db, ["a"], 1, now + 25, LEASE)).map((t) => t.attempts)).toEqual([1]);
   });
 
-  test("a task of the kind is pending while queued or running, not once failed or done", () => {
+  test("a task of the kind is pending while queued or running, not once failed or done", async () => {
     const now = clock.now();
-    expect(hasPendingTask(db, "sync")).toBe(false);
-    const id = enqueueTask(db, "sync", {}, now, { runAtTs: now + 60_000, maxAttempts: 1 });
-    expect(hasPendingTask(db, "sync")).toBe(true);
-    expect(hasPendingTask(db, "track")).toBe(false);
-    const [task] = claimTasks(db, ["sync"], 1, now + 60_000, LEASE);
-    expect(hasPendingTask(db, "sync")).toBe(true);
-    failTask(db, task!, "boom", now, now);
-    expect(hasPendingTask(db, "sync")).toBe(false);
-    const next = enqueueTask(db, "sync", {}, now);
-    completeTask(db, next);
-    expect(hasPendingTask(db, "sync")).toBe(false);
+    expect(await hasPendingTask(db, "sync")).toBe(false);
+    const id = await enqueueTask(db, "sync", {}, now, { runAtTs: now + 60_000, maxAttempts: 1 });
+    expect(await hasPendingTask(db, "sync")).toBe(true);
+    expect(await hasPendingTask(db, "track")).toBe(false);
+    const [task] = await claimTasks(db, ["sync"], 1, now + 60_000, LEASE);
+    expect(await hasPendingTask(db, "sync")).toBe(true);
+    await failTask(db, task!, "boom", now, now);
+    expect(await hasPendingTask(db, "sync")).toBe(false);
+    const next = await enqueueTask(db, "sync", {}, now);
+    await completeTask(db, next);
+    expect(await hasPendingTask(db, "sync")).toBe(false);
     expect(row(id)?.status).toBe("failed");
   });
 
-  test("countTasks counts by status", () => {
+  test("countTasks counts by status", async () => {
     const now = clock.now();
-    for (let i = 0; i < 3; i++) enqueueTask(db, "a", {}, now);
-    enqueueTask(db, "b", {}, now, { maxAttempts: 1 });
-    const [b] = claimTasks(db, ["b"], 1, now, LEASE);
-    failTask(db, b!, "boom", now, now);
-    claimTasks(db, ["a"], 1, now, LEASE);
-    expect(countTasks(db)).toEqual({ queued: 2, running: 1, failed: 1 });
+    for (let i = 0; i < 3; i++) await enqueueTask(db, "a", {}, now);
+    await enqueueTask(db, "b", {}, now, { maxAttempts: 1 });
+    const [b] = await claimTasks(db, ["b"], 1, now, LEASE);
+    await failTask(db, b!, "boom", now, now);
+    await claimTasks(db, ["a"], 1, now, LEASE);
+    expect(await countTasks(db)).toEqual({ queued: 2, running: 1, failed: 1 });
   });
 });
 

@@ -86,7 +86,7 @@ export function bridgeCallbackRoutes(deps: BridgeDeps, driver: ReturnType<typeof
         }
 
         const { applicationId, status, message } = body as typeof CallbackBody.static;
-        const kept = driver.recordOutcome(applicationId, toOutcome(status, message));
+        const kept = await driver.recordOutcome(applicationId, toOutcome(status, message));
         log.info("bridge outcome received", { applicationId, status, kept: kept.status });
         return { ok: true as const };
       },

@@ -116,7 +116,7 @@ async function readReply(res: Response): Promise<string> {
 
 export type BridgeDriver = MarketplaceDriver & {
   /** Stores a verified outcome (first one wins, see repo.recordOutcome), wakes a waiting submit, and returns what is stored. */
-  recordOutcome(applicationId: string, outcome: SubmitOutcome): SubmitOutcome;
+  recordOutcome(applicationId: string, outcome: SubmitOutcome): Promise<SubmitOutcome>;
   /** Submissions waiting for their callback right now (for tests and diagnostics). */
   waiting(): number;
 };
@@ -138,13 +138,13 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
     return { url, secret };
   }
 
-  function stored(applicationId: string): SubmitOutcome | null {
-    const row = repo.findOutcome(deps.db, applicationId);
+  async function stored(applicationId: string): Promise<SubmitOutcome | null> {
+    const row = await repo.findOutcome(deps.db, applicationId);
     return row && isFinalStatus(row.status) ? toOutcome(row.status, row.message) : null;
   }
 
-  function recordOutcome(applicationId: string, outcome: SubmitOutcome): SubmitOutcome {
-    const row = repo.recordOutcome(deps.db, { applicationId, status: outcome.status, message: outcome.message, receivedAtTs: deps.clock.now() });
+  async function recordOutcome(applicationId: string, outcome: SubmitOutcome): Promise<SubmitOutcome> {
+    const row = await repo.recordOutcome(deps.db, { applicationId, status: outcome.status, message: outcome.message, receivedAtTs: deps.clock.now() });
     const kept = isFinalStatus(row.status) ? toOutcome(row.status, row.message) : outcome;
     for (const wake of waiters.get(applicationId) ?? []) wake(kept);
     return kept;
@@ -179,11 +179,10 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
   }
 
   /** After a 202: the outcome may already be stored (the callback beat the response), else wait for it. */
-  function waitForCallback(applicationId: string, waitMs: number): Promise<SubmitOutcome> {
-    const already = stored(applicationId);
-    if (already) return Promise.resolve(already);
-    // No await between the check above and registering the waiter: a callback cannot slip in between.
-    return new Promise((resolve, reject) => {
+  async function waitForCallback(applicationId: string, waitMs: number): Promise<SubmitOutcome> {
+    // The waiter is registered before the stored outcome is read: a callback recorded in between wakes it.
+    let wake!: (outcome: SubmitOutcome) => void;
+    const waiting = new Promise<SubmitOutcome>((resolve, reject) => {
       let set = waiters.get(applicationId);
       if (!set) waiters.set(applicationId, (set = new Set()));
       const done = () => {
@@ -191,7 +190,7 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
         set.delete(wake);
         if (set.size === 0 && waiters.get(applicationId) === set) waiters.delete(applicationId);
       };
-      const wake = (outcome: SubmitOutcome) => {
+      wake = (outcome: SubmitOutcome) => {
         done();
         resolve(outcome);
       };
@@ -206,6 +205,9 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
       );
       set.add(wake);
     });
+    const already = await stored(applicationId);
+    if (already) wake(already);
+    return waiting;
   }
 
   const readTimeoutMs = () => Math.min(deps.config.bridgeTimeoutMs, READ_TIMEOUT_CAP_MS);
@@ -219,9 +221,9 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
       const cfg = settings();
       if (!cfg) return { status: "failed", message: NOT_CONFIGURED };
       // Idempotent: an application whose outcome is known is never sent again. logged_out means nothing was sent.
-      const known = stored(req.applicationId);
+      const known = await stored(req.applicationId);
       if (known && known.status !== "logged_out") return known;
-      repo.clearLoggedOut(deps.db, req.applicationId);
+      await repo.clearLoggedOut(deps.db, req.applicationId);
 
       const started = performance.now();
       const payload = {
@@ -259,7 +261,7 @@ export function createBridgeDriver(deps: BridgeDeps): BridgeDriver {
     },
 
     async lookup(req: SubmitRequest): Promise<SubmitOutcome | null | "unknown"> {
-      const known = stored(req.applicationId);
+      const known = await stored(req.applicationId);
       // logged_out: the submitter did not submit, so sending again is not a duplicate.
       if (known) return known.status === "logged_out" ? null : known;
       const cfg = settings();

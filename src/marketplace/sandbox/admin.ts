@@ -5,7 +5,7 @@
  * The app checks the admin bearer token before routing; these are only routes.
  */
 import { Elysia, t } from "elysia";
-import { transaction } from "../../db/client";
+import { tx } from "../../db/client";
 import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
@@ -93,23 +93,23 @@ function toView({ freelancer, profiles }: FreelancerWithProfiles): FreelancerVie
   };
 }
 
-function freelancerView(deps: SandboxDeps, freelancer: repo.FreelancerRow): FreelancerView {
-  return toView({ freelancer, profiles: listProfilesSorted(deps, freelancer.id) });
+async function freelancerView(deps: SandboxDeps, freelancer: repo.FreelancerRow): Promise<FreelancerView> {
+  return toView({ freelancer, profiles: await listProfilesSorted(deps, freelancer.id) });
 }
 
-function listProfilesSorted(deps: SandboxDeps, freelancerId: string): repo.ProfileRow[] {
-  return repo.listProfiles(deps.db, [freelancerId]).sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === "default" ? -1 : 1));
+async function listProfilesSorted(deps: SandboxDeps, freelancerId: string): Promise<repo.ProfileRow[]> {
+  return (await repo.listProfiles(deps.db, [freelancerId])).sort((a, b) => (a.type === b.type ? a.name.localeCompare(b.name) : a.type === "default" ? -1 : 1));
 }
 
-function setConnects(deps: SandboxDeps, freelancerId: string, connects: number): FreelancerView {
-  const row = repo.setConnects(deps.db, freelancerId, connects);
+async function setConnects(deps: SandboxDeps, freelancerId: string, connects: number): Promise<FreelancerView> {
+  const row = await repo.setConnects(deps.db, freelancerId, connects);
   if (!row) throw notFound(`Sandbox freelancer ${freelancerId} not found`);
   return freelancerView(deps, row);
 }
 
-function setSession(deps: SandboxDeps, accountId: string, valid: boolean, restorable: boolean) {
-  getAccount(deps, accountId); // 404 for an unknown account
-  const row = repo.upsertSession(deps.db, { accountId, valid, restorable, updatedAtTs: deps.clock.now() });
+async function setSession(deps: SandboxDeps, accountId: string, valid: boolean, restorable: boolean) {
+  await getAccount(deps, accountId); // 404 for an unknown account
+  const row = await repo.upsertSession(deps.db, { accountId, valid, restorable, updatedAtTs: deps.clock.now() });
   return { accountId: row.accountId, valid: row.valid, restorable: row.restorable, updatedAt: row.updatedAtTs };
 }
 
@@ -118,28 +118,24 @@ function setSession(deps: SandboxDeps, accountId: string, valid: boolean, restor
  * timeline is applied first, so forcing never moves a time already reached;
  * a reply implies a view.
  */
-function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" | "reply"): EngagementView {
-  return transaction(
-    deps.db,
-    (db) => {
-      const found = repo.findSubmission(db, applicationId);
-      if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
-      if (found.status !== "applied")
-        throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be viewed or replied to`);
-      const now = deps.clock.now();
-      let row = advanceEngagement(db, found, now);
-      const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
-      if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = repo.recordEngagement(db, applicationId, forced) ?? row;
-      return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
-    },
-    "immediate",
-  );
+function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" | "reply"): Promise<EngagementView> {
+  return tx(deps.db, async (db) => {
+    const found = await repo.findSubmission(db, applicationId);
+    if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
+    if (found.status !== "applied")
+      throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be viewed or replied to`);
+    const now = deps.clock.now();
+    let row = await advanceEngagement(db, found, now);
+    const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
+    if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = (await repo.recordEngagement(db, applicationId, forced)) ?? row;
+    return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
+  });
 }
 
 /** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
-function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancerBody): FreelancerView {
-  getAccount(deps, accountId); // 404 for an unknown account
-  if (accountKind(deps, accountId) !== "agency") {
+async function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancerBody): Promise<FreelancerView> {
+  await getAccount(deps, accountId); // 404 for an unknown account
+  if ((await accountKind(deps, accountId)) !== "agency") {
     throw new AppError("bad_request", `Account ${accountId} is a solo account: it applies as its own freelancer only; add freelancers to agency accounts`);
   }
   const name = body.name.trim();
@@ -151,42 +147,38 @@ function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancer
   const id = rules.freelancerIdFor(accountId, name);
   const rate = body.hourlyRate ?? rules.DEFAULT_HOURLY_RATE;
   const now = deps.clock.now();
-  const inserted = transaction(
-    deps.db,
-    (db) => {
-      // The account's own freelancer comes first, so an agency keeps it next to the ones added.
-      ensureOwnFreelancer(db, accountId, now);
-      return repo.insertFreelancer(
-        db,
-        {
-          id,
-          accountId,
-          name,
-          avatarUrl: null,
-          baseHourlyRate: rate,
-          country: (body.country ?? rules.DEFAULT_COUNTRY).toUpperCase(),
-          jobSuccessScore: body.jobSuccessScore ?? rules.DEFAULT_JOB_SUCCESS_SCORE,
-          connects: body.connects ?? rules.DEFAULT_CONNECTS,
-          createdAtTs: now,
-        },
-        [
-          { profileId: id, freelancerId: id, type: "default", name: rules.profileTitleFor(id), hourlyRate: rate, currency: "USD", skills: [] },
-          ...(body.profiles ?? []).map((p, i) => ({
-            profileId: rules.addedSpecializationIdFor(id, profileNames[i]!),
-            freelancerId: id,
-            type: "specialization" as const,
-            name: profileNames[i]!,
-            hourlyRate: p.hourlyRate ?? rate,
-            currency: "USD",
-            skills: [],
-          })),
-        ],
-      );
-    },
-    "immediate",
-  );
+  const inserted = await tx(deps.db, async (db) => {
+    // The account's own freelancer comes first, so an agency keeps it next to the ones added.
+    await ensureOwnFreelancer(db, accountId, now);
+    return repo.insertFreelancer(
+      db,
+      {
+        id,
+        accountId,
+        name,
+        avatarUrl: null,
+        baseHourlyRate: rate,
+        country: (body.country ?? rules.DEFAULT_COUNTRY).toUpperCase(),
+        jobSuccessScore: body.jobSuccessScore ?? rules.DEFAULT_JOB_SUCCESS_SCORE,
+        connects: body.connects ?? rules.DEFAULT_CONNECTS,
+        createdAtTs: now,
+      },
+      [
+        { profileId: id, freelancerId: id, type: "default", name: rules.profileTitleFor(id), hourlyRate: rate, currency: "USD", skills: [] },
+        ...(body.profiles ?? []).map((p, i) => ({
+          profileId: rules.addedSpecializationIdFor(id, profileNames[i]!),
+          freelancerId: id,
+          type: "specialization" as const,
+          name: profileNames[i]!,
+          hourlyRate: p.hourlyRate ?? rate,
+          currency: "USD",
+          skills: [],
+        })),
+      ],
+    );
+  });
   if (!inserted) throw new AppError("bad_request", `Account ${accountId} already has a freelancer named ${name}`);
-  const row = repo.findFreelancer(deps.db, id)!;
+  const row = (await repo.findFreelancer(deps.db, id))!;
   return freelancerView(deps, row);
 }
 
@@ -194,8 +186,8 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
   return new Elysia({ prefix: "/admin/sandbox" })
     .post(
       "/jobs/:ciphertext/close",
-      ({ params }) => {
-        repo.closeJob(deps.db, params.ciphertext, deps.clock.now());
+      async ({ params }) => {
+        await repo.closeJob(deps.db, params.ciphertext, deps.clock.now());
         return { ciphertext: params.ciphertext, closed: true as const };
       },
       {
@@ -204,39 +196,51 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
         detail: detail("Close a job on the sandbox marketplace (later submissions: not_available)"),
       },
     )
-    .post("/freelancers/:freelancerId/connects", ({ params, body }) => ({ freelancer: setConnects(deps, params.freelancerId, body.connects) }), {
+    .post("/freelancers/:freelancerId/connects", async ({ params, body }) => ({ freelancer: await setConnects(deps, params.freelancerId, body.connects) }), {
       params: FreelancerIdParams,
       body: SetConnectsBody,
       response: { 200: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
       detail: detail("Set a sandbox freelancer's Connects balance"),
     })
-    .post("/accounts/:accountId/session", ({ params, body }) => ({ session: setSession(deps, params.accountId, body.valid, body.restorable ?? true) }), {
-      params: AccountIdParams,
-      body: SetSessionBody,
-      response: { 200: t.Object({ session: SessionView }), ...errorResponses(400, 401, 404) },
-      detail: detail("Invalidate or restore an account's sandbox session (invalid: submissions are logged_out)"),
-    })
-    .post("/submissions/:applicationId/view", ({ params }) => ({ engagement: forceEngagement(deps, params.applicationId, "view") }), {
+    .post(
+      "/accounts/:accountId/session",
+      async ({ params, body }) => ({ session: await setSession(deps, params.accountId, body.valid, body.restorable ?? true) }),
+      {
+        params: AccountIdParams,
+        body: SetSessionBody,
+        response: { 200: t.Object({ session: SessionView }), ...errorResponses(400, 401, 404) },
+        detail: detail("Invalidate or restore an account's sandbox session (invalid: submissions are logged_out)"),
+      },
+    )
+    .post("/submissions/:applicationId/view", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "view") }), {
       params: ApplicationIdParams,
       response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
       detail: detail("Make the client view an applied proposal now"),
     })
-    .post("/submissions/:applicationId/reply", ({ params }) => ({ engagement: forceEngagement(deps, params.applicationId, "reply") }), {
+    .post("/submissions/:applicationId/reply", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "reply") }), {
       params: ApplicationIdParams,
       response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
       detail: detail("Make the client reply to an applied proposal now (implies viewed)"),
     })
-    .post("/accounts/:accountId/freelancers", ({ params, body, set }) => ((set.status = 201), { freelancer: addFreelancer(deps, params.accountId, body) }), {
-      params: AccountIdParams,
-      body: AddFreelancerBody,
-      response: { 201: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
-      detail: detail("Link another sandbox freelancer to an agency account"),
-    })
+    .post(
+      "/accounts/:accountId/freelancers",
+      async ({ params, body, set }) => {
+        const freelancer = await addFreelancer(deps, params.accountId, body);
+        set.status = 201;
+        return { freelancer };
+      },
+      {
+        params: AccountIdParams,
+        body: AddFreelancerBody,
+        response: { 201: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
+        detail: detail("Link another sandbox freelancer to an agency account"),
+      },
+    )
     .get(
       "/accounts/:accountId/freelancers",
-      ({ params }) => {
-        getAccount(deps, params.accountId); // 404 for an unknown account
-        return { freelancers: listFreelancers(deps, params.accountId).map(toView) };
+      async ({ params }) => {
+        await getAccount(deps, params.accountId); // 404 for an unknown account
+        return { freelancers: (await listFreelancers(deps, params.accountId)).map(toView) };
       },
       {
         params: AccountIdParams,

@@ -5,7 +5,7 @@
  * the documented rules in rules.ts, so a new user can apply with no external
  * account and tests can exercise every outcome.
  */
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { FINAL_STATUSES } from "../../db/enums";
 import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
@@ -33,42 +33,38 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
     async submit(req) {
       // The real marketplace takes a while to take a proposal; the applications service must cope with that.
       if (deps.config.sandboxApplyLatencyMs > 0) await Bun.sleep(deps.config.sandboxApplyLatencyMs);
-      const kind = accountKind(deps, req.accountId);
+      const kind = await accountKind(deps, req.accountId);
       const budget = budgetOf(req);
-      const outcome = transaction(deps.db, (db) => decideSubmission(db, req, kind, budget, deps.clock.now()), "immediate");
+      const outcome = await tx(deps.db, (db) => decideSubmission(db, req, kind, budget, deps.clock.now()));
       log.debug("sandbox submission", { applicationId: req.applicationId, status: outcome.status });
       return outcome;
     },
 
     async lookup(req) {
       // The sandbox keeps every submission it decided, so it always knows: never "unknown".
-      const row = repo.findSubmission(deps.db, req.applicationId);
+      const row = await repo.findSubmission(deps.db, req.applicationId);
       return row ? outcomeOf(row) : null;
     },
 
     async engagement(applicationId, accountId) {
-      const row = repo.findSubmission(deps.db, applicationId);
+      const row = await repo.findSubmission(deps.db, applicationId);
       if (!row || row.accountId !== accountId || row.status !== "applied") return null;
-      return toEngagement(advanceEngagement(deps.db, row, deps.clock.now()));
+      return toEngagement(await advanceEngagement(deps.db, row, deps.clock.now()));
     },
 
     async freelancers(accountId) {
-      return listFreelancers(deps, accountId).map(({ freelancer, profiles }) => toFreelancer(freelancer, profiles));
+      return (await listFreelancers(deps, accountId)).map(({ freelancer, profiles }) => toFreelancer(freelancer, profiles));
     },
 
     async reconnect(accountId) {
-      return transaction(
-        deps.db,
-        (db) => {
-          const session = repo.findSession(db, accountId);
-          if (!session || session.valid) return true;
-          if (!session.restorable) return false;
-          repo.upsertSession(db, { accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
-          log.info("sandbox session restored", { accountId });
-          return true;
-        },
-        "immediate",
-      );
+      return tx(deps.db, async (db) => {
+        const session = await repo.findSession(db, accountId);
+        if (!session || session.valid) return true;
+        if (!session.restorable) return false;
+        await repo.upsertSession(db, { accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
+        log.info("sandbox session restored", { accountId });
+        return true;
+      });
     },
   };
 }
@@ -78,9 +74,9 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
  * service does not know is treated as solo: the sandbox never invents a second
  * freelancer for it.
  */
-export function accountKind(deps: SandboxDeps, accountId: string): AccountKind {
+export async function accountKind(deps: SandboxDeps, accountId: string): Promise<AccountKind> {
   try {
-    return getAccount(deps, accountId).kind;
+    return (await getAccount(deps, accountId)).kind;
   } catch (err) {
     if (err instanceof AppError && err.code === "not_found") return "solo";
     throw err;
@@ -88,10 +84,10 @@ export function accountKind(deps: SandboxDeps, accountId: string): AccountKind {
 }
 
 /** Creates the account's own freelancer (and its two profiles) the first time anything touches the account. */
-export function ensureOwnFreelancer(db: Db, accountId: string, nowTs: number): void {
+export async function ensureOwnFreelancer(db: Db, accountId: string, nowTs: number): Promise<void> {
   const id = rules.freelancerIdFor(accountId);
-  if (repo.findFreelancer(db, id)) return;
-  repo.insertFreelancer(
+  if (await repo.findFreelancer(db, id)) return;
+  await repo.insertFreelancer(
     db,
     {
       id,
@@ -143,18 +139,16 @@ export interface FreelancerWithProfiles {
  * The account's freelancers (created on first use) with their profiles: the
  * account's own freelancer first, then the added ones by age; default profile first.
  */
-export function listFreelancers(deps: SandboxDeps, accountId: string): FreelancerWithProfiles[] {
-  const kind = accountKind(deps, accountId);
+export async function listFreelancers(deps: SandboxDeps, accountId: string): Promise<FreelancerWithProfiles[]> {
+  const kind = await accountKind(deps, accountId);
   const ownId = rules.freelancerIdFor(accountId);
-  const rows = transaction(
-    deps.db,
-    (db) => {
-      ensureOwnFreelancer(db, accountId, deps.clock.now());
-      return repo.listFreelancers(db, accountId).filter((f) => visibleTo(kind, accountId, f));
-    },
-    "immediate",
+  const rows = (
+    await tx(deps.db, async (db) => {
+      await ensureOwnFreelancer(db, accountId, deps.clock.now());
+      return (await repo.listFreelancers(db, accountId)).filter((f) => visibleTo(kind, accountId, f));
+    })
   ).sort((a, b) => Number(b.id === ownId) - Number(a.id === ownId)); // stable: keeps the age order otherwise
-  const profiles = repo.listProfiles(
+  const profiles = await repo.listProfiles(
     deps.db,
     rows.map((f) => f.id),
   );
@@ -195,11 +189,11 @@ function budgetOf(req: SubmitRequest): rules.BudgetFacts {
  * per application), then session, ownership, availability, eligibility and
  * Connects. Every outcome but logged_out is recorded so lookup() can report it.
  */
-function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget: rules.BudgetFacts, nowTs: number): SubmitOutcome {
-  const prior = repo.findSubmission(db, req.applicationId);
+async function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget: rules.BudgetFacts, nowTs: number): Promise<SubmitOutcome> {
+  const prior = await repo.findSubmission(db, req.applicationId);
   if (prior) return outcomeOf(prior);
 
-  const session = repo.findSession(db, req.accountId);
+  const session = await repo.findSession(db, req.accountId);
   if (session && !session.valid) return LOGGED_OUT;
 
   const base = {
@@ -209,23 +203,26 @@ function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget:
     jobCiphertext: req.job.ciphertext,
     submittedAtTs: nowTs,
   };
-  const record = (status: Exclude<FinalStatus, "applied" | "logged_out">, message: string): SubmitOutcome => {
-    repo.insertSubmission(db, { ...base, status, message, connectsSpent: 0 });
+  const record = async (status: Exclude<FinalStatus, "applied" | "logged_out">, message: string): Promise<SubmitOutcome> => {
+    await repo.insertSubmission(db, { ...base, status, message, connectsSpent: 0 });
     return { status, message };
   };
 
-  ensureOwnFreelancer(db, req.accountId, nowTs);
-  const freelancer = repo.findFreelancer(db, req.freelancerId);
+  await ensureOwnFreelancer(db, req.accountId, nowTs);
+  const freelancer = await repo.findFreelancer(db, req.freelancerId);
   if (!freelancer || !visibleTo(kind, req.accountId, freelancer)) {
     return record("failed", `Freelancer ${req.freelancerId} is not linked to this account`);
   }
-  const profile = repo.findProfile(db, req.profileId);
+  const profile = await repo.findProfile(db, req.profileId);
   if (!profile || profile.freelancerId !== freelancer.id) {
     return record("failed", `Profile ${req.profileId} does not belong to freelancer ${freelancer.name} (${freelancer.id})`);
   }
 
   const document = req.job.document;
-  const unavailable = rules.unavailableReason({ closed: repo.isJobClosed(db, req.job.ciphertext), publishTimeTs: req.job.publishTimeTs, document }, nowTs);
+  const unavailable = rules.unavailableReason(
+    { closed: await repo.isJobClosed(db, req.job.ciphertext), publishTimeTs: req.job.publishTimeTs, document },
+    nowTs,
+  );
   if (unavailable) return record("not_available", unavailable);
 
   const ineligible = rules.ineligibleReason({ usOnly: req.job.usOnly, document }, freelancer);
@@ -238,11 +235,11 @@ function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget:
 
   const spent = boost > 0 ? `${cost} Connects spent (${price} to submit + ${boost} boost)` : `${cost} Connects spent`;
   const message = `Proposal submitted as ${freelancer.name} (${profile.name}); ${spent}`;
-  if (!repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost })) {
+  if (!(await repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost }))) {
     return record("failed", "Already applied to this job with this freelancer");
   }
   // Cannot fail inside this IMMEDIATE transaction (the balance was just read); if it did, throwing rolls the insert back.
-  if (!repo.spendConnects(db, freelancer.id, cost)) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
+  if (!(await repo.spendConnects(db, freelancer.id, cost))) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
   return { status: "applied", message };
 }
 
@@ -252,11 +249,11 @@ function outcomeOf(row: repo.SubmissionRow): SubmitOutcome {
 }
 
 /** Moves a submission's engagement up to `nowTs` and records newly reached times. */
-export function advanceEngagement(db: Db, row: repo.SubmissionRow, nowTs: number): repo.SubmissionRow {
+export async function advanceEngagement(db: Db, row: repo.SubmissionRow, nowTs: number): Promise<repo.SubmissionRow> {
   const recorded = { viewedAtTs: row.viewedAtTs, repliedAtTs: row.repliedAtTs };
   const next = rules.engagementAt(rules.engagementPlan(row.applicationId), row.submittedAtTs, recorded, nowTs);
   if (next.viewedAtTs === recorded.viewedAtTs && next.repliedAtTs === recorded.repliedAtTs) return row;
-  return repo.recordEngagement(db, row.applicationId, next) ?? row;
+  return (await repo.recordEngagement(db, row.applicationId, next)) ?? row;
 }
 
 function toEngagement(row: repo.SubmissionRow): Engagement {

@@ -20,27 +20,43 @@ const AccountIdParams = t.Object({ accountId: t.String({ maxLength: 100 }) });
 /** /admin/* account management, the HTTP twin of the `account`, `key` and `credits` CLI commands. */
 export function accountAdminRoutes(deps: Deps) {
   return new Elysia({ prefix: "/admin" })
-    .get("/accounts", () => ({ accounts: accounts.listAccounts(deps) }), {
+    .get("/accounts", async () => ({ accounts: await accounts.listAccounts(deps) }), {
       response: { 200: t.Object({ accounts: t.Array(t.Composite([AccountView, t.Object({ activeKeys: t.Integer() })])) }), ...errorResponses(401) },
       detail: { tags: adminTags, security: adminSecurity, summary: "List accounts" },
     })
-    .post("/accounts", ({ body, set }) => ((set.status = 201), accounts.createAccount(deps, body)), {
-      body: CreateAccountBody,
-      response: { 201: CreatedAccount, ...errorResponses(400, 401) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "Create an account and its first API key (shown once)" },
-    })
-    .post("/accounts/:accountId/keys", ({ params, body, set }) => ((set.status = 201), accounts.createKey(deps, params.accountId, body.label)), {
-      params: AccountIdParams,
-      body: CreateKeyBody,
-      response: { 201: CreatedKey, ...errorResponses(400, 401, 404, 409) },
-      detail: {
-        tags: adminTags,
-        security: adminSecurity,
-        summary: "Create an API key (shown once)",
-        description: "409 when the account already has as many active keys as it may.",
+    .post(
+      "/accounts",
+      async ({ body, set }) => {
+        const created = await accounts.createAccount(deps, body);
+        set.status = 201;
+        return created;
       },
-    })
-    .get("/accounts/:accountId/keys", ({ params }) => ({ keys: accounts.listKeys(deps, params.accountId) }), {
+      {
+        body: CreateAccountBody,
+        response: { 201: CreatedAccount, ...errorResponses(400, 401) },
+        detail: { tags: adminTags, security: adminSecurity, summary: "Create an account and its first API key (shown once)" },
+      },
+    )
+    .post(
+      "/accounts/:accountId/keys",
+      async ({ params, body, set }) => {
+        const created = await accounts.createKey(deps, params.accountId, body.label);
+        set.status = 201;
+        return created;
+      },
+      {
+        params: AccountIdParams,
+        body: CreateKeyBody,
+        response: { 201: CreatedKey, ...errorResponses(400, 401, 404, 409) },
+        detail: {
+          tags: adminTags,
+          security: adminSecurity,
+          summary: "Create an API key (shown once)",
+          description: "409 when the account already has as many active keys as it may.",
+        },
+      },
+    )
+    .get("/accounts/:accountId/keys", async ({ params }) => ({ keys: await accounts.listKeys(deps, params.accountId) }), {
       params: AccountIdParams,
       response: { 200: t.Object({ keys: t.Array(KeyView) }), ...errorResponses(401, 404) },
       detail: { tags: adminTags, security: adminSecurity, summary: "List an account's API keys" },

@@ -15,10 +15,10 @@ export class KeyUsage {
     this.pending.set(keyId, ts);
   }
 
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
-    touchKeys(this.db, batch);
+    await touchKeys(this.db, batch);
   }
 }

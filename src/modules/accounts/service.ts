@@ -1,5 +1,5 @@
 import { PROMPT_CHARS_HARD_MAX, type Config } from "../../config";
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { ACCOUNT_KINDS, type AccountKind } from "../../db/enums";
 import { isOneOf } from "../../lib/one-of";
 import type { MarketplaceDriverName } from "../../marketplace/driver";
@@ -97,29 +97,25 @@ function newKeyRow(accountId: string, label: string | null, now: number) {
 }
 
 /** Creates an account, its initial credits and its first API key in one transaction. The key is returned once. */
-export function createAccount(
+export async function createAccount(
   deps: AccountsDeps,
   input: { name: string; kind?: AccountKind; credits?: number; keyLabel?: string | null },
-): { account: AccountView; key: KeyView; apiKey: string } {
+): Promise<{ account: AccountView; key: KeyView; apiKey: string }> {
   const name = checkName(input.name);
   const kind = input.kind ?? "solo";
   if (!isOneOf(ACCOUNT_KINDS, kind)) throw new AppError("bad_request", `kind must be one of ${ACCOUNT_KINDS.join(", ")}`);
   const credits = checkWholeNumber(input.credits ?? 0, "credits", false);
   const now = deps.clock.now();
-  return transaction(
-    deps.db,
-    (db) => {
-      const account = repo.insertAccount(db, { id: newId(), name, kind, createdAtTs: now });
-      let balance = 0;
-      if (credits > 0) {
-        balance = repo.applyCreditDelta(db, { accountId: account.id, delta: credits, reason: "grant", note: "initial credits", createdAtTs: now }) ?? 0;
-      }
-      const { apiKey, row } = newKeyRow(account.id, checkLabel(input.keyLabel ?? "default"), now);
-      const key = repo.insertKey(db, row);
-      return { account: toAccountView({ ...account, creditsBalance: balance }), key: toKeyView(key), apiKey };
-    },
-    "immediate",
-  );
+  return tx(deps.db, async (db) => {
+    const account = await repo.insertAccount(db, { id: newId(), name, kind, createdAtTs: now });
+    let balance = 0;
+    if (credits > 0) {
+      balance = (await repo.applyCreditDelta(db, { accountId: account.id, delta: credits, reason: "grant", note: "initial credits", createdAtTs: now })) ?? 0;
+    }
+    const { apiKey, row } = newKeyRow(account.id, checkLabel(input.keyLabel ?? "default"), now);
+    const key = await repo.insertKey(db, row);
+    return { account: toAccountView({ ...account, creditsBalance: balance }), key: toKeyView(key), apiKey };
+  });
 }
 
 /**
@@ -127,120 +123,118 @@ export function createAccount(
  * API at once. The check and the insert share one IMMEDIATE transaction, so two
  * starting processes cannot both create one.
  */
-export function bootstrapFirstAccount(deps: AccountsDeps, credits: number): { account: AccountView; key: KeyView; apiKey: string } | null {
-  return transaction(
-    deps.db,
-    (db) => {
-      if (repo.countAccounts(db) > 0) return null;
-      return createAccount({ ...deps, db }, { name: "default", kind: "solo", credits });
-    },
-    "immediate",
-  );
+export function bootstrapFirstAccount(deps: AccountsDeps, credits: number): Promise<{ account: AccountView; key: KeyView; apiKey: string } | null> {
+  return tx(deps.db, async (db) => {
+    if ((await repo.countAccounts(db)) > 0) return null;
+    return createAccount({ ...deps, db }, { name: "default", kind: "solo", credits });
+  });
 }
 
-export function listAccounts(deps: AccountsDeps): (AccountView & { activeKeys: number })[] {
-  return repo.listAccounts(deps.db).map((row) => ({ ...toAccountView(row), activeKeys: row.activeKeys }));
+export async function listAccounts(deps: AccountsDeps): Promise<(AccountView & { activeKeys: number })[]> {
+  return (await repo.listAccounts(deps.db)).map((row) => ({ ...toAccountView(row), activeKeys: row.activeKeys }));
 }
 
-export function getAccount(deps: AccountsDeps, id: string): AccountView {
-  const row = repo.findAccount(deps.db, id);
+export async function getAccount(deps: AccountsDeps, id: string): Promise<AccountView> {
+  const row = await repo.findAccount(deps.db, id);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
 
 /** The calling key's account and the key itself (never its secret). */
-export function whoAmI(deps: AccountsDeps, auth: AuthContext): { account: AccountView; key: { id: string; label: string | null; prefix: string } } {
-  const account = repo.findAccount(deps.db, auth.accountId);
+export async function whoAmI(
+  deps: AccountsDeps,
+  auth: AuthContext,
+): Promise<{ account: AccountView; key: { id: string; label: string | null; prefix: string } }> {
+  const account = await repo.findAccount(deps.db, auth.accountId);
   if (!account) throw notFound("Account not found");
   return { account: toAccountView(account), key: { id: auth.keyId, label: auth.keyLabel, prefix: auth.keyPrefix } };
 }
 
 /** A new key, shown once; refused (409) when the account already has as many active keys as its ceiling allows. */
-export function createKey(deps: AccountsDeps & { config: CeilingDefaults }, accountId: string, label?: string | null): { key: KeyView; apiKey: string } {
+export function createKey(
+  deps: AccountsDeps & { config: CeilingDefaults },
+  accountId: string,
+  label?: string | null,
+): Promise<{ key: KeyView; apiKey: string }> {
   const checkedLabel = checkLabel(label);
   // Count and insert in one IMMEDIATE transaction, so two requests at once cannot both take the last place.
-  return transaction(
-    deps.db,
-    (db) => {
-      const ceiling = ceilingsOf({ ...deps, db }, accountId).apiKeys;
-      const active = repo.countActiveKeys(db, accountId);
-      if (active >= ceiling) {
-        throw new AppError(
-          "conflict",
-          `API key limit reached: this account has ${active} active API keys and may have ${ceiling} (its maxApiKeys). Revoke a key, or have the operator raise the limit with jobpilot account limits --api-keys N.`,
-        );
-      }
-      const { apiKey, row } = newKeyRow(accountId, checkedLabel, deps.clock.now());
-      return { key: toKeyView(repo.insertKey(db, row)), apiKey };
-    },
-    "immediate",
-  );
+  return tx(deps.db, async (db) => {
+    const ceiling = (await ceilingsOf({ ...deps, db }, accountId)).apiKeys;
+    const active = await repo.countActiveKeys(db, accountId);
+    if (active >= ceiling) {
+      throw new AppError(
+        "conflict",
+        `API key limit reached: this account has ${active} active API keys and may have ${ceiling} (its maxApiKeys). Revoke a key, or have the operator raise the limit with jobpilot account limits --api-keys N.`,
+      );
+    }
+    const { apiKey, row } = newKeyRow(accountId, checkedLabel, deps.clock.now());
+    return { key: toKeyView(await repo.insertKey(db, row)), apiKey };
+  });
 }
 
-export function listKeys(deps: AccountsDeps, accountId: string): KeyView[] {
-  getAccount(deps, accountId);
-  return repo.listKeys(deps.db, accountId).map(toKeyView);
+export async function listKeys(deps: AccountsDeps, accountId: string): Promise<KeyView[]> {
+  await getAccount(deps, accountId);
+  return (await repo.listKeys(deps.db, accountId)).map(toKeyView);
 }
 
 /** Revoking is immediate: the next request with that key gets 401. Revoking twice is harmless. */
-export function revokeKey(deps: AccountsDeps, keyId: string): { key: KeyView; alreadyRevoked: boolean } {
-  const revoked = repo.revokeKey(deps.db, keyId, deps.clock.now());
+export async function revokeKey(deps: AccountsDeps, keyId: string): Promise<{ key: KeyView; alreadyRevoked: boolean }> {
+  const revoked = await repo.revokeKey(deps.db, keyId, deps.clock.now());
   if (revoked) return { key: toKeyView(revoked), alreadyRevoked: false };
-  const existing = repo.findKey(deps.db, keyId);
+  const existing = await repo.findKey(deps.db, keyId);
   if (!existing) throw notFound("API key not found");
   return { key: toKeyView(existing), alreadyRevoked: true };
 }
 
 /** Adds (or, with a negative amount, removes) credits; refuses to leave a negative balance. */
-export function grantCredits(deps: AccountsDeps, accountId: string, amount: number, note?: string | null): { balance: number } {
+export async function grantCredits(deps: AccountsDeps, accountId: string, amount: number, note?: string | null): Promise<{ balance: number }> {
   checkWholeNumber(amount, "amount", true);
   if (amount === 0) throw new AppError("bad_request", "amount must not be 0");
-  return transaction(
-    deps.db,
-    (db) => {
-      const account = repo.findAccount(db, accountId);
-      if (!account) throw notFound("Account not found");
-      const balance = repo.applyCreditDelta(db, {
-        accountId,
-        delta: amount,
-        reason: amount > 0 ? "grant" : "correction",
-        note: note ?? null,
-        createdAtTs: deps.clock.now(),
-      });
-      if (balance === null) {
-        throw new AppError("bad_request", `amount ${amount} would leave a negative balance (current balance ${account.creditsBalance})`);
-      }
-      return { balance };
-    },
-    "immediate",
-  );
+  return tx(deps.db, async (db) => {
+    const account = await repo.findAccount(db, accountId);
+    if (!account) throw notFound("Account not found");
+    const balance = await repo.applyCreditDelta(db, {
+      accountId,
+      delta: amount,
+      reason: amount > 0 ? "grant" : "correction",
+      note: note ?? null,
+      createdAtTs: deps.clock.now(),
+    });
+    if (balance === null) {
+      throw new AppError("bad_request", `amount ${amount} would leave a negative balance (current balance ${account.creditsBalance})`);
+    }
+    return { balance };
+  });
 }
 
 /** Higher (or lower) limits for one account: a multiplier over the table, and exact per-window overrides. */
-export function setRateLimits(
+export async function setRateLimits(
   deps: AccountsDeps,
   accountId: string,
   input: { multiplier?: number; overrides?: Record<string, number>; clear?: boolean },
-): AccountView {
-  const current = getAccount(deps, accountId);
-  const multiplier = input.clear ? 1 : (input.multiplier ?? current.rateLimitMultiplier);
-  if (!Number.isFinite(multiplier) || multiplier <= 0 || multiplier > 1_000_000) {
-    throw new AppError("bad_request", "multiplier must be a number greater than 0 and at most 1000000");
-  }
-  const overrides = input.clear ? {} : { ...current.rateLimitOverrides };
-  for (const [name, limit] of Object.entries(input.overrides ?? {})) {
-    if (!isOverrideName(name)) throw new AppError("bad_request", `unknown limit "${name}": use BUCKET.minute or BUCKET.day`);
-    checkWholeNumber(limit, name, false);
-    overrides[name] = limit;
-  }
-  const row = repo.setAccountRateLimits(deps.db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+): Promise<AccountView> {
+  // Read, merged and written in one transaction: two changes at once must not lose each other's overrides.
+  const row = await tx(deps.db, async (db) => {
+    const current = await getAccount({ ...deps, db }, accountId);
+    const multiplier = input.clear ? 1 : (input.multiplier ?? current.rateLimitMultiplier);
+    if (!Number.isFinite(multiplier) || multiplier <= 0 || multiplier > 1_000_000) {
+      throw new AppError("bad_request", "multiplier must be a number greater than 0 and at most 1000000");
+    }
+    const overrides = input.clear ? {} : { ...current.rateLimitOverrides };
+    for (const [name, limit] of Object.entries(input.overrides ?? {})) {
+      if (!isOverrideName(name)) throw new AppError("bad_request", `unknown limit "${name}": use BUCKET.minute or BUCKET.day`);
+      checkWholeNumber(limit, name, false);
+      overrides[name] = limit;
+    }
+    return repo.setAccountRateLimits(db, accountId, multiplier, Object.keys(overrides).length ? overrides : null);
+  });
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
 
 /** The account's ceilings in force. Throws 404 for an unknown account. */
-export function ceilingsOf(deps: { db: Db; config: CeilingDefaults }, accountId: string): Ceilings {
-  const row = repo.findAccount(deps.db, accountId);
+export async function ceilingsOf(deps: { db: Db; config: CeilingDefaults }, accountId: string): Promise<Ceilings> {
+  const row = await repo.findAccount(deps.db, accountId);
   if (!row) throw notFound("Account not found");
   return {
     feeds: row.maxFeeds ?? deps.config.maxFeedsPerAccount,
@@ -253,11 +247,11 @@ export function ceilingsOf(deps: { db: Db; config: CeilingDefaults }, accountId:
  * Sets the account's own ceilings; null goes back to the server default. A
  * lower ceiling removes nothing: an account above it only cannot add more.
  */
-export function setCeilings(
+export async function setCeilings(
   deps: AccountsDeps,
   accountId: string,
   input: { feeds?: number | null; apiKeys?: number | null; promptChars?: number | null },
-): AccountView {
+): Promise<AccountView> {
   const changes: Partial<Pick<repo.AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">> = {};
   if (input.feeds !== undefined) changes.maxFeeds = input.feeds === null ? null : checkWholeNumber(input.feeds, "feeds", false);
   if (input.apiKeys !== undefined) changes.maxApiKeys = input.apiKeys === null ? null : checkWholeNumber(input.apiKeys, "apiKeys", false);
@@ -267,23 +261,23 @@ export function setCeilings(
     }
     changes.maxPromptChars = input.promptChars;
   }
-  if (Object.keys(changes).length === 0) return getAccount(deps, accountId);
-  const row = repo.setCeilings(deps.db, accountId, changes);
+  if (Object.keys(changes).length === 0) return await getAccount(deps, accountId);
+  const row = await repo.setCeilings(deps.db, accountId, changes);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
 
 /** Which marketplace driver the account applies through; null = the configured default. */
-export function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: MarketplaceDriverName | null): AccountView {
-  const row = repo.setMarketplaceDriver(deps.db, accountId, driver);
+export async function setMarketplaceDriver(deps: AccountsDeps, accountId: string, driver: MarketplaceDriverName | null): Promise<AccountView> {
+  const row = await repo.setMarketplaceDriver(deps.db, accountId, driver);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
 
 /** AI scoring calls allowed per calendar month; null = unlimited. Past it, jobs are scored locally. */
-export function setAiScoringAllowance(deps: AccountsDeps, accountId: string, allowance: number | null): AccountView {
+export async function setAiScoringAllowance(deps: AccountsDeps, accountId: string, allowance: number | null): Promise<AccountView> {
   if (allowance !== null) checkWholeNumber(allowance, "aiScoringAllowance", false);
-  const row = repo.setAiScoringAllowance(deps.db, accountId, allowance);
+  const row = await repo.setAiScoringAllowance(deps.db, accountId, allowance);
   if (!row) throw notFound("Account not found");
   return toAccountView(row);
 }
@@ -293,10 +287,10 @@ export function setAiScoringAllowance(deps: AccountsDeps, accountId: string, all
  * without a database read; the lookup is by SHA-256 in a unique index, so the
  * secret itself is never compared, and timing reveals nothing usable about it.
  */
-export function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null {
+export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): Promise<AuthContext | null> {
   if (!presented || !isWellFormedKey(presented)) return null;
   const hash = hashApiKey(presented);
-  const found = repo.findKeyByHashCached(deps.db, hash);
+  const found = await repo.findKeyByHashCached(deps.db, hash);
   if (!found || found.revokedAtTs !== null) return null;
   return {
     keyId: found.keyId,

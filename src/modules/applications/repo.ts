@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { exclusive, type Db } from "../../db/client";
 import { prepared } from "../../db/prepared";
 import { applications } from "../../db/schema";
 import { bestScoresOfJobs, entryScores } from "../feeds/repo";
@@ -8,47 +8,59 @@ import { jobSummaries } from "../jobs/repo";
 export type ApplicationRow = typeof applications.$inferSelect;
 export type ApplicationInsert = typeof applications.$inferInsert;
 
-export function insertApplication(db: Db, row: ApplicationInsert): void {
-  db.insert(applications).values(row).run();
+export function insertApplication(db: Db, row: ApplicationInsert): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(applications).values(row).run();
+  });
 }
 
-export function findApplication(db: Db, id: string): ApplicationRow | undefined {
-  return prepared(db, "applications.find", (d) =>
-    d
-      .select()
-      .from(applications)
-      .where(eq(applications.id, sql.placeholder("id")))
-      .prepare(),
-  ).get({ id });
+export function findApplication(db: Db, id: string): Promise<ApplicationRow | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "applications.find", (d) =>
+      d
+        .select()
+        .from(applications)
+        .where(eq(applications.id, sql.placeholder("id")))
+        .prepare(),
+    ).get({ id }),
+  );
 }
 
-export function findAccountApplication(db: Db, accountId: string, id: string): ApplicationRow | undefined {
-  return prepared(db, "applications.findForAccount", (d) =>
-    d
-      .select()
-      .from(applications)
-      .where(and(eq(applications.id, sql.placeholder("id")), eq(applications.accountId, sql.placeholder("accountId"))))
-      .prepare(),
-  ).get({ id, accountId });
+export function findAccountApplication(db: Db, accountId: string, id: string): Promise<ApplicationRow | undefined> {
+  return exclusive(db, () =>
+    prepared(db, "applications.findForAccount", (d) =>
+      d
+        .select()
+        .from(applications)
+        .where(and(eq(applications.id, sql.placeholder("id")), eq(applications.accountId, sql.placeholder("accountId"))))
+        .prepare(),
+    ).get({ id, accountId }),
+  );
 }
 
 /** This account's newest application for a job. */
-export function latestForJob(db: Db, accountId: string, jobCiphertext: string): ApplicationRow | undefined {
-  return db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext)))
-    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
-    .limit(1)
-    .get();
+export function latestForJob(db: Db, accountId: string, jobCiphertext: string): Promise<ApplicationRow | undefined> {
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(applications)
+      .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext)))
+      .orderBy(desc(applications.appliedAtTs), desc(applications.id))
+      .limit(1)
+      .get(),
+  );
 }
 
-export function liveApplication(db: Db, accountId: string, jobCiphertext: string): ApplicationRow | undefined {
-  return db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`))
-    .get();
+export function liveApplication(db: Db, accountId: string, jobCiphertext: string): Promise<ApplicationRow | undefined> {
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(applications)
+      .where(
+        and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`),
+      )
+      .get(),
+  );
 }
 
 export interface AppliedListing {
@@ -59,31 +71,33 @@ export interface AppliedListing {
   matchingScore: number | null;
 }
 
-export function listApplications(
+export async function listApplications(
   db: Db,
   accountId: string,
   opts: { limit: number; offset: number; status?: ApplicationRow["status"] },
-): { items: AppliedListing[]; total: number } {
+): Promise<{ items: AppliedListing[]; total: number }> {
   const where = and(eq(applications.accountId, accountId), opts.status ? eq(applications.status, opts.status) : undefined);
-  const total = db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0;
-  const apps = db
-    .select()
-    .from(applications)
-    .where(where)
-    .orderBy(desc(applications.appliedAtTs), desc(applications.id))
-    .limit(opts.limit)
-    .offset(opts.offset)
-    .all();
+  const { total, apps } = await exclusive(db, () => ({
+    total: db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0,
+    apps: db
+      .select()
+      .from(applications)
+      .where(where)
+      .orderBy(desc(applications.appliedAtTs), desc(applications.id))
+      .limit(opts.limit)
+      .offset(opts.offset)
+      .all(),
+  }));
   // The job and the scores are asked of their owners (jobs, feeds): one read each for the whole page.
-  const jobsOf = jobSummaries(
+  const jobsOf = await jobSummaries(
     db,
     apps.map((a) => a.jobCiphertext),
   );
-  const entryScore = entryScores(
+  const entryScore = await entryScores(
     db,
     apps.flatMap((a) => (a.processedJobId === null ? [] : [a.processedJobId])),
   );
-  const bestScore = bestScoresOfJobs(
+  const bestScore = await bestScoresOfJobs(
     db,
     accountId,
     apps.map((a) => a.jobCiphertext),
@@ -107,30 +121,36 @@ export function statusCountsSince(
   accountId: string,
   weekStartTs: number,
   dayStartTs: number,
-): { status: ApplicationRow["status"]; today: number; week: number }[] {
-  return db
-    .select({
-      status: applications.status,
-      today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStartTs} then 1 else 0 end)`,
-      week: sql<number>`count(*)`,
-    })
-    .from(applications)
-    .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, weekStartTs)))
-    .groupBy(applications.status)
-    .all()
-    .map((r) => ({ status: r.status, today: Number(r.today), week: Number(r.week) }));
+): Promise<{ status: ApplicationRow["status"]; today: number; week: number }[]> {
+  return exclusive(db, () =>
+    db
+      .select({
+        status: applications.status,
+        today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStartTs} then 1 else 0 end)`,
+        week: sql<number>`count(*)`,
+      })
+      .from(applications)
+      .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, weekStartTs)))
+      .groupBy(applications.status)
+      .all()
+      .map((r) => ({ status: r.status, today: Number(r.today), week: Number(r.week) })),
+  );
 }
 
 /** One statement: the worker is handing the application to the driver (a crash from here on needs a lookup). */
-export function markSubmitting(db: Db, id: string, answers: { position: number; answer: string }[]): void {
-  db.update(applications).set({ phase: "submitting", answers }).where(eq(applications.id, id)).run();
+export function markSubmitting(db: Db, id: string, answers: { position: number; answer: string }[]): Promise<void> {
+  return exclusive(db, () => {
+    db.update(applications).set({ phase: "submitting", answers }).where(eq(applications.id, id)).run();
+  });
 }
 
-export function markLoggedOutSince(db: Db, id: string, ts: number): void {
-  db.update(applications)
-    .set({ loggedOutSinceTs: ts })
-    .where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`))
-    .run();
+export function markLoggedOutSince(db: Db, id: string, ts: number): Promise<void> {
+  return exclusive(db, () => {
+    db.update(applications)
+      .set({ loggedOutSinceTs: ts })
+      .where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`))
+      .run();
+  });
 }
 
 /**
@@ -144,44 +164,50 @@ export function settle(
   app: Pick<ApplicationRow, "id" | "accountId">,
   outcome: { status: Exclude<ApplicationRow["status"], "processing">; message: string },
   nowTs: number,
-): boolean {
-  const applied = outcome.status === "applied";
-  const changed = db
-    .update(applications)
-    .set({
-      status: outcome.status,
-      statusMessage: outcome.message,
-      errorMessage: applied ? null : outcome.message,
-      phase: "done",
-      creditHeld: false,
-      processedAtTs: nowTs,
-    })
-    .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
-    .returning({ id: applications.id })
-    .all();
-  return changed.length > 0;
+): Promise<boolean> {
+  return exclusive(db, () => {
+    const applied = outcome.status === "applied";
+    const changed = db
+      .update(applications)
+      .set({
+        status: outcome.status,
+        statusMessage: outcome.message,
+        errorMessage: applied ? null : outcome.message,
+        phase: "done",
+        creditHeld: false,
+        processedAtTs: nowTs,
+      })
+      .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
+      .returning({ id: applications.id })
+      .all();
+    return changed.length > 0;
+  });
 }
 
 /** Applied applications whose engagement is due for a look, oldest check first. */
-export function dueForSync(db: Db, limit: number): ApplicationRow[] {
-  return db
-    .select()
-    .from(applications)
-    .where(and(eq(applications.status, "applied"), sql`NOT (${applications.viewed} AND ${applications.replied})`))
-    .orderBy(sql`${applications.lastCheckedAtTs} IS NOT NULL`, applications.lastCheckedAtTs)
-    .limit(limit)
-    .all();
+export function dueForSync(db: Db, limit: number): Promise<ApplicationRow[]> {
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(applications)
+      .where(and(eq(applications.status, "applied"), sql`NOT (${applications.viewed} AND ${applications.replied})`))
+      .orderBy(sql`${applications.lastCheckedAtTs} IS NOT NULL`, applications.lastCheckedAtTs)
+      .limit(limit)
+      .all(),
+  );
 }
 
 /** viewed and replied only ever turn on; viewedAt keeps the first time seen. One statement. */
-export function recordEngagement(db: Db, id: string, e: { viewed: boolean; replied: boolean; viewedAt: number | null }, nowTs: number): void {
-  db.update(applications)
-    .set({
-      viewed: sql`${applications.viewed} OR ${e.viewed || e.replied ? 1 : 0}`,
-      replied: sql`${applications.replied} OR ${e.replied ? 1 : 0}`,
-      viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewed || e.replied ? (e.viewedAt ?? nowTs) : null})`,
-      lastCheckedAtTs: nowTs,
-    })
-    .where(eq(applications.id, id))
-    .run();
+export function recordEngagement(db: Db, id: string, e: { viewed: boolean; replied: boolean; viewedAt: number | null }, nowTs: number): Promise<void> {
+  return exclusive(db, () => {
+    db.update(applications)
+      .set({
+        viewed: sql`${applications.viewed} OR ${e.viewed || e.replied ? 1 : 0}`,
+        replied: sql`${applications.replied} OR ${e.replied ? 1 : 0}`,
+        viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewed || e.replied ? (e.viewedAt ?? nowTs) : null})`,
+        lastCheckedAtTs: nowTs,
+      })
+      .where(eq(applications.id, id))
+      .run();
+  });
 }

@@ -1,6 +1,6 @@
 import type { AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -102,64 +102,60 @@ export async function apply(
   auth: AuthContext,
   input: ApplyInput,
 ): Promise<{ success: true; queueId: string; creditsRemaining: number; message: string }> {
-  const resolved = resolveJobRef(deps, auth, input.jobId);
+  const resolved = await resolveJobRef(deps, auth, input.jobId);
   const job = resolved.job;
   if (job.platform === "web") {
     throw new AppError("bad_request", `jobId refers to a job from a public job board; apply on its own site: ${job.url}`);
   }
   const answers = input.questionAnswers ?? [];
   checkAnswers(job, answers);
-  const driver = driverFor(deps, auth.accountId);
+  const driver = await driverFor(deps, auth.accountId);
   const profile = await pickProfile(driver, auth.accountId, input.profileId);
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
-  const remaining = transaction(
-    deps.db,
-    (db) => {
-      if (repo.liveApplication(db, auth.accountId, job.ciphertext)) {
-        throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
-      }
-      const available = holdCredit(db, auth.accountId);
-      if (available === null) {
-        throw new AppError("payment_required", "Insufficient auto-apply credits", {
-          creditsRemaining: availableCredits(db, auth.accountId),
-          needsCredits: true,
-        });
-      }
-      repo.insertApplication(db, {
-        id,
-        accountId: auth.accountId,
-        jobCiphertext: job.ciphertext,
-        processedJobId: resolved.processedJobId,
-        driver: driver.name,
-        freelancerId: profile.freelancerId,
-        profileId: profile.profileId,
-        status: "processing",
-        phase: "queued",
-        creditHeld: true,
-        coverLetter: input.coverLetter,
-        hourlyRate: bid.hourlyRate,
-        fixedBid: bid.fixedBid,
-        timeline: input.proposal?.timeline ?? inferTimeline(job),
-        boostBids: input.proposal?.boostBids ?? 0,
-        answers,
-        autoFill: input.autoFillOtherQuestions ?? false,
-        explicitPositions: answers.map((a) => a.position),
-        appliedAtTs: now,
+  const remaining = await tx(deps.db, async (db) => {
+    if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) {
+      throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
+    }
+    const available = await holdCredit(db, auth.accountId);
+    if (available === null) {
+      throw new AppError("payment_required", "Insufficient auto-apply credits", {
+        creditsRemaining: await availableCredits(db, auth.accountId),
+        needsCredits: true,
       });
-      enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
-      ensureTracked(db, job.ciphertext, resolved.row.document, now);
-      return available;
-    },
-    "immediate",
-  );
+    }
+    await repo.insertApplication(db, {
+      id,
+      accountId: auth.accountId,
+      jobCiphertext: job.ciphertext,
+      processedJobId: resolved.processedJobId,
+      driver: driver.name,
+      freelancerId: profile.freelancerId,
+      profileId: profile.profileId,
+      status: "processing",
+      phase: "queued",
+      creditHeld: true,
+      coverLetter: input.coverLetter,
+      hourlyRate: bid.hourlyRate,
+      fixedBid: bid.fixedBid,
+      timeline: input.proposal?.timeline ?? inferTimeline(job),
+      boostBids: input.proposal?.boostBids ?? 0,
+      answers,
+      autoFill: input.autoFillOtherQuestions ?? false,
+      explicitPositions: answers.map((a) => a.position),
+      appliedAtTs: now,
+    });
+    await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
+    await ensureTracked(db, job.ciphertext, resolved.row.document, now);
+    return available;
+  });
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };
 }
 
-export function jobOfApplication(db: Db, app: repo.ApplicationRow): { job: NormalizedJob; document: Record<string, unknown> } {
-  const row = findJob(db, app.jobCiphertext);
+export async function jobOfApplication(db: Db, app: repo.ApplicationRow): Promise<{ job: NormalizedJob; document: Record<string, unknown> }> {
+  const row = await findJob(db, app.jobCiphertext);
   const normalized = row ? normalizeJob(row.document) : null;
   if (!row || !normalized?.ok) throw new Error(`archived job ${app.jobCiphertext} is missing or invalid`);
   return { job: normalized.job, document: row.document };
@@ -193,25 +189,29 @@ function toStatus(app: repo.ApplicationRow): StatusView {
 }
 
 /** Status by queueId, or of this account's latest application for a job. Exactly one of the two. */
-export function status(deps: ApplicationsDeps, auth: AuthContext, query: { queueId?: string; jobId?: string }): StatusView {
+export async function status(deps: ApplicationsDeps, auth: AuthContext, query: { queueId?: string; jobId?: string }): Promise<StatusView> {
   if ((query.queueId === undefined) === (query.jobId === undefined)) {
     throw new AppError("bad_request", "Give exactly one of queueId or jobId");
   }
   if (query.queueId !== undefined) {
-    const app = repo.findAccountApplication(deps.db, auth.accountId, query.queueId);
+    const app = await repo.findAccountApplication(deps.db, auth.accountId, query.queueId);
     if (!app) throw notFound("Application not found");
     return toStatus(app);
   }
-  const resolved = resolveJobRef(deps, auth, query.jobId!);
-  const app = repo.latestForJob(deps.db, auth.accountId, resolved.job.ciphertext);
+  const resolved = await resolveJobRef(deps, auth, query.jobId!);
+  const app = await repo.latestForJob(deps.db, auth.accountId, resolved.job.ciphertext);
   if (!app) throw notFound("No application for this job");
   return toStatus(app);
 }
 
-export function appliedJobs(deps: ApplicationsDeps, auth: AuthContext, query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] }) {
+export async function appliedJobs(
+  deps: ApplicationsDeps,
+  auth: AuthContext,
+  query: { limit?: number; offset?: number; status?: repo.ApplicationRow["status"] },
+) {
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { items, total } = repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });
+  const { items, total } = await repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });
   return {
     jobs: items.map(({ app, title, url, platform, matchingScore }) => ({
       jobId: app.jobCiphertext,
@@ -236,5 +236,5 @@ export function appliedJobs(deps: ApplicationsDeps, auth: AuthContext, query: { 
 }
 
 export async function freelancers(deps: ApplicationsDeps, auth: AuthContext): Promise<{ freelancers: Freelancer[] }> {
-  return { freelancers: await driverFor(deps, auth.accountId).freelancers(auth.accountId) };
+  return { freelancers: await (await driverFor(deps, auth.accountId)).freelancers(auth.accountId) };
 }

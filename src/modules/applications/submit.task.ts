@@ -1,4 +1,4 @@
-import { transaction } from "../../db/client";
+import { tx } from "../../db/client";
 import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
 import type { TaskContext } from "../../worker/worker";
 import { answerQuestions } from "../proposals/service";
@@ -15,22 +15,18 @@ const INTERRUPTED =
  * held credit (booked under the application id, so never twice), any other
  * outcome releases it; an application already settled changes nothing.
  */
-function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): void {
-  transaction(
-    deps.db,
-    (db) => {
-      const nowTs = deps.clock.now();
-      if (!repo.settle(db, app, outcome, nowTs)) return;
-      if (outcome.status === "applied") chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
-      else releaseHeldCredit(db, app.accountId);
-    },
-    "immediate",
-  );
+async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): Promise<void> {
+  await tx(deps.db, async (db) => {
+    const nowTs = deps.clock.now();
+    if (!(await repo.settle(db, app, outcome, nowTs))) return;
+    if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
+    else await releaseHeldCredit(db, app.accountId);
+  });
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
 }
 
-function authOf(deps: ApplicationsDeps, app: repo.ApplicationRow): AuthContext {
-  const account = findAccount(deps.db, app.accountId);
+async function authOf(deps: ApplicationsDeps, app: repo.ApplicationRow): Promise<AuthContext> {
+  const account = await findAccount(deps.db, app.accountId);
   return {
     keyId: "",
     keyLabel: null,
@@ -50,10 +46,10 @@ function authOf(deps: ApplicationsDeps, app: repo.ApplicationRow): AuthContext {
  * recorded the proposal instead of sending it blindly again.
  */
 export async function submitApplication(deps: ApplicationsDeps, payload: { applicationId: string }, ctx: TaskContext): Promise<void> {
-  const app = repo.findApplication(deps.db, payload.applicationId);
+  const app = await repo.findApplication(deps.db, payload.applicationId);
   if (!app || app.phase === "done" || !app.creditHeld) return;
-  const driver = driverFor(deps, app.accountId);
-  const { job, document } = jobOfApplication(deps.db, app);
+  const driver = await driverFor(deps, app.accountId);
+  const { job, document } = await jobOfApplication(deps.db, app);
   const request = (answers: { position: number; answer: string }[]): SubmitRequest => ({
     applicationId: app.id,
     accountId: app.accountId,
@@ -77,37 +73,37 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
   try {
     if (app.phase === "submitting") {
       const known = await driver.lookup(request(answers));
-      if (known === "unknown") return finish(deps, app, { status: "failed", message: INTERRUPTED });
-      if (known) return finish(deps, app, known);
+      if (known === "unknown") return await finish(deps, app, { status: "failed", message: INTERRUPTED });
+      if (known) return await finish(deps, app, known);
       // The marketplace has no record of it: sending it now is not a duplicate.
     } else {
       const given = new Set(answers.map((a) => a.position));
       const missing = job.screeningQuestions.filter((q) => !given.has(q.position));
       if (missing.length > 0 && !app.autoFill) {
-        return finish(deps, app, {
+        return await finish(deps, app, {
           status: "failed",
           message: `Screening question${missing.length > 1 ? "s" : ""} at position ${missing.map((q) => q.position).join(", ")} ${missing.length > 1 ? "have" : "has"} no answer; send questionAnswers or set autoFillOtherQuestions. Nothing was submitted.`,
         });
       }
       if (missing.length > 0) {
-        const drafted = await answerQuestions(deps, authOf(deps, app), job, missing, { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid });
+        const drafted = await answerQuestions(deps, await authOf(deps, app), job, missing, { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid });
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
       }
-      repo.markSubmitting(deps.db, app.id, answers);
+      await repo.markSubmitting(deps.db, app.id, answers);
     }
 
     const outcome = await driver.submit(request(answers));
     if (outcome.status === "logged_out") {
       const now = deps.clock.now();
-      repo.markLoggedOutSince(deps.db, app.id, now);
-      const since = repo.findApplication(deps.db, app.id)?.loggedOutSinceTs ?? now;
+      await repo.markLoggedOutSince(deps.db, app.id, now);
+      const since = (await repo.findApplication(deps.db, app.id))?.loggedOutSinceTs ?? now;
       if (now - since < deps.config.loggedOutWindowMs && !ctx.isLastAttempt) {
         const restored = await driver.reconnect(app.accountId);
         throw new Error(`marketplace session logged out (${restored ? "reconnected" : "not restored yet"}); will retry`);
       }
-      return finish(deps, app, outcome);
+      return await finish(deps, app, outcome);
     }
-    finish(deps, app, outcome);
+    await finish(deps, app, outcome);
   } catch (err) {
     // Out of attempts: end it (no charge) rather than leave it processing for ever.
     if (ctx.isLastAttempt) {

@@ -14,7 +14,7 @@ const BATCH = 200;
  * first and the driver is asked only about what the API does not list.
  */
 export async function syncEngagement(deps: ApplicationsDeps, _payload: unknown, _ctx: TaskContext, tracker: EngagementTracker | null = null): Promise<void> {
-  const due = repo.dueForSync(deps.db, BATCH);
+  const due = await repo.dueForSync(deps.db, BATCH);
   // Proposals that went to the real marketplace (not the sandbox) are read from the official API when it is connected.
   const real = due.filter((app) => app.driver !== "sandbox");
   let fromApi = new Map<string, { viewed: boolean; replied: boolean }>();
@@ -29,12 +29,12 @@ export async function syncEngagement(deps: ApplicationsDeps, _payload: unknown, 
     const api = app.driver !== "sandbox" ? fromApi.get(app.jobCiphertext) : undefined;
     if (api) {
       // The API has no view time: viewedAt becomes the first sync that saw it (recordEngagement keeps the first).
-      repo.recordEngagement(deps.db, app.id, { viewed: api.viewed, replied: api.replied, viewedAt: null }, deps.clock.now());
+      await repo.recordEngagement(deps.db, app.id, { viewed: api.viewed, replied: api.replied, viewedAt: null }, deps.clock.now());
       continue;
     }
     try {
-      const seen = await driverFor(deps, app.accountId).engagement(app.id, app.accountId);
-      if (seen) repo.recordEngagement(deps.db, app.id, seen, deps.clock.now());
+      const seen = await (await driverFor(deps, app.accountId)).engagement(app.id, app.accountId);
+      if (seen) await repo.recordEngagement(deps.db, app.id, seen, deps.clock.now());
     } catch (err) {
       deps.log.warn("engagement sync failed", { queueId: app.id, err: err as Error });
     }

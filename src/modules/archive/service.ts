@@ -24,11 +24,11 @@ export interface ArchiveDeps {
  * caller's own feed matches (never another account's) with the caller's
  * application.
  */
-export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: string): typeof RawMarketplaceJob.static {
+export async function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: string): Promise<typeof RawMarketplaceJob.static> {
   const ciphertext = cipher.trim();
   if (!ciphertext.startsWith("~")) throw new AppError("bad_request", "cipher must be a job ciphertext starting with ~ (URL-encoded as %7E)");
   if (!CIPHERTEXT_RE.test(ciphertext)) throw new AppError("bad_request", `cipher must be ${CIPHERTEXT_RULE}`);
-  const row = findJob(deps.db, ciphertext);
+  const row = await findJob(deps.db, ciphertext);
   if (!row) throw notFound("No archived job with this ciphertext");
   const now = deps.clock.now();
   const doc = row.document as Record<string, any>;
@@ -43,7 +43,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
   tileJob.publishTime ??= isoOrNull(job?.publishTimeTs ?? null);
   const authQuestions = obj(detailRoots(doc).auth?.opening)?.questions;
 
-  const app = latestForJob(deps.db, auth.accountId, ciphertext);
+  const app = await latestForJob(deps.db, auth.accountId, ciphertext);
   const application = app
     ? {
         status: app.status,
@@ -60,7 +60,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
         },
       }
     : null;
-  const tracking = findTracking(deps.db, ciphertext);
+  const tracking = await findTracking(deps.db, ciphertext);
 
   const archived: Record<string, unknown> = {
     ...doc,
@@ -80,7 +80,7 @@ export function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, cipher: str
         : {}),
     proposalActivity: proposalActivity(doc, (tracking?.state as unknown as TrackingState) ?? null, now),
     clientScore: clientScore(doc, now),
-    matches: matchesOfJob(deps.db, auth.accountId, ciphertext).map((m) => ({
+    matches: (await matchesOfJob(deps.db, auth.accountId, ciphertext)).map((m) => ({
       processedJobId: m.id,
       feedId: m.feedId,
       matchingScore: m.matchingScore,

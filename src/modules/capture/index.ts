@@ -45,8 +45,8 @@ export function captureRoutes(deps: Deps) {
     .use(authContext)
     .post(
       CAPTURE_PATH,
-      ({ auth, body, set }) => {
-        const { status, result } = captureJob(deps, auth, body);
+      async ({ auth, body, set }) => {
+        const { status, result } = await captureJob(deps, auth, body);
         set.status = status;
         return result;
       },

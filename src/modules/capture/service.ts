@@ -170,11 +170,11 @@ function captureDocument(body: CaptureBody, nowTs: number): JobDocument {
  * counts only the caller's feeds: other accounts' feeds see the job too, but
  * how many of them wanted it is theirs to know.
  */
-export function captureJob(deps: CaptureDeps, auth: AuthContext, body: CaptureBody): { status: 200 | 201; result: CaptureResult } {
+export async function captureJob(deps: CaptureDeps, auth: AuthContext, body: CaptureBody): Promise<{ status: 200 | 201; result: CaptureResult }> {
   const doc = captureDocument(body, deps.clock.now());
   const normalized = normalizeJob(doc);
   if (!normalized.ok) throw new AppError("bad_request", `Invalid body: ${normalized.error}`, { details: [normalized.error] });
-  const ingested = ingestDocuments(deps, [doc], { source: CAPTURE_SOURCE });
+  const ingested = await ingestDocuments(deps, [doc], { source: CAPTURE_SOURCE });
   if (ingested.rejected > 0) {
     const error = ingested.errors[0]?.error ?? "the page could not be archived";
     throw new AppError("bad_request", `Invalid body: ${error}`, { details: [error] });
@@ -182,6 +182,6 @@ export function captureJob(deps: CaptureDeps, auth: AuthContext, body: CaptureBo
   const ciphertext = normalized.job.ciphertext;
   const inserted = ingested.inserted > 0;
   // A job seen for the first time can only have the feed entries this ingest just wrote.
-  const matched = inserted ? matchesOfJob(deps.db, auth.accountId, ciphertext).length : 0;
+  const matched = inserted ? (await matchesOfJob(deps.db, auth.accountId, ciphertext)).length : 0;
   return { status: inserted ? 201 : 200, result: { captured: true, ciphertext, inserted, matched } };
 }

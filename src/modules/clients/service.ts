@@ -9,9 +9,9 @@ import { buildClientRecord } from "./record";
  * GET /api/clients/{companyId}/jobs: the buyer, open jobs, work history and stats from the archived documents of that company.
  * Jobs the sandbox marketplace closed count as closed (asked of the sandbox, which owns that table).
  */
-export function getClientJobs(deps: { db: Db; clock: Clock }, companyId: string) {
-  const documents = documentsOfCompany(deps.db, companyId);
-  const closed = closedAmong(
+export async function getClientJobs(deps: { db: Db; clock: Clock }, companyId: string) {
+  const documents = await documentsOfCompany(deps.db, companyId);
+  const closed = await closedAmong(
     deps.db,
     documents.map((d) => d.ciphertext),
   );

@@ -40,8 +40,8 @@ export function dashboardActivityRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard-activity" })
     .get(
       `${DASHBOARD_PATH}/applications`,
-      ({ request, set, query }) => {
-        const session = signedIn(request, set);
+      async ({ request, set, query }) => {
+        const session = await signedIn(request, set);
         if (!session) return "";
         const q = query as Query;
         const status = q.status === undefined || q.status === "" ? undefined : q.status;
@@ -50,9 +50,9 @@ export function dashboardActivityRoutes(deps: Deps) {
         }
         const offset = parseOffset(q.offset);
         if (offset === undefined) return badOffsetPage(set, session);
-        const auth = sessionAuth(deps, session);
+        const auth = await sessionAuth(deps, session);
         // appliedJobs' own query, which also carries the engagement columns the API leaves out.
-        const { items, total } = applicationsRepo.listApplications(deps.db, auth.accountId, {
+        const { items, total } = await applicationsRepo.listApplications(deps.db, auth.accountId, {
           limit: ACTIVITY_PAGE_SIZE,
           offset,
           status,
@@ -64,10 +64,10 @@ export function dashboardActivityRoutes(deps: Deps) {
     .get(
       `${DASHBOARD_PATH}/freelancers`,
       async ({ request, set }) => {
-        const session = signedIn(request, set);
+        const session = await signedIn(request, set);
         if (!session) return "";
         try {
-          const data = await freelancers(deps, sessionAuth(deps, session));
+          const data = await freelancers(deps, await sessionAuth(deps, session));
           return page(set, activityViews.freelancersPage(session, data));
         } catch (err) {
           if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorPage(err, set, session);
@@ -80,15 +80,15 @@ export function dashboardActivityRoutes(deps: Deps) {
     )
     .get(
       `${DASHBOARD_PATH}/feeds/:id/deliveries`,
-      ({ request, set, params, query }) => {
-        const session = signedIn(request, set);
+      async ({ request, set, params, query }) => {
+        const session = await signedIn(request, set);
         if (!session) return "";
         const offset = parseOffset((query as Query).offset);
         if (offset === undefined) return badOffsetPage(set, session);
         try {
-          const auth = sessionAuth(deps, session);
-          const feed = getFeed(deps, auth, params.id);
-          const data = listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
+          const auth = await sessionAuth(deps, session);
+          const feed = await getFeed(deps, auth, params.id);
+          const data = await listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
           return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
         } catch (err) {
           return errorPage(err, set, session);
@@ -98,11 +98,11 @@ export function dashboardActivityRoutes(deps: Deps) {
     )
     .post(
       `${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`,
-      ({ request, set, body, params }) => {
-        const session = open(request, set, body);
+      async ({ request, set, body, params }) => {
+        const session = await open(request, set, body);
         if (typeof session === "string") return session;
         try {
-          retryDelivery(deps, sessionAuth(deps, session), params.id, params.eventId);
+          await retryDelivery(deps, await sessionAuth(deps, session), params.id, params.eventId);
         } catch (err) {
           return errorPage(err, set, session);
         }

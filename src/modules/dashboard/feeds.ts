@@ -96,7 +96,7 @@ export function dashboardFeedRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
 
   async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
-    const session = open(request, set, body);
+    const session = await open(request, set, body);
     if (typeof session === "string") return session;
     try {
       return await fn(session);
@@ -109,7 +109,9 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       FEEDS,
       ({ request, set }) =>
-        run(request, set, undefined, (session) => page(set, feedViews.feedListPage(session, feeds.listFeeds(deps, sessionAuth(deps, session))))),
+        run(request, set, undefined, async (session) =>
+          page(set, feedViews.feedListPage(session, await feeds.listFeeds(deps, await sessionAuth(deps, session)))),
+        ),
       HIDDEN,
     )
     .get(
@@ -131,7 +133,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           if (invalid.length) return refusedWith(invalid);
           let feed: Feed;
           try {
-            feed = await feeds.createFeed(deps, sessionAuth(deps, session), json);
+            feed = await feeds.createFeed(deps, await sessionAuth(deps, session), json);
           } catch (err) {
             if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
             throw err;
@@ -145,13 +147,13 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/:id`,
       ({ request, set, params, query }) =>
-        run(request, set, undefined, (session) => {
-          const auth = sessionAuth(deps, session);
-          const feed = feeds.getFeed(deps, auth, params.id);
+        run(request, set, undefined, async (session) => {
+          const auth = await sessionAuth(deps, session);
+          const feed = await feeds.getFeed(deps, auth, params.id);
           const unread = query.unread === "1" || query.unread === "true";
           const offset = parseOffset(query.offset);
           if (offset === undefined) return badOffsetPage(set, session);
-          const data = feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
+          const data = await feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
           return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
         }),
       HIDDEN,
@@ -159,8 +161,8 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/:id/edit`,
       ({ request, set, params }) =>
-        run(request, set, undefined, (session) => {
-          const feed = feeds.getFeed(deps, sessionAuth(deps, session), params.id);
+        run(request, set, undefined, async (session) => {
+          const feed = await feeds.getFeed(deps, await sessionAuth(deps, session), params.id);
           return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
         }),
       HIDDEN,
@@ -169,8 +171,8 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id`,
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
-          const auth = sessionAuth(deps, session);
-          const current = feeds.getFeed(deps, auth, params.id);
+          const auth = await sessionAuth(deps, session);
+          const current = await feeds.getFeed(deps, auth, params.id);
           const values = formValues(body);
           const json = toBody(values, current);
           const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current }), 400);
@@ -193,8 +195,8 @@ export function dashboardFeedRoutes(deps: Deps) {
       `${FEEDS}/:id/mute`,
       ({ request, set, body, params }) =>
         run(request, set, body, async (session) => {
-          const auth = sessionAuth(deps, session);
-          const current = feeds.getFeed(deps, auth, params.id);
+          const auth = await sessionAuth(deps, session);
+          const current = await feeds.getFeed(deps, auth, params.id);
           await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
           return redirect(set, `${FEEDS}/${current.id}`);
         }),
@@ -203,8 +205,8 @@ export function dashboardFeedRoutes(deps: Deps) {
     .post(
       `${FEEDS}/:id/rotate-secret`,
       ({ request, set, body, params }) =>
-        run(request, set, body, (session) => {
-          const feed = feeds.rotateWebhookSecret(deps, sessionAuth(deps, session), params.id);
+        run(request, set, body, async (session) => {
+          const feed = await feeds.rotateWebhookSecret(deps, await sessionAuth(deps, session), params.id);
           return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
         }),
       HIDDEN,
@@ -212,14 +214,16 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/:id/delete`,
       ({ request, set, params }) =>
-        run(request, set, undefined, (session) => page(set, feedViews.deleteConfirmPage(session, feeds.getFeed(deps, sessionAuth(deps, session), params.id)))),
+        run(request, set, undefined, async (session) =>
+          page(set, feedViews.deleteConfirmPage(session, await feeds.getFeed(deps, await sessionAuth(deps, session), params.id))),
+        ),
       HIDDEN,
     )
     .post(
       `${FEEDS}/:id/delete`,
       ({ request, set, body, params }) =>
-        run(request, set, body, (session) => {
-          feeds.deleteFeed(deps, sessionAuth(deps, session), params.id);
+        run(request, set, body, async (session) => {
+          await feeds.deleteFeed(deps, await sessionAuth(deps, session), params.id);
           return redirect(set, FEEDS);
         }),
       HIDDEN,
@@ -227,14 +231,14 @@ export function dashboardFeedRoutes(deps: Deps) {
     .post(
       `${FEEDS}/:id/jobs/:jobId`,
       ({ request, set, body, params }) =>
-        run(request, set, body, (session) => {
+        run(request, set, body, async (session) => {
           const change: { read?: boolean; starred?: boolean } = {};
           for (const name of ["read", "starred"] as const) {
             const v = field(body, name);
             if (v === "true") change[name] = true;
             else if (v === "false") change[name] = false;
           }
-          const item = feeds.patchFeedJob(deps, sessionAuth(deps, session), params.id, params.jobId, change);
+          const item = await feeds.patchFeedJob(deps, await sessionAuth(deps, session), params.id, params.jobId, change);
           const back = new URLSearchParams();
           if (field(body, "unread") === "1") back.set("unread", "1");
           const offset = parseOffset(field(body, "offset")) ?? 0;

@@ -135,9 +135,9 @@ export function field(body: unknown, name: string): string | undefined {
 
 export function dashboardGuard(deps: Deps) {
   /** The signed-in session, or null after pointing the browser at the sign-in page (and dropping a dead cookie). */
-  function signedIn(request: Request, set: ResponseState): DashboardSession | null {
+  async function signedIn(request: Request, set: ResponseState): Promise<DashboardSession | null> {
     const token = readCookie(request, SESSION_COOKIE);
-    const session = dashboard.resolveSession(deps, token);
+    const session = await dashboard.resolveSession(deps, token);
     if (!session) {
       if (token) clearSessionCookie(set, request);
       redirect(set, `${DASHBOARD_PATH}/sign-in`);
@@ -156,8 +156,8 @@ export function dashboardGuard(deps: Deps) {
   }
 
   /** The session for a page, and for a POST its CSRF check too; a string is the response to send instead. */
-  function open(request: Request, set: ResponseState, body?: unknown): DashboardSession | string {
-    const session = signedIn(request, set);
+  async function open(request: Request, set: ResponseState, body?: unknown): Promise<DashboardSession | string> {
+    const session = await signedIn(request, set);
     if (!session) return "";
     if (request.method === "POST") {
       const refused = csrfRefused(session, body, set);

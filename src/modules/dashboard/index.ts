@@ -79,17 +79,17 @@ export function dashboardRoutes(deps: Deps) {
       )
       .get(
         `${DASHBOARD_PATH}/sign-in`,
-        ({ request, set }) => {
-          if (dashboard.resolveSession(deps, readCookie(request, SESSION_COOKIE))) return redirect(set, DASHBOARD_PATH);
+        async ({ request, set }) => {
+          if (await dashboard.resolveSession(deps, readCookie(request, SESSION_COOKIE))) return redirect(set, DASHBOARD_PATH);
           return page(set, views.signInPage(signInToken(request, set)));
         },
         HIDDEN,
       )
       .post(
         `${DASHBOARD_PATH}/sign-in`,
-        ({ request, set, body }) => {
+        async ({ request, set, body }) => {
           if (isForeignSignIn(request, body)) return page(set, views.signInPage(signInToken(request, set), FOREIGN_SIGN_IN), 403);
-          const signed = dashboard.signInWithKey(deps, field(body, "apiKey"));
+          const signed = await dashboard.signInWithKey(deps, field(body, "apiKey"));
           if (!signed) return page(set, views.signInPage(signInToken(request, set), "That API key is not valid: it is unknown, revoked or mistyped."), 401);
           if (signed.session.keyId) deps.keyUsage.touch(signed.session.keyId, deps.clock.now());
           setSessionCookie(set, request, signed.token);
@@ -103,10 +103,10 @@ export function dashboardRoutes(deps: Deps) {
       .get(`${DASHBOARD_PATH}/link/:token`, ({ request, set, params }) => page(set, views.linkConfirmPage(params.token, signInToken(request, set))), HIDDEN)
       .post(
         `${DASHBOARD_PATH}/link/:token`,
-        ({ request, set, params, body }) => {
+        async ({ request, set, params, body }) => {
           // Checked before the link is used up, so a forged POST cannot burn it either.
           if (isForeignSignIn(request, body)) return page(set, views.linkConfirmPage(params.token, signInToken(request, set), FOREIGN_SIGN_IN), 403);
-          const signed = dashboard.signInWithLink(deps, params.token);
+          const signed = await dashboard.signInWithLink(deps, params.token);
           if (!signed) {
             return page(
               set,
@@ -124,10 +124,10 @@ export function dashboardRoutes(deps: Deps) {
       )
       .post(
         `${DASHBOARD_PATH}/sign-out`,
-        ({ request, set, body }) => {
-          const session = open(request, set, body);
+        async ({ request, set, body }) => {
+          const session = await open(request, set, body);
           if (typeof session === "string") return session;
-          dashboard.signOut(deps, session);
+          await dashboard.signOut(deps, session);
           clearSessionCookie(set, request);
           return redirect(set, `${DASHBOARD_PATH}/sign-in`);
         },
@@ -135,44 +135,44 @@ export function dashboardRoutes(deps: Deps) {
       )
       .get(
         DASHBOARD_PATH,
-        ({ request, set }) => {
-          const session = signedIn(request, set);
+        async ({ request, set }) => {
+          const session = await signedIn(request, set);
           if (!session) return "";
-          return page(set, views.overviewPage(session, dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
+          return page(set, views.overviewPage(session, await dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
         },
         HIDDEN,
       )
       .get(
         `${DASHBOARD_PATH}/keys`,
-        ({ request, set }) => {
-          const session = signedIn(request, set);
+        async ({ request, set }) => {
+          const session = await signedIn(request, set);
           if (!session) return "";
-          return page(set, views.keysPage(session, dashboard.listKeys(deps, session), {}, times(request)));
+          return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), {}, times(request)));
         },
         HIDDEN,
       )
       .post(
         `${DASHBOARD_PATH}/keys`,
-        ({ request, set, body }) => {
-          const session = open(request, set, body);
+        async ({ request, set, body }) => {
+          const session = await open(request, set, body);
           if (typeof session === "string") return session;
           try {
-            const created = dashboard.createKey(deps, session, field(body, "label"));
+            const created = await dashboard.createKey(deps, session, field(body, "label"));
             // 200, not a redirect: the new key is shown on this response only and never again.
-            return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { created }, times(request)));
+            return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), { created }, times(request)));
           } catch (err) {
             if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
-            return page(set, views.keysPage(session, dashboard.listKeys(deps, session), { message: err.message }, times(request)), 400);
+            return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), { message: err.message }, times(request)), 400);
           }
         },
         HIDDEN,
       )
       .post(
         `${DASHBOARD_PATH}/keys/:keyId/revoke`,
-        ({ request, set, body, params }) => {
-          const session = open(request, set, body);
+        async ({ request, set, body, params }) => {
+          const session = await open(request, set, body);
           if (typeof session === "string") return session;
-          if (!dashboard.revokeOwnKey(deps, session, params.keyId)) {
+          if (!(await dashboard.revokeOwnKey(deps, session, params.keyId))) {
             return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
           }
           return redirect(set, `${DASHBOARD_PATH}/keys`);

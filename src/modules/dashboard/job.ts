@@ -50,9 +50,9 @@ export function dashboardJobRoutes(deps: Deps) {
   const guard = dashboardGuard(deps);
 
   /** What the job page shows, read as the session's account (404/400 AppErrors pass through). */
-  function load(session: DashboardSession, cipher: string): jobViews.JobPageData {
-    const auth = sessionAuth(deps, session);
-    const archived = getArchivedJob(deps, auth, cipher) as Record<string, any>;
+  async function load(session: DashboardSession, cipher: string): Promise<jobViews.JobPageData> {
+    const auth = await sessionAuth(deps, session);
+    const archived = (await getArchivedJob(deps, auth, cipher)) as Record<string, any>;
     const ciphertext = cipher.trim();
     const normalized = normalizeJob(archived);
     const job = normalized.ok ? normalized.job : null;
@@ -62,16 +62,21 @@ export function dashboardJobRoutes(deps: Deps) {
         )
       : [];
     const questions = fromDoc.length ? fromDoc : (job?.screeningQuestions ?? []);
-    const application = applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext) ?? null;
+    const application = (await applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext)) ?? null;
     return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application };
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
-  function open(request: Request, set: ResponseState, cipher: string, body?: unknown): string | { session: DashboardSession; data: jobViews.JobPageData } {
-    const session = guard.open(request, set, body);
+  async function open(
+    request: Request,
+    set: ResponseState,
+    cipher: string,
+    body?: unknown,
+  ): Promise<string | { session: DashboardSession; data: jobViews.JobPageData }> {
+    const session = await guard.open(request, set, body);
     if (typeof session === "string") return session;
     try {
-      return { session, data: load(session, cipher) };
+      return { session, data: await load(session, cipher) };
     } catch (err) {
       return errorAsPage(err, set, session, CANNOT);
     }
@@ -80,8 +85,8 @@ export function dashboardJobRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard-job" })
     .get(
       `${JOBS}/:ciphertext`,
-      ({ request, set, params }) => {
-        const opened = open(request, set, params.ciphertext);
+      async ({ request, set, params }) => {
+        const opened = await open(request, set, params.ciphertext);
         if (typeof opened === "string") return opened;
         return page(set, jobViews.jobPage(opened.session, opened.data));
       },
@@ -90,7 +95,7 @@ export function dashboardJobRoutes(deps: Deps) {
     .post(
       `${JOBS}/:ciphertext/proposal`,
       async ({ request, set, params, body }) => {
-        const opened = open(request, set, params.ciphertext, body);
+        const opened = await open(request, set, params.ciphertext, body);
         if (typeof opened === "string") return opened;
         const { session, data } = opened;
         const values = formValues(body);
@@ -103,7 +108,7 @@ export function dashboardJobRoutes(deps: Deps) {
           // The letter states the bid apply would send for this job, and the apply form is filled with that
           // same bid, so the letter and the application agree unless the user changes one of them.
           const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-          const written = await generateProposal(deps, sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
+          const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
           const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
           if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
           if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
@@ -125,7 +130,7 @@ export function dashboardJobRoutes(deps: Deps) {
     .post(
       `${JOBS}/:ciphertext/apply`,
       async ({ request, set, params, body }) => {
-        const opened = open(request, set, params.ciphertext, body);
+        const opened = await open(request, set, params.ciphertext, body);
         if (typeof opened === "string") return opened;
         const { session, data } = opened;
         const values = formValues(body);
@@ -135,7 +140,7 @@ export function dashboardJobRoutes(deps: Deps) {
           return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
         }
         try {
-          await apply(deps, sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
+          await apply(deps, await sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
         } catch (err) {
           if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
           if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);

@@ -33,8 +33,8 @@ export function isoWeekStart(ts: number): number {
 export type StatusCounts = Record<string, number>;
 
 /** Applications made today and this ISO week (UTC), per status. */
-export function applicationCounts(db: Db, accountId: string, nowTs: number): { today: StatusCounts; week: StatusCounts } {
-  const rows = statusCountsSince(db, accountId, isoWeekStart(nowTs), utcDayStart(nowTs));
+export async function applicationCounts(db: Db, accountId: string, nowTs: number): Promise<{ today: StatusCounts; week: StatusCounts }> {
+  const rows = await statusCountsSince(db, accountId, isoWeekStart(nowTs), utcDayStart(nowTs));
   const today: StatusCounts = {};
   const week: StatusCounts = {};
   for (const r of rows) {
@@ -53,9 +53,9 @@ export interface FeedMatches {
 }
 
 /** Matches per feed and UTC day over the last 7 days, every feed of the account in one grouped query. */
-export function matchesPerFeed(db: Db, accountId: string, nowTs: number): FeedMatches[] {
+export async function matchesPerFeed(db: Db, accountId: string, nowTs: number): Promise<FeedMatches[]> {
   const since = utcDayStart(nowTs) - (CHART_DAYS - 1) * DAY_MS;
-  const rows = entryCountsPerFeed(db, accountId, since, DAY_MS);
+  const rows = await entryCountsPerFeed(db, accountId, since, DAY_MS);
   const byFeed = new Map<string, FeedMatches & { createdAtTs: number }>();
   for (const r of rows) {
     let f = byFeed.get(r.feedId);
@@ -88,8 +88,8 @@ export interface SourceStatus {
 }
 
 /** Every source this server polls (global, not per account), with its last poll as recorded. */
-export function sourceStatuses(db: Db, config: Config): SourceStatus[] {
-  const states = new Map(listSourceStates(db).map((s) => [s.name, s]));
+export async function sourceStatuses(db: Db, config: Config): Promise<SourceStatus[]> {
+  const states = new Map((await listSourceStates(db)).map((s) => [s.name, s]));
   return configuredSourceNames(config).map((name) => {
     const s = states.get(name);
     return {
@@ -104,7 +104,7 @@ export function sourceStatuses(db: Db, config: Config): SourceStatus[] {
   });
 }
 
-export function aiScoringUsedThisMonth(db: Db, accountId: string, nowTs: number): number {
+export function aiScoringUsedThisMonth(db: Db, accountId: string, nowTs: number): Promise<number> {
   return aiUsageCalls(db, accountId, monthOf(nowTs), "scoring");
 }
 

@@ -25,35 +25,35 @@ function hashToken(token: string): string {
   return sha256Hex(token);
 }
 
-function openSession(deps: DashboardDeps, accountId: string, keyId: string | null): { token: string; session: DashboardSession } {
+async function openSession(deps: DashboardDeps, accountId: string, keyId: string | null): Promise<{ token: string; session: DashboardSession }> {
   const now = deps.clock.now();
   const token = newToken();
   const row = { id: hashToken(token), accountId, keyId, csrfToken: newToken(), createdAtTs: now, expiresAtTs: now + SESSION_ABSOLUTE_MS, lastSeenAtTs: now };
-  repo.deleteExpiredSessions(deps.db, now, SESSION_IDLE_MS);
-  repo.insertSession(deps.db, row);
+  await repo.deleteExpiredSessions(deps.db, now, SESSION_IDLE_MS);
+  await repo.insertSession(deps.db, row);
   return { token, session: { id: row.id, accountId, keyId, csrfToken: row.csrfToken } };
 }
 
 /** Signs in with an API key; null for a missing, malformed, unknown or revoked key (one answer for all). */
-export function signInWithKey(deps: DashboardDeps, apiKey: string | undefined): { token: string; session: DashboardSession } | null {
-  const found = accounts.authenticate(deps, apiKey?.trim());
+export async function signInWithKey(deps: DashboardDeps, apiKey: string | undefined): Promise<{ token: string; session: DashboardSession } | null> {
+  const found = await accounts.authenticate(deps, apiKey?.trim());
   if (!found) return null;
   return openSession(deps, found.accountId, found.keyId);
 }
 
 /** Creates a one-time sign-in link token for an account (the CLI prints it); valid for SIGN_IN_LINK_MS. */
-export function createSignInLink(deps: DashboardDeps, accountId: string): { token: string; expiresAtTs: number } {
-  accounts.getAccount(deps, accountId);
+export async function createSignInLink(deps: DashboardDeps, accountId: string): Promise<{ token: string; expiresAtTs: number }> {
+  await accounts.getAccount(deps, accountId);
   const now = deps.clock.now();
   const token = newToken();
   const expiresAtTs = now + SIGN_IN_LINK_MS;
-  repo.insertSignInLink(deps.db, { tokenHash: hashToken(token), accountId, expiresAtTs }, now);
+  await repo.insertSignInLink(deps.db, { tokenHash: hashToken(token), accountId, expiresAtTs }, now);
   return { token, expiresAtTs };
 }
 
 /** Uses up a sign-in link and opens a session with no key behind it; null when used, expired or unknown. */
-export function signInWithLink(deps: DashboardDeps, token: string): { token: string; session: DashboardSession } | null {
-  const accountId = repo.takeSignInLink(deps.db, hashToken(token), deps.clock.now());
+export async function signInWithLink(deps: DashboardDeps, token: string): Promise<{ token: string; session: DashboardSession } | null> {
+  const accountId = await repo.takeSignInLink(deps.db, hashToken(token), deps.clock.now());
   if (!accountId) return null;
   return openSession(deps, accountId, null);
 }
@@ -62,22 +62,22 @@ export function signInWithLink(deps: DashboardDeps, token: string): { token: str
  * The session a cookie names, if it is still good: within both time limits and,
  * when opened with a key, that key not revoked. A dead session is deleted on sight.
  */
-export function resolveSession(deps: DashboardDeps, token: string | undefined): DashboardSession | null {
+export async function resolveSession(deps: DashboardDeps, token: string | undefined): Promise<DashboardSession | null> {
   if (!token) return null;
-  const row = repo.findSession(deps.db, hashToken(token));
+  const row = await repo.findSession(deps.db, hashToken(token));
   if (!row) return null;
   const now = deps.clock.now();
   const expired = now >= row.expiresAtTs || now - row.lastSeenAtTs >= SESSION_IDLE_MS;
   if (expired || row.keyRevokedAtTs !== null) {
-    repo.deleteSession(deps.db, row.id);
+    await repo.deleteSession(deps.db, row.id);
     return null;
   }
-  if (now - row.lastSeenAtTs >= SESSION_TOUCH_MS) repo.touchSession(deps.db, row.id, now);
+  if (now - row.lastSeenAtTs >= SESSION_TOUCH_MS) await repo.touchSession(deps.db, row.id, now);
   return { id: row.id, accountId: row.accountId, keyId: row.keyId, csrfToken: row.csrfToken };
 }
 
-export function signOut(deps: DashboardDeps, session: DashboardSession): void {
-  repo.deleteSession(deps.db, session.id);
+export async function signOut(deps: DashboardDeps, session: DashboardSession): Promise<void> {
+  await repo.deleteSession(deps.db, session.id);
 }
 
 export function isCsrfValid(session: DashboardSession, presented: string | undefined): boolean {
@@ -85,26 +85,26 @@ export function isCsrfValid(session: DashboardSession, presented: string | undef
 }
 
 /** What the overview page shows. Everything is read for the session's account only. */
-export function overview(deps: DashboardDeps & { config: Config }, session: DashboardSession) {
+export async function overview(deps: DashboardDeps & { config: Config }, session: DashboardSession) {
   const nowTs = deps.clock.now();
-  const account = accounts.getAccount(deps, session.accountId);
-  const keys = accounts.listKeys(deps, session.accountId);
-  const matches = ov.matchesPerFeed(deps.db, session.accountId, nowTs);
+  const account = await accounts.getAccount(deps, session.accountId);
+  const keys = await accounts.listKeys(deps, session.accountId);
+  const matches = await ov.matchesPerFeed(deps.db, session.accountId, nowTs);
   return {
     nowTs,
     account,
     activeKeys: keys.filter((k) => k.revokedAtTs === null).length,
     totalKeys: keys.length,
     feeds: matches.length,
-    aiScoring: { used: ov.aiScoringUsedThisMonth(deps.db, session.accountId, nowTs), allowance: account.aiScoringAllowance },
-    applications: ov.applicationCounts(deps.db, session.accountId, nowTs),
+    aiScoring: { used: await ov.aiScoringUsedThisMonth(deps.db, session.accountId, nowTs), allowance: account.aiScoringAllowance },
+    applications: await ov.applicationCounts(deps.db, session.accountId, nowTs),
     matches,
-    webhookProblems: feedsWithWebhookProblems(deps.db, session.accountId),
-    sources: ov.sourceStatuses(deps.db, deps.config),
+    webhookProblems: await feedsWithWebhookProblems(deps.db, session.accountId),
+    sources: await ov.sourceStatuses(deps.db, deps.config),
   };
 }
 
-export type OverviewData = ReturnType<typeof overview>;
+export type OverviewData = Awaited<ReturnType<typeof overview>>;
 
 export function listKeys(deps: DashboardDeps, session: DashboardSession) {
   return accounts.listKeys(deps, session.accountId);
@@ -115,10 +115,10 @@ export function createKey(deps: DashboardDeps & { config: accounts.CeilingDefaul
 }
 
 /** Revokes one of the session's own keys; false (→ 404) for a key of another account or none at all. */
-export function revokeOwnKey(deps: DashboardDeps, session: DashboardSession, keyId: string): boolean {
-  const key = accountsRepo.findKey(deps.db, keyId);
+export async function revokeOwnKey(deps: DashboardDeps, session: DashboardSession, keyId: string): Promise<boolean> {
+  const key = await accountsRepo.findKey(deps.db, keyId);
   if (!key || key.accountId !== session.accountId) return false;
-  accounts.revokeKey(deps, keyId);
+  await accounts.revokeKey(deps, keyId);
   return true;
 }
 
@@ -126,8 +126,8 @@ export function revokeOwnKey(deps: DashboardDeps, session: DashboardSession, key
  * The caller as the API services see it, so every dashboard page goes through
  * the same services and rules as the API (they only read accountId and kind).
  */
-export function sessionAuth(deps: DashboardDeps, session: DashboardSession): accounts.AuthContext {
-  const account = accountsRepo.findAccount(deps.db, session.accountId);
+export async function sessionAuth(deps: DashboardDeps, session: DashboardSession): Promise<accounts.AuthContext> {
+  const account = await accountsRepo.findAccount(deps.db, session.accountId);
   return {
     keyId: session.keyId ?? "dashboard-link",
     keyLabel: "dashboard",

@@ -54,10 +54,16 @@ export function admitFeedOf(row: repo.FeedRow): AdmitFeed {
  * none (null). Without a deliverable webhook the event is kept as
  * `no_endpoint`: on record, but never in the deliverer's index of due events.
  */
-export function queueEvent(db: Db, feed: AdmitFeed, type: EventType, nowTs: number, entry?: { feedJobId: string; jobCiphertext: string }): string | null {
+export async function queueEvent(
+  db: Db,
+  feed: AdmitFeed,
+  type: EventType,
+  nowTs: number,
+  entry?: { feedJobId: string; jobCiphertext: string },
+): Promise<string | null> {
   if (feed.notificationsMuted) return null;
   const id = `evt_${newId()}`;
-  insertEvent(db, {
+  await insertEvent(db, {
     id,
     type,
     accountId: feed.accountId,
@@ -88,11 +94,11 @@ export interface Admission {
  * call inside one transaction. A job enters a feed at most once: a feed that
  * has it already changes nothing. Returns how many feeds it entered.
  */
-export function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admission): number {
+export async function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admission): Promise<number> {
   let entered = 0;
   for (const feed of feeds) {
     const feedJobId = newId();
-    const inserted = repo.insertFeedEntry(db, {
+    const inserted = await repo.insertFeedEntry(db, {
       id: feedJobId,
       feedId: feed.id,
       accountId: feed.accountId,
@@ -103,10 +109,10 @@ export function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admission): n
       matchedAtTs: job.nowTs,
     });
     if (!inserted) continue;
-    queueEvent(db, feed, JOB_MATCHED_EVENT, job.nowTs, { feedJobId, jobCiphertext: job.jobCiphertext });
+    await queueEvent(db, feed, JOB_MATCHED_EVENT, job.nowTs, { feedJobId, jobCiphertext: job.jobCiphertext });
     entered++;
   }
   // Once per job, not per feed: ingestion admits a new job into many feeds at a time.
-  if (entered > 0) ensureTracked(db, job.jobCiphertext, job.document, job.nowTs);
+  if (entered > 0) await ensureTracked(db, job.jobCiphertext, job.document, job.nowTs);
   return entered;
 }

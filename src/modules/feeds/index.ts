@@ -27,7 +27,7 @@ export function feedsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/feeds" })
     .use(authContext)
     .use(routePolicy)
-    .get("", ({ auth }) => ({ feeds: feeds.listFeeds(deps, auth) }), {
+    .get("", async ({ auth }) => ({ feeds: await feeds.listFeeds(deps, auth) }), {
       policy,
       response: { 200: FeedList, ...errorResponses(401, 429, 500) },
       detail: { tags, summary: "List every feed on the account" },
@@ -52,7 +52,7 @@ export function feedsRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:feedId", ({ auth, params }) => ({ feed: feeds.getFeed(deps, auth, params.feedId) }), {
+    .get("/:feedId", async ({ auth, params }) => ({ feed: await feeds.getFeed(deps, auth, params.feedId) }), {
       policy,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500) },
@@ -76,7 +76,7 @@ export function feedsRoutes(deps: Deps) {
       response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
       detail: { tags, summary: "Delete a feed and every job matched into it" },
     })
-    .post("/:feedId/webhook/rotate-secret", ({ auth, params }) => ({ feed: feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
+    .post("/:feedId/webhook/rotate-secret", async ({ auth, params }) => ({ feed: await feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
       policy,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 429, 500) },
@@ -87,17 +87,25 @@ export function feedsRoutes(deps: Deps) {
           "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
       },
     })
-    .post("/:feedId/webhook/test", ({ auth, params, set }) => ((set.status = 202), feeds.sendTestWebhook(deps, auth, params.feedId)), {
-      policy,
-      params: FeedParams,
-      response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
-      detail: {
-        tags,
-        summary: "(extension) Send a webhook.test event now",
-        description:
-          "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
+    .post(
+      "/:feedId/webhook/test",
+      async ({ auth, params, set }) => {
+        const queued = await feeds.sendTestWebhook(deps, auth, params.feedId);
+        set.status = 202;
+        return queued;
       },
-    })
+      {
+        policy,
+        params: FeedParams,
+        response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
+        detail: {
+          tags,
+          summary: "(extension) Send a webhook.test event now",
+          description:
+            "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
+        },
+      },
+    )
     .get("/:feedId/jobs", ({ auth, params, query }) => feeds.listFeedJobs(deps, auth, params.feedId, query), {
       policy,
       params: FeedParams,

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { exclusive, type Db } from "../../db/client";
 import { prepared, rawStatement } from "../../db/prepared";
 import { events } from "../../db/schema";
 
@@ -24,21 +24,27 @@ export interface EventInsert {
 }
 
 /** One outbox row (see admit.ts queueEvent). */
-export function insertEvent(db: Db, e: EventInsert): void {
-  // Runs for every feed entry at ingest, so this is a plain prepared statement (see rawStatement).
-  rawStatement(
-    db,
-    "feeds.insertEvent",
-    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+export function insertEvent(db: Db, e: EventInsert): Promise<void> {
+  return exclusive(db, () => {
+    // Runs for every feed entry at ingest, so this is a plain prepared statement (see rawStatement).
+    rawStatement(
+      db,
+      "feeds.insertEvent",
+      `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
+    ).run(e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs);
+  });
 }
 
 /**
  * Events whose next attempt is due, oldest first (match order), as (seq, feedId) pairs: the deliverer
  * asks after every completed delivery, so this reads only the partial index of events still to send.
  */
-export function dueEvents(db: Db, nowTs: number, limit: number): { seq: number; feedId: string }[] {
+export function dueEvents(db: Db, nowTs: number, limit: number): Promise<{ seq: number; feedId: string }[]> {
+  return exclusive(db, () => dueNow(db, nowTs, limit));
+}
+
+function dueNow(db: Db, nowTs: number, limit: number): { seq: number; feedId: string }[] {
   return rawStatement(
     db,
     "webhooks.due",
@@ -47,7 +53,32 @@ export function dueEvents(db: Db, nowTs: number, limit: number): { seq: number; 
   ).all(nowTs, limit) as { seq: number; feedId: string }[];
 }
 
-export function findEventBySeq(db: Db, seq: number): EventRow | undefined {
+/**
+ * The events to send now, read in one step: of the first `scan` due events
+ * (dueEvents' order), the oldest of each feed not in `busy`, up to `max`
+ * events; only those rows are read whole.
+ */
+export function pickDueEvents(db: Db, nowTs: number, scan: number, max: number, busy: ReadonlySet<string>): Promise<EventRow[]> {
+  return exclusive(db, () => {
+    const picked: EventRow[] = [];
+    const feeds = new Set(busy);
+    for (const due of dueNow(db, nowTs, scan)) {
+      if (picked.length >= max) break;
+      if (feeds.has(due.feedId)) continue;
+      const e = eventBySeq(db, due.seq);
+      if (!e) continue;
+      feeds.add(e.feedId);
+      picked.push(e);
+    }
+    return picked;
+  });
+}
+
+export function findEventBySeq(db: Db, seq: number): Promise<EventRow | undefined> {
+  return exclusive(db, () => eventBySeq(db, seq));
+}
+
+function eventBySeq(db: Db, seq: number): EventRow | undefined {
   return prepared(db, "webhooks.eventBySeq", (d) =>
     d
       .select()
@@ -58,19 +89,23 @@ export function findEventBySeq(db: Db, seq: number): EventRow | undefined {
 }
 
 /** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
-export function deliveredRecently(db: Db, e: EventRow, sinceTs: number): boolean {
-  if (!e.jobCiphertext) return false;
-  return (
-    rawStatement(
-      db,
-      "webhooks.deliveredRecently",
-      `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
-    ).get(e.jobCiphertext, e.feedId, e.seq, sinceTs) !== null
-  );
+export function deliveredRecently(db: Db, e: EventRow, sinceTs: number): Promise<boolean> {
+  return exclusive(db, () => {
+    if (!e.jobCiphertext) return false;
+    return (
+      rawStatement(
+        db,
+        "webhooks.deliveredRecently",
+        `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
+      ).get(e.jobCiphertext, e.feedId, e.seq, sinceTs) !== null
+    );
+  });
 }
 
-export function setEventState(db: Db, seq: number, state: Partial<Pick<EventRow, "status" | "nextAttemptAtTs" | "lastError" | "attempts">>): void {
-  db.update(events).set(state).where(eq(events.seq, seq)).run();
+export function setEventState(db: Db, seq: number, state: Partial<Pick<EventRow, "status" | "nextAttemptAtTs" | "lastError" | "attempts">>): Promise<void> {
+  return exclusive(db, () => {
+    db.update(events).set(state).where(eq(events.seq, seq)).run();
+  });
 }
 
 /**
@@ -83,47 +118,55 @@ export function recordEventAttempt(
   e: Pick<EventRow, "seq" | "attempts">,
   attempt: { startedAtTs: number; durationMs: number; statusCode: number | null; error: string | null },
   next: { status: "delivered" | "retrying" | "failed"; nextAttemptAtTs: number | null },
-): void {
-  // Prepared once: this runs for every webhook sent.
-  rawStatement(
-    db,
-    "webhooks.updateEvent",
-    "UPDATE events SET status = ?, attempts = ?, next_attempt_at_ts = ?, delivered_at_ts = ?, last_status_code = ?, last_error = ? WHERE seq = ?",
-  ).run(
-    next.status,
-    e.attempts + 1,
-    next.nextAttemptAtTs,
-    next.status === "delivered" ? attempt.startedAtTs + attempt.durationMs : null,
-    attempt.statusCode,
-    attempt.error,
-    e.seq,
+): Promise<void> {
+  return exclusive(db, () => {
+    // Prepared once: this runs for every webhook sent.
+    rawStatement(
+      db,
+      "webhooks.updateEvent",
+      "UPDATE events SET status = ?, attempts = ?, next_attempt_at_ts = ?, delivered_at_ts = ?, last_status_code = ?, last_error = ? WHERE seq = ?",
+    ).run(
+      next.status,
+      e.attempts + 1,
+      next.nextAttemptAtTs,
+      next.status === "delivered" ? attempt.startedAtTs + attempt.durationMs : null,
+      attempt.statusCode,
+      attempt.error,
+      e.seq,
+    );
+  });
+}
+
+export function listEvents(db: Db, feedId: string, opts: { limit: number; offset: number; status?: string }): Promise<{ items: EventRow[]; total: number }> {
+  return exclusive(db, () => {
+    const where = and(eq(events.feedId, feedId), opts.status ? eq(events.status, opts.status) : sql`${events.status} != 'no_endpoint'`);
+    const total = db.select({ n: count() }).from(events).where(where).get()?.n ?? 0;
+    const items = db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset).all();
+    return { items, total };
+  });
+}
+
+export function findEvent(db: Db, feedId: string, eventId: string): Promise<EventRow | undefined> {
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.feedId, feedId), eq(events.id, eventId)))
+      .get(),
   );
 }
 
-export function listEvents(db: Db, feedId: string, opts: { limit: number; offset: number; status?: string }): { items: EventRow[]; total: number } {
-  const where = and(eq(events.feedId, feedId), opts.status ? eq(events.status, opts.status) : sql`${events.status} != 'no_endpoint'`);
-  const total = db.select({ n: count() }).from(events).where(where).get()?.n ?? 0;
-  const items = db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset).all();
-  return { items, total };
-}
-
-export function findEvent(db: Db, feedId: string, eventId: string): EventRow | undefined {
-  return db
-    .select()
-    .from(events)
-    .where(and(eq(events.feedId, feedId), eq(events.id, eventId)))
-    .get();
-}
-
 /** Why the feed's newest failed webhook event failed, or null when none did. */
-export function lastWebhookError(db: Db, feedId: string): string | null {
-  return (
-    db
-      .select({ error: events.lastError })
-      .from(events)
-      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
-      .orderBy(desc(events.seq))
-      .limit(1)
-      .get()?.error ?? null
+export function lastWebhookError(db: Db, feedId: string): Promise<string | null> {
+  return exclusive(
+    db,
+    () =>
+      db
+        .select({ error: events.lastError })
+        .from(events)
+        .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
+        .orderBy(desc(events.seq))
+        .limit(1)
+        .get()?.error ?? null,
   );
 }

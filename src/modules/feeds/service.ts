@@ -1,4 +1,4 @@
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { normalizeCountry } from "../../lib/countries";
@@ -108,8 +108,8 @@ async function webhookUrlDetails(deps: FeedsDeps, changed: Writable): Promise<st
 export const MUTED_MESSAGE = "Notifications are muted on this feed (notificationsMuted: true), so nothing is sent to its webhook; unmute it first";
 
 /** A test delivery through the normal path, written with the change that set the URL (or on request); callers check the feed is not muted. */
-function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): string {
-  return queueEvent(db, admitFeedOf(feed), WEBHOOK_TEST_EVENT, now)!;
+async function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): Promise<string> {
+  return (await queueEvent(db, admitFeedOf(feed), WEBHOOK_TEST_EVENT, now))!;
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -127,7 +127,7 @@ function maskSecret(secret: string): string {
 }
 
 /** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Feed {
+async function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Promise<Feed> {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];
@@ -139,56 +139,53 @@ function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } 
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
   // Read only while failing (a success clears it): the common case costs no query.
-  const lastError = row.webhookFailingSinceTs === null ? null : lastWebhookError(db, row.id);
+  const lastError = row.webhookFailingSinceTs === null ? null : await lastWebhookError(db, row.id);
   if (lastError !== null) view.webhookLastError = lastError;
   return view as Feed;
 }
 
-export function listFeeds(deps: FeedsDeps, auth: AuthContext): Feed[] {
-  return repo.listFeeds(deps.db, auth.accountId).map((row) => toFeedView(deps.db, row));
+export async function listFeeds(deps: FeedsDeps, auth: AuthContext): Promise<Feed[]> {
+  const rows = await repo.listFeeds(deps.db, auth.accountId);
+  return Promise.all(rows.map((row) => toFeedView(deps.db, row)));
 }
 
-function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): repo.FeedRow {
-  const row = repo.findFeed(deps.db, auth.accountId, feedId);
+async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): Promise<repo.FeedRow> {
+  const row = await repo.findFeed(deps.db, auth.accountId, feedId);
   if (!row) throw notFound("Feed not found");
   return row;
 }
 
-export function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
-  return toFeedView(deps.db, requireFeed(deps, auth, feedId));
+export async function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
+  return toFeedView(deps.db, await requireFeed(deps, auth, feedId));
 }
 
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
   const fields = pickWritable(body);
   const merged = { ...DEFAULTS, ...fields } as Writable & { minScore: number; profilePrompt: string; title: string };
-  const ceilings = ceilingsOf(deps, auth.accountId);
+  const ceilings = await ceilingsOf(deps, auth.accountId);
   const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  const row = transaction(
-    deps.db,
-    (db) => {
-      // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
-      const existing = repo.countFeeds(db, auth.accountId);
-      if (existing >= ceilings.feeds) {
-        throw new AppError(
-          "conflict",
-          `Feed limit reached: this account has ${existing} feeds and may have ${ceilings.feeds} (its maxFeeds). Delete a feed, or have the operator raise the limit with jobpilot account limits --feeds N.`,
-        );
-      }
-      const inserted = repo.insertFeed(db, {
-        ...merged,
-        webhookSecret: merged.webhookUrl ? generateSecret() : null,
-        id: newId(),
-        accountId: auth.accountId,
-        createdAtTs: now,
-        updatedAtTs: now,
-      } as repo.FeedInsert);
-      if (inserted.webhookUrl && !inserted.notificationsMuted) queueTestEvent(db, inserted, now);
-      return inserted;
-    },
-    "immediate",
-  );
+  const row = await tx(deps.db, async (db) => {
+    // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
+    const existing = await repo.countFeeds(db, auth.accountId);
+    if (existing >= ceilings.feeds) {
+      throw new AppError(
+        "conflict",
+        `Feed limit reached: this account has ${existing} feeds and may have ${ceilings.feeds} (its maxFeeds). Delete a feed, or have the operator raise the limit with jobpilot account limits --feeds N.`,
+      );
+    }
+    const inserted = await repo.insertFeed(db, {
+      ...merged,
+      webhookSecret: merged.webhookUrl ? generateSecret() : null,
+      id: newId(),
+      accountId: auth.accountId,
+      createdAtTs: now,
+      updatedAtTs: now,
+    } as repo.FeedInsert);
+    if (inserted.webhookUrl && !inserted.notificationsMuted) await queueTestEvent(db, inserted, now);
+    return inserted;
+  });
   deps.feedIndex.upsert(row);
   if (row.webhookUrl && !row.notificationsMuted) deps.wake();
   return toFeedView(deps.db, row, { revealSecret: true });
@@ -196,13 +193,13 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
 
 export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
   const changes = pickWritable(body);
-  const current = requireFeed(deps, auth, feedId);
+  const current = await requireFeed(deps, auth, feedId);
   if (Object.keys(changes).length === 0) {
     throw new AppError("bad_request", `No updatable fields in the request body (updatable: ${WRITABLE_FIELDS.join(", ")})`);
   }
   // The prompt rule is checked on the feed as it will be after this write.
   const details = [
-    ...promptLengthDetails(changes, ceilingsOf(deps, auth.accountId).promptChars),
+    ...promptLengthDetails(changes, (await ceilingsOf(deps, auth.accountId)).promptChars),
     ...crossFieldDetails({ ...current, ...changes } as Writable & { minScore: number; profilePrompt: string }, changes),
     ...(await webhookUrlDetails(deps, changes)),
   ];
@@ -211,20 +208,16 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
-  const row = transaction(
-    deps.db,
-    (db) => {
-      const updated = repo.updateFeed(db, current.id, {
-        ...changes,
-        ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
-        ...(newSecret ? { webhookSecret: newSecret } : {}),
-        updatedAtTs: now,
-      });
-      if (updated && savesUrl && !updated.notificationsMuted) queueTestEvent(db, updated, now);
-      return updated;
-    },
-    "immediate",
-  );
+  const row = await tx(deps.db, async (db) => {
+    const updated = await repo.updateFeed(db, current.id, {
+      ...changes,
+      ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
+      ...(newSecret ? { webhookSecret: newSecret } : {}),
+      updatedAtTs: now,
+    });
+    if (updated && savesUrl && !updated.notificationsMuted) await queueTestEvent(db, updated, now);
+    return updated;
+  });
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert(row);
   if (savesUrl) deps.wake();
@@ -235,34 +228,43 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
  * A new signing secret, shown once. The old one keeps signing alongside it for
  * JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS, so receivers can switch without losing events.
  */
-export function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Feed {
-  const current = requireFeed(deps, auth, feedId);
-  if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
-  const row = repo.updateFeed(deps.db, current.id, {
-    webhookSecret: generateSecret(),
-    webhookPreviousSecret: current.webhookSecret,
-    webhookPreviousUntilTs: deps.clock.now() + deps.config.webhookRotationWindowMs,
-    updatedAtTs: deps.clock.now(),
-  })!;
+export async function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
+  // Read and written in one transaction: two rotations at once must not both keep the same previous secret.
+  const row = await tx(deps.db, async (db) => {
+    const current = await requireFeed({ db }, auth, feedId);
+    if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
+    return (await repo.updateFeed(db, current.id, {
+      webhookSecret: generateSecret(),
+      webhookPreviousSecret: current.webhookSecret,
+      webhookPreviousUntilTs: deps.clock.now() + deps.config.webhookRotationWindowMs,
+      updatedAtTs: deps.clock.now(),
+    }))!;
+  });
   deps.feedIndex.upsert(row);
   return toFeedView(deps.db, row, { revealSecret: true });
 }
 
 /** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */
-export function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): { queued: true; eventId: string } {
-  const feed = requireFeed(deps, auth, feedId);
-  if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
-  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
-  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
-  const eventId = queueTestEvent(deps.db, feed, deps.clock.now());
+export async function sendTestWebhook(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<{ queued: true; eventId: string }> {
+  // The feed as it is when the event is written: checked and queued in one transaction.
+  const eventId = await tx(deps.db, async (db) => {
+    const feed = await requireFeed({ db }, auth, feedId);
+    if (!feed.webhookUrl) throw new AppError("bad_request", "This feed has no webhook URL: set webhookUrl first");
+    if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+    if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
+    return queueTestEvent(db, feed, deps.clock.now());
+  });
   deps.wake();
   return { queued: true, eventId };
 }
 
 /** Removes the feed and every job matched into it, in one statement (cascading foreign keys). */
-export function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): { deleted: true; feedId: string } {
-  if (!repo.deleteFeed(deps.db, auth.accountId, feedId)) throw notFound("Feed not found");
-  deps.feedIndex.remove(feedId);
+export async function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<{ deleted: true; feedId: string }> {
+  await tx(deps.db, async (db) => {
+    if (!(await repo.deleteFeed(db, auth.accountId, feedId))) throw notFound("Feed not found");
+    // Out of the index before the commit: no ingest (its transaction waits for this one) can match a feed that is gone.
+    deps.feedIndex.remove(feedId);
+  });
   return { deleted: true, feedId };
 }
 
@@ -292,36 +294,40 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
   };
 }
 
-export function listFeedJobs(
+export async function listFeedJobs(
   deps: FeedsDeps,
   auth: AuthContext,
   feedId: string,
   query: { limit?: number; offset?: number; minScore?: number; unread?: boolean },
-): { jobs: FeedJobItem[]; total: number; limit: number; offset: number } {
-  requireFeed(deps, auth, feedId);
+): Promise<{ jobs: FeedJobItem[]; total: number; limit: number; offset: number }> {
+  await requireFeed(deps, auth, feedId);
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { items, total } = repo.listFeedJobs(deps.db, feedId, { limit, offset, minScore: query.minScore, unreadOnly: query.unread === true });
+  const { items, total } = await repo.listFeedJobs(deps.db, feedId, { limit, offset, minScore: query.minScore, unreadOnly: query.unread === true });
   return { jobs: items.map(toFeedJobItem), total, limit, offset };
 }
 
-export function patchFeedJob(
+export async function patchFeedJob(
   deps: FeedsDeps,
   auth: AuthContext,
   feedId: string,
   processedJobId: string,
   body: { read?: boolean; starred?: boolean },
-): FeedJobItem {
-  requireFeed(deps, auth, feedId);
-  const existing = repo.findFeedJob(deps.db, feedId, processedJobId);
-  if (!existing) throw notFound("Job not found in this feed");
-  if (body.read === undefined && body.starred === undefined)
-    throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
-  const changes: { read?: boolean; starredAtTs?: number | null } = {};
-  if (body.read !== undefined) changes.read = body.read;
-  if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
-  repo.updateFeedJob(deps.db, existing.id, changes);
-  return toFeedJobItem(repo.getFeedJobListing(deps.db, feedId, existing.id)!);
+): Promise<FeedJobItem> {
+  await requireFeed(deps, auth, feedId);
+  // Read and written in one transaction, so a star keeps the time it was first given.
+  const listing = await tx(deps.db, async (db) => {
+    const existing = await repo.findFeedJob(db, feedId, processedJobId);
+    if (!existing) throw notFound("Job not found in this feed");
+    if (body.read === undefined && body.starred === undefined)
+      throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
+    const changes: { read?: boolean; starredAtTs?: number | null } = {};
+    if (body.read !== undefined) changes.read = body.read;
+    if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
+    await repo.updateFeedJob(db, existing.id, changes);
+    return (await repo.getFeedJobListing(db, feedId, existing.id))!;
+  });
+  return toFeedJobItem(listing);
 }
 
 const CIPHERTEXT = /^~[0-9A-Za-z]{1,99}$/;
@@ -341,7 +347,7 @@ export interface ResolvedJob {
  * processed job in one of the caller's feeds. Malformed → 400; not archived
  * (or another account's processed job) → 404.
  */
-export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, field = "jobId"): ResolvedJob {
+export async function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, field = "jobId"): Promise<ResolvedJob> {
   const value = ref.trim();
   let ciphertext: string;
   let processedJobId: string | null = null;
@@ -359,18 +365,18 @@ export function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: string, 
     if (!found) throw new AppError("bad_request", `${field} URL does not contain a job ciphertext (~…)`);
     ciphertext = found[found.length - 1]!;
   } else if (isUuid(value)) {
-    const entry = repo.findFeedJobForAccount(deps.db, auth.accountId, value);
+    const entry = await repo.findFeedJobForAccount(deps.db, auth.accountId, value);
     if (!entry) throw notFound("Job not found");
     ciphertext = entry.jobCiphertext;
     processedJobId = entry.id;
   } else {
     throw new AppError("bad_request", `${field} must be a job ciphertext (~…), a job URL, or a processed job UUID`);
   }
-  const row = findJob(deps.db, ciphertext);
+  const row = await findJob(deps.db, ciphertext);
   if (!row) throw notFound("Job not found");
   const normalized = normalizeJob(row.document);
   if (!normalized.ok) throw new AppError("internal", `archived job ${ciphertext} does not normalize: ${normalized.error}`);
   // However the job was named, an application links to the feed entry it came from (the newest, when several feeds took it).
-  processedJobId ??= repo.newestMatchOf(deps.db, auth.accountId, ciphertext)?.id ?? null;
+  processedJobId ??= (await repo.newestMatchOf(deps.db, auth.accountId, ciphertext))?.id ?? null;
   return { row, job: normalized.job, processedJobId };
 }

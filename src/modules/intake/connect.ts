@@ -17,12 +17,12 @@ export function newOAuthState(): string {
 }
 
 /** Starts the OAuth2 authorization-code flow: a fresh single-use `state` and the marketplace page to open. */
-export function startMarketplaceConnect(deps: ConnectDeps): { url: string; state: string; expiresAtTs: number } {
+export async function startMarketplaceConnect(deps: ConnectDeps): Promise<{ url: string; state: string; expiresAtTs: number }> {
   const settings = marketplaceApiSettings(deps.config);
   const state = newOAuthState();
   const nowTs = deps.clock.now();
   const expiresAtTs = nowTs + OAUTH_STATE_TTL_MS;
-  repo.addOAuthState(deps.db, { state, provider: PROVIDER, expiresAtTs }, nowTs);
+  await repo.addOAuthState(deps.db, { state, provider: PROVIDER, expiresAtTs }, nowTs);
   const url = authorizeUrl({
     clientId: settings.clientId,
     redirectUri: deps.config.marketplaceRedirectUri,
@@ -53,7 +53,7 @@ export function parsePastedCode(input: string): { code: string; state: string | 
 /** Trades the code for tokens and stores them encrypted in the database; a given `state` must be pending and is used up first (once only, CSRF). */
 export async function finishMarketplaceConnect(deps: ConnectDeps, input: { code: string; state: string | null }): Promise<{ expiresAt: number }> {
   const settings = marketplaceApiOptions(deps.config, deps.db);
-  if (input.state !== null && !repo.takeOAuthState(deps.db, PROVIDER, input.state, deps.clock.now())) {
+  if (input.state !== null && !(await repo.takeOAuthState(deps.db, PROVIDER, input.state, deps.clock.now()))) {
     throw new AppError("bad_request", "Unknown, used or expired state: run `jobpilot source connect marketplace` again");
   }
   const tokens = await exchangeCode({ ...settings, redirectUri: deps.config.marketplaceRedirectUri, code: input.code, now: () => deps.clock.now() });

@@ -6,7 +6,7 @@
  * (feeds' index) → admit now (feeds/admit, feeds without a prompt) or queue
  * scoring (scoring, which admits through the same door).
  */
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { admitJob } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
@@ -59,7 +59,7 @@ export interface IngestResult {
  * wins) and is never matched or notified again. Bad documents are rejected one
  * by one with the reason and never stop the rest.
  */
-export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { source: string; numbering?: (i: number) => number }): IngestResult {
+export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { source: string; numbering?: (i: number) => number }): Promise<IngestResult> {
   const at = opts.numbering ?? ((i: number) => i);
   const result: IngestResult = { received: docs.length, inserted: 0, updated: 0, rejected: 0, matched: 0, scoring: 0, errors: [], notes: [] };
   const valid: { job: NormalizedJob; doc: JobDocument }[] = [];
@@ -82,38 +82,34 @@ export function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: { sourc
 
   const now = deps.clock.now();
   const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
-  transaction(
-    deps.db,
-    (db) => {
-      for (const { job, doc } of valid) {
-        if (archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs }) === "known") {
-          result.updated++;
-          continue;
-        }
-        result.inserted++;
-        const unscored: CompiledFeed[] = [];
-        for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
-          if (feed.profilePrompt.trim() === "") {
-            if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
-          } else {
-            queueScoring(db, { feedId: feed.id, ciphertext: job.ciphertext }, now);
-            result.scoring++;
-          }
-        }
-        if (unscored.length === 0) continue;
-        // A feed without a profilePrompt takes every match at the same score, with no scoring task.
-        result.matched += admitJob(db, unscored, {
-          jobCiphertext: job.ciphertext,
-          document: doc,
-          score: EMPTY_PROMPT_SCORE,
-          scoreSource: "default",
-          scoreReason: "No profilePrompt on this feed: every match scores 5",
-          nowTs: now,
-        });
+  await tx(deps.db, async (db) => {
+    for (const { job, doc } of valid) {
+      if ((await archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs })) === "known") {
+        result.updated++;
+        continue;
       }
-    },
-    "immediate",
-  );
+      result.inserted++;
+      const unscored: CompiledFeed[] = [];
+      for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
+        if (feed.profilePrompt.trim() === "") {
+          if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
+        } else {
+          await queueScoring(db, { feedId: feed.id, ciphertext: job.ciphertext }, now);
+          result.scoring++;
+        }
+      }
+      if (unscored.length === 0) continue;
+      // A feed without a profilePrompt takes every match at the same score, with no scoring task.
+      result.matched += await admitJob(db, unscored, {
+        jobCiphertext: job.ciphertext,
+        document: doc,
+        score: EMPTY_PROMPT_SCORE,
+        scoreSource: "default",
+        scoreReason: "No profilePrompt on this feed: every match scores 5",
+        nowTs: now,
+      });
+    }
+  });
   if (result.matched > 0 || result.scoring > 0) deps.wake();
   return result;
 }

@@ -19,7 +19,7 @@ export interface SourceDeps {
   /** Where sources keep what must be shared across nodes (the marketplace-api OAuth tokens). */
   db: Db;
   /** Every distinct include term of the feeds that watch `platform`: what a searching source asks for. */
-  searchTerms: (platform: string) => string[];
+  searchTerms: (platform: string) => Promise<string[]>;
   /** The app's clock, for sources that read time between polls (token expiry, Retry-After dates); the system clock when absent. */
   clock?: Clock;
 }
@@ -92,7 +92,7 @@ export const SOURCE_CATALOG: Record<string, { platform: string; description: str
         const source = createMarketplaceApiSource({
           ...marketplace,
           intervalMs,
-          queries: () => [...new Set([...deps.searchTerms("marketplace"), ...extra])],
+          queries: async () => [...new Set([...(await deps.searchTerms("marketplace")), ...extra])],
           now: clock ? () => clock.now() : undefined,
         });
         // An explicit interval wins; otherwise the cron schedule decides (checked here so a bad pattern stops start-up).

@@ -40,11 +40,11 @@ function describeError(err: unknown): string {
  */
 export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: boolean; seen: number; inserted: number; error?: string }> {
   const startedTs = deps.clock.now();
-  const row = findSourceState(deps.db, source.name);
+  const row = await findSourceState(deps.db, source.name);
   const state = (row?.state ?? {}) as SourceState;
   try {
     const result = await source.poll({ nowTs: startedTs, state, fetch, log: deps.log.child({ source: source.name }) });
-    const ingested = result.docs.length ? ingestDocuments(deps, result.docs, { source: source.name }) : null;
+    const ingested = result.docs.length ? await ingestDocuments(deps, result.docs, { source: source.name }) : null;
     if (ingested && ingested.rejected > 0)
       deps.log.warn("source produced invalid documents", { source: source.name, rejected: ingested.rejected, errors: ingested.errors.slice(0, 5) });
     if (ingested && ingested.notes.length > 0)
@@ -52,7 +52,7 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
     const nowTs = deps.clock.now();
     const seen = result.docs.length;
     const inserted = ingested?.inserted ?? 0;
-    recordPoll(deps.db, source.name, nowTs, {
+    await recordPoll(deps.db, source.name, nowTs, {
       ok: true,
       state: result.state ?? state,
       seen,
@@ -68,7 +68,7 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
     // Anything may be thrown (even null); only a finite retryAfterMs is a server's request to wait.
     const asked = typeof err === "object" && err !== null ? (err as { retryAfterMs?: unknown }).retryAfterMs : undefined;
     const retryAfterMs = typeof asked === "number" && Number.isFinite(asked) ? asked : undefined;
-    recordPoll(deps.db, source.name, nowTs, { ok: false, error, nextRunAtTs: nextRunAt(nowTs, source, failures, retryAfterMs) });
+    await recordPoll(deps.db, source.name, nowTs, { ok: false, error, nextRunAtTs: nextRunAt(nowTs, source, failures, retryAfterMs) });
     // A SourceError needs the user (re-authorise, fix config): say so loudly; a network blip only warns.
     if (err instanceof SourceError) deps.log.error("source needs attention", { source: source.name, error, failures });
     else deps.log.warn("source poll failed", { source: source.name, error, failures });
@@ -84,15 +84,16 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
 export function sourceLoops(deps: Deps, sources: JobSource[]): Loop[] {
   return sources.map((source) => {
     // The first poll after start is immediate unless a stored schedule (back-off) says later.
-    let dueTs = findSourceState(deps.db, source.name)?.nextRunAtTs ?? 0;
+    let dueTs: number | undefined;
     return new Loop({
       name: `source:${source.name}`,
       intervalMs: Math.min(TICK_MS, source.intervalMs),
       log: deps.log,
       run: async () => {
+        dueTs ??= (await findSourceState(deps.db, source.name))?.nextRunAtTs ?? 0;
         if (deps.clock.now() < dueTs) return;
         await pollSource(deps, source);
-        dueTs = findSourceState(deps.db, source.name)?.nextRunAtTs ?? deps.clock.now() + source.intervalMs;
+        dueTs = (await findSourceState(deps.db, source.name))?.nextRunAtTs ?? deps.clock.now() + source.intervalMs;
       },
     });
   });

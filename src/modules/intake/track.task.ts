@@ -28,17 +28,17 @@ export interface TrackDeps {
  */
 export async function trackJobs(deps: TrackDeps, sourceNamed: (name: string) => JobSource | undefined): Promise<void> {
   const now = deps.clock.now();
-  const due = dueTracking(deps.db, now - MIN_INTERVAL_MS, deps.config.trackerBudget);
+  const due = await dueTracking(deps.db, now - MIN_INTERVAL_MS, deps.config.trackerBudget);
   const docsBySource = new Map<string, JobDocument[]>();
   for (const { jobCiphertext, source: name } of due) {
     const source = sourceNamed(name);
     if (!source?.reread) continue;
-    const row = findJob(deps.db, jobCiphertext);
+    const row = await findJob(deps.db, jobCiphertext);
     if (!row) continue;
     const doc = await source.reread(row.document as JobDocument, now);
     const docs = docsBySource.get(name);
     if (docs) docs.push(doc);
     else docsBySource.set(name, [doc]);
   }
-  for (const [name, docs] of docsBySource) ingestDocuments(deps, docs, { source: name });
+  for (const [name, docs] of docsBySource) await ingestDocuments(deps, docs, { source: name });
 }

@@ -3,7 +3,7 @@
  * feeds filter on and the document as it was last seen. Intake calls these
  * inside its transaction; nothing here matches or notifies.
  */
-import type { Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import type { JobDocument } from "../../sources/document";
 import { normalizeJob, type NormalizedJob } from "./normalize";
 import * as repo from "./repo";
@@ -38,24 +38,24 @@ function columns(job: NormalizedJob, source: string) {
  * freshest `exploredAt` wins), and that refresh is one more check of a job the
  * tracker watches.
  */
-export function archiveDocument(
+export async function archiveDocument(
   db: Db,
   job: NormalizedJob,
   doc: JobDocument,
   opts: { source: string; nowTs: number; trackerMaxAgeMs: number },
-): "inserted" | "known" {
+): Promise<"inserted" | "known"> {
   const now = opts.nowTs;
   const exploredAtTs = job.exploredAt ?? now;
-  const known = repo.findJobMeta(db, job.ciphertext);
+  const known = await repo.findJobMeta(db, job.ciphertext);
   if (known) {
     if (exploredAtTs >= known.exploredAtTs) {
-      repo.updateJob(db, job.ciphertext, { ...columns(job, opts.source), document: doc, exploredAtTs, updatedAtTs: now });
+      await repo.updateJob(db, job.ciphertext, { ...columns(job, opts.source), document: doc, exploredAtTs, updatedAtTs: now });
       // A newer document of a job the tracker watches is one more observation of its proposal activity.
-      checkTracked(db, job.ciphertext, doc, now, opts.trackerMaxAgeMs);
+      await checkTracked(db, job.ciphertext, doc, now, opts.trackerMaxAgeMs);
     }
     return "known";
   }
-  repo.insertJob(db, {
+  await repo.insertJob(db, {
     ciphertext: job.ciphertext,
     ...columns(job, opts.source),
     document: doc,
@@ -71,12 +71,14 @@ export function archiveDocument(
  * test's sample job, which GET /api/v1/jobs/{ciphertext} must find but no feed
  * may ever match or notify. A ciphertext already archived is left as it is.
  */
-export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string, nowTs: number): string {
+export async function archiveWithoutMatching(db: Db, doc: JobDocument, source: string, nowTs: number): Promise<string> {
   const normalized = normalizeJob(doc);
   if (!normalized.ok) throw new Error(`the document does not normalize: ${normalized.error}`);
   const { job } = normalized;
-  if (!repo.findJobMeta(db, job.ciphertext)) {
-    repo.insertJob(db, {
+  // The look and the insert in one transaction: two deliveries at once must not both insert.
+  await tx(db, async (t) => {
+    if (await repo.findJobMeta(t, job.ciphertext)) return;
+    await repo.insertJob(t, {
       ciphertext: job.ciphertext,
       ...columns(job, source),
       document: doc,
@@ -84,6 +86,6 @@ export function archiveWithoutMatching(db: Db, doc: JobDocument, source: string,
       exploredAtTs: job.exploredAt ?? nowTs,
       updatedAtTs: nowTs,
     });
-  }
+  });
   return job.ciphertext;
 }

@@ -8,9 +8,9 @@ import * as repo from "./repo";
  * moment it enters a feed or is applied to; every newer document of it (a
  * re-ingest, or the tracker re-reading it from its source) is one check.
  */
-export function ensureTracked(db: Db, ciphertext: string, document: unknown, nowTs: number): void {
+export async function ensureTracked(db: Db, ciphertext: string, document: unknown, nowTs: number): Promise<void> {
   const state = startTracking(countsOf(document), nowTs);
-  repo.insertTrackingIfAbsent(db, {
+  await repo.insertTrackingIfAbsent(db, {
     jobCiphertext: ciphertext,
     active: state.active, // a job already closed or filled at its first check is not watched
     state: state as unknown as Record<string, unknown>,
@@ -19,13 +19,13 @@ export function ensureTracked(db: Db, ciphertext: string, document: unknown, now
 }
 
 /** Records a newer document of a watched job as a check; does nothing for jobs nobody watches. */
-export function checkTracked(db: Db, ciphertext: string, document: unknown, nowTs: number, maxAgeMs: number): void {
-  const row = repo.findTracking(db, ciphertext);
+export async function checkTracked(db: Db, ciphertext: string, document: unknown, nowTs: number, maxAgeMs: number): Promise<void> {
+  const row = await repo.findTracking(db, ciphertext);
   if (!row?.active) return;
   const normalized = normalizeJob(document);
   const state = recordCheck(row.state as unknown as TrackingState, countsOf(document), nowTs, {
     publishTimeTs: normalized.ok ? normalized.job.publishTimeTs : null,
     maxAgeMs,
   });
-  repo.saveTracking(db, ciphertext, state as unknown as Record<string, unknown>, state.active, nowTs);
+  await repo.saveTracking(db, ciphertext, state as unknown as Record<string, unknown>, state.active, nowTs);
 }

@@ -76,7 +76,7 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
  */
 async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<WriterProfile | null> {
   try {
-    const primary = primaryProfile(await driverFor(deps, auth.accountId).freelancers(auth.accountId));
+    const primary = primaryProfile(await (await driverFor(deps, auth.accountId)).freelancers(auth.accountId));
     if (!primary) return null;
     return { name: primary.freelancer.name, title: primary.profile.name };
   } catch (err) {
@@ -120,7 +120,7 @@ async function write(
       { job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions, bid },
       Math.round(deps.config.aiTimeoutMs * EFFORT_TIMEOUT[input.effort]),
     );
-    addAiUsage(deps.db, {
+    await addAiUsage(deps.db, {
       accountId: auth.accountId,
       month: monthOf(deps.clock.now()),
       purpose: "proposal",
@@ -159,13 +159,13 @@ export async function generateProposal(
   if (body.jobDescription !== undefined && body.jobDescription.trim() !== "") {
     job = { title: body.jobTitle?.trim() ?? "", description: body.jobDescription, skills: [], jobType: null, budgetText: null };
   } else if (body.jobId) {
-    job = writingJobOf(resolveJobRef(deps, auth, body.jobId).job);
+    job = writingJobOf((await resolveJobRef(deps, auth, body.jobId)).job);
   } else {
     throw new AppError("bad_request", "jobId is required unless jobDescription (with jobTitle) is given");
   }
   let instructions: string | null = null;
   if (body.feedId !== undefined) {
-    const feed = findFeed(deps.db, auth.accountId, body.feedId);
+    const feed = await findFeed(deps.db, auth.accountId, body.feedId);
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }

@@ -1,15 +1,19 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { exclusive, type Db } from "../../db/client";
 import { jobScores } from "../../db/schema";
 
 export function findScore(db: Db, jobCiphertext: string, promptHash: string) {
-  return db
-    .select()
-    .from(jobScores)
-    .where(and(eq(jobScores.jobCiphertext, jobCiphertext), eq(jobScores.promptHash, promptHash)))
-    .get();
+  return exclusive(db, () =>
+    db
+      .select()
+      .from(jobScores)
+      .where(and(eq(jobScores.jobCiphertext, jobCiphertext), eq(jobScores.promptHash, promptHash)))
+      .get(),
+  );
 }
 
-export function saveScore(db: Db, row: typeof jobScores.$inferInsert): void {
-  db.insert(jobScores).values(row).onConflictDoNothing().run();
+export function saveScore(db: Db, row: typeof jobScores.$inferInsert): Promise<void> {
+  return exclusive(db, () => {
+    db.insert(jobScores).values(row).onConflictDoNothing().run();
+  });
 }

@@ -1,7 +1,7 @@
 import { AiError, type AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
-import { transaction, type Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
@@ -31,8 +31,8 @@ export interface ScoringDeps {
 export const SCORE_TASK = "score";
 
 /** Queues the scoring of a job a feed matched; call inside the transaction that archived it. */
-export function queueScoring(db: Db, payload: { feedId: string; ciphertext: string }, nowTs: number): void {
-  enqueueTask(db, SCORE_TASK, payload, nowTs, { maxAttempts: 4 });
+export async function queueScoring(db: Db, payload: { feedId: string; ciphertext: string }, nowTs: number): Promise<void> {
+  await enqueueTask(db, SCORE_TASK, payload, nowTs, { maxAttempts: 4 });
 }
 
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */
@@ -63,13 +63,13 @@ async function computeScore(
 ): Promise<ScoreOutcome> {
   if (input.profilePrompt.trim() === "") return { score: EMPTY_PROMPT_SCORE, source: "default", reason: "No profilePrompt on this feed" };
   const promptHash = sha256Hex(input.profilePrompt);
-  const cached = repo.findScore(deps.db, input.ciphertext, promptHash);
+  const cached = await repo.findScore(deps.db, input.ciphertext, promptHash);
   if (cached) return { score: cached.score, source: "cache", reason: cached.reason ?? "" };
   let pending = inFlight.get(deps.db);
   if (!pending) inFlight.set(deps.db, (pending = new Map()));
   const key = `${input.ciphertext}\u0000${promptHash}`;
   const running = pending.get(key);
-  if (running) {
+  if (running !== undefined) {
     const shared = await running;
     return shared.source === "ai" ? { ...shared, source: "cache" } : shared;
   }
@@ -91,14 +91,14 @@ async function scoreUncached(
   let fallbackWhy = "no model configured";
   if (deps.ai.isConfigured) {
     const month = monthOf(deps.clock.now());
-    const allowance = findAccount(deps.db, input.accountId)?.aiScoringAllowance ?? null;
-    if (allowance !== null && aiUsageCalls(deps.db, input.accountId, month, "scoring") >= allowance) {
+    const allowance = (await findAccount(deps.db, input.accountId))?.aiScoringAllowance ?? null;
+    if (allowance !== null && (await aiUsageCalls(deps.db, input.accountId, month, "scoring")) >= allowance) {
       fallbackWhy = `monthly AI scoring allowance of ${allowance} used`;
     } else {
       try {
         const scored = await scoreWithModel(deps.ai, deps.config.scoringModel, input.profilePrompt, input.job);
-        transaction(deps.db, (db) => {
-          repo.saveScore(db, {
+        await tx(deps.db, async (db) => {
+          await repo.saveScore(db, {
             jobCiphertext: input.ciphertext,
             promptHash,
             score: scored.score,
@@ -106,7 +106,7 @@ async function scoreUncached(
             model: scored.model,
             createdAtTs: deps.clock.now(),
           });
-          addAiUsage(db, {
+          await addAiUsage(db, {
             accountId: input.accountId,
             month,
             purpose: "scoring",
@@ -129,9 +129,9 @@ async function scoreUncached(
 
 /** The `score` task: score a new job for a feed it passed the filters of, and let it in at or above minScore. */
 export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: string; ciphertext: string }, ctx: TaskContext): Promise<void> {
-  const feed = findFeedById(deps.db, payload.feedId);
+  const feed = await findFeedById(deps.db, payload.feedId);
   if (!feed) return; // deleted meanwhile: nothing to do
-  const row = findJob(deps.db, payload.ciphertext);
+  const row = await findJob(deps.db, payload.ciphertext);
   if (!row) return;
   const normalized = normalizeJob(row.document);
   if (!normalized.ok) throw new Error(`archived job ${payload.ciphertext} no longer normalizes: ${normalized.error}`);
@@ -147,23 +147,19 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
     ctx,
   );
   let entered = false;
-  transaction(
-    deps.db,
-    (db) => {
-      // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
-      const current = findFeedById(db, payload.feedId);
-      if (!current || outcome.score < current.minScore) return;
-      entered =
-        admitJob(db, [admitFeedOf(current)], {
-          jobCiphertext: payload.ciphertext,
-          document: row.document,
-          score: outcome.score,
-          scoreSource: outcome.source,
-          scoreReason: outcome.reason,
-          nowTs: deps.clock.now(),
-        }) > 0;
-    },
-    "immediate",
-  );
+  await tx(deps.db, async (db) => {
+    // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
+    const current = await findFeedById(db, payload.feedId);
+    if (!current || outcome.score < current.minScore) return;
+    entered =
+      (await admitJob(db, [admitFeedOf(current)], {
+        jobCiphertext: payload.ciphertext,
+        document: row.document,
+        score: outcome.score,
+        scoreSource: outcome.source,
+        scoreReason: outcome.reason,
+        nowTs: deps.clock.now(),
+      })) > 0;
+  });
   if (entered) deps.wake();
 }

@@ -68,30 +68,26 @@ export class WebhookDeliverer extends PoolLoop {
 
   /** Resolves when no event is due now and nothing is in flight (tests and benchmarks). */
   idle(timeoutMs = 10_000): Promise<void> {
-    return this.waitIdle(() => outbox.dueEvents(this.deps.db, this.deps.clock.now(), 1).length === 0, timeoutMs, "webhook deliveries");
+    return this.waitIdle(async () => (await outbox.dueEvents(this.deps.db, this.deps.clock.now(), 1)).length === 0, timeoutMs, "webhook deliveries");
   }
 
-  protected round(): void {
-    let free = this.deps.config.webhookConcurrency - this.inFlight.size;
+  protected async round(): Promise<void> {
+    const free = this.deps.config.webhookConcurrency - this.inFlight.size;
     if (free <= 0) return;
     // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
-    for (const due of outbox.dueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8))) {
-      if (free === 0) break;
-      if (this.busyFeeds.has(due.feedId)) continue;
-      const e = outbox.findEventBySeq(this.deps.db, due.seq);
-      if (!e) continue;
+    const picked = await outbox.pickDueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8), free, this.busyFeeds);
+    for (const e of picked) {
       this.busyFeeds.add(e.feedId);
-      free--;
       const work = this.deliver(e).catch((err) => this.deps.log.error("webhook delivery crashed", { event: e.id, err: err as Error }));
       this.track(work, () => this.busyFeeds.delete(e.feedId));
     }
   }
 
-  private payloadOf(e: outbox.EventRow, feed: { id: string; title: string }): unknown | null {
+  private async payloadOf(e: outbox.EventRow, feed: { id: string; title: string }): Promise<unknown | null> {
     const { db, clock } = this.deps;
     if (e.type !== JOB_MATCHED_EVENT) {
       // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
-      const sample = findJob(db, archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
+      const sample = await findJob(db, await archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
       const job = sample ? normalizeJob(sample.document) : null;
       if (!sample || !job?.ok) return null;
       return withClientScore(
@@ -100,8 +96,8 @@ export class WebhookDeliverer extends PoolLoop {
         clock.now(),
       );
     }
-    const match = e.feedJobId ? findFeedJobById(db, e.feedJobId) : undefined;
-    const row = e.jobCiphertext ? findJob(db, e.jobCiphertext) : undefined;
+    const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
+    const row = e.jobCiphertext ? await findJob(db, e.jobCiphertext) : undefined;
     const job = row ? normalizeJob(row.document) : null;
     if (!match || !row || !job?.ok) return null;
     const payload = buildJobMatchedPayload({
@@ -118,10 +114,10 @@ export class WebhookDeliverer extends PoolLoop {
   private async deliver(e: outbox.EventRow): Promise<void> {
     const { db, clock, config } = this.deps;
     const now = clock.now();
-    const feed = findFeedById(db, e.feedId);
+    const feed = await findFeedById(db, e.feedId);
     if (!feed) return; // deleted: its events went with it
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
-      outbox.setEventState(db, e.seq, {
+      await outbox.setEventState(db, e.seq, {
         status: "skipped",
         nextAttemptAtTs: null,
         lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL",
@@ -130,16 +126,16 @@ export class WebhookDeliverer extends PoolLoop {
     }
     // Muted means nothing is sent, including events written before the feed was muted.
     if (feed.notificationsMuted) {
-      outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
+      await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
       return;
     }
-    if (e.type === JOB_MATCHED_EVENT && outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) {
-      outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
+    if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
+      await outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
       return;
     }
-    const payload = this.payloadOf(e, { id: feed.id, title: feed.title });
+    const payload = await this.payloadOf(e, { id: feed.id, title: feed.title });
     if (payload === null) {
-      outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
+      await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
       return;
     }
     const body = JSON.stringify(payload);
@@ -175,19 +171,19 @@ export class WebhookDeliverer extends PoolLoop {
     const durationMs = Math.round(performance.now() - started);
     const attempt = { startedAtTs: now, durationMs, statusCode, error };
     if (error === null) {
-      repo.recordAttempt(db, e, attempt, { status: "delivered", nextAttemptAtTs: null });
-      if (feed.webhookFailingSinceTs !== null) noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
+      await repo.recordAttempt(db, e, attempt, { status: "delivered", nextAttemptAtTs: null });
+      if (feed.webhookFailingSinceTs !== null) await noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
       return;
     }
     const failedAt = clock.now();
     // A refused destination is refused again on every retry: the event fails now (the attempt's error says "blocked").
     const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter, failedAt);
     if (delay !== null) {
-      repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      await repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
       return;
     }
-    repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
-    const state = noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
+    await repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
+    const state = await noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
     this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", {
       event: e.id,
       feed: feed.id,

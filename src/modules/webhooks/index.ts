@@ -66,10 +66,18 @@ export function webhooksRoutes(deps: Deps) {
       },
       detail: { tags, summary: "(extension) The feed's webhook events and their attempts, newest first" },
     })
-    .post("/:feedId/deliveries/:eventId/retry", ({ auth, params, set }) => ((set.status = 202), retryDelivery(deps, auth, params.feedId, params.eventId)), {
-      policy,
-      params: t.Object({ feedId: t.String({ maxLength: 100 }), eventId: t.String({ maxLength: 100 }) }),
-      response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
-      detail: { tags, summary: "(extension) Send an event again now" },
-    });
+    .post(
+      "/:feedId/deliveries/:eventId/retry",
+      async ({ auth, params, set }) => {
+        const queued = await retryDelivery(deps, auth, params.feedId, params.eventId);
+        set.status = 202;
+        return queued;
+      },
+      {
+        policy,
+        params: t.Object({ feedId: t.String({ maxLength: 100 }), eventId: t.String({ maxLength: 100 }) }),
+        response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
+        detail: { tags, summary: "(extension) Send an event again now" },
+      },
+    );
 }

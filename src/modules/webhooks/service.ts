@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
@@ -14,19 +14,19 @@ export interface WebhooksDeps {
   wake: () => void;
 }
 
-function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
-  const feed = findFeed(deps.db, auth.accountId, feedId);
+async function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
+  const feed = await findFeed(deps.db, auth.accountId, feedId);
   if (!feed) throw notFound("Feed not found");
   return feed;
 }
 
 /** The feed's webhook events newest first, each with its attempts (extension API, also the dashboard's). */
-export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: string, query: { limit?: number; offset?: number; status?: string }) {
-  const feed = requireFeed(deps, auth, feedId);
+export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: string, query: { limit?: number; offset?: number; status?: string }) {
+  const feed = await requireFeed(deps, auth, feedId);
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
-  const { items, total } = outbox.listEvents(deps.db, feedId, { limit, offset, status: query.status });
-  const attempts = repo.attemptsOf(
+  const { items, total } = await outbox.listEvents(deps.db, feedId, { limit, offset, status: query.status });
+  const attempts = await repo.attemptsOf(
     deps.db,
     items.map((e) => e.seq),
   );
@@ -58,19 +58,22 @@ export function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feedId: st
 }
 
 /** Sends an event again now: one more attempt for a failed one, or an early one for one waiting to retry. */
-export function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: string, eventId: string) {
-  const feed = requireFeed(deps, auth, feedId);
-  const event = outbox.findEvent(deps.db, feedId, eventId);
-  if (!event) throw notFound("Delivery not found");
-  if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
-  if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
-  if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
-  if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
-  // Leaves room for exactly one more attempt when the retries are spent.
-  outbox.setEventState(deps.db, event.seq, {
-    status: "retrying",
-    nextAttemptAtTs: deps.clock.now(),
-    attempts: Math.min(event.attempts, deps.webhookRetryScheduleMs.length),
+export async function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedId: string, eventId: string) {
+  // Read and written in one transaction: a delivery finishing meanwhile cannot slip between the checks and the write.
+  await tx(deps.db, async (db) => {
+    const feed = await requireFeed({ ...deps, db }, auth, feedId);
+    const event = await outbox.findEvent(db, feedId, eventId);
+    if (!event) throw notFound("Delivery not found");
+    if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
+    if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
+    if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+    if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
+    // Leaves room for exactly one more attempt when the retries are spent.
+    await outbox.setEventState(db, event.seq, {
+      status: "retrying",
+      nextAttemptAtTs: deps.clock.now(),
+      attempts: Math.min(event.attempts, deps.webhookRetryScheduleMs.length),
+    });
   });
   deps.wake();
   return { queued: true as const, eventId };

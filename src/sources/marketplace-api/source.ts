@@ -66,7 +66,7 @@ export interface MarketplaceApiSourceOptions
     "apiUrl" | "tokenUrl" | "clientId" | "clientSecret" | "tokenVault" | "secretKey" | "fetch" | "now" | "sleep" | "minIntervalMs"
   > {
   /** Search terms: the active feeds' includes plus configured extras; read at every poll. */
-  queries: () => string[];
+  queries: () => string[] | Promise<string[]>;
   intervalMs?: number;
   maxPages?: number;
   pageSize?: number;
@@ -183,14 +183,7 @@ export function createMarketplaceApiSource(opts: MarketplaceApiSourceOptions): J
     async poll(ctx: PollContext): Promise<PollResult> {
       pollFetch = ctx.fetch;
       pollLog = ctx.log;
-      const queries = [
-        ...new Set(
-          opts
-            .queries()
-            .map((q) => q.trim())
-            .filter((q) => q !== "" && q.length <= MAX_QUERY_LENGTH),
-        ),
-      ].slice(0, MAX_QUERIES);
+      const queries = [...new Set((await opts.queries()).map((q) => q.trim()).filter((q) => q !== "" && q.length <= MAX_QUERY_LENGTH))].slice(0, MAX_QUERIES);
       const previous = seenOf(ctx.state);
       if (queries.length === 0) {
         ctx.log.debug("marketplace-api: no search terms (no active feed has includes)");

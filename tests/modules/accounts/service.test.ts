@@ -12,95 +12,95 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 describe("accounts, keys and credits", () => {
-  test("an account is created with its credits, a ledger row and a working key", () => {
-    t = createTestApp();
-    const created = accounts.createAccount(t.deps, { name: "Acme", kind: "agency", credits: 7 });
+  test("an account is created with its credits, a ledger row and a working key", async () => {
+    t = await createTestApp();
+    const created = await accounts.createAccount(t.deps, { name: "Acme", kind: "agency", credits: 7 });
     expect(created.account).toMatchObject({ name: "Acme", kind: "agency", credits: 7 });
-    expect(accounts.authenticate(t.deps, created.apiKey)).toMatchObject({ accountId: created.account.id, accountKind: "agency" });
+    expect(await accounts.authenticate(t.deps, created.apiKey)).toMatchObject({ accountId: created.account.id, accountKind: "agency" });
     const ledger = t.deps.db.$client.query("SELECT delta, reason FROM credit_ledger WHERE account_id = ?").all(created.account.id);
     expect(ledger).toEqual([{ delta: 7, reason: "grant" }]);
   });
 
-  test("bad input is refused with a message naming the field", () => {
-    t = createTestApp();
+  test("bad input is refused with a message naming the field", async () => {
+    t = await createTestApp();
     expect(() => accounts.createAccount(t.deps, { name: "  " })).toThrow(/name must be/);
     expect(() => accounts.createAccount(t.deps, { name: "x", kind: "team" as never })).toThrow(/kind must be one of solo, agency/);
     expect(() => accounts.createAccount(t.deps, { name: "x", credits: -1 })).toThrow(/credits must be a non-negative whole number/);
   });
 
-  test("credits can be granted and corrected but never go below zero", () => {
-    t = createTestApp();
-    const { accountId } = t.account({ credits: 3 });
-    expect(accounts.grantCredits(t.deps, accountId, 5).balance).toBe(8);
-    expect(accounts.grantCredits(t.deps, accountId, -2, "refund mistake").balance).toBe(6);
+  test("credits can be granted and corrected but never go below zero", async () => {
+    t = await createTestApp();
+    const { accountId } = await t.account({ credits: 3 });
+    expect((await accounts.grantCredits(t.deps, accountId, 5)).balance).toBe(8);
+    expect((await accounts.grantCredits(t.deps, accountId, -2, "refund mistake")).balance).toBe(6);
     expect(() => accounts.grantCredits(t.deps, accountId, -7)).toThrow(/would leave a negative balance \(current balance 6\)/);
-    expect(accounts.getAccount(t.deps, accountId).credits).toBe(6);
+    expect((await accounts.getAccount(t.deps, accountId)).credits).toBe(6);
     expect(() => accounts.grantCredits(t.deps, accountId, 0)).toThrow(/must not be 0/);
     expect(() => accounts.grantCredits(t.deps, "nope", 1)).toThrow(/Account not found/);
     const sum = t.deps.db.$client.query("SELECT sum(delta) AS s FROM credit_ledger WHERE account_id = ?").get(accountId) as { s: number };
     expect(sum.s).toBe(6);
   });
 
-  test("the database refuses a negative balance even if a bug tried one", () => {
-    t = createTestApp();
-    const { accountId } = t.account({ credits: 1 });
+  test("the database refuses a negative balance even if a bug tried one", async () => {
+    t = await createTestApp();
+    const { accountId } = await t.account({ credits: 1 });
     expect(() => t.deps.db.$client.run("UPDATE accounts SET credits_balance = -1 WHERE id = ?", [accountId])).toThrow(/CHECK constraint/);
   });
 
-  test("a revoked key no longer authenticates; revoking twice is harmless", () => {
-    t = createTestApp();
-    const { accountId } = t.account();
-    const { key, apiKey } = accounts.createKey(t.deps, accountId, "ci");
-    expect(accounts.authenticate(t.deps, apiKey)).not.toBeNull();
-    expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(false);
-    expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
-    expect(accounts.revokeKey(t.deps, key.id).alreadyRevoked).toBe(true);
-    expect(() => accounts.revokeKey(t.deps, "missing")).toThrow(AppError);
+  test("a revoked key no longer authenticates; revoking twice is harmless", async () => {
+    t = await createTestApp();
+    const { accountId } = await t.account();
+    const { key, apiKey } = await accounts.createKey(t.deps, accountId, "ci");
+    expect(await accounts.authenticate(t.deps, apiKey)).not.toBeNull();
+    expect((await accounts.revokeKey(t.deps, key.id)).alreadyRevoked).toBe(false);
+    expect(await accounts.authenticate(t.deps, apiKey)).toBeNull();
+    expect((await accounts.revokeKey(t.deps, key.id)).alreadyRevoked).toBe(true);
+    await expect(accounts.revokeKey(t.deps, "missing")).rejects.toThrow(AppError);
   });
 
   test("a key revoked by another process (another connection) stops working within the data_version check interval", async () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), "jp-auth-")), "auth.db");
-    t = createTestApp({ dbPath });
-    const { apiKey, keyId } = t.account();
-    expect(accounts.authenticate(t.deps, apiKey)).not.toBeNull(); // now cached
+    t = await createTestApp({ dbPath });
+    const { apiKey, keyId } = await t.account();
+    expect(await accounts.authenticate(t.deps, apiKey)).not.toBeNull(); // now cached
     const other = openDatabase(dbPath);
-    accounts.revokeKey({ db: other, clock: t.clock }, keyId);
+    await accounts.revokeKey({ db: other, clock: t.clock }, keyId);
     closeDatabase(other);
     await Bun.sleep(DATA_VERSION_CHECK_MS + 1);
-    expect(accounts.authenticate(t.deps, apiKey)).toBeNull();
+    expect(await accounts.authenticate(t.deps, apiKey)).toBeNull();
   });
 
-  test("this process's own changes to a key's account apply at once despite the cache", () => {
-    t = createTestApp();
-    const { apiKey, accountId } = t.account();
-    expect(accounts.authenticate(t.deps, apiKey)?.rateLimitMultiplier).toBe(1);
-    accounts.setRateLimits(t.deps, accountId, { multiplier: 3 });
-    expect(accounts.authenticate(t.deps, apiKey)?.rateLimitMultiplier).toBe(3);
+  test("this process's own changes to a key's account apply at once despite the cache", async () => {
+    t = await createTestApp();
+    const { apiKey, accountId } = await t.account();
+    expect((await accounts.authenticate(t.deps, apiKey))?.rateLimitMultiplier).toBe(1);
+    await accounts.setRateLimits(t.deps, accountId, { multiplier: 3 });
+    expect((await accounts.authenticate(t.deps, apiKey))?.rateLimitMultiplier).toBe(3);
   });
 
-  test("rate-limit settings accept a multiplier and known bucket windows only", () => {
-    t = createTestApp();
-    const { accountId } = t.account();
-    const updated = accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "apply.day": 5000 } });
+  test("rate-limit settings accept a multiplier and known bucket windows only", async () => {
+    t = await createTestApp();
+    const { accountId } = await t.account();
+    const updated = await accounts.setRateLimits(t.deps, accountId, { multiplier: 2, overrides: { "apply.day": 5000 } });
     expect(updated).toMatchObject({ rateLimitMultiplier: 2, rateLimitOverrides: { "apply.day": 5000 } });
-    expect(() => accounts.setRateLimits(t.deps, accountId, { overrides: { "apply.week": 1 } })).toThrow(/unknown limit "apply.week"/);
-    expect(() => accounts.setRateLimits(t.deps, accountId, { multiplier: 0 })).toThrow(/multiplier must be/);
-    expect(accounts.setRateLimits(t.deps, accountId, { clear: true })).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
+    await expect(accounts.setRateLimits(t.deps, accountId, { overrides: { "apply.week": 1 } })).rejects.toThrow(/unknown limit "apply.week"/);
+    await expect(accounts.setRateLimits(t.deps, accountId, { multiplier: 0 })).rejects.toThrow(/multiplier must be/);
+    expect(await accounts.setRateLimits(t.deps, accountId, { clear: true })).toMatchObject({ rateLimitMultiplier: 1, rateLimitOverrides: {} });
   });
 
-  test("the first-run account is created once, on an empty database only", () => {
-    t = createTestApp();
-    const first = accounts.bootstrapFirstAccount(t.deps, 10);
+  test("the first-run account is created once, on an empty database only", async () => {
+    t = await createTestApp();
+    const first = await accounts.bootstrapFirstAccount(t.deps, 10);
     expect(first?.account).toMatchObject({ name: "default", credits: 10 });
-    expect(accounts.bootstrapFirstAccount(t.deps, 10)).toBeNull();
-    expect(accounts.listAccounts(t.deps)).toHaveLength(1);
+    expect(await accounts.bootstrapFirstAccount(t.deps, 10)).toBeNull();
+    expect(await accounts.listAccounts(t.deps)).toHaveLength(1);
   });
 
-  test("the plaintext key is nowhere in the database files, only its hash", () => {
+  test("the plaintext key is nowhere in the database files, only its hash", async () => {
     const dir = mkdtempSync(join(tmpdir(), "jp-keys-"));
-    t = createTestApp({ dbPath: join(dir, "keys.db") });
-    const { apiKey } = t.account();
-    const second = accounts.createKey(t.deps, t.account().accountId).apiKey;
+    t = await createTestApp({ dbPath: join(dir, "keys.db") });
+    const { apiKey } = await t.account();
+    const second = (await accounts.createKey(t.deps, (await t.account()).accountId)).apiKey;
     const files = readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString("latin1"));
     expect(files.length).toBeGreaterThan(0);
     for (const content of files) {

@@ -17,30 +17,30 @@ let worker: TaskWorker | undefined;
 afterEach(async () => {
   await worker?.stop();
   worker = undefined;
-  t?.close();
+  await t?.close();
 });
 
 const ADMIN = { authorization: "Bearer admin-token-0123456789" };
 const APPLY = "/api/auto-apply-v2/apply";
 
-function setup(opts: { credits?: number; config?: Record<string, unknown>; start?: boolean } = {}) {
-  t = createTestApp({ config: { adminToken: "admin-token-0123456789", sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, ...opts.config } });
-  const a = t.account({ credits: opts.credits ?? 5 });
-  const b = t.account({ name: "other", credits: 5 });
+async function setup(opts: { credits?: number; config?: Record<string, unknown>; start?: boolean } = {}) {
+  t = await createTestApp({ config: { adminToken: "admin-token-0123456789", sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, ...opts.config } });
+  const a = await t.account({ credits: opts.credits ?? 5 });
+  const b = await t.account({ name: "other", credits: 5 });
   worker = applyWorker(t, { start: opts.start });
   return { a, b };
 }
 
-function job(over: Parameters<typeof makeDoc>[0] = {}): string {
+async function job(over: Parameters<typeof makeDoc>[0] = {}): Promise<string> {
   const doc = makeDoc(over);
-  ingestDocuments(t.deps, [doc], { source: "test" });
+  await ingestDocuments(t.deps, [doc], { source: "test" });
   return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 }
 
 const apply = (key: string, json: Record<string, unknown>) => t.request("POST", APPLY, { key, json });
 const status = (key: string, q: string) => t.request("GET", `/api/auto-apply-v2/status?${q}`, { key });
-const credits = (accountId: string) => {
-  const a = getAccount(t.deps, accountId);
+const credits = async (accountId: string) => {
+  const a = await getAccount(t.deps, accountId);
   return { available: a.credits, held: a.creditsHeld };
 };
 
@@ -58,8 +58,8 @@ async function settled(key: string, queueId: string) {
 
 describe("apply", async () => {
   test("queues at once, holds a credit, applies through the sandbox and charges exactly one credit", async () => {
-    const { a } = setup({ credits: 3 });
-    const cipher = job({ fixed: 750 });
+    const { a } = await setup({ credits: 3 });
+    const cipher = await job({ fixed: 750 });
     const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hello, I can help." });
     expect(res.status, show(res)).toBe(200);
     expect(res.body).toMatchObject({ success: true, creditsRemaining: 2 });
@@ -68,7 +68,7 @@ describe("apply", async () => {
     const final = await settled(a.apiKey, res.body.queueId);
     expect(final).toMatchObject({ applicationStatus: "applied", jobId: cipher, queueId: res.body.queueId, errorMessage: null, proposalStatus: null });
     expect(final.processedAt).toBeGreaterThanOrEqual(final.appliedAt);
-    expect(credits(a.accountId)).toEqual({ available: 2, held: 0 });
+    expect(await credits(a.accountId)).toEqual({ available: 2, held: 0 });
     const ledger = t.deps.db.$client.query("SELECT delta, reason, ref FROM credit_ledger WHERE reason = 'charge'").all();
     expect(ledger).toEqual([{ delta: -1, reason: "charge", ref: res.body.queueId }]);
     const stored = t.deps.db.$client.query("SELECT fixed_bid AS f, hourly_rate AS h, timeline FROM applications").get();
@@ -76,7 +76,7 @@ describe("apply", async () => {
   });
 
   test("bid defaults: fixed → budget else 100; hourly → low end else 30; explicit values win", async () => {
-    const { a } = setup({ credits: 10, start: false });
+    const { a } = await setup({ credits: 10, start: false });
     const rows: Record<string, unknown>[] = [];
     for (const [over, proposal] of [
       [{ fixed: 1200 }, undefined],
@@ -84,7 +84,7 @@ describe("apply", async () => {
       [{ jobType: "HOURLY", hourly: [0, 0] }, undefined],
       [{ fixed: 500 }, { fixedBid: 450, timeline: "Less than 1 month", boostBids: 3 }],
     ] as const) {
-      const res = await apply(a.apiKey, { jobId: job(over as never), coverLetter: "Hi", proposal });
+      const res = await apply(a.apiKey, { jobId: await job(over as never), coverLetter: "Hi", proposal });
       expect(res.status, show(res)).toBe(200);
       rows.push(
         t.deps.db.$client
@@ -101,25 +101,25 @@ describe("apply", async () => {
   });
 
   test("402 when no credit is free, with the spec's body; 20 parallel applies with 5 credits hold exactly 5", async () => {
-    const { a } = setup({ credits: 5, start: false });
-    const ciphers = Array.from({ length: 20 }, () => job());
+    const { a } = await setup({ credits: 5, start: false });
+    const ciphers = await Promise.all(Array.from({ length: 20 }, () => job()));
     const results = await Promise.all(ciphers.map((c) => apply(a.apiKey, { jobId: c, coverLetter: "Hi" })));
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 402);
     expect(ok).toHaveLength(5);
     expect(refused).toHaveLength(15);
     expect(refused[0]!.body).toEqual({ error: "Insufficient auto-apply credits", creditsRemaining: 0, needsCredits: true });
-    expect(credits(a.accountId)).toEqual({ available: 0, held: 5 });
+    expect(await credits(a.accountId)).toEqual({ available: 0, held: 5 });
     worker!.start();
     for (const r of ok) expect((await settled(a.apiKey, r.body.queueId)).applicationStatus).toBe("applied");
-    expect(credits(a.accountId)).toEqual({ available: 0, held: 0 });
+    expect(await credits(a.accountId)).toEqual({ available: 0, held: 0 });
     const charges = t.deps.db.$client.query("SELECT count(*) AS n FROM credit_ledger WHERE reason = 'charge'").get() as { n: number };
     expect(charges.n).toBe(5);
   });
 
   test("409 while processing or applied; a final failure allows a new attempt and costs nothing", async () => {
-    const { a } = setup({ credits: 5, start: false });
-    const cipher = job();
+    const { a } = await setup({ credits: 5, start: false });
+    const cipher = await job();
     const first = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
     const again = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
     expect(again.status).toBe(409);
@@ -128,50 +128,50 @@ describe("apply", async () => {
     await t.request("POST", `/admin/sandbox/jobs/${encodeURIComponent(cipher)}/close`, { headers: ADMIN, json: {} });
     worker!.start();
     expect((await settled(a.apiKey, first.body.queueId)).applicationStatus).toBe("not_available");
-    expect(credits(a.accountId)).toEqual({ available: 5, held: 0 });
+    expect(await credits(a.accountId)).toEqual({ available: 5, held: 0 });
     const retry = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi again" });
     expect(retry.status, show(retry)).toBe(200);
-    const other = job();
+    const other = await job();
     const applied = await apply(a.apiKey, { jobId: other, coverLetter: "Hi" });
     await settled(a.apiKey, applied.body.queueId);
     expect((await apply(a.apiKey, { jobId: other, coverLetter: "Hi" })).status).toBe(409);
   });
 
   test("every sandbox outcome through the API, none of them charged", async () => {
-    const { a } = setup({ credits: 10 });
+    const { a } = await setup({ credits: 10 });
     const freelancer = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0];
     // not_enough_connects: no Connects left
     await t.request("POST", `/admin/sandbox/freelancers/${encodeURIComponent(freelancer.id)}/connects`, { headers: ADMIN, json: { connects: 0 } });
-    const poor = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    const poor = await apply(a.apiKey, { jobId: await job(), coverLetter: "Hi" });
     const poorFinal = await settled(a.apiKey, poor.body.queueId);
     expect(poorFinal.applicationStatus).toBe("not_enough_connects");
     expect(poorFinal.errorMessage).toContain("Connects");
     await t.request("POST", `/admin/sandbox/freelancers/${encodeURIComponent(freelancer.id)}/connects`, { headers: ADMIN, json: { connects: 100 } });
     // logged_out, not restorable: ends logged_out (window 0 in this test)
     await t.request("POST", `/admin/sandbox/accounts/${a.accountId}/session`, { headers: ADMIN, json: { valid: false, restorable: false } });
-    const out = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    const out = await apply(a.apiKey, { jobId: await job(), coverLetter: "Hi" });
     expect((await settled(a.apiKey, out.body.queueId)).applicationStatus).toBe("logged_out");
     await t.request("POST", `/admin/sandbox/accounts/${a.accountId}/session`, { headers: ADMIN, json: { valid: true } });
     // not_eligible: the job wants a higher job success score than the freelancer has
     const picky = makeDoc();
     (picky.jobDetailsResponse as any).data.jobPubDetails.qualifications.minJobSuccessScore = 99;
-    ingestDocuments(t.deps, [picky], { source: "test" });
+    await ingestDocuments(t.deps, [picky], { source: "test" });
     const eligible = await apply(a.apiKey, { jobId: (picky.jobTile as any).job.ciphertext, coverLetter: "Hi" });
     expect((await settled(a.apiKey, eligible.body.queueId)).applicationStatus).toBe("not_eligible");
-    expect(credits(a.accountId)).toEqual({ available: 10, held: 0 });
+    expect(await credits(a.accountId)).toEqual({ available: 10, held: 0 });
   });
 
   test("a session that can be restored keeps the application processing and then applies", async () => {
-    const { a } = setup({ credits: 2, config: { loggedOutWindowMs: 60_000 } });
+    const { a } = await setup({ credits: 2, config: { loggedOutWindowMs: 60_000 } });
     await t.request("POST", `/admin/sandbox/accounts/${a.accountId}/session`, { headers: ADMIN, json: { valid: false, restorable: true } });
-    const res = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    const res = await apply(a.apiKey, { jobId: await job(), coverLetter: "Hi" });
     expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
-    expect(credits(a.accountId)).toEqual({ available: 1, held: 0 });
+    expect(await credits(a.accountId)).toEqual({ available: 1, held: 0 });
   });
 
   test("screening questions: unanswered ones fail clearly without autofill; autofill drafts them", async () => {
-    const { a } = setup({ credits: 5 });
-    const cipher = job({ questions: ["Have you used React?", "How soon could you start?"] });
+    const { a } = await setup({ credits: 5 });
+    const cipher = await job({ questions: ["Have you used React?", "How soon could you start?"] });
     const bad = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", questionAnswers: [{ position: 5, answer: "x" }] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("questionAnswers[0].position 5 is not a screening question");
@@ -192,12 +192,12 @@ describe("apply", async () => {
     expect(answers.map((x: any) => x.position)).toEqual([0, 1]);
     expect(answers[0].answer).toBe("Yes, for six years."); // explicit answers win
     expect(answers[1].answer.length).toBeGreaterThan(10);
-    expect(credits(a.accountId)).toEqual({ available: 4, held: 0 });
+    expect(await credits(a.accountId)).toEqual({ available: 4, held: 0 });
   });
 
   test("autofill: a rate question is answered with the application's bid, never the profile's rate", async () => {
-    const { a } = setup({ credits: 5 });
-    const cipher = job({ hourly: [50, 80], questions: ["What is your hourly rate?", "What would you charge for this?"] });
+    const { a } = await setup({ credits: 5 });
+    const cipher = await job({ hourly: [50, 80], questions: ["What is your hourly rate?", "What would you charge for this?"] });
     const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, proposal: { hourlyRate: 65 } });
     expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
     const row = t.deps.db.$client.query("SELECT answers, hourly_rate AS h FROM applications WHERE id = ?").get(res.body.queueId) as {
@@ -209,8 +209,8 @@ describe("apply", async () => {
   });
 
   test("input errors: 400 naming the field, 404 for unknown jobs or another account's processed job", async () => {
-    const { a, b } = setup({ start: false });
-    const cipher = job();
+    const { a, b } = await setup({ start: false });
+    const cipher = await job();
     for (const [body, fragment] of [
       [{ coverLetter: "Hi" }, "jobId is required"],
       [{ jobId: cipher }, "coverLetter is required"],
@@ -226,20 +226,20 @@ describe("apply", async () => {
       expect(res.body.error).toContain(fragment);
     }
     expect((await apply(a.apiKey, { jobId: "~020000000000000000404", coverLetter: "Hi" })).status).toBe(404);
-    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, (await authenticate(t.deps, a.apiKey))!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
-    job();
+    await job();
     const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
     expect((await apply(b.apiKey, { jobId: processed, coverLetter: "Hi" })).status).toBe(404);
     expect((await apply(a.apiKey, { jobId: processed, coverLetter: "Hi" })).status).toBe(200);
-    expect(credits(a.accountId).held).toBe(1); // only the accepted one holds a credit
+    expect((await credits(a.accountId)).held).toBe(1); // only the accepted one holds a credit
   });
 });
 
 describe("status, applied jobs, freelancers, legacy", async () => {
   test("status by queueId or jobId; exactly one; another account's is 404", async () => {
-    const { a, b } = setup();
-    const cipher = job();
+    const { a, b } = await setup();
+    const cipher = await job();
     const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
     await settled(a.apiKey, res.body.queueId);
     const byJob = await status(a.apiKey, `jobId=${encodeURIComponent(cipher)}`);
@@ -254,14 +254,18 @@ describe("status, applied jobs, freelancers, legacy", async () => {
   });
 
   test("an application named by ciphertext or URL links the caller's newest matching processed job", async () => {
-    const { a, b } = setup({ credits: 5 });
-    const auth = authenticate(t.deps, a.apiKey)!;
-    const before = job({ title: "Archived before any feed" }); // matches no feed: feeds see only newer jobs
+    const { a, b } = await setup({ credits: 5 });
+    const auth = (await authenticate(t.deps, a.apiKey))!;
+    const before = await job({ title: "Archived before any feed" }); // matches no feed: feeds see only newer jobs
     const older = await feeds.createFeed(t.deps, auth, { title: "everything", minScore: 0 });
     const newer = await feeds.createFeed(t.deps, auth, { title: "scored", minScore: 0, profilePrompt: "Any software work at all" });
-    await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "another account", minScore: 0, profilePrompt: "Any software work at all" });
+    await feeds.createFeed(t.deps, (await authenticate(t.deps, b.apiKey))!, {
+      title: "another account",
+      minScore: 0,
+      profilePrompt: "Any software work at all",
+    });
     t.clock.advance(1000);
-    const named = { cipher: job({ title: "Named by ciphertext" }), url: job({ title: "Named by URL" }) };
+    const named = { cipher: await job({ title: "Named by ciphertext" }), url: await job({ title: "Named by URL" }) };
     // The empty-prompt feed takes the jobs at once; the prompt feeds when the scorer runs, 5 s later.
     t.clock.advance(5000);
     const scorer = new TaskWorker(t.deps, { concurrency: 1, retryBaseMs: 1, retryMaxMs: 1, handlers: { score: (p, c) => scoreFeedMatch(t.deps, p, c) } });
@@ -296,8 +300,8 @@ describe("status, applied jobs, freelancers, legacy", async () => {
   });
 
   test("engagement sync fills proposalStatus; viewed and replied never go back", async () => {
-    const { a } = setup();
-    const res = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi" });
+    const { a } = await setup();
+    const res = await apply(a.apiKey, { jobId: await job(), coverLetter: "Hi" });
     await settled(a.apiKey, res.body.queueId);
     await syncEngagement(t.deps, {}, { taskId: 0, attempt: 1, isLastAttempt: true });
     const first = (await status(a.apiKey, `queueId=${res.body.queueId}`)).body.proposalStatus;
@@ -311,9 +315,9 @@ describe("status, applied jobs, freelancers, legacy", async () => {
   });
 
   test("with the marketplace API connected, real submissions take engagement from it; viewedAt is the first sync that saw it", async () => {
-    const { a } = setup();
-    const cipher = job();
-    const sandboxCipher = job({ title: "Sandbox one" });
+    const { a } = await setup();
+    const cipher = await job();
+    const sandboxCipher = await job({ title: "Sandbox one" });
     const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" });
     const other = await apply(a.apiKey, { jobId: sandboxCipher, coverLetter: "Hi" });
     await settled(a.apiKey, res.body.queueId);
@@ -352,10 +356,10 @@ describe("status, applied jobs, freelancers, legacy", async () => {
   });
 
   test("applied-jobs: newest first, every field, status filter, paging edges", async () => {
-    const { a } = setup({ credits: 10 });
-    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const { a } = await setup({ credits: 10 });
+    const feed = await feeds.createFeed(t.deps, (await authenticate(t.deps, a.apiKey))!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
-    const ciphers = [job({ title: "First" }), job({ title: "Second" }), job({ title: "Third" })];
+    const ciphers = [await job({ title: "First" }), await job({ title: "Second" }), await job({ title: "Third" })];
     const queued: string[] = [];
     for (const c of ciphers) {
       t.clock.advance(1000);
@@ -390,16 +394,16 @@ describe("status, applied jobs, freelancers, legacy", async () => {
   });
 
   test("applied-jobs score: the feed entry applied from, else the account's best entry for the job, else null", async () => {
-    const { a, b } = setup({ credits: 10 });
-    const authA = authenticate(t.deps, a.apiKey)!;
+    const { a, b } = await setup({ credits: 10 });
+    const authA = (await authenticate(t.deps, a.apiKey))!;
     const low = await feeds.createFeed(t.deps, authA, { title: "low", minScore: 0 });
     const high = await feeds.createFeed(t.deps, authA, { title: "high", minScore: 0 });
-    await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "other account", minScore: 0 });
+    await feeds.createFeed(t.deps, (await authenticate(t.deps, b.apiKey))!, { title: "other account", minScore: 0 });
     t.clock.advance(1000);
-    const [byEntry, byCipher] = [job({ title: "By entry" }), job({ title: "By ciphertext" })];
+    const [byEntry, byCipher] = [await job({ title: "By entry" }), await job({ title: "By ciphertext" })];
     // Distinct scores per feed; the other account's entries score highest and must never show.
     t.deps.db.$client.run("UPDATE feed_jobs SET matching_score = CASE feed_id WHEN ? THEN 3 WHEN ? THEN 8 ELSE 10 END", [low.id, high.id]);
-    const lowEntry = feeds.listFeedJobs(t.deps, authA, low.id, {}).jobs.find((j) => j.job.ciphertext === byEntry)!;
+    const lowEntry = (await feeds.listFeedJobs(t.deps, authA, low.id, {})).jobs.find((j) => j.job.ciphertext === byEntry)!;
     const viaEntry = await apply(a.apiKey, { jobId: lowEntry.processedJobId, coverLetter: "From the low feed" });
     const viaCipher = await apply(a.apiKey, { jobId: byCipher, coverLetter: "By ciphertext" });
     for (const r of [viaEntry, viaCipher]) {
@@ -413,14 +417,14 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     };
     expect(await scoreOf()).toEqual({ "By entry": 3, "By ciphertext": 8 });
     // The entry applied from is gone with its feed: the best remaining entry answers; with no entry left, null.
-    feeds.deleteFeed(t.deps, authA, low.id);
+    await feeds.deleteFeed(t.deps, authA, low.id);
     expect(await scoreOf()).toEqual({ "By entry": 8, "By ciphertext": 8 });
-    feeds.deleteFeed(t.deps, authA, high.id);
+    await feeds.deleteFeed(t.deps, authA, high.id);
     expect(await scoreOf()).toEqual({ "By entry": null, "By ciphertext": null });
   });
 
   test("freelancers on both paths; the profileIds are what apply accepts", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const v2 = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey });
     const v1 = await t.request("GET", "/api/auto-apply/external/freelancers", { key: a.apiKey });
     expect(v2.status).toBe(200);
@@ -428,16 +432,16 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     const [f] = v2.body.freelancers;
     expect(f.profiles.map((p: any) => p.type).sort()).toEqual(["default", "specialization"]);
     const spec = f.profiles.find((p: any) => p.type === "specialization");
-    const res = await apply(a.apiKey, { jobId: job(), coverLetter: "Hi", profileId: spec.profileId });
+    const res = await apply(a.apiKey, { jobId: await job(), coverLetter: "Hi", profileId: spec.profileId });
     expect(res.status, show(res)).toBe(200);
     expect((t.deps.db.$client.query("SELECT profile_id AS p FROM applications").get() as { p: string }).p).toBe(spec.profileId);
   });
 
   test("the deprecated endpoint maps applicationOptions and says it is deprecated", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const res = await t.request("POST", "/api/auto-apply/external", {
       key: a.apiKey,
-      json: { jobId: job({ fixed: 300 }), coverLetter: "Hi", applicationOptions: { fixedBid: 280, timeline: "Less than 1 month" } },
+      json: { jobId: await job({ fixed: 300 }), coverLetter: "Hi", applicationOptions: { fixedBid: 280, timeline: "Less than 1 month" } },
     });
     expect(res.status, show(res)).toBe(200);
     expect(res.body).toMatchObject({ success: true });
@@ -450,14 +454,14 @@ describe("status, applied jobs, freelancers, legacy", async () => {
 
 describe("queue wake-up", async () => {
   test("a new application is picked up by a woken worker, not by polling (poll interval 1 hour)", async () => {
-    setup({ start: false });
+    await setup({ start: false });
     await worker!.stop();
     worker = new TaskWorker(t.deps, { concurrency: 2, pollMs: 3_600_000, handlers: { [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c) } });
     t.deps.work.subscribe(() => worker!.notify());
     worker.start();
     await Bun.sleep(20); // the first round ran and found nothing; the next poll is an hour away
-    const key = t.account({ credits: 1 }).apiKey;
-    const res = await apply(key, { jobId: job(), coverLetter: "Hi" });
+    const key = (await t.account({ credits: 1 })).apiKey;
+    const res = await apply(key, { jobId: await job(), coverLetter: "Hi" });
     const until = performance.now() + 3000;
     let state = "processing";
     while (state === "processing" && performance.now() < until) {

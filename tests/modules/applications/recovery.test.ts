@@ -46,21 +46,21 @@ function fakeMarketplace(lookup: SubmitOutcome | null | "unknown") {
 
 /** Queues an application, then puts it where a crash mid-submission leaves it: `submitting`, lease lost. */
 async function interruptedApplication(lookup: SubmitOutcome | null | "unknown") {
-  t = createTestApp();
+  t = await createTestApp();
   const fake = fakeMarketplace(lookup);
   (t.deps.drivers as Record<string, MarketplaceDriver>).fake = fake.driver;
-  const { apiKey, accountId } = t.account({ credits: 2 });
-  setMarketplaceDriver(t.deps, accountId, "fake" as never);
+  const { apiKey, accountId } = await t.account({ credits: 2 });
+  await setMarketplaceDriver(t.deps, accountId, "fake" as never);
   const doc = makeDoc();
-  ingestDocuments(t.deps, [doc], { source: "test" });
-  const queued = await apply(t.deps, authenticate(t.deps, apiKey)!, { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hi" });
+  await ingestDocuments(t.deps, [doc], { source: "test" });
+  const queued = await apply(t.deps, (await authenticate(t.deps, apiKey))!, { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hi" });
   t.deps.db.$client.run("UPDATE applications SET phase = 'submitting' WHERE id = ?", [queued.queueId]);
   await submitApplication(t.deps, { applicationId: queued.queueId }, { taskId: 1, attempt: 2, isLastAttempt: false });
   const app = t.deps.db.$client.query("SELECT status, error_message AS e FROM applications WHERE id = ?").get(queued.queueId) as {
     status: string;
     e: string | null;
   };
-  return { app, calls: fake.calls, account: getAccount(t.deps, accountId) };
+  return { app, calls: fake.calls, account: await getAccount(t.deps, accountId) };
 }
 
 describe("reconciling an application interrupted mid-submission", async () => {

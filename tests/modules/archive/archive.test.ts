@@ -12,18 +12,18 @@ import { makeDoc } from "../../helpers/factories";
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup() {
-  t = createTestApp();
-  const a = t.account({ name: "A", credits: 3 });
-  const b = t.account({ name: "B" });
-  return { a, b, authA: authenticate(t.deps, a.apiKey)!, authB: authenticate(t.deps, b.apiKey)! };
+async function setup() {
+  t = await createTestApp();
+  const a = await t.account({ name: "A", credits: 3 });
+  const b = await t.account({ name: "B" });
+  return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
 }
 
 const byCipher = (key: string, cipher: string) => t.request("GET", `/api/jobs/by-ciphertext?cipher=${encodeURIComponent(cipher)}`, { key });
 
 describe("GET /api/jobs/by-ciphertext", () => {
   test("400 without cipher or without ~, 404 when not archived", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     expect((await t.request("GET", "/api/jobs/by-ciphertext", { key: a.apiKey })).status).toBe(400);
     const noTilde = await t.request("GET", "/api/jobs/by-ciphertext?cipher=021234", { key: a.apiKey });
     expect(noTilde.status).toBe(400);
@@ -34,12 +34,12 @@ describe("GET /api/jobs/by-ciphertext", () => {
   });
 
   test("the document as stored plus the spec's computed fields; matches are the caller's only, with the caller's application", async () => {
-    const { a, b, authA, authB } = setup();
+    const { a, b, authA, authB } = await setup();
     const feedA = await feeds.createFeed(t.deps, authA, { title: "A all", minScore: 0 });
     await feeds.createFeed(t.deps, authB, { title: "B all", minScore: 0 });
     t.clock.advance(1000);
     const doc = generateJob({ seed: 5, index: 3, nowTs: t.clock.now() });
-    ingestDocuments(t.deps, [doc], { source: "sandbox" });
+    await ingestDocuments(t.deps, [doc], { source: "sandbox" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
     const res = await byCipher(a.apiKey, cipher);
     expect(res.status, show(res)).toBe(200);
@@ -72,9 +72,9 @@ describe("GET /api/jobs/by-ciphertext", () => {
   });
 
   test("the /api/v1 and /api/v2 forwards give byte-identical bodies", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const doc = makeDoc();
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     const cipher = (doc.jobTile as any).job.ciphertext as string;
     const bodies = await Promise.all(
       [`/api/jobs/by-ciphertext?cipher=%7E${cipher.slice(1)}`, `/api/v1/jobs/%7E${cipher.slice(1)}`, `/api/v2/jobs/${cipher}`].map((p) =>
@@ -87,23 +87,23 @@ describe("GET /api/jobs/by-ciphertext", () => {
   });
 
   test("proposal activity: scrape counts for an unwatched job; the tracker's history for a watched one", async () => {
-    const { a, authA } = setup();
+    const { a, authA } = await setup();
     const plain = generateJob({ seed: 9, index: 1, nowTs: t.clock.now() - 3 * 3_600_000 });
-    ingestDocuments(t.deps, [plain], { source: "sandbox" });
+    await ingestDocuments(t.deps, [plain], { source: "sandbox" });
     const scrape = (await byCipher(a.apiKey, (plain.jobTile as any).job.ciphertext)).body.proposalActivity;
     if (scrape) expect(scrape.source).toBe("scrape");
 
     await feeds.createFeed(t.deps, authA, { title: "all", minScore: 0 });
     t.clock.advance(1000);
     const watched = generateJob({ seed: 9, index: 2, nowTs: t.clock.now() });
-    ingestDocuments(t.deps, [watched], { source: "sandbox" });
+    await ingestDocuments(t.deps, [watched], { source: "sandbox" });
     const cipher = (watched.jobTile as any).job.ciphertext as string;
     const first = (await byCipher(a.apiKey, cipher)).body.proposalActivity;
     expect(first.source).toBe("tracker");
     expect(first.tracking).toMatchObject({ active: true, checks: 1 });
     // the tracker re-reads the sandbox job over two days: counts move, checks add up, history records changes
     // No source is polled here: the tracker builds the sandbox from the catalog to re-read its job.
-    const findSource = sourceLookup({ config: t.deps.config, db: t.deps.db, searchTerms: () => [] }, []);
+    const findSource = sourceLookup({ config: t.deps.config, db: t.deps.db, searchTerms: async () => [] }, []);
     for (let i = 0; i < 12; i++) {
       t.clock.advance(4 * 3_600_000);
       await trackJobs(t.deps, findSource);
@@ -118,9 +118,9 @@ describe("GET /api/jobs/by-ciphertext", () => {
 
 describe("GET /api/clients/{companyId}/jobs", () => {
   /** Archives 60 sandbox jobs and returns the company with the most of them. */
-  function archiveSandboxJobs(): string {
+  async function archiveSandboxJobs(): Promise<string> {
     const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
-    ingestDocuments(t.deps, docs, { source: "sandbox" });
+    await ingestDocuments(t.deps, docs, { source: "sandbox" });
     return (
       t.deps.db.$client
         .query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1")
@@ -129,8 +129,8 @@ describe("GET /api/clients/{companyId}/jobs", () => {
   }
 
   test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
-    const { a } = setup();
-    const companyId = archiveSandboxJobs();
+    const { a } = await setup();
+    const companyId = await archiveSandboxJobs();
     const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
     expect(res.status, show(res)).toBe(200);
     const record = JSON.parse(res.text);
@@ -146,8 +146,8 @@ describe("GET /api/clients/{companyId}/jobs", () => {
   });
 
   test("a job the sandbox marketplace closed is no longer among the company's open jobs", async () => {
-    const { a } = setup();
-    const companyId = archiveSandboxJobs();
+    const { a } = await setup();
+    const companyId = await archiveSandboxJobs();
     const openCiphers = async () => {
       const res = await t.request("GET", `/api/clients/${companyId}/jobs`, { key: a.apiKey });
       expect(res.status, show(res)).toBe(200);
@@ -159,7 +159,7 @@ describe("GET /api/clients/{companyId}/jobs", () => {
     );
     const closing = before.find((c) => c !== null && archived.has(c))!;
     expect(closing).toBeString();
-    closeJob(t.deps.db, closing, t.clock.now());
+    await closeJob(t.deps.db, closing, t.clock.now());
     expect(await openCiphers()).toEqual(before.filter((c) => c !== closing));
   });
 });

@@ -12,8 +12,8 @@ import { createTestApp, show, type TestApp } from "../../helpers/app";
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup() {
-  t = createTestApp();
+async function setup() {
+  t = await createTestApp();
   return t.account({ name: "Capturer" });
 }
 
@@ -31,10 +31,10 @@ const PAGE = {
 
 describe("POST /api/v1/capture", () => {
   test("archives a professional_network job that normalizeJob accepts and that enters a matching feed", async () => {
-    const { apiKey } = setup();
-    const auth = authenticate(t.deps, apiKey)!;
+    const { apiKey } = await setup();
+    const auth = (await authenticate(t.deps, apiKey))!;
     await feeds.createFeed(t.deps, auth, { title: "rust", minScore: 0, includes: ["rust engineer"] });
-    const other = authenticate(t.deps, t.account({ name: "Other" }).apiKey)!;
+    const other = (await authenticate(t.deps, (await t.account({ name: "Other" })).apiKey))!;
     await feeds.createFeed(t.deps, other, { title: "rust too", minScore: 0, includes: ["rust"] });
 
     const res = await capture(apiKey, { ...PAGE, contactEmail: "jobs@acme.example" });
@@ -43,7 +43,7 @@ describe("POST /api/v1/capture", () => {
     // Only the caller's feeds are counted, though the other account's feed matched too.
     expect(res.body).toEqual({ captured: true, ciphertext: expect.stringMatching(/^~p[0-9a-f]{20}$/), inserted: true, matched: 1 });
 
-    const row = jobsRepo.findJob(t.deps.db, res.body.ciphertext)!;
+    const row = (await jobsRepo.findJob(t.deps.db, res.body.ciphertext))!;
     expect(row.source).toBe("capture");
     const doc = row.document as Record<string, any>;
     expect(doc).toMatchObject({
@@ -61,22 +61,22 @@ describe("POST /api/v1/capture", () => {
     if (!normalized.ok) return;
     expect(normalized.job).toMatchObject({ ciphertext: res.body.ciphertext, platform: "professional_network", clientCountry: "DE", emailFound: true });
 
-    const listed = feeds.listFeedJobs(t.deps, auth, feeds.listFeeds(t.deps, auth)[0]!.id, {});
+    const listed = await feeds.listFeedJobs(t.deps, auth, (await feeds.listFeeds(t.deps, auth))[0]!.id, {});
     expect(listed.total).toBe(1);
   });
 
   test("the description is the HTML's text: scripts and styles removed, entities decoded, paragraphs kept", async () => {
-    const { apiKey } = setup();
+    const { apiKey } = await setup();
     const res = await capture(apiKey, PAGE);
     expect(res.status, show(res)).toBe(201);
-    const doc = jobsRepo.findJob(t.deps.db, res.body.ciphertext)!.document as Record<string, any>;
+    const doc = (await jobsRepo.findJob(t.deps.db, res.body.ciphertext))!.document as Record<string, any>;
     expect(doc.description).toBe("We build fast things & more.\n\n- Rust > 3 years\n- Tokio &€");
     expect(doc.description).not.toContain("alert");
     expect(doc.description).not.toContain("color");
   });
 
   test("the same job captured again, from a search page: 200 inserted false", async () => {
-    const { apiKey } = setup();
+    const { apiKey } = await setup();
     const first = await capture(apiKey, { ...PAGE, url: "https://www.linkedin.com/jobs/view/123" });
     expect(first.status, show(first)).toBe(201);
     const again = await capture(apiKey, { ...PAGE, url: "https://de.linkedin.com/jobs/search/?keywords=rust&currentJobId=123&trk=x" });
@@ -85,7 +85,7 @@ describe("POST /api/v1/capture", () => {
   });
 
   test("web pages and pages without a job id are keyed by the URL without tracking parameters", async () => {
-    const { apiKey } = setup();
+    const { apiKey } = await setup();
     const a = await capture(apiKey, {
       url: "https://boards.example.com/jobs/42?utm_source=x&b=2&a=1#apply",
       title: "Go developer",
@@ -95,13 +95,13 @@ describe("POST /api/v1/capture", () => {
     expect(a.status, show(a)).toBe(201);
     const b = await capture(apiKey, { url: "https://BOARDS.example.com/jobs/42/?a=1&b=2&gclid=z", title: "Go developer", description: "Go.", platform: "web" });
     expect(b.body).toMatchObject({ ciphertext: a.body.ciphertext, inserted: false });
-    const doc = jobsRepo.findJob(t.deps.db, a.body.ciphertext)!.document as Record<string, any>;
+    const doc = (await jobsRepo.findJob(t.deps.db, a.body.ciphertext))!.document as Record<string, any>;
     expect(doc).toMatchObject({ platform: "web", url: "https://boards.example.com/jobs/42?a=1&b=2", id: expect.stringMatching(/^[0-9a-f]{24}$/) });
     expect(a.body.ciphertext).toMatch(/^~w/);
   });
 
   test("400 naming the field: missing url, ftp url, missing or blank title, oversized HTML, bad e-mail", async () => {
-    const { apiKey } = setup();
+    const { apiKey } = await setup();
     const cases: [unknown, string][] = [
       [{ title: "x", description: "y" }, "url"],
       [{ url: "ftp://example.com/job", title: "x" }, "url"],
@@ -122,22 +122,22 @@ describe("POST /api/v1/capture", () => {
   });
 
   test("401 without a key", async () => {
-    setup();
+    await setup();
     const res = await capture(null, PAGE);
     expect(res.status, show(res)).toBe(401);
   });
 
   test("a page with no description text falls back to the title", async () => {
-    const { apiKey } = setup();
+    const { apiKey } = await setup();
     const res = await capture(apiKey, { url: "https://www.linkedin.com/jobs/view/77", title: "Data engineer", descriptionHtml: "<script>x()</script>" });
     expect(res.status, show(res)).toBe(201);
-    expect((jobsRepo.findJob(t.deps.db, res.body.ciphertext)!.document as Record<string, any>).description).toBe("Data engineer");
+    expect(((await jobsRepo.findJob(t.deps.db, res.body.ciphertext))!.document as Record<string, any>).description).toBe("Data engineer");
   });
 });
 
 describe("CORS preflight", () => {
   test("OPTIONS /api/v1/capture answers with the CORS headers, no key needed", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     // The bare routes: in the full app the auth plugin must let this preflight through (see the integration note).
     const app = new Elysia().use(captureRoutes(t.deps));
     const res = await app.handle(
@@ -155,7 +155,7 @@ describe("CORS preflight", () => {
 
   // Its route is `public` in its policy, so the auth plugin lets it through.
   test("full app: the preflight passes the auth plugin", async () => {
-    setup();
+    await setup();
     const res = await t.request("OPTIONS", "/api/v1/capture", { headers: { origin: "https://www.linkedin.com", "access-control-request-method": "POST" } });
     expect(res.status, show(res)).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -164,7 +164,7 @@ describe("CORS preflight", () => {
 
 describe("bookmarklet", () => {
   test("GET /capture.js serves JavaScript that posts to /api/v1/capture", async () => {
-    setup();
+    await setup();
     const res = await t.request("GET", "/capture.js");
     expect(res.status, show(res)).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/javascript");
@@ -175,7 +175,7 @@ describe("bookmarklet", () => {
   });
 
   test("the script reads a job page, asks once for URL and key, and posts the page to jobpilot", async () => {
-    const { apiKey } = setup();
+    const { apiKey } = await setup();
     const page = fakePage({
       ".job-details-jobs-unified-top-card__job-title h1": { text: "Platform Engineer" },
       ".job-details-jobs-unified-top-card__company-name a": { text: "Initech" },

@@ -23,22 +23,22 @@ afterEach(async () => {
   deliverer = undefined;
   await receiver?.close();
   receiver = undefined;
-  t?.close();
+  await t?.close();
 });
 
 const REFRESH = '<meta http-equiv="refresh" content="5">';
 
-function setupApps(opts: { start?: boolean; config?: Record<string, unknown> } = {}) {
-  t = createTestApp({ config: { sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, ...opts.config } });
-  const a = t.account({ name: "Acme", credits: 5 });
-  const b = t.account({ name: "Other", credits: 5 });
+async function setupApps(opts: { start?: boolean; config?: Record<string, unknown> } = {}) {
+  t = await createTestApp({ config: { sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, ...opts.config } });
+  const a = await t.account({ name: "Acme", credits: 5 });
+  const b = await t.account({ name: "Other", credits: 5 });
   worker = applyWorker(t, { concurrency: 4, start: opts.start });
   return { a, b };
 }
 
-function job(over: Parameters<typeof makeDoc>[0] = {}): string {
+async function job(over: Parameters<typeof makeDoc>[0] = {}): Promise<string> {
   const doc = makeDoc(over);
-  ingestDocuments(t.deps, [doc], { source: "test" });
+  await ingestDocuments(t.deps, [doc], { source: "test" });
   return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 }
 
@@ -62,7 +62,7 @@ async function settled(key: string, queueId: string) {
 
 describe("dashboard activity pages", () => {
   test("signed out, every activity page and the resend form redirect to sign-in", async () => {
-    setupApps({ start: false });
+    await setupApps({ start: false });
     for (const path of ["/dashboard/applications", "/dashboard/freelancers", "/dashboard/feeds/x/deliveries"]) {
       const res = await get(path);
       expect(res.status, show(res)).toBe(303);
@@ -74,7 +74,7 @@ describe("dashboard activity pages", () => {
   });
 
   test("empty state, with the nav links", async () => {
-    const { a } = setupApps({ start: false });
+    const { a } = await setupApps({ start: false });
     const { token } = await signIn(a.apiKey);
     const res = await get("/dashboard/applications", token);
     expect(res.status, show(res)).toBe(200);
@@ -86,8 +86,8 @@ describe("dashboard activity pages", () => {
   });
 
   test("an application made through the API shows with its status and cover letter; refreshes while processing, not after", async () => {
-    const { a } = setupApps({ start: false });
-    const cipher = job({ title: "Build a Go service", fixed: 500 });
+    const { a } = await setupApps({ start: false });
+    const cipher = await job({ title: "Build a Go service", fixed: 500 });
     const queueId = await applyVia(a.apiKey, cipher, "Dear client, I write Go & love it.");
     const { token } = await signIn(a.apiKey);
 
@@ -121,9 +121,9 @@ describe("dashboard activity pages", () => {
   });
 
   test("?status= filters; an unknown status or a bad offset is a 400 page, not a 5xx", async () => {
-    const { a } = setupApps({ start: true });
-    const okJob = job({ title: "Will be applied" });
-    const closedJob = job({ title: "Will be closed" });
+    const { a } = await setupApps({ start: true });
+    const okJob = await job({ title: "Will be applied" });
+    const closedJob = await job({ title: "Will be closed" });
     const first = await applyVia(a.apiKey, okJob, "Hi");
     expect((await settled(a.apiKey, first)).applicationStatus).toBe("applied");
     await worker!.stop();
@@ -160,8 +160,8 @@ describe("dashboard activity pages", () => {
   });
 
   test("every dashboard list refuses an offset past 1,000,000 (or not a whole number) with a 400 page, never a 5xx", async () => {
-    const { a } = setupApps({ start: false });
-    const authA = authenticate(t.deps, a.apiKey)!;
+    const { a } = await setupApps({ start: false });
+    const authA = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, authA, { title: "Paged", minScore: 0 });
     const { token } = await signIn(a.apiKey);
     for (const path of ["/dashboard/applications", `/dashboard/feeds/${feed.id}/deliveries`, `/dashboard/feeds/${feed.id}`]) {
@@ -176,10 +176,10 @@ describe("dashboard activity pages", () => {
   });
 
   test("a job link that is not http or https is never rendered as an href, on any page that links the job", async () => {
-    const { a } = setupApps({ start: false });
+    const { a } = await setupApps({ start: false });
     const feed = await t.request("POST", "/api/v1/feeds", { key: a.apiKey, json: { title: "All jobs", minScore: 0 } });
     expect(feed.status, show(feed)).toBe(201);
-    const cipher = job({ title: "Sneaky link" });
+    const cipher = await job({ title: "Sneaky link" });
     await applyVia(a.apiKey, cipher, "Hello");
     // A row archived before ingest cleaned links (or written by hand): the pages must not trust it either.
     for (const bad of ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "//evil.example/x"]) {
@@ -200,9 +200,9 @@ describe("dashboard activity pages", () => {
   });
 
   test("another account's applications are never shown", async () => {
-    const { a, b } = setupApps({ start: false });
-    await applyVia(b.apiKey, job({ title: "Secret job of B" }), "B's private letter");
-    await applyVia(a.apiKey, job({ title: "Job of A" }), "A's letter");
+    const { a, b } = await setupApps({ start: false });
+    await applyVia(b.apiKey, await job({ title: "Secret job of B" }), "B's private letter");
+    await applyVia(a.apiKey, await job({ title: "Job of A" }), "A's letter");
     const { token } = await signIn(a.apiKey);
     const res = await get("/dashboard/applications", token);
     expect(res.text).toContain("Job of A");
@@ -211,8 +211,8 @@ describe("dashboard activity pages", () => {
   });
 
   test("a job title with <script> is escaped", async () => {
-    const { a } = setupApps({ start: false });
-    await applyVia(a.apiKey, job({ title: '<script>alert("x")</script> & co' }), "<b>bold</b>");
+    const { a } = await setupApps({ start: false });
+    await applyVia(a.apiKey, await job({ title: '<script>alert("x")</script> & co' }), "<b>bold</b>");
     const { token } = await signIn(a.apiKey);
     const res = await get("/dashboard/applications", token);
     expect(res.text).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co");
@@ -222,7 +222,7 @@ describe("dashboard activity pages", () => {
   });
 
   test("the freelancers page lists the sandbox freelancers and their profileIds", async () => {
-    const { a } = setupApps({ start: false });
+    const { a } = await setupApps({ start: false });
     const api = await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey });
     expect(api.status, show(api)).toBe(200);
     const profiles = (api.body.freelancers as { name: string; profiles: { profileId: string; name: string }[] }[]).flatMap((f) => f.profiles);
@@ -235,7 +235,7 @@ describe("dashboard activity pages", () => {
   });
 
   test("a driver that cannot list freelancers gives a friendly page, not a 5xx", async () => {
-    const { a } = setupApps({ start: false });
+    const { a } = await setupApps({ start: false });
     const { token } = await signIn(a.apiKey);
     const originals = Object.values(t.deps.drivers).map((d) => [d, d.freelancers] as const);
     for (const [d] of originals)
@@ -255,13 +255,13 @@ describe("dashboard activity pages", () => {
 
 async function setupHooks() {
   receiver = await startWebhookReceiver();
-  t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300 } });
-  const a = t.account({ name: "Acme" });
-  const b = t.account({ name: "Other" });
+  t = await createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300 } });
+  const a = await t.account({ name: "Acme" });
+  const b = await t.account({ name: "Other" });
   deliverer = createDeliverer(t.deps);
   t.deps.work.subscribe(() => deliverer?.notify());
   deliverer.start();
-  return { a, b, authA: authenticate(t.deps, a.apiKey)!, authB: authenticate(t.deps, b.apiKey)! };
+  return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
 }
 
 const rows = (sql: string, ...args: unknown[]) => t.deps.db.$client.query(sql).all(...(args as never[])) as any[];
@@ -272,7 +272,7 @@ describe("dashboard webhook deliveries", () => {
     receiver!.setFallback({ status: 500 });
     const feed = await feeds.createFeed(t.deps, authA, { title: "Go <hooks>", minScore: 0, webhookUrl: receiver!.url });
     await receiver!.waitFor(1);
-    ingestDocuments(t.deps, [makeDoc({ title: "Go service" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "Go service" })], { source: "test" });
     await receiver!.waitFor(2);
     await deliverer!.idle();
     const { token, csrf } = await signIn(a.apiKey);

@@ -16,8 +16,8 @@ function sessionRows() {
 
 describe("dashboard sign-in", () => {
   test("a valid key sets an HttpOnly, SameSite=Strict session cookie scoped to /dashboard and redirects", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account({ name: "Acme" });
+    t = await createTestApp();
+    const { apiKey } = await t.account({ name: "Acme" });
     const { headers, csrf } = await openSignInForm(t);
     const res = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers });
     expect(res.status, show(res)).toBe(303);
@@ -40,8 +40,8 @@ describe("dashboard sign-in", () => {
   });
 
   test("over https (directly or behind a proxy) the cookie is also Secure", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const { headers, csrf } = await openSignInForm(t);
     const direct = await t.app.handle(new Request("https://localhost/dashboard/sign-in", { method: "POST", headers, body: form({ apiKey, csrf }) }));
     expect(direct.status).toBe(303);
@@ -51,8 +51,8 @@ describe("dashboard sign-in", () => {
   });
 
   test("a wrong, malformed or missing key gets 401 with the form and a clear message, and no session", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const wrong = apiKey.slice(0, -1) + (apiKey.endsWith("a") ? "b" : "a");
     const { headers, csrf } = await openSignInForm(t);
     for (const body of [form({ apiKey: wrong, csrf }), form({ apiKey: "nonsense", csrf }), form({ csrf })]) {
@@ -69,8 +69,8 @@ describe("dashboard sign-in", () => {
 
   // Login CSRF: another site's page auto-submitting the form with the attacker's key would put the victim in the attacker's account.
   test("a sign-in POST that did not come from the sign-in page is refused with a 403 page and no session, even with a valid key", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const { headers, csrf } = await openSignInForm(t);
     const other = await openSignInForm(t); // another browser's pair
     const attempts: [string, Record<string, string>, Record<string, string>][] = [
@@ -99,8 +99,8 @@ describe("dashboard sign-in", () => {
   });
 
   test("the sign-in page keeps the browser's pre-session token, so two open tabs both work", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const { headers, csrf } = await openSignInForm(t);
     const again = await t.request("GET", "/dashboard/sign-in", { headers });
     expect(again.headers.get("set-cookie")).toBeNull();
@@ -110,7 +110,7 @@ describe("dashboard sign-in", () => {
   });
 
   test("the sign-in page and the stylesheet are served without a session; the API-key auth does not apply", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const page = await get("/dashboard/sign-in");
     expect(page.status, show(page)).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -123,14 +123,14 @@ describe("dashboard sign-in", () => {
   });
 
   test("the API still refuses urlencoded bodies with 415", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const res = await t.request("POST", "/api/v1/feeds", { key: apiKey, body: "title=Go", headers: FORM });
     expect(res.status, show(res)).toBe(415);
   });
 
   test("GET / sends a newcomer to the dashboard", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     for (const method of ["GET", "HEAD"]) {
       const res = await t.request(method, "/");
       expect(res.status, `${method} ${show(res)}`).toBe(303);
@@ -139,7 +139,7 @@ describe("dashboard sign-in", () => {
   });
 
   test("/favicon.ico is a real icon, served without a session", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.app.handle(new Request("http://localhost/favicon.ico"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/x-icon");
@@ -152,7 +152,7 @@ describe("dashboard sign-in", () => {
   });
 
   test("the dashboard is not in the OpenAPI document", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await get("/docs/json");
     expect(Object.keys(res.body.paths).filter((p) => p.startsWith("/dashboard"))).toEqual([]);
   });
@@ -160,7 +160,7 @@ describe("dashboard sign-in", () => {
 
 describe("dashboard pages", () => {
   test("pages redirect to sign-in when signed out, or with an unknown cookie", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     for (const path of ["/dashboard", "/dashboard/keys"]) {
       for (const token of [undefined, "bogus"]) {
         const res = await get(path, token);
@@ -174,9 +174,9 @@ describe("dashboard pages", () => {
   });
 
   test("the overview shows the account's name, credits available and held, keys and feeds", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account({ name: "Acme Ltd", credits: 42 });
-    const other = t.account({ name: "Other Co", credits: 7 });
+    t = await createTestApp();
+    const { apiKey } = await t.account({ name: "Acme Ltd", credits: 42 });
+    const other = await t.account({ name: "Other Co", credits: 7 });
     const created = await t.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "Go", minScore: 5 } });
     expect(created.status, show(created)).toBe(201);
     const { token } = await signIn(apiKey);
@@ -193,57 +193,57 @@ describe("dashboard pages", () => {
   });
 
   test("creating a key shows it once (200); the list afterwards shows only its prefix", async () => {
-    t = createTestApp();
-    const { apiKey, accountId } = t.account();
+    t = await createTestApp();
+    const { apiKey, accountId } = await t.account();
     const { token, csrf } = await signIn(apiKey);
     const res = await post("/dashboard/keys", token, { label: "production", csrf });
     expect(res.status, show(res)).toBe(200);
     const shown = /<code class="secret" id="new-secret">(jp_live_[0-9A-Za-z]+)<\/code>/.exec(res.text)?.[1];
     expect(shown).toBeDefined();
-    expect(accounts.authenticate(t.deps, shown)?.accountId).toBe(accountId);
+    expect((await accounts.authenticate(t.deps, shown))?.accountId).toBe(accountId);
     const list = await get("/dashboard/keys", token);
     expect(list.status).toBe(200);
     expect(list.text).toContain("production");
     expect(list.text).not.toContain(shown!);
     expect(list.text).not.toContain(apiKey);
     expect(list.text).toContain(`<code>${shown!.slice(0, 12)}`);
-    expect(accounts.listKeys(t.deps, accountId)).toHaveLength(2);
+    expect(await accounts.listKeys(t.deps, accountId)).toHaveLength(2);
   });
 
   test("a label over 200 characters gets a 400 page and no key", async () => {
-    t = createTestApp();
-    const { apiKey, accountId } = t.account();
+    t = await createTestApp();
+    const { apiKey, accountId } = await t.account();
     const { token, csrf } = await signIn(apiKey);
     const res = await post("/dashboard/keys", token, { label: "x".repeat(201), csrf });
     expect(res.status, show(res)).toBe(400);
     expect(res.text).toContain("label must be at most 200 characters");
-    expect(accounts.listKeys(t.deps, accountId)).toHaveLength(1);
+    expect(await accounts.listKeys(t.deps, accountId)).toHaveLength(1);
   });
 
   test("revoking an own key works; another account's key is a 404 and stays live", async () => {
-    t = createTestApp();
-    const { apiKey, accountId } = t.account();
-    const other = t.account({ name: "Other" });
-    const spare = accounts.createKey(t.deps, accountId, "spare");
+    t = await createTestApp();
+    const { apiKey, accountId } = await t.account();
+    const other = await t.account({ name: "Other" });
+    const spare = await accounts.createKey(t.deps, accountId, "spare");
     const { token, csrf } = await signIn(apiKey);
 
     const mine = await post(`/dashboard/keys/${spare.key.id}/revoke`, token, { csrf });
     expect(mine.status, show(mine)).toBe(303);
     expect(mine.headers.get("location")).toBe("/dashboard/keys");
-    expect(accounts.authenticate(t.deps, spare.apiKey)).toBeNull();
+    expect(await accounts.authenticate(t.deps, spare.apiKey)).toBeNull();
 
     const theirs = await post(`/dashboard/keys/${other.keyId}/revoke`, token, { csrf });
     expect(theirs.status, show(theirs)).toBe(404);
     expect(theirs.headers.get("content-type")).toStartWith("text/html");
-    expect(accounts.authenticate(t.deps, other.apiKey)?.accountId).toBe(other.accountId);
+    expect((await accounts.authenticate(t.deps, other.apiKey))?.accountId).toBe(other.accountId);
     const missing = await post(`/dashboard/keys/nope/revoke`, token, { csrf });
     expect(missing.status).toBe(404);
   });
 
   test("a POST without the right CSRF token gets 403 and changes nothing", async () => {
-    t = createTestApp();
-    const { apiKey, accountId } = t.account();
-    const spare = accounts.createKey(t.deps, accountId, "spare");
+    t = await createTestApp();
+    const { apiKey, accountId } = await t.account();
+    const spare = await accounts.createKey(t.deps, accountId, "spare");
     const { token, csrf } = await signIn(apiKey);
     const other = await signIn(apiKey); // another session's token is not this one's
     for (const fields of [{} as Record<string, string>, { csrf: "" }, { csrf: "wrong" }, { csrf: other.csrf }, { csrf: csrf + "x" }]) {
@@ -254,7 +254,7 @@ describe("dashboard pages", () => {
       const out = await post("/dashboard/sign-out", token, fields);
       expect(out.status).toBe(403);
     }
-    expect(accounts.listKeys(t.deps, accountId).map((k) => [k.label, k.revokedAtTs])).toEqual([
+    expect((await accounts.listKeys(t.deps, accountId)).map((k) => [k.label, k.revokedAtTs])).toEqual([
       ["default", null],
       ["spare", null],
     ]);
@@ -262,8 +262,8 @@ describe("dashboard pages", () => {
   });
 
   test("a label or account name with markup is escaped", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account({ name: `<script>alert("name")</script>` });
+    t = await createTestApp();
+    const { apiKey } = await t.account({ name: `<script>alert("name")</script>` });
     const { token, csrf } = await signIn(apiKey);
     const created = await post("/dashboard/keys", token, { label: `<script>alert('label')</script>`, csrf });
     expect(created.status).toBe(200);
@@ -283,8 +283,8 @@ describe("dashboard pages", () => {
 
 describe("dashboard sessions", () => {
   test("a session idle past the limit is gone; activity keeps it alive up to the absolute limit", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const { token } = await signIn(apiKey);
     t.clock.advance(SESSION_IDLE_MS - 1000);
     expect((await get("/dashboard", token)).status).toBe(200);
@@ -309,26 +309,26 @@ describe("dashboard sessions", () => {
   });
 
   test("revoking the key a session signed in with ends the session", async () => {
-    t = createTestApp();
-    const { apiKey, keyId } = t.account();
+    t = await createTestApp();
+    const { apiKey, keyId } = await t.account();
     const { token } = await signIn(apiKey);
-    accounts.revokeKey(t.deps, keyId);
+    await accounts.revokeKey(t.deps, keyId);
     const res = await get("/dashboard", token);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
   });
 
   test("revoking the session's own key from the keys page signs it out", async () => {
-    t = createTestApp();
-    const { apiKey, keyId } = t.account();
+    t = await createTestApp();
+    const { apiKey, keyId } = await t.account();
     const { token, csrf } = await signIn(apiKey);
     expect((await post(`/dashboard/keys/${keyId}/revoke`, token, { csrf })).status).toBe(303);
     expect((await get("/dashboard/keys", token)).status).toBe(303);
   });
 
   test("sign-out deletes the session and clears the cookie", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     const { token, csrf } = await signIn(apiKey);
     const res = await post("/dashboard/sign-out", token, { csrf });
     expect(res.status, show(res)).toBe(303);
@@ -339,9 +339,9 @@ describe("dashboard sessions", () => {
   });
 
   test("a one-time link signs in once; a second use or an expired link fails", async () => {
-    t = createTestApp();
-    const { accountId } = t.account({ name: "Linked", credits: 3 });
-    const { token: link } = createSignInLink(t.deps, accountId);
+    t = await createTestApp();
+    const { accountId } = await t.account({ name: "Linked", credits: 3 });
+    const { token: link } = await createSignInLink(t.deps, accountId);
     expect(JSON.stringify(t.deps.db.$client.query("SELECT * FROM dashboard_sign_in_links").all())).not.toContain(link);
     // Opening the link (or a link preview fetching it) only shows the button; nothing is used up.
     const opened = await get(`/dashboard/link/${link}`);
@@ -363,16 +363,16 @@ describe("dashboard sessions", () => {
     expect(second.headers.get("set-cookie")).toBeNull();
     expect(second.text).toContain("used already, has expired");
 
-    const { token: late } = createSignInLink(t.deps, accountId);
+    const { token: late } = await createSignInLink(t.deps, accountId);
     t.clock.advance(SIGN_IN_LINK_MS);
     expect((await t.request("POST", `/dashboard/link/${late}`, { body: form({ csrf }), headers })).status).toBe(404);
     expect((await t.request("POST", `/dashboard/link/nonsense`, { body: form({ csrf }), headers })).status).toBe(404);
   });
 
   test("a sign-in link POST from another site is refused with a 403 page, and the link is not used up", async () => {
-    t = createTestApp();
-    const { accountId } = t.account({ name: "Attacker's" });
-    const { token: link } = createSignInLink(t.deps, accountId);
+    t = await createTestApp();
+    const { accountId } = await t.account({ name: "Attacker's" });
+    const { token: link } = await createSignInLink(t.deps, accountId);
     const { headers, csrf } = await openSignInForm(t, `/dashboard/link/${link}`);
     for (const [what, h, fields] of [
       ["a cross-site form", FORM, {}],

@@ -9,8 +9,8 @@ const { get, post, signIn } = browser(() => t);
 afterEach(() => t?.close());
 
 async function setup() {
-  t = createTestApp();
-  const acct = t.account({ name: "Acme" });
+  t = await createTestApp();
+  const acct = await t.account({ name: "Acme" });
   const s = await signIn(acct.apiKey);
   return { ...acct, ...s };
 }
@@ -243,7 +243,7 @@ describe("dashboard feeds: matched jobs", () => {
     const id = await createFeed(token, csrf);
     const before = await get(`/dashboard/feeds/${id}`, token);
     expect(before.text).toContain("No matches yet — jobs appear here as they arrive");
-    ingestDocuments(t.deps, [makeDoc({ title: "Build a <Go> API", hourly: [40, 80], country: "Germany" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "Build a <Go> API", hourly: [40, 80], country: "Germany" })], { source: "test" });
     const detail = await get(`/dashboard/feeds/${id}`, token);
     expect(detail.status, show(detail)).toBe(200);
     expect(detail.text).toContain("Build a &lt;Go&gt; API");
@@ -282,7 +282,7 @@ describe("dashboard feeds: htmx enhancement", () => {
     expect(own.status).toBe(200);
     expect(own.text).toContain("RelativeTimeFormat");
     const id = await createFeed(token, csrf);
-    ingestDocuments(t.deps, [makeDoc({ title: "Rust <CLI> tool" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "Rust <CLI> tool" })], { source: "test" });
     const detail = await get(`/dashboard/feeds/${id}`, token);
     expect(detail.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(detail.text).toContain('<script src="/dashboard/htmx.js" defer></script>');
@@ -310,7 +310,7 @@ describe("dashboard feeds: htmx enhancement", () => {
 
 describe("dashboard feeds: access and safety", () => {
   test("signed out → sign-in redirect", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await t.request("GET", "/dashboard/feeds");
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
@@ -318,7 +318,7 @@ describe("dashboard feeds: access and safety", () => {
 
   test("another account's feed is a 404 on every page and stays unchanged", async () => {
     const { token, csrf } = await setup();
-    const other = t.account({ name: "Other" });
+    const other = await t.account({ name: "Other" });
     const created = await t.request("POST", "/api/v1/feeds", { key: other.apiKey, json: { title: "Theirs", minScore: 3 } });
     const id = created.body.feed.id as string;
     for (const path of [`/dashboard/feeds/${id}`, `/dashboard/feeds/${id}/edit`, `/dashboard/feeds/${id}/delete`]) {

@@ -15,20 +15,20 @@ const { get, post, signIn } = browser(() => t);
 afterEach(async () => {
   await worker?.stop();
   worker = undefined;
-  t?.close();
+  await t?.close();
 });
 
 async function setup(opts: { credits?: number } = {}) {
-  t = createTestApp({ config: { sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0 } });
-  const acct = t.account({ name: "Acme", credits: opts.credits ?? 5 });
+  t = await createTestApp({ config: { sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0 } });
+  const acct = await t.account({ name: "Acme", credits: opts.credits ?? 5 });
   worker = applyWorker(t);
   const s = await signIn(acct.apiKey);
   return { ...acct, ...s };
 }
 
-function job(over: Parameters<typeof makeDoc>[0] = {}): string {
+async function job(over: Parameters<typeof makeDoc>[0] = {}): Promise<string> {
   const doc = makeDoc(over);
-  ingestDocuments(t.deps, [doc], { source: "test" });
+  await ingestDocuments(t.deps, [doc], { source: "test" });
   return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 }
 
@@ -49,8 +49,8 @@ async function settledByJob(apiKey: string, cipher: string) {
 
 describe("dashboard job page", () => {
   test("signed out: redirected to sign-in (page and forms)", async () => {
-    t = createTestApp();
-    const cipher = job();
+    t = await createTestApp();
+    const cipher = await job();
     const res = await get(path(cipher));
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
@@ -62,7 +62,7 @@ describe("dashboard job page", () => {
 
   test("shows the archived job with everything escaped, client score and forms", async () => {
     const { token } = await setup();
-    const cipher = job({
+    const cipher = await job({
       title: "Build <script>alert(1)</script> bot",
       description: "Line one\n<script>evil()</script> & more",
       skills: ["Go", "SQLite"],
@@ -99,7 +99,7 @@ describe("dashboard job page", () => {
 
   test("generating a proposal fills the cover letter and answer textareas", async () => {
     const { token, csrf } = await setup();
-    const cipher = job({ title: "Go API work", questions: ["What is your Go experience?", "When can you start?"] });
+    const cipher = await job({ title: "Go API work", questions: ["What is your Go experience?", "When can you start?"] });
     const res = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "medium" });
     expect(res.status, show(res)).toBe(200);
     const letter = /<textarea id="coverLetter"[^>]*>([^<]*)<\/textarea>/.exec(res.text)?.[1] ?? "";
@@ -120,7 +120,7 @@ describe("dashboard job page", () => {
       [{ hourly: [50, 80] as [number, number] }, "hourlyRate", 50],
       [{ fixed: 800 }, "fixedBid", 800],
     ] as const) {
-      const cipher = job({ title: "Shopify speed optimisation", description: "Our store loads slowly.", skills: ["Shopify"], ...over });
+      const cipher = await job({ title: "Shopify speed optimisation", description: "Our store loads slowly.", skills: ["Shopify"], ...over });
       const res = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "medium" });
       expect(res.status, show(res)).toBe(200);
       const letter = /<textarea id="coverLetter"[^>]*>([^<]*)<\/textarea>/.exec(res.text)![1]!;
@@ -140,7 +140,7 @@ describe("dashboard job page", () => {
 
   test("apply creates an application (seen by the API), redirects, and the job page shows it; again → 409", async () => {
     const { token, csrf, apiKey } = await setup();
-    const cipher = job({ hourly: [40, 80], questions: ["Why you?"] });
+    const cipher = await job({ hourly: [40, 80], questions: ["Why you?"] });
     const res = await post(`${path(cipher)}/apply`, token, {
       csrf,
       coverLetter: "Hello, I can help.",
@@ -171,7 +171,7 @@ describe("dashboard job page", () => {
 
   test("validation errors name the fields and keep the values (400)", async () => {
     const { token, csrf } = await setup();
-    const cipher = job();
+    const cipher = await job();
     const res = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: "", hourlyRate: "lots", boostBids: "1.5" });
     expect(res.status, show(res)).toBe(400);
     expect(res.text).toContain("coverLetter");
@@ -183,18 +183,18 @@ describe("dashboard job page", () => {
 
   test("zero credits → 402 page with the user's values, nothing created", async () => {
     const { token, csrf, accountId } = await setup({ credits: 0 });
-    const cipher = job();
+    const cipher = await job();
     const res = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: "Keep this letter" });
     expect(res.status, show(res)).toBe(402);
     expect(res.text).toContain("Insufficient auto-apply credits");
     expect(res.text).toContain("Keep this letter</textarea>");
     expect(countApps()).toBe(0);
-    expect(getAccount(t.deps, accountId).creditsHeld).toBe(0);
+    expect((await getAccount(t.deps, accountId)).creditsHeld).toBe(0);
   });
 
   test("missing csrf → 403 and nothing created", async () => {
     const { token } = await setup();
-    const cipher = job();
+    const cipher = await job();
     const res = await post(`${path(cipher)}/apply`, token, { coverLetter: "No token" });
     expect(res.status, show(res)).toBe(403);
     const gen = await post(`${path(cipher)}/proposal`, token, { reasoningEffort: "low" });
@@ -206,7 +206,7 @@ describe("dashboard job page", () => {
     const { token, csrf } = await setup();
     const created = await post("/dashboard/feeds", token, { csrf, title: "All", minScore: "0" });
     expect(created.status, show(created)).toBe(303);
-    const cipher = job({ title: "Linked job" });
+    const cipher = await job({ title: "Linked job" });
     const feed = await get(created.headers.get("location")!, token);
     expect(feed.text).toContain("Linked job");
     expect(feed.text).toContain(`href="${path(cipher)}"`);

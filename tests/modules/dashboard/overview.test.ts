@@ -35,14 +35,14 @@ async function createFeed(apiKey: string, title: string) {
 }
 
 /** A job row to hang applications on (applications reference jobs). */
-function jobCiphertexts(n: number): string[] {
+async function jobCiphertexts(n: number): Promise<string[]> {
   const docs = Array.from({ length: n }, () => makeDoc());
-  ingestDocuments(t.deps, docs, { source: "test" });
+  await ingestDocuments(t.deps, docs, { source: "test" });
   return docs.map((d) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext);
 }
 
-function application(accountId: string, jobCiphertext: string, status: ApplicationInsert["status"], appliedAtTs: number): void {
-  insertApplication(t.deps.db, {
+async function application(accountId: string, jobCiphertext: string, status: ApplicationInsert["status"], appliedAtTs: number): Promise<void> {
+  await insertApplication(t.deps.db, {
     id: crypto.randomUUID(),
     accountId,
     jobCiphertext,
@@ -64,19 +64,19 @@ function application(accountId: string, jobCiphertext: string, status: Applicati
 describe("dashboard overview", () => {
   test("shows the signed-in account's credits, AI usage, applications, matches, webhook health and sources, and nothing of another account", async () => {
     // 2026-01-15 is a Thursday; its ISO week started on Monday 2026-01-12.
-    t = createTestApp({ config: { sources: "remoteok,hackernews" } });
+    t = await createTestApp({ config: { sources: "remoteok,hackernews" } });
     const now = t.clock.now();
-    const mine = t.account({ name: "Mine", credits: 10 });
-    const other = t.account({ name: "Other", credits: 99 });
-    accounts.setAiScoringAllowance(t.deps, mine.accountId, 50);
-    holdCredit(t.deps.db, mine.accountId);
-    holdCredit(t.deps.db, mine.accountId);
-    holdCredit(t.deps.db, other.accountId);
+    const mine = await t.account({ name: "Mine", credits: 10 });
+    const other = await t.account({ name: "Other", credits: 99 });
+    await accounts.setAiScoringAllowance(t.deps, mine.accountId, 50);
+    await holdCredit(t.deps.db, mine.accountId);
+    await holdCredit(t.deps.db, mine.accountId);
+    await holdCredit(t.deps.db, other.accountId);
     for (let i = 0; i < 3; i++)
-      addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
-    addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2025-12", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
+      await addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
+    await addAiUsage(t.deps.db, { accountId: mine.accountId, month: "2025-12", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
     for (let i = 0; i < 7; i++)
-      addAiUsage(t.deps.db, { accountId: other.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
+      await addAiUsage(t.deps.db, { accountId: other.accountId, month: "2026-01", purpose: "scoring", promptTokens: 1, completionTokens: 1 });
 
     // Feeds: matches two days ago and now, for "<Go> & Rust"; none for the quiet one; the other account's feed matches too.
     t.clock.set(now - 20 * DAY);
@@ -84,35 +84,35 @@ describe("dashboard overview", () => {
     const quiet = await createFeed(mine.apiKey, "Quiet feed");
     await createFeed(other.apiKey, "Other's feed");
     t.clock.set(now - 2 * DAY);
-    ingestDocuments(t.deps, [makeDoc(), makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc(), makeDoc()], { source: "test" });
     t.clock.set(now - 10 * DAY); // outside the 7 days
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
-    const jobs = jobCiphertexts(8); // the jobs applied to below, matched long ago
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    const jobs = await jobCiphertexts(8); // the jobs applied to below, matched long ago
     t.clock.set(now);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
 
     // Applications: today, earlier this week, last week, and the other account's.
-    application(mine.accountId, jobs[0]!, "applied", now - HOUR);
-    application(mine.accountId, jobs[1]!, "applied", now - 2 * HOUR);
-    application(mine.accountId, jobs[2]!, "failed", now - 3 * HOUR);
-    application(mine.accountId, jobs[3]!, "processing", now - 2 * DAY);
-    application(mine.accountId, jobs[4]!, "not_available", now - 3 * DAY);
-    application(mine.accountId, jobs[5]!, "applied", now - 4 * DAY); // Sunday 2026-01-11: last week
-    application(other.accountId, jobs[6]!, "applied", now - HOUR);
-    application(other.accountId, jobs[7]!, "failed", now - HOUR);
+    await application(mine.accountId, jobs[0]!, "applied", now - HOUR);
+    await application(mine.accountId, jobs[1]!, "applied", now - 2 * HOUR);
+    await application(mine.accountId, jobs[2]!, "failed", now - 3 * HOUR);
+    await application(mine.accountId, jobs[3]!, "processing", now - 2 * DAY);
+    await application(mine.accountId, jobs[4]!, "not_available", now - 3 * DAY);
+    await application(mine.accountId, jobs[5]!, "applied", now - 4 * DAY); // Sunday 2026-01-11: last week
+    await application(other.accountId, jobs[6]!, "applied", now - HOUR);
+    await application(other.accountId, jobs[7]!, "failed", now - HOUR);
 
     // Webhooks: the quiet feed's endpoint is disabled after failing; the other account's feeds are failing too.
-    noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
-    noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
+    await noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
+    await noteDeliveryOutcome(t.deps.db, quiet, false, now - HOUR, 0, "HTTP 500");
 
-    recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 40, inserted: 7, nextRunAtTs: now + HOUR });
-    recordPoll(t.deps.db, "hackernews", now - 5 * 60_000, { ok: false, error: "HTTP 503 <upstream>", nextRunAtTs: now + HOUR });
+    await recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 40, inserted: 7, nextRunAtTs: now + HOUR });
+    await recordPoll(t.deps.db, "hackernews", now - 5 * 60_000, { ok: false, error: "HTTP 503 <upstream>", nextRunAtTs: now + HOUR });
 
-    expect(applicationCounts(t.deps.db, mine.accountId, now)).toEqual({
+    expect(await applicationCounts(t.deps.db, mine.accountId, now)).toEqual({
       today: { applied: 2, failed: 1 },
       week: { applied: 2, failed: 1, processing: 1, not_available: 1 },
     });
-    const matches = matchesPerFeed(t.deps.db, mine.accountId, now);
+    const matches = await matchesPerFeed(t.deps.db, mine.accountId, now);
     expect(matches.map((f) => [f.title, f.total, f.days.map((d) => d.count)])).toEqual([
       [`<Go> & "Rust"`, 3, [0, 0, 0, 0, 2, 0, 1]],
       ["Quiet feed", 3, [0, 0, 0, 0, 2, 0, 1]],
@@ -164,10 +164,10 @@ describe("dashboard overview", () => {
   });
 
   test("times follow the request's Accept-Language", async () => {
-    t = createTestApp({ config: { sources: "remoteok" } });
+    t = await createTestApp({ config: { sources: "remoteok" } });
     const now = t.clock.now();
-    const { apiKey } = t.account();
-    recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 1, inserted: 1, nextRunAtTs: now + HOUR });
+    const { apiKey } = await t.account();
+    await recordPoll(t.deps.db, "remoteok", now - 3 * 60_000, { ok: true, state: {}, seen: 1, inserted: 1, nextRunAtTs: now + HOUR });
     const view = await signIn(apiKey);
     expect((await view({ "accept-language": "de-DE,de;q=0.9,en;q=0.5" })).text).toContain(">vor 3 Minuten</time>");
     expect((await view({ "accept-language": "!!not a tag" })).text).toContain(">3 minutes ago</time>");
@@ -175,8 +175,8 @@ describe("dashboard overview", () => {
   });
 
   test("empty states: no matches, healthy webhooks, no sources, no applications", async () => {
-    t = createTestApp({ config: { sources: "none" } });
-    const { apiKey } = t.account();
+    t = await createTestApp({ config: { sources: "none" } });
+    const { apiKey } = await t.account();
     const view = await signIn(apiKey);
     let text = (await view()).text;
     expect(text).toContain("No feeds yet.");
@@ -191,11 +191,11 @@ describe("dashboard overview", () => {
   });
 
   test("a source that has never polled shows as never; a success after failures clears the error", async () => {
-    t = createTestApp({ config: { sources: "remoteok,remotive" } });
+    t = await createTestApp({ config: { sources: "remoteok,remotive" } });
     const now = t.clock.now();
-    const { apiKey } = t.account();
-    recordPoll(t.deps.db, "remoteok", now - HOUR, { ok: false, error: "boom", nextRunAtTs: now });
-    recordPoll(t.deps.db, "remoteok", now - 60_000, { ok: true, state: {}, seen: 3, inserted: 2, nextRunAtTs: now + HOUR });
+    const { apiKey } = await t.account();
+    await recordPoll(t.deps.db, "remoteok", now - HOUR, { ok: false, error: "boom", nextRunAtTs: now });
+    await recordPoll(t.deps.db, "remoteok", now - 60_000, { ok: true, state: {}, seen: 3, inserted: 2, nextRunAtTs: now + HOUR });
     const text = (await (await signIn(apiKey))()).text;
     expect(text).toMatch(/<th scope="row">remotive<\/th>\s*<td><span class="muted">never<\/span><\/td>/);
     expect(text).not.toContain("boom");
@@ -203,7 +203,7 @@ describe("dashboard overview", () => {
   });
 
   test("the signed-out overview still redirects to sign-in", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const res = await get("/dashboard");
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
@@ -255,8 +255,8 @@ describe("formatTime and localeFrom", () => {
 
 describe("keys page times", () => {
   test("created and last-used times are relative and follow Accept-Language", async () => {
-    t = createTestApp();
-    const { apiKey } = t.account();
+    t = await createTestApp();
+    const { apiKey } = await t.account();
     t.clock.advance(2 * HOUR);
     const { token } = await browser(() => t).signIn(apiKey);
     const de = await t.request("GET", "/dashboard/keys", { headers: { cookie: `jp_session=${token}`, "accept-language": "de" } });

@@ -6,10 +6,10 @@ import { makeDoc } from "../../helpers/factories";
 let t: TestApp;
 afterEach(() => t?.close());
 
-function setup() {
-  t = createTestApp();
-  const a = t.account({ name: "A" });
-  const b = t.account({ name: "B" });
+async function setup() {
+  t = await createTestApp();
+  const a = await t.account({ name: "A" });
+  const b = await t.account({ name: "B" });
   return { a: a.apiKey, b: b.apiKey };
 }
 
@@ -17,7 +17,7 @@ const post = (key: string, json: unknown) => t.request("POST", "/api/v1/feeds", 
 
 describe("feeds API", () => {
   test("create with the two required fields: 201, defaults filled, unset fields absent", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const res = await post(a, { title: "Go backends", minScore: 5 });
     expect(res.status, show(res)).toBe(201);
     const feed = res.body.feed;
@@ -50,7 +50,7 @@ describe("feeds API", () => {
   });
 
   test("create with every field returns every field as given", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const full = {
       title: "Everything",
       profilePrompt: "Senior TypeScript engineer",
@@ -85,7 +85,7 @@ describe("feeds API", () => {
   });
 
   test("validation collects every failure, each naming its field", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const res = await post(a, {
       minScore: 11,
       platforms: [],
@@ -120,7 +120,7 @@ describe("feeds API", () => {
   });
 
   test("rules beyond the field schemas: empty prompt caps minScore at 5, keywords, countries, webhook URL", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const res = await post(a, {
       title: "x",
       minScore: 6,
@@ -146,7 +146,7 @@ describe("feeds API", () => {
   });
 
   test("PATCH changes only the given fields; null clears; off-values; no updatable field is a 400", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const created = (
       await post(a, { title: "x", minScore: 3, minHourlyRate: 50, clientMinRating: 4, jobTypes: ["FIXED"], usOnlyMode: "include", paymentVerifiedOnly: true })
     ).body.feed;
@@ -177,7 +177,7 @@ describe("feeds API", () => {
   });
 
   test("the empty-prompt rule is checked on the feed as it will be after the PATCH", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const withPrompt = (await post(a, { title: "x", minScore: 7, profilePrompt: "Go developer" })).body.feed;
     const emptied = await t.request("PATCH", `/api/v1/feeds/${withPrompt.id}`, { key: a, json: { profilePrompt: "" } });
     expect(emptied.status).toBe(400);
@@ -189,7 +189,7 @@ describe("feeds API", () => {
   });
 
   test("another account's feed is a 404, byte-identical to a missing one, and never listed", async () => {
-    const { a, b } = setup();
+    const { a, b } = await setup();
     const feed = (await post(a, { title: "mine", minScore: 1 })).body.feed;
     const missing = await t.request("GET", "/api/v1/feeds/00000000-0000-7000-8000-000000000000", { key: b });
     for (const [method, json] of [
@@ -207,10 +207,10 @@ describe("feeds API", () => {
   });
 
   test("DELETE removes the feed and every job matched into it", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const feed = (await post(a, { title: "all", minScore: 0 })).body.feed;
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc(), makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc(), makeDoc()], { source: "test" });
     expect((await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a })).body.total).toBe(2);
     const del = await t.request("DELETE", `/api/v1/feeds/${feed.id}`, { key: a });
     expect(del.status).toBe(200);
@@ -222,11 +222,11 @@ describe("feeds API", () => {
   });
 
   test("matched jobs: newest first, filters, paging, mark read and star", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const feed = (await post(a, { title: "all", minScore: 0 })).body.feed;
     for (let i = 0; i < 3; i++) {
       t.clock.advance(1000);
-      ingestDocuments(t.deps, [makeDoc({ title: `Job number ${i}`, fixed: 100 * (i + 1) })], { source: "test" });
+      await ingestDocuments(t.deps, [makeDoc({ title: `Job number ${i}`, fixed: 100 * (i + 1) })], { source: "test" });
     }
     const path = `/api/v1/feeds/${feed.id}/jobs`;
     const list = await t.request("GET", `${path}?limit=2`, { key: a });

@@ -10,18 +10,20 @@ afterEach(() => t?.close());
 
 const count = (sql: string) => (t.deps.db.$client.query(sql).get() as { n: number }).n;
 
-function setup(config = {}) {
-  t = createTestApp({ config });
-  const { apiKey } = t.account();
-  const auth = authenticate(t.deps, apiKey)!;
+async function setup(config = {}) {
+  t = await createTestApp({ config });
+  const { apiKey } = await t.account();
+  const auth = (await authenticate(t.deps, apiKey))!;
   const feed = (body: Record<string, unknown>) => feeds.createFeed(t.deps, auth, { title: "f", minScore: 0, ...body });
   return { apiKey, auth, feed };
 }
 
 describe("ingestion", async () => {
   test("counts documents, rejects bad ones with their position and reason, and keeps the rest", async () => {
-    setup();
-    const result = ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], { source: "test" });
+    await setup();
+    const result = await ingestDocuments(t.deps, [makeDoc(), { title: "no description" }, "text", makeDoc({ ciphertext: "nope" }), makeDoc()], {
+      source: "test",
+    });
     expect(result).toMatchObject({ received: 5, inserted: 2, updated: 0, rejected: 3 });
     expect(result.errors.map((e) => e.at)).toEqual([1, 2, 3]);
     for (const e of result.errors) expect(e.error.length).toBeGreaterThan(5);
@@ -29,12 +31,12 @@ describe("ingestion", async () => {
   });
 
   test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     const open = await feed({ minScore: 5 });
     const muted = await feed({ notificationsMuted: true });
     const tooHigh = await feed({ minScore: 4, includes: ["nothing-matches-this"] });
     t.clock.advance(1000);
-    const result = ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
+    const result = await ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 2, scoring: 0 });
     const rows = t.deps.db.$client.query("SELECT feed_id, matching_score, score_source FROM feed_jobs ORDER BY feed_id").all() as any[];
     expect(rows.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id].sort());
@@ -46,27 +48,27 @@ describe("ingestion", async () => {
   });
 
   test("a feed with a prompt gets a scoring task instead, and the workers are woken", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     await feed({ profilePrompt: "Dashboards in React", minScore: 6 });
     let woken = 0;
     t.deps.work.subscribe(() => woken++);
     t.clock.advance(1000);
-    const result = ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    const result = await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 0, scoring: 1 });
     expect(count("SELECT count(*) AS n FROM tasks WHERE kind = 'score' AND status = 'queued'")).toBe(1);
     expect(woken).toBe(1);
   });
 
   test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     await feed({});
     t.clock.advance(1000);
     const T = Date.UTC(2026, 0, 15, 12);
     const doc = makeDoc({ title: "Original", exploredAt: T + 2000 });
-    ingestDocuments(t.deps, [doc], { source: "test" });
-    const again = ingestDocuments(t.deps, [{ ...doc, title: "Newer", exploredAt: T + 3000 }], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
+    const again = await ingestDocuments(t.deps, [{ ...doc, title: "Newer", exploredAt: T + 3000 }], { source: "test" });
     expect(again).toMatchObject({ inserted: 0, updated: 1, matched: 0, scoring: 0 });
-    const older = ingestDocuments(t.deps, [{ ...doc, title: "Older", exploredAt: T + 1000 }], { source: "test" });
+    const older = await ingestDocuments(t.deps, [{ ...doc, title: "Older", exploredAt: T + 1000 }], { source: "test" });
     expect(older).toMatchObject({ inserted: 0, updated: 1 });
     expect(t.deps.db.$client.query("SELECT title, explored_at_ts AS e FROM jobs").get()).toEqual({ title: "Newer", e: T + 3000 });
     expect(count("SELECT count(*) AS n FROM feed_jobs")).toBe(1);
@@ -74,31 +76,31 @@ describe("ingestion", async () => {
   });
 
   test("no backfill: a feed created after a job was first seen never gets it", async () => {
-    const { feed } = setup();
+    const { feed } = await setup();
     const doc = makeDoc();
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     t.clock.advance(1000);
     const late = await feed({});
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(0);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(1);
   });
 
   test("each account's matching feeds get the job; filters apply", async () => {
-    setup();
-    const other = authenticate(t.deps, t.account({ name: "other" }).apiKey)!;
-    const mine = authenticate(t.deps, t.account({ name: "mine" }).apiKey)!;
+    await setup();
+    const other = (await authenticate(t.deps, (await t.account({ name: "other" })).apiKey))!;
+    const mine = (await authenticate(t.deps, (await t.account({ name: "mine" })).apiKey))!;
     await feeds.createFeed(t.deps, mine, { title: "go", minScore: 0, includes: ["go"] });
     await feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
     const rows = t.deps.db.$client.query("SELECT account_id AS a FROM feed_jobs").all() as { a: string }[];
     expect(rows.map((r) => r.a)).toEqual([mine.accountId]);
   });
 
   test("POST /admin/jobs ingests one document or an array, needs the admin token, and reports counts", async () => {
-    setup({ adminToken: "admin-token-0123456789" });
+    await setup({ adminToken: "admin-token-0123456789" });
     const headers = { authorization: "Bearer admin-token-0123456789" };
     expect((await t.request("POST", "/admin/jobs", { json: makeDoc() })).status).toBe(401);
     const one = await t.request("POST", "/admin/jobs", { headers, json: makeDoc() });
@@ -112,7 +114,7 @@ describe("ingestion", async () => {
   });
 
   test("a job url that is not http or https is archived as null, the reason reported, and the job still goes in", async () => {
-    setup({ adminToken: "admin-token-0123456789" });
+    await setup({ adminToken: "admin-token-0123456789" });
     const headers = { authorization: "Bearer admin-token-0123456789" };
     const web = { platform: "web", id: "board-1", title: "Web job", description: "Do it.", url: "javascript:alert(document.cookie)" };
     const market: Record<string, unknown> = { ...makeDoc(), url: "data:text/html,<script>alert(1)</script>" };
@@ -132,7 +134,7 @@ describe("ingestion", async () => {
     expect(stored[market.title as string]!.url).toStartWith("https://www.upwork.com/jobs/~");
     // The archive serves the cleaned document.
     const archived = await t.request("GET", `/api/v1/jobs/${encodeURIComponent((market.jobTile as { job: { ciphertext: string } }).job.ciphertext)}`, {
-      key: t.account().apiKey,
+      key: (await t.account()).apiKey,
     });
     expect(archived.status, show(archived)).toBe(200);
     expect(JSON.stringify(archived.body)).not.toContain("data:text/html");

@@ -24,9 +24,9 @@ afterAll(async () => {
 });
 afterEach(() => t?.close());
 
-function app(configured = true) {
+async function app(configured = true) {
   dbPath = join(mkdtempSync(join(tmpdir(), "jp-oauth-cb-")), "jobpilot.db");
-  t = createTestApp({
+  t = await createTestApp({
     dbPath,
     config: {
       adminToken: "admin-token-for-tests-0123456789",
@@ -56,8 +56,8 @@ describe("newOAuthState", () => {
 describe("GET /admin/oauth/callback", () => {
   test("a pending state succeeds once, without the admin token: HTML page, encrypted tokens stored in the database", async () => {
     fake.onToken((form) => (form.get("code") === "the-code" ? tokenReply("access-a", "refresh-a", 3600) : { status: 400, json: { error: "invalid_grant" } }));
-    app();
-    const { state } = startMarketplaceConnect(t.deps);
+    await app();
+    const { state } = await startMarketplaceConnect(t.deps);
     const before = fake.tokenRequests.length;
     const res = await t.request("GET", query({ code: "the-code", state }));
     expect(res.status, show(res)).toBe(200);
@@ -86,8 +86,8 @@ describe("GET /admin/oauth/callback", () => {
 
   test("an unknown state is refused (400) and nothing is traded or written", async () => {
     fake.onToken(() => tokenReply("x", "y"));
-    app();
-    startMarketplaceConnect(t.deps);
+    await app();
+    await startMarketplaceConnect(t.deps);
     const before = fake.tokenRequests.length;
     const res = await t.request("GET", query({ code: "c", state: "not-a-state-we-gave-out" }));
     expect(res.status, show(res)).toBe(400);
@@ -98,15 +98,15 @@ describe("GET /admin/oauth/callback", () => {
 
   test("an expired state is refused (400); one just inside the TTL works", async () => {
     fake.onToken(() => tokenReply("fresh", "fresh-r"));
-    app();
-    const expired = startMarketplaceConnect(t.deps);
+    await app();
+    const expired = await startMarketplaceConnect(t.deps);
     t.clock.advance(OAUTH_STATE_TTL_MS + 1);
     const res = await t.request("GET", query({ code: "c", state: expired.state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error).toContain("expired");
     expect(await stored()).toBe(false);
 
-    const fresh = startMarketplaceConnect(t.deps);
+    const fresh = await startMarketplaceConnect(t.deps);
     expect(fresh.expiresAtTs).toBe(t.clock.now() + OAUTH_STATE_TTL_MS);
     t.clock.advance(OAUTH_STATE_TTL_MS - 1);
     const ok = await t.request("GET", query({ code: "c", state: fresh.state }));
@@ -116,16 +116,16 @@ describe("GET /admin/oauth/callback", () => {
 
   test("exactly at the TTL the state has expired", async () => {
     fake.onToken(() => tokenReply("x", "y"));
-    app();
-    const { state } = startMarketplaceConnect(t.deps);
+    await app();
+    const { state } = await startMarketplaceConnect(t.deps);
     t.clock.advance(OAUTH_STATE_TTL_MS);
     expect((await t.request("GET", query({ code: "c", state }))).status).toBe(400);
   });
 
   test("a missing code or state is 400 with { error }, and does not use up the state", async () => {
     fake.onToken(() => tokenReply("later", "later-r"));
-    app();
-    const { state } = startMarketplaceConnect(t.deps);
+    await app();
+    const { state } = await startMarketplaceConnect(t.deps);
     const noCode = await t.request("GET", query({ state }));
     expect(noCode.status, show(noCode)).toBe(400);
     expect(noCode.body).toEqual({ error: "code and state are required" });
@@ -140,8 +140,8 @@ describe("GET /admin/oauth/callback", () => {
   });
 
   test("error=access_denied is 400 with the marketplace's reason", async () => {
-    app();
-    const { state } = startMarketplaceConnect(t.deps);
+    await app();
+    const { state } = await startMarketplaceConnect(t.deps);
     const res = await t.request("GET", query({ error: "access_denied", error_description: "The user denied access", state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body).toEqual({ error: "The marketplace refused the authorisation: The user denied access" });
@@ -153,8 +153,8 @@ describe("GET /admin/oauth/callback", () => {
 
   test("the token endpoint refusing the code is 400 with its message; nothing is written", async () => {
     fake.onToken(() => ({ status: 400, json: { error: "invalid_grant", error_description: "Code has expired" } }));
-    app();
-    const { state } = startMarketplaceConnect(t.deps);
+    await app();
+    const { state } = await startMarketplaceConnect(t.deps);
     const res = await t.request("GET", query({ code: "stale", state }));
     expect(res.status, show(res)).toBe(400);
     expect(res.body.error).toContain("the authorisation code was refused");
@@ -164,8 +164,8 @@ describe("GET /admin/oauth/callback", () => {
 
   test("the token endpoint failing (5xx) is 503, not a client error", async () => {
     fake.onToken(() => ({ status: 502, text: "bad gateway" }));
-    app();
-    const { state } = startMarketplaceConnect(t.deps);
+    await app();
+    const { state } = await startMarketplaceConnect(t.deps);
     const res = await t.request("GET", query({ code: "c", state }));
     expect(res.status, show(res)).toBe(503);
     expect(res.body.error).toContain("Could not reach the marketplace");
@@ -173,13 +173,13 @@ describe("GET /admin/oauth/callback", () => {
   });
 
   test("other /admin paths still need the admin token", async () => {
-    app();
+    await app();
     const res = await t.request("GET", "/admin/oauth/callbackx");
     expect(res.status).toBe(401);
   });
 
   test("without a client id the route does not exist: an /admin path like any other (401 without the token, 404 with it)", async () => {
-    app(false);
+    await app(false);
     const anonymous = await t.request("GET", query({ code: "c", state: "s" }));
     expect(anonymous.status, show(anonymous)).toBe(401);
     const res = await t.request("GET", query({ code: "c", state: "s" }), { headers: { authorization: "Bearer admin-token-for-tests-0123456789" } });

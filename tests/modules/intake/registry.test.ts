@@ -14,7 +14,7 @@ const ALL = Object.keys(SOURCE_CATALOG);
 const db = openDatabase(":memory:");
 
 function build(env: Record<string, string>) {
-  return configuredSources({ config: loadConfig(env), db, searchTerms: () => [] });
+  return configuredSources({ config: loadConfig(env), db, searchTerms: async () => [] });
 }
 
 describe("parseSourceIntervals", () => {

@@ -75,16 +75,16 @@ describe("nextRunAt", () => {
 });
 
 describe("recordPoll / findSourceState / listSourceStates", () => {
-  test("a first success and a first failure create rows; later ones accumulate", () => {
-    t = createTestApp();
+  test("a first success and a first failure create rows; later ones accumulate", async () => {
+    t = await createTestApp();
     const db = t.deps.db;
-    expect(findSourceState(db, "a")).toBeUndefined();
-    expect(listSourceStates(db)).toEqual([]);
+    expect(await findSourceState(db, "a")).toBeUndefined();
+    expect(await listSourceStates(db)).toEqual([]);
 
-    recordPoll(db, "b", 1000, { ok: false, error: "boom", nextRunAtTs: 5000 });
-    recordPoll(db, "a", 1000, { ok: true, state: { etag: "x" }, seen: 3, inserted: 2, nextRunAtTs: 2000 });
-    expect(listSourceStates(db).map((r) => r.name)).toEqual(["a", "b"]);
-    expect(findSourceState(db, "a")).toMatchObject({
+    await recordPoll(db, "b", 1000, { ok: false, error: "boom", nextRunAtTs: 5000 });
+    await recordPoll(db, "a", 1000, { ok: true, state: { etag: "x" }, seen: 3, inserted: 2, nextRunAtTs: 2000 });
+    expect((await listSourceStates(db)).map((r) => r.name)).toEqual(["a", "b"]);
+    expect(await findSourceState(db, "a")).toMatchObject({
       state: { etag: "x" },
       lastPollAtTs: 1000,
       lastSuccessAtTs: 1000,
@@ -95,7 +95,7 @@ describe("recordPoll / findSourceState / listSourceStates", () => {
       consecutiveFailures: 0,
       nextRunAtTs: 2000,
     });
-    expect(findSourceState(db, "b")).toMatchObject({
+    expect(await findSourceState(db, "b")).toMatchObject({
       lastError: "boom",
       lastErrorAtTs: 1000,
       consecutiveFailures: 1,
@@ -103,11 +103,11 @@ describe("recordPoll / findSourceState / listSourceStates", () => {
       nextRunAtTs: 5000,
       totalSeen: 0,
     });
-    expect(findSourceState(db, "b")!.lastSuccessAtTs ?? null).toBeNull();
+    expect((await findSourceState(db, "b"))!.lastSuccessAtTs ?? null).toBeNull();
 
-    recordPoll(db, "a", 3000, { ok: false, error: "down", nextRunAtTs: 9000 });
-    recordPoll(db, "a", 4000, { ok: false, error: "still down", nextRunAtTs: 9500 });
-    expect(findSourceState(db, "a")).toMatchObject({
+    await recordPoll(db, "a", 3000, { ok: false, error: "down", nextRunAtTs: 9000 });
+    await recordPoll(db, "a", 4000, { ok: false, error: "still down", nextRunAtTs: 9500 });
+    expect(await findSourceState(db, "a")).toMatchObject({
       state: { etag: "x" },
       lastPollAtTs: 4000,
       lastSuccessAtTs: 1000,
@@ -118,8 +118,8 @@ describe("recordPoll / findSourceState / listSourceStates", () => {
       nextRunAtTs: 9500,
     });
 
-    recordPoll(db, "a", 10_000, { ok: true, state: { etag: "y" }, seen: 4, inserted: 1, nextRunAtTs: 11_000 });
-    expect(findSourceState(db, "a")).toMatchObject({
+    await recordPoll(db, "a", 10_000, { ok: true, state: { etag: "y" }, seen: 4, inserted: 1, nextRunAtTs: 11_000 });
+    expect(await findSourceState(db, "a")).toMatchObject({
       state: { etag: "y" },
       lastPollAtTs: 10_000,
       lastSuccessAtTs: 10_000,
@@ -135,7 +135,7 @@ describe("recordPoll / findSourceState / listSourceStates", () => {
 
 describe("pollSource", () => {
   test("a success ingests, stores state and counters; known jobs count as seen but not new; state comes back next poll", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source, calls } = fakeSource("fake", [
       () => ({ docs: [doc(1), doc(2)], state: { cursor: "c1", etag: "e1" } }),
       () => ({ docs: [doc(2), doc(3)], state: { cursor: "c2" } }),
@@ -147,7 +147,7 @@ describe("pollSource", () => {
     expect(first).toEqual({ ok: true, seen: 2, inserted: 2 });
     expect(calls[0]!.state).toEqual({});
     expect(calls[0]!.nowTs).toBe(start);
-    expect(findSourceState(t.deps.db, "fake")).toMatchObject({
+    expect(await findSourceState(t.deps.db, "fake")).toMatchObject({
       state: { cursor: "c1", etag: "e1" },
       lastSeen: 2,
       lastNew: 2,
@@ -163,18 +163,18 @@ describe("pollSource", () => {
     const second = await pollSource(t.deps, source);
     expect(second).toEqual({ ok: true, seen: 2, inserted: 1 });
     expect(calls[1]!.state).toEqual({ cursor: "c1", etag: "e1" });
-    expect(findSourceState(t.deps.db, "fake")).toMatchObject({ state: { cursor: "c2" }, lastSeen: 2, lastNew: 1, totalSeen: 4, totalNew: 3 });
+    expect(await findSourceState(t.deps.db, "fake")).toMatchObject({ state: { cursor: "c2" }, lastSeen: 2, lastNew: 1, totalSeen: 4, totalNew: 3 });
 
     // A result without state keeps the stored one.
     t.clock.advance(60_000);
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 0, inserted: 0 });
     expect(calls[2]!.state).toEqual({ cursor: "c2" });
-    const row = findSourceState(t.deps.db, "fake")!;
+    const row = (await findSourceState(t.deps.db, "fake"))!;
     expect(row).toMatchObject({ state: { cursor: "c2" }, lastSeen: 0, lastNew: 0, totalSeen: 4, totalNew: 3, nextRunAtTs: t.clock.now() + 60_000 });
   });
 
   test("a thrown error records lastError and backs off interval × 2^failures up to the cap; a success resets it", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     let mode: "fail" | "ok" = "fail";
     const { source, calls } = fakeSource("flaky", [
       () => {
@@ -182,7 +182,7 @@ describe("pollSource", () => {
         return { docs: [doc(10)], state: { cursor: "after" } };
       },
     ]);
-    recordPoll(t.deps.db, "flaky", t.clock.now() - 1, { ok: true, state: { cursor: "before" }, seen: 0, inserted: 0, nextRunAtTs: 0 });
+    await recordPoll(t.deps.db, "flaky", t.clock.now() - 1, { ok: true, state: { cursor: "before" }, seen: 0, inserted: 0, nextRunAtTs: 0 });
 
     const expected = [2, 4, 8, 16, 32].map((k) => Math.min(k * 60_000, MAX_SOURCE_BACKOFF_MS));
     expected.push(MAX_SOURCE_BACKOFF_MS, MAX_SOURCE_BACKOFF_MS);
@@ -192,7 +192,7 @@ describe("pollSource", () => {
       expect(res.ok).toBe(false);
       expect(res.error).toBe(`network down #${i + 1}`);
       expect(res).toMatchObject({ seen: 0, inserted: 0 });
-      const row = findSourceState(t.deps.db, "flaky")!;
+      const row = (await findSourceState(t.deps.db, "flaky"))!;
       expect(row).toMatchObject({
         consecutiveFailures: i + 1,
         lastError: `network down #${i + 1}`,
@@ -209,7 +209,7 @@ describe("pollSource", () => {
     mode = "ok";
     const now = t.clock.now();
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
-    expect(findSourceState(t.deps.db, "flaky")).toMatchObject({
+    expect(await findSourceState(t.deps.db, "flaky")).toMatchObject({
       consecutiveFailures: 0,
       lastSuccessAtTs: now,
       nextRunAtTs: now + 60_000,
@@ -220,39 +220,39 @@ describe("pollSource", () => {
     mode = "fail";
     t.clock.advance(60_000);
     await pollSource(t.deps, source);
-    expect(findSourceState(t.deps.db, "flaky")).toMatchObject({ consecutiveFailures: 1, nextRunAtTs: t.clock.now() + 120_000 });
+    expect(await findSourceState(t.deps.db, "flaky")).toMatchObject({ consecutiveFailures: 1, nextRunAtTs: t.clock.now() + 120_000 });
   });
 
   test("a very long error message is shortened to 500 characters", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("long", [() => fail("x".repeat(2000))]);
     const res = await pollSource(t.deps, source);
     expect(res.error!.length).toBe(500);
-    expect(findSourceState(t.deps.db, "long")!.lastError!.length).toBe(500);
+    expect((await findSourceState(t.deps.db, "long"))!.lastError!.length).toBe(500);
   });
 
   test("an error with retryAfterMs pushes the next run at least that far", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("limited", [() => fail("HTTP 429", { retryAfterMs: 3 * 3_600_000 }), () => fail("HTTP 429", { retryAfterMs: 1 })]);
     const now = t.clock.now();
     await pollSource(t.deps, source);
-    expect(findSourceState(t.deps.db, "limited")).toMatchObject({ consecutiveFailures: 1, lastError: "HTTP 429", nextRunAtTs: now + 3 * 3_600_000 });
+    expect(await findSourceState(t.deps.db, "limited")).toMatchObject({ consecutiveFailures: 1, lastError: "HTTP 429", nextRunAtTs: now + 3 * 3_600_000 });
     // A short Retry-After does not shorten the back-off.
     t.clock.advance(3 * 3_600_000);
     await pollSource(t.deps, source);
-    expect(findSourceState(t.deps.db, "limited")).toMatchObject({ consecutiveFailures: 2, nextRunAtTs: t.clock.now() + 240_000 });
+    expect(await findSourceState(t.deps.db, "limited")).toMatchObject({ consecutiveFailures: 2, nextRunAtTs: t.clock.now() + 240_000 });
   });
 
   test("a success with retryAfterMs pushes the next run at least that far", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("slowdown", [() => ({ docs: [doc(20)], retryAfterMs: 7_200_000 })]);
     const now = t.clock.now();
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
-    expect(findSourceState(t.deps.db, "slowdown")).toMatchObject({ consecutiveFailures: 0, lastSeen: 1, lastNew: 1, nextRunAtTs: now + 7_200_000 });
+    expect(await findSourceState(t.deps.db, "slowdown")).toMatchObject({ consecutiveFailures: 0, lastSeen: 1, lastNew: 1, nextRunAtTs: now + 7_200_000 });
   });
 
   test("a SourceError is recorded and logged as needing attention; a plain error only warns", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("needs-auth", [
       () => {
         throw new SourceError("re-authorise needed: run `jobpilot source connect marketplace`");
@@ -260,7 +260,7 @@ describe("pollSource", () => {
     ]);
     const res = await pollSource(t.deps, source);
     expect(res).toMatchObject({ ok: false, error: "re-authorise needed: run `jobpilot source connect marketplace`" });
-    expect(findSourceState(t.deps.db, "needs-auth")).toMatchObject({
+    expect(await findSourceState(t.deps.db, "needs-auth")).toMatchObject({
       consecutiveFailures: 1,
       lastError: "re-authorise needed: run `jobpilot source connect marketplace`",
     });
@@ -275,18 +275,18 @@ describe("pollSource", () => {
   });
 
   test("a non-Error throw is recorded as text", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("weird", [
       () => {
         throw "plain string";
       },
     ]);
     expect(await pollSource(t.deps, source)).toMatchObject({ ok: false, error: "plain string" });
-    expect(findSourceState(t.deps.db, "weird")!.lastError).toBe("plain string");
+    expect((await findSourceState(t.deps.db, "weird"))!.lastError).toBe("plain string");
   });
 
   test("throwing null, or an error whose retryAfterMs is not a number, is recorded and backs off normally", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("odd", [
       () => {
         throw null;
@@ -298,29 +298,29 @@ describe("pollSource", () => {
     expect(await pollSource(t.deps, source)).toMatchObject({ ok: false, error: "null" });
     const now = t.deps.clock.now();
     expect(await pollSource(t.deps, source)).toMatchObject({ ok: false, error: "odd wait" });
-    const row = findSourceState(t.deps.db, "odd")!;
+    const row = (await findSourceState(t.deps.db, "odd"))!;
     expect(row.consecutiveFailures).toBe(2);
     expect(typeof row.nextRunAtTs).toBe("number");
     expect(row.nextRunAtTs).toBe(nextRunAt(now, source, 2));
   });
 
   test("an async poll that rejects is handled the same as a throw", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("async", [async () => Promise.reject(new Error("rejected"))]);
     expect(await pollSource(t.deps, source)).toMatchObject({ ok: false, error: "rejected" });
-    expect(findSourceState(t.deps.db, "async")!.consecutiveFailures).toBe(1);
+    expect((await findSourceState(t.deps.db, "async"))!.consecutiveFailures).toBe(1);
   });
 
   test("invalid documents count as seen but are not inserted, and do not fail the poll", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("mixed", [() => ({ docs: [doc(30), { nonsense: true }] })]);
     const res = await pollSource(t.deps, source);
     expect(res).toEqual({ ok: true, seen: 2, inserted: 1 });
-    expect(findSourceState(t.deps.db, "mixed")).toMatchObject({ consecutiveFailures: 0, lastSeen: 2, lastNew: 1 });
+    expect(await findSourceState(t.deps.db, "mixed")).toMatchObject({ consecutiveFailures: 0, lastSeen: 2, lastNew: 1 });
   });
 
   test("a document whose url is not http or https goes in with a null url, and the log says why", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const { source } = fakeSource("bad-link", [() => ({ docs: [{ ...doc(31), url: "javascript:alert(1)" }] })]);
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
     const row = t.deps.db.$client.query("SELECT url, document FROM jobs").get() as { url: string; document: string };
@@ -331,52 +331,55 @@ describe("pollSource", () => {
   });
 
   test("a cron source's next run follows the cron pattern after a success", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     t.clock.set(Date.UTC(2026, 0, 15, 12, 10, 0));
     const { source } = fakeSource("cronned", [() => ({ docs: [] })], { cron: "0 * * * *", intervalMs: 5 * 60_000 });
     await pollSource(t.deps, source);
-    expect(findSourceState(t.deps.db, "cronned")!.nextRunAtTs).toBe(Date.UTC(2026, 0, 15, 13, 0, 0));
+    expect((await findSourceState(t.deps.db, "cronned"))!.nextRunAtTs).toBe(Date.UTC(2026, 0, 15, 13, 0, 0));
   });
 
   test("one failing source does not affect another's state or counters", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const bad = fakeSource("bad", [() => fail("bad source")]).source;
     const good = fakeSource("good", [() => ({ docs: [doc(40)], state: { cursor: "g" } })]).source;
     const now = t.clock.now();
     expect((await pollSource(t.deps, bad)).ok).toBe(false);
     expect(await pollSource(t.deps, good)).toEqual({ ok: true, seen: 1, inserted: 1 });
     expect((await pollSource(t.deps, bad)).ok).toBe(false);
-    expect(findSourceState(t.deps.db, "good")).toMatchObject({
+    expect(await findSourceState(t.deps.db, "good")).toMatchObject({
       consecutiveFailures: 0,
       lastError: null,
       state: { cursor: "g" },
       totalNew: 1,
       nextRunAtTs: now + 60_000,
     });
-    expect(findSourceState(t.deps.db, "bad")).toMatchObject({ consecutiveFailures: 2, lastError: "bad source", totalSeen: 0 });
+    expect(await findSourceState(t.deps.db, "bad")).toMatchObject({ consecutiveFailures: 2, lastError: "bad source", totalSeen: 0 });
   });
 });
 
 describe("sourceLoops", () => {
-  async function waitFor(cond: () => boolean, what: string) {
-    for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(10);
-    if (!cond()) throw new Error(`timed out waiting for ${what}`);
+  async function waitFor(cond: () => boolean | Promise<boolean>, what: string) {
+    for (let i = 0; i < 500 && !(await cond()); i++) await Bun.sleep(10);
+    if (!(await cond())) throw new Error(`timed out waiting for ${what}`);
   }
 
   test("polls every source independently, a throwing one included, and stops", async () => {
-    t = createTestApp();
+    t = await createTestApp();
     const ok = fakeSource("loop-ok", [() => ({ docs: [doc(50)], state: { cursor: "1" } })]);
     const bad = fakeSource("loop-bad", [() => fail("loop failure")]);
     const loops = sourceLoops(t.deps, [bad.source, ok.source]);
     expect(loops.map((l) => l.name)).toEqual(["source:loop-bad", "source:loop-ok"]);
     for (const l of loops) l.start();
     try {
-      await waitFor(() => findSourceState(t.deps.db, "loop-ok") !== undefined && findSourceState(t.deps.db, "loop-bad") !== undefined, "both sources to poll");
+      await waitFor(
+        async () => (await findSourceState(t.deps.db, "loop-ok")) !== undefined && (await findSourceState(t.deps.db, "loop-bad")) !== undefined,
+        "both sources to poll",
+      );
     } finally {
       await Promise.all(loops.map((l) => l.stop()));
     }
-    expect(findSourceState(t.deps.db, "loop-ok")).toMatchObject({ consecutiveFailures: 0, totalNew: 1, state: { cursor: "1" } });
-    expect(findSourceState(t.deps.db, "loop-bad")).toMatchObject({ consecutiveFailures: 1, lastError: "loop failure" });
+    expect(await findSourceState(t.deps.db, "loop-ok")).toMatchObject({ consecutiveFailures: 0, totalNew: 1, state: { cursor: "1" } });
+    expect(await findSourceState(t.deps.db, "loop-bad")).toMatchObject({ consecutiveFailures: 1, lastError: "loop failure" });
     // The manual clock did not move, so neither source was due again.
     expect(ok.calls.length).toBe(1);
     expect(bad.calls.length).toBe(1);
@@ -387,8 +390,8 @@ describe("sourceLoops", () => {
   });
 
   test("a stored schedule (back-off) survives a restart: a source not yet due is not polled at start", async () => {
-    t = createTestApp();
-    recordPoll(t.deps.db, "later", t.clock.now(), { ok: false, error: "earlier failure", nextRunAtTs: t.clock.now() + 3_600_000 });
+    t = await createTestApp();
+    await recordPoll(t.deps.db, "later", t.clock.now(), { ok: false, error: "earlier failure", nextRunAtTs: t.clock.now() + 3_600_000 });
     const later = fakeSource("later", [() => ({ docs: [] })]);
     const now = fakeSource("now", [() => ({ docs: [] })]);
     const loops = sourceLoops(t.deps, [later.source, now.source]);
@@ -399,6 +402,6 @@ describe("sourceLoops", () => {
       await Promise.all(loops.map((l) => l.stop()));
     }
     expect(later.calls.length).toBe(0);
-    expect(findSourceState(t.deps.db, "later")).toMatchObject({ consecutiveFailures: 1, lastError: "earlier failure" });
+    expect(await findSourceState(t.deps.db, "later")).toMatchObject({ consecutiveFailures: 1, lastError: "earlier failure" });
   });
 });

@@ -13,8 +13,8 @@ beforeAll(async () => {
   fake = await startFakeOpenAi();
 });
 afterAll(() => fake.close());
-afterEach(() => {
-  t?.close();
+afterEach(async () => {
+  await t?.close();
   fake.requests.length = 0;
   fake.setFallback(() => ({ content: "{}" }));
 });
@@ -22,11 +22,11 @@ afterEach(() => {
 const PATH = "/api/auto-apply-v2/generate-proposal";
 const CIPHER = "~021999000000000000001";
 
-function setup(config: Record<string, unknown> = {}) {
-  t = createTestApp({ config });
-  const a = t.account({ credits: 3 });
-  const b = t.account({ name: "other" });
-  ingestDocuments(
+async function setup(config: Record<string, unknown> = {}) {
+  t = await createTestApp({ config });
+  const a = await t.account({ credits: 3 });
+  const b = await t.account({ name: "other" });
+  await ingestDocuments(
     t.deps,
     [
       makeDoc({
@@ -48,7 +48,7 @@ const gen = (key: string, json: unknown) => t.request("POST", PATH, { key, json 
 
 describe("generate-proposal with the local writer (no model configured)", async () => {
   test("writes a job-specific letter with no placeholders, answers each question once, spends no credit", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const res = await gen(a.apiKey, {
       jobId: CIPHER,
       questions: [
@@ -64,27 +64,27 @@ describe("generate-proposal with the local writer (no model configured)", async 
     expect(letter).not.toMatch(/\[[^\]]*\]|\{\{|Your Name|^#/im);
     expect(res.body.questionAnswers.map((q: any) => q.position)).toEqual([0, 2]);
     expect(res.body.questionAnswers[0].answer).toMatch(/liquid|shopify/i);
-    expect(getAccount(t.deps, a.accountId).credits).toBe(3);
+    expect((await getAccount(t.deps, a.accountId)).credits).toBe(3);
     const noQuestions = await gen(a.apiKey, { jobId: CIPHER });
     expect(noQuestions.body).not.toHaveProperty("questionAnswers");
   });
 
   test("the letter is signed as the account's primary freelancer profile", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const freelancer = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0];
     const res = await gen(a.apiKey, { jobId: CIPHER, reasoningEffort: "medium" });
     expect(res.body.proposal).toContain(freelancer.name);
   });
 
   test("names no rate or price: the bid is only decided on apply (not the profile's rate, not the client's budget)", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const hourly = makeDoc({
       title: "React developer for our booking app",
       description: "We need a React developer to build the booking screens.",
       skills: ["React"],
       hourly: [50, 80],
     });
-    ingestDocuments(t.deps, [hourly], { source: "test" });
+    await ingestDocuments(t.deps, [hourly], { source: "test" });
     const cipher = (hourly.jobTile as { job: { ciphertext: string } }).job.ciphertext;
     const rate = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: a.apiKey })).body.freelancers[0].profiles[0].hourlyRate;
     expect(rate).toBeGreaterThan(0); // the profile has a rate the letter used to quote
@@ -99,21 +99,21 @@ describe("generate-proposal with the local writer (no model configured)", async 
   });
 
   test("jobTitle + jobDescription skip the lookup", async () => {
-    const { a } = setup();
+    const { a } = await setup();
     const res = await gen(a.apiKey, { jobTitle: "Logo for a bakery", jobDescription: "We are opening a bakery and need a warm, modern logo in Figma." });
     expect(res.status, show(res)).toBe(200);
     expect(res.body.proposal).toMatch(/logo|bakery/i);
   });
 
   test("the job reference: ciphertext, URL forms and processed job UUIDs resolve; others are 400 or 404", async () => {
-    const { a, b } = setup();
+    const { a, b } = await setup();
     for (const jobId of [CIPHER, `https://www.upwork.com/jobs/${CIPHER}`, `https://www.upwork.com/jobs/Speed-up-store_${CIPHER}/?referrer=feed`]) {
       const res = await gen(a.apiKey, { jobId });
       expect(res.status, `${jobId}: ${show(res)}`).toBe(200);
     }
-    const feed = await feeds.createFeed(t.deps, authenticate(t.deps, a.apiKey)!, { title: "all", minScore: 0 });
+    const feed = await feeds.createFeed(t.deps, (await authenticate(t.deps, a.apiKey))!, { title: "all", minScore: 0 });
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc({ title: "Another job" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "Another job" })], { source: "test" });
     const processed = (await t.request("GET", `/api/v1/feeds/${feed.id}/jobs`, { key: a.apiKey })).body.jobs[0].processedJobId;
     expect((await gen(a.apiKey, { jobId: processed })).status).toBe(200);
     expect((await gen(b.apiKey, { jobId: processed })).status).toBe(404); // another account's processed job
@@ -125,7 +125,7 @@ describe("generate-proposal with the local writer (no model configured)", async 
   });
 
   test("validation: job source required, effort enum, unique question positions, feed of the caller only", async () => {
-    const { a, b } = setup();
+    const { a, b } = await setup();
     const none = await gen(a.apiKey, { jobTitle: "Only a title" });
     expect(none.status).toBe(400);
     expect(none.body.error).toContain("jobId is required unless jobDescription");
@@ -143,7 +143,7 @@ describe("generate-proposal with the local writer (no model configured)", async 
     expect(dup.body.error).toContain("questions[1].position");
     const negative = await gen(a.apiKey, { jobId: CIPHER, questions: [{ position: -1, question: "a?" }] });
     expect(negative.status).toBe(400);
-    const theirs = await feeds.createFeed(t.deps, authenticate(t.deps, b.apiKey)!, { title: "theirs", minScore: 0 });
+    const theirs = await feeds.createFeed(t.deps, (await authenticate(t.deps, b.apiKey))!, { title: "theirs", minScore: 0 });
     expect((await gen(a.apiKey, { jobId: CIPHER, feedId: theirs.id })).status).toBe(404);
     expect((await gen(a.apiKey, { jobId: CIPHER, feedId: "nope" })).status).toBe(404);
   });
@@ -151,8 +151,8 @@ describe("generate-proposal with the local writer (no model configured)", async 
 
 describe("generate-proposal with a model", async () => {
   test("sends the model, effort and feed instructions; keeps the job text in a data section; records usage", async () => {
-    const { a } = setup(withModel());
-    const auth = authenticate(t.deps, a.apiKey)!;
+    const { a } = await setup(withModel());
+    const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "shop", minScore: 0, proposalGenerationPrompt: "Mention my 40 Shopify stores. Sign as Dana." });
     fake.setFallback(() => ({
       content: JSON.stringify({
@@ -192,7 +192,7 @@ describe("generate-proposal with a model", async () => {
   });
 
   test("the model is told the letter names no price, and is not given the profile's rate to quote", async () => {
-    const { a } = setup(withModel());
+    const { a } = await setup(withModel());
     fake.setFallback(() => ({ content: JSON.stringify({ proposal: "x".repeat(120), questionAnswers: [] }) }));
     expect((await gen(a.apiKey, { jobId: CIPHER })).status).toBe(200);
     const user: string = fake.requests[0]!.body.messages[1].content;
@@ -201,7 +201,7 @@ describe("generate-proposal with a model", async () => {
   });
 
   test("with reasoning_effort turned off, effort still sets length and the parameter is not sent", async () => {
-    const { a } = setup({ ...withModel(), aiReasoningEffort: false });
+    const { a } = await setup({ ...withModel(), aiReasoningEffort: false });
     fake.setFallback(() => ({ content: JSON.stringify({ proposal: "x".repeat(120), questionAnswers: [] }) }));
     expect((await gen(a.apiKey, { jobId: CIPHER, reasoningEffort: "medium" })).status).toBe(200);
     const req = fake.requests[0]!.body;
@@ -210,7 +210,7 @@ describe("generate-proposal with a model", async () => {
   });
 
   test("model failures become a clear 500, never an empty letter", async () => {
-    const { a } = setup(withModel());
+    const { a } = await setup(withModel());
     fake.setFallback(() => ({ json: { error: { message: "boom" } }, status: 500 }));
     const failed = await gen(a.apiKey, { jobId: CIPHER });
     expect(failed.status).toBe(500);

@@ -20,14 +20,14 @@ afterEach(async () => {
   await deliverer?.stop();
   deliverer = undefined;
   await receiver?.close();
-  t?.close();
+  await t?.close();
 });
 
 async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: string; dns?: Record<string, string[]> } = {}) {
   receiver = await startWebhookReceiver();
-  t = createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath, dns: opts.dns });
-  const { apiKey } = t.account();
-  const auth = authenticate(t.deps, apiKey)!;
+  t = await createTestApp({ config: { webhookAllowPrivate: true, webhookTimeoutMs: 300, ...config }, dbPath: opts.dbPath, dns: opts.dns });
+  const { apiKey } = await t.account();
+  const auth = (await authenticate(t.deps, apiKey))!;
   deliverer = createDeliverer(t.deps);
   t.deps.work.subscribe(() => deliverer?.notify());
   deliverer.start();
@@ -60,7 +60,7 @@ describe("webhook delivery", () => {
     expect(receiver.received[0]!.json.client.clientScore).toEqual({ score: sampleScore.body.clientScore.score, label: sampleScore.body.clientScore.label });
     t.clock.advance(1000);
     const doc = makeDoc({ title: "Go service", questions: ["Have you used Go?"], companyId: "1777000000000000001" });
-    ingestDocuments(t.deps, [doc], { source: "test" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
     await receiver.waitFor(2);
     const hook = receiver.received[1]!;
     const cipher = (doc.jobTile as any).job.ciphertext;
@@ -97,14 +97,17 @@ describe("webhook delivery", () => {
     for (const url of [receiver.url, "http://10.0.0.5/hook", "http://[::1]:8080/x", "http://2130706433/"]) {
       await expect(feeds.createFeed(t.deps, auth, { title: "x", minScore: 0, webhookUrl: url })).rejects.toMatchObject({ status: 400 });
     }
-    const res = await t.request("POST", "/api/v1/feeds", { key: t.account().apiKey, json: { title: "x", minScore: 0, webhookUrl: receiver.url } });
+    const res = await t.request("POST", "/api/v1/feeds", { key: (await t.account()).apiKey, json: { title: "x", minScore: 0, webhookUrl: receiver.url } });
     expect(res.status).toBe(400);
     expect(res.body.details[0]).toMatch(/^webhookUrl is not allowed: .*loopback/);
     // People with a receiver on their LAN learn which setting allows it.
     expect(res.body.details[0]).toContain("JOBPILOT_WEBHOOK_ALLOW_PRIVATE=true");
     expect(res.body.details[0]).toContain("JOBPILOT_WEBHOOK_ALLOWLIST");
     // A refusal that no setting lifts does not point at one.
-    const ftp = await t.request("POST", "/api/v1/feeds", { key: t.account().apiKey, json: { title: "x", minScore: 0, webhookUrl: "ftp://example.com/x" } });
+    const ftp = await t.request("POST", "/api/v1/feeds", {
+      key: (await t.account()).apiKey,
+      json: { title: "x", minScore: 0, webhookUrl: "ftp://example.com/x" },
+    });
     expect(ftp.body.details[0], show(ftp)).not.toContain("JOBPILOT_WEBHOOK");
     expect(receiver.received).toHaveLength(0);
   });
@@ -195,7 +198,7 @@ describe("webhook delivery", () => {
     await receiver.waitFor(1);
     t.clock.advance(1000);
     const docs = Array.from({ length: 100 }, (_, i) => makeDoc({ title: `Job ${i}` }));
-    for (const d of docs) ingestDocuments(t.deps, [d], { source: "test" });
+    for (const d of docs) await ingestDocuments(t.deps, [d], { source: "test" });
     await receiver.waitFor(101);
     const titles = receiver.received.slice(1).map((r) => r.json.title);
     expect(titles).toEqual(docs.map((d) => d.title));
@@ -208,9 +211,9 @@ describe("webhook delivery", () => {
     await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
     await receiver.waitFor(1);
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc({ title: "fails first" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "fails first" })], { source: "test" });
     await receiver.waitFor(2);
-    ingestDocuments(t.deps, [makeDoc({ title: "next one" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "next one" })], { source: "test" });
     await receiver.waitFor(3);
     await deliverer!.idle(); // the receiver has it; let the deliverer record it
     expect(receiver.received.map((r) => r.json.title).slice(1)).toEqual(["fails first", "next one"]);
@@ -222,7 +225,7 @@ describe("webhook delivery", () => {
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
     await receiver.waitFor(1);
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     await receiver.waitFor(2);
     await deliverer!.idle();
     const first = rows("SELECT * FROM events WHERE type = 'job.matched'")[0];
@@ -253,9 +256,9 @@ describe("webhook delivery", () => {
     await receiver.waitFor(1); // the doomed feed's test event (then retrying); the muted feed gets none
     await deliverer!.stop(); // hold deliveries while the match is written and the feed deleted
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(rows("SELECT f.title FROM events e JOIN feeds f ON f.id = e.feed_id WHERE e.type = 'job.matched'").map((r) => r.title)).toEqual(["doomed"]);
-    feeds.deleteFeed(t.deps, auth, doomed.id);
+    await feeds.deleteFeed(t.deps, auth, doomed.id);
     expect(rows("SELECT count(*) AS n FROM events WHERE feed_id = ?", doomed.id)).toEqual([{ n: 0 }]);
     deliverer = createDeliverer(t.deps);
     deliverer.start();
@@ -300,7 +303,7 @@ describe("webhook delivery", () => {
     const hook = receiver.received[1]!.json;
     expect(hook).toMatchObject({ type: "webhook.test", id: sent.body.eventId, feedId: plain.id });
     // The sample job is archived: a receiver that looks it up, as it would a matched job, finds it.
-    const other = t.account({ name: "other" }).apiKey;
+    const other = (await t.account({ name: "other" })).apiKey;
     for (const key of [apiKey, other]) {
       const job = await t.request("GET", `/api/v1/jobs/${encodeURIComponent(hook.jobId)}`, { key });
       expect(job.status, show(job)).toBe(200);
@@ -322,14 +325,14 @@ describe("webhook delivery", () => {
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
     await runClock(2, 1_000, 10_000); // the test event fails for good: failing since now
     t.clock.advance(25 * 3_600_000);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     await runClock(4, 1_000, 10_000);
     const got = (await t.request("GET", `/api/v1/feeds/${feed.id}`, { key: apiKey })).body.feed;
     expect(got.webhookDisabledReason).toContain("every delivery failed for 24 hours");
     const list = await t.request("GET", `/api/v1/feeds/${feed.id}/deliveries`, { key: apiKey });
     expect(list.body.endpoint.disabledReason).toContain("24 hours");
     // while disabled, new matches are not sent
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     await deliverer!.idle();
     const sent = receiver.received.length;
     receiver.setFallback({ status: 200 });
@@ -349,13 +352,13 @@ describe("webhook delivery", () => {
     const fresh = rotated.body.feed.webhookSecret as string;
     expect(fresh).not.toBe(feed.webhookSecret);
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     await receiver.waitFor(2);
     const during = receiver.received[1]!;
     expect(during.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
     for (const s of [fresh, feed.webhookSecret!]) expect(() => verify(s, during.headers, during.body, { nowS: t.clock.now() / 1000 })).not.toThrow();
     t.clock.advance(120_000);
-    ingestDocuments(t.deps, [makeDoc()], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     await receiver.waitFor(3);
     const after = receiver.received[2]!;
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
@@ -381,7 +384,7 @@ describe("webhook delivery", () => {
     expect(after.body.deliveries[0]).toMatchObject({ status: "delivered" });
     expect(after.body.deliveries[0].attempts).toHaveLength(3);
     expect((await t.request("POST", `/api/v1/feeds/${feed.id}/deliveries/${d.eventId}/retry`, { key: apiKey })).status).toBe(409);
-    const other = t.account({ name: "other" }).apiKey;
+    const other = (await t.account({ name: "other" })).apiKey;
     expect((await t.request("GET", `/api/v1/feeds/${feed.id}/deliveries`, { key: other })).status).toBe(404);
   });
 
@@ -392,10 +395,10 @@ describe("webhook delivery", () => {
     deliverer = undefined;
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
     t.clock.advance(1000);
-    ingestDocuments(t.deps, [makeDoc({ title: "survives" })], { source: "test" });
+    await ingestDocuments(t.deps, [makeDoc({ title: "survives" })], { source: "test" });
     const clock = t.clock;
-    t.close();
-    t = createTestApp({ config: { webhookAllowPrivate: true }, dbPath, clock });
+    await t.close();
+    t = await createTestApp({ config: { webhookAllowPrivate: true }, dbPath, clock });
     deliverer = createDeliverer(t.deps);
     deliverer.start();
     await receiver.waitFor(2);
