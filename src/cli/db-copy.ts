@@ -5,13 +5,16 @@ import { formatCount, progressBar } from "./progress";
 
 const PHASE_LABEL: Record<CopyProgress["phase"], string> = { copy: "copy", verify: "verify" };
 
-/** What to change once the copy is in: printed after the report. */
+/**
+ * What the copy is good for today, printed after the report. This version still serves from SQLite only
+ * (running on PostgreSQL, JOBPILOT_DATABASE_URL, is the rest of issue 15), so it must not tell anyone to switch.
+ */
 function nextSteps(sqlitePath: string, target: string): string {
   return [
-    "To run on PostgreSQL from now on:",
-    `  1. Set JOBPILOT_DATABASE_URL=${target} in the server's environment (or pass --database-url${target.includes("***") ? "; your password where *** stands" : ""}) and remove JOBPILOT_DB; restart jobpilot.`,
-    `  2. Keep ${sqlitePath} as a backup: jobpilot no longer writes to it. Rows a running server wrote after the snapshot are not in the copy — for the copy you switch over with, stop the server first.`,
-    "  3. Run one jobpilot process on this database for now: several nodes sharing one PostgreSQL need the rest of the scale-out work (issue 15: task leases, cross-node wake-ups, shared rate limits).",
+    "What now:",
+    `  1. Keep running jobpilot on ${sqlitePath}: this version serves from SQLite only. Serving from PostgreSQL (JOBPILOT_DATABASE_URL=${target}) comes with a later version.`,
+    "  2. The copy is verified and yours to inspect with psql. To switch over once your version supports it, stop the server and copy again into an empty database,",
+    "     so the copy holds everything the server wrote (rows written after the snapshot above are not in this one).",
     "",
   ].join("\n");
 }
