@@ -54,6 +54,7 @@ describe("local AI on threads", () => {
     ).toBe("the worker pool was terminated");
   });
 
+  // Linux only: only there does each thread have its own nice value; elsewhere the worker leaves its priority alone.
   test.if(process.platform === "linux")("on Linux the threads run at the lowest CPU priority, the server's thread at its own", async () => {
     const niceOf = () =>
       readdirSync(`/proc/${process.pid}/task`).map((tid) => {

@@ -23,6 +23,7 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
 
 // A user's walk through the server-rendered dashboard in a real browser, against `serve` as a child process.
 describe("dashboard in a browser (end to end)", () => {
+  // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
   test.skipIf(noBrowser)(
     "sign in, create a feed, see a pushed job, write a proposal, apply, rotate keys",
     async () => {
