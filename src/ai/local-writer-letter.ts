@@ -6,7 +6,21 @@
 import { bidText, type Bid } from "./local-writer-money";
 import * as P from "./local-writer-phrases";
 import { DETERMINER, isOwn, readJob, type JobReading, type WriterProfile, type WritingJob } from "./local-writer-reading";
-import { article, clampChars, clause, dedupe, fragment, gerund, hash, listOf, MAX_PROPOSAL_CHARS, overlap, picker, plain } from "./local-writer-text";
+import {
+  article,
+  clampChars,
+  clause,
+  dedupe,
+  dropDangling,
+  fragment,
+  gerund,
+  hash,
+  listOf,
+  MAX_PROPOSAL_CHARS,
+  overlap,
+  picker,
+  plain,
+} from "./local-writer-text";
 
 export type Effort = "low" | "medium" | "high";
 
@@ -129,16 +143,7 @@ function cutWords(text: string, signOff: string, max: number): string {
   const withSign = max - countWords(signOff) >= 8;
   const body = withSign ? text.slice(0, text.length - signOff.length) : text;
   const words = (body.match(/\S+/g) ?? []).slice(0, withSign ? max - countWords(signOff) : max);
-  while (
-    words.length > 1 &&
-    P.DANGLING.has(
-      words
-        .at(-1)!
-        .toLowerCase()
-        .replace(/[^\p{L}&]/gu, ""),
-    )
-  )
-    words.pop();
+  dropDangling(words, 1);
   const ended = words
     .join(" ")
     .replace(/[\s,;:-]+$/u, "")

@@ -90,8 +90,14 @@ export function clause(text: string, maxWords: number): string {
     const comma = words.findLastIndex((w, i) => i >= 3 && w.endsWith(","));
     if (comma >= 0) words = words.slice(0, comma + 1);
   }
+  dropDangling(words, 0);
+  return words.join(" ").replace(/[\s,.;:!?'-]+$/u, "");
+}
+
+/** Pops words a sentence cannot end on ("and", "the", "with"…) off the end, leaving at least `keep` words. */
+export function dropDangling(words: string[], keep: number): void {
   while (
-    words.length &&
+    words.length > keep &&
     P.DANGLING.has(
       words
         .at(-1)!
@@ -100,7 +106,6 @@ export function clause(text: string, maxWords: number): string {
     )
   )
     words.pop();
-  return words.join(" ").replace(/[\s,.;:!?'-]+$/u, "");
 }
 
 /** The client's words turned to face them: "our store" → "your store"; their "you" (the freelancer) becomes "I"/"me". */
