@@ -3,6 +3,7 @@ import { captureRoutes } from "./modules/capture/index";
 import { Elysia, t } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
+import { databaseHealth } from "./db/query";
 import { apiReference } from "./http/api-reference";
 import { auth } from "./http/auth";
 import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
@@ -33,10 +34,9 @@ const Health = t.Object({
   database: t.Object({ status: t.Union([t.Literal("ok"), t.Literal("error")]), journalMode: t.Optional(t.String()), error: t.Optional(t.String()) }),
 });
 
-function checkDatabase(deps: Deps): typeof Health.static.database {
+async function checkDatabase(deps: Deps): Promise<typeof Health.static.database> {
   try {
-    const row = deps.db.$client.query("PRAGMA journal_mode").get() as { journal_mode: string };
-    return { status: "ok", journalMode: row.journal_mode };
+    return { status: "ok", ...(await databaseHealth(deps.db)) };
   } catch (err) {
     return { status: "error", error: (err as Error).message };
   }
@@ -129,8 +129,8 @@ export function createApp(deps: Deps) {
       )
       .get(
         "/healthz",
-        ({ set }) => {
-          const database = checkDatabase(deps);
+        async ({ set }) => {
+          const database = await checkDatabase(deps);
           if (database.status !== "ok") set.status = 503;
           return { status: database.status, version: deps.version, uptimeS: Math.floor((deps.clock.now() - startedAt) / 1000), database };
         },

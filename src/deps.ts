@@ -1,7 +1,10 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import { openDatabase, closeDatabase, settled, type Db } from "./db/client";
+import type { SQL } from "bun";
+import { openDatabase, closeDatabase, isPg, settled, type Db } from "./db/client";
+import { closePgDatabase, openPgAsDb } from "./db/client-pg";
+import { migratePg } from "./db/migrate-pg";
 import { migrate, type MigrateResult } from "./db/migrate";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
@@ -56,14 +59,7 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
     const problem = allowlistEntryError(entry);
     if (problem) throw new ConfigError(`Invalid JOBPILOT_WEBHOOK_ALLOWLIST: ${problem}`);
   }
-  const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
-  let migrations: MigrateResult;
-  try {
-    migrations = migrate(db.$client, { clock: base.clock });
-  } catch (err) {
-    db.$client.close();
-    throw err;
-  }
+  const { db, migrations } = await openMigrated(config, base.clock);
   const feedIndex = new FeedIndex();
   for (const feed of await allFeeds(db)) feedIndex.upsert(feed);
   const work = new Signal();
@@ -104,12 +100,48 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
   return { deps, migrations };
 }
 
+/**
+ * The configured database, migrated: PostgreSQL when JOBPILOT_DATABASE_URL is set (migrations under an
+ * advisory lock, so nodes starting together do not race), else the SQLite file.
+ */
+async function openMigrated(config: Config, clock: Clock): Promise<{ db: Db; migrations: MigrateResult }> {
+  if (config.databaseUrl) {
+    const db = openPgAsDb(config.databaseUrl, { max: config.databasePoolSize });
+    try {
+      return { db, migrations: await migratePg(db.$client as unknown as SQL, { clock }) };
+    } catch (err) {
+      await closePgDatabase(db);
+      throw err;
+    }
+  }
+  const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
+  try {
+    return { db, migrations: migrate(db.$client, { clock }) };
+  } catch (err) {
+    db.$client.close();
+    throw err;
+  }
+}
+
+/** Where the data lives, for logs and banners (a PostgreSQL URL without its password). */
+export function databaseLabel(config: Config): string {
+  if (!config.databaseUrl) return config.dbPath;
+  try {
+    const url = new URL(config.databaseUrl);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres://…";
+  }
+}
+
 /** Writes what is held in memory (usage, day counters), stops the local AI threads and closes the database. */
 export async function closeDeps(deps: Deps): Promise<void> {
   deps.localAi.close();
   await flushUsage(deps);
   await settled(deps.db);
-  closeDatabase(deps.db);
+  if (isPg(deps.db)) await closePgDatabase(deps.db);
+  else closeDatabase(deps.db);
 }
 
 export async function flushUsage(deps: Deps): Promise<void> {

@@ -49,6 +49,7 @@ export class UsageError extends Error {}
 
 const GLOBAL_OPTIONS: Record<string, OptionSpec> = {
   db: { type: "string", value: "PATH", description: "SQLite database file (env JOBPILOT_DB, default ./data/jobpilot.db)" },
+  "database-url": { type: "string", value: "URL", description: "PostgreSQL instead of SQLite: postgres://user:pass@host:port/db (env JOBPILOT_DATABASE_URL)" },
   "log-level": { type: "string", value: "LEVEL", description: "debug, info, warn or error (env LOG_LEVEL)" },
   help: { type: "boolean", short: "h", description: "Show this help" },
 };

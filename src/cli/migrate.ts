@@ -1,4 +1,5 @@
 import type { Command } from "./command";
+import { databaseLabel } from "../deps";
 import { withDeps } from "./db";
 
 export const migrateCommand: Command = {
@@ -10,7 +11,7 @@ export const migrateCommand: Command = {
     return withDeps(ctx, (deps, migrations) => {
       const applied = migrations.applied.length;
       ctx.io.stdout(
-        `Database ${deps.config.dbPath}: ${applied ? `applied ${migrations.applied.join(", ")}` : "already up to date"} (${migrations.total} migrations in all).\n`,
+        `Database ${databaseLabel(deps.config)}: ${applied ? `applied ${migrations.applied.join(", ")}` : "already up to date"} (${migrations.total} migrations in all).\n`,
       );
       return 0;
     });

@@ -1,5 +1,5 @@
 import { createApp, listenOptions } from "../app";
-import { closeDeps, createDeps, flushUsage } from "../deps";
+import { closeDeps, createDeps, databaseLabel, flushUsage } from "../deps";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/log";
 import { bootstrapFirstAccount } from "../modules/accounts/service";
@@ -91,13 +91,13 @@ export const serveCommand: Command = {
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     // What a browser on this machine opens (a wildcard listen address is not one).
     const browse = browserBaseUrl(config.host, server.port ?? config.port);
-    log.info("listening", { url: base, dashboard: `${browse}/dashboard`, docs: `${browse}/docs`, db: config.dbPath, version: deps.version });
+    log.info("listening", { url: base, dashboard: `${browse}/dashboard`, docs: `${browse}/docs`, db: databaseLabel(config), version: deps.version });
     const banner = [
       "",
       `jobpilot ${deps.version} is listening on ${base}`,
       `  Dashboard: ${browse}/dashboard`,
       `  API docs:  ${browse}/docs`,
-      `  Database:  ${config.dbPath}`,
+      `  Database:  ${databaseLabel(config)}`,
       `  Sources:   ${sources.length ? sources.map((s) => (s.name === SANDBOX_NAME ? `sandbox (simulated marketplace, ${config.sandboxJobsPerMinute} jobs/min)` : s.name)).join(", ") : "none (push ingestion only)"}`,
       `  Scoring:   ${deps.ai.isConfigured ? `model ${config.scoringModel}${config.openaiBaseUrl ? ` at ${config.openaiBaseUrl}` : ""}` : "local scorer (no OPENAI_API_KEY)"}`,
     ];

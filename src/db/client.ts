@@ -138,6 +138,7 @@ function release(gate: Gate): void {
  * transaction's handle it is a savepoint of that transaction.
  */
 export async function tx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  if (isPg(db)) return pgTx(db, fn);
   const client = db.$client;
   const outer = (db as Gated)[TX];
   if (outer !== undefined) {
@@ -184,7 +185,60 @@ export async function tx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> 
 
 /** Resolves once the transactions open or queued now have ended (e.g. before closing the database). */
 export function settled(db: Db): Promise<void> {
+  if (isPg(db)) return Promise.resolve(); // the pool's close() waits for its queries
   return exclusive(db, () => undefined);
+}
+
+// ------------------------------------------------------------ PostgreSQL
+//
+// The same Db type serves both dialects: a PostgreSQL database is drizzle's bun-sql database, marked with
+// PG and typed as the SQLite one (their schemas have identical row types; src/db/query.ts runs statements
+// on either). Several processes share the database, so transactions cannot take turns in memory: they run
+// SERIALIZABLE, which gives each the result it would have had running alone (what BEGIN IMMEDIATE gives
+// on SQLite), and one PostgreSQL aborts with a serialization failure or deadlock is run again from the
+// start. That is safe because a transaction's callback does nothing but database work (the rule above).
+
+/** Set on a database opened on PostgreSQL and on its transaction handles. */
+export const PG = Symbol.for("jobpilot.pg");
+const PG_TX = Symbol.for("jobpilot.pg.tx");
+
+export function isPg(db: Db): boolean {
+  return (db as unknown as Record<symbol, unknown>)[PG] === true;
+}
+
+/** Marks a drizzle PostgreSQL database or transaction as a Db of this module. */
+export function markPg<T extends object>(db: T, inTransaction = false): Db {
+  Object.defineProperty(db, PG, { value: true });
+  if (inTransaction) Object.defineProperty(db, PG_TX, { value: true });
+  return db as unknown as Db;
+}
+
+/** PostgreSQL's SQLSTATEs for "run the transaction again": serialization_failure, deadlock_detected. */
+const RETRYABLE = new Set(["40001", "40P01"]);
+export const PG_TX_ATTEMPTS = 20;
+
+export function isRetryableTxError(err: unknown): boolean {
+  const e = err as { errno?: unknown; code?: unknown } | null;
+  return !!e && (RETRYABLE.has(String(e.errno)) || RETRYABLE.has(String(e.code)));
+}
+
+interface PgTxCapable {
+  transaction<T>(fn: (tx: object) => Promise<T>, config?: { isolationLevel: "serializable" }): Promise<T>;
+}
+
+async function pgTx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+  const pg = db as unknown as PgTxCapable;
+  // Inside a transaction: a savepoint, rolled back alone when fn throws.
+  if ((db as unknown as Record<symbol, unknown>)[PG_TX]) return pg.transaction(async (t) => fn(markPg(t, true)));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await pg.transaction(async (t) => fn(markPg(t, true)), { isolationLevel: "serializable" });
+    } catch (err) {
+      if (!isRetryableTxError(err) || attempt >= PG_TX_ATTEMPTS) throw err;
+      // Jittered, growing pause so the transactions that collided do not collide again.
+      await Bun.sleep(Math.random() * Math.min(50, 2 * attempt));
+    }
+  }
 }
 
 export interface OpenOptions {

@@ -28,6 +28,20 @@ export const SERVER_SETTINGS = {
     default: "./data/jobpilot.db",
     doc: "SQLite database file (its directory is created if missing); `:memory:` for a throw-away database.",
   },
+  databaseUrl: {
+    env: "JOBPILOT_DATABASE_URL",
+    flag: "database-url",
+    schema: T.Optional(T.String({ pattern: "^postgres(ql)?://", minLength: 12 })),
+    default: undefined,
+    doc: "postgres://user:password@host:port/database selects PostgreSQL (several processes may share it); unset, the SQLite file JOBPILOT_DB.",
+  },
+  databasePoolSize: {
+    env: "JOBPILOT_DATABASE_POOL_SIZE",
+    flag: undefined,
+    schema: T.Integer({ minimum: 1, maximum: 500 }),
+    default: 10,
+    doc: "PostgreSQL connections this process keeps open at most.",
+  },
   adminToken: {
     env: "JOBPILOT_ADMIN_TOKEN",
     flag: undefined,

@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../db/client";
-import { prepared } from "../db/prepared";
-import { tasks } from "../db/schema";
+import { and, asc, count, eq, inArray, lte, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { exec, isPg, many, one, preparedOne, tables } from "../db/query";
+import type { tasks } from "../db/schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
 
@@ -11,10 +11,13 @@ export interface EnqueueOptions {
 }
 
 /** Adds a task; call inside the transaction that makes the work necessary, so both commit or neither. */
-export function enqueueTask(db: Db, kind: string, payload: Record<string, unknown>, nowTs: number, opts: EnqueueOptions = {}): Promise<number> {
-  return exclusive(db, () => {
-    const insert = prepared(db, "tasks.enqueue", (d) =>
-      d
+export async function enqueueTask(db: Db, kind: string, payload: Record<string, unknown>, nowTs: number, opts: EnqueueOptions = {}): Promise<number> {
+  const row = await preparedOne(
+    db,
+    "tasks.enqueue",
+    (d) => {
+      const { tasks } = tables(d);
+      return d
         .insert(tasks)
         .values({
           kind: sql.placeholder("kind"),
@@ -25,52 +28,57 @@ export function enqueueTask(db: Db, kind: string, payload: Record<string, unknow
           createdAtTs: sql.placeholder("nowTs"),
           updatedAtTs: sql.placeholder("nowTs"),
         })
-        .returning({ id: tasks.id })
-        .prepare(),
-    );
-    return insert.get({ kind, payload, runAtTs: opts.runAtTs ?? nowTs, maxAttempts: opts.maxAttempts ?? 5, nowTs })!.id;
-  });
+        .returning({ id: tasks.id });
+    },
+    { kind, payload, runAtTs: opts.runAtTs ?? nowTs, maxAttempts: opts.maxAttempts ?? 5, nowTs },
+  );
+  return row!.id;
 }
 
 /**
  * Claims up to `limit` due tasks of the given kinds in one statement: they
  * become `running` with a lease, and their attempt count goes up. Oldest due
- * first.
+ * first. On PostgreSQL several nodes claim at once: `FOR UPDATE SKIP LOCKED`
+ * hands each due row to one of them without waiting on the others.
  */
-export function claimTasks(db: Db, kinds: string[], limit: number, nowTs: number, leaseMs: number): Promise<TaskRow[]> {
-  return exclusive(db, () => {
-    if (limit <= 0 || kinds.length === 0) return [];
-    const due = db
-      .select({ id: tasks.id })
-      .from(tasks)
-      .where(and(eq(tasks.status, "queued"), lte(tasks.runAtTs, nowTs), inArray(tasks.kind, kinds)))
-      .orderBy(asc(tasks.runAtTs), asc(tasks.id))
-      .limit(limit);
-    return db
+export async function claimTasks(db: Db, kinds: string[], limit: number, nowTs: number, leaseMs: number): Promise<TaskRow[]> {
+  if (limit <= 0 || kinds.length === 0) return [];
+  const { tasks } = tables(db);
+  let due = db
+    .select({ id: tasks.id })
+    .from(tasks)
+    .where(and(eq(tasks.status, "queued"), lte(tasks.runAtTs, nowTs), inArray(tasks.kind, kinds)))
+    .orderBy(asc(tasks.runAtTs), asc(tasks.id))
+    .limit(limit);
+  if (isPg(db)) due = (due as unknown as { for(strength: "update", config: { skipLocked: true }): typeof due }).for("update", { skipLocked: true });
+  const claimed = await many(
+    db,
+    db
       .update(tasks)
       .set({ status: "running", leaseUntilTs: nowTs + leaseMs, attempts: sql`${tasks.attempts} + 1`, updatedAtTs: nowTs })
       .where(inArray(tasks.id, due))
-      .returning()
-      .all()
-      .sort((a, b) => a.runAtTs - b.runAtTs || a.id - b.id);
-  });
+      .returning(),
+  );
+  return claimed.sort((a, b) => a.runAtTs - b.runAtTs || a.id - b.id);
 }
 
 /** Done work leaves no row: its effects are in the domain tables. */
-export function completeTask(db: Db, id: number): Promise<void> {
-  return exclusive(db, () => {
-    db.delete(tasks).where(eq(tasks.id, id)).run();
-  });
+export async function completeTask(db: Db, id: number): Promise<void> {
+  const { tasks } = tables(db);
+  await exec(db, db.delete(tasks).where(eq(tasks.id, id)));
 }
 
 /**
  * Records a failed attempt in one statement: queued again after `retryAtTs`
  * while attempts remain, else `failed` for good (kept for inspection).
  */
-export function failTask(db: Db, task: TaskRow, error: string, nowTs: number, retryAtTs: number): Promise<"retry" | "failed"> {
-  return exclusive(db, () => {
-    const final = task.attempts >= task.maxAttempts;
-    db.update(tasks)
+export async function failTask(db: Db, task: TaskRow, error: string, nowTs: number, retryAtTs: number): Promise<"retry" | "failed"> {
+  const { tasks } = tables(db);
+  const final = task.attempts >= task.maxAttempts;
+  await exec(
+    db,
+    db
+      .update(tasks)
       .set({
         status: final ? "failed" : "queued",
         runAtTs: final ? task.runAtTs : retryAtTs,
@@ -78,41 +86,38 @@ export function failTask(db: Db, task: TaskRow, error: string, nowTs: number, re
         lastError: error.slice(0, 2000),
         updatedAtTs: nowTs,
       })
-      .where(eq(tasks.id, task.id))
-      .run();
-    return final ? "failed" : "retry";
-  });
+      .where(eq(tasks.id, task.id)),
+  );
+  return final ? "failed" : "retry";
 }
 
 /** Tasks whose worker died (lease over) go back to the queue. Returns how many. */
-export function requeueExpired(db: Db, nowTs: number): Promise<number> {
-  return exclusive(
+export async function requeueExpired(db: Db, nowTs: number): Promise<number> {
+  const { tasks } = tables(db);
+  return exec(
     db,
-    () =>
-      db
-        .update(tasks)
-        .set({ status: "queued", leaseUntilTs: null, updatedAtTs: nowTs })
-        .where(and(eq(tasks.status, "running"), lte(tasks.leaseUntilTs, nowTs)))
-        .returning({ id: tasks.id })
-        .all().length,
+    db
+      .update(tasks)
+      .set({ status: "queued", leaseUntilTs: null, updatedAtTs: nowTs })
+      .where(and(eq(tasks.status, "running"), lte(tasks.leaseUntilTs, nowTs))),
   );
 }
 
-/** At start nothing of ours is running: every `running` row is left over from a previous process. */
-export function requeueAllRunning(db: Db, nowTs: number): Promise<number> {
-  return exclusive(
-    db,
-    () =>
-      db.update(tasks).set({ status: "queued", leaseUntilTs: null, updatedAtTs: nowTs }).where(eq(tasks.status, "running")).returning({ id: tasks.id }).all()
-        .length,
-  );
+/**
+ * At start nothing of ours is running: every `running` row is left over from a previous process. Only on
+ * SQLite, where one process owns the file; on PostgreSQL other nodes' running tasks are theirs until their
+ * lease runs out (requeueExpired).
+ */
+export async function requeueAllRunning(db: Db, nowTs: number): Promise<number> {
+  if (isPg(db)) return 0;
+  const { tasks } = tables(db);
+  return exec(db, db.update(tasks).set({ status: "queued", leaseUntilTs: null, updatedAtTs: nowTs }).where(eq(tasks.status, "running")));
 }
 
-export function countTasks(db: Db): Promise<Record<string, number>> {
-  return exclusive(db, () => {
-    const rows = db.select({ status: tasks.status, n: sql<number>`count(*)` }).from(tasks).groupBy(tasks.status).all();
-    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  });
+export async function countTasks(db: Db): Promise<Record<string, number>> {
+  const { tasks } = tables(db);
+  const rows = await many(db, db.select({ status: tasks.status, n: count() }).from(tasks).groupBy(tasks.status));
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }
 
 /** Retry delay after the n-th failed attempt: base × 2^(n-1), capped. Pure, so tests can state it. */
@@ -121,25 +126,27 @@ export function retryDelayMs(attempt: number, baseMs: number, maxMs: number): nu
 }
 
 /** Puts a claimed task back without counting the attempt (e.g. its account is at its concurrency limit). */
-export function deferTask(db: Db, id: number, runAtTs: number, nowTs: number): Promise<void> {
-  return exclusive(db, () => {
-    db.update(tasks)
+export async function deferTask(db: Db, id: number, runAtTs: number, nowTs: number): Promise<void> {
+  const { tasks } = tables(db);
+  await exec(
+    db,
+    db
+      .update(tasks)
       .set({ status: "queued", runAtTs, leaseUntilTs: null, attempts: sql`${tasks.attempts} - 1`, updatedAtTs: nowTs })
-      .where(eq(tasks.id, id))
-      .run();
-  });
+      .where(eq(tasks.id, id)),
+  );
 }
 
 /** Whether a task of this kind is waiting or running (schedulers enqueue at most one). */
-export function hasPendingTask(db: Db, kind: string): Promise<boolean> {
-  return exclusive(
+export async function hasPendingTask(db: Db, kind: string): Promise<boolean> {
+  const { tasks } = tables(db);
+  const row = await one(
     db,
-    () =>
-      db
-        .select({ id: tasks.id })
-        .from(tasks)
-        .where(and(eq(tasks.kind, kind), inArray(tasks.status, ["queued", "running"])))
-        .limit(1)
-        .get() !== undefined,
+    db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(and(eq(tasks.kind, kind), inArray(tasks.status, ["queued", "running"])))
+      .limit(1),
   );
+  return row !== undefined;
 }

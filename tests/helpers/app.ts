@@ -4,6 +4,7 @@ import { closeDeps, createDeps, type Deps } from "../../src/deps";
 import { ManualClock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
 import * as accounts from "../../src/modules/accounts/service";
+import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
 
 export interface TestResponse {
   status: number;
@@ -28,6 +29,9 @@ export async function createTestApp(opts: { clock?: ManualClock; dbPath?: string
   const log = memoryLogger();
   // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop.
   const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", localAiThreads: 0, ...opts.config };
+  // The suite's PostgreSQL pass (tests/helpers/postgres.ts): a fresh migrated database per app, unless the test names a SQLite file.
+  const pg = PG_BACKEND && !opts.dbPath && !opts.config?.databaseUrl ? await createMigratedPgDatabase() : undefined;
+  if (pg) Object.assign(config, { databaseUrl: pg.url, databasePoolSize: 4 });
   const { deps } = await createDeps(config, { clock, log });
   // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
   deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));
@@ -57,7 +61,12 @@ export async function createTestApp(opts: { clock?: ManualClock; dbPath?: string
     return { accountId: created.account.id, keyId: created.key.id, apiKey: created.apiKey };
   }
 
-  return { deps: deps as Deps, app, clock, log, request, account, close: () => closeDeps(deps) };
+  async function close() {
+    await closeDeps(deps);
+    await pg?.drop();
+  }
+
+  return { deps: deps as Deps, app, clock, log, request, account, close };
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;

@@ -89,3 +89,31 @@ export function usePgDatabase(): { readonly url: string; readonly name: string }
     },
   };
 }
+
+/**
+ * The one switch that runs the whole suite on PostgreSQL: JOBPILOT_TEST_BACKEND=postgres with
+ * JOBPILOT_TEST_DATABASE_URL set. Then every app the test helpers build (createTestApp) gets a fresh
+ * migrated database of its own instead of SQLite's `:memory:`; tests that name a SQLite file keep it.
+ */
+export const PG_BACKEND: boolean = process.env.JOBPILOT_TEST_BACKEND === "postgres" && TEST_DATABASE_URL !== undefined;
+
+let template: Promise<string> | undefined;
+
+/**
+ * A new database holding the current migrations: copied from a template migrated once per test process
+ * (CREATE DATABASE … TEMPLATE copies files, far quicker than running the migrations again).
+ */
+export async function createMigratedPgDatabase(): Promise<TestPgDatabase> {
+  template ??= (async () => {
+    const { migratePg } = await import("../../src/db/migrate-pg");
+    const db = await createPgDatabase();
+    const sql = new SQL({ url: db.url, max: 1 });
+    try {
+      await migratePg(sql);
+    } finally {
+      await sql.close();
+    }
+    return db.name;
+  })();
+  return createPgDatabase(`TEMPLATE "${await template}"`);
+}
