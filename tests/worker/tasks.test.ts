@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { closeDatabase, openDatabase, tx, type Db } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
-import { tasks } from "../../src/db/schema";
+import { tx, type Db } from "../../src/db/client";
+import { one, tables } from "../../src/db/query";
+import { openTestDb, type TestDb } from "../helpers/db";
+import { PG_BACKEND } from "../helpers/postgres";
 import { ManualClock } from "../../src/lib/clock";
 import {
   claimTasks,
@@ -20,23 +21,24 @@ import {
 
 // The queue's state transitions against the real migrated schema; time only moves when the test moves it.
 
+let t: TestDb;
 let db: Db;
 let clock: ManualClock;
-beforeEach(() => {
-  db = openDatabase(":memory:");
-  migrate(db.$client);
+beforeEach(async () => {
+  t = await openTestDb();
+  db = t.db;
   clock = new ManualClock();
 });
-afterEach(() => closeDatabase(db));
+afterEach(() => t.close());
 
-const row = (id: number): TaskRow | undefined => db.select().from(tasks).where(eq(tasks.id, id)).get();
+const row = (id: number): Promise<TaskRow | undefined> => one(db, db.select().from(tables(db).tasks).where(eq(tables(db).tasks.id, id)));
 const LEASE = 60_000;
 
 describe("enqueueTask", () => {
   test("adds a queued task due now with five attempts, unless told otherwise", async () => {
     const now = clock.now();
     const id = await enqueueTask(db, "score", { feedId: "f1", nested: { n: 1 } }, now);
-    expect(row(id)).toEqual({
+    expect(await row(id)).toEqual({
       id,
       kind: "score",
       payload: { feedId: "f1", nested: { n: 1 } },
@@ -50,7 +52,7 @@ describe("enqueueTask", () => {
       updatedAtTs: now,
     });
     const later = await enqueueTask(db, "sync", {}, now, { runAtTs: now + 5_000, maxAttempts: 1 });
-    expect(row(later)).toMatchObject({ runAtTs: now + 5_000, maxAttempts: 1, createdAtTs: now });
+    expect(await row(later)).toMatchObject({ runAtTs: now + 5_000, maxAttempts: 1, createdAtTs: now });
     expect(later).toBeGreaterThan(id);
   });
 
@@ -85,7 +87,7 @@ describe("claimTasks", () => {
     clock.advance(250);
     const [task] = await claimTasks(db, ["a"], 5, clock.now(), LEASE);
     expect(task).toMatchObject({ id, status: "running", attempts: 1, leaseUntilTs: clock.now() + LEASE, updatedAtTs: clock.now() });
-    expect(row(id)).toEqual(task);
+    expect(await row(id)).toEqual(task);
     expect(await claimTasks(db, ["a"], 5, clock.now() + 2 * LEASE, LEASE)).toEqual([]);
   });
 
@@ -102,7 +104,7 @@ describe("completeTask and failTask", () => {
     const id = await enqueueTask(db, "a", {}, clock.now());
     await claimTasks(db, ["a"], 1, clock.now(), LEASE);
     await completeTask(db, id);
-    expect(row(id)).toBeUndefined();
+    expect(await row(id)).toBeUndefined();
     expect(await countTasks(db)).toEqual({});
   });
 
@@ -111,7 +113,7 @@ describe("completeTask and failTask", () => {
     const [task] = await claimTasks(db, ["a"], 1, clock.now(), LEASE);
     clock.advance(100);
     expect(await failTask(db, task!, "upstream said 503", clock.now(), clock.now() + 5_000)).toBe("retry");
-    expect(row(id)).toMatchObject({
+    expect(await row(id)).toMatchObject({
       status: "queued",
       runAtTs: clock.now() + 5_000,
       leaseUntilTs: null,
@@ -128,7 +130,7 @@ describe("completeTask and failTask", () => {
     const id = await enqueueTask(db, "a", {}, now, { maxAttempts: 1 });
     const [task] = await claimTasks(db, ["a"], 1, now, LEASE);
     expect(await failTask(db, task!, "x".repeat(5_000), now, now + 5_000)).toBe("failed");
-    const failed = row(id)!;
+    const failed = (await row(id))!;
     expect(failed).toMatchObject({ status: "failed", runAtTs: now, leaseUntilTs: null, attempts: 1 });
     expect(failed.lastError).toHaveLength(2_000);
     expect(await claimTasks(db, ["a"], 1, now + 10 * LEASE, LEASE)).toEqual([]);
@@ -147,18 +149,24 @@ describe("stale tasks", () => {
 
     expect(await requeueExpired(db, now + LEASE - 1)).toBe(0);
     expect(await requeueExpired(db, now + LEASE)).toBe(1);
-    expect(row(expired)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1, updatedAtTs: now + LEASE });
-    expect(row(fresh)).toMatchObject({ status: "running", leaseUntilTs: now + 1_000 + LEASE });
-    expect(row(queued)).toMatchObject({ status: "queued", updatedAtTs: now });
+    expect(await row(expired)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1, updatedAtTs: now + LEASE });
+    expect(await row(fresh)).toMatchObject({ status: "running", leaseUntilTs: now + 1_000 + LEASE });
+    expect(await row(queued)).toMatchObject({ status: "queued", updatedAtTs: now });
   });
 
-  test("requeueAllRunning (at start) puts back every running task, whatever its lease", async () => {
+  test("requeueAllRunning (at start) puts back every running task on SQLite, whatever its lease; on PostgreSQL none (other nodes own them)", async () => {
     const now = clock.now();
     const ids = [await enqueueTask(db, "a", {}, now), await enqueueTask(db, "b", {}, now)];
     await enqueueTask(db, "c", {}, now);
     await claimTasks(db, ["a", "b"], 2, now, LEASE);
+    if (PG_BACKEND) {
+      // Several nodes share the queue: a starting node must not take another's running work; leases decide.
+      expect(await requeueAllRunning(db, now + 1)).toBe(0);
+      expect(await countTasks(db)).toEqual({ queued: 1, running: 2 });
+      return;
+    }
     expect(await requeueAllRunning(db, now + 1)).toBe(2);
-    for (const id of ids) expect(row(id)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1 });
+    for (const id of ids) expect(await row(id)).toMatchObject({ status: "queued", leaseUntilTs: null, attempts: 1 });
     expect(await countTasks(db)).toEqual({ queued: 3 });
     expect(await requeueAllRunning(db, now + 2)).toBe(0);
   });
@@ -170,7 +178,7 @@ describe("deferTask, hasPendingTask, countTasks", () => {
     const id = await enqueueTask(db, "a", {}, now);
     await claimTasks(db, ["a"], 1, now, LEASE);
     await deferTask(db, id, now + 25, now);
-    expect(row(id)).toMatchObject({ status: "queued", runAtTs: now + 25, leaseUntilTs: null, attempts: 0 });
+    expect(await row(id)).toMatchObject({ status: "queued", runAtTs: now + 25, leaseUntilTs: null, attempts: 0 });
     expect(await claimTasks(db, ["a"], 1, now + 24, LEASE)).toEqual([]);
     expect((await claimTasks(db, ["a"], 1, now + 25, LEASE)).map((t) => t.attempts)).toEqual([1]);
   });
@@ -188,7 +196,7 @@ describe("deferTask, hasPendingTask, countTasks", () => {
     const next = await enqueueTask(db, "sync", {}, now);
     await completeTask(db, next);
     expect(await hasPendingTask(db, "sync")).toBe(false);
-    expect(row(id)?.status).toBe("failed");
+    expect((await row(id))?.status).toBe("failed");
   });
 
   test("countTasks counts by status", async () => {
