@@ -1,19 +1,22 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
-import { oauthStates, sourceState } from "../../db/schema";
+import type { Db } from "../../db/client";
+import { exec, many, one, tables } from "../../db/query";
+import type { sourceState } from "../../db/schema";
 
 export type SourceStateRow = typeof sourceState.$inferSelect;
 
 export function findSourceState(db: Db, name: string): Promise<SourceStateRow | undefined> {
-  return exclusive(db, () => db.select().from(sourceState).where(eq(sourceState.name, name)).get());
+  const { sourceState } = tables(db);
+  return one(db, db.select().from(sourceState).where(eq(sourceState.name, name)));
 }
 
 export function listSourceStates(db: Db): Promise<SourceStateRow[]> {
-  return exclusive(db, () => db.select().from(sourceState).orderBy(sourceState.name).all());
+  const { sourceState } = tables(db);
+  return many(db, db.select().from(sourceState).orderBy(sourceState.name));
 }
 
 /** One poll's outcome, in one statement: the source's new memory and counters, or its error and back-off. */
-export function recordPoll(
+export async function recordPoll(
   db: Db,
   name: string,
   nowTs: number,
@@ -21,10 +24,13 @@ export function recordPoll(
     | { ok: true; state: Record<string, unknown>; seen: number; inserted: number; nextRunAtTs: number }
     | { ok: false; error: string; nextRunAtTs: number },
 ): Promise<void> {
-  return exclusive(db, () => {
-    const base = { name, state: {}, lastPollAtTs: nowTs, nextRunAtTs: outcome.nextRunAtTs };
-    if (outcome.ok) {
-      db.insert(sourceState)
+  const { sourceState } = tables(db);
+  const base = { name, state: {}, lastPollAtTs: nowTs, nextRunAtTs: outcome.nextRunAtTs };
+  if (outcome.ok) {
+    await exec(
+      db,
+      db
+        .insert(sourceState)
         .values({
           ...base,
           state: outcome.state,
@@ -47,10 +53,13 @@ export function recordPoll(
             totalNew: sql`${sourceState.totalNew} + ${outcome.inserted}`,
             nextRunAtTs: outcome.nextRunAtTs,
           },
-        })
-        .run();
-    } else {
-      db.insert(sourceState)
+        }),
+    );
+  } else {
+    await exec(
+      db,
+      db
+        .insert(sourceState)
         .values({ ...base, lastError: outcome.error, lastErrorAtTs: nowTs, consecutiveFailures: 1 })
         .onConflictDoUpdate({
           target: sourceState.name,
@@ -61,32 +70,29 @@ export function recordPoll(
             consecutiveFailures: sql`${sourceState.consecutiveFailures} + 1`,
             nextRunAtTs: outcome.nextRunAtTs,
           },
-        })
-        .run();
-    }
-  });
+        }),
+    );
+  }
 }
 
-export function addOAuthState(db: Db, row: { state: string; provider: string; expiresAtTs: number }, nowTs: number): Promise<void> {
-  return exclusive(db, () => {
-    // Expired states are dead weight; drop them whenever a new one is handed out.
-    db.delete(oauthStates).where(lte(oauthStates.expiresAtTs, nowTs)).run();
-    db.insert(oauthStates).values(row).run();
-  });
+export async function addOAuthState(db: Db, row: { state: string; provider: string; expiresAtTs: number }, nowTs: number): Promise<void> {
+  const { oauthStates } = tables(db);
+  // Expired states are dead weight; drop them whenever a new one is handed out.
+  await exec(db, db.delete(oauthStates).where(lte(oauthStates.expiresAtTs, nowTs)));
+  await exec(db, db.insert(oauthStates).values(row));
 }
 
 /** Uses up a pending state in one statement: true only for the first caller, and only before it expires. */
-export function takeOAuthState(db: Db, provider: string, state: string, nowTs: number): Promise<boolean> {
-  return exclusive(db, () => {
-    const taken = db
-      .delete(oauthStates)
-      .where(and(eq(oauthStates.state, state), eq(oauthStates.provider, provider), gt(oauthStates.expiresAtTs, nowTs)))
-      .returning({ state: oauthStates.state })
-      .all();
-    return taken.length > 0;
-  });
+export async function takeOAuthState(db: Db, provider: string, state: string, nowTs: number): Promise<boolean> {
+  const { oauthStates } = tables(db);
+  const taken = await exec(
+    db,
+    db.delete(oauthStates).where(and(eq(oauthStates.state, state), eq(oauthStates.provider, provider), gt(oauthStates.expiresAtTs, nowTs))),
+  );
+  return taken > 0;
 }
 
-export function oauthStatePending(db: Db, state: string): Promise<boolean> {
-  return exclusive(db, () => db.select({ state: oauthStates.state }).from(oauthStates).where(eq(oauthStates.state, state)).get() !== undefined);
+export async function oauthStatePending(db: Db, state: string): Promise<boolean> {
+  const { oauthStates } = tables(db);
+  return (await one(db, db.select({ state: oauthStates.state }).from(oauthStates).where(eq(oauthStates.state, state)))) !== undefined;
 }

@@ -1,32 +1,38 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
-import { prepared } from "../../db/prepared";
-import { jobs, jobTracking } from "../../db/schema";
+import type { Db } from "../../db/client";
+import { exec, many, preparedOne, tables } from "../../db/query";
+import type { jobs, jobTracking } from "../../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type JobInsert = typeof jobs.$inferInsert;
 
 export function findJobMeta(db: Db, ciphertext: string): Promise<{ exploredAtTs: number } | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "jobs.findJobMeta", (d) =>
-      d
+  return preparedOne(
+    db,
+    "jobs.findJobMeta",
+    (d) => {
+      const { jobs } = tables(d);
+      return d
         .select({ exploredAtTs: jobs.exploredAtTs })
         .from(jobs)
-        .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
-        .prepare(),
-    ).get({ ciphertext }),
+        .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")));
+    },
+    { ciphertext },
   );
 }
 
 export function findJob(db: Db, ciphertext: string): Promise<JobRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "jobs.find", (d) =>
-      d
+  return preparedOne(
+    db,
+    "jobs.find",
+    (d) => {
+      const { jobs } = tables(d);
+      return d
         .select()
         .from(jobs)
-        .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
-        .prepare(),
-    ).get({ ciphertext }),
+        .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")));
+    },
+    { ciphertext },
   );
 }
 
@@ -37,10 +43,12 @@ export type JobSummary = Pick<
 >;
 
 /** The summaries of these archived jobs by ciphertext, in one read (a page of a list, so at most a few hundred). */
-export function jobSummaries(db: Db, ciphertexts: readonly string[]): Promise<Map<string, JobSummary>> {
-  if (ciphertexts.length === 0) return Promise.resolve(new Map());
-  return exclusive(db, () => {
-    const rows = db
+export async function jobSummaries(db: Db, ciphertexts: readonly string[]): Promise<Map<string, JobSummary>> {
+  if (ciphertexts.length === 0) return new Map();
+  const { jobs } = tables(db);
+  const rows = await many(
+    db,
+    db
       .select({
         ciphertext: jobs.ciphertext,
         title: jobs.title,
@@ -55,10 +63,9 @@ export function jobSummaries(db: Db, ciphertexts: readonly string[]): Promise<Ma
         publishTimeTs: jobs.publishTimeTs,
       })
       .from(jobs)
-      .where(inArray(jobs.ciphertext, [...new Set(ciphertexts)]))
-      .all();
-    return new Map(rows.map((r) => [r.ciphertext, r]));
-  });
+      .where(inArray(jobs.ciphertext, [...new Set(ciphertexts)])),
+  );
+  return new Map(rows.map((r) => [r.ciphertext, r]));
 }
 
 const COLUMNS = [
@@ -86,74 +93,89 @@ const COLUMNS = [
 ] as const;
 const placeholders = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, sql.placeholder(n)]));
 
-/** Every archived job is inserted once and refreshed often: both statements are prepared once per connection. */
-export function insertJob(db: Db, row: JobInsert): Promise<void> {
-  return exclusive(db, () => {
-    prepared(db, "jobs.insert", (d) =>
-      d
+/**
+ * Every archived job is inserted once and refreshed often: both statements are prepared once per connection
+ * (or transaction). The prepared runners read rows, hence the RETURNING of the key.
+ */
+export async function insertJob(db: Db, row: JobInsert): Promise<void> {
+  await preparedOne(
+    db,
+    "jobs.insert",
+    (d) => {
+      const { jobs } = tables(d);
+      return d
         .insert(jobs)
         .values(placeholders(["ciphertext", "firstSeenAtTs", ...COLUMNS]) as unknown as JobInsert)
-        .prepare(),
-    ).run(row);
-  });
+        .returning({ ciphertext: jobs.ciphertext });
+    },
+    row,
+  );
 }
 
-export function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "ciphertext" | "firstSeenAtTs">): Promise<void> {
-  return exclusive(db, () => {
-    prepared(db, "jobs.update", (d) =>
-      d
+export async function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "ciphertext" | "firstSeenAtTs">): Promise<void> {
+  await preparedOne(
+    db,
+    "jobs.update",
+    (d) => {
+      const { jobs } = tables(d);
+      return d
         .update(jobs)
         .set(placeholders(COLUMNS) as unknown as Partial<JobInsert>)
         .where(eq(jobs.ciphertext, sql.placeholder("ciphertext")))
-        .prepare(),
-    ).run({ ...changes, ciphertext });
-  });
+        .returning({ ciphertext: jobs.ciphertext });
+    },
+    { ...changes, ciphertext },
+  );
 }
 
 export type TrackingRow = typeof jobTracking.$inferSelect;
 
 /** Starts watching a job unless it is watched already (one statement). */
-export function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$inferInsert): Promise<void> {
-  return exclusive(db, () => {
-    db.insert(jobTracking).values(row).onConflictDoNothing().run();
-  });
+export async function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$inferInsert): Promise<void> {
+  const { jobTracking } = tables(db);
+  await exec(db, db.insert(jobTracking).values(row).onConflictDoNothing());
 }
 
 export function findTracking(db: Db, ciphertext: string): Promise<TrackingRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "jobs.tracking", (d) =>
-      d
+  return preparedOne(
+    db,
+    "jobs.tracking",
+    (d) => {
+      const { jobTracking } = tables(d);
+      return d
         .select()
         .from(jobTracking)
-        .where(eq(jobTracking.jobCiphertext, sql.placeholder("ciphertext")))
-        .prepare(),
-    ).get({ ciphertext }),
+        .where(eq(jobTracking.jobCiphertext, sql.placeholder("ciphertext")));
+    },
+    { ciphertext },
   );
 }
 
-export function saveTracking(db: Db, ciphertext: string, state: Record<string, unknown>, active: boolean, lastCheckedAtTs: number): Promise<void> {
-  return exclusive(db, () => {
-    db.update(jobTracking).set({ state, active, lastCheckedAtTs }).where(eq(jobTracking.jobCiphertext, ciphertext)).run();
-  });
+export async function saveTracking(db: Db, ciphertext: string, state: Record<string, unknown>, active: boolean, lastCheckedAtTs: number): Promise<void> {
+  const { jobTracking } = tables(db);
+  await exec(db, db.update(jobTracking).set({ state, active, lastCheckedAtTs }).where(eq(jobTracking.jobCiphertext, ciphertext)));
 }
 
 /** Watched jobs whose last check is older than `beforeTs`, oldest first. */
 export function dueTracking(db: Db, beforeTs: number, limit: number): Promise<{ jobCiphertext: string; source: string }[]> {
-  return exclusive(db, () =>
+  const { jobs, jobTracking } = tables(db);
+  return many(
+    db,
     db
       .select({ jobCiphertext: jobTracking.jobCiphertext, source: jobs.source })
       .from(jobTracking)
       .innerJoin(jobs, eq(jobs.ciphertext, jobTracking.jobCiphertext))
       .where(and(eq(jobTracking.active, true), lte(jobTracking.lastCheckedAtTs, beforeTs)))
       .orderBy(jobTracking.lastCheckedAtTs)
-      .limit(limit)
-      .all(),
+      .limit(limit),
   );
 }
 
 /** Archived documents of one company (for the client record). */
 export function documentsOfCompany(db: Db, companyId: string): Promise<{ ciphertext: string; document: Record<string, unknown>; exploredAtTs: number }[]> {
-  return exclusive(db, () =>
-    db.select({ ciphertext: jobs.ciphertext, document: jobs.document, exploredAtTs: jobs.exploredAtTs }).from(jobs).where(eq(jobs.companyId, companyId)).all(),
+  const { jobs } = tables(db);
+  return many(
+    db,
+    db.select({ ciphertext: jobs.ciphertext, document: jobs.document, exploredAtTs: jobs.exploredAtTs }).from(jobs).where(eq(jobs.companyId, companyId)),
   );
 }
