@@ -6,7 +6,14 @@
  *   beforeEach(async () => { t = await openTestDb(); });
  *   afterEach(() => t.close());
  *   … t.db …
+ *
+ * `openTestDb({ shared: true })` puts SQLite in a file (in a temporary directory, removed on close) so that
+ * `t.connect()` can open more connections to the same database: what other processes (nodes) have. On
+ * PostgreSQL every database is shared; `connect()` opens another pool on it.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { closeDatabase, openDatabase, type Db } from "../../src/db/client";
 import { closePgDatabase, openPgAsDb } from "../../src/db/client-pg";
 import { migrate } from "../../src/db/migrate";
@@ -15,21 +22,52 @@ import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
 export interface TestDb {
   db: Db;
   close(): Promise<void>;
+  /** Another connection to the same database (needs `shared: true` on SQLite); closed by close(). */
+  connect(): Db;
 }
 
-export async function openTestDb(): Promise<TestDb> {
+export async function openTestDb(opts: { shared?: boolean } = {}): Promise<TestDb> {
   if (PG_BACKEND) {
     const pg = await createMigratedPgDatabase();
-    const db = openPgAsDb(pg.url, { max: 4 });
+    const open = [openPgAsDb(pg.url, { max: 4 })];
     return {
-      db,
+      db: open[0]!,
+      connect: () => {
+        const db = openPgAsDb(pg.url, { max: 4 });
+        open.push(db);
+        return db;
+      },
       close: async () => {
-        await closePgDatabase(db);
+        for (const db of open.splice(0)) await closePgDatabase(db);
         await pg.drop();
       },
     };
   }
-  const db = openDatabase(":memory:");
-  migrate(db.$client);
-  return { db, close: async () => closeDatabase(db) };
+  if (!opts.shared) {
+    const db = openDatabase(":memory:");
+    migrate(db.$client);
+    return {
+      db,
+      connect: () => {
+        throw new Error("openTestDb(): another connection to a SQLite :memory: database is another database; pass { shared: true }");
+      },
+      close: async () => closeDatabase(db),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "jp-testdb-"));
+  const path = join(dir, "jobpilot.db");
+  const open = [openDatabase(path)];
+  migrate(open[0]!.$client);
+  return {
+    db: open[0]!,
+    connect: () => {
+      const db = openDatabase(path);
+      open.push(db);
+      return db;
+    },
+    close: async () => {
+      for (const db of open.splice(0)) closeDatabase(db);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

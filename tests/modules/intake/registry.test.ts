@@ -1,8 +1,8 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../../src/config";
 import { configuredSources, DEFAULT_INTERVALS, parseSourceIntervals, SOURCE_CATALOG } from "../../../src/modules/intake/registry";
 import { memoryLogger } from "../../../src/lib/log";
-import { openDatabase } from "../../../src/db/client";
+import { openTestDb, type TestDb } from "../../helpers/db";
 
 const MARKETPLACE_ENV = {
   JOBPILOT_MARKETPLACE_CLIENT_ID: "client-id",
@@ -11,10 +11,14 @@ const MARKETPLACE_ENV = {
 };
 const ALL = Object.keys(SOURCE_CATALOG);
 /** Building a source reads nothing from the database; the marketplace-api source only keeps it for its tokens. */
-const db = openDatabase(":memory:");
+let t: TestDb;
+beforeAll(async () => {
+  t = await openTestDb();
+});
+afterAll(() => t.close());
 
 function build(env: Record<string, string>) {
-  return configuredSources({ config: loadConfig(env), db, searchTerms: async () => [] });
+  return configuredSources({ config: loadConfig(env), db: t.db, searchTerms: async () => [] });
 }
 
 describe("parseSourceIntervals", () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../../src/cli/index";
 import { closeDatabase, openDatabase, type Db } from "../../../src/db/client";
-import { migrate } from "../../../src/db/migrate";
+import { openTestDb, type TestDb } from "../../helpers/db";
 import { ManualClock } from "../../../src/lib/clock";
 import { memoryLogger } from "../../../src/lib/log";
 import { findOAuthToken, insertOAuthToken, leaseOAuthToken, releaseOAuthTokenLease, replaceOAuthToken } from "../../../src/modules/intake/token-repo";
@@ -16,43 +16,42 @@ import { startFakeMarketplaceApi, tokenReply } from "../../fixtures/marketplace-
 const KEY = "tokens-test-secret-key-0123456789";
 const TOKENS = { accessToken: "access-file", refreshToken: "refresh-file", expiresAt: Date.UTC(2026, 0, 16) };
 
+// The repository, the vault, two nodes and the legacy import run on the suite's backend (SQLite, or
+// PostgreSQL in its pass); only `jobpilot serve` at the end opens a SQLite file of its own.
 const dirs: string[] = [];
 const open: Db[] = [];
-afterEach(() => {
+const testDbs: TestDb[] = [];
+afterEach(async () => {
   for (const db of open.splice(0)) closeDatabase(db);
+  for (const t of testDbs.splice(0)) await t.close();
 });
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A migrated database file in a fresh directory. */
-function databaseFile(): string {
-  const dir = mkdtempSync(join(tmpdir(), "jp-tokens-"));
-  dirs.push(dir);
-  const path = join(dir, "jobpilot.db");
-  const db = openDatabase(path);
-  migrate(db.$client);
-  closeDatabase(db);
-  return path;
+/** A fresh migrated database on the suite's backend; `shared` lets t.connect() open other nodes' connections to it. */
+async function testDb(shared = false): Promise<TestDb> {
+  const t = await openTestDb({ shared });
+  testDbs.push(t);
+  return t;
 }
 
-/** Another connection to it: what a second process (node) would have. */
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "jp-tokens-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A connection to the SQLite file `jobpilot serve` ran on. */
 function connect(path: string): Db {
   const db = openDatabase(path);
   open.push(db);
   return db;
 }
 
-function memoryDb(): Db {
-  const db = openDatabase(":memory:");
-  migrate(db.$client);
-  open.push(db);
-  return db;
-}
-
 describe("oauth_tokens repository: compare-and-swap on updated_at_ts", () => {
   test("insert once; replace only at the version read; the lease is one at a time and ends with the write", async () => {
-    const db = memoryDb();
+    const { db } = await testDb();
     const P = MARKETPLACE_PROVIDER;
     expect(await findOAuthToken(db, P)).toBeUndefined();
     expect(await insertOAuthToken(db, P, "c1", 100)).toBe(true);
@@ -72,8 +71,35 @@ describe("oauth_tokens repository: compare-and-swap on updated_at_ts", () => {
     expect(await replaceOAuthToken(db, P, 100, "c3", 700)).toBe(false); // the version moved on
   });
 
+  test("two connections racing (two nodes; on PostgreSQL two pools, statements truly concurrent): each compare-and-swap has one winner", async () => {
+    const t = await testDb(true);
+    const nodes = [t.db, t.connect()];
+    const P = MARKETPLACE_PROVIDER;
+    const ROUNDS = 16;
+    const race = (fn: (db: Db, i: number) => Promise<boolean>) => Promise.all(Array.from({ length: ROUNDS }, (_, i) => fn(nodes[i % 2]!, i)));
+    const winners = (results: boolean[]) => results.flatMap((won, i) => (won ? [i] : []));
+
+    const inserts = winners(await race((db, i) => insertOAuthToken(db, P, `first-${i}`, 100)));
+    expect(inserts).toHaveLength(1);
+    expect((await findOAuthToken(nodes[1]!, P))!.ciphertext).toBe(`first-${inserts[0]}`);
+
+    const leases = winners(await race((db, i) => leaseOAuthToken(db, P, 100, 1000 + i, 200)));
+    expect(leases).toHaveLength(1);
+    expect((await findOAuthToken(nodes[0]!, P))!.leaseUntilTs).toBe(1000 + leases[0]!);
+
+    // Every racer read version 100; only one write may land, and later versions are untouched by the losers.
+    const replaces = winners(await race((db, i) => replaceOAuthToken(db, P, 100, `second-${i}`, 300 + i)));
+    expect(replaces).toHaveLength(1);
+    expect(await findOAuthToken(nodes[1]!, P)).toEqual({
+      provider: P,
+      ciphertext: `second-${replaces[0]}`,
+      updatedAtTs: 300 + replaces[0]!,
+      leaseUntilTs: null,
+    });
+  });
+
   test("the vault's versions only grow, even when the clock stands still or goes back", async () => {
-    const vault = oauthTokenVault(memoryDb());
+    const vault = oauthTokenVault((await testDb()).db);
     await vault.save("a", 1000);
     expect((await vault.load())!.version).toBe(1000);
     await vault.save("b", 1000);
@@ -92,9 +118,9 @@ describe("two nodes refreshing the marketplace token at once", () => {
   afterAll(() => api.close());
 
   test("one refresh call wins; both nodes end up using the new pair, stored once in the shared row", async () => {
-    const path = databaseFile();
-    const nodeA = connect(path);
-    const nodeB = connect(path);
+    const t = await testDb(true);
+    const nodeA = t.db;
+    const nodeB = t.connect();
     const clock = new ManualClock();
     // About to expire: inside the five-minute refresh margin.
     await saveTokens(oauthTokenVault(nodeA), KEY, { accessToken: "access-old", refreshToken: "refresh-old", expiresAt: clock.now() + 60_000 }, clock.now());
@@ -142,12 +168,13 @@ describe("two nodes refreshing the marketplace token at once", () => {
 });
 
 describe("importing the token file of earlier versions", () => {
+  /** The file sits beside the configured SQLite path, whichever database the tokens go to. */
   async function withLegacyFile() {
-    const dbPath = databaseFile();
+    const dbPath = join(tempDir(), "jobpilot.db");
     const file = legacyTokenPath(dbPath);
     const envelope = await encryptTokens(KEY, TOKENS);
     writeFileSync(file, envelope, { mode: 0o600 });
-    return { dbPath, file, envelope, db: connect(dbPath), log: memoryLogger(), clock: new ManualClock() };
+    return { dbPath, file, envelope, db: (await testDb()).db, log: memoryLogger(), clock: new ManualClock() };
   }
 
   test("beside the database and no row yet: imported as it is (still encrypted), renamed to .imported, logged", async () => {
@@ -181,10 +208,9 @@ describe("importing the token file of earlier versions", () => {
   });
 
   test("no file, or an in-memory database: nothing to do", async () => {
-    const dbPath = databaseFile();
-    const deps = { db: connect(dbPath), dbPath, clock: new ManualClock(), log: memoryLogger() };
+    const deps = { db: (await testDb()).db, dbPath: join(tempDir(), "jobpilot.db"), clock: new ManualClock(), log: memoryLogger() };
     expect(await importLegacyTokenFile(deps)).toBe("none");
-    expect(await importLegacyTokenFile({ ...deps, db: memoryDb(), dbPath: ":memory:" })).toBe("none");
+    expect(await importLegacyTokenFile({ ...deps, dbPath: ":memory:" })).toBe("none");
   });
 
   test("`jobpilot serve` imports it at start", async () => {
