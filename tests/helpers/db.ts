@@ -8,8 +8,8 @@
  *   … t.db …
  *
  * `openTestDb({ shared: true })` puts SQLite in a file (in a temporary directory, removed on close) so that
- * `t.connect()` can open more connections to the same database: what other processes (nodes) have. On
- * PostgreSQL every database is shared; `connect()` opens another pool on it.
+ * `t.another()` can open more connections to the same database: what other processes (nodes) have. On
+ * PostgreSQL every database is shared; `another()` opens another pool on it.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,8 +22,12 @@ import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
 export interface TestDb {
   db: Db;
   close(): Promise<void>;
-  /** Another connection to the same database (needs `shared: true` on SQLite); closed by close(). */
-  connect(): Db;
+  /**
+   * Another handle on the same database, for races between connections (closed with the TestDb): on
+   * PostgreSQL a pool of its own; on SQLite a second connection to the file with `shared: true`, else the
+   * same handle (a process has one connection to its file).
+   */
+  another(): Db;
 }
 
 export async function openTestDb(opts: { shared?: boolean } = {}): Promise<TestDb> {
@@ -32,7 +36,7 @@ export async function openTestDb(opts: { shared?: boolean } = {}): Promise<TestD
     const open = [openPgAsDb(pg.url, { max: 4 })];
     return {
       db: open[0]!,
-      connect: () => {
+      another: () => {
         const db = openPgAsDb(pg.url, { max: 4 });
         open.push(db);
         return db;
@@ -48,9 +52,7 @@ export async function openTestDb(opts: { shared?: boolean } = {}): Promise<TestD
     migrate(db.$client);
     return {
       db,
-      connect: () => {
-        throw new Error("openTestDb(): another connection to a SQLite :memory: database is another database; pass { shared: true }");
-      },
+      another: () => db,
       close: async () => closeDatabase(db),
     };
   }
@@ -60,7 +62,7 @@ export async function openTestDb(opts: { shared?: boolean } = {}): Promise<TestD
   migrate(open[0]!.$client);
   return {
     db: open[0]!,
-    connect: () => {
+    another: () => {
       const db = openDatabase(path);
       open.push(db);
       return db;

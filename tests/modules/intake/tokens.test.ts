@@ -29,7 +29,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh migrated database on the suite's backend; `shared` lets t.connect() open other nodes' connections to it. */
+/** A fresh migrated database on the suite's backend; `shared` lets t.another() open other nodes' connections to it. */
 async function testDb(shared = false): Promise<TestDb> {
   const t = await openTestDb({ shared });
   testDbs.push(t);
@@ -73,7 +73,7 @@ describe("oauth_tokens repository: compare-and-swap on updated_at_ts", () => {
 
   test("two connections racing (two nodes; on PostgreSQL two pools, statements truly concurrent): each compare-and-swap has one winner", async () => {
     const t = await testDb(true);
-    const nodes = [t.db, t.connect()];
+    const nodes = [t.db, t.another()];
     const P = MARKETPLACE_PROVIDER;
     const ROUNDS = 16;
     const race = (fn: (db: Db, i: number) => Promise<boolean>) => Promise.all(Array.from({ length: ROUNDS }, (_, i) => fn(nodes[i % 2]!, i)));
@@ -120,7 +120,7 @@ describe("two nodes refreshing the marketplace token at once", () => {
   test("one refresh call wins; both nodes end up using the new pair, stored once in the shared row", async () => {
     const t = await testDb(true);
     const nodeA = t.db;
-    const nodeB = t.connect();
+    const nodeB = t.another();
     const clock = new ManualClock();
     // About to expire: inside the five-minute refresh margin.
     await saveTokens(oauthTokenVault(nodeA), KEY, { accessToken: "access-old", refreshToken: "refresh-old", expiresAt: clock.now() + 60_000 }, clock.now());
