@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { rawMany } from "../../../src/db/query";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
@@ -121,11 +122,8 @@ describe("GET /api/clients/{companyId}/jobs", () => {
   async function archiveSandboxJobs(): Promise<string> {
     const docs = Array.from({ length: 60 }, (_, i) => generateJob({ seed: 11, index: i, nowTs: t.clock.now() }));
     await ingestDocuments(t.deps, docs, { source: "sandbox" });
-    return (
-      t.deps.db.$client
-        .query("SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC LIMIT 1")
-        .get() as { c: string }
-    ).c;
+    const sql = "SELECT company_id AS c, count(*) AS n FROM jobs WHERE company_id IS NOT NULL GROUP BY company_id ORDER BY n DESC, c LIMIT 1";
+    return (await rawMany<{ c: string }>(t.deps.db, sql, sql, []))[0]!.c;
   }
 
   test("the record of a company from its archived jobs; forwards identical; unknown company 404", async () => {
@@ -154,9 +152,8 @@ describe("GET /api/clients/{companyId}/jobs", () => {
       return (res.body.openJobs as { ciphertext: string | null }[]).map((j) => j.ciphertext);
     };
     const before = await openCiphers();
-    const archived = new Set(
-      (t.deps.db.$client.query("SELECT ciphertext FROM jobs WHERE company_id = ?").all(companyId) as { ciphertext: string }[]).map((r) => r.ciphertext),
-    );
+    const sql = "SELECT ciphertext FROM jobs WHERE company_id = ?";
+    const archived = new Set((await rawMany<{ ciphertext: string }>(t.deps.db, sql, sql, [companyId])).map((r) => r.ciphertext));
     const closing = before.find((c) => c !== null && archived.has(c))!;
     expect(closing).toBeString();
     await closeJob(t.deps.db, closing, t.clock.now());

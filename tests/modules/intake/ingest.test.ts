@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import * as feeds from "../../../src/modules/feeds/service";
 import { authenticate } from "../../../src/modules/accounts/service";
@@ -8,7 +9,9 @@ import { makeDoc } from "../../helpers/factories";
 let t: TestApp;
 afterEach(() => t?.close());
 
-const count = (sql: string) => (t.deps.db.$client.query(sql).get() as { n: number }).n;
+// Reads through the runners so the file runs on either backend (PostgreSQL's count and bigint come back as strings).
+const rows = <T>(sql: string) => rawMany<T>(t.deps.db, sql, sql, []);
+const count = async (sql: string) => Number((await rows<{ n: number | string }>(sql))[0]!.n);
 
 async function setup(config = {}) {
   t = await createTestApp({ config });
@@ -27,7 +30,7 @@ describe("ingestion", async () => {
     expect(result).toMatchObject({ received: 5, inserted: 2, updated: 0, rejected: 3 });
     expect(result.errors.map((e) => e.at)).toEqual([1, 2, 3]);
     for (const e of result.errors) expect(e.error.length).toBeGreaterThan(5);
-    expect(count("SELECT count(*) AS n FROM jobs")).toBe(2);
+    expect(await count("SELECT count(*) AS n FROM jobs")).toBe(2);
   });
 
   test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", async () => {
@@ -38,13 +41,13 @@ describe("ingestion", async () => {
     t.clock.advance(1000);
     const result = await ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 2, scoring: 0 });
-    const rows = t.deps.db.$client.query("SELECT feed_id, matching_score, score_source FROM feed_jobs ORDER BY feed_id").all() as any[];
-    expect(rows.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id].sort());
-    expect(rows.every((r) => r.matching_score === 5 && r.score_source === "default")).toBe(true);
-    const events = t.deps.db.$client.query("SELECT feed_id, type, feed_job_id FROM events").all() as any[];
+    const entries = await rows<any>("SELECT feed_id, matching_score, score_source FROM feed_jobs ORDER BY feed_id");
+    expect(entries.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id].sort());
+    expect(entries.every((r) => r.matching_score === 5 && r.score_source === "default")).toBe(true);
+    const events = await rows<any>("SELECT feed_id, type, feed_job_id FROM events");
     expect(events).toHaveLength(1); // the muted feed is matched but not notified
     expect(events[0]).toMatchObject({ feed_id: open.id, type: "job.matched" });
-    expect(rows.some((r) => r.feed_id === tooHigh.id)).toBe(false); // minScore above the default score: not entered
+    expect(entries.some((r) => r.feed_id === tooHigh.id)).toBe(false); // minScore above the default score: not entered
   });
 
   test("a feed with a prompt gets a scoring task instead, and the workers are woken", async () => {
@@ -55,7 +58,7 @@ describe("ingestion", async () => {
     t.clock.advance(1000);
     const result = await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     expect(result).toMatchObject({ inserted: 1, matched: 0, scoring: 1 });
-    expect(count("SELECT count(*) AS n FROM tasks WHERE kind = 'score' AND status = 'queued'")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM tasks WHERE kind = 'score' AND status = 'queued'")).toBe(1);
     expect(woken).toBe(1);
   });
 
@@ -70,9 +73,10 @@ describe("ingestion", async () => {
     expect(again).toMatchObject({ inserted: 0, updated: 1, matched: 0, scoring: 0 });
     const older = await ingestDocuments(t.deps, [{ ...doc, title: "Older", exploredAt: T + 1000 }], { source: "test" });
     expect(older).toMatchObject({ inserted: 0, updated: 1 });
-    expect(t.deps.db.$client.query("SELECT title, explored_at_ts AS e FROM jobs").get()).toEqual({ title: "Newer", e: T + 3000 });
-    expect(count("SELECT count(*) AS n FROM feed_jobs")).toBe(1);
-    expect(count("SELECT count(*) AS n FROM events")).toBe(1);
+    const stored = await rows<{ title: string; e: number | string }>("SELECT title, explored_at_ts AS e FROM jobs");
+    expect(stored.map((r) => ({ title: r.title, e: Number(r.e) }))).toEqual([{ title: "Newer", e: T + 3000 }]);
+    expect(await count("SELECT count(*) AS n FROM feed_jobs")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM events")).toBe(1);
   });
 
   test("no backfill: a feed created after a job was first seen never gets it", async () => {
@@ -82,9 +86,9 @@ describe("ingestion", async () => {
     t.clock.advance(1000);
     const late = await feed({});
     await ingestDocuments(t.deps, [doc], { source: "test" });
-    expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(0);
     await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
-    expect(count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM feed_jobs WHERE feed_id = '${late.id}'`)).toBe(1);
   });
 
   test("each account's matching feeds get the job; filters apply", async () => {
@@ -95,8 +99,8 @@ describe("ingestion", async () => {
     await feeds.createFeed(t.deps, other, { title: "go too", minScore: 0, includes: ["golang", "go"], excludedCountries: ["India"] });
     t.clock.advance(1000);
     await ingestDocuments(t.deps, [makeDoc({ title: "Go microservice", country: "India" }), makeDoc({ title: "A good plan" })], { source: "test" });
-    const rows = t.deps.db.$client.query("SELECT account_id AS a FROM feed_jobs").all() as { a: string }[];
-    expect(rows.map((r) => r.a)).toEqual([mine.accountId]);
+    const entries = await rows<{ a: string }>("SELECT account_id AS a FROM feed_jobs");
+    expect(entries.map((r) => r.a)).toEqual([mine.accountId]);
   });
 
   test("POST /admin/jobs ingests one document or an array, needs the admin token, and reports counts", async () => {
@@ -126,8 +130,8 @@ describe("ingestion", async () => {
       { at: 0, note: expect.stringMatching(/^url dropped: only http and https links are kept \(got a javascript: link\)$/) },
       { at: 2, note: expect.stringMatching(/^url dropped: .*\(got a data: link\)$/) },
     ]);
-    const rows = t.deps.db.$client.query("SELECT title, url, document FROM jobs ORDER BY title").all() as { title: string; url: string; document: string }[];
-    const stored = Object.fromEntries(rows.map((r) => [r.title, { url: r.url, documentUrl: JSON.parse(r.document).url }]));
+    const jobRows = await rows<{ title: string; url: string; document: string }>("SELECT title, url, document FROM jobs");
+    const stored = Object.fromEntries(jobRows.map((r) => [r.title, { url: r.url, documentUrl: JSON.parse(r.document).url }]));
     expect(stored["Web job"]).toEqual({ url: "", documentUrl: null });
     expect(stored["Fine job"]).toEqual({ url: "https://boards.example/jobs/2", documentUrl: "https://boards.example/jobs/2" });
     expect(stored[market.title as string]!.documentUrl).toBeNull();

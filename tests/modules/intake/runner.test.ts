@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { rawMany } from "../../../src/db/query";
 import { findSourceState, listSourceStates, recordPoll } from "../../../src/modules/intake/repo";
 import { MAX_SOURCE_BACKOFF_MS, nextRunAt, pollSource, sourceLoops } from "../../../src/modules/intake/runner";
 import { SourceError, type JobSource, type PollContext } from "../../../src/sources/source";
@@ -323,9 +324,9 @@ describe("pollSource", () => {
     t = await createTestApp();
     const { source } = fakeSource("bad-link", [() => ({ docs: [{ ...doc(31), url: "javascript:alert(1)" }] })]);
     expect(await pollSource(t.deps, source)).toEqual({ ok: true, seen: 1, inserted: 1 });
-    const row = t.deps.db.$client.query("SELECT url, document FROM jobs").get() as { url: string; document: string };
-    expect(row.url).toBe("");
-    expect(JSON.parse(row.document).url).toBeNull();
+    const [row] = await rawMany<{ url: string; document: string }>(t.deps.db, "test.jobs", "SELECT url, document FROM jobs", []);
+    expect(row!.url).toBe("");
+    expect(JSON.parse(row!.document).url).toBeNull();
     const warned = t.log.records().find((r) => r.source === "bad-link" && r.level === "warn");
     expect(JSON.stringify(warned)).toContain("url dropped: only http and https links are kept (got a javascript: link)");
   });
