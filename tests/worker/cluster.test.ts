@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
 import { tx, type Db } from "../../src/db/client";
-import { many, one, tables } from "../../src/db/query";
+import { many, tables } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
 import { closePgDatabase, openPgAsDb } from "../../src/db/client-pg";
@@ -41,14 +40,8 @@ describe("task leases between nodes", () => {
     await Promise.all(workers.splice(0).map((w) => w.stop()));
     await t.close();
   });
-  const row = (id: number): Promise<TaskRow | undefined> =>
-    one(
-      db,
-      db
-        .select()
-        .from(tables(db).tasks)
-        .where(eq(tables(db).tasks.id, id)),
-    );
+  /** The task's row, or undefined once it is done. */
+  const row = async (id: number): Promise<TaskRow | undefined> => (await many(db, db.select().from(tables(db).tasks))).find((r) => r.id === id);
 
   function startWorker(handler: (attempt: number) => unknown): TaskWorker {
     const worker = new TaskWorker(
