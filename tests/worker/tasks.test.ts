@@ -31,7 +31,14 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const row = (id: number): Promise<TaskRow | undefined> => one(db, db.select().from(tables(db).tasks).where(eq(tables(db).tasks.id, id)));
+const row = (id: number): Promise<TaskRow | undefined> =>
+  one(
+    db,
+    db
+      .select()
+      .from(tables(db).tasks)
+      .where(eq(tables(db).tasks.id, id)),
+  );
 const LEASE = 60_000;
 
 describe("enqueueTask", () => {
