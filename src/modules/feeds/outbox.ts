@@ -1,6 +1,6 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, many, one, preparedOne, rawExec, rawMany, tables } from "../../db/query";
+import { exec, isPg, many, one, preparedOne, rawExec, rawMany, tables } from "../../db/query";
 import type { events } from "../../db/schema";
 
 /**
@@ -68,6 +68,72 @@ export async function pickDueEvents(db: Db, nowTs: number, scan: number, max: nu
     picked.push(e);
   }
   return picked;
+}
+
+export interface Claimed {
+  events: EventRow[];
+  /** PostgreSQL: the lease this node holds on each of the events' feeds until it calls releaseFeeds; null on SQLite. */
+  leaseUntilTs: number | null;
+}
+
+/**
+ * The events this node sends now, at most one per feed and never one of a feed in `busy` (this node's
+ * feeds in flight). On SQLite one process owns the outbox: pickDueEvents as it is. On PostgreSQL several
+ * nodes share it, so a feed is held cluster-wide while one of its events is in flight: the node first
+ * leases the feeds of the first `scan` due events (one conditional UPDATE of feeds.webhook_lease_until_ts:
+ * the row lock makes exactly one node win a free feed), then reads each leased feed's oldest due event
+ * afresh, so it sees what the previous holder committed before it let go. A leased feed with nothing due
+ * any more is let go at once. A node that dies holding a feed loses it when the lease runs out; the event
+ * it was sending is still due and goes out again with the same webhook-id (at-least-once).
+ */
+export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: number, busy: ReadonlySet<string>, leaseMs: number): Promise<Claimed> {
+  if (!isPg(db)) return { events: await pickDueEvents(db, nowTs, scan, max, busy), leaseUntilTs: null };
+  const wanted: string[] = [];
+  for (const due of await dueEvents(db, nowTs, scan)) {
+    if (wanted.length >= max) break;
+    if (!busy.has(due.feedId) && !wanted.includes(due.feedId)) wanted.push(due.feedId);
+  }
+  if (wanted.length === 0) return { events: [], leaseUntilTs: null };
+  const leaseUntilTs = nowTs + leaseMs;
+  const { feeds, events } = tables(db);
+  const held = await many(
+    db,
+    db
+      .update(feeds)
+      .set({ webhookLeaseUntilTs: leaseUntilTs })
+      .where(and(inArray(feeds.id, wanted), or(isNull(feeds.webhookLeaseUntilTs), lte(feeds.webhookLeaseUntilTs, nowTs))))
+      .returning({ id: feeds.id }),
+  );
+  const oldest = await Promise.all(
+    held.map(({ id }) =>
+      one(
+        db,
+        db
+          .select()
+          .from(events)
+          .where(and(eq(events.feedId, id), inArray(events.status, ["pending", "retrying"]), lte(events.nextAttemptAtTs, nowTs)))
+          .orderBy(asc(events.nextAttemptAtTs), asc(events.seq))
+          .limit(1),
+      ),
+    ),
+  );
+  const claimed = oldest.filter((e): e is EventRow => e !== undefined).sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
+  const idle = held.map((h) => h.id).filter((id) => !claimed.some((e) => e.feedId === id));
+  if (idle.length > 0) await releaseFeeds(db, idle, leaseUntilTs);
+  return { events: claimed, leaseUntilTs };
+}
+
+/** Lets go of feeds leased by claimDueEvents (PostgreSQL): only while the lease is still the one this node took. */
+export async function releaseFeeds(db: Db, feedIds: string[], leaseUntilTs: number): Promise<void> {
+  if (!isPg(db) || feedIds.length === 0) return;
+  const { feeds } = tables(db);
+  await exec(
+    db,
+    db
+      .update(feeds)
+      .set({ webhookLeaseUntilTs: null })
+      .where(and(inArray(feeds.id, feedIds), eq(feeds.webhookLeaseUntilTs, leaseUntilTs))),
+  );
 }
 
 export function findEventBySeq(db: Db, seq: number): Promise<EventRow | undefined> {
