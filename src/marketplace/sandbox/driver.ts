@@ -5,7 +5,7 @@
  * the documented rules in rules.ts, so a new user can apply with no external
  * account and tests can exercise every outcome.
  */
-import { tx, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { isUniqueViolationDeep, txRetrying } from "../../db/tx-retry";
 import { FINAL_STATUSES } from "../../db/enums";
 import { AppError } from "../../errors";
@@ -57,7 +57,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
     },
 
     async reconnect(accountId) {
-      return tx(deps.db, async (db) => {
+      return txRetrying(deps.db, async (db) => {
         const session = await repo.findSession(db, accountId);
         if (!session || session.valid) return true;
         if (!session.restorable) return false;
@@ -143,7 +143,7 @@ export async function listFreelancers(deps: SandboxDeps, accountId: string): Pro
   const kind = await accountKind(deps, accountId);
   const ownId = rules.freelancerIdFor(accountId);
   const rows = (
-    await tx(deps.db, async (db) => {
+    await txRetrying(deps.db, async (db) => {
       await ensureOwnFreelancer(db, accountId, deps.clock.now());
       return (await repo.listFreelancers(db, accountId)).filter((f) => visibleTo(kind, accountId, f));
     })
@@ -185,7 +185,7 @@ function budgetOf(req: SubmitRequest): rules.BudgetFacts {
 
 /**
  * Decides a submission in one transaction and records it. Two deciding the same application at once (on
- * PostgreSQL, from two connections): the second to commit sees the first's row when tx() runs it again
+ * PostgreSQL, from two connections): the second to commit sees the first's row when txRetrying() runs it again
  * after a serialization failure, or, should the primary key refuse its row outright, when it is run again
  * here; either way it returns the first one's outcome, and Connects are spent once.
  */
