@@ -14,6 +14,11 @@ import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
 
 export interface TestDb {
   db: Db;
+  /**
+   * Another handle on the same database, for races between connections: on PostgreSQL a pool of its own
+   * (closed with the TestDb); on SQLite the same handle (a process has one connection to its file).
+   */
+  another(): Db;
   close(): Promise<void>;
 }
 
@@ -21,9 +26,16 @@ export async function openTestDb(): Promise<TestDb> {
   if (PG_BACKEND) {
     const pg = await createMigratedPgDatabase();
     const db = openPgAsDb(pg.url, { max: 4 });
+    const others: Db[] = [];
     return {
       db,
+      another: () => {
+        const other = openPgAsDb(pg.url, { max: 4 });
+        others.push(other);
+        return other;
+      },
       close: async () => {
+        for (const other of others) await closePgDatabase(other);
         await closePgDatabase(db);
         await pg.drop();
       },
@@ -31,5 +43,5 @@ export async function openTestDb(): Promise<TestDb> {
   }
   const db = openDatabase(":memory:");
   migrate(db.$client);
-  return { db, close: async () => closeDatabase(db) };
+  return { db, another: () => db, close: async () => closeDatabase(db) };
 }
