@@ -5,7 +5,7 @@
  * The app checks the admin bearer token before routing; these are only routes.
  */
 import { Elysia, t } from "elysia";
-import { txRetrying } from "../../db/tx-retry";
+import { tx } from "../../db/client";
 import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
@@ -119,7 +119,7 @@ async function setSession(deps: SandboxDeps, accountId: string, valid: boolean, 
  * a reply implies a view.
  */
 function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" | "reply"): Promise<EngagementView> {
-  return txRetrying(deps.db, async (db) => {
+  return tx(deps.db, async (db) => {
     const found = await repo.findSubmission(db, applicationId);
     if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
     if (found.status !== "applied")
@@ -147,7 +147,7 @@ async function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFree
   const id = rules.freelancerIdFor(accountId, name);
   const rate = body.hourlyRate ?? rules.DEFAULT_HOURLY_RATE;
   const now = deps.clock.now();
-  const inserted = await txRetrying(deps.db, async (db) => {
+  const inserted = await tx(deps.db, async (db) => {
     // The account's own freelancer comes first, so an agency keeps it next to the ones added.
     await ensureOwnFreelancer(db, accountId, now);
     return repo.insertFreelancer(

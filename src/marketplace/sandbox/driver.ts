@@ -6,7 +6,8 @@
  * account and tests can exercise every outcome.
  */
 import type { Db } from "../../db/client";
-import { isUniqueViolationDeep, txRetrying } from "../../db/tx-retry";
+import { tx } from "../../db/client";
+import { isUniqueViolation } from "../../db/query";
 import { FINAL_STATUSES } from "../../db/enums";
 import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
@@ -57,7 +58,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
     },
 
     async reconnect(accountId) {
-      return txRetrying(deps.db, async (db) => {
+      return tx(deps.db, async (db) => {
         const session = await repo.findSession(db, accountId);
         if (!session || session.valid) return true;
         if (!session.restorable) return false;
@@ -143,7 +144,7 @@ export async function listFreelancers(deps: SandboxDeps, accountId: string): Pro
   const kind = await accountKind(deps, accountId);
   const ownId = rules.freelancerIdFor(accountId);
   const rows = (
-    await txRetrying(deps.db, async (db) => {
+    await tx(deps.db, async (db) => {
       await ensureOwnFreelancer(db, accountId, deps.clock.now());
       return (await repo.listFreelancers(db, accountId)).filter((f) => visibleTo(kind, accountId, f));
     })
@@ -185,17 +186,17 @@ function budgetOf(req: SubmitRequest): rules.BudgetFacts {
 
 /**
  * Decides a submission in one transaction and records it. Two deciding the same application at once (on
- * PostgreSQL, from two connections): the second to commit sees the first's row when txRetrying() runs it again
+ * PostgreSQL, from two connections): the second to commit sees the first's row when tx() runs it again
  * after a serialization failure, or, should the primary key refuse its row outright, when it is run again
  * here; either way it returns the first one's outcome, and Connects are spent once.
  */
 export async function receiveSubmission(db: Db, req: SubmitRequest, kind: AccountKind, nowTs: number): Promise<SubmitOutcome> {
   const budget = budgetOf(req);
-  const decide = () => txRetrying(db, (t) => decideSubmission(t, req, kind, budget, nowTs));
+  const decide = () => tx(db, (t) => decideSubmission(t, req, kind, budget, nowTs));
   try {
     return await decide();
   } catch (err) {
-    if (!isUniqueViolationDeep(err)) throw err;
+    if (!isUniqueViolation(err)) throw err;
     return decide();
   }
 }

@@ -175,7 +175,7 @@ export async function insertSubmission(db: Db, row: typeof sandboxSubmissions.$i
  * job: the partial unique index decides, and DO NOTHING turns the conflict
  * into "no row" instead of an error. Returns whether the row went in. (On
  * PostgreSQL, inside a SERIALIZABLE transaction, a conflict with a concurrent
- * transaction's row aborts with a serialization failure instead; txRetrying() runs the
+ * transaction's row aborts with a serialization failure instead; tx() runs the
  * transaction again, and then it sees that row.)
  */
 export async function insertAppliedSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert & { status: "applied" }): Promise<boolean> {

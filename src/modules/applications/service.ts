@@ -1,7 +1,8 @@
 import type { AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
 import type { Db } from "../../db/client";
-import { isUniqueViolationDeep, txRetrying } from "../../db/tx-retry";
+import { tx } from "../../db/client";
+import { isUniqueViolation } from "../../db/query";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -115,7 +116,7 @@ export async function apply(
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
-  const remaining = await txRetrying(deps.db, async (db) => {
+  const remaining = await tx(deps.db, async (db) => {
     if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) throw alreadyApplied();
     const available = await holdCredit(db, auth.accountId);
     if (available === null) {
@@ -151,7 +152,7 @@ export async function apply(
   }).catch((err: unknown) => {
     // The partial unique index refused a second live application: another apply for the job committed
     // between our check and our insert (on PostgreSQL, where transactions of other connections overlap).
-    throw isUniqueViolationDeep(err) ? alreadyApplied() : err;
+    throw isUniqueViolation(err) ? alreadyApplied() : err;
   });
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };

@@ -1,4 +1,4 @@
-import { txRetrying } from "../../db/tx-retry";
+import { tx } from "../../db/client";
 import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
 import type { TaskContext } from "../../worker/worker";
 import { answerQuestions } from "../proposals/service";
@@ -16,7 +16,7 @@ const INTERRUPTED =
  * outcome releases it; an application already settled changes nothing.
  */
 async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): Promise<void> {
-  await txRetrying(deps.db, async (db) => {
+  await tx(deps.db, async (db) => {
     const nowTs = deps.clock.now();
     if (!(await repo.settle(db, app, outcome, nowTs))) return;
     if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });

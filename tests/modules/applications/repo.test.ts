@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { and, count, eq } from "drizzle-orm";
 import type { Db } from "../../../src/db/client";
 import { exec, many, one, tables } from "../../../src/db/query";
-import { isUniqueViolationDeep, txRetrying } from "../../../src/db/tx-retry";
+import { tx } from "../../../src/db/client";
+import { isUniqueViolation } from "../../../src/db/query";
 import * as repo from "../../../src/modules/applications/repo";
 import { openTestDb, type TestDb } from "../../helpers/db";
 
@@ -88,20 +89,20 @@ async function liveRows(jobCiphertext: string): Promise<number> {
 /** The apply service's transaction, reduced to this table: refuse a live one, else insert; a unique violation is the same refusal. */
 async function applyOnce(on: Db, jobCiphertext: string): Promise<"queued" | "conflict"> {
   try {
-    return await txRetrying(on, async (tx) => {
+    return await tx(on, async (tx) => {
       if (await repo.liveApplication(tx, ACCOUNT, jobCiphertext)) return "conflict";
       await repo.insertApplication(tx, application(jobCiphertext));
       return "queued";
     });
   } catch (err) {
-    if (isUniqueViolationDeep(err)) return "conflict";
+    if (isUniqueViolation(err)) return "conflict";
     throw err;
   }
 }
 
 /** The submit task's final transaction, with the charge booked as accounts does: settle, then one ledger row under the application id. */
 async function finishApplied(on: Db, id: string): Promise<boolean> {
-  return txRetrying(on, async (tx) => {
+  return tx(on, async (tx) => {
     if (!(await repo.settle(tx, { id, accountId: ACCOUNT }, { status: "applied", message: "ok" }, NOW))) return false;
     const { creditLedger } = tables(tx);
     await exec(tx, tx.insert(creditLedger).values({ accountId: ACCOUNT, delta: -1, reason: "charge", ref: id, note: "test", createdAtTs: NOW }));
@@ -129,7 +130,7 @@ describe("one live application per account and job", () => {
     const first = application("~01a");
     await repo.insertApplication(db, first);
     const second = repo.insertApplication(db, application("~01a"));
-    expect(isUniqueViolationDeep(await failure(second))).toBe(true);
+    expect(isUniqueViolation(await failure(second))).toBe(true);
     await repo.insertApplication(db, application("~01a", { status: "failed", phase: "done", creditHeld: false }));
     expect(await repo.liveApplication(db, ACCOUNT, "~01a")).toMatchObject({ id: first.id });
 
@@ -171,7 +172,7 @@ describe("settling", () => {
     const { creditLedger } = tables(db);
     const row = { accountId: ACCOUNT, delta: -1, reason: "charge", ref: "app-x", note: null, createdAtTs: NOW };
     await exec(db, db.insert(creditLedger).values(row));
-    expect(isUniqueViolationDeep(await failure(exec(db, db.insert(creditLedger).values(row))))).toBe(true);
+    expect(isUniqueViolation(await failure(exec(db, db.insert(creditLedger).values(row))))).toBe(true);
     expect(await charges("app-x")).toBe(1);
   });
 
