@@ -16,6 +16,7 @@ import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "./ai/local-a
 import { FeedIndex } from "./modules/feeds/matcher";
 import { allFeeds } from "./modules/feeds/repo";
 import { Signal } from "./lib/signal";
+import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
 import { createSandboxDriver } from "./marketplace/sandbox/driver";
 import { createBridgeDriver } from "./marketplace/bridge/driver";
@@ -39,7 +40,12 @@ export interface Deps {
   localAi: LocalAi;
   /** Writers call wake() after committing queued work; the task worker subscribes to `work`. */
   work: Signal;
+  /** On PostgreSQL wake() also tells the other nodes (NOTIFY, coalesced); serve LISTENs (worker/cluster.ts). */
   wake: () => void;
+  /** This process among the nodes sharing one PostgreSQL database (it names the schedule ticks and leases it holds). */
+  nodeId: string;
+  /** Resolves once the wake-ups sent to other nodes are out (closeDeps waits for it before closing the pool). */
+  wakeSent: () => Promise<void>;
   /** Where webhooks may go (SSRF policy), built from JOBPILOT_WEBHOOK_ALLOW_PRIVATE and _ALLOWLIST. */
   egress: EgressPolicy;
   webhookRetryScheduleMs: number[];
@@ -63,6 +69,8 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
   const feedIndex = new FeedIndex();
   for (const feed of await allFeeds(db)) feedIndex.upsert(feed);
   const work = new Signal();
+  const nodeId = crypto.randomUUID();
+  const { wake, sent } = nodeWake(db, work, nodeId, base.log);
   const deps: Deps = {
     config,
     db,
@@ -86,7 +94,9 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
     ),
     localAi: createLocalAi({ threads: config.localAiThreads ?? defaultLocalAiThreads(), log: base.log.child({ component: "local-ai" }) }),
     work,
-    wake: () => work.notify(),
+    wake,
+    nodeId,
+    wakeSent: sent,
     drivers: undefined as unknown as Deps["drivers"],
     egress: {
       allowPrivate: config.webhookAllowPrivate,
@@ -139,6 +149,7 @@ export function databaseLabel(config: Config): string {
 export async function closeDeps(deps: Deps): Promise<void> {
   deps.localAi.close();
   await flushUsage(deps);
+  await deps.wakeSent();
   await settled(deps.db);
   if (isPg(deps.db)) await closePgDatabase(deps.db);
   else closeDatabase(deps.db);

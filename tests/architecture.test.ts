@@ -105,6 +105,7 @@ const TABLE_OWNERS: Record<string, string> = {
   dashboard_sessions: "modules/dashboard",
   dashboard_sign_in_links: "modules/dashboard",
   tasks: "worker",
+  cluster_claims: "worker", // schedule ticks and loop leases shared by the nodes on one PostgreSQL
   sandbox_freelancers: "marketplace/sandbox",
   sandbox_profiles: "marketplace/sandbox",
   sandbox_sessions: "marketplace/sandbox",

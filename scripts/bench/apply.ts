@@ -10,30 +10,37 @@
  *    until every one is final: applications/s sustained.
  *
  * Options: --latency-runs N (default 100) --burst N (default 500) --connections N (default 32)
+ *          --database-url postgres://… (a fresh database on that server; default a SQLite file)
+ *          --nodes N (PostgreSQL only: N `serve` processes on the one database, requests spread round-robin)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runCommand, startServer } from "../../tests/helpers/process";
+import { runCommand } from "../../tests/helpers/process";
 import { makeDoc } from "../../tests/helpers/factories";
+import { benchStore, nodesOption, STORE_OPTIONS, STORE_USAGE, startNodes } from "./cluster";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { "latency-runs": { type: "string" }, burst: { type: "string" }, connections: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    "latency-runs": { type: "string" },
+    burst: { type: "string" },
+    connections: { type: "string" },
+    ...STORE_OPTIONS,
+    help: { type: "boolean", short: "h" },
+  },
 });
 if (values.help) {
-  console.log("Usage: bun run bench:apply [--latency-runs N] [--burst N] [--connections N]");
+  console.log(`Usage: bun run bench:apply [--latency-runs N] [--burst N] [--connections N] ${STORE_USAGE}`);
   process.exit(0);
 }
+const NODES = nodesOption(values);
 const RUNS = Number(values["latency-runs"] ?? 100);
 const BURST = Number(values.burst ?? 500);
 const CONNECTIONS = Number(values.connections ?? 32);
 const ADMIN = "bench-admin-token-0123456789";
 
-const dir = mkdtempSync(join(tmpdir(), "jp-bench-apply-"));
+const store = await benchStore("apply", values["database-url"]);
 const env = {
-  JOBPILOT_DB: join(dir, "apply.db"),
+  ...store.env,
   JOBPILOT_SOURCES: "none",
   JOBPILOT_ADMIN_TOKEN: ADMIN,
   JOBPILOT_SANDBOX_APPLY_LATENCY_MS: "0",
@@ -46,7 +53,15 @@ const created = JSON.parse(
   (await runCommand([bun, "run", "src/main.ts", "account", "create", "--name", "bench", "--credits", String(RUNS + BURST + 10), "--json"], env)).stdout,
 );
 await runCommand([bun, "run", "src/main.ts", "account", "limits", "--account", created.accountId, "--multiplier", "1000000"], env);
-const server = await startServer([bun, "run", "src/main.ts", "serve"], env);
+const servers = await startNodes([bun, "run", "src/main.ts", "serve"], env, NODES);
+console.log(`${store.label}, ${NODES} node${NODES > 1 ? "s" : ""}`);
+// Requests go round-robin over the nodes, as a load balancer would send them.
+let turn = 0;
+const server = {
+  get url() {
+    return servers[turn++ % servers.length]!.url;
+  },
+};
 const key = created.apiKey as string;
 const headers = { "x-api-key": key, "content-type": "application/json" };
 
@@ -121,6 +136,6 @@ try {
     );
   }
 } finally {
-  await server.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await Promise.all(servers.map((s) => s.stop()));
+  await store.remove();
 }

@@ -12,10 +12,8 @@
  *
  * Options: --feeds N (default 10000) --jobs N (default 1000) --ingest-jobs N (default 5000) --batch N (default 100)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { benchStore, STORE_OPTIONS, storeConfig } from "./cluster";
 import { loadConfig } from "../../src/config";
 import { tx } from "../../src/db/client";
 import { closeDeps, createDeps } from "../../src/deps";
@@ -37,11 +35,12 @@ const { values } = parseArgs({
     "ingest-jobs": { type: "string" },
     batch: { type: "string" },
     "ingest-feeds": { type: "string" },
+    "database-url": STORE_OPTIONS["database-url"],
     help: { type: "boolean", short: "h" },
   },
 });
 if (values.help) {
-  console.log("Usage: bun run bench:match [--feeds N] [--jobs N] [--ingest-jobs N] [--batch N]");
+  console.log("Usage: bun run bench:match [--feeds N] [--jobs N] [--ingest-jobs N] [--batch N] [--database-url postgres://USER@HOST:PORT/DB]");
   process.exit(0);
 }
 const FEEDS = Number(values.feeds ?? 10_000);
@@ -108,10 +107,11 @@ console.log(`  index is ${(naiveMedian / median).toFixed(0)}× faster than the n
 
 // ---- 2. ingest throughput ----
 const INGEST_FEEDS = Number(values["ingest-feeds"] ?? 1000);
-const dir = mkdtempSync(join(tmpdir(), "jp-bench-match-"));
+const store = await benchStore("match", values["database-url"]);
+console.log(`ingest database: ${store.label}`);
 const clock = new ManualClock(T0);
 const log = createLogger({ level: "warn", write: () => {} });
-const { deps } = await createDeps({ ...loadConfig({}), dbPath: join(dir, "bench.db") }, { clock, log });
+const { deps } = await createDeps({ ...loadConfig({}), ...storeConfig(store) }, { clock, log });
 const accounts: string[] = [];
 for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
 await tx(deps.db, async (t) => {
@@ -135,6 +135,6 @@ for (let i = 0; i < docs.length; i += BATCH) {
 const secs = (performance.now() - t) / 1000;
 const events = (deps.db.$client.query("SELECT count(*) AS n FROM events").get() as { n: number }).n;
 await closeDeps(deps);
-rmSync(dir, { recursive: true, force: true });
+await store.remove();
 console.log(`  ${Math.round(totals.inserted / secs)} jobs/s (target ≥ 2,000): ${totals.inserted} jobs archived and matched in ${secs.toFixed(2)} s`);
 console.log(`  ${totals.matched} feed entries, ${events} outbox events, ${totals.scoring} scoring tasks written; ${totals.rejected} rejected`);

@@ -15,10 +15,8 @@
  *
  * Options: --feeds N (default 1000) --latency-jobs N (default 200) --burst-jobs N (default 1000)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { benchStore, STORE_OPTIONS, storeConfig } from "./cluster";
 import { createDeliverer } from "../../src/cli/serve";
 import { loadConfig } from "../../src/config";
 import { tx } from "../../src/db/client";
@@ -35,10 +33,16 @@ import { randomFeed } from "./fixtures";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { feeds: { type: "string" }, "latency-jobs": { type: "string" }, "burst-jobs": { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    feeds: { type: "string" },
+    "latency-jobs": { type: "string" },
+    "burst-jobs": { type: "string" },
+    "database-url": STORE_OPTIONS["database-url"],
+    help: { type: "boolean", short: "h" },
+  },
 });
 if (values.help) {
-  console.log("Usage: bun run bench:webhooks [--feeds N] [--latency-jobs N] [--burst-jobs N]");
+  console.log("Usage: bun run bench:webhooks [--feeds N] [--latency-jobs N] [--burst-jobs N] [--database-url postgres://USER@HOST:PORT/DB]");
   process.exit(0);
 }
 const FEEDS = Number(values.feeds ?? 1000);
@@ -60,9 +64,10 @@ const receiver = Bun.serve({
 });
 const url = `http://127.0.0.1:${receiver.port}/hook`;
 
-const dir = mkdtempSync(join(tmpdir(), "jp-bench-hooks-"));
+const store = await benchStore("hooks", values["database-url"]);
+console.log(`database: ${store.label}`);
 const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
-const { deps } = await createDeps({ ...loadConfig({}), dbPath: join(dir, "hooks.db"), webhookAllowPrivate: true }, { clock: systemClock, log });
+const { deps } = await createDeps({ ...loadConfig({}), ...storeConfig(store), webhookAllowPrivate: true }, { clock: systemClock, log });
 const accounts: string[] = [];
 for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
 const created = Date.now() - 1000;
@@ -145,5 +150,5 @@ try {
   await deliverer.stop();
   await closeDeps(deps);
   receiver.stop(true);
-  rmSync(dir, { recursive: true, force: true });
+  await store.remove();
 }

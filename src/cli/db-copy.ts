@@ -5,16 +5,14 @@ import { formatCount, progressBar } from "./progress";
 
 const PHASE_LABEL: Record<CopyProgress["phase"], string> = { copy: "copy", verify: "verify" };
 
-/**
- * What the copy is good for today, printed after the report. This version still serves from SQLite only
- * (running on PostgreSQL, JOBPILOT_DATABASE_URL, is the rest of issue 15), so it must not tell anyone to switch.
- */
+/** What to change in the configuration, printed after the report. */
 function nextSteps(sqlitePath: string, target: string): string {
   return [
     "What now:",
-    `  1. Keep running jobpilot on ${sqlitePath}: this version serves from SQLite only. Serving from PostgreSQL (JOBPILOT_DATABASE_URL=${target}) comes with a later version.`,
-    "  2. The copy is verified and yours to inspect with psql. To switch over once your version supports it, stop the server and copy again into an empty database,",
-    "     so the copy holds everything the server wrote (rows written after the snapshot above are not in this one).",
+    `  1. The copy is a snapshot: if a server was running on ${sqlitePath} during it, stop the server, empty the target (or pick a new one) and copy again.`,
+    `  2. Point every jobpilot process at PostgreSQL: JOBPILOT_DATABASE_URL=${target} (or --database-url on any command). JOBPILOT_DB is then not read.`,
+    "  3. Start `jobpilot serve`; for more nodes, start more processes with the same setting behind your load balancer (README: Scaling out).",
+    `  4. Keep ${sqlitePath} as a backup until you are happy; nothing writes to it any more.`,
     "",
   ].join("\n");
 }

@@ -17,9 +17,14 @@ import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
 import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker";
 import { SANDBOX_NAME } from "../sources/sandbox/index";
 import { startScheduler } from "../worker/scheduler";
+import { leaseGate, listenForWork } from "../worker/cluster";
+import { isPg } from "../db/client";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
 import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
+
+/** How long a node's lease on a job source lasts without renewal (another node polls it after this). */
+const SOURCE_LEASE_MS = 60_000;
 
 export const serveCommand: Command = {
   name: "serve",
@@ -58,6 +63,7 @@ export const serveCommand: Command = {
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,
+      leaseMs: config.taskLeaseMs,
       handlers: {
         [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx),
         [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx, tracker),
@@ -66,6 +72,7 @@ export const serveCommand: Command = {
     });
     const applyWorker = new TaskWorker(deps, {
       concurrency: config.applyConcurrency,
+      leaseMs: config.taskLeaseMs,
       perKey: { key: (p: { accountId?: string }) => p.accountId ?? "", limit: config.applyConcurrencyPerAccount },
       retryBaseMs: 2000,
       retryMaxMs: 60_000,
@@ -77,6 +84,8 @@ export const serveCommand: Command = {
       applyWorker.notify();
       deliverer.notify();
     });
+    // Several nodes on one PostgreSQL: the others' wake-ups arrive by NOTIFY (the workers poll every second besides).
+    const listener = isPg(deps.db) ? await listenForWork(deps.db, deps.nodeId, () => deps.work.notify()) : undefined;
     worker.start();
     applyWorker.start();
     deliverer.start();
@@ -85,6 +94,15 @@ export const serveCommand: Command = {
       { name: "proposal-activity-tracker", pattern: config.trackerCron, kind: TRACK_TASK },
     ]);
     const intake = sourceLoops(deps, sources);
+    // On PostgreSQL each source polls on one node at a time: the one holding its lease (renewed every round,
+    // taken over by another node a minute after its holder stops renewing).
+    const sourceLeases = isPg(deps.db)
+      ? intake.map((loop) => {
+          const lease = leaseGate(deps, `loop:${loop.name}`, deps.nodeId, SOURCE_LEASE_MS);
+          loop.onlyWhen(lease.open);
+          return lease;
+        })
+      : [];
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();
 
@@ -119,7 +137,14 @@ export const serveCommand: Command = {
     const shutdown = createShutdown(
       [
         { name: "stop accepting and finish in-flight requests", run: () => server.stop(false), force: () => server.stop(true) },
-        { name: "stop job sources", run: () => Promise.all(intake.map((l) => l.stop())) },
+        {
+          name: "stop job sources",
+          run: async () => {
+            await Promise.all(intake.map((l) => l.stop()));
+            await Promise.all(sourceLeases.map((lease) => lease.release()));
+          },
+        },
+        { name: "stop listening for other nodes' work", run: () => listener?.stop() },
         { name: "stop schedules", run: () => scheduler.stop() },
         { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop(), deliverer.stop()]) },
         { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },

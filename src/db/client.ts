@@ -218,8 +218,15 @@ const RETRYABLE = new Set(["40001", "40P01"]);
 export const PG_TX_ATTEMPTS = 20;
 
 export function isRetryableTxError(err: unknown): boolean {
-  const e = err as { errno?: unknown; code?: unknown } | null;
-  return !!e && (RETRYABLE.has(String(e.errno)) || RETRYABLE.has(String(e.code)));
+  return databaseErrors(err).some((e) => RETRYABLE.has(String(e.errno)) || RETRYABLE.has(String(e.code)));
+}
+
+/** The error and the errors it wraps (drizzle wraps the driver's error in a DrizzleQueryError's `cause`). */
+export function databaseErrors(err: unknown): { errno?: unknown; code?: unknown; message?: unknown }[] {
+  const chain: { errno?: unknown; code?: unknown; message?: unknown }[] = [];
+  for (let e: unknown = err; e !== null && typeof e === "object" && chain.length < 5; e = (e as { cause?: unknown }).cause)
+    chain.push(e as (typeof chain)[number]);
+  return chain;
 }
 
 interface PgTxCapable {

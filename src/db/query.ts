@@ -18,7 +18,7 @@
  */
 import type { SQL as BunSql } from "bun";
 import type { Statement } from "bun:sqlite";
-import { exclusive, isPg, type Db } from "./client";
+import { databaseErrors, exclusive, isPg, type Db } from "./client";
 
 export { isPg };
 import { prepared } from "./prepared";
@@ -134,10 +134,13 @@ export function rawExec(db: Db, name: string, sqlText: string, params: unknown[]
 
 /** Whether `err` is a unique-constraint violation, on either dialect (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505). */
 export function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: unknown; errno?: unknown; message?: unknown } | null;
-  if (!e) return false;
-  if (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" || e.code === "23505" || e.errno === "23505") return true;
-  return typeof e.message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(e.message);
+  return databaseErrors(err).some(
+    (e) =>
+      e.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+      e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+      e.errno === "23505" ||
+      (typeof e.message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(e.message)),
+  );
 }
 
 /** A round trip to the database, for /healthz: SQLite's journal mode, or PostgreSQL answering at all. */

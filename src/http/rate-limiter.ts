@@ -15,11 +15,41 @@ export interface DayCountStore {
   load(keyId: string, bucket: string, windowStartTs: number): Promise<number>;
   /** Writes absolute counts and forgets days that started before `pruneBeforeTs`. */
   save(rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): Promise<void>;
+  /** Present when several nodes share the database (PostgreSQL): then every window is counted cluster-wide through it. */
+  shared?: SharedCountStore;
 }
+
+/** One window of one key's bucket. */
+export interface CounterRef {
+  keyId: string;
+  bucket: string;
+  window: WindowName;
+  windowStartTs: number;
+}
+
+/** Counts every node adds to: an increment is one atomic statement, and answers with the cluster-wide total. */
+export interface SharedCountStore {
+  /** The stored totals (0 when none), in order. */
+  read(refs: CounterRef[]): Promise<number[]>;
+  /** Adds each delta to its window's total; resolves to the new totals, in order. */
+  add(rows: (CounterRef & { delta: number })[]): Promise<number[]>;
+  /** Forgets day windows started before `dayBeforeTs` and minute windows started before `minuteBeforeTs`. */
+  prune(dayBeforeTs: number, minuteBeforeTs: number): Promise<void>;
+}
+
+/**
+ * Shared counts (PostgreSQL): how long admitted requests may wait in memory before they are added to the
+ * cluster-wide total, and how old this node's view of that total may be when it decides (older → read it
+ * again first). See RateLimiter.
+ */
+export const SHARED_SYNC_MS = 125;
 
 interface WindowState {
   startTs: number;
+  /** Requests counted in this window: on PostgreSQL the cluster-wide total as last read, plus `unsynced`. */
   count: number;
+  /** PostgreSQL: requests this node admitted that are not yet in the shared total. */
+  unsynced: number;
 }
 
 interface Counter {
@@ -30,6 +60,9 @@ interface Counter {
   dayDirty: boolean;
   /** The stored count of a day being read back (requests for the key wait for it rather than count from zero). */
   dayLoading?: { startTs: number; count: Promise<number> };
+  /** PostgreSQL: when (performance.now()) this node last learnt the shared totals, and the read under way. */
+  sharedAt: number;
+  sharedLoading?: Promise<void>;
 }
 
 /**
@@ -44,14 +77,37 @@ interface Counter {
  * day; a hard crash can forget at most one flush interval. Minute windows are
  * not persisted: a restart resets them. Refused (429) requests are not counted,
  * so waiting Retry-After is always enough.
+ *
+ * Several nodes on one PostgreSQL (`dayCounts.shared`) share every window, the
+ * minute ones too, in rate_limit_counters. Each node still decides in memory:
+ * it refuses when (the cluster-wide total it last read + what it admitted
+ * since) reaches the limit. At most SHARED_SYNC_MS after it admits a request,
+ * it adds its increments to the shared rows with one atomic UPSERT
+ * (count = count + delta) that answers with the new totals; a view of the
+ * totals older than SHARED_SYNC_MS is read again before a decision (so the
+ * first request after a pause waits one read). So a node decides without the
+ * requests the other nodes admitted in the last 2 × SHARED_SYNC_MS (plus a
+ * round trip): the worst-case overshoot of a window is (nodes − 1) × the
+ * requests one node admits for that key in 2 × SHARED_SYNC_MS = 250 ms, and
+ * never more than (nodes − 1) × the limit. SQLite (one process) counts as
+ * above and never waits.
  */
 export class RateLimiter {
   private counters = new Map<string, Counter>();
+  private readonly shared: SharedCountStore | undefined;
+  /** PostgreSQL: counters with admitted requests not yet added to the shared totals, and the timer that will. */
+  private unsynced = new Set<Counter>();
+  private syncTimer: ReturnType<typeof setTimeout> | undefined;
+  /** PostgreSQL: the shared store's reads and writes, one at a time (a read never overlaps an add of the same counter). */
+  private sharedQueue: Promise<unknown> = Promise.resolve();
+  private prunedMinute = -1;
 
   constructor(
     private readonly dayCounts: DayCountStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.shared = dayCounts.shared;
+  }
 
   limitsFor(bucket: Bucket, multiplier: number, overrides: Record<string, number> | null): Partial<Record<WindowName, number>> {
     const base = RATE_LIMITS[bucket] as { minute?: number; day?: number };
@@ -68,10 +124,11 @@ export class RateLimiter {
     const id = `${keyId}\u0000${bucket}`;
     let c = this.counters.get(id);
     if (!c) {
-      c = { keyId, bucket, minute: { startTs: -1, count: 0 }, day: { startTs: -1, count: 0 }, dayDirty: false };
+      c = { keyId, bucket, minute: { startTs: -1, count: 0, unsynced: 0 }, day: { startTs: -1, count: 0, unsynced: 0 }, dayDirty: false, sharedAt: -Infinity };
       this.counters.set(id, c);
     }
-    if (limits.day !== undefined) {
+    if (this.shared) await this.loadShared(this.shared, c, limits);
+    else if (limits.day !== undefined) {
       // The first request of a day reads the day's stored count; others arriving meanwhile wait for the same read.
       for (;;) {
         const now = this.clock.now();
@@ -82,7 +139,7 @@ export class RateLimiter {
         const count = await loading.count;
         if (c.dayLoading === loading) c.dayLoading = undefined;
         if (c.day.startTs !== start) {
-          c.day = { startTs: start, count };
+          c.day = { startTs: start, count, unsynced: 0 };
           c.dayDirty = false;
         }
       }
@@ -104,6 +161,7 @@ export class RateLimiter {
         // instant since starts from zero too.)
         state.startTs = start;
         state.count = 0;
+        state.unsynced = 0;
       }
       windows.push({ name, limit, state, resetAt: start + WINDOWS[name] });
     }
@@ -121,7 +179,11 @@ export class RateLimiter {
       };
     }
     for (const w of windows) w.state.count++;
-    if (limits.day !== undefined) c.dayDirty = true;
+    if (this.shared) {
+      for (const w of windows) w.state.unsynced++;
+      this.unsynced.add(c);
+      this.scheduleSync();
+    } else if (limits.day !== undefined) c.dayDirty = true;
     // Report the tightest window; on a tie, the one that frees first.
     const shown = windows.reduce((a, b) => {
       const ra = a.limit - a.state.count;
@@ -131,8 +193,9 @@ export class RateLimiter {
     return { allowed: true, limit: shown.limit, remaining: shown.limit - shown.state.count, resetTs: shown.resetAt / 1000 };
   }
 
-  /** Writes changed day counts and drops counters whose windows are over. */
+  /** Writes changed day counts (on PostgreSQL: adds every unsynced increment) and drops counters whose windows are over. */
   async flush(): Promise<void> {
+    if (this.shared) return this.flushShared(this.shared);
     const now = this.clock.now();
     const today = now - (now % WINDOWS.day);
     const thisMinute = now - (now % WINDOWS.minute);
@@ -146,5 +209,107 @@ export class RateLimiter {
       }
     }
     if (rows.length > 0) await this.dayCounts.save(rows, today - WINDOWS.day);
+  }
+
+  // ------------------------------------------------------------ shared counts (PostgreSQL)
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.sharedQueue.then(fn, fn);
+    this.sharedQueue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Before a decision: reads the shared totals of windows this node has not seen yet, or when its view is older than SHARED_SYNC_MS. */
+  private async loadShared(shared: SharedCountStore, c: Counter, limits: Partial<Record<WindowName, number>>): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      const refs: CounterRef[] = [];
+      for (const window of ["minute", "day"] as const)
+        if (limits[window] !== undefined) refs.push({ keyId: c.keyId, bucket: c.bucket, window, windowStartTs: now - (now % WINDOWS[window]) });
+      if (refs.length === 0) return;
+      const fresh = performance.now() - c.sharedAt <= SHARED_SYNC_MS && refs.every((r) => c[r.window].startTs === r.windowStartTs);
+      if (fresh) return;
+      if (!c.sharedLoading) {
+        const loading = this.serial(async () => {
+          const readAt = performance.now();
+          const totals = await shared.read(refs);
+          refs.forEach((r, i) => {
+            const state = c[r.window];
+            if (state.startTs !== r.windowStartTs) c[r.window] = { startTs: r.windowStartTs, count: totals[i]!, unsynced: 0 };
+            else state.count = totals[i]! + state.unsynced;
+          });
+          c.sharedAt = readAt;
+        }).finally(() => {
+          if (c.sharedLoading === loading) c.sharedLoading = undefined;
+        });
+        c.sharedLoading = loading;
+      }
+      await c.sharedLoading;
+    }
+  }
+
+  private scheduleSync(): void {
+    if (this.syncTimer !== undefined) return;
+    this.syncTimer = setTimeout(() => {
+      this.syncTimer = undefined;
+      // A failed add keeps its increments for the next one (the next admitted request, or flush()).
+      this.serial(() => this.pushShared(this.shared!)).catch(() => undefined);
+    }, SHARED_SYNC_MS);
+    (this.syncTimer as { unref?: () => void }).unref?.();
+  }
+
+  /** Adds every counter's unsynced increments to the shared totals and takes the totals back. */
+  private async pushShared(shared: SharedCountStore): Promise<void> {
+    if (this.unsynced.size === 0) return;
+    const rows: (CounterRef & { delta: number })[] = [];
+    const targets: { c: Counter; state: WindowState; startTs: number }[] = [];
+    for (const c of this.unsynced) {
+      for (const window of ["minute", "day"] as const) {
+        const state = c[window];
+        if (state.unsynced === 0) continue;
+        rows.push({ keyId: c.keyId, bucket: c.bucket, window, windowStartTs: state.startTs, delta: state.unsynced });
+        targets.push({ c, state, startTs: state.startTs });
+        state.unsynced = 0;
+      }
+    }
+    this.unsynced.clear();
+    if (rows.length === 0) return;
+    const sentAt = performance.now();
+    let totals: number[];
+    try {
+      totals = await shared.add(rows);
+    } catch (err) {
+      targets.forEach(({ c, state, startTs }, i) => {
+        if (state.startTs !== startTs) return;
+        state.unsynced += rows[i]!.delta;
+        this.unsynced.add(c);
+      });
+      throw err;
+    }
+    targets.forEach(({ c, state, startTs }, i) => {
+      if (state.startTs !== startTs) return;
+      // The total includes this node's increments just added; requests admitted during the add are still unsynced.
+      state.count = totals[i]! + state.unsynced;
+      c.sharedAt = Math.max(c.sharedAt, sentAt);
+    });
+  }
+
+  private async flushShared(shared: SharedCountStore): Promise<void> {
+    if (this.syncTimer !== undefined) {
+      clearTimeout(this.syncTimer);
+      this.syncTimer = undefined;
+    }
+    await this.serial(() => this.pushShared(shared));
+    const now = this.clock.now();
+    const today = now - (now % WINDOWS.day);
+    const thisMinute = now - (now % WINDOWS.minute);
+    // Every node prunes, at most once a minute; a minute window is kept one minute after it ends.
+    if (this.prunedMinute !== thisMinute) {
+      this.prunedMinute = thisMinute;
+      await this.serial(() => shared.prune(today - WINDOWS.day, thisMinute - WINDOWS.minute));
+    }
+    for (const [id, c] of this.counters) {
+      if (!this.unsynced.has(c) && c.day.startTs < today && c.minute.startTs < thisMinute) this.counters.delete(id);
+    }
   }
 }

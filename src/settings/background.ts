@@ -46,4 +46,11 @@ export const THREAD_SETTINGS = {
     default: 8,
     doc: "Background tasks (scoring, …) run at once.",
   },
+  taskLeaseMs: {
+    env: "JOBPILOT_TASK_LEASE_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 5000, maximum: 24 * 60 * 60_000 }),
+    default: 5 * 60_000,
+    doc: "How long a claimed background task is its node's: a running node renews the lease of the tasks in hand; the tasks of a node that died go back to the queue once their lease runs out and another node takes them up (on PostgreSQL; on SQLite a restart requeues them at once).",
+  },
 } as const satisfies Record<string, Setting>;

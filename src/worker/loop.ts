@@ -22,8 +22,18 @@ export class Loop {
   private woken = false;
   private done: Promise<void> | null = null;
   private failures = 0;
+  private gate: (() => Promise<boolean>) | null = null;
 
   constructor(private readonly opts: LoopOptions) {}
+
+  /**
+   * Runs a round only when `gate` answers true (asked before each one): e.g. only on the node holding the
+   * loop's lease, when several nodes share one database. A throwing gate counts as a failed round.
+   */
+  onlyWhen(gate: () => Promise<boolean>): this {
+    this.gate = gate;
+    return this;
+  }
 
   get name(): string {
     return this.opts.name;
@@ -51,7 +61,7 @@ export class Loop {
     while (this.running) {
       this.woken = false;
       try {
-        await this.opts.run();
+        if (this.gate === null || (await this.gate())) await this.opts.run();
         this.failures = 0;
       } catch (err) {
         this.failures++;

@@ -1,7 +1,8 @@
 import { Cron } from "croner";
-import { tx, type Db } from "../db/client";
+import { isPg, tx, type Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
+import { claimTick, tickOf } from "./cluster";
 import { enqueueTask, hasPendingTask } from "./tasks";
 
 export interface Schedule {
@@ -12,25 +13,48 @@ export interface Schedule {
   kind: string;
 }
 
+export interface SchedulerDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  wake: () => void;
+  /** This node, among the nodes sharing one PostgreSQL database (recorded with the ticks it ran). */
+  nodeId?: string;
+}
+
+/**
+ * One tick of a schedule: adds its task unless one is already waiting or running, the look and the insert in
+ * one transaction so a tick adds at most one. On PostgreSQL, where several nodes fire the same tick, only
+ * the node that records the tick first in cluster_claims goes on to add it.
+ * Returns whether it added the task.
+ */
+export async function runTick(deps: SchedulerDeps, schedule: Schedule, tickTs: number): Promise<boolean> {
+  // The claim commits on its own (one statement; the nodes that lose it wait for the winner's row and find it
+  // there), so only one node goes on to the transaction below. A node that dies in between loses that tick.
+  if (isPg(deps.db) && !(await claimTick(deps.db, `schedule:${schedule.name}`, tickTs, deps.nodeId ?? "node"))) return false;
+  const added = await tx(deps.db, async (db) => {
+    if (await hasPendingTask(db, schedule.kind)) return false;
+    await enqueueTask(db, schedule.kind, {}, deps.clock.now(), { maxAttempts: 1 });
+    return true;
+  });
+  if (added) deps.wake();
+  return added;
+}
+
 /**
  * Cron only enqueues: each tick adds the schedule's task unless one is already
  * waiting, and the worker does the work with the queue's durability and
- * retries. `protect` keeps a slow tick from overlapping the next.
+ * retries. `protect` keeps a slow tick from overlapping the next. On
+ * PostgreSQL each tick runs on one node of the cluster (runTick).
  */
-export function startScheduler(deps: { db: Db; clock: Clock; log: Logger; wake: () => void }, schedules: Schedule[]): { stop(): void } {
+export function startScheduler(deps: SchedulerDeps, schedules: Schedule[]): { stop(): void } {
   const crons = schedules.map(
     (s) =>
       new Cron(
         s.pattern,
         { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) },
         async () => {
-          // The look and the insert in one transaction, so a tick adds at most one.
-          const added = await tx(deps.db, async (db) => {
-            if (await hasPendingTask(db, s.kind)) return false;
-            await enqueueTask(db, s.kind, {}, deps.clock.now(), { maxAttempts: 1 });
-            return true;
-          });
-          if (added) deps.wake();
+          await runTick(deps, s, tickOf(s.pattern, Date.now()));
         },
       ),
   );

@@ -104,6 +104,22 @@ export async function requeueExpired(db: Db, nowTs: number): Promise<number> {
 }
 
 /**
+ * Extends the leases of tasks still in hand (their node is alive and working on them), so a task that runs
+ * longer than one lease is not handed to another node. Rows no longer `running` are left alone.
+ */
+export async function renewLeases(db: Db, ids: number[], leaseUntilTs: number, nowTs: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const { tasks } = tables(db);
+  return exec(
+    db,
+    db
+      .update(tasks)
+      .set({ leaseUntilTs, updatedAtTs: nowTs })
+      .where(and(inArray(tasks.id, ids), eq(tasks.status, "running"))),
+  );
+}
+
+/**
  * At start nothing of ours is running: every `running` row is left over from a previous process. Only on
  * SQLite, where one process owns the file; on PostgreSQL other nodes' running tasks are theirs until their
  * lease runs out (requeueExpired).

@@ -2,7 +2,10 @@ import type { Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
 import { PoolLoop } from "./loop";
-import { claimTasks, completeTask, countTasks, deferTask, failTask, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
+import { claimTasks, completeTask, countTasks, deferTask, failTask, renewLeases, requeueAllRunning, requeueExpired, retryDelayMs, type TaskRow } from "./tasks";
+
+/** The lease of a claimed task when the caller names none (JOBPILOT_TASK_LEASE_MS's default). */
+export const DEFAULT_TASK_LEASE_MS = 5 * 60_000;
 
 export interface TaskContext {
   taskId: number;
@@ -16,6 +19,11 @@ export type TaskHandler = (payload: any, ctx: TaskContext) => unknown | Promise<
 export interface WorkerOptions {
   handlers: Record<string, TaskHandler>;
   concurrency: number;
+  /**
+   * How long a claimed task is this worker's (JOBPILOT_TASK_LEASE_MS). The worker renews the leases of the
+   * tasks in hand every third of it, and requeues other workers' expired leases (a node that died) at least
+   * every quarter of it, so their tasks run again, reconciled like after a restart.
+   */
   leaseMs?: number;
   /** How often the queue is looked at when nothing wakes the worker (other processes, e.g. `jobpilot ingest`, can enqueue). */
   pollMs?: number;
@@ -33,6 +41,9 @@ export interface WorkerOptions {
 export class TaskWorker extends PoolLoop {
   private readonly runningByKey = new Map<string, number>();
   private lastExpiryCheck = 0;
+  private lastRenewal = 0;
+  /** The ids of the tasks in hand, whose leases this worker keeps renewing. */
+  private readonly inHand = new Set<number>();
   private starting: Promise<void> | null = null;
 
   constructor(
@@ -73,10 +84,15 @@ export class TaskWorker extends PoolLoop {
 
   protected async round(): Promise<void> {
     const now = this.deps.clock.now();
-    const leaseMs = this.opts.leaseMs ?? 5 * 60_000;
-    if (now - this.lastExpiryCheck > 30_000) {
+    const leaseMs = this.opts.leaseMs ?? DEFAULT_TASK_LEASE_MS;
+    if (now - this.lastExpiryCheck > Math.min(30_000, leaseMs / 4)) {
       this.lastExpiryCheck = now;
-      await requeueExpired(this.deps.db, now);
+      const requeued = await requeueExpired(this.deps.db, now);
+      if (requeued > 0) this.deps.log.warn("requeued tasks whose lease ran out (their worker stopped)", { count: requeued });
+    }
+    if (this.inHand.size > 0 && now - this.lastRenewal > leaseMs / 3) {
+      this.lastRenewal = now;
+      await renewLeases(this.deps.db, [...this.inHand], now + leaseMs, now);
     }
     const free = this.opts.concurrency - this.inFlight.size;
     const claimed = await claimTasks(this.deps.db, Object.keys(this.opts.handlers), free, now, leaseMs);
@@ -92,7 +108,10 @@ export class TaskWorker extends PoolLoop {
         }
         this.runningByKey.set(key, n + 1);
       }
+      if (this.inHand.size === 0) this.lastRenewal = now;
+      this.inHand.add(task.id);
       this.track(this.run(task), () => {
+        this.inHand.delete(task.id);
         if (key === undefined) return;
         const left = (this.runningByKey.get(key) ?? 1) - 1;
         if (left > 0) this.runningByKey.set(key, left);

@@ -44,6 +44,7 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   events: [true, true],
   webhookAttempts: [true, true],
   tasks: [true, true],
+  clusterClaims: [true, true],
   applications: [true, true],
   sandboxFreelancers: [true, true],
   sandboxProfiles: [true, true],

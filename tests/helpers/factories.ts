@@ -68,6 +68,7 @@ export function makeFeedRow(over: Partial<FeedRow> = {}): FeedRow {
     webhookFailingSinceTs: null,
     webhookDisabledAtTs: null,
     webhookDisabledReason: null,
+    webhookLeaseUntilTs: null,
     createdAtTs: Date.UTC(2026, 0, 1),
     updatedAtTs: Date.UTC(2026, 0, 1),
     ...over,

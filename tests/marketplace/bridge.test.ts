@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { Webhook } from "standardwebhooks";
-import { openDatabase, type Db } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
+import type { Db } from "../../src/db/client";
 import { ManualClock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
 import { generateSecret, signedHeaders } from "../../src/lib/standard-webhooks";
@@ -11,6 +10,7 @@ import { createBridgeDriver, NOT_CONFIGURED, type BridgeDeps } from "../../src/m
 import * as repo from "../../src/marketplace/bridge/repo";
 import type { SubmitRequest } from "../../src/marketplace/driver";
 import { startBridgeReceiver, unreachableUrl } from "../helpers/bridge-receiver";
+import { openTestDb } from "../helpers/db";
 
 const SECRET = generateSecret();
 const TIMEOUT_MS = 300;
@@ -44,8 +44,8 @@ function submission(over: Partial<SubmitRequest> = {}): SubmitRequest {
 
 /** A driver on a fresh database, its callback route mounted on a bare Elysia app, and a scripted receiver. */
 async function setup(opts: { url?: string | null; secret?: string | null; timeoutMs?: number } = {}) {
-  const db: Db = openDatabase(":memory:");
-  migrate(db.$client);
+  const testDb = await openTestDb();
+  const db: Db = testDb.db;
   const clock = new ManualClock(Date.now());
   const log = memoryLogger();
   const app = new Elysia();
@@ -68,7 +68,7 @@ async function setup(opts: { url?: string | null; secret?: string | null; timeou
   app.use(bridgeCallbackRoutes(deps, driver));
   cleanups.push(
     () => receiver.close(),
-    () => db.$client.close(),
+    () => testDb.close(),
   );
 
   async function callback(body: unknown, o: { secret?: string; timestampS?: number; raw?: string } = {}) {

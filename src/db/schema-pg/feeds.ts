@@ -41,6 +41,7 @@ export const feeds = pgTable(
     webhookFailingSinceTs: int64("webhook_failing_since_ts"),
     webhookDisabledAtTs: int64("webhook_disabled_at_ts"),
     webhookDisabledReason: text("webhook_disabled_reason"),
+    webhookLeaseUntilTs: int64("webhook_lease_until_ts"),
     createdAtTs: int64("created_at_ts").notNull(),
     updatedAtTs: int64("updated_at_ts").notNull(),
   },

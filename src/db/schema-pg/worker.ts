@@ -22,3 +22,9 @@ export const tasks = pgTable(
   },
   (t) => [index("tasks_claim_idx").on(t.status, t.runAtTs)],
 );
+
+export const clusterClaims = pgTable("cluster_claims", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  untilTs: int64("until_ts").notNull(),
+});

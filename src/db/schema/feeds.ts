@@ -44,6 +44,11 @@ export const feeds = sqliteTable(
     webhookFailingSinceTs: integer("webhook_failing_since_ts"),
     webhookDisabledAtTs: integer("webhook_disabled_at_ts"),
     webhookDisabledReason: text("webhook_disabled_reason"),
+    /**
+     * PostgreSQL only (several nodes): the node delivering this feed's next event holds the feed until then,
+     * so one feed's events go out one at a time and in order cluster-wide; null when no node holds it.
+     */
+    webhookLeaseUntilTs: integer("webhook_lease_until_ts"),
     createdAtTs: integer("created_at_ts").notNull(),
     updatedAtTs: integer("updated_at_ts").notNull(),
   },

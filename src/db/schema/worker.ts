@@ -27,3 +27,14 @@ export const tasks = sqliteTable(
   },
   (t) => [index("tasks_claim_idx").on(t.status, t.runAtTs)],
 );
+
+/**
+ * What the nodes sharing one database agree on, one row per name: the last tick of a schedule that ran
+ * (`until_ts` is the tick's time; the first node to move it forward runs the tick), or a lease on a loop that
+ * must run on one node at a time (`holder` runs it until `until_ts` unless it renews first).
+ */
+export const clusterClaims = sqliteTable("cluster_claims", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  untilTs: integer("until_ts").notNull(),
+});

@@ -5,7 +5,9 @@
  * the documented rules in rules.ts, so a new user can apply with no external
  * account and tests can exercise every outcome.
  */
-import { tx, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
+import { tx } from "../../db/client";
+import { isUniqueViolation } from "../../db/query";
 import { FINAL_STATUSES } from "../../db/enums";
 import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
@@ -34,8 +36,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
       // The real marketplace takes a while to take a proposal; the applications service must cope with that.
       if (deps.config.sandboxApplyLatencyMs > 0) await Bun.sleep(deps.config.sandboxApplyLatencyMs);
       const kind = await accountKind(deps, req.accountId);
-      const budget = budgetOf(req);
-      const outcome = await tx(deps.db, (db) => decideSubmission(db, req, kind, budget, deps.clock.now()));
+      const outcome = await receiveSubmission(deps.db, req, kind, deps.clock.now());
       log.debug("sandbox submission", { applicationId: req.applicationId, status: outcome.status });
       return outcome;
     },
@@ -184,6 +185,23 @@ function budgetOf(req: SubmitRequest): rules.BudgetFacts {
 }
 
 /**
+ * Decides a submission in one transaction and records it. Two deciding the same application at once (on
+ * PostgreSQL, from two connections): the second to commit sees the first's row when tx() runs it again
+ * after a serialization failure, or, should the primary key refuse its row outright, when it is run again
+ * here; either way it returns the first one's outcome, and Connects are spent once.
+ */
+export async function receiveSubmission(db: Db, req: SubmitRequest, kind: AccountKind, nowTs: number): Promise<SubmitOutcome> {
+  const budget = budgetOf(req);
+  const decide = () => tx(db, (t) => decideSubmission(t, req, kind, budget, nowTs));
+  try {
+    return await decide();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return decide();
+  }
+}
+
+/**
  * Decides one submission inside a transaction. The order of checks is part of
  * the rules: a repeat returns what was decided before (Connects are spent once
  * per application), then session, ownership, availability, eligibility and
@@ -238,7 +256,8 @@ async function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, b
   if (!(await repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost }))) {
     return record("failed", "Already applied to this job with this freelancer");
   }
-  // Cannot fail inside this IMMEDIATE transaction (the balance was just read); if it did, throwing rolls the insert back.
+  // Cannot fail inside this transaction (IMMEDIATE on SQLite, SERIALIZABLE on PostgreSQL: the balance just read
+  // is the balance); if it did, throwing rolls the insert back.
   if (!(await repo.spendConnects(db, freelancer.id, cost))) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
   return { status: "applied", message };
 }

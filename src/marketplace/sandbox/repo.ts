@@ -3,9 +3,9 @@
  * that may be a transaction; the driver decides where transactions begin.
  */
 import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
-import { prepared } from "../../db/prepared";
-import { sandboxClosedJobs, sandboxFreelancers, sandboxProfiles, sandboxSessions, sandboxSubmissions } from "../../db/schema";
+import type { Db } from "../../db/client";
+import { exec, many, one, preparedOne, tables } from "../../db/query";
+import type { sandboxFreelancers, sandboxProfiles, sandboxSessions, sandboxSubmissions } from "../../db/schema";
 
 export type FreelancerRow = typeof sandboxFreelancers.$inferSelect;
 export type ProfileRow = typeof sandboxProfiles.$inferSelect;
@@ -15,177 +15,202 @@ export type SubmissionRow = typeof sandboxSubmissions.$inferSelect;
 // Freelancers and profiles.
 
 export function findFreelancer(db: Db, id: string): Promise<FreelancerRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "sandbox.findFreelancer", (d) =>
-      d
+  return preparedOne(
+    db,
+    "sandbox.findFreelancer",
+    (d) => {
+      const { sandboxFreelancers } = tables(d);
+      return d
         .select()
         .from(sandboxFreelancers)
-        .where(eq(sandboxFreelancers.id, sql.placeholder("id")))
-        .prepare(),
-    ).get({ id }),
+        .where(eq(sandboxFreelancers.id, sql.placeholder("id")));
+    },
+    { id },
   );
 }
 
 export function listFreelancers(db: Db, accountId: string): Promise<FreelancerRow[]> {
-  return exclusive(db, () =>
+  const { sandboxFreelancers } = tables(db);
+  return many(
+    db,
     db
       .select()
       .from(sandboxFreelancers)
       .where(eq(sandboxFreelancers.accountId, accountId))
-      .orderBy(asc(sandboxFreelancers.createdAtTs), asc(sandboxFreelancers.id))
-      .all(),
+      .orderBy(asc(sandboxFreelancers.createdAtTs), asc(sandboxFreelancers.id)),
   );
 }
 
-/** Inserts a freelancer and its profiles; an existing id is left as it is (returns false). */
-export function insertFreelancer(db: Db, row: typeof sandboxFreelancers.$inferInsert, profiles: (typeof sandboxProfiles.$inferInsert)[]): Promise<boolean> {
-  return exclusive(db, () => {
-    const inserted = db.insert(sandboxFreelancers).values(row).onConflictDoNothing().returning({ id: sandboxFreelancers.id }).all();
-    if (inserted.length === 0) return false;
-    if (profiles.length > 0) db.insert(sandboxProfiles).values(profiles).run();
-    return true;
-  });
+/**
+ * Inserts a freelancer and its profiles; an existing id is left as it is (returns false). Two statements:
+ * call inside a transaction, so the profiles go in with their freelancer or not at all.
+ */
+export async function insertFreelancer(
+  db: Db,
+  row: typeof sandboxFreelancers.$inferInsert,
+  profiles: (typeof sandboxProfiles.$inferInsert)[],
+): Promise<boolean> {
+  const { sandboxFreelancers, sandboxProfiles } = tables(db);
+  const inserted = await many(db, db.insert(sandboxFreelancers).values(row).onConflictDoNothing().returning({ id: sandboxFreelancers.id }));
+  if (inserted.length === 0) return false;
+  if (profiles.length > 0) await exec(db, db.insert(sandboxProfiles).values(profiles));
+  return true;
 }
 
 export function findProfile(db: Db, profileId: string): Promise<ProfileRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "sandbox.findProfile", (d) =>
-      d
+  return preparedOne(
+    db,
+    "sandbox.findProfile",
+    (d) => {
+      const { sandboxProfiles } = tables(d);
+      return d
         .select()
         .from(sandboxProfiles)
-        .where(eq(sandboxProfiles.profileId, sql.placeholder("profileId")))
-        .prepare(),
-    ).get({ profileId }),
+        .where(eq(sandboxProfiles.profileId, sql.placeholder("profileId")));
+    },
+    { profileId },
   );
 }
 
-export function listProfiles(db: Db, freelancerIds: string[]): Promise<ProfileRow[]> {
-  return exclusive(db, () => {
-    if (freelancerIds.length === 0) return [];
-    return db.select().from(sandboxProfiles).where(inArray(sandboxProfiles.freelancerId, freelancerIds)).all();
-  });
+export async function listProfiles(db: Db, freelancerIds: string[]): Promise<ProfileRow[]> {
+  if (freelancerIds.length === 0) return [];
+  const { sandboxProfiles } = tables(db);
+  return many(db, db.select().from(sandboxProfiles).where(inArray(sandboxProfiles.freelancerId, freelancerIds)));
 }
 
 export function setConnects(db: Db, id: string, connects: number): Promise<FreelancerRow | undefined> {
-  return exclusive(db, () => db.update(sandboxFreelancers).set({ connects }).where(eq(sandboxFreelancers.id, id)).returning().get());
+  const { sandboxFreelancers } = tables(db);
+  return one(db, db.update(sandboxFreelancers).set({ connects }).where(eq(sandboxFreelancers.id, id)).returning());
 }
 
-/** Takes `amount` Connects; false (nothing changed) when the balance is short. */
-export function spendConnects(db: Db, id: string, amount: number): Promise<boolean> {
-  return exclusive(db, () => {
-    const updated = db
+/** Takes `amount` Connects; false (nothing changed) when the balance is short. One statement: never below zero, whoever else spends. */
+export async function spendConnects(db: Db, id: string, amount: number): Promise<boolean> {
+  const { sandboxFreelancers } = tables(db);
+  const changed = await exec(
+    db,
+    db
       .update(sandboxFreelancers)
       .set({ connects: sql`${sandboxFreelancers.connects} - ${amount}` })
-      .where(and(eq(sandboxFreelancers.id, id), gte(sandboxFreelancers.connects, amount)))
-      .returning({ id: sandboxFreelancers.id })
-      .all();
-    return updated.length === 1;
-  });
+      .where(and(eq(sandboxFreelancers.id, id), gte(sandboxFreelancers.connects, amount))),
+  );
+  return changed === 1;
 }
 
 // Sessions.
 
 export function findSession(db: Db, accountId: string): Promise<SessionRow | undefined> {
-  return exclusive(db, () => db.select().from(sandboxSessions).where(eq(sandboxSessions.accountId, accountId)).get());
+  const { sandboxSessions } = tables(db);
+  return one(db, db.select().from(sandboxSessions).where(eq(sandboxSessions.accountId, accountId)));
 }
 
-export function upsertSession(db: Db, row: SessionRow): Promise<SessionRow> {
-  return exclusive(db, () =>
+export async function upsertSession(db: Db, row: SessionRow): Promise<SessionRow> {
+  const { sandboxSessions } = tables(db);
+  const stored = await one(
+    db,
     db
       .insert(sandboxSessions)
       .values(row)
       .onConflictDoUpdate({ target: sandboxSessions.accountId, set: { valid: row.valid, restorable: row.restorable, updatedAtTs: row.updatedAtTs } })
-      .returning()
-      .get(),
+      .returning(),
   );
+  return stored!;
 }
 
 // Closed jobs.
 
-export function isJobClosed(db: Db, jobCiphertext: string): Promise<boolean> {
-  return exclusive(
+export async function isJobClosed(db: Db, jobCiphertext: string): Promise<boolean> {
+  const { sandboxClosedJobs } = tables(db);
+  const row = await one(
     db,
-    () =>
-      db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(eq(sandboxClosedJobs.jobCiphertext, jobCiphertext)).get() !== undefined,
+    db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(eq(sandboxClosedJobs.jobCiphertext, jobCiphertext)),
   );
+  return row !== undefined;
 }
 
 /** Which of these jobs the sandbox closed (asked in chunks: a company may have many jobs, a statement takes a bounded number of values). */
-export function closedAmong(db: Db, jobCiphertexts: readonly string[]): Promise<Set<string>> {
-  return exclusive(db, () => {
-    const closed = new Set<string>();
-    for (let i = 0; i < jobCiphertexts.length; i += 500) {
-      const chunk = jobCiphertexts.slice(i, i + 500);
-      for (const r of db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)).all())
-        closed.add(r.c);
-    }
-    return closed;
-  });
+export async function closedAmong(db: Db, jobCiphertexts: readonly string[]): Promise<Set<string>> {
+  const { sandboxClosedJobs } = tables(db);
+  const closed = new Set<string>();
+  for (let i = 0; i < jobCiphertexts.length; i += 500) {
+    const chunk = jobCiphertexts.slice(i, i + 500);
+    for (const r of await many(
+      db,
+      db.select({ c: sandboxClosedJobs.jobCiphertext }).from(sandboxClosedJobs).where(inArray(sandboxClosedJobs.jobCiphertext, chunk)),
+    ))
+      closed.add(r.c);
+  }
+  return closed;
 }
 
 /** Closing twice keeps the first closing time. */
-export function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): Promise<void> {
-  return exclusive(db, () => {
-    db.insert(sandboxClosedJobs).values({ jobCiphertext, closedAtTs }).onConflictDoNothing().run();
-  });
+export async function closeJob(db: Db, jobCiphertext: string, closedAtTs: number): Promise<void> {
+  const { sandboxClosedJobs } = tables(db);
+  await exec(db, db.insert(sandboxClosedJobs).values({ jobCiphertext, closedAtTs }).onConflictDoNothing());
 }
 
 // Submissions.
 
 export function findSubmission(db: Db, applicationId: string): Promise<SubmissionRow | undefined> {
-  return exclusive(db, () => submissionOf(db, applicationId));
+  return preparedOne(
+    db,
+    "sandbox.findSubmission",
+    (d) => {
+      const { sandboxSubmissions } = tables(d);
+      return d
+        .select()
+        .from(sandboxSubmissions)
+        .where(eq(sandboxSubmissions.applicationId, sql.placeholder("applicationId")));
+    },
+    { applicationId },
+  );
 }
 
-function submissionOf(db: Db, applicationId: string): SubmissionRow | undefined {
-  return prepared(db, "sandbox.findSubmission", (d) =>
-    d
-      .select()
-      .from(sandboxSubmissions)
-      .where(eq(sandboxSubmissions.applicationId, sql.placeholder("applicationId")))
-      .prepare(),
-  ).get({ applicationId });
-}
-
-export function insertSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert): Promise<void> {
-  return exclusive(db, () => {
-    db.insert(sandboxSubmissions).values(row).run();
-  });
+export async function insertSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert): Promise<void> {
+  const { sandboxSubmissions } = tables(db);
+  await exec(db, db.insert(sandboxSubmissions).values(row));
 }
 
 /**
  * Inserts an applied submission unless the freelancer already has one for the
  * job: the partial unique index decides, and DO NOTHING turns the conflict
- * into "no row" instead of an error. Returns whether the row went in.
+ * into "no row" instead of an error. Returns whether the row went in. (On
+ * PostgreSQL, inside a SERIALIZABLE transaction, a conflict with a concurrent
+ * transaction's row aborts with a serialization failure instead; tx() runs the
+ * transaction again, and then it sees that row.)
  */
-export function insertAppliedSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert & { status: "applied" }): Promise<boolean> {
-  return exclusive(db, () => {
-    const inserted = db.insert(sandboxSubmissions).values(row).onConflictDoNothing().returning({ id: sandboxSubmissions.applicationId }).all();
-    return inserted.length === 1;
-  });
+export async function insertAppliedSubmission(db: Db, row: typeof sandboxSubmissions.$inferInsert & { status: "applied" }): Promise<boolean> {
+  const { sandboxSubmissions } = tables(db);
+  const inserted = await exec(db, db.insert(sandboxSubmissions).values(row).onConflictDoNothing());
+  return inserted === 1;
 }
 
 /**
  * Records engagement times that are not yet recorded; a time already there
  * wins, so two callers racing can never move a view or reply, or undo one.
  */
-export function recordEngagement(
+export async function recordEngagement(
   db: Db,
   applicationId: string,
   times: { viewedAtTs: number | null; repliedAtTs: number | null },
 ): Promise<SubmissionRow | undefined> {
-  return exclusive(db, () => {
-    if (times.viewedAtTs !== null) {
-      db.update(sandboxSubmissions)
+  const { sandboxSubmissions } = tables(db);
+  if (times.viewedAtTs !== null) {
+    await exec(
+      db,
+      db
+        .update(sandboxSubmissions)
         .set({ viewedAtTs: times.viewedAtTs })
-        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.viewedAtTs)))
-        .run();
-    }
-    if (times.repliedAtTs !== null) {
-      db.update(sandboxSubmissions)
+        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.viewedAtTs))),
+    );
+  }
+  if (times.repliedAtTs !== null) {
+    await exec(
+      db,
+      db
+        .update(sandboxSubmissions)
         .set({ repliedAtTs: times.repliedAtTs })
-        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.repliedAtTs)))
-        .run();
-    }
-    return submissionOf(db, applicationId);
-  });
+        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.repliedAtTs))),
+    );
+  }
+  return findSubmission(db, applicationId);
 }

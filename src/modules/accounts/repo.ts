@@ -1,33 +1,37 @@
-import { and, asc, count, eq, isNull, lt, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
+import { and, asc, count, eq, isNull, like, lt, or, sql } from "drizzle-orm";
+import { isPg, tx, type Db } from "../../db/client";
 import type { AccountKind } from "../../db/enums";
-import { prepared } from "../../db/prepared";
-import type { DayCountStore } from "../../http/rate-limiter";
-import { accounts, aiUsage, apiKeys, creditLedger, rateLimitCounters } from "../../db/schema";
+import { exec, many, one, preparedOne, rawMany, tables } from "../../db/query";
+import type { CounterRef, DayCountStore, SharedCountStore } from "../../http/rate-limiter";
+import type { accounts, apiKeys } from "../../db/schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
-export function insertAccount(db: Db, row: typeof accounts.$inferInsert): Promise<AccountRow> {
-  return exclusive(db, () => db.insert(accounts).values(row).returning().get());
+export async function insertAccount(db: Db, row: typeof accounts.$inferInsert): Promise<AccountRow> {
+  const { accounts } = tables(db);
+  return (await one(db, db.insert(accounts).values(row).returning()))!;
 }
 
 export function findAccount(db: Db, id: string): Promise<AccountRow | undefined> {
-  return exclusive(db, () => accountById(db, id));
-}
-
-function accountById(db: Db, id: string): AccountRow | undefined {
-  return prepared(db, "accounts.findAccount", (d) =>
-    d
-      .select()
-      .from(accounts)
-      .where(eq(accounts.id, sql.placeholder("id")))
-      .prepare(),
-  ).get({ id });
+  return preparedOne(
+    db,
+    "accounts.findAccount",
+    (d) => {
+      const { accounts } = tables(d);
+      return d
+        .select()
+        .from(accounts)
+        .where(eq(accounts.id, sql.placeholder("id")));
+    },
+    { id },
+  );
 }
 
 export function listAccounts(db: Db): Promise<(AccountRow & { activeKeys: number })[]> {
-  return exclusive(db, () =>
+  const { accounts } = tables(db);
+  return many(
+    db,
     db
       .select({
         id: accounts.id,
@@ -44,23 +48,24 @@ export function listAccounts(db: Db): Promise<(AccountRow & { activeKeys: number
         maxPromptChars: accounts.maxPromptChars,
         createdAtTs: accounts.createdAtTs,
         // Written out in full: drizzle leaves column names unqualified inside a subquery, which would bind to api_keys.
-        activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`,
+        activeKeys: sql<number>`(SELECT count(*) FROM api_keys k WHERE k.account_id = "accounts"."id" AND k.revoked_at_ts IS NULL)`.mapWith(Number),
       })
       .from(accounts)
-      .orderBy(asc(accounts.createdAtTs))
-      .all(),
+      .orderBy(asc(accounts.createdAtTs)),
   );
 }
 
-export function countAccounts(db: Db): Promise<number> {
-  return exclusive(db, () => db.select({ n: count() }).from(accounts).get()?.n ?? 0);
+export async function countAccounts(db: Db): Promise<number> {
+  const { accounts } = tables(db);
+  return (await one(db, db.select({ n: count() }).from(accounts)))?.n ?? 0;
 }
 
-export function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): Promise<AccountRow | undefined> {
-  return exclusive(db, () => {
-    invalidateKeyCache(db);
-    return db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning().get();
-  });
+export async function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): Promise<AccountRow | undefined> {
+  const { accounts } = tables(db);
+  invalidateKeyCache(db);
+  const row = await one(db, db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning());
+  invalidateKeyCache(db);
+  return row;
 }
 
 // ---------------------------------------------------------------- credits
@@ -70,59 +75,70 @@ export function setAccountRateLimits(db: Db, id: string, multiplier: number, ove
 
 /**
  * Reserves one credit: available (balance − held) must be at least 1. One
- * statement, so concurrent applies can never hold more credits than exist.
+ * statement, so concurrent applies can never hold more credits than exist (on
+ * PostgreSQL the row lock makes a concurrent UPDATE re-check the condition on
+ * the row the first one committed).
  * Returns the credits still available, or null when none was free.
  */
-export function holdCredit(db: Db, accountId: string): Promise<number | null> {
-  return exclusive(db, () => {
-    const row = db
+export async function holdCredit(db: Db, accountId: string): Promise<number | null> {
+  const { accounts } = tables(db);
+  const row = await one(
+    db,
+    db
       .update(accounts)
       .set({ creditsHeld: sql`${accounts.creditsHeld} + 1` })
       .where(and(eq(accounts.id, accountId), sql`${accounts.creditsBalance} - ${accounts.creditsHeld} >= 1`))
-      .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-      .get();
-    return row ? row.available : null;
-  });
+      .returning({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}`.mapWith(Number) }),
+  );
+  return row ? row.available : null;
 }
 
-export function availableCredits(db: Db, accountId: string): Promise<number> {
-  return exclusive(
+export async function availableCredits(db: Db, accountId: string): Promise<number> {
+  const { accounts } = tables(db);
+  const row = await one(
     db,
-    () =>
-      db
-        .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}` })
-        .from(accounts)
-        .where(eq(accounts.id, accountId))
-        .get()?.available ?? 0,
+    db
+      .select({ available: sql<number>`${accounts.creditsBalance} - ${accounts.creditsHeld}`.mapWith(Number) })
+      .from(accounts)
+      .where(eq(accounts.id, accountId)),
   );
+  return row?.available ?? 0;
 }
 
 /**
  * Turns one held credit into a charge and books it in the ledger under
  * (charge, ref), which is unique: a second charge for the same ref fails and
- * rolls back the caller's transaction. Call once per hold, inside the
- * transaction that ends what held it.
+ * rolls back the caller's transaction. The ledger row goes first, so even a
+ * charge made outside a transaction changes nothing when it fails. Call once
+ * per hold, inside the transaction that ends what held it.
  */
-export function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): Promise<void> {
-  return exclusive(db, () => {
-    db.update(accounts)
+export async function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): Promise<void> {
+  const { accounts, creditLedger } = tables(db);
+  await exec(
+    db,
+    db
+      .insert(creditLedger)
+      .values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs }),
+  );
+  await exec(
+    db,
+    db
+      .update(accounts)
       .set({ creditsBalance: sql`${accounts.creditsBalance} - 1`, creditsHeld: sql`${accounts.creditsHeld} - 1` })
-      .where(eq(accounts.id, charge.accountId))
-      .run();
-    db.insert(creditLedger)
-      .values({ accountId: charge.accountId, delta: -1, reason: "charge", ref: charge.ref, note: charge.note, createdAtTs: charge.createdAtTs })
-      .run();
-  });
+      .where(eq(accounts.id, charge.accountId)),
+  );
 }
 
 /** Gives one held credit back uncharged; call once per hold, inside the transaction that ends what held it. */
-export function releaseHeldCredit(db: Db, accountId: string): Promise<void> {
-  return exclusive(db, () => {
-    db.update(accounts)
+export async function releaseHeldCredit(db: Db, accountId: string): Promise<void> {
+  const { accounts } = tables(db);
+  await exec(
+    db,
+    db
+      .update(accounts)
       .set({ creditsHeld: sql`${accounts.creditsHeld} - 1` })
-      .where(eq(accounts.id, accountId))
-      .run();
-  });
+      .where(eq(accounts.id, accountId)),
+  );
 }
 
 /**
@@ -130,64 +146,74 @@ export function releaseHeldCredit(db: Db, accountId: string): Promise<void> {
  * Returns the new balance, or null when the change would make it negative
  * (the CHECK constraint refuses it) or the account does not exist.
  */
-export function applyCreditDelta(
+export async function applyCreditDelta(
   db: Db,
   entry: { accountId: string; delta: number; reason: string; ref?: string | null; note?: string | null; createdAtTs: number },
 ): Promise<number | null> {
-  return exclusive(db, () => {
-    const updated = db
+  const { accounts, creditLedger } = tables(db);
+  const updated = await one(
+    db,
+    db
       .update(accounts)
       .set({ creditsBalance: sql`${accounts.creditsBalance} + ${entry.delta}` })
       // Never below zero, and never below what applications in flight hold.
       .where(and(eq(accounts.id, entry.accountId), sql`${accounts.creditsBalance} + ${entry.delta} >= ${accounts.creditsHeld}`))
-      .returning({ balance: accounts.creditsBalance })
-      .get();
-    if (!updated) return null;
-    db.insert(creditLedger)
-      .values({
-        accountId: entry.accountId,
-        delta: entry.delta,
-        reason: entry.reason,
-        ref: entry.ref ?? null,
-        note: entry.note ?? null,
-        createdAtTs: entry.createdAtTs,
-      })
-      .run();
-    return updated.balance;
-  });
+      .returning({ balance: accounts.creditsBalance }),
+  );
+  if (!updated) return null;
+  await exec(
+    db,
+    db.insert(creditLedger).values({
+      accountId: entry.accountId,
+      delta: entry.delta,
+      reason: entry.reason,
+      ref: entry.ref ?? null,
+      note: entry.note ?? null,
+      createdAtTs: entry.createdAtTs,
+    }),
+  );
+  return updated.balance;
 }
 
-export function insertKey(db: Db, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
-  return exclusive(db, () => db.insert(apiKeys).values(row).returning().get());
+export async function insertKey(db: Db, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+  const { apiKeys } = tables(db);
+  return (await one(db, db.insert(apiKeys).values(row).returning()))!;
 }
 
 export function listKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
-  return exclusive(db, () => db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAtTs)).all());
+  const { apiKeys } = tables(db);
+  return many(db, db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAtTs)));
 }
 
 export function findKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "accounts.findKey", (d) =>
-      d
+  return preparedOne(
+    db,
+    "accounts.findKey",
+    (d) => {
+      const { apiKeys } = tables(d);
+      return d
         .select()
         .from(apiKeys)
-        .where(eq(apiKeys.id, sql.placeholder("id")))
-        .prepare(),
-    ).get({ id }),
+        .where(eq(apiKeys.id, sql.placeholder("id")));
+    },
+    { id },
   );
 }
 
 /** Revocation is one statement; a second revoke finds nothing to change. */
-export function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyRow | undefined> {
-  return exclusive(db, () => {
-    invalidateKeyCache(db);
-    return db
+export async function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyRow | undefined> {
+  const { apiKeys } = tables(db);
+  invalidateKeyCache(db);
+  const row = await one(
+    db,
+    db
       .update(apiKeys)
       .set({ revokedAtTs: ts })
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAtTs)))
-      .returning()
-      .get();
-  });
+      .returning(),
+  );
+  invalidateKeyCache(db);
+  return row;
 }
 
 export interface KeyLookup {
@@ -203,79 +229,110 @@ export interface KeyLookup {
 }
 
 /**
- * Key lookups are cached per database handle, because every authenticated
- * request needs one and each WAL read transaction costs a few lock system
- * calls. The cache is dropped at once by this connection's own writes to keys
- * and accounts (below), and when `PRAGMA data_version` moves, which happens
- * when another connection (the CLI revoking a key) commits. That pragma is
- * itself a read transaction, so it is asked at most every
- * DATA_VERSION_CHECK_MS: a revocation made by another process is seen within
- * that time. Misses are not cached, so a new key works at once.
+ * Key lookups are cached per database, because every authenticated request
+ * needs one. This process's own writes to keys and accounts (above) drop the
+ * cache at once; a lookup that was reading while one did stores nothing.
+ *
+ * SQLite: each WAL read transaction costs a few lock system calls. The cache
+ * is also dropped when `PRAGMA data_version` moves, which happens when another
+ * connection (the CLI revoking a key) commits. That pragma is itself a read
+ * transaction, so it is asked at most every DATA_VERSION_CHECK_MS: a
+ * revocation made by another process is seen within that time.
+ *
+ * PostgreSQL: other nodes revoke keys and change accounts too, and nothing
+ * tells this one, so the whole cache is dropped every PG_KEY_CACHE_MS: a
+ * revocation or rate-limit change made on another node (or by the CLI) takes
+ * effect here within that time.
+ *
+ * Misses are not cached, so a new key works at once.
  */
 interface KeyCache {
   version: number;
   checkedAt: number;
+  /** Bumped by every invalidation: a lookup started before one does not store what it read. */
+  generation: number;
   entries: Map<string, KeyLookup>;
 }
-// Per connection, so a transaction's handle and the database share one cache.
+// Per database, so a transaction's handle and the database share one cache: SQLite's connection, or the
+// PostgreSQL database's drizzle dialect (which its transactions share).
 const keyCaches = new WeakMap<object, KeyCache>();
 const KEY_CACHE_MAX = 10_000;
 export const DATA_VERSION_CHECK_MS = 2;
+export const PG_KEY_CACHE_MS = 1000;
 
-function dataVersion(db: Db): number {
-  const row = prepared(db, "accounts.dataVersion", (d) => d.$client.prepare("PRAGMA data_version")).get() as { data_version: number };
-  return row.data_version;
+function cacheOwner(db: Db): object {
+  return isPg(db) ? (db as unknown as { dialect: object }).dialect : db.$client;
 }
 
-function currentKeyCache(db: Db): KeyCache {
+async function dataVersion(db: Db): Promise<number> {
+  const rows = await rawMany<{ data_version: number }>(db, "accounts.dataVersion", "PRAGMA data_version", []);
+  return rows[0]!.data_version;
+}
+
+async function currentKeyCache(db: Db): Promise<KeyCache> {
   const now = performance.now();
-  let cache = keyCaches.get(db.$client);
+  const owner = cacheOwner(db);
+  let cache = keyCaches.get(owner);
+  if (isPg(db)) {
+    if (!cache || now - cache.checkedAt >= PG_KEY_CACHE_MS)
+      keyCaches.set(owner, (cache = { version: 0, checkedAt: now, generation: (cache?.generation ?? 0) + 1, entries: new Map() }));
+    return cache;
+  }
   if (cache && now - cache.checkedAt < DATA_VERSION_CHECK_MS) return cache;
-  const version = dataVersion(db);
-  if (!cache || cache.version !== version) keyCaches.set(db.$client, (cache = { version, checkedAt: now, entries: new Map() }));
+  const version = await dataVersion(db);
+  cache = keyCaches.get(owner);
+  if (!cache || cache.version !== version)
+    keyCaches.set(owner, (cache = { version, checkedAt: now, generation: (cache?.generation ?? 0) + 1, entries: new Map() }));
   cache.checkedAt = now;
   return cache;
 }
 
 export function invalidateKeyCache(db: Db): void {
-  keyCaches.get(db.$client)?.entries.clear();
+  const cache = keyCaches.get(cacheOwner(db));
+  if (!cache) return;
+  cache.generation++;
+  cache.entries.clear();
 }
 
-export function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
-  return exclusive(db, () => {
-    const cache = currentKeyCache(db);
-    const hit = cache.entries.get(hash);
-    if (hit) return hit;
-    const found = keyByHash(db, hash);
-    if (found) {
-      if (cache.entries.size >= KEY_CACHE_MAX) cache.entries.clear();
-      cache.entries.set(hash, found);
-    }
-    return found;
-  });
+export async function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
+  const cache = await currentKeyCache(db);
+  const hit = cache.entries.get(hash);
+  if (hit) return hit;
+  const generation = cache.generation;
+  const found = await keyByHash(db, hash);
+  if (found && cache.generation === generation && keyCaches.get(cacheOwner(db)) === cache) {
+    if (cache.entries.size >= KEY_CACHE_MAX) cache.entries.clear();
+    cache.entries.set(hash, found);
+  }
+  return found;
 }
 
 /**
  * Two point reads on unique indexes, not a JOIN: SQLite spends ~10 µs setting
  * up even a one-row join (measured here), against ~1.5 µs per indexed read.
  */
-function keyByHash(db: Db, hash: string): KeyLookup | undefined {
-  const key = prepared(db, "accounts.findKeyByHash", (d) =>
-    d
-      .select({
-        keyId: apiKeys.id,
-        keyLabel: apiKeys.label,
-        keyPrefix: apiKeys.prefix,
-        hash: apiKeys.hash,
-        accountId: apiKeys.accountId,
-        revokedAtTs: apiKeys.revokedAtTs,
-      })
-      .from(apiKeys)
-      .where(eq(apiKeys.hash, sql.placeholder("hash")))
-      .prepare(),
-  ).get({ hash });
+async function keyByHash(db: Db, hash: string): Promise<KeyLookup | undefined> {
+  const key = await preparedOne(
+    db,
+    "accounts.findKeyByHash",
+    (d) => {
+      const { apiKeys } = tables(d);
+      return d
+        .select({
+          keyId: apiKeys.id,
+          keyLabel: apiKeys.label,
+          keyPrefix: apiKeys.prefix,
+          hash: apiKeys.hash,
+          accountId: apiKeys.accountId,
+          revokedAtTs: apiKeys.revokedAtTs,
+        })
+        .from(apiKeys)
+        .where(eq(apiKeys.hash, sql.placeholder("hash")));
+    },
+    { hash },
+  );
   if (!key) return undefined;
-  const account = accountById(db, key.accountId);
+  const account = await findAccount(db, key.accountId);
   if (!account) return undefined;
   return {
     ...key,
@@ -285,74 +342,145 @@ function keyByHash(db: Db, hash: string): KeyLookup | undefined {
   };
 }
 
-export function touchKeys(db: Db, lastUsed: Map<string, number>): Promise<void> {
-  return exclusive(db, () => {
-    if (lastUsed.size === 0) return;
-    db.transaction((tx) => {
-      for (const [id, ts] of lastUsed) {
-        tx.update(apiKeys).set({ lastUsedAtTs: ts }).where(eq(apiKeys.id, id)).run();
-      }
-    });
+export async function touchKeys(db: Db, lastUsed: Map<string, number>): Promise<void> {
+  if (lastUsed.size === 0) return;
+  await tx(db, async (t) => {
+    const { apiKeys } = tables(t);
+    for (const [id, ts] of lastUsed) await exec(t, t.update(apiKeys).set({ lastUsedAtTs: ts }).where(eq(apiKeys.id, id)));
   });
 }
 
-export function loadDayCount(db: Db, keyId: string, bucket: string, windowStartTs: number): Promise<number> {
-  return exclusive(
+// ---------------------------------------------------------------- rate-limit counters
+
+export async function loadDayCount(db: Db, keyId: string, bucket: string, windowStartTs: number): Promise<number> {
+  const { rateLimitCounters } = tables(db);
+  const row = await one(
     db,
-    () =>
-      db
-        .select({ count: rateLimitCounters.count })
-        .from(rateLimitCounters)
-        .where(and(eq(rateLimitCounters.keyId, keyId), eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.windowStartTs, windowStartTs)))
-        .get()?.count ?? 0,
+    db
+      .select({ count: rateLimitCounters.count })
+      .from(rateLimitCounters)
+      .where(and(eq(rateLimitCounters.keyId, keyId), eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.windowStartTs, windowStartTs))),
   );
+  return row?.count ?? 0;
 }
 
 /** Writes absolute counts (max with what is stored, so an older snapshot never lowers a count) and forgets old days. */
-export function saveDayCounts(db: Db, rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[], pruneBeforeTs: number): Promise<void> {
-  return exclusive(db, () => {
-    db.transaction((tx) => {
-      for (const row of rows) {
-        tx.insert(rateLimitCounters)
+export async function saveDayCounts(
+  db: Db,
+  rows: { keyId: string; bucket: string; windowStartTs: number; count: number }[],
+  pruneBeforeTs: number,
+): Promise<void> {
+  await tx(db, async (t) => {
+    const { rateLimitCounters } = tables(t);
+    // SQLite's two-argument max() is PostgreSQL's GREATEST.
+    const larger = isPg(t) ? sql`GREATEST(${rateLimitCounters.count}, excluded.count)` : sql`max(${rateLimitCounters.count}, excluded.count)`;
+    for (const row of rows) {
+      await exec(
+        t,
+        t
+          .insert(rateLimitCounters)
           .values(row)
-          .onConflictDoUpdate({
-            target: [rateLimitCounters.keyId, rateLimitCounters.bucket, rateLimitCounters.windowStartTs],
-            set: { count: sql`max(${rateLimitCounters.count}, excluded.count)` },
-          })
-          .run();
-      }
-      tx.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStartTs, pruneBeforeTs)).run();
-    });
+          .onConflictDoUpdate({ target: [rateLimitCounters.keyId, rateLimitCounters.bucket, rateLimitCounters.windowStartTs], set: { count: larger } }),
+      );
+    }
+    await exec(t, t.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStartTs, pruneBeforeTs)));
   });
 }
 
-/** The rate limiter's day counts, kept in this module's rate_limit_counters table. */
+/**
+ * Cluster-wide counts (PostgreSQL) share rate_limit_counters with the day counts: a day window's row is
+ * (key, bucket, day start) as on SQLite, a minute window's is (key, "bucket:minute", minute start).
+ */
+const MINUTE_SUFFIX = ":minute";
+const rowBucket = (ref: CounterRef) => (ref.window === "minute" ? `${ref.bucket}${MINUTE_SUFFIX}` : ref.bucket);
+const refKey = (keyId: string, bucket: string, windowStartTs: number) => `${keyId}\u0000${bucket}\u0000${windowStartTs}`;
+
+/** The stored counts of these windows (0 for none stored), in order. */
+export async function readCounts(db: Db, refs: CounterRef[]): Promise<number[]> {
+  if (refs.length === 0) return [];
+  const { rateLimitCounters: r } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .select({ keyId: r.keyId, bucket: r.bucket, windowStartTs: r.windowStartTs, count: r.count })
+      .from(r)
+      .where(or(...refs.map((ref) => and(eq(r.keyId, ref.keyId), eq(r.bucket, rowBucket(ref)), eq(r.windowStartTs, ref.windowStartTs))))),
+  );
+  const byKey = new Map(rows.map((row) => [refKey(row.keyId, row.bucket, row.windowStartTs), row.count]));
+  return refs.map((ref) => byKey.get(refKey(ref.keyId, rowBucket(ref), ref.windowStartTs)) ?? 0);
+}
+
+/**
+ * Adds each increment to its window's stored count in one atomic UPSERT and returns the new totals, in
+ * order. Rows are written in key order, so two nodes adding to the same windows cannot deadlock.
+ */
+export async function addCounts(db: Db, rows: (CounterRef & { delta: number })[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const { rateLimitCounters: r } = tables(db);
+  const values = rows
+    .map((row) => ({ keyId: row.keyId, bucket: rowBucket(row), windowStartTs: row.windowStartTs, count: row.delta }))
+    .sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : a.windowStartTs - b.windowStartTs));
+  const totals = await many(
+    db,
+    db
+      .insert(r)
+      .values(values)
+      .onConflictDoUpdate({ target: [r.keyId, r.bucket, r.windowStartTs], set: { count: sql`${r.count} + excluded.count` } })
+      .returning({ keyId: r.keyId, bucket: r.bucket, windowStartTs: r.windowStartTs, count: r.count }),
+  );
+  const byKey = new Map(totals.map((row) => [refKey(row.keyId, row.bucket, row.windowStartTs), row.count]));
+  return rows.map((row) => byKey.get(refKey(row.keyId, rowBucket(row), row.windowStartTs)) ?? row.delta);
+}
+
+/** Forgets day windows that started before `dayBeforeTs` and minute windows that started before `minuteBeforeTs`. */
+export async function pruneCounts(db: Db, dayBeforeTs: number, minuteBeforeTs: number): Promise<void> {
+  const { rateLimitCounters: r } = tables(db);
+  await exec(db, db.delete(r).where(or(lt(r.windowStartTs, dayBeforeTs), and(like(r.bucket, `%${MINUTE_SUFFIX}`), lt(r.windowStartTs, minuteBeforeTs)))));
+}
+
+/**
+ * The rate limiter's counts, kept in this module's rate_limit_counters table. On PostgreSQL the counts
+ * are shared by every node (see SharedCountStore in http/rate-limiter.ts); on SQLite one process owns them.
+ */
 export function dayCountStore(db: Db): DayCountStore {
+  const shared: SharedCountStore | undefined = isPg(db)
+    ? {
+        read: (refs) => readCounts(db, refs),
+        add: (rows) => addCounts(db, rows),
+        prune: (dayBeforeTs, minuteBeforeTs) => pruneCounts(db, dayBeforeTs, minuteBeforeTs),
+      }
+    : undefined;
   return {
     load: (keyId, bucket, windowStartTs) => loadDayCount(db, keyId, bucket, windowStartTs),
     save: (rows, pruneBeforeTs) => saveDayCounts(db, rows, pruneBeforeTs),
+    shared,
   };
 }
 
+// ---------------------------------------------------------------- AI usage
+
 /** Model calls this account made this month for a purpose (e.g. "scoring"). */
-export function aiUsageCalls(db: Db, accountId: string, month: string, purpose: string): Promise<number> {
-  return exclusive(
+export async function aiUsageCalls(db: Db, accountId: string, month: string, purpose: string): Promise<number> {
+  const { aiUsage } = tables(db);
+  const row = await one(
     db,
-    () =>
-      db
-        .select({ calls: aiUsage.calls })
-        .from(aiUsage)
-        .where(and(eq(aiUsage.accountId, accountId), eq(aiUsage.month, month), eq(aiUsage.purpose, purpose)))
-        .get()?.calls ?? 0,
+    db
+      .select({ calls: aiUsage.calls })
+      .from(aiUsage)
+      .where(and(eq(aiUsage.accountId, accountId), eq(aiUsage.month, month), eq(aiUsage.purpose, purpose))),
   );
+  return row?.calls ?? 0;
 }
 
-export function addAiUsage(
+export async function addAiUsage(
   db: Db,
   entry: { accountId: string; month: string; purpose: string; promptTokens: number; completionTokens: number },
 ): Promise<void> {
-  return exclusive(db, () => {
-    db.insert(aiUsage)
+  const { aiUsage } = tables(db);
+  await exec(
+    db,
+    db
+      .insert(aiUsage)
       .values({ ...entry, calls: 1 })
       .onConflictDoUpdate({
         target: [aiUsage.accountId, aiUsage.month, aiUsage.purpose],
@@ -361,36 +489,38 @@ export function addAiUsage(
           promptTokens: sql`${aiUsage.promptTokens} + ${entry.promptTokens}`,
           completionTokens: sql`${aiUsage.completionTokens} + ${entry.completionTokens}`,
         },
-      })
-      .run();
-  });
+      }),
+  );
 }
 
-export function setAiScoringAllowance(db: Db, id: string, allowance: number | null): Promise<AccountRow | undefined> {
-  return exclusive(db, () => db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning().get());
+export async function setAiScoringAllowance(db: Db, id: string, allowance: number | null): Promise<AccountRow | undefined> {
+  const { accounts } = tables(db);
+  return one(db, db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning());
 }
 
-export function setCeilings(
+export async function setCeilings(
   db: Db,
   id: string,
   changes: Partial<Pick<AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">>,
 ): Promise<AccountRow | undefined> {
-  return exclusive(db, () => db.update(accounts).set(changes).where(eq(accounts.id, id)).returning().get());
+  const { accounts } = tables(db);
+  return one(db, db.update(accounts).set(changes).where(eq(accounts.id, id)).returning());
 }
 
 /** Keys that still work (revoked ones do not count against the ceiling). */
-export function countActiveKeys(db: Db, accountId: string): Promise<number> {
-  return exclusive(
+export async function countActiveKeys(db: Db, accountId: string): Promise<number> {
+  const { apiKeys } = tables(db);
+  const row = await one(
     db,
-    () =>
-      db
-        .select({ n: count() })
-        .from(apiKeys)
-        .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs)))
-        .get()?.n ?? 0,
+    db
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAtTs))),
   );
+  return row?.n ?? 0;
 }
 
-export function setMarketplaceDriver(db: Db, id: string, driver: string | null): Promise<AccountRow | undefined> {
-  return exclusive(db, () => db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning().get());
+export async function setMarketplaceDriver(db: Db, id: string, driver: string | null): Promise<AccountRow | undefined> {
+  const { accounts } = tables(db);
+  return one(db, db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning());
 }

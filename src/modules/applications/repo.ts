@@ -1,65 +1,77 @@
 import { and, count, desc, eq, gte, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
-import { prepared } from "../../db/prepared";
-import { applications } from "../../db/schema";
+import type { Db } from "../../db/client";
+import { exec, many, one, preparedOne, tables } from "../../db/query";
+import type { applications } from "../../db/schema";
 import { bestScoresOfJobs, entryScores } from "../feeds/repo";
 import { jobSummaries } from "../jobs/repo";
 
 export type ApplicationRow = typeof applications.$inferSelect;
 export type ApplicationInsert = typeof applications.$inferInsert;
 
-export function insertApplication(db: Db, row: ApplicationInsert): Promise<void> {
-  return exclusive(db, () => {
-    db.insert(applications).values(row).run();
-  });
+/**
+ * A second live (processing or applied) application for the same account and job fails here with a
+ * unique violation (the partial unique index; isUniqueViolation tells it apart): the apply service turns it into 409.
+ */
+export async function insertApplication(db: Db, row: ApplicationInsert): Promise<void> {
+  const { applications } = tables(db);
+  await exec(db, db.insert(applications).values(row));
 }
 
 export function findApplication(db: Db, id: string): Promise<ApplicationRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "applications.find", (d) =>
-      d
+  return preparedOne(
+    db,
+    "applications.find",
+    (d) => {
+      const { applications } = tables(d);
+      return d
         .select()
         .from(applications)
-        .where(eq(applications.id, sql.placeholder("id")))
-        .prepare(),
-    ).get({ id }),
+        .where(eq(applications.id, sql.placeholder("id")));
+    },
+    { id },
   );
 }
 
 export function findAccountApplication(db: Db, accountId: string, id: string): Promise<ApplicationRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "applications.findForAccount", (d) =>
-      d
+  return preparedOne(
+    db,
+    "applications.findForAccount",
+    (d) => {
+      const { applications } = tables(d);
+      return d
         .select()
         .from(applications)
-        .where(and(eq(applications.id, sql.placeholder("id")), eq(applications.accountId, sql.placeholder("accountId"))))
-        .prepare(),
-    ).get({ id, accountId }),
+        .where(and(eq(applications.id, sql.placeholder("id")), eq(applications.accountId, sql.placeholder("accountId"))));
+    },
+    { id, accountId },
   );
 }
 
 /** This account's newest application for a job. */
 export function latestForJob(db: Db, accountId: string, jobCiphertext: string): Promise<ApplicationRow | undefined> {
-  return exclusive(db, () =>
+  const { applications } = tables(db);
+  return one(
+    db,
     db
       .select()
       .from(applications)
       .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext)))
       .orderBy(desc(applications.appliedAtTs), desc(applications.id))
-      .limit(1)
-      .get(),
+      .limit(1),
   );
 }
 
 export function liveApplication(db: Db, accountId: string, jobCiphertext: string): Promise<ApplicationRow | undefined> {
-  return exclusive(db, () =>
+  const { applications } = tables(db);
+  return one(
+    db,
     db
       .select()
       .from(applications)
       .where(
         and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), sql`${applications.status} IN ('processing', 'applied')`),
       )
-      .get(),
+      .limit(1),
   );
 }
 
@@ -76,18 +88,13 @@ export async function listApplications(
   accountId: string,
   opts: { limit: number; offset: number; status?: ApplicationRow["status"] },
 ): Promise<{ items: AppliedListing[]; total: number }> {
+  const { applications } = tables(db);
   const where = and(eq(applications.accountId, accountId), opts.status ? eq(applications.status, opts.status) : undefined);
-  const { total, apps } = await exclusive(db, () => ({
-    total: db.select({ n: count() }).from(applications).where(where).get()?.n ?? 0,
-    apps: db
-      .select()
-      .from(applications)
-      .where(where)
-      .orderBy(desc(applications.appliedAtTs), desc(applications.id))
-      .limit(opts.limit)
-      .offset(opts.offset)
-      .all(),
-  }));
+  const total = (await one(db, db.select({ n: count() }).from(applications).where(where)))?.n ?? 0;
+  const apps = await many(
+    db,
+    db.select().from(applications).where(where).orderBy(desc(applications.appliedAtTs), desc(applications.id)).limit(opts.limit).offset(opts.offset),
+  );
   // The job and the scores are asked of their owners (jobs, feeds): one read each for the whole page.
   const jobsOf = await jobSummaries(
     db,
@@ -116,41 +123,44 @@ export async function listApplications(
  * Per status, this account's applications made since `weekStartTs` (week) and,
  * of those, since `dayStartTs` (today): one indexed range scan, grouped.
  */
-export function statusCountsSince(
+export async function statusCountsSince(
   db: Db,
   accountId: string,
   weekStartTs: number,
   dayStartTs: number,
 ): Promise<{ status: ApplicationRow["status"]; today: number; week: number }[]> {
-  return exclusive(db, () =>
+  const { applications } = tables(db);
+  const rows = await many(
+    db,
     db
       .select({
         status: applications.status,
-        today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStartTs} then 1 else 0 end)`,
-        week: sql<number>`count(*)`,
+        // sum() and count() come back as strings on PostgreSQL.
+        today: sql<number>`sum(case when ${applications.appliedAtTs} >= ${dayStartTs} then 1 else 0 end)`.mapWith(Number),
+        week: count(),
       })
       .from(applications)
       .where(and(eq(applications.accountId, accountId), gte(applications.appliedAtTs, weekStartTs)))
-      .groupBy(applications.status)
-      .all()
-      .map((r) => ({ status: r.status, today: Number(r.today), week: Number(r.week) })),
+      .groupBy(applications.status),
   );
+  return rows.map((r) => ({ status: r.status, today: Number(r.today), week: Number(r.week) }));
 }
 
 /** One statement: the worker is handing the application to the driver (a crash from here on needs a lookup). */
-export function markSubmitting(db: Db, id: string, answers: { position: number; answer: string }[]): Promise<void> {
-  return exclusive(db, () => {
-    db.update(applications).set({ phase: "submitting", answers }).where(eq(applications.id, id)).run();
-  });
+export async function markSubmitting(db: Db, id: string, answers: { position: number; answer: string }[]): Promise<void> {
+  const { applications } = tables(db);
+  await exec(db, db.update(applications).set({ phase: "submitting", answers }).where(eq(applications.id, id)));
 }
 
-export function markLoggedOutSince(db: Db, id: string, ts: number): Promise<void> {
-  return exclusive(db, () => {
-    db.update(applications)
+export async function markLoggedOutSince(db: Db, id: string, ts: number): Promise<void> {
+  const { applications } = tables(db);
+  await exec(
+    db,
+    db
+      .update(applications)
       .set({ loggedOutSinceTs: ts })
-      .where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`))
-      .run();
-  });
+      .where(and(eq(applications.id, id), sql`${applications.loggedOutSinceTs} IS NULL`)),
+  );
 }
 
 /**
@@ -159,15 +169,17 @@ export function markLoggedOutSince(db: Db, id: string, ts: number): Promise<void
  * while the hold is open, so an application is settled once. Returns false
  * when it was already settled.
  */
-export function settle(
+export async function settle(
   db: Db,
   app: Pick<ApplicationRow, "id" | "accountId">,
   outcome: { status: Exclude<ApplicationRow["status"], "processing">; message: string },
   nowTs: number,
 ): Promise<boolean> {
-  return exclusive(db, () => {
-    const applied = outcome.status === "applied";
-    const changed = db
+  const { applications } = tables(db);
+  const applied = outcome.status === "applied";
+  const changed = await exec(
+    db,
+    db
       .update(applications)
       .set({
         status: outcome.status,
@@ -177,37 +189,38 @@ export function settle(
         creditHeld: false,
         processedAtTs: nowTs,
       })
-      .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true)))
-      .returning({ id: applications.id })
-      .all();
-    return changed.length > 0;
-  });
+      .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true))),
+  );
+  return changed > 0;
 }
 
 /** Applied applications whose engagement is due for a look, oldest check first. */
 export function dueForSync(db: Db, limit: number): Promise<ApplicationRow[]> {
-  return exclusive(db, () =>
+  const { applications } = tables(db);
+  return many(
+    db,
     db
       .select()
       .from(applications)
       .where(and(eq(applications.status, "applied"), sql`NOT (${applications.viewed} AND ${applications.replied})`))
       .orderBy(sql`${applications.lastCheckedAtTs} IS NOT NULL`, applications.lastCheckedAtTs)
-      .limit(limit)
-      .all(),
+      .limit(limit),
   );
 }
 
-/** viewed and replied only ever turn on; viewedAt keeps the first time seen. One statement. */
-export function recordEngagement(db: Db, id: string, e: { viewed: boolean; replied: boolean; viewedAt: number | null }, nowTs: number): Promise<void> {
-  return exclusive(db, () => {
-    db.update(applications)
+/** viewed and replied only ever turn on (a false leaves the column as it is); viewedAt keeps the first time seen. One statement. */
+export async function recordEngagement(db: Db, id: string, e: { viewed: boolean; replied: boolean; viewedAt: number | null }, nowTs: number): Promise<void> {
+  const { applications } = tables(db);
+  const seen = e.viewed || e.replied;
+  await exec(
+    db,
+    db
+      .update(applications)
       .set({
-        viewed: sql`${applications.viewed} OR ${e.viewed || e.replied ? 1 : 0}`,
-        replied: sql`${applications.replied} OR ${e.replied ? 1 : 0}`,
-        viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewed || e.replied ? (e.viewedAt ?? nowTs) : null})`,
+        ...(seen ? { viewed: true, viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewedAt ?? nowTs})` } : {}),
+        ...(e.replied ? { replied: true } : {}),
         lastCheckedAtTs: nowTs,
       })
-      .where(eq(applications.id, id))
-      .run();
-  });
+      .where(eq(applications.id, id)),
+  );
 }

@@ -1,6 +1,8 @@
 import type { AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
-import { tx, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
+import { tx } from "../../db/client";
+import { isUniqueViolation } from "../../db/query";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
@@ -115,9 +117,7 @@ export async function apply(
   const now = deps.clock.now();
   const id = newId();
   const remaining = await tx(deps.db, async (db) => {
-    if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) {
-      throw new AppError("conflict", "This job was already applied to, or an application for it is being processed");
-    }
+    if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) throw alreadyApplied();
     const available = await holdCredit(db, auth.accountId);
     if (available === null) {
       throw new AppError("payment_required", "Insufficient auto-apply credits", {
@@ -149,9 +149,17 @@ export async function apply(
     await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
     await ensureTracked(db, job.ciphertext, resolved.row.document, now);
     return available;
+  }).catch((err: unknown) => {
+    // The partial unique index refused a second live application: another apply for the job committed
+    // between our check and our insert (on PostgreSQL, where transactions of other connections overlap).
+    throw isUniqueViolation(err) ? alreadyApplied() : err;
   });
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };
+}
+
+function alreadyApplied(): AppError {
+  return new AppError("conflict", "This job was already applied to, or an application for it is being processed");
 }
 
 export async function jobOfApplication(db: Db, app: repo.ApplicationRow): Promise<{ job: NormalizedJob; document: Record<string, unknown> }> {

@@ -1,61 +1,57 @@
 import { and, eq, gt, lte, or } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
-import { dashboardSessions, dashboardSignInLinks } from "../../db/schema";
+import type { Db } from "../../db/client";
+import { exec, many, one, tables } from "../../db/query";
+import type { dashboardSessions, dashboardSignInLinks } from "../../db/schema";
 import { findKey } from "../accounts/repo";
 
 export type SessionRow = typeof dashboardSessions.$inferSelect;
 
-export function insertSession(db: Db, row: SessionRow): Promise<void> {
-  return exclusive(db, () => {
-    db.insert(dashboardSessions).values(row).run();
-  });
+export async function insertSession(db: Db, row: SessionRow): Promise<void> {
+  const { dashboardSessions } = tables(db);
+  await exec(db, db.insert(dashboardSessions).values(row));
 }
 
 /** The session and, when it was opened with a key, whether that key is revoked now (asked of accounts, which owns keys). */
 export async function findSession(db: Db, id: string): Promise<(SessionRow & { keyRevokedAtTs: number | null }) | undefined> {
-  const session = await exclusive(db, () => db.select().from(dashboardSessions).where(eq(dashboardSessions.id, id)).get());
+  const { dashboardSessions } = tables(db);
+  const session = await one(db, db.select().from(dashboardSessions).where(eq(dashboardSessions.id, id)));
   if (!session) return undefined;
   const keyRevokedAtTs = session.keyId === null ? null : ((await findKey(db, session.keyId))?.revokedAtTs ?? null);
   return { ...session, keyRevokedAtTs };
 }
 
-export function touchSession(db: Db, id: string, ts: number): Promise<void> {
-  return exclusive(db, () => {
-    db.update(dashboardSessions).set({ lastSeenAtTs: ts }).where(eq(dashboardSessions.id, id)).run();
-  });
+export async function touchSession(db: Db, id: string, ts: number): Promise<void> {
+  const { dashboardSessions } = tables(db);
+  await exec(db, db.update(dashboardSessions).set({ lastSeenAtTs: ts }).where(eq(dashboardSessions.id, id)));
 }
 
-export function deleteSession(db: Db, id: string): Promise<void> {
-  return exclusive(db, () => {
-    db.delete(dashboardSessions).where(eq(dashboardSessions.id, id)).run();
-  });
+export async function deleteSession(db: Db, id: string): Promise<void> {
+  const { dashboardSessions } = tables(db);
+  await exec(db, db.delete(dashboardSessions).where(eq(dashboardSessions.id, id)));
 }
 
 /** Drops sessions past either limit; called when a new one is created so the table does not grow forever. */
-export function deleteExpiredSessions(db: Db, nowTs: number, idleMs: number): Promise<void> {
-  return exclusive(db, () => {
-    db.delete(dashboardSessions)
-      .where(or(lte(dashboardSessions.expiresAtTs, nowTs), lte(dashboardSessions.lastSeenAtTs, nowTs - idleMs)))
-      .run();
-  });
+export async function deleteExpiredSessions(db: Db, nowTs: number, idleMs: number): Promise<void> {
+  const { dashboardSessions } = tables(db);
+  await exec(db, db.delete(dashboardSessions).where(or(lte(dashboardSessions.expiresAtTs, nowTs), lte(dashboardSessions.lastSeenAtTs, nowTs - idleMs))));
 }
 
-export function insertSignInLink(db: Db, row: typeof dashboardSignInLinks.$inferInsert, nowTs: number): Promise<void> {
-  return exclusive(db, () => {
-    // Expired links are dead weight; drop them whenever a new one is made.
-    db.delete(dashboardSignInLinks).where(lte(dashboardSignInLinks.expiresAtTs, nowTs)).run();
-    db.insert(dashboardSignInLinks).values(row).run();
-  });
+export async function insertSignInLink(db: Db, row: typeof dashboardSignInLinks.$inferInsert, nowTs: number): Promise<void> {
+  const { dashboardSignInLinks } = tables(db);
+  // Expired links are dead weight; drop them whenever a new one is made.
+  await exec(db, db.delete(dashboardSignInLinks).where(lte(dashboardSignInLinks.expiresAtTs, nowTs)));
+  await exec(db, db.insert(dashboardSignInLinks).values(row));
 }
 
 /** Uses up a link in one statement: only the first caller gets the account, and only before it expires. */
-export function takeSignInLink(db: Db, tokenHash: string, nowTs: number): Promise<string | null> {
-  return exclusive(db, () => {
-    const taken = db
+export async function takeSignInLink(db: Db, tokenHash: string, nowTs: number): Promise<string | null> {
+  const { dashboardSignInLinks } = tables(db);
+  const taken = await many(
+    db,
+    db
       .delete(dashboardSignInLinks)
       .where(and(eq(dashboardSignInLinks.tokenHash, tokenHash), gt(dashboardSignInLinks.expiresAtTs, nowTs)))
-      .returning({ accountId: dashboardSignInLinks.accountId })
-      .all();
-    return taken[0]?.accountId ?? null;
-  });
+      .returning({ accountId: dashboardSignInLinks.accountId }),
+  );
+  return taken[0]?.accountId ?? null;
 }

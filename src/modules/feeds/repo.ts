@@ -1,79 +1,87 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
-import { exclusive, type Db } from "../../db/client";
-import { prepared, rawStatement } from "../../db/prepared";
-import { feedJobs, feeds } from "../../db/schema";
+import { tx, type Db } from "../../db/client";
+import { exec, many, one, preparedOne, rawExec, tables } from "../../db/query";
+import type { feedJobs, feeds } from "../../db/schema";
 import { jobSummaries, type JobSummary } from "../jobs/repo";
 
 export type FeedRow = typeof feeds.$inferSelect;
 export type FeedInsert = typeof feeds.$inferInsert;
 export type FeedJobRow = typeof feedJobs.$inferSelect;
 
-export function insertFeed(db: Db, row: FeedInsert): Promise<FeedRow> {
-  return exclusive(db, () => db.insert(feeds).values(row).returning().get());
+export async function insertFeed(db: Db, row: FeedInsert): Promise<FeedRow> {
+  const { feeds } = tables(db);
+  return (await one(db, db.insert(feeds).values(row).returning()))!;
 }
 
 export function updateFeed(db: Db, id: string, changes: Partial<FeedInsert>): Promise<FeedRow | undefined> {
-  return exclusive(db, () => db.update(feeds).set(changes).where(eq(feeds.id, id)).returning().get());
+  const { feeds } = tables(db);
+  return one(db, db.update(feeds).set(changes).where(eq(feeds.id, id)).returning());
 }
 
 /** One account's feed; another account's feed is simply not found. */
 export function findFeed(db: Db, accountId: string, id: string): Promise<FeedRow | undefined> {
-  return exclusive(db, () =>
+  const { feeds } = tables(db);
+  return one(
+    db,
     db
       .select()
       .from(feeds)
-      .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
-      .get(),
+      .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId))),
   );
 }
 
 export function findFeedById(db: Db, id: string): Promise<FeedRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "feeds.byId", (d) =>
-      d
+  return preparedOne(
+    db,
+    "feeds.byId",
+    (d) => {
+      const { feeds } = tables(d);
+      return d
         .select()
         .from(feeds)
-        .where(eq(feeds.id, sql.placeholder("id")))
-        .prepare(),
-    ).get({ id }),
+        .where(eq(feeds.id, sql.placeholder("id")));
+    },
+    { id },
   );
 }
 
 export function listFeeds(db: Db, accountId: string): Promise<FeedRow[]> {
-  return exclusive(db, () => db.select().from(feeds).where(eq(feeds.accountId, accountId)).orderBy(feeds.createdAtTs).all());
+  const { feeds } = tables(db);
+  return many(db, db.select().from(feeds).where(eq(feeds.accountId, accountId)).orderBy(feeds.createdAtTs));
 }
 
-export function countFeeds(db: Db, accountId: string): Promise<number> {
-  return exclusive(db, () => db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId)).get()?.n ?? 0);
+export async function countFeeds(db: Db, accountId: string): Promise<number> {
+  const { feeds } = tables(db);
+  return (await one(db, db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId))))?.n ?? 0;
 }
 
 export function allFeeds(db: Db): Promise<FeedRow[]> {
-  return exclusive(db, () => db.select().from(feeds).all());
+  const { feeds } = tables(db);
+  return many(db, db.select().from(feeds));
 }
 
 /** Every distinct include term of the feeds that watch `platform` (or every platform): what a searching source asks for. */
-export function searchTerms(db: Db, platform: string): Promise<string[]> {
-  return exclusive(db, () => {
-    const terms = new Set<string>();
-    for (const row of db.select({ includes: feeds.includes, platforms: feeds.platforms }).from(feeds).all()) {
-      if (row.platforms && !row.platforms.includes(platform)) continue;
-      for (const term of row.includes) if (term.trim()) terms.add(term.trim().toLowerCase());
-    }
-    return [...terms].sort();
-  });
+export async function searchTerms(db: Db, platform: string): Promise<string[]> {
+  const { feeds } = tables(db);
+  const terms = new Set<string>();
+  for (const row of await many(db, db.select({ includes: feeds.includes, platforms: feeds.platforms }).from(feeds))) {
+    if (row.platforms && !row.platforms.includes(platform)) continue;
+    for (const term of row.includes) if (term.trim()) terms.add(term.trim().toLowerCase());
+  }
+  return [...terms].sort();
 }
 
 /** The feed, its matched jobs and its pending events go together (foreign keys cascade). */
-export function deleteFeed(db: Db, accountId: string, id: string): Promise<boolean> {
-  return exclusive(
+export async function deleteFeed(db: Db, accountId: string, id: string): Promise<boolean> {
+  const { feeds } = tables(db);
+  const deleted = await many(
     db,
-    () =>
-      db
-        .delete(feeds)
-        .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
-        .returning({ id: feeds.id })
-        .all().length > 0,
+    db
+      .delete(feeds)
+      .where(and(eq(feeds.id, id), eq(feeds.accountId, accountId)))
+      .returning({ id: feeds.id }),
   );
+  return deleted.length > 0;
 }
 
 /**
@@ -81,7 +89,7 @@ export function deleteFeed(db: Db, accountId: string, id: string): Promise<boole
  * here): success clears the failing streak; a final failure starts it, and
  * past the limit disables the endpoint.
  */
-export function noteDeliveryOutcome(
+export async function noteDeliveryOutcome(
   db: Db,
   feedId: string,
   delivered: boolean,
@@ -89,27 +97,38 @@ export function noteDeliveryOutcome(
   disableAfterMs: number,
   lastProblem: string,
 ): Promise<"ok" | "failing" | "disabled"> {
-  return exclusive(db, () => {
-    if (delivered) {
-      db.update(feeds).set({ webhookFailingSinceTs: null }).where(eq(feeds.id, feedId)).run();
-      return "ok";
-    }
-    const feed = db.select({ since: feeds.webhookFailingSinceTs }).from(feeds).where(eq(feeds.id, feedId)).get();
+  const { feeds } = tables(db);
+  if (delivered) {
+    await exec(db, db.update(feeds).set({ webhookFailingSinceTs: null }).where(eq(feeds.id, feedId)));
+    return "ok";
+  }
+  // Read and written in one transaction: two failures reported at once (two nodes) must not both start the streak.
+  return tx(db, async (t) => {
+    const feed = await one(t, t.select({ since: feeds.webhookFailingSinceTs }).from(feeds).where(eq(feeds.id, feedId)));
     if (!feed) return "ok";
     if (feed.since === null) {
-      db.update(feeds).set({ webhookFailingSinceTs: nowTs }).where(eq(feeds.id, feedId)).run();
+      await exec(t, t.update(feeds).set({ webhookFailingSinceTs: nowTs }).where(eq(feeds.id, feedId)));
       return "failing";
     }
     if (nowTs - feed.since < disableAfterMs) return "failing";
-    db.update(feeds)
-      .set({
-        webhookDisabledAtTs: nowTs,
-        webhookDisabledReason: `Disabled after every delivery failed for ${Math.round(disableAfterMs / 3_600_000)} hours (last: ${lastProblem}); save the webhook URL again to re-enable it`,
-      })
-      .where(and(eq(feeds.id, feedId), sql`${feeds.webhookDisabledAtTs} IS NULL`))
-      .run();
+    await exec(
+      t,
+      t
+        .update(feeds)
+        .set({
+          webhookDisabledAtTs: nowTs,
+          webhookDisabledReason: `Disabled after every delivery failed for ${Math.round(disableAfterMs / 3_600_000)} hours (last: ${lastProblem}); save the webhook URL again to re-enable it`,
+        })
+        .where(and(eq(feeds.id, feedId), sql`${feeds.webhookDisabledAtTs} IS NULL`)),
+    );
     return "disabled";
   });
+}
+
+/** An integer written into the SQL text: PostgreSQL matches a GROUP BY expression to the selected one only when both are the same text. */
+function literalInt(n: number) {
+  if (!Number.isSafeInteger(n)) throw new Error(`not an integer: ${n}`);
+  return sql.raw(String(n));
 }
 
 /**
@@ -117,23 +136,24 @@ export function noteDeliveryOutcome(
  * (bucket 0 is the first), every feed in one grouped query; a feed with no
  * entry in the span gives one row with a null bucket and a zero count.
  */
-export function entryCountsPerFeed(
+export async function entryCountsPerFeed(
   db: Db,
   accountId: string,
   sinceTs: number,
   bucketMs: number,
 ): Promise<{ feedId: string; title: string; createdAtTs: number; bucket: number | null; count: number }[]> {
-  return exclusive(db, () => {
-    const bucket = sql<number | null>`(${feedJobs.matchedAtTs} - ${sinceTs}) / ${bucketMs}`;
-    return db
-      .select({ feedId: feeds.id, title: feeds.title, createdAtTs: feeds.createdAtTs, bucket, count: sql<number>`count(${feedJobs.id})` })
+  const { feeds, feedJobs } = tables(db);
+  const bucket = sql<number | null>`(${feedJobs.matchedAtTs} - ${literalInt(sinceTs)}) / ${literalInt(bucketMs)}`.mapWith(Number);
+  const rows = await many(
+    db,
+    db
+      .select({ feedId: feeds.id, title: feeds.title, createdAtTs: feeds.createdAtTs, bucket, count: count(feedJobs.id) })
       .from(feeds)
       .leftJoin(feedJobs, and(eq(feedJobs.feedId, feeds.id), gte(feedJobs.matchedAtTs, sinceTs)))
       .where(eq(feeds.accountId, accountId))
-      .groupBy(feeds.id, bucket)
-      .all()
-      .map((r) => ({ ...r, count: Number(r.count) }));
-  });
+      .groupBy(feeds.id, bucket),
+  );
+  return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }
 
 export interface WebhookProblem {
@@ -146,7 +166,9 @@ export interface WebhookProblem {
 
 /** The account's feeds whose webhook endpoint is disabled or whose deliveries have been failing. */
 export function feedsWithWebhookProblems(db: Db, accountId: string): Promise<WebhookProblem[]> {
-  return exclusive(db, () =>
+  const { feeds } = tables(db);
+  return many(
+    db,
     db
       .select({
         feedId: feeds.id,
@@ -157,8 +179,7 @@ export function feedsWithWebhookProblems(db: Db, accountId: string): Promise<Web
       })
       .from(feeds)
       .where(and(eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))))
-      .orderBy(feeds.createdAtTs, feeds.id)
-      .all(),
+      .orderBy(feeds.createdAtTs, feeds.id),
   );
 }
 
@@ -174,17 +195,16 @@ export interface MatchRecord {
 }
 
 /** A job's entry in a feed (see admit.ts); false when the job is in the feed already. */
-export function insertFeedEntry(db: Db, match: MatchRecord): Promise<boolean> {
-  return exclusive(db, () => {
-    // Runs for every feed entry at ingest, so this (like outbox.ts insertEvent) is a plain prepared statement (see rawStatement).
-    const inserted = rawStatement(
-      db,
-      "feeds.insertMatch",
-      `INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)
+export async function insertFeedEntry(db: Db, match: MatchRecord): Promise<boolean> {
+  // Runs for every feed entry at ingest, so this (like outbox.ts insertEvent) is plain SQL (see rawExec).
+  const inserted = await rawExec(
+    db,
+    "feeds.insertMatch",
+    `INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ).run(match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs);
-    return inserted.changes > 0;
-  });
+    [match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs],
+  );
+  return inserted > 0;
 }
 
 export interface FeedJobListing {
@@ -209,15 +229,17 @@ export async function listFeedJobs(
   feedId: string,
   opts: { limit: number; offset: number; minScore?: number; unreadOnly?: boolean },
 ): Promise<{ items: FeedJobListing[]; total: number }> {
+  const { feedJobs } = tables(db);
   const where = and(
     eq(feedJobs.feedId, feedId),
     opts.minScore !== undefined ? gte(feedJobs.matchingScore, opts.minScore) : undefined,
     opts.unreadOnly ? eq(feedJobs.read, false) : undefined,
   );
-  const { total, entries } = await exclusive(db, () => ({
-    total: db.select({ n: count() }).from(feedJobs).where(where).get()?.n ?? 0,
-    entries: db.select().from(feedJobs).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset).all(),
-  }));
+  const total = (await one(db, db.select({ n: count() }).from(feedJobs).where(where)))?.n ?? 0;
+  const entries = await many(
+    db,
+    db.select().from(feedJobs).where(where).orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id)).limit(opts.limit).offset(opts.offset),
+  );
   return { items: await withJobs(db, entries), total };
 }
 
@@ -227,90 +249,100 @@ export async function getFeedJobListing(db: Db, feedId: string, id: string): Pro
 }
 
 export function findFeedJob(db: Db, feedId: string, id: string): Promise<FeedJobRow | undefined> {
-  return exclusive(db, () =>
+  const { feedJobs } = tables(db);
+  return one(
+    db,
     db
       .select()
       .from(feedJobs)
-      .where(and(eq(feedJobs.feedId, feedId), eq(feedJobs.id, id)))
-      .get(),
+      .where(and(eq(feedJobs.feedId, feedId), eq(feedJobs.id, id))),
   );
 }
 
 export function updateFeedJob(db: Db, id: string, changes: { read?: boolean; starredAtTs?: number | null }): Promise<FeedJobRow | undefined> {
-  return exclusive(db, () => db.update(feedJobs).set(changes).where(eq(feedJobs.id, id)).returning().get());
+  const { feedJobs } = tables(db);
+  return one(db, db.update(feedJobs).set(changes).where(eq(feedJobs.id, id)).returning());
 }
 
 /** A processed job of this account (the UUID the API accepts as jobId); another account's is not found. */
 export function findFeedJobForAccount(db: Db, accountId: string, id: string): Promise<FeedJobRow | undefined> {
-  return exclusive(db, () =>
+  const { feedJobs } = tables(db);
+  return one(
+    db,
     db
       .select()
       .from(feedJobs)
-      .where(and(eq(feedJobs.id, id), eq(feedJobs.accountId, accountId)))
-      .get(),
+      .where(and(eq(feedJobs.id, id), eq(feedJobs.accountId, accountId))),
   );
 }
 
 export function findFeedJobById(db: Db, id: string): Promise<FeedJobRow | undefined> {
-  return exclusive(db, () =>
-    prepared(db, "feeds.feedJobById", (d) =>
-      d
+  return preparedOne(
+    db,
+    "feeds.feedJobById",
+    (d) => {
+      const { feedJobs } = tables(d);
+      return d
         .select()
         .from(feedJobs)
-        .where(eq(feedJobs.id, sql.placeholder("id")))
-        .prepare(),
-    ).get({ id }),
+        .where(eq(feedJobs.id, sql.placeholder("id")));
+    },
+    { id },
   );
 }
 
 /** The matching score of each of these feed entries by id (entries deleted since are left out). */
-export function entryScores(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
-  return exclusive(db, () => {
-    if (ids.length === 0) return new Map();
-    const rows = db
+export async function entryScores(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const { feedJobs } = tables(db);
+  const rows = await many(
+    db,
+    db
       .select({ id: feedJobs.id, score: feedJobs.matchingScore })
       .from(feedJobs)
-      .where(inArray(feedJobs.id, [...new Set(ids)]))
-      .all();
-    return new Map(rows.map((r) => [r.id, r.score]));
-  });
+      .where(inArray(feedJobs.id, [...new Set(ids)])),
+  );
+  return new Map(rows.map((r) => [r.id, r.score]));
 }
 
 /** This account's best matching score for each of these jobs, over all its feeds (jobs in none are left out). */
-export function bestScoresOfJobs(db: Db, accountId: string, jobCiphertexts: readonly string[]): Promise<Map<string, number>> {
-  return exclusive(db, () => {
-    if (jobCiphertexts.length === 0) return new Map();
-    const rows = db
+export async function bestScoresOfJobs(db: Db, accountId: string, jobCiphertexts: readonly string[]): Promise<Map<string, number>> {
+  if (jobCiphertexts.length === 0) return new Map();
+  const { feedJobs } = tables(db);
+  const rows = await many(
+    db,
+    db
       .select({ jobCiphertext: feedJobs.jobCiphertext, score: max(feedJobs.matchingScore) })
       .from(feedJobs)
       .where(and(eq(feedJobs.accountId, accountId), inArray(feedJobs.jobCiphertext, [...new Set(jobCiphertexts)])))
-      .groupBy(feedJobs.jobCiphertext)
-      .all();
-    return new Map(rows.flatMap((r) => (r.score === null ? [] : [[r.jobCiphertext, r.score] as const])));
-  });
+      .groupBy(feedJobs.jobCiphertext),
+  );
+  return new Map(rows.flatMap((r) => (r.score === null ? [] : [[r.jobCiphertext, Number(r.score)] as const])));
 }
 
 /** This account's newest feed entry for a job (ids are time-ordered, so they break a tie). */
 export function newestMatchOf(db: Db, accountId: string, jobCiphertext: string): Promise<FeedJobRow | undefined> {
-  return exclusive(db, () =>
+  const { feedJobs } = tables(db);
+  return one(
+    db,
     db
       .select()
       .from(feedJobs)
       .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feedJobs.accountId, accountId)))
       .orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id))
-      .limit(1)
-      .get(),
+      .limit(1),
   );
 }
 
 /** This account's feed entries for a job (the `matches` of an archived job). */
 export function matchesOfJob(db: Db, accountId: string, jobCiphertext: string): Promise<FeedJobRow[]> {
-  return exclusive(db, () =>
+  const { feedJobs } = tables(db);
+  return many(
+    db,
     db
       .select()
       .from(feedJobs)
       .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feedJobs.accountId, accountId)))
-      .orderBy(feedJobs.matchedAtTs)
-      .all(),
+      .orderBy(feedJobs.matchedAtTs),
   );
 }

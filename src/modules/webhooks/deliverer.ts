@@ -32,6 +32,14 @@ export interface DelivererDeps {
 
 const DEDUPE_WINDOW_MS = 24 * 3_600_000;
 
+/**
+ * How long a node holds a feed (PostgreSQL) while it sends one of its events: well past the receiver's
+ * timeout, so a live node never loses it mid-delivery; a dead node's feeds are free again after this.
+ */
+export function feedLeaseMs(webhookTimeoutMs: number): number {
+  return Math.max(60_000, 3 * webhookTimeoutMs);
+}
+
 /** The wait before retry n (1-based) after a failure; Retry-After on 429/503 is honoured within [delay, 2×delay]. */
 function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null, nowTs: number): number | null {
   const base = scheduleMs[failedAttempts - 1];
@@ -46,7 +54,8 @@ function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: nu
 /**
  * Delivers the outbox. Per feed, one attempt at a time and first attempts in
  * match order (events are taken oldest first and a feed with an attempt in
- * flight is skipped this round); an event waiting for a retry does not hold
+ * flight is skipped this round; on PostgreSQL a feed is leased cluster-wide
+ * while in flight, see outbox.claimDueEvents); an event waiting for a retry does not hold
  * back the feed's newer events. Feeds deliver concurrently up to the global
  * bound. Every attempt and the event's new state are written in one
  * transaction after the POST; a crash before that leaves the event due, so it
@@ -75,10 +84,15 @@ export class WebhookDeliverer extends PoolLoop {
     const free = this.deps.config.webhookConcurrency - this.inFlight.size;
     if (free <= 0) return;
     // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
-    const picked = await outbox.pickDueEvents(this.deps.db, this.deps.clock.now(), Math.max(64, free * 8), free, this.busyFeeds);
-    for (const e of picked) {
+    const { db, clock, config } = this.deps;
+    const claimed = await outbox.claimDueEvents(db, clock.now(), Math.max(64, free * 8), free, this.busyFeeds, feedLeaseMs(config.webhookTimeoutMs));
+    for (const e of claimed.events) {
       this.busyFeeds.add(e.feedId);
-      const work = this.deliver(e).catch((err) => this.deps.log.error("webhook delivery crashed", { event: e.id, err: err as Error }));
+      const work = this.deliver(e)
+        .catch((err) => this.deps.log.error("webhook delivery crashed", { event: e.id, err: err as Error }))
+        // PostgreSQL: the feed is let go only after the attempt is committed, so the next holder reads it.
+        .then(() => (claimed.leaseUntilTs === null ? undefined : outbox.releaseFeeds(db, [e.feedId], claimed.leaseUntilTs)))
+        .catch((err) => this.deps.log.error("webhook feed lease release failed", { feed: e.feedId, err: err as Error }));
       this.track(work, () => this.busyFeeds.delete(e.feedId));
     }
   }

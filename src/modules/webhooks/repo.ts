@@ -1,7 +1,7 @@
 import { inArray } from "drizzle-orm";
-import { exclusive, tx, type Db } from "../../db/client";
-import { rawStatement } from "../../db/prepared";
-import { webhookAttempts } from "../../db/schema";
+import { tx, type Db } from "../../db/client";
+import { many, rawExec, tables } from "../../db/query";
+import type { webhookAttempts } from "../../db/schema";
 import { recordEventAttempt, type EventRow } from "../feeds/outbox";
 
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -17,22 +17,20 @@ export function recordAttempt(
   attempt: { startedAtTs: number; durationMs: number; statusCode: number | null; error: string | null },
   next: { status: "delivered" | "retrying" | "failed"; nextAttemptAtTs: number | null },
 ): Promise<void> {
-  // One delivery, one commit; the insert is prepared once (this runs for every webhook sent).
+  // One delivery, one commit; the insert is plain SQL (this runs for every webhook sent).
   return tx(db, async (t) => {
-    await exclusive(t, () => {
-      rawStatement(
-        t,
-        "webhooks.insertAttempt",
-        "INSERT INTO webhook_attempts (event_seq, attempt, started_at_ts, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(e.seq, e.attempts + 1, attempt.startedAtTs, attempt.durationMs, attempt.statusCode, attempt.error);
-    });
+    await rawExec(
+      t,
+      "webhooks.insertAttempt",
+      "INSERT INTO webhook_attempts (event_seq, attempt, started_at_ts, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?, ?)",
+      [e.seq, e.attempts + 1, attempt.startedAtTs, attempt.durationMs, attempt.statusCode, attempt.error],
+    );
     await recordEventAttempt(t, e, attempt, next);
   });
 }
 
-export function attemptsOf(db: Db, seqs: number[]): Promise<AttemptRow[]> {
-  return exclusive(db, () => {
-    if (seqs.length === 0) return [];
-    return db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventSeq, seqs)).orderBy(webhookAttempts.eventSeq, webhookAttempts.attempt).all();
-  });
+export async function attemptsOf(db: Db, seqs: number[]): Promise<AttemptRow[]> {
+  if (seqs.length === 0) return [];
+  const { webhookAttempts } = tables(db);
+  return many(db, db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventSeq, seqs)).orderBy(webhookAttempts.eventSeq, webhookAttempts.attempt));
 }

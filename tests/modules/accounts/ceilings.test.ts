@@ -3,6 +3,7 @@ import * as accounts from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import type { Config } from "../../../src/config";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { rawMany } from "../../../src/db/query";
 
 const ADMIN = "admin-token-0123456789";
 let t: TestApp;
@@ -15,7 +16,9 @@ async function setup(config: Partial<Config> = {}) {
   const newKey = (accountId = a.accountId) =>
     t.request("POST", `/admin/accounts/${accountId}/keys`, { headers: { authorization: `Bearer ${ADMIN}` }, json: { label: "more" } });
   const count = (table: string, accountId = a.accountId) =>
-    (t.deps.db.$client.query(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).get(accountId) as { n: number }).n;
+    rawMany<{ n: unknown }>(t.deps.db, `test.count.${table}`, `SELECT count(*) AS n FROM ${table} WHERE account_id = ?`, [accountId]).then((rows) =>
+      Number(rows[0]!.n),
+    );
   return { a, feed, newKey, count };
 }
 
@@ -29,7 +32,7 @@ describe("feeds per account", () => {
     expect(Object.keys(res.body)).toEqual(["error"]);
     expect(res.body.error).toContain("200 feeds");
     expect(res.body.error).toContain("maxFeeds");
-    expect(count("feeds")).toBe(200);
+    expect(await count("feeds")).toBe(200);
   });
 
   test("JOBPILOT_MAX_FEEDS_PER_ACCOUNT sets the default; an account's own ceiling wins; other accounts are not affected", async () => {
@@ -44,7 +47,7 @@ describe("feeds per account", () => {
     const refused = await feed({});
     expect(refused.status).toBe(409);
     expect(refused.body.error).toContain("3 feeds");
-    expect(count("feeds")).toBe(3);
+    expect(await count("feeds")).toBe(3);
 
     // Deleting one makes room again; back to the default, the account is over it and cannot add more.
     const id = (await t.request("GET", "/api/v1/feeds", { key: a.apiKey })).body.feeds[0].id;
@@ -64,7 +67,7 @@ describe("API keys per account", () => {
     expect(Object.keys(res.body)).toEqual(["error"]);
     expect(res.body.error).toContain("50 active API keys");
     expect(res.body.error).toContain("maxApiKeys");
-    expect(count("api_keys")).toBe(50);
+    expect(await count("api_keys")).toBe(50);
     await accounts.revokeKey(t.deps, a.keyId);
     expect((await newKey()).status).toBe(201);
     expect((await newKey()).status).toBe(409);
@@ -95,7 +98,7 @@ describe("prompt length", () => {
     const patched = await t.request("PATCH", `/api/v1/feeds/${created.body.feed.id}`, { key: a.apiKey, json: { proposalGenerationPrompt: "g".repeat(150) } });
     expect(patched.status).toBe(400);
     expect(patched.body.details).toEqual(["proposalGenerationPrompt must be at most 100 characters (150 given)"]);
-    expect(count("feeds")).toBe(1);
+    expect(await count("feeds")).toBe(1);
 
     await accounts.setCeilings(t.deps, a.accountId, { promptChars: 200 });
     expect((await feed({ profilePrompt: "p".repeat(200) })).status).toBe(201);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AppError } from "../../../src/errors";
 import { closeDatabase, openDatabase } from "../../../src/db/client";
+import { rawMany } from "../../../src/db/query";
 import { DATA_VERSION_CHECK_MS } from "../../../src/modules/accounts/repo";
 import * as accounts from "../../../src/modules/accounts/service";
 import { createTestApp, type TestApp } from "../../helpers/app";
@@ -17,7 +18,7 @@ describe("accounts, keys and credits", () => {
     const created = await accounts.createAccount(t.deps, { name: "Acme", kind: "agency", credits: 7 });
     expect(created.account).toMatchObject({ name: "Acme", kind: "agency", credits: 7 });
     expect(await accounts.authenticate(t.deps, created.apiKey)).toMatchObject({ accountId: created.account.id, accountKind: "agency" });
-    const ledger = t.deps.db.$client.query("SELECT delta, reason FROM credit_ledger WHERE account_id = ?").all(created.account.id);
+    const ledger = await rawMany(t.deps.db, "test.ledger", "SELECT delta, reason FROM credit_ledger WHERE account_id = ?", [created.account.id]);
     expect(ledger).toEqual([{ delta: 7, reason: "grant" }]);
   });
 
@@ -37,14 +38,16 @@ describe("accounts, keys and credits", () => {
     expect((await accounts.getAccount(t.deps, accountId)).credits).toBe(6);
     expect(() => accounts.grantCredits(t.deps, accountId, 0)).toThrow(/must not be 0/);
     expect(() => accounts.grantCredits(t.deps, "nope", 1)).toThrow(/Account not found/);
-    const sum = t.deps.db.$client.query("SELECT sum(delta) AS s FROM credit_ledger WHERE account_id = ?").get(accountId) as { s: number };
-    expect(sum.s).toBe(6);
+    const [sum] = await rawMany<{ s: unknown }>(t.deps.db, "test.sum", "SELECT sum(delta) AS s FROM credit_ledger WHERE account_id = ?", [accountId]);
+    expect(Number(sum!.s)).toBe(6);
   });
 
   test("the database refuses a negative balance even if a bug tried one", async () => {
     t = await createTestApp();
     const { accountId } = await t.account({ credits: 1 });
-    expect(() => t.deps.db.$client.run("UPDATE accounts SET credits_balance = -1 WHERE id = ?", [accountId])).toThrow(/CHECK constraint/);
+    await expect(rawMany(t.deps.db, "test.negative", "UPDATE accounts SET credits_balance = -1 WHERE id = ?", [accountId])).rejects.toThrow(
+      /check constraint/i,
+    );
   });
 
   test("a revoked key no longer authenticates; revoking twice is harmless", async () => {

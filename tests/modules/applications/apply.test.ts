@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import { exec, many, one, rawExec, tables } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
@@ -37,6 +39,10 @@ async function job(over: Parameters<typeof makeDoc>[0] = {}): Promise<string> {
   return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 }
 
+const db = () => t.deps.db;
+const T = () => tables(t.deps.db);
+const stored = (id: string) => one(db(), db().select().from(T().applications).where(eq(T().applications.id, id)));
+
 const apply = (key: string, json: Record<string, unknown>) => t.request("POST", APPLY, { key, json });
 const status = (key: string, q: string) => t.request("GET", `/api/auto-apply-v2/status?${q}`, { key });
 const credits = async (accountId: string) => {
@@ -69,9 +75,18 @@ describe("apply", async () => {
     expect(final).toMatchObject({ applicationStatus: "applied", jobId: cipher, queueId: res.body.queueId, errorMessage: null, proposalStatus: null });
     expect(final.processedAt).toBeGreaterThanOrEqual(final.appliedAt);
     expect(await credits(a.accountId)).toEqual({ available: 2, held: 0 });
-    const ledger = t.deps.db.$client.query("SELECT delta, reason, ref FROM credit_ledger WHERE reason = 'charge'").all();
+    const ledger = await many(
+      db(),
+      db()
+        .select({ delta: T().creditLedger.delta, reason: T().creditLedger.reason, ref: T().creditLedger.ref })
+        .from(T().creditLedger)
+        .where(eq(T().creditLedger.reason, "charge")),
+    );
     expect(ledger).toEqual([{ delta: -1, reason: "charge", ref: res.body.queueId }]);
-    const stored = t.deps.db.$client.query("SELECT fixed_bid AS f, hourly_rate AS h, timeline FROM applications").get();
+    const stored = await one(
+      db(),
+      db().select({ f: T().applications.fixedBid, h: T().applications.hourlyRate, timeline: T().applications.timeline }).from(T().applications),
+    );
     expect(stored).toEqual({ f: 750, h: null, timeline: "1 to 3 months" });
   });
 
@@ -86,11 +101,8 @@ describe("apply", async () => {
     ] as const) {
       const res = await apply(a.apiKey, { jobId: await job(over as never), coverLetter: "Hi", proposal });
       expect(res.status, show(res)).toBe(200);
-      rows.push(
-        t.deps.db.$client
-          .query("SELECT fixed_bid AS f, hourly_rate AS h, timeline, boost_bids AS b FROM applications WHERE id = ?")
-          .get(res.body.queueId) as never,
-      );
+      const app = (await stored(res.body.queueId))!;
+      rows.push({ f: app.fixedBid, h: app.hourlyRate, timeline: app.timeline, b: app.boostBids });
     }
     expect(rows).toEqual([
       { f: 1200, h: null, timeline: "1 to 3 months", b: 0 },
@@ -113,8 +125,21 @@ describe("apply", async () => {
     worker!.start();
     for (const r of ok) expect((await settled(a.apiKey, r.body.queueId)).applicationStatus).toBe("applied");
     expect(await credits(a.accountId)).toEqual({ available: 0, held: 0 });
-    const charges = t.deps.db.$client.query("SELECT count(*) AS n FROM credit_ledger WHERE reason = 'charge'").get() as { n: number };
-    expect(charges.n).toBe(5);
+    const charges = await one(db(), db().select({ n: count() }).from(T().creditLedger).where(eq(T().creditLedger.reason, "charge")));
+    expect(charges?.n).toBe(5);
+  });
+
+  test("parallel applies for one job (separate connections on PostgreSQL): one queued, the rest 409, one credit held", async () => {
+    const { a } = await setup({ credits: 5, start: false });
+    for (let round = 0; round < 3; round++) {
+      const cipher = await job();
+      const results = await Promise.all(Array.from({ length: 4 }, () => apply(a.apiKey, { jobId: cipher, coverLetter: "Hi" })));
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+      for (const r of results.filter((r) => r.status === 409)) expect(r.body.error).toContain("already applied");
+      expect(await credits(a.accountId)).toEqual({ available: 4 - round, held: round + 1 });
+    }
+    const live = await one(db(), db().select({ n: count() }).from(T().applications).where(eq(T().applications.status, "processing")));
+    expect(live?.n).toBe(3);
   });
 
   test("409 while processing or applied; a final failure allows a new attempt and costs nothing", async () => {
@@ -186,12 +211,10 @@ describe("apply", async () => {
       questionAnswers: [{ position: 0, answer: "Yes, for six years." }],
     });
     expect((await settled(a.apiKey, filled.body.queueId)).applicationStatus).toBe("applied");
-    const answers = JSON.parse(
-      (t.deps.db.$client.query("SELECT answers FROM applications WHERE id = ?").get(filled.body.queueId) as { answers: string }).answers,
-    );
+    const answers = (await stored(filled.body.queueId))!.answers;
     expect(answers.map((x: any) => x.position)).toEqual([0, 1]);
-    expect(answers[0].answer).toBe("Yes, for six years."); // explicit answers win
-    expect(answers[1].answer.length).toBeGreaterThan(10);
+    expect(answers[0]!.answer).toBe("Yes, for six years."); // explicit answers win
+    expect(answers[1]!.answer.length).toBeGreaterThan(10);
     expect(await credits(a.accountId)).toEqual({ available: 4, held: 0 });
   });
 
@@ -200,12 +223,9 @@ describe("apply", async () => {
     const cipher = await job({ hourly: [50, 80], questions: ["What is your hourly rate?", "What would you charge for this?"] });
     const res = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", autoFillOtherQuestions: true, proposal: { hourlyRate: 65 } });
     expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
-    const row = t.deps.db.$client.query("SELECT answers, hourly_rate AS h FROM applications WHERE id = ?").get(res.body.queueId) as {
-      answers: string;
-      h: number;
-    };
-    expect(row.h).toBe(65);
-    for (const { answer } of JSON.parse(row.answers)) expect(amountsIn(answer), answer).toEqual([65]);
+    const app = (await stored(res.body.queueId))!;
+    expect(app.hourlyRate).toBe(65);
+    for (const { answer } of app.answers) expect(amountsIn(answer), answer).toEqual([65]);
   });
 
   test("input errors: 400 naming the field, 404 for unknown jobs or another account's processed job", async () => {
@@ -323,7 +343,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     await settled(a.apiKey, res.body.queueId);
     await settled(a.apiKey, other.body.queueId);
     // As if it had gone through the bridge to the real marketplace.
-    t.deps.db.$client.run("UPDATE applications SET driver = 'bridge' WHERE id = ?", [res.body.queueId]);
+    await exec(db(), db().update(T().applications).set({ driver: "bridge" }).where(eq(T().applications.id, res.body.queueId)));
     const asked: string[][] = [];
     let answer: Record<string, { viewed: boolean; replied: boolean }> | Error = { [cipher]: { viewed: true, replied: false } };
     const tracker = {
@@ -388,7 +408,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
       expect((await t.request("GET", `/api/auto-apply-v2/applied-jobs?${q}`, { key: a.apiKey })).status, q).toBe(400);
     }
     // Each applied job links the feed entry that took it.
-    const entries = (t.deps.db.$client.query("SELECT id FROM feed_jobs WHERE feed_id = ?").all(feed.id) as { id: string }[]).map((r) => r.id);
+    const entries = (await many(db(), db().select({ id: T().feedJobs.id }).from(T().feedJobs).where(eq(T().feedJobs.feedId, feed.id)))).map((r) => r.id);
     const all = await t.request("GET", "/api/auto-apply-v2/applied-jobs", { key: a.apiKey });
     expect(all.body.jobs.map((j: any) => entries.includes(j.processedJobId))).toEqual([true, true, true]);
   });
@@ -402,7 +422,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     t.clock.advance(1000);
     const [byEntry, byCipher] = [await job({ title: "By entry" }), await job({ title: "By ciphertext" })];
     // Distinct scores per feed; the other account's entries score highest and must never show.
-    t.deps.db.$client.run("UPDATE feed_jobs SET matching_score = CASE feed_id WHEN ? THEN 3 WHEN ? THEN 8 ELSE 10 END", [low.id, high.id]);
+    await rawExec(db(), "test.scores", "UPDATE feed_jobs SET matching_score = CASE feed_id WHEN ? THEN 3 WHEN ? THEN 8 ELSE 10 END", [low.id, high.id]);
     const lowEntry = (await feeds.listFeedJobs(t.deps, authA, low.id, {})).jobs.find((j) => j.job.ciphertext === byEntry)!;
     const viaEntry = await apply(a.apiKey, { jobId: lowEntry.processedJobId, coverLetter: "From the low feed" });
     const viaCipher = await apply(a.apiKey, { jobId: byCipher, coverLetter: "By ciphertext" });
@@ -434,7 +454,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     const spec = f.profiles.find((p: any) => p.type === "specialization");
     const res = await apply(a.apiKey, { jobId: await job(), coverLetter: "Hi", profileId: spec.profileId });
     expect(res.status, show(res)).toBe(200);
-    expect((t.deps.db.$client.query("SELECT profile_id AS p FROM applications").get() as { p: string }).p).toBe(spec.profileId);
+    expect((await one(db(), db().select({ p: T().applications.profileId }).from(T().applications)))?.p).toBe(spec.profileId);
   });
 
   test("the deprecated endpoint maps applicationOptions and says it is deprecated", async () => {
@@ -446,7 +466,7 @@ describe("status, applied jobs, freelancers, legacy", async () => {
     expect(res.status, show(res)).toBe(200);
     expect(res.body).toMatchObject({ success: true });
     expect(res.headers.get("deprecation")).toBe("true");
-    const row = t.deps.db.$client.query("SELECT fixed_bid AS f, timeline FROM applications").get();
+    const row = await one(db(), db().select({ f: T().applications.fixedBid, timeline: T().applications.timeline }).from(T().applications));
     expect(row).toEqual({ f: 280, timeline: "Less than 1 month" });
     expect((await settled(a.apiKey, res.body.queueId)).applicationStatus).toBe("applied");
   });

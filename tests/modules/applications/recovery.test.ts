@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { exec, one, tables } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount, setMarketplaceDriver } from "../../../src/modules/accounts/service";
 import { apply } from "../../../src/modules/applications/service";
@@ -54,12 +56,13 @@ async function interruptedApplication(lookup: SubmitOutcome | null | "unknown") 
   const doc = makeDoc();
   await ingestDocuments(t.deps, [doc], { source: "test" });
   const queued = await apply(t.deps, (await authenticate(t.deps, apiKey))!, { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hi" });
-  t.deps.db.$client.run("UPDATE applications SET phase = 'submitting' WHERE id = ?", [queued.queueId]);
+  const { applications } = tables(t.deps.db);
+  await exec(t.deps.db, t.deps.db.update(applications).set({ phase: "submitting" }).where(eq(applications.id, queued.queueId)));
   await submitApplication(t.deps, { applicationId: queued.queueId }, { taskId: 1, attempt: 2, isLastAttempt: false });
-  const app = t.deps.db.$client.query("SELECT status, error_message AS e FROM applications WHERE id = ?").get(queued.queueId) as {
-    status: string;
-    e: string | null;
-  };
+  const app = (await one(
+    t.deps.db,
+    t.deps.db.select({ status: applications.status, e: applications.errorMessage }).from(applications).where(eq(applications.id, queued.queueId)),
+  ))!;
   return { app, calls: fake.calls, account: await getAccount(t.deps, accountId) };
 }
 

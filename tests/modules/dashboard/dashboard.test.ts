@@ -5,13 +5,14 @@ import * as accounts from "../../../src/modules/accounts/service";
 import { createSignInLink } from "../../../src/modules/dashboard/service";
 import { html, raw } from "../../../src/modules/dashboard/html";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_MS } from "../../../src/modules/dashboard/model";
+import { rawMany } from "../../../src/db/query";
 
 let t: TestApp;
 const { get, post, signIn } = browser(() => t);
 afterEach(() => t?.close());
 
-function sessionRows() {
-  return t.deps.db.$client.query("SELECT * FROM dashboard_sessions").all() as Record<string, unknown>[];
+function sessionRows(): Promise<Record<string, unknown>[]> {
+  return rawMany<Record<string, unknown>>(t.deps.db, "test.sessions", "SELECT * FROM dashboard_sessions", []);
 }
 
 describe("dashboard sign-in", () => {
@@ -32,11 +33,11 @@ describe("dashboard sign-in", () => {
     expect(token).not.toContain(apiKey);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Stored only as a hash: neither the token nor the key appears anywhere in the table.
-    const dump = JSON.stringify(sessionRows());
-    expect(sessionRows()).toHaveLength(1);
+    const dump = JSON.stringify(await sessionRows());
+    expect(await sessionRows()).toHaveLength(1);
     expect(dump).not.toContain(token);
     expect(dump).not.toContain(apiKey);
-    expect(sessionRows()[0]!.id).toBe(new Bun.CryptoHasher("sha256").update(token).digest("hex"));
+    expect((await sessionRows())[0]!.id).toBe(new Bun.CryptoHasher("sha256").update(token).digest("hex"));
   });
 
   test("over https (directly or behind a proxy) the cookie is also Secure", async () => {
@@ -64,7 +65,7 @@ describe("dashboard sign-in", () => {
       expect(res.text).toContain('<form method="post" action="/dashboard/sign-in">');
       expect(res.text).toContain('<label for="apiKey">');
     }
-    expect(sessionRows()).toHaveLength(0);
+    expect(await sessionRows()).toHaveLength(0);
   });
 
   // Login CSRF: another site's page auto-submitting the form with the attacker's key would put the victim in the attacker's account.
@@ -92,10 +93,10 @@ describe("dashboard sign-in", () => {
       expect(res.text, what).toContain('<form method="post" action="/dashboard/sign-in">');
       expect(res.text, what).toContain('name="csrf"');
     }
-    expect(sessionRows()).toHaveLength(0);
+    expect(await sessionRows()).toHaveLength(0);
     const ok = await t.request("POST", "/dashboard/sign-in", { body: form({ apiKey, csrf }), headers: { ...headers, "sec-fetch-site": "same-origin" } });
     expect(ok.status, show(ok)).toBe(303);
-    expect(sessionRows()).toHaveLength(1);
+    expect(await sessionRows()).toHaveLength(1);
   });
 
   test("the sign-in page keeps the browser's pre-session token, so two open tabs both work", async () => {
@@ -295,7 +296,7 @@ describe("dashboard sessions", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
     expect(res.headers.get("set-cookie")).toContain("Max-Age=0");
-    expect(sessionRows()).toHaveLength(0);
+    expect(await sessionRows()).toHaveLength(0);
 
     const again = await signIn(apiKey);
     const step = SESSION_IDLE_MS / 2;
@@ -334,7 +335,7 @@ describe("dashboard sessions", () => {
     expect(res.status, show(res)).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
     expect(res.headers.get("set-cookie")).toMatch(/^jp_session=; .*Max-Age=0/);
-    expect(sessionRows()).toHaveLength(0);
+    expect(await sessionRows()).toHaveLength(0);
     expect((await get("/dashboard", token)).status).toBe(303);
   });
 
@@ -342,7 +343,7 @@ describe("dashboard sessions", () => {
     t = await createTestApp();
     const { accountId } = await t.account({ name: "Linked", credits: 3 });
     const { token: link } = await createSignInLink(t.deps, accountId);
-    expect(JSON.stringify(t.deps.db.$client.query("SELECT * FROM dashboard_sign_in_links").all())).not.toContain(link);
+    expect(JSON.stringify(await rawMany(t.deps.db, "test.links", "SELECT * FROM dashboard_sign_in_links", []))).not.toContain(link);
     // Opening the link (or a link preview fetching it) only shows the button; nothing is used up.
     const opened = await get(`/dashboard/link/${link}`);
     expect(opened.status).toBe(200);
@@ -356,7 +357,7 @@ describe("dashboard sessions", () => {
     const session = sessionCookie(first);
     const overview = await get("/dashboard", session);
     expect(overview.text).toContain("Linked");
-    expect(sessionRows()[0]!.key_id).toBeNull();
+    expect((await sessionRows())[0]!.key_id).toBeNull();
 
     const second = await t.request("POST", `/dashboard/link/${link}`, { body: form({ csrf }), headers });
     expect(second.status).toBe(404);
@@ -384,7 +385,7 @@ describe("dashboard sessions", () => {
       expect(res.headers.get("set-cookie") ?? "", what).not.toContain("jp_session=");
       expect(res.text, what).toContain(`action="/dashboard/link/${link}"`);
     }
-    expect(sessionRows()).toHaveLength(0);
+    expect(await sessionRows()).toHaveLength(0);
     const ok = await t.request("POST", `/dashboard/link/${link}`, { body: form({ csrf }), headers });
     expect(ok.status, show(ok)).toBe(303);
     expect(sessionCookie(ok)).toMatch(/^[A-Za-z0-9_-]{43}$/);

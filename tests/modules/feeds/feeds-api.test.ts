@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
@@ -216,8 +217,9 @@ describe("feeds API", () => {
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ deleted: true, feedId: feed.id });
     expect((await t.request("GET", `/api/v1/feeds/${feed.id}`, { key: a })).status).toBe(404);
-    const left = t.deps.db.$client.query("SELECT (SELECT count(*) FROM feed_jobs) AS jobs, (SELECT count(*) FROM events) AS events").get();
-    expect(left).toEqual({ jobs: 0, events: 0 });
+    const sql = "SELECT (SELECT count(*) FROM feed_jobs) AS jobs, (SELECT count(*) FROM events) AS events";
+    const [left] = await rawMany<{ jobs: number | string; events: number | string }>(t.deps.db, sql, sql, []);
+    expect({ jobs: Number(left!.jobs), events: Number(left!.events) }).toEqual({ jobs: 0, events: 0 });
     expect(t.deps.feedIndex.size).toBe(0);
   });
 

@@ -7,6 +7,7 @@ import { TaskWorker } from "../../../src/worker/worker";
 import { createTestApp, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../../helpers/fake-openai";
+import { rawMany } from "../../../src/db/query";
 
 let t: TestApp;
 let fake: FakeOpenAi;
@@ -44,7 +45,8 @@ async function setup(opts: { ai?: boolean; retries?: number; localAiThreads?: nu
   return { auth, accountId, feed };
 }
 
-const rows = (sql: string) => t.deps.db.$client.query(sql).all() as any[];
+// Counts cast to integer: PostgreSQL's count(*) and bigint columns come back as strings.
+const rows = (sql: string): Promise<any[]> => rawMany<any>(t.deps.db, `test.${sql}`, sql, []);
 
 const reactJob = () =>
   makeDoc({
@@ -61,7 +63,7 @@ describe("scoring with the local scorer (no model configured)", async () => {
     t.clock.advance(1000);
     await ingestDocuments(t.deps, [reactJob(), cookingJob()], { source: "test" });
     await worker!.drain();
-    const entered = rows(
+    const entered = await rows(
       "SELECT j.title, f.matching_score AS s, f.score_source AS src, f.score_reason AS r FROM feed_jobs f JOIN jobs j ON j.ciphertext = f.job_ciphertext",
     );
     expect(entered).toHaveLength(1);
@@ -69,9 +71,9 @@ describe("scoring with the local scorer (no model configured)", async () => {
     expect(entered[0].s).toBeGreaterThanOrEqual(6);
     expect(entered[0].src).toBe("local");
     expect(entered[0].r).toContain("no model configured");
-    expect(rows("SELECT * FROM events")).toHaveLength(1);
-    expect(rows("SELECT * FROM tasks")).toHaveLength(0);
-    expect(rows("SELECT feed_id AS feedId FROM feed_jobs")).toEqual([{ feedId: f.id }]);
+    expect(await rows("SELECT * FROM events")).toHaveLength(1);
+    expect(await rows("SELECT * FROM tasks")).toHaveLength(0);
+    expect(await rows("SELECT feed_id AS feedId FROM feed_jobs")).toEqual([{ feedId: f.id }]);
   });
 });
 
@@ -93,7 +95,7 @@ describe("local scoring off the request thread", () => {
       [1, 2, 3].map((i) => makeDoc({ title: `Senior developer ${i}`, description: text(99_000, i) })),
       { source: "test" },
     );
-    expect(rows("SELECT count(*) AS n FROM tasks")[0].n).toBe(180);
+    expect((await rows("SELECT CAST(count(*) AS integer) AS n FROM tasks"))[0].n).toBe(180);
 
     // A probe client: /healthz one request at a time, noting how many scorings were done when each answer came.
     const health: { ms: number; scored: number }[] = [];
@@ -102,7 +104,7 @@ describe("local scoring off the request thread", () => {
       while (scoring) {
         const t0 = performance.now();
         expect((await t.request("GET", "/healthz")).status).toBe(200);
-        health.push({ ms: performance.now() - t0, scored: rows("SELECT count(*) AS n FROM feed_jobs")[0].n });
+        health.push({ ms: performance.now() - t0, scored: (await rows("SELECT CAST(count(*) AS integer) AS n FROM feed_jobs"))[0].n });
         await Bun.sleep(2);
       }
     })();
@@ -112,8 +114,8 @@ describe("local scoring off the request thread", () => {
     scoring = false;
     await probe;
 
-    expect(rows("SELECT count(*) AS n FROM feed_jobs")[0].n).toBe(180);
-    expect(rows("SELECT DISTINCT score_source AS s FROM feed_jobs").map((r) => r.s)).toEqual(["local"]);
+    expect((await rows("SELECT CAST(count(*) AS integer) AS n FROM feed_jobs"))[0].n).toBe(180);
+    expect((await rows("SELECT DISTINCT score_source AS s FROM feed_jobs")).map((r) => r.s)).toEqual(["local"]);
     // On the request thread the whole batch is one block: no answer comes while it runs. Off it, answers keep coming
     // between scorings. (Counting answers, not milliseconds, keeps this independent of how busy the test machine is;
     // bench:stall measures the latency.)
@@ -154,11 +156,13 @@ describe("scoring with a model", async () => {
     expect(user.match(/<\/job>/g)).toHaveLength(1);
     expect(user.indexOf("Ignore previous instructions")).toBeLessThan(user.indexOf("</job>"));
     expect(system).not.toContain("Ignore previous instructions");
-    const entered = rows("SELECT matching_score AS s, score_source AS src FROM feed_jobs");
+    const entered = await rows("SELECT matching_score AS s, score_source AS src FROM feed_jobs");
     expect(entered).toEqual([{ s: 8.3, src: "ai" }]);
-    expect(rows("SELECT calls, prompt_tokens AS p, completion_tokens AS c FROM ai_usage")).toEqual([{ calls: 1, p: 120, c: 15 }]);
-    expect(rows("SELECT score FROM job_scores")).toEqual([{ score: 8.3 }]);
-    expect(rows("SELECT account_id AS a FROM ai_usage")).toEqual([{ a: accountId }]); // the call is booked to the feed's account
+    expect(
+      await rows("SELECT CAST(calls AS integer) AS calls, CAST(prompt_tokens AS integer) AS p, CAST(completion_tokens AS integer) AS c FROM ai_usage"),
+    ).toEqual([{ calls: 1, p: 120, c: 15 }]);
+    expect(await rows("SELECT score FROM job_scores")).toEqual([{ score: 8.3 }]);
+    expect(await rows("SELECT account_id AS a FROM ai_usage")).toEqual([{ a: accountId }]); // the call is booked to the feed's account
   });
 
   test("past the monthly allowance the local scorer takes over and says why", async () => {
@@ -172,7 +176,7 @@ describe("scoring with a model", async () => {
     await ingestDocuments(t.deps, [reactJob()], { source: "test" });
     await worker!.drain();
     expect(fake.requests).toHaveLength(1);
-    const sources = rows("SELECT score_source AS src, score_reason AS r FROM feed_jobs ORDER BY matched_at_ts, rowid");
+    const sources = await rows("SELECT score_source AS src, score_reason AS r FROM feed_jobs ORDER BY matched_at_ts, id");
     expect(sources.map((s) => s.src)).toEqual(["ai", "local"]);
     expect(sources[1].r).toContain("monthly AI scoring allowance of 1 used");
   });
@@ -185,8 +189,8 @@ describe("scoring with a model", async () => {
     await ingestDocuments(t.deps, [cookingJob()], { source: "test" });
     await worker!.drain();
     expect(fake.requests).toHaveLength(1);
-    expect(rows("SELECT * FROM feed_jobs")).toHaveLength(0); // 11 would have passed 9.5; the local score does not
-    expect(rows("SELECT * FROM job_scores")).toHaveLength(0);
+    expect(await rows("SELECT * FROM feed_jobs")).toHaveLength(0); // 11 would have passed 9.5; the local score does not
+    expect(await rows("SELECT * FROM job_scores")).toHaveLength(0);
   });
 
   test("a failing model is retried by the queue; on the last attempt the local scorer decides", async () => {
@@ -197,13 +201,13 @@ describe("scoring with a model", async () => {
     await ingestDocuments(t.deps, [reactJob()], { source: "test" });
     // the retry delay is 1 ms of the test clock: move it along while draining
     const until = performance.now() + 5000;
-    while (rows("SELECT * FROM tasks").length > 0 && performance.now() < until) {
+    while ((await rows("SELECT * FROM tasks")).length > 0 && performance.now() < until) {
       t.clock.advance(10);
       worker!.notify();
       await Bun.sleep(5);
     }
     expect(fake.requests.length).toBe(4); // maxAttempts of a score task
-    const entered = rows("SELECT score_source AS src, score_reason AS r FROM feed_jobs");
+    const entered = await rows("SELECT score_source AS src, score_reason AS r FROM feed_jobs");
     expect(entered).toHaveLength(1);
     expect(entered[0].src).toBe("local");
     expect(entered[0].r).toContain("AI scoring failed (server)");
@@ -221,7 +225,7 @@ describe("scoring with a model", async () => {
     worker = new TaskWorker(t.deps, { concurrency: 2, handlers: { score: (p, c) => scoreFeedMatch(t.deps, p, c) } });
     worker.start();
     await worker.drain();
-    expect(rows("SELECT feed_id FROM feed_jobs").map((r) => r.feed_id)).toEqual([muted.id]);
-    expect(rows("SELECT * FROM events")).toHaveLength(0);
+    expect((await rows("SELECT feed_id FROM feed_jobs")).map((r) => r.feed_id)).toEqual([muted.id]);
+    expect(await rows("SELECT * FROM events")).toHaveLength(0);
   });
 });

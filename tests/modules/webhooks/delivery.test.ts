@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createDeliverer } from "../../../src/cli/serve";
+import { rawMany } from "../../../src/db/query";
 import { verify } from "../../../src/lib/standard-webhooks";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
@@ -34,7 +35,11 @@ async function setup(config: Record<string, unknown> = {}, opts: { dbPath?: stri
   return { apiKey, auth };
 }
 
-const rows = (sql: string, ...args: unknown[]) => t.deps.db.$client.query(sql).all(...(args as never[])) as any[];
+/** Plain SQL on the app's database, either dialect; PostgreSQL's bigint (and count) strings come back as numbers. */
+const rows = async (sql: string, ...args: unknown[]): Promise<any[]> =>
+  (await rawMany<Record<string, unknown>>(t.deps.db, sql, sql, args)).map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v])),
+  );
 /** Moves the test clock in steps so due retries run, until `n` requests arrived or the clock moved `maxMs`. */
 async function runClock(n: number, stepMs: number, maxMs: number) {
   let moved = 0;
@@ -85,7 +90,7 @@ describe("webhook delivery", () => {
     const real = { ...hook.headers };
     expect(real["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
     await deliverer!.idle();
-    const status = rows("SELECT type, status, attempts FROM events ORDER BY seq");
+    const status = await rows("SELECT type, status, attempts FROM events ORDER BY seq");
     expect(status).toEqual([
       { type: "webhook.test", status: "delivered", attempts: 1 },
       { type: "job.matched", status: "delivered", attempts: 1 },
@@ -124,7 +129,7 @@ describe("webhook delivery", () => {
     deliverer.start();
     await runClock(2, 5_000, 20 * 60_000);
     expect(receiver.received).toHaveLength(0);
-    expect(rows("SELECT status, attempts, next_attempt_at_ts AS next FROM events")).toEqual([{ status: "failed", attempts: 1, next: null }]);
+    expect(await rows("SELECT status, attempts, next_attempt_at_ts AS next FROM events")).toEqual([{ status: "failed", attempts: 1, next: null }]);
     const list = await t.request("GET", `/api/v1/feeds/${feed.id}/deliveries`, { key: apiKey });
     expect(list.status, show(list)).toBe(200);
     const [delivery] = list.body.deliveries;
@@ -147,7 +152,7 @@ describe("webhook delivery", () => {
     expect(receiver.received).toHaveLength(4);
     const ids = new Set(receiver.received.map((r) => r.headers["webhook-id"]));
     expect(ids.size).toBe(1);
-    const attempts = rows("SELECT started_at_ts AS at, status_code AS code FROM webhook_attempts ORDER BY id");
+    const attempts = await rows("SELECT started_at_ts AS at, status_code AS code FROM webhook_attempts ORDER BY id");
     const offsets = attempts.map((a) => a.at - t0);
     // each retry is due 30 s, 2 min and 10 min after the previous failure (the clock moves in 5 s steps)
     expect(offsets[0]).toBe(0);
@@ -157,7 +162,7 @@ describe("webhook delivery", () => {
     expect(offsets[2]! - offsets[1]!).toBeLessThan(125_000);
     expect(offsets[3]! - offsets[2]!).toBeGreaterThanOrEqual(600_000);
     expect(offsets[3]! - offsets[2]!).toBeLessThan(605_000);
-    expect(rows("SELECT status, attempts FROM events")).toEqual([{ status: "failed", attempts: 4 }]);
+    expect(await rows("SELECT status, attempts FROM events")).toEqual([{ status: "failed", attempts: 4 }]);
   });
 
   test("success on the 3rd attempt stops the retries; Retry-After is honoured within [delay, 2×delay]", async () => {
@@ -168,12 +173,12 @@ describe("webhook delivery", () => {
     await runClock(3, 1_000, 120_000);
     await runClock(4, 1_000, 60_000);
     expect(receiver.received).toHaveLength(3);
-    const at = rows("SELECT started_at_ts AS at FROM webhook_attempts ORDER BY id").map((r) => r.at - t0);
+    const at = (await rows("SELECT started_at_ts AS at FROM webhook_attempts ORDER BY id")).map((r) => r.at - t0);
     expect(at[1]).toBeGreaterThanOrEqual(15_000); // asked 15 s, between 10 and 20: honoured
     expect(at[1]).toBeLessThan(17_000);
     expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(40_000); // asked an hour: capped at 2 × 20 s
     expect(at[2]! - at[1]!).toBeLessThan(42_000);
-    expect(rows("SELECT status FROM events")).toEqual([{ status: "delivered" }]);
+    expect(await rows("SELECT status FROM events")).toEqual([{ status: "delivered" }]);
   });
 
   test("a hang past the timeout and a redirect are failures; the redirect target is never contacted", async () => {
@@ -183,7 +188,7 @@ describe("webhook delivery", () => {
       receiver.enqueue({ status: 200, delayMs: 800 }, { status: 302, redirectTo: target.url });
       await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
       await runClock(2, 5_000, 60_000);
-      const attempts = rows("SELECT status_code AS code, error FROM webhook_attempts ORDER BY id");
+      const attempts = await rows("SELECT status_code AS code, error FROM webhook_attempts ORDER BY id");
       expect(attempts[0]).toEqual({ code: null, error: "no answer within 300 ms" });
       expect(attempts[1]).toEqual({ code: 302, error: "HTTP 302 (redirects are not followed)" });
       expect(target.received).toHaveLength(0);
@@ -217,7 +222,7 @@ describe("webhook delivery", () => {
     await receiver.waitFor(3);
     await deliverer!.idle(); // the receiver has it; let the deliverer record it
     expect(receiver.received.map((r) => r.json.title).slice(1)).toEqual(["fails first", "next one"]);
-    expect(rows("SELECT status FROM events WHERE type = 'job.matched' ORDER BY seq").map((r) => r.status)).toEqual(["retrying", "delivered"]);
+    expect((await rows("SELECT status FROM events WHERE type = 'job.matched' ORDER BY seq")).map((r) => r.status)).toEqual(["retrying", "delivered"]);
   });
 
   test("de-duplication: the same job and feed notify at most once in 24 h", async () => {
@@ -228,21 +233,27 @@ describe("webhook delivery", () => {
     await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
     await receiver.waitFor(2);
     await deliverer!.idle();
-    const first = rows("SELECT * FROM events WHERE type = 'job.matched'")[0];
+    const first = (await rows("SELECT * FROM events WHERE type = 'job.matched'"))[0];
     expect(first.delivered_at_ts).toBeGreaterThan(0);
     // A second event for the same (jobId, jobListenerId), as a re-match would write it.
     const again = (id: string, at: number) =>
-      t.deps.db.$client.run(
+      rows(
         "INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts) VALUES (?, 'job.matched', ?, ?, ?, ?, ?, 'pending', ?)",
-        [id, first.account_id, feed.id, first.feed_job_id, first.job_ciphertext, at, at],
+        id,
+        first.account_id,
+        feed.id,
+        first.feed_job_id,
+        first.job_ciphertext,
+        at,
+        at,
       );
     t.clock.set(first.delivered_at_ts + 24 * 3_600_000 - 1000);
-    again("evt_again_1", t.clock.now());
+    await again("evt_again_1", t.clock.now());
     deliverer!.notify();
     await deliverer!.idle();
-    expect(rows("SELECT status FROM events WHERE id = 'evt_again_1'")).toEqual([{ status: "suppressed" }]);
+    expect(await rows("SELECT status FROM events WHERE id = 'evt_again_1'")).toEqual([{ status: "suppressed" }]);
     t.clock.set(first.delivered_at_ts + 24 * 3_600_000 + 1000);
-    again("evt_again_2", t.clock.now());
+    await again("evt_again_2", t.clock.now());
     deliverer!.notify();
     await receiver.waitFor(3);
     expect(receiver.received[2]!.headers["webhook-id"]).toBe("evt_again_2");
@@ -257,9 +268,9 @@ describe("webhook delivery", () => {
     await deliverer!.stop(); // hold deliveries while the match is written and the feed deleted
     t.clock.advance(1000);
     await ingestDocuments(t.deps, [makeDoc()], { source: "test" });
-    expect(rows("SELECT f.title FROM events e JOIN feeds f ON f.id = e.feed_id WHERE e.type = 'job.matched'").map((r) => r.title)).toEqual(["doomed"]);
+    expect((await rows("SELECT f.title FROM events e JOIN feeds f ON f.id = e.feed_id WHERE e.type = 'job.matched'")).map((r) => r.title)).toEqual(["doomed"]);
     await feeds.deleteFeed(t.deps, auth, doomed.id);
-    expect(rows("SELECT count(*) AS n FROM events WHERE feed_id = ?", doomed.id)).toEqual([{ n: 0 }]);
+    expect(await rows("SELECT count(*) AS n FROM events WHERE feed_id = ?", doomed.id)).toEqual([{ n: 0 }]);
     deliverer = createDeliverer(t.deps);
     deliverer.start();
     const before = receiver.received.length;
@@ -276,7 +287,7 @@ describe("webhook delivery", () => {
     expect(refused.body.error).toMatch(/muted.*notificationsMuted/i);
     await deliverer!.idle();
     expect(receiver.received).toHaveLength(0);
-    expect(rows("SELECT count(*) AS n FROM events WHERE feed_id = ?", muted.id)).toEqual([{ n: 0 }]);
+    expect(await rows("SELECT count(*) AS n FROM events WHERE feed_id = ?", muted.id)).toEqual([{ n: 0 }]);
 
     // Muting after a test was queued still sends nothing.
     await deliverer!.stop();
@@ -286,10 +297,10 @@ describe("webhook delivery", () => {
     deliverer.start();
     await deliverer.idle();
     expect(receiver.received).toHaveLength(0);
-    expect(rows("SELECT status, last_error AS error FROM events WHERE feed_id = ?", later.id)).toEqual([
+    expect(await rows("SELECT status, last_error AS error FROM events WHERE feed_id = ?", later.id)).toEqual([
       { status: "skipped", error: "Notifications are muted on this feed" },
     ]);
-    const [skipped] = rows("SELECT id FROM events WHERE feed_id = ?", later.id);
+    const [skipped] = await rows("SELECT id FROM events WHERE feed_id = ?", later.id);
     const resend = await t.request("POST", `/api/v1/feeds/${later.id}/deliveries/${skipped.id}/retry`, { key: apiKey });
     expect(resend.status, show(resend)).toBe(409);
     expect(resend.body.error).toBe(refused.body.error);
@@ -312,7 +323,7 @@ describe("webhook delivery", () => {
     }
     expect(hook.url).toStartWith("https://marketplace.example/");
     // ... but it never enters a feed, though every feed here matches everything.
-    expect(rows("SELECT count(*) AS n FROM feed_jobs")).toEqual([{ n: 0 }]);
+    expect(await rows("SELECT count(*) AS n FROM feed_jobs")).toEqual([{ n: 0 }]);
 
     const noUrl = await feeds.createFeed(t.deps, auth, { title: "no url", minScore: 0 });
     expect((await t.request("POST", `/api/v1/feeds/${noUrl.id}/webhook/test`, { key: apiKey })).status).toBe(400);

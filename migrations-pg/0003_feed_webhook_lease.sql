@@ -1,0 +1,1 @@
+ALTER TABLE "feeds" ADD COLUMN "webhook_lease_until_ts" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `feeds` ADD `webhook_lease_until_ts` integer;
