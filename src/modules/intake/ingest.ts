@@ -82,25 +82,28 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
 
   const now = deps.clock.now();
   const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
-  await tx(deps.db, async (db) => {
+  // Counted inside the transaction and kept only once it commits: on PostgreSQL tx() runs the callback again
+  // after a serialization failure (two nodes ingesting the same jobs), and a lost attempt must not count.
+  const counts = await tx(deps.db, async (db) => {
+    const counts = { inserted: 0, updated: 0, matched: 0, scoring: 0 };
     for (const { job, doc } of valid) {
       if ((await archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs })) === "known") {
-        result.updated++;
+        counts.updated++;
         continue;
       }
-      result.inserted++;
+      counts.inserted++;
       const unscored: CompiledFeed[] = [];
       for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
         if (feed.profilePrompt.trim() === "") {
           if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
         } else {
           await queueScoring(db, { feedId: feed.id, ciphertext: job.ciphertext }, now);
-          result.scoring++;
+          counts.scoring++;
         }
       }
       if (unscored.length === 0) continue;
       // A feed without a profilePrompt takes every match at the same score, with no scoring task.
-      result.matched += await admitJob(db, unscored, {
+      counts.matched += await admitJob(db, unscored, {
         jobCiphertext: job.ciphertext,
         document: doc,
         score: EMPTY_PROMPT_SCORE,
@@ -109,7 +112,9 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
         nowTs: now,
       });
     }
+    return counts;
   });
+  Object.assign(result, counts);
   if (result.matched > 0 || result.scoring > 0) deps.wake();
   return result;
 }

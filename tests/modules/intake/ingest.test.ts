@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rawMany } from "../../../src/db/query";
+import { closeDeps, createDeps } from "../../../src/deps";
+import { memoryLogger } from "../../../src/lib/log";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import * as feeds from "../../../src/modules/feeds/service";
 import { authenticate } from "../../../src/modules/accounts/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
+import { PG_BACKEND } from "../../helpers/postgres";
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -143,4 +146,33 @@ describe("ingestion", async () => {
     expect(archived.status, show(archived)).toBe(200);
     expect(JSON.stringify(archived.body)).not.toContain("data:text/html");
   });
+});
+
+describe("two nodes ingesting at once", () => {
+  // Only on PostgreSQL: SQLite has one process per file, and two connections of one process to a file would
+  // wait on each other's write lock synchronously.
+  test.skipIf(!PG_BACKEND)(
+    "the same documents through two nodes: every job archived, matched and notified once, neither batch fails",
+    async () => {
+      const N = 30;
+      const { feed } = await setup();
+      await feed({});
+      t.clock.advance(1000);
+      // A second node on the same database: it loads the feed at start, as a node does.
+      const nodeB = (await createDeps(t.deps.config, { clock: t.clock, log: memoryLogger() })).deps;
+      try {
+        const docs = Array.from({ length: N }, () => makeDoc());
+        const [a, b] = await Promise.all([ingestDocuments(t.deps, docs, { source: "test" }), ingestDocuments(nodeB, [...docs].reverse(), { source: "test" })]);
+        expect(a.inserted + b.inserted).toBe(N);
+        expect(a.updated + b.updated).toBe(N);
+        expect(a.matched + b.matched).toBe(N);
+        expect(await count("SELECT count(*) AS n FROM jobs")).toBe(N);
+        expect(await count("SELECT count(*) AS n FROM feed_jobs")).toBe(N);
+        expect(await count("SELECT count(*) AS n FROM events")).toBe(N);
+      } finally {
+        await closeDeps(nodeB);
+      }
+    },
+    30_000,
+  ); // conflicting transactions wait for PostgreSQL's deadlock detection (1 s) before one is retried
 });
