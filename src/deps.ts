@@ -1,11 +1,9 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import type { SQL } from "bun";
-import { openDatabase, closeDatabase, isPg, settled, type Db } from "./db/client";
-import { closePgDatabase, openPgAsDb } from "./db/client-pg";
-import { migratePg } from "./db/migrate-pg";
-import { migrate, type MigrateResult } from "./db/migrate";
+import { settled, type Db } from "./db/client";
+import type { MigrateResult } from "./db/migrate";
+import { closeAnyDatabase, openMigrated } from "./db/open";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
 import { RateLimiter } from "./http/rate-limiter";
@@ -110,29 +108,6 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
   return { deps, migrations };
 }
 
-/**
- * The configured database, migrated: PostgreSQL when JOBPILOT_DATABASE_URL is set (migrations under an
- * advisory lock, so nodes starting together do not race), else the SQLite file.
- */
-async function openMigrated(config: Config, clock: Clock): Promise<{ db: Db; migrations: MigrateResult }> {
-  if (config.databaseUrl) {
-    const db = openPgAsDb(config.databaseUrl, { max: config.databasePoolSize });
-    try {
-      return { db, migrations: await migratePg(db.$client as unknown as SQL, { clock }) };
-    } catch (err) {
-      await closePgDatabase(db);
-      throw err;
-    }
-  }
-  const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
-  try {
-    return { db, migrations: migrate(db.$client, { clock }) };
-  } catch (err) {
-    db.$client.close();
-    throw err;
-  }
-}
-
 /** Where the data lives, for logs and banners (a PostgreSQL URL without its password). */
 export function databaseLabel(config: Config): string {
   if (!config.databaseUrl) return config.dbPath;
@@ -151,8 +126,7 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await flushUsage(deps);
   await deps.wakeSent();
   await settled(deps.db);
-  if (isPg(deps.db)) await closePgDatabase(deps.db);
-  else closeDatabase(deps.db);
+  await closeAnyDatabase(deps.db);
 }
 
 export async function flushUsage(deps: Deps): Promise<void> {

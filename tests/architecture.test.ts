@@ -230,4 +230,18 @@ describe("architecture", () => {
   test("one owner per table: no file outside a table's owner folder writes or reads it", () => {
     expect(foreignTableUses()).toEqual([]);
   });
+
+  test("one code path for both dialects: outside src/db no statement runs through SQLite's own API", () => {
+    // Queries end in the runners of src/db/query.ts (many/one/exec/prepared*/raw*), which run them on either
+    // dialect; the tables come from tables(db). SQLite's schema objects are imported for their types only.
+    const offenders: string[] = [];
+    const transpiler = new Bun.Transpiler({ loader: "ts" });
+    for (const file of new Glob("**/*.ts").scanSync(SRC)) {
+      if (file.startsWith("db/") || file.endsWith(".d.ts")) continue;
+      const code = readFileSync(join(SRC, file), "utf8").replace(/^#!.*/, "");
+      if (transpiler.scanImports(code).some((i) => /\/db\/schema(\/|$)/.test(i.path))) offenders.push(`${file}: imports a value from db/schema`);
+      for (const m of code.matchAll(/\b(exclusive|transaction|rawStatement|prepared)\(|\$client\b/g)) offenders.push(`${file}: ${m[0]}`);
+    }
+    expect(offenders).toEqual([]);
+  });
 });

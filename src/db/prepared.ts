@@ -1,4 +1,3 @@
-import type { Database, Statement } from "bun:sqlite";
 import type { Db } from "./client";
 
 /**
@@ -19,16 +18,4 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
   let stmt = byName.get(name) as T | undefined;
   if (stmt === undefined) byName.set(name, (stmt = build(db)));
   return stmt;
-}
-
-/**
- * A plain prepared SQL statement on the connection behind `db` (a database or a
- * transaction), cached like prepared(). For the few inserts that run for every
- * feed entry, where drizzle's parameter mapping costs about a third of the
- * insert. Keep the SQL portable (no SQLite-only syntax).
- */
-export function rawStatement(db: Db, name: string, sqlText: string): Statement {
-  const session = (db as unknown as { session?: { client?: Database } }).session;
-  const client = session?.client ?? db.$client;
-  return prepared(db, `raw:${name}`, () => client.prepare(sqlText));
 }

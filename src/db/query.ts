@@ -152,3 +152,17 @@ export async function databaseHealth(db: Db): Promise<{ journalMode?: string }> 
   const row = await rawMany<{ journal_mode: string }>(db, "health", "PRAGMA journal_mode", []);
   return { journalMode: row[0]?.journal_mode };
 }
+
+/**
+ * The object that stands for a database across its transaction handles, for per-database caches: SQLite's
+ * connection, or the PostgreSQL database's drizzle dialect (which its transactions share).
+ */
+export function databaseIdentity(db: Db): object {
+  return isPg(db) ? (db as unknown as { dialect: object }).dialect : db.$client;
+}
+
+/** Bun's SQL pool behind a PostgreSQL database, for what drizzle does not do (LISTEN/NOTIFY). */
+export function pgPool(db: Db): BunSql {
+  if (!isPg(db)) throw new Error("pgPool() needs a PostgreSQL database");
+  return db.$client as unknown as BunSql;
+}

@@ -16,16 +16,14 @@ import { Cron } from "croner";
 import { and, eq, lt, or } from "drizzle-orm";
 import type { SQL } from "bun";
 import type { Db } from "../db/client";
-import { exec, isPg, many, tables } from "../db/query";
+import { exec, isPg, many, pgPool, tables } from "../db/query";
 import type { Logger } from "../lib/log";
 import type { Signal } from "../lib/signal";
 
 /** The channel of the work wake-ups. */
 export const WORK_CHANNEL = "jobpilot_work";
 
-function client(db: Db): SQL {
-  return db.$client as unknown as SQL;
-}
+const client = pgPool;
 
 /**
  * The cross-node half of wake(): NOTIFY on the work channel with this node's id (its own listener ignores

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, like, lt, or, sql } from "drizzle-orm";
 import { isPg, tx, type Db } from "../../db/client";
 import type { AccountKind } from "../../db/enums";
-import { exec, many, one, preparedOne, rawMany, tables } from "../../db/query";
+import { exec, many, one, preparedOne, rawMany, tables, databaseIdentity } from "../../db/query";
 import type { CounterRef, DayCountStore, SharedCountStore } from "../../http/rate-limiter";
 import type { accounts, apiKeys } from "../../db/schema";
 
@@ -260,9 +260,7 @@ const KEY_CACHE_MAX = 10_000;
 export const DATA_VERSION_CHECK_MS = 2;
 export const PG_KEY_CACHE_MS = 1000;
 
-function cacheOwner(db: Db): object {
-  return isPg(db) ? (db as unknown as { dialect: object }).dialect : db.$client;
-}
+const cacheOwner = databaseIdentity;
 
 async function dataVersion(db: Db): Promise<number> {
   const rows = await rawMany<{ data_version: number }>(db, "accounts.dataVersion", "PRAGMA data_version", []);
