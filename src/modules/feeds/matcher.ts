@@ -223,6 +223,11 @@ export class FeedIndex {
     return this.slotOf.size;
   }
 
+  /** The ids of every indexed feed. */
+  ids(): string[] {
+    return [...this.slotOf.keys()];
+  }
+
   get(id: string): CompiledFeed | undefined {
     const slot = this.slotOf.get(id);
     return slot === undefined ? undefined : this.slots[slot];

@@ -55,6 +55,26 @@ export async function countFeeds(db: Db, accountId: string): Promise<number> {
   return (await one(db, db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId))))?.n ?? 0;
 }
 
+/**
+ * A fingerprint of every feed's last change: the count, and the sum and maximum of updated_at_ts. Any
+ * create, change or delete moves it (every write sets updated_at_ts), so a node can tell that another one
+ * changed the feeds without reading them.
+ */
+export async function feedsFingerprint(db: Db): Promise<string> {
+  const { feeds } = tables(db);
+  const row = await one(
+    db,
+    db
+      .select({
+        n: count(),
+        sum: sql<string>`coalesce(sum(${feeds.updatedAtTs}), 0)`.mapWith(String),
+        last: sql<string>`coalesce(max(${feeds.updatedAtTs}), 0)`.mapWith(String),
+      })
+      .from(feeds),
+  );
+  return `${row?.n ?? 0}:${row?.sum ?? 0}:${row?.last ?? 0}`;
+}
+
 export function allFeeds(db: Db): Promise<FeedRow[]> {
   const { feeds } = tables(db);
   return many(db, db.select().from(feeds));

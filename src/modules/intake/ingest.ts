@@ -8,6 +8,7 @@
  */
 import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
+import { syncFeedIndex } from "../feeds/index-sync";
 import { admitJob } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
@@ -80,6 +81,8 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
   });
   if (valid.length === 0) return result;
 
+  // On PostgreSQL another node may have changed the feeds since this one last matched.
+  await syncFeedIndex(deps.db, deps.feedIndex);
   const now = deps.clock.now();
   const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
   // Counted inside the transaction and kept only once it commits: on PostgreSQL tx() runs the callback again

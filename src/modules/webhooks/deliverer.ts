@@ -37,7 +37,7 @@ const DEDUPE_WINDOW_MS = 24 * 3_600_000;
  * timeout, so a live node never loses it mid-delivery; a dead node's feeds are free again after this.
  */
 export function feedLeaseMs(webhookTimeoutMs: number): number {
-  return Math.max(60_000, 3 * webhookTimeoutMs);
+  return Math.max(5_000, 3 * webhookTimeoutMs);
 }
 
 /** The wait before retry n (1-based) after a failure; Retry-After on 429/503 is honoured within [delay, 2×delay]. */
