@@ -10,10 +10,15 @@
  *    synchronous=FULL: jobs persisted, matched, feed entries and outbox events
  *    written, per second.
  *
+ * 3. With --nodes N: the same ingest over HTTP (POST /admin/jobs) through N `serve` processes on one
+ *    store (N > 1 needs --database-url), to compare one node with several.
+ *
  * Options: --feeds N (default 10000) --jobs N (default 1000) --ingest-jobs N (default 5000) --batch N (default 100)
+ *          --database-url postgres://… (a fresh database on that server; default a SQLite file) --nodes N
  */
 import { parseArgs } from "node:util";
-import { benchStore, STORE_OPTIONS, storeConfig } from "./cluster";
+import { rawMany } from "../../src/db/query";
+import { benchStore, nodesOption, STORE_OPTIONS, storeConfig, startNodes } from "./cluster";
 import { loadConfig } from "../../src/config";
 import { tx } from "../../src/db/client";
 import { closeDeps, createDeps } from "../../src/deps";
@@ -35,12 +40,14 @@ const { values } = parseArgs({
     "ingest-jobs": { type: "string" },
     batch: { type: "string" },
     "ingest-feeds": { type: "string" },
-    "database-url": STORE_OPTIONS["database-url"],
+    ...STORE_OPTIONS,
     help: { type: "boolean", short: "h" },
   },
 });
 if (values.help) {
-  console.log("Usage: bun run bench:match [--feeds N] [--jobs N] [--ingest-jobs N] [--batch N] [--database-url postgres://USER@HOST:PORT/DB]");
+  console.log(
+    "Usage: bun run bench:match [--feeds N] [--jobs N] [--ingest-jobs N] [--batch N] [--database-url postgres://USER@HOST:PORT/DB] [--nodes N: also ingest over HTTP through N serve processes]",
+  );
   process.exit(0);
 }
 const FEEDS = Number(values.feeds ?? 10_000);
@@ -133,8 +140,52 @@ for (let i = 0; i < docs.length; i += BATCH) {
   totals.rejected += r.rejected;
 }
 const secs = (performance.now() - t) / 1000;
-const events = (deps.db.$client.query("SELECT count(*) AS n FROM events").get() as { n: number }).n;
+const events = Number((await rawMany<{ n: number | string }>(deps.db, "bench.events", "SELECT count(*) AS n FROM events", []))[0]!.n);
 await closeDeps(deps);
 await store.remove();
 console.log(`  ${Math.round(totals.inserted / secs)} jobs/s (target ≥ 2,000): ${totals.inserted} jobs archived and matched in ${secs.toFixed(2)} s`);
 console.log(`  ${totals.matched} feed entries, ${events} outbox events, ${totals.scoring} scoring tasks written; ${totals.rejected} rejected`);
+
+// ---- 3. ingest over HTTP through N nodes (only with --nodes) ----
+if (values.nodes !== undefined) {
+  const NODES = nodesOption(values);
+  const ADMIN = "bench-admin-token-0123456789";
+  const httpStore = await benchStore("match-http", values["database-url"]);
+  // The same 20 accounts and feeds, written in this process; then the nodes start on the store.
+  const setup = await createDeps({ ...loadConfig({}), ...storeConfig(httpStore) }, { clock, log });
+  const owners: string[] = [];
+  for (let i = 0; i < 20; i++) owners.push((await createAccount(setup.deps, { name: `bench ${i}` })).account.id);
+  await tx(setup.deps.db, async (t) => {
+    for (let i = 0; i < INGEST_FEEDS; i++) await insertFeed(t, randomFeed(owners[i % owners.length]!, i, T0 - 1000));
+  });
+  await closeDeps(setup.deps);
+  const env = { ...httpStore.env, JOBPILOT_SOURCES: "none", JOBPILOT_ADMIN_TOKEN: ADMIN, JOBPILOT_MAX_BODY_BYTES: String(16 * 1024 * 1024), LOG_LEVEL: "warn" };
+  const servers = await startNodes([process.execPath, "run", "src/main.ts", "serve"], env, NODES);
+  const httpDocs = Array.from({ length: INGEST_JOBS }, (_, i) => generateJob({ seed: 44, index: i, nowTs: Date.now() }));
+  console.log(
+    `\ningesting ${INGEST_JOBS} jobs over HTTP (POST /admin/jobs, ${BATCH} a request, ${2 * NODES} requests at a time) through ${NODES} node${NODES > 1 ? "s" : ""} on ${httpStore.label} …`,
+  );
+  let next = 0;
+  let inserted = 0;
+  const started = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: 2 * NODES }, async (_, worker) => {
+        for (let i = (next += BATCH) - BATCH; i < httpDocs.length; i = (next += BATCH) - BATCH) {
+          const res = await fetch(`${servers[worker % NODES]!.url}/admin/jobs`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+            body: JSON.stringify(httpDocs.slice(i, i + BATCH)),
+          });
+          if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+          inserted += ((await res.json()) as { inserted: number }).inserted;
+        }
+      }),
+    );
+    const took = (performance.now() - started) / 1000;
+    console.log(`  ${Math.round(inserted / took)} jobs/s over HTTP through ${NODES} node${NODES > 1 ? "s" : ""}: ${inserted} jobs in ${took.toFixed(2)} s`);
+  } finally {
+    await Promise.all(servers.map((srv) => srv.stop()));
+    await httpStore.remove();
+  }
+}
