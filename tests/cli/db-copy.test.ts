@@ -176,6 +176,8 @@ function addEdgeRows(path: string): void {
   );
   db.run("INSERT INTO bridge_outcomes (application_id, status, message, received_at_ts) VALUES ('app-x', 'applied', 'ok \"quoted\" \\\\ backslash', 1)");
   db.run("INSERT INTO sandbox_closed_jobs (job_ciphertext, closed_at_ts) VALUES (?, 1795304707542)", [job]);
+  // Only nodes sharing a PostgreSQL database write cluster_claims (a SQLite installation leaves it empty): a schedule's last tick.
+  db.run("INSERT INTO cluster_claims (name, holder, until_ts) VALUES ('schedule:tracker', 'node-Ä ✓', 1795304707000)");
   db.run("INSERT INTO sandbox_sessions (account_id, valid, restorable, updated_at_ts) VALUES (?, 1, 0, 1795304707542)", [account]);
   const task =
     "INSERT INTO tasks (kind, payload, status, run_at_ts, attempts, max_attempts, created_at_ts, updated_at_ts) VALUES (?, ?, 'queued', 1, 0, 5, 1, 1)";

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { rawExec } from "../../src/db/query";
 import { authenticate } from "../../src/modules/accounts/service";
 import * as feeds from "../../src/modules/feeds/service";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
@@ -47,7 +48,8 @@ describe("one time convention per field", () => {
     const auth = (await authenticate(t.deps, a.apiKey))!;
     const feed = await feeds.createFeed(t.deps, auth, { title: "hooks", minScore: 0, webhookUrl: "https://hooks.example.com/in" });
     const disabledAt = t.clock.now() - 5_000;
-    t.deps.db.$client.query("UPDATE feeds SET webhook_disabled_at_ts = ?, webhook_failing_since_ts = ? WHERE id = ?").run(disabledAt, disabledAt - 1, feed.id);
+    const update = "UPDATE feeds SET webhook_disabled_at_ts = ?, webhook_failing_since_ts = ? WHERE id = ?";
+    expect(await rawExec(t.deps.db, update, update, [disabledAt, disabledAt - 1, feed.id])).toBe(1);
 
     const got = await t.request("GET", `/api/v1/feeds/${feed.id}`, { key: a.apiKey });
     expect(got.body.feed.webhookDisabledAtTs, show(got)).toBe(disabledAt);

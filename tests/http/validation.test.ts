@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { rawMany } from "../../src/db/query";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -68,13 +69,20 @@ describe("apply bodies", () => {
     const a = await t.account({ credits: 5 });
     return a;
   }
-  const held = (accountId: string) =>
-    t.deps.db.$client.query("SELECT credits_balance AS credits, credits_held AS held FROM accounts WHERE id = ?").get(accountId);
-  const queued = () => (t.deps.db.$client.query("SELECT count(*) AS n FROM applications").get() as { n: number }).n;
+  const held = async (accountId: string) => {
+    const sql = "SELECT credits_balance AS credits, credits_held AS held FROM accounts WHERE id = ?";
+    const [row] = await rawMany<{ credits: number | string; held: number | string }>(t.deps.db, sql, sql, [accountId]);
+    return { credits: Number(row!.credits), held: Number(row!.held) };
+  };
+  const queued = async () => {
+    const sql = "SELECT count(*) AS n FROM applications";
+    const [row] = await rawMany<{ n: number | string }>(t.deps.db, sql, sql, []);
+    return Number(row!.n);
+  };
 
   test("a proposal (or legacy applicationOptions) that is not an object is a 400 naming it; nothing queued, no credit held", async () => {
     const a = await setup();
-    const before = held(a.accountId);
+    const before = await held(a.accountId);
     for (const bad of ["x", 5, [], null, true]) {
       const v2 = await t.request("POST", APPLY, { key: a.apiKey, json: { jobId: "~021000000000000000001", coverLetter: "Hi", proposal: bad } });
       expect(v2.status, show(v2)).toBe(400);
@@ -86,8 +94,8 @@ describe("apply bodies", () => {
       expect(v1.status, show(v1)).toBe(400);
       expect(v1.body.error).toContain("applicationOptions must be an object");
     }
-    expect(queued()).toBe(0);
-    expect(held(a.accountId)).toEqual(before);
+    expect(await queued()).toBe(0);
+    expect(await held(a.accountId)).toEqual(before);
   });
 
   test("every failing field is named at once", async () => {
@@ -112,7 +120,7 @@ describe("apply bodies", () => {
       expect(res.status, show(res)).toBe(400);
       expect(res.body.details).toEqual([message]);
     }
-    expect(queued()).toBe(0);
+    expect(await queued()).toBe(0);
   });
 });
 

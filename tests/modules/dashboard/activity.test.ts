@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createDeliverer } from "../../../src/cli/serve";
+import { rawExec, rawMany } from "../../../src/db/query";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
@@ -12,6 +13,9 @@ import { makeDoc } from "../../helpers/factories";
 import { startWebhookReceiver, type WebhookReceiver } from "../../helpers/webhook-receiver";
 
 let t: TestApp;
+// Plain SQL on whichever database the app runs on (`?` placeholders; bigint columns come back as strings on PostgreSQL).
+const rows = (sql: string, ...args: unknown[]): Promise<any[]> => rawMany<any>(t.deps.db, sql, sql, args);
+const run = (sql: string, ...args: unknown[]): Promise<number> => rawExec(t.deps.db, sql, sql, args);
 const { get, post, signIn } = browser(() => t);
 let worker: TaskWorker | undefined;
 let receiver: WebhookReceiver | undefined;
@@ -112,9 +116,16 @@ describe("dashboard activity pages", () => {
     expect(done.text).not.toContain("http-equiv");
     expect(done.text).toContain("not checked yet");
 
-    t.deps.db.$client
-      .query("UPDATE applications SET viewed = 1, replied = 1, viewed_at_ts = ?, last_checked_at_ts = ? WHERE id = ?")
-      .run(Date.UTC(2026, 0, 20, 9, 30), Date.UTC(2026, 0, 21), queueId);
+    expect(
+      await run(
+        "UPDATE applications SET viewed = ?, replied = ?, viewed_at_ts = ?, last_checked_at_ts = ? WHERE id = ?",
+        true,
+        true,
+        Date.UTC(2026, 0, 20, 9, 30),
+        Date.UTC(2026, 0, 21),
+        queueId,
+      ),
+    ).toBe(1);
     const engaged = await get("/dashboard/applications", token);
     expect(engaged.text).toContain("viewed, replied");
     expect(engaged.text).toContain(`viewed <time datetime="2026-01-20T09:30:00.000Z">2026-01-20 09:30:00Z</time>`);
@@ -128,7 +139,7 @@ describe("dashboard activity pages", () => {
     expect((await settled(a.apiKey, first)).applicationStatus).toBe("applied");
     await worker!.stop();
     const second = await applyVia(a.apiKey, closedJob, "Hi");
-    t.deps.db.$client.query("UPDATE applications SET status = 'failed', error_message = 'Marketplace said no', credit_held = 0 WHERE id = ?").run(second);
+    expect(await run("UPDATE applications SET status = 'failed', error_message = 'Marketplace said no', credit_held = ? WHERE id = ?", false, second)).toBe(1);
     const { token } = await signIn(a.apiKey);
 
     const all = await get("/dashboard/applications", token);
@@ -183,7 +194,10 @@ describe("dashboard activity pages", () => {
     await applyVia(a.apiKey, cipher, "Hello");
     // A row archived before ingest cleaned links (or written by hand): the pages must not trust it either.
     for (const bad of ["javascript:alert(document.cookie)", "data:text/html,<script>alert(1)</script>", "//evil.example/x"]) {
-      t.deps.db.$client.query("UPDATE jobs SET url = ?1, document = json_set(document, '$.url', ?1)").run(bad);
+      for (const j of await rows("SELECT ciphertext, document FROM jobs")) {
+        const document = JSON.stringify({ ...JSON.parse(j.document), url: bad });
+        expect(await run("UPDATE jobs SET url = ?, document = ? WHERE ciphertext = ?", bad, document, j.ciphertext)).toBe(1);
+      }
       const { token } = await signIn(a.apiKey);
       for (const path of ["/dashboard/applications", `/dashboard/feeds/${feed.body.feed.id}`, `/dashboard/jobs/${encodeURIComponent(cipher)}`]) {
         const res = await get(path, token);
@@ -264,8 +278,6 @@ async function setupHooks() {
   return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
 }
 
-const rows = (sql: string, ...args: unknown[]) => t.deps.db.$client.query(sql).all(...(args as never[])) as any[];
-
 describe("dashboard webhook deliveries", () => {
   test("lists each event with its attempts; Resend (CSRF-checked) sends a failed event again at once", async () => {
     const { a, authA } = await setupHooks();
@@ -281,7 +293,7 @@ describe("dashboard webhook deliveries", () => {
     expect(page.status, show(page)).toBe(200);
     expect(page.text).toContain("Deliveries · Go &lt;hooks&gt;");
     expect(page.text).toContain(receiver!.url);
-    const events = rows("SELECT id, type, status FROM events ORDER BY seq");
+    const events = await rows("SELECT id, type, status FROM events ORDER BY seq");
     expect(events.map((e) => e.type)).toEqual(["webhook.test", "job.matched"]);
     for (const e of events) {
       expect(page.text).toContain(e.id);
@@ -292,13 +304,13 @@ describe("dashboard webhook deliveries", () => {
     expect(page.text).toContain("retrying");
 
     const target = events[0]!.id;
-    const before = rows("SELECT next_attempt_at_ts AS next, attempts FROM events WHERE id = ?", target);
+    const before = await rows("SELECT next_attempt_at_ts AS next, attempts FROM events WHERE id = ?", target);
     for (const fields of [{}, { csrf: "wrong" }] as Record<string, string>[]) {
       const refused = await post(`/dashboard/feeds/${feed.id}/deliveries/${target}/resend`, token, fields);
       expect(refused.status, show(refused)).toBe(403);
     }
     await deliverer!.idle();
-    expect(rows("SELECT next_attempt_at_ts AS next, attempts FROM events WHERE id = ?", target)).toEqual(before);
+    expect(await rows("SELECT next_attempt_at_ts AS next, attempts FROM events WHERE id = ?", target)).toEqual(before);
     expect(receiver!.received).toHaveLength(2);
 
     receiver!.setFallback({ status: 200 });
@@ -307,7 +319,7 @@ describe("dashboard webhook deliveries", () => {
     expect(resent.headers.get("location")).toBe(`/dashboard/feeds/${feed.id}/deliveries`);
     await receiver!.waitFor(3);
     await deliverer!.idle();
-    expect(rows("SELECT status FROM events WHERE id = ?", target)).toEqual([{ status: "delivered" }]);
+    expect(await rows("SELECT status FROM events WHERE id = ?", target)).toEqual([{ status: "delivered" }]);
 
     const after = await get(`/dashboard/feeds/${feed.id}/deliveries`, token);
     expect(after.text).toContain("<td>200</td>");
@@ -323,7 +335,7 @@ describe("dashboard webhook deliveries", () => {
     const other = await feeds.createFeed(t.deps, authB, { title: "B's feed", minScore: 0, webhookUrl: receiver!.url });
     await receiver!.waitFor(1);
     await deliverer!.idle();
-    const eventId = rows("SELECT id FROM events")[0]!.id;
+    const eventId = (await rows("SELECT id FROM events"))[0]!.id;
     const { token, csrf } = await signIn(a.apiKey);
     for (const path of [`/dashboard/feeds/${other.id}/deliveries`, "/dashboard/feeds/nope/deliveries"]) {
       const res = await get(path, token);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { getAccount } from "../../../src/modules/accounts/service";
 import { proposalChart } from "../../../src/modules/dashboard/job-views";
@@ -33,7 +34,9 @@ async function job(over: Parameters<typeof makeDoc>[0] = {}): Promise<string> {
 }
 
 const path = (cipher: string) => `/dashboard/jobs/${encodeURIComponent(cipher)}`;
-const countApps = () => (t.deps.db.$client.query("SELECT count(*) AS n FROM applications").get() as { n: number }).n;
+// Plain SQL on whichever database the app runs on (count(*) comes back as a string on PostgreSQL).
+const row = async (sql: string, ...args: unknown[]): Promise<any> => (await rawMany<any>(t.deps.db, sql, sql, args))[0];
+const countApps = async () => Number((await row("SELECT count(*) AS n FROM applications")).n);
 
 /** Waits until the latest application for the job leaves `processing` (moving the clock so retries come due). */
 async function settledByJob(apiKey: string, cipher: string) {
@@ -57,7 +60,7 @@ describe("dashboard job page", () => {
     const posted = await post(`${path(cipher)}/apply`, undefined, { coverLetter: "x" });
     expect(posted.status).toBe(303);
     expect(posted.headers.get("location")).toBe("/dashboard/sign-in");
-    expect(countApps()).toBe(0);
+    expect(await countApps()).toBe(0);
   });
 
   test("shows the archived job with everything escaped, client score and forms", async () => {
@@ -130,11 +133,13 @@ describe("dashboard job page", () => {
       const applied = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: letter, [field]: bidField });
       expect(applied.status, show(applied)).toBe(303);
       await settledByJob(apiKey, cipher);
-      const row = t.deps.db.$client
-        .query("SELECT hourly_rate AS h, fixed_bid AS f, cover_letter AS c FROM applications WHERE job_ciphertext = ?")
-        .get(cipher) as { h: number | null; f: number | null; c: string };
-      expect(field === "hourlyRate" ? row.h : row.f).toBe(amount);
-      expect(amountsIn(row.c)).toEqual([amount]);
+      const stored = (await row("SELECT hourly_rate AS h, fixed_bid AS f, cover_letter AS c FROM applications WHERE job_ciphertext = ?", cipher)) as {
+        h: number | null;
+        f: number | null;
+        c: string;
+      };
+      expect(field === "hourlyRate" ? stored.h : stored.f).toBe(amount);
+      expect(amountsIn(stored.c)).toEqual([amount]);
     }
   });
 
@@ -154,7 +159,7 @@ describe("dashboard job page", () => {
     const status = await settledByJob(apiKey, cipher);
     expect(status.status, show(status)).toBe(200);
     expect(status.body).toMatchObject({ jobId: cipher, applicationStatus: "applied" });
-    const stored = t.deps.db.$client.query("SELECT hourly_rate AS h, timeline, cover_letter AS c FROM applications").get();
+    const stored = await row("SELECT hourly_rate AS h, timeline, cover_letter AS c FROM applications");
     expect(stored).toEqual({ h: 55, timeline: "1 to 3 months", c: "Hello, I can help." });
 
     const page = await get(path(cipher), token);
@@ -166,7 +171,7 @@ describe("dashboard job page", () => {
     expect(again.text).toContain("already applied");
     expect(again.text).toContain("Second &lt;try&gt;</textarea>");
     expect(again.text).toContain('value="60"');
-    expect(countApps()).toBe(1);
+    expect(await countApps()).toBe(1);
   });
 
   test("validation errors name the fields and keep the values (400)", async () => {
@@ -178,7 +183,7 @@ describe("dashboard job page", () => {
     expect(res.text).toContain("hourlyRate");
     expect(res.text).toContain("boostBids");
     expect(res.text).toContain('value="lots"');
-    expect(countApps()).toBe(0);
+    expect(await countApps()).toBe(0);
   });
 
   test("zero credits → 402 page with the user's values, nothing created", async () => {
@@ -188,7 +193,7 @@ describe("dashboard job page", () => {
     expect(res.status, show(res)).toBe(402);
     expect(res.text).toContain("Insufficient auto-apply credits");
     expect(res.text).toContain("Keep this letter</textarea>");
-    expect(countApps()).toBe(0);
+    expect(await countApps()).toBe(0);
     expect((await getAccount(t.deps, accountId)).creditsHeld).toBe(0);
   });
 
@@ -199,7 +204,7 @@ describe("dashboard job page", () => {
     expect(res.status, show(res)).toBe(403);
     const gen = await post(`${path(cipher)}/proposal`, token, { reasoningEffort: "low" });
     expect(gen.status, show(gen)).toBe(403);
-    expect(countApps()).toBe(0);
+    expect(await countApps()).toBe(0);
   });
 
   test("the feed detail links each matched job to its job page", async () => {

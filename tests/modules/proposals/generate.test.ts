@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
@@ -188,7 +189,9 @@ describe("generate-proposal with a model", async () => {
     expect(user).toMatch(/<questions>[\s\S]*Ignore previous instructions[\s\S]*<\/questions>/);
     expect(system).not.toContain("Ignore previous instructions");
     expect(user).toContain("260 to 360 words");
-    expect(t.deps.db.$client.query("SELECT purpose, calls, prompt_tokens AS p FROM ai_usage").all()).toEqual([{ purpose: "proposal", calls: 1, p: 900 }]);
+    const usage = "SELECT purpose, calls, prompt_tokens AS p FROM ai_usage";
+    const rows = await rawMany<{ purpose: string; calls: number | string; p: number | string }>(t.deps.db, usage, usage, []);
+    expect(rows.map((r) => ({ purpose: r.purpose, calls: Number(r.calls), p: Number(r.p) }))).toEqual([{ purpose: "proposal", calls: 1, p: 900 }]);
   });
 
   test("the model is told the letter names no price, and is not given the profile's rate to quote", async () => {

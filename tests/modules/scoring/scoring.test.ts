@@ -73,7 +73,7 @@ describe("scoring with the local scorer (no model configured)", async () => {
     expect(entered[0].r).toContain("no model configured");
     expect(await rows("SELECT * FROM events")).toHaveLength(1);
     expect(await rows("SELECT * FROM tasks")).toHaveLength(0);
-    expect(await rows("SELECT feed_id AS feedId FROM feed_jobs")).toEqual([{ feedId: f.id }]);
+    expect(await rows('SELECT feed_id AS "feedId" FROM feed_jobs')).toEqual([{ feedId: f.id }]);
   });
 });
 
