@@ -14,7 +14,6 @@
  */
 import { Cron } from "croner";
 import { and, eq, lt, or } from "drizzle-orm";
-import type { SQL } from "bun";
 import type { Db } from "../db/client";
 import { exec, isPg, many, pgPool, tables } from "../db/query";
 import type { Logger } from "../lib/log";

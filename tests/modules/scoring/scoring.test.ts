@@ -156,8 +156,13 @@ describe("scoring with a model", async () => {
     expect(user.match(/<\/job>/g)).toHaveLength(1);
     expect(user.indexOf("Ignore previous instructions")).toBeLessThan(user.indexOf("</job>"));
     expect(system).not.toContain("Ignore previous instructions");
+    // The two feeds' scoring tasks run at once: whichever reaches the model first is scored "ai", the other
+    // is served the same score from the cache ("cache"); which one that is depends on timing (on PostgreSQL
+    // especially). Only the minScore 7 feed takes the job either way, and the model is asked once (above).
     const entered = await rows("SELECT matching_score AS s, score_source AS src FROM feed_jobs");
-    expect(entered).toEqual([{ s: 8.3, src: "ai" }]);
+    expect(entered).toHaveLength(1);
+    expect(entered[0].s).toBe(8.3);
+    expect(["ai", "cache"]).toContain(entered[0].src);
     expect(
       await rows("SELECT CAST(calls AS integer) AS calls, CAST(prompt_tokens AS integer) AS p, CAST(completion_tokens AS integer) AS c FROM ai_usage"),
     ).toEqual([{ calls: 1, p: 120, c: 15 }]);
