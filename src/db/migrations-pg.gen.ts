@@ -5,4 +5,5 @@ export const PG_MIGRATIONS: EmbeddedMigration[] = [
   { idx: 1, tag: "0001_oauth_tokens", when: 1795624681645, sql: "CREATE TABLE \"oauth_tokens\" (\n\t\"provider\" text PRIMARY KEY NOT NULL,\n\t\"ciphertext\" text NOT NULL,\n\t\"updated_at_ts\" bigint NOT NULL,\n\t\"lease_until_ts\" bigint\n);\n" },
   { idx: 2, tag: "0002_cluster_claims", when: 1795629233478, sql: "CREATE TABLE \"cluster_claims\" (\n\t\"name\" text PRIMARY KEY NOT NULL,\n\t\"holder\" text NOT NULL,\n\t\"until_ts\" bigint NOT NULL\n);\n" },
   { idx: 3, tag: "0003_feed_webhook_lease", when: 1795630030423, sql: "ALTER TABLE \"feeds\" ADD COLUMN \"webhook_lease_until_ts\" bigint;" },
+  { idx: 4, tag: "0004_event_visible_after_xid", when: 1795631527450, sql: "ALTER TABLE \"events\" ADD COLUMN \"visible_after_xid\" bigint;" },
 ];

@@ -12,4 +12,5 @@ export const MIGRATIONS: EmbeddedMigration[] = [
   { idx: 8, tag: "0008_oauth_tokens", when: 1795624680176, sql: "CREATE TABLE `oauth_tokens` (\n\t`provider` text PRIMARY KEY NOT NULL,\n\t`ciphertext` text NOT NULL,\n\t`updated_at_ts` integer NOT NULL,\n\t`lease_until_ts` integer\n);\n" },
   { idx: 9, tag: "0009_cluster_claims", when: 1795629231979, sql: "CREATE TABLE `cluster_claims` (\n\t`name` text PRIMARY KEY NOT NULL,\n\t`holder` text NOT NULL,\n\t`until_ts` integer NOT NULL\n);\n" },
   { idx: 10, tag: "0010_feed_webhook_lease", when: 1795630029160, sql: "ALTER TABLE `feeds` ADD `webhook_lease_until_ts` integer;" },
+  { idx: 11, tag: "0011_event_visible_after_xid", when: 1795631526412, sql: "ALTER TABLE `events` ADD `visible_after_xid` integer;" },
 ];

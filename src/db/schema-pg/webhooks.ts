@@ -25,6 +25,7 @@ export const events = pgTable(
     deliveredAtTs: int64("delivered_at_ts"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
+    visibleAfterXid: int64("visible_after_xid"),
   },
   (t) => [
     index("events_feed_idx").on(t.feedId, t.seq),

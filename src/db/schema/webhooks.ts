@@ -35,6 +35,12 @@ export const events = sqliteTable(
     deliveredAtTs: integer("delivered_at_ts"),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
+    /**
+     * PostgreSQL only (NULL on SQLite, whose one writer commits events in `seq` order): the id of the
+     * transaction that stamped the event when a deliverer first saw it committed; the event goes out only
+     * once every transaction with a smaller id has ended (see feeds/outbox.ts claimDueEvents).
+     */
+    visibleAfterXid: integer("visible_after_xid"),
   },
   // Event ids are fresh UUIDv7s, unique by construction; lookups by id go through the feed.
   (t) => [

@@ -25,12 +25,16 @@ export interface EventInsert {
 
 /** One outbox row (see admit.ts queueEvent). */
 export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
-  // Runs for every feed entry at ingest, so this is plain SQL (see rawExec).
+  // Runs for every feed entry at ingest, so this is plain SQL (see rawExec). On PostgreSQL the transaction takes
+  // its id before the event takes its seq (CASE evaluates WHEN first): claimDueEvents relies on it.
   await rawExec(
     db,
     "feeds.insertEvent",
-    `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    isPg(db)
+      ? `INSERT INTO events (seq, id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+         VALUES (CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      : `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs],
   );
 }
@@ -85,11 +89,30 @@ export interface Claimed {
  * afresh, so it sees what the previous holder committed before it let go. A leased feed with nothing due
  * any more is let go at once. A node that dies holding a feed loses it when the lease runs out; the event
  * it was sending is still due and goes out again with the same webhook-id (at-least-once).
+ *
+ * Late commits (PostgreSQL). Nodes write events concurrently, and a transaction that took a smaller seq may
+ * commit after one that took a bigger seq: the newer event is visible first. So the feed's oldest due event
+ * is sent only once it is "settled": the scanned due events of the leased feeds are stamped, the first time a
+ * claim sees them, with the id of the stamping transaction (visible_after_xid = pg_current_xact_id(), taken
+ * after its snapshot, in which the event is committed), and an event is sent only once no transaction with a
+ * smaller id is running (pg_snapshot_xmin(snapshot of the read) >= stamp). If the oldest due event is not
+ * settled (or not stamped yet: it committed after the stamping), the feed is let go this round; a later event
+ * of the feed is never sent in its place. Why this keeps seq order: let E2 (seq s2) be settled, and T1 a
+ * transaction writing E1 of the same feed with s1 < s2. insertEvent gives T1 its id X1 before it takes s1;
+ * s1 < s2 means T1 took s1 before E2's transaction took s2, which was before E2 committed, which was before
+ * the stamping transaction took its id V (ids are handed out in increasing order): X1 < V. E2 settled means
+ * every transaction below V had ended, T1 included: E1 is committed (then visible, and the read takes it
+ * first, being older) or rolled back. Why not a value taken when the event is written: an ingest transaction
+ * is SERIALIZABLE, so pg_current_snapshot() there is the snapshot of its first statement, and a snapshot's xmax
+ * is only "one past the newest ENDED transaction", so a running T1 can have an id at or above it either way.
+ * Due events are ordered by (next_attempt_at_ts, seq) as before; the guarantee is seq order among events of
+ * equal due time, i.e. first attempts written with the same clock reading or in clock order.
  */
 export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: number, busy: ReadonlySet<string>, leaseMs: number): Promise<Claimed> {
   if (!isPg(db)) return { events: await pickDueEvents(db, nowTs, scan, max, busy), leaseUntilTs: null };
+  const scanned = await dueEvents(db, nowTs, scan);
   const wanted: string[] = [];
-  for (const due of await dueEvents(db, nowTs, scan)) {
+  for (const due of scanned) {
     if (wanted.length >= max) break;
     if (!busy.has(due.feedId) && !wanted.includes(due.feedId)) wanted.push(due.feedId);
   }
@@ -104,12 +127,23 @@ export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: n
       .where(and(inArray(feeds.id, wanted), or(isNull(feeds.webhookLeaseUntilTs), lte(feeds.webhookLeaseUntilTs, nowTs))))
       .returning({ id: feeds.id }),
   );
+  const heldIds = new Set(held.map((h) => h.id));
+  // Only feeds this node holds: no two nodes stamp the same rows at once. Each event is stamped once.
+  const unstamped = scanned.filter((d) => heldIds.has(d.feedId)).map((d) => d.seq);
+  if (unstamped.length > 0)
+    await exec(
+      db,
+      db
+        .update(events)
+        .set({ visibleAfterXid: sql`pg_current_xact_id()::text::bigint` })
+        .where(and(inArray(events.seq, unstamped), isNull(events.visibleAfterXid))),
+    );
   const oldest = await Promise.all(
     held.map(({ id }) =>
       one(
         db,
         db
-          .select()
+          .select({ event: events, settled: sql<boolean | null>`${events.visibleAfterXid} <= pg_snapshot_xmin(pg_current_snapshot())::text::bigint` })
           .from(events)
           .where(and(eq(events.feedId, id), inArray(events.status, ["pending", "retrying"]), lte(events.nextAttemptAtTs, nowTs)))
           .orderBy(asc(events.nextAttemptAtTs), asc(events.seq))
@@ -117,7 +151,10 @@ export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: n
       ),
     ),
   );
-  const claimed = oldest.filter((e): e is EventRow => e !== undefined).sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
+  const claimed = oldest
+    .filter((o) => o?.settled === true)
+    .map((o) => o!.event)
+    .sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
   const idle = held.map((h) => h.id).filter((id) => !claimed.some((e) => e.feedId === id));
   if (idle.length > 0) await releaseFeeds(db, idle, leaseUntilTs);
   return { events: claimed, leaseUntilTs };

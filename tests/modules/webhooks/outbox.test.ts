@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Db } from "../../../src/db/client";
+import { tx } from "../../../src/db/client";
 import { closePgDatabase, openPgAsDb } from "../../../src/db/client-pg";
-import { rawExec } from "../../../src/db/query";
+import { rawExec, rawMany } from "../../../src/db/query";
 import * as outbox from "../../../src/modules/feeds/outbox";
 import * as feedsRepo from "../../../src/modules/feeds/repo";
 import * as repo from "../../../src/modules/webhooks/repo";
@@ -251,5 +252,52 @@ describePg("two nodes sharing one outbox", () => {
       expect(received.get(f)!.every((id, i, all) => i === 0 || expected.get(f)!.indexOf(id) >= expected.get(f)!.indexOf(all[i - 1]!))).toBe(true);
     }
     expect(sentBy[0]! > 0 && sentBy[1]! > 0).toBe(true);
+  }, 30_000);
+
+  test("an event is not sent while a transaction holding an older event of its feed is still open", async () => {
+    const [a, b] = nodes as [Db, Db];
+    await seedAccount(a, "acct-late");
+    await seedFeed(a, "f-late", "acct-late");
+    const claim = async () => {
+      const claimed = await outbox.claimDueEvents(a, T0 + 1_000, 64, 4, new Set(), 60_000);
+      if (claimed.leaseUntilTs !== null) await outbox.releaseFeeds(a, [...new Set(claimed.events.map((e) => e.feedId))], claimed.leaseUntilTs);
+      return claimed.events.filter((e) => e.feedId === "f-late").map((e) => e.id);
+    };
+    // T1 (node a) writes the feed's older event and stays open; T2 (node b) writes a newer one and commits.
+    let finishT1!: () => void;
+    const t1Open = new Promise<void>((resolve) => {
+      finishT1 = resolve;
+    });
+    let older!: string;
+    let t1Wrote!: () => void;
+    const t1HasWritten = new Promise<void>((resolve) => {
+      t1Wrote = resolve;
+    });
+    const t1 = tx(a, async (t) => {
+      older = await addEvent(t, "f-late", T0);
+      t1Wrote();
+      await t1Open;
+    });
+    let newer: string;
+    try {
+      await t1HasWritten;
+      newer = await tx(b, (t) => addEvent(t, "f-late", T0));
+      const seqs = await rawMany<{ id: string }>(b, "test.seqs", "SELECT id FROM events WHERE feed_id = ?", ["f-late"]);
+      expect(seqs.map((r) => r.id)).toEqual([newer]); // T1's event is not visible yet
+      // Only the newer event is visible, but sending it now would put it before the older one: nothing goes out.
+      expect(await claim()).toEqual([]);
+    } finally {
+      finishT1();
+      await t1;
+    }
+    expect(Number((await outbox.findEvent(a, "f-late", older))!.seq)).toBeLessThan(Number((await outbox.findEvent(a, "f-late", newer))!.seq));
+    // Once T1 is committed, the older event goes first (after every transaction older than the check has ended:
+    // other sessions on the shared test server may hold that back a little).
+    let first: string[] = [];
+    for (const deadline = performance.now() + 10_000; first.length === 0 && performance.now() < deadline; ) {
+      first = await claim();
+      if (first.length === 0) await Bun.sleep(20);
+    }
+    expect(first).toEqual([older]);
   }, 30_000);
 });

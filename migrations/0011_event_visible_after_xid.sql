@@ -1,0 +1,1 @@
+ALTER TABLE `events` ADD `visible_after_xid` integer;
