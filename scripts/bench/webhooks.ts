@@ -16,6 +16,7 @@
  * Options: --feeds N (default 1000) --latency-jobs N (default 200) --burst-jobs N (default 1000)
  */
 import { parseArgs } from "node:util";
+import { rawExec, rawMany } from "../../src/db/query";
 import { benchStore, STORE_OPTIONS, storeConfig } from "./cluster";
 import { createDeliverer } from "../../src/cli/serve";
 import { loadConfig } from "../../src/config";
@@ -89,8 +90,8 @@ await tx(deps.db, async (t) => {
   deps.feedIndex.upsert(await insertFeed(t, { ...catchAll, webhookUrl: url, webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }));
 });
 async function enableAllWebhooks() {
-  deps.db.$client.run("UPDATE feeds SET webhook_url = ?", [url]);
-  for (const row of deps.db.$client.query("SELECT id FROM feeds").all() as { id: string }[]) {
+  await rawExec(deps.db, "bench.hooks", "UPDATE feeds SET webhook_url = ?", [url]);
+  for (const row of await rawMany<{ id: string }>(deps.db, "bench.feeds", "SELECT id FROM feeds", [])) {
     deps.feedIndex.upsert((await findFeedById(deps.db, row.id))!);
   }
 }
@@ -98,9 +99,9 @@ const deliverer = createDeliverer(deps);
 deps.work.subscribe(() => deliverer.notify());
 deliverer.start();
 
-const eventIdsOf = (ciphertexts: string[]) =>
-  ciphertexts.flatMap((c) =>
-    (deps.db.$client.query("SELECT id FROM events WHERE job_ciphertext = ? AND status != 'no_endpoint'").all(c) as { id: string }[]).map((r) => r.id),
+const eventIdsOf = async (ciphertext: string) =>
+  (await rawMany<{ id: string }>(deps.db, "bench.events", "SELECT id FROM events WHERE job_ciphertext = ? AND status != 'no_endpoint'", [ciphertext])).map(
+    (r) => r.id,
   );
 const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 
@@ -115,7 +116,7 @@ try {
       const doc = generateJob({ seed, index: i, nowTs: Date.now() });
       const t0 = performance.now();
       await ingestDocuments(deps, [doc], { source: "bench" });
-      const ids = eventIdsOf([cipher(doc)]);
+      const ids = await eventIdsOf(cipher(doc));
       perJob += ids.length;
       while (ids.some((id) => !arrivals.has(id))) await Bun.sleep(0);
       for (const id of ids) all.push(arrivals.get(id)! - t0);
@@ -138,7 +139,9 @@ try {
   const before = arrivals.size;
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += 50) await ingestDocuments(deps, docs.slice(i, i + 50), { source: "bench" });
-  const expected = (deps.db.$client.query("SELECT count(*) AS n FROM events WHERE status != 'no_endpoint'").get() as { n: number }).n;
+  const expected = Number(
+    (await rawMany<{ n: number | string }>(deps.db, "bench.count", "SELECT count(*) AS n FROM events WHERE status != 'no_endpoint'", []))[0]!.n,
+  );
   while (arrivals.size < expected) await Bun.sleep(5);
   await deliverer.idle(60_000);
   const secs = (performance.now() - t0) / 1000;
