@@ -137,8 +137,8 @@ function release(gate: Gate): void {
  * with the process's other transactions (see above); called with a
  * transaction's handle it is a savepoint of that transaction.
  */
-export async function tx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> {
-  if (isPg(db)) return pgTx(db, fn);
+export async function tx<T>(db: Db, fn: (tx: Db) => Promise<T> | T, opts: TxOptions = {}): Promise<T> {
+  if (isPg(db)) return pgTx(db, fn, opts);
   const client = db.$client;
   const outer = (db as Gated)[TX];
   if (outer !== undefined) {
@@ -215,7 +215,7 @@ export function markPg<T extends object>(db: T, inTransaction = false): Db {
 
 /** PostgreSQL's SQLSTATEs for "run the transaction again": serialization_failure, deadlock_detected. */
 const RETRYABLE = new Set(["40001", "40P01"]);
-export const PG_TX_ATTEMPTS = 20;
+export const PG_TX_ATTEMPTS = 30;
 
 export function isRetryableTxError(err: unknown): boolean {
   return databaseErrors(err).some((e) => RETRYABLE.has(String(e.errno)) || RETRYABLE.has(String(e.code)));
@@ -230,20 +230,45 @@ export function databaseErrors(err: unknown): { errno?: unknown; code?: unknown;
 }
 
 interface PgTxCapable {
-  transaction<T>(fn: (tx: object) => Promise<T>, config?: { isolationLevel: "serializable" }): Promise<T>;
+  transaction<T>(fn: (tx: object) => Promise<T>, config?: { isolationLevel: "serializable" | "read committed" }): Promise<T>;
 }
 
-async function pgTx<T>(db: Db, fn: (tx: Db) => Promise<T> | T): Promise<T> {
+/** Whether `err` is a unique-constraint violation, on either dialect (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  return databaseErrors(err).some(
+    (e) =>
+      e.code === "SQLITE_CONSTRAINT_UNIQUE" ||
+      e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+      e.errno === "23505" ||
+      (typeof e.message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(e.message)),
+  );
+}
+
+export interface TxOptions {
+  /**
+   * PostgreSQL only (SQLite's transactions always take turns). "read committed" is for a transaction whose
+   * invariants all rest on unique indexes and single-statement conditional writes, and which many requests
+   * run at once against the same row (apply: every apply of an account updates its credits row). Under
+   * serializable each of those would abort all but one of them per round; under read committed they queue
+   * on the row lock, and a conditional UPDATE re-checks its condition on the newest row. A unique violation
+   * there means another transaction wrote the same row first: the transaction is run again and finds it.
+   * Default: serializable.
+   */
+  isolation?: "serializable" | "read committed";
+}
+
+async function pgTx<T>(db: Db, fn: (tx: Db) => Promise<T> | T, opts: TxOptions = {}): Promise<T> {
   const pg = db as unknown as PgTxCapable;
   // Inside a transaction: a savepoint, rolled back alone when fn throws.
   if ((db as unknown as Record<symbol, unknown>)[PG_TX]) return pg.transaction(async (t) => fn(markPg(t, true)));
   for (let attempt = 1; ; attempt++) {
     try {
-      return await pg.transaction(async (t) => fn(markPg(t, true)), { isolationLevel: "serializable" });
+      return await pg.transaction(async (t) => fn(markPg(t, true)), { isolationLevel: opts.isolation ?? "serializable" });
     } catch (err) {
-      if (!isRetryableTxError(err) || attempt >= PG_TX_ATTEMPTS) throw err;
+      const again = isRetryableTxError(err) || (opts.isolation === "read committed" && isUniqueViolation(err));
+      if (!again || attempt >= PG_TX_ATTEMPTS) throw err;
       // Jittered, growing pause so the transactions that collided do not collide again.
-      await Bun.sleep(Math.random() * Math.min(50, 2 * attempt));
+      await Bun.sleep(Math.random() * Math.min(100, 4 * attempt));
     }
   }
 }

@@ -18,9 +18,9 @@
  */
 import type { SQL as BunSql } from "bun";
 import type { Statement } from "bun:sqlite";
-import { databaseErrors, exclusive, isPg, type Db } from "./client";
+import { exclusive, isPg, isUniqueViolation, type Db } from "./client";
 
-export { isPg };
+export { isPg, isUniqueViolation };
 import { prepared } from "./prepared";
 import type * as schema from "./schema";
 
@@ -130,17 +130,6 @@ export function rawMany<T>(db: Db, name: string, sqlText: string, params: unknow
 export function rawExec(db: Db, name: string, sqlText: string, params: unknown[]): Promise<number> {
   if (isPg(db)) return rawPg<{ count?: number }>(db, sqlText, params).then((r) => Number(r.count ?? 0));
   return exclusive(db, () => rawStatement(db, name, sqlText).run(...(params as never[])).changes);
-}
-
-/** Whether `err` is a unique-constraint violation, on either dialect (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505). */
-export function isUniqueViolation(err: unknown): boolean {
-  return databaseErrors(err).some(
-    (e) =>
-      e.code === "SQLITE_CONSTRAINT_UNIQUE" ||
-      e.code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
-      e.errno === "23505" ||
-      (typeof e.message === "string" && /UNIQUE constraint failed|duplicate key value violates unique constraint/.test(e.message)),
-  );
 }
 
 /** A round trip to the database, for /healthz: SQLite's journal mode, or PostgreSQL answering at all. */

@@ -116,40 +116,47 @@ export async function apply(
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
-  const remaining = await tx(deps.db, async (db) => {
-    if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) throw alreadyApplied();
-    const available = await holdCredit(db, auth.accountId);
-    if (available === null) {
-      throw new AppError("payment_required", "Insufficient auto-apply credits", {
-        creditsRemaining: await availableCredits(db, auth.accountId),
-        needsCredits: true,
+  const remaining = await tx(
+    deps.db,
+    async (db) => {
+      if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) throw alreadyApplied();
+      const available = await holdCredit(db, auth.accountId);
+      if (available === null) {
+        throw new AppError("payment_required", "Insufficient auto-apply credits", {
+          creditsRemaining: await availableCredits(db, auth.accountId),
+          needsCredits: true,
+        });
+      }
+      await repo.insertApplication(db, {
+        id,
+        accountId: auth.accountId,
+        jobCiphertext: job.ciphertext,
+        processedJobId: resolved.processedJobId,
+        driver: driver.name,
+        freelancerId: profile.freelancerId,
+        profileId: profile.profileId,
+        status: "processing",
+        phase: "queued",
+        creditHeld: true,
+        coverLetter: input.coverLetter,
+        hourlyRate: bid.hourlyRate,
+        fixedBid: bid.fixedBid,
+        timeline: input.proposal?.timeline ?? inferTimeline(job),
+        boostBids: input.proposal?.boostBids ?? 0,
+        answers,
+        autoFill: input.autoFillOtherQuestions ?? false,
+        explicitPositions: answers.map((a) => a.position),
+        appliedAtTs: now,
       });
-    }
-    await repo.insertApplication(db, {
-      id,
-      accountId: auth.accountId,
-      jobCiphertext: job.ciphertext,
-      processedJobId: resolved.processedJobId,
-      driver: driver.name,
-      freelancerId: profile.freelancerId,
-      profileId: profile.profileId,
-      status: "processing",
-      phase: "queued",
-      creditHeld: true,
-      coverLetter: input.coverLetter,
-      hourlyRate: bid.hourlyRate,
-      fixedBid: bid.fixedBid,
-      timeline: input.proposal?.timeline ?? inferTimeline(job),
-      boostBids: input.proposal?.boostBids ?? 0,
-      answers,
-      autoFill: input.autoFillOtherQuestions ?? false,
-      explicitPositions: answers.map((a) => a.position),
-      appliedAtTs: now,
-    });
-    await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
-    await ensureTracked(db, job.ciphertext, resolved.row.document, now);
-    return available;
-  }).catch((err: unknown) => {
+      await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
+      await ensureTracked(db, job.ciphertext, resolved.row.document, now);
+      return available;
+      // Read committed on PostgreSQL: every invariant here is a unique index (one live application per job, one
+      // tracking row) or one conditional statement (the credit hold), and concurrent applies of an account all
+      // write its credits row, which serializable would turn into aborts and retries (see TxOptions).
+    },
+    { isolation: "read committed" },
+  ).catch((err: unknown) => {
     // The partial unique index refused a second live application: another apply for the job committed
     // between our check and our insert (on PostgreSQL, where transactions of other connections overlap).
     throw isUniqueViolation(err) ? alreadyApplied() : err;
