@@ -294,6 +294,9 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   sqlite.run("PRAGMA foreign_keys = ON");
   // A bigger page cache and memory-mapped reads: page reads are system calls, and costly ones on sandboxed hosts.
   sqlite.run("PRAGMA cache_size = -65536");
+  // Statement journals in memory: a multi-row INSERT (a batch's feed entries, events) keeps one to undo itself
+  // on a failed constraint, and past 64 KiB SQLite would otherwise spill it to a temp file (a write per page).
+  sqlite.run("PRAGMA temp_store = MEMORY");
   if (!isMemory) sqlite.run("PRAGMA mmap_size = 268435456");
   const db = drizzle(sqlite, { schema }) as Gated;
   db[GATE] = { held: false, open: false, queue: [] };

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { exec, isPg, many, one, preparedOne, tables } from "../db/query";
+import { exec, isPg, many, one, preparedOne, rawInsertMany, tables } from "../db/query";
 import type { tasks } from "../db/schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -33,6 +33,24 @@ export async function enqueueTask(db: Db, kind: string, payload: Record<string, 
     { kind, payload, runAtTs: opts.runAtTs ?? nowTs, maxAttempts: opts.maxAttempts ?? 5, nowTs },
   );
   return row!.id;
+}
+
+/** Adds tasks of one kind, in the order given, in one statement per chunk (see rawInsertMany); as enqueueTask, inside the transaction that makes them necessary. */
+export async function enqueueTasks(
+  db: Db,
+  kind: string,
+  payloads: readonly Record<string, unknown>[],
+  nowTs: number,
+  opts: EnqueueOptions = {},
+): Promise<void> {
+  const runAtTs = opts.runAtTs ?? nowTs;
+  const maxAttempts = opts.maxAttempts ?? 5;
+  await rawInsertMany(
+    db,
+    "tasks.enqueueMany",
+    { head: "INSERT INTO tasks (kind, payload, status, run_at_ts, max_attempts, created_at_ts, updated_at_ts)", row: "(?, ?, 'queued', ?, ?, ?, ?)" },
+    payloads.map((p) => [kind, JSON.stringify(p), runAtTs, maxAttempts, nowTs, nowTs]),
+  );
 }
 
 /**

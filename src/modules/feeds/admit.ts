@@ -11,8 +11,8 @@
  */
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { ensureTracked } from "../jobs/tracking";
-import { insertEvent } from "./outbox";
+import { ensureTrackedMany } from "../jobs/tracking";
+import { type EventInsert, insertEvent, insertEvents } from "./outbox";
 import * as repo from "./repo";
 
 /** A new job entered the feed. */
@@ -62,9 +62,15 @@ export async function queueEvent(
   entry?: { feedJobId: string; jobCiphertext: string },
 ): Promise<string | null> {
   if (feed.notificationsMuted) return null;
-  const id = `evt_${newId()}`;
-  await insertEvent(db, {
-    id,
+  const row = eventRow(feed, type, nowTs, entry);
+  await insertEvent(db, row);
+  return row.id;
+}
+
+/** An unmuted feed's outbox row: `no_endpoint` without a deliverable webhook, so the deliverer never sees it. */
+function eventRow(feed: AdmitFeed, type: EventType, nowTs: number, entry?: { feedJobId: string; jobCiphertext: string }): EventInsert {
+  return {
+    id: `evt_${newId()}`,
     type,
     accountId: feed.accountId,
     feedId: feed.id,
@@ -73,8 +79,7 @@ export async function queueEvent(
     createdAtTs: nowTs,
     status: feed.hasWebhook ? "pending" : "no_endpoint",
     nextAttemptAtTs: feed.hasWebhook ? nowTs : null,
-  });
-  return id;
+  };
 }
 
 export interface Admission {
@@ -95,24 +100,46 @@ export interface Admission {
  * has it already changes nothing. Returns how many feeds it entered.
  */
 export async function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admission): Promise<number> {
-  let entered = 0;
-  for (const feed of feeds) {
-    const feedJobId = newId();
-    const inserted = await repo.insertFeedEntry(db, {
-      id: feedJobId,
-      feedId: feed.id,
-      accountId: feed.accountId,
-      jobCiphertext: job.jobCiphertext,
-      matchingScore: job.score,
-      scoreSource: job.scoreSource,
-      scoreReason: job.scoreReason,
-      matchedAtTs: job.nowTs,
-    });
-    if (!inserted) continue;
-    await queueEvent(db, feed, JOB_MATCHED_EVENT, job.nowTs, { feedJobId, jobCiphertext: job.jobCiphertext });
-    entered++;
-  }
-  // Once per job, not per feed: ingestion admits a new job into many feeds at a time.
-  if (entered > 0) await ensureTracked(db, job.jobCiphertext, job.document, job.nowTs);
+  return (await admitJobs(db, [{ feeds, job }]))[0]!;
+}
+
+/**
+ * admitJob for a batch of jobs (each with its feeds), in one statement per table: feed entries, then the
+ * events of the entries that went in, in the order given (jobs, then each job's feeds: their seq order is
+ * that order), then the tracking of the jobs that entered any feed. Returns how many feeds each job entered.
+ */
+export async function admitJobs(db: Db, batch: readonly { feeds: readonly AdmitFeed[]; job: Admission }[]): Promise<number[]> {
+  const entries: repo.MatchRecord[] = [];
+  for (const { feeds, job } of batch)
+    for (const feed of feeds)
+      entries.push({
+        id: newId(),
+        feedId: feed.id,
+        accountId: feed.accountId,
+        jobCiphertext: job.jobCiphertext,
+        matchingScore: job.score,
+        scoreSource: job.scoreSource,
+        scoreReason: job.scoreReason,
+        matchedAtTs: job.nowTs,
+      });
+  if (entries.length === 0) return batch.map(() => 0);
+  const inserted = await repo.insertFeedEntries(db, entries);
+  const events: EventInsert[] = [];
+  const tracked: { ciphertext: string; document: unknown; nowTs: number }[] = [];
+  let at = 0;
+  const entered = batch.map(({ feeds, job }) => {
+    let n = 0;
+    for (const feed of feeds) {
+      const entry = entries[at++]!;
+      if (!inserted.has(entry.id)) continue;
+      n++;
+      if (!feed.notificationsMuted) events.push(eventRow(feed, JOB_MATCHED_EVENT, job.nowTs, { feedJobId: entry.id, jobCiphertext: job.jobCiphertext }));
+    }
+    // Once per job, not per feed: ingestion admits a new job into many feeds at a time.
+    if (n > 0) tracked.push({ ciphertext: job.jobCiphertext, document: job.document, nowTs: job.nowTs });
+    return n;
+  });
+  await insertEvents(db, events);
+  if (tracked.length > 0) await ensureTrackedMany(db, tracked);
   return entered;
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, isPg, many, one, preparedOne, rawExec, rawMany, tables } from "../../db/query";
+import { exec, isPg, many, one, preparedOne, rawExec, rawInsertMany, rawMany, tables } from "../../db/query";
 import type { events } from "../../db/schema";
 
 /**
@@ -36,6 +36,27 @@ export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
       : `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs],
+  );
+}
+
+const EVENT_COLUMNS = "id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts";
+
+/**
+ * A batch's outbox rows, in one statement per chunk; their seqs follow the order given (a VALUES list is
+ * inserted row by row, in order, on both dialects). On PostgreSQL each row takes the transaction id before
+ * its seq, as insertEvent does.
+ */
+export async function insertEvents(db: Db, rows: readonly EventInsert[]): Promise<void> {
+  await rawInsertMany(
+    db,
+    "feeds.insertEvents",
+    isPg(db)
+      ? {
+          head: `INSERT INTO events (seq, ${EVENT_COLUMNS})`,
+          row: "(CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        }
+      : { head: `INSERT INTO events (${EVENT_COLUMNS})`, row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+    rows.map((e) => [e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs]),
   );
 }
 

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
-import { exec, many, one, preparedOne, rawExec, tables } from "../../db/query";
+import { exec, many, one, preparedOne, rawExec, tables, rawInsertMany } from "../../db/query";
 import type { feedJobs, feeds } from "../../db/schema";
 import { jobSummaries, type JobSummary } from "../jobs/repo";
 
@@ -225,6 +225,24 @@ export async function insertFeedEntry(db: Db, match: MatchRecord): Promise<boole
     [match.id, match.feedId, match.accountId, match.jobCiphertext, match.matchingScore, match.scoreSource, match.scoreReason, match.matchedAtTs],
   );
   return inserted > 0;
+}
+
+/**
+ * Feed entries of a batch, in one statement per chunk (see rawInsertMany); an entry whose (job, feed) pair is
+ * there already is skipped. Returns the ids of the entries inserted.
+ */
+export async function insertFeedEntries(db: Db, matches: readonly MatchRecord[]): Promise<Set<string>> {
+  const rows = await rawInsertMany<{ id: string }>(
+    db,
+    "feeds.insertMatches",
+    {
+      head: "INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)",
+      row: "(?, ?, ?, ?, ?, ?, ?, ?)",
+      tail: "ON CONFLICT DO NOTHING RETURNING id",
+    },
+    matches.map((m) => [m.id, m.feedId, m.accountId, m.jobCiphertext, m.matchingScore, m.scoreSource, m.scoreReason, m.matchedAtTs]),
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 export interface FeedJobListing {

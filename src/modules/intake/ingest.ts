@@ -9,13 +9,13 @@
 import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { syncFeedIndex } from "../feeds/index-sync";
-import { admitJob } from "../feeds/admit";
+import { type Admission, admitJobs } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
-import { archiveDocument } from "../jobs/archive";
+import { archiveDocument, archiveNewDocuments, findArchived } from "../jobs/archive";
 import type { JobDocument } from "../../sources/document";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
-import { queueScoring } from "../scoring/service";
+import { queueScorings } from "../scoring/service";
 
 export interface IngestDeps {
   db: Db;
@@ -87,33 +87,66 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
   const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
   // Counted inside the transaction and kept only once it commits: on PostgreSQL tx() runs the callback again
   // after a serialization failure (two nodes ingesting the same jobs), and a lost attempt must not count.
+  //
+  // The writes go by table, one statement per batch (multi-row INSERTs), not row by row: a job entering
+  // ~20 feeds would otherwise cost ~60 statements. The archive is read once for the whole batch; a ciphertext
+  // met again later in the batch is a known job by then, handled as before once the new ones are written.
   const counts = await tx(deps.db, async (db) => {
     const counts = { inserted: 0, updated: 0, matched: 0, scoring: 0 };
-    for (const { job, doc } of valid) {
-      if ((await archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs })) === "known") {
-        counts.updated++;
+    const archived = await findArchived(
+      db,
+      valid.map((v) => v.job.ciphertext),
+    );
+    const fresh: typeof valid = [];
+    const again: typeof valid = [];
+    const seen = new Set<string>();
+    for (const item of valid) {
+      const c = item.job.ciphertext;
+      if (seen.has(c)) {
+        again.push(item);
         continue;
       }
-      counts.inserted++;
-      const unscored: CompiledFeed[] = [];
-      for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
-        if (feed.profilePrompt.trim() === "") {
-          if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
-        } else {
-          await queueScoring(db, { feedId: feed.id, ciphertext: job.ciphertext }, now);
-          counts.scoring++;
-        }
+      seen.add(c);
+      const exploredAtTs = archived.get(c);
+      if (exploredAtTs === undefined) fresh.push(item);
+      else {
+        await archiveDocument(db, item.job, item.doc, { source: opts.source, nowTs: now, trackerMaxAgeMs, known: { exploredAtTs } });
+        counts.updated++;
       }
-      if (unscored.length === 0) continue;
-      // A feed without a profilePrompt takes every match at the same score, with no scoring task.
-      counts.matched += await admitJob(db, unscored, {
-        jobCiphertext: job.ciphertext,
-        document: doc,
-        score: EMPTY_PROMPT_SCORE,
-        scoreSource: "default",
-        scoreReason: "No profilePrompt on this feed: every match scores 5",
-        nowTs: now,
-      });
+    }
+    if (fresh.length > 0) {
+      await archiveNewDocuments(db, fresh, { source: opts.source, nowTs: now });
+      counts.inserted += fresh.length;
+      const toScore: { feedId: string; ciphertext: string }[] = [];
+      const admissions: { feeds: CompiledFeed[]; job: Admission }[] = [];
+      for (const { job, doc } of fresh) {
+        const unscored: CompiledFeed[] = [];
+        for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
+          if (feed.profilePrompt.trim() === "") {
+            if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
+          } else toScore.push({ feedId: feed.id, ciphertext: job.ciphertext });
+        }
+        if (unscored.length === 0) continue;
+        // A feed without a profilePrompt takes every match at the same score, with no scoring task.
+        admissions.push({
+          feeds: unscored,
+          job: {
+            jobCiphertext: job.ciphertext,
+            document: doc,
+            score: EMPTY_PROMPT_SCORE,
+            scoreSource: "default",
+            scoreReason: "No profilePrompt on this feed: every match scores 5",
+            nowTs: now,
+          },
+        });
+      }
+      for (const n of await admitJobs(db, admissions)) counts.matched += n;
+      await queueScorings(db, toScore, now);
+      counts.scoring += toScore.length;
+    }
+    for (const { job, doc } of again) {
+      await archiveDocument(db, job, doc, { source: opts.source, nowTs: now, trackerMaxAgeMs });
+      counts.updated++;
     }
     return counts;
   });

@@ -42,11 +42,12 @@ export async function archiveDocument(
   db: Db,
   job: NormalizedJob,
   doc: JobDocument,
-  opts: { source: string; nowTs: number; trackerMaxAgeMs: number },
+  opts: { source: string; nowTs: number; trackerMaxAgeMs: number; known?: { exploredAtTs: number } },
 ): Promise<"inserted" | "known"> {
   const now = opts.nowTs;
   const exploredAtTs = job.exploredAt ?? now;
-  const known = await repo.findJobMeta(db, job.ciphertext);
+  // `known`: the caller read it already (findArchived) in this transaction.
+  const known = opts.known ?? (await repo.findJobMeta(db, job.ciphertext));
   if (known) {
     if (exploredAtTs >= known.exploredAtTs) {
       await repo.updateJob(db, job.ciphertext, { ...columns(job, opts.source), document: doc, exploredAtTs, updatedAtTs: now });
@@ -64,6 +65,31 @@ export async function archiveDocument(
     updatedAtTs: now,
   });
   return "inserted";
+}
+
+/** The archived ones of these ciphertexts, with their exploredAtTs, in one read (see archiveDocument's `known`). */
+export function findArchived(db: Db, ciphertexts: readonly string[]): Promise<Map<string, number>> {
+  return repo.findJobsMeta(db, ciphertexts);
+}
+
+/** Inserts documents whose ciphertexts are not archived (findArchived), each once, in one statement per chunk. */
+export async function archiveNewDocuments(
+  db: Db,
+  items: readonly { job: NormalizedJob; doc: JobDocument }[],
+  opts: { source: string; nowTs: number },
+): Promise<void> {
+  const now = opts.nowTs;
+  await repo.insertJobs(
+    db,
+    items.map(({ job, doc }) => ({
+      ciphertext: job.ciphertext,
+      ...columns(job, opts.source),
+      document: doc,
+      firstSeenAtTs: now,
+      exploredAtTs: job.exploredAt ?? now,
+      updatedAtTs: now,
+    })),
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, isPg, many, preparedOne, rawExec, tables } from "../../db/query";
+import { exec, isPg, many, preparedOne, rawExec, rawInsertMany, rawMany, tables } from "../../db/query";
 import type { jobs, jobTracking } from "../../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -19,6 +19,28 @@ export function findJobMeta(db: Db, ciphertext: string): Promise<{ exploredAtTs:
     },
     { ciphertext },
   );
+}
+
+/**
+ * exploredAtTs of those of these ciphertexts that are archived: one read per 512, the list padded to a power
+ * of two (repeating its last item) so a handful of statement texts serve every batch size.
+ */
+export async function findJobsMeta(db: Db, ciphertexts: readonly string[]): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (let at = 0; at < ciphertexts.length; at += 512) {
+    const chunk = ciphertexts.slice(at, at + 512);
+    let size = 1;
+    while (size < chunk.length) size *= 2;
+    while (chunk.length < size) chunk.push(chunk[chunk.length - 1]!);
+    const rows = await rawMany<{ ciphertext: string; exploredAtTs: number | string }>(
+      db,
+      `jobs.findJobsMeta:${size}`,
+      `SELECT ciphertext, explored_at_ts AS "exploredAtTs" FROM jobs WHERE ciphertext IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
+    );
+    for (const r of rows) found.set(r.ciphertext, Number(r.exploredAtTs));
+  }
+  return found;
 }
 
 export function findJob(db: Db, ciphertext: string): Promise<JobRow | undefined> {
@@ -94,7 +116,9 @@ const COLUMNS = [
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const BOOLEAN_COLUMNS = new Set<string>(["paymentVerified", "usOnly", "emailFound"]);
 const INSERT_COLUMNS = ["ciphertext", "firstSeenAtTs", ...COLUMNS] as const;
-const INSERT_SQL = `INSERT INTO jobs (${INSERT_COLUMNS.map(snake).join(", ")}) VALUES (${INSERT_COLUMNS.map(() => "?").join(", ")})`;
+const INSERT_HEAD = `INSERT INTO jobs (${INSERT_COLUMNS.map(snake).join(", ")})`;
+const INSERT_ROW = `(${INSERT_COLUMNS.map(() => "?").join(", ")})`;
+const INSERT_SQL = `${INSERT_HEAD} VALUES ${INSERT_ROW}`;
 const UPDATE_SQL = `UPDATE jobs SET ${COLUMNS.map((c) => `${snake(c)} = ?`).join(", ")} WHERE ciphertext = ?`;
 
 /** A column's value as both drivers take it: the document as JSON text (as the json/jsonText columns store it), booleans as SQLite's 0/1 or PostgreSQL's true/false. */
@@ -117,6 +141,16 @@ export async function insertJob(db: Db, row: JobInsert): Promise<void> {
   await rawExec(db, "jobs.insert", INSERT_SQL, driverValues(db, row, INSERT_COLUMNS));
 }
 
+/** New jobs of a batch, in one statement per chunk (see rawInsertMany). */
+export async function insertJobs(db: Db, rows: readonly JobInsert[]): Promise<void> {
+  await rawInsertMany(
+    db,
+    "jobs.insertMany",
+    { head: INSERT_HEAD, row: INSERT_ROW },
+    rows.map((row) => driverValues(db, row, INSERT_COLUMNS)),
+  );
+}
+
 export async function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "ciphertext" | "firstSeenAtTs">): Promise<void> {
   await rawExec(db, "jobs.update", UPDATE_SQL, [...driverValues(db, changes, COLUMNS), ciphertext]);
 }
@@ -127,6 +161,17 @@ export type TrackingRow = typeof jobTracking.$inferSelect;
 export async function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$inferInsert): Promise<void> {
   const { jobTracking } = tables(db);
   await exec(db, db.insert(jobTracking).values(row).onConflictDoNothing());
+}
+
+/** Starts watching each of these jobs that is not watched already, in one statement per chunk. */
+export async function insertTrackingsIfAbsent(db: Db, rows: readonly (typeof jobTracking.$inferInsert)[]): Promise<void> {
+  const pg = isPg(db);
+  await rawInsertMany(
+    db,
+    "jobs.insertTrackings",
+    { head: "INSERT INTO job_tracking (job_ciphertext, active, state, last_checked_at_ts)", row: "(?, ?, ?, ?)", tail: "ON CONFLICT DO NOTHING" },
+    rows.map((r) => [r.jobCiphertext, pg ? r.active : r.active ? 1 : 0, JSON.stringify(r.state), r.lastCheckedAtTs]),
+  );
 }
 
 export function findTracking(db: Db, ciphertext: string): Promise<TrackingRow | undefined> {

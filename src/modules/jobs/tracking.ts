@@ -18,6 +18,17 @@ export async function ensureTracked(db: Db, ciphertext: string, document: unknow
   });
 }
 
+/** ensureTracked for a batch of jobs (each once), in one statement per chunk. */
+export async function ensureTrackedMany(db: Db, jobs: readonly { ciphertext: string; document: unknown; nowTs: number }[]): Promise<void> {
+  await repo.insertTrackingsIfAbsent(
+    db,
+    jobs.map(({ ciphertext, document, nowTs }) => {
+      const state = startTracking(countsOf(document), nowTs);
+      return { jobCiphertext: ciphertext, active: state.active, state: state as unknown as Record<string, unknown>, lastCheckedAtTs: nowTs };
+    }),
+  );
+}
+
 /** Records a newer document of a watched job as a check; does nothing for jobs nobody watches. */
 export async function checkTracked(db: Db, ciphertext: string, document: unknown, nowTs: number, maxAgeMs: number): Promise<void> {
   const row = await repo.findTracking(db, ciphertext);

@@ -6,7 +6,7 @@ import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
 import { monthOf } from "../../lib/time";
-import { enqueueTask } from "../../worker/tasks";
+import { enqueueTasks } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
 import { admitFeedOf, admitJob } from "../feeds/admit";
@@ -32,7 +32,12 @@ export const SCORE_TASK = "score";
 
 /** Queues the scoring of a job a feed matched; call inside the transaction that archived it. */
 export async function queueScoring(db: Db, payload: { feedId: string; ciphertext: string }, nowTs: number): Promise<void> {
-  await enqueueTask(db, SCORE_TASK, payload, nowTs, { maxAttempts: 4 });
+  await queueScorings(db, [payload], nowTs);
+}
+
+/** queueScoring for a batch's matches, in their order, in one statement per chunk. */
+export async function queueScorings(db: Db, payloads: readonly { feedId: string; ciphertext: string }[], nowTs: number): Promise<void> {
+  await enqueueTasks(db, SCORE_TASK, payloads, nowTs, { maxAttempts: 4 });
 }
 
 /** Model failures worth another attempt later; the rest (refusal, bad output, bad request) fall back at once. */

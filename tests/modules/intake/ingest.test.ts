@@ -65,6 +65,27 @@ describe("ingestion", async () => {
     expect(woken).toBe(1);
   });
 
+  test("one batch: events in match order (jobs, then each job's feeds); a ciphertext met again in the batch is a known job", async () => {
+    const { feed } = await setup();
+    const a = await feed({});
+    const b = await feed({});
+    t.clock.advance(1000);
+    const T = Date.UTC(2026, 0, 15, 12);
+    const first = makeDoc({ title: "First", exploredAt: T + 1000 });
+    const second = makeDoc({ title: "Second" });
+    const result = await ingestDocuments(t.deps, [first, second, { ...first, title: "First, newer", exploredAt: T + 2000 }], { source: "test" });
+    expect(result).toMatchObject({ received: 3, inserted: 2, updated: 1, matched: 4 });
+    const order = [a.id, b.id].sort(); // the index returns a job's feeds in its own order; the events keep it per job
+    const events = await rows<{ feed_id: string; title: string }>(
+      "SELECT e.feed_id, j.title FROM events e JOIN jobs j ON j.ciphertext = e.job_ciphertext ORDER BY e.seq",
+    );
+    expect(events.map((e) => e.title)).toEqual(["First, newer", "First, newer", "Second", "Second"]);
+    expect([events[0]!.feed_id, events[1]!.feed_id].sort()).toEqual(order);
+    expect(await count("SELECT count(*) AS n FROM feed_jobs")).toBe(4);
+    expect(await count("SELECT count(*) AS n FROM job_tracking")).toBe(2);
+    expect((await rows<{ title: string }>("SELECT title FROM jobs ORDER BY title")).map((r) => r.title)).toEqual(["First, newer", "Second"]);
+  });
+
   test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", async () => {
     const { feed } = await setup();
     await feed({});
