@@ -34,12 +34,40 @@ const Health = t.Object({
   database: t.Object({ status: t.Union([t.Literal("ok"), t.Literal("error")]), journalMode: t.Optional(t.String()), error: t.Optional(t.String()) }),
 });
 
-async function checkDatabase(deps: Deps): Promise<typeof Health.static.database> {
+type DatabaseHealth = typeof Health.static.database;
+
+/**
+ * How long a healthy answer from the database stands for /healthz: a probe wants to know the database
+ * answers, which needs no round trip (nor a wait behind the transaction in hand) for each of thousands
+ * of requests a second. A failure is never reused, so a database that breaks shows on /healthz at most
+ * this long later, and keeps being asked until it answers again.
+ */
+export const HEALTH_CACHE_MS = 1000;
+
+async function checkDatabase(deps: Deps): Promise<DatabaseHealth> {
   try {
     return { status: "ok", ...(await databaseHealth(deps.db)) };
   } catch (err) {
     return { status: "error", error: (err as Error).message };
   }
+}
+
+/** checkDatabase, with an "ok" reused for HEALTH_CACHE_MS (monotonic time: a test's manual clock does not stop it expiring). */
+function cachedDatabaseCheck(deps: Deps): () => Promise<DatabaseHealth> {
+  let ok: { at: number; result: DatabaseHealth } | undefined;
+  let inFlight: Promise<DatabaseHealth> | undefined;
+  return () => {
+    if (ok && performance.now() - ok.at < HEALTH_CACHE_MS) return Promise.resolve({ ...ok.result });
+    if (!inFlight) {
+      const at = performance.now();
+      inFlight = checkDatabase(deps).then((result) => {
+        inFlight = undefined;
+        ok = result.status === "ok" ? { at, result } : undefined;
+        return { ...result };
+      });
+    }
+    return inFlight;
+  };
 }
 
 /**
@@ -61,6 +89,7 @@ export function listenOptions(config: Pick<Config, "host" | "port">) {
  */
 export function createApp(deps: Deps) {
   const startedAt = deps.clock.now();
+  const databaseStatus = cachedDatabaseCheck(deps);
   // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
   const app = new Elysia({ normalize: true, encodeSchema: false });
   const handleError = createErrorHandler(
@@ -130,7 +159,7 @@ export function createApp(deps: Deps) {
       .get(
         "/healthz",
         async ({ set }) => {
-          const database = await checkDatabase(deps);
+          const database = await databaseStatus();
           if (database.status !== "ok") set.status = 503;
           return { status: database.status, version: deps.version, uptimeS: Math.floor((deps.clock.now() - startedAt) / 1000), database };
         },

@@ -1,5 +1,6 @@
 import { Elysia, type AnyElysia } from "elysia";
 import { toOpenAPISchema } from "@elysiajs/openapi";
+import "./formats";
 import { ScalarRender } from "@elysiajs/openapi/scalar";
 import type { OpenAPIV3_1 } from "openapi-types";
 // The reference page's script ships inside the binary: /docs works with no internet access.

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { HEALTH_CACHE_MS } from "../../src/app";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -47,6 +48,28 @@ describe("route table", () => {
     const res = await t.request("GET", "/healthz");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: "ok", version: expect.any(String), database: { status: "ok" } });
+  });
+
+  test("health reuses a healthy database answer for HEALTH_CACHE_MS, and reports a broken database after it", async () => {
+    t = await createTestApp();
+    expect((await t.request("GET", "/healthz")).status).toBe(200);
+    const db = t.deps.db;
+    t.deps.db = new Proxy(db, {
+      get() {
+        throw new Error("database unavailable");
+      },
+    });
+    try {
+      const cached = await t.request("GET", "/healthz");
+      expect(cached.status).toBe(200);
+      await Bun.sleep(HEALTH_CACHE_MS + 10);
+      const broken = await t.request("GET", "/healthz");
+      expect(broken.status).toBe(503);
+      expect(broken.body.database).toEqual({ status: "error", error: "database unavailable" });
+    } finally {
+      t.deps.db = db;
+    }
+    expect((await t.request("GET", "/healthz")).status).toBe(200);
   });
 });
 

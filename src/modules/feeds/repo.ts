@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
-import { exec, many, one, preparedOne, rawExec, tables, rawInsertMany } from "../../db/query";
+import { exec, many, one, preparedMany, preparedOne, rawExec, rawInsertMany, tables } from "../../db/query";
 import type { feedJobs, feeds } from "../../db/schema";
 import { jobSummaries, type JobSummary } from "../jobs/repo";
 
@@ -45,9 +45,26 @@ export function findFeedById(db: Db, id: string): Promise<FeedRow | undefined> {
   );
 }
 
-export function listFeeds(db: Db, accountId: string): Promise<FeedRow[]> {
-  const { feeds } = tables(db);
-  return many(db, db.select().from(feeds).where(eq(feeds.accountId, accountId)).orderBy(feeds.createdAtTs));
+/**
+ * An account's feeds, oldest first. Prepared once per connection (building and preparing this 30-column
+ * select cost ~250 µs per GET /api/v1/feeds), and sorted here: an ORDER BY the account index cannot serve
+ * makes SQLite open a sorter, ~30 µs even for no rows. The index gives one account's rows in insertion
+ * order, which the stable sort keeps for feeds created in the same millisecond.
+ */
+export async function listFeeds(db: Db, accountId: string): Promise<FeedRow[]> {
+  const rows = await preparedMany(
+    db,
+    "feeds.byAccount",
+    (d) => {
+      const { feeds } = tables(d);
+      return d
+        .select()
+        .from(feeds)
+        .where(eq(feeds.accountId, sql.placeholder("accountId")));
+    },
+    { accountId },
+  );
+  return rows.sort((a, b) => a.createdAtTs - b.createdAtTs);
 }
 
 export async function countFeeds(db: Db, accountId: string): Promise<number> {
