@@ -45,7 +45,9 @@ const rounds = Number(values.rounds ?? 3);
 const threads = Math.min(connections, Number(values.threads ?? 2));
 const wrk = values.client === "fetch" ? null : wrkPath();
 if (values.client === "wrk" && !wrk) throw new Error("--client wrk: wrk is not on PATH (Debian: apt-get install wrk)");
-const client = wrk ? `wrk (${threads} threads, ${connections} connections)` : `in-process fetch client (${connections} workers; ${values.client === "fetch" ? "--client fetch" : "wrk not on PATH"})`;
+const client = wrk
+  ? `wrk (${threads} threads, ${connections} connections)`
+  : `in-process fetch client (${connections} workers; ${values.client === "fetch" ? "--client fetch" : "wrk not on PATH"})`;
 const load = (url: string, headers: Record<string, string>, secs: number): Promise<LoadResult> =>
   wrk ? driveWrk(wrk, url, { headers, connections, seconds: secs, threads }) : drive(url, { headers, connections, seconds: secs });
 
