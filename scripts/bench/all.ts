@@ -11,7 +11,7 @@
  * Options: --jobs N (memory: jobs ingested, default 5000 to keep the run near 5 minutes; the goal is stated for 50000)
  *          --seconds N --rounds N (HTTP: per round, default 3 and 3) --skip a,b (baseline, match, webhooks, http, memory)
  */
-import { cpus, totalmem, tmpdir } from "node:os";
+import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -44,6 +44,8 @@ const steps: [string, string[]][] = [
   ["memory", ["scripts/bench/memory.ts", "--jobs", JOBS]],
 ];
 const started = performance.now();
+// Other work on the machine shows in every figure: the table names the load average before and after.
+const loadBefore = loadavg()[0]!;
 try {
   for (const [name, args] of steps) {
     if (skip.has(name)) continue;
@@ -121,7 +123,9 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
   ]);
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   console.log(`\n━━ bench:all — ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${took.toFixed(0)} s`);
-  console.log(`machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux; Bun ${Bun.version}; SQLite file, synchronous=FULL\n`);
+  console.log(
+    `machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Linux; Bun ${Bun.version}; SQLite file, synchronous=FULL; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after\n`,
+  );
   console.log("| benchmark | this run | same-run baseline | goal |");
   console.log("|---|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
