@@ -9,14 +9,23 @@
  * 2. Throughput: a burst of applications (concurrency --connections), time
  *    until every one is final: applications/s sustained.
  *
+ * Stage timings (SQLite): the benchmark adds triggers to its own temporary database after `serve` has
+ * migrated it, which stamp the wall-clock time (ms) when an application row is inserted (accepted), its task
+ * is claimed (status → running), the sandbox records the submission (submitted) and the application leaves
+ * `processing` (settle; the trigger fires inside the settle transaction, just before its commit). Nothing in
+ * the product knows about them. For every latency run: p50/p99 of each step, beside the client's view.
+ *
  * Options: --latency-runs N (default 100) --burst N (default 500) --connections N (default 32)
  *          --database-url postgres://… (a fresh database on that server; default a SQLite file)
  *          --nodes N (PostgreSQL only: N `serve` processes on the one database, requests spread round-robin)
  */
+import { Database } from "bun:sqlite";
 import { parseArgs } from "node:util";
 import { runCommand } from "../../tests/helpers/process";
 import { makeDoc } from "../../tests/helpers/factories";
 import { benchStore, nodesOption, STORE_OPTIONS, STORE_USAGE, startNodes } from "./cluster";
+import { printStages } from "./stages";
+import { writeSummary } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -62,6 +71,21 @@ const server = {
     return servers[turn++ % servers.length]!.url;
   },
 };
+// The stage log (SQLite only): triggers on the run's own database, added after serve migrated it.
+const stageDb = store.databaseUrl === undefined ? new Database(store.env.JOBPILOT_DB!) : null;
+if (stageDb) {
+  const NOW = "((julianday('now') - 2440587.5) * 86400000.0)";
+  stageDb.run("PRAGMA busy_timeout = 5000");
+  stageDb.run("CREATE TABLE bench_stages (stage TEXT NOT NULL, application_id TEXT NOT NULL, at_ms REAL NOT NULL)");
+  stageDb.run(`CREATE TRIGGER bench_accepted AFTER INSERT ON applications BEGIN
+    INSERT INTO bench_stages VALUES ('accepted', NEW.id, ${NOW}); END`);
+  stageDb.run(`CREATE TRIGGER bench_claimed AFTER UPDATE OF status ON tasks WHEN NEW.status = 'running' AND NEW.kind = 'apply.submit' BEGIN
+    INSERT INTO bench_stages VALUES ('claimed', json_extract(NEW.payload, '$.applicationId'), ${NOW}); END`);
+  stageDb.run(`CREATE TRIGGER bench_submitted AFTER INSERT ON sandbox_submissions BEGIN
+    INSERT INTO bench_stages VALUES ('submitted', NEW.application_id, ${NOW}); END`);
+  stageDb.run(`CREATE TRIGGER bench_settled AFTER UPDATE OF status ON applications WHEN OLD.status = 'processing' AND NEW.status != 'processing' BEGIN
+    INSERT INTO bench_stages VALUES ('settled', NEW.id, ${NOW}); END`);
+}
 const key = created.apiKey as string;
 const headers = { "x-api-key": key, "content-type": "application/json" };
 
@@ -96,16 +120,22 @@ try {
 
   // 1. latency
   const latencies: number[] = [];
+  const runs: { id: string; sent: number; answered: number; seen: number }[] = [];
   for (const d of docs.slice(0, RUNS)) {
     const t0 = performance.now();
+    const sent = Date.now();
     const id = await apply(d);
+    const answered = Date.now();
     while ((await statusOf(id)) === "processing") await Bun.sleep(2);
     latencies.push(performance.now() - t0);
+    runs.push({ id, sent, answered, seen: Date.now() });
   }
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!;
   console.log(`\napply → final status, one at a time (${RUNS} runs, status polled every 2 ms):`);
   console.log(`  p50 ${pct(0.5).toFixed(1)} ms, p99 ${pct(0.99).toFixed(1)} ms`);
+  if (stageDb) printStages("by stage (server stamps from triggers, ms resolution)", applyStages(stageDb, runs));
+  else console.log("  (stage timings: SQLite only)");
 
   // 2. throughput
   const burst = docs.slice(RUNS);
@@ -128,6 +158,13 @@ try {
   console.log(`\nburst of ${BURST} applications, ${CONNECTIONS} concurrent requests:`);
   console.log(`  accepted (200 + queueId) at ${Math.round(BURST / ((accepted - t0) / 1000))}/s; all final after ${((done - t0) / 1000).toFixed(2)} s`);
   console.log(`  ${Math.round(BURST / ((done - t0) / 1000))} applications/s sustained, queued to final (${applied} applied in all)`);
+  await writeSummary("apply", {
+    latencyP50Ms: pct(0.5),
+    latencyP99Ms: pct(0.99),
+    acceptedPerSec: BURST / ((accepted - t0) / 1000),
+    sustainedPerSec: BURST / ((done - t0) / 1000),
+    store: store.label,
+  });
   if (applied < BURST) {
     const sample = ((await (await fetch(`${server.url}/api/auto-apply-v2/applied-jobs?limit=3`, { headers })).json()) as any).jobs;
     console.log(
@@ -136,6 +173,29 @@ try {
     );
   }
 } finally {
+  stageDb?.close();
   await Promise.all(servers.map((s) => s.stop()));
   await store.remove();
+}
+
+/** Each latency run's steps: the client's request and the server's stamps, in wall-clock ms. */
+function applyStages(db: Database, runs: { id: string; sent: number; answered: number; seen: number }[]): [string, number[]][] {
+  const at = new Map<string, Record<string, number>>();
+  for (const r of db.query("SELECT stage, application_id AS id, at_ms AS atMs FROM bench_stages").all() as { stage: string; id: string; atMs: number }[]) {
+    const stages = at.get(r.id) ?? {};
+    stages[r.stage] ??= r.atMs; // the first claim (a retry claims again)
+    at.set(r.id, stages);
+  }
+  const out: Record<string, number[]> = {};
+  const add = (k: string, a: number | undefined, b: number | undefined) => a !== undefined && b !== undefined && (out[k] ??= []).push(b - a);
+  for (const r of runs) {
+    const s = at.get(r.id) ?? {};
+    add("request sent → accepted (row written)", r.sent, s.accepted);
+    add("accepted → 200 in", s.accepted, r.answered);
+    add("accepted → claimed", s.accepted, s.claimed);
+    add("claimed → submitted", s.claimed, s.submitted);
+    add("submitted → settled", s.submitted, s.settled);
+    add("settled → final status seen (2 ms polls)", s.settled, r.seen);
+  }
+  return Object.entries(out);
 }

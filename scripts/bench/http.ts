@@ -1,62 +1,104 @@
 /**
  * bun run bench — HTTP overhead of jobpilot against bare Bun.serve, in one run.
  *
- * Starts `jobpilot serve` (from source, temporary database, access logs off)
- * and a bare Bun.serve answering the same JSON, then drives both with the same
- * closed-loop load for the same time, alternating rounds to even out a noisy
- * machine. The jobpilot route is authenticated and rate-limited (the account's
- * limits are multiplied so no request is refused): today GET /api/v1/account;
- * switch to GET /api/auto-apply-v2/status once the apply issue lands.
+ * Starts `jobpilot serve` (from source, temporary database, access logs off) and, for each route measured, a
+ * bare Bun.serve answering the same JSON body (a fetch handler building one Response, nothing else), then
+ * drives each pair with the same closed-loop load for the same time, alternating rounds to even out a noisy
+ * machine, and reports each route's median over the rounds as a ratio to its bare twin. Routes:
+ * GET /api/v1/account (authenticated and rate-limited; the account's limits are multiplied so no request is
+ * refused), GET /api/v1/feeds (the same, an empty list) and /healthz (neither).
  *
- * Options: --seconds N (per round, default 5) --connections N (default 32) --rounds N (default 2)
+ * Load generator: wrk when it is on PATH (Debian package `wrk`), else the in-process fetch client of load.ts,
+ * which on a small machine takes CPU from the servers it measures; the report says which. --client forces one.
+ *
+ * Options: --seconds N (per round, default 5) --connections N (default 32) --rounds N (default 3)
+ *          --threads N (wrk threads, default 2) --client wrk|fetch --routes a,b (paths; default all three)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { runCommand, startServer } from "../../tests/helpers/process";
+import { runCommand, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { drive, type LoadResult } from "./load";
+import { writeSummary } from "./summary";
+import { driveWrk, wrkPath } from "./wrk";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
-  options: { seconds: { type: "string" }, connections: { type: "string" }, rounds: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    seconds: { type: "string" },
+    connections: { type: "string" },
+    rounds: { type: "string" },
+    threads: { type: "string" },
+    client: { type: "string" },
+    routes: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
 });
 if (values.help) {
-  console.log("Usage: bun run bench [--seconds N] [--connections N] [--rounds N]");
+  console.log("Usage: bun run bench [--seconds N] [--connections N] [--rounds N] [--threads N] [--client wrk|fetch] [--routes /healthz,/api/v1/feeds,…]");
   process.exit(0);
 }
 const seconds = Number(values.seconds ?? 5);
 const connections = Number(values.connections ?? 32);
-const rounds = Number(values.rounds ?? 2);
+const rounds = Number(values.rounds ?? 3);
+const threads = Math.min(connections, Number(values.threads ?? 2));
+const wrk = values.client === "fetch" ? null : wrkPath();
+if (values.client === "wrk" && !wrk) throw new Error("--client wrk: wrk is not on PATH (Debian: apt-get install wrk)");
+const client = wrk
+  ? `wrk (${threads} threads, ${connections} connections)`
+  : `in-process fetch client (${connections} workers; ${values.client === "fetch" ? "--client fetch" : "wrk not on PATH"})`;
+const load = (url: string, headers: Record<string, string>, secs: number): Promise<LoadResult> =>
+  wrk ? driveWrk(wrk, url, { headers, connections, seconds: secs, threads }) : drive(url, { headers, connections, seconds: secs });
+
+const ROUTES: { path: string; auth: boolean; goal: number }[] = [
+  { path: "/api/v1/account", auth: true, goal: 0.5 },
+  { path: "/api/v1/feeds", auth: true, goal: 0.4 },
+  { path: "/healthz", auth: false, goal: 0.7 },
+];
+const wanted = values.routes?.split(",").map((s) => s.trim());
+const routes = wanted ? ROUTES.filter((r) => wanted.includes(r.path)) : ROUTES;
+if (routes.length === 0) throw new Error(`--routes: none of ${ROUTES.map((r) => r.path).join(", ")}`);
 
 const dir = mkdtempSync(join(tmpdir(), "jp-bench-"));
 const env = { JOBPILOT_DB: join(dir, "bench.db"), LOG_LEVEL: "warn" };
 const bun = process.execPath;
 
 console.log(`setting up (database ${env.JOBPILOT_DB}) …`);
+console.log(`load generator: ${client}`);
 const created = await runCommand([bun, "run", "src/main.ts", "account", "create", "--name", "bench", "--json"], env);
 const { accountId, apiKey } = JSON.parse(created.stdout);
 await runCommand([bun, "run", "src/main.ts", "account", "limits", "--account", accountId, "--multiplier", "1000000"], env);
 
 const jobpilot = await startServer([bun, "run", "src/main.ts", "serve"], env);
-const path = "/api/v1/account";
-const sample = await fetch(jobpilot.url + path, { headers: { "x-api-key": apiKey } });
-const sampleBody = await sample.text();
-if (sample.status !== 200) throw new Error(`jobpilot answered ${sample.status}: ${sampleBody}`);
-const bare = await startServer([bun, "run", "scripts/bench/bare-server.ts"], { BENCH_BODY: sampleBody });
-
-const targets = {
-  "bare Bun.serve": { url: bare.url + path, headers: {} },
-  [`jobpilot GET ${path}`]: { url: jobpilot.url + path, headers: { "x-api-key": apiKey } },
-};
-const results: Record<string, LoadResult[]> = {};
+const bares: ServerProcess[] = [];
+interface Target {
+  name: string;
+  route: (typeof ROUTES)[number];
+  bare: boolean;
+  url: string;
+  headers: Record<string, string>;
+}
+const targets: Target[] = [];
+const results = new Map<Target, LoadResult[]>();
+const median = (list: LoadResult[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
 try {
-  for (const [_name, t] of Object.entries(targets)) await drive(t.url, { headers: t.headers, connections, seconds: 1 }); // warm up
+  for (const route of routes) {
+    const headers: Record<string, string> = route.auth ? { "x-api-key": apiKey } : {};
+    const sample = await fetch(jobpilot.url + route.path, { headers });
+    const body = await sample.text();
+    if (sample.status !== 200) throw new Error(`jobpilot answered ${sample.status} on ${route.path}: ${body}`);
+    const bare = await startServer([bun, "run", "scripts/bench/bare-server.ts"], { BENCH_BODY: body });
+    bares.push(bare);
+    targets.push({ name: `bare Bun.serve (${route.path} body)`, route, bare: true, url: bare.url + route.path, headers: {} });
+    targets.push({ name: `jobpilot GET ${route.path}`, route, bare: false, url: jobpilot.url + route.path, headers });
+  }
+  for (const t of targets) await load(t.url, t.headers, 1); // warm up
   for (let round = 1; round <= rounds; round++) {
-    for (const [name, t] of Object.entries(targets)) {
-      process.stdout.write(`round ${round}/${rounds}: ${name} for ${seconds} s … `);
-      const r = await drive(t.url, { headers: t.headers, connections, seconds });
-      (results[name] ??= []).push(r);
+    for (const t of targets) {
+      process.stdout.write(`round ${round}/${rounds}: ${t.name} for ${seconds} s … `);
+      const r = await load(t.url, t.headers, seconds);
+      results.set(t, [...(results.get(t) ?? []), r]);
       console.log(
         `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ""}`,
       );
@@ -64,17 +106,21 @@ try {
   }
 } finally {
   await jobpilot.stop();
-  await bare.stop();
+  for (const b of bares) await b.stop();
   rmSync(dir, { recursive: true, force: true });
 }
 
-const best = (name: string) => results[name]!.reduce((a, b) => (b.rps > a.rps ? b : a));
-const names = Object.keys(targets);
-const base = best(names[0]!);
-const ours = best(names[1]!);
-console.log(`\n${connections} connections, best of ${rounds} rounds of ${seconds} s, same machine, loopback:`);
-console.log(`  ${names[0]!.padEnd(34)} ${Math.round(base.rps).toString().padStart(7)} req/s  p50 ${base.p50Ms.toFixed(2)} ms  p99 ${base.p99Ms.toFixed(2)} ms`);
-console.log(`  ${names[1]!.padEnd(34)} ${Math.round(ours.rps).toString().padStart(7)} req/s  p50 ${ours.p50Ms.toFixed(2)} ms  p99 ${ours.p99Ms.toFixed(2)} ms`);
-console.log(`  ratio jobpilot / bare: ${(ours.rps / base.rps).toFixed(2)} (target ≥ 0.50)`);
-const non200 = Object.entries(ours.statuses).filter(([s]) => s !== "200");
-if (non200.length) console.log(`  warning: jobpilot answered non-200 statuses ${JSON.stringify(Object.fromEntries(non200))}`);
+console.log(`\n${client}, median of ${rounds} rounds of ${seconds} s, same machine, loopback:`);
+const figures: Record<string, { rps: number; bareRps: number; ratio: number; goal: number; p99Ms: number }> = {};
+for (const route of routes) {
+  const bare = median(results.get(targets.find((t) => t.route === route && t.bare)!)!);
+  const ours = median(results.get(targets.find((t) => t.route === route && !t.bare)!)!);
+  const ratio = ours.rps / bare.rps;
+  figures[route.path] = { rps: ours.rps, bareRps: bare.rps, ratio, goal: route.goal, p99Ms: ours.p99Ms };
+  console.log(
+    `  GET ${route.path.padEnd(16)} ${Math.round(ours.rps).toString().padStart(7)} req/s (p99 ${ours.p99Ms.toFixed(2)} ms)  bare ${Math.round(bare.rps).toString().padStart(7)} req/s  ratio ${ratio.toFixed(2)} (goal ≥ ${route.goal.toFixed(2)})`,
+  );
+  const non200 = Object.entries(ours.statuses).filter(([s]) => s !== "200");
+  if (non200.length || ours.errors) console.log(`    warning: non-200 answers ${JSON.stringify(Object.fromEntries(non200))}, ${ours.errors} errors`);
+}
+await writeSummary("http", { client: wrk ? "wrk" : "fetch", connections, routes: figures });

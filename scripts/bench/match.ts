@@ -13,6 +13,9 @@
  * 3. With --nodes N: the same ingest over HTTP (POST /admin/jobs) through N `serve` processes on one
  *    store (N > 1 needs --database-url), to compare one node with several.
  *
+ *    Where the time goes: each batch's time split by stage (prepare up to BEGIN, archive, match, outbox
+ *    write, commit), p50/p99 over the batches, measured from outside the product code (see stages.ts).
+ *
  * Options: --feeds N (default 10000) --jobs N (default 1000) --ingest-jobs N (default 5000) --batch N (default 100)
  *          --database-url postgres://… (a fresh database on that server; default a SQLite file) --nodes N
  */
@@ -31,6 +34,8 @@ import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { normalizeJob } from "../../src/modules/jobs/normalize";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { randomFeed } from "./fixtures";
+import { installSqliteProbe, printStages, probeMatch, record, since, splitIngest, timeline } from "./stages";
+import { writeSummary } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -116,6 +121,8 @@ console.log(`  index is ${(naiveMedian / median).toFixed(0)}× faster than the n
 const INGEST_FEEDS = Number(values["ingest-feeds"] ?? 1000);
 const store = await benchStore("match", values["database-url"]);
 console.log(`ingest database: ${store.label}`);
+const staged = store.databaseUrl === undefined;
+if (staged) installSqliteProbe();
 const clock = new ManualClock(T0);
 const log = createLogger({ level: "warn", write: () => {} });
 const { deps } = await createDeps({ ...loadConfig({}), ...storeConfig(store) }, { clock, log });
@@ -127,24 +134,50 @@ await tx(deps.db, async (t) => {
     deps.feedIndex.upsert(row);
   }
 });
+if (staged) probeMatch(deps.feedIndex);
 const docs = Array.from({ length: INGEST_JOBS }, (_, i) => generateJob({ seed: 43, index: i, nowTs: T0 }));
 console.log(`\ningesting ${INGEST_JOBS} jobs in batches of ${BATCH} against ${INGEST_FEEDS} feeds (file database, synchronous=FULL) …`);
 const totals = { inserted: 0, matched: 0, scoring: 0, rejected: 0 };
+const split: Record<string, number[]> = {};
+record(staged);
 t = performance.now();
 for (let i = 0; i < docs.length; i += BATCH) {
   clock.advance(1);
+  const from = timeline.length;
+  const t0 = performance.now();
   const r = await ingestDocuments(deps, docs.slice(i, i + BATCH), { source: "bench" });
+  const t1 = performance.now();
+  if (staged) {
+    for (const [stage, ms] of Object.entries(splitIngest(since(from), t0, t1))) (split[stage] ??= []).push(ms);
+    (split.total ??= []).push(t1 - t0);
+    timeline.length = 0;
+  }
   totals.inserted += r.inserted;
   totals.matched += r.matched;
   totals.scoring += r.scoring;
   totals.rejected += r.rejected;
 }
 const secs = (performance.now() - t) / 1000;
+record(false);
 const events = Number((await rawMany<{ n: number | string }>(deps.db, "bench.events", "SELECT count(*) AS n FROM events", []))[0]!.n);
 await closeDeps(deps);
 await store.remove();
 console.log(`  ${Math.round(totals.inserted / secs)} jobs/s (target ≥ 2,000): ${totals.inserted} jobs archived and matched in ${secs.toFixed(2)} s`);
 console.log(`  ${totals.matched} feed entries, ${events} outbox events, ${totals.scoring} scoring tasks written; ${totals.rejected} rejected`);
+if (staged) {
+  const order = ["prepare", "archive", "match", "outbox", "other sql", "commit", "return", "total"];
+  printStages(
+    `one batch of ${BATCH} jobs by stage`,
+    order.map((k) => [k === "outbox" ? "outbox write" : k, split[k] ?? []]),
+    "probe overhead included; prepare = normalise + index sync + BEGIN",
+  );
+} else console.log("  (stage timings: SQLite only)");
+await writeSummary("match", {
+  matchMedianMs: median,
+  ingestJobsPerSec: totals.inserted / secs,
+  ingestFeeds: INGEST_FEEDS,
+  store: store.label,
+});
 
 // ---- 3. ingest over HTTP through N nodes (only with --nodes) ----
 if (values.nodes !== undefined) {

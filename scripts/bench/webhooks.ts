@@ -13,6 +13,12 @@
  * 2. Throughput: a burst of jobs ingested in batches with every feed holding
  *    a webhook; deliveries per second until every event is delivered.
  *
+ * Stage timings (SQLite; measured from outside the product code, see stages.ts): for each latency job, when
+ * its ingest committed (and how the ingest split into archive, match, outbox write, commit), when the
+ * deliverer's scan found the event (claimed), when the POST left, reached the receiver and was answered, and
+ * when the attempt's settle transaction committed: p50/p99 of each step, so the tail is explained. For the
+ * burst, per event: commit → POST sent (queue wait), POST round trip, and the settle transactions.
+ *
  * Options: --feeds N (default 1000) --latency-jobs N (default 200) --burst-jobs N (default 1000)
  */
 import { parseArgs } from "node:util";
@@ -31,6 +37,8 @@ import { generateJob } from "../../src/sources/sandbox/generator";
 import { newId } from "../../src/lib/ids";
 import { makeFeedRow } from "../../tests/helpers/factories";
 import { randomFeed } from "./fixtures";
+import { eventCommittedAt, installSqliteProbe, type Mark, printStages, probeFetch, probeMatch, record, since, splitIngest, timeline } from "./stages";
+import { writeSummary } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -67,6 +75,11 @@ const url = `http://127.0.0.1:${receiver.port}/hook`;
 
 const store = await benchStore("hooks", values["database-url"]);
 console.log(`database: ${store.label}`);
+const staged = store.databaseUrl === undefined;
+if (staged) {
+  installSqliteProbe();
+  probeFetch();
+}
 const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
 const { deps } = await createDeps({ ...loadConfig({}), ...storeConfig(store), webhookAllowPrivate: true }, { clock: systemClock, log });
 const accounts: string[] = [];
@@ -95,6 +108,7 @@ async function enableAllWebhooks() {
     deps.feedIndex.upsert((await findFeedById(deps.db, row.id))!);
   }
 }
+if (staged) probeMatch(deps.feedIndex);
 const deliverer = createDeliverer(deps);
 deps.work.subscribe(() => deliverer.notify());
 deliverer.start();
@@ -108,35 +122,89 @@ const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext
 try {
   // 1. latency
   const pct = (list: number[], p: number) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))] ?? NaN;
-  async function latencyRun(seed: number): Promise<{ all: number[]; firsts: number[]; perJob: number }> {
+  async function latencyRun(seed: number): Promise<{ all: number[]; firsts: number[]; perJob: number; stages: Record<string, number[]> }> {
     const all: number[] = [];
     const firsts: number[] = [];
+    const stages: Record<string, number[]> = {};
     let perJob = 0;
+    record(staged);
     for (let i = 0; i < LATENCY_JOBS; i++) {
       const doc = generateJob({ seed, index: i, nowTs: Date.now() });
+      timeline.length = 0;
       const t0 = performance.now();
       await ingestDocuments(deps, [doc], { source: "bench" });
+      const returned = performance.now();
       const ids = await eventIdsOf(cipher(doc));
       perJob += ids.length;
       while (ids.some((id) => !arrivals.has(id))) await Bun.sleep(0);
       for (const id of ids) all.push(arrivals.get(id)! - t0);
       if (ids.length) firsts.push(Math.min(...ids.map((id) => arrivals.get(id)!)) - t0);
       await deliverer.idle();
+      if (staged && ids.length) addJobStages(stages, since(0), t0, returned, new Set(ids));
     }
-    return { all, firsts, perJob: perJob / LATENCY_JOBS };
+    record(false);
+    return { all, firsts, perJob: perJob / LATENCY_JOBS, stages };
   }
+  /** One job's path, from the marks of its window: the first of its webhooks to be sent. */
+  function addJobStages(out: Record<string, number[]>, marks: Mark[], t0: number, returned: number, ids: Set<string>) {
+    const add = (k: string, v: number | undefined) => v !== undefined && !Number.isNaN(v) && (out[k] ??= []).push(v);
+    const commit = marks.find((m) => m.kind === "commit" && m.end >= t0)?.end;
+    const post = marks.find((m) => m.kind === "fetch" && m.id !== undefined && ids.has(m.id));
+    if (commit === undefined || post === undefined) return;
+    for (const [stage, ms] of Object.entries(splitIngest(marks, t0, returned))) if (stage !== "return") add(`  ${stage}`, ms);
+    const claimed = marks.find((m) => m.kind === "due" && (m.rows ?? 0) > 0 && m.start >= commit && m.end <= post.start)?.end;
+    const settled = marks.find((m) => m.kind === "commit" && m.start >= post.end)?.end;
+    const received = arrivals.get(post.id!)!;
+    add("ingest → committed", commit - t0);
+    add("committed → claimed", claimed === undefined ? undefined : claimed - commit);
+    add("claimed → POST sent", claimed === undefined ? undefined : post.start - claimed);
+    add("POST sent → received", received - post.start);
+    add("received → answer in", post.end - received);
+    add("answer in → settled", settled === undefined ? undefined : settled - post.end);
+    add("ingest → received", received - t0);
+    add("ingest → settled", settled === undefined ? undefined : settled - t0);
+  }
+  const STAGE_ORDER = [
+    "ingest → committed",
+    "  prepare",
+    "  archive",
+    "  match",
+    "  outbox",
+    "  other sql",
+    "  commit",
+    "committed → claimed",
+    "claimed → POST sent",
+    "POST sent → received",
+    "received → answer in",
+    "answer in → settled",
+    "ingest → received",
+    "ingest → settled",
+  ];
+  const printJobStages = (title: string, stages: Record<string, number[]>) => {
+    if (!staged) return console.log("  (stage timings: SQLite only)");
+    printStages(
+      title,
+      STAGE_ORDER.map((k) => [k === "  outbox" ? "  outbox write" : k, stages[k] ?? []]),
+      "probe overhead included",
+    );
+  };
   const single = await latencyRun(77);
   console.log(`ingest → webhook received, ${LATENCY_JOBS} jobs one at a time, ${FEEDS + 1} feeds, one of them with a webhook:`);
   console.log(`  p50 ${pct(single.all, 0.5).toFixed(2)} ms, p99 ${pct(single.all, 0.99).toFixed(2)} ms (target: p99 < 10 ms)`);
+  printJobStages("by stage", single.stages);
   await enableAllWebhooks();
   const fanout = await latencyRun(79);
   console.log(`the same with every feed holding a webhook (${fanout.perJob.toFixed(1)} webhooks per job):`);
   console.log(`  first webhook of each job: p50 ${pct(fanout.firsts, 0.5).toFixed(2)} ms, p99 ${pct(fanout.firsts, 0.99).toFixed(2)} ms`);
   console.log(`  every webhook: p50 ${pct(fanout.all, 0.5).toFixed(2)} ms, p99 ${pct(fanout.all, 0.99).toFixed(2)} ms`);
+  printJobStages("first webhook of each job by stage", fanout.stages);
 
   // 2. throughput
   const docs = Array.from({ length: BURST_JOBS }, (_, i) => generateJob({ seed: 78, index: i, nowTs: Date.now() }));
   const before = arrivals.size;
+  timeline.length = 0;
+  eventCommittedAt.clear();
+  record(staged);
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += 50) await ingestDocuments(deps, docs.slice(i, i + 50), { source: "bench" });
   const expected = Number(
@@ -145,13 +213,61 @@ try {
   while (arrivals.size < expected) await Bun.sleep(5);
   await deliverer.idle(60_000);
   const secs = (performance.now() - t0) / 1000;
+  record(false);
   const delivered = arrivals.size - before;
   console.log(
     `\nburst: ${BURST_JOBS} jobs → ${delivered} webhooks delivered in ${secs.toFixed(2)} s: ${Math.round(delivered / secs)} deliveries/s (target ≥ 1,000)`,
   );
+  if (staged) printStages("per event and per transaction", burstStages(since(0)), "probe overhead included");
+  await writeSummary("webhooks", {
+    latencyP50Ms: pct(single.all, 0.5),
+    latencyP99Ms: pct(single.all, 0.99),
+    fanoutFirstP99Ms: pct(fanout.firsts, 0.99),
+    deliveriesPerSec: delivered / secs,
+    feeds: FEEDS + 1,
+    store: store.label,
+  });
 } finally {
+  record(false);
   await deliverer.stop();
   await closeDeps(deps);
   receiver.stop(true);
   await store.remove();
+}
+
+/** The burst's marks: per event the wait from its ingest's commit to its POST and the POST's round trip; per
+ * transaction (BEGIN … COMMIT; they take turns on the one connection) the ingest batches and the settles. */
+function burstStages(marks: Mark[]): [string, number[]][] {
+  const queued: number[] = [];
+  const roundTrip: number[] = [];
+  for (const m of marks) {
+    if (m.kind !== "fetch") continue;
+    roundTrip.push(m.end - m.start);
+    const committed = m.id === undefined ? undefined : eventCommittedAt.get(m.id);
+    if (committed !== undefined) queued.push(m.start - committed);
+  }
+  const ingestTx: number[] = [];
+  const settleTx: number[] = [];
+  const scans: number[] = [];
+  let begin: Mark | undefined;
+  let kinds = new Set<string>();
+  for (const m of marks) {
+    if (m.kind === "due") scans.push(m.end - m.start);
+    if (m.kind === "fetch" || m.kind === "match") continue;
+    if (m.kind === "begin") {
+      begin = m;
+      kinds = new Set();
+    } else if (m.kind === "commit" && begin) {
+      if (kinds.has("attempt")) settleTx.push(m.end - begin.start);
+      else if (kinds.has("archive")) ingestTx.push(m.end - begin.start);
+      begin = undefined;
+    } else kinds.add(m.kind);
+  }
+  return [
+    ["event committed → POST sent", queued],
+    ["POST round trip", roundTrip],
+    ["due-events scan", scans],
+    ["settle transaction", settleTx],
+    ["ingest transaction (50 jobs)", ingestTx],
+  ];
 }

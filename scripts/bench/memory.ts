@@ -1,0 +1,265 @@
+/**
+ * bun run scripts/bench/memory.ts — the compiled binary's memory and start-up time (part of bench:all).
+ *
+ * The server is the compiled executable (`bun run build`'s command, into a temporary directory) running
+ * `serve` on a SQLite file with 1,000 feeds (the benchmarks' realistic mixed filters, without profilePrompts as
+ * in bench:webhooks: the run measures ingest and delivery, not the local scorer — bench:stall does) of 20 accounts; a share of the feeds (--webhook-share, default
+ * 0.1) send webhooks to a receiver in this process. Its memory is read from /proc/<pid>/status (VmRSS now,
+ * VmHWM the peak since it started).
+ *
+ * 1. Ingest --jobs jobs over HTTP (POST /admin/jobs, 500 a request, 2 at a time), wait until every webhook
+ *    is delivered and no task is left: RSS then.
+ * 2. Start-up: the binary started 3 times on that existing database; time from spawn to the first 200 from
+ *    /healthz (polled every 2 ms), median and worst.
+ * 3. Mixed bursts on a fresh start: three times 400 jobs ingested (50 a request) while 1,600 API requests
+ *    (account, feed list, a feed's jobs, a job by ciphertext; 32 at a time) run; RSS sampled every 20 ms,
+ *    the peak (VmHWM), RSS after each burst and after 2 s idle.
+ *
+ * Options: --jobs N (default 5000: about a minute here; the goal is stated for 50000) --webhook-share F (default 0.1) --binary PATH (skip the build)
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../../src/config";
+import { tx } from "../../src/db/client";
+import { closeDeps, createDeps } from "../../src/deps";
+import { systemClock } from "../../src/lib/clock";
+import { createLogger } from "../../src/lib/log";
+import { createAccount, setRateLimits } from "../../src/modules/accounts/service";
+import { insertFeed } from "../../src/modules/feeds/repo";
+import { generateJob } from "../../src/sources/sandbox/generator";
+import { buildBinary, startServer, type ServerProcess } from "../../tests/helpers/process";
+import { randomFeed } from "./fixtures";
+import { writeSummary } from "./summary";
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { jobs: { type: "string" }, "webhook-share": { type: "string" }, binary: { type: "string" }, help: { type: "boolean", short: "h" } },
+});
+if (values.help) {
+  console.log("Usage: bun run scripts/bench/memory.ts [--jobs N] [--webhook-share F] [--binary PATH]");
+  process.exit(0);
+}
+const JOBS = Number(values.jobs ?? 5000);
+const SHARE = Number(values["webhook-share"] ?? 0.1);
+const FEEDS = 1000;
+const ADMIN = "bench-admin-token-0123456789";
+const MiB = 1024 * 1024;
+
+/** VmRSS and VmHWM of a process, in MiB. */
+export function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) / 1024;
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+let binary = values.binary;
+let builtDir: string | undefined;
+if (!binary) {
+  console.log("building the binary …");
+  binary = await buildBinary();
+  builtDir = join(binary, "..");
+}
+
+let arrivals = 0;
+const receiver = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  async fetch(req) {
+    await req.arrayBuffer();
+    arrivals++;
+    return new Response("ok");
+  },
+});
+const hookUrl = `http://127.0.0.1:${receiver.port}/hook`;
+
+const dir = mkdtempSync(join(tmpdir(), "jp-bench-mem-"));
+const dbPath = join(dir, "mem.db");
+console.log(`setting up ${FEEDS} feeds (${Math.round(FEEDS * SHARE)} with a webhook) in ${dbPath} …`);
+const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
+const setup = await createDeps({ ...loadConfig({}), dbPath }, { clock: systemClock, log });
+const keys: string[] = [];
+const accountIds: string[] = [];
+for (let i = 0; i < 20; i++) {
+  const created = await createAccount(setup.deps, { name: `bench ${i}` });
+  keys.push(created.apiKey);
+  accountIds.push(created.account.id);
+  await setRateLimits(setup.deps, created.account.id, { multiplier: 1_000_000 });
+}
+const feedIds: string[] = [];
+const created = Date.now() - 1000;
+await tx(setup.deps.db, async (t) => {
+  for (let i = 0; i < FEEDS; i++) {
+    const row = randomFeed(accountIds[i % accountIds.length]!, i, created);
+    const hooked = i < FEEDS * SHARE;
+    const saved = await insertFeed(t, {
+      ...row,
+      profilePrompt: "",
+      minScore: Math.min(row.minScore, 5),
+      notificationsMuted: hooked ? false : row.notificationsMuted,
+      webhookUrl: hooked ? hookUrl : null,
+      webhookSecret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+    });
+    if (i % accountIds.length === 0) feedIds.push(saved.id);
+  }
+});
+await closeDeps(setup.deps);
+
+const env = {
+  JOBPILOT_DB: dbPath,
+  JOBPILOT_SOURCES: "none",
+  JOBPILOT_ADMIN_TOKEN: ADMIN,
+  JOBPILOT_MAX_BODY_BYTES: String(16 * MiB),
+  JOBPILOT_WEBHOOK_ALLOW_PRIVATE: "true",
+  LOG_LEVEL: "warn",
+};
+const reader = new Database(dbPath, { readonly: true });
+const backlog = () =>
+  (
+    reader
+      .query("SELECT (SELECT count(*) FROM events WHERE status IN ('pending', 'retrying')) + (SELECT count(*) FROM tasks WHERE status != 'failed') AS n")
+      .get() as { n: number }
+  ).n;
+async function drained(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (backlog() > 0) {
+    if (Date.now() > deadline) throw new Error(`the server did not drain its backlog (${backlog()} left) within ${timeoutMs / 1000} s`);
+    await Bun.sleep(100);
+  }
+}
+const ingest = async (server: ServerProcess, docs: unknown[]) => {
+  const res = await fetch(`${server.url}/admin/jobs`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+    body: JSON.stringify(docs),
+  });
+  if (res.status !== 200) throw new Error(`ingest answered ${res.status}: ${await res.text()}`);
+};
+const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+const f = (mib: number) => `${mib.toFixed(0)} MiB`;
+
+const figures: Record<string, number> = { jobs: JOBS, feeds: FEEDS, webhookFeeds: Math.round(FEEDS * SHARE) };
+let server: ServerProcess | undefined;
+try {
+  // 1. ingest and deliver
+  server = await startServer([binary, "serve"], env, 30_000);
+  await Bun.sleep(1000);
+  figures.idleAfterStartMiB = memoryOf(server.proc.pid).rss;
+  console.log(`idle after start: RSS ${f(figures.idleAfterStartMiB)}`);
+  const docs = Array.from({ length: JOBS }, (_, i) => generateJob({ seed: 91, index: i, nowTs: Date.now() }));
+  const t = performance.now();
+  let next = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let i = (next += 500) - 500; i < docs.length; i = (next += 500) - 500) await ingest(server!, docs.slice(i, i + 500));
+    }),
+  );
+  const ingested = performance.now() - t;
+  await drained(15 * 60_000);
+  const drainedAfter = performance.now() - t;
+  await Bun.sleep(1000);
+  const after = memoryOf(server.proc.pid);
+  figures.afterIngestMiB = after.rss;
+  figures.afterIngestHwmMiB = after.hwm;
+  figures.webhooks = arrivals;
+  console.log(
+    `${JOBS} jobs ingested in ${(ingested / 1000).toFixed(1)} s, ${arrivals} webhooks delivered after ${(drainedAfter / 1000).toFixed(1)} s: RSS ${f(after.rss)} (peak ${f(after.hwm)})`,
+  );
+  await server.stop();
+  server = undefined;
+
+  // 2. start-up on the existing database
+  const starts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+    const port = probe.port;
+    probe.stop(true);
+    const t0 = performance.now();
+    const proc = Bun.spawn([binary, "serve"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env, PORT: String(port) },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    try {
+      for (;;) {
+        const ok = await fetch(`http://127.0.0.1:${port}/healthz`)
+          .then((r) => r.status === 200)
+          .catch(() => false);
+        if (ok) break;
+        if (performance.now() - t0 > 30_000) throw new Error("the binary did not answer /healthz within 30 s");
+        await Bun.sleep(2);
+      }
+      starts.push(performance.now() - t0);
+    } finally {
+      proc.kill();
+      await proc.exited;
+    }
+  }
+  starts.sort((a, b) => a - b);
+  figures.startupMedianMs = starts[1]!;
+  figures.startupWorstMs = starts[2]!;
+  console.log(`start-up on that database (${JOBS} jobs): /healthz answered after ${starts.map((s) => `${s.toFixed(0)} ms`).join(", ")}`);
+
+  // 3. mixed bursts
+  server = await startServer([binary, "serve"], env, 30_000);
+  await Bun.sleep(1000);
+  const pid = server.proc.pid;
+  let peak = memoryOf(pid).rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, memoryOf(pid).rss);
+  }, 20);
+  const known = docs.slice(0, 200).map(cipher);
+  const ends: number[] = [];
+  for (let burst = 0; burst < 3; burst++) {
+    const jobs = Array.from({ length: 400 }, (_, i) => generateJob({ seed: 92 + burst, index: i, nowTs: Date.now() }));
+    const paths = (i: number) => {
+      const k = i % 4;
+      const feed = feedIds[i % feedIds.length]!;
+      if (k === 0) return "/api/v1/account";
+      if (k === 1) return "/api/v1/feeds";
+      if (k === 2) return `/api/v1/feeds/${feed}/jobs`;
+      return `/api/v1/jobs/${encodeURIComponent(known[i % known.length]!)}`;
+    };
+    let n = 0;
+    let refused = 0;
+    const requests = Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (n < 1600) {
+          const i = n++;
+          // feedIds are account 0's feeds (feed i belongs to account i % 20), so keys[0] may read their jobs.
+          const res = await fetch(server!.url + paths(i), { headers: { "x-api-key": keys[0]! } });
+          await res.arrayBuffer();
+          if (res.status !== 200) refused++;
+        }
+      }),
+    );
+    let b = 0;
+    const ingests = Promise.all(
+      [0, 1].map(async () => {
+        for (let i = (b += 50) - 50; i < jobs.length; i = (b += 50) - 50) await ingest(server!, jobs.slice(i, i + 50));
+      }),
+    );
+    await Promise.all([requests, ingests]);
+    if (refused) console.log(`  warning: ${refused} of 1,600 requests were not answered 200`);
+    await drained(5 * 60_000);
+    ends.push(memoryOf(pid).rss);
+  }
+  clearInterval(sampler);
+  await Bun.sleep(2000);
+  const last = memoryOf(pid);
+  figures.burstPeakMiB = Math.max(peak, last.hwm);
+  figures.burstEndsMiB = Math.max(...ends);
+  figures.idleAfterBurstsMiB = last.rss;
+  console.log(
+    `3 mixed bursts (400 jobs + 1,600 requests each): peak RSS ${f(figures.burstPeakMiB)}; after each burst ${ends.map(f).join(" → ")}; idle 2 s later ${f(last.rss)}`,
+  );
+} finally {
+  await server?.stop();
+  reader.close();
+  receiver.stop(true);
+  rmSync(dir, { recursive: true, force: true });
+  if (builtDir) rmSync(builtDir, { recursive: true, force: true });
+}
+await writeSummary("memory", figures);
