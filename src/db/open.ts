@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import type { Clock } from "../lib/clock";
 import { closeDatabase, isPg, openDatabase, type Db } from "./client";
 import { closePgDatabase, openPgAsDb } from "./client-pg";
+import { startBackgroundCheckpoint, stopBackgroundCheckpoint } from "./checkpoint";
 import { migrate, type MigrateResult } from "./migrate";
 import { migratePg } from "./migrate-pg";
 
@@ -25,7 +26,10 @@ export async function openMigrated(
   }
   const db = openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous });
   try {
-    return { db, migrations: migrate(db.$client, { clock }) };
+    const migrations = migrate(db.$client, { clock });
+    // A long-running process on a file: checkpoints move to a thread of their own (see ./checkpoint).
+    if (config.dbPath !== ":memory:") startBackgroundCheckpoint(db, config.dbPath);
+    return { db, migrations };
   } catch (err) {
     db.$client.close();
     throw err;
@@ -35,5 +39,8 @@ export async function openMigrated(
 /** Closes either kind of database (on PostgreSQL, the pool, once its queries are done). */
 export async function closeAnyDatabase(db: Db): Promise<void> {
   if (isPg(db)) await closePgDatabase(db);
-  else closeDatabase(db);
+  else {
+    await stopBackgroundCheckpoint(db);
+    closeDatabase(db);
+  }
 }

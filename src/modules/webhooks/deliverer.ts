@@ -70,6 +70,8 @@ function withClientScore(payload: WebhookPayload, document: unknown, nowTs: numb
 
 export class WebhookDeliverer extends PoolLoop {
   private readonly busyFeeds = new Set<string>();
+  private bookings: { booking: repo.AttemptBooking; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private isBooking = false;
 
   constructor(private readonly deps: DelivererDeps) {
     super("webhooks", 250, deps.log);
@@ -95,6 +97,41 @@ export class WebhookDeliverer extends PoolLoop {
         .catch((err) => this.deps.log.error("webhook feed lease release failed", { feed: e.feedId, err: err as Error }));
       this.track(work, () => this.busyFeeds.delete(e.feedId));
     }
+  }
+
+  /**
+   * Books a delivery's attempt together with the others that end in the same turn of the event loop: one
+   * commit (one fsync on SQLite) for the lot instead of one each. Resolves once this one is committed; the
+   * feed stays busy (and on PostgreSQL leased) until then, so per-feed order is as with one commit each, and a
+   * crash before the commit leaves the event due, to go out again with the same webhook-id (at-least-once).
+   */
+  private book(e: outbox.EventRow, attempt: repo.AttemptBooking["attempt"], next: repo.AttemptBooking["next"]): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.bookings.push({ booking: { e, attempt, next }, resolve, reject });
+      if (!this.isBooking) {
+        this.isBooking = true;
+        setImmediate(() => void this.flushBookings());
+      }
+    });
+  }
+
+  private async flushBookings(): Promise<void> {
+    const { db } = this.deps;
+    // Bookings that arrive while this batch commits (e.g. waiting for an ingest transaction) make the next one.
+    while (this.bookings.length > 0) {
+      const batch = this.bookings.splice(0);
+      try {
+        await repo.recordAttempts(
+          db,
+          batch.map((b) => b.booking),
+        );
+        for (const b of batch) b.resolve();
+      } catch {
+        // One bad row (its event deleted with its feed mid-delivery) must not sink the others: one by one.
+        for (const b of batch) await repo.recordAttempts(db, [b.booking]).then(b.resolve, b.reject);
+      }
+    }
+    this.isBooking = false;
   }
 
   private async payloadOf(e: outbox.EventRow, feed: { id: string; title: string }): Promise<unknown | null> {
@@ -185,7 +222,7 @@ export class WebhookDeliverer extends PoolLoop {
     const durationMs = Math.round(performance.now() - started);
     const attempt = { startedAtTs: now, durationMs, statusCode, error };
     if (error === null) {
-      await repo.recordAttempt(db, e, attempt, { status: "delivered", nextAttemptAtTs: null });
+      await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
       if (feed.webhookFailingSinceTs !== null) await noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
       return;
     }
@@ -193,10 +230,10 @@ export class WebhookDeliverer extends PoolLoop {
     // A refused destination is refused again on every retry: the event fails now (the attempt's error says "blocked").
     const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter, failedAt);
     if (delay !== null) {
-      await repo.recordAttempt(db, e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      await this.book(e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
       return;
     }
-    await repo.recordAttempt(db, e, attempt, { status: "failed", nextAttemptAtTs: null });
+    await this.book(e, attempt, { status: "failed", nextAttemptAtTs: null });
     const state = await noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
     this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", {
       event: e.id,
