@@ -158,7 +158,8 @@ export async function rawInsertMany<T = never>(
   for (let at = 0; at < rows.length; ) {
     let size = cap;
     while (size > rows.length - at) size /= 2;
-    const key = `${name}:${size}`;
+    // Keyed by dialect too: one process may hold both (db copy, the tests), and the texts differ (outbox events on PostgreSQL).
+    const key = `${dialectOf(db)}:${name}:${size}`;
     let text = insertTexts.get(key);
     if (text === undefined) insertTexts.set(key, (text = `${sql.head} VALUES ${Array(size).fill(sql.row).join(", ")}${sql.tail ? ` ${sql.tail}` : ""}`));
     const params = rows.slice(at, at + size).flat();
