@@ -22,8 +22,6 @@ import type { Signal } from "../lib/signal";
 /** The channel of the work wake-ups. */
 export const WORK_CHANNEL = "jobpilot_work";
 
-const client = pgPool;
-
 /**
  * The cross-node half of wake(): NOTIFY on the work channel with this node's id (its own listener ignores
  * it: the node woke its workers already). Never more than one NOTIFY in flight; wakes made meanwhile are
@@ -33,7 +31,7 @@ export function workNotifier(db: Db, nodeId: string, log: Logger): { notify(): v
   let sending: Promise<void> | null = null;
   let again = false;
   const send = (): void => {
-    sending = client(db)
+    sending = pgPool(db)
       .notify(WORK_CHANNEL, nodeId)
       .catch((err: unknown) => log.warn("could not notify the other nodes of new work", { err: err as Error }))
       .then(() => {
@@ -77,7 +75,7 @@ export function nodeWake(db: Db, work: Signal, nodeId: string, log: Logger): { w
  * since a notification sent while the connection was down is lost.
  */
 export async function listenForWork(db: Db, nodeId: string, onWork: () => void): Promise<{ stop(): Promise<void> }> {
-  const subscription = await client(db).listen(
+  const subscription = await pgPool(db).listen(
     WORK_CHANNEL,
     (payload) => {
       if (payload !== nodeId) onWork();

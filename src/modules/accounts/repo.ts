@@ -260,8 +260,6 @@ const KEY_CACHE_MAX = 10_000;
 export const DATA_VERSION_CHECK_MS = 2;
 export const PG_KEY_CACHE_MS = 1000;
 
-const cacheOwner = databaseIdentity;
-
 async function dataVersion(db: Db): Promise<number> {
   const rows = await rawMany<{ data_version: number }>(db, "accounts.dataVersion", "PRAGMA data_version", []);
   return rows[0]!.data_version;
@@ -269,7 +267,7 @@ async function dataVersion(db: Db): Promise<number> {
 
 async function currentKeyCache(db: Db): Promise<KeyCache> {
   const now = performance.now();
-  const owner = cacheOwner(db);
+  const owner = databaseIdentity(db);
   let cache = keyCaches.get(owner);
   if (isPg(db)) {
     if (!cache || now - cache.checkedAt >= PG_KEY_CACHE_MS)
@@ -286,7 +284,7 @@ async function currentKeyCache(db: Db): Promise<KeyCache> {
 }
 
 export function invalidateKeyCache(db: Db): void {
-  const cache = keyCaches.get(cacheOwner(db));
+  const cache = keyCaches.get(databaseIdentity(db));
   if (!cache) return;
   cache.generation++;
   cache.entries.clear();
@@ -298,7 +296,7 @@ export async function findKeyByHashCached(db: Db, hash: string): Promise<KeyLook
   if (hit) return hit;
   const generation = cache.generation;
   const found = await keyByHash(db, hash);
-  if (found && cache.generation === generation && keyCaches.get(cacheOwner(db)) === cache) {
+  if (found && cache.generation === generation && keyCaches.get(databaseIdentity(db)) === cache) {
     if (cache.entries.size >= KEY_CACHE_MAX) cache.entries.clear();
     cache.entries.set(hash, found);
   }
