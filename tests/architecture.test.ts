@@ -95,6 +95,8 @@ const TABLE_OWNERS: Record<string, string> = {
   job_tracking: "modules/jobs",
   feeds: "modules/feeds", // including the webhook endpoint state the deliverer reports
   feed_jobs: "modules/feeds",
+  feed_channels: "modules/feeds", // which channels a feed notifies; a deleted channel leaves through feeds' detachChannel
+  channels: "modules/channels", // settings sealed by lib/secret-box.ts
   events: "modules/feeds", // the outbox: admit writes it, the deliverer settles it through feeds/outbox.ts
   job_scores: "modules/scoring",
   webhook_attempts: "modules/webhooks",

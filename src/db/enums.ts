@@ -47,3 +47,9 @@ export type ProfileType = (typeof PROFILE_TYPES)[number];
 
 /** Done tasks are deleted, so a task row is one of these. */
 export const TASK_STATUSES = ["queued", "running", "failed"] as const;
+
+/** Where a notification channel sends alerts, and whether it sends each match at once or a digest now and then. */
+export const CHANNEL_TYPES = ["telegram", "slack", "discord", "ntfy", "email"] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export const CHANNEL_MODES = ["instant", "digest"] as const;
+export type ChannelMode = (typeof CHANNEL_MODES)[number];

@@ -40,6 +40,8 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   jobTracking: [true, true],
   feeds: [true, true],
   feedJobs: [true, true],
+  feedChannels: [true, true],
+  channels: [true, true],
   jobScores: [true, true],
   events: [true, true],
   webhookAttempts: [true, true],

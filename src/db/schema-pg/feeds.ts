@@ -1,9 +1,10 @@
 /**
  * PostgreSQL twin of src/db/schema/feeds.ts (owned by modules/feeds).
  */
-import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex, primaryKey } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
+import { channels } from "./channels";
 import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES } from "../enums";
 import { int64, jsonText } from "./columns";
 
@@ -67,4 +68,18 @@ export const feedJobs = pgTable(
     starredAtTs: int64("starred_at_ts"),
   },
   (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
+);
+
+export const feedChannels = pgTable(
+  "feed_channels",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.channelId] }), index("feed_channels_channel_idx").on(t.channelId)],
 );

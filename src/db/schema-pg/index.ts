@@ -14,3 +14,4 @@ export * from "./applications";
 export * from "./marketplace";
 export * from "./sources";
 export * from "./dashboard";
+export * from "./channels";

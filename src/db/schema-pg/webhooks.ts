@@ -19,6 +19,7 @@ export const events = pgTable(
     feedJobId: text("feed_job_id"),
     jobCiphertext: text("job_ciphertext"),
     createdAtTs: int64("created_at_ts").notNull(),
+    target: text("target").notNull().default("webhook"),
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAtTs: int64("next_attempt_at_ts"),
@@ -31,6 +32,9 @@ export const events = pgTable(
     index("events_feed_idx").on(t.feedId, t.seq),
     index("events_due_idx").on(t.nextAttemptAtTs).where(sql`status IN ('pending', 'retrying')`),
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
+    index("events_channel_head_idx")
+      .on(t.feedId, t.target, t.seq)
+      .where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
   ],
 );
 

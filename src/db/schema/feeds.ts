@@ -1,9 +1,10 @@
 /**
  * Saved searches and the jobs that entered them (owned by modules/feeds).
  */
-import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
+import { channels } from "./channels";
 import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES } from "../enums";
 
 /** A saved search plus an AI scoring profile. List fields are JSON arrays; null numeric filters are off. */
@@ -78,4 +79,23 @@ export const feedJobs = sqliteTable(
   // Two indexes only (each costs ~2.5 µs per insert here, and a job enters many feeds): one row per
   // (job, feed), which also finds a job's matches across feeds; and a feed's entries by time.
   (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
+);
+
+/**
+ * The notification channels a feed sends its matches to, besides its webhook (owned by modules/feeds).
+ * Deleting the feed or the channel removes the row.
+ */
+export const feedChannels = sqliteTable(
+  "feed_channels",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "cascade" }),
+    /** Where the channel stands in the feed's channelIds, as the client gave them. */
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.channelId] }), index("feed_channels_channel_idx").on(t.channelId)],
 );

@@ -12,3 +12,4 @@ export * from "./applications";
 export * from "./marketplace";
 export * from "./sources";
 export * from "./dashboard";
+export * from "./channels";

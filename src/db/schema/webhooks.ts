@@ -24,6 +24,8 @@ export const events = sqliteTable(
     feedJobId: text("feed_job_id"),
     jobCiphertext: text("job_ciphertext"),
     createdAtTs: integer("created_at_ts").notNull(),
+    /** Where the event goes: "webhook" (the feed's webhook URL) or the id of one of the feed's notification channels. */
+    target: text("target").notNull().default("webhook"),
     /**
      * Delivery state: pending (no attempt yet), retrying, delivered, failed (retries spent), suppressed
      * (the same job already notified this feed within 24 h), skipped (no webhook URL, or disabled), or
@@ -48,6 +50,11 @@ export const events = sqliteTable(
     // Only events still to send are in this index, so delivered history costs the deliverer nothing.
     index("events_due_idx").on(t.nextAttemptAtTs).where(sql`status IN ('pending', 'retrying')`),
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
+    // The oldest undelivered event of a (feed, channel): a channel's events go out strictly in order, retries
+    // included (see outbox.channelHead). Webhook events never enter it, so ingestion pays nothing for it.
+    index("events_channel_head_idx")
+      .on(t.feedId, t.target, t.seq)
+      .where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
   ],
 );
 

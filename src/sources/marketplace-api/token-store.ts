@@ -4,12 +4,10 @@
  * `oauth_tokens` table, so every node of a cluster reads the same pair).
  *
  * The refresh token is a long-lived credential for the user's marketplace
- * account, so it is encrypted with AES-256-GCM under a key derived from
- * JOBPILOT_SECRET_KEY by HKDF-SHA-256. Each save draws a new random salt and
- * IV, both stored in the envelope beside the ciphertext; GCM's tag makes a
- * wrong key or any edit fail loudly instead of decrypting to garbage. The
- * envelope is the same JSON the `marketplace-tokens.enc` file of earlier
- * versions held, so such a file imports as it is.
+ * account, so it is sealed with JOBPILOT_SECRET_KEY by lib/secret-box.ts
+ * (AES-256-GCM, HKDF-SHA-256, a fresh salt and IV per save). The envelope is
+ * the same JSON the `marketplace-tokens.enc` file of earlier versions held, so
+ * such a file imports as it is.
  *
  * A refresh rotates the refresh token: spending it twice disconnects the
  * source (and a provider that detects reuse revokes the whole grant). So
@@ -20,28 +18,17 @@
  */
 import type { Logger } from "../../lib/log";
 import { SourceError } from "../source";
+import { isEnvelope, MIN_SECRET_KEY_LENGTH, open, seal, SecretBoxError, sealPurpose } from "../../lib/secret-box";
 import { CONNECT_COMMAND, OAuthError, type MarketplaceTokens } from "./oauth";
 
-const FORMAT_VERSION = 1;
-// Bound into the GCM tag, so an envelope from another purpose or version cannot be passed off as this one.
-const ASSOCIATED_DATA = new TextEncoder().encode(`jobpilot/marketplace-tokens/v${FORMAT_VERSION}`);
-const HKDF_INFO = new TextEncoder().encode("jobpilot marketplace-api token encryption");
-const MIN_SECRET_KEY_LENGTH = 16;
+// Bound into the GCM tag and the key derivation, so an envelope from another purpose or version cannot be passed off as this one.
+const PURPOSE = sealPurpose("jobpilot/marketplace-tokens/v1", "jobpilot marketplace-api token encryption");
 const STORED = "the stored marketplace tokens";
 
 export const NOT_CONNECTED_MESSAGE = `not connected: run ${CONNECT_COMMAND}`;
 /** Longer than a token request may take (30 s), so a lease outlives the refresh it guards. */
 export const DEFAULT_REFRESH_LEASE_MS = 60_000;
 const DEFAULT_LEASE_POLL_MS = 200;
-
-interface TokenEnvelope {
-  v: number;
-  kdf: "HKDF-SHA-256";
-  alg: "AES-256-GCM";
-  salt: string;
-  iv: string;
-  data: string;
-}
 
 /** The encrypted tokens as stored, with what the compare-and-swap writes need. */
 export interface StoredTokens {
@@ -69,51 +56,30 @@ export interface TokenVault {
   /** Gives back the lease taken until `untilTs` (the refresh failed) when the row is still at `version`. */
   release(version: number, untilTs: number): Promise<void>;
 }
-async function deriveKey(secretKey: string, salt: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  if (typeof secretKey !== "string" || secretKey.length < MIN_SECRET_KEY_LENGTH) {
-    throw new SourceError(`JOBPILOT_SECRET_KEY must be set to at least ${MIN_SECRET_KEY_LENGTH} characters to store marketplace tokens`);
-  }
-  const material = await crypto.subtle.importKey("raw", new TextEncoder().encode(secretKey), "HKDF", false, ["deriveKey"]);
-  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt, info: HKDF_INFO }, material, { name: "AES-GCM", length: 256 }, false, [
-    "encrypt",
-    "decrypt",
-  ]);
-}
-
 /** The tokens sealed in a fresh envelope (new salt and IV). */
 export async function encryptTokens(secretKey: string, tokens: MarketplaceTokens): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(16));
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const key = await deriveKey(secretKey, salt);
-  const plain = new TextEncoder().encode(JSON.stringify({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt }));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: ASSOCIATED_DATA }, key, plain));
-  const envelope: TokenEnvelope = { v: FORMAT_VERSION, kdf: "HKDF-SHA-256", alg: "AES-256-GCM", salt: b64(salt), iv: b64(iv), data: b64(sealed) };
-  return JSON.stringify(envelope) + "\n";
+  const plain = JSON.stringify({ accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt });
+  try {
+    return (await seal(secretKey, plain, PURPOSE)) + "\n";
+  } catch (err) {
+    throw err instanceof SecretBoxError && err.kind === "key" ? missingKey() : err;
+  }
+}
+
+function missingKey(): SourceError {
+  return new SourceError(`JOBPILOT_SECRET_KEY must be set to at least ${MIN_SECRET_KEY_LENGTH} characters to store marketplace tokens`);
 }
 
 /** Opens an envelope; a malformed one, a wrong key or an altered envelope is a SourceError naming `where`. */
 export async function decryptTokens(secretKey: string, text: string, where = STORED): Promise<MarketplaceTokens> {
   const unreadable = (why: string) => new SourceError(`cannot read ${where} (${why}): run ${CONNECT_COMMAND} to store new ones`);
-  let file: Partial<TokenEnvelope>;
+  let plain: string;
   try {
-    file = JSON.parse(text) as Partial<TokenEnvelope>;
-  } catch {
-    throw unreadable("not JSON");
-  }
-  if (typeof file !== "object" || file === null) throw unreadable("not an object");
-  if (file.v !== FORMAT_VERSION || file.alg !== "AES-256-GCM" || file.kdf !== "HKDF-SHA-256") throw unreadable("unknown format version");
-  const salt = unb64(file.salt);
-  const iv = unb64(file.iv);
-  const data = unb64(file.data);
-  if (salt === null || salt.length < 16 || iv === null || iv.length !== 12 || data === null || data.length <= 16) {
-    throw unreadable("malformed salt, iv or data");
-  }
-  const key = await deriveKey(secretKey, salt);
-  let plain: ArrayBuffer;
-  try {
-    plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: ASSOCIATED_DATA }, key, data);
-  } catch {
-    // GCM cannot tell the two apart, and must not: the tag simply does not verify.
+    plain = await open(secretKey, text, PURPOSE);
+  } catch (err) {
+    if (!(err instanceof SecretBoxError)) throw err;
+    if (err.kind === "key") throw missingKey();
+    if (err.kind === "format") throw unreadable(err.message);
     throw new SourceError(
       `cannot decrypt ${where}: JOBPILOT_SECRET_KEY is not the key it was written with, or the envelope was altered; ` +
         `restore the key or run ${CONNECT_COMMAND} again`,
@@ -121,7 +87,7 @@ export async function decryptTokens(secretKey: string, text: string, where = STO
   }
   let tokens: Partial<MarketplaceTokens>;
   try {
-    tokens = JSON.parse(new TextDecoder().decode(plain)) as Partial<MarketplaceTokens>;
+    tokens = JSON.parse(plain) as Partial<MarketplaceTokens>;
   } catch {
     throw unreadable("decrypted content is not JSON");
   }
@@ -132,14 +98,7 @@ export async function decryptTokens(secretKey: string, text: string, where = STO
 }
 
 /** Whether `text` has the shape of a token envelope (without opening it: that needs the key). */
-export function isTokenEnvelope(text: string): boolean {
-  try {
-    const e = JSON.parse(text) as Partial<TokenEnvelope> | null;
-    return typeof e === "object" && e !== null && e.v === FORMAT_VERSION && e.alg === "AES-256-GCM" && typeof e.data === "string";
-  } catch {
-    return false;
-  }
-}
+export const isTokenEnvelope = isEnvelope;
 
 /** The stored tokens, or null when the vault holds none (the source is not connected). */
 export async function loadTokens(vault: TokenVault, secretKey: string): Promise<MarketplaceTokens | null> {
@@ -223,17 +182,4 @@ export async function refreshStoredTokens(opts: RefreshStoredOptions, stale: Mar
     opts.log?.warn("marketplace tokens were stored by someone else during our refresh; keeping ours in memory only");
     return next;
   }
-}
-
-function b64(bytes: Uint8Array): string {
-  return Buffer.from(bytes).toString("base64");
-}
-
-function unb64(v: unknown): Uint8Array<ArrayBuffer> | null {
-  if (typeof v !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(v)) return null;
-  const bytes = Buffer.from(v, "base64");
-  // A fresh ArrayBuffer (not Buffer's shared pool), as Web Crypto's BufferSource wants.
-  const out = new Uint8Array(bytes.length);
-  out.set(bytes);
-  return out;
 }
