@@ -12,7 +12,9 @@ import { dayCountStore } from "./modules/accounts/repo";
 import { AiClient } from "./ai/client";
 import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "./ai/local-ai";
 import { FeedIndex } from "./modules/feeds/matcher";
-import { allFeeds } from "./modules/feeds/repo";
+import { indexedFeeds } from "./modules/feeds/index-sync";
+import type { ChannelDirectory } from "./modules/feeds/service";
+import { ownedChannelIds } from "./modules/channels/repo";
 import { Signal } from "./lib/signal";
 import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
@@ -49,12 +51,22 @@ export interface Deps {
   webhookRetryScheduleMs: number[];
   /** DNS for outgoing webhooks; tests replace it. */
   resolve?: Resolver;
+  /**
+   * The key that seals stored secrets (channel settings): JOBPILOT_SECRET_KEY, or the key file serve
+   * generates beside a SQLite database (cli/secret-key.ts); null on PostgreSQL without the setting.
+   */
+  secretKey: string | null;
+  /** Which channels an account owns, for the feeds module (which sits upstream of channels). */
+  channelDirectory: ChannelDirectory;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
-export async function createDeps(config: Config, base: { clock: Clock; log: Logger }): Promise<{ deps: Deps; migrations: MigrateResult }> {
+export async function createDeps(
+  config: Config,
+  base: { clock: Clock; log: Logger; secretKey?: string | null },
+): Promise<{ deps: Deps; migrations: MigrateResult }> {
   const allowlist = config.webhookAllowlist
     .split(",")
     .map((s) => s.trim())
@@ -65,7 +77,7 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
   }
   const { db, migrations } = await openMigrated(config, base.clock);
   const feedIndex = new FeedIndex();
-  for (const feed of await allFeeds(db)) feedIndex.upsert(feed);
+  for (const feed of await indexedFeeds(db)) feedIndex.upsert(feed);
   const work = new Signal();
   const nodeId = crypto.randomUUID();
   const { wake, sent } = nodeWake(db, work, nodeId, base.log);
@@ -102,6 +114,8 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
       privateHint: `to allow private addresses (e.g. a receiver on your LAN) set ${SETTINGS.webhookAllowPrivate.env}=true, or list the host or its CIDR in ${SETTINGS.webhookAllowlist.env}`,
     },
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
+    secretKey: base.secretKey !== undefined ? base.secretKey : (config.secretKey ?? null),
+    channelDirectory: { ownedBy: ownedChannelIds },
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };

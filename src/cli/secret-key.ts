@@ -69,7 +69,9 @@ function readOrCreateKeyFile(path: string, log: Logger): string {
 function readKeyFile(path: string, log: Logger): string {
   const key = readFileSync(path, "utf8").trim();
   if (key.length < MIN_SECRET_KEY_LENGTH) {
-    throw new ConfigError(`the secret key file ${path} holds fewer than ${MIN_SECRET_KEY_LENGTH} characters; restore it from a backup or set JOBPILOT_SECRET_KEY`);
+    throw new ConfigError(
+      `the secret key file ${path} holds fewer than ${MIN_SECRET_KEY_LENGTH} characters; restore it from a backup or set JOBPILOT_SECRET_KEY`,
+    );
   }
   if ((statSync(path).mode & 0o077) !== 0) log.warn("the secret key file can be read by other users; chmod 600 it", { path });
   return key;

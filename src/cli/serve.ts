@@ -22,6 +22,7 @@ import { isPg } from "../db/client";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
 import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
+import { resolveSecretKey } from "./secret-key";
 
 /** How long a node's lease on a job source lasts without renewal (another node polls it after this). */
 const SOURCE_LEASE_MS = 60_000;
@@ -36,7 +37,7 @@ export const serveCommand: Command = {
   async run(ctx): Promise<Running> {
     const config = ctx.config();
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
-    const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
+    const { deps, migrations } = await createDeps(config, { clock: systemClock, log, secretKey: resolveSecretKey(config, log) });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources: ReturnType<typeof configuredSources>;
     const sourceDeps = { config, db: deps.db, clock: deps.clock, searchTerms: (platform: string) => searchTerms(deps.db, platform) };

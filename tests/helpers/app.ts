@@ -6,6 +6,9 @@ import { memoryLogger } from "../../src/lib/log";
 import * as accounts from "../../src/modules/accounts/service";
 import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
 
+/** The key test apps seal channel settings with. */
+export const TEST_SECRET_KEY = "test-secret-key-0123456789abcdef";
+
 export interface TestResponse {
   status: number;
   headers: Headers;
@@ -32,7 +35,8 @@ export async function createTestApp(opts: { clock?: ManualClock; dbPath?: string
   // The suite's PostgreSQL pass (tests/helpers/postgres.ts): a fresh migrated database per app, unless the test names a SQLite file.
   const pg = PG_BACKEND && !opts.dbPath && !opts.config?.databaseUrl ? await createMigratedPgDatabase() : undefined;
   if (pg) Object.assign(config, { databaseUrl: pg.url, databasePoolSize: 4 });
-  const { deps } = await createDeps(config, { clock, log });
+  // A key of the test's own unless it sets JOBPILOT_SECRET_KEY (serve resolves it from the setting or its key file).
+  const { deps } = await createDeps(config, { clock, log, secretKey: config.secretKey ?? TEST_SECRET_KEY });
   // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
   deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));
   const app = createApp(deps);

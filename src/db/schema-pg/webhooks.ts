@@ -32,9 +32,7 @@ export const events = pgTable(
     index("events_feed_idx").on(t.feedId, t.seq),
     index("events_due_idx").on(t.nextAttemptAtTs).where(sql`status IN ('pending', 'retrying')`),
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
-    index("events_channel_head_idx")
-      .on(t.feedId, t.target, t.seq)
-      .where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
+    index("events_channel_head_idx").on(t.feedId, t.target, t.seq).where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
   ],
 );
 

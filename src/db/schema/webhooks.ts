@@ -52,9 +52,7 @@ export const events = sqliteTable(
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
     // The oldest undelivered event of a (feed, channel): a channel's events go out strictly in order, retries
     // included (see outbox.channelHead). Webhook events never enter it, so ingestion pays nothing for it.
-    index("events_channel_head_idx")
-      .on(t.feedId, t.target, t.seq)
-      .where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
+    index("events_channel_head_idx").on(t.feedId, t.target, t.seq).where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
   ],
 );
 

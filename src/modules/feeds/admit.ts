@@ -5,9 +5,12 @@
  * proposal-activity tracking are written together, inside the caller's
  * transaction, so a crash leaves all of them or none.
  *
- * The outbox (`events`) is read by the webhook deliverer; what it may find
- * there — the event types and when an event is worth delivering — is decided
- * here too.
+ * The outbox (`events`) is read by the deliverer; what it may find there —
+ * the event types, their targets and when an event is worth delivering — is
+ * decided here too. A match writes one event per target: the feed's webhook
+ * (as before, `no_endpoint` without one) and each of its notification
+ * channels, so every target has its own state, retries and 24 h
+ * de-duplication.
  */
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
@@ -21,6 +24,9 @@ export const JOB_MATCHED_EVENT = "job.matched";
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The target of an event sent to the feed's webhook URL; any other target is a channel id. */
+export const WEBHOOK_TARGET = "webhook";
 
 /**
  * An event's delivery state as the deliveries API lists it: pending (no attempt
@@ -43,42 +49,51 @@ export interface AdmitFeed {
   notificationsMuted: boolean;
   /** hasDeliverableWebhook of the feed as it is now. */
   hasWebhook: boolean;
+  /** The feed's notification channels: one more event per match for each. */
+  channelIds: readonly string[];
 }
 
-export function admitFeedOf(row: repo.FeedRow): AdmitFeed {
-  return { id: row.id, accountId: row.accountId, notificationsMuted: row.notificationsMuted, hasWebhook: hasDeliverableWebhook(row) };
+export function admitFeedOf(row: repo.FeedRow, channelIds: readonly string[]): AdmitFeed {
+  return { id: row.id, accountId: row.accountId, notificationsMuted: row.notificationsMuted, hasWebhook: hasDeliverableWebhook(row), channelIds };
 }
 
 /**
- * Writes one event to the feed's outbox and returns its id; a muted feed gets
- * none (null). Without a deliverable webhook the event is kept as
- * `no_endpoint`: on record, but never in the deliverer's index of due events.
+ * Writes a `webhook.test` event to the feed's outbox (its webhook only) and
+ * returns its id; a muted feed gets none (null). Without a deliverable webhook
+ * the event is kept as `no_endpoint`: on record, but never in the deliverer's
+ * index of due events.
  */
-export async function queueEvent(
+export async function queueTestEvent(
   db: Db,
-  feed: AdmitFeed,
-  type: EventType,
+  feed: Pick<AdmitFeed, "id" | "accountId" | "notificationsMuted" | "hasWebhook">,
   nowTs: number,
-  entry?: { feedJobId: string; jobCiphertext: string },
 ): Promise<string | null> {
   if (feed.notificationsMuted) return null;
-  const row = eventRow(feed, type, nowTs, entry);
+  const row = eventRow(feed, WEBHOOK_TEST_EVENT, WEBHOOK_TARGET, feed.hasWebhook, nowTs);
   await insertEvent(db, row);
   return row.id;
 }
 
-/** An unmuted feed's outbox row: `no_endpoint` without a deliverable webhook, so the deliverer never sees it. */
-function eventRow(feed: AdmitFeed, type: EventType, nowTs: number, entry?: { feedJobId: string; jobCiphertext: string }): EventInsert {
+/** An unmuted feed's outbox row for one target: `no_endpoint` when the target cannot be sent to, so the deliverer never sees it. */
+function eventRow(
+  feed: Pick<AdmitFeed, "id" | "accountId">,
+  type: EventType,
+  target: string,
+  isDeliverable: boolean,
+  nowTs: number,
+  entry?: { feedJobId: string; jobCiphertext: string },
+): EventInsert {
   return {
     id: `evt_${newId()}`,
     type,
     accountId: feed.accountId,
     feedId: feed.id,
+    target,
     feedJobId: entry?.feedJobId ?? null,
     jobCiphertext: entry?.jobCiphertext ?? null,
     createdAtTs: nowTs,
-    status: feed.hasWebhook ? "pending" : "no_endpoint",
-    nextAttemptAtTs: feed.hasWebhook ? nowTs : null,
+    status: isDeliverable ? "pending" : "no_endpoint",
+    nextAttemptAtTs: isDeliverable ? nowTs : null,
   };
 }
 
@@ -105,8 +120,9 @@ export async function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admissi
 
 /**
  * admitJob for a batch of jobs (each with its feeds), in one statement per table: feed entries, then the
- * events of the entries that went in, in the order given (jobs, then each job's feeds: their seq order is
- * that order), then the tracking of the jobs that entered any feed. Returns how many feeds each job entered.
+ * events of the entries that went in, in the order given (jobs, then each job's feeds, then each feed's
+ * targets: webhook first, then its channels; their seq order is that order), then the tracking of the jobs
+ * that entered any feed. Returns how many feeds each job entered.
  */
 export async function admitJobs(db: Db, batch: readonly { feeds: readonly AdmitFeed[]; job: Admission }[]): Promise<number[]> {
   const entries: repo.MatchRecord[] = [];
@@ -133,7 +149,10 @@ export async function admitJobs(db: Db, batch: readonly { feeds: readonly AdmitF
       const entry = entries[at++]!;
       if (!inserted.has(entry.id)) continue;
       n++;
-      if (!feed.notificationsMuted) events.push(eventRow(feed, JOB_MATCHED_EVENT, job.nowTs, { feedJobId: entry.id, jobCiphertext: job.jobCiphertext }));
+      if (feed.notificationsMuted) continue;
+      const matched = { feedJobId: entry.id, jobCiphertext: job.jobCiphertext };
+      events.push(eventRow(feed, JOB_MATCHED_EVENT, WEBHOOK_TARGET, feed.hasWebhook, job.nowTs, matched));
+      for (const channelId of feed.channelIds) events.push(eventRow(feed, JOB_MATCHED_EVENT, channelId, true, job.nowTs, matched));
     }
     // Once per job, not per feed: ingestion admits a new job into many feeds at a time.
     if (n > 0) tracked.push({ ciphertext: job.jobCiphertext, document: job.document, nowTs: job.nowTs });

@@ -37,6 +37,8 @@ export interface CompiledFeed {
   notificationsMuted: boolean;
   /** hasDeliverableWebhook (admit.ts): match events are worth delivering. */
   hasWebhook: boolean;
+  /** The notification channels the feed sends its matches to (feed_channels), each a target of its own. */
+  channelIds: readonly string[];
   includes: Term[];
   excludes: Term[];
   minHourlyRate: number | null;
@@ -53,8 +55,11 @@ export interface CompiledFeed {
   clientMinReviews: number | null;
 }
 
+/** A feed as the index takes it: the row, and its channel ids (none when left out). */
+export type IndexedFeedRow = FeedRow & { channelIds?: readonly string[] };
+
 /** `intern` lets an index share one Term object per distinct keyword, so each is tested once per job. */
-export function compileFeed(row: FeedRow, intern: (keyword: string) => Term | null = parseTerm): CompiledFeed {
+export function compileFeed(row: IndexedFeedRow, intern: (keyword: string) => Term | null = parseTerm): CompiledFeed {
   const terms = (list: string[]) => list.map(intern).filter((t): t is Term => t !== null);
   const countries = row.countryFilterMode === "include" ? row.includedCountries : row.excludedCountries;
   return {
@@ -65,6 +70,7 @@ export function compileFeed(row: FeedRow, intern: (keyword: string) => Term | nu
     profilePrompt: row.profilePrompt,
     notificationsMuted: row.notificationsMuted,
     hasWebhook: hasDeliverableWebhook(row),
+    channelIds: row.channelIds ?? [],
     includes: terms(row.includes),
     excludes: terms(row.excludes),
     minHourlyRate: row.minHourlyRate,
@@ -245,7 +251,7 @@ export class FeedIndex {
     return term;
   };
 
-  upsert(row: FeedRow): void {
+  upsert(row: IndexedFeedRow): void {
     this.remove(row.id);
     const feed = compileFeed(row, this.intern);
     const slot = this.freeSlots.pop() ?? this.slots.length;

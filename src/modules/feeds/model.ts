@@ -4,6 +4,8 @@ import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, JOB_TYPES, PLATFORMS, US_ONL
 import { literalUnion, pageQuery } from "../../http/schemas";
 
 export const Platform = literalUnion(PLATFORMS);
+/** Longest channelIds list a feed may carry. */
+export const MAX_FEED_CHANNELS = 20;
 const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, description }));
 
 /** The writable fields of a feed, exactly as the spec's Feed table (plus the `webhookUrl` extension). */
@@ -46,6 +48,11 @@ export const feedWritableFields = {
   clientMinRating: t.Nullable(t.Number({ minimum: 0, maximum: 5, description: "Marketplace only." })),
   clientMinReviews: t.Nullable(t.Integer({ minimum: 0, description: "Marketplace only." })),
   webhookUrl: t.Nullable(t.String({ maxLength: 2048, description: "(extension) http(s) URL that receives a POST for each job entering the feed." })),
+  channelIds: t.Array(t.String({ minLength: 1, maxLength: 100 }), {
+    maxItems: MAX_FEED_CHANNELS,
+    description:
+      "(extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses.",
+  }),
 };
 
 const { title, minScore, ...rest } = feedWritableFields;

@@ -16,6 +16,8 @@ export interface EventInsert {
   type: string;
   accountId: string;
   feedId: string;
+  /** "webhook" or a channel id (admit.ts WEBHOOK_TARGET). */
+  target: string;
   feedJobId: string | null;
   jobCiphertext: string | null;
   createdAtTs: number;
@@ -23,7 +25,22 @@ export interface EventInsert {
   nextAttemptAtTs: number | null;
 }
 
-/** One outbox row (see admit.ts queueEvent). */
+const EVENT_COLUMNS = "id, type, account_id, feed_id, target, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts";
+const EVENT_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+const eventValues = (e: EventInsert) => [
+  e.id,
+  e.type,
+  e.accountId,
+  e.feedId,
+  e.target,
+  e.feedJobId,
+  e.jobCiphertext,
+  e.createdAtTs,
+  e.status,
+  e.nextAttemptAtTs,
+];
+
+/** One outbox row (see admit.ts queueTestEvent). */
 export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
   // Runs for every feed entry at ingest, so this is plain SQL (see rawExec). On PostgreSQL the transaction takes
   // its id before the event takes its seq (CASE evaluates WHEN first): claimDueEvents relies on it.
@@ -31,15 +48,11 @@ export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
     db,
     "feeds.insertEvent",
     isPg(db)
-      ? `INSERT INTO events (seq, id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
-         VALUES (CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-      : `INSERT INTO events (id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs],
+      ? `INSERT INTO events (seq, ${EVENT_COLUMNS}) VALUES (CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ${EVENT_VALUES})`
+      : `INSERT INTO events (${EVENT_COLUMNS}) VALUES (${EVENT_VALUES})`,
+    eventValues(e),
   );
 }
-
-const EVENT_COLUMNS = "id, type, account_id, feed_id, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts";
 
 /**
  * A batch's outbox rows, in one statement per chunk; their seqs follow the order given (a VALUES list is
@@ -53,10 +66,10 @@ export async function insertEvents(db: Db, rows: readonly EventInsert[]): Promis
     isPg(db)
       ? {
           head: `INSERT INTO events (seq, ${EVENT_COLUMNS})`,
-          row: "(CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          row: `(CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ${EVENT_VALUES})`,
         }
-      : { head: `INSERT INTO events (${EVENT_COLUMNS})`, row: "(?, ?, ?, ?, ?, ?, ?, ?, ?)" },
-    rows.map((e) => [e.id, e.type, e.accountId, e.feedId, e.feedJobId, e.jobCiphertext, e.createdAtTs, e.status, e.nextAttemptAtTs]),
+      : { head: `INSERT INTO events (${EVENT_COLUMNS})`, row: `(${EVENT_VALUES})` },
+    rows.map(eventValues),
   );
 }
 

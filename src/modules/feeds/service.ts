@@ -5,7 +5,8 @@ import { normalizeCountry } from "../../lib/countries";
 import { isUuid, newId } from "../../lib/ids";
 import { iso, isoOrNull } from "../../lib/time";
 import { ceilingsOf, type AuthContext, type CeilingDefaults } from "../accounts/service";
-import { admitFeedOf, queueEvent, WEBHOOK_TEST_EVENT } from "./admit";
+import { hasDeliverableWebhook, queueTestEvent as queueWebhookTest } from "./admit";
+import * as feedChannels from "./feed-channels";
 import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
@@ -24,6 +25,17 @@ export interface FeedsDeps {
   resolve?: Resolver;
   config: { webhookRotationWindowMs: number } & CeilingDefaults;
   wake: () => void;
+  channelDirectory: ChannelDirectory;
+}
+
+/**
+ * Which notification channels an account owns. The channels module answers, handed in by deps.ts: it sits
+ * downstream of feeds (deleting a channel takes it off the feeds, through detachChannel below), so feeds
+ * never imports it.
+ */
+export interface ChannelDirectory {
+  /** The ids among `ids` that are channels of this account. */
+  ownedBy(db: Db, accountId: string, ids: readonly string[]): Promise<Set<string>>;
 }
 
 type Writable = Partial<Omit<repo.FeedInsert, "id" | "accountId" | "createdAtTs" | "updatedAtTs">>;
@@ -109,7 +121,21 @@ export const MUTED_MESSAGE = "Notifications are muted on this feed (notification
 
 /** A test delivery through the normal path, written with the change that set the URL (or on request); callers check the feed is not muted. */
 async function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): Promise<string> {
-  return (await queueEvent(db, admitFeedOf(feed), WEBHOOK_TEST_EVENT, now))!;
+  return (await queueWebhookTest(db, { ...feed, hasWebhook: hasDeliverableWebhook(feed) }, now))!;
+}
+
+/**
+ * The channelIds a request sets, without repeats, or undefined when it sets none. Each must be a channel of
+ * the account (checked in the writing transaction): another account's channel, like a missing one, is a
+ * 404 naming it, so a foreign id tells nothing of its existence.
+ */
+async function checkChannelIds(deps: FeedsDeps, db: Db, accountId: string, body: Record<string, unknown>): Promise<string[] | undefined> {
+  if (body.channelIds === undefined) return undefined;
+  const ids = [...new Set(body.channelIds as string[])];
+  const owned = await deps.channelDirectory.ownedBy(db, accountId, ids);
+  const missing = ids.find((id) => !owned.has(id));
+  if (missing !== undefined) throw notFound(`Channel not found: channelIds names ${JSON.stringify(missing)}, which is not a channel of this account`);
+  return ids;
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -126,13 +152,14 @@ function maskSecret(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
-/** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset. */
-async function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: boolean } = {}): Promise<Feed> {
+/** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset; channelIds always. */
+async function toFeedView(db: Db, row: repo.FeedRow, channelIds: readonly string[], opts: { revealSecret?: boolean } = {}): Promise<Feed> {
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
     const v = row[f];
     if (v !== null && v !== undefined) view[f] = v;
   }
+  view.channelIds = channelIds;
   if (row.webhookSecret) view.webhookSecret = opts.revealSecret ? row.webhookSecret : maskSecret(row.webhookSecret);
   if (row.webhookDisabledAtTs !== null) {
     view.webhookDisabledAtTs = row.webhookDisabledAtTs;
@@ -146,7 +173,11 @@ async function toFeedView(db: Db, row: repo.FeedRow, opts: { revealSecret?: bool
 
 export async function listFeeds(deps: FeedsDeps, auth: AuthContext): Promise<Feed[]> {
   const rows = await repo.listFeeds(deps.db, auth.accountId);
-  return Promise.all(rows.map((row) => toFeedView(deps.db, row)));
+  const channels = await feedChannels.channelIdsOfFeeds(
+    deps.db,
+    rows.map((r) => r.id),
+  );
+  return Promise.all(rows.map((row) => toFeedView(deps.db, row, channels.get(row.id) ?? [])));
 }
 
 async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): Promise<repo.FeedRow> {
@@ -156,7 +187,8 @@ async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedI
 }
 
 export async function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
-  return toFeedView(deps.db, await requireFeed(deps, auth, feedId));
+  const row = await requireFeed(deps, auth, feedId);
+  return toFeedView(deps.db, row, await feedChannels.channelIdsOf(deps.db, row.id));
 }
 
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
@@ -166,7 +198,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
   const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
-  const row = await tx(deps.db, async (db) => {
+  const { row, channelIds } = await tx(deps.db, async (db) => {
     // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
     const existing = await repo.countFeeds(db, auth.accountId);
     if (existing >= ceilings.feeds) {
@@ -183,19 +215,21 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
       createdAtTs: now,
       updatedAtTs: now,
     } as repo.FeedInsert);
+    const channelIds = (await checkChannelIds(deps, db, auth.accountId, body)) ?? [];
+    await feedChannels.setChannelIds(db, inserted.id, channelIds);
     if (inserted.webhookUrl && !inserted.notificationsMuted) await queueTestEvent(db, inserted, now);
-    return inserted;
+    return { row: inserted, channelIds };
   });
-  deps.feedIndex.upsert(row);
+  deps.feedIndex.upsert({ ...row, channelIds });
   if (row.webhookUrl && !row.notificationsMuted) deps.wake();
-  return toFeedView(deps.db, row, { revealSecret: true });
+  return toFeedView(deps.db, row, channelIds, { revealSecret: true });
 }
 
 export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
   const changes = pickWritable(body);
   const current = await requireFeed(deps, auth, feedId);
-  if (Object.keys(changes).length === 0) {
-    throw new AppError("bad_request", `No updatable fields in the request body (updatable: ${WRITABLE_FIELDS.join(", ")})`);
+  if (Object.keys(changes).length === 0 && body.channelIds === undefined) {
+    throw new AppError("bad_request", `No updatable fields in the request body (updatable: ${[...WRITABLE_FIELDS, "channelIds"].join(", ")})`);
   }
   // The prompt rule is checked on the feed as it will be after this write.
   const details = [
@@ -208,20 +242,24 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
-  const row = await tx(deps.db, async (db) => {
+  const { row, channelIds } = await tx(deps.db, async (db) => {
+    const newChannelIds = await checkChannelIds(deps, db, auth.accountId, body);
+    // updated_at_ts moves with the channels too: it is how other nodes see the feed changed (index-sync.ts).
     const updated = await repo.updateFeed(db, current.id, {
       ...changes,
       ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
       ...(newSecret ? { webhookSecret: newSecret } : {}),
       updatedAtTs: now,
     });
-    if (updated && savesUrl && !updated.notificationsMuted) await queueTestEvent(db, updated, now);
-    return updated;
+    if (!updated) return { row: undefined, channelIds: [] };
+    if (newChannelIds !== undefined) await feedChannels.setChannelIds(db, updated.id, newChannelIds);
+    if (savesUrl && !updated.notificationsMuted) await queueTestEvent(db, updated, now);
+    return { row: updated, channelIds: newChannelIds ?? (await feedChannels.channelIdsOf(db, updated.id)) };
   });
   if (!row) throw notFound("Feed not found");
-  deps.feedIndex.upsert(row);
+  deps.feedIndex.upsert({ ...row, channelIds });
   if (savesUrl) deps.wake();
-  return toFeedView(deps.db, row, { revealSecret: newSecret !== null });
+  return toFeedView(deps.db, row, channelIds, { revealSecret: newSecret !== null });
 }
 
 /**
@@ -240,8 +278,9 @@ export async function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, fe
       updatedAtTs: deps.clock.now(),
     }))!;
   });
-  deps.feedIndex.upsert(row);
-  return toFeedView(deps.db, row, { revealSecret: true });
+  const channelIds = await feedChannels.channelIdsOf(deps.db, row.id);
+  deps.feedIndex.upsert({ ...row, channelIds });
+  return toFeedView(deps.db, row, channelIds, { revealSecret: true });
 }
 
 /** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */
@@ -266,6 +305,20 @@ export async function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: str
     deps.feedIndex.remove(feedId);
   });
   return { deleted: true, feedId };
+}
+
+/**
+ * Takes a channel off every feed, inside the caller's transaction (the channels module deletes the channel in
+ * it). Returns what brings this node's feed index in step once that transaction has committed; other nodes see
+ * the feeds' updated_at_ts move.
+ */
+export async function detachChannel(deps: Pick<FeedsDeps, "feedIndex">, db: Db, channelId: string, nowTs: number): Promise<() => void> {
+  const feedIds = await feedChannels.removeChannel(db, channelId);
+  const rows = await Promise.all(feedIds.map((id) => repo.updateFeed(db, id, { updatedAtTs: nowTs })));
+  const channels = await feedChannels.channelIdsOfFeeds(db, feedIds);
+  return () => {
+    for (const row of rows) if (row) deps.feedIndex.upsert({ ...row, channelIds: channels.get(row.id) ?? [] });
+  };
 }
 
 function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {

@@ -10,6 +10,7 @@ import { enqueueTasks } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { addAiUsage, aiUsageCalls, findAccount } from "../accounts/repo";
 import { admitFeedOf, admitJob } from "../feeds/admit";
+import { channelIdsOf } from "../feeds/feed-channels";
 import { findFeedById } from "../feeds/repo";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
 import { normalizeJob } from "../jobs/normalize";
@@ -157,7 +158,7 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
     const current = await findFeedById(db, payload.feedId);
     if (!current || outcome.score < current.minScore) return;
     entered =
-      (await admitJob(db, [admitFeedOf(current)], {
+      (await admitJob(db, [admitFeedOf(current, await channelIdsOf(db, current.id))], {
         jobCiphertext: payload.ciphertext,
         document: row.document,
         score: outcome.score,

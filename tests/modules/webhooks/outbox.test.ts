@@ -45,6 +45,7 @@ async function addEvent(db: Db, feedId: string, at: number, job: string | null =
     type: "job.matched",
     accountId: "acct-1",
     feedId,
+    target: "webhook",
     feedJobId: null,
     jobCiphertext: job,
     createdAtTs: at,

@@ -83,6 +83,7 @@ describePg("webhook delivery from two nodes", () => {
           type: "job.matched",
           accountId: "acct-1",
           feedId: f,
+          target: "webhook",
           feedJobId,
           jobCiphertext: ct,
           createdAtTs: now + i,
