@@ -15,7 +15,7 @@
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { ensureTrackedMany } from "../jobs/tracking";
-import { type EventInsert, insertEvent, insertEvents } from "./outbox";
+import { type EventInsert, insertEvent, insertEvents, WEBHOOK_TARGET } from "./outbox";
 import * as repo from "./repo";
 
 /** A new job entered the feed. */
@@ -24,9 +24,6 @@ export const JOB_MATCHED_EVENT = "job.matched";
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The target of an event sent to the feed's webhook URL; any other target is a channel id. */
-export const WEBHOOK_TARGET = "webhook";
 
 /**
  * An event's delivery state as the deliveries API lists it: pending (no attempt

@@ -16,7 +16,7 @@ export interface EventInsert {
   type: string;
   accountId: string;
   feedId: string;
-  /** "webhook" or a channel id (admit.ts WEBHOOK_TARGET). */
+  /** WEBHOOK_TARGET or a channel id. */
   target: string;
   feedJobId: string | null;
   jobCiphertext: string | null;
@@ -39,6 +39,9 @@ const eventValues = (e: EventInsert) => [
   e.status,
   e.nextAttemptAtTs,
 ];
+
+/** The target of an event sent to the feed's webhook URL; any other target is a channel id. */
+export const WEBHOOK_TARGET = "webhook";
 
 /** One outbox row (see admit.ts queueTestEvent). */
 export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
@@ -73,84 +76,169 @@ export async function insertEvents(db: Db, rows: readonly EventInsert[]): Promis
   );
 }
 
-/**
- * Events whose next attempt is due, oldest first (match order), as (seq, feedId) pairs: the deliverer
- * asks after every completed delivery, so this reads only the partial index of events still to send.
- */
-export async function dueEvents(db: Db, nowTs: number, limit: number): Promise<{ seq: number; feedId: string }[]> {
-  const rows = await rawMany<{ seq: number | string; feedId: string }>(
-    db,
-    "webhooks.due",
-    `SELECT seq, feed_id AS "feedId" FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
-     ORDER BY next_attempt_at_ts, seq LIMIT ?`,
-    [nowTs, limit],
-  );
-  // PostgreSQL's bigint arrives as a string.
-  return rows.map((r) => ({ seq: Number(r.seq), feedId: r.feedId }));
+/** A due event as the scan sees it. */
+export interface DueEvent {
+  seq: number;
+  feedId: string;
+  target: string;
 }
 
 /**
- * The events to send now: of the first `scan` due events (dueEvents' order),
- * the oldest of each feed not in `busy`, up to `max` events; only those rows
- * are read whole.
+ * Where one event goes, as the deliverer counts what is in flight: one event at a time per key. The webhook's
+ * key is the feed id (what it was before events had targets); a channel's is the feed id and the channel id.
  */
-export async function pickDueEvents(db: Db, nowTs: number, scan: number, max: number, busy: ReadonlySet<string>): Promise<EventRow[]> {
-  const picked: EventRow[] = [];
-  const feeds = new Set(busy);
-  for (const due of await dueEvents(db, nowTs, scan)) {
-    if (picked.length >= max) break;
-    if (feeds.has(due.feedId)) continue;
-    const e = await findEventBySeq(db, due.seq);
-    if (!e) continue;
-    feeds.add(e.feedId);
-    picked.push(e);
+export function targetKey(feedId: string, target: string): string {
+  return target === WEBHOOK_TARGET ? feedId : `${feedId} ${target}`;
+}
+
+/** The feed of a targetKey (ids hold no spaces). */
+export function feedOfKey(key: string): string {
+  const space = key.indexOf(" ");
+  return space < 0 ? key : key.slice(0, space);
+}
+
+/**
+ * Events whose next attempt is due, oldest first (match order), as (seq, feedId, target): the deliverer
+ * asks after every completed delivery, so this reads only the partial index of events still to send.
+ * Events of `pausedTargets` (channels the deliverer must not send to yet: rate limit, a retry's wait) are
+ * left out in the query, so a long queue for one paused channel does not fill the scan and hide others.
+ */
+export async function dueEvents(db: Db, nowTs: number, limit: number, pausedTargets: ReadonlySet<string> = NONE): Promise<DueEvent[]> {
+  const paused = [...pausedTargets];
+  const rows = await rawMany<{ seq: number | string; feedId: string; target: string }>(
+    db,
+    // One statement text (and prepared statement) per number of paused targets.
+    `webhooks.due.${paused.length}`,
+    `SELECT seq, feed_id AS "feedId", target FROM events WHERE status IN ('pending', 'retrying') AND next_attempt_at_ts <= ?
+     ${paused.length > 0 ? `AND target NOT IN (${paused.map(() => "?").join(", ")})` : ""}
+     ORDER BY next_attempt_at_ts, seq LIMIT ?`,
+    [nowTs, ...paused, limit],
+  );
+  // PostgreSQL's bigint arrives as a string.
+  return rows.map((r) => ({ seq: Number(r.seq), feedId: r.feedId, target: r.target }));
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The oldest event still to send of a (feed, channel), due or not. A channel's events go out strictly in seq
+ * order, retries included: an event waiting for its retry holds back the newer ones of its (feed, channel),
+ * so a chat never shows alerts out of order. (A webhook's newer events do not wait for a retry: receivers
+ * order by the payload, as before targets existed.)
+ */
+export async function channelHead(db: Db, feedId: string, target: string): Promise<{ seq: number; nextAttemptAtTs: number } | undefined> {
+  // `target != 'webhook'` is in the text so both dialects can use the partial index events_channel_head_idx.
+  const rows = await rawMany<{ seq: number | string; nextAttemptAtTs: number | string }>(
+    db,
+    "webhooks.channelHead",
+    `SELECT seq, next_attempt_at_ts AS "nextAttemptAtTs" FROM events
+     WHERE feed_id = ? AND target = ? AND status IN ('pending', 'retrying') AND target != 'webhook' ORDER BY seq LIMIT 1`,
+    [feedId, target],
+  );
+  const row = rows[0];
+  return row ? { seq: Number(row.seq), nextAttemptAtTs: Number(row.nextAttemptAtTs) } : undefined;
+}
+
+export interface Picked {
+  events: EventRow[];
+  /** Channels whose next event (the head of a (feed, channel)) is waiting for a retry: not before this time. */
+  pauses: Map<string, number>;
+}
+
+/**
+ * The events to send now: of the first `scan` due events (dueEvents' order, without `pausedTargets`), the
+ * oldest of each target key (targetKey) not in `busy`, up to `max` events; for a channel, the head of its
+ * (feed, channel) instead, when that is due (else the channel is paused until it is). Only those rows are
+ * read whole.
+ */
+export async function pickDueEvents(
+  db: Db,
+  nowTs: number,
+  scan: number,
+  max: number,
+  busy: ReadonlySet<string>,
+  pausedTargets: ReadonlySet<string> = NONE,
+): Promise<Picked> {
+  const picked: Picked = { events: [], pauses: new Map() };
+  const seen = new Set(busy);
+  for (const due of await dueEvents(db, nowTs, scan, pausedTargets)) {
+    if (picked.events.length >= max) break;
+    const key = targetKey(due.feedId, due.target);
+    if (seen.has(key) || picked.pauses.has(due.target)) continue;
+    seen.add(key);
+    let seq = due.seq;
+    if (due.target !== WEBHOOK_TARGET) {
+      const head = await channelHead(db, due.feedId, due.target);
+      if (!head) continue;
+      if (head.nextAttemptAtTs > nowTs) {
+        picked.pauses.set(due.target, head.nextAttemptAtTs);
+        continue;
+      }
+      seq = head.seq;
+    }
+    const e = await findEventBySeq(db, seq);
+    if (e) picked.events.push(e);
   }
   return picked;
 }
 
-export interface Claimed {
-  events: EventRow[];
+export interface Claimed extends Picked {
   /** PostgreSQL: the lease this node holds on each of the events' feeds until it calls releaseFeeds; null on SQLite. */
   leaseUntilTs: number | null;
 }
 
 /**
- * The events this node sends now, at most one per feed and never one of a feed in `busy` (this node's
- * feeds in flight). On SQLite one process owns the outbox: pickDueEvents as it is. On PostgreSQL several
- * nodes share it, so a feed is held cluster-wide while one of its events is in flight: the node first
- * leases the feeds of the first `scan` due events (one conditional UPDATE of feeds.webhook_lease_until_ts:
- * the row lock makes exactly one node win a free feed), then reads each leased feed's oldest due event
- * afresh, so it sees what the previous holder committed before it let go. A leased feed with nothing due
- * any more is let go at once. A node that dies holding a feed loses it when the lease runs out; the event
- * it was sending is still due and goes out again with the same webhook-id (at-least-once).
+ * The events this node sends now, at most one per target key (targetKey) and never one of a key in `busy`
+ * (this node's keys in flight). On SQLite one process owns the outbox: pickDueEvents as it is. On PostgreSQL
+ * several nodes share it, so a feed is held cluster-wide while any of its events is in flight: the node first
+ * leases the feeds of the first `scan` due events that have nothing in flight here (one conditional UPDATE of
+ * feeds.webhook_lease_until_ts: the row lock makes exactly one node win a free feed), then reads each leased
+ * feed's next event per target afresh (the oldest due webhook event; each channel's head), so it sees what the
+ * previous holder committed before it let go. A leased feed with nothing to send any more is let go at once;
+ * the others when all their events claimed here are booked. One lease per feed, not per target, keeps the
+ * order argument below as it was; the price is that a feed's targets are claimed together, in rounds. A node
+ * that dies holding a feed loses it when the lease runs out; the event it was sending is still due and goes
+ * out again with the same event id (at-least-once).
  *
  * Late commits (PostgreSQL). Nodes write events concurrently, and a transaction that took a smaller seq may
- * commit after one that took a bigger seq: the newer event is visible first. So the feed's oldest due event
- * is sent only once it is "settled": the scanned due events of the leased feeds are stamped, the first time a
- * claim sees them, with the id of the stamping transaction (visible_after_xid = pg_current_xact_id(), taken
- * after its snapshot, in which the event is committed), and an event is sent only once no transaction with a
- * smaller id is running (pg_snapshot_xmin(snapshot of the read) >= stamp). If the oldest due event is not
- * settled (or not stamped yet: it committed after the stamping), the feed is let go this round; a later event
- * of the feed is never sent in its place. Why this keeps seq order: let E2 (seq s2) be settled, and T1 a
- * transaction writing E1 of the same feed with s1 < s2. insertEvent gives T1 its id X1 before it takes s1;
- * s1 < s2 means T1 took s1 before E2's transaction took s2, which was before E2 committed, which was before
- * the stamping transaction took its id V (ids are handed out in increasing order): X1 < V. E2 settled means
- * every transaction below V had ended, T1 included: E1 is committed (then visible, and the read takes it
- * first, being older) or rolled back. Why not a value taken when the event is written: an ingest transaction
- * is SERIALIZABLE, so pg_current_snapshot() there is the snapshot of its first statement, and a snapshot's xmax
- * is only "one past the newest ENDED transaction", so a running T1 can have an id at or above it either way.
- * Due events are ordered by (next_attempt_at_ts, seq) as before; the guarantee is seq order among events of
- * equal due time, i.e. first attempts written with the same clock reading or in clock order.
+ * commit after one that took a bigger seq: the newer event is visible first. So a feed's next event is sent
+ * only once it is "settled": the scanned due events (and channel heads) of the leased feeds are stamped, the
+ * first time a claim sees them, with the id of the stamping transaction (visible_after_xid =
+ * pg_current_xact_id(), taken after its snapshot, in which the event is committed), and an event is sent only
+ * once no transaction with a smaller id is running (pg_snapshot_xmin(snapshot of the read) >= stamp). If the
+ * next event is not settled (or not stamped yet: it committed after the stamping), it is not sent this round;
+ * a later event of the same target is never sent in its place. Why this keeps seq order: let E2 (seq s2) be
+ * settled, and T1 a transaction writing E1 of the same feed with s1 < s2. insertEvent gives T1 its id X1
+ * before it takes s1; s1 < s2 means T1 took s1 before E2's transaction took s2, which was before E2 committed,
+ * which was before the stamping transaction took its id V (ids are handed out in increasing order): X1 < V.
+ * E2 settled means every transaction below V had ended, T1 included: E1 is committed (then visible, and the
+ * read takes it first, being older) or rolled back. Why not a value taken when the event is written: an
+ * ingest transaction is SERIALIZABLE, so pg_current_snapshot() there is the snapshot of its first statement,
+ * and a snapshot's xmax is only "one past the newest ENDED transaction", so a running T1 can have an id at or
+ * above it either way. Due webhook events are ordered by (next_attempt_at_ts, seq) as before; the guarantee is
+ * seq order among events of equal due time, i.e. first attempts written with the same clock reading or in
+ * clock order. A channel's events go in seq order outright (channelHead).
  */
-export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: number, busy: ReadonlySet<string>, leaseMs: number): Promise<Claimed> {
-  if (!isPg(db)) return { events: await pickDueEvents(db, nowTs, scan, max, busy), leaseUntilTs: null };
-  const scanned = await dueEvents(db, nowTs, scan);
+export async function claimDueEvents(
+  db: Db,
+  nowTs: number,
+  scan: number,
+  max: number,
+  busy: ReadonlySet<string>,
+  leaseMs: number,
+  pausedTargets: ReadonlySet<string> = NONE,
+): Promise<Claimed> {
+  if (!isPg(db)) return { ...(await pickDueEvents(db, nowTs, scan, max, busy, pausedTargets)), leaseUntilTs: null };
+  const none: Claimed = { events: [], pauses: new Map(), leaseUntilTs: null };
+  const scanned = await dueEvents(db, nowTs, scan, pausedTargets);
+  // A feed with anything in flight here is leased by this node already: it is claimed again once that is booked.
+  const busyFeeds = new Set([...busy].map(feedOfKey));
   const wanted: string[] = [];
   for (const due of scanned) {
     if (wanted.length >= max) break;
-    if (!busy.has(due.feedId) && !wanted.includes(due.feedId)) wanted.push(due.feedId);
+    if (!busyFeeds.has(due.feedId) && !wanted.includes(due.feedId)) wanted.push(due.feedId);
   }
-  if (wanted.length === 0) return { events: [], leaseUntilTs: null };
+  if (wanted.length === 0) return none;
   const leaseUntilTs = nowTs + leaseMs;
   const { feeds, events } = tables(db);
   const held = await many(
@@ -161,9 +249,22 @@ export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: n
       .where(and(inArray(feeds.id, wanted), or(isNull(feeds.webhookLeaseUntilTs), lte(feeds.webhookLeaseUntilTs, nowTs))))
       .returning({ id: feeds.id }),
   );
-  const heldIds = new Set(held.map((h) => h.id));
+  if (held.length === 0) return none;
+  const heldIds = held.map((h) => h.id);
+  // Each (feed, channel)'s head, due or not, read after the lease (uses events_channel_head_idx).
+  const heads = (
+    await rawMany<{ seq: number | string; target: string }>(
+      db,
+      "webhooks.channelHeads",
+      `SELECT DISTINCT ON (feed_id, target) seq, target FROM events
+       WHERE feed_id = ANY(?) AND status IN ('pending', 'retrying') AND target != 'webhook' ORDER BY feed_id, target, seq`,
+      [heldIds],
+    )
+  )
+    .filter((h) => !pausedTargets.has(h.target))
+    .map((h) => Number(h.seq));
   // Only feeds this node holds: no two nodes stamp the same rows at once. Each event is stamped once.
-  const unstamped = scanned.filter((d) => heldIds.has(d.feedId)).map((d) => d.seq);
+  const unstamped = [...scanned.filter((d) => heldIds.includes(d.feedId)).map((d) => d.seq), ...heads];
   if (unstamped.length > 0)
     await exec(
       db,
@@ -172,26 +273,36 @@ export async function claimDueEvents(db: Db, nowTs: number, scan: number, max: n
         .set({ visibleAfterXid: sql`pg_current_xact_id()::text::bigint` })
         .where(and(inArray(events.seq, unstamped), isNull(events.visibleAfterXid))),
     );
-  const oldest = await Promise.all(
-    held.map(({ id }) =>
+  const settled = sql<boolean | null>`${events.visibleAfterXid} <= pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+  const webhookNext = await Promise.all(
+    heldIds.map((id) =>
       one(
         db,
         db
-          .select({ event: events, settled: sql<boolean | null>`${events.visibleAfterXid} <= pg_snapshot_xmin(pg_current_snapshot())::text::bigint` })
+          .select({ event: events, settled })
           .from(events)
-          .where(and(eq(events.feedId, id), inArray(events.status, ["pending", "retrying"]), lte(events.nextAttemptAtTs, nowTs)))
+          .where(and(eq(events.feedId, id), eq(events.target, WEBHOOK_TARGET), inArray(events.status, ["pending", "retrying"]), lte(events.nextAttemptAtTs, nowTs)))
           .orderBy(asc(events.nextAttemptAtTs), asc(events.seq))
           .limit(1),
       ),
     ),
   );
-  const claimed = oldest
-    .filter((o) => o?.settled === true)
-    .map((o) => o!.event)
-    .sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
-  const idle = held.map((h) => h.id).filter((id) => !claimed.some((e) => e.feedId === id));
+  const channelNext = heads.length === 0 ? [] : await many(db, db.select({ event: events, settled }).from(events).where(inArray(events.seq, heads)));
+  const claimed: EventRow[] = [];
+  const pauses = new Map<string, number>();
+  for (const next of [...webhookNext, ...channelNext]) {
+    if (!next) continue;
+    const e = next.event;
+    if (e.target !== WEBHOOK_TARGET && e.nextAttemptAtTs! > nowTs) {
+      pauses.set(e.target, Math.min(pauses.get(e.target) ?? Number.POSITIVE_INFINITY, e.nextAttemptAtTs!));
+      continue;
+    }
+    if (next.settled === true && !busy.has(targetKey(e.feedId, e.target))) claimed.push(e);
+  }
+  claimed.sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
+  const idle = heldIds.filter((id) => !claimed.some((e) => e.feedId === id));
   if (idle.length > 0) await releaseFeeds(db, idle, leaseUntilTs);
-  return { events: claimed, leaseUntilTs };
+  return { events: claimed, pauses, leaseUntilTs };
 }
 
 /** Lets go of feeds leased by claimDueEvents (PostgreSQL): only while the lease is still the one this node took. */
@@ -222,14 +333,14 @@ export function findEventBySeq(db: Db, seq: number): Promise<EventRow | undefine
   );
 }
 
-/** Whether this job already reached this feed's endpoint since `sinceTs` (the 24-hour de-duplication). */
+/** Whether this job already reached this feed's target (its webhook, or one channel) since `sinceTs` (the 24-hour de-duplication). */
 export async function deliveredRecently(db: Db, e: EventRow, sinceTs: number): Promise<boolean> {
   if (!e.jobCiphertext) return false;
   const hits = await rawMany(
     db,
     "webhooks.deliveredRecently",
-    `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
-    [e.jobCiphertext, e.feedId, e.seq, sinceTs],
+    `SELECT 1 AS hit FROM events WHERE job_ciphertext = ? AND feed_id = ? AND target = ? AND seq != ? AND status = 'delivered' AND delivered_at_ts > ? LIMIT 1`,
+    [e.jobCiphertext, e.feedId, e.target, e.seq, sinceTs],
   );
   return hits.length > 0;
 }
@@ -303,7 +414,7 @@ export async function lastWebhookError(db: Db, feedId: string): Promise<string |
     db
       .select({ error: events.lastError })
       .from(events)
-      .where(and(eq(events.feedId, feedId), eq(events.status, "failed")))
+      .where(and(eq(events.feedId, feedId), eq(events.target, WEBHOOK_TARGET), eq(events.status, "failed")))
       .orderBy(desc(events.seq))
       .limit(1),
   );

@@ -7,7 +7,8 @@ import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
 import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
-import { findFeedById, findFeedJobById, noteDeliveryOutcome } from "../feeds/repo";
+import { WEBHOOK_TARGET } from "../feeds/outbox";
+import { findFeedById, findFeedJobById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { normalizeJob } from "../jobs/normalize";
 import { archiveWithoutMatching } from "../jobs/archive";
 import { findJob } from "../jobs/repo";
@@ -69,7 +70,14 @@ function withClientScore(payload: WebhookPayload, document: unknown, nowTs: numb
 }
 
 export class WebhookDeliverer extends PoolLoop {
-  private readonly busyFeeds = new Set<string>();
+  /** Target keys (outbox.targetKey) with an event in flight: one at a time each. */
+  private readonly busyKeys = new Set<string>();
+  /** Per feed, events in flight and (PostgreSQL) the lease they were claimed under: let go with the last one. */
+  private readonly feedsInFlight = new Map<string, { count: number; leaseUntilTs: number | null }>();
+  /** Channels not to send to before the given time (their pace, or their head event's retry). */
+  private readonly pausedUntil = new Map<string, number>();
+  private wakeTimer: ReturnType<typeof setTimeout> | null = null;
+  private wakeAtTs = Number.POSITIVE_INFINITY;
   private bookings: { booking: repo.AttemptBooking; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private isBooking = false;
 
@@ -82,21 +90,78 @@ export class WebhookDeliverer extends PoolLoop {
     return this.waitIdle(async () => (await outbox.dueEvents(this.deps.db, this.deps.clock.now(), 1)).length === 0, timeoutMs, "webhook deliveries");
   }
 
+  override async stop(): Promise<void> {
+    await super.stop();
+    if (this.wakeTimer !== null) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
+  }
+
   protected async round(): Promise<void> {
     const free = this.deps.config.webhookConcurrency - this.inFlight.size;
     if (free <= 0) return;
     // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
     const { db, clock, config } = this.deps;
-    const claimed = await outbox.claimDueEvents(db, clock.now(), Math.max(64, free * 8), free, this.busyFeeds, feedLeaseMs(config.webhookTimeoutMs));
+    const now = clock.now();
+    const claimed = await outbox.claimDueEvents(
+      db,
+      now,
+      Math.max(64, free * 8),
+      free,
+      this.busyKeys,
+      feedLeaseMs(config.webhookTimeoutMs),
+      this.pausedTargets(now),
+    );
+    for (const [target, untilTs] of claimed.pauses) this.pause(target, untilTs);
     for (const e of claimed.events) {
-      this.busyFeeds.add(e.feedId);
+      const key = outbox.targetKey(e.feedId, e.target);
+      this.busyKeys.add(key);
+      const held = this.feedsInFlight.get(e.feedId);
+      if (held) held.count++;
+      else this.feedsInFlight.set(e.feedId, { count: 1, leaseUntilTs: claimed.leaseUntilTs });
       const work = this.deliver(e)
         .catch((err) => this.deps.log.error("webhook delivery crashed", { event: e.id, err: err as Error }))
-        // PostgreSQL: the feed is let go only after the attempt is committed, so the next holder reads it.
-        .then(() => (claimed.leaseUntilTs === null ? undefined : outbox.releaseFeeds(db, [e.feedId], claimed.leaseUntilTs)))
+        // PostgreSQL: the feed is let go only after its last attempt in flight is committed, so the next holder reads it.
+        .then(() => this.letGoOf(e.feedId))
         .catch((err) => this.deps.log.error("webhook feed lease release failed", { feed: e.feedId, err: err as Error }));
-      this.track(work, () => this.busyFeeds.delete(e.feedId));
+      this.track(work, () => this.busyKeys.delete(key));
     }
+  }
+
+  private async letGoOf(feedId: string): Promise<void> {
+    const held = this.feedsInFlight.get(feedId)!;
+    if (--held.count > 0) return;
+    this.feedsInFlight.delete(feedId);
+    if (held.leaseUntilTs !== null) await outbox.releaseFeeds(this.deps.db, [feedId], held.leaseUntilTs);
+  }
+
+  /** The channels paused at `nowTs`; those whose pause is over are forgotten. */
+  private pausedTargets(nowTs: number): Set<string> {
+    const paused = new Set<string>();
+    for (const [target, untilTs] of this.pausedUntil) {
+      if (untilTs > nowTs) paused.add(target);
+      else this.pausedUntil.delete(target);
+    }
+    return paused;
+  }
+
+  /**
+   * Sends nothing to `target` before `untilTs`, and wakes the loop then: a waiting event is not held in
+   * flight (nor slept on), so it blocks no other target, and goes as soon as its time comes.
+   */
+  private pause(target: string, untilTs: number): void {
+    this.pausedUntil.set(target, Math.max(this.pausedUntil.get(target) ?? 0, untilTs));
+    if (untilTs >= this.wakeAtTs) return;
+    if (this.wakeTimer !== null) clearTimeout(this.wakeTimer);
+    this.wakeAtTs = untilTs;
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = null;
+        this.wakeAtTs = Number.POSITIVE_INFINITY;
+        this.notify();
+      },
+      Math.max(0, untilTs - this.deps.clock.now()),
+    );
+    this.wakeTimer.unref?.();
   }
 
   /**
@@ -163,10 +228,15 @@ export class WebhookDeliverer extends PoolLoop {
   }
 
   private async deliver(e: outbox.EventRow): Promise<void> {
+    const feed = await findFeedById(this.deps.db, e.feedId);
+    if (!feed) return; // deleted: its events went with it
+    if (e.target === WEBHOOK_TARGET) return this.deliverToWebhook(e, feed);
+    return this.deliverToChannel(e, feed);
+  }
+
+  private async deliverToWebhook(e: outbox.EventRow, feed: FeedRow): Promise<void> {
     const { db, clock, config } = this.deps;
     const now = clock.now();
-    const feed = await findFeedById(db, e.feedId);
-    if (!feed) return; // deleted: its events went with it
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
       await outbox.setEventState(db, e.seq, {
         status: "skipped",

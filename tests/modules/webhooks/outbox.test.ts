@@ -78,19 +78,19 @@ describe("outbox and delivery records", () => {
     const due = await outbox.dueEvents(db, T0 + 5, 10);
     expect(due.map((d) => d.feedId)).toEqual(["f1", "f2", "f1"]);
     expect(typeof due[0]!.seq).toBe("number");
-    const picked = await outbox.pickDueEvents(db, T0 + 5, 10, 10, new Set());
+    const picked = (await outbox.pickDueEvents(db, T0 + 5, 10, 10, new Set())).events;
     expect(picked.map((e) => [e.feedId, e.createdAtTs])).toEqual([
       ["f1", T0],
       ["f2", T0 + 1],
     ]);
-    expect((await outbox.pickDueEvents(db, T0 + 5, 10, 10, new Set(["f1"]))).map((e) => e.feedId)).toEqual(["f2"]);
+    expect((await outbox.pickDueEvents(db, T0 + 5, 10, 10, new Set(["f1"]))).events.map((e) => e.feedId)).toEqual(["f2"]);
     const claimed = await outbox.claimDueEvents(db, T0 + 5, 10, 1, new Set(), 60_000);
     expect(claimed.events.map((e) => e.createdAtTs)).toEqual([T0]);
   });
 
   test("de-duplication: a job delivered to a feed within the window is seen for that feed only", async () => {
     await addEvent(db, "f1", T0, "job-x");
-    const [first] = await outbox.pickDueEvents(db, T0, 10, 10, new Set());
+    const [first] = (await outbox.pickDueEvents(db, T0, 10, 10, new Set())).events;
     await repo.recordAttempt(db, first!, attemptAt(T0), delivered);
     const againId = await addEvent(db, "f1", T0 + HOUR, "job-x");
     const otherFeedId = await addEvent(db, "f2", T0 + HOUR, "job-x");
@@ -105,7 +105,7 @@ describe("outbox and delivery records", () => {
 
   test("an attempt and the event's new state are booked together; the history lists them", async () => {
     const id = await addEvent(db, "f1", T0);
-    const [e] = await outbox.pickDueEvents(db, T0, 10, 10, new Set());
+    const [e] = (await outbox.pickDueEvents(db, T0, 10, 10, new Set())).events;
     await repo.recordAttempt(
       db,
       e!,
