@@ -440,3 +440,72 @@ export function telegramBotId(botToken: string): string {
 export function isTelegramGroupChat(chatId: string): boolean {
   return chatId.startsWith("-") || chatId.startsWith("@");
 }
+
+// ---------------------------------------------------------------------------
+// Rendered messages (render.ts builds them, send.ts sends them)
+
+/** Telegram sendMessage in HTML parse mode. `replyMarkup` (inline buttons) is passed through as given. */
+export interface TelegramMessage {
+  type: "telegram";
+  /** HTML parse-mode text, at most 4,096 characters. */
+  text: string;
+  replyMarkup?: unknown;
+}
+
+/** The JSON body POSTed to a Slack incoming webhook. */
+export interface SlackMessage {
+  type: "slack";
+  body: { text: string; blocks: unknown[]; mrkdwn: false; unfurl_links: false; unfurl_media: false };
+}
+
+export interface DiscordEmbed {
+  title: string;
+  url?: string;
+  description: string;
+  color: number;
+  fields: { name: string; value: string; inline: boolean }[];
+  footer?: { text: string };
+  timestamp?: string;
+}
+
+/** The JSON body POSTed to a Discord webhook: one embed, mentions off. */
+export interface DiscordMessage {
+  type: "discord";
+  body: { allowed_mentions: { parse: [] }; embeds: [DiscordEmbed] };
+}
+
+export interface NtfyAction {
+  action: "view";
+  label: string;
+  url: string;
+  clear?: boolean;
+}
+
+/** An ntfy publish (JSON form; the topic is added from the channel's config). Plain text, no markdown. */
+export interface NtfyMessage {
+  type: "ntfy";
+  title: string;
+  message: string;
+  /** 1 (min) to 5 (max, "urgent"). */
+  priority: 1 | 2 | 3 | 4 | 5;
+  tags: string[];
+  click: string | null;
+  actions: NtfyAction[];
+}
+
+/** A multipart e-mail: the same content as plain text and as HTML. */
+export interface EmailMessage {
+  type: "email";
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface ChannelMessages {
+  telegram: TelegramMessage;
+  slack: SlackMessage;
+  discord: DiscordMessage;
+  ntfy: NtfyMessage;
+  email: EmailMessage;
+}
+export type ChannelMessage<T extends ChannelType = ChannelType> = ChannelMessages[T];
