@@ -191,10 +191,10 @@ export function cutAtSentence(text: string, max: number): string {
  * default, or e.g. UTF-8 bytes). Escaping only ever lengthens text, so the first cut is the raw text at
  * `max`, and each further one shrinks in proportion to the overshoot: a few rounds at most.
  */
-export function fitText(text: string, max: number, escape: (s: string) => string = (s) => s, measure: (s: string) => number = (s) => s.length): string {
+export function fitText(text: string, max: number, escapeFor: (s: string) => string = (s) => s, measure: (s: string) => number = (s) => s.length): string {
   let budget = Math.min(text.length, max);
   for (;;) {
-    const out = escape(cutAtSentence(text, budget));
+    const out = escapeFor(cutAtSentence(text, budget));
     const size = measure(out);
     if (size <= max || budget <= 0) return size <= max ? out : "";
     budget = Math.min(budget - 1, Math.floor((budget * max) / size));

@@ -100,16 +100,16 @@ export function ntfyPriority(score: number): NtfyMessage["priority"] {
   return 1;
 }
 
-/** The labelled facts shown under the title, in order; `escape` is the format's. */
-function factLines(f: AlertFacts, escape: (s: string) => string): [label: string, value: string][] {
+/** The labelled facts shown under the title, in order; `escapeFor` is the format's escaping. */
+function factLines(f: AlertFacts, escapeFor: (s: string) => string): [label: string, value: string][] {
   const lines: [string, string][] = [];
-  lines.push(["Match", f.reason === null ? f.score : `${f.score} — ${fitText(f.reason, MAX_REASON, escape)}`]);
-  if (f.budget !== null) lines.push(["Budget", escape(f.budget)]);
-  if (f.client !== null) lines.push(["Client", escape(f.client)]);
-  if (f.clientScore !== null) lines.push(["Client score", escape(f.clientScore)]);
+  lines.push(["Match", f.reason === null ? f.score : `${f.score} — ${fitText(f.reason, MAX_REASON, escapeFor)}`]);
+  if (f.budget !== null) lines.push(["Budget", escapeFor(f.budget)]);
+  if (f.client !== null) lines.push(["Client", escapeFor(f.client)]);
+  if (f.clientScore !== null) lines.push(["Client score", escapeFor(f.clientScore)]);
   if (f.posted !== null) lines.push(["Posted", f.posted]);
-  if (f.skills.length > 0) lines.push(["Skills", fitText(f.skills.join(", "), MAX_LINE, escape)]);
-  lines.push(["Feed", fitText(f.feedTitle, MAX_LINE, escape)]);
+  if (f.skills.length > 0) lines.push(["Skills", fitText(f.skills.join(", "), MAX_LINE, escapeFor)]);
+  lines.push(["Feed", fitText(f.feedTitle, MAX_LINE, escapeFor)]);
   return lines;
 }
 
