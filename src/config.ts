@@ -3,6 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { AI_SETTINGS } from "./settings/ai";
 import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
+import { CHANNEL_SETTINGS } from "./settings/channels";
 import { LIMIT_SETTINGS } from "./settings/limits";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
@@ -24,6 +25,7 @@ export const SETTINGS = {
   ...AI_SETTINGS,
   ...APPLY_SETTINGS,
   ...WEBHOOK_SETTINGS,
+  ...CHANNEL_SETTINGS,
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
