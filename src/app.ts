@@ -18,7 +18,8 @@ import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { feedsRoutes } from "./modules/feeds/index";
-import { webhooksRoutes } from "./modules/webhooks/index";
+import { channelsRoutes } from "./modules/channels/index";
+import { channelTestRoutes, webhooksRoutes } from "./modules/webhooks/index";
 import { WebhookPayloadSchema } from "./modules/webhooks/model";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes } from "./modules/intake/index";
@@ -126,6 +127,7 @@ export function createApp(deps: Deps) {
           },
           tags: [
             { name: "Feeds", description: "Saved searches with an AI scoring profile" },
+            { name: "Channels", description: "Telegram, Slack, Discord, ntfy and e-mail destinations for feed alerts (extension)" },
             { name: "Auto-apply", description: "Queue proposals, poll status, list applied jobs" },
             { name: "Proposals", description: "AI cover letters and screening answers" },
             { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
@@ -166,6 +168,8 @@ export function createApp(deps: Deps) {
         { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
       )
       .use(feedsRoutes(deps))
+      .use(channelsRoutes(deps))
+      .use(channelTestRoutes(deps))
       .use(webhooksRoutes(deps))
       .use(applicationsRoutes(deps))
       .use(proposalsRoutes(deps))

@@ -15,6 +15,7 @@ import { FeedIndex } from "./modules/feeds/matcher";
 import { indexedFeeds } from "./modules/feeds/index-sync";
 import type { ChannelDirectory } from "./modules/feeds/service";
 import { ownedChannelIds } from "./modules/channels/repo";
+import { Pacer } from "./modules/channels/pace";
 import { Signal } from "./lib/signal";
 import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
@@ -58,6 +59,8 @@ export interface Deps {
   secretKey: string | null;
   /** Which channels an account owns, for the feeds module (which sits upstream of channels). */
   channelDirectory: ChannelDirectory;
+  /** Recent sends per platform limit, shared by the deliverer and the channel test route (one per process). */
+  channelPacer: Pacer;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
@@ -116,6 +119,7 @@ export async function createDeps(
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
     secretKey: base.secretKey !== undefined ? base.secretKey : (config.secretKey ?? null),
     channelDirectory: { ownedBy: ownedChannelIds },
+    channelPacer: new Pacer(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };

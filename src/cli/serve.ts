@@ -79,7 +79,7 @@ export const serveCommand: Command = {
       retryMaxMs: 60_000,
       handlers: { [SUBMIT_TASK]: (payload, ctx) => submitApplication(deps, payload, ctx) },
     });
-    const deliverer = createDeliverer(deps);
+    const deliverer = createDeliverer(deps, browserBaseUrl(config.host, server.port ?? config.port));
     deps.work.subscribe(() => {
       worker.notify();
       applyWorker.notify();
@@ -164,19 +164,26 @@ export const serveCommand: Command = {
   },
 };
 
-/** The webhook deliverer with the server's settings. */
-export function createDeliverer(deps: import("../deps").Deps): WebhookDeliverer {
+/**
+ * The outbox deliverer (webhooks and channels) with the server's settings. Alerts link to the dashboard at
+ * JOBPILOT_PUBLIC_URL, else at `listenUrl` (serve's own address), else nowhere.
+ */
+export function createDeliverer(deps: import("../deps").Deps, listenUrl: string | null = null): WebhookDeliverer {
   return new WebhookDeliverer({
     db: deps.db,
     clock: deps.clock,
     log: deps.log.child({ component: "webhooks" }),
     resolve: deps.resolve,
+    secretKey: deps.secretKey,
+    pacer: deps.channelPacer,
     config: {
       webhookRetryScheduleMs: deps.webhookRetryScheduleMs,
       webhookTimeoutMs: deps.config.webhookTimeoutMs,
       webhookConcurrency: deps.config.webhookConcurrency,
       webhookDisableAfterMs: deps.config.webhookDisableAfterMs,
       egress: deps.egress,
+      telegramApiUrl: deps.config.telegramApiUrl,
+      dashboardBaseUrl: deps.config.publicUrl || listenUrl,
     },
   });
 }

@@ -54,7 +54,7 @@ export const SOURCE_SETTINGS = {
     flag: undefined,
     schema: T.Optional(T.String({ minLength: 16 })),
     default: undefined,
-    doc: "Key (16+ characters, e.g. `openssl rand -base64 32`) that encrypts stored marketplace OAuth tokens; required by `marketplace-api`.",
+    doc: "Key (16+ characters, e.g. `openssl rand -base64 32`) that encrypts stored secrets: marketplace OAuth tokens (required by `marketplace-api`) and channel settings (unset on SQLite: a key file generated beside the database; on PostgreSQL channels need it).",
   },
   marketplaceClientId: {
     env: "JOBPILOT_MARKETPLACE_CLIENT_ID",

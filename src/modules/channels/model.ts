@@ -12,8 +12,9 @@
 import { t } from "elysia";
 import { literalUnion } from "../../http/schemas";
 
-export const CHANNEL_TYPES = ["telegram", "slack", "discord", "ntfy", "email"] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+// The kinds are kept with the schema's enums (the channels table's type column needs them too).
+import { CHANNEL_TYPES, type ChannelType } from "../../db/enums";
+export { CHANNEL_TYPES, type ChannelType };
 
 export function isChannelType(value: unknown): value is ChannelType {
   return typeof value === "string" && (CHANNEL_TYPES as readonly string[]).includes(value);

@@ -41,7 +41,7 @@ const eventValues = (e: EventInsert) => [
 ];
 
 /** The target of an event sent to the feed's webhook URL; any other target is a channel id. */
-export const WEBHOOK_TARGET = "webhook";
+export const WEBHOOK_TARGET = "webhook" as const;
 
 /** One outbox row (see admit.ts queueTestEvent). */
 export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
@@ -281,7 +281,9 @@ export async function claimDueEvents(
         db
           .select({ event: events, settled })
           .from(events)
-          .where(and(eq(events.feedId, id), eq(events.target, WEBHOOK_TARGET), inArray(events.status, ["pending", "retrying"]), lte(events.nextAttemptAtTs, nowTs)))
+          .where(
+            and(eq(events.feedId, id), eq(events.target, WEBHOOK_TARGET), inArray(events.status, ["pending", "retrying"]), lte(events.nextAttemptAtTs, nowTs)),
+          )
           .orderBy(asc(events.nextAttemptAtTs), asc(events.seq))
           .limit(1),
       ),

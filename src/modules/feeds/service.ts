@@ -309,8 +309,8 @@ export async function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: str
 
 /**
  * Takes a channel off every feed, inside the caller's transaction (the channels module deletes the channel in
- * it). Returns what brings this node's feed index in step once that transaction has committed; other nodes see
- * the feeds' updated_at_ts move.
+ * it). Returns what brings this node's feed index in step, for the caller to run at the end of that
+ * transaction; other nodes see the feeds' updated_at_ts move.
  */
 export async function detachChannel(deps: Pick<FeedsDeps, "feedIndex">, db: Db, channelId: string, nowTs: number): Promise<() => void> {
   const feedIds = await feedChannels.removeChannel(db, channelId);

@@ -9,13 +9,13 @@ import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { findFeedById, findFeedJobById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
-import { normalizeJob } from "../jobs/normalize";
-import { archiveWithoutMatching } from "../jobs/archive";
-import { findJob } from "../jobs/repo";
-import { clientScore } from "../jobs/client-score";
-import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
+import { eventPayload } from "./event-payload";
+import { ChannelSender } from "./channel-delivery";
+import type { ChannelTarget } from "../channels/model";
+import type { Pacer } from "../channels/pace";
+import { findChannelById, noteChannelOutcome } from "../channels/repo";
+import { isChannelOfFeed } from "../feeds/feed-channels";
 import * as repo from "./repo";
-import type { WebhookPayload } from "./model";
 
 export interface DelivererDeps {
   db: Db;
@@ -27,8 +27,15 @@ export interface DelivererDeps {
     webhookConcurrency: number;
     webhookDisableAfterMs: number;
     egress: EgressPolicy;
+    telegramApiUrl: string;
+    /** Where alerts link to the job's dashboard page; null: no link. */
+    dashboardBaseUrl: string | null;
   };
   resolve?: Resolver;
+  /** Opens the channels' sealed settings (deps.secretKey). */
+  secretKey: string | null;
+  /** The process's pace of sends per platform limit (deps.channelPacer). */
+  pacer: Pacer;
 }
 
 const DEDUPE_WINDOW_MS = 24 * 3_600_000;
@@ -62,13 +69,6 @@ function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: nu
  * transaction after the POST; a crash before that leaves the event due, so it
  * is sent again with the same webhook-id (at-least-once).
  */
-/** The payload's client score: the archive's score of the same document, reduced to {score, label}. */
-function withClientScore(payload: WebhookPayload, document: unknown, nowTs: number): WebhookPayload {
-  const score = clientScore(document, nowTs);
-  payload.client.clientScore = { score: score.score, label: score.label };
-  return payload;
-}
-
 export class WebhookDeliverer extends PoolLoop {
   /** Target keys (outbox.targetKey) with an event in flight: one at a time each. */
   private readonly busyKeys = new Set<string>();
@@ -81,8 +81,19 @@ export class WebhookDeliverer extends PoolLoop {
   private bookings: { booking: repo.AttemptBooking; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private isBooking = false;
 
+  private readonly channels: ChannelSender;
+
   constructor(private readonly deps: DelivererDeps) {
     super("webhooks", 250, deps.log);
+    const { config } = deps;
+    this.channels = new ChannelSender({
+      clock: deps.clock,
+      secretKey: deps.secretKey,
+      pacer: deps.pacer,
+      egress: config.egress,
+      resolve: deps.resolve,
+      config: { timeoutMs: config.webhookTimeoutMs, telegramApiUrl: config.telegramApiUrl, dashboardBaseUrl: config.dashboardBaseUrl },
+    });
   }
 
   /** Resolves when no event is due now and nothing is in flight (tests and benchmarks). */
@@ -199,34 +210,6 @@ export class WebhookDeliverer extends PoolLoop {
     this.isBooking = false;
   }
 
-  private async payloadOf(e: outbox.EventRow, feed: { id: string; title: string }): Promise<unknown | null> {
-    const { db, clock } = this.deps;
-    if (e.type !== JOB_MATCHED_EVENT) {
-      // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
-      const sample = await findJob(db, await archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
-      const job = sample ? normalizeJob(sample.document) : null;
-      if (!sample || !job?.ok) return null;
-      return withClientScore(
-        buildTestPayload({ eventId: e.id, createdAtTs: e.createdAtTs, feed, job: job.job, source: sample.source }),
-        sample.document,
-        clock.now(),
-      );
-    }
-    const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
-    const row = e.jobCiphertext ? await findJob(db, e.jobCiphertext) : undefined;
-    const job = row ? normalizeJob(row.document) : null;
-    if (!match || !row || !job?.ok) return null;
-    const payload = buildJobMatchedPayload({
-      eventId: e.id,
-      createdAtTs: e.createdAtTs,
-      feed,
-      match: { processedJobId: match.id, matchingScore: match.matchingScore, scoreReason: match.scoreReason, matchedAtTs: match.matchedAtTs },
-      job: job.job,
-      source: row.source,
-    });
-    return withClientScore(payload, row.document, clock.now());
-  }
-
   private async deliver(e: outbox.EventRow): Promise<void> {
     const feed = await findFeedById(this.deps.db, e.feedId);
     if (!feed) return; // deleted: its events went with it
@@ -254,7 +237,7 @@ export class WebhookDeliverer extends PoolLoop {
       await outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
       return;
     }
-    const payload = await this.payloadOf(e, { id: feed.id, title: feed.title });
+    const payload = await eventPayload(this.deps.db, this.deps.clock, e, { id: feed.id, title: feed.title });
     if (payload === null) {
       await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
       return;
@@ -311,5 +294,68 @@ export class WebhookDeliverer extends PoolLoop {
       error,
       endpoint: state,
     });
+  }
+
+  /** Ends an event without an attempt: it will not be sent (and says why). */
+  private async skip(e: outbox.EventRow, status: "skipped" | "suppressed", why: string): Promise<void> {
+    await outbox.setEventState(this.deps.db, e.seq, { status, nextAttemptAtTs: null, lastError: why });
+  }
+
+  /**
+   * One attempt to send an event to one of the feed's channels. A channel that must wait (its platform's
+   * pace) is paused and the event left due, untouched: it goes when the pause ends, before the channel's
+   * newer events (outbox.channelHead), and waits for nothing else.
+   */
+  private async deliverToChannel(e: outbox.EventRow, feed: FeedRow): Promise<void> {
+    const { db, clock, config, pacer } = this.deps;
+    if (feed.notificationsMuted) return this.skip(e, "skipped", "Notifications are muted on this feed");
+    const row = await findChannelById(db, e.target);
+    if (!row) return this.skip(e, "skipped", "The channel was deleted");
+    if (!(await isChannelOfFeed(db, feed.id, row.id))) return this.skip(e, "skipped", "The channel is no longer on this feed");
+    const now = clock.now();
+    if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
+      return this.skip(e, "suppressed", "This job already notified this channel of this feed within 24 hours");
+    }
+    let channel: ChannelTarget;
+    try {
+      channel = await this.channels.open(row);
+    } catch (err) {
+      // Not worth retrying: the settings stay unreadable until the key is restored or the channel saved again.
+      const error = (err as Error).message;
+      await this.book(e, { startedAtTs: now, durationMs: 0, statusCode: null, error }, { status: "failed", nextAttemptAtTs: null });
+      await noteChannelOutcome(db, row.id, { error });
+      return;
+    }
+    const buckets = this.channels.buckets(channel);
+    const waitMs = pacer.waitMs(buckets, now);
+    if (waitMs > 0) return this.pause(e.target, now + waitMs);
+    const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
+    if (payload === null) return this.skip(e, "skipped", "The matched job is no longer archived");
+    // Asked again at the last moment: another delivery may have taken the slot while the payload was read.
+    const startedAtTs = clock.now();
+    const stillWaitMs = pacer.reserve(buckets, startedAtTs);
+    if (stillWaitMs > 0) return this.pause(e.target, startedAtTs + stillWaitMs);
+    const outcome = await this.channels.send(channel, payload);
+    const attempt = { startedAtTs, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error };
+    if (outcome.ok) {
+      await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
+      await noteChannelOutcome(db, row.id, { deliveredAtTs: startedAtTs + outcome.durationMs });
+      return;
+    }
+    const failedAt = clock.now();
+    const error = outcome.error ?? "the platform refused the message";
+    // The platform's own word on when to come back wins over the schedule, and holds every send to that limit.
+    if (outcome.retryAfterMs !== null) pacer.hold(buckets, failedAt + outcome.retryAfterMs);
+    const scheduled = config.webhookRetryScheduleMs[e.attempts];
+    const delay = !outcome.isRetryable || scheduled === undefined ? null : (outcome.retryAfterMs ?? scheduled);
+    if (delay !== null) {
+      await this.book(e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      // The channel's newer events wait behind this one (channelHead): no need to look at them before then.
+      this.pause(e.target, failedAt + delay);
+    } else {
+      await this.book(e, attempt, { status: "failed", nextAttemptAtTs: null });
+      this.deps.log.warn("channel event failed", { event: e.id, feed: feed.id, channel: row.id, type: row.type, error });
+    }
+    await noteChannelOutcome(db, row.id, { error });
   }
 }

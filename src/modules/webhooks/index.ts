@@ -5,6 +5,10 @@ import { authContext } from "../accounts/auth-context";
 import { errorResponses, literalUnion, pageQuery } from "../../http/schemas";
 import { DELIVERY_STATUSES } from "../feeds/admit";
 import { listDeliveries, retryDelivery } from "./service";
+import { ChannelParams, ChannelTestResult } from "../channels/http-model";
+import { ChannelTypeSchema } from "../channels/model";
+import { ChannelSender } from "./channel-delivery";
+import { sendChannelTest } from "./channel-test";
 
 const DeliveryStatus = literalUnion(DELIVERY_STATUSES);
 
@@ -12,6 +16,20 @@ const Delivery = t.Object(
   {
     eventId: t.String(),
     type: t.String({ description: "job.matched or webhook.test" }),
+    target: t.Union(
+      [
+        t.Literal("webhook", { description: "The feed's webhook URL" }),
+        t.Object(
+          {
+            channelId: t.String(),
+            type: t.Nullable(ChannelTypeSchema, { description: "null once the channel is deleted" }),
+            name: t.Nullable(t.String({ description: "null once the channel is deleted" })),
+          },
+          { description: "One of the feed's notification channels" },
+        ),
+      ],
+      { description: "(extension) Where the event goes: each target has its own events, attempts and de-duplication" },
+    ),
     status: t.String({ description: "pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped" }),
     jobId: t.Nullable(t.String()),
     processedJobId: t.Nullable(t.String()),
@@ -64,7 +82,7 @@ export function webhooksRoutes(deps: Deps) {
         }),
         ...errorResponses(400, 401, 404, 429, 500),
       },
-      detail: { tags, summary: "(extension) The feed's webhook events and their attempts, newest first" },
+      detail: { tags, summary: "(extension) The feed's outbox events (webhook and channels) and their attempts, newest first" },
     })
     .post(
       "/:feedId/deliveries/:eventId/retry",
@@ -80,4 +98,32 @@ export function webhooksRoutes(deps: Deps) {
         detail: { tags, summary: "(extension) Send an event again now" },
       },
     );
+}
+
+/** (extension) POST /api/v1/channels/{channelId}/test: the sample alert, sent now (see channel-test.ts). */
+export function channelTestRoutes(deps: Deps) {
+  const sender = new ChannelSender({
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    pacer: deps.channelPacer,
+    egress: deps.egress,
+    get resolve() {
+      return deps.resolve;
+    },
+    config: { timeoutMs: deps.config.webhookTimeoutMs, telegramApiUrl: deps.config.telegramApiUrl, dashboardBaseUrl: deps.config.publicUrl || null },
+  });
+  return new Elysia({ prefix: "/api/v1/channels" })
+    .use(authContext)
+    .use(routePolicy)
+    .post("/:channelId/test", ({ auth, params }) => sendChannelTest(deps, sender, auth, params.channelId), {
+      policy,
+      params: ChannelParams,
+      response: { 200: ChannelTestResult, ...errorResponses(401, 404, 429, 500) },
+      detail: {
+        tags: ["Channels"],
+        summary: "(extension) Send a sample alert to the channel now",
+        description:
+          "Renders the archived sample job as this channel's message and sends it at once; answers with the outcome (ok, the platform's status, its error). 429 with Retry-After when the platform's pace allows no message yet.",
+      },
+    });
 }

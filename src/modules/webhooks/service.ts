@@ -3,6 +3,9 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
 import * as outbox from "../feeds/outbox";
+import { WEBHOOK_TARGET } from "../feeds/outbox";
+import { isChannelOfFeed } from "../feeds/feed-channels";
+import { channelLabels } from "../channels/repo";
 import { findFeed } from "../feeds/repo";
 import { MUTED_MESSAGE } from "../feeds/service";
 import * as repo from "./repo";
@@ -30,6 +33,10 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
     deps.db,
     items.map((e) => e.seq),
   );
+  const channels = await channelLabels(deps.db, [...new Set(items.filter((e) => e.target !== WEBHOOK_TARGET).map((e) => e.target))]);
+  // A channel deleted since is still named by its id.
+  const targetOf = (target: string) =>
+    target === WEBHOOK_TARGET ? WEBHOOK_TARGET : { channelId: target, type: channels.get(target)?.type ?? null, name: channels.get(target)?.name ?? null };
   return {
     endpoint: {
       url: feed.webhookUrl,
@@ -40,6 +47,7 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
     deliveries: items.map((e) => ({
       eventId: e.id,
       type: e.type,
+      target: targetOf(e.target),
       status: e.status,
       jobId: e.jobCiphertext,
       processedJobId: e.feedJobId,
@@ -65,8 +73,12 @@ export async function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedI
     const event = await outbox.findEvent(db, feedId, eventId);
     if (!event) throw notFound("Delivery not found");
     if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
-    if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
-    if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+    if (event.target === WEBHOOK_TARGET) {
+      if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
+      if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
+    } else if (!(await isChannelOfFeed(db, feedId, event.target))) {
+      throw new AppError("bad_request", "The event's channel is no longer on this feed (or was deleted)");
+    }
     if (feed.notificationsMuted) throw new AppError("conflict", MUTED_MESSAGE);
     // Leaves room for exactly one more attempt when the retries are spent.
     await outbox.setEventState(db, event.seq, {

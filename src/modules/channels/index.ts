@@ -1,0 +1,67 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { routePolicy, type RoutePolicy } from "../../http/route-policy";
+import { errorResponses } from "../../http/schemas";
+import { authContext } from "../accounts/auth-context";
+import { ChannelDeleted, ChannelEnvelope, ChannelList, ChannelParams, CreateChannelBody, PatchChannelBody } from "./http-model";
+import * as channels from "./service";
+
+const tags = ["Channels"];
+/** Feed notification settings: validation errors with details, and the feeds rate-limit bucket. */
+const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
+
+/** (extension) Notification channels: Telegram, Slack, Discord, ntfy and e-mail destinations that feeds alert. */
+export function channelsRoutes(deps: Deps) {
+  return new Elysia({ prefix: "/api/v1/channels" })
+    .use(authContext)
+    .use(routePolicy)
+    .get("", async ({ auth }) => ({ channels: await channels.listChannels(deps, auth) }), {
+      policy,
+      response: { 200: ChannelList, ...errorResponses(401, 429, 500, 503) },
+      detail: { tags, summary: "List the account's notification channels" },
+    })
+    .post(
+      "",
+      async ({ auth, body, set }) => {
+        const channel = await channels.createChannel(deps, auth, body);
+        set.status = 201;
+        return { channel };
+      },
+      {
+        policy,
+        body: CreateChannelBody,
+        response: { 201: ChannelEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
+        detail: {
+          tags,
+          summary: "Add a notification channel",
+          description:
+            "Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. " +
+            "503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.",
+        },
+      },
+    )
+    .get("/:channelId", async ({ auth, params }) => ({ channel: await channels.getChannel(deps, auth, params.channelId) }), {
+      policy,
+      params: ChannelParams,
+      response: { 200: ChannelEnvelope, ...errorResponses(401, 404, 429, 500) },
+      detail: { tags, summary: "Get a notification channel" },
+    })
+    .patch("/:channelId", async ({ auth, params, body }) => ({ channel: await channels.patchChannel(deps, auth, params.channelId, body) }), {
+      policy,
+      params: ChannelParams,
+      body: PatchChannelBody,
+      response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
+      detail: {
+        tags,
+        summary: "Change a notification channel",
+        description:
+          "Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.",
+      },
+    })
+    .delete("/:channelId", ({ auth, params }) => channels.deleteChannel(deps, auth, params.channelId), {
+      policy,
+      params: ChannelParams,
+      response: { 200: ChannelDeleted, ...errorResponses(401, 404, 429, 500) },
+      detail: { tags, summary: "Delete a notification channel (it leaves every feed; alerts not yet sent to it are dropped)" },
+    });
+}

@@ -1,0 +1,75 @@
+/**
+ * Sending to notification channels, shared by the outbox deliverer and the
+ * channel test route: open a channel's sealed settings (cached by envelope),
+ * render the payload as its platform's message, and send it once. The pace
+ * (Pacer, one per process in deps) is asked by the callers: the deliverer
+ * pauses a channel that must wait, the test route waits briefly or refuses.
+ */
+import type { Clock } from "../../lib/clock";
+import type { EgressPolicy, Resolver } from "../../lib/ssrf";
+import type { ChannelTarget, SendOutcome } from "../channels/model";
+import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
+import { renderAlert } from "../channels/render";
+import type { ChannelRow } from "../channels/repo";
+import { sendMessage } from "../channels/send";
+import { openChannel } from "../channels/service";
+import type { WebhookPayload } from "./model";
+
+export interface ChannelSenderDeps {
+  clock: Clock;
+  secretKey: string | null;
+  pacer: Pacer;
+  egress: EgressPolicy;
+  resolve?: Resolver;
+  config: {
+    /** One attempt's deadline (the webhook timeout). */
+    timeoutMs: number;
+    telegramApiUrl: string;
+    /** Where this server's dashboard is reached (JOBPILOT_PUBLIC_URL); null: alerts carry no dashboard link. */
+    dashboardBaseUrl: string | null;
+  };
+}
+
+/** Opened configs kept at most: the envelope text is the key, so a changed channel is opened afresh. */
+const MAX_CACHED = 1000;
+
+export class ChannelSender {
+  private readonly opened = new Map<string, ChannelTarget>();
+
+  constructor(private readonly deps: ChannelSenderDeps) {}
+
+  /** The channel's settings, opened once per envelope (each open derives a key: ~100 µs). Throws when they cannot be. */
+  async open(row: Pick<ChannelRow, "type" | "configSealed">): Promise<ChannelTarget> {
+    const cached = this.opened.get(row.configSealed);
+    if (cached) return cached;
+    const channel = await openChannel(this.deps.secretKey, row);
+    if (this.opened.size >= MAX_CACHED) this.opened.clear();
+    this.opened.set(row.configSealed, channel);
+    return channel;
+  }
+
+  buckets(channel: ChannelTarget): PaceBucket[] {
+    return paceOf(channel.type, channel.config);
+  }
+
+  /** The job's page in the dashboard, when the server knows its public address. */
+  dashboardJobUrl(jobId: string): string | null {
+    const base = this.deps.config.dashboardBaseUrl;
+    return base ? `${base.replace(/\/+$/, "")}/dashboard/jobs/${encodeURIComponent(jobId)}` : null;
+  }
+
+  /** Renders and sends one alert: one attempt, no waiting, no retry. */
+  async send(channel: ChannelTarget, payload: WebhookPayload): Promise<SendOutcome & { durationMs: number }> {
+    const { clock, egress, resolve, config } = this.deps;
+    const message = renderAlert(channel.type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: clock.now() });
+    const started = performance.now();
+    const outcome = await sendMessage(channel, message, {
+      timeoutMs: config.timeoutMs,
+      settings: { telegramApiUrl: config.telegramApiUrl },
+      egress,
+      resolve,
+      clock,
+    });
+    return { ...outcome, durationMs: Math.round(performance.now() - started) };
+  }
+}

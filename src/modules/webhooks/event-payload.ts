@@ -1,0 +1,54 @@
+/**
+ * An outbox event's payload, read from the archive as it is now: the matched
+ * job (with its feed entry's scores) or, for a test, the archived sample job.
+ * The webhook POSTs it; each channel renders it as its platform's message.
+ */
+import type { Db } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import { JOB_MATCHED_EVENT } from "../feeds/admit";
+import type { EventRow } from "../feeds/outbox";
+import { findFeedJobById } from "../feeds/repo";
+import { archiveWithoutMatching } from "../jobs/archive";
+import { clientScore } from "../jobs/client-score";
+import { normalizeJob } from "../jobs/normalize";
+import { findJob } from "../jobs/repo";
+import type { WebhookPayload } from "./model";
+import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
+
+/** The payload's client score: the archive's score of the same document, reduced to {score, label}. */
+function withClientScore(payload: WebhookPayload, document: unknown, nowTs: number): WebhookPayload {
+  const score = clientScore(document, nowTs);
+  payload.client.clientScore = { score: score.score, label: score.label };
+  return payload;
+}
+
+/** The sample job's test payload; null when the sample cannot be archived (never, short of a broken build). */
+export async function samplePayload(
+  db: Db,
+  clock: Clock,
+  input: { eventId: string; createdAtTs: number; feed: { id: string; title: string } },
+): Promise<WebhookPayload | null> {
+  // Archived before it is sent, so a receiver can look the sample up (GET /api/v1/jobs/{ciphertext}) like any job.
+  const sample = await findJob(db, await archiveWithoutMatching(db, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE, clock.now()));
+  const job = sample ? normalizeJob(sample.document) : null;
+  if (!sample || !job?.ok) return null;
+  return withClientScore(buildTestPayload({ ...input, job: job.job, source: sample.source }), sample.document, clock.now());
+}
+
+/** The event's payload, or null when its job is no longer archived (or its feed entry is gone). */
+export async function eventPayload(db: Db, clock: Clock, e: EventRow, feed: { id: string; title: string }): Promise<WebhookPayload | null> {
+  if (e.type !== JOB_MATCHED_EVENT) return samplePayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed });
+  const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
+  const row = e.jobCiphertext ? await findJob(db, e.jobCiphertext) : undefined;
+  const job = row ? normalizeJob(row.document) : null;
+  if (!match || !row || !job?.ok) return null;
+  const payload = buildJobMatchedPayload({
+    eventId: e.id,
+    createdAtTs: e.createdAtTs,
+    feed,
+    match: { processedJobId: match.id, matchingScore: match.matchingScore, scoreReason: match.scoreReason, matchedAtTs: match.matchedAtTs },
+    job: job.job,
+    source: row.source,
+  });
+  return withClientScore(payload, row.document, clock.now());
+}
