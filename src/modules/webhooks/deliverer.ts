@@ -8,7 +8,7 @@ import { PoolLoop } from "../../worker/loop";
 import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
-import { findFeedById, findFeedJobById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
+import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { eventPayload } from "./event-payload";
 import { ChannelSender } from "./channel-delivery";
 import type { ChannelTarget } from "../channels/model";
