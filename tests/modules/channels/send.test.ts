@@ -144,6 +144,33 @@ describe("Telegram", () => {
   });
 });
 
+describe("the Telegram fake's getUpdates (for the bot's poller)", () => {
+  const token = "555000555:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw9";
+
+  test("a long poll waits for an update and returns as soon as one is pushed", async () => {
+    const started = performance.now();
+    const poll = telegramCall(deps({ timeoutMs: 5_000 }), token, "getUpdates", { offset: 1_000_000, timeout: 3 });
+    await Bun.sleep(50);
+    const id = telegram.pushUpdate({ update_id: 1_000_000, callback_query: { id: "q1", data: "apply:1" } });
+    const outcome = await poll;
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect((outcome.result as { update_id: number }[]).map((u) => u.update_id)).toEqual([id]);
+  });
+
+  test("an empty long poll ends after its timeout with no updates", async () => {
+    const outcome = await telegramCall(deps({ timeoutMs: 5_000 }), token, "getUpdates", { offset: 2_000_000, timeout: 0.2 });
+    expect(outcome).toMatchObject({ ok: true, result: [] });
+  });
+
+  test("a second poller of the same bot ends the first with 409 Conflict, as Telegram does", async () => {
+    const first = telegramCall(deps({ timeoutMs: 5_000 }), token, "getUpdates", { offset: 3_000_000, timeout: 2 });
+    await Bun.sleep(50);
+    const second = telegramCall(deps({ timeoutMs: 5_000 }), token, "getUpdates", { offset: 3_000_000, timeout: 0.1 });
+    expect(await first).toMatchObject({ ok: false, statusCode: 409, isRetryable: false });
+    expect((await second).ok).toBe(true);
+  });
+});
+
 describe("Slack", () => {
   const channel = (): ChannelTarget => ({ type: "slack", config: { webhookUrl: slack.webhookUrl } });
 
