@@ -231,11 +231,14 @@ export interface FakeWebhookPlatform extends Scripted {
   waitFor(count: number, timeoutMs?: number): Promise<void>;
 }
 
-async function startWebhookPlatform(
-  webhookPath: string,
-  success: (req: RecordedRequest, n: number) => FakeReply,
-  tooManyRequests: (retryAfterS: number) => FakeReply,
-): Promise<FakeWebhookPlatform> {
+interface RecordingServer extends Scripted {
+  origin: string;
+  received: RecordedRequest[];
+  waitFor(count: number, timeoutMs?: number): Promise<void>;
+}
+
+/** Records every request and answers with the next queued reply, or else `answer`'s. */
+async function startRecordingServer(answer: (req: RecordedRequest, n: number) => FakeReply): Promise<RecordingServer> {
   const received: RecordedRequest[] = [];
   const queue: FakeReply[] = [];
   const server = Bun.serve({
@@ -244,21 +247,27 @@ async function startWebhookPlatform(
     async fetch(req) {
       const recorded = await record(req);
       received.push(recorded);
-      const reply = queue.shift() ?? success(recorded, received.length);
+      const reply = queue.shift() ?? answer(recorded, received.length);
       if (reply.delayMs) await Bun.sleep(reply.delayMs);
       return respond(reply);
     },
   });
-  const origin = `http://127.0.0.1:${server.port}`;
   return {
-    origin,
-    webhookUrl: `${origin}${webhookPath}`,
+    origin: `http://127.0.0.1:${server.port}`,
     received,
     enqueue: (...replies) => void queue.push(...replies),
-    tooManyRequests,
-    waitFor: (count, timeoutMs = 5000) => until(() => received.length >= count, timeoutMs, `${count} webhook posts`),
+    waitFor: (count, timeoutMs = 5000) => until(() => received.length >= count, timeoutMs, `${count} requests`),
     close: () => server.stop(true),
   };
+}
+
+async function startWebhookPlatform(
+  webhookPath: string,
+  success: (req: RecordedRequest, n: number) => FakeReply,
+  tooManyRequests: (retryAfterS: number) => FakeReply,
+): Promise<FakeWebhookPlatform> {
+  const server = await startRecordingServer(success);
+  return { ...server, webhookUrl: `${server.origin}${webhookPath}`, tooManyRequests };
 }
 
 /** Slack incoming webhooks: 200 "ok"; a 429 carries Retry-After (seconds) as a header. */
@@ -301,39 +310,17 @@ export interface FakeNtfy extends Scripted {
 
 /** An ntfy server taking JSON publishes (POST / with the topic in the body): 200 with the message and its id. */
 export async function startFakeNtfy(): Promise<FakeNtfy> {
-  const received: RecordedRequest[] = [];
-  const queue: FakeReply[] = [];
   const protectedTopics = new Map<string, string>();
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const recorded = await record(req);
-      received.push(recorded);
-      const scripted = queue.shift();
-      if (scripted) {
-        if (scripted.delayMs) await Bun.sleep(scripted.delayMs);
-        return respond(scripted);
-      }
-      const topic = recorded.body?.topic;
-      if (recorded.method !== "POST" || recorded.path !== "/" || typeof topic !== "string") {
-        return respond({ status: 400, json: { code: 40001, http: 400, error: "invalid request: expected a JSON publish" } });
-      }
-      const token = protectedTopics.get(topic);
-      if (token !== undefined && recorded.headers.authorization !== `Bearer ${token}`) {
-        return respond({ status: 403, json: { code: 40301, http: 403, error: "forbidden" } });
-      }
-      return respond({ json: { id: `msg${received.length}`, time: Math.floor(Date.now() / 1000), event: "message", ...recorded.body } });
-    },
+  const server = await startRecordingServer((req, n) => {
+    const topic = req.body?.topic;
+    if (req.method !== "POST" || req.path !== "/" || typeof topic !== "string") {
+      return { status: 400, json: { code: 40001, http: 400, error: "invalid request: expected a JSON publish" } };
+    }
+    const token = protectedTopics.get(topic);
+    if (token !== undefined && req.headers.authorization !== `Bearer ${token}`) return { status: 403, json: { code: 40301, http: 403, error: "forbidden" } };
+    return { json: { id: `msg${n}`, time: Math.floor(Date.now() / 1000), event: "message", ...req.body } };
   });
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    received,
-    enqueue: (...replies) => void queue.push(...replies),
-    protectTopic: (topic, token) => void protectedTopics.set(topic, token),
-    waitFor: (count, timeoutMs = 5000) => until(() => received.length >= count, timeoutMs, `${count} ntfy publishes`),
-    close: () => server.stop(true),
-  };
+  return { ...server, url: server.origin, protectTopic: (topic, token) => void protectedTopics.set(topic, token) };
 }
 
 // ---------------------------------------------------------------------------
