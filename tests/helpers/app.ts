@@ -27,7 +27,9 @@ export interface RequestOptions {
  * The real app on a real SQLite database (`:memory:` unless a path is given)
  * with the real migrations; only the clock and the log sink are fakes.
  */
-export async function createTestApp(opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]> } = {}) {
+export async function createTestApp(
+  opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]>; secretKey?: string | null } = {},
+) {
   const clock = opts.clock ?? new ManualClock();
   const log = memoryLogger();
   // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop.
@@ -36,7 +38,8 @@ export async function createTestApp(opts: { clock?: ManualClock; dbPath?: string
   const pg = PG_BACKEND && !opts.dbPath && !opts.config?.databaseUrl ? await createMigratedPgDatabase() : undefined;
   if (pg) Object.assign(config, { databaseUrl: pg.url, databasePoolSize: 4 });
   // A key of the test's own unless it sets JOBPILOT_SECRET_KEY (serve resolves it from the setting or its key file).
-  const { deps } = await createDeps(config, { clock, log, secretKey: config.secretKey ?? TEST_SECRET_KEY });
+  const secretKey = opts.secretKey !== undefined ? opts.secretKey : (config.secretKey ?? TEST_SECRET_KEY);
+  const { deps } = await createDeps(config, { clock, log, secretKey });
   // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
   deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));
   const app = createApp(deps);
