@@ -96,9 +96,19 @@ export class WebhookDeliverer extends PoolLoop {
     });
   }
 
-  /** Resolves when no event is due now and nothing is in flight (tests and benchmarks). */
+  /**
+   * Resolves when nothing is in flight and nothing can be sent now: no event is due but those of channels
+   * paused for their pace or a retry (tests and benchmarks; with a test clock, move it to send those).
+   */
   idle(timeoutMs = 10_000): Promise<void> {
-    return this.waitIdle(async () => (await outbox.dueEvents(this.deps.db, this.deps.clock.now(), 1)).length === 0, timeoutMs, "webhook deliveries");
+    return this.waitIdle(
+      async () => {
+        const now = this.deps.clock.now();
+        return (await outbox.dueEvents(this.deps.db, now, 1, this.pausedTargets(now))).length === 0;
+      },
+      timeoutMs,
+      "webhook deliveries",
+    );
   }
 
   override async stop(): Promise<void> {

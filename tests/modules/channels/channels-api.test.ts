@@ -163,7 +163,7 @@ describe("channels API", () => {
       const [row] = await rawMany<{ type: "email"; config_sealed: string }>(t.deps.db, "test.row", "SELECT type, config_sealed FROM channels WHERE id = ?", [
         created.id,
       ]);
-      return (await openChannel(t.deps.secretKey, { type: row!.type, configSealed: row!.config_sealed })).config as Record<string, string>;
+      return (await openChannel(t.deps.secretKey, { type: row!.type, configSealed: row!.config_sealed })).config as unknown as Record<string, string>;
     };
     expect((await opened()).smtpUrl).toBe(SMTP_URL);
     res = await patch({ config: { from: "jobpilot <alerts@example.com>" } });
