@@ -19,7 +19,7 @@ describe("the secret key for stored channel secrets", () => {
   test("unset on SQLite: generated on first start into a 0600 file beside the database, logged; read back on the next start", () => {
     const db = dbPath();
     const log = memoryLogger();
-    const key = resolveSecretKey({ secretKey: undefined, databaseUrl: undefined, dbPath: db }, log);
+    const key = resolveSecretKey({ dbPath: db }, log);
     const file = join(db, "..", SECRET_KEY_FILE);
     expect(key!.length).toBeGreaterThanOrEqual(16);
     expect(readFileSync(file, "utf8").trim()).toBe(key!);
@@ -28,35 +28,35 @@ describe("the secret key for stored channel secrets", () => {
     expect(generated).toMatchObject({ level: "info", path: file });
     expect(log.lines.join("\n")).not.toContain(key!);
     const again = memoryLogger();
-    expect(resolveSecretKey({ secretKey: undefined, databaseUrl: undefined, dbPath: db }, again)).toBe(key);
+    expect(resolveSecretKey({ dbPath: db }, again)).toBe(key);
     expect(again.lines).toEqual([]);
   });
 
   test("the setting wins (no file is made; a file already there is named in a warning); a broken or readable file is reported", () => {
     const db = dbPath();
     const log = memoryLogger();
-    expect(resolveSecretKey({ secretKey: "from-the-setting-0123", databaseUrl: undefined, dbPath: db }, log)).toBe("from-the-setting-0123");
+    expect(resolveSecretKey({ secretKey: "from-the-setting-0123", dbPath: db }, log)).toBe("from-the-setting-0123");
     expect(existsSync(join(db, "..", SECRET_KEY_FILE))).toBe(false);
     expect(log.lines).toEqual([]);
-    resolveSecretKey({ secretKey: undefined, databaseUrl: undefined, dbPath: db }, log);
+    resolveSecretKey({ dbPath: db }, log);
     const both = memoryLogger();
-    resolveSecretKey({ secretKey: "from-the-setting-0123", databaseUrl: undefined, dbPath: db }, both);
+    resolveSecretKey({ secretKey: "from-the-setting-0123", dbPath: db }, both);
     expect(both.records()[0]).toMatchObject({ level: "warn" });
     expect(String(both.records()[0]!.msg)).toContain("not used");
 
     const file = join(db, "..", SECRET_KEY_FILE);
     chmodSync(file, 0o644);
     const loose = memoryLogger();
-    resolveSecretKey({ secretKey: undefined, databaseUrl: undefined, dbPath: db }, loose);
+    resolveSecretKey({ dbPath: db }, loose);
     expect(String(loose.records()[0]!.msg)).toContain("chmod 600");
     writeFileSync(file, "short\n");
-    expect(() => resolveSecretKey({ secretKey: undefined, databaseUrl: undefined, dbPath: db }, loose)).toThrow(/fewer than 16 characters/);
+    expect(() => resolveSecretKey({ dbPath: db }, loose)).toThrow(/fewer than 16 characters/);
   });
 
   test("PostgreSQL: no key file (nodes would each make their own); without the setting there is no key, and a warning says so", () => {
     const db = dbPath();
     const log = memoryLogger();
-    expect(resolveSecretKey({ secretKey: undefined, databaseUrl: "postgres://x@127.0.0.1/db", dbPath: db }, log)).toBeNull();
+    expect(resolveSecretKey({ databaseUrl: "postgres://x@127.0.0.1/db", dbPath: db }, log)).toBeNull();
     expect(existsSync(join(db, "..", SECRET_KEY_FILE))).toBe(false);
     expect(log.records()[0]).toMatchObject({ level: "warn" });
     expect(String(log.records()[0]!.msg)).toContain("JOBPILOT_SECRET_KEY");
