@@ -82,7 +82,11 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     }
     if (source && !Value.Check(setting.schema, value)) {
       const shown =
-        key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret" ||
+        key === "adminToken" ||
+        key === "openaiApiKey" ||
+        key === "bridgeSecret" ||
+        key === "secretKey" ||
+        key === "marketplaceClientSecret" ||
         key === "serverApiKey"
           ? "(hidden)"
           : JSON.stringify(source === setting.env ? fromEnv : fromFlag);

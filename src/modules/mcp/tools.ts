@@ -117,7 +117,7 @@ export const TOOLS: ApiTool[] = [
     name: "application_status",
     title: "Status of an application",
     description:
-      'Where an application stands: give queueId (from apply) or jobId (the job\'s ciphertext: its latest application), not both. applicationStatus is "processing" while it is being submitted (poll again later), then one of: applied (done), failed (see errorMessage), not_available (job closed), not_eligible (the profile does not meet the job\'s requirements), not_enough_connects, logged_out (temporary; the service reconnects by itself). proposalStatus tells whether the client viewed or replied.',
+      "Where an application stands: give queueId (from apply) or jobId (the job's ciphertext: its latest application), not both. applicationStatus is \"processing\" while it is being submitted (poll again later), then one of: applied (done), failed (see errorMessage), not_available (job closed), not_eligible (the profile does not meet the job's requirements), not_enough_connects, logged_out (temporary; the service reconnects by itself). proposalStatus tells whether the client viewed or replied.",
     input: StatusQuery,
     method: "GET",
     path: "/api/auto-apply-v2/status",
