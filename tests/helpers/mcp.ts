@@ -42,6 +42,8 @@ export async function ingestReactJob(t: TestApp): Promise<string> {
     skills: ["React", "TypeScript"],
     fixed: 900,
     questions: ["Which charting library would you use?"],
+    // Fresh, as the sandbox marketplace takes no applications to jobs over 30 days old.
+    publishTime: new Date(t.clock.now() - 60_000).toISOString(),
   });
   const result = await ingestDocuments(t.deps, [doc], { source: "test" });
   expect(result.inserted).toBe(1);
