@@ -52,17 +52,22 @@ const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
 }));
 const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
-/** The path with its `:params` filled from the arguments, and what is left of them (query or body). */
-function fillPath(tool: ApiTool, args: Record<string, unknown>): { path: string; rest: Record<string, unknown> } | { missing: string } {
+/**
+ * The path with its `:params` filled from the arguments, and what is left of them (query or body). A
+ * parameter is one path segment: slashes are encoded, and `.` or `..`, which a URL resolves into another
+ * path, are refused.
+ */
+function fillPath(tool: ApiTool, args: Record<string, unknown>): { path: string; rest: Record<string, unknown> } | { problem: string } {
   const rest = { ...args };
-  let missing: string | undefined;
+  let problem: string | undefined;
   const path = tool.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];
-    if (typeof value !== "string" || value === "") missing ??= name;
+    if (typeof value !== "string" || value === "") problem ??= `${name} is required (a string)`;
+    else if (value === "." || value === "..") problem ??= `${name} is not a valid id`;
     return encodeURIComponent(String(value));
   });
-  return missing ? { missing } : { path, rest };
+  return problem ? { problem } : { path, rest };
 }
 
 async function callApi(conn: ApiConnection, method: string, path: string, input?: { query?: Record<string, unknown>; body?: unknown }): Promise<ApiAnswer> {
@@ -100,7 +105,7 @@ export async function callTool(conn: ApiConnection, name: string, args: Record<s
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const filled = fillPath(tool, args ?? {});
-  if ("missing" in filled) return toolError(`${filled.missing} is required (a string)`);
+  if ("problem" in filled) return toolError(filled.problem);
   let answer: ApiAnswer;
   try {
     answer = await callApi(conn, tool.method, filled.path, tool.method === "GET" ? { query: filled.rest } : { body: filled.rest });

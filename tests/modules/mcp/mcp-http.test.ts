@@ -133,6 +133,9 @@ describe("MCP over POST /mcp", () => {
       "HTTP 400: Validation failed (minScore must be a number between 0 and 10)",
     );
     expect(await callError(client, "update_feed", { minScore: 3 })).toBe("feedId is required (a string)");
+    // A path parameter stays one segment of the route's path: never a way to another route.
+    expect(await callError(client, "feed_jobs", { feedId: ".." })).toBe("feedId is not a valid id");
+    expect(await callError(client, "update_feed", { feedId: "../../admin/accounts", title: "x" })).toBe("HTTP 404: Feed not found");
     expect(await callError(client, "get_job", { cipher: "~0299999999999" })).toStartWith("HTTP 404:");
     expect(await callError(client, "application_status", {})).toStartWith("HTTP 400:");
 
