@@ -96,7 +96,7 @@ export const mcpCommand: Command = {
     const isDirect = typeof ctx.values.db === "string" || typeof ctx.values["database-url"] === "string";
     const backend = isDirect ? await directBackend(ctx) : remoteBackend(ctx);
 
-    const server = createMcpServer(backend.conn, VERSION);
+    const { server, idle } = createMcpServer(backend.conn, VERSION);
     const stdin = Readable.fromWeb(ctx.io.stdin() as NodeReadableStream<Uint8Array>);
     const stdout = new Writable({
       write(chunk: Buffer | string, _encoding, callback) {
@@ -110,6 +110,8 @@ export const mcpCommand: Command = {
     const stop = (reason: string) => {
       stopping ??= (async () => {
         ctx.io.stderr(`jobpilot mcp: stopping (${reason})\n`);
+        // Requests already read are answered first: closing the server would drop their answers.
+        await idle();
         await server.close();
         await backend.close();
         resolveDone(0);

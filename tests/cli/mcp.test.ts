@@ -144,42 +144,52 @@ describe("jobpilot mcp (stdio)", () => {
     expect(refused.stdout).toBe("");
   }, 60_000);
 
-  test("stdout carries only protocol messages, even at debug log level, and the end of standard input stops it cleanly", async () => {
-    const node = await openNode(PG_BACKEND ? {} : { dbPath: join(mkdtempSync(join(tmpdir(), "jp-mcp-")), "raw.db") });
-    const { accountId } = await node.account();
-    const dbFlag = PG_BACKEND ? ["--database-url", node.deps.config.databaseUrl!] : ["--db", node.deps.config.dbPath];
-    const messages = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
-      { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_feeds", arguments: {} } },
-    ];
-    const proc = Bun.spawn([process.execPath, "run", "src/main.ts", "mcp", ...dbFlag, "--account", accountId], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", LOG_LEVEL: "debug" },
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
+  test("stdout carries only protocol messages; the end of standard input stops it once what was read is answered", async () => {
+    // A slow server: the answer comes well after the end of the input.
+    const slow = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (req) => {
+        await Bun.sleep(500);
+        return Response.json({ feeds: [], key: req.headers.get("x-api-key") });
+      },
     });
-    for (const m of messages) proc.stdin.write(`${JSON.stringify(m)}\n`);
-    await proc.stdin.flush();
-    // Give the call time to be answered before the input ends (the end stops the server).
-    const stdout = proc.stdout.getReader();
-    let out = "";
-    while (out.split("\n").length < 3) out += new TextDecoder().decode((await stdout.read()).value);
-    proc.stdin.end();
-    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()]);
-    for (;;) {
-      const { value, done } = await stdout.read();
-      if (done) break;
-      out += new TextDecoder().decode(value);
+    try {
+      const messages = [
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_feeds", arguments: {} } },
+      ];
+      const proc = Bun.spawn([process.execPath, "run", "src/main.ts", "mcp"], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? "/tmp",
+          LOG_LEVEL: "debug",
+          JOBPILOT_URL: slow.url.href,
+          JOBPILOT_API_KEY: "jp_test_key",
+        },
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      for (const m of messages) proc.stdin.write(`${JSON.stringify(m)}\n`);
+      proc.stdin.end();
+      const [code, out, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+      expect(code, stderr).toBe(0);
+      expect(
+        out
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      ).toMatchObject([
+        { jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "jobpilot" } } },
+        { jsonrpc: "2.0", id: 2, result: { structuredContent: { feeds: [], key: "jp_test_key" } } },
+      ]);
+      expect(stderr).toContain("stopping (end of input)");
+    } finally {
+      slow.stop(true);
     }
-    expect(code, stderr).toBe(0);
-    const lines = out.trim().split("\n");
-    expect(lines.map((line) => JSON.parse(line))).toMatchObject([
-      { jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "jobpilot" } } },
-      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: '{"feeds":[]}' }] } },
-    ]);
-    expect(stderr).toContain("stopping (end of input)");
   }, 30_000);
 
   test.each([

@@ -26,7 +26,7 @@ export function mcpRoutes(deps: Deps, handle: HandleRequest) {
     "/mcp",
     async ({ request, body }) => {
       const requestId = getRequestState(request)?.id;
-      const server = createMcpServer(
+      const { server } = createMcpServer(
         {
           baseUrl: "http://jobpilot.internal",
           // The auth plugin has let only a valid key through to here.

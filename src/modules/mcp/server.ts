@@ -137,16 +137,44 @@ async function readOrThrow(conn: ApiConnection, path: string): Promise<unknown> 
 /** The MCP spec's code for a resource that does not exist. */
 const RESOURCE_NOT_FOUND = -32002;
 
+/** Counts the requests being answered, so a stop can let them finish (closing the transport drops their answers). */
+function inFlightCounter() {
+  let count = 0;
+  let waiters: (() => void)[] = [];
+  return {
+    track<A extends unknown[], R>(handler: (...args: A) => Promise<R> | R) {
+      return async (...args: A): Promise<R> => {
+        count++;
+        try {
+          return await handler(...args);
+        } finally {
+          if (--count === 0) for (const wake of waiters.splice(0)) wake();
+        }
+      };
+    },
+    /** Resolves once no request is being answered; the SDK writes the answer a tick after its handler returns. */
+    async idle(): Promise<void> {
+      if (count > 0) await new Promise<void>((resolve) => waiters.push(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
 /**
  * An MCP server whose tools and resources are the API's operations, reached through `conn`. Built on the
  * SDK's protocol `Server` rather than `McpServer`: McpServer.registerTool takes zod schemas only and
  * validates arguments itself, which would mean a zod twin of every request schema and zod's messages in
  * place of the API's. Here the tool schemas are the API's own (see tools.ts) and the API validates.
+ * `idle()` resolves when every request received so far has been answered.
  */
-export function createMcpServer(conn: ApiConnection, version: string): Server {
+export function createMcpServer(conn: ApiConnection, version: string): { server: Server; idle: () => Promise<void> } {
   const server = new Server({ name: "jobpilot", version }, { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS });
+  const inFlight = inFlightCounter();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(conn, request.params.name, request.params.arguments));
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    inFlight.track((request) => callTool(conn, request.params.name, request.params.arguments)),
+  );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       {
@@ -158,22 +186,28 @@ export function createMcpServer(conn: ApiConnection, version: string): Server {
       },
     ],
   }));
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
-    const body = (await readOrThrow(conn, "/api/v1/feeds")) as { feeds?: { id: string; title?: string }[] };
-    return {
-      resources: (body.feeds ?? []).map((feed) => ({
-        uri: matchesUri(feed.id),
-        name: `feed-${feed.id}-matches`,
-        title: `Latest matches: ${feed.title ?? feed.id}`,
-        mimeType: "application/json",
-      })),
-    };
-  });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const feedId = feedIdOfMatchesUri(request.params.uri);
-    if (feedId === null) throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${request.params.uri}; expected ${MATCHES_URI_TEMPLATE}`);
-    const body = await readOrThrow(conn, `/api/v1/feeds/${encodeURIComponent(feedId)}/jobs`);
-    return { contents: [{ uri: request.params.uri, mimeType: "application/json", text: JSON.stringify(body) }] };
-  });
-  return server;
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    inFlight.track(async () => {
+      const body = (await readOrThrow(conn, "/api/v1/feeds")) as { feeds?: { id: string; title?: string }[] };
+      return {
+        resources: (body.feeds ?? []).map((feed) => ({
+          uri: matchesUri(feed.id),
+          name: `feed-${feed.id}-matches`,
+          title: `Latest matches: ${feed.title ?? feed.id}`,
+          mimeType: "application/json",
+        })),
+      };
+    }),
+  );
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    inFlight.track(async (request) => {
+      const feedId = feedIdOfMatchesUri(request.params.uri);
+      if (feedId === null) throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${request.params.uri}; expected ${MATCHES_URI_TEMPLATE}`);
+      const body = await readOrThrow(conn, `/api/v1/feeds/${encodeURIComponent(feedId)}/jobs`);
+      return { contents: [{ uri: request.params.uri, mimeType: "application/json", text: JSON.stringify(body) }] };
+    }),
+  );
+  return { server, idle: inFlight.idle };
 }
