@@ -140,7 +140,7 @@ const RESOURCE_NOT_FOUND = -32002;
 /** Counts the requests being answered, so a stop can let them finish (closing the transport drops their answers). */
 function inFlightCounter() {
   let count = 0;
-  let waiters: (() => void)[] = [];
+  const waiters: (() => void)[] = [];
   return {
     track<A extends unknown[], R>(handler: (...args: A) => Promise<R> | R) {
       return async (...args: A): Promise<R> => {
