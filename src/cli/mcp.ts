@@ -84,7 +84,7 @@ export const mcpCommand: Command = {
   details: [
     "By default it calls a running server over its HTTP API: JOBPILOT_URL (or --url) is the server's address and JOBPILOT_API_KEY the key of the account to act for.",
     "With --db or --database-url it opens the database itself and acts for --account ID or for the account of JOBPILOT_API_KEY; what it queues (applications) is submitted by a `serve` on that database.",
-    "On SQLite, use --db only while no server runs on the file: a running server keeps its feeds in memory and would not see feeds created here until it restarts.",
+    "On SQLite, while a server runs on the file prefer JOBPILOT_URL: the server keeps its feeds in memory and matches new jobs against a feed created or changed here only after it restarts.",
     "Standard output carries only protocol messages; logs go to standard error. It stops at the end of standard input.",
   ].join("\n"),
   options: {
