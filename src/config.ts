@@ -4,6 +4,7 @@ import { AI_SETTINGS } from "./settings/ai";
 import { CLIENT_SETTINGS } from "./settings/client";
 import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
+import { CHANNEL_SETTINGS } from "./settings/channels";
 import { LIMIT_SETTINGS } from "./settings/limits";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
@@ -25,6 +26,7 @@ export const SETTINGS = {
   ...AI_SETTINGS,
   ...APPLY_SETTINGS,
   ...WEBHOOK_SETTINGS,
+  ...CHANNEL_SETTINGS,
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
