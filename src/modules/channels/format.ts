@@ -85,6 +85,7 @@ function clientText(client: WebhookPayload["client"]): string | null {
     const rating = `rated ${client.rating.toFixed(1)}`;
     parts.push(client.reviews === null ? rating : `${rating} (${client.reviews} ${client.reviews === 1 ? "review" : "reviews"})`);
   }
+  // The payload gives spend without a currency; the marketplace, the only source that reports it, counts in USD.
   if (client.totalSpent !== null) parts.push(`${money(client.totalSpent, "USD", true)} spent`);
   return parts.length === 0 ? null : parts.join(" · ");
 }

@@ -123,13 +123,22 @@ interface Reply {
 
 type Attempt = { reply: Reply } | { outcome: SendOutcome };
 
-/** One POST with the deadline, the reply read (capped) and parsed; a failure before any reply is an outcome. */
-async function post(url: string, body: unknown, headers: Record<string, string>, deps: SendDeps | TelegramDeps, viaEgress: boolean): Promise<Attempt> {
+/**
+ * One POST with the deadline, the reply read (capped) and parsed; a failure before any reply is an outcome.
+ * With `guard`, the URL is the user's choice and goes through the SSRF guard.
+ */
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  guard: { egress: EgressPolicy; resolve?: Resolver } | null,
+): Promise<Attempt> {
   const init = { method: "POST", headers: { "content-type": "application/json", "user-agent": "jobpilot", ...headers }, body: JSON.stringify(body) };
   try {
-    const res = viaEgress
-      ? await safeFetch(url, { ...init, timeoutMs: deps.timeoutMs }, (deps as SendDeps).egress, (deps as SendDeps).resolve)
-      : await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(deps.timeoutMs) });
+    const res = guard
+      ? await safeFetch(url, { ...init, timeoutMs }, guard.egress, guard.resolve)
+      : await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
     const text = new TextDecoder().decode(await readCapped(res.body, MAX_REPLY_BYTES));
     let json: unknown = null;
     try {
@@ -139,7 +148,7 @@ async function post(url: string, body: unknown, headers: Record<string, string>,
     }
     return { reply: { status: res.status, headers: res.headers, text, json } };
   } catch (err) {
-    return { outcome: failureOutcome(err, deps.timeoutMs) };
+    return { outcome: failureOutcome(err, timeoutMs) };
   }
 }
 
@@ -206,7 +215,7 @@ export type TelegramCallOutcome = SendOutcome & { result: unknown };
  */
 export async function telegramCall(deps: TelegramDeps, token: string, method: string, body: unknown): Promise<TelegramCallOutcome> {
   const url = `${deps.settings.telegramApiUrl.replace(/\/+$/, "")}/bot${token}/${method}`;
-  const attempt = await post(url, body, {}, deps, false);
+  const attempt = await post(url, body, {}, deps.timeoutMs, null);
   if ("outcome" in attempt) return { ...withoutSecrets(attempt.outcome, [url, token]), result: null };
   const { reply } = attempt;
   const json = (reply.json ?? {}) as {
@@ -228,7 +237,7 @@ export async function telegramCall(deps: TelegramDeps, token: string, method: st
 
 async function sendSlack(webhookUrl: string, message: SlackMessage, deps: SendDeps): Promise<SendOutcome> {
   const secrets = webhookSecrets(webhookUrl);
-  const attempt = await post(webhookUrl, message.body, {}, deps, false);
+  const attempt = await post(webhookUrl, message.body, {}, deps.timeoutMs, null);
   if ("outcome" in attempt) return withoutSecrets(attempt.outcome, secrets);
   const { reply } = attempt;
   if (reply.status >= 200 && reply.status < 300) return succeeded(reply.status);
@@ -242,7 +251,7 @@ async function sendDiscord(webhookUrl: string, message: DiscordMessage, deps: Se
   // ?wait=true makes Discord answer with the message (its id) instead of 204, and report errors it would otherwise swallow.
   const url = new URL(webhookUrl);
   url.searchParams.set("wait", "true");
-  const attempt = await post(url.href, message.body, {}, deps, false);
+  const attempt = await post(url.href, message.body, {}, deps.timeoutMs, null);
   if ("outcome" in attempt) return withoutSecrets(attempt.outcome, [url.href, ...secrets]);
   const { reply } = attempt;
   const json = (reply.json ?? {}) as { id?: unknown; message?: unknown; retry_after?: unknown };
@@ -275,7 +284,7 @@ async function sendNtfy(config: NtfyConfig, message: NtfyMessage, deps: SendDeps
     ...(message.actions.length === 0 ? {} : { actions: message.actions }),
   };
   const headers: Record<string, string> = config.token === null ? {} : { authorization: `Bearer ${config.token}` };
-  const attempt = await post(`${config.serverUrl}/`, body, headers, deps, true);
+  const attempt = await post(`${config.serverUrl}/`, body, headers, deps.timeoutMs, deps);
   if ("outcome" in attempt) return withoutSecrets(attempt.outcome, secrets);
   const { reply } = attempt;
   const json = (reply.json ?? {}) as { id?: unknown; error?: unknown };
