@@ -302,6 +302,8 @@ export async function claimDueEvents(
     if (next.settled === true && !busy.has(targetKey(e.feedId, e.target))) claimed.push(e);
   }
   claimed.sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
+  // A feed brings one event per target: keep within `max`; a feed left with none is let go below.
+  claimed.splice(max);
   const idle = heldIds.filter((id) => !claimed.some((e) => e.feedId === id));
   if (idle.length > 0) await releaseFeeds(db, idle, leaseUntilTs);
   return { events: claimed, pauses, leaseUntilTs };

@@ -60,14 +60,19 @@ function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: nu
 }
 
 /**
- * Delivers the outbox. Per feed, one attempt at a time and first attempts in
- * match order (events are taken oldest first and a feed with an attempt in
- * flight is skipped this round; on PostgreSQL a feed is leased cluster-wide
- * while in flight, see outbox.claimDueEvents); an event waiting for a retry does not hold
- * back the feed's newer events. Feeds deliver concurrently up to the global
- * bound. Every attempt and the event's new state are written in one
- * transaction after the POST; a crash before that leaves the event due, so it
- * is sent again with the same webhook-id (at-least-once).
+ * Delivers the outbox: each event to its target, the feed's webhook or one of
+ * its notification channels. Per (feed, target), one attempt at a time and
+ * first attempts in match order (events are taken oldest first and a target
+ * with an attempt in flight is skipped this round; on PostgreSQL a feed is
+ * leased cluster-wide while any of its events is in flight, see
+ * outbox.claimDueEvents). A webhook event waiting for a retry does not hold
+ * back the feed's newer events; a channel's does (outbox.channelHead). A
+ * channel whose platform pace says wait is paused, not slept on: its event
+ * stays due and the loop is woken when the wait is over. Targets deliver
+ * concurrently up to the global bound. Every attempt and the event's new
+ * state are written in one transaction after the send; a crash before that
+ * leaves the event due, so it is sent again with the same event id
+ * (at-least-once).
  */
 export class WebhookDeliverer extends PoolLoop {
   /** Target keys (outbox.targetKey) with an event in flight: one at a time each. */
