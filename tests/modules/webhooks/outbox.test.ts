@@ -227,19 +227,6 @@ describe("outbox and delivery records", () => {
     expect(await feedsRepo.deleteFeed(db, "acct-1", "f1")).toBe(true);
     expect(await feedsRepo.matchesOfJob(db, "acct-1", "j1")).toHaveLength(1);
   });
-});
-
-describe("outbox targets", () => {
-  let t: TestDb;
-  let db: Db;
-  beforeEach(async () => {
-    t = await openTestDb();
-    db = t.db;
-    await seedAccount(db);
-    await seedFeed(db, "f1");
-    await seedFeed(db, "f2");
-  });
-  afterEach(() => t.close());
 
   test("a feed's targets are claimed side by side, each one event at a time; a target busy here is skipped", async () => {
     const hook1 = await addEvent(db, "f1", T0);
