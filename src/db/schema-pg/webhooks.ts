@@ -27,12 +27,15 @@ export const events = pgTable(
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     visibleAfterXid: int64("visible_after_xid"),
+    digestSeq: int64("digest_seq"),
   },
   (t) => [
     index("events_feed_idx").on(t.feedId, t.seq),
     index("events_due_idx").on(t.nextAttemptAtTs).where(sql`status IN ('pending', 'retrying')`),
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
     index("events_channel_head_idx").on(t.feedId, t.target, t.seq).where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
+    index("events_held_idx").on(t.nextAttemptAtTs).where(sql`status = 'held'`),
+    index("events_digest_idx").on(t.digestSeq).where(sql`digest_seq IS NOT NULL`),
   ],
 );
 

@@ -29,7 +29,9 @@ export const events = sqliteTable(
     /**
      * Delivery state: pending (no attempt yet), retrying, delivered, failed (retries spent), suppressed
      * (the same job already notified this feed within 24 h), skipped (no webhook URL, or disabled), or
-     * no_endpoint (written while the feed had no URL: never delivered, never indexed as due).
+     * no_endpoint (written while the feed had no URL: never delivered, never indexed as due). A channel alert
+     * can also be held (waiting for its digest window or quiet hours to end; next_attempt_at_ts is then when)
+     * and in_digest (its window closed: the digest event digest_seq carries it, and settles it when it does).
      */
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -43,6 +45,12 @@ export const events = sqliteTable(
      * once every transaction with a smaller id has ended (see feeds/outbox.ts claimDueEvents).
      */
     visibleAfterXid: integer("visible_after_xid"),
+    /**
+     * A channel alert held for a digest (digest mode or quiet hours, see modules/channels/schedule.ts): the seq of
+     * the `channel.digest` event that carries it, set when its window closes. No foreign key: both rows are the
+     * feed's, and its cascade removes them together.
+     */
+    digestSeq: integer("digest_seq"),
   },
   // Event ids are fresh UUIDv7s, unique by construction; lookups by id go through the feed.
   (t) => [
@@ -53,6 +61,10 @@ export const events = sqliteTable(
     // The oldest undelivered event of a (feed, channel): a channel's events go out strictly in order, retries
     // included (see outbox.channelHead). Webhook events never enter it, so ingestion pays nothing for it.
     index("events_channel_head_idx").on(t.feedId, t.target, t.seq).where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
+    // Alerts held for a digest, by when it goes: the deliverer looks for windows that ended on every round.
+    index("events_held_idx").on(t.nextAttemptAtTs).where(sql`status = 'held'`),
+    // A digest's alerts.
+    index("events_digest_idx").on(t.digestSeq).where(sql`digest_seq IS NOT NULL`),
   ],
 );
 

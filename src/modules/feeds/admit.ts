@@ -29,10 +29,12 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * An event's delivery state as the deliveries API lists it: pending (no attempt
  * yet), retrying, delivered, failed (retries spent), suppressed (the same job
  * already notified this feed within 24 h) or skipped (no webhook, disabled, or
- * muted). An event written without a deliverable webhook is `no_endpoint`
+ * muted). A channel alert can also be held (for its digest: digest mode or
+ * quiet hours) and in_digest (its digest is being sent; it takes the digest's
+ * outcome). An event written without a deliverable webhook is `no_endpoint`
  * instead: on record, never delivered and never listed.
  */
-export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed", "suppressed", "skipped"] as const;
+export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed", "suppressed", "skipped", "held", "in_digest"] as const;
 
 /** A webhook URL is set and not disabled: events written now are worth delivering. */
 export function hasDeliverableWebhook(feed: Pick<repo.FeedRow, "webhookUrl" | "webhookDisabledAtTs">): boolean {

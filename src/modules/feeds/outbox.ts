@@ -43,18 +43,26 @@ const eventValues = (e: EventInsert) => [
 /** The target of an event sent to the feed's webhook URL; any other target is a channel id. */
 export const WEBHOOK_TARGET = "webhook" as const;
 
+/**
+ * One row's INSERT. On PostgreSQL the transaction takes its id before the event takes its seq (CASE evaluates
+ * WHEN first): claimDueEvents relies on it.
+ */
+function insertEventText(db: Db, tail: string): string {
+  return isPg(db)
+    ? `INSERT INTO events (seq, ${EVENT_COLUMNS}) VALUES (CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ${EVENT_VALUES})${tail}`
+    : `INSERT INTO events (${EVENT_COLUMNS}) VALUES (${EVENT_VALUES})${tail}`;
+}
+
 /** One outbox row (see admit.ts queueTestEvent). */
 export async function insertEvent(db: Db, e: EventInsert): Promise<void> {
-  // Runs for every feed entry at ingest, so this is plain SQL (see rawExec). On PostgreSQL the transaction takes
-  // its id before the event takes its seq (CASE evaluates WHEN first): claimDueEvents relies on it.
-  await rawExec(
-    db,
-    "feeds.insertEvent",
-    isPg(db)
-      ? `INSERT INTO events (seq, ${EVENT_COLUMNS}) VALUES (CASE WHEN pg_current_xact_id() IS NOT NULL THEN nextval('events_seq_seq') END, ${EVENT_VALUES})`
-      : `INSERT INTO events (${EVENT_COLUMNS}) VALUES (${EVENT_VALUES})`,
-    eventValues(e),
-  );
+  // Runs for every feed entry at ingest, so this is plain SQL (see rawExec).
+  await rawExec(db, "feeds.insertEvent", insertEventText(db, ""), eventValues(e));
+}
+
+/** insertEvent, answering with the new row's seq (the digest events: see outbox-digests.ts). */
+export async function insertEventReturningSeq(db: Db, e: EventInsert): Promise<number> {
+  const rows = await rawMany<{ seq: number | string }>(db, "feeds.insertEventReturningSeq", insertEventText(db, " RETURNING seq"), eventValues(e));
+  return Number(rows[0]!.seq);
 }
 
 /**

@@ -7,9 +7,9 @@
  */
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
-import type { ChannelTarget, SendOutcome } from "../channels/model";
+import type { ChannelMessage, ChannelTarget, SendOutcome } from "../channels/model";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
-import { renderAlert } from "../channels/render";
+import { renderAlert, renderDigest } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
 import { sendMessage } from "../channels/send";
 import { openChannel } from "../channels/service";
@@ -58,10 +58,30 @@ export class ChannelSender {
     return base ? `${base.replace(/\/+$/, "")}/dashboard/jobs/${encodeURIComponent(jobId)}` : null;
   }
 
+  /** The feed's page in the dashboard (where a digest's "and K more" leads). */
+  dashboardFeedUrl(feedId: string): string | null {
+    const base = this.deps.config.dashboardBaseUrl;
+    return base ? `${base.replace(/\/+$/, "")}/dashboard/feeds/${encodeURIComponent(feedId)}` : null;
+  }
+
+  /** One job as the channel's message. */
+  alertMessage(channel: ChannelTarget, payload: WebhookPayload): ChannelMessage {
+    return renderAlert(channel.type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+  }
+
+  /** Several jobs of one feed as one message, `more` of the feed's others left out (counted, with a link to the feed). */
+  digestMessage(channel: ChannelTarget, payloads: WebhookPayload[], more: number, feedId: string): ChannelMessage {
+    return renderDigest(channel.type, payloads, { more, dashboardUrl: this.dashboardFeedUrl(feedId), nowTs: this.deps.clock.now() });
+  }
+
   /** Renders and sends one alert: one attempt, no waiting, no retry. */
-  async send(channel: ChannelTarget, payload: WebhookPayload): Promise<SendOutcome & { durationMs: number }> {
+  send(channel: ChannelTarget, payload: WebhookPayload): Promise<SendOutcome & { durationMs: number }> {
+    return this.sendMessage(channel, this.alertMessage(channel, payload));
+  }
+
+  /** Sends a rendered message: one attempt, no waiting, no retry. */
+  async sendMessage(channel: ChannelTarget, message: ChannelMessage): Promise<SendOutcome & { durationMs: number }> {
     const { clock, egress, resolve, config } = this.deps;
-    const message = renderAlert(channel.type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: clock.now() });
     const started = performance.now();
     const outcome = await sendMessage(channel, message, {
       timeoutMs: config.timeoutMs,

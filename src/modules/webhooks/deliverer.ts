@@ -11,10 +11,13 @@ import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { eventPayload } from "./event-payload";
 import { ChannelSender } from "./channel-delivery";
-import type { ChannelTarget } from "../channels/model";
+import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import type { Pacer } from "../channels/pace";
 import { findChannelById, noteChannelOutcome } from "../channels/repo";
 import { isChannelOfFeed } from "../feeds/feed-channels";
+import { closeWindow, DIGEST_EVENT, endedWindows, holdEvent, isHeldAlready, skipDigest } from "../feeds/outbox-digests";
+import { holdUntil } from "../channels/schedule";
+import { digestMessage } from "./channel-digest";
 import * as repo from "./repo";
 
 export interface DelivererDeps {
@@ -128,6 +131,8 @@ export class WebhookDeliverer extends PoolLoop {
     // A few times the free slots: enough to find events of feeds that are not busy, without reading the whole backlog.
     const { db, clock, config } = this.deps;
     const now = clock.now();
+    // Held alerts whose digest is due become digest events first, so this round can claim them.
+    for (const w of await endedWindows(db, now, 64)) await closeWindow(db, w.feedId, w.target, now);
     const claimed = await outbox.claimDueEvents(
       db,
       now,
@@ -313,7 +318,16 @@ export class WebhookDeliverer extends PoolLoop {
 
   /** Ends an event without an attempt: it will not be sent (and says why). */
   private async skip(e: outbox.EventRow, status: "skipped" | "suppressed", why: string): Promise<void> {
+    if (e.type === DIGEST_EVENT) return skipDigest(this.deps.db, e.seq, why);
     await outbox.setEventState(this.deps.db, e.seq, { status, nextAttemptAtTs: null, lastError: why });
+  }
+
+  /** The channel's message for the event: the job's alert, or the digest's list; null when there is nothing left to say. */
+  private async messageOf(e: outbox.EventRow, feed: FeedRow, channel: ChannelTarget): Promise<ChannelMessage | null> {
+    const { db, clock } = this.deps;
+    if (e.type === DIGEST_EVENT) return digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title });
+    const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
+    return payload === null ? null : this.channels.alertMessage(channel, payload);
   }
 
   /**
@@ -328,8 +342,15 @@ export class WebhookDeliverer extends PoolLoop {
     if (!row) return this.skip(e, "skipped", "The channel was deleted");
     if (!(await isChannelOfFeed(db, feed.id, row.id))) return this.skip(e, "skipped", "The channel is no longer on this feed");
     const now = clock.now();
-    if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
-      return this.skip(e, "suppressed", "This job already notified this channel of this feed within 24 hours");
+    if (e.type === JOB_MATCHED_EVENT) {
+      const why = "This job already notified this channel of this feed within 24 hours";
+      if (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)) return this.skip(e, "suppressed", why);
+      // Digest mode or quiet hours: held for the digest (feeds/outbox-digests.ts), which goes when this says.
+      const untilTs = holdUntil(row, now);
+      if (untilTs !== null) {
+        if (await isHeldAlready(db, e)) return this.skip(e, "suppressed", why);
+        return holdEvent(db, e.seq, untilTs);
+      }
     }
     let channel: ChannelTarget;
     try {
@@ -344,13 +365,14 @@ export class WebhookDeliverer extends PoolLoop {
     const buckets = this.channels.buckets(channel);
     const waitMs = pacer.waitMs(buckets, now);
     if (waitMs > 0) return this.pause(e.target, now + waitMs);
-    const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
-    if (payload === null) return this.skip(e, "skipped", "The matched job is no longer archived");
-    // Asked again at the last moment: another delivery may have taken the slot while the payload was read.
+    const message = await this.messageOf(e, feed, channel);
+    if (message === null)
+      return this.skip(e, "skipped", e.type === DIGEST_EVENT ? "None of the digest's jobs is archived any more" : "The matched job is no longer archived");
+    // Asked again at the last moment: another delivery may have taken the slot while the message was made.
     const startedAtTs = clock.now();
     const stillWaitMs = pacer.reserve(buckets, startedAtTs);
     if (stillWaitMs > 0) return this.pause(e.target, startedAtTs + stillWaitMs);
-    const outcome = await this.channels.send(channel, payload);
+    const outcome = await this.channels.sendMessage(channel, message);
     const attempt = { startedAtTs, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error };
     if (outcome.ok) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });

@@ -36,7 +36,12 @@ export async function samplePayload(
 }
 
 /** The event's payload, or null when its job is no longer archived (or its feed entry is gone). */
-export async function eventPayload(db: Db, clock: Clock, e: EventRow, feed: { id: string; title: string }): Promise<WebhookPayload | null> {
+export async function eventPayload(
+  db: Db,
+  clock: Clock,
+  e: Pick<EventRow, "id" | "type" | "createdAtTs" | "feedJobId" | "jobCiphertext">,
+  feed: { id: string; title: string },
+): Promise<WebhookPayload | null> {
   if (e.type !== JOB_MATCHED_EVENT) return samplePayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed });
   const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
   const row = e.jobCiphertext ? await findJob(db, e.jobCiphertext) : undefined;

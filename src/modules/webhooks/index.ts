@@ -15,7 +15,7 @@ const DeliveryStatus = literalUnion(DELIVERY_STATUSES);
 const Delivery = t.Object(
   {
     eventId: t.String(),
-    type: t.String({ description: "job.matched or webhook.test" }),
+    type: t.String({ description: "job.matched, webhook.test, or (channels) channel.digest: one message carrying a window's held alerts" }),
     target: t.Union(
       [
         t.Literal("webhook", { description: "The feed's webhook URL" }),
@@ -30,7 +30,10 @@ const Delivery = t.Object(
       ],
       { description: "(extension) Where the event goes: each target has its own events, attempts and de-duplication" },
     ),
-    status: t.String({ description: "pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped" }),
+    status: t.String({
+      description:
+        "pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped; a channel alert may also be held (for its digest, until nextAttemptAt) or in_digest (its digest is on its way; it takes the digest's outcome)",
+    }),
     jobId: t.Nullable(t.String()),
     processedJobId: t.Nullable(t.String()),
     createdAt: t.Integer({ description: "Unix ms" }),
@@ -46,6 +49,13 @@ const Delivery = t.Object(
     nextAttemptAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     deliveredAt: t.Nullable(t.Integer({ description: "Unix ms" })),
     lastError: t.Nullable(t.String()),
+    digestEventId: t.Nullable(
+      t.String({
+        description:
+          "(extension) A channel alert held for a digest (digest mode or quiet hours): the channel.digest event that carried it, once its window closed; its attempts are the digest's. null otherwise.",
+      }),
+    ),
+    digestSize: t.Optional(t.Integer({ description: "(extension) On a channel.digest event: how many alerts it carries." })),
   },
   { title: "WebhookDelivery" },
 );

@@ -3,6 +3,7 @@ import { tx, type Db } from "../../db/client";
 import { many, rawExec, tables } from "../../db/query";
 import type { webhookAttempts } from "../../db/schema";
 import { recordEventAttempt, type EventRow } from "../feeds/outbox";
+import { DIGEST_EVENT, settleDigestMembers } from "../feeds/outbox-digests";
 
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
@@ -37,6 +38,16 @@ export function recordAttempts(db: Db, bookings: AttemptBooking[]): Promise<void
         [e.seq, e.attempts + 1, attempt.startedAtTs, attempt.durationMs, attempt.statusCode, attempt.error],
       );
       await recordEventAttempt(t, e, attempt, next);
+      // A digest's alerts are settled with it, in this transaction: never sent twice, never lost.
+      if (e.type === DIGEST_EVENT && next.status !== "retrying") {
+        await settleDigestMembers(
+          t,
+          e.seq,
+          next.status === "delivered"
+            ? { status: "delivered", deliveredAtTs: attempt.startedAtTs + attempt.durationMs }
+            : { status: "failed", error: `Its digest failed: ${attempt.error ?? "the platform refused it"}` },
+        );
+      }
     }
   });
 }

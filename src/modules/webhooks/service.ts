@@ -3,6 +3,7 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
 import * as outbox from "../feeds/outbox";
+import * as digests from "../feeds/outbox-digests";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { isChannelOfFeed } from "../feeds/feed-channels";
 import { channelLabels } from "../channels/repo";
@@ -33,6 +34,13 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
     deps.db,
     items.map((e) => e.seq),
   );
+  // An alert that went in a digest names it; a digest says how many alerts it carries.
+  const inDigests = [...new Set(items.flatMap((e) => (e.digestSeq === null ? [] : [Number(e.digestSeq)])))];
+  const digestIds = await digests.digestIds(deps.db, inDigests);
+  const digestSizes = await digests.digestSizes(
+    deps.db,
+    items.filter((e) => e.type === digests.DIGEST_EVENT).map((e) => e.seq),
+  );
   const channels = await channelLabels(deps.db, [...new Set(items.filter((e) => e.target !== WEBHOOK_TARGET).map((e) => e.target))]);
   // A channel deleted since is still named by its id.
   const targetOf = (target: string) =>
@@ -58,6 +66,8 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
       nextAttemptAt: e.nextAttemptAtTs,
       deliveredAt: e.deliveredAtTs,
       lastError: e.lastError,
+      digestEventId: e.digestSeq === null ? null : (digestIds.get(Number(e.digestSeq)) ?? null),
+      ...(e.type === digests.DIGEST_EVENT ? { digestSize: digestSizes.get(e.seq) ?? 0 } : {}),
     })),
     total,
     limit,
@@ -73,6 +83,9 @@ export async function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedI
     const event = await outbox.findEvent(db, feedId, eventId);
     if (!event) throw notFound("Delivery not found");
     if (event.status === "delivered") throw new AppError("conflict", "This event was already delivered");
+    if (event.status === "held" || event.status === "in_digest") {
+      throw new AppError("conflict", "This alert waits for its channel's digest (digest mode or quiet hours); retry the digest event instead once it exists");
+    }
     if (event.target === WEBHOOK_TARGET) {
       if (!feed.webhookUrl) throw new AppError("bad_request", "The feed has no webhook URL");
       if (feed.webhookDisabledAtTs !== null) throw new AppError("bad_request", "The webhook endpoint is disabled: save the webhook URL again to re-enable it");
