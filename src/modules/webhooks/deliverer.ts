@@ -112,6 +112,7 @@ export class WebhookDeliverer extends PoolLoop {
     return this.waitIdle(
       async () => {
         const now = this.deps.clock.now();
+        if ((await endedWindows(this.deps.db, now, 1)).length > 0) return false;
         return (await outbox.dueEvents(this.deps.db, now, 1, this.pausedTargets(now))).length === 0;
       },
       timeoutMs,
