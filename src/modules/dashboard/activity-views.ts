@@ -148,6 +148,11 @@ export interface DeliveryItem {
   nextAttemptAt: number | null;
   deliveredAt: number | null;
   lastError: string | null;
+  /** "webhook", or one of the feed's channels (name and type null once it is deleted). */
+  target: "webhook" | { channelId: string; type: string | null; name: string | null };
+  /** The digest that carried (or carries) this channel alert, if it was held for one. */
+  digestEventId: string | null;
+  digestSize?: number;
 }
 
 export interface DeliveriesPageData {
@@ -161,13 +166,20 @@ export interface DeliveriesPageData {
   message?: string;
 }
 
+function targetLabel(target: DeliveryItem["target"]): Html | string {
+  if (target === "webhook") return "the webhook";
+  if (target.name === null) return html`a deleted channel <code>${target.channelId}</code>`;
+  return html`<a href="/dashboard/channels/${encodeURIComponent(target.channelId)}">${target.name}</a> <span class="muted">(${target.type})</span>`;
+}
+
 export function deliveriesPage(session: DashboardSession, data: DeliveriesPageData): Html {
   const base = `/dashboard/feeds/${encodeURIComponent(data.feedId)}/deliveries`;
   const moving = data.deliveries.some((d) => d.status === "pending");
   const events = data.deliveries.map(
     (d) => html`<section class="delivery">
-<h2><code>${d.eventId}</code> <span class="muted">${d.type}</span></h2>
-<p><strong class="badge status-${d.status}">${d.status}</strong> · created ${when(d.createdAt)}${d.jobId && html` · job <code>${d.jobId}</code>`}${d.deliveredAt && html` · delivered ${when(d.deliveredAt)}`}${d.nextAttemptAt && d.status !== "delivered" && html` · next attempt ${when(d.nextAttemptAt)}`}</p>
+<h2 id="${d.eventId}"><code>${d.eventId}</code> <span class="muted">${d.type}</span></h2>
+<p>To ${targetLabel(d.target)}${d.digestSize !== undefined && html` · a digest of ${d.digestSize} ${d.digestSize === 1 ? "alert" : "alerts"}`}</p>
+<p><strong class="badge status-${d.status}">${d.status}</strong> · created ${when(d.createdAt)}${d.jobId && html` · job <code>${d.jobId}</code>`}${d.deliveredAt && html` · delivered ${when(d.deliveredAt)}`}${d.status === "held" ? html` · goes with the channel's digest at ${when(d.nextAttemptAt)}` : d.nextAttemptAt && d.status !== "delivered" && html` · next attempt ${when(d.nextAttemptAt)}`}${d.digestEventId && html` · in the digest <a href="#${d.digestEventId}"><code>${d.digestEventId}</code></a>`}</p>
 ${d.lastError && html`<p class="error">${d.lastError}</p>`}
 ${
   d.attempts.length === 0
@@ -181,6 +193,8 @@ ${
 }
 ${
   d.status !== "delivered" &&
+  d.status !== "held" &&
+  d.status !== "in_digest" &&
   html`<form method="post" action="${base}/${encodeURIComponent(d.eventId)}/resend">${csrfField(session)}<button type="submit" aria-label="Resend ${d.eventId}">Resend</button></form>`
 }
 </section>`,
@@ -193,7 +207,7 @@ ${
 <p>Webhook URL: ${data.endpoint.url ? html`<code>${data.endpoint.url}</code>` : html`<span class="muted">none</span>`}</p>
 ${data.endpoint.disabledAt && html`<p class="error">Disabled ${when(data.endpoint.disabledAt)}${data.endpoint.disabledReason && html`: ${data.endpoint.disabledReason}`}</p>`}
 ${data.endpoint.failingSince && html`<p class="error">Failing since ${when(data.endpoint.failingSince)}</p>`}
-${data.deliveries.length === 0 ? html`<p class="empty">No webhook events for this feed yet.</p>` : events}
+${data.deliveries.length === 0 ? html`<p class="empty">No webhook or channel events for this feed yet.</p>` : events}
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`,
     session,
   );

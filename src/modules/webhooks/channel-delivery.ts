@@ -5,9 +5,10 @@
  * (Pacer, one per process in deps) is asked by the callers: the deliverer
  * pauses a channel that must wait, the test route waits briefly or refuses.
  */
+import type { Deps } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
-import type { ChannelMessage, ChannelTarget, SendOutcome } from "../channels/model";
+import type { ChannelMessage, ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
 import { renderAlert, renderDigest } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
@@ -28,6 +29,23 @@ export interface ChannelSenderDeps {
     /** Where this server's dashboard is reached (JOBPILOT_PUBLIC_URL); null: alerts carry no dashboard link. */
     dashboardBaseUrl: string | null;
   };
+}
+
+/**
+ * A sender with the server's settings. Alerts link to the dashboard at JOBPILOT_PUBLIC_URL, else at
+ * `listenUrl` (serve's own address), else nowhere. deps.resolve is read at each send (tests replace it).
+ */
+export function channelSenderOf(deps: Deps, listenUrl: string | null = null): ChannelSender {
+  return new ChannelSender({
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    pacer: deps.channelPacer,
+    egress: deps.egress,
+    get resolve() {
+      return deps.resolve;
+    },
+    config: { timeoutMs: deps.config.webhookTimeoutMs, telegramApiUrl: deps.config.telegramApiUrl, dashboardBaseUrl: deps.config.publicUrl || listenUrl },
+  });
 }
 
 /** Opened configs kept at most: the envelope text is the key, so a changed channel is opened afresh. */
@@ -64,9 +82,9 @@ export class ChannelSender {
     return base ? `${base.replace(/\/+$/, "")}/dashboard/feeds/${encodeURIComponent(feedId)}` : null;
   }
 
-  /** One job as the channel's message. */
-  alertMessage(channel: ChannelTarget, payload: WebhookPayload): ChannelMessage {
-    return renderAlert(channel.type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+  /** One alert as its platform's message. */
+  render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload): ChannelMessages[T] {
+    return renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
   }
 
   /** Several jobs of one feed as one message, `more` of the feed's others left out (counted, with a link to the feed). */
@@ -76,7 +94,7 @@ export class ChannelSender {
 
   /** Renders and sends one alert: one attempt, no waiting, no retry. */
   send(channel: ChannelTarget, payload: WebhookPayload): Promise<SendOutcome & { durationMs: number }> {
-    return this.sendMessage(channel, this.alertMessage(channel, payload));
+    return this.sendMessage(channel, this.render(channel.type, payload));
   }
 
   /** Sends a rendered message: one attempt, no waiting, no retry. */

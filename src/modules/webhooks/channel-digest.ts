@@ -35,6 +35,6 @@ export async function digestMessage(
   }
   if (shown.length === 0) return null;
   const more = members.length - at;
-  if (shown.length === 1 && more === 0) return sender.alertMessage(channel, shown[0]!);
+  if (shown.length === 1 && more === 0) return sender.render(channel.type, shown[0]!);
   return sender.digestMessage(channel, shown, more, feed.id);
 }

@@ -328,7 +328,7 @@ export class WebhookDeliverer extends PoolLoop {
     const { db, clock } = this.deps;
     if (e.type === DIGEST_EVENT) return digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title });
     const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
-    return payload === null ? null : this.channels.alertMessage(channel, payload);
+    return payload === null ? null : this.channels.render(channel.type, payload);
   }
 
   /**
