@@ -1,3 +1,4 @@
+import type { Channel } from "../channels/http-model";
 import type { Feed, FeedJobItem } from "../feeds/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -51,6 +52,7 @@ export function feedToForm(feed: Feed): FeedFormValues {
   if (feed.notificationsMuted) values.notificationsMuted = "on";
   for (const p of feed.platforms ?? []) values[`platform_${p}`] = "on";
   for (const j of feed.jobTypes ?? []) values[`jobType_${j}`] = "on";
+  for (const id of feed.channelIds ?? []) values[`channel_${id}`] = "on";
   return values;
 }
 
@@ -83,7 +85,26 @@ function checkbox(v: FeedFormValues, name: string, label: string): Html {
   return html`<label for="${name}"><input type="checkbox" id="${name}" name="${name}" value="on"${v[name] ? html` checked` : ""}> ${label}</label>`;
 }
 
-function feedFormFields(v: FeedFormValues): Html {
+/** The ticked channel boxes of a posted feed form, in the order shown (the feed's channelIds order). */
+export function tickedChannelIds(v: FeedFormValues): string[] {
+  return Object.keys(v)
+    .filter((name) => name.startsWith("channel_") && v[name] !== undefined)
+    .map((name) => name.slice("channel_".length));
+}
+
+function channelBoxes(v: FeedFormValues, channels: Channel[]): Html {
+  // The marker tells the handler the boxes were on the form, so none ticked means "no channels".
+  return html`<p>Channels</p>
+<input type="hidden" name="channelsShown" value="1">
+${
+  channels.length === 0
+    ? html`<p class="muted">No channels yet: <a href="/dashboard/channels">add a Telegram, Slack, Discord, ntfy or e-mail channel</a>, then tick it here.</p>`
+    : html`${channels.map((c) => checkbox(v, `channel_${c.id}`, `${c.name} (${c.type})`))}
+<p class="muted">Each ticked channel gets this feed's alerts too, as it is set to send them (at once, or in digests); <a href="/dashboard/channels">manage channels</a>.</p>`
+}`;
+}
+
+function feedFormFields(v: FeedFormValues, channels: Channel[]): Html {
   return html`<fieldset>
 <legend>Basics</legend>
 ${textInput(v, "title", "Title", "The feed's name, shown in lists and notifications.", { required: true })}
@@ -142,6 +163,7 @@ ${textArea(v, "proposalGenerationPrompt", "Proposal instructions", "Used when ge
 <fieldset>
 <legend>Notifications</legend>
 ${textInput(v, "webhookUrl", "Webhook URL", "An http(s) address that receives a POST for each job entering the feed, signed with a secret shown once. Empty: no webhook.", { type: "url" })}
+${channelBoxes(v, channels)}
 ${checkbox(v, "notificationsMuted", "Mute notifications")}
 <p class="muted">Jobs are still matched and scored, but no notifications are sent.</p>
 </fieldset>`;
@@ -151,7 +173,7 @@ function errorList(errors: string[] | undefined): Html | false {
   return !!errors?.length && html`<div class="error" role="alert"><p>The feed was not saved:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
 }
 
-export function feedFormPage(session: DashboardSession, opts: { values: FeedFormValues; errors?: string[]; feed?: Feed }): Html {
+export function feedFormPage(session: DashboardSession, opts: { values: FeedFormValues; channels: Channel[]; errors?: string[]; feed?: Feed }): Html {
   const editing = opts.feed;
   const action = editing ? base(editing.id) : "/dashboard/feeds";
   return layout(
@@ -159,7 +181,7 @@ export function feedFormPage(session: DashboardSession, opts: { values: FeedForm
     html`${errorList(opts.errors)}
 <form method="post" action="${action}">
 ${csrfField(session)}
-${feedFormFields(opts.values)}
+${feedFormFields(opts.values, opts.channels)}
 <button type="submit">${editing ? "Save changes" : "Create feed"}</button>
 </form>
 <p><a href="${editing ? base(editing.id) : "/dashboard/feeds"}">Cancel</a></p>`,
@@ -219,7 +241,7 @@ function budget(job: FeedJobItem["job"]): string {
   return "—";
 }
 
-function settingsSummary(feed: Feed): Html {
+function settingsSummary(feed: Feed, channels: Channel[]): Html {
   const list = (v: string[] | undefined, none: string) => (v?.length ? v.join(", ") : none);
   const num = (v: number | null | undefined) => (v === null || v === undefined ? "—" : String(v));
   const countries =
@@ -241,6 +263,14 @@ function settingsSummary(feed: Feed): Html {
       ? html`${feed.webhookUrl} <span class="muted">(secret ${feed.webhookSecret ?? "—"})</span>${feed.webhookDisabledAtTs && html`<br><span class="error">Disabled ${when(feed.webhookDisabledAtTs)}: ${feed.webhookDisabledReason ?? ""}. Save the URL again to re-enable it.</span>`}`
       : "none"
   }</dd>
+<dt>Channels</dt><dd>${
+    feed.channelIds?.length
+      ? feed.channelIds.map((id, i) => {
+          const c = channels.find((x) => x.id === id);
+          return html`${i > 0 && ", "}${c ? html`<a href="/dashboard/channels/${encodeURIComponent(id)}">${c.name}</a>` : id}`;
+        })
+      : "none"
+  }</dd>
 <dt>Notifications</dt><dd>${feed.notificationsMuted ? "muted" : "on"}</dd>
 </dl>`;
 }
@@ -250,6 +280,7 @@ export function feedDetailPage(
   feed: Feed,
   data: { jobs: FeedJobItem[]; total: number; limit: number; offset: number },
   filter: { unread: boolean },
+  channels: Channel[] = [],
 ): Html {
   const self = base(feed.id);
   const query = (offset: number) => {
@@ -284,7 +315,7 @@ ${
 <p class="muted">Rotating shows a new secret once; the old one keeps signing alongside it for a while so receivers can switch.</p>`
 }
 <h2>Settings</h2>
-${settingsSummary(feed)}
+${settingsSummary(feed, channels)}
 <h2>Matched jobs</h2>
 <p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>
 ${jobs}`,

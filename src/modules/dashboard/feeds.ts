@@ -1,9 +1,9 @@
-import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { AppError, validationDetails } from "../../errors";
+import { AppError } from "../../errors";
 import { CreateFeedBody, PatchFeedBody, type Feed } from "../feeds/model";
 import * as feeds from "../feeds/service";
+import * as channels from "../channels/service";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as feedViews from "./feeds-views";
@@ -22,6 +22,7 @@ import {
   numberOrText,
   errorAsPage,
   errorDetails,
+  schemaErrors,
 } from "./http";
 
 /**
@@ -76,6 +77,11 @@ function toBody(v: feedViews.FeedFormValues, current?: Feed): Record<string, unk
   body.notificationsMuted = v.notificationsMuted !== undefined;
   const prompt = v.proposalGenerationPrompt ?? "";
   if (prompt !== "" || editing) body.proposalGenerationPrompt = prompt;
+  // Sent only from a form that showed the boxes (a PATCH without them keeps the feed's channels).
+  if (v.channelsShown !== undefined) {
+    const ids = feedViews.tickedChannelIds(v);
+    if (ids.length > 0 || editing) body.channelIds = ids;
+  }
   const url = (v.webhookUrl ?? "").trim();
   if (!editing) {
     if (url !== "") body.webhookUrl = url;
@@ -85,15 +91,15 @@ function toBody(v: feedViews.FeedFormValues, current?: Feed): Record<string, unk
   return body;
 }
 
-/** The API's schema check for the body, as field-named messages (empty when it passes). */
-function schemaDetails(body: Record<string, unknown>, editing: boolean): string[] {
-  const schema = editing ? PatchFeedBody : CreateFeedBody;
-  if (Value.Check(schema, body)) return [];
-  return validationDetails([...Value.Errors(schema, body)], "body");
+/** A refusal the form can show: bad input, or a ticked channel deleted meanwhile (the message names it). */
+function isFormError(err: unknown): err is AppError {
+  return err instanceof AppError && (err.code === "bad_request" || (err.code === "not_found" && err.message.startsWith("Channel not found")));
 }
 
 export function dashboardFeedRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
+  /** The account's channels, for the form's boxes. */
+  const accountChannels = async (session: DashboardSession) => channels.listChannels(deps, await sessionAuth(deps, session));
 
   async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
     const session = await open(request, set, body);
@@ -117,8 +123,14 @@ export function dashboardFeedRoutes(deps: Deps) {
     .get(
       `${FEEDS}/new`,
       ({ request, set }) =>
-        run(request, set, undefined, (session) =>
-          page(set, feedViews.feedFormPage(session, { values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all" } })),
+        run(request, set, undefined, async (session) =>
+          page(
+            set,
+            feedViews.feedFormPage(session, {
+              values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all" },
+              channels: await accountChannels(session),
+            }),
+          ),
         ),
       HIDDEN,
     )
@@ -128,14 +140,15 @@ export function dashboardFeedRoutes(deps: Deps) {
         run(request, set, body, async (session) => {
           const values = formValues(body);
           const json = toBody(values);
-          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors }), 400);
-          const invalid = schemaDetails(json, false);
+          const channels = await accountChannels(session);
+          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, channels }), 400);
+          const invalid = schemaErrors(CreateFeedBody, json);
           if (invalid.length) return refusedWith(invalid);
           let feed: Feed;
           try {
             feed = await feeds.createFeed(deps, await sessionAuth(deps, session), json);
           } catch (err) {
-            if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
+            if (isFormError(err)) return refusedWith(errorDetails(err));
             throw err;
           }
           // 200, not a redirect: the secret is in this response only.
@@ -154,7 +167,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           const offset = parseOffset(query.offset);
           if (offset === undefined) return badOffsetPage(set, session);
           const data = await feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
-          return page(set, feedViews.feedDetailPage(session, feed, data, { unread }));
+          return page(set, feedViews.feedDetailPage(session, feed, data, { unread }, await channels.listChannels(deps, auth)));
         }),
       HIDDEN,
     )
@@ -163,7 +176,7 @@ export function dashboardFeedRoutes(deps: Deps) {
       ({ request, set, params }) =>
         run(request, set, undefined, async (session) => {
           const feed = await feeds.getFeed(deps, await sessionAuth(deps, session), params.id);
-          return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed }));
+          return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed, channels: await accountChannels(session) }));
         }),
       HIDDEN,
     )
@@ -175,14 +188,15 @@ export function dashboardFeedRoutes(deps: Deps) {
           const current = await feeds.getFeed(deps, auth, params.id);
           const values = formValues(body);
           const json = toBody(values, current);
-          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current }), 400);
-          const invalid = schemaDetails(json, true);
+          const channels = await accountChannels(session);
+          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current, channels }), 400);
+          const invalid = schemaErrors(PatchFeedBody, json);
           if (invalid.length) return refusedWith(invalid);
           let feed: Feed;
           try {
             feed = await feeds.patchFeed(deps, auth, current.id, json);
           } catch (err) {
-            if (err instanceof AppError && err.code === "bad_request") return refusedWith(errorDetails(err));
+            if (isFormError(err)) return refusedWith(errorDetails(err));
             throw err;
           }
           // A first webhook URL creates the secret: shown in full on this response only.

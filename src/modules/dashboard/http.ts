@@ -1,5 +1,7 @@
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
+import { AppError, validationDetails } from "../../errors";
 import type { RoutePolicy } from "../../http/route-policy";
 import { MAX_OFFSET } from "../../http/schemas";
 import { sameSecret } from "../../lib/same-secret";
@@ -215,4 +217,13 @@ export function isHtmx(request: Request): boolean {
 /** An HTML fragment for htmx to swap in, with the same headers as a page. */
 export function fragment(set: ResponseState, body: Html, status = 200): string {
   return page(set, body, status);
+}
+
+/**
+ * The API's schema check of a body a form was turned into, as field-named messages (empty when it passes):
+ * the API route (not the service) enforces its schema, so the dashboard checks it before calling the service.
+ */
+export function schemaErrors(schema: TSchema, body: unknown): string[] {
+  if (Value.Check(schema, body)) return [];
+  return validationDetails([...Value.Errors(schema, body)], "body");
 }

@@ -13,6 +13,7 @@ import * as views from "./views";
 import { localeFrom } from "./overview";
 import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
+import { dashboardChannelRoutes } from "./channels";
 import { dashboardJobRoutes } from "./job";
 import {
   clearSessionCookie,
@@ -181,6 +182,7 @@ export function dashboardRoutes(deps: Deps) {
       )
       .use(dashboardActivityRoutes(deps))
       .use(dashboardFeedRoutes(deps))
+      .use(dashboardChannelRoutes(deps))
       .use(dashboardJobRoutes(deps))
   );
 }

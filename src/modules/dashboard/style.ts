@@ -17,7 +17,7 @@ h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-input[type=text], input[type=password], input[type=url], input[type=number], textarea, select { width: 100%; max-width: 32rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; }
+input[type=text], input[type=password], input[type=url], input[type=number], input[type=time], textarea, select { width: 100%; max-width: 32rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; }
 button { margin-top: .75rem; padding: .45rem 1rem; font: inherit; color: #fff; background: var(--accent); border: 0; border-radius: 4px; cursor: pointer; }
 button.link { margin: 0; padding: 0; color: var(--accent); background: none; text-decoration: underline; }
 .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 1rem; padding: 0; list-style: none; }

@@ -64,6 +64,13 @@ export async function isChannelOfFeed(db: Db, feedId: string, channelId: string)
   return rows.length > 0;
 }
 
+/** The feeds the channel is on. */
+export async function feedsOfChannel(db: Db, channelId: string): Promise<string[]> {
+  const { feedChannels } = tables(db);
+  const rows = await many(db, db.select({ feedId: feedChannels.feedId }).from(feedChannels).where(eq(feedChannels.channelId, channelId)));
+  return rows.map((r) => r.feedId);
+}
+
 /** Takes the channel off every feed; returns the ids of the feeds it was on. */
 export async function removeChannel(db: Db, channelId: string): Promise<string[]> {
   const { feedChannels } = tables(db);

@@ -406,6 +406,21 @@ export async function listEvents(
   return { items, total };
 }
 
+/** A feed's newest events to one target (a channel's recent deliveries through this feed). */
+export function recentEventsTo(db: Db, feedId: string, target: string, limit: number): Promise<EventRow[]> {
+  const { events } = tables(db);
+  // Walks events_feed_idx from the newest: the feed's events to its other targets are passed over on the way.
+  return many(
+    db,
+    db
+      .select()
+      .from(events)
+      .where(and(eq(events.feedId, feedId), eq(events.target, target), sql`${events.status} != 'no_endpoint'`))
+      .orderBy(desc(events.seq))
+      .limit(limit),
+  );
+}
+
 export function findEvent(db: Db, feedId: string, eventId: string): Promise<EventRow | undefined> {
   const { events } = tables(db);
   return one(

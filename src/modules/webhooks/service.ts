@@ -5,8 +5,8 @@ import type { AuthContext } from "../accounts/service";
 import * as outbox from "../feeds/outbox";
 import * as digests from "../feeds/outbox-digests";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
-import { isChannelOfFeed } from "../feeds/feed-channels";
-import { channelLabels } from "../channels/repo";
+import { feedsOfChannel, isChannelOfFeed } from "../feeds/feed-channels";
+import { channelLabels, findChannel } from "../channels/repo";
 import { findFeed } from "../feeds/repo";
 import { MUTED_MESSAGE } from "../feeds/service";
 import * as repo from "./repo";
@@ -102,4 +102,41 @@ export async function retryDelivery(deps: WebhooksDeps, auth: AuthContext, feedI
   });
   deps.wake();
   return { queued: true as const, eventId };
+}
+
+/**
+ * The newest events sent (or to be sent) to one of the account's channels, through the feeds it is on now,
+ * newest first: the dashboard's channel page.
+ */
+export async function listChannelDeliveries(deps: Pick<WebhooksDeps, "db">, auth: AuthContext, channelId: string, limit: number) {
+  const { db } = deps;
+  if (!(await findChannel(db, auth.accountId, channelId))) throw notFound("Channel not found");
+  const feedIds = await feedsOfChannel(db, channelId);
+  const titles = new Map<string, string>();
+  const items: outbox.EventRow[] = [];
+  for (const feedId of feedIds) {
+    const feed = await findFeed(db, auth.accountId, feedId);
+    if (!feed) continue;
+    titles.set(feedId, feed.title);
+    items.push(...(await outbox.recentEventsTo(db, feedId, channelId, limit)));
+  }
+  const newest = items.sort((a, b) => b.seq - a.seq).slice(0, limit);
+  const sizes = await digests.digestSizes(
+    db,
+    newest.filter((e) => e.type === digests.DIGEST_EVENT).map((e) => e.seq),
+  );
+  return newest.map((e) => ({
+    eventId: e.id,
+    feedId: e.feedId,
+    feedTitle: titles.get(e.feedId) ?? "",
+    type: e.type,
+    status: e.status,
+    jobId: e.jobCiphertext,
+    createdAt: e.createdAtTs,
+    deliveredAt: e.deliveredAtTs,
+    nextAttemptAt: e.nextAttemptAtTs,
+    attempts: e.attempts,
+    lastError: e.lastError,
+    digestSize: e.type === digests.DIGEST_EVENT ? (sizes.get(e.seq) ?? 0) : null,
+  }));
 }

@@ -1,0 +1,346 @@
+import type { Channel } from "../channels/http-model";
+import type { ChannelType } from "../channels/model";
+import type { Feed } from "../feeds/model";
+import { html, type Html } from "./html";
+import type { DashboardSession } from "./model";
+import { csrfField, layout, when } from "./views";
+
+/**
+ * The notification channel pages of the dashboard: list, add (one form per
+ * kind, picked by a link, so no script is needed to show the right fields),
+ * detail with the test button and the channel's recent deliveries, edit and
+ * delete. Forms keep what the user typed (ChannelFormValues) so a refused form
+ * comes back as it was; channels.ts turns it into the API's JSON body.
+ */
+
+/** A channel form as posted: every field a string; a checkbox is present ("on") only when ticked. */
+export type ChannelFormValues = Record<string, string | undefined>;
+
+const CHANNELS = "/dashboard/channels";
+const base = (channelId: string) => `${CHANNELS}/${encodeURIComponent(channelId)}`;
+
+interface ConfigField {
+  name: string;
+  label: string;
+  help: string;
+  isRequired?: boolean;
+  /** A secret shown masked: sending the masked text back keeps the stored value. */
+  isSecret?: boolean;
+  placeholder?: string;
+}
+
+/** Each kind: its name, and its settings as form fields (the API's config fields, same names). */
+export const KINDS: Record<ChannelType, { label: string; intro: string; fields: ConfigField[] }> = {
+  telegram: {
+    label: "Telegram",
+    intro: "A bot writes to a chat: you, a group or a channel. Create the bot with @BotFather, then send it a message so it may write to you.",
+    fields: [
+      {
+        name: "botToken",
+        label: "Bot token",
+        help: "From @BotFather (/newbot): 123456789:AAF…",
+        isRequired: true,
+        isSecret: true,
+        placeholder: "123456789:AAF…",
+      },
+      {
+        name: "chatId",
+        label: "Chat id",
+        help: "Your numeric chat id (send the bot a message, then read message.chat.id from getUpdates), a group's negative id, or a public channel's @username.",
+        isRequired: true,
+      },
+    ],
+  },
+  slack: {
+    label: "Slack",
+    intro: "An incoming webhook posts to one Slack channel.",
+    fields: [
+      {
+        name: "webhookUrl",
+        label: "Webhook URL",
+        help: "api.slack.com/apps → your app → Incoming Webhooks → Add New Webhook: https://hooks.slack.com/services/…",
+        isRequired: true,
+        isSecret: true,
+      },
+    ],
+  },
+  discord: {
+    label: "Discord",
+    intro: "A channel webhook posts one embed per job; nothing in a job can ping anyone.",
+    fields: [
+      {
+        name: "webhookUrl",
+        label: "Webhook URL",
+        help: "Edit Channel → Integrations → Webhooks → New Webhook → Copy Webhook URL: https://discord.com/api/webhooks/…",
+        isRequired: true,
+        isSecret: true,
+      },
+    ],
+  },
+  ntfy: {
+    label: "ntfy",
+    intro: "Push notifications to the ntfy app, from ntfy.sh or your own server.",
+    fields: [
+      { name: "serverUrl", label: "Server URL", help: "Empty: https://ntfy.sh. Your own server: its https address.", placeholder: "https://ntfy.sh" },
+      {
+        name: "topic",
+        label: "Topic",
+        help: "1 to 64 letters, digits, - and _. On ntfy.sh anyone who knows it can read it: pick a long random one.",
+        isRequired: true,
+      },
+      { name: "token", label: "Access token", help: "Optional: a tk_… token for a protected topic.", isSecret: true },
+    ],
+  },
+  email: {
+    label: "E-mail",
+    intro: "Alerts sent through your SMTP server, as text and HTML.",
+    fields: [
+      {
+        name: "smtpUrl",
+        label: "SMTP URL",
+        help: "smtps://user:password@host:465 (TLS) or smtp://user:password@host:587 (STARTTLS); user and password URL-encoded.",
+        isRequired: true,
+        isSecret: true,
+      },
+      { name: "from", label: "From", help: "The sender, optionally with a name: jobpilot <alerts@example.com>", isRequired: true },
+      { name: "to", label: "To", help: "One or more addresses, separated by commas (at most 20).", isRequired: true },
+    ],
+  },
+};
+
+export const DIGEST_CHOICES = ["15m", "30m", "1h", "2h", "3h", "6h", "12h", "24h"];
+
+/** The form values that show a saved channel (the edit page's starting point): secrets as shown, masked. */
+export function channelToForm(channel: Channel): ChannelFormValues {
+  const values: ChannelFormValues = { name: channel.name, mode: channel.mode, digestEvery: channel.digestEvery ?? "1h" };
+  for (const f of KINDS[channel.type].fields) values[`config_${f.name}`] = channel.config[f.name] ?? "";
+  if (channel.quietHours) {
+    values.quietHours = "on";
+    values.quietFrom = channel.quietHours.from;
+    values.quietTo = channel.quietHours.to;
+    values.quietTimeZone = channel.quietHours.timeZone;
+  }
+  return values;
+}
+
+/** How a channel sends, in words: "at once", "a digest every 1h", and its quiet hours. */
+export function deliveryText(channel: Pick<Channel, "mode" | "digestEvery" | "quietHours">): string {
+  const how = channel.mode === "digest" ? `a digest every ${channel.digestEvery ?? "1h"}` : "each alert at once";
+  const q = channel.quietHours;
+  return q ? `${how}; quiet ${q.from}–${q.to} (${q.timeZone})` : how;
+}
+
+function errorList(errors: string[] | undefined): Html | false {
+  return !!errors?.length && html`<div class="error" role="alert"><p>The channel was not saved:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
+}
+
+function input(
+  v: ChannelFormValues,
+  name: string,
+  label: string,
+  help: string,
+  opts: { type?: string; required?: boolean; placeholder?: string; list?: string } = {},
+): Html {
+  return html`<label for="${name}">${label}</label>
+<input type="${opts.type ?? "text"}" id="${name}" name="${name}" value="${v[name] ?? ""}" autocomplete="off"${opts.required ? html` required` : ""}${opts.placeholder ? html` placeholder="${opts.placeholder}"` : ""}${opts.list ? html` list="${opts.list}"` : ""} aria-describedby="${name}Help">
+<p id="${name}Help" class="muted">${help}</p>`;
+}
+
+/** The IANA zones the server knows, for the time zone field's suggestions (a datalist: typing works without script). */
+const TIME_ZONES = (() => {
+  try {
+    return Intl.supportedValuesOf("timeZone");
+  } catch {
+    return ["UTC"];
+  }
+})();
+
+function deliveryFields(v: ChannelFormValues): Html {
+  const mode = v.mode === "digest" ? "digest" : "instant";
+  const every = v.digestEvery || "1h";
+  const choices = DIGEST_CHOICES.includes(every) ? DIGEST_CHOICES : [every, ...DIGEST_CHOICES];
+  return html`<fieldset>
+<legend>When alerts go</legend>
+<label for="mode">Mode</label>
+<select id="mode" name="mode" aria-describedby="modeHelp">
+<option value="instant"${mode === "instant" ? html` selected` : ""}>Instant: one message per job</option>
+<option value="digest"${mode === "digest" ? html` selected` : ""}>Digest: one message per period</option>
+</select>
+<p id="modeHelp" class="muted">A digest lists the period's jobs, best match first (the top 10, then “and K more” with a link here). Periods end on the clock: every 15 minutes at :00, :15, :30, :45; hourly on the hour (UTC).</p>
+<label for="digestEvery">Digest every</label>
+<select id="digestEvery" name="digestEvery" aria-describedby="digestEveryHelp">${choices.map((c) => html`<option value="${c}"${c === every ? html` selected` : ""}>${c}</option>`)}</select>
+<p id="digestEveryHelp" class="muted">Used in digest mode.</p>
+<label for="quietHours"><input type="checkbox" id="quietHours" name="quietHours" value="on"${v.quietHours ? html` checked` : ""}> Quiet hours</label>
+<p class="muted">Alerts inside them are held and sent as one digest when they end (a digest due inside them waits too).</p>
+${input(v, "quietFrom", "Quiet from", "HH:MM, 24 h, e.g. 22:00.", { type: "time" })}
+${input(v, "quietTo", "Quiet until", "HH:MM, e.g. 07:00; earlier than “from” means the next morning.", { type: "time" })}
+${input(v, "quietTimeZone", "Time zone", "An IANA name such as Europe/Berlin or America/New_York; daylight saving time is followed.", { list: "timeZones", placeholder: "Europe/Berlin" })}
+<datalist id="timeZones">${TIME_ZONES.map((z) => html`<option value="${z}"></option>`)}</datalist>
+</fieldset>`;
+}
+
+export function channelFormPage(session: DashboardSession, opts: { type: ChannelType; values: ChannelFormValues; errors?: string[]; channel?: Channel }): Html {
+  const kind = KINDS[opts.type];
+  const editing = opts.channel;
+  const action = editing ? base(editing.id) : CHANNELS;
+  const v = opts.values;
+  return layout(
+    editing ? `Edit ${editing.name}` : `New ${kind.label} channel`,
+    html`${errorList(opts.errors)}
+<p>${kind.intro}</p>
+<form method="post" action="${action}">
+${csrfField(session)}
+${!editing && html`<input type="hidden" name="type" value="${opts.type}">`}
+${input(v, "name", "Name", "Your name for it, e.g. Phone or #leads.", { required: true })}
+<fieldset>
+<legend>${kind.label} settings</legend>
+${kind.fields.map((f) =>
+  input(v, `config_${f.name}`, f.label, editing && f.isSecret ? `${f.help} Shown masked: leave it as it is to keep the saved value.` : f.help, {
+    required: f.isRequired,
+    placeholder: f.placeholder,
+  }),
+)}
+</fieldset>
+${deliveryFields(v)}
+<button type="submit">${editing ? "Save changes" : "Add channel"}</button>
+</form>
+<p><a href="${editing ? base(editing.id) : CHANNELS}">Cancel</a></p>`,
+    session,
+  );
+}
+
+export function channelListPage(session: DashboardSession, channels: Channel[]): Html {
+  const add = html`<h2>Add a channel</h2>
+<ul>${(Object.keys(KINDS) as ChannelType[]).map((type) => html`<li><a href="${CHANNELS}/new?type=${type}">Add a ${KINDS[type].label} channel</a></li>`)}</ul>`;
+  const list =
+    channels.length === 0
+      ? html`<p class="empty">No channels yet. Add one below, then tick it on a feed's form to get that feed's alerts there.</p>`
+      : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Sends</th><th scope="col">Last delivery</th><th scope="col">Last error</th></tr></thead>
+<tbody>${channels.map(
+          (c) => html`<tr>
+<td><a href="${base(c.id)}">${c.name}</a></td>
+<td>${KINDS[c.type].label}</td>
+<td>${deliveryText(c)}</td>
+<td>${when(c.lastDeliveryAt)}</td>
+<td>${c.lastError ? html`<span class="error-text">${c.lastError}</span>` : "—"}</td>
+</tr>`,
+        )}</tbody>
+</table></div>`;
+  return layout(
+    "Channels",
+    html`<p>Where feeds send their alerts besides a webhook: Telegram, Slack, Discord, ntfy or e-mail.</p>
+${list}
+${add}`,
+    session,
+  );
+}
+
+/** A channel's event as the detail page lists it. */
+export interface ChannelDeliveryItem {
+  eventId: string;
+  feedId: string;
+  feedTitle: string;
+  type: string;
+  status: string;
+  jobId: string | null;
+  createdAt: number;
+  deliveredAt: number | null;
+  nextAttemptAt: number | null;
+  attempts: number;
+  lastError: string | null;
+  digestSize: number | null;
+}
+
+export interface TestOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+function testNotice(outcome: TestOutcome | { refused: string } | undefined): Html | false {
+  if (!outcome) return false;
+  if ("refused" in outcome) return html`<p class="error" role="alert">Not sent: ${outcome.refused}</p>`;
+  if (outcome.ok)
+    return html`<p class="notice" role="status">Test alert sent: the platform accepted it${outcome.statusCode !== null && html` (${outcome.statusCode})`} in ${outcome.durationMs} ms.</p>`;
+  return html`<p class="error" role="alert">The test alert was not accepted: ${outcome.error ?? "no reason given"}</p>`;
+}
+
+/**
+ * Binding a Telegram chat (so it may press Draft / Apply on alerts) comes with the interactive Telegram
+ * work (branch i17-telegram: POST /api/v1/channels/{id}/binding-code). MERGE POINT: when that module is
+ * here, this block shows a "Make a binding code" form (POST base/binding-code) and the code with its
+ * `/start <code>` command; until then it says what binding will do.
+ */
+function telegramBindingBlock(): Html {
+  return html`<section aria-labelledby="bind">
+<h2 id="bind">Bind a chat</h2>
+<p class="muted">Binding a chat lets it act on alerts (draft a proposal, apply, mute a feed). It is not available in this version yet; alerts reach the chat without it.</p>
+</section>`;
+}
+
+export function channelDetailPage(
+  session: DashboardSession,
+  data: { channel: Channel; feeds: Feed[]; deliveries: ChannelDeliveryItem[]; test?: TestOutcome | { refused: string } },
+): Html {
+  const { channel: c } = data;
+  const self = base(c.id);
+  const kind = KINDS[c.type];
+  const configRows = kind.fields.map(
+    (f) => html`<dt>${f.label}</dt><dd>${c.config[f.name] ? html`<code>${c.config[f.name]}</code>` : html`<span class="muted">—</span>`}</dd>`,
+  );
+  const using = data.feeds.filter((f) => (f.channelIds ?? []).includes(c.id));
+  const deliveries =
+    data.deliveries.length === 0
+      ? html`<p class="empty">Nothing sent to this channel through its feeds yet.</p>`
+      : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Created</th><th scope="col">Feed</th><th scope="col">What</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Error</th></tr></thead>
+<tbody>${data.deliveries.map(
+          (d) => html`<tr>
+<td>${when(d.createdAt)}</td>
+<td><a href="/dashboard/feeds/${encodeURIComponent(d.feedId)}/deliveries#${d.eventId}">${d.feedTitle}</a></td>
+<td>${d.type === "channel.digest" ? `digest of ${d.digestSize ?? 0}` : d.jobId ? html`<a href="/dashboard/jobs/${encodeURIComponent(d.jobId)}">job</a>` : d.type}</td>
+<td><span class="badge status-${d.status}">${d.status}</span>${d.status === "held" && html` <span class="muted">until ${when(d.nextAttemptAt)}</span>`}</td>
+<td>${d.attempts}</td>
+<td>${d.lastError ? html`<span class="error-text">${d.lastError}</span>` : "—"}</td>
+</tr>`,
+        )}</tbody>
+</table></div>`;
+  return layout(
+    c.name,
+    html`${testNotice(data.test)}
+<p><a href="${CHANNELS}">All channels</a> · <a href="${self}/edit">Edit</a> · <a href="${self}/delete">Delete</a></p>
+<form method="post" action="${self}/test">${csrfField(session)}<button type="submit">Send test</button></form>
+<p class="muted">Sends a sample alert now, whatever the mode and quiet hours.</p>
+<h2>Settings</h2>
+<dl class="settings">
+<dt>Kind</dt><dd>${kind.label}</dd>
+${configRows}
+<dt>Sends</dt><dd>${deliveryText(c)}</dd>
+<dt>Created</dt><dd>${when(c.createdAt)}</dd>
+<dt>Last delivery</dt><dd>${when(c.lastDeliveryAt)}</dd>
+<dt>Last error</dt><dd>${c.lastError ? html`<span class="error-text">${c.lastError}</span>` : "—"}</dd>
+</dl>
+${c.type === "telegram" && telegramBindingBlock()}
+<h2>Feeds</h2>
+${
+  using.length === 0
+    ? html`<p class="empty">No feed uses this channel: tick it on a feed's form.</p>`
+    : html`<ul>${using.map((f) => html`<li><a href="/dashboard/feeds/${encodeURIComponent(f.id)}">${f.title}</a></li>`)}</ul>`
+}
+<h2>Last deliveries</h2>
+${deliveries}`,
+    session,
+  );
+}
+
+export function deleteChannelPage(session: DashboardSession, channel: Channel): Html {
+  return layout(
+    `Delete ${channel.name}?`,
+    html`<p>This deletes the channel <strong>${channel.name}</strong> and takes it off every feed; alerts not yet sent to it are dropped. It cannot be undone.</p>
+<form method="post" action="${base(channel.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete channel</button></form>
+<p><a href="${base(channel.id)}">Cancel</a></p>`,
+    session,
+  );
+}

@@ -1,0 +1,186 @@
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import { AppError } from "../../errors";
+import type { AuthContext } from "../accounts/service";
+import { type Channel, CreateChannelBody, PatchChannelBody } from "../channels/http-model";
+import { type ChannelType, isChannelType } from "../channels/model";
+import * as channels from "../channels/service";
+import { listFeeds } from "../feeds/service";
+import { channelSenderOf } from "../webhooks/channel-delivery";
+import { sendChannelTest } from "../webhooks/channel-test";
+import { listChannelDeliveries } from "../webhooks/service";
+import * as views from "./channels-views";
+import { DASHBOARD_PATH, type DashboardSession } from "./model";
+import { sessionAuth } from "./service";
+import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, page, redirect, type ResponseState, schemaErrors } from "./http";
+import { errorPage } from "./views";
+
+/**
+ * The dashboard's notification channel pages. Every change goes through the
+ * channels service (and the test through the same code as the API's test
+ * route) with the session's AuthContext, so the API's rules apply; the form is
+ * checked against the API's body schema first, as the feed pages do.
+ */
+
+const CHANNELS = `${DASHBOARD_PATH}/channels`;
+/** Events shown on a channel's page. */
+const RECENT_DELIVERIES = 20;
+
+/**
+ * Form strings → the JSON body the channels service expects. Creating: empty settings are left out (the
+ * service then names the missing ones). Editing (PATCH): every setting shown is sent, a masked secret as it
+ * was shown (which keeps the saved one); unticked quiet hours clear them.
+ */
+function toBody(type: ChannelType, v: views.ChannelFormValues, editing: boolean): Record<string, unknown> {
+  const config: Record<string, unknown> = {};
+  for (const f of views.KINDS[type].fields) {
+    const value = (v[`config_${f.name}`] ?? "").trim();
+    if (value !== "") config[f.name] = value;
+    else if (editing) config[f.name] = f.isRequired ? "" : null;
+  }
+  const body: Record<string, unknown> = { name: v.name ?? "", config };
+  if (!editing) body.type = type;
+  body.mode = v.mode ?? "instant";
+  if (body.mode === "digest") body.digestEvery = v.digestEvery ?? "1h";
+  else if (editing) body.digestEvery = null;
+  if (v.quietHours !== undefined) body.quietHours = { from: v.quietFrom ?? "", to: v.quietTo ?? "", timeZone: (v.quietTimeZone ?? "").trim() };
+  else if (editing) body.quietHours = null;
+  return body;
+}
+
+export function dashboardChannelRoutes(deps: Deps) {
+  const { open } = dashboardGuard(deps);
+  const sender = channelSenderOf(deps);
+
+  async function run(
+    request: Request,
+    set: ResponseState,
+    body: unknown,
+    fn: (session: DashboardSession, auth: AuthContext) => string | Promise<string>,
+  ): Promise<string> {
+    const session = await open(request, set, body);
+    if (typeof session === "string") return session;
+    try {
+      return await fn(session, await sessionAuth(deps, session));
+    } catch (err) {
+      return errorAsPage(err, set, session, "Cannot do that", (message) => `${message}: this account has no such channel.`);
+    }
+  }
+
+  async function detail(auth: AuthContext, channel: Channel) {
+    return {
+      channel,
+      feeds: await listFeeds(deps, auth),
+      deliveries: await listChannelDeliveries(deps, auth, channel.id, RECENT_DELIVERIES),
+    };
+  }
+
+  /** Saves the form through `save`; a refusal the user can mend re-shows the form with its messages (400). */
+  async function saved(set: ResponseState, refusedWith: (errors: string[]) => string, invalid: string[], save: () => Promise<Channel>): Promise<string> {
+    if (invalid.length) return refusedWith(invalid);
+    let channel: Channel;
+    try {
+      channel = await save();
+    } catch (err) {
+      if (err instanceof AppError && (err.code === "bad_request" || err.code === "conflict")) return refusedWith(errorDetails(err));
+      throw err;
+    }
+    return redirect(set, `${CHANNELS}/${encodeURIComponent(channel.id)}`);
+  }
+
+  return new Elysia({ name: "dashboard-channels" })
+    .get(
+      CHANNELS,
+      ({ request, set }) =>
+        run(request, set, undefined, async (session, auth) => page(set, views.channelListPage(session, await channels.listChannels(deps, auth)))),
+      HIDDEN,
+    )
+    .get(
+      `${CHANNELS}/new`,
+      ({ request, set, query }) =>
+        run(request, set, undefined, (session) => {
+          const type = (query as Record<string, string | undefined>).type;
+          if (type === undefined || type === "") return redirect(set, CHANNELS);
+          if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
+          return page(set, views.channelFormPage(session, { type, values: { mode: "instant", digestEvery: "1h" } }));
+        }),
+      HIDDEN,
+    )
+    .post(
+      CHANNELS,
+      ({ request, set, body }) =>
+        run(request, set, body, (session, auth) => {
+          const values = formValues(body);
+          const type = values.type;
+          if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
+          const json = toBody(type, values, false);
+          const refusedWith = (errors: string[]) => page(set, views.channelFormPage(session, { type, values, errors }), 400);
+          return saved(set, refusedWith, schemaErrors(CreateChannelBody, json), () => channels.createChannel(deps, auth, json as CreateChannelBody));
+        }),
+      HIDDEN,
+    )
+    .get(
+      `${CHANNELS}/:id`,
+      ({ request, set, params }) =>
+        run(request, set, undefined, async (session, auth) =>
+          page(set, views.channelDetailPage(session, await detail(auth, await channels.getChannel(deps, auth, params.id)))),
+        ),
+      HIDDEN,
+    )
+    .get(
+      `${CHANNELS}/:id/edit`,
+      ({ request, set, params }) =>
+        run(request, set, undefined, async (session, auth) => {
+          const channel = await channels.getChannel(deps, auth, params.id);
+          return page(set, views.channelFormPage(session, { type: channel.type, values: views.channelToForm(channel), channel }));
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${CHANNELS}/:id`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (session, auth) => {
+          const current = await channels.getChannel(deps, auth, params.id);
+          const values = formValues(body);
+          const json = toBody(current.type, values, true);
+          const refusedWith = (errors: string[]) => page(set, views.channelFormPage(session, { type: current.type, values, errors, channel: current }), 400);
+          return saved(set, refusedWith, schemaErrors(PatchChannelBody, json), () => channels.patchChannel(deps, auth, current.id, json as PatchChannelBody));
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${CHANNELS}/:id/test`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (session, auth) => {
+          const channel = await channels.getChannel(deps, auth, params.id);
+          let test: views.TestOutcome | { refused: string };
+          let status = 200;
+          try {
+            test = await sendChannelTest(deps, sender, auth, channel.id);
+          } catch (err) {
+            // The platform's pace allows no message yet: said on the page, with the API's status.
+            if (!(err instanceof AppError) || err.code !== "rate_limited") throw err;
+            test = { refused: err.message };
+            status = err.status;
+          }
+          // Read after the test: its outcome is the channel's last delivery or last error now.
+          return page(set, views.channelDetailPage(session, { ...(await detail(auth, await channels.getChannel(deps, auth, channel.id))), test }), status);
+        }),
+      HIDDEN,
+    )
+    .get(
+      `${CHANNELS}/:id/delete`,
+      ({ request, set, params }) =>
+        run(request, set, undefined, async (session, auth) => page(set, views.deleteChannelPage(session, await channels.getChannel(deps, auth, params.id)))),
+      HIDDEN,
+    )
+    .post(
+      `${CHANNELS}/:id/delete`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (_session, auth) => {
+          await channels.deleteChannel(deps, auth, params.id);
+          return redirect(set, CHANNELS);
+        }),
+      HIDDEN,
+    );
+}
