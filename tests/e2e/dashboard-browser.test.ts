@@ -7,6 +7,7 @@ import { launchChromium, noBrowser } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startServer, type ServerProcess } from "../helpers/process";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
+import { type FakeNtfy, type FakeWebhookPlatform, startFakeNtfy, startFakeSlack } from "../helpers/channel-fakes";
 
 const SHOTS = join(import.meta.dir, "../../test-artifacts/dashboard");
 const ADMIN_TOKEN = "browser-test-admin-token";
@@ -25,7 +26,7 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
 describe("dashboard in a browser (end to end)", () => {
   // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
   test.skipIf(noBrowser)(
-    "sign in, create a feed, see a pushed job, write a proposal, apply, rotate keys",
+    "sign in, create a feed, see a pushed job, write a proposal, apply, add channels and test them, rotate keys",
     async () => {
       rmSync(SHOTS, { recursive: true, force: true }); // no stale screenshots from an earlier run
       mkdirSync(SHOTS, { recursive: true });
@@ -44,15 +45,20 @@ describe("dashboard in a browser (end to end)", () => {
 
       let server: ServerProcess | undefined;
       let receiver: WebhookReceiver | undefined;
+      let slack: FakeWebhookPlatform | undefined;
+      let ntfy: FakeNtfy | undefined;
       let browser: Browser | undefined;
       let opened: Page | undefined; // for the failure screenshot
       try {
         receiver = await startWebhookReceiver();
+        [slack, ntfy] = await Promise.all([startFakeSlack(), startFakeNtfy()]);
         server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
           JOBPILOT_DB: join(dir, "browser.db"),
           JOBPILOT_SOURCES: "none",
           JOBPILOT_WEBHOOK_ALLOW_PRIVATE: "true",
           JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN,
+          // Slack's webhooks are a local fake here (test-only setting); ntfy's server is user-chosen anyway.
+          JOBPILOT_SLACK_WEBHOOK_ORIGIN: slack.origin,
           // Long enough that the applications page first shows the submission still in flight.
           JOBPILOT_SANDBOX_APPLY_LATENCY_MS: "2000",
           LOG_LEVEL: "warn",
@@ -163,7 +169,53 @@ describe("dashboard in a browser (end to end)", () => {
         expect(await applied.textContent()).not.toMatch(/^\d{4}-\d{2}-\d{2}/);
         expect(await applied.getAttribute("title")).toBeTruthy();
 
-        // (e) Keys: create a second key, revoke the one we signed in with; the session ends and the API refuses it.
+        // (e) Channels: add a Slack and an ntfy channel pointed at local fakes, press "Send test" on each, tick one on the feed.
+        const nav = page.getByRole("navigation", { name: "Dashboard" });
+        await nav.getByRole("link", { name: "Channels" }).click();
+        await page.waitForURL(`${base}/dashboard/channels`);
+        await expect(page.getByText("No channels yet").isVisible()).resolves.toBe(true);
+        await snap(page, "channels-empty");
+        await page.getByRole("link", { name: "Add a Slack channel" }).click();
+        await page.getByLabel("Name").fill("#leads");
+        await page.getByLabel("Webhook URL").fill(slack.webhookUrl);
+        await snap(page, "channel-new-slack");
+        await submit(page, page.getByRole("button", { name: "Add channel" }));
+        await page.waitForURL(/\/dashboard\/channels\/[^/]+$/);
+        expect(await page.content()).not.toContain(slack.webhookUrl);
+        await submit(page, page.getByRole("button", { name: "Send test" }));
+        await expect(page.getByRole("status").textContent()).resolves.toContain("Test alert sent");
+        expect(slack.received).toHaveLength(1);
+        expect(JSON.stringify(slack.received[0]!.body)).toContain("blocks");
+        await snap(page, "channel-slack-tested");
+
+        await nav.getByRole("link", { name: "Channels" }).click();
+        await page.getByRole("link", { name: "Add a ntfy channel" }).click();
+        await page.getByLabel("Name").fill("Phone");
+        await page.getByLabel("Server URL").fill(ntfy.url);
+        await page.getByLabel("Topic").fill("jobpilot-browser-test");
+        await page.getByLabel("Mode").selectOption("digest");
+        await page.getByLabel("Digest every").selectOption("15m");
+        await submit(page, page.getByRole("button", { name: "Add channel" }));
+        await expect(page.getByText("a digest every 15m").isVisible()).resolves.toBe(true);
+        await submit(page, page.getByRole("button", { name: "Send test" }));
+        await expect(page.getByRole("status").textContent()).resolves.toContain("Test alert sent");
+        expect(ntfy.received).toHaveLength(1);
+        expect(ntfy.received[0]!.body).toMatchObject({ topic: "jobpilot-browser-test" });
+        await snap(page, "channel-ntfy-tested");
+        await nav.getByRole("link", { name: "Channels" }).click();
+        expect(await page.getByRole("row").count()).toBe(3); // the header and the two channels
+        await snap(page, "channels");
+
+        await nav.getByRole("link", { name: "Feeds" }).click();
+        await page.getByRole("link", { name: "Browser test feed" }).click();
+        await page.getByRole("link", { name: "Edit" }).click();
+        await page.getByLabel("#leads (slack)").check();
+        await submit(page, page.getByRole("button", { name: "Save changes" }));
+        await page.waitForURL(/\/dashboard\/feeds\/[^/]+$/);
+        await expect(page.getByRole("link", { name: "#leads" }).isVisible()).resolves.toBe(true);
+        await snap(page, "feed-with-channel");
+
+        // (f) Keys: create a second key, revoke the one we signed in with; the session ends and the API refuses it.
         await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "API keys" }).click();
         await page.waitForURL(`${base}/dashboard/keys`);
         await snap(page, "keys");
@@ -213,6 +265,8 @@ describe("dashboard in a browser (end to end)", () => {
       } finally {
         await browser?.close().catch(() => {});
         await receiver?.close();
+        await slack?.close();
+        await ntfy?.close();
         if (server) expect(await server.stop()).toBe(0);
       }
     },
