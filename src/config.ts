@@ -4,6 +4,7 @@ import { AI_SETTINGS } from "./settings/ai";
 import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
 import { LIMIT_SETTINGS } from "./settings/limits";
+import { MONITORING_SETTINGS } from "./settings/monitoring";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
 import { SOURCE_SETTINGS } from "./settings/sources";
@@ -27,6 +28,7 @@ export const SETTINGS = {
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
+  ...MONITORING_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;
@@ -80,7 +82,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     }
     if (source && !Value.Check(setting.schema, value)) {
       const shown =
-        key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret"
+        key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret" || key === "metricsToken"
           ? "(hidden)"
           : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
       throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);

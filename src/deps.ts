@@ -18,6 +18,8 @@ import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
 import { createSandboxDriver } from "./marketplace/sandbox/driver";
 import { createBridgeDriver } from "./marketplace/bridge/driver";
+import { Metrics } from "./metrics";
+import { Liveness } from "./worker/liveness";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -49,6 +51,10 @@ export interface Deps {
   webhookRetryScheduleMs: number[];
   /** DNS for outgoing webhooks; tests replace it. */
   resolve?: Resolver;
+  /** This process's Prometheus metrics (one registry per Deps, so tests never share one). */
+  metrics: Metrics;
+  /** The background loops `serve` started, whose heartbeats /readyz reads. */
+  liveness: Liveness;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
@@ -102,6 +108,8 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
       privateHint: `to allow private addresses (e.g. a receiver on your LAN) set ${SETTINGS.webhookAllowPrivate.env}=true, or list the host or its CIDR in ${SETTINGS.webhookAllowlist.env}`,
     },
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
+    metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION }),
+    liveness: new Liveness(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };

@@ -3,6 +3,7 @@ import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { requestId } from "../lib/ids";
 import { redactPath } from "../lib/redact";
+import { UNMATCHED_ROUTE } from "../metrics";
 import { getRequestState, pathOf, setRequestState } from "./context";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -41,16 +42,25 @@ export function requestContext(deps: Deps) {
       throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
     }
   });
-  // Only hooked when access lines are wanted: an after-response hook costs a scheduled callback per request.
-  if (!deps.log.isEnabled("info")) return plugin;
+  // Only hooked when access lines or request metrics are wanted: an after-response hook costs a scheduled
+  // callback per request. The duration (log and histogram alike) runs from arrival to just after the
+  // response is handed to the server.
+  const isLogging = deps.log.isEnabled("info");
+  const metrics = deps.metrics.isEnabled ? deps.metrics : null;
+  if (!isLogging && !metrics) return plugin;
   return plugin.onAfterResponse({ as: "global" }, ({ request, set }) => {
     const state = getRequestState(request);
+    const status = typeof set.status === "number" ? set.status : 200;
+    const ms = state ? performance.now() - state.startedAt : undefined;
+    // Labelled by the route's pattern, never the raw path, so the series stay few whatever clients ask for.
+    if (metrics && ms !== undefined) metrics.observeRequest(request.method, state!.route ?? UNMATCHED_ROUTE, status, ms / 1000);
+    if (!isLogging) return;
     deps.log.info("request", {
       reqId: state?.id,
       method: request.method,
       path: state ? redactPath(state.path) : undefined,
-      status: typeof set.status === "number" ? set.status : 200,
-      ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
+      status,
+      ms: ms === undefined ? undefined : Math.round(ms * 100) / 100,
       accountId: state?.auth?.accountId,
     });
   });

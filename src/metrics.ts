@@ -1,0 +1,170 @@
+/**
+ * The service's Prometheus metrics: one registry per Deps (tests build one per app, so nothing leaks
+ * between them), with every instrument named here so the whole list is in one place. Events count where
+ * they happen (ingest, scoring, admit, settle, delivery, poll) through the methods below; what a table
+ * already knows (queue depth, database size) is read at scrape time by the monitoring module and set on
+ * the gauges just before they are rendered.
+ */
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** Methods a route can be served with; anything else a client sends is labelled OTHER (bounded cardinality). */
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The route label of a request that reached no route: its raw path would be a label per URL. */
+export const UNMATCHED_ROUTE = "(unmatched)";
+
+/** How a delivery attempt ended: sent, failed and to be tried again, failed for good, or not sent (muted, disabled, duplicate). */
+export type DeliveryOutcome = "delivered" | "retry" | "failed" | "skipped";
+
+type Observe = (seconds: number) => void;
+
+export class Metrics {
+  readonly registry = new Registry();
+  /** False when JOBPILOT_METRICS=false: nothing is observed per request and /metrics is not served. */
+  readonly isEnabled: boolean;
+
+  private readonly httpDuration = new Histogram({
+    name: "jobpilot_http_request_duration_seconds",
+    help: "HTTP requests by method, route pattern and status, with their latency (the _count series is the request count)",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  /** route → method → status → the histogram child's observe, so a request allocates no label object. */
+  private readonly httpChildren = new Map<string, Map<string, Map<number, Observe>>>();
+
+  readonly jobsIngested = new Counter({
+    name: "jobpilot_jobs_ingested_total",
+    help: "Job documents ingested, by source and outcome (new: archived for the first time; known: refreshed; rejected: invalid)",
+    labelNames: ["source", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly matches = new Counter({
+    name: "jobpilot_feed_matches_total",
+    help: "Jobs that entered a feed, by where their score came from (default, ai, cache, local)",
+    labelNames: ["score_source"] as const,
+    registers: [this.registry],
+  });
+  readonly scorings = new Counter({
+    name: "jobpilot_scorings_total",
+    help: "Jobs scored against a feed's prompt, by where the score came from (ai: a model call; cache; local; default: empty prompt)",
+    labelNames: ["score_source"] as const,
+    registers: [this.registry],
+  });
+  readonly modelCalls = new Counter({
+    name: "jobpilot_model_calls_total",
+    help: "Model calls made to score jobs, by outcome (ok, or the kind of failure)",
+    labelNames: ["purpose", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly modelTokens = new Counter({
+    name: "jobpilot_model_tokens_total",
+    help: "Tokens used by model calls, by purpose and type (prompt, completion)",
+    labelNames: ["purpose", "type"] as const,
+    registers: [this.registry],
+  });
+  readonly applications = new Counter({
+    name: "jobpilot_applications_total",
+    help: "Applications that reached a final status, by status",
+    labelNames: ["status"] as const,
+    registers: [this.registry],
+  });
+  private readonly deliveries = new Counter({
+    name: "jobpilot_deliveries_total",
+    help: "Notification deliveries by kind (webhook, …) and outcome (delivered, retry, failed, skipped)",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [this.registry],
+  });
+  private readonly deliveryDuration = new Histogram({
+    name: "jobpilot_delivery_duration_seconds",
+    help: "Time a delivery attempt took (request sent to answer or error), by kind and outcome",
+    labelNames: ["kind", "outcome"] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly sourcePolls = new Counter({
+    name: "jobpilot_source_polls_total",
+    help: "Polls of job sources, by source and outcome (ok, error)",
+    labelNames: ["source", "outcome"] as const,
+    registers: [this.registry],
+  });
+
+  // Read at scrape time (see modules/monitoring).
+  readonly tasks = new Gauge({
+    name: "jobpilot_tasks",
+    help: "Background tasks in the queue, by kind and state (queued, running, failed)",
+    labelNames: ["kind", "state"] as const,
+    registers: [this.registry],
+  });
+  readonly taskOldestAge = new Gauge({
+    name: "jobpilot_task_oldest_age_seconds",
+    help: "How long the oldest due queued task of each kind has waited",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
+  readonly loopTickAge = new Gauge({
+    name: "jobpilot_loop_last_tick_age_seconds",
+    help: "Seconds since each background loop last ticked (see /readyz)",
+    labelNames: ["loop"] as const,
+    registers: [this.registry],
+  });
+  readonly databaseSize = new Gauge({
+    name: "jobpilot_database_size_bytes",
+    help: "Size of the database (SQLite: the main file; PostgreSQL: pg_database_size)",
+    registers: [this.registry],
+  });
+  readonly walSize = new Gauge({
+    name: "jobpilot_sqlite_wal_bytes",
+    help: "Size of the SQLite write-ahead log (-wal file)",
+    registers: [this.registry],
+  });
+  readonly poolMax = new Gauge({
+    name: "jobpilot_postgres_pool_max_connections",
+    help: "PostgreSQL connections this process may keep open (JOBPILOT_DATABASE_POOL_SIZE)",
+    registers: [this.registry],
+  });
+  readonly postgresConnections = new Gauge({
+    name: "jobpilot_postgres_connections",
+    help: "Connections to this PostgreSQL database from every client (pg_stat_activity), by state",
+    labelNames: ["state"] as const,
+    registers: [this.registry],
+  });
+
+  constructor(opts: { enabled: boolean; version: string }) {
+    this.isEnabled = opts.enabled;
+    new Gauge({ name: "jobpilot_build_info", help: "The running version (always 1)", labelNames: ["version"] as const, registers: [this.registry] })
+      .labels(opts.version)
+      .set(1);
+  }
+
+  /** One HTTP request, on the hot path: a few map reads and the histogram's own observe. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    let byMethod = this.httpChildren.get(route);
+    if (byMethod === undefined) this.httpChildren.set(route, (byMethod = new Map()));
+    const m = METHODS.has(method) ? method : "OTHER";
+    let byStatus = byMethod.get(m);
+    if (byStatus === undefined) byMethod.set(m, (byStatus = new Map()));
+    let observe = byStatus.get(status);
+    if (observe === undefined) {
+      const child = this.httpDuration.labels(m, route, String(status));
+      observe = (s) => child.observe(s);
+      byStatus.set(status, observe);
+    }
+    observe(seconds);
+  }
+
+  /** One delivery attempt of a notification; `kind` is the channel (webhook, and later others). */
+  delivery(kind: string, outcome: DeliveryOutcome, seconds?: number): void {
+    this.deliveries.labels(kind, outcome).inc();
+    if (seconds !== undefined) this.deliveryDuration.labels(kind, outcome).observe(seconds);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
