@@ -51,13 +51,13 @@ export class Metrics {
     labelNames: ["score_source"] as const,
     registers: [this.registry],
   });
-  readonly modelCalls = new Counter({
+  private readonly modelCalls = new Counter({
     name: "jobpilot_model_calls_total",
-    help: "Model calls made to score jobs, by outcome (ok, or the kind of failure)",
+    help: "Calls to the model server, by purpose (scoring, proposal) and outcome (ok, or the kind of failure: timeout, rate_limited, server, …)",
     labelNames: ["purpose", "outcome"] as const,
     registers: [this.registry],
   });
-  readonly modelTokens = new Counter({
+  private readonly modelTokens = new Counter({
     name: "jobpilot_model_tokens_total",
     help: "Tokens used by model calls, by purpose and type (prompt, completion)",
     labelNames: ["purpose", "type"] as const,
@@ -151,6 +151,14 @@ export class Metrics {
       byStatus.set(status, observe);
     }
     observe(seconds);
+  }
+
+  /** One call to the model server; its token usage when it answered. */
+  modelCall(purpose: "scoring" | "proposal", outcome: string, usage?: { promptTokens: number; completionTokens: number }): void {
+    this.modelCalls.labels(purpose, outcome).inc();
+    if (!usage) return;
+    this.modelTokens.labels(purpose, "prompt").inc(usage.promptTokens);
+    this.modelTokens.labels(purpose, "completion").inc(usage.completionTokens);
   }
 
   /** One delivery attempt of a notification; `kind` is the channel (webhook, and later others). */

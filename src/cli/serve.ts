@@ -170,6 +170,7 @@ export function createDeliverer(deps: import("../deps").Deps): WebhookDeliverer 
     clock: deps.clock,
     log: deps.log.child({ component: "webhooks" }),
     resolve: deps.resolve,
+    metrics: deps.metrics,
     config: {
       webhookRetryScheduleMs: deps.webhookRetryScheduleMs,
       webhookTimeoutMs: deps.config.webhookTimeoutMs,
