@@ -26,6 +26,7 @@ import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
+import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 
 const Health = t.Object({
   status: t.Union([t.Literal("ok"), t.Literal("error")]),
@@ -134,7 +135,7 @@ export function createApp(deps: Deps) {
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
-            { name: "Health", description: "Liveness and database status" },
+            { name: "Health", description: "Liveness, readiness and metrics" },
           ],
           components: {
             // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
@@ -142,6 +143,7 @@ export function createApp(deps: Deps) {
             securitySchemes: {
               apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
               adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+              metricsToken: { type: "http", scheme: "bearer", description: "JOBPILOT_METRICS_TOKEN (GET /metrics)" },
             },
           },
           security: [{ apiKey: [] }],
@@ -165,6 +167,8 @@ export function createApp(deps: Deps) {
         },
         { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
       )
+      .use(readinessRoutes(deps))
+      .use(deps.config.metricsEnabled ? metricsRoutes(deps) : new Elysia())
       .use(feedsRoutes(deps))
       .use(webhooksRoutes(deps))
       .use(applicationsRoutes(deps))

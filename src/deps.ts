@@ -1,7 +1,7 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import { settled, type Db } from "./db/client";
+import { isPg, settled, type Db } from "./db/client";
 import type { MigrateResult } from "./db/migrate";
 import { closeAnyDatabase, openMigrated } from "./db/open";
 import type { Clock } from "./lib/clock";
@@ -108,7 +108,7 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
       privateHint: `to allow private addresses (e.g. a receiver on your LAN) set ${SETTINGS.webhookAllowPrivate.env}=true, or list the host or its CIDR in ${SETTINGS.webhookAllowlist.env}`,
     },
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
-    metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION }),
+    metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
     liveness: new Liveness(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };

@@ -113,25 +113,27 @@ export class Metrics {
     help: "Size of the database (SQLite: the main file; PostgreSQL: pg_database_size)",
     registers: [this.registry],
   });
-  readonly walSize = new Gauge({
-    name: "jobpilot_sqlite_wal_bytes",
-    help: "Size of the SQLite write-ahead log (-wal file)",
-    registers: [this.registry],
-  });
-  readonly poolMax = new Gauge({
-    name: "jobpilot_postgres_pool_max_connections",
-    help: "PostgreSQL connections this process may keep open (JOBPILOT_DATABASE_POOL_SIZE)",
-    registers: [this.registry],
-  });
-  readonly postgresConnections = new Gauge({
-    name: "jobpilot_postgres_connections",
-    help: "Connections to this PostgreSQL database from every client (pg_stat_activity), by state",
-    labelNames: ["state"] as const,
-    registers: [this.registry],
-  });
+  // Each backend's own gauges are registered only on that backend, so a scrape shows no always-zero series.
+  readonly walSize: Gauge;
+  readonly poolMax: Gauge;
+  readonly postgresConnections: Gauge<"state">;
 
-  constructor(opts: { enabled: boolean; version: string }) {
+  constructor(opts: { enabled: boolean; version: string; backend: "sqlite" | "pg" }) {
     this.isEnabled = opts.enabled;
+    const sqlite = opts.backend === "sqlite" ? [this.registry] : [];
+    const pg = opts.backend === "pg" ? [this.registry] : [];
+    this.walSize = new Gauge({ name: "jobpilot_sqlite_wal_bytes", help: "Size of the SQLite write-ahead log (-wal file)", registers: sqlite });
+    this.poolMax = new Gauge({
+      name: "jobpilot_postgres_pool_max_connections",
+      help: "PostgreSQL connections this process may keep open (JOBPILOT_DATABASE_POOL_SIZE)",
+      registers: pg,
+    });
+    this.postgresConnections = new Gauge({
+      name: "jobpilot_postgres_connections",
+      help: "Connections to this PostgreSQL database from every client (pg_stat_activity), by state",
+      labelNames: ["state"] as const,
+      registers: pg,
+    });
     new Gauge({ name: "jobpilot_build_info", help: "The running version (always 1)", labelNames: ["version"] as const, registers: [this.registry] })
       .labels(opts.version)
       .set(1);

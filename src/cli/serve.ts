@@ -71,6 +71,7 @@ export const serveCommand: Command = {
       },
     });
     const applyWorker = new TaskWorker(deps, {
+      name: "apply",
       concurrency: config.applyConcurrency,
       leaseMs: config.taskLeaseMs,
       perKey: { key: (p: { accountId?: string }) => p.accountId ?? "", limit: config.applyConcurrencyPerAccount },
@@ -105,6 +106,8 @@ export const serveCommand: Command = {
       : [];
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();
+    // What /readyz and the metrics watch: a loop that stops or hangs makes this node unready.
+    deps.liveness.watch(worker, applyWorker, deliverer, ...scheduler.heartbeats, ...intake, ...loops);
 
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     // What a browser on this machine opens (a wildcard listen address is not one).
