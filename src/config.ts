@@ -82,7 +82,12 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     }
     if (source && !Value.Check(setting.schema, value)) {
       const shown =
-        key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret" || key === "metricsToken"
+        key === "adminToken" ||
+        key === "openaiApiKey" ||
+        key === "bridgeSecret" ||
+        key === "secretKey" ||
+        key === "marketplaceClientSecret" ||
+        key === "metricsToken"
           ? "(hidden)"
           : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
       throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);

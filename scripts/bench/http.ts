@@ -43,7 +43,9 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log("Usage: bun run bench [--seconds N] [--connections N] [--rounds N] [--threads N] [--client wrk|fetch] [--routes /healthz,/api/v1/feeds,…] [--compare-metrics]");
+  console.log(
+    "Usage: bun run bench [--seconds N] [--connections N] [--rounds N] [--threads N] [--client wrk|fetch] [--routes /healthz,/api/v1/feeds,…] [--compare-metrics]",
+  );
   process.exit(0);
 }
 const seconds = Number(values.seconds ?? 5);
@@ -141,7 +143,8 @@ try {
       const cpuBefore = t.pid ? cpuMs(t.pid) : null;
       const r = await load(t.url, t.headers, seconds);
       const cpuAfter = t.pid ? cpuMs(t.pid) : null;
-      if (cpuBefore !== null && cpuAfter !== null && r.requests > 0) cpuPerRequest.set(t, [...(cpuPerRequest.get(t) ?? []), ((cpuAfter - cpuBefore) * 1000) / r.requests]);
+      if (cpuBefore !== null && cpuAfter !== null && r.requests > 0)
+        cpuPerRequest.set(t, [...(cpuPerRequest.get(t) ?? []), ((cpuAfter - cpuBefore) * 1000) / r.requests]);
       results.set(t, [...(results.get(t) ?? []), r]);
       console.log(
         `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ""}`,
@@ -169,15 +172,19 @@ for (const route of routes) {
   if (off) {
     const offRps = median(results.get(off)!).rps;
     // Per round too: the rounds run back to back, so a round's pair saw the same machine load.
-    const perRound = results.get(off)!.map((r, i) => (results.get(targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!)![i]!.rps / r.rps).toFixed(3));
-    console.log(`    metrics off ${Math.round(offRps).toString().padStart(7)} req/s  on/off ${(ours.rps / offRps).toFixed(3)} (rounds: ${perRound.join(", ")})`);
+    const perRound = results
+      .get(off)!
+      .map((r, i) => (results.get(targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!)![i]!.rps / r.rps).toFixed(3));
+    console.log(
+      `    metrics off ${Math.round(offRps).toString().padStart(7)} req/s  on/off ${(ours.rps / offRps).toFixed(3)} (rounds: ${perRound.join(", ")})`,
+    );
     const onTarget = targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!;
     const cpuOn = cpuPerRequest.get(onTarget);
     const cpuOff = cpuPerRequest.get(off);
     if (cpuOn?.length && cpuOff?.length) {
       const on = middle(cpuOn);
       const offCpu = middle(cpuOff);
-      console.log(`    server CPU per request (median): on ${(on * 1000).toFixed(1)} µs, off ${(offCpu * 1000).toFixed(1)} µs, on/off ${(on / offCpu).toFixed(3)}`);
+      console.log(`    server CPU per request (median): on ${on.toFixed(1)} µs, off ${offCpu.toFixed(1)} µs, on/off ${(on / offCpu).toFixed(3)}`);
     }
   }
   const non200 = Object.entries(ours.statuses).filter(([s]) => s !== "200");

@@ -25,7 +25,9 @@ export const doctorCommand: Command = {
     } catch (err) {
       // Settings that do not parse are the first thing the doctor reports, not a usage error.
       if (!(err instanceof UsageError)) throw err;
-      findings = [{ status: "FAIL", check: "configuration", detail: err.message, fix: "fix the variable (see README, Configuration); nothing else was checked" }];
+      findings = [
+        { status: "FAIL", check: "configuration", detail: err.message, fix: "fix the variable (see README, Configuration); nothing else was checked" },
+      ];
     }
     if (ctx.values.json) printJson(ctx, findings);
     else ctx.io.stdout(formatFindings(findings));

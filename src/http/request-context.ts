@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, ElysiaCustomStatusResponse } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { requestId } from "../lib/ids";
@@ -42,25 +42,28 @@ export function requestContext(deps: Deps) {
       throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
     }
   });
-  // Only hooked when access lines or request metrics are wanted: an after-response hook costs a scheduled
-  // callback per request. The duration (log and histogram alike) runs from arrival to just after the
-  // response is handed to the server.
-  const isLogging = deps.log.isEnabled("info");
   const metrics = deps.metrics.isEnabled ? deps.metrics : null;
-  if (!isLogging && !metrics) return plugin;
+  // Requests are observed for the metrics in a mapResponse hook: it runs in line (on error answers too),
+  // where an after-response hook costs a scheduled callback per request. Labelled by the route's pattern,
+  // never the raw path, so the series stay few whatever clients ask for. The duration runs from arrival
+  // to the answer being ready to send.
+  if (metrics)
+    plugin.mapResponse({ as: "global" }, ({ request, set, responseValue }) => {
+      const state = getRequestState(request);
+      if (!state) return;
+      const status = responseValue instanceof ElysiaCustomStatusResponse ? responseValue.code : typeof set.status === "number" ? set.status : 200;
+      metrics.observeRequest(request.method, state.route ?? UNMATCHED_ROUTE, status, (performance.now() - state.startedAt) / 1000);
+    });
+  // Only hooked when access lines are wanted: an after-response hook costs a scheduled callback per request.
+  if (!deps.log.isEnabled("info")) return plugin;
   return plugin.onAfterResponse({ as: "global" }, ({ request, set }) => {
     const state = getRequestState(request);
-    const status = typeof set.status === "number" ? set.status : 200;
-    const ms = state ? performance.now() - state.startedAt : undefined;
-    // Labelled by the route's pattern, never the raw path, so the series stay few whatever clients ask for.
-    if (metrics && ms !== undefined) metrics.observeRequest(request.method, state!.route ?? UNMATCHED_ROUTE, status, ms / 1000);
-    if (!isLogging) return;
     deps.log.info("request", {
       reqId: state?.id,
       method: request.method,
       path: state ? redactPath(state.path) : undefined,
-      status,
-      ms: ms === undefined ? undefined : Math.round(ms * 100) / 100,
+      status: typeof set.status === "number" ? set.status : 200,
+      ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
       accountId: state?.auth?.accountId,
     });
   });

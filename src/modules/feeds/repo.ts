@@ -218,10 +218,7 @@ export function feedsWithWebhookProblems(db: Db, accountId: string | null): Prom
       })
       .from(feeds)
       .where(
-        and(
-          accountId === null ? undefined : eq(feeds.accountId, accountId),
-          or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs)),
-        ),
+        and(accountId === null ? undefined : eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))),
       )
       .orderBy(feeds.createdAtTs, feeds.id),
   );

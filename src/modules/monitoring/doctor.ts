@@ -153,7 +153,9 @@ const database: DoctorCheck = {
       }
     } catch (err) {
       ctx.db = null; // the checks after this one say "not available" instead of failing one by one
-      return [fail("database", `${where} does not answer: ${(err as Error).message}`, "check that the database server runs and the URL, user and password are right")];
+      return [
+        fail("database", `${where} does not answer: ${(err as Error).message}`, "check that the database server runs and the URL, user and password are right"),
+      ];
     }
     const m = await migrationStatus(db);
     if (m.unknown.length > 0)
@@ -166,11 +168,7 @@ const database: DoctorCheck = {
       );
     else if (m.pending.length > 0)
       found.push(
-        warn(
-          "migrations",
-          `${m.applied} of ${m.expected} applied; pending: ${m.pending.join(", ")}`,
-          "run `jobpilot migrate` (`serve` applies them at start)",
-        ),
+        warn("migrations", `${m.applied} of ${m.expected} applied; pending: ${m.pending.join(", ")}`, "run `jobpilot migrate` (`serve` applies them at start)"),
       );
     else found.push(ok("migrations", `all ${m.expected} of this version applied`));
     return found;
@@ -214,7 +212,11 @@ const modelServer: DoctorCheck = {
       return [fail("model server", `${base} refused the API key (HTTP ${res.status})`, `check ${SETTINGS.openaiApiKey.env}`)];
     if (!res.ok)
       return [
-        fail("model server", `${base}/models answered HTTP ${res.status}`, `check ${SETTINGS.openaiBaseUrl.env} (it should end in /v1 for most servers) and the server's log`),
+        fail(
+          "model server",
+          `${base}/models answered HTTP ${res.status}`,
+          `check ${SETTINGS.openaiBaseUrl.env} (it should end in /v1 for most servers) and the server's log`,
+        ),
       ];
     let served: string[];
     try {
@@ -230,7 +232,11 @@ const modelServer: DoctorCheck = {
     if (missing.length === 0) return [ok("model server", `${base} answers and serves ${[...new Set(wanted.map(([, n]) => n))].join(" and ")}`)];
     const list = served.length > 12 ? `${served.slice(0, 12).join(", ")}, …` : served.join(", ") || "none";
     return missing.map(([env, name]) =>
-      fail("model server", `${base} does not serve the model "${name}" (${env}); it serves: ${list}`, `set ${env} to a served model, or load "${name}" into the model server`),
+      fail(
+        "model server",
+        `${base} does not serve the model "${name}" (${env}); it serves: ${list}`,
+        `set ${env} to a served model, or load "${name}" into the model server`,
+      ),
     );
   },
 };
@@ -257,10 +263,16 @@ const sources: DoctorCheck = {
         return warn(
           check,
           `${s.consecutiveFailures} failed poll(s) in a row, the last ${ago(now - (s.lastErrorAtTs ?? s.lastPollAtTs))} ago: ${s.lastError ?? "unknown error"}`,
-          name === "marketplace-api" ? "see `jobpilot source status`; reconnect with `jobpilot source connect` if the grant expired" : "see `jobpilot source status`; a board that keeps failing may have changed or be down",
+          name === "marketplace-api"
+            ? "see `jobpilot source status`; reconnect with `jobpilot source connect` if the grant expired"
+            : "see `jobpilot source status`; a board that keeps failing may have changed or be down",
         );
       if (s.nextRunAtTs !== null && now - s.nextRunAtTs > SOURCE_OVERDUE_MS)
-        return warn(check, `its next poll was due ${ago(now - s.nextRunAtTs)} ago (last poll ${ago(now - s.lastPollAtTs)} ago)`, "check that `jobpilot serve` is running (GET /readyz lists its loops)");
+        return warn(
+          check,
+          `its next poll was due ${ago(now - s.nextRunAtTs)} ago (last poll ${ago(now - s.lastPollAtTs)} ago)`,
+          "check that `jobpilot serve` is running (GET /readyz lists its loops)",
+        );
       return ok(check, `last poll ${ago(now - s.lastPollAtTs)} ago, ${s.lastNew} new of ${s.lastSeen}`);
     });
   },
@@ -300,7 +312,8 @@ const companion: DoctorCheck = {
 const clock: DoctorCheck = {
   name: "clock",
   async run({ config, fetch, clock, timeoutMs }) {
-    const url = config.timeCheckUrl ?? (config.openaiApiKey ? `${(config.openaiBaseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "")}/models` : undefined);
+    const url =
+      config.timeCheckUrl ?? (config.openaiApiKey ? `${(config.openaiBaseUrl ?? "https://api.openai.com/v1").replace(/\/+$/, "")}/models` : undefined);
     if (!url) return [skip("clock", `nothing to compare with (set ${SETTINGS.timeCheckUrl.env} to any https server you trust)`)];
     const host = new URL(url).host;
     const sentAt = clock.now();
@@ -335,7 +348,11 @@ export async function openForDoctor(config: Config): Promise<{ db: Db | null; fi
   if (config.dbPath !== ":memory:" && !existsSync(config.dbPath))
     return {
       db: null,
-      finding: warn("database", `${config.dbPath} does not exist yet`, "start `jobpilot serve` or run `jobpilot migrate` to create it (or point JOBPILOT_DB at your database)"),
+      finding: warn(
+        "database",
+        `${config.dbPath} does not exist yet`,
+        "start `jobpilot serve` or run `jobpilot migrate` to create it (or point JOBPILOT_DB at your database)",
+      ),
     };
   try {
     return { db: openDatabase(config.dbPath, { synchronous: config.sqliteSynchronous }) };

@@ -75,7 +75,12 @@ export function checkMetricsAccess(token: string | undefined, request: Request, 
     const header = request.headers.get("authorization") ?? "";
     const presented = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
     if (!presented || !sameSecret(presented, token)) {
-      throw new AppError("unauthorized", "Missing or invalid metrics token (send Authorization: Bearer <JOBPILOT_METRICS_TOKEN>)", {}, { "www-authenticate": "Bearer" });
+      throw new AppError(
+        "unauthorized",
+        "Missing or invalid metrics token (send Authorization: Bearer <JOBPILOT_METRICS_TOKEN>)",
+        {},
+        { "www-authenticate": "Bearer" },
+      );
     }
     return;
   }

@@ -78,8 +78,7 @@ describe("GET /metrics", () => {
     expect((await app.request("GET", "/api/v1/feeds")).status).toBe(401);
     expect((await app.request("GET", "/no/such/path-123")).status).toBe(404);
     const samples = await scrape(app);
-    const count = (route: string, status: string, method = "GET") =>
-      value(samples, "jobpilot_http_request_duration_seconds_count", { method, route, status });
+    const count = (route: string, status: string, method = "GET") => value(samples, "jobpilot_http_request_duration_seconds_count", { method, route, status });
     expect(count("/api/v1/feeds/:feedId", "404")).toBe(2);
     expect(count("/api/v1/feeds", "200")).toBe(1);
     expect(count("/api/v1/feeds", "401")).toBe(1);
