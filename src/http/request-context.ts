@@ -47,12 +47,16 @@ export function requestContext(deps: Deps) {
   // where an after-response hook costs a scheduled callback per request. Labelled by the route's pattern,
   // never the raw path, so the series stay few whatever clients ask for. The duration runs from arrival
   // to the answer being ready to send.
+  // It hands the value back unchanged: Elysia 1.4's error path replaces the answer with whatever a
+  // mapResponse hook returns, undefined included (an empty body).
   if (metrics)
     plugin.mapResponse({ as: "global" }, ({ request, set, responseValue }) => {
       const state = getRequestState(request);
-      if (!state) return;
-      const status = responseValue instanceof ElysiaCustomStatusResponse ? responseValue.code : typeof set.status === "number" ? set.status : 200;
-      metrics.observeRequest(request.method, state.route ?? UNMATCHED_ROUTE, status, (performance.now() - state.startedAt) / 1000);
+      if (state) {
+        const status = responseValue instanceof ElysiaCustomStatusResponse ? responseValue.code : typeof set.status === "number" ? set.status : 200;
+        metrics.observeRequest(request.method, state.route ?? UNMATCHED_ROUTE, status, (performance.now() - state.startedAt) / 1000);
+      }
+      return responseValue as never;
     });
   // Only hooked when access lines are wanted: an after-response hook costs a scheduled callback per request.
   if (!deps.log.isEnabled("info")) return plugin;

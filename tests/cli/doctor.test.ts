@@ -200,7 +200,7 @@ describe.skipIf(PG_BACKEND)("jobpilot doctor on the command line (SQLite)", () =
     expect(await runCli(["doctor"], good.io)).toBe(0);
     const lines = good.out.join("").trimEnd().split("\n");
     expect(
-      lines.every((l) => /^(OK  |WARN|FAIL|SKIP)  \S/.test(l)),
+      lines.every((l) => /^(OK {2}|WARN|FAIL|SKIP) {2}\S/.test(l)),
       lines.join("\n"),
     ).toBe(true);
     expect(lines.find((l) => l.includes("migrations"))).toMatch(/^OK {4}migrations +all \d+ of this version applied$/);
