@@ -135,7 +135,7 @@ export function createApp(deps: Deps) {
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
-            { name: "Health", description: "Liveness, readiness and metrics" },
+            { name: "Health", description: "Liveness and database status" },
           ],
           components: {
             // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
