@@ -11,6 +11,7 @@ import { dbCopy } from "./db-copy";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 import { doctorCommand } from "./doctor";
+import { mcpCommand } from "./mcp";
 
 export const COMMANDS: Command[] = [
   serveCommand,
@@ -30,6 +31,7 @@ export const COMMANDS: Command[] = [
   sourceConnect,
   dashboardLink,
   doctorCommand,
+  mcpCommand,
 ];
 
 function topHelp(): string {
