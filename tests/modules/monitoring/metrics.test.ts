@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { useCleanups } from "../../helpers/cleanups";
 import { createDeliverer } from "../../../src/cli/serve";
 import type { Config } from "../../../src/config";
 import { PG_BACKEND } from "../../helpers/postgres";
@@ -19,18 +20,20 @@ import { startWebhookReceiver, type WebhookReceiver } from "../../helpers/webhoo
 const TOKEN = "metrics-token-0123456789";
 const ADMIN = "admin-token-0123456789";
 
-let t: TestApp | undefined;
-let stops: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const stop of stops.reverse()) await stop();
-  stops = [];
-  await t?.close();
-  t = undefined;
-});
+const later = useCleanups();
 
 async function setup(config: Partial<Config> = {}) {
-  t = await createTestApp({ config: { metricsToken: TOKEN, adminToken: ADMIN, ...config } });
+  const t = await createTestApp({ config: { metricsToken: TOKEN, adminToken: ADMIN, ...config } });
+  later(() => t.close());
   return t;
+}
+
+/** The score tasks' worker, as `serve` runs it. */
+function startScorer(app: TestApp): TaskWorker {
+  const scorer = new TaskWorker(app.deps, { handlers: { [SCORE_TASK]: (p, c) => scoreFeedMatch(app.deps, p, c) }, concurrency: 2 });
+  scorer.start();
+  later(() => scorer.stop());
+  return scorer;
 }
 
 interface Sample {
@@ -103,7 +106,7 @@ describe("GET /metrics", () => {
     await app.request("POST", "/admin/jobs", { json: [docs[0], { title: "no id" }], headers: { authorization: `Bearer ${ADMIN}` } });
     // Applied through the sandbox by the submit worker.
     const worker = applyWorker(app);
-    stops.push(() => worker.stop());
+    later(() => worker.stop());
     const cipher = (docs[1]!.jobTile as { job: { ciphertext: string } }).job.ciphertext;
     const applied = await app.request("POST", "/api/auto-apply-v2/apply", { key: apiKey, json: { jobId: cipher, coverLetter: "Hello there." } });
     expect(applied.status, show(applied)).toBe(200);
@@ -134,10 +137,7 @@ describe("GET /metrics", () => {
     }
     expect(value(samples, "jobpilot_build_info", { version: app.deps.version })).toBe(1);
     // Scored with the local scorer, the queue is empty again and the scorings are counted.
-    const scorer = new TaskWorker(app.deps, { handlers: { [SCORE_TASK]: (p, c) => scoreFeedMatch(app.deps, p, c) }, concurrency: 2 });
-    scorer.start();
-    stops.push(() => scorer.stop());
-    await scorer.drain();
+    await startScorer(app).drain();
     const after = await scrape(app);
     expect(value(after, "jobpilot_tasks", { kind: SCORE_TASK, state: "queued" })).toBeUndefined();
     expect(value(after, "jobpilot_task_oldest_age_seconds", { kind: SCORE_TASK })).toBeUndefined();
@@ -147,17 +147,14 @@ describe("GET /metrics", () => {
 
   test("counts model calls and their tokens", async () => {
     const fake: FakeOpenAi = await startFakeOpenAi();
-    stops.push(() => fake.close());
+    later(() => fake.close());
     fake.setFallback(() => ({ content: JSON.stringify({ score: 8, reason: "fit" }), usage: { prompt_tokens: 120, completion_tokens: 7 } }));
     const app = await setup({ openaiApiKey: "sk-test", openaiBaseUrl: fake.url, aiMaxRetries: 0 });
     const { apiKey } = await app.account();
     const auth = (await authenticate(app.deps, apiKey))!;
     await feeds.createFeed(app.deps, auth, { title: "scored", minScore: 0, profilePrompt: "Go backend work" });
     await ingestDocuments(app.deps, [makeDoc(), makeDoc()], { source: "test" });
-    const scorer = new TaskWorker(app.deps, { handlers: { [SCORE_TASK]: (p, c) => scoreFeedMatch(app.deps, p, c) }, concurrency: 2 });
-    scorer.start();
-    stops.push(() => scorer.stop());
-    await scorer.drain();
+    await startScorer(app).drain();
     const samples = await scrape(app);
     expect(value(samples, "jobpilot_model_calls_total", { purpose: "scoring", outcome: "ok" })).toBe(2);
     expect(value(samples, "jobpilot_model_tokens_total", { purpose: "scoring", type: "prompt" })).toBe(240);
@@ -168,14 +165,14 @@ describe("GET /metrics", () => {
 
   test("counts webhook deliveries by outcome with their latency, and source polls by outcome", async () => {
     const receiver: WebhookReceiver = await startWebhookReceiver();
-    stops.push(() => receiver.close());
+    later(() => receiver.close());
     const app = await setup({ webhookAllowPrivate: true, webhookTimeoutMs: 500 });
     const { apiKey } = await app.account();
     const auth = (await authenticate(app.deps, apiKey))!;
     const deliverer: WebhookDeliverer = createDeliverer(app.deps);
     app.deps.work.subscribe(() => deliverer.notify());
     deliverer.start();
-    stops.push(() => deliverer.stop());
+    later(() => deliverer.stop());
     await feeds.createFeed(app.deps, auth, { title: "hooks", minScore: 0, webhookUrl: receiver.url });
     await receiver.waitFor(1); // the test event saving a URL sends
     await ingestDocuments(app.deps, [makeDoc()], { source: "test" });
@@ -226,7 +223,7 @@ describe("GET /metrics", () => {
     expect(inProcess.status, show(inProcess)).toBe(403);
     expect(inProcess.body.error).toContain("JOBPILOT_METRICS_TOKEN");
     app.app.listen({ hostname: "127.0.0.1", port: 0 });
-    stops.push(() => app.app.stop(true));
+    later(() => app.app.stop(true));
     const url = `http://127.0.0.1:${app.app.server!.port}/metrics`;
     const local = await fetch(url);
     expect(local.status).toBe(200);
@@ -249,8 +246,7 @@ describe("GET /metrics", () => {
   test("each app has its own registry: one app's requests never show in another's metrics", async () => {
     const first = await setup();
     await first.request("GET", "/healthz");
-    const other = await createTestApp({ config: { metricsToken: TOKEN } });
-    stops.push(() => other.close());
+    const other = await setup();
     const samples = await scrape(other);
     expect(value(samples, "jobpilot_http_request_duration_seconds_count", { route: "/healthz" })).toBeUndefined();
   });

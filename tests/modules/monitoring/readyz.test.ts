@@ -1,28 +1,28 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { useCleanups } from "../../helpers/cleanups";
 import { memoryLogger } from "../../../src/lib/log";
 import { Liveness, MIN_STALE_MS, STALE_PAUSES } from "../../../src/worker/liveness";
 import { Loop } from "../../../src/worker/loop";
 import { startScheduler } from "../../../src/worker/scheduler";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 
-let t: TestApp | undefined;
-let stops: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const stop of stops.reverse()) await stop();
-  stops = [];
-  await t?.close();
-  t = undefined;
-});
+const later = useCleanups();
+
+async function app(): Promise<TestApp> {
+  const t = await createTestApp();
+  later(() => t.close());
+  return t;
+}
 
 function loop(name: string, intervalMs: number, run: () => unknown = () => {}) {
   const l = new Loop({ name, intervalMs, run, log: memoryLogger() });
-  stops.push(() => l.stop());
+  later(() => l.stop());
   return l;
 }
 
 describe("GET /readyz", () => {
   test("200 when the migrations ran, the database answers and every watched loop ticks; no credentials needed", async () => {
-    t = await createTestApp();
+    const t = await app();
     const worker = loop("tasks", 50);
     worker.start();
     t.deps.liveness.watch(worker);
@@ -39,7 +39,7 @@ describe("GET /readyz", () => {
   });
 
   test("503 naming the loop when a watched loop has stopped", async () => {
-    t = await createTestApp();
+    const t = await app();
     const a = loop("webhooks", 50);
     const b = loop("source:sandbox", 50);
     a.start();
@@ -57,11 +57,9 @@ describe("GET /readyz", () => {
   });
 
   test("503 when the database does not answer, with no driver message in the answer", async () => {
-    t = await createTestApp();
-    const app = t;
-    t = undefined; // closed here, with its database
-    await app.close();
-    const res = await app.request("GET", "/readyz");
+    const t = await createTestApp();
+    await t.close();
+    const res = await t.request("GET", "/readyz");
     expect(res.status, show(res)).toBe(503);
     expect(res.body.ready).toBe(false);
     expect(res.body.reason).toContain("the database does not answer");
@@ -71,7 +69,7 @@ describe("GET /readyz", () => {
   });
 
   test("/healthz is unchanged beside it", async () => {
-    t = await createTestApp();
+    const t = await app();
     const res = await t.request("GET", "/healthz");
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(["database", "status", "uptimeS", "version"]);
@@ -82,7 +80,7 @@ describe("loop liveness", () => {
   test("a loop whose round never ends goes stale after a few of its pauses (never under the minimum)", async () => {
     let release!: () => void;
     const hung = loop("hung", 10, () => new Promise<void>((r) => (release = r)));
-    stops.push(() => release?.()); // runs before the loop's stop (stops run in reverse): lets its round end
+    later(() => release?.()); // runs before the loop's stop (stops run in reverse): lets its round end
     hung.start();
     await Bun.sleep(5);
     const liveness = new Liveness();
@@ -98,15 +96,15 @@ describe("loop liveness", () => {
     slow.start();
     await Bun.sleep(5);
     liveness.watch(slow);
-    const later = performance.now() + MIN_STALE_MS + 1000;
-    expect(liveness.check(later).find((l) => l.name === "slow")!.ok).toBe(true);
+    const past = performance.now() + MIN_STALE_MS + 1000;
+    expect(liveness.check(past).find((l) => l.name === "slow")!.ok).toBe(true);
     expect(liveness.check(performance.now() + STALE_PAUSES * MIN_STALE_MS + 1000).find((l) => l.name === "slow")!.ok).toBe(false);
   });
 
   test("a schedule is alive until well past its next run without a tick, and dead once stopped", async () => {
-    t = await createTestApp();
+    const t = await app();
     const scheduler = startScheduler(t.deps, [{ name: "hourly", pattern: "0 * * * *", kind: "noop" }]);
-    stops.push(() => scheduler.stop());
+    later(() => scheduler.stop());
     const liveness = new Liveness();
     liveness.watch(...scheduler.heartbeats);
     const now = performance.now();
