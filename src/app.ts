@@ -183,7 +183,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
       )
       .use(readinessRoutes(deps))
-      .use(deps.config.metricsEnabled ? metricsRoutes(deps) : new Elysia())
+      .use(deps.config.metricsEnabled ? metricsRoutes(deps, (request) => app.server?.requestIP(request)?.address) : new Elysia())
       .use(feedsRoutes(deps))
       .use(webhooksRoutes(deps))
       .use(applicationsRoutes(deps))

@@ -25,8 +25,8 @@ export const MAX_REQUEST_HEAD_BYTES = 65_536;
 /**
  * Gives every request an id (the caller's x-request-id when it is sane, else a
  * new one), echoes it on every response, refuses URLs over MAX_URL_BYTES and
- * bodies whose declared size is over the limit before reading them, and
- * writes one access-log line.
+ * bodies whose declared size is over the limit before reading them, times
+ * it for the request metrics, and writes one access-log line.
  */
 export function requestContext(deps: Deps) {
   const plugin = new Elysia({ name: "request-context" }).onRequest(({ request, set }) => {
@@ -46,8 +46,7 @@ export function requestContext(deps: Deps) {
   // Requests are observed for the metrics in a mapResponse hook: it runs in line (on error answers too),
   // where an after-response hook costs a scheduled callback per request. Labelled by the route's pattern,
   // never the raw path, so the series stay few whatever clients ask for. The duration runs from arrival
-  // to the answer being ready to send.
-  // It hands the value back unchanged: Elysia 1.4's error path replaces the answer with whatever a
+  // to the answer being ready to send. It hands the value back unchanged: Elysia 1.4's error path replaces the answer with whatever a
   // mapResponse hook returns, undefined included (an empty body).
   if (metrics)
     plugin.mapResponse({ as: "global" }, ({ request, set, responseValue }) => {

@@ -25,12 +25,16 @@ export function readinessRoutes(deps: Deps) {
   );
 }
 
-/** GET /metrics (Prometheus text format): mounted unless JOBPILOT_METRICS=false. */
-export function metricsRoutes(deps: Deps) {
+/**
+ * GET /metrics (Prometheus text format): mounted unless JOBPILOT_METRICS=false. `peerAddress` is the TCP
+ * peer of a request (app.ts asks the listening server); the handler does not take Elysia's `server` from
+ * its context, since a route that does makes Elysia build that getter into every request's context.
+ */
+export function metricsRoutes(deps: Deps, peerAddress: (request: Request) => string | undefined) {
   return new Elysia().get(
     "/metrics",
-    async ({ request, server, set }) => {
-      checkMetricsAccess(deps.config.metricsToken, request, server?.requestIP(request)?.address);
+    async ({ request, set }) => {
+      checkMetricsAccess(deps.config.metricsToken, request, peerAddress(request));
       const text = await renderMetrics(deps);
       set.headers["content-type"] = deps.metrics.contentType;
       return text;
