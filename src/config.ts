@@ -4,6 +4,7 @@ import { AI_SETTINGS } from "./settings/ai";
 import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
 import { LIMIT_SETTINGS } from "./settings/limits";
+import { MAINTENANCE_SETTINGS } from "./settings/maintenance";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
 import { SOURCE_SETTINGS } from "./settings/sources";
@@ -27,6 +28,7 @@ export const SETTINGS = {
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
+  ...MAINTENANCE_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;

@@ -8,6 +8,7 @@ import { keyCreate, keyList, keyRevoke } from "./key";
 import { dashboardLink } from "./dashboard";
 import { migrateCommand } from "./migrate";
 import { dbCopy } from "./db-copy";
+import { backupCommand, restoreCommand } from "./backup";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
@@ -15,6 +16,8 @@ export const COMMANDS: Command[] = [
   serveCommand,
   migrateCommand,
   dbCopy,
+  backupCommand,
+  restoreCommand,
   accountCreate,
   accountList,
   accountLimits,
