@@ -1,4 +1,5 @@
-import { backupSqlite, BackupError, defaultBackupDir, formatBytes, pruneBackups } from "../db/backup";
+import { backupSqlite, BackupError, formatBytes, pruneBackups } from "../db/backup";
+import { backupDirOf } from "../modules/maintenance/backup.task";
 import { restoreSqlite, RestoreError } from "../db/restore";
 import type { Config } from "../config";
 import { intFlag, UsageError, type Command, type CommandContext } from "./command";
@@ -60,7 +61,7 @@ export const backupCommand: Command = {
     if (keep !== undefined && keep < 1) throw new UsageError("--keep must be at least 1");
     const refused = refusePg(ctx, config, "backup");
     if (refused !== null) return refused;
-    const dir = typeof ctx.values.to === "string" && ctx.values.to !== "" ? ctx.values.to : (config.backupDir ?? defaultBackupDir(config.dbPath));
+    const dir = typeof ctx.values.to === "string" && ctx.values.to !== "" ? ctx.values.to : backupDirOf(config);
     const bar = progressBar({ write: ctx.io.stderr, tty: ctx.io.stderrIsTTY === true });
     let result: Awaited<ReturnType<typeof backupSqlite>>;
     try {
