@@ -9,6 +9,7 @@ import { dashboardLink } from "./dashboard";
 import { migrateCommand } from "./migrate";
 import { dbCopy } from "./db-copy";
 import { backupCommand, restoreCommand } from "./backup";
+import { serviceInstall } from "./service";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 
@@ -18,6 +19,7 @@ export const COMMANDS: Command[] = [
   dbCopy,
   backupCommand,
   restoreCommand,
+  serviceInstall,
   accountCreate,
   accountList,
   accountLimits,
