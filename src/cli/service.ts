@@ -27,7 +27,7 @@ function unitWord(word: string): string {
   return /[\s"'\\;]/.test(escaped) ? `"${escaped.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"` : escaped;
 }
 
-/** A path, or an Environment= assignment: `%` escaped (no `$` expansion there), quoted when it has spaces. */
+/** A word of a list of paths, or an Environment= assignment: `%` escaped (no `$` expansion there), quoted when it has spaces. */
 function unitPath(path: string): string {
   const escaped = path.replaceAll("%", "%%");
   return /[\s"\\]/.test(escaped) ? `"${escaped.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"` : escaped;
@@ -55,10 +55,10 @@ export function systemdUnit(o: UnitOptions): string {
     "[Service]",
     "Type=exec",
     `ExecStart=${[...o.program, "serve"].map(unitWord).join(" ")}`,
-    `WorkingDirectory=${unitPath(o.writablePaths[0]!)}`,
+    `WorkingDirectory=${o.writablePaths[0]!.replaceAll("%", "%%")}`,
     ...(o.dbPath ? [`Environment=${unitPath(`JOBPILOT_DB=${o.dbPath}`)}`] : []),
     // Secrets and other settings; "-": a missing file is not an error.
-    `EnvironmentFile=-${unitPath(o.envFile)}`,
+    `EnvironmentFile=-${o.envFile.replaceAll("%", "%%")}`,
     ...(o.scope === "system" && o.runAs ? [`User=${o.runAs}`] : []),
     "Restart=on-failure",
     "RestartSec=5s",
