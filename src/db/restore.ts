@@ -16,7 +16,7 @@
  *    files of the path are removed: they belonged to the replaced file.
  */
 import { Database } from "bun:sqlite";
-import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { migrationState } from "./migrate";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations.gen";
@@ -134,6 +134,7 @@ export function restoreSqlite(opts: RestoreOptions): RestoreResult {
   const staged = join(dir, `.${basename(dbPath)}.restore-${crypto.randomUUID().slice(0, 8)}`);
   try {
     try {
+      mkdirSync(dir, { recursive: true });
       copyFileSync(backupPath, staged);
     } catch (err) {
       throw new RestoreError(`cannot copy ${opts.backupPath} beside the database: ${(err as Error).message}`);
