@@ -90,7 +90,6 @@ describe("backup and restore", () => {
     // Two writers through the real services: new accounts (account + key + ledger row in one transaction) and
     // grants to one account (balance + ledger row in one transaction).
     let written = 0;
-    let grants = 0;
     let stop = false;
     const writers = Promise.all([
       (async () => {
@@ -103,7 +102,6 @@ describe("backup and restore", () => {
       (async () => {
         while (!stop) {
           await grantCredits(app!.deps, granted.account.id, 1, "burst");
-          grants++;
           await Bun.sleep(0);
         }
       })(),
@@ -275,13 +273,14 @@ describe("backup and restore", () => {
     for (const name of other) writeFileSync(join(backups, name), "keep me");
     const t0 = Date.UTC(2026, 10, 25, 20, 30, 0);
     const made: string[] = [];
+    const at = (i: number) => made[i]!;
     // Out of order, and two in one second (the second is numbered).
     for (const nowMs of [t0 + 60_000, t0, t0 + 120_000, t0 + 120_400]) made.push(basename((await backupSqlite({ dbPath, dir: backups, nowMs })).path));
     expect(made).toEqual([backupFileName(t0 + 60_000), backupFileName(t0), backupFileName(t0 + 120_000), backupFileName(t0 + 120_000, 2)]);
     expect(made[3]).toBe("jobpilot-2026-11-25T20-32-00Z-2.sqlite");
-    expect(listBackups(backups).map((p) => basename(p))).toEqual([made[1], made[0], made[2], made[3]]);
-    expect(pruneBackups(backups, 2).map((p) => basename(p))).toEqual([made[1], made[0]]);
-    expect(readdirSync(backups).sort()).toEqual([...other, made[2]!, made[3]!].sort());
+    expect(listBackups(backups).map((p) => basename(p))).toEqual([at(1), at(0), at(2), at(3)]);
+    expect(pruneBackups(backups, 2).map((p) => basename(p))).toEqual([at(1), at(0)]);
+    expect(readdirSync(backups).sort()).toEqual([...other, at(2), at(3)].sort());
 
     // `backup --keep 1` from the command line.
     const res = await cli({ JOBPILOT_DB: dbPath }, "backup", "--keep", "1");
@@ -306,8 +305,8 @@ describe("backup and restore", () => {
     expect(app.log.records().filter((r) => r.msg === "backup written")).toHaveLength(3);
     await app.close();
     app = undefined;
-    expect(scheduledBackups({ backupCron: "0 3 * * *", databaseUrl: undefined, dbPath })).toEqual({ on: true });
-    expect(scheduledBackups({ backupCron: undefined, databaseUrl: undefined, dbPath })).toEqual({ on: false });
+    expect(scheduledBackups({ backupCron: "0 3 * * *", dbPath })).toEqual({ on: true });
+    expect(scheduledBackups({ dbPath })).toEqual({ on: false });
     expect(scheduledBackups({ backupCron: "0 3 * * *", databaseUrl: "postgres://u@h/db", dbPath })).toMatchObject({
       on: false,
       why: expect.stringContaining("pg_dump"),

@@ -13,7 +13,7 @@ export function backupDirOf(config: Pick<Config, "backupDir" | "dbPath">): strin
  * Whether `serve` makes scheduled backups, and if not why: only with JOBPILOT_BACKUP_CRON set, and only of a
  * SQLite file (one process owns it, so one node backs it up). PostgreSQL's backups are pg_dump's.
  */
-export function scheduledBackups(config: Pick<Config, "backupCron" | "databaseUrl" | "dbPath">): { on: true } | { on: false; why?: string } {
+export function scheduledBackups(config: { backupCron?: string; databaseUrl?: string; dbPath: string }): { on: true } | { on: false; why?: string } {
   if (!config.backupCron) return { on: false };
   if (config.databaseUrl) return { on: false, why: "JOBPILOT_BACKUP_CRON is ignored on PostgreSQL: back it up with pg_dump (README: Run it on a VPS)" };
   if (config.dbPath === ":memory:") return { on: false, why: "JOBPILOT_BACKUP_CRON is ignored for a :memory: database" };
