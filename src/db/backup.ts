@@ -104,7 +104,8 @@ function vacuumInto(dbPath: string, into: string, opts: Pick<BackupOptions, "onP
   });
 }
 
-function fsyncPath(path: string): void {
+/** Flushes a file (or a directory: a rename or link in it) to the disk. */
+export function fsyncPath(path: string): void {
   const fd = openSync(path, "r");
   try {
     fsyncSync(fd);

@@ -16,8 +16,9 @@
  *    files of the path are removed: they belonged to the replaced file.
  */
 import { Database } from "bun:sqlite";
-import { closeSync, copyFileSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { fsyncPath } from "./backup";
 import { migrationState } from "./migrate";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations.gen";
 
@@ -38,15 +39,6 @@ export interface RestoreResult {
 }
 
 const SQLITE_HEADER = "SQLite format 3\0";
-
-function fsyncPath(path: string): void {
-  const fd = openSync(path, "r");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function hasSqliteHeader(path: string): boolean {
   const fd = openSync(path, "r");
