@@ -5,7 +5,7 @@
  * every ingest), so both walk an index they have: events by `seq` (written in time order), entries per feed by
  * (feed_id, matched_at_ts).
  */
-import { and, asc, eq, gt, gte, inArray, isNull, lt, notExists, or } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, notExists, notInArray, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, tables } from "../../db/query";
 
@@ -54,10 +54,15 @@ export async function deleteSettledEvents(db: Db, opts: { olderThanTs: number; a
   return deleted.map((r) => Number(r.seq)).sort((a, b) => a - b);
 }
 
-/** Where a walk through one feed's old entries has got to: the last entry it looked at. */
+/**
+ * Where a walk through one feed's old entries has got to: the match time it reached, and the entries at that
+ * time it looked at and kept (the ones it deleted are gone). Entries go in index order, by match time alone: a
+ * tie-break on id would make the database sort every old entry of the feed on each call, and one ingest batch
+ * gives a feed many entries of the same time.
+ */
 export interface EntryCursor {
   matchedAtTs: number;
-  id: string;
+  keptIds: string[];
 }
 
 export interface OldEntry {
@@ -79,7 +84,7 @@ function noEventToSend(db: Db) {
 }
 
 /**
- * Up to `limit` of a feed's entries matched before `olderThanTs`, after `cursor`, oldest first, that the feed
+ * Up to `limit` of a feed's entries matched before `olderThanTs`, from `cursor` on, oldest first, that the feed
  * itself does not need: not starred, and no event of theirs still to send. (Entries the account applied for are
  * the applications module's to tell; the caller asks it.)
  */
@@ -94,12 +99,17 @@ export async function oldEntriesOfFeed(db: Db, feedId: string, olderThanTs: numb
         and(
           eq(feedJobs.feedId, feedId),
           lt(feedJobs.matchedAtTs, olderThanTs),
-          cursor ? or(gt(feedJobs.matchedAtTs, cursor.matchedAtTs), and(eq(feedJobs.matchedAtTs, cursor.matchedAtTs), gt(feedJobs.id, cursor.id))) : undefined,
+          cursor
+            ? or(
+                gt(feedJobs.matchedAtTs, cursor.matchedAtTs),
+                and(eq(feedJobs.matchedAtTs, cursor.matchedAtTs), cursor.keptIds.length > 0 ? notInArray(feedJobs.id, cursor.keptIds) : undefined),
+              )
+            : undefined,
           isNull(feedJobs.starredAtTs),
           noEventToSend(db),
         ),
       )
-      .orderBy(asc(feedJobs.matchedAtTs), asc(feedJobs.id))
+      .orderBy(asc(feedJobs.matchedAtTs))
       .limit(limit),
   );
   return rows.map((r) => ({ ...r, matchedAtTs: Number(r.matchedAtTs) }));

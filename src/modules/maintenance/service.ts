@@ -66,8 +66,12 @@ export async function pruneFeedEntriesBatch(
       t,
       old.filter((e) => !applied.has(e.jobCiphertext)).map((e) => e.id),
     );
-    const last = old[old.length - 1]!;
-    return { deleted, next: old.length < limit ? null : { matchedAtTs: last.matchedAtTs, id: last.id } };
+    if (old.length < limit) return { deleted, next: null };
+    // The next call starts at the last match time seen, past the entries kept there (now and in earlier calls).
+    const lastTs = old[old.length - 1]!.matchedAtTs;
+    const keptIds = old.filter((e) => e.matchedAtTs === lastTs && applied.has(e.jobCiphertext)).map((e) => e.id);
+    if (cursor?.matchedAtTs === lastTs) keptIds.push(...cursor.keptIds);
+    return { deleted, next: { matchedAtTs: lastTs, keptIds } };
   });
 }
 

@@ -178,6 +178,30 @@ describe("retention", () => {
     expect(t.log.records().some((l) => l.msg === "retention: old rows deleted")).toBe(true);
   }, 30_000);
 
+  test("entries of one ingest batch share a match time: the walk passes the applied ones among them and deletes the rest, whatever the batch size", async () => {
+    for (const batchSize of [1, 2, 500]) {
+      t = await createTestApp({});
+      const a = await t.account({ credits: 5 });
+      const auth = (await authenticate(t.deps, a.apiKey))!;
+      await feeds.createFeed(t.deps, auth, { title: "plain", minScore: 0, includes: ["Elixir"] });
+      const docs = Array.from({ length: 6 }, (_, i) => makeDoc({ title: `Elixir ${i}`, fixed: 500 }));
+      await ingestDocuments(t.deps, docs, { source: "test" });
+      const ciphers = docs.map((d) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext);
+      expect(new Set((await rows("SELECT matched_at_ts FROM feed_jobs")).map((r) => r.matched_at_ts)).size).toBe(1);
+      // Applied for (still processing: no worker runs) — kept like any application.
+      for (const jobId of [ciphers[1], ciphers[4]]) {
+        const res = await t.request("POST", "/api/auto-apply-v2/apply", { key: a.apiKey, json: { jobId, coverLetter: "Hello" } });
+        expect(res.status, show(res)).toBe(200);
+      }
+      t.clock.advance(100 * DAY);
+      const result = await pruneOldRows(t.deps, { retentionDays: 90, batchSize, pauseMs: 0 });
+      expect(result.feedEntries, `batch ${batchSize}`).toBe(4);
+      expect((await rows("SELECT job_ciphertext FROM feed_jobs")).map((r) => r.job_ciphertext).sort()).toEqual([ciphers[1], ciphers[4]].sort());
+      await t.close();
+    }
+    t = undefined as unknown as TestApp;
+  }, 30_000);
+
   test("each batch deletes at most its limit, and a walk over protected rows still ends", async () => {
     const h = await history();
     const olderThanTs = t.clock.now() - 90 * DAY;
