@@ -13,7 +13,7 @@ export interface UnitOptions {
   program: string[];
   /** Absolute path of the SQLite file (null on PostgreSQL). */
   dbPath: string | null;
-  /** Directories the service writes: the database's and the backups'. The first is its working directory. */
+  /** Directories the service writes: the database's and the backups' (none on PostgreSQL). The first is its working directory. */
   writablePaths: string[];
   envFile: string;
   /** The account a system service runs as. */
@@ -55,7 +55,7 @@ export function systemdUnit(o: UnitOptions): string {
     "[Service]",
     "Type=exec",
     `ExecStart=${[...o.program, "serve"].map(unitWord).join(" ")}`,
-    `WorkingDirectory=${o.writablePaths[0]!.replaceAll("%", "%%")}`,
+    ...(o.writablePaths.length > 0 ? [`WorkingDirectory=${o.writablePaths[0]!.replaceAll("%", "%%")}`] : []),
     ...(o.dbPath ? [`Environment=${unitPath(`JOBPILOT_DB=${o.dbPath}`)}`] : []),
     // Secrets and other settings; "-": a missing file is not an error.
     `EnvironmentFile=-${o.envFile.replaceAll("%", "%%")}`,
@@ -69,7 +69,7 @@ export function systemdUnit(o: UnitOptions): string {
     "NoNewPrivileges=yes",
     "ProtectSystem=strict",
     `ProtectHome=${o.scope === "user" || inHome ? "read-only" : "yes"}`,
-    `ReadWritePaths=${o.writablePaths.map(unitPath).join(" ")}`,
+    ...(o.writablePaths.length > 0 ? [`ReadWritePaths=${o.writablePaths.map(unitPath).join(" ")}`] : []),
     "PrivateTmp=yes",
     "RestrictSUIDSGID=yes",
     "RestrictRealtime=yes",
@@ -155,8 +155,7 @@ function nextSteps(scope: ServiceScope, unit: string, envFile: string, envCreate
   }
   return [
     `Wrote ${unit}. ${settings}`,
-    `The service runs as ${runAs}, which must own ${dataDir}:`,
-    `  sudo chown -R ${runAs}: ${dataDir}`,
+    ...(dataDir ? [`The service runs as ${runAs}, which must own ${dataDir}:`, `  sudo chown -R ${runAs}: ${dataDir}`] : [`The service runs as ${runAs}.`]),
     "Start it now and at every boot:",
     "  sudo systemctl daemon-reload",
     "  sudo systemctl enable --now jobpilot",
@@ -193,10 +192,11 @@ export const serviceInstall: Command = {
     const program = ctx.io.program;
     if (!program || program.length === 0) throw new Error("the path of this program is unknown");
     const runAs = scope === "system" ? runAsOf(ctx) : ctx.io.env.USER;
+    // On PostgreSQL nothing is written to disk: no writable directory at all.
     const dbPath = config.databaseUrl ? null : resolve(config.dbPath);
-    const dataDir = dbPath ? dirname(dbPath) : resolve(".");
+    const dataDir = dbPath ? dirname(dbPath) : "";
     const backupDir = resolve(backupDirOf(config));
-    const writablePaths = [dataDir, ...(`${backupDir}/`.startsWith(`${dataDir}/`) ? [] : [backupDir])];
+    const writablePaths = dbPath ? [dataDir, ...(`${backupDir}/`.startsWith(`${dataDir}/`) ? [] : [backupDir])] : [];
     const where = locations(scope, ctx.io.env);
     const unit = systemdUnit({
       scope,

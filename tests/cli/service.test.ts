@@ -127,6 +127,21 @@ describe("service install", () => {
     if (verified !== null) expect(verified).toBe("");
   });
 
+  test("on PostgreSQL the unit names no database file and no writable directory, and the URL goes to the private settings file", async () => {
+    const url = "postgres://jp:s3cret@db.internal:5432/jobpilot";
+    const r = await install(["--user"], { env: { JOBPILOT_DATABASE_URL: url } });
+    expect(r.code, r.stderr).toBe(0);
+    const unit = readFileSync(r.unit, "utf8");
+    expect(unit).not.toContain("JOBPILOT_DB");
+    expect(unit).not.toContain("ReadWritePaths");
+    expect(unit).not.toContain("s3cret");
+    expect(unit).toContain("ProtectSystem=strict\n");
+    expect(readFileSync(r.envFile, "utf8")).toContain(`JOBPILOT_DATABASE_URL=${url}\n`);
+    expect(statSync(r.envFile).mode & 0o777).toBe(0o600);
+    const verified = await systemdVerify(unit);
+    if (verified !== null) expect(verified).toBe("");
+  });
+
   test.each([
     [[], /give --user .* or --system/],
     [["--user", "--system"], /give --user or --system, not both/],
