@@ -12,6 +12,7 @@ import { backupCommand, restoreCommand } from "./backup";
 import { serviceInstall } from "./service";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
+import { mcpCommand } from "./mcp";
 
 export const COMMANDS: Command[] = [
   serveCommand,
@@ -33,6 +34,7 @@ export const COMMANDS: Command[] = [
   sourceStatus,
   sourceConnect,
   dashboardLink,
+  mcpCommand,
 ];
 
 function topHelp(): string {
