@@ -7,6 +7,7 @@ import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
 import { CHANNEL_SETTINGS } from "./settings/channels";
 import { LIMIT_SETTINGS } from "./settings/limits";
 import { MONITORING_SETTINGS } from "./settings/monitoring";
+import { MAINTENANCE_SETTINGS } from "./settings/maintenance";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
 import { SOURCE_SETTINGS } from "./settings/sources";
@@ -32,6 +33,7 @@ export const SETTINGS = {
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
   ...MONITORING_SETTINGS,
+  ...MAINTENANCE_SETTINGS,
   ...CLIENT_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
