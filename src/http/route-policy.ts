@@ -20,6 +20,11 @@ export interface RoutePolicy {
   validationErrors?: "details";
   /** The rate-limit bucket that meters the route; an authenticated route without one counts in `default`. */
   rateLimit?: Bucket;
+  /**
+   * The route is deprecated in favour of this path: every response it gives, a 401 or 429 included,
+   * carries `Deprecation: true` and `Link: <successor>; rel="successor-version"`.
+   */
+  successor?: string;
 }
 
 /**
@@ -113,8 +118,9 @@ export function createPolicyResolver(routes: () => readonly PolicyRoute[]) {
 
 /**
  * Resolves the request's route policy before routing, for the plugins after
- * it (auth, rate limit, body parser, error handler), and sets the CORS header
- * of `anyOrigin` routes first, so even a 401 or 429 carries it.
+ * it (auth, rate limit, body parser, error handler), and sets the headers the
+ * policy asks for (CORS of `anyOrigin` routes, the deprecation headers of a
+ * route with a `successor`) first, so even a 401 or 429 carries them.
  */
 export function resolveRoutePolicy(routes: () => readonly PolicyRoute[]) {
   const resolve = createPolicyResolver(routes);
@@ -123,5 +129,9 @@ export function resolveRoutePolicy(routes: () => readonly PolicyRoute[]) {
     if (!state) return;
     state.policy = resolve(request.method, state.path);
     if (state.policy?.anyOrigin) set.headers["access-control-allow-origin"] = "*";
+    if (state.policy?.successor) {
+      set.headers.deprecation = "true";
+      set.headers.link = `<${state.policy.successor}>; rel="successor-version"`;
+    }
   });
 }

@@ -53,21 +53,20 @@ export function applicationsRoutes(deps: Deps) {
     })
     .post(
       "/api/auto-apply/external",
-      async ({ auth, body, set }) => {
-        set.headers.deprecation = "true";
-        set.headers.link = '</api/auto-apply-v2/apply>; rel="successor-version"';
+      ({ auth, body }) => {
         const { applicationOptions, ...rest } = body;
         return applications.apply(deps, auth, { ...rest, proposal: applicationOptions });
       },
       {
-        policy: { rateLimit: "apply" },
+        policy: { rateLimit: "apply", successor: "/api/auto-apply-v2/apply" },
         body: LegacyApplyBody,
         response: applyResponses,
         detail: {
           tags,
           summary: "Queue a proposal (deprecated v1 endpoint)",
           deprecated: true,
-          description: "Same as POST /api/auto-apply-v2/apply with applicationOptions in place of proposal; answers with a Deprecation header.",
+          description:
+            "Same as POST /api/auto-apply-v2/apply with applicationOptions in place of proposal; every response carries `Deprecation: true` and a `Link` to it.",
         },
       },
     );
