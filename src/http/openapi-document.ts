@@ -97,7 +97,8 @@ export interface DocumentedRoute {
     query?: unknown;
     params?: unknown;
     policy?: RoutePolicy;
-    detail?: { hide?: boolean; operationId?: string; security?: unknown };
+    /** `responses` in a route's detail describe its statuses in its own words (merged over the generated ones). */
+    detail?: { hide?: boolean; operationId?: string; security?: unknown; responses?: Record<string, { description?: string; content?: unknown }> };
   };
 }
 
@@ -123,6 +124,38 @@ const HEADERS = {
   Link: { description: 'The successor endpoint: `<path>; rel="successor-version"`.', schema: { type: "string" } },
 } as const satisfies Record<string, { description: string; schema: Json }>;
 type HeaderName = keyof typeof HEADERS;
+
+/**
+ * The Standard Webhooks headers (lib/standard-webhooks.ts) as header parameters, described once:
+ * feed webhooks send them, the bridge callback takes them. Refer to them with `signatureHeaders`.
+ */
+const SIGNATURE_PARAMETERS = {
+  WebhookId: {
+    name: "webhook-id",
+    in: "header",
+    required: true,
+    description: "The message id, the same on every retry of one message: drop a message whose id was seen before.",
+    schema: { type: "string", minLength: 1 },
+  },
+  WebhookTimestamp: {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description: "When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays).",
+    schema: { type: "integer", minimum: 0 },
+  },
+  WebhookSignature: {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two.",
+    schema: { type: "string", pattern: "^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$" },
+  },
+} as const;
+
+/** The three signature headers, as an operation's `parameters`. */
+export const signatureHeaders = Object.keys(SIGNATURE_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` }));
 
 /** The description of each standard status, unless the route's schema describes it. */
 const STATUS_TEXT: Record<string, string> = {
@@ -175,13 +208,14 @@ function pluginStatuses(route: DocumentedRoute, gate: ReturnType<typeof gateOf>)
 /**
  * The headers every response of the route carries with this status. 413 (by declared length)
  * and 414 are answered before the route is known, so they carry only the request id; 401 comes
- * before the rate limit, so it has no rate-limit headers.
+ * before the rate limit, and a 500 may (the key could not be checked), so neither is sure to
+ * have rate-limit headers.
  */
 function headersOf(route: DocumentedRoute, gate: ReturnType<typeof gateOf>, status: string): HeaderName[] {
   const names: HeaderName[] = ["X-Request-Id"];
   if (status === "413" || status === "414") return names;
   const policy = route.hooks?.policy;
-  if (gate === "api" && status !== "401") names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+  if (gate === "api" && status !== "401" && status !== "500") names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
   if (gate === "api" && status === "429") names.push("Retry-After");
   if (policy?.anyOrigin) names.push("Access-Control-Allow-Origin");
   if (policy?.successor) names.push("Deprecation", "Link");
@@ -241,6 +275,9 @@ export function buildDocument(opts: {
     for (const media of Object.values<Json>(operation.requestBody?.content ?? {})) media.schema = schemaOf(media.schema);
 
     const responses: Record<string, Json> = (operation.responses ??= {});
+    for (const [status, described] of Object.entries(route.hooks?.detail?.responses ?? {})) {
+      responses[status] = { ...responses[status], ...JSON.parse(JSON.stringify(described)) };
+    }
     for (const status of pluginStatuses(route, gate)) {
       responses[status] ??= errorResponse(STATUS_TEXT[status]!);
     }
@@ -248,6 +285,8 @@ export function buildDocument(opts: {
       if (!response.description || /^Response for status \d+$/.test(response.description)) {
         response.description = status === "401" && gate !== "none" ? UNAUTHORIZED_TEXT[gate] : (STATUS_TEXT[status] ?? `Status ${status}`);
       }
+      // Every error is the one JSON `{ error }` body (errors.ts), also where a route describes only its meaning.
+      if (Number(status) >= 400 && !response.content) response.content = errorResponse("").content;
       for (const media of Object.values<Json>(response.content ?? {})) media.schema = schemaOf(media.schema);
       const headers = (response.headers ??= {});
       for (const name of headersOf(route, gate, status)) headers[name] ??= ref("headers", name);
@@ -265,6 +304,7 @@ export function buildDocument(opts: {
     headers: Object.fromEntries(
       Object.entries(HEADERS).map(([name, header]) => [name, { ...header, required: true }]),
     ) as OpenAPIV3_1.ComponentsObject["headers"],
+    parameters: { ...SIGNATURE_PARAMETERS, ...documentation.components?.parameters } as OpenAPIV3_1.ComponentsObject["parameters"],
   };
   const document: Document = {
     openapi: opts.openapi,

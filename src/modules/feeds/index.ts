@@ -30,7 +30,12 @@ export function feedsRoutes(deps: Deps) {
     .get("", async ({ auth }) => ({ feeds: await feeds.listFeeds(deps, auth) }), {
       policy,
       response: { 200: FeedList, ...errorResponses(401, 429, 500) },
-      detail: { tags, summary: "List every feed on the account" },
+      detail: {
+        tags,
+        operationId: "listFeeds",
+        summary: "List every feed on the account",
+        description: "Oldest first. Webhook secrets are masked (`whsec_…abcd`).",
+      },
     })
     .post(
       "",
@@ -45,6 +50,7 @@ export function feedsRoutes(deps: Deps) {
         response: { 201: FeedEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500) },
         detail: {
           tags,
+          operationId: "createFeed",
           summary: "Create a feed",
           description:
             "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). With an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower. " +
@@ -56,7 +62,12 @@ export function feedsRoutes(deps: Deps) {
       policy,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Get a feed" },
+      detail: {
+        tags,
+        operationId: "getFeed",
+        summary: "Get a feed",
+        description: "404 for a feed that does not exist or belongs to another account. The webhook secret is masked.",
+      },
     })
     .patch("/:feedId", async ({ auth, params, body }) => ({ feed: await feeds.patchFeed(deps, auth, params.feedId, body) }), {
       policy,
@@ -65,6 +76,7 @@ export function feedsRoutes(deps: Deps) {
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
       detail: {
         tags,
+        operationId: "updateFeed",
         summary: "Update a feed",
         description:
           "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400.",
@@ -74,7 +86,12 @@ export function feedsRoutes(deps: Deps) {
       policy,
       params: FeedParams,
       response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Delete a feed and every job matched into it" },
+      detail: {
+        tags,
+        operationId: "deleteFeed",
+        summary: "Delete a feed and every job matched into it",
+        description: "Pending webhook deliveries of the feed are dropped. Applications made from its jobs stay.",
+      },
     })
     .post("/:feedId/webhook/rotate-secret", async ({ auth, params }) => ({ feed: await feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
       policy,
@@ -82,6 +99,7 @@ export function feedsRoutes(deps: Deps) {
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
         tags,
+        operationId: "rotateWebhookSecret",
         summary: "(extension) Rotate the webhook signing secret",
         description:
           "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
@@ -100,6 +118,7 @@ export function feedsRoutes(deps: Deps) {
         response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
         detail: {
           tags,
+          operationId: "sendTestWebhook",
           summary: "(extension) Send a webhook.test event now",
           description:
             "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
@@ -111,13 +130,23 @@ export function feedsRoutes(deps: Deps) {
       params: FeedParams,
       query: FeedJobsQuery,
       response: { 200: FeedJobsResponse, ...errorResponses(400, 401, 404, 429, 500) },
-      detail: { tags, summary: "(extension) The feed's matched jobs, newest first", description: "Filters: minScore, unread=true." },
+      detail: {
+        tags,
+        operationId: "listFeedJobs",
+        summary: "(extension) The feed's matched jobs, newest first",
+        description: "Filters: minScore (only jobs scored at or above it), unread=true (only jobs not marked read). total counts the jobs the filters keep.",
+      },
     })
     .patch("/:feedId/jobs/:processedJobId", ({ auth, params, body }) => feeds.patchFeedJob(deps, auth, params.feedId, params.processedJobId, body), {
       policy,
       params: FeedJobParams,
       body: PatchFeedJobBody,
       response: { 200: FeedJobItem, ...errorResponses(400, 401, 404, 429, 500) },
-      detail: { tags, summary: "(extension) Mark a matched job read/unread or starred/unstarred" },
+      detail: {
+        tags,
+        operationId: "updateFeedJob",
+        summary: "(extension) Mark a matched job read/unread or starred/unstarred",
+        description: "Give read, starred or both; the others stay. Answers the entry as GET …/jobs lists it.",
+      },
     });
 }
