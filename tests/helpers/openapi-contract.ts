@@ -160,6 +160,29 @@ export class Contract {
     return problems;
   }
 
+  /** The contract's complaints about one request jobpilot sent to a webhook receiver, against the document's `webhooks[name]`. */
+  webhookProblems(name: string, headers: Record<string, string>, body: string): string[] {
+    const operation = this.document.webhooks?.[name]?.post as Json | undefined;
+    if (!operation) return [`webhook ${name} is not documented`];
+    const problems: string[] = [];
+    for (const declared of operation.parameters ?? []) {
+      const parameter = this.resolve(declared)!;
+      if (parameter.in !== "header") continue;
+      const value = headers[parameter.name.toLowerCase()];
+      if (value === undefined) {
+        if (parameter.required) problems.push(`header ${parameter.name} missing`);
+        continue;
+      }
+      const numeric = parameter.schema?.type === "integer" || parameter.schema?.type === "number";
+      const validate = this.validator(`webhook ${name} header ${parameter.name}`, parameter.schema ?? {});
+      if (!validate(numeric && /^-?\d+$/.test(value) ? Number(value) : value))
+        problems.push(`header ${parameter.name}: ${this.ajv.errorsText(validate.errors)}`);
+    }
+    const media = operation.requestBody?.content?.["application/json"];
+    if (!media) return [...problems, `webhook ${name} documents no JSON body`];
+    return [...problems, ...this.bodyProblems(`webhook ${name}`, media.schema, body)];
+  }
+
   private bodyProblems(key: string, schema: unknown, body: string, mediaType = "application/json"): string[] {
     let value: unknown = body;
     if (/json$/.test(mediaType)) {

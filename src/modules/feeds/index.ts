@@ -19,6 +19,16 @@ import {
 import * as feeds from "./service";
 
 const tags = ["Feeds"];
+/**
+ * The rules a feed's schema cannot express (service.ts checks them; each failure is one entry of
+ * the 400's `details`), for the create and update descriptions.
+ */
+const CROSS_FIELD_RULES =
+  "Rules across fields (400 naming each): with an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower; " +
+  "an includes/excludes keyword may use * only at its end and must contain a letter or digit; excludedCountries and includedCountries take known countries " +
+  "(English name, ISO-2 or ISO-3); profilePrompt and proposalGenerationPrompt are capped by the account's prompt ceiling (20,000 characters unless the operator set another); " +
+  "webhookUrl must pass the SSRF check (a public http(s) address unless the operator allowed others).";
+
 /** Validation errors in the spec's shape for feeds, and the feeds rate-limit bucket. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
 
@@ -53,8 +63,9 @@ export function feedsRoutes(deps: Deps) {
           operationId: "createFeed",
           summary: "Create a feed",
           description:
-            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). With an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower. " +
-            "409 when the account already has as many feeds as it may (200 unless the operator set another limit).",
+            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). " +
+            "409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
+            CROSS_FIELD_RULES,
         },
       },
     )
@@ -79,7 +90,8 @@ export function feedsRoutes(deps: Deps) {
         operationId: "updateFeed",
         summary: "Update a feed",
         description:
-          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400.",
+          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400. " +
+          `${CROSS_FIELD_RULES} The minScore rule applies to the feed as it would be after the change.`,
       },
     })
     .delete("/:feedId", ({ auth, params }) => feeds.deleteFeed(deps, auth, params.feedId), {
