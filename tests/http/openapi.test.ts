@@ -43,8 +43,9 @@ const operationsOf = (doc: Json): Operation[] =>
 function schemasOf(doc: Json): [string, unknown][] {
   const found: [string, unknown][] = Object.entries<unknown>(doc.components?.schemas ?? {}).map(([name, s]) => [`components.schemas.${name}`, s]);
   const visit = (where: string, value: unknown) => {
-    if (Array.isArray(value)) value.forEach((v, i) => visit(`${where}[${i}]`, v));
-    else if (value && typeof value === "object") {
+    if (Array.isArray(value)) {
+      for (const [i, v] of value.entries()) visit(`${where}[${i}]`, v);
+    } else if (value && typeof value === "object") {
       for (const [key, child] of Object.entries(value)) {
         if (key === "schema") found.push([`${where}.schema`, child]);
         else visit(`${where}.${key}`, child);
@@ -107,7 +108,10 @@ describe("the OpenAPI document", () => {
     const doc = await servedDocument();
     const leftovers: string[] = [];
     const visit = (where: string, value: unknown, isSchema: boolean) => {
-      if (Array.isArray(value)) return value.forEach((v, i) => visit(`${where}[${i}]`, v, isSchema));
+      if (Array.isArray(value)) {
+        for (const [i, v] of value.entries()) visit(`${where}[${i}]`, v, isSchema);
+        return;
+      }
       if (!value || typeof value !== "object") return;
       const node = value as Json;
       if (isSchema) {
