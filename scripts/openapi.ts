@@ -16,6 +16,7 @@ import { loadConfig } from "../src/config";
 import { closeDeps, createDeps } from "../src/deps";
 import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/log";
+import { startServer } from "../tests/helpers/process";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -44,32 +45,13 @@ async function fromProcess(): Promise<string> {
 /** Starts `binary serve` on a throw-away database and a free port, fetches the document, stops it. */
 async function fromBinary(binary: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "jobpilot-openapi-"));
-  const proc = Bun.spawn([binary, "serve"], {
-    env: { PATH: process.env.PATH ?? "", HOME: dir, PORT: "0", HOST: "127.0.0.1", JOBPILOT_DB: join(dir, "openapi.db"), LOG_LEVEL: "info", ...FULL_ENV },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  let output = "";
-  const pump = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const chunk of stream) output += decoder.decode(chunk, { stream: true });
-  };
-  void pump(proc.stdout);
-  void pump(proc.stderr);
+  const server = await startServer([binary, "serve"], { HOST: "127.0.0.1", JOBPILOT_DB: join(dir, "openapi.db"), ...FULL_ENV }, 30_000);
   try {
-    const deadline = Date.now() + 30_000;
-    let url: string | undefined;
-    while (!(url = /is listening on (http:\/\/\S+)/.exec(output)?.[1])) {
-      if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${binary} serve did not start:\n${output}`);
-      await Bun.sleep(20);
-    }
-    const res = await fetch(`${url}/docs/json`);
+    const res = await fetch(`${server.url}/docs/json`);
     if (!res.ok) throw new Error(`GET /docs/json answered ${res.status}`);
     return await res.text();
   } finally {
-    proc.kill("SIGTERM");
-    await proc.exited;
+    await server.stop("SIGTERM");
     rmSync(dir, { recursive: true, force: true });
   }
 }

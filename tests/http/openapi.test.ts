@@ -136,10 +136,12 @@ describe("the OpenAPI document", () => {
     ajv.addSchema({ $id: "openapi:components", $defs: rebase(doc.components.schemas) as Json });
     const schemas = schemasOf(doc);
     expect(schemas.length).toBeGreaterThan(200);
-    for (const [where, schema] of schemas) {
-      expect(() => ajv.compile(rebase(schema) as Json), where).not.toThrow();
+    // Each distinct schema once (the same error and header schemas stand in hundreds of places).
+    const distinct = new Map(schemas.map(([where, schema]) => [JSON.stringify(schema), where]));
+    for (const [text, where] of distinct) {
+      expect(() => ajv.compile(rebase(JSON.parse(text)) as Json), where).not.toThrow();
     }
-  });
+  }, 30_000);
 
   test("integer query parameters are integers with their bounds: every limit and offset has its maximum", async () => {
     const doc = await servedDocument();
@@ -274,7 +276,7 @@ describe("every operation answers only statuses its document lists", () => {
       }
     }
     expect(limited).toBeGreaterThan(operations.filter(isApi).length / 2);
-  });
+  }, 60_000);
 });
 
 describe("toJsonSchema2020", () => {
