@@ -26,6 +26,9 @@ import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
+import { mcpRoutes } from "./modules/mcp/index";
+import { sameSecret } from "./lib/same-secret";
+import type { AuthContext } from "./modules/accounts/service";
 
 const Health = t.Object({
   status: t.Union([t.Literal("ok"), t.Literal("error")]),
@@ -81,13 +84,22 @@ export function listenOptions(config: Pick<Config, "host" | "port">) {
   return { hostname: config.host, port: config.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER };
 }
 
+export interface AppOptions {
+  /**
+   * A caller this process vouches for itself: requests presenting `token` as their key act for `caller`.
+   * For an app that never listens and only answers its own process (`jobpilot mcp --db --account`), which
+   * acts for an account without holding one of its keys; the token is random and never leaves memory.
+   */
+  localCaller?: { token: string; caller: AuthContext };
+}
+
 /**
  * Builds the HTTP app. It never listens: main.ts does, and tests call
  * app.handle(new Request(...)). Order matters: the request id, the route's
  * policy (declared by each module with its routes), auth and rate limit run
  * before routing (onRequest), then the body parser, then routes.
  */
-export function createApp(deps: Deps) {
+export function createApp(deps: Deps, options: AppOptions = {}) {
   const startedAt = deps.clock.now();
   const databaseStatus = cachedDatabaseCheck(deps);
   // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
@@ -97,7 +109,9 @@ export function createApp(deps: Deps) {
     allowedMethodsFrom(() => app.routes),
   );
   // The caller of an API key; each use is noted for `key list` (written behind, see KeyUsage).
+  const { localCaller } = options;
   const callerOf = async (presented: string | null) => {
+    if (localCaller && presented !== null && sameSecret(presented, localCaller.token)) return localCaller.caller;
     const found = await authenticate(deps, presented);
     if (found) deps.keyUsage.touch(found.keyId, deps.clock.now());
     return found;
@@ -147,6 +161,7 @@ export function createApp(deps: Deps) {
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
             { name: "Health", description: "Liveness and database status" },
             { name: "Webhooks", description: "What jobpilot POSTs to a feed's webhookUrl (extension)" },
+            { name: "MCP", description: "Model Context Protocol for AI assistants (extension)" },
           ],
           components: {
             // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
@@ -193,5 +208,6 @@ export function createApp(deps: Deps) {
       .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
       .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
       .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())
+      .use(mcpRoutes(deps, (request) => app.handle(request)))
   );
 }

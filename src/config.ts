@@ -1,8 +1,10 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { AI_SETTINGS } from "./settings/ai";
+import { CLIENT_SETTINGS } from "./settings/client";
 import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
+import { CHANNEL_SETTINGS } from "./settings/channels";
 import { LIMIT_SETTINGS } from "./settings/limits";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
@@ -24,9 +26,11 @@ export const SETTINGS = {
   ...AI_SETTINGS,
   ...APPLY_SETTINGS,
   ...WEBHOOK_SETTINGS,
+  ...CHANNEL_SETTINGS,
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
+  ...CLIENT_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 type Settings = typeof SETTINGS;
@@ -80,7 +84,12 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
     }
     if (source && !Value.Check(setting.schema, value)) {
       const shown =
-        key === "adminToken" || key === "openaiApiKey" || key === "bridgeSecret" || key === "secretKey" || key === "marketplaceClientSecret"
+        key === "adminToken" ||
+        key === "openaiApiKey" ||
+        key === "bridgeSecret" ||
+        key === "secretKey" ||
+        key === "marketplaceClientSecret" ||
+        key === "serverApiKey"
           ? "(hidden)"
           : JSON.stringify(source === setting.env ? fromEnv : fromFlag);
       throw new ConfigError(`Invalid ${source}: expected ${describe(setting.schema)}, got ${shown}`);

@@ -10,6 +10,7 @@ import { migrateCommand } from "./migrate";
 import { dbCopy } from "./db-copy";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
+import { mcpCommand } from "./mcp";
 
 export const COMMANDS: Command[] = [
   serveCommand,
@@ -28,6 +29,7 @@ export const COMMANDS: Command[] = [
   sourceStatus,
   sourceConnect,
   dashboardLink,
+  mcpCommand,
 ];
 
 function topHelp(): string {

@@ -5,6 +5,7 @@ import { getRequestState, type Caller } from "./context";
 
 /** One message for missing, malformed, unknown and revoked keys, so they cannot be told apart. */
 export const UNAUTHORIZED_MESSAGE = "Missing or invalid API key (send it in the x-api-key header)";
+const UNAUTHORIZED_BEARER_MESSAGE = "Missing or invalid API key (send it in the x-api-key header or as Authorization: Bearer <key>)";
 
 export interface AuthOptions {
   /** The caller a presented API key belongs to, or null for a missing, unknown or revoked key. */
@@ -13,10 +14,22 @@ export interface AuthOptions {
   adminToken?: string;
 }
 
+/** The token of an `Authorization: Bearer <token>` header, or "" when there is none. */
+export function bearerToken(headers: Headers): string {
+  const header = headers.get("authorization") ?? "";
+  return header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+}
+
+/** The API key a request presents: `x-api-key`, else (on routes whose policy allows it) a bearer token. */
+export function presentedApiKey(headers: Headers, allowBearer: boolean): string | null {
+  return headers.get("x-api-key") ?? (allowBearer ? bearerToken(headers) || null : null);
+}
+
 /**
  * Authenticates before routing and body parsing, so a caller without a valid
  * key learns nothing else (not even whether its body was valid or the path
- * exists): /api/* takes `x-api-key`, /admin/* takes
+ * exists): /api/* takes `x-api-key` (and so do routes whose policy says
+ * `apiKey`, which also take it as a bearer token), /admin/* takes
  * `Authorization: Bearer $JOBPILOT_ADMIN_TOKEN`. Routes whose policy is
  * `public` are let through (see route-policy.ts).
  */
@@ -24,13 +37,13 @@ export function auth({ authenticate, adminToken }: AuthOptions) {
   return new Elysia({ name: "auth" }).onRequest(async ({ request }) => {
     const state = getRequestState(request);
     if (!state || state.policy?.public) return;
-    if (state.path.startsWith("/api/")) {
-      const found = await authenticate(request.headers.get("x-api-key"));
-      if (!found) throw new AppError("unauthorized", UNAUTHORIZED_MESSAGE);
+    const isBearerAllowed = state.policy?.apiKey === true;
+    if (isBearerAllowed || state.path.startsWith("/api/")) {
+      const found = await authenticate(presentedApiKey(request.headers, isBearerAllowed));
+      if (!found) throw new AppError("unauthorized", isBearerAllowed ? UNAUTHORIZED_BEARER_MESSAGE : UNAUTHORIZED_MESSAGE);
       state.auth = found;
     } else if (state.path.startsWith("/admin/") && adminToken) {
-      const header = request.headers.get("authorization") ?? "";
-      const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
+      const token = bearerToken(request.headers);
       if (!token || !sameSecret(token, adminToken)) {
         throw new AppError("unauthorized", "Missing or invalid admin token (send Authorization: Bearer <JOBPILOT_ADMIN_TOKEN>)");
       }

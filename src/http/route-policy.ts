@@ -18,6 +18,11 @@ export interface RoutePolicy {
   formBody?: true;
   /** `details`: validation errors are `{ error: "Validation failed", details }`, the shape the spec gives the feed routes. */
   validationErrors?: "details";
+  /**
+   * Needs an API key though outside /api, taken from `x-api-key` or `Authorization: Bearer <key>` (the way
+   * MCP clients send credentials), and metered like the API.
+   */
+  apiKey?: true;
   /** The rate-limit bucket that meters the route; an authenticated route without one counts in `default`. */
   rateLimit?: Bucket;
   /**

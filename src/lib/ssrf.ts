@@ -327,6 +327,21 @@ export async function checkUrl(url: string, policy: EgressPolicy, resolve: Resol
 }
 
 /**
+ * The checked address to connect to for a user-chosen host reached by another protocol than http (an SMTP
+ * server): the host is read as a URL host is (so "0x7f.1" is 127.0.0.1), resolved once and every address
+ * checked exactly as for safeFetch; the caller connects to the address returned (IPv6 without brackets) and
+ * keeps the name for TLS. Throws as safeFetch does: EgressBlockedError when refused, a plain Error when the
+ * name does not resolve, the signal's TimeoutError after timeoutMs.
+ */
+export async function resolvePinned(hostname: string, policy: EgressPolicy, timeoutMs: number, resolve: Resolver = systemResolver): Promise<string> {
+  const host = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  if (/[/?#@\\\s]/.test(host)) throw new EgressBlockedError(`"${hostname}" is not a host name`);
+  const target = await resolveTarget(`http://${host}/`, policy, resolve, AbortSignal.timeout(timeoutMs));
+  if (!target.ok) throw target.transient ? new Error(target.reason) : new EgressBlockedError(target.reason);
+  return target.address.toString();
+}
+
+/**
  * fetch() to a user-supplied URL without SSRF: resolve the host once, check every address, then connect to the
  * checked address itself (so a second DNS answer cannot point elsewhere: no rebinding gap), keeping the Host
  * header and, for https, the TLS server name / certificate check for the original hostname. Never follows

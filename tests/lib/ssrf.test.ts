@@ -10,6 +10,7 @@ import {
   type EgressPolicy,
   isAllowedAddress,
   type Resolver,
+  resolvePinned,
   safeFetch,
 } from "../../src/lib/ssrf";
 
@@ -472,5 +473,36 @@ describe("safeFetch", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("resolvePinned (hosts reached without http, e.g. SMTP)", () => {
+  const answers =
+    (...ips: string[]): Resolver =>
+    async () =>
+      ips;
+
+  test("returns the checked address to connect to", async () => {
+    expect(await resolvePinned("smtp.example.com", strict, 1_000, answers("93.184.215.14"))).toBe("93.184.215.14");
+    expect(await resolvePinned("2606:4700::1", strict, 1_000)).toBe("2606:4700::1");
+    expect(await resolvePinned("127.0.0.1", open, 1_000)).toBe("127.0.0.1");
+  });
+
+  test("refuses as safeFetch does: private answers, literal private hosts in any spelling, not-a-host text", async () => {
+    await expect(resolvePinned("smtp.example.com", strict, 1_000, answers("93.184.215.14", "10.0.0.1"))).rejects.toBeInstanceOf(EgressBlockedError);
+    await expect(resolvePinned("0x7f.1", strict, 1_000)).rejects.toThrow("127.0.0.1 is not a public address (loopback)");
+    await expect(resolvePinned("::1", strict, 1_000)).rejects.toBeInstanceOf(EgressBlockedError);
+    await expect(resolvePinned("evil.example@127.0.0.1", strict, 1_000)).rejects.toBeInstanceOf(EgressBlockedError);
+    expect(await resolvePinned("relay.lan", { allowPrivate: false, allowlist: ["relay.lan"] }, 1_000, answers("10.0.0.25"))).toBe("10.0.0.25");
+  });
+
+  test("a name that does not resolve is a plain (retryable) error", async () => {
+    const failing: Resolver = async () => {
+      throw Object.assign(new Error("queryA ENOTFOUND"), { code: "ENOTFOUND" });
+    };
+    const err = await resolvePinned("nowhere.example", strict, 1_000, failing).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(EgressBlockedError);
+    expect(err.message).toContain("ENOTFOUND");
   });
 });

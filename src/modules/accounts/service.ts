@@ -140,6 +140,25 @@ export async function getAccount(deps: AccountsDeps, id: string): Promise<Accoun
   return toAccountView(row);
 }
 
+/**
+ * The caller for an account acting without one of its keys, for a process the operator runs on the
+ * database itself (`jobpilot mcp --db --account`; whoever can open the database can create keys anyway).
+ * It has the account's own rate limits, counted under a key id of its own (`account:<id>`).
+ */
+export async function accountCaller(deps: AccountsDeps, accountId: string): Promise<AuthContext> {
+  const row = await repo.findAccount(deps.db, accountId);
+  if (!row) throw notFound(`No account ${accountId}`);
+  return {
+    keyId: `account:${row.id}`,
+    keyLabel: "no key: the account itself, in process",
+    keyPrefix: "",
+    accountId: row.id,
+    accountKind: row.kind,
+    rateLimitMultiplier: row.rateLimitMultiplier,
+    rateLimitOverrides: row.rateLimitOverrides,
+  };
+}
+
 /** The calling key's account and the key itself (never its secret). */
 export async function whoAmI(
   deps: AccountsDeps,

@@ -1,0 +1,206 @@
+/**
+ * What every channel says about a job, in words, before any platform's
+ * markup: the facts of an alert (budget, client, scores, age, skills, links)
+ * and the helpers that cut text to a platform's limit. render.ts turns these
+ * into each platform's message; keeping the wording here means a Telegram
+ * alert and an e-mail never disagree about a job.
+ *
+ * Everything here is plain text straight from the job (untrusted): each
+ * renderer escapes it for its own format.
+ */
+import type { WebhookPayload } from "../webhooks/model";
+import { webUrl } from "../../lib/web-url";
+
+/** Skills shown in an alert; the job has the rest. */
+export const MAX_SKILLS_SHOWN = 6;
+const MAX_TITLE_CHARS = 300;
+const CUT_MARK = " …";
+
+export interface AlertFacts {
+  title: string;
+  /** The posting, only when it is an http(s) link. */
+  jobUrl: string | null;
+  /** The job in the dashboard, only when it is an http(s) link. */
+  dashboardUrl: string | null;
+  /** "8.5/10". */
+  score: string;
+  matchingScore: number;
+  reason: string | null;
+  /** "$100–$150/hr", "$500 fixed"; null when the job names no amount. */
+  budget: string | null;
+  /** "Germany · payment verified · rated 4.6 (33 reviews) · $104K spent"; null when nothing is known. */
+  client: string | null;
+  /** "92/100 (Excellent)", or the label alone for a client with no history. */
+  clientScore: string | null;
+  /** "12 min ago"; null when the posting time is unknown. */
+  posted: string | null;
+  skills: string[];
+  /** Tidied: at most one blank line in a row, trimmed. */
+  description: string;
+  feedTitle: string;
+}
+
+export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: string | null; nowTs: number }): AlertFacts {
+  return {
+    title: cutAtSentence(oneLine(payload.title) || "(untitled job)", MAX_TITLE_CHARS),
+    jobUrl: webUrl(payload.url),
+    dashboardUrl: webUrl(ctx.dashboardJobUrl),
+    score: scoreText(payload.matchingScore),
+    matchingScore: payload.matchingScore,
+    reason: payload.scoreReason === null || payload.scoreReason.trim() === "" ? null : oneLine(payload.scoreReason),
+    budget: budgetText(payload.budget),
+    client: clientText(payload.client),
+    clientScore: clientScoreText(payload.client.clientScore),
+    posted: payload.publishTime === null ? null : relativeTime(Date.parse(payload.publishTime), ctx.nowTs),
+    skills: payload.skills
+      .map(oneLine)
+      .filter((s) => s !== "")
+      .slice(0, MAX_SKILLS_SHOWN),
+    description: tidyText(payload.description),
+    feedTitle: oneLine(payload.feedTitle),
+  };
+}
+
+/** A job's one-line summary for digests: "8.5/10 · $100–$150/hr · Germany · 12 min ago". */
+export function summaryLine(facts: AlertFacts, country: string | null): string {
+  return [facts.score, facts.budget, country, facts.posted].filter((part) => part !== null).join(" · ");
+}
+
+export function scoreText(score: number): string {
+  return `${Math.round(score * 10) / 10}/10`;
+}
+
+function clientScoreText(clientScore: WebhookPayload["client"]["clientScore"]): string | null {
+  if (clientScore === null) return null;
+  return clientScore.score === null ? clientScore.label : `${Math.round(clientScore.score)}/100 (${clientScore.label})`;
+}
+
+function clientText(client: WebhookPayload["client"]): string | null {
+  const parts: string[] = [];
+  const country = client.countryName ?? client.country;
+  if (country) parts.push(country);
+  if (client.paymentVerified === true) parts.push("payment verified");
+  if (client.paymentVerified === false) parts.push("payment not verified");
+  if (client.rating !== null) {
+    const rating = `rated ${client.rating.toFixed(1)}`;
+    parts.push(client.reviews === null ? rating : `${rating} (${client.reviews} ${client.reviews === 1 ? "review" : "reviews"})`);
+  }
+  // The payload gives spend without a currency; the marketplace, the only source that reports it, counts in USD.
+  if (client.totalSpent !== null) parts.push(`${money(client.totalSpent, "USD", true)} spent`);
+  return parts.length === 0 ? null : parts.join(" · ");
+}
+
+/** The client's country for one-line summaries. */
+export function countryOf(payload: WebhookPayload): string | null {
+  return payload.client.countryName ?? payload.client.country;
+}
+
+function budgetText(budget: WebhookPayload["budget"]): string | null {
+  const { hourlyMin: min, hourlyMax: max, fixedAmount, currency } = budget;
+  if (min !== null && max !== null) return min === max ? `${money(min, currency)}/hr` : `${money(min, currency)}–${money(max, currency)}/hr`;
+  if (min !== null) return `from ${money(min, currency)}/hr`;
+  if (max !== null) return `up to ${money(max, currency)}/hr`;
+  if (fixedAmount !== null) return `${money(fixedAmount, currency)} fixed`;
+  return null;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+
+/**
+ * An amount with its currency ("$150", "€1,200", "1,200 XYZ"), whole numbers without cents; compact for
+ * large totals ("$104K"). A null currency prints the bare number, not a guessed one.
+ */
+export function money(amount: number, currency: string | null, compact = false): string {
+  const fractionDigits = compact || Number.isInteger(amount) ? 0 : 2;
+  const key = `${currency}|${compact}|${fractionDigits}`;
+  let format = moneyFormats.get(key);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat("en-US", {
+        ...(currency === null ? {} : { style: "currency", currency, currencyDisplay: "narrowSymbol" }),
+        ...(compact ? { notation: "compact", maximumFractionDigits: 1 } : { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }),
+      });
+    } catch {
+      format = null; // not an ISO 4217 code Intl knows
+    }
+    moneyFormats.set(key, format);
+  }
+  if (format !== null) return format.format(amount);
+  return `${new Intl.NumberFormat("en-US", { maximumFractionDigits: fractionDigits }).format(amount)} ${currency}`;
+}
+
+/** "just now", "12 min ago", "3 h ago", "2 days ago", or the date for anything older than a month. */
+export function relativeTime(ts: number, nowTs: number): string | null {
+  if (!Number.isFinite(ts)) return null;
+  const minutes = Math.floor((nowTs - ts) / 60_000);
+  if (minutes < 1) return "just now"; // also a posting time a little ahead of our clock
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 31) return days === 1 ? "1 day ago" : `${days} days ago`;
+  return `on ${new Date(ts).toISOString().slice(0, 10)}`;
+}
+
+/** Line breaks and runs of spaces to single spaces: titles, reasons and skills stay on one line. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Trims every line and keeps at most one blank line in a row. */
+function tidyText(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+// ---------------------------------------------------------------------------
+// Cutting to a limit
+
+/**
+ * `text` in at most `max` characters: whole when it fits, else cut after the last sentence that fits (a
+ * ".", "!", "?" or "…" before a space, or a line break) and ended with " …". When no sentence ends in the
+ * second half of the room, it is cut after a word instead, and failing that anywhere (never inside a
+ * surrogate pair).
+ */
+export function cutAtSentence(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= CUT_MARK.length) return "";
+  const room = text.slice(0, max - CUT_MARK.length);
+  const floor = Math.floor(room.length / 2);
+  let end = -1;
+  for (const m of room.matchAll(/[.!?…](?=[\s"')\]]|$)["')\]]*|\n/g)) {
+    const at = m.index + m[0].length;
+    // A sentence that ends exactly where the room ends only counts if the text really breaks there.
+    if (at === room.length && !/\s/.test(text.charAt(at))) continue;
+    end = at;
+  }
+  if (end < floor) {
+    end = room.lastIndexOf(" ") > floor ? room.lastIndexOf(" ") : room.length;
+    const last = text.charCodeAt(end - 1);
+    if (end === room.length && last >= 0xd800 && last <= 0xdbff) end--;
+  }
+  return text.slice(0, end).trimEnd() + CUT_MARK;
+}
+
+/**
+ * `text` cut at a sentence so that, once escaped for the platform, it measures at most `max` (characters by
+ * default, or e.g. UTF-8 bytes). Escaping only ever lengthens text, so the first cut is the raw text at
+ * `max`, and each further one shrinks in proportion to the overshoot: a few rounds at most.
+ */
+export function fitText(text: string, max: number, escapeFor: (s: string) => string = (s) => s, measure: (s: string) => number = (s) => s.length): string {
+  let budget = Math.min(text.length, max);
+  for (;;) {
+    const out = escapeFor(cutAtSentence(text, budget));
+    const size = measure(out);
+    if (size <= max || budget <= 0) return size <= max ? out : "";
+    budget = Math.min(budget - 1, Math.floor((budget * max) / size));
+  }
+}
+
+const encoder = new TextEncoder();
+export const utf8Bytes = (s: string): number => encoder.encode(s).length;

@@ -1,0 +1,162 @@
+import type { TObject } from "@sinclair/typebox";
+import { t } from "elysia";
+import { ApplyBody, AppliedJobsQuery, StatusQuery } from "../applications/model";
+import { CompanyParams } from "../clients/model";
+import { CreateFeedBody, FeedJobsQuery, FeedParams, PatchFeedBody } from "../feeds/model";
+import { CipherQuery } from "../jobs/model";
+import { GenerateProposalBody } from "../proposals/model";
+
+/**
+ * One MCP tool is one API operation with a description written for an assistant. Its arguments are the
+ * operation's path parameters, query and body, described by the very schemas the API validates with (the
+ * modules' model.ts), so a tool's schema cannot drift from the route behind it and its validation errors
+ * are the API's own messages.
+ */
+export interface ApiTool {
+  name: string;
+  title: string;
+  description: string;
+  input: TObject;
+  method: "GET" | "POST" | "PATCH";
+  /** The route, with `:name` for the path parameters taken from the arguments. */
+  path: string;
+  /** Reads only: the assistant may call it without asking the user. */
+  isReadOnly: boolean;
+  /** A line added after a successful result: what the assistant should do next. */
+  next?: (body: Record<string, unknown>) => string;
+}
+
+/** Polling advice of the spec (Limits, rule 7). */
+const POLLING = "every 5 seconds for the first minute, then every 15 seconds for up to 5 minutes";
+
+export const TOOLS: ApiTool[] = [
+  {
+    name: "list_feeds",
+    title: "List job feeds",
+    description:
+      "List the user's job feeds. A feed is a saved job search (keyword, budget, client and country filters) plus a profilePrompt that every matching job is scored against (0-10); jobs scoring at least minScore enter the feed. Returns each feed's id, title and settings. Use a feed's id with feed_jobs, update_feed and draft_proposal (feedId), or read the resource jobpilot://feeds/{feedId}/matches.",
+    input: t.Object({}),
+    method: "GET",
+    path: "/api/v1/feeds",
+    isReadOnly: true,
+  },
+  {
+    name: "create_feed",
+    title: "Create a job feed",
+    description:
+      "Create a job feed for the user. title and minScore (0-10) are required. Describe the ideal job in profilePrompt in plain language (skills, kind of client, budget): each matching job is scored against it and only jobs scoring at least minScore enter the feed. Without a profilePrompt no scoring runs and every match scores 5, so minScore must then be 5 or lower. includes/excludes are keywords (whole words or phrases; a trailing * makes a prefix). A new feed only receives jobs first seen after it was created, so it starts empty; check feed_jobs later.",
+    input: CreateFeedBody,
+    method: "POST",
+    path: "/api/v1/feeds",
+    isReadOnly: false,
+  },
+  {
+    name: "update_feed",
+    title: "Change a job feed",
+    description:
+      "Change some settings of one of the user's feeds (feedId from list_feeds); only the fields given change, the others stay as they are. To switch a filter off send null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating or clientMinReviews, [] for jobTypes, 'all' for usOnlyMode, false for paymentVerifiedOnly. Set notificationsMuted to pause notifications without losing matches.",
+    input: t.Object({ feedId: FeedParams.properties.feedId, ...PatchFeedBody.properties }),
+    method: "PATCH",
+    path: "/api/v1/feeds/:feedId",
+    isReadOnly: false,
+  },
+  {
+    name: "feed_jobs",
+    title: "Jobs matched into a feed",
+    description:
+      "The jobs matched into one of the user's feeds (feedId from list_feeds), newest first. Each has matchingScore (0-10), scoreReason (why it got that score), read/starred flags and the job's basics: ciphertext, title, url, hourly range or fixed budget, client country, publish time. unread: true lists only jobs the user has not marked read; minScore raises the bar. Pass a job's ciphertext to get_job for the full posting, then draft_proposal and apply.",
+    input: t.Object({ feedId: FeedParams.properties.feedId, ...FeedJobsQuery.properties }),
+    method: "GET",
+    path: "/api/v1/feeds/:feedId/jobs",
+    isReadOnly: true,
+  },
+  {
+    name: "get_job",
+    title: "Read a job posting",
+    description:
+      "The archived job posting by its ciphertext (the ~... id from feed_jobs): title, full description, skills, budget, screening questions (their position is what apply's questionAnswers use), the client's score 0-100 with the facts and red flags behind it (clientScore), the competition so far (proposalActivity: proposals, interviewing, hired) and this user's feed matches. The client's company id, for client_jobs, is in jobDetailsResponse.data.jobPubDetails.buyer.company.companyId.",
+    input: CipherQuery,
+    method: "GET",
+    path: "/api/jobs/by-ciphertext",
+    isReadOnly: true,
+  },
+  {
+    name: "client_jobs",
+    title: "A client's jobs and history",
+    description:
+      "What is known about a client (buyer) by company id: profile, open jobs, past work history with the freelancers' feedback and amounts, and aggregate stats. Use it to judge a client before applying. The company id is in a job posting from get_job.",
+    input: CompanyParams,
+    method: "GET",
+    path: "/api/clients/:companyId/jobs",
+    isReadOnly: true,
+  },
+  {
+    name: "draft_proposal",
+    title: "Draft a cover letter",
+    description:
+      "Write a cover letter for a job with AI, and answers to screening questions when questions (position + question, from get_job) are given. Costs no credits and submits nothing. Give jobId (the job's ciphertext) or jobTitle + jobDescription; feedId uses that feed's proposalGenerationPrompt. reasoningEffort low takes about 3-5 s, medium 8-12 s, high 20-30 s. Show the draft to the user and let them edit it before calling apply.",
+    input: GenerateProposalBody,
+    method: "POST",
+    path: "/api/auto-apply-v2/generate-proposal",
+    isReadOnly: true,
+  },
+  {
+    name: "apply",
+    title: "Apply to a job",
+    description:
+      "Submit a proposal (cover letter plus optional bid) to a job on the marketplace for the user. Costs 1 auto-apply credit, charged only when the submission succeeds; a failed application costs nothing. Fails with 402 when the account has no free credit and 409 when the job already has an application processing or applied. Only call it after the user approved the cover letter and bid. jobId is the job's ciphertext; profileId (from freelancers) picks the profile, the primary one when omitted; questionAnswers answer screening questions by position. It answers at once with a queueId while the submission runs in the background: then call application_status with that queueId " +
+      `${POLLING}, until applicationStatus is no longer "processing".`,
+    input: ApplyBody,
+    method: "POST",
+    path: "/api/auto-apply-v2/apply",
+    isReadOnly: false,
+    next: (body) =>
+      `The application is queued, not yet submitted. Call application_status with queueId "${String(body.queueId)}" ${POLLING}, until applicationStatus is no longer "processing"; the credit is charged only if it ends "applied".`,
+  },
+  {
+    name: "application_status",
+    title: "Status of an application",
+    description:
+      "Where an application stands: give queueId (from apply) or jobId (the job's ciphertext: its latest application), not both. applicationStatus is \"processing\" while it is being submitted (poll again later), then one of: applied (done), failed (see errorMessage), not_available (job closed), not_eligible (the profile does not meet the job's requirements), not_enough_connects, logged_out (temporary; the service reconnects by itself). proposalStatus tells whether the client viewed or replied.",
+    input: StatusQuery,
+    method: "GET",
+    path: "/api/auto-apply-v2/status",
+    isReadOnly: true,
+  },
+  {
+    name: "applied_jobs",
+    title: "Jobs applied to",
+    description:
+      "The jobs the user applied to or attempted, newest first: title, url, applicationStatus, errorMessage, cover letter, matching score and times. Filter by status (e.g. applied, failed, processing); page with limit (1-200, default 50) and offset.",
+    input: AppliedJobsQuery,
+    method: "GET",
+    path: "/api/auto-apply-v2/applied-jobs",
+    isReadOnly: true,
+  },
+  {
+    name: "freelancers",
+    title: "Freelancer profiles",
+    description:
+      "The freelancers linked to the user's account and their profiles (general and specialized), with hourly rates. A profile's profileId is what apply takes to choose which profile applies; agencies can apply with any of their freelancers.",
+    input: t.Object({}),
+    method: "GET",
+    path: "/api/auto-apply-v2/freelancers",
+    isReadOnly: true,
+  },
+];
+
+/** The resource a feed's latest matches are read from. */
+export const MATCHES_URI_TEMPLATE = "jobpilot://feeds/{feedId}/matches";
+export const matchesUri = (feedId: string) => `jobpilot://feeds/${encodeURIComponent(feedId)}/matches`;
+const MATCHES_URI = /^jobpilot:\/\/feeds\/([^/]+)\/matches$/;
+
+/** The feed id of a matches resource URI, or null when the URI is not one. */
+export function feedIdOfMatchesUri(uri: string): string | null {
+  const m = MATCHES_URI.exec(uri);
+  if (!m) return null;
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return null;
+  }
+}

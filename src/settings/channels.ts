@@ -1,0 +1,34 @@
+/**
+ * Notification channels: where the platforms' APIs are. Production never sets these; they exist so tests and
+ * benchmarks can point every channel at local fakes (tests/helpers/channel-fakes.ts) with no network.
+ * Part of the one list of settings in src/config.ts.
+ */
+import { Type as T } from "@sinclair/typebox";
+import type { Setting } from "./setting";
+
+/** An http(s) origin with no path, or empty for "none". */
+const ORIGIN = "^(https?://[^/?#\\s]+)?$";
+
+export const CHANNEL_SETTINGS = {
+  telegramApiUrl: {
+    env: "JOBPILOT_TELEGRAM_API_URL",
+    flag: undefined,
+    schema: T.String({ pattern: "^https?://[^?#\\s]+[^/?#\\s]$" }),
+    default: "https://api.telegram.org",
+    doc: "Test-only: base URL of the Telegram Bot API (a local fake); channels call <url>/bot<token>/<method>.",
+  },
+  slackWebhookOrigin: {
+    env: "JOBPILOT_SLACK_WEBHOOK_ORIGIN",
+    flag: undefined,
+    schema: T.String({ pattern: ORIGIN }),
+    default: "",
+    doc: "Test-only: an origin (e.g. http://127.0.0.1:8081) whose URLs are accepted as Slack webhook URLs besides https://hooks.slack.com.",
+  },
+  discordWebhookOrigin: {
+    env: "JOBPILOT_DISCORD_WEBHOOK_ORIGIN",
+    flag: undefined,
+    schema: T.String({ pattern: ORIGIN }),
+    default: "",
+    doc: "Test-only: an origin whose URLs (path /api/webhooks/<id>/<token>) are accepted as Discord webhook URLs besides discord.com.",
+  },
+} as const satisfies Record<string, Setting>;

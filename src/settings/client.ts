@@ -1,0 +1,24 @@
+/**
+ * What a command that talks to a running server (over its HTTP API, as a client) needs: where the server is
+ * and the key to call it with. `jobpilot mcp` reads them; the server itself never does.
+ * Part of the one list of settings in src/config.ts.
+ */
+import { Type as T } from "@sinclair/typebox";
+import type { Setting } from "./setting";
+
+export const CLIENT_SETTINGS = {
+  serverUrl: {
+    env: "JOBPILOT_URL",
+    flag: "url",
+    schema: T.Optional(T.String({ pattern: "^https?://[^\\s]+$" })),
+    default: undefined,
+    doc: "Base URL of a running jobpilot server (e.g. http://127.0.0.1:3000, or https://jobs.example.com behind a proxy) that `jobpilot mcp` calls over its HTTP API.",
+  },
+  serverApiKey: {
+    env: "JOBPILOT_API_KEY",
+    flag: undefined,
+    schema: T.Optional(T.String({ minLength: 1 })),
+    default: undefined,
+    doc: "The API key `jobpilot mcp` calls the server with (or, with --db, the account it acts for). Never a flag: command lines are visible to other users of the machine.",
+  },
+} as const satisfies Record<string, Setting>;
