@@ -169,6 +169,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             securitySchemes: {
               apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
               adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+              apiKeyBearer: {
+                type: "http",
+                scheme: "bearer",
+                description: "An API key as a bearer token, where a route takes it so (POST /mcp, as MCP clients send it).",
+              },
             },
           },
           security: [{ apiKey: [] }],

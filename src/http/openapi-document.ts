@@ -180,10 +180,13 @@ const UNAUTHORIZED_TEXT = {
   admin: "Missing or wrong admin token (Authorization: Bearer JOBPILOT_ADMIN_TOKEN)",
 };
 
-/** Who authenticates a route before routing (auth.ts): an API key under /api, the admin token under /admin, nobody elsewhere. */
+/**
+ * Who authenticates a route before routing (auth.ts): an API key under /api and where the policy
+ * asks for one (`apiKey`), the admin token under /admin, nobody elsewhere.
+ */
 function gateOf(route: DocumentedRoute): "api" | "admin" | "none" {
   if (route.hooks?.policy?.public) return "none";
-  if (route.path.startsWith("/api/")) return "api";
+  if (route.path.startsWith("/api/") || route.hooks?.policy?.apiKey) return "api";
   if (route.path.startsWith("/admin/")) return "admin";
   return "none";
 }
@@ -265,8 +268,10 @@ export function buildDocument(opts: {
     const gate = gateOf(route);
 
     operation.operationId = route.hooks?.detail?.operationId ?? identifier(operation.operationId ?? `${method} ${path}`);
-    // Outside /api and /admin no plugin asks for credentials: the document-wide apiKey does not apply.
+    // Outside /api and /admin no plugin asks for credentials: the document-wide apiKey does not apply. A route
+    // whose policy asks for a key outside /api takes it as a bearer token too.
     if (gate === "none" && route.hooks?.detail?.security === undefined) operation.security = [];
+    if (route.hooks?.policy?.apiKey && route.hooks.detail?.security === undefined) operation.security = [{ apiKey: [] }, { apiKeyBearer: [] }];
     for (const parameter of operation.parameters ?? []) {
       if (parameter.schema) parameter.schema = toJsonSchema2020(parameter.schema);
       // A parameter's schema description is the parameter's: generators and the reference page read it there.

@@ -228,8 +228,9 @@ describe("every operation answers only statuses its document lists", () => {
     const { apiKey, accountId } = await t.account();
     const operations = operationsOf(doc);
     const fill = (path: string) => path.replace(/\{[^}]+\}/g, "x");
-    const isApi = (o: Operation) => o.path.startsWith("/api/") && o.op.security?.length !== 0;
-    const isAdmin = (o: Operation) => o.path.startsWith("/admin/") && o.op.security?.length !== 0;
+    const schemes = (o: Operation): Json[] => o.op.security ?? doc.security;
+    const isApi = (o: Operation) => schemes(o).some((s) => "apiKey" in s);
+    const isAdmin = (o: Operation) => schemes(o).some((s) => "adminToken" in s);
     const credentials = (o: Operation) => (isApi(o) ? { key: apiKey } : isAdmin(o) ? { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } } : {});
 
     for (const o of operations) {
