@@ -6,6 +6,7 @@ import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
 import { CHANNEL_SETTINGS } from "./settings/channels";
 import { LIMIT_SETTINGS } from "./settings/limits";
+import { MAINTENANCE_SETTINGS } from "./settings/maintenance";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
 import { SOURCE_SETTINGS } from "./settings/sources";
@@ -30,6 +31,7 @@ export const SETTINGS = {
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
+  ...MAINTENANCE_SETTINGS,
   ...CLIENT_SETTINGS,
 } as const satisfies Record<string, Setting>;
 

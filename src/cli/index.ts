@@ -8,6 +8,8 @@ import { keyCreate, keyList, keyRevoke } from "./key";
 import { dashboardLink } from "./dashboard";
 import { migrateCommand } from "./migrate";
 import { dbCopy } from "./db-copy";
+import { backupCommand, restoreCommand } from "./backup";
+import { serviceInstall } from "./service";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
 import { mcpCommand } from "./mcp";
@@ -16,6 +18,9 @@ export const COMMANDS: Command[] = [
   serveCommand,
   migrateCommand,
   dbCopy,
+  backupCommand,
+  restoreCommand,
+  serviceInstall,
   accountCreate,
   accountList,
   accountLimits,

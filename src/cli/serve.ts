@@ -21,6 +21,10 @@ import { leaseGate, listenForWork } from "../worker/cluster";
 import { isPg } from "../db/client";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
+import { RETENTION_CRON, RETENTION_TASK, runRetention } from "../modules/maintenance/retention.task";
+import { BACKUP_TASK, runBackup, scheduledBackups } from "../modules/maintenance/backup.task";
+import { Cron } from "croner";
+import { ConfigError, SETTINGS } from "../config";
 import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
 
 /** How long a node's lease on a job source lasts without renewal (another node polls it after this). */
@@ -35,6 +39,7 @@ export const serveCommand: Command = {
   options: LISTEN_OPTIONS,
   async run(ctx): Promise<Running> {
     const config = ctx.config();
+    if (config.backupCron) checkCronPattern(SETTINGS.backupCron.env, config.backupCron);
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
     const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
@@ -68,6 +73,8 @@ export const serveCommand: Command = {
         [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx),
         [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx, tracker),
         [TRACK_TASK]: () => trackJobs(deps, findSource),
+        [RETENTION_TASK]: () => runRetention(deps),
+        [BACKUP_TASK]: () => runBackup(deps),
       },
     });
     const applyWorker = new TaskWorker(deps, {
@@ -89,9 +96,13 @@ export const serveCommand: Command = {
     worker.start();
     applyWorker.start();
     deliverer.start();
+    const backups = scheduledBackups(config);
+    if (!backups.on && backups.why) log.warn(backups.why);
     const scheduler = startScheduler(deps, [
       { name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK },
       { name: "proposal-activity-tracker", pattern: config.trackerCron, kind: TRACK_TASK },
+      ...(config.retentionDays > 0 ? [{ name: "retention", pattern: RETENTION_CRON, kind: RETENTION_TASK }] : []),
+      ...(backups.on ? [{ name: "backup", pattern: config.backupCron!, kind: BACKUP_TASK }] : []),
     ]);
     const intake = sourceLoops(deps, sources);
     // On PostgreSQL each source polls on one node at a time: the one holding its lease (renewed every round,
@@ -162,6 +173,15 @@ export const serveCommand: Command = {
     };
   },
 };
+
+/** A cron setting croner cannot read stops the start, naming the variable (as every other bad setting does). */
+function checkCronPattern(env: string, pattern: string): void {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+  } catch (err) {
+    throw new ConfigError(`Invalid ${env}: ${(err as Error).message} (got ${JSON.stringify(pattern)})`);
+  }
+}
 
 /** The webhook deliverer with the server's settings. */
 export function createDeliverer(deps: import("../deps").Deps): WebhookDeliverer {
