@@ -145,7 +145,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
           },
           servers: [
             {
-              url: deps.config.publicUrl ?? "/",
+              url: deps.config.publicUrl ? deps.config.publicUrl.replace(/\/+$/, "") : "/",
               description: deps.config.publicUrl ? "This server (JOBPILOT_PUBLIC_URL)" : "The server that served this document",
             },
           ],

@@ -10,6 +10,13 @@ import type { Setting } from "./setting";
 const ORIGIN = "^(https?://[^/?#\\s]+)?$";
 
 export const CHANNEL_SETTINGS = {
+  publicUrl: {
+    env: "JOBPILOT_PUBLIC_URL",
+    flag: undefined,
+    schema: T.String({ pattern: "^(https?://[^?#\\s]+)?$" }),
+    default: "",
+    doc: "The address people reach this server at (e.g. `https://jobs.example.com`): channel alerts link to the job's dashboard page there. Empty: the address `serve` listens on, as its banner shows it.",
+  },
   telegramApiUrl: {
     env: "JOBPILOT_TELEGRAM_API_URL",
     flag: undefined,

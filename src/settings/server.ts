@@ -42,13 +42,6 @@ export const SERVER_SETTINGS = {
     default: 10,
     doc: "PostgreSQL connections this process keeps open at most.",
   },
-  publicUrl: {
-    env: "JOBPILOT_PUBLIC_URL",
-    flag: undefined,
-    schema: T.Optional(T.String({ pattern: "^https?://[^\\s/?#]+(/[^\\s?#]*[^\\s?#/])?$" })),
-    default: undefined,
-    doc: "The address clients reach this server at, without a trailing slash (e.g. `https://jobs.example.com`): the `servers` entry of the OpenAPI document at /docs/json. Unset: `/`, the host that served the document.",
-  },
   adminToken: {
     env: "JOBPILOT_ADMIN_TOKEN",
     flag: undefined,
