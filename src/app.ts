@@ -26,6 +26,7 @@ import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
+import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 import { mcpRoutes } from "./modules/mcp/index";
 import { sameSecret } from "./lib/same-secret";
 import type { AuthContext } from "./modules/accounts/service";
@@ -169,6 +170,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             securitySchemes: {
               apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
               adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+              metricsToken: { type: "http", scheme: "bearer", description: "JOBPILOT_METRICS_TOKEN (GET /metrics)" },
               apiKeyBearer: {
                 type: "http",
                 scheme: "bearer",
@@ -198,6 +200,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
           },
         },
       )
+      .use(readinessRoutes(deps))
+      .use(deps.config.metricsEnabled ? metricsRoutes(deps, (request) => app.server?.requestIP(request)?.address) : new Elysia())
       .use(feedsRoutes(deps))
       .use(webhooksRoutes(deps))
       .use(applicationsRoutes(deps))

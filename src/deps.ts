@@ -1,7 +1,7 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import { settled, type Db } from "./db/client";
+import { isPg, settled, type Db } from "./db/client";
 import type { MigrateResult } from "./db/migrate";
 import { closeAnyDatabase, openMigrated } from "./db/open";
 import type { Clock } from "./lib/clock";
@@ -18,6 +18,8 @@ import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
 import { createSandboxDriver } from "./marketplace/sandbox/driver";
 import { createBridgeDriver } from "./marketplace/bridge/driver";
+import { Metrics } from "./metrics";
+import { Liveness } from "./worker/liveness";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -49,6 +51,10 @@ export interface Deps {
   webhookRetryScheduleMs: number[];
   /** DNS for outgoing webhooks; tests replace it. */
   resolve?: Resolver;
+  /** This process's Prometheus metrics (one registry per Deps, so tests never share one). */
+  metrics: Metrics;
+  /** The background loops `serve` started, whose heartbeats /readyz reads. */
+  liveness: Liveness;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
@@ -102,6 +108,8 @@ export async function createDeps(config: Config, base: { clock: Clock; log: Logg
       privateHint: `to allow private addresses (e.g. a receiver on your LAN) set ${SETTINGS.webhookAllowPrivate.env}=true, or list the host or its CIDR in ${SETTINGS.webhookAllowlist.env}`,
     },
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
+    metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
+    liveness: new Liveness(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };

@@ -12,6 +12,7 @@ import { backupCommand, restoreCommand } from "./backup";
 import { serviceInstall } from "./service";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
+import { doctorCommand } from "./doctor";
 import { mcpCommand } from "./mcp";
 
 export const COMMANDS: Command[] = [
@@ -34,6 +35,7 @@ export const COMMANDS: Command[] = [
   sourceStatus,
   sourceConnect,
   dashboardLink,
+  doctorCommand,
   mcpCommand,
 ];
 

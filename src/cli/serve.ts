@@ -78,6 +78,7 @@ export const serveCommand: Command = {
       },
     });
     const applyWorker = new TaskWorker(deps, {
+      name: "apply",
       concurrency: config.applyConcurrency,
       leaseMs: config.taskLeaseMs,
       perKey: { key: (p: { accountId?: string }) => p.accountId ?? "", limit: config.applyConcurrencyPerAccount },
@@ -116,6 +117,8 @@ export const serveCommand: Command = {
       : [];
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();
+    // What /readyz and the metrics watch: a loop that stops or hangs makes this node unready.
+    deps.liveness.watch(worker, applyWorker, deliverer, ...scheduler.heartbeats, ...intake, ...loops);
 
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     // What a browser on this machine opens (a wildcard listen address is not one).
@@ -190,6 +193,7 @@ export function createDeliverer(deps: import("../deps").Deps): WebhookDeliverer 
     clock: deps.clock,
     log: deps.log.child({ component: "webhooks" }),
     resolve: deps.resolve,
+    metrics: deps.metrics,
     config: {
       webhookRetryScheduleMs: deps.webhookRetryScheduleMs,
       webhookTimeoutMs: deps.config.webhookTimeoutMs,
