@@ -789,6 +789,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Needs `Authorization: Bearer <JOBPILOT_METRICS_TOKEN>` when that is set; otherwise answers only requests made directly from this machine (loopback, no proxy headers).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: migrations applied, database answering, background loops alive
+         * @description 503 with `reason` when any check fails. For load balancers and orchestrators; /healthz stays the cheap liveness probe.
+         */
+        get: operations["getReadyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     jobMatched: {
@@ -7185,6 +7225,200 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Status 403 */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ready: boolean;
+                        /** @description Why not, one clause per failing check */
+                        reason?: string;
+                        checks: {
+                            database: {
+                                ok: boolean;
+                                error?: string;
+                            };
+                            migrations: {
+                                ok: boolean;
+                                applied?: number;
+                                /** @description This version's migrations */
+                                expected?: number;
+                                pending?: string[];
+                                /** @description Migrations of a newer version (does not make it unready) */
+                                unknown?: string[];
+                            };
+                            loops: {
+                                ok: boolean;
+                                loops: {
+                                    /** @description tasks, apply (the submit worker), webhooks, source:<name>, schedule:<name>, usage-flush */
+                                    name: string;
+                                    ok: boolean;
+                                    /** @description Seconds since the loop last ticked */
+                                    lastTickAgoS: number;
+                                    /** @description stopped, or how long it has been silent */
+                                    reason?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this request needs is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ready: boolean;
+                        /** @description Why not, one clause per failing check */
+                        reason?: string;
+                        checks: {
+                            database: {
+                                ok: boolean;
+                                error?: string;
+                            };
+                            migrations: {
+                                ok: boolean;
+                                applied?: number;
+                                /** @description This version's migrations */
+                                expected?: number;
+                                pending?: string[];
+                                /** @description Migrations of a newer version (does not make it unready) */
+                                unknown?: string[];
+                            };
+                            loops: {
+                                ok: boolean;
+                                loops: {
+                                    /** @description tasks, apply (the submit worker), webhooks, source:<name>, schedule:<name>, usage-flush */
+                                    name: string;
+                                    ok: boolean;
+                                    /** @description Seconds since the loop last ticked */
+                                    lastTickAgoS: number;
+                                    /** @description stopped, or how long it has been silent */
+                                    reason?: string;
+                                }[];
+                            };
+                        };
+                    };
                 };
             };
         };
