@@ -57,7 +57,7 @@ export function feedsRoutes(deps: Deps) {
       {
         policy,
         body: CreateFeedBody,
-        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500) },
+        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) },
         detail: {
           tags,
           operationId: "createFeed",
@@ -65,6 +65,7 @@ export function feedsRoutes(deps: Deps) {
           description:
             "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). " +
             "409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
+            "(extension) 404 when channelIds names a channel that is not one of the account's. " +
             CROSS_FIELD_RULES,
         },
       },
