@@ -16,12 +16,15 @@ const INTERRUPTED =
  * outcome releases it; an application already settled changes nothing.
  */
 async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): Promise<void> {
-  await tx(deps.db, async (db) => {
+  const settled = await tx(deps.db, async (db) => {
     const nowTs = deps.clock.now();
-    if (!(await repo.settle(db, app, outcome, nowTs))) return;
+    if (!(await repo.settle(db, app, outcome, nowTs))) return false;
     if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
     else await releaseHeldCredit(db, app.accountId);
+    return true;
   });
+  // Counted once it committed, and only by the settle that won (tx may run the callback again on PostgreSQL).
+  if (settled) deps.metrics.applications.labels(outcome.status).inc();
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
 }
 

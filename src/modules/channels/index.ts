@@ -18,7 +18,12 @@ export function channelsRoutes(deps: Deps) {
     .get("", async ({ auth }) => ({ channels: await channels.listChannels(deps, auth) }), {
       policy,
       response: { 200: ChannelList, ...errorResponses(401, 429, 500, 503) },
-      detail: { tags, summary: "List the account's notification channels" },
+      detail: {
+        tags,
+        operationId: "listChannels",
+        summary: "(extension) List the account's notification channels",
+        description: "Oldest first, each with its settings masked, its delivery mode, and when it last delivered or why it last failed.",
+      },
     })
     .post(
       "",
@@ -33,7 +38,8 @@ export function channelsRoutes(deps: Deps) {
         response: { 201: ChannelEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
         detail: {
           tags,
-          summary: "Add a notification channel",
+          operationId: "createChannel",
+          summary: "(extension) Add a notification channel",
           description:
             "Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. " +
             "503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.",
@@ -44,7 +50,12 @@ export function channelsRoutes(deps: Deps) {
       policy,
       params: ChannelParams,
       response: { 200: ChannelEnvelope, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Get a notification channel" },
+      detail: {
+        tags,
+        operationId: "getChannel",
+        summary: "(extension) Get a notification channel",
+        description: "Its settings masked. Another account's channel is a 404.",
+      },
     })
     .patch("/:channelId", async ({ auth, params, body }) => ({ channel: await channels.patchChannel(deps, auth, params.channelId, body) }), {
       policy,
@@ -53,7 +64,8 @@ export function channelsRoutes(deps: Deps) {
       response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
       detail: {
         tags,
-        summary: "Change a notification channel",
+        operationId: "updateChannel",
+        summary: "(extension) Change a notification channel",
         description:
           "Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.",
       },
@@ -62,6 +74,11 @@ export function channelsRoutes(deps: Deps) {
       policy,
       params: ChannelParams,
       response: { 200: ChannelDeleted, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Delete a notification channel (it leaves every feed; alerts not yet sent to it are dropped)" },
+      detail: {
+        tags,
+        operationId: "deleteChannel",
+        summary: "(extension) Delete a notification channel",
+        description: "It leaves every feed's channelIds; its alerts not yet sent are skipped.",
+      },
     });
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
 import { retryAfterMs } from "../../lib/retry-after";
@@ -36,7 +37,11 @@ export interface DelivererDeps {
   secretKey: string | null;
   /** The process's pace of sends per platform limit (deps.channelPacer). */
   pacer: Pacer;
+  metrics: Metrics;
 }
+
+/** The deliveries' kind label on the shared delivery metrics (notification channels count under their own). */
+const KIND = "webhook";
 
 const DEDUPE_WINDOW_MS = 24 * 3_600_000;
 
@@ -233,7 +238,7 @@ export class WebhookDeliverer extends PoolLoop {
   }
 
   private async deliverToWebhook(e: outbox.EventRow, feed: FeedRow): Promise<void> {
-    const { db, clock, config } = this.deps;
+    const { db, clock, config, metrics } = this.deps;
     const now = clock.now();
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
       await outbox.setEventState(db, e.seq, {
@@ -241,20 +246,24 @@ export class WebhookDeliverer extends PoolLoop {
         nextAttemptAtTs: null,
         lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL",
       });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     // Muted means nothing is sent, including events written before the feed was muted.
     if (feed.notificationsMuted) {
       await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
       await outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     const payload = await eventPayload(this.deps.db, this.deps.clock, e, { id: feed.id, title: feed.title });
     if (payload === null) {
       await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     const body = JSON.stringify(payload);
@@ -287,10 +296,11 @@ export class WebhookDeliverer extends PoolLoop {
       } else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
       else error = `connection failed: ${(err as Error)?.message ?? String(err)}`;
     }
-    const durationMs = Math.round(performance.now() - started);
-    const attempt = { startedAtTs: now, durationMs, statusCode, error };
+    const seconds = (performance.now() - started) / 1000;
+    const attempt = { startedAtTs: now, durationMs: Math.round(seconds * 1000), statusCode, error };
     if (error === null) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
+      metrics.delivery(KIND, "delivered", seconds);
       if (feed.webhookFailingSinceTs !== null) await noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
       return;
     }
@@ -299,9 +309,11 @@ export class WebhookDeliverer extends PoolLoop {
     const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter, failedAt);
     if (delay !== null) {
       await this.book(e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      metrics.delivery(KIND, "retry", seconds);
       return;
     }
     await this.book(e, attempt, { status: "failed", nextAttemptAtTs: null });
+    metrics.delivery(KIND, "failed", seconds);
     const state = await noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
     this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", {
       event: e.id,
@@ -311,9 +323,10 @@ export class WebhookDeliverer extends PoolLoop {
     });
   }
 
-  /** Ends an event without an attempt: it will not be sent (and says why). */
-  private async skip(e: outbox.EventRow, status: "skipped" | "suppressed", why: string): Promise<void> {
+  /** Ends a channel's event without an attempt: it will not be sent (and says why). */
+  private async skip(e: outbox.EventRow, kind: string, status: "skipped" | "suppressed", why: string): Promise<void> {
     await outbox.setEventState(this.deps.db, e.seq, { status, nextAttemptAtTs: null, lastError: why });
+    this.deps.metrics.delivery(kind, "skipped");
   }
 
   /**
@@ -322,14 +335,16 @@ export class WebhookDeliverer extends PoolLoop {
    * newer events (outbox.channelHead), and waits for nothing else.
    */
   private async deliverToChannel(e: outbox.EventRow, feed: FeedRow): Promise<void> {
-    const { db, clock, config, pacer } = this.deps;
-    if (feed.notificationsMuted) return this.skip(e, "skipped", "Notifications are muted on this feed");
+    const { db, clock, config, pacer, metrics } = this.deps;
+    // Counted by platform (the metrics' `kind`); an event whose channel is gone counts as "channel".
     const row = await findChannelById(db, e.target);
-    if (!row) return this.skip(e, "skipped", "The channel was deleted");
-    if (!(await isChannelOfFeed(db, feed.id, row.id))) return this.skip(e, "skipped", "The channel is no longer on this feed");
+    const kind = row?.type ?? "channel";
+    if (feed.notificationsMuted) return this.skip(e, kind, "skipped", "Notifications are muted on this feed");
+    if (!row) return this.skip(e, kind, "skipped", "The channel was deleted");
+    if (!(await isChannelOfFeed(db, feed.id, row.id))) return this.skip(e, kind, "skipped", "The channel is no longer on this feed");
     const now = clock.now();
     if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
-      return this.skip(e, "suppressed", "This job already notified this channel of this feed within 24 hours");
+      return this.skip(e, kind, "suppressed", "This job already notified this channel of this feed within 24 hours");
     }
     let channel: ChannelTarget;
     try {
@@ -339,22 +354,25 @@ export class WebhookDeliverer extends PoolLoop {
       const error = (err as Error).message;
       await this.book(e, { startedAtTs: now, durationMs: 0, statusCode: null, error }, { status: "failed", nextAttemptAtTs: null });
       await noteChannelOutcome(db, row.id, { error });
+      metrics.delivery(kind, "failed");
       return;
     }
     const buckets = this.channels.buckets(channel);
     const waitMs = pacer.waitMs(buckets, now);
     if (waitMs > 0) return this.pause(e.target, now + waitMs);
     const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
-    if (payload === null) return this.skip(e, "skipped", "The matched job is no longer archived");
+    if (payload === null) return this.skip(e, kind, "skipped", "The matched job is no longer archived");
     // Asked again at the last moment: another delivery may have taken the slot while the payload was read.
     const startedAtTs = clock.now();
     const stillWaitMs = pacer.reserve(buckets, startedAtTs);
     if (stillWaitMs > 0) return this.pause(e.target, startedAtTs + stillWaitMs);
     const outcome = await this.channels.send(channel, payload);
     const attempt = { startedAtTs, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error };
+    const seconds = outcome.durationMs / 1000;
     if (outcome.ok) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
       await noteChannelOutcome(db, row.id, { deliveredAtTs: startedAtTs + outcome.durationMs });
+      metrics.delivery(kind, "delivered", seconds);
       return;
     }
     const failedAt = clock.now();
@@ -365,10 +383,12 @@ export class WebhookDeliverer extends PoolLoop {
     const delay = !outcome.isRetryable || scheduled === undefined ? null : (outcome.retryAfterMs ?? scheduled);
     if (delay !== null) {
       await this.book(e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      metrics.delivery(kind, "retry", seconds);
       // The channel's newer events wait behind this one (channelHead): no need to look at them before then.
       this.pause(e.target, failedAt + delay);
     } else {
       await this.book(e, attempt, { status: "failed", nextAttemptAtTs: null });
+      metrics.delivery(kind, "failed", seconds);
       this.deps.log.warn("channel event failed", { event: e.id, feed: feed.id, channel: row.id, type: row.type, error });
     }
     await noteChannelOutcome(db, row.id, { error });
