@@ -69,7 +69,8 @@ function unwrap(s: string): string {
 /**
  * One spelling for a SQL expression of either dialect (a partial index predicate, a check, a default):
  * no casts, no identifier quotes or table qualifiers, `x = ANY (ARRAY[a, b])` as `x IN (a, b)`, booleans as
- * 0/1, a one-item IN as `=`, single spaces, no wrapping parentheses, lower case.
+ * 0/1, a one-item IN as `=`, `!=` as `<>`, single spaces, no wrapping parentheses (around the whole, nor
+ * around each operand of a top-level AND, which PostgreSQL adds), lower case.
  */
 export function normaliseExpression(expr: string, table?: string): string {
   let s = expr.replace(/::[a-z_]+(?: precision| varying)?(?:\[\])?/gi, "");
@@ -79,8 +80,26 @@ export function normaliseExpression(expr: string, table?: string): string {
   s = s.replace(/(\w+)\s+IN\s*\(\s*('[^',]*'|-?\d+)\s*\)/gi, "$1 = $2"); // PostgreSQL keeps a one-item IN as "="
   s = s.replace(/\btrue\b/gi, "1").replace(/\bfalse\b/gi, "0");
   s = s.replace(/'(-?\d+(?:\.\d+)?)'/g, "$1");
+  s = s.replace(/!=/g, "<>");
   s = s.replace(/\s+/g, " ").replace(/\(\s+/g, "(").replace(/\s+\)/g, ")");
-  return unwrap(s).toLowerCase();
+  return topLevelAnd(unwrap(s)).map(unwrap).join(" and ").toLowerCase();
+}
+
+/** The operands of an expression's top-level ANDs (the expression alone when it has none). */
+function topLevelAnd(expr: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < expr.length; i++) {
+    if (expr[i] === "(") depth++;
+    else if (expr[i] === ")") depth--;
+    else if (depth === 0 && /^ and /i.test(expr.slice(i, i + 5))) {
+      parts.push(expr.slice(from, i).trim());
+      from = i + 5;
+    }
+  }
+  parts.push(expr.slice(from).trim());
+  return parts;
 }
 
 const sortKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
@@ -255,7 +274,12 @@ describe("expression normalising", () => {
     same("'exclude'", "'exclude'::text");
     same("false", "false");
     same("1", "'1'::double precision");
+    same(
+      "status IN ('pending', 'retrying') AND target != 'webhook'",
+      "((status = ANY (ARRAY['pending'::text, 'retrying'::text])) AND (target <> 'webhook'::text))",
+    );
     expect(normaliseExpression("(a) = (b)")).toBe("(a) = (b)");
+    expect(normaliseExpression("a = 1 AND b = 2")).not.toBe(normaliseExpression("a = 1 AND b = 3"));
     expect(normaliseExpression("status IN ('a')")).not.toBe(normaliseExpression("status IN ('b')"));
   });
 

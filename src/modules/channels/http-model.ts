@@ -104,3 +104,4 @@ export const ChannelTestResult = t.Object(
   },
   { title: "ChannelTestResult" },
 );
+export type ChannelTestResult = typeof ChannelTestResult.static;

@@ -65,7 +65,7 @@ export function feedsRoutes(deps: Deps) {
           description:
             "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). " +
             "409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
-            "(extension) 404 when channelIds names a channel that is not one of the account's. " +
+            "404 when channelIds names a channel that is not one of the account's. " +
             CROSS_FIELD_RULES,
         },
       },
@@ -91,7 +91,7 @@ export function feedsRoutes(deps: Deps) {
         operationId: "updateFeed",
         summary: "Update a feed",
         description:
-          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400. " +
+          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []; channelIds []. A body with no updatable field is a 400; 404 also when channelIds names a channel that is not one of the account's. " +
           `${CROSS_FIELD_RULES} The minScore rule applies to the feed as it would be after the change.`,
       },
     })

@@ -12,6 +12,7 @@ import type { AuthContext } from "../accounts/service";
 import type { Pacer } from "../channels/pace";
 import { findChannel, noteChannelOutcome } from "../channels/repo";
 import type { ChannelTarget } from "../channels/model";
+import type { ChannelTestResult } from "../channels/http-model";
 import type { ChannelSender } from "./channel-delivery";
 import { samplePayload } from "./event-payload";
 
@@ -19,15 +20,6 @@ export interface ChannelTestDeps {
   db: Db;
   clock: Clock;
   channelPacer: Pacer;
-}
-
-export interface ChannelTestResult {
-  ok: boolean;
-  statusCode: number | null;
-  error: string | null;
-  retryAfterMs: number | null;
-  messageId?: string;
-  durationMs: number;
 }
 
 /**

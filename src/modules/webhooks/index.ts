@@ -97,7 +97,7 @@ export function webhooksRoutes(deps: Deps) {
         operationId: "listDeliveries",
         summary: "(extension) The feed's outbox events (webhook and channels) and their attempts, newest first",
         description:
-          "With the webhook endpoint's state (disabled, failing since). Filter by status; page with limit and offset. Channel alerts held for a digest, and the digests, are listed too.",
+          "Each event with its target (the webhook, or one of the feed's channels) and the endpoint's state (disabled, failing since). Filter by status; page with limit and offset. Channel alerts held for a digest, and the digests (channel.digest), are listed too.",
       },
     })
     .post(

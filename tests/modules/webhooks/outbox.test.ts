@@ -283,6 +283,59 @@ describe("outbox and delivery records", () => {
   });
 });
 
+/**
+ * Two nodes draining one outbox as deliverers do (claim, send with a random delay, book, let the feed go
+ * after its last event in flight), until nothing is due. Counts an overlap whenever an event goes while
+ * another of its target key is in flight, or while another node works on its feed. Returns what each target
+ * key received, in arrival order (events earlier tests left due are sent too).
+ */
+async function drainOnTwoNodes(nodes: Db[]): Promise<{ received: Map<string, string[]>; overlaps: number; sentBy: number[] }> {
+  const received = new Map<string, string[]>();
+  const holders = new Map<string, { node: number; inFlight: number }>();
+  const keysInFlight = new Set<string>();
+  let overlaps = 0;
+  const sentBy = nodes.map(() => 0);
+  async function node(db: Db, index: number): Promise<void> {
+    const busy = new Set<string>();
+    const running = new Set<Promise<void>>();
+    const deadline = performance.now() + 20_000;
+    while (performance.now() < deadline) {
+      const claimed = await outbox.claimDueEvents(db, T0 + 1_000, 64, 4 - running.size, busy, 60_000);
+      const perFeed = new Map<string, number>();
+      for (const e of claimed.events) perFeed.set(e.feedId, (perFeed.get(e.feedId) ?? 0) + 1);
+      for (const e of claimed.events) {
+        const key = outbox.targetKey(e.feedId, e.target);
+        busy.add(key);
+        const work = (async () => {
+          const holder = holders.get(e.feedId);
+          if ((holder !== undefined && holder.node !== index) || keysInFlight.has(key)) overlaps++;
+          holders.set(e.feedId, { node: index, inFlight: (holder?.node === index ? holder.inFlight : 0) + 1 });
+          keysInFlight.add(key);
+          received.set(key, [...(received.get(key) ?? []), e.id]);
+          sentBy[index]!++;
+          await Bun.sleep(Math.random() * 3);
+          keysInFlight.delete(key);
+          const held = holders.get(e.feedId)!;
+          if (--held.inFlight === 0) holders.delete(e.feedId);
+          await repo.recordAttempt(db, e, attemptAt(T0 + 1_000), delivered);
+          const left = perFeed.get(e.feedId)! - 1;
+          perFeed.set(e.feedId, left);
+          if (left === 0) await outbox.releaseFeeds(db, [e.feedId], claimed.leaseUntilTs!);
+        })().finally(() => {
+          busy.delete(key);
+          running.delete(work);
+        });
+        running.add(work);
+      }
+      if (running.size === 0 && (await outbox.dueEvents(db, T0 + 1_000, 1)).length === 0) return;
+      await (running.size > 0 ? Promise.race(running) : Bun.sleep(1));
+    }
+    throw new Error("the outbox did not drain");
+  }
+  await Promise.all(nodes.map((db, i) => node(db, i)));
+  return { received, overlaps, sentBy };
+}
+
 describePg("two nodes sharing one outbox", () => {
   let pg: TestPgDatabase;
   let nodes: Db[];
@@ -303,46 +356,15 @@ describePg("two nodes sharing one outbox", () => {
     const expected = new Map<string, string[]>(feedIds.map((f) => [f, []]));
     for (let i = 0; i < 30; i++) for (const f of feedIds) expected.get(f)!.push(await addEvent(i % 2 ? a : b, f, T0 + i));
 
-    const received = new Map<string, string[]>(feedIds.map((f) => [f, []]));
-    const inFlight = new Map<string, number>();
-    let overlaps = 0;
-    const sentBy = [0, 0];
-    async function node(db: Db, index: number): Promise<void> {
-      const busy = new Set<string>();
-      const running = new Set<Promise<void>>();
-      const deadline = performance.now() + 20_000;
-      while (performance.now() < deadline) {
-        const claimed = await outbox.claimDueEvents(db, T0 + 1_000, 64, 4 - running.size, busy, 60_000);
-        for (const e of claimed.events) {
-          busy.add(e.feedId);
-          const work = (async () => {
-            if ((inFlight.get(e.feedId) ?? 0) > 0) overlaps++;
-            inFlight.set(e.feedId, (inFlight.get(e.feedId) ?? 0) + 1);
-            received.get(e.feedId)!.push(e.id);
-            sentBy[index]!++;
-            await Bun.sleep(Math.random() * 3);
-            inFlight.set(e.feedId, inFlight.get(e.feedId)! - 1);
-            await repo.recordAttempt(db, e, attemptAt(T0 + 1_000), delivered);
-            await outbox.releaseFeeds(db, [e.feedId], claimed.leaseUntilTs!);
-          })().finally(() => {
-            busy.delete(e.feedId);
-            running.delete(work);
-          });
-          running.add(work);
-        }
-        if (running.size === 0 && (await outbox.dueEvents(db, T0 + 1_000, 1)).length === 0) return;
-        await (running.size > 0 ? Promise.race(running) : Bun.sleep(1));
-      }
-      throw new Error("the outbox did not drain");
-    }
-    await Promise.all([node(a, 0), node(b, 1)]);
+    const { received, overlaps, sentBy } = await drainOnTwoNodes(nodes);
 
     expect(overlaps).toBe(0);
     for (const f of feedIds) {
       // At least once and in order: what arrived, with repeats folded, is exactly the feed's events in match order.
-      const folded = received.get(f)!.filter((id, i, all) => all.indexOf(id) === i);
+      const got = received.get(f) ?? [];
+      const folded = got.filter((id, i, all) => all.indexOf(id) === i);
       expect(folded).toEqual(expected.get(f)!);
-      expect(received.get(f)!.every((id, i, all) => i === 0 || expected.get(f)!.indexOf(id) >= expected.get(f)!.indexOf(all[i - 1]!))).toBe(true);
+      expect(got.every((id, i, all) => i === 0 || expected.get(f)!.indexOf(id) >= expected.get(f)!.indexOf(all[i - 1]!))).toBe(true);
     }
     expect(sentBy[0]! > 0 && sentBy[1]! > 0).toBe(true);
   }, 30_000);
@@ -406,51 +428,10 @@ describePg("two nodes sharing one outbox", () => {
           const key = outbox.targetKey(f, target);
           expected.set(key, [...(expected.get(key) ?? []), await addEvent(i % 2 ? a : b, f, T0 + i, undefined, toChannel(target))]);
         }
-    const received = new Map<string, string[]>([...expected.keys()].map((k) => [k, []]));
-    const nodeOf = new Map<string, number>();
-    let overlaps = 0;
-    const sentBy = [0, 0];
-    async function node(db: Db, index: number): Promise<void> {
-      const busy = new Set<string>();
-      const running = new Set<Promise<void>>();
-      const deadline = performance.now() + 20_000;
-      while (performance.now() < deadline) {
-        const claimed = await outbox.claimDueEvents(db, T0 + 1_000, 64, 8 - running.size, busy, 60_000);
-        const perFeed = new Map<string, number>();
-        for (const e of claimed.events) perFeed.set(e.feedId, (perFeed.get(e.feedId) ?? 0) + 1);
-        for (const e of claimed.events) {
-          const key = outbox.targetKey(e.feedId, e.target);
-          busy.add(key);
-          const work = (async () => {
-            const holder = nodeOf.get(e.feedId);
-            if (holder !== undefined && holder !== index) overlaps++;
-            nodeOf.set(e.feedId, index);
-            // Events the earlier tests left due in this database are sent (booked) too, just not counted.
-            received.get(key)?.push(e.id);
-            sentBy[index]!++;
-            await Bun.sleep(Math.random() * 3);
-            await repo.recordAttempt(db, e, attemptAt(T0 + 1_000), delivered);
-            const left = perFeed.get(e.feedId)! - 1;
-            perFeed.set(e.feedId, left);
-            if (left === 0) {
-              nodeOf.delete(e.feedId);
-              await outbox.releaseFeeds(db, [e.feedId], claimed.leaseUntilTs!);
-            }
-          })().finally(() => {
-            busy.delete(key);
-            running.delete(work);
-          });
-          running.add(work);
-        }
-        if (running.size === 0 && (await outbox.dueEvents(db, T0 + 1_000, 1)).length === 0) return;
-        await (running.size > 0 ? Promise.race(running) : Bun.sleep(1));
-      }
-      throw new Error("the outbox did not drain");
-    }
-    await Promise.all([node(a, 0), node(b, 1)]);
+    const { received, overlaps, sentBy } = await drainOnTwoNodes(nodes);
     expect(overlaps).toBe(0);
     for (const [key, ids] of expected) {
-      const got = received.get(key)!;
+      const got = received.get(key) ?? [];
       expect(
         got.filter((id, i) => got.indexOf(id) === i),
         key,
