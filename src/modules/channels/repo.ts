@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { channels } from "../../db/schema";
@@ -42,6 +42,12 @@ export function findChannelById(db: Db, id: string): Promise<ChannelRow | undefi
     },
     { id },
   );
+}
+
+/** Every channel of one kind, whoever owns it (the Telegram bots to poll), newest change first. */
+export function channelsOfType(db: Db, type: ChannelRow["type"]): Promise<ChannelRow[]> {
+  const { channels } = tables(db);
+  return many(db, db.select().from(channels).where(eq(channels.type, type)).orderBy(desc(channels.updatedAtTs)));
 }
 
 /** An account's channels, oldest first. */

@@ -7,7 +7,8 @@
  */
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
-import type { ChannelTarget, SendOutcome } from "../channels/model";
+import type { ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
+import { alertKeyboard } from "../channels/telegram-actions";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
 import { renderAlert } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
@@ -58,10 +59,20 @@ export class ChannelSender {
     return base ? `${base.replace(/\/+$/, "")}/dashboard/jobs/${encodeURIComponent(jobId)}` : null;
   }
 
+  /**
+   * One alert as its platform's message. A matched job's Telegram alert carries the buttons to act on it
+   * (a test alert's sample job is in no feed, so it has none).
+   */
+  render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload): ChannelMessages[T] {
+    const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+    if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId);
+    return message;
+  }
+
   /** Renders and sends one alert: one attempt, no waiting, no retry. */
   async send(channel: ChannelTarget, payload: WebhookPayload): Promise<SendOutcome & { durationMs: number }> {
     const { clock, egress, resolve, config } = this.deps;
-    const message = renderAlert(channel.type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: clock.now() });
+    const message = this.render(channel.type, payload);
     const started = performance.now();
     const outcome = await sendMessage(channel, message, {
       timeoutMs: config.timeoutMs,
