@@ -20,6 +20,7 @@ import { dashboardRoutes } from "./modules/dashboard/index";
 import { feedsRoutes } from "./modules/feeds/index";
 import { channelsRoutes } from "./modules/channels/index";
 import { channelTestRoutes, webhooksRoutes } from "./modules/webhooks/index";
+import { telegramRoutes } from "./modules/telegram/index";
 import { WebhookPayloadSchema } from "./modules/webhooks/model";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes } from "./modules/intake/index";
@@ -185,6 +186,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(feedsRoutes(deps))
       .use(channelsRoutes(deps))
       .use(channelTestRoutes(deps))
+      .use(telegramRoutes(deps))
       .use(webhooksRoutes(deps))
       .use(applicationsRoutes(deps))
       .use(proposalsRoutes(deps))

@@ -39,6 +39,11 @@ export async function replaceBindingCode(db: Db, row: BindingCodeRow): Promise<v
   await exec(db, db.insert(telegramBindingCodes).values(row));
 }
 
+export function findBindingCode(db: Db, codeHash: string): Promise<BindingCodeRow | undefined> {
+  const { telegramBindingCodes } = tables(db);
+  return one(db, db.select().from(telegramBindingCodes).where(eq(telegramBindingCodes.codeHash, codeHash)));
+}
+
 /** Takes a code out (it works once), expired or not; undefined when there is no such code. */
 export function takeBindingCode(db: Db, codeHash: string): Promise<BindingCodeRow | undefined> {
   const { telegramBindingCodes } = tables(db);

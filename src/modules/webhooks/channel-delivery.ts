@@ -5,6 +5,7 @@
  * (Pacer, one per process in deps) is asked by the callers: the deliverer
  * pauses a channel that must wait, the test route waits briefly or refuses.
  */
+import type { Deps } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
 import type { ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
@@ -29,6 +30,23 @@ export interface ChannelSenderDeps {
     /** Where this server's dashboard is reached (JOBPILOT_PUBLIC_URL); null: alerts carry no dashboard link. */
     dashboardBaseUrl: string | null;
   };
+}
+
+/**
+ * A sender with the server's settings. Alerts link to the dashboard at JOBPILOT_PUBLIC_URL, else at
+ * `listenUrl` (serve's own address), else nowhere. deps.resolve is read at each send (tests replace it).
+ */
+export function channelSenderOf(deps: Deps, listenUrl: string | null = null): ChannelSender {
+  return new ChannelSender({
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    pacer: deps.channelPacer,
+    egress: deps.egress,
+    get resolve() {
+      return deps.resolve;
+    },
+    config: { timeoutMs: deps.config.webhookTimeoutMs, telegramApiUrl: deps.config.telegramApiUrl, dashboardBaseUrl: deps.config.publicUrl || listenUrl },
+  });
 }
 
 /** Opened configs kept at most: the envelope text is the key, so a changed channel is opened afresh. */
