@@ -50,30 +50,22 @@ const ConfigInput = t.Record(t.String(), t.Unknown(), {
 
 const Name = t.String({ minLength: 1, maxLength: 100, description: "Your name for the channel, e.g. “Phone” or “#leads”." });
 
-export const CreateChannelBody = t.Object(
-  {
-    type: ChannelTypeSchema,
-    name: Name,
-    config: ConfigInput,
-    mode: t.Optional(ChannelMode),
-    digestEvery: t.Optional(t.Nullable(DigestEvery)),
-    quietHours: t.Optional(t.Nullable(QuietHours)),
-  },
-  { title: "ChannelCreate" },
-);
+/** What a client may write; on create type, name and config are required. */
+const channelFields = {
+  type: ChannelTypeSchema,
+  name: Name,
+  config: ConfigInput,
+  mode: ChannelMode,
+  digestEvery: t.Nullable(DigestEvery),
+  quietHours: t.Nullable(QuietHours),
+};
+const { type, name, config, ...deliveryFields } = channelFields;
+
+export const CreateChannelBody = t.Object({ type, name, config, ...t.Partial(t.Object(deliveryFields)).properties }, { title: "ChannelCreate" });
 export type CreateChannelBody = typeof CreateChannelBody.static;
 
-export const PatchChannelBody = t.Object(
-  {
-    type: t.Optional(ChannelTypeSchema),
-    name: t.Optional(Name),
-    config: t.Optional(ConfigInput),
-    mode: t.Optional(ChannelMode),
-    digestEvery: t.Optional(t.Nullable(DigestEvery)),
-    quietHours: t.Optional(t.Nullable(QuietHours)),
-  },
-  { title: "ChannelPatch" },
-);
+/** `type` may be sent back (a form does) but cannot change. */
+export const PatchChannelBody = t.Partial(t.Object(channelFields), { title: "ChannelPatch" });
 export type PatchChannelBody = typeof PatchChannelBody.static;
 
 export const Channel = t.Object(
