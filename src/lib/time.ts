@@ -13,7 +13,6 @@ export function monthOf(ts: number): string {
   return iso(ts).slice(0, 7);
 }
 
-
 const DAY_MS = 86_400_000;
 
 /** UTC midnight of the day `ts` falls in: where "today" starts for daily counts. */

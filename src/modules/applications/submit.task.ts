@@ -78,7 +78,10 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
         });
       }
       if (missing.length > 0) {
-        const drafted = await answerQuestions(deps, await accountAuth(deps.db, app.accountId, { keyId: "", keyLabel: null }), job, missing, { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid });
+        const drafted = await answerQuestions(deps, await accountAuth(deps.db, app.accountId, { keyId: "", keyLabel: null }), job, missing, {
+          hourlyRate: app.hourlyRate,
+          fixedBid: app.fixedBid,
+        });
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
       }
       await repo.markSubmitting(deps.db, app.id, answers);

@@ -50,6 +50,19 @@ export function channelsOfType(db: Db, type: ChannelRow["type"]): Promise<Channe
   return many(db, db.select().from(channels).where(eq(channels.type, type)).orderBy(desc(channels.updatedAtTs)));
 }
 
+/** How many channels of a kind there are and the newest change among them: moves whenever one is added, changed or deleted. */
+export async function channelsOfTypeVersion(db: Db, type: ChannelRow["type"]): Promise<string> {
+  const { channels } = tables(db);
+  const row = await one(
+    db,
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number), newest: sql<number | null>`max(${channels.updatedAtTs})` })
+      .from(channels)
+      .where(eq(channels.type, type)),
+  );
+  return `${row?.n ?? 0}:${row?.newest ?? ""}`;
+}
+
 /** An account's channels, oldest first. */
 export async function listChannels(db: Db, accountId: string): Promise<ChannelRow[]> {
   const { channels } = tables(db);

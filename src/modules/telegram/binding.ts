@@ -70,21 +70,14 @@ export async function unbindChat(deps: BindingDeps, auth: AuthContext, channelId
   return { deleted: true, chatId };
 }
 
-export type RedeemOutcome =
-  | { ok: true; channelName: string }
-  | { ok: false; reason: "unknown" | "expired" | "other_account" };
+export type RedeemOutcome = { ok: true; channelName: string } | { ok: false; reason: "unknown" | "expired" | "other_account" };
 
 /**
  * Binds `chat` (on bot `botId`) to the account of the code's channel. A code that is unknown, already used,
  * or made for a channel of another bot is "unknown"; an expired one is used up. A chat bound to another
  * account stays as it is (the code stays usable elsewhere): it must be unbound there first.
  */
-export async function redeemBindingCode(
-  deps: BindingDeps,
-  botId: string,
-  chat: { id: string; title: string | null },
-  code: string,
-): Promise<RedeemOutcome> {
+export async function redeemBindingCode(deps: BindingDeps, botId: string, chat: { id: string; title: string | null }, code: string): Promise<RedeemOutcome> {
   const codeHash = hashOf(code);
   const now = deps.clock.now();
   // Which bot the code's channel uses is in its sealed settings: opened before the transaction (no crypto inside it).

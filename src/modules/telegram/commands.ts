@@ -130,7 +130,9 @@ async function statusMessage(ctx: BotContext, auth: AuthContext): Promise<string
   const counts = new Map<string, number>();
   for (const j of today) counts.set(j.applicationStatus, (counts.get(j.applicationStatus) ?? 0) + 1);
   const summary = [...counts].map(([status, n]) => `${n} ${STATUS_LABELS[status] ?? status}`).join(", ");
-  const lines = today.slice(0, MAX_LISTED_APPLICATIONS).map((j) => `• ${escapeHtml(cut(j.title, 80))} — ${STATUS_LABELS[j.applicationStatus] ?? j.applicationStatus}`);
+  const lines = today
+    .slice(0, MAX_LISTED_APPLICATIONS)
+    .map((j) => `• ${escapeHtml(cut(j.title, 80))} — ${STATUS_LABELS[j.applicationStatus] ?? j.applicationStatus}`);
   if (today.length > lines.length) lines.push(`… and ${today.length - lines.length} more`);
   return `<b>Today's applications</b> (since 00:00 UTC): ${today.length} — ${summary}\n${lines.join("\n")}\n\nCredits left: ${credits}.`;
 }

@@ -12,13 +12,14 @@
  * handling fails is logged and passed over: one bad update must not stop a
  * bot for good. Network errors, 5xx, 429 and 409 back the loop off.
  *
- * TelegramBots keeps the set of pollers in step with the channels: it looks
- * every refreshMs for bots added, removed or given a new token.
+ * TelegramBots keeps the set of pollers in step with the channels: every
+ * refreshMs it reads the Telegram channels' count and newest change, and when
+ * they moved, looks for bots added, removed or given a new token.
  */
 import type { Deps } from "../../deps";
 import { Loop } from "../../worker/loop";
 import { leaseGate } from "../../worker/cluster";
-import { channelsOfType } from "../channels/repo";
+import { channelsOfType, channelsOfTypeVersion } from "../channels/repo";
 import { openChannel } from "../channels/service";
 import { telegramCall } from "../channels/send";
 import { botIdOf } from "./binding";
@@ -38,7 +39,7 @@ export interface PollingOptions {
   refreshMs: number;
 }
 
-export const DEFAULT_POLLING: PollingOptions = { pollTimeoutS: 25, leaseMs: 60_000, idleMs: 5_000, maxBackoffMs: 60_000, refreshMs: 10_000 };
+export const DEFAULT_POLLING: PollingOptions = { pollTimeoutS: 25, leaseMs: 60_000, idleMs: 5_000, maxBackoffMs: 60_000, refreshMs: 2_000 };
 
 /** The getUpdates loop of one bot. */
 export class BotPoller {
@@ -122,6 +123,8 @@ export class TelegramBots {
   private readonly loop: Loop;
   /** Tokens by sealed settings, so a refresh opens only channels saved since the last one. */
   private tokens = new Map<string, string | null>();
+  /** The Telegram channels' version at the last refresh: a look that finds it unchanged reads nothing else. */
+  private seenVersion: string | null = null;
 
   constructor(
     private readonly deps: Deps,
@@ -152,6 +155,8 @@ export class TelegramBots {
 
   /** Starts a poller for each new bot, restarts one whose token changed, stops those no channel uses. */
   async refresh(): Promise<void> {
+    const version = await channelsOfTypeVersion(this.deps.db, "telegram");
+    if (version === this.seenVersion) return;
     const wanted = new Map<string, string>();
     const opened = new Map<string, string | null>();
     // Newest change first: when two channels name one bot with different tokens, the newer token wins.
@@ -165,6 +170,7 @@ export class TelegramBots {
       if (token !== null && !wanted.has(botIdOf(token))) wanted.set(botIdOf(token), token);
     }
     this.tokens = opened;
+    this.seenVersion = version;
     for (const [id, poller] of this.pollers) {
       if (wanted.get(id) === poller.token) continue;
       this.pollers.delete(id);

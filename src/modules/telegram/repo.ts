@@ -111,12 +111,7 @@ export function findDraft(db: Db, accountId: string, chat: { botId: string; chat
       .select()
       .from(telegramDrafts)
       .where(
-        and(
-          eq(telegramDrafts.id, id),
-          eq(telegramDrafts.accountId, accountId),
-          eq(telegramDrafts.botId, chat.botId),
-          eq(telegramDrafts.chatId, chat.chatId),
-        ),
+        and(eq(telegramDrafts.id, id), eq(telegramDrafts.accountId, accountId), eq(telegramDrafts.botId, chat.botId), eq(telegramDrafts.chatId, chat.chatId)),
       ),
   );
 }

@@ -39,7 +39,9 @@ export async function samplePayload(
 export async function eventPayload(db: Db, clock: Clock, e: EventRow, feed: { id: string; title: string }): Promise<WebhookPayload | null> {
   if (e.type !== JOB_MATCHED_EVENT) return samplePayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed });
   const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
-  return match && e.jobCiphertext ? matchedPayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed, match, jobCiphertext: e.jobCiphertext }) : null;
+  return match && e.jobCiphertext
+    ? matchedPayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed, match, jobCiphertext: e.jobCiphertext })
+    : null;
 }
 
 /**

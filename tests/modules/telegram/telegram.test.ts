@@ -119,7 +119,13 @@ let pressCount = 0;
 function press(chat: number, messageId: number, data: string): string {
   const id = `cb-${++pressCount}`;
   fake.pushUpdate({
-    callback_query: { id, from: { id: chat, is_bot: false, first_name: "Ann" }, chat_instance: "1", data, message: { message_id: messageId, date: 0, chat: chatOf(chat) } },
+    callback_query: {
+      id,
+      from: { id: chat, is_bot: false, first_name: "Ann" },
+      chat_instance: "1",
+      data,
+      message: { message_id: messageId, date: 0, chat: chatOf(chat) },
+    },
   });
   return id;
 }
@@ -272,7 +278,11 @@ describe("interactive telegram", () => {
 
     const created = await t.request("POST", `/api/v1/channels/${channelId}/binding-code`, { key });
     expect(created.status, show(created)).toBe(201);
-    expect(created.body).toEqual({ code: expect.stringMatching(/^[A-Z2-9]{10}$/), expiresAt: t.clock.now() + BINDING_CODE_TTL_MS, command: `/start ${created.body.code}` });
+    expect(created.body).toEqual({
+      code: expect.stringMatching(/^[A-Z2-9]{10}$/),
+      expiresAt: t.clock.now() + BINDING_CODE_TTL_MS,
+      command: `/start ${created.body.code}`,
+    });
     // Stored hashed only.
     const [stored] = await rows("SELECT code_hash, account_id FROM telegram_binding_codes");
     expect(stored.code_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -457,6 +467,25 @@ describe("interactive telegram", () => {
     await until(() => sentTo(CHAT).length === 1, "node B answers");
     expect(failures()).toEqual([]);
     void key;
+  });
+
+  test("the pollers follow the channels: a new bot is polled, a deleted channel's bot let go; test alerts carry no buttons", async () => {
+    const { key, channelId } = await setup();
+    const watcher = new TelegramBots(t.deps, { ...POLLING, refreshMs: 20 });
+    bots.push(watcher);
+    watcher.start();
+    await until(() => watcher.botIds.length === 1, "the first bot");
+    const second = await addChannel(key, "555000111:AAFsecondSECONDsecondSECONDsecond01", 31);
+    await until(() => watcher.botIds.length === 2, "the second bot");
+    expect(watcher.botIds.sort()).toEqual(["123456789", "555000111"]);
+    expect((await t.request("DELETE", `/api/v1/channels/${channelId}`, { key })).status).toBe(200);
+    await until(() => watcher.botIds.length === 1, "the first bot let go");
+    expect(watcher.botIds).toEqual(["555000111"]);
+    expect(await rows("SELECT name FROM cluster_claims WHERE name LIKE 'telegram-bot:%'")).toEqual([{ name: "telegram-bot:555000111" }]);
+
+    const sample = await t.request("POST", `/api/v1/channels/${second}/test`, { key });
+    expect(sample.body.ok, show(sample)).toBe(true);
+    expect(sentTo(31)[0]!.body.reply_markup).toBeUndefined(); // the sample job is in no feed: nothing to act on
   });
 
   test("a network failure is backed off and survived", async () => {
