@@ -130,10 +130,12 @@ export async function handleCallback(ctx: BotContext, cq: TgCallbackQuery): Prom
       await ACTIONS[action.action]({ ctx, bound, message: cq.message, id: action.id, answer });
     } catch (err) {
       const refusal = refusalOf(err);
-      if (refusal === null) throw err;
+      // Not the caller's doing (the database, a bug): say so, and let the poller log it.
+      const said = refusal ?? "Something went wrong on jobpilot's side. Try again in a moment.";
       // Answered already when the work started: the refusal goes in the chat.
-      if (isAnswered) await say(ctx, bound.chat.chatId, escapeHtml(refusal), { replyTo: cq.message.messageId });
-      else await answer(refusal, true);
+      if (isAnswered) await say(ctx, bound.chat.chatId, escapeHtml(said), { replyTo: cq.message.messageId });
+      else await answer(said, true);
+      if (refusal === null) throw err;
     }
   } finally {
     await answer();

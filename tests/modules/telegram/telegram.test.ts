@@ -50,10 +50,17 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
   }
 }
 
-async function setup(opts: { credits?: number } = {}) {
+async function setup(opts: { credits?: number; config?: Record<string, unknown> } = {}) {
   fake = await startFakeTelegram();
   t = await createTestApp({
-    config: { telegramApiUrl: fake.url, webhookTimeoutMs: 2_000, sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, publicUrl: "https://jobs.example.com" },
+    config: {
+      telegramApiUrl: fake.url,
+      webhookTimeoutMs: 2_000,
+      sandboxApplyLatencyMs: 0,
+      loggedOutWindowMs: 0,
+      publicUrl: "https://jobs.example.com",
+      ...opts.config,
+    },
   });
   const account = await t.account({ credits: opts.credits ?? 5 });
   const channelId = await addChannel(account.apiKey, BOT_TOKEN, CHAT);
@@ -423,6 +430,38 @@ describe("interactive telegram", () => {
     press(CHAT, alert.messageId, button(alert.call, "Apply"));
     await until(() => textsTo(CHAT).some((x) => x.startsWith("Not applied: This job was already applied to")), "the 409 message");
     expect(await rows("SELECT id FROM applications")).toHaveLength(1);
+  });
+
+  test("a model that fails is said in the chat, and no draft is kept", async () => {
+    const { key, channelId } = await setup({
+      config: { openaiApiKey: "sk-test", openaiBaseUrl: "http://127.0.0.1:9/v1", aiMaxRetries: 0, aiTimeoutMs: 1_000 },
+    });
+    startBots();
+    await bind(key, channelId, CHAT);
+    const alert = await alertFor("Rust GUI app");
+    press(CHAT, alert.messageId, button(alert.call, "Draft proposal"));
+    await until(() => textsTo(CHAT).some((x) => x.startsWith("Proposal generation failed")), "the model's failure");
+    expect(textsTo(CHAT).at(-1)).toBe("Proposal generation failed: the model server could not be reached");
+    expect(await rows("SELECT id FROM telegram_drafts")).toEqual([]);
+  });
+
+  test("an error of jobpilot's own is said in the chat and logged, and the bot goes on", async () => {
+    const { key, channelId } = await setup();
+    startBots();
+    await bind(key, channelId, CHAT);
+    const alert = await alertFor("Rust GUI app");
+    const freelancers = t.deps.drivers.sandbox.freelancers;
+    t.deps.drivers.sandbox.freelancers = async () => {
+      throw new Error("driver exploded");
+    };
+    const pressed = press(CHAT, alert.messageId, button(alert.call, "Apply"));
+    await until(() => textsTo(CHAT).some((x) => x.startsWith("Something went wrong")), "the apology");
+    expect(answerOf(pressed)).toBeDefined();
+    expect(t.log.records().some((r) => r.msg === "telegram update could not be handled; passed over")).toBe(true);
+    expect(await rows("SELECT id FROM applications")).toEqual([]);
+    t.deps.drivers.sandbox.freelancers = freelancers;
+    press(CHAT, alert.messageId, button(alert.call, "Apply"));
+    await until(() => textsTo(CHAT).some((x) => x.includes("Application queued")), "the application");
   });
 
   test("the update offset persists: after a restart a redelivered update is not handled again", async () => {
