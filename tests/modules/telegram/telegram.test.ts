@@ -211,6 +211,29 @@ describe("interactive telegram", () => {
     expect(await rows("SELECT kind FROM tasks")).toEqual([]); // the edit task is done, not failed
   });
 
+  test("the alert's edit is retried when Telegram says to wait, and let go when the channel is gone", async () => {
+    const { key, channelId } = await setup();
+    startBots();
+    await bind(key, channelId, CHAT);
+    const alert = await alertFor("Rust gRPC gateway");
+    fake.enqueueFor("editMessageText", fake.tooManyRequests(1));
+    press(CHAT, alert.messageId, button(alert.call, "Apply"));
+    await until(() => {
+      t.clock.advance(10); // the task's retry comes due
+      worker!.notify();
+      return fake.callsTo("editMessageText").length === 2;
+    }, "the retried edit");
+    await worker!.drain();
+    expect(fake.callsTo("editMessageText").map((e) => e.body.message_id)).toEqual([alert.messageId, alert.messageId]);
+    expect(await rows("SELECT kind FROM tasks")).toEqual([]);
+
+    const [app] = await rows("SELECT id FROM applications");
+    const sender = channelSenderOf(t.deps);
+    const task = { botId: "123456789", chatId: String(CHAT), channelId: "gone", alertMessageId: alert.messageId, feedJobId: "x", applicationId: app.id };
+    await editSettledAlert(t.deps, sender, task);
+    expect(fake.callsTo("editMessageText")).toHaveLength(2);
+  });
+
   test("Regenerate rewrites the draft in place; Apply from the alert writes a letter and applies; Not interested marks the job read", async () => {
     const { key, channelId, feedId } = await setup();
     startBots();
