@@ -12,6 +12,10 @@
  *    job fans out to all the feeds it matches.
  * 2. Throughput: a burst of jobs ingested in batches with every feed holding
  *    a webhook; deliveries per second until every event is delivered.
+ * 3. Channels: jobs one at a time, each matching one more feed whose Telegram
+ *    channel (its own bot and chat, so the platform pacing never makes it
+ *    wait) alerts a local fake Bot API; time from the start of ingest to the
+ *    fake receiving sendMessage.
  *
  * Stage timings (SQLite; measured from outside the product code, see stages.ts): for each latency job, when
  * its ingest committed (and how the ingest split into archive, match, outbox write, commit), when the
@@ -35,7 +39,11 @@ import { findFeedById, insertFeed } from "../../src/modules/feeds/repo";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { newId } from "../../src/lib/ids";
-import { makeFeedRow } from "../../tests/helpers/factories";
+import { makeDoc, makeFeedRow } from "../../tests/helpers/factories";
+import { startFakeTelegram } from "../../tests/helpers/channel-fakes";
+import { insertChannel } from "../../src/modules/channels/repo";
+import { sealConfig } from "../../src/modules/channels/service";
+import { setChannelIds } from "../../src/modules/feeds/feed-channels";
 import { randomFeed } from "./fixtures";
 import { eventCommittedAt, installSqliteProbe, type Mark, printStages, probeFetch, probeMatch, record, since, splitIngest, timeline } from "./stages";
 import { writeSummary } from "./summary";
@@ -56,6 +64,7 @@ if (values.help) {
 }
 const FEEDS = Number(values.feeds ?? 1000);
 const LATENCY_JOBS = Number(values["latency-jobs"] ?? 200);
+const TELEGRAM_JOBS = Math.min(LATENCY_JOBS, 100);
 const BURST_JOBS = Number(values["burst-jobs"] ?? 1000);
 
 // The receiver records when each event arrived.
@@ -73,6 +82,8 @@ const receiver = Bun.serve({
 });
 const url = `http://127.0.0.1:${receiver.port}/hook`;
 
+const telegram = await startFakeTelegram();
+
 const store = await benchStore("hooks", values["database-url"]);
 console.log(`database: ${store.label}`);
 const staged = store.databaseUrl === undefined;
@@ -81,7 +92,10 @@ if (staged) {
   probeFetch();
 }
 const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
-const { deps } = await createDeps({ ...loadConfig({}), ...storeConfig(store), webhookAllowPrivate: true }, { clock: systemClock, log });
+const { deps } = await createDeps(
+  { ...loadConfig({}), ...storeConfig(store), webhookAllowPrivate: true, telegramApiUrl: telegram.url },
+  { clock: systemClock, log, secretKey: "bench-secret-key-0123456789" },
+);
 const accounts: string[] = [];
 for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
 const created = Date.now() - 1000;
@@ -114,9 +128,14 @@ deps.work.subscribe(() => deliverer.notify());
 deliverer.start();
 
 const eventIdsOf = async (ciphertext: string) =>
-  (await rawMany<{ id: string }>(deps.db, "bench.events", "SELECT id FROM events WHERE job_ciphertext = ? AND status != 'no_endpoint'", [ciphertext])).map(
-    (r) => r.id,
-  );
+  (
+    await rawMany<{ id: string }>(
+      deps.db,
+      "bench.events",
+      "SELECT id FROM events WHERE job_ciphertext = ? AND target = 'webhook' AND status != 'no_endpoint'",
+      [ciphertext],
+    )
+  ).map((r) => r.id);
 const cipher = (d: Record<string, unknown>) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 
 try {
@@ -192,12 +211,57 @@ try {
   console.log(`ingest → webhook received, ${LATENCY_JOBS} jobs one at a time, ${FEEDS + 1} feeds, one of them with a webhook:`);
   console.log(`  p50 ${pct(single.all, 0.5).toFixed(2)} ms, p99 ${pct(single.all, 0.99).toFixed(2)} ms (target: p99 < 10 ms)`);
   printJobStages("by stage", single.stages);
+  const channels = await telegramRun();
   await enableAllWebhooks();
   const fanout = await latencyRun(79);
   console.log(`the same with every feed holding a webhook (${fanout.perJob.toFixed(1)} webhooks per job):`);
   console.log(`  first webhook of each job: p50 ${pct(fanout.firsts, 0.5).toFixed(2)} ms, p99 ${pct(fanout.firsts, 0.99).toFixed(2)} ms`);
   console.log(`  every webhook: p50 ${pct(fanout.all, 0.5).toFixed(2)} ms, p99 ${pct(fanout.all, 0.99).toFixed(2)} ms`);
   printJobStages("first webhook of each job by stage", fanout.stages);
+
+  console.log(`\ningest → Telegram fake received, ${TELEGRAM_JOBS} jobs one at a time, each alerting one chat of its own:`);
+  console.log(`  p50 ${pct(channels, 0.5).toFixed(2)} ms, p99 ${pct(channels, 0.99).toFixed(2)} ms (target: p99 < 10 ms)`);
+
+  /** Section 3: one feed and one Telegram channel (own bot, own chat) per job, so no alert waits for its pace. */
+  async function telegramRun(): Promise<number[]> {
+    const docs: Record<string, unknown>[] = [];
+    await tx(deps.db, async (t) => {
+      for (let i = 0; i < TELEGRAM_JOBS; i++) {
+        const config = { botToken: `${7_000_000 + i}:AAFbenchBENCHbenchBENCHbenchBENCH${i}`, chatId: String(1000 + i) };
+        const channel = await insertChannel(t, {
+          id: newId(),
+          accountId: accounts[0]!,
+          type: "telegram",
+          name: `chat ${i}`,
+          configSealed: await sealConfig(deps.secretKey!, config),
+          createdAtTs: created,
+          updatedAtTs: created,
+        });
+        const feed = makeFeedRow({
+          id: newId(),
+          accountId: accounts[0]!,
+          title: `telegram ${i}`,
+          includes: [`tgbench${i}`],
+          createdAtTs: created,
+          updatedAtTs: created,
+        });
+        const saved = await insertFeed(t, feed);
+        await setChannelIds(t, saved.id, [channel.id]);
+        deps.feedIndex.upsert({ ...saved, channelIds: [channel.id] });
+        docs.push(makeDoc({ title: `tgbench${i} needs a bot` }));
+      }
+    });
+    const latencies: number[] = [];
+    for (const doc of docs) {
+      const before = telegram.calls.length;
+      const t0 = performance.now();
+      await ingestDocuments(deps, [doc], { source: "bench" });
+      while (telegram.calls.length === before) await Bun.sleep(0);
+      latencies.push(telegram.calls[before]!.receivedAt - t0);
+      await deliverer.idle();
+    }
+    return latencies;
+  }
 
   // 2. throughput
   const docs = Array.from({ length: BURST_JOBS }, (_, i) => generateJob({ seed: 78, index: i, nowTs: Date.now() }));
@@ -208,7 +272,9 @@ try {
   const t0 = performance.now();
   for (let i = 0; i < docs.length; i += 50) await ingestDocuments(deps, docs.slice(i, i + 50), { source: "bench" });
   const expected = Number(
-    (await rawMany<{ n: number | string }>(deps.db, "bench.count", "SELECT count(*) AS n FROM events WHERE status != 'no_endpoint'", []))[0]!.n,
+    (
+      await rawMany<{ n: number | string }>(deps.db, "bench.count", "SELECT count(*) AS n FROM events WHERE target = 'webhook' AND status != 'no_endpoint'", [])
+    )[0]!.n,
   );
   while (arrivals.size < expected) await Bun.sleep(5);
   await deliverer.idle(60_000);
@@ -223,6 +289,8 @@ try {
     latencyP50Ms: pct(single.all, 0.5),
     latencyP99Ms: pct(single.all, 0.99),
     fanoutFirstP99Ms: pct(fanout.firsts, 0.99),
+    telegramP50Ms: pct(channels, 0.5),
+    telegramP99Ms: pct(channels, 0.99),
     deliveriesPerSec: delivered / secs,
     feeds: FEEDS + 1,
     store: store.label,
@@ -232,6 +300,7 @@ try {
   await deliverer.stop();
   await closeDeps(deps);
   receiver.stop(true);
+  await telegram.close();
   await store.remove();
 }
 

@@ -2,9 +2,9 @@
  * Queries of `feed_channels`: which notification channels each feed sends its
  * matches to (besides its webhook), in the order the client gave them.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, many, tables } from "../../db/query";
+import { exec, many, rawMany, tables } from "../../db/query";
 
 /** The feed's channel ids in their order. */
 export async function channelIdsOf(db: Db, feedId: string): Promise<string[]> {
@@ -52,15 +52,8 @@ export async function setChannelIds(db: Db, feedId: string, channelIds: readonly
 
 /** Whether the channel is still one of the feed's (an event written before it was taken off is not sent). */
 export async function isChannelOfFeed(db: Db, feedId: string, channelId: string): Promise<boolean> {
-  const { feedChannels } = tables(db);
-  const rows = await many(
-    db,
-    db
-      .select({ one: sql<number>`1` })
-      .from(feedChannels)
-      .where(and(eq(feedChannels.feedId, feedId), eq(feedChannels.channelId, channelId)))
-      .limit(1),
-  );
+  // Plain SQL: asked once per channel alert sent.
+  const rows = await rawMany(db, "feeds.isChannelOfFeed", "SELECT 1 AS hit FROM feed_channels WHERE feed_id = ? AND channel_id = ?", [feedId, channelId]);
   return rows.length > 0;
 }
 
