@@ -78,19 +78,17 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
   },
 
   applyDraft: async (p) => {
-    const draft = await repo.findDraft(p.ctx.deps.db, p.bound.chat.accountId, p.bound.chat, p.id);
-    if (!draft) return p.answer("This draft is no longer available: press Draft proposal under the alert again.", true);
-    const entry = await findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, draft.feedJobId);
-    if (!entry) return p.answer(GONE, true);
+    const found = await draftAndEntry(p);
+    if (!found) return;
+    const { draft, entry } = found;
     await p.answer("Applying…");
     await applyWith(p, entry, draft.coverLetter, draft.alertMessageId);
   },
 
   regenerate: async (p) => {
-    const draft = await repo.findDraft(p.ctx.deps.db, p.bound.chat.accountId, p.bound.chat, p.id);
-    if (!draft) return p.answer("This draft is no longer available: press Draft proposal under the alert again.", true);
-    const entry = await findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, draft.feedJobId);
-    if (!entry) return p.answer(GONE, true);
+    const found = await draftAndEntry(p);
+    if (!found) return;
+    const { draft, entry } = found;
     await p.answer("Writing another letter…");
     const effort = EFFORTS[(EFFORTS.indexOf(draft.effort as Effort) + 1) % EFFORTS.length]!;
     const letter = await writeLetter(p, entry, effort);
@@ -145,6 +143,21 @@ export async function handleCallback(ctx: BotContext, cq: TgCallbackQuery): Prom
 /** The feed job a button names, if it is one of the chat's account's. */
 function feedEntry(p: Press): Promise<FeedJobRow | undefined> {
   return findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, p.id);
+}
+
+/** The draft a button names and its feed job, if both are still the chat's account's; else the press is answered saying so. */
+async function draftAndEntry(p: Press): Promise<{ draft: repo.DraftRow; entry: FeedJobRow } | null> {
+  const draft = await repo.findDraft(p.ctx.deps.db, p.bound.chat.accountId, p.bound.chat, p.id);
+  if (!draft) {
+    await p.answer("This draft is no longer available: press Draft proposal under the alert again.", true);
+    return null;
+  }
+  const entry = await findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, draft.feedJobId);
+  if (!entry) {
+    await p.answer(GONE, true);
+    return null;
+  }
+  return { draft, entry };
 }
 
 /** A letter for the job, written as the API's generate-proposal writes it (with the feed's proposal prompt). */

@@ -289,13 +289,19 @@ describe("interactive telegram", () => {
     const other = press(777, 1, data);
     await until(() => answerOf(other) !== undefined, "the other account's answer");
     expect(answerOf(other)!.body).toMatchObject({ text: "This job is not in your feeds any more.", show_alert: true });
+    // A's draft, pressed in B's chat: B has no such draft.
+    press(CHAT, alert.messageId, button(alert.call, "Draft proposal"));
+    await until(() => textsTo(CHAT).some((x) => x.includes("Cover letter")), "A's draft");
+    const draftPress = press(777, 1, button(sentTo(CHAT).at(-1)!, "Apply with this"));
+    await until(() => answerOf(draftPress) !== undefined, "the draft answer");
+    expect(answerOf(draftPress)!.body.text).toBe("This draft is no longer available: press Draft proposal under the alert again.");
     const mute = press(777, 1, `m:${feedId}`);
     await until(() => answerOf(mute) !== undefined, "the mute answer");
     expect(answerOf(mute)!.body.text).toBe("This feed no longer exists.");
 
     await Bun.sleep(50);
     expect(await rows("SELECT id FROM applications")).toEqual([]);
-    expect(await rows("SELECT id FROM telegram_drafts")).toEqual([]);
+    expect(await rows("SELECT account_id FROM telegram_drafts")).toEqual([{ account_id: accountId }]);
     expect(await creditsOf(accountId)).toBe(5);
     const feed = await t.request("GET", `/api/v1/feeds/${feedId}`, { key });
     expect(feed.body.feed.notificationsMuted).toBe(false);
