@@ -173,8 +173,8 @@ export class TelegramBots {
     this.seenVersion = version;
     for (const [id, poller] of this.pollers) {
       if (wanted.get(id) === poller.token) continue;
-      this.pollers.delete(id);
       await poller.stop();
+      this.pollers.delete(id);
     }
     for (const [id, token] of wanted) {
       if (this.pollers.has(id)) continue;
