@@ -140,6 +140,13 @@ function isTimeZone(name: string): boolean {
   }
 }
 
+/** The name as stored: trimmed, and not blank. */
+function channelName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === "") throw invalid(["name must not be blank"]);
+  return trimmed;
+}
+
 async function requireChannel(db: Db, auth: AuthContext, channelId: string): Promise<repo.ChannelRow> {
   const row = await repo.findChannel(db, auth.accountId, channelId);
   if (!row) throw notFound("Channel not found");
@@ -157,6 +164,7 @@ export async function getChannel(deps: ChannelsDeps, auth: AuthContext, channelI
 
 export async function createChannel(deps: ChannelsDeps, auth: AuthContext, body: CreateChannelBody): Promise<Channel> {
   const key = requireKey(deps.secretKey);
+  const name = channelName(body.name);
   const settings = deliverySettings({ mode: "instant", digestEvery: null, quietHours: null }, body);
   const channel = await checkedConfig(deps, body.type, body.config);
   const configSealed = await sealConfig(key, channel.config);
@@ -174,7 +182,7 @@ export async function createChannel(deps: ChannelsDeps, auth: AuthContext, body:
       id: newId(),
       accountId: auth.accountId,
       type: body.type,
-      name: body.name.trim() || body.name,
+      name,
       configSealed,
       ...settings,
       createdAtTs: now,
@@ -208,6 +216,7 @@ export async function patchChannel(deps: ChannelsDeps, auth: AuthContext, channe
   if (body.type !== undefined && body.type !== current.type) {
     throw invalid([`type cannot change (this is a ${current.type} channel): create a new channel and delete this one`]);
   }
+  const name = body.name === undefined ? undefined : channelName(body.name);
   const settings = deliverySettings(current, body);
   let configSealed: string | undefined;
   if (body.config !== undefined) {
@@ -217,7 +226,7 @@ export async function patchChannel(deps: ChannelsDeps, auth: AuthContext, channe
     configSealed = await sealConfig(key, (await checkedConfig(deps, current.type, merged)).config);
   }
   const row = await repo.updateChannel(deps.db, current.id, {
-    ...(body.name !== undefined ? { name: body.name.trim() || body.name } : {}),
+    ...(name !== undefined ? { name } : {}),
     ...(configSealed !== undefined ? { configSealed } : {}),
     ...settings,
     updatedAtTs: deps.clock.now(),

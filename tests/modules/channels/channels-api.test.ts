@@ -88,6 +88,7 @@ describe("channels API", () => {
     const cases: [unknown, RegExp][] = [
       [{ type: "pager", name: "x", config: {} }, /type/],
       [{ type: "telegram", config: { botToken: BOT_TOKEN, chatId: 1 } }, /name/],
+      [{ type: "telegram", name: "   ", config: { botToken: BOT_TOKEN, chatId: 1 } }, /name must not be blank/],
       [{ type: "telegram", name: "x", config: { botToken: "nope", chatId: 1 } }, /config\.botToken/],
       [{ type: "telegram", name: "x", config: { botToken: BOT_TOKEN } }, /config\.chatId/],
       [{ type: "telegram", name: "x", config: { botToken: BOT_TOKEN, chatId: 1, extra: 1 } }, /config\.extra/],
