@@ -22,8 +22,13 @@ const started = performance.now();
 console.log(`building ${outfile}${values.target ? ` for ${values.target}` : ""} …`);
 // The local AI thread's script is a second entrypoint: a Worker can only start a module that is inside the executable.
 // With both under src/, the worker sits at ai/local-ai.worker.js under the executable's root (see src/ai/local-ai.ts).
-// The background checkpoint thread (src/db/checkpoint.ts) is found the same way, at db/checkpoint.worker.js.
-const entrypoints = [join(root, "src/main.ts"), join(root, "src/ai/local-ai.worker.ts"), join(root, "src/db/checkpoint.worker.ts")];
+// The background checkpoint thread (src/db/checkpoint.ts) is found the same way, at db/checkpoint.worker.js, and the backup thread (src/db/backup.ts) at db/backup.worker.js.
+const entrypoints = [
+  join(root, "src/main.ts"),
+  join(root, "src/ai/local-ai.worker.ts"),
+  join(root, "src/db/checkpoint.worker.ts"),
+  join(root, "src/db/backup.worker.ts"),
+];
 // The executable starts with Bun's request-head limit raised, as `bun run start` does (see MAX_REQUEST_HEAD_BYTES).
 const args = [
   "build",

@@ -28,6 +28,7 @@ import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
+import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 import { mcpRoutes } from "./modules/mcp/index";
 import { sameSecret } from "./lib/same-secret";
 import type { AuthContext } from "./modules/accounts/service";
@@ -160,6 +161,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             securitySchemes: {
               apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
               adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
+              metricsToken: { type: "http", scheme: "bearer", description: "JOBPILOT_METRICS_TOKEN (GET /metrics)" },
             },
           },
           security: [{ apiKey: [] }],
@@ -183,6 +185,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
         },
         { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
       )
+      .use(readinessRoutes(deps))
+      .use(deps.config.metricsEnabled ? metricsRoutes(deps, (request) => app.server?.requestIP(request)?.address) : new Elysia())
       .use(feedsRoutes(deps))
       .use(channelsRoutes(deps))
       .use(channelTestRoutes(deps))

@@ -6,6 +6,8 @@ import { APPLY_SETTINGS } from "./settings/apply";
 import { THREAD_SETTINGS, TRACKER_SETTINGS } from "./settings/background";
 import { CHANNEL_SETTINGS } from "./settings/channels";
 import { LIMIT_SETTINGS } from "./settings/limits";
+import { MONITORING_SETTINGS } from "./settings/monitoring";
+import { MAINTENANCE_SETTINGS } from "./settings/maintenance";
 import { SERVER_SETTINGS } from "./settings/server";
 import type { Setting } from "./settings/setting";
 import { SOURCE_SETTINGS } from "./settings/sources";
@@ -30,6 +32,8 @@ export const SETTINGS = {
   ...TRACKER_SETTINGS,
   ...LIMIT_SETTINGS,
   ...THREAD_SETTINGS,
+  ...MONITORING_SETTINGS,
+  ...MAINTENANCE_SETTINGS,
   ...CLIENT_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
@@ -89,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined>, flags: Recor
         key === "bridgeSecret" ||
         key === "secretKey" ||
         key === "marketplaceClientSecret" ||
+        key === "metricsToken" ||
         key === "serverApiKey"
           ? "(hidden)"
           : JSON.stringify(source === setting.env ? fromEnv : fromFlag);

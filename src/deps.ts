@@ -1,7 +1,7 @@
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
-import { settled, type Db } from "./db/client";
+import { isPg, settled, type Db } from "./db/client";
 import type { MigrateResult } from "./db/migrate";
 import { closeAnyDatabase, openMigrated } from "./db/open";
 import type { Clock } from "./lib/clock";
@@ -21,6 +21,8 @@ import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
 import { createSandboxDriver } from "./marketplace/sandbox/driver";
 import { createBridgeDriver } from "./marketplace/bridge/driver";
+import { Metrics } from "./metrics";
+import { Liveness } from "./worker/liveness";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -61,6 +63,10 @@ export interface Deps {
   channelDirectory: ChannelDirectory;
   /** Recent sends per platform limit, shared by the deliverer and the channel test route (one per process). */
   channelPacer: Pacer;
+  /** This process's Prometheus metrics (one registry per Deps, so tests never share one). */
+  metrics: Metrics;
+  /** The background loops `serve` started, whose heartbeats /readyz reads. */
+  liveness: Liveness;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
 }
@@ -120,6 +126,8 @@ export async function createDeps(
     secretKey: base.secretKey !== undefined ? base.secretKey : (config.secretKey ?? null),
     channelDirectory: { ownedBy: ownedChannelIds },
     channelPacer: new Pacer(),
+    metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
+    liveness: new Liveness(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };

@@ -5,6 +5,7 @@ const ERROR_STATUS = {
   bad_request: 400,
   unauthorized: 401,
   payment_required: 402,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -3,8 +3,15 @@
  * The process boundary: argv, environment, standard streams, signals and the
  * exit code are touched here and nowhere else.
  */
+import { resolve } from "node:path";
 import { runCli } from "./cli/index";
 import type { Running } from "./cli/command";
+import { MAX_REQUEST_HEAD_BYTES } from "./http/request-context";
+
+/** How to start this program again: the compiled executable (its entry script lives inside it, under /$bunfs/), or bun with the script, with the flag `bun run start` passes. */
+const program = (process.argv[1] ?? "").startsWith("/$bunfs/")
+  ? [process.execPath]
+  : [process.execPath, `--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`, resolve(process.argv[1] ?? "src/main.ts")];
 
 // Installed before any command runs, so a signal that arrives while `serve` is
 // starting (after its banner, before it returns) is not lost to the default action.
@@ -24,6 +31,8 @@ const result = await runCli(process.argv.slice(2), {
   stderr: (text) => void process.stderr.write(text),
   stdin: () => Bun.stdin.stream(),
   stderrIsTTY: process.stderr.isTTY === true,
+  program,
+  uid: process.getuid?.(),
 });
 
 if (typeof result === "number") process.exit(result);

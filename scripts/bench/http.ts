@@ -11,10 +11,16 @@
  * Load generator: wrk when it is on PATH (Debian package `wrk`), else the in-process fetch client of load.ts,
  * which on a small machine takes CPU from the servers it measures; the report says which. --client forces one.
  *
+ * --compare-metrics also starts a second jobpilot with JOBPILOT_METRICS=false and drives it in the same
+ * rounds, and reports each route's metrics-on / metrics-off ratio: what timing every request for
+ * GET /metrics costs. On a shared, noisy machine throughput swings from round to round, so it also reports
+ * the servers' CPU time per request (from /proc), which other processes' load hardly moves.
+ *
  * Options: --seconds N (per round, default 5) --connections N (default 32) --rounds N (default 3)
  *          --threads N (wrk threads, default 2) --client wrk|fetch --routes a,b (paths; default all three)
+ *          --compare-metrics
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,11 +38,14 @@ const { values } = parseArgs({
     threads: { type: "string" },
     client: { type: "string" },
     routes: { type: "string" },
+    "compare-metrics": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
 if (values.help) {
-  console.log("Usage: bun run bench [--seconds N] [--connections N] [--rounds N] [--threads N] [--client wrk|fetch] [--routes /healthz,/api/v1/feeds,…]");
+  console.log(
+    "Usage: bun run bench [--seconds N] [--connections N] [--rounds N] [--threads N] [--client wrk|fetch] [--routes /healthz,/api/v1/feeds,…] [--compare-metrics]",
+  );
   process.exit(0);
 }
 const seconds = Number(values.seconds ?? 5);
@@ -71,16 +80,39 @@ const { accountId, apiKey } = JSON.parse(created.stdout);
 await runCommand([bun, "run", "src/main.ts", "account", "limits", "--account", accountId, "--multiplier", "1000000"], env);
 
 const jobpilot = await startServer([bun, "run", "src/main.ts", "serve"], env);
+const compareMetrics = values["compare-metrics"] === true;
+// A copy of the database (same account and key), so the two servers never wait for each other's writes.
+if (compareMetrics) for (const ext of ["", "-wal"]) if (existsSync(env.JOBPILOT_DB + ext)) copyFileSync(env.JOBPILOT_DB + ext, join(dir, `off.db${ext}`));
+const withoutMetrics = compareMetrics
+  ? await startServer([bun, "run", "src/main.ts", "serve"], { ...env, JOBPILOT_DB: join(dir, "off.db"), JOBPILOT_METRICS: "false" })
+  : null;
 const bares: ServerProcess[] = [];
 interface Target {
   name: string;
+  /** The server's process, for its CPU time per request (Linux /proc). */
+  pid?: number;
   route: (typeof ROUTES)[number];
   bare: boolean;
+  metricsOff?: boolean;
   url: string;
   headers: Record<string, string>;
 }
 const targets: Target[] = [];
 const results = new Map<Target, LoadResult[]>();
+const cpuPerRequest = new Map<Target, number[]>();
+const middle = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
+
+/** A process's user + system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
+function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 const median = (list: LoadResult[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
 try {
   for (const route of routes) {
@@ -91,13 +123,28 @@ try {
     const bare = await startServer([bun, "run", "scripts/bench/bare-server.ts"], { BENCH_BODY: body });
     bares.push(bare);
     targets.push({ name: `bare Bun.serve (${route.path} body)`, route, bare: true, url: bare.url + route.path, headers: {} });
-    targets.push({ name: `jobpilot GET ${route.path}`, route, bare: false, url: jobpilot.url + route.path, headers });
+    targets.push({ name: `jobpilot GET ${route.path}`, route, bare: false, pid: jobpilot.proc.pid, url: jobpilot.url + route.path, headers });
+    if (withoutMetrics)
+      targets.push({
+        name: `jobpilot GET ${route.path} (metrics off)`,
+        route,
+        bare: false,
+        metricsOff: true,
+        pid: withoutMetrics.proc.pid,
+        url: withoutMetrics.url + route.path,
+        headers,
+      });
   }
   for (const t of targets) await load(t.url, t.headers, 1); // warm up
   for (let round = 1; round <= rounds; round++) {
-    for (const t of targets) {
+    // Every other round in reverse, so neither twin of a pair always runs first (a machine whose load drifts).
+    for (const t of round % 2 === 1 ? targets : [...targets].reverse()) {
       process.stdout.write(`round ${round}/${rounds}: ${t.name} for ${seconds} s … `);
+      const cpuBefore = t.pid ? cpuMs(t.pid) : null;
       const r = await load(t.url, t.headers, seconds);
+      const cpuAfter = t.pid ? cpuMs(t.pid) : null;
+      if (cpuBefore !== null && cpuAfter !== null && r.requests > 0)
+        cpuPerRequest.set(t, [...(cpuPerRequest.get(t) ?? []), ((cpuAfter - cpuBefore) * 1000) / r.requests]);
       results.set(t, [...(results.get(t) ?? []), r]);
       console.log(
         `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ""}`,
@@ -106,6 +153,7 @@ try {
   }
 } finally {
   await jobpilot.stop();
+  await withoutMetrics?.stop();
   for (const b of bares) await b.stop();
   rmSync(dir, { recursive: true, force: true });
 }
@@ -114,12 +162,31 @@ console.log(`\n${client}, median of ${rounds} rounds of ${seconds} s, same machi
 const figures: Record<string, { rps: number; bareRps: number; ratio: number; goal: number; p99Ms: number }> = {};
 for (const route of routes) {
   const bare = median(results.get(targets.find((t) => t.route === route && t.bare)!)!);
-  const ours = median(results.get(targets.find((t) => t.route === route && !t.bare)!)!);
+  const ours = median(results.get(targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!)!);
   const ratio = ours.rps / bare.rps;
   figures[route.path] = { rps: ours.rps, bareRps: bare.rps, ratio, goal: route.goal, p99Ms: ours.p99Ms };
   console.log(
     `  GET ${route.path.padEnd(16)} ${Math.round(ours.rps).toString().padStart(7)} req/s (p99 ${ours.p99Ms.toFixed(2)} ms)  bare ${Math.round(bare.rps).toString().padStart(7)} req/s  ratio ${ratio.toFixed(2)} (goal ≥ ${route.goal.toFixed(2)})`,
   );
+  const off = targets.find((t) => t.route === route && t.metricsOff);
+  if (off) {
+    const offRps = median(results.get(off)!).rps;
+    // Per round too: the rounds run back to back, so a round's pair saw the same machine load.
+    const perRound = results
+      .get(off)!
+      .map((r, i) => (results.get(targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!)![i]!.rps / r.rps).toFixed(3));
+    console.log(
+      `    metrics off ${Math.round(offRps).toString().padStart(7)} req/s  on/off ${(ours.rps / offRps).toFixed(3)} (rounds: ${perRound.join(", ")})`,
+    );
+    const onTarget = targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!;
+    const cpuOn = cpuPerRequest.get(onTarget);
+    const cpuOff = cpuPerRequest.get(off);
+    if (cpuOn?.length && cpuOff?.length) {
+      const on = middle(cpuOn);
+      const offCpu = middle(cpuOff);
+      console.log(`    server CPU per request (median): on ${on.toFixed(1)} µs, off ${offCpu.toFixed(1)} µs, on/off ${(on / offCpu).toFixed(3)}`);
+    }
+  }
   const non200 = Object.entries(ours.statuses).filter(([s]) => s !== "200");
   if (non200.length || ours.errors) console.log(`    warning: non-200 answers ${JSON.stringify(Object.fromEntries(non200))}, ${ours.errors} errors`);
 }

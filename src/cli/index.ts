@@ -8,14 +8,20 @@ import { keyCreate, keyList, keyRevoke } from "./key";
 import { dashboardLink } from "./dashboard";
 import { migrateCommand } from "./migrate";
 import { dbCopy } from "./db-copy";
+import { backupCommand, restoreCommand } from "./backup";
+import { serviceInstall } from "./service";
 import { ingestCommand } from "./ingest";
 import { serveCommand } from "./serve";
+import { doctorCommand } from "./doctor";
 import { mcpCommand } from "./mcp";
 
 export const COMMANDS: Command[] = [
   serveCommand,
   migrateCommand,
   dbCopy,
+  backupCommand,
+  restoreCommand,
+  serviceInstall,
   accountCreate,
   accountList,
   accountLimits,
@@ -29,6 +35,7 @@ export const COMMANDS: Command[] = [
   sourceStatus,
   sourceConnect,
   dashboardLink,
+  doctorCommand,
   mcpCommand,
 ];
 

@@ -24,6 +24,10 @@ import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
 import { channelSenderOf } from "../modules/webhooks/channel-delivery";
 import { TelegramBots } from "../modules/telegram/poller";
 import { editSettledAlert, TELEGRAM_SETTLED_TASK } from "../modules/telegram/settled.task";
+import { RETENTION_CRON, RETENTION_TASK, runRetention } from "../modules/maintenance/retention.task";
+import { BACKUP_TASK, runBackup, scheduledBackups } from "../modules/maintenance/backup.task";
+import { Cron } from "croner";
+import { ConfigError, SETTINGS } from "../config";
 import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
 import { resolveSecretKey } from "./secret-key";
 
@@ -39,6 +43,7 @@ export const serveCommand: Command = {
   options: LISTEN_OPTIONS,
   async run(ctx): Promise<Running> {
     const config = ctx.config();
+    if (config.backupCron) checkCronPattern(SETTINGS.backupCron.env, config.backupCron);
     const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
     const { deps, migrations } = await createDeps(config, { clock: systemClock, log, secretKey: resolveSecretKey(config, log) });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
@@ -75,9 +80,12 @@ export const serveCommand: Command = {
         [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx, tracker),
         [TRACK_TASK]: () => trackJobs(deps, findSource),
         [TELEGRAM_SETTLED_TASK]: (payload) => editSettledAlert(deps, alertSender, payload),
+        [RETENTION_TASK]: () => runRetention(deps),
+        [BACKUP_TASK]: () => runBackup(deps),
       },
     });
     const applyWorker = new TaskWorker(deps, {
+      name: "apply",
       concurrency: config.applyConcurrency,
       leaseMs: config.taskLeaseMs,
       perKey: { key: (p: { accountId?: string }) => p.accountId ?? "", limit: config.applyConcurrencyPerAccount },
@@ -96,9 +104,13 @@ export const serveCommand: Command = {
     worker.start();
     applyWorker.start();
     deliverer.start();
+    const backups = scheduledBackups(config);
+    if (!backups.on && backups.why) log.warn(backups.why);
     const scheduler = startScheduler(deps, [
       { name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK },
       { name: "proposal-activity-tracker", pattern: config.trackerCron, kind: TRACK_TASK },
+      ...(config.retentionDays > 0 ? [{ name: "retention", pattern: RETENTION_CRON, kind: RETENTION_TASK }] : []),
+      ...(backups.on ? [{ name: "backup", pattern: config.backupCron!, kind: BACKUP_TASK }] : []),
     ]);
     const intake = sourceLoops(deps, sources);
     // On PostgreSQL each source polls on one node at a time: the one holding its lease (renewed every round,
@@ -115,6 +127,8 @@ export const serveCommand: Command = {
     telegram.start();
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();
+    // What /readyz and the metrics watch: a loop that stops or hangs makes this node unready.
+    deps.liveness.watch(worker, applyWorker, deliverer, telegram, ...scheduler.heartbeats, ...intake, ...loops);
 
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     // What a browser on this machine opens (a wildcard listen address is not one).
@@ -174,6 +188,15 @@ export const serveCommand: Command = {
   },
 };
 
+/** A cron setting croner cannot read stops the start, naming the variable (as every other bad setting does). */
+function checkCronPattern(env: string, pattern: string): void {
+  try {
+    new Cron(pattern, { paused: true }).stop();
+  } catch (err) {
+    throw new ConfigError(`Invalid ${env}: ${(err as Error).message} (got ${JSON.stringify(pattern)})`);
+  }
+}
+
 /**
  * The outbox deliverer (webhooks and channels) with the server's settings. Alerts link to the dashboard at
  * JOBPILOT_PUBLIC_URL, else at `listenUrl` (serve's own address), else nowhere.
@@ -186,6 +209,7 @@ export function createDeliverer(deps: import("../deps").Deps, listenUrl: string 
     resolve: deps.resolve,
     secretKey: deps.secretKey,
     pacer: deps.channelPacer,
+    metrics: deps.metrics,
     config: {
       webhookRetryScheduleMs: deps.webhookRetryScheduleMs,
       webhookTimeoutMs: deps.config.webhookTimeoutMs,

@@ -25,6 +25,7 @@ import { SQL } from "bun";
 import { is } from "drizzle-orm";
 import { getTableConfig as pgTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { migrationState } from "./migrate";
 import { migratePg } from "./migrate-pg";
 import { MIGRATIONS, type EmbeddedMigration } from "./migrations.gen";
 import * as pgSchema from "./schema-pg";
@@ -326,15 +327,12 @@ function openSource(path: string, migrations: EmbeddedMigration[]): Database {
   try {
     sqlite.run("PRAGMA busy_timeout = 5000");
     sqlite.run("PRAGMA query_only = ON");
-    const hasLog = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").get();
-    if (!hasLog) throw new DbCopyError(`${path} is not a jobpilot database (it has no _migrations table)`, 2);
-    const landed = new Set((sqlite.query("SELECT tag FROM _migrations").all() as { tag: string }[]).map((r) => r.tag));
-    const known = new Set(migrations.map((m) => m.tag));
-    const unknown = [...landed].filter((t) => !known.has(t));
+    const state = migrationState(sqlite, migrations);
+    if (!state) throw new DbCopyError(`${path} is not a jobpilot database (it has no _migrations table)`, 2);
+    const { unknown, pending } = state;
     if (unknown.length > 0) {
       throw new DbCopyError(`${path} was migrated by a newer jobpilot (${unknown.join(", ")}); copy it with that version`, 1);
     }
-    const pending = migrations.filter((m) => !landed.has(m.tag)).map((m) => m.tag);
     if (pending.length > 0) {
       throw new DbCopyError(`${path} lacks migrations ${pending.join(", ")}: run 'jobpilot migrate' (or start the server once) first`, 1);
     }

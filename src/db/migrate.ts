@@ -36,3 +36,25 @@ export function migrate(sqlite: Database, opts: { migrations?: EmbeddedMigration
   }
   return { applied, total: migrations.length };
 }
+
+export interface MigrationState {
+  /** Migrations this database has that this binary does not know: it was migrated by a newer jobpilot. */
+  unknown: string[];
+  /** Migrations of this binary the database has not had yet (applied at the next start). */
+  pending: string[];
+  /** Migrations whose text differs from the one this database had applied. */
+  changed: string[];
+}
+
+/** How a database's migrations journal compares with this binary's migrations; null when it has no journal (not a jobpilot database). */
+export function migrationState(sqlite: Database, migrations: EmbeddedMigration[] = MIGRATIONS): MigrationState | null {
+  const hasJournal = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_migrations'").get();
+  if (!hasJournal) return null;
+  const landed = new Map((sqlite.query("SELECT tag, hash FROM _migrations").all() as { tag: string; hash: string }[]).map((r) => [r.tag, r.hash]));
+  const known = new Map(migrations.map((m) => [m.tag, sha256Hex(m.sql)]));
+  return {
+    unknown: [...landed.keys()].filter((tag) => !known.has(tag)),
+    pending: migrations.filter((m) => !landed.has(m.tag)).map((m) => m.tag),
+    changed: [...landed].filter(([tag, hash]) => known.has(tag) && known.get(tag) !== hash).map(([tag]) => tag),
+  };
+}

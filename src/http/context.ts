@@ -17,6 +17,8 @@ export interface RequestState {
   id: string;
   startedAt: number;
   path: string;
+  /** The pattern of the route the request reaches (`/api/v1/feeds/:id`); none when no route serves it. */
+  route?: string;
   /** The policy its module declared for the route the request reaches; none when no route serves it. */
   policy?: RoutePolicy;
   auth?: Caller;

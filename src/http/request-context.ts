@@ -1,8 +1,9 @@
-import { Elysia } from "elysia";
+import { Elysia, ElysiaCustomStatusResponse } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { requestId } from "../lib/ids";
 import { redactPath } from "../lib/redact";
+import { UNMATCHED_ROUTE } from "../metrics";
 import { getRequestState, pathOf, setRequestState } from "./context";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
@@ -24,8 +25,8 @@ export const MAX_REQUEST_HEAD_BYTES = 65_536;
 /**
  * Gives every request an id (the caller's x-request-id when it is sane, else a
  * new one), echoes it on every response, refuses URLs over MAX_URL_BYTES and
- * bodies whose declared size is over the limit before reading them, and
- * writes one access-log line.
+ * bodies whose declared size is over the limit before reading them, times
+ * it for the request metrics, and writes one access-log line.
  */
 export function requestContext(deps: Deps) {
   const plugin = new Elysia({ name: "request-context" }).onRequest(({ request, set }) => {
@@ -41,6 +42,21 @@ export function requestContext(deps: Deps) {
       throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
     }
   });
+  const metrics = deps.metrics.isEnabled ? deps.metrics : null;
+  // Requests are observed for the metrics in a mapResponse hook: it runs in line (on error answers too),
+  // where an after-response hook costs a scheduled callback per request. Labelled by the route's pattern,
+  // never the raw path, so the series stay few whatever clients ask for. The duration runs from arrival
+  // to the answer being ready to send. It hands the value back unchanged: Elysia 1.4's error path replaces the answer with whatever a
+  // mapResponse hook returns, undefined included (an empty body).
+  if (metrics)
+    plugin.mapResponse({ as: "global" }, ({ request, set, responseValue }) => {
+      const state = getRequestState(request);
+      if (state) {
+        const status = responseValue instanceof ElysiaCustomStatusResponse ? responseValue.code : typeof set.status === "number" ? set.status : 200;
+        metrics.observeRequest(request.method, state.route ?? UNMATCHED_ROUTE, status, (performance.now() - state.startedAt) / 1000);
+      }
+      return responseValue as never;
+    });
   // Only hooked when access lines are wanted: an after-response hook costs a scheduled callback per request.
   if (!deps.log.isEnabled("info")) return plugin;
   return plugin.onAfterResponse({ as: "global" }, ({ request, set }) => {

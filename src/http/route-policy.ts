@@ -58,75 +58,90 @@ function byRouterPreference(a: string, b: string): number {
   return 0;
 }
 
+/** The route a request reaches: its pattern as registered (`/api/v1/feeds/:id`, the metrics label) and its policy. */
+export interface RouteMatch {
+  route: string;
+  policy: RoutePolicy;
+}
+
 /**
- * Finds the policy of the route a request will reach, before routing (the
- * auth and rate-limit plugins run then), the way Elysia picks it: literal
- * paths first, one trailing slash ignored, HEAD served by GET, `ALL` for any
- * method. Other spellings (a double slash, other letter case, percent-encoded
- * letters) reach no route, and get no policy. Routes added later (tests do)
- * rebuild the index.
+ * Finds the route a request will reach, before routing (the auth and
+ * rate-limit plugins run then), the way Elysia picks it: literal paths first,
+ * one trailing slash ignored, HEAD served by GET, `ALL` for any method. Other
+ * spellings (a double slash, other letter case, percent-encoded letters) reach
+ * no route, and get none. Routes added later (tests do) rebuild the index.
  */
-export function createPolicyResolver(routes: () => readonly PolicyRoute[]) {
+export function createRouteResolver(routes: () => readonly PolicyRoute[]) {
   let indexedCount = -1;
-  let exact = new Map<string, RoutePolicy>();
-  let patterns: { method: string; re: RegExp; policy: RoutePolicy }[] = [];
+  let exact = new Map<string, RouteMatch>();
+  let patterns: { method: string; re: RegExp; match: RouteMatch }[] = [];
   // Remembered (bounded): a polling client asks about the same few paths all day.
-  const memo = new Map<string, RoutePolicy | null>();
+  const memo = new Map<string, RouteMatch | null>();
 
   function index(list: readonly PolicyRoute[]) {
     indexedCount = list.length;
     exact = new Map();
     patterns = [];
     memo.clear();
-    const dynamic: { method: string; path: string; policy: RoutePolicy }[] = [];
+    const dynamic: { method: string; path: string; match: RouteMatch }[] = [];
     for (const route of list) {
       const policy = (route.hooks as { policy?: RoutePolicy } | undefined)?.policy ?? {};
       const path = loose(route.path);
-      if (path.includes(":") || path.includes("*")) dynamic.push({ method: route.method, path, policy });
+      const match = { route: path, policy };
+      if (path.includes(":") || path.includes("*")) dynamic.push({ method: route.method, path, match });
       // The first route registered for a method and path is the one served.
-      else if (!exact.has(`${route.method} ${path}`)) exact.set(`${route.method} ${path}`, policy);
+      else if (!exact.has(`${route.method} ${path}`)) exact.set(`${route.method} ${path}`, match);
     }
     dynamic.sort((a, b) => byRouterPreference(a.path, b.path));
-    for (const { method, path, policy } of dynamic) {
+    for (const { method, path, match } of dynamic) {
       const source = path
         .split("/")
         .map((seg) => (seg === "*" ? ".*" : seg.startsWith(":") ? "[^/]+" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
         .join("/");
-      patterns.push({ method, re: new RegExp(`^${source}$`), policy });
+      patterns.push({ method, re: new RegExp(`^${source}$`), match });
     }
   }
 
-  function find(method: string, path: string): RoutePolicy | undefined {
+  function find(method: string, path: string): RouteMatch | undefined {
     const found = exact.get(`${method} ${path}`) ?? exact.get(`ALL ${path}`);
     if (found) return found;
-    return patterns.find((p) => (p.method === method || p.method === "ALL") && p.re.test(path))?.policy;
+    return patterns.find((p) => (p.method === method || p.method === "ALL") && p.re.test(path))?.match;
   }
 
-  return (method: string, requestPath: string): RoutePolicy | undefined => {
+  return (method: string, requestPath: string): RouteMatch | undefined => {
     const list = routes();
     if (list.length !== indexedCount) index(list);
     const path = loose(requestPath);
     const id = `${method} ${path}`;
     const known = memo.get(id);
     if (known !== undefined) return known ?? undefined;
-    const policy = find(method, path) ?? (method === "HEAD" ? find("GET", path) : undefined) ?? null;
+    const match = find(method, path) ?? (method === "HEAD" ? find("GET", path) : undefined) ?? null;
     if (memo.size >= 10_000) memo.clear();
-    memo.set(id, policy);
-    return policy ?? undefined;
+    memo.set(id, match);
+    return match ?? undefined;
   };
 }
 
+/** The policy of the route a request will reach (see createRouteResolver). */
+export function createPolicyResolver(routes: () => readonly PolicyRoute[]) {
+  const resolve = createRouteResolver(routes);
+  return (method: string, requestPath: string): RoutePolicy | undefined => resolve(method, requestPath)?.policy;
+}
+
 /**
- * Resolves the request's route policy before routing, for the plugins after
- * it (auth, rate limit, body parser, error handler), and sets the CORS header
+ * Resolves the request's route and its policy before routing, for the plugins
+ * after it (auth, rate limit, body parser, error handler, the request's
+ * metrics, which label it by the route's pattern), and sets the CORS header
  * of `anyOrigin` routes first, so even a 401 or 429 carries it.
  */
 export function resolveRoutePolicy(routes: () => readonly PolicyRoute[]) {
-  const resolve = createPolicyResolver(routes);
+  const resolve = createRouteResolver(routes);
   return new Elysia({ name: "resolve-route-policy" }).onRequest(({ request, set }) => {
     const state = getRequestState(request);
     if (!state) return;
-    state.policy = resolve(request.method, state.path);
+    const match = resolve(request.method, state.path);
+    state.route = match?.route;
+    state.policy = match?.policy;
     if (state.policy?.anyOrigin) set.headers["access-control-allow-origin"] = "*";
   });
 }

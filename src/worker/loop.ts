@@ -1,4 +1,5 @@
 import type { Logger } from "../lib/log";
+import { staleAfterMs, type Heartbeat } from "./liveness";
 
 export interface LoopOptions {
   name: string;
@@ -23,8 +24,18 @@ export class Loop {
   private done: Promise<void> | null = null;
   private failures = 0;
   private gate: (() => Promise<boolean>) | null = null;
+  /** Monotonic time of the last round start or end (a heartbeat for /readyz), and the pause planned after it. */
+  private lastTickAt = performance.now();
+  private pauseMs: number;
 
-  constructor(private readonly opts: LoopOptions) {}
+  constructor(private readonly opts: LoopOptions) {
+    this.pauseMs = opts.intervalMs;
+  }
+
+  /** Whether it runs, when it last ticked, and how long a silence means it is stuck (see worker/liveness.ts). */
+  heartbeat(): Heartbeat {
+    return { running: this.running, lastTickAt: this.lastTickAt, staleAfterMs: staleAfterMs(this.pauseMs) };
+  }
 
   /**
    * Runs a round only when `gate` answers true (asked before each one): e.g. only on the node holding the
@@ -60,6 +71,7 @@ export class Loop {
   private async loop(): Promise<void> {
     while (this.running) {
       this.woken = false;
+      this.lastTickAt = performance.now();
       try {
         if (this.gate === null || (await this.gate())) await this.opts.run();
         this.failures = 0;
@@ -67,6 +79,7 @@ export class Loop {
         this.failures++;
         this.opts.log.error("background loop round failed", { loop: this.opts.name, failures: this.failures, err: err as Error });
       }
+      this.lastTickAt = performance.now();
       if (!this.running) break;
       if (this.woken && this.failures === 0) {
         // Woken during the round: go again at once, but after pending I/O, so a loop that is woken without pause
@@ -75,6 +88,7 @@ export class Loop {
         continue;
       }
       const backoff = this.failures === 0 ? this.opts.intervalMs : Math.min(this.opts.maxBackoffMs ?? 30_000, this.opts.intervalMs * 2 ** this.failures);
+      this.pauseMs = backoff;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, backoff);
         this.wake = () => {
@@ -105,6 +119,14 @@ export abstract class PoolLoop {
 
   start(): void {
     this.loop.start();
+  }
+
+  get name(): string {
+    return this.loop.name;
+  }
+
+  heartbeat(): Heartbeat {
+    return this.loop.heartbeat();
   }
 
   notify(): void {

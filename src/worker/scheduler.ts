@@ -3,6 +3,7 @@ import { isPg, tx, type Db } from "../db/client";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
 import { claimTick, tickOf } from "./cluster";
+import { MIN_STALE_MS, type Beating } from "./liveness";
 import { enqueueTask, hasPendingTask } from "./tasks";
 
 export interface Schedule {
@@ -46,21 +47,37 @@ export async function runTick(deps: SchedulerDeps, schedule: Schedule, tickTs: n
  * waiting, and the worker does the work with the queue's durability and
  * retries. `protect` keeps a slow tick from overlapping the next. On
  * PostgreSQL each tick runs on one node of the cluster (runTick).
+ * Each schedule is also a heartbeat for /readyz: it is stuck when its next run
+ * after the last tick is well past (a tick that never ends makes `protect`
+ * skip every later one).
  */
-export function startScheduler(deps: SchedulerDeps, schedules: Schedule[]): { stop(): void } {
-  const crons = schedules.map(
-    (s) =>
-      new Cron(
-        s.pattern,
-        { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) },
-        async () => {
+export function startScheduler(deps: SchedulerDeps, schedules: Schedule[]): { stop(): void; heartbeats: Beating[] } {
+  const started = schedules.map((s) => {
+    const last = { at: performance.now(), wallTs: Date.now() };
+    const cron = new Cron(
+      s.pattern,
+      { name: s.name, protect: true, catch: (err) => deps.log.error("schedule failed", { schedule: s.name, err: err as Error }) },
+      async () => {
+        try {
           await runTick(deps, s, tickOf(s.pattern, Date.now()));
-        },
-      ),
-  );
+        } finally {
+          Object.assign(last, { at: performance.now(), wallTs: Date.now() });
+        }
+      },
+    );
+    const heartbeat: Beating = {
+      name: `schedule:${s.name}`,
+      heartbeat: () => {
+        const dueTs = cron.nextRun(new Date(last.wallTs))?.getTime() ?? last.wallTs;
+        return { running: !cron.isStopped(), lastTickAt: last.at, staleAfterMs: dueTs - last.wallTs + MIN_STALE_MS };
+      },
+    };
+    return { cron, heartbeat };
+  });
   return {
     stop: () => {
-      for (const cron of crons) cron.stop();
+      for (const { cron } of started) cron.stop();
     },
+    heartbeats: started.map((s) => s.heartbeat),
   };
 }

@@ -184,3 +184,35 @@ export async function hasPendingTask(db: Db, kind: string): Promise<boolean> {
   );
   return row !== undefined;
 }
+
+export interface QueueStats {
+  kind: string;
+  status: "queued" | "running";
+  count: number;
+  /** run_at_ts of the oldest queued task that is due (null when none is: running, or all waiting for a retry). */
+  oldestDueTs: number | null;
+}
+
+/** Per kind, the tasks waiting or running, and how long the oldest due one has waited (read at scrape time; uses the claim index). */
+export async function queueStats(db: Db, nowTs: number): Promise<QueueStats[]> {
+  const { tasks } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .select({
+        kind: tasks.kind,
+        status: tasks.status,
+        n: count(),
+        oldestDueTs: sql<number | string | null>`MIN(CASE WHEN ${tasks.status} = 'queued' AND ${tasks.runAtTs} <= ${nowTs} THEN ${tasks.runAtTs} END)`,
+      })
+      .from(tasks)
+      .where(inArray(tasks.status, ["queued", "running"]))
+      .groupBy(tasks.kind, tasks.status),
+  );
+  return rows.map((r) => ({
+    kind: r.kind,
+    status: r.status as QueueStats["status"],
+    count: Number(r.n),
+    oldestDueTs: r.oldestDueTs === null ? null : Number(r.oldestDueTs),
+  }));
+}

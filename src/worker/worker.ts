@@ -17,6 +17,8 @@ export interface TaskContext {
 export type TaskHandler = (payload: any, ctx: TaskContext) => unknown | Promise<unknown>;
 
 export interface WorkerOptions {
+  /** Its loop's name (logs, /readyz); default "tasks". */
+  name?: string;
   handlers: Record<string, TaskHandler>;
   concurrency: number;
   /**
@@ -50,7 +52,7 @@ export class TaskWorker extends PoolLoop {
     private readonly deps: { db: Db; clock: Clock; log: Logger },
     private readonly opts: WorkerOptions,
   ) {
-    super("tasks", opts.pollMs ?? 1000, deps.log);
+    super(opts.name ?? "tasks", opts.pollMs ?? 1000, deps.log);
   }
 
   /** Requeues what a previous process left running, then starts claiming (stop() waits for both). */

@@ -144,6 +144,27 @@ describe("compiled binary, end to end", () => {
     server = undefined;
   }, 30_000);
 
+  test("backups run on the executable's own backup thread while it serves; restore waits for it to stop; the unit starts this executable", async () => {
+    const own = { JOBPILOT_DB: join(dir, "backup.db"), JOBPILOT_SOURCES: "none", JOBPILOT_BACKUP_CRON: "* * * * * *", JOBPILOT_BACKUP_KEEP: "2" };
+    server = await startServer([binary, "serve"], own);
+    const made = await runCommand([binary, "backup", "--json"], own);
+    expect(made.code, made.stderr).toBe(0);
+    const { path } = JSON.parse(made.stdout) as { path: string };
+    expect(path).toStartWith(join(dir, "backups", "jobpilot-"));
+    const refused = await runCommand([binary, "restore", path], own);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("is in use");
+    // The scheduled backups, from inside serve.
+    for (let i = 0; i < 200 && !server.stdout().includes('"msg":"backup written"'); i++) await Bun.sleep(25);
+    expect(server.stdout(), server.output()).toContain('"msg":"backup written"');
+    expect(await server.stop("SIGTERM")).toBe(0);
+    server = undefined;
+    const restored = await runCommand([binary, "restore", path], own);
+    expect(restored.code, restored.stderr).toBe(0);
+    const unit = await runCommand([binary, "service", "install", "--user", "--print"], { ...own, HOME: dir });
+    expect(unit.stdout).toContain(`ExecStart=${binary} serve\n`);
+  }, 30_000);
+
   test("bad configuration fails fast naming the variable", async () => {
     const res = await runCommand([binary, "serve"], { ...env, PORT: "eighty" });
     expect(res.code).toBe(2);

@@ -1,6 +1,7 @@
 /**
  * A fake OpenAI-compatible server for tests: POST /v1/chat/completions answers with scripted replies
- * (chat completions, raw status/headers/bodies, delays, dropped connections) and records every request.
+ * (chat completions, raw status/headers/bodies, delays, dropped connections) and records every request;
+ * GET /v1/models lists the models set with setModels (or answers the status set there).
  */
 import { droppedConnection } from "./dropped-connection";
 
@@ -35,6 +36,8 @@ export interface FakeOpenAi {
   /** Replies are taken in order; when the queue is empty `fallback` answers (default: content "{}"). */
   enqueue(...replies: FakeReply[]): void;
   setFallback(fn: (req: FakeOpenAiRequest) => FakeReply): void;
+  /** What GET /v1/models answers: these model ids (default gpt-5-nano and gpt-5-mini, the default settings' models), or a status with an error body. */
+  setModels(reply: string[] | { status: number }): void;
   close(): Promise<void>;
 }
 
@@ -47,6 +50,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   let inFlight = 0;
   let maxInFlight = 0;
   let completionCounter = 0;
+  let models: string[] | { status: number } = ["gpt-5-nano", "gpt-5-mini"];
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -54,6 +58,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     async fetch(request) {
       const receivedAt = performance.timeOrigin + performance.now();
       const path = new URL(request.url).pathname;
+      if (path === "/v1/models" && request.method === "GET") {
+        requests.push({ path, headers: Object.fromEntries(request.headers), body: "", receivedAt });
+        if (!Array.isArray(models)) return errorResponse(models.status, `scripted ${models.status}`, "server_error", null);
+        return Response.json({ object: "list", data: models.map((id) => ({ id, object: "model", created: 1_700_000_000, owned_by: "fake" })) });
+      }
       if (path !== "/v1/chat/completions") {
         return errorResponse(404, `Unknown request URL: ${request.method} ${path}`, "invalid_request_error", "unknown_url");
       }
@@ -104,6 +113,9 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     enqueue: (...replies) => void queue.push(...replies),
     setFallback: (fn) => {
       fallback = fn;
+    },
+    setModels: (reply) => {
+      models = reply;
     },
     close: async () => {
       await server.stop(true);

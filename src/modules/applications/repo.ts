@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { applications } from "../../db/schema";
@@ -223,4 +223,18 @@ export async function recordEngagement(db: Db, id: string, e: { viewed: boolean;
       })
       .where(eq(applications.id, id)),
   );
+}
+
+/** Which of these jobs the account has applied for (any status): their feed entries are part of the application's record. */
+export async function jobsWithApplications(db: Db, accountId: string, jobCiphertexts: readonly string[]): Promise<Set<string>> {
+  if (jobCiphertexts.length === 0) return new Set();
+  const { applications } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .selectDistinct({ jobCiphertext: applications.jobCiphertext })
+      .from(applications)
+      .where(and(eq(applications.accountId, accountId), inArray(applications.jobCiphertext, [...new Set(jobCiphertexts)]))),
+  );
+  return new Set(rows.map((r) => r.jobCiphertext));
 }

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { tx } from "../../db/client";
 import { isUniqueViolation } from "../../db/query";
 import { AppError, notFound } from "../../errors";
+import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
@@ -30,6 +31,7 @@ export interface ApplicationsDeps {
   config: { marketplaceDriver: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
   drivers: Record<string, MarketplaceDriver>;
   wake: () => void;
+  metrics: Metrics;
 }
 
 export const SUBMIT_TASK = "apply.submit";

@@ -17,7 +17,7 @@ const INTERRUPTED =
  * outcome releases it; an application already settled changes nothing.
  */
 async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): Promise<void> {
-  const isSettledNow = await tx(deps.db, async (db) => {
+  const settled = await tx(deps.db, async (db) => {
     const nowTs = deps.clock.now();
     if (!(await repo.settle(db, app, outcome, nowTs))) return false;
     if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
@@ -26,7 +26,9 @@ async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome:
     if (app.onSettled) await enqueueTask(db, app.onSettled.kind, { ...app.onSettled.payload, applicationId: app.id }, nowTs);
     return true;
   });
-  if (isSettledNow && app.onSettled) deps.wake();
+  // Counted once it committed, and only by the settle that won (tx may run the callback again on PostgreSQL).
+  if (settled) deps.metrics.applications.labels(outcome.status).inc();
+  if (settled && app.onSettled) deps.wake();
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
 }
 

@@ -129,7 +129,7 @@ export function countryOfLocation(location: string | undefined): string | undefi
 // The capture
 
 const EMAIL = /^[^\s@<>()[\]",;:]+@[^\s@<>()[\]",;:]+\.[a-zA-Z]{2,24}$/;
-type CaptureDeps = Pick<Deps, "db" | "clock" | "feedIndex" | "config" | "wake">;
+type CaptureDeps = Pick<Deps, "db" | "clock" | "feedIndex" | "config" | "wake" | "metrics">;
 
 /** The archived document for a capture, or a 400 naming the first bad field. */
 function captureDocument(body: CaptureBody, nowTs: number): JobDocument {

@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, or } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, tables } from "../../db/query";
 import type { dashboardSessions, dashboardSignInLinks } from "../../db/schema";
@@ -30,10 +30,16 @@ export async function deleteSession(db: Db, id: string): Promise<void> {
   await exec(db, db.delete(dashboardSessions).where(eq(dashboardSessions.id, id)));
 }
 
-/** Drops sessions past either limit; called when a new one is created so the table does not grow forever. */
-export async function deleteExpiredSessions(db: Db, nowTs: number, idleMs: number): Promise<void> {
+/**
+ * Drops sessions past either limit: all of them when a new one is created, so the table does not grow forever,
+ * or at most `limit` (the maintenance task's batches). Returns how many went.
+ */
+export async function deleteExpiredSessions(db: Db, nowTs: number, idleMs: number, limit?: number): Promise<number> {
   const { dashboardSessions } = tables(db);
-  await exec(db, db.delete(dashboardSessions).where(or(lte(dashboardSessions.expiresAtTs, nowTs), lte(dashboardSessions.lastSeenAtTs, nowTs - idleMs))));
+  const expired = or(lte(dashboardSessions.expiresAtTs, nowTs), lte(dashboardSessions.lastSeenAtTs, nowTs - idleMs));
+  if (limit === undefined) return exec(db, db.delete(dashboardSessions).where(expired));
+  const batch = db.select({ id: dashboardSessions.id }).from(dashboardSessions).where(expired).limit(limit);
+  return exec(db, db.delete(dashboardSessions).where(and(expired, inArray(dashboardSessions.id, batch))));
 }
 
 export async function insertSignInLink(db: Db, row: typeof dashboardSignInLinks.$inferInsert, nowTs: number): Promise<void> {

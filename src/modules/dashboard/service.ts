@@ -34,6 +34,11 @@ async function openSession(deps: DashboardDeps, accountId: string, keyId: string
   return { token, session: { id: row.id, accountId, keyId, csrfToken: row.csrfToken } };
 }
 
+/** Deletes up to `limit` expired sessions (the maintenance task's batches); returns how many went. */
+export function pruneExpiredSessions(deps: DashboardDeps, limit: number): Promise<number> {
+  return repo.deleteExpiredSessions(deps.db, deps.clock.now(), SESSION_IDLE_MS, limit);
+}
+
 /** Signs in with an API key; null for a missing, malformed, unknown or revoked key (one answer for all). */
 export async function signInWithKey(deps: DashboardDeps, apiKey: string | undefined): Promise<{ token: string; session: DashboardSession } | null> {
   const found = await accounts.authenticate(deps, apiKey?.trim());

@@ -195,27 +195,31 @@ export async function entryCountsPerFeed(
 
 export interface WebhookProblem {
   feedId: string;
+  accountId: string;
   title: string;
   disabledAtTs: number | null;
   disabledReason: string | null;
   failingSinceTs: number | null;
 }
 
-/** The account's feeds whose webhook endpoint is disabled or whose deliveries have been failing. */
-export function feedsWithWebhookProblems(db: Db, accountId: string): Promise<WebhookProblem[]> {
+/** The account's feeds (every account's, for `jobpilot doctor`, when none is named) whose webhook endpoint is disabled or whose deliveries have been failing. */
+export function feedsWithWebhookProblems(db: Db, accountId: string | null): Promise<WebhookProblem[]> {
   const { feeds } = tables(db);
   return many(
     db,
     db
       .select({
         feedId: feeds.id,
+        accountId: feeds.accountId,
         title: feeds.title,
         disabledAtTs: feeds.webhookDisabledAtTs,
         disabledReason: feeds.webhookDisabledReason,
         failingSinceTs: feeds.webhookFailingSinceTs,
       })
       .from(feeds)
-      .where(and(eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))))
+      .where(
+        and(accountId === null ? undefined : eq(feeds.accountId, accountId), or(isNotNull(feeds.webhookDisabledAtTs), isNotNull(feeds.webhookFailingSinceTs))),
+      )
       .orderBy(feeds.createdAtTs, feeds.id),
   );
 }

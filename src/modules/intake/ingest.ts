@@ -8,6 +8,7 @@
  */
 import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
+import type { Metrics } from "../../metrics";
 import { syncFeedIndex } from "../feeds/index-sync";
 import { type Admission, admitJobs } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
@@ -24,6 +25,7 @@ export interface IngestDeps {
   config: { trackerMaxAgeDays: number };
   /** Called after a commit that queued work (scoring tasks, outbox events), to wake the workers at once. */
   wake: () => void;
+  metrics: Metrics;
 }
 
 export interface IngestError {
@@ -79,7 +81,7 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
       result.errors.push({ at: at(i), error: normalized.error });
     }
   });
-  if (valid.length === 0) return result;
+  if (valid.length === 0) return countIngest(deps.metrics, opts.source, result);
 
   // On PostgreSQL another node may have changed the feeds since this one last matched.
   await syncFeedIndex(deps.db, deps.feedIndex);
@@ -152,5 +154,14 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
   });
   Object.assign(result, counts);
   if (result.matched > 0 || result.scoring > 0) deps.wake();
+  return countIngest(deps.metrics, opts.source, result);
+}
+
+/** The batch's counts on the metrics, once it committed (source names are few: configured sources, push, capture). */
+function countIngest(metrics: Metrics, source: string, result: IngestResult): IngestResult {
+  if (result.inserted) metrics.jobsIngested.labels(source, "new").inc(result.inserted);
+  if (result.updated) metrics.jobsIngested.labels(source, "known").inc(result.updated);
+  if (result.rejected) metrics.jobsIngested.labels(source, "rejected").inc(result.rejected);
+  if (result.matched) metrics.matches.labels("default").inc(result.matched);
   return result;
 }

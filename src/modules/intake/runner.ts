@@ -59,9 +59,11 @@ export async function pollSource(deps: Deps, source: JobSource): Promise<{ ok: b
       inserted,
       nextRunAtTs: nextRunAt(nowTs, source, 0, result.retryAfterMs),
     });
+    deps.metrics.sourcePolls.labels(source.name, "ok").inc();
     if (seen) deps.log.debug("source polled", { source: source.name, seen, inserted, matched: ingested?.matched ?? 0 });
     return { ok: true, seen, inserted };
   } catch (err) {
+    deps.metrics.sourcePolls.labels(source.name, "error").inc();
     const nowTs = deps.clock.now();
     const failures = (row?.consecutiveFailures ?? 0) + 1;
     const error = describeError(err);

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import type { JobSource } from "../../sources/source";
 import type { FeedIndex } from "../feeds/matcher";
@@ -16,6 +17,7 @@ export interface TrackDeps {
   feedIndex: FeedIndex;
   wake: () => void;
   config: { trackerBudget: number; trackerMaxAgeDays: number };
+  metrics: Metrics;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Bid, WriterProfile, WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
 import type { Db } from "../../db/client";
 import { AppError, notFound, userFacingServerError } from "../../errors";
+import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
 import { monthOf } from "../../lib/time";
@@ -24,6 +25,7 @@ export interface ProposalsDeps {
   localAi: LocalAi;
   config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver: string };
   drivers: Record<string, MarketplaceDriver>;
+  metrics: Metrics;
 }
 
 export interface GenerateProposalInput {
@@ -120,6 +122,7 @@ async function write(
       { job, profile, instructions: input.instructions, effort: input.effort, questions: input.questions, bid },
       Math.round(deps.config.aiTimeoutMs * EFFORT_TIMEOUT[input.effort]),
     );
+    deps.metrics.modelCall("proposal", "ok", written.usage);
     await addAiUsage(deps.db, {
       accountId: auth.accountId,
       month: monthOf(deps.clock.now()),
@@ -136,7 +139,10 @@ async function write(
     return written;
   } catch (err) {
     // Said to the caller on purpose (documented): FAILURE's fixed texts name no internals.
-    if (err instanceof AiError) throw userFacingServerError("internal", `Proposal generation failed: ${FAILURE[err.kind] ?? err.kind}`);
+    if (err instanceof AiError) {
+      deps.metrics.modelCall("proposal", err.kind);
+      throw userFacingServerError("internal", `Proposal generation failed: ${FAILURE[err.kind] ?? err.kind}`);
+    }
     throw err;
   }
 }

@@ -2,6 +2,7 @@ import { AiError, type AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
 import { scoreWithModel, type JobForScoring } from "../../ai/scorer";
 import { tx, type Db } from "../../db/client";
+import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import type { Logger } from "../../lib/log";
@@ -26,6 +27,7 @@ export interface ScoringDeps {
   localAi: LocalAi;
   config: { scoringModel: string };
   wake: () => void;
+  metrics: Metrics;
 }
 
 /** The task that scores one new job for one feed (scoreFeedMatch). */
@@ -103,6 +105,7 @@ async function scoreUncached(
     } else {
       try {
         const scored = await scoreWithModel(deps.ai, deps.config.scoringModel, input.profilePrompt, input.job);
+        deps.metrics.modelCall("scoring", "ok", scored.usage);
         await tx(deps.db, async (db) => {
           await repo.saveScore(db, {
             jobCiphertext: input.ciphertext,
@@ -123,6 +126,7 @@ async function scoreUncached(
         return { score: scored.score, source: "ai", reason: scored.reason };
       } catch (err) {
         const kind = err instanceof AiError ? err.kind : "unknown";
+        if (err instanceof AiError) deps.metrics.modelCall("scoring", err.kind);
         if (TRANSIENT.includes(kind as AiError["kind"]) && !ctx.isLastAttempt) throw err;
         fallbackWhy = `AI scoring failed (${kind})`;
         deps.log.warn("AI scoring failed; scoring locally", { ciphertext: input.ciphertext, kind, err: err as Error });
@@ -152,6 +156,7 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
     },
     ctx,
   );
+  deps.metrics.scorings.labels(outcome.source).inc();
   let entered = false;
   await tx(deps.db, async (db) => {
     // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
@@ -167,5 +172,7 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
         nowTs: deps.clock.now(),
       })) > 0;
   });
-  if (entered) deps.wake();
+  if (!entered) return;
+  deps.metrics.matches.labels(outcome.source).inc();
+  deps.wake();
 }

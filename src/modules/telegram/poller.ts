@@ -17,6 +17,7 @@
  * they moved, looks for bots added, removed or given a new token.
  */
 import type { Deps } from "../../deps";
+import type { Heartbeat } from "../../worker/liveness";
 import { Loop } from "../../worker/loop";
 import { leaseGate } from "../../worker/cluster";
 import { channelsOfType, channelsOfTypeVersion } from "../channels/repo";
@@ -131,6 +132,15 @@ export class TelegramBots {
     private readonly opts: PollingOptions = DEFAULT_POLLING,
   ) {
     this.loop = new Loop({ name: "telegram-bots", intervalMs: opts.refreshMs, run: () => this.refresh(), log: deps.log });
+  }
+
+  get name(): string {
+    return this.loop.name;
+  }
+
+  /** The refresh loop's heartbeat, for /readyz (a bot's own poll is let alone: it waits on Telegram by design). */
+  heartbeat(): Heartbeat {
+    return this.loop.heartbeat();
   }
 
   /** The bots this process has a poller for (it polls those whose lease it holds). */

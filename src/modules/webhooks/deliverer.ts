@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
 import { retryAfterMs } from "../../lib/retry-after";
@@ -36,7 +37,11 @@ export interface DelivererDeps {
   secretKey: string | null;
   /** The process's pace of sends per platform limit (deps.channelPacer). */
   pacer: Pacer;
+  metrics: Metrics;
 }
+
+/** The deliveries' kind label on the shared delivery metrics (notification channels count under their own). */
+const KIND = "webhook";
 
 const DEDUPE_WINDOW_MS = 24 * 3_600_000;
 
@@ -233,7 +238,7 @@ export class WebhookDeliverer extends PoolLoop {
   }
 
   private async deliverToWebhook(e: outbox.EventRow, feed: FeedRow): Promise<void> {
-    const { db, clock, config } = this.deps;
+    const { db, clock, config, metrics } = this.deps;
     const now = clock.now();
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
       await outbox.setEventState(db, e.seq, {
@@ -241,20 +246,24 @@ export class WebhookDeliverer extends PoolLoop {
         nextAttemptAtTs: null,
         lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL",
       });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     // Muted means nothing is sent, including events written before the feed was muted.
     if (feed.notificationsMuted) {
       await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
       await outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     const payload = await eventPayload(this.deps.db, this.deps.clock, e, { id: feed.id, title: feed.title });
     if (payload === null) {
       await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
+      metrics.delivery(KIND, "skipped");
       return;
     }
     const body = JSON.stringify(payload);
@@ -287,10 +296,11 @@ export class WebhookDeliverer extends PoolLoop {
       } else if (name === "TimeoutError" || name === "AbortError") error = `no answer within ${config.webhookTimeoutMs} ms`;
       else error = `connection failed: ${(err as Error)?.message ?? String(err)}`;
     }
-    const durationMs = Math.round(performance.now() - started);
-    const attempt = { startedAtTs: now, durationMs, statusCode, error };
+    const seconds = (performance.now() - started) / 1000;
+    const attempt = { startedAtTs: now, durationMs: Math.round(seconds * 1000), statusCode, error };
     if (error === null) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
+      metrics.delivery(KIND, "delivered", seconds);
       if (feed.webhookFailingSinceTs !== null) await noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
       return;
     }
@@ -299,9 +309,11 @@ export class WebhookDeliverer extends PoolLoop {
     const delay = isBlocked ? null : retryDelay(config.webhookRetryScheduleMs, e.attempts + 1, statusCode, retryAfter, failedAt);
     if (delay !== null) {
       await this.book(e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      metrics.delivery(KIND, "retry", seconds);
       return;
     }
     await this.book(e, attempt, { status: "failed", nextAttemptAtTs: null });
+    metrics.delivery(KIND, "failed", seconds);
     const state = await noteDeliveryOutcome(db, feed.id, false, failedAt, config.webhookDisableAfterMs, error);
     this.deps.log.warn(isBlocked ? "webhook event failed: the address is blocked" : "webhook event failed after all retries", {
       event: e.id,

@@ -1,0 +1,27 @@
+import { t } from "elysia";
+
+const LoopHealth = t.Object({
+  name: t.String({ description: "tasks, apply (the submit worker), webhooks, source:<name>, schedule:<name>, usage-flush" }),
+  ok: t.Boolean(),
+  lastTickAgoS: t.Number({ description: "Seconds since the loop last ticked" }),
+  reason: t.Optional(t.String({ description: "stopped, or how long it has been silent" })),
+});
+
+export const Readiness = t.Object(
+  {
+    ready: t.Boolean(),
+    reason: t.Optional(t.String({ description: "Why not, one clause per failing check" })),
+    checks: t.Object({
+      database: t.Object({ ok: t.Boolean(), error: t.Optional(t.String()) }),
+      migrations: t.Object({
+        ok: t.Boolean(),
+        applied: t.Optional(t.Integer()),
+        expected: t.Optional(t.Integer({ description: "This version's migrations" })),
+        pending: t.Optional(t.Array(t.String())),
+        unknown: t.Optional(t.Array(t.String(), { description: "Migrations of a newer version (does not make it unready)" })),
+      }),
+      loops: t.Object({ ok: t.Boolean(), loops: t.Array(LoopHealth) }),
+    }),
+  },
+  { title: "Readiness" },
+);
