@@ -251,18 +251,22 @@ export async function claimDueEvents(
   );
   if (held.length === 0) return none;
   const heldIds = held.map((h) => h.id);
-  // Each (feed, channel)'s head, due or not, read after the lease (uses events_channel_head_idx).
-  const heads = (
-    await rawMany<{ seq: number | string; target: string }>(
-      db,
-      "webhooks.channelHeads",
-      `SELECT DISTINCT ON (feed_id, target) seq, target FROM events
-       WHERE feed_id = ANY(?) AND status IN ('pending', 'retrying') AND target != 'webhook' ORDER BY feed_id, target, seq`,
-      [heldIds],
-    )
-  )
-    .filter((h) => !pausedTargets.has(h.target))
-    .map((h) => Number(h.seq));
+  // Each (feed, channel)'s head, due or not, read after the lease (uses events_channel_head_idx); a round
+  // trip spared when the scan found no channel event of these feeds (feeds with a webhook only, mostly).
+  const hasChannelEvents = scanned.some((d) => d.target !== WEBHOOK_TARGET && heldIds.includes(d.feedId));
+  const heads = !hasChannelEvents
+    ? []
+    : (
+        await rawMany<{ seq: number | string; target: string }>(
+          db,
+          "webhooks.channelHeads",
+          `SELECT DISTINCT ON (feed_id, target) seq, target FROM events
+           WHERE feed_id = ANY(?) AND status IN ('pending', 'retrying') AND target != 'webhook' ORDER BY feed_id, target, seq`,
+          [heldIds],
+        )
+      )
+        .filter((h) => !pausedTargets.has(h.target))
+        .map((h) => Number(h.seq));
   // Only feeds this node holds: no two nodes stamp the same rows at once. Each event is stamped once.
   const unstamped = [...scanned.filter((d) => heldIds.includes(d.feedId)).map((d) => d.seq), ...heads];
   if (unstamped.length > 0)
