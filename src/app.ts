@@ -21,7 +21,7 @@ import { feedsRoutes } from "./modules/feeds/index";
 import { channelsRoutes } from "./modules/channels/index";
 import { channelTestRoutes, webhooksRoutes } from "./modules/webhooks/index";
 import { telegramRoutes } from "./modules/telegram/index";
-import { WebhookPayloadSchema } from "./modules/webhooks/model";
+import { webhookReference } from "./modules/webhooks/reference";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
@@ -139,8 +139,19 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
               "Self-hosted implementation of the Job Auto-Apply, Feed and Data Service Interface 2.0.0. " +
               "Every /api route takes the `x-api-key` header. Errors are `{ error }` (validation errors on feeds add `details`). " +
               "Every authenticated /api response carries X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds); " +
-              "over the limit: 429 with Retry-After. Routes marked (extension) are jobpilot additions to the spec.",
+              "over the limit: 429 with Retry-After. Every response carries x-request-id. A method a path does not serve is answered 405 " +
+              "with an `Allow` header naming the methods it does. Request bodies are JSON only (415 otherwise). " +
+              "Routes marked (extension) are jobpilot additions to the spec.",
+            // The project names no license yet: no rights are granted beyond using the API of your own installation.
+            license: { name: "UNLICENSED" },
+            contact: { name: "jobpilot", url: "https://github.com/jobpilot" },
           },
+          servers: [
+            {
+              url: deps.config.publicUrl ? deps.config.publicUrl.replace(/\/+$/, "") : "/",
+              description: deps.config.publicUrl ? "This server (JOBPILOT_PUBLIC_URL)" : "The server that served this document",
+            },
+          ],
           tags: [
             { name: "Feeds", description: "Saved searches with an AI scoring profile" },
             { name: "Channels", description: "Telegram, Slack, Discord, ntfy and e-mail destinations for feed alerts (extension)" },
@@ -153,27 +164,25 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
             { name: "Health", description: "Liveness and database status" },
+            { name: "Webhooks", description: "What jobpilot POSTs to a feed's webhookUrl (extension)" },
             { name: "MCP", description: "Model Context Protocol for AI assistants (extension)" },
           ],
           components: {
             // The payload jobpilot POSTs to feed webhook URLs (see `webhooks`).
-            schemas: { WebhookPayload: WebhookPayloadSchema as never },
+            schemas: webhookReference.schemas,
             securitySchemes: {
               apiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "Create keys with `jobpilot key create --account ID`." },
               adminToken: { type: "http", scheme: "bearer", description: "JOBPILOT_ADMIN_TOKEN" },
               metricsToken: { type: "http", scheme: "bearer", description: "JOBPILOT_METRICS_TOKEN (GET /metrics)" },
-            },
-          },
-          security: [{ apiKey: [] }],
-          webhooks: {
-            feedJob: {
-              post: {
-                summary: "A job entered a feed: POSTed to the feed's webhookUrl, signed (Standard Webhooks)",
-                requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WebhookPayload" } } } },
-                responses: { "200": { description: "Any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS acknowledges the delivery; anything else is retried" } },
+              apiKeyBearer: {
+                type: "http",
+                scheme: "bearer",
+                description: "An API key as a bearer token, where a route takes it so (POST /mcp, as MCP clients send it).",
               },
             },
           },
+          security: [{ apiKey: [] }],
+          webhooks: webhookReference.webhooks,
         }),
       )
       .get(
@@ -183,7 +192,16 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
           if (database.status !== "ok") set.status = 503;
           return { status: database.status, version: deps.version, uptimeS: Math.floor((deps.clock.now() - startedAt) / 1000), database };
         },
-        { response: { 200: Health, 503: Health }, detail: { tags: ["Health"], summary: "Liveness and database status", security: [] } },
+        {
+          response: { 200: Health, 503: Health },
+          detail: {
+            tags: ["Health"],
+            operationId: "getHealth",
+            summary: "Liveness and database status",
+            description: "No key needed. 503 when the database does not answer; a healthy answer is reused for up to a second.",
+            security: [],
+          },
+        },
       )
       .use(readinessRoutes(deps))
       .use(deps.config.metricsEnabled ? metricsRoutes(deps, (request) => app.server?.requestIP(request)?.address) : new Elysia())

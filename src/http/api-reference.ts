@@ -3,6 +3,8 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import "./formats";
 import { ScalarRender } from "@elysiajs/openapi/scalar";
 import type { OpenAPIV3_1 } from "openapi-types";
+import { buildDocument, type Documentation, type DocumentedRoute } from "./openapi-document";
+import { ErrorBody } from "./schemas";
 // The reference page's script ships inside the binary: /docs works with no internet access.
 import scalarScript from "@scalar/api-reference/browser/standalone.js" with { type: "file" };
 
@@ -10,9 +12,6 @@ const PAGE_PATH = "/docs";
 const DOCUMENT_PATH = "/docs/json";
 const SCRIPT_PATH = "/docs/assets/scalar.js";
 const OPENAPI_VERSION = "3.1.2";
-
-/** Everything in the document but the paths, which come from the routes. */
-type Documentation = Omit<OpenAPIV3_1.Document, "paths" | "openapi">;
 
 /**
  * Scalar settings for a page that asks nothing of any other host: no web fonts (they come from
@@ -31,13 +30,14 @@ const SCALAR = {
   telemetry: false,
 } as const;
 
+type RouteEntry = DocumentedRoute & { hooks?: { parse?: unknown } };
+
 /**
  * The routes as the document must describe them. json-body.ts is the only body parser and it
  * reads JSON alone (anything else gets 415). It is a function, which the generator cannot look
  * into: left alone, it lists no content type at all (@elysiajs/swagger listed multipart and text).
  */
-function asJsonBodied(app: AnyElysia): AnyElysia {
-  const routes = (app as unknown as { getGlobalRoutes(): { hooks?: { parse?: unknown } }[] }).getGlobalRoutes();
+function asJsonBodied(app: AnyElysia, routes: RouteEntry[]): AnyElysia {
   const view = Object.create(app);
   view.getGlobalRoutes = () => routes.map((route) => (route.hooks?.parse ? { ...route, hooks: { ...route.hooks, parse: [{ fn: "json" }] } } : route));
   return view;
@@ -53,19 +53,15 @@ export function apiReference(documentation: Documentation) {
   // Built on first request, when every route is registered; routes never change afterwards.
   let document: OpenAPIV3_1.Document | undefined;
   // The renderer's type asks for every setting, including those Scalar defaults; `agent` it does not know.
-  const page = ScalarRender(documentation.info, SCALAR as unknown as Parameters<typeof ScalarRender>[1]);
+  const page = ScalarRender(documentation.info as OpenAPIV3_1.InfoObject, SCALAR as unknown as Parameters<typeof ScalarRender>[1]);
   return reference
     .get(
       DOCUMENT_PATH,
       () => {
         if (document) return document;
-        const generated = toOpenAPISchema(asJsonBodied(reference), undefined, undefined, undefined, OPENAPI_VERSION);
-        document = {
-          openapi: OPENAPI_VERSION,
-          ...documentation,
-          paths: generated.paths as OpenAPIV3_1.PathsObject,
-          components: { ...documentation.components, schemas: { ...generated.components.schemas, ...documentation.components?.schemas } },
-        };
+        const routes = (reference as unknown as { getGlobalRoutes(): RouteEntry[] }).getGlobalRoutes();
+        const generated = toOpenAPISchema(asJsonBodied(reference, routes), undefined, undefined, undefined, OPENAPI_VERSION);
+        document = buildDocument({ openapi: OPENAPI_VERSION, generated, routes, documentation, errorSchema: ErrorBody });
         return document;
       },
       { detail: { hide: true } },

@@ -25,6 +25,11 @@ export interface RoutePolicy {
   apiKey?: true;
   /** The rate-limit bucket that meters the route; an authenticated route without one counts in `default`. */
   rateLimit?: Bucket;
+  /**
+   * The route is deprecated in favour of this path: every response it gives, a 401 or 429 included,
+   * carries `Deprecation: true` and `Link: <successor>; rel="successor-version"`.
+   */
+  successor?: string;
 }
 
 /**
@@ -131,8 +136,9 @@ export function createPolicyResolver(routes: () => readonly PolicyRoute[]) {
 /**
  * Resolves the request's route and its policy before routing, for the plugins
  * after it (auth, rate limit, body parser, error handler, the request's
- * metrics, which label it by the route's pattern), and sets the CORS header
- * of `anyOrigin` routes first, so even a 401 or 429 carries it.
+ * metrics, which label it by the route's pattern), and sets the headers the
+ * policy asks for (CORS of `anyOrigin` routes, the deprecation headers of a
+ * route with a `successor`) first, so even a 401 or 429 carries them.
  */
 export function resolveRoutePolicy(routes: () => readonly PolicyRoute[]) {
   const resolve = createRouteResolver(routes);
@@ -143,5 +149,9 @@ export function resolveRoutePolicy(routes: () => readonly PolicyRoute[]) {
     state.route = match?.route;
     state.policy = match?.policy;
     if (state.policy?.anyOrigin) set.headers["access-control-allow-origin"] = "*";
+    if (state.policy?.successor) {
+      set.headers.deprecation = "true";
+      set.headers.link = `<${state.policy.successor}>; rel="successor-version"`;
+    }
   });
 }

@@ -4,6 +4,7 @@ import { closeDeps, createDeps, type Deps } from "../../src/deps";
 import { ManualClock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
 import * as accounts from "../../src/modules/accounts/service";
+import { enforceContract } from "./openapi-contract";
 import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
 
 /** The key test apps seal channel settings with. */
@@ -25,7 +26,9 @@ export interface RequestOptions {
 
 /**
  * The real app on a real SQLite database (`:memory:` unless a path is given)
- * with the real migrations; only the clock and the log sink are fakes.
+ * with the real migrations; only the clock and the log sink are fakes. Its
+ * `app.handle` checks every response against the served OpenAPI document
+ * (tests/helpers/openapi-contract.ts).
  */
 export async function createTestApp(
   opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]>; secretKey?: string | null } = {},
@@ -43,6 +46,8 @@ export async function createTestApp(
   // No network in tests: webhook hosts resolve through this table (any other name is a public test address).
   deps.resolve = async (host: string) => (host === "localhost" ? ["127.0.0.1"] : (opts.dns?.[host] ?? ["93.184.215.14"]));
   const app = createApp(deps);
+  // Every response the test receives must match the OpenAPI document the app serves.
+  enforceContract(app);
 
   async function request(method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> {
     const headers: Record<string, string> = { ...o.headers };

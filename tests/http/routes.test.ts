@@ -86,9 +86,9 @@ describe("OpenAPI", () => {
       const op = doc.paths[e.openapi]?.[e.method.toLowerCase()];
       expect(op, `${e.method} ${e.openapi} missing`).toBeDefined();
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "429", "500"]));
-      const err = op.responses["401"].content["application/json"].schema;
-      expect(JSON.stringify(err)).toContain("error");
+      expect(op.responses["401"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     }
+    expect(doc.components.schemas.Error).toMatchObject({ type: "object", required: ["error"], properties: { error: { type: "string" } } });
     expect(doc.paths["/api/auto-apply/external"].post.deprecated).toBe(true);
     expect(doc.paths["/api/auto-apply-v2/apply"].post.responses["402"]).toBeDefined();
     expect(doc.paths["/healthz"].get.security).toEqual([]);

@@ -2,6 +2,7 @@ import { readCapped, TooLargeError } from "../../lib/read-capped";
 import { Elysia, t } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import { pathOf } from "../../http/context";
+import { signatureHeaders } from "../../http/openapi-document";
 import { ErrorBody } from "../../http/schemas";
 import { secretKey, SignatureError, verify } from "../../lib/standard-webhooks";
 import { BRIDGE_CALLBACK_PATH, FinalStatusSchema, toOutcome, type BridgeDeps, type createBridgeDriver } from "./driver";
@@ -95,10 +96,21 @@ export function bridgeCallbackRoutes(deps: BridgeDeps, driver: ReturnType<typeof
         detail: {
           tags: ["Bridge"],
           security: [],
+          operationId: "reportBridgeOutcome",
           summary: "Outcome of a bridge submission (extension)",
           description:
             "Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks " +
-            "headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key.",
+            "headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key. " +
+            "The signature is checked over the exact bytes before the body is read; the first outcome for an application wins (later ones answer 200 and change nothing).",
+          // Read and checked by the handler itself (the signature covers the raw bytes), so described here, not as a route schema.
+          parameters: signatureHeaders,
+          requestBody: { required: true, content: { "application/json": { schema: CallbackBody } } },
+          responses: {
+            400: { description: "The body is not JSON, or not {applicationId, status, message}" },
+            401: { description: "The signature is missing, wrong or outside the 5-minute window" },
+            404: { description: "The bridge is not configured on this server (JOBPILOT_BRIDGE_SECRET unset or unusable)" },
+            413: { description: "The body is over 64 KiB (or its declared Content-Length over JOBPILOT_MAX_BODY_BYTES)" },
+          },
         },
       },
     );

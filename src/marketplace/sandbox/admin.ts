@@ -76,7 +76,13 @@ const AddFreelancerBody = t.Object({
 });
 type AddFreelancerBody = typeof AddFreelancerBody.static;
 
-const detail = (summary: string) => ({ tags: ["Admin"], security: [{ adminToken: [] }], summary });
+const detail = (operationId: string, summary: string, description: string) => ({
+  tags: ["Admin"],
+  security: [{ adminToken: [] }],
+  operationId,
+  summary,
+  description,
+});
 
 function toView({ freelancer, profiles }: FreelancerWithProfiles): FreelancerView {
   return {
@@ -193,14 +199,22 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
       {
         params: CiphertextParams,
         response: { 200: t.Object({ ciphertext: t.String(), closed: t.Literal(true) }), ...errorResponses(400, 401) },
-        detail: detail("Close a job on the sandbox marketplace (later submissions: not_available)"),
+        detail: detail(
+          "closeSandboxJob",
+          "Close a job on the sandbox marketplace (later submissions: not_available)",
+          "Applications submitted to it afterwards end not_available, as on the real marketplace. Closing it again changes nothing.",
+        ),
       },
     )
     .post("/freelancers/:freelancerId/connects", async ({ params, body }) => ({ freelancer: await setConnects(deps, params.freelancerId, body.connects) }), {
       params: FreelancerIdParams,
       body: SetConnectsBody,
       response: { 200: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
-      detail: detail("Set a sandbox freelancer's Connects balance"),
+      detail: detail(
+        "setSandboxConnects",
+        "Set a sandbox freelancer's Connects balance",
+        "A submission that costs more Connects than the balance ends insufficient_connects.",
+      ),
     })
     .post(
       "/accounts/:accountId/session",
@@ -209,18 +223,30 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
         params: AccountIdParams,
         body: SetSessionBody,
         response: { 200: t.Object({ session: SessionView }), ...errorResponses(400, 401, 404) },
-        detail: detail("Invalidate or restore an account's sandbox session (invalid: submissions are logged_out)"),
+        detail: detail(
+          "setSandboxSession",
+          "Invalidate or restore an account's sandbox session (invalid: submissions are logged_out)",
+          "With restorable true (default) the driver's reconnect brings an invalid session back, as a refreshed login would; false keeps it logged out.",
+        ),
       },
     )
     .post("/submissions/:applicationId/view", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "view") }), {
       params: ApplicationIdParams,
       response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
-      detail: detail("Make the client view an applied proposal now"),
+      detail: detail(
+        "viewSandboxSubmission",
+        "Make the client view an applied proposal now",
+        "The next engagement sync reports it as viewed. 404 for an unknown submission, 400 for one that is not applied.",
+      ),
     })
     .post("/submissions/:applicationId/reply", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "reply") }), {
       params: ApplicationIdParams,
       response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
-      detail: detail("Make the client reply to an applied proposal now (implies viewed)"),
+      detail: detail(
+        "replySandboxSubmission",
+        "Make the client reply to an applied proposal now (implies viewed)",
+        "The next engagement sync reports it as viewed and replied. 404 for an unknown submission, 400 for one that is not applied.",
+      ),
     })
     .post(
       "/accounts/:accountId/freelancers",
@@ -233,7 +259,11 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
         params: AccountIdParams,
         body: AddFreelancerBody,
         response: { 201: t.Object({ freelancer: FreelancerView }), ...errorResponses(400, 401, 404) },
-        detail: detail("Link another sandbox freelancer to an agency account"),
+        detail: detail(
+          "addSandboxFreelancer",
+          "Link another sandbox freelancer to an agency account",
+          "400 for a solo account (it applies as its own freelancer only) or a name the account already uses. Besides its default profile it gets one specialized profile per `profiles` entry.",
+        ),
       },
     )
     .get(
@@ -245,7 +275,11 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
       {
         params: AccountIdParams,
         response: { 200: t.Object({ freelancers: t.Array(FreelancerView) }), ...errorResponses(401, 404) },
-        detail: detail("An account's sandbox freelancers with Connects, country and Job Success Score"),
+        detail: detail(
+          "listSandboxFreelancers",
+          "An account's sandbox freelancers with Connects, country and Job Success Score",
+          "Each with its profiles; profileId is what apply accepts.",
+        ),
       },
     );
 }

@@ -9,7 +9,12 @@ import * as accounts from "./service";
 export function accountRoutes(deps: Deps) {
   return new Elysia().use(authContext).get("/api/v1/account", ({ auth }) => accounts.whoAmI(deps, auth), {
     response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
-    detail: { tags: ["Account"], summary: "The calling key's account (extension)", description: "Credits, kind and rate-limit settings." },
+    detail: {
+      tags: ["Account"],
+      operationId: "getAccount",
+      summary: "The calling key's account (extension)",
+      description: "Credits, kind and rate-limit settings.",
+    },
   });
 }
 
@@ -22,7 +27,13 @@ export function accountAdminRoutes(deps: Deps) {
   return new Elysia({ prefix: "/admin" })
     .get("/accounts", async () => ({ accounts: await accounts.listAccounts(deps) }), {
       response: { 200: t.Object({ accounts: t.Array(t.Composite([AccountView, t.Object({ activeKeys: t.Integer() })])) }), ...errorResponses(401) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "List accounts" },
+      detail: {
+        tags: adminTags,
+        security: adminSecurity,
+        operationId: "listAccounts",
+        summary: "List accounts",
+        description: "Every account with its credits and the number of active API keys.",
+      },
     })
     .post(
       "/accounts",
@@ -34,7 +45,13 @@ export function accountAdminRoutes(deps: Deps) {
       {
         body: CreateAccountBody,
         response: { 201: CreatedAccount, ...errorResponses(400, 401) },
-        detail: { tags: adminTags, security: adminSecurity, summary: "Create an account and its first API key (shown once)" },
+        detail: {
+          tags: adminTags,
+          security: adminSecurity,
+          operationId: "createAccount",
+          summary: "Create an account and its first API key (shown once)",
+          description: "The answer holds the whole key; only its hash is stored, so it cannot be shown again.",
+        },
       },
     )
     .post(
@@ -51,6 +68,7 @@ export function accountAdminRoutes(deps: Deps) {
         detail: {
           tags: adminTags,
           security: adminSecurity,
+          operationId: "createKey",
           summary: "Create an API key (shown once)",
           description: "409 when the account already has as many active keys as it may.",
         },
@@ -59,17 +77,35 @@ export function accountAdminRoutes(deps: Deps) {
     .get("/accounts/:accountId/keys", async ({ params }) => ({ keys: await accounts.listKeys(deps, params.accountId) }), {
       params: AccountIdParams,
       response: { 200: t.Object({ keys: t.Array(KeyView) }), ...errorResponses(401, 404) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "List an account's API keys" },
+      detail: {
+        tags: adminTags,
+        security: adminSecurity,
+        operationId: "listKeys",
+        summary: "List an account's API keys",
+        description: "Prefixes, labels, last use and revocation; never the keys themselves.",
+      },
     })
     .post("/accounts/:accountId/credits", ({ params, body }) => accounts.grantCredits(deps, params.accountId, body.amount, body.note), {
       params: AccountIdParams,
       body: GrantCreditsBody,
       response: { 200: t.Object({ balance: t.Integer() }), ...errorResponses(400, 401, 404) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "Grant (or correct) credits" },
+      detail: {
+        tags: adminTags,
+        security: adminSecurity,
+        operationId: "grantCredits",
+        summary: "Grant (or correct) credits",
+        description: "A negative amount corrects the balance down (400 if it would go below 0; 0 is a 400). Answers the new balance.",
+      },
     })
     .delete("/keys/:keyId", ({ params }) => accounts.revokeKey(deps, params.keyId), {
       params: t.Object({ keyId: t.String({ maxLength: 100 }) }),
       response: { 200: t.Object({ key: KeyView, alreadyRevoked: t.Boolean() }), ...errorResponses(401, 404) },
-      detail: { tags: adminTags, security: adminSecurity, summary: "Revoke an API key" },
+      detail: {
+        tags: adminTags,
+        security: adminSecurity,
+        operationId: "revokeKey",
+        summary: "Revoke an API key",
+        description: "The key is refused from the next request on. Revoking a revoked key answers it again with alreadyRevoked true.",
+      },
     });
 }

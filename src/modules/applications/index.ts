@@ -29,6 +29,7 @@ export function applicationsRoutes(deps: Deps) {
       response: applyResponses,
       detail: {
         tags,
+        operationId: "apply",
         summary: "Queue a proposal submission",
         description:
           "Answers at once with a queueId; the submission happens in the queue. A credit is held while it runs and charged only when the marketplace reports success. 402 when no credit is free, 409 when this job already has an application processing or applied. Poll GET /api/auto-apply-v2/status.",
@@ -40,6 +41,7 @@ export function applicationsRoutes(deps: Deps) {
       response: { 200: StatusResponse, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
         tags,
+        operationId: "getApplicationStatus",
         summary: "Status of an application",
         description:
           "Give exactly one of queueId or jobId (ciphertext, URL or processed job UUID: the latest application for that job). Every status but processing is final.",
@@ -49,25 +51,31 @@ export function applicationsRoutes(deps: Deps) {
       policy: { rateLimit: "appliedJobs" },
       query: AppliedJobsQuery,
       response: { 200: AppliedJobsResponse, ...errorResponses(400, 401, 429, 500) },
-      detail: { tags, summary: "Jobs the account applied to or attempted, newest first" },
+      detail: {
+        tags,
+        operationId: "listAppliedJobs",
+        summary: "Jobs the account applied to or attempted, newest first",
+        description:
+          "Every application that reached a final status, with its outcome and the client's engagement (viewed, replied) where the marketplace reports it.",
+      },
     })
     .post(
       "/api/auto-apply/external",
-      async ({ auth, body, set }) => {
-        set.headers.deprecation = "true";
-        set.headers.link = '</api/auto-apply-v2/apply>; rel="successor-version"';
+      ({ auth, body }) => {
         const { applicationOptions, ...rest } = body;
         return applications.apply(deps, auth, { ...rest, proposal: applicationOptions });
       },
       {
-        policy: { rateLimit: "apply" },
+        policy: { rateLimit: "apply", successor: "/api/auto-apply-v2/apply" },
         body: LegacyApplyBody,
         response: applyResponses,
         detail: {
           tags,
+          operationId: "applyLegacy",
           summary: "Queue a proposal (deprecated v1 endpoint)",
           deprecated: true,
-          description: "Same as POST /api/auto-apply-v2/apply with applicationOptions in place of proposal; answers with a Deprecation header.",
+          description:
+            "Same as POST /api/auto-apply-v2/apply with applicationOptions in place of proposal; every response carries `Deprecation: true` and a `Link` to it.",
         },
       },
     );

@@ -8,6 +8,7 @@ import { getArchivedJob } from "./service";
 
 const responses = { 200: RawMarketplaceJob, ...errorResponses(400, 401, 404, 429, 500) };
 const tags = ["Jobs"];
+const forwardDescription = "The same answer as GET /api/jobs/by-ciphertext?cipher={ciphertext}, metered in the same jobs bucket.";
 
 /** Archived job documents; /api/v1/jobs/{c} and /api/v2/jobs/{c} are the same handler on another path. */
 export function archiveRoutes(deps: Deps) {
@@ -20,6 +21,7 @@ export function archiveRoutes(deps: Deps) {
       response: responses,
       detail: {
         tags,
+        operationId: "getArchivedJob",
         summary: "Archived job document by ciphertext",
         description: "The document as stored, plus proposalActivity, clientScore and matches (the caller's feeds only). No credit cost.",
       },
@@ -28,12 +30,12 @@ export function archiveRoutes(deps: Deps) {
       policy: { rateLimit: "jobs" },
       params: CiphertextParams,
       response: responses,
-      detail: { tags, summary: "Forward of /api/jobs/by-ciphertext" },
+      detail: { tags, operationId: "getArchivedJobV1", summary: "Forward of /api/jobs/by-ciphertext", description: forwardDescription },
     })
     .get("/api/v2/jobs/:ciphertext", ({ auth, params }) => getArchivedJob(deps, auth, params.ciphertext), {
       policy: { rateLimit: "jobs" },
       params: CiphertextParams,
       response: responses,
-      detail: { tags, summary: "Forward of /api/jobs/by-ciphertext" },
+      detail: { tags, operationId: "getArchivedJobV2", summary: "Forward of /api/jobs/by-ciphertext", description: forwardDescription },
     });
 }

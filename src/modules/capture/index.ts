@@ -57,6 +57,7 @@ export function captureRoutes(deps: Deps) {
         response: { 200: CaptureResult, 201: CaptureResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
         detail: {
           tags: ["Jobs"],
+          operationId: "captureJob",
           summary: "(extension) Capture a job page the user is viewing",
           description:
             "Used by the bookmarklet (GET /capture.js). Archives the page as a professional_network (default) or web job and runs it through every feed. " +
@@ -73,7 +74,16 @@ export function captureRoutes(deps: Deps) {
         new Response(CAPTURE_SCRIPT, {
           headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache", "x-content-type-options": "nosniff" },
         }),
-      { detail: { tags: ["Jobs"], summary: "(extension) The capture bookmarklet script", security: [] } },
+      {
+        detail: {
+          tags: ["Jobs"],
+          operationId: "getCaptureScript",
+          summary: "(extension) The capture bookmarklet script",
+          description: "The script the bookmarklet loads; it posts the page being viewed to POST /api/v1/capture.",
+          security: [],
+          responses: { 200: { description: "The script", content: { "text/javascript": { schema: { type: "string" } } } } },
+        },
+      },
     )
     .use(api);
 }

@@ -18,7 +18,12 @@ export function channelsRoutes(deps: Deps) {
     .get("", async ({ auth }) => ({ channels: await channels.listChannels(deps, auth) }), {
       policy,
       response: { 200: ChannelList, ...errorResponses(401, 429, 500, 503) },
-      detail: { tags, summary: "List the account's notification channels" },
+      detail: {
+        tags,
+        operationId: "listChannels",
+        summary: "List the account's notification channels",
+        description: "Oldest first, each with its settings masked, its delivery mode and its last delivery or error.",
+      },
     })
     .post(
       "",
@@ -33,6 +38,7 @@ export function channelsRoutes(deps: Deps) {
         response: { 201: ChannelEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
         detail: {
           tags,
+          operationId: "createChannel",
           summary: "Add a notification channel",
           description:
             "Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. " +
@@ -44,7 +50,12 @@ export function channelsRoutes(deps: Deps) {
       policy,
       params: ChannelParams,
       response: { 200: ChannelEnvelope, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Get a notification channel" },
+      detail: {
+        tags,
+        operationId: "getChannel",
+        summary: "Get a notification channel",
+        description: "Its settings masked: secrets are never returned in full.",
+      },
     })
     .patch("/:channelId", async ({ auth, params, body }) => ({ channel: await channels.patchChannel(deps, auth, params.channelId, body) }), {
       policy,
@@ -53,6 +64,7 @@ export function channelsRoutes(deps: Deps) {
       response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
       detail: {
         tags,
+        operationId: "patchChannel",
         summary: "Change a notification channel",
         description:
           "Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.",
@@ -62,6 +74,11 @@ export function channelsRoutes(deps: Deps) {
       policy,
       params: ChannelParams,
       response: { 200: ChannelDeleted, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Delete a notification channel (it leaves every feed; alerts not yet sent to it are dropped)" },
+      detail: {
+        tags,
+        operationId: "deleteChannel",
+        summary: "Delete a notification channel",
+        description: "It leaves every feed, and alerts not yet sent to it are dropped (skipped).",
+      },
     });
 }

@@ -17,6 +17,7 @@ export function clientsRoutes(deps: Deps) {
       response: { 200: ClientJobsRecordSchema, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
         tags: ["Clients"],
+        operationId: `getClientJobs${prefix.slice(5).toUpperCase()}`,
         summary: prefix === "/api" ? "Client jobs record by company id" : "Forward of /api/clients/{companyId}/jobs",
         description: "Built from the freshest archived documents of that company: buyer profile, open jobs, work history and stats. No credit cost.",
       },

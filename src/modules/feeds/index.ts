@@ -19,6 +19,16 @@ import {
 import * as feeds from "./service";
 
 const tags = ["Feeds"];
+/**
+ * The rules a feed's schema cannot express (service.ts checks them; each failure is one entry of
+ * the 400's `details`), for the create and update descriptions.
+ */
+const CROSS_FIELD_RULES =
+  "Rules across fields (400 naming each): with an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower; " +
+  "an includes/excludes keyword may use * only at its end and must contain a letter or digit; excludedCountries and includedCountries take known countries " +
+  "(English name, ISO-2 or ISO-3); profilePrompt and proposalGenerationPrompt are capped by the account's prompt ceiling (20,000 characters unless the operator set another); " +
+  "webhookUrl must pass the SSRF check (a public http(s) address unless the operator allowed others).";
+
 /** Validation errors in the spec's shape for feeds, and the feeds rate-limit bucket. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
 
@@ -30,7 +40,12 @@ export function feedsRoutes(deps: Deps) {
     .get("", async ({ auth }) => ({ feeds: await feeds.listFeeds(deps, auth) }), {
       policy,
       response: { 200: FeedList, ...errorResponses(401, 429, 500) },
-      detail: { tags, summary: "List every feed on the account" },
+      detail: {
+        tags,
+        operationId: "listFeeds",
+        summary: "List every feed on the account",
+        description: "Oldest first. Webhook secrets are masked (`whsec_…abcd`).",
+      },
     })
     .post(
       "",
@@ -45,10 +60,12 @@ export function feedsRoutes(deps: Deps) {
         response: { 201: FeedEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500) },
         detail: {
           tags,
+          operationId: "createFeed",
           summary: "Create a feed",
           description:
-            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). With an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower. " +
-            "409 when the account already has as many feeds as it may (200 unless the operator set another limit).",
+            "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). " +
+            "409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
+            CROSS_FIELD_RULES,
         },
       },
     )
@@ -56,7 +73,12 @@ export function feedsRoutes(deps: Deps) {
       policy,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Get a feed" },
+      detail: {
+        tags,
+        operationId: "getFeed",
+        summary: "Get a feed",
+        description: "404 for a feed that does not exist or belongs to another account. The webhook secret is masked.",
+      },
     })
     .patch("/:feedId", async ({ auth, params, body }) => ({ feed: await feeds.patchFeed(deps, auth, params.feedId, body) }), {
       policy,
@@ -65,16 +87,23 @@ export function feedsRoutes(deps: Deps) {
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
       detail: {
         tags,
+        operationId: "updateFeed",
         summary: "Update a feed",
         description:
-          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400.",
+          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400. " +
+          `${CROSS_FIELD_RULES} The minScore rule applies to the feed as it would be after the change.`,
       },
     })
     .delete("/:feedId", ({ auth, params }) => feeds.deleteFeed(deps, auth, params.feedId), {
       policy,
       params: FeedParams,
       response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
-      detail: { tags, summary: "Delete a feed and every job matched into it" },
+      detail: {
+        tags,
+        operationId: "deleteFeed",
+        summary: "Delete a feed and every job matched into it",
+        description: "Pending webhook deliveries of the feed are dropped. Applications made from its jobs stay.",
+      },
     })
     .post("/:feedId/webhook/rotate-secret", async ({ auth, params }) => ({ feed: await feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
       policy,
@@ -82,6 +111,7 @@ export function feedsRoutes(deps: Deps) {
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
         tags,
+        operationId: "rotateWebhookSecret",
         summary: "(extension) Rotate the webhook signing secret",
         description:
           "Returns the feed with the new secret in full (shown once). For JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS deliveries carry signatures with both secrets.",
@@ -100,6 +130,7 @@ export function feedsRoutes(deps: Deps) {
         response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
         detail: {
           tags,
+          operationId: "sendTestWebhook",
           summary: "(extension) Send a webhook.test event now",
           description:
             "Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.",
@@ -111,13 +142,23 @@ export function feedsRoutes(deps: Deps) {
       params: FeedParams,
       query: FeedJobsQuery,
       response: { 200: FeedJobsResponse, ...errorResponses(400, 401, 404, 429, 500) },
-      detail: { tags, summary: "(extension) The feed's matched jobs, newest first", description: "Filters: minScore, unread=true." },
+      detail: {
+        tags,
+        operationId: "listFeedJobs",
+        summary: "(extension) The feed's matched jobs, newest first",
+        description: "Filters: minScore (only jobs scored at or above it), unread=true (only jobs not marked read). total counts the jobs the filters keep.",
+      },
     })
     .patch("/:feedId/jobs/:processedJobId", ({ auth, params, body }) => feeds.patchFeedJob(deps, auth, params.feedId, params.processedJobId, body), {
       policy,
       params: FeedJobParams,
       body: PatchFeedJobBody,
       response: { 200: FeedJobItem, ...errorResponses(400, 401, 404, 429, 500) },
-      detail: { tags, summary: "(extension) Mark a matched job read/unread or starred/unstarred" },
+      detail: {
+        tags,
+        operationId: "updateFeedJob",
+        summary: "(extension) Mark a matched job read/unread or starred/unstarred",
+        description: "Give read, starred or both; the others stay. Answers the entry as GET …/jobs lists it.",
+      },
     });
 }

@@ -47,9 +47,16 @@ export function oauthCallbackRoutes(deps: Deps) {
       }),
       detail: {
         tags: ["Admin"],
+        operationId: "finishMarketplaceConnect",
         summary: "OAuth2 callback of the marketplace API connection",
         description:
           "The marketplace redirects the browser here after `jobpilot source connect marketplace`; the single-use state authenticates it. Exists when JOBPILOT_MARKETPLACE_CLIENT_ID is set.",
+        security: [],
+        responses: {
+          200: { description: "Connected: a page saying so", content: { "text/html": { schema: { type: "string" } } } },
+          400: { description: "The marketplace refused, code or state is missing, or the state is unknown, used or expired" },
+          503: { description: "The marketplace could not be reached to finish connecting" },
+        },
       },
     },
   );

@@ -38,6 +38,7 @@ export function jobsAdminRoutes(deps: Deps) {
       detail: {
         tags: ["Admin"],
         security: [{ adminToken: [] }],
+        operationId: "ingestJobs",
         summary: "Ingest job documents",
         description:
           "New jobs are archived and matched against every feed; known ciphertexts only refresh the archived document. Each bad document is rejected with its index and reason; the rest still go in.",

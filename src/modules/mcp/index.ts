@@ -1,10 +1,27 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Elysia } from "elysia";
+import type { TSchema } from "@sinclair/typebox";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { presentedApiKey } from "../../http/auth";
 import { getRequestState } from "../../http/context";
 import { routePolicy } from "../../http/route-policy";
+import { ErrorBody } from "../../http/schemas";
 import { createMcpServer } from "./server";
+
+/** One JSON-RPC 2.0 message, as the OpenAPI document describes the transport's bodies (MCP's own schema says the rest). */
+const JsonRpcMessage = t.Object(
+  {
+    jsonrpc: t.Literal("2.0"),
+    id: t.Optional(t.Union([t.String(), t.Integer(), t.Null()])),
+    method: t.Optional(t.String()),
+    params: t.Optional(t.Unknown()),
+    result: t.Optional(t.Unknown()),
+    error: t.Optional(t.Object({ code: t.Integer(), message: t.String(), data: t.Optional(t.Unknown()) })),
+  },
+  { title: "JsonRpcMessage", description: "A JSON-RPC 2.0 request, notification or response of the Model Context Protocol" },
+);
+const JsonRpcMessages = t.Union([JsonRpcMessage, t.Array(JsonRpcMessage, { minItems: 1 })]);
+const json = (schema: TSchema) => ({ "application/json": { schema } });
 
 /** Where the /mcp route's tool calls go: the app's own request handler (app.handle). */
 export type HandleRequest = (request: Request) => Promise<Response>;
@@ -51,7 +68,20 @@ export function mcpRoutes(deps: Deps, handle: HandleRequest) {
         tags: ["MCP"],
         summary: "(extension) Model Context Protocol, streamable HTTP transport",
         description:
-          "JSON-RPC messages of the Model Context Protocol (stateless: no session, JSON answers). Takes the API key as x-api-key or Authorization: Bearer. Tools: list_feeds, create_feed, update_feed, feed_jobs, get_job, client_jobs, draft_proposal, apply, application_status, applied_jobs, freelancers; resource template jobpilot://feeds/{feedId}/matches.",
+          "JSON-RPC messages of the Model Context Protocol (stateless: no session, JSON answers). Takes the API key as x-api-key or Authorization: Bearer. Tools: list_feeds, create_feed, update_feed, feed_jobs, get_job, client_jobs, draft_proposal, apply, application_status, applied_jobs, freelancers; resource template jobpilot://feeds/{feedId}/matches. " +
+          "The Accept header must name both application/json and text/event-stream (406 otherwise), as the protocol asks. GET and DELETE (a server stream, ending a session) are 405.",
+        operationId: "mcp",
+        // The transport reads the body and writes the answers itself, so they are described here rather than as route schemas.
+        requestBody: { required: true, content: json(JsonRpcMessages) },
+        responses: {
+          200: { description: "The answers to the requests sent (one object, or an array for a batch)", content: json(JsonRpcMessages) },
+          202: { description: "Only notifications or responses were sent: nothing to answer" },
+          400: {
+            description: "Not JSON (`{ error }`), or not valid JSON-RPC, an unsupported protocol version (a JSON-RPC error)",
+            content: json(t.Union([ErrorBody, JsonRpcMessage])),
+          },
+          406: { description: "The Accept header does not name both application/json and text/event-stream", content: json(JsonRpcMessage) },
+        },
       },
     },
   );

@@ -17,6 +17,7 @@ export function proposalsRoutes(deps: Deps) {
       response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
       detail: {
         tags: ["Proposals"],
+        operationId: "generateProposal",
         summary: "Generate a cover letter (and screening answers)",
         description:
           "The job comes from jobId (ciphertext, URL or processed job UUID of an archived job) or from jobTitle + jobDescription. feedId applies that feed's proposalGenerationPrompt. reasoningEffort low (default), medium or high: more effort, a longer and more specific letter. questions → questionAnswers with one answer per position. Consumes no auto-apply credits. Without a model configured, a local template writer answers.",

@@ -29,6 +29,7 @@ export function telegramRoutes(deps: Deps) {
         response: { 201: BindingCode, ...errorResponses(400, 401, 404, 429, 500) },
         detail: {
           tags,
+          operationId: "createTelegramBindingCode",
           summary: "(extension) A one-time code that binds a Telegram chat to the account",
           description:
             "Telegram channels only (400 otherwise). Send `command` (`/start <code>`) to the channel's bot from the chat that should act on alerts " +
@@ -41,12 +42,22 @@ export function telegramRoutes(deps: Deps) {
       policy,
       params: ChannelParams,
       response: { 200: BoundChatList, ...errorResponses(400, 401, 404, 429, 500) },
-      detail: { tags, summary: "(extension) The Telegram chats bound through this channel" },
+      detail: {
+        tags,
+        operationId: "listTelegramChats",
+        summary: "(extension) The Telegram chats bound through this channel",
+        description: "The chats that may act on this account's alerts (buttons and commands), oldest binding first. Telegram channels only (400 otherwise).",
+      },
     })
     .delete("/:channelId/chats/:chatId", ({ auth, params }) => unbindChat(deps, auth, params.channelId, params.chatId), {
       policy,
       params: ChatParams,
       response: { 200: t.Object({ deleted: t.Literal(true), chatId: t.String() }), ...errorResponses(400, 401, 404, 429, 500) },
-      detail: { tags, summary: "(extension) Unbind a Telegram chat: it can no longer act for the account" },
+      detail: {
+        tags,
+        operationId: "unbindTelegramChat",
+        summary: "(extension) Unbind a Telegram chat",
+        description: "The chat can no longer act for the account (its buttons and commands are refused); alerts still go to the channel's chat id.",
+      },
     });
 }

@@ -82,7 +82,12 @@ export function webhooksRoutes(deps: Deps) {
         }),
         ...errorResponses(400, 401, 404, 429, 500),
       },
-      detail: { tags, summary: "(extension) The feed's outbox events (webhook and channels) and their attempts, newest first" },
+      detail: {
+        tags,
+        operationId: "listDeliveries",
+        summary: "(extension) The feed's outbox events (webhook and channels) and their attempts, newest first",
+        description: "With the endpoint's state (disabled, failing since). Filter by status; page with limit and offset.",
+      },
     })
     .post(
       "/:feedId/deliveries/:eventId/retry",
@@ -95,7 +100,12 @@ export function webhooksRoutes(deps: Deps) {
         policy,
         params: t.Object({ feedId: t.String({ maxLength: 100 }), eventId: t.String({ maxLength: 100 }) }),
         response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
-        detail: { tags, summary: "(extension) Send an event again now" },
+        detail: {
+          tags,
+          operationId: "retryDelivery",
+          summary: "(extension) Send an event again now",
+          description: "One more attempt for a failed event, at once. 409 on a muted feed or for an event already delivered.",
+        },
       },
     );
 }
@@ -112,6 +122,7 @@ export function channelTestRoutes(deps: Deps) {
       response: { 200: ChannelTestResult, ...errorResponses(401, 404, 429, 500) },
       detail: {
         tags: ["Channels"],
+        operationId: "testChannel",
         summary: "(extension) Send a sample alert to the channel now",
         description:
           "Renders the archived sample job as this channel's message and sends it at once; answers with the outcome (ok, the platform's status, its error). 429 with Retry-After when the platform's pace allows no message yet.",
