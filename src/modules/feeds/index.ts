@@ -57,14 +57,14 @@ export function feedsRoutes(deps: Deps) {
       {
         policy,
         body: CreateFeedBody,
-        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500) },
+        response: { 201: FeedEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) },
         detail: {
           tags,
           operationId: "createFeed",
           summary: "Create a feed",
           description:
             "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). " +
-            "409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
+            "404 when channelIds names a channel that is not the account's. 409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
             CROSS_FIELD_RULES,
         },
       },
