@@ -213,7 +213,7 @@ export class Metrics {
     this.modelTokens.labels(purpose, "completion").inc(usage.completionTokens);
   }
 
-  /** One delivery attempt of a notification; `kind` is the channel (webhook, and later others). */
+  /** One delivery attempt of a notification; `kind` is where it went: webhook, or a channel's platform (telegram, slack, …). */
   delivery(kind: string, outcome: DeliveryOutcome, seconds?: number): void {
     this.deliveries.labels(kind, outcome).inc();
     if (seconds !== undefined) this.deliveryDuration.labels(kind, outcome).observe(seconds);

@@ -477,6 +477,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * (extension) List the account's notification channels
+         * @description Oldest first, each with its settings masked, its delivery mode, and when it last delivered or why it last failed.
+         */
+        get: operations["listChannels"];
+        put?: never;
+        /**
+         * (extension) Add a notification channel
+         * @description Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. 503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.
+         */
+        post: operations["createChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * (extension) Get a notification channel
+         * @description Its settings masked. Another account's channel is a 404.
+         */
+        get: operations["getChannel"];
+        put?: never;
+        post?: never;
+        /**
+         * (extension) Delete a notification channel
+         * @description It leaves every feed's channelIds; its alerts not yet sent are skipped.
+         */
+        delete: operations["deleteChannel"];
+        options?: never;
+        head?: never;
+        /**
+         * (extension) Change a notification channel
+         * @description Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.
+         */
+        patch: operations["updateChannel"];
+        trace?: never;
+    };
+    "/api/v1/channels/{channelId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * (extension) Send a sample alert to the channel now
+         * @description Renders the archived sample job as this channel's message and sends it at once; answers with the outcome (ok, the platform's status, its error). 429 with Retry-After when the platform's pace allows no message yet.
+         */
+        post: operations["testChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clients/{companyId}/jobs": {
         parameters: {
             query?: never;
@@ -512,7 +584,7 @@ export interface paths {
         put?: never;
         /**
          * Create a feed
-         * @description title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). 409 when the account already has as many feeds as it may (200 unless the operator set another limit). Rules across fields (400 naming each): with an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower; an includes/excludes keyword may use * only at its end and must contain a letter or digit; excludedCountries and includedCountries take known countries (English name, ISO-2 or ISO-3); profilePrompt and proposalGenerationPrompt are capped by the account's prompt ceiling (20,000 characters unless the operator set another); webhookUrl must pass the SSRF check (a public http(s) address unless the operator allowed others).
+         * @description title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). 409 when the account already has as many feeds as it may (200 unless the operator set another limit). 404 when channelIds names a channel that is not one of the account's. Rules across fields (400 naming each): with an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower; an includes/excludes keyword may use * only at its end and must contain a letter or digit; excludedCountries and includedCountries take known countries (English name, ISO-2 or ISO-3); profilePrompt and proposalGenerationPrompt are capped by the account's prompt ceiling (20,000 characters unless the operator set another); webhookUrl must pass the SSRF check (a public http(s) address unless the operator allowed others).
          */
         post: operations["createFeed"];
         delete?: never;
@@ -544,7 +616,7 @@ export interface paths {
         head?: never;
         /**
          * Update a feed
-         * @description Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400. Rules across fields (400 naming each): with an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower; an includes/excludes keyword may use * only at its end and must contain a letter or digit; excludedCountries and includedCountries take known countries (English name, ISO-2 or ISO-3); profilePrompt and proposalGenerationPrompt are capped by the account's prompt ceiling (20,000 characters unless the operator set another); webhookUrl must pass the SSRF check (a public http(s) address unless the operator allowed others). The minScore rule applies to the feed as it would be after the change.
+         * @description Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []; channelIds []. A body with no updatable field is a 400; 404 also when channelIds names a channel that is not one of the account's. Rules across fields (400 naming each): with an empty profilePrompt no AI scoring runs and every match scores 5, so minScore must be 5 or lower; an includes/excludes keyword may use * only at its end and must contain a letter or digit; excludedCountries and includedCountries take known countries (English name, ISO-2 or ISO-3); profilePrompt and proposalGenerationPrompt are capped by the account's prompt ceiling (20,000 characters unless the operator set another); webhookUrl must pass the SSRF check (a public http(s) address unless the operator allowed others). The minScore rule applies to the feed as it would be after the change.
          */
         patch: operations["updateFeed"];
         trace?: never;
@@ -557,8 +629,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * (extension) The feed's webhook events and their attempts, newest first
-         * @description With the endpoint's state (disabled, failing since). Filter by status; page with limit and offset.
+         * (extension) The feed's outbox events (webhook and channels) and their attempts, newest first
+         * @description Each event with its target (the webhook, or one of the feed's channels) and the endpoint's state (disabled, failing since). Filter by status; page with limit and offset.
          */
         get: operations["listDeliveries"];
         put?: never;
@@ -4285,6 +4357,894 @@ export interface operations {
             };
         };
     };
+    listChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        channels: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "telegram" | "slack" | "discord" | "ntfy" | "email";
+                            name: string;
+                            /** @description The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full. */
+                            config: {
+                                [key: string]: string | null;
+                            };
+                            /** @enum {string} */
+                            mode: "instant" | "digest";
+                            digestEvery: string | null;
+                            /** @description Hours in which instant alerts are held and sent as one digest when they end; may span midnight (22:00 to 07:00). */
+                            quietHours: {
+                                /** @description Start, HH:MM (24 h) */
+                                from: string;
+                                /** @description End, HH:MM (24 h) */
+                                to: string;
+                                /** @description IANA time zone, e.g. Europe/Berlin. */
+                                timeZone: string;
+                            } | null;
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms of the newest alert delivered */
+                            lastDeliveryAt: number | null;
+                            /** @description Why the newest failed attempt failed; cleared by the next delivery */
+                            lastError: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this request needs is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "telegram" | "slack" | "discord" | "ntfy" | "email";
+                    /** @description Your name for the channel, e.g. “Phone” or “#leads”. */
+                    name: string;
+                    /** @description The kind's settings: telegram {botToken, chatId}; slack {webhookUrl}; discord {webhookUrl}; ntfy {serverUrl?, topic, token?}; email {smtpUrl, from, to}. On PATCH only the given fields change, and a secret sent back as it is shown (masked) keeps the stored one. */
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    mode?: "instant" | "digest";
+                    /** @description Digest mode: how often a digest goes out, "15m" to "24h" (minutes or hours). Default "1h" when mode is digest. */
+                    digestEvery?: string | null;
+                    /** @description Hours in which instant alerts are held and sent as one digest when they end; may span midnight (22:00 to 07:00). */
+                    quietHours?: {
+                        /** @description Start, HH:MM (24 h) */
+                        from: string;
+                        /** @description End, HH:MM (24 h) */
+                        to: string;
+                        /** @description IANA time zone, e.g. Europe/Berlin. */
+                        timeZone: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Channel */
+                        channel: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "telegram" | "slack" | "discord" | "ntfy" | "email";
+                            name: string;
+                            /** @description The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full. */
+                            config: {
+                                [key: string]: string | null;
+                            };
+                            /** @enum {string} */
+                            mode: "instant" | "digest";
+                            digestEvery: string | null;
+                            /** @description Hours in which instant alerts are held and sent as one digest when they end; may span midnight (22:00 to 07:00). */
+                            quietHours: {
+                                /** @description Start, HH:MM (24 h) */
+                                from: string;
+                                /** @description End, HH:MM (24 h) */
+                                to: string;
+                                /** @description IANA time zone, e.g. Europe/Berlin. */
+                                timeZone: string;
+                            } | null;
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms of the newest alert delivered */
+                            lastDeliveryAt: number | null;
+                            /** @description Why the newest failed attempt failed; cleared by the next delivery */
+                            lastError: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this request needs is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Channel */
+                        channel: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "telegram" | "slack" | "discord" | "ntfy" | "email";
+                            name: string;
+                            /** @description The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full. */
+                            config: {
+                                [key: string]: string | null;
+                            };
+                            /** @enum {string} */
+                            mode: "instant" | "digest";
+                            digestEvery: string | null;
+                            /** @description Hours in which instant alerts are held and sent as one digest when they end; may span midnight (22:00 to 07:00). */
+                            quietHours: {
+                                /** @description Start, HH:MM (24 h) */
+                                from: string;
+                                /** @description End, HH:MM (24 h) */
+                                to: string;
+                                /** @description IANA time zone, e.g. Europe/Berlin. */
+                                timeZone: string;
+                            } | null;
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms of the newest alert delivered */
+                            lastDeliveryAt: number | null;
+                            /** @description Why the newest failed attempt failed; cleared by the next delivery */
+                            lastError: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        channelId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type?: "telegram" | "slack" | "discord" | "ntfy" | "email";
+                    /** @description Your name for the channel, e.g. “Phone” or “#leads”. */
+                    name?: string;
+                    /** @description The kind's settings: telegram {botToken, chatId}; slack {webhookUrl}; discord {webhookUrl}; ntfy {serverUrl?, topic, token?}; email {smtpUrl, from, to}. On PATCH only the given fields change, and a secret sent back as it is shown (masked) keeps the stored one. */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    /** @enum {string} */
+                    mode?: "instant" | "digest";
+                    /** @description Digest mode: how often a digest goes out, "15m" to "24h" (minutes or hours). Default "1h" when mode is digest. */
+                    digestEvery?: string | null;
+                    /** @description Hours in which instant alerts are held and sent as one digest when they end; may span midnight (22:00 to 07:00). */
+                    quietHours?: {
+                        /** @description Start, HH:MM (24 h) */
+                        from: string;
+                        /** @description End, HH:MM (24 h) */
+                        to: string;
+                        /** @description IANA time zone, e.g. Europe/Berlin. */
+                        timeZone: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Channel */
+                        channel: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "telegram" | "slack" | "discord" | "ntfy" | "email";
+                            name: string;
+                            /** @description The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full. */
+                            config: {
+                                [key: string]: string | null;
+                            };
+                            /** @enum {string} */
+                            mode: "instant" | "digest";
+                            digestEvery: string | null;
+                            /** @description Hours in which instant alerts are held and sent as one digest when they end; may span midnight (22:00 to 07:00). */
+                            quietHours: {
+                                /** @description Start, HH:MM (24 h) */
+                                from: string;
+                                /** @description End, HH:MM (24 h) */
+                                to: string;
+                                /** @description IANA time zone, e.g. Europe/Berlin. */
+                                timeZone: string;
+                            } | null;
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms of the newest alert delivered */
+                            lastDeliveryAt: number | null;
+                            /** @description Why the newest failed attempt failed; cleared by the next delivery */
+                            lastError: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this request needs is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The platform accepted the sample alert. */
+                        ok: boolean;
+                        /** @description The platform's HTTP status (SMTP reply code for e-mail); null when no answer came. */
+                        statusCode: number | null;
+                        /** @description Why it failed, with no secret in it. */
+                        error: string | null;
+                        /** @description The platform asked to wait this long before the next message. */
+                        retryAfterMs: number | null;
+                        /** @description The platform's id of the sent message, when it gives one. */
+                        messageId?: string;
+                        durationMs: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClientJobsV1: {
         parameters: {
             query?: never;
@@ -4596,6 +5556,8 @@ export interface operations {
                             clientMinReviews?: number | null;
                             /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                             webhookUrl?: string | null;
+                            /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                            channelIds?: string[];
                             /** @description (extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards */
                             webhookSecret?: string;
                             /** @description (extension) Unix ms when the endpoint was disabled after failing for 24 h */
@@ -4717,6 +5679,8 @@ export interface operations {
                     clientMinReviews?: number | null;
                     /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                     webhookUrl?: string | null;
+                    /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                    channelIds?: string[];
                 };
             };
         };
@@ -4780,6 +5744,8 @@ export interface operations {
                             clientMinReviews?: number | null;
                             /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                             webhookUrl?: string | null;
+                            /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                            channelIds?: string[];
                             /** @description (extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards */
                             webhookSecret?: string;
                             /** @description (extension) Unix ms when the endpoint was disabled after failing for 24 h */
@@ -4810,6 +5776,19 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,6 +5937,8 @@ export interface operations {
                             clientMinReviews?: number | null;
                             /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                             webhookUrl?: string | null;
+                            /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                            channelIds?: string[];
                             /** @description (extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards */
                             webhookSecret?: string;
                             /** @description (extension) Unix ms when the endpoint was disabled after failing for 24 h */
@@ -5230,6 +6211,8 @@ export interface operations {
                     clientMinReviews?: number | null;
                     /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                     webhookUrl?: string | null;
+                    /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                    channelIds?: string[];
                 };
             };
         };
@@ -5293,6 +6276,8 @@ export interface operations {
                             clientMinReviews?: number | null;
                             /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                             webhookUrl?: string | null;
+                            /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                            channelIds?: string[];
                             /** @description (extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards */
                             webhookSecret?: string;
                             /** @description (extension) Unix ms when the endpoint was disabled after failing for 24 h */
@@ -5441,6 +6426,17 @@ export interface operations {
                             eventId: string;
                             /** @description job.matched or webhook.test */
                             type: string;
+                            /** @description (extension) Where the event goes: each target has its own events, attempts and de-duplication */
+                            target: "webhook" | {
+                                channelId: string;
+                                /**
+                                 * @description null once the channel is deleted
+                                 * @enum {string|null}
+                                 */
+                                type: "telegram" | "slack" | "discord" | "ntfy" | "email" | null;
+                                /** @description null once the channel is deleted */
+                                name: string | null;
+                            };
                             /** @description pending, retrying, delivered, failed, suppressed (same job within 24 h) or skipped */
                             status: string;
                             jobId: string | null;
@@ -6055,6 +7051,8 @@ export interface operations {
                             clientMinReviews?: number | null;
                             /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
                             webhookUrl?: string | null;
+                            /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                            channelIds?: string[];
                             /** @description (extension) Standard Webhooks signing secret: in full in the response that creates or rotates it, masked (whsec_…abcd) afterwards */
                             webhookSecret?: string;
                             /** @description (extension) Unix ms when the endpoint was disabled after failing for 24 h */

@@ -21,8 +21,8 @@ export function channelsRoutes(deps: Deps) {
       detail: {
         tags,
         operationId: "listChannels",
-        summary: "List the account's notification channels",
-        description: "Oldest first, each with its settings masked, its delivery mode and its last delivery or error.",
+        summary: "(extension) List the account's notification channels",
+        description: "Oldest first, each with its settings masked, its delivery mode, and when it last delivered or why it last failed.",
       },
     })
     .post(
@@ -39,7 +39,7 @@ export function channelsRoutes(deps: Deps) {
         detail: {
           tags,
           operationId: "createChannel",
-          summary: "Add a notification channel",
+          summary: "(extension) Add a notification channel",
           description:
             "Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. " +
             "503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.",
@@ -53,8 +53,8 @@ export function channelsRoutes(deps: Deps) {
       detail: {
         tags,
         operationId: "getChannel",
-        summary: "Get a notification channel",
-        description: "Its settings masked: secrets are never returned in full.",
+        summary: "(extension) Get a notification channel",
+        description: "Its settings masked. Another account's channel is a 404.",
       },
     })
     .patch("/:channelId", async ({ auth, params, body }) => ({ channel: await channels.patchChannel(deps, auth, params.channelId, body) }), {
@@ -64,8 +64,8 @@ export function channelsRoutes(deps: Deps) {
       response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
       detail: {
         tags,
-        operationId: "patchChannel",
-        summary: "Change a notification channel",
+        operationId: "updateChannel",
+        summary: "(extension) Change a notification channel",
         description:
           "Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.",
       },
@@ -77,8 +77,8 @@ export function channelsRoutes(deps: Deps) {
       detail: {
         tags,
         operationId: "deleteChannel",
-        summary: "Delete a notification channel",
-        description: "It leaves every feed, and alerts not yet sent to it are dropped (skipped).",
+        summary: "(extension) Delete a notification channel",
+        description: "It leaves every feed's channelIds; its alerts not yet sent are skipped.",
       },
     });
 }

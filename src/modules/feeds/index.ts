@@ -64,7 +64,8 @@ export function feedsRoutes(deps: Deps) {
           summary: "Create a feed",
           description:
             "title and minScore are required. A feed matches only jobs first seen after it was created (no backfill). " +
-            "404 when channelIds names a channel that is not the account's. 409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
+            "409 when the account already has as many feeds as it may (200 unless the operator set another limit). " +
+            "404 when channelIds names a channel that is not one of the account's. " +
             CROSS_FIELD_RULES,
         },
       },
@@ -90,7 +91,7 @@ export function feedsRoutes(deps: Deps) {
         operationId: "updateFeed",
         summary: "Update a feed",
         description:
-          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []. A body with no updatable field is a 400. " +
+          "Only the provided fields change. Off-values: null for minHourlyRate, minFixedPrice, clientMinSpent, clientMinRating, clientMinReviews; usOnlyMode all; paymentVerifiedOnly false; jobTypes []; channelIds []. A body with no updatable field is a 400; 404 also when channelIds names a channel that is not one of the account's. " +
           `${CROSS_FIELD_RULES} The minScore rule applies to the feed as it would be after the change.`,
       },
     })

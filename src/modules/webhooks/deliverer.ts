@@ -323,9 +323,10 @@ export class WebhookDeliverer extends PoolLoop {
     });
   }
 
-  /** Ends an event without an attempt: it will not be sent (and says why). */
-  private async skip(e: outbox.EventRow, status: "skipped" | "suppressed", why: string): Promise<void> {
+  /** Ends a channel's event without an attempt: it will not be sent (and says why). */
+  private async skip(e: outbox.EventRow, kind: string, status: "skipped" | "suppressed", why: string): Promise<void> {
     await outbox.setEventState(this.deps.db, e.seq, { status, nextAttemptAtTs: null, lastError: why });
+    this.deps.metrics.delivery(kind, "skipped");
   }
 
   /**
@@ -334,14 +335,16 @@ export class WebhookDeliverer extends PoolLoop {
    * newer events (outbox.channelHead), and waits for nothing else.
    */
   private async deliverToChannel(e: outbox.EventRow, feed: FeedRow): Promise<void> {
-    const { db, clock, config, pacer } = this.deps;
-    if (feed.notificationsMuted) return this.skip(e, "skipped", "Notifications are muted on this feed");
+    const { db, clock, config, pacer, metrics } = this.deps;
+    // Counted by platform (the metrics' `kind`); an event whose channel is gone counts as "channel".
     const row = await findChannelById(db, e.target);
-    if (!row) return this.skip(e, "skipped", "The channel was deleted");
-    if (!(await isChannelOfFeed(db, feed.id, row.id))) return this.skip(e, "skipped", "The channel is no longer on this feed");
+    const kind = row?.type ?? "channel";
+    if (feed.notificationsMuted) return this.skip(e, kind, "skipped", "Notifications are muted on this feed");
+    if (!row) return this.skip(e, kind, "skipped", "The channel was deleted");
+    if (!(await isChannelOfFeed(db, feed.id, row.id))) return this.skip(e, kind, "skipped", "The channel is no longer on this feed");
     const now = clock.now();
     if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
-      return this.skip(e, "suppressed", "This job already notified this channel of this feed within 24 hours");
+      return this.skip(e, kind, "suppressed", "This job already notified this channel of this feed within 24 hours");
     }
     let channel: ChannelTarget;
     try {
@@ -351,22 +354,25 @@ export class WebhookDeliverer extends PoolLoop {
       const error = (err as Error).message;
       await this.book(e, { startedAtTs: now, durationMs: 0, statusCode: null, error }, { status: "failed", nextAttemptAtTs: null });
       await noteChannelOutcome(db, row.id, { error });
+      metrics.delivery(kind, "failed");
       return;
     }
     const buckets = this.channels.buckets(channel);
     const waitMs = pacer.waitMs(buckets, now);
     if (waitMs > 0) return this.pause(e.target, now + waitMs);
     const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
-    if (payload === null) return this.skip(e, "skipped", "The matched job is no longer archived");
+    if (payload === null) return this.skip(e, kind, "skipped", "The matched job is no longer archived");
     // Asked again at the last moment: another delivery may have taken the slot while the payload was read.
     const startedAtTs = clock.now();
     const stillWaitMs = pacer.reserve(buckets, startedAtTs);
     if (stillWaitMs > 0) return this.pause(e.target, startedAtTs + stillWaitMs);
     const outcome = await this.channels.send(channel, payload);
     const attempt = { startedAtTs, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error };
+    const seconds = outcome.durationMs / 1000;
     if (outcome.ok) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
       await noteChannelOutcome(db, row.id, { deliveredAtTs: startedAtTs + outcome.durationMs });
+      metrics.delivery(kind, "delivered", seconds);
       return;
     }
     const failedAt = clock.now();
@@ -377,10 +383,12 @@ export class WebhookDeliverer extends PoolLoop {
     const delay = !outcome.isRetryable || scheduled === undefined ? null : (outcome.retryAfterMs ?? scheduled);
     if (delay !== null) {
       await this.book(e, attempt, { status: "retrying", nextAttemptAtTs: failedAt + delay });
+      metrics.delivery(kind, "retry", seconds);
       // The channel's newer events wait behind this one (channelHead): no need to look at them before then.
       this.pause(e.target, failedAt + delay);
     } else {
       await this.book(e, attempt, { status: "failed", nextAttemptAtTs: null });
+      metrics.delivery(kind, "failed", seconds);
       this.deps.log.warn("channel event failed", { event: e.id, feed: feed.id, channel: row.id, type: row.type, error });
     }
     await noteChannelOutcome(db, row.id, { error });

@@ -86,7 +86,8 @@ export function webhooksRoutes(deps: Deps) {
         tags,
         operationId: "listDeliveries",
         summary: "(extension) The feed's outbox events (webhook and channels) and their attempts, newest first",
-        description: "With the endpoint's state (disabled, failing since). Filter by status; page with limit and offset.",
+        description:
+          "Each event with its target (the webhook, or one of the feed's channels) and the endpoint's state (disabled, failing since). Filter by status; page with limit and offset.",
       },
     })
     .post(
