@@ -5,9 +5,11 @@
  * (Pacer, one per process in deps) is asked by the callers: the deliverer
  * pauses a channel that must wait, the test route waits briefly or refuses.
  */
+import type { Deps } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
-import type { ChannelTarget, SendOutcome } from "../channels/model";
+import type { ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
+import { alertKeyboard } from "../channels/telegram-actions";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
 import { renderAlert } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
@@ -28,6 +30,23 @@ export interface ChannelSenderDeps {
     /** Where this server's dashboard is reached (JOBPILOT_PUBLIC_URL); null: alerts carry no dashboard link. */
     dashboardBaseUrl: string | null;
   };
+}
+
+/**
+ * A sender with the server's settings. Alerts link to the dashboard at JOBPILOT_PUBLIC_URL, else at
+ * `listenUrl` (serve's own address), else nowhere. deps.resolve is read at each send (tests replace it).
+ */
+export function channelSenderOf(deps: Deps, listenUrl: string | null = null): ChannelSender {
+  return new ChannelSender({
+    clock: deps.clock,
+    secretKey: deps.secretKey,
+    pacer: deps.channelPacer,
+    egress: deps.egress,
+    get resolve() {
+      return deps.resolve;
+    },
+    config: { timeoutMs: deps.config.webhookTimeoutMs, telegramApiUrl: deps.config.telegramApiUrl, dashboardBaseUrl: deps.config.publicUrl || listenUrl },
+  });
 }
 
 /** Opened configs kept at most: the envelope text is the key, so a changed channel is opened afresh. */
@@ -58,10 +77,20 @@ export class ChannelSender {
     return base ? `${base.replace(/\/+$/, "")}/dashboard/jobs/${encodeURIComponent(jobId)}` : null;
   }
 
+  /**
+   * One alert as its platform's message. A matched job's Telegram alert carries the buttons to act on it
+   * (a test alert's sample job is in no feed, so it has none).
+   */
+  render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload): ChannelMessages[T] {
+    const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+    if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId);
+    return message;
+  }
+
   /** Renders and sends one alert: one attempt, no waiting, no retry. */
   async send(channel: ChannelTarget, payload: WebhookPayload): Promise<SendOutcome & { durationMs: number }> {
     const { clock, egress, resolve, config } = this.deps;
-    const message = renderAlert(channel.type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: clock.now() });
+    const message = this.render(channel.type, payload);
     const started = performance.now();
     const outcome = await sendMessage(channel, message, {
       timeoutMs: config.timeoutMs,

@@ -7,7 +7,7 @@ import { DELIVERY_STATUSES } from "../feeds/admit";
 import { listDeliveries, retryDelivery } from "./service";
 import { ChannelParams, ChannelTestResult } from "../channels/http-model";
 import { ChannelTypeSchema } from "../channels/model";
-import { ChannelSender } from "./channel-delivery";
+import { channelSenderOf } from "./channel-delivery";
 import { sendChannelTest } from "./channel-test";
 
 const DeliveryStatus = literalUnion(DELIVERY_STATUSES);
@@ -113,16 +113,7 @@ export function webhooksRoutes(deps: Deps) {
 
 /** (extension) POST /api/v1/channels/{channelId}/test: the sample alert, sent now (see channel-test.ts). */
 export function channelTestRoutes(deps: Deps) {
-  const sender = new ChannelSender({
-    clock: deps.clock,
-    secretKey: deps.secretKey,
-    pacer: deps.channelPacer,
-    egress: deps.egress,
-    get resolve() {
-      return deps.resolve;
-    },
-    config: { timeoutMs: deps.config.webhookTimeoutMs, telegramApiUrl: deps.config.telegramApiUrl, dashboardBaseUrl: deps.config.publicUrl || null },
-  });
+  const sender = channelSenderOf(deps);
   return new Elysia({ prefix: "/api/v1/channels" })
     .use(authContext)
     .use(routePolicy)
