@@ -20,6 +20,7 @@ import { dashboardRoutes } from "./modules/dashboard/index";
 import { feedsRoutes } from "./modules/feeds/index";
 import { channelsRoutes } from "./modules/channels/index";
 import { channelTestRoutes, webhooksRoutes } from "./modules/webhooks/index";
+import { telegramRoutes } from "./modules/telegram/index";
 import { webhookReference } from "./modules/webhooks/reference";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes } from "./modules/intake/index";
@@ -207,6 +208,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(feedsRoutes(deps))
       .use(channelsRoutes(deps))
       .use(channelTestRoutes(deps))
+      .use(telegramRoutes(deps))
       .use(webhooksRoutes(deps))
       .use(applicationsRoutes(deps))
       .use(proposalsRoutes(deps))

@@ -97,6 +97,10 @@ const TABLE_OWNERS: Record<string, string> = {
   feed_jobs: "modules/feeds",
   feed_channels: "modules/feeds", // which channels a feed notifies; a deleted channel leaves through feeds' detachChannel
   channels: "modules/channels", // settings sealed by lib/secret-box.ts
+  telegram_bots: "modules/telegram", // each bot's getUpdates offset
+  telegram_binding_codes: "modules/telegram",
+  telegram_chats: "modules/telegram", // chats bound to accounts: only they may act
+  telegram_drafts: "modules/telegram",
   events: "modules/feeds", // the outbox: admit writes it, the deliverer settles it through feeds/outbox.ts
   job_scores: "modules/scoring",
   webhook_attempts: "modules/webhooks",

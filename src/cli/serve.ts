@@ -21,6 +21,9 @@ import { leaseGate, listenForWork } from "../worker/cluster";
 import { isPg } from "../db/client";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
+import { channelSenderOf } from "../modules/webhooks/channel-delivery";
+import { TelegramBots } from "../modules/telegram/poller";
+import { editSettledAlert, TELEGRAM_SETTLED_TASK } from "../modules/telegram/settled.task";
 import { RETENTION_CRON, RETENTION_TASK, runRetention } from "../modules/maintenance/retention.task";
 import { BACKUP_TASK, runBackup, scheduledBackups } from "../modules/maintenance/backup.task";
 import { Cron } from "croner";
@@ -66,6 +69,8 @@ export const serveCommand: Command = {
     const server = app.server!;
     const findSource = sourceLookup(sourceDeps, sources);
     const tracker = createMarketplaceApiTracker(optionalMarketplaceApiOptions(config, deps.db), log);
+    // Telegram alerts edited with an application's outcome link to the dashboard as the deliverer's alerts do.
+    const alertSender = channelSenderOf(deps, browserBaseUrl(config.host, server.port ?? config.port));
     // Two workers, so slow model calls for scoring never hold up submissions.
     const worker = new TaskWorker(deps, {
       concurrency: config.workerConcurrency,
@@ -74,6 +79,7 @@ export const serveCommand: Command = {
         [SCORE_TASK]: (payload, ctx) => scoreFeedMatch(deps, payload, ctx),
         [SYNC_TASK]: (payload, ctx) => syncEngagement(deps, payload, ctx, tracker),
         [TRACK_TASK]: () => trackJobs(deps, findSource),
+        [TELEGRAM_SETTLED_TASK]: (payload) => editSettledAlert(deps, alertSender, payload),
         [RETENTION_TASK]: () => runRetention(deps),
         [BACKUP_TASK]: () => runBackup(deps),
       },
@@ -116,10 +122,13 @@ export const serveCommand: Command = {
           return lease;
         })
       : [];
+    // The Telegram bots of the channels answer buttons and commands: one long poll per bot, on one node.
+    const telegram = new TelegramBots(deps);
+    telegram.start();
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
     for (const loop of [...intake, ...loops]) loop.start();
     // What /readyz and the metrics watch: a loop that stops or hangs makes this node unready.
-    deps.liveness.watch(worker, applyWorker, deliverer, ...scheduler.heartbeats, ...intake, ...loops);
+    deps.liveness.watch(worker, applyWorker, deliverer, telegram, ...scheduler.heartbeats, ...intake, ...loops);
 
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     // What a browser on this machine opens (a wildcard listen address is not one).
@@ -159,6 +168,7 @@ export const serveCommand: Command = {
             await Promise.all(sourceLeases.map((lease) => lease.release()));
           },
         },
+        { name: "stop polling Telegram bots", run: () => telegram.stop() },
         { name: "stop listening for other nodes' work", run: () => listener?.stop() },
         { name: "stop schedules", run: () => scheduler.stop() },
         { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop(), deliverer.stop()]) },

@@ -12,3 +12,10 @@ export function isoOrNull(ts: number | null): string | null {
 export function monthOf(ts: number): string {
   return iso(ts).slice(0, 7);
 }
+
+const DAY_MS = 86_400_000;
+
+/** UTC midnight of the day `ts` falls in: where "today" starts for daily counts. */
+export function utcDayStart(ts: number): number {
+  return Math.floor(ts / DAY_MS) * DAY_MS;
+}

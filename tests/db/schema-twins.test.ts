@@ -59,6 +59,10 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   oauthTokens: [true, true],
   dashboardSessions: [true, true],
   dashboardSignInLinks: [true, true],
+  telegramBots: [true, true],
+  telegramBindingCodes: [true, true],
+  telegramChats: [true, true],
+  telegramDrafts: [true, true],
 };
 
 /** name → [SQL table name, SQL column names sorted] for every table a schema module exports. */

@@ -7,6 +7,7 @@ import { accounts } from "./accounts";
 import { jobs } from "./jobs";
 import { APPLICATION_PHASES, APPLICATION_STATUSES } from "../enums";
 import { int64, jsonText } from "./columns";
+import type { SettledTask } from "../schema/applications";
 
 export const applications = pgTable(
   "applications",
@@ -42,6 +43,7 @@ export const applications = pgTable(
     replied: boolean("replied").notNull().default(false),
     viewedAtTs: int64("viewed_at_ts"),
     lastCheckedAtTs: int64("last_checked_at_ts"),
+    onSettled: jsonText("on_settled").$type<SettledTask>(),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),

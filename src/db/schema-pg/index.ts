@@ -15,3 +15,4 @@ export * from "./marketplace";
 export * from "./sources";
 export * from "./dashboard";
 export * from "./channels";
+export * from "./telegram";

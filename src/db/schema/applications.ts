@@ -7,6 +7,12 @@ import { accounts } from "./accounts";
 import { jobs } from "./jobs";
 import { APPLICATION_PHASES, APPLICATION_STATUSES } from "../enums";
 
+/** A task to enqueue when an application settles: its kind, and the payload (the application id is added). */
+export interface SettledTask {
+  kind: string;
+  payload: Record<string, unknown>;
+}
+
 /**
  * A proposal queued for a job (the spec's queueId is `id`). `phase` records how
  * far the submission got, so a restart knows whether the marketplace may
@@ -51,6 +57,11 @@ export const applications = sqliteTable(
     viewedAtTs: integer("viewed_at_ts"),
     /** null until the first engagement sync after applying. */
     lastCheckedAtTs: integer("last_checked_at_ts"),
+    /**
+     * A task the caller asked for when the application reaches its final status (e.g. Telegram edits the
+     * alert it was applied from): enqueued in the transaction that writes the status, so it is never lost.
+     */
+    onSettled: text("on_settled", { mode: "json" }).$type<SettledTask>(),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),

@@ -13,3 +13,4 @@ export * from "./marketplace";
 export * from "./sources";
 export * from "./dashboard";
 export * from "./channels";
+export * from "./telegram";

@@ -321,3 +321,20 @@ export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: st
     rateLimitOverrides: found.rateLimitOverrides,
   };
 }
+
+/**
+ * The account as the services see a caller that came without an API key (a background task, a bound
+ * Telegram chat): they read only accountId and kind. `via` names the way in, for logs.
+ */
+export async function accountAuth(db: Db, accountId: string, via: { keyId: string; keyLabel: string | null }): Promise<AuthContext> {
+  const account = await repo.findAccount(db, accountId);
+  return {
+    keyId: via.keyId,
+    keyLabel: via.keyLabel,
+    keyPrefix: "",
+    accountId,
+    accountKind: account?.kind ?? "solo",
+    rateLimitMultiplier: 1,
+    rateLimitOverrides: null,
+  };
+}

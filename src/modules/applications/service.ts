@@ -17,6 +17,7 @@ import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import type { SettledTask } from "../../db/schema/applications";
 import { TIMELINES, type Timeline } from "./model";
 import * as repo from "./repo";
 import { ensureTracked } from "../jobs/tracking";
@@ -42,6 +43,15 @@ export interface ApplyInput {
   autoFillOtherQuestions?: boolean;
   questionAnswers?: { position: number; answer: string }[];
   proposal?: { hourlyRate?: number; fixedBid?: number; timeline?: Timeline; boostBids?: number };
+}
+
+/** What only in-process callers may ask of apply (never read from a request body). */
+export interface ApplyOptions {
+  /**
+   * A task to enqueue when the application reaches its final status (its payload gets `applicationId`):
+   * how a caller upstream of the worker (the Telegram bot) hears of the outcome, durably.
+   */
+  onSettled?: SettledTask;
 }
 
 const APPLY_MESSAGE = "Application queued. One credit is deducted only when the application succeeds; failed applications cost nothing.";
@@ -105,6 +115,7 @@ export async function apply(
   deps: ApplicationsDeps,
   auth: AuthContext,
   input: ApplyInput,
+  options: ApplyOptions = {},
 ): Promise<{ success: true; queueId: string; creditsRemaining: number; message: string }> {
   const resolved = await resolveJobRef(deps, auth, input.jobId);
   const job = resolved.job;
@@ -149,6 +160,7 @@ export async function apply(
         autoFill: input.autoFillOtherQuestions ?? false,
         explicitPositions: answers.map((a) => a.position),
         appliedAtTs: now,
+        onSettled: options.onSettled ?? null,
       });
       await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
       await ensureTracked(db, job.ciphertext, resolved.row.document, now);

@@ -1,9 +1,10 @@
 import { tx } from "../../db/client";
 import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
+import { enqueueTask } from "../../worker/tasks";
 import type { TaskContext } from "../../worker/worker";
 import { answerQuestions } from "../proposals/service";
-import { chargeHeldCredit, findAccount, releaseHeldCredit } from "../accounts/repo";
-import type { AuthContext } from "../accounts/service";
+import { chargeHeldCredit, releaseHeldCredit } from "../accounts/repo";
+import { accountAuth } from "../accounts/service";
 import * as repo from "./repo";
 import { driverFor, jobOfApplication, type ApplicationsDeps } from "./service";
 
@@ -21,24 +22,14 @@ async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome:
     if (!(await repo.settle(db, app, outcome, nowTs))) return false;
     if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
     else await releaseHeldCredit(db, app.accountId);
+    // With the status, so whoever asked hears of it exactly once, even across a crash right after the commit.
+    if (app.onSettled) await enqueueTask(db, app.onSettled.kind, { ...app.onSettled.payload, applicationId: app.id }, nowTs);
     return true;
   });
   // Counted once it committed, and only by the settle that won (tx may run the callback again on PostgreSQL).
   if (settled) deps.metrics.applications.labels(outcome.status).inc();
+  if (settled && app.onSettled) deps.wake();
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
-}
-
-async function authOf(deps: ApplicationsDeps, app: repo.ApplicationRow): Promise<AuthContext> {
-  const account = await findAccount(deps.db, app.accountId);
-  return {
-    keyId: "",
-    keyLabel: null,
-    keyPrefix: "",
-    accountId: app.accountId,
-    accountKind: account?.kind ?? "solo",
-    rateLimitMultiplier: 1,
-    rateLimitOverrides: null,
-  };
 }
 
 /**
@@ -89,7 +80,10 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
         });
       }
       if (missing.length > 0) {
-        const drafted = await answerQuestions(deps, await authOf(deps, app), job, missing, { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid });
+        const drafted = await answerQuestions(deps, await accountAuth(deps.db, app.accountId, { keyId: "", keyLabel: null }), job, missing, {
+          hourlyRate: app.hourlyRate,
+          fixedBid: app.fixedBid,
+        });
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
       }
       await repo.markSubmitting(deps.db, app.id, answers);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { channels } from "../../db/schema";
@@ -42,6 +42,25 @@ export function findChannelById(db: Db, id: string): Promise<ChannelRow | undefi
     },
     { id },
   );
+}
+
+/** Every channel of one kind, whoever owns it (the Telegram bots to poll), newest change first. */
+export function channelsOfType(db: Db, type: ChannelRow["type"]): Promise<ChannelRow[]> {
+  const { channels } = tables(db);
+  return many(db, db.select().from(channels).where(eq(channels.type, type)).orderBy(desc(channels.updatedAtTs)));
+}
+
+/** How many channels of a kind there are and the newest change among them: moves whenever one is added, changed or deleted. */
+export async function channelsOfTypeVersion(db: Db, type: ChannelRow["type"]): Promise<string> {
+  const { channels } = tables(db);
+  const row = await one(
+    db,
+    db
+      .select({ n: sql<number>`count(*)`.mapWith(Number), newest: sql<number | null>`max(${channels.updatedAtTs})` })
+      .from(channels)
+      .where(eq(channels.type, type)),
+  );
+  return `${row?.n ?? 0}:${row?.newest ?? ""}`;
 }
 
 /** An account's channels, oldest first. */

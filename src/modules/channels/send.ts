@@ -133,12 +133,17 @@ async function post(
   headers: Record<string, string>,
   timeoutMs: number,
   guard: { egress: EgressPolicy; resolve?: Resolver } | null,
+  signal?: AbortSignal,
 ): Promise<Attempt> {
   const init = { method: "POST", headers: { "content-type": "application/json", "user-agent": "jobpilot", ...headers }, body: JSON.stringify(body) };
   try {
     const res = guard
       ? await safeFetch(url, { ...init, timeoutMs }, guard.egress, guard.resolve)
-      : await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+      : await fetch(url, {
+          ...init,
+          redirect: "manual",
+          signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
+        });
     const text = new TextDecoder().decode(await readCapped(res.body, MAX_REPLY_BYTES));
     let json: unknown = null;
     try {
@@ -211,11 +216,12 @@ export type TelegramCallOutcome = SendOutcome & { result: unknown };
 /**
  * One Bot API call (`sendMessage`, `editMessageText`, `answerCallbackQuery`, `getUpdates`, …): POST
  * <JOBPILOT_TELEGRAM_API_URL>/bot<token>/<method> with a JSON body. `result` is the API's `result` on
- * success, null otherwise. A 429 carries `parameters.retry_after` (seconds) as retryAfterMs.
+ * success, null otherwise. A 429 carries `parameters.retry_after` (seconds) as retryAfterMs. `signal`
+ * ends the call early (a long-polling getUpdates when its poller stops).
  */
-export async function telegramCall(deps: TelegramDeps, token: string, method: string, body: unknown): Promise<TelegramCallOutcome> {
+export async function telegramCall(deps: TelegramDeps, token: string, method: string, body: unknown, signal?: AbortSignal): Promise<TelegramCallOutcome> {
   const url = `${deps.settings.telegramApiUrl.replace(/\/+$/, "")}/bot${token}/${method}`;
-  const attempt = await post(url, body, {}, deps.timeoutMs, null);
+  const attempt = await post(url, body, {}, deps.timeoutMs, null, signal);
   if ("outcome" in attempt) return { ...withoutSecrets(attempt.outcome, [url, token]), result: null };
   const { reply } = attempt;
   const json = (reply.json ?? {}) as {

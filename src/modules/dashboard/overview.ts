@@ -1,6 +1,6 @@
 import type { Config } from "../../config";
 import type { Db } from "../../db/client";
-import { iso, monthOf } from "../../lib/time";
+import { iso, monthOf, utcDayStart } from "../../lib/time";
 import { aiUsageCalls } from "../accounts/repo";
 import { statusCountsSince } from "../applications/repo";
 import { entryCountsPerFeed } from "../feeds/repo";
@@ -18,10 +18,7 @@ import { html, type Html } from "./html";
 const DAY_MS = 86_400_000;
 const CHART_DAYS = 7;
 
-/** UTC midnight of the day `ts` falls in. */
-export function utcDayStart(ts: number): number {
-  return Math.floor(ts / DAY_MS) * DAY_MS;
-}
+export { utcDayStart };
 
 /** UTC midnight of the Monday that starts the ISO week `ts` falls in. */
 export function isoWeekStart(ts: number): number {

@@ -131,15 +131,6 @@ export async function revokeOwnKey(deps: DashboardDeps, session: DashboardSessio
  * The caller as the API services see it, so every dashboard page goes through
  * the same services and rules as the API (they only read accountId and kind).
  */
-export async function sessionAuth(deps: DashboardDeps, session: DashboardSession): Promise<accounts.AuthContext> {
-  const account = await accountsRepo.findAccount(deps.db, session.accountId);
-  return {
-    keyId: session.keyId ?? "dashboard-link",
-    keyLabel: "dashboard",
-    keyPrefix: "",
-    accountId: session.accountId,
-    accountKind: account?.kind ?? "solo",
-    rateLimitMultiplier: 1,
-    rateLimitOverrides: null,
-  };
+export function sessionAuth(deps: DashboardDeps, session: DashboardSession): Promise<accounts.AuthContext> {
+  return accounts.accountAuth(deps.db, session.accountId, { keyId: session.keyId ?? "dashboard-link", keyLabel: "dashboard" });
 }

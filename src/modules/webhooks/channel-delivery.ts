@@ -9,6 +9,7 @@ import type { Deps } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
 import type { ChannelMessage, ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
+import { alertKeyboard } from "../channels/telegram-actions";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
 import { renderAlert, renderDigest } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
@@ -82,9 +83,14 @@ export class ChannelSender {
     return base ? `${base.replace(/\/+$/, "")}/dashboard/feeds/${encodeURIComponent(feedId)}` : null;
   }
 
-  /** One alert as its platform's message. */
+  /**
+   * One alert as its platform's message. A matched job's Telegram alert carries the buttons to act on it
+   * (a test alert's sample job is in no feed, so it has none).
+   */
   render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload): ChannelMessages[T] {
-    return renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+    const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+    if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId);
+    return message;
   }
 
   /** Several jobs of one feed as one message, `more` of the feed's others left out (counted, with a link to the feed). */

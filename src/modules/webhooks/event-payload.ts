@@ -7,7 +7,7 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import type { EventRow } from "../feeds/outbox";
-import { findFeedJobById } from "../feeds/repo";
+import { type FeedJobRow, findFeedById, findFeedJobById } from "../feeds/repo";
 import { archiveWithoutMatching } from "../jobs/archive";
 import { clientScore } from "../jobs/client-score";
 import { normalizeJob } from "../jobs/normalize";
@@ -44,13 +44,36 @@ export async function eventPayload(
 ): Promise<WebhookPayload | null> {
   if (e.type !== JOB_MATCHED_EVENT) return samplePayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed });
   const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
-  const row = e.jobCiphertext ? await findJob(db, e.jobCiphertext) : undefined;
+  return match && e.jobCiphertext
+    ? matchedPayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed, match, jobCiphertext: e.jobCiphertext })
+    : null;
+}
+
+/**
+ * A feed entry's job-matched payload as it reads now, as if just matched (a Telegram alert re-rendered to
+ * show an application's outcome); null when the entry, its feed or its job is gone.
+ */
+export async function feedJobPayload(db: Db, clock: Clock, feedJobId: string): Promise<WebhookPayload | null> {
+  const match = await findFeedJobById(db, feedJobId);
+  const feed = match ? await findFeedById(db, match.feedId) : undefined;
+  if (!match || !feed) return null;
+  const event = { eventId: `evt_${feedJobId}`, createdAtTs: match.matchedAtTs, feed: { id: feed.id, title: feed.title } };
+  return matchedPayload(db, clock, { ...event, match, jobCiphertext: match.jobCiphertext });
+}
+
+async function matchedPayload(
+  db: Db,
+  clock: Clock,
+  input: { eventId: string; createdAtTs: number; feed: { id: string; title: string }; match: FeedJobRow; jobCiphertext: string },
+): Promise<WebhookPayload | null> {
+  const { match } = input;
+  const row = await findJob(db, input.jobCiphertext);
   const job = row ? normalizeJob(row.document) : null;
-  if (!match || !row || !job?.ok) return null;
+  if (!row || !job?.ok) return null;
   const payload = buildJobMatchedPayload({
-    eventId: e.id,
-    createdAtTs: e.createdAtTs,
-    feed,
+    eventId: input.eventId,
+    createdAtTs: input.createdAtTs,
+    feed: input.feed,
     match: { processedJobId: match.id, matchingScore: match.matchingScore, scoreReason: match.scoreReason, matchedAtTs: match.matchedAtTs },
     job: job.job,
     source: row.source,

@@ -1,0 +1,65 @@
+/**
+ * The inline buttons of interactive Telegram and what their callback data
+ * says. Telegram hands a button's `callback_data` (at most 64 bytes) back
+ * when it is pressed; ours is one letter for the action and the id it acts
+ * on (`d:<feed job id>`), 38 bytes. The bot never trusts it: the id is looked
+ * up under the account the pressing chat is bound to (modules/telegram).
+ *
+ * Here, beside the renderers, because the deliverer puts the alert's buttons
+ * on the message and the bot reads them back: one definition for both.
+ */
+import { isUuid } from "../../lib/ids";
+
+export const TELEGRAM_ACTIONS = {
+  /** Alert: write a cover letter for the job (id: the feed job). */
+  draft: "d",
+  /** Alert: write a letter and apply with it (id: the feed job). */
+  apply: "a",
+  /** Alert: mark the job read in its feed (id: the feed job). */
+  notInterested: "n",
+  /** Draft: apply with the letter shown (id: the draft). */
+  applyDraft: "w",
+  /** Draft: write the letter again (id: the draft). */
+  regenerate: "r",
+  /** /feeds: mute the feed (id: the feed). */
+  mute: "m",
+  /** /feeds: unmute the feed (id: the feed). */
+  unmute: "u",
+} as const;
+
+export type TelegramAction = keyof typeof TELEGRAM_ACTIONS;
+
+const BY_CODE = new Map(Object.entries(TELEGRAM_ACTIONS).map(([action, code]) => [code as string, action as TelegramAction]));
+
+export interface InlineButton {
+  text: string;
+  callback_data: string;
+}
+
+export interface InlineKeyboard {
+  inline_keyboard: InlineButton[][];
+}
+
+/** A button that does `action` on `id` (a UUID, so the data stays far within Telegram's 64 bytes). */
+export function actionButton(text: string, action: TelegramAction, id: string): InlineButton {
+  return { text, callback_data: `${TELEGRAM_ACTIONS[action]}:${id}` };
+}
+
+/** The action and id a pressed button carries, or null for anything that is not one of ours. */
+export function parseAction(data: unknown): { action: TelegramAction; id: string } | null {
+  if (typeof data !== "string" || data.length > 64) return null;
+  const colon = data.indexOf(":");
+  const action = BY_CODE.get(data.slice(0, colon));
+  const id = data.slice(colon + 1);
+  return action !== undefined && isUuid(id) ? { action, id } : null;
+}
+
+/** The buttons under a matched job's alert. */
+export function alertKeyboard(feedJobId: string): InlineKeyboard {
+  return {
+    inline_keyboard: [
+      [actionButton("Draft proposal", "draft", feedJobId), actionButton("Apply", "apply", feedJobId)],
+      [actionButton("Not interested", "notInterested", feedJobId)],
+    ],
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * Buttons pressed under the bot's messages. Every press is answered
+ * (answerCallbackQuery: Telegram shows a spinner until then), at once when
+ * the work takes a while (writing a letter); a press in an unbound chat only
+ * gets the refusal. The id a button carries is looked up under the chat's
+ * account, never taken on trust.
+ *
+ *  - Draft proposal: the letter (model or local writer, the feed's proposal
+ *    prompt) as a reply, with Apply with this / Regenerate.
+ *  - Apply (and Apply with this): the API's apply, with a letter written now
+ *    (or the draft's); the application's final status edits the alert later
+ *    (settled.task.ts). A 402/409/4xx is said in the chat.
+ *  - Not interested: the job is marked read in its feed.
+ *  - Mute / Unmute under /feeds: the feed changes and the list is redrawn.
+ */
+import { escapeHtml } from "../../lib/html";
+import { newId } from "../../lib/ids";
+import { apply } from "../applications/service";
+import { fitText } from "../channels/format";
+import { LIMITS } from "../channels/render";
+import { actionButton, parseAction, type TelegramAction } from "../channels/telegram-actions";
+import { findFeed, findFeedJobForAccount, type FeedJobRow } from "../feeds/repo";
+import { patchFeed, patchFeedJob, resolveJobRef } from "../feeds/service";
+import { generateProposal } from "../proposals/service";
+import { type BotContext, type BoundChat, boundChat, callBot, edit, NOT_BOUND, refusalOf, say } from "./chat";
+import { feedsMessage } from "./commands";
+import type { TgCallbackQuery, TgMessage } from "./model";
+import * as repo from "./repo";
+import { TELEGRAM_SETTLED_TASK, type SettledAlert } from "./settled.task";
+
+/** Drafts older than this are forgotten: their Apply with this button then says so. */
+const DRAFT_KEEP_MS = 7 * 24 * 3_600_000;
+/** Regenerate moves through the writer's efforts, so the local writer (same job, same words) writes another letter. */
+const EFFORTS = ["low", "medium", "high"] as const;
+type Effort = (typeof EFFORTS)[number];
+
+const GONE = "This job is not in your feeds any more.";
+
+interface Press {
+  ctx: BotContext;
+  bound: BoundChat;
+  /** The message the button is under. */
+  message: TgMessage;
+  /** The id the button carries (a feed job, a draft or a feed), not yet checked. */
+  id: string;
+  /** Answers the press (once; later calls do nothing). `alert`: a dialog instead of a passing notice. */
+  answer: (text?: string, alert?: boolean) => Promise<void>;
+}
+
+const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
+  draft: async (p) => {
+    const entry = await feedEntry(p);
+    if (!entry) return p.answer(GONE, true);
+    await p.answer("Writing a cover letter…");
+    const letter = await writeLetter(p, entry, "low");
+    const draft: repo.DraftRow = {
+      id: newId(),
+      accountId: p.bound.chat.accountId,
+      botId: p.ctx.bot.id,
+      chatId: p.bound.chat.chatId,
+      feedJobId: entry.id,
+      alertMessageId: p.message.messageId,
+      coverLetter: letter.text,
+      effort: "low",
+      createdAtTs: p.ctx.deps.clock.now(),
+    };
+    await repo.deleteDraftsBefore(p.ctx.deps.db, draft.createdAtTs - DRAFT_KEEP_MS);
+    await repo.insertDraft(p.ctx.deps.db, draft);
+    await say(p.ctx, p.bound.chat.chatId, draftHtml(letter.title, letter.text), { replyTo: p.message.messageId, keyboard: draftKeyboard(draft.id) });
+  },
+
+  apply: async (p) => {
+    const entry = await feedEntry(p);
+    if (!entry) return p.answer(GONE, true);
+    await p.answer("Writing a cover letter and applying…");
+    const letter = await writeLetter(p, entry, "low");
+    await applyWith(p, entry, letter.text, p.message.messageId);
+  },
+
+  applyDraft: async (p) => {
+    const found = await draftAndEntry(p);
+    if (!found) return;
+    const { draft, entry } = found;
+    await p.answer("Applying…");
+    await applyWith(p, entry, draft.coverLetter, draft.alertMessageId);
+  },
+
+  regenerate: async (p) => {
+    const found = await draftAndEntry(p);
+    if (!found) return;
+    const { draft, entry } = found;
+    await p.answer("Writing another letter…");
+    const effort = EFFORTS[(EFFORTS.indexOf(draft.effort as Effort) + 1) % EFFORTS.length]!;
+    const letter = await writeLetter(p, entry, effort);
+    await repo.updateDraft(p.ctx.deps.db, draft.id, { coverLetter: letter.text, effort });
+    await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, draftHtml(letter.title, letter.text), draftKeyboard(draft.id));
+  },
+
+  notInterested: async (p) => {
+    const entry = await feedEntry(p);
+    if (!entry) return p.answer(GONE, true);
+    await patchFeedJob(p.ctx.deps, p.bound.auth, entry.feedId, entry.id, { read: true });
+    const feed = await findFeed(p.ctx.deps.db, p.bound.chat.accountId, entry.feedId);
+    await p.answer(`Marked as read${feed ? ` in “${feed.title.slice(0, 100)}”` : ""}.`);
+  },
+
+  mute: (p) => toggleMute(p, true),
+  unmute: (p) => toggleMute(p, false),
+};
+
+export async function handleCallback(ctx: BotContext, cq: TgCallbackQuery): Promise<void> {
+  let isAnswered = false;
+  const answer = async (text?: string, alert = false) => {
+    if (isAnswered) return;
+    isAnswered = true;
+    const out = await callBot(ctx.deps, ctx.bot.token, "answerCallbackQuery", {
+      callback_query_id: cq.id,
+      ...(text ? { text: text.slice(0, 200), show_alert: alert } : {}),
+    });
+    if (!out.ok) ctx.deps.log.warn("telegram answerCallbackQuery failed", { bot: ctx.bot.id, error: out.error });
+  };
+  try {
+    const action = parseAction(cq.data);
+    if (!action || !cq.message) return await answer("This button no longer works.");
+    const bound = await boundChat(ctx, cq.message.chat.id);
+    if (!bound) return await answer(NOT_BOUND, true);
+    try {
+      await ACTIONS[action.action]({ ctx, bound, message: cq.message, id: action.id, answer });
+    } catch (err) {
+      const refusal = refusalOf(err);
+      // Not the caller's doing (the database, a bug): say so, and let the poller log it.
+      const said = refusal ?? "Something went wrong on jobpilot's side. Try again in a moment.";
+      // Answered already when the work started: the refusal goes in the chat.
+      if (isAnswered) await say(ctx, bound.chat.chatId, escapeHtml(said), { replyTo: cq.message.messageId });
+      else await answer(said, true);
+      if (refusal === null) throw err;
+    }
+  } finally {
+    await answer();
+  }
+}
+
+/** The feed job a button names, if it is one of the chat's account's. */
+function feedEntry(p: Press): Promise<FeedJobRow | undefined> {
+  return findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, p.id);
+}
+
+/** The draft a button names and its feed job, if both are still the chat's account's; else the press is answered saying so. */
+async function draftAndEntry(p: Press): Promise<{ draft: repo.DraftRow; entry: FeedJobRow } | null> {
+  const draft = await repo.findDraft(p.ctx.deps.db, p.bound.chat.accountId, p.bound.chat, p.id);
+  if (!draft) {
+    await p.answer("This draft is no longer available: press Draft proposal under the alert again.", true);
+    return null;
+  }
+  const entry = await findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, draft.feedJobId);
+  if (!entry) {
+    await p.answer(GONE, true);
+    return null;
+  }
+  return { draft, entry };
+}
+
+/** A letter for the job, written as the API's generate-proposal writes it (with the feed's proposal prompt). */
+async function writeLetter(p: Press, entry: FeedJobRow, effort: Effort): Promise<{ title: string; text: string }> {
+  const { job } = await resolveJobRef(p.ctx.deps, p.bound.auth, entry.id);
+  const written = await generateProposal(p.ctx.deps, p.bound.auth, { jobId: entry.id, feedId: entry.feedId, reasoningEffort: effort });
+  return { title: job.title, text: written.proposal };
+}
+
+/** Applies through the API's apply; the final status comes back as a task that edits the alert. */
+async function applyWith(p: Press, entry: FeedJobRow, coverLetter: string, alertMessageId: number): Promise<void> {
+  const { chat } = p.bound;
+  const settled: SettledAlert = { botId: p.ctx.bot.id, chatId: chat.chatId, channelId: chat.channelId, alertMessageId, feedJobId: entry.id };
+  const queued = await apply(
+    p.ctx.deps,
+    p.bound.auth,
+    // Screening questions cannot be answered from a chat: the writer answers them, as autoFillOtherQuestions does.
+    { jobId: entry.id, coverLetter, autoFillOtherQuestions: true },
+    { onSettled: { kind: TELEGRAM_SETTLED_TASK, payload: { ...settled } } },
+  );
+  await say(
+    p.ctx,
+    chat.chatId,
+    `📨 Application queued (${queued.creditsRemaining} credit${queued.creditsRemaining === 1 ? "" : "s"} left; one is charged only if it succeeds). The alert will show how it went.`,
+    { replyTo: p.message.messageId },
+  );
+}
+
+async function toggleMute(p: Press, muted: boolean): Promise<void> {
+  const feed = await findFeed(p.ctx.deps.db, p.bound.chat.accountId, p.id);
+  if (!feed) return p.answer("This feed no longer exists.", true);
+  if (feed.notificationsMuted !== muted) await patchFeed(p.ctx.deps, p.bound.auth, feed.id, { notificationsMuted: muted });
+  await p.answer(`${muted ? "Muted" : "Unmuted"} “${feed.title.slice(0, 100)}”.`);
+  const list = await feedsMessage(p.ctx, p.bound.auth);
+  await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, list.html, list.keyboard);
+}
+
+function draftHtml(title: string, letter: string): string {
+  const head = `✍️ <b>Cover letter</b> for <i>${escapeHtml(title.slice(0, 200))}</i>\n\n`;
+  return head + fitText(letter, LIMITS.telegramText - head.length - 10, escapeHtml);
+}
+
+function draftKeyboard(draftId: string) {
+  return { inline_keyboard: [[actionButton("Apply with this", "applyDraft", draftId), actionButton("Regenerate", "regenerate", draftId)]] };
+}
