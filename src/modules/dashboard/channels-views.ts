@@ -267,22 +267,63 @@ function testNotice(outcome: TestOutcome | { refused: string } | undefined): Htm
   return html`<p class="error" role="alert">The test alert was not accepted: ${outcome.error ?? "no reason given"}</p>`;
 }
 
+/** A binding code just made: shown on this response only (only its hash is stored). */
+export interface ShownBindingCode {
+  code: string;
+  command: string;
+  expiresAt: number;
+}
+
 /**
- * Binding a Telegram chat (so it may press Draft / Apply on alerts) comes with the interactive Telegram
- * work (branch i17-telegram: POST /api/v1/channels/{id}/binding-code). MERGE POINT: when that module is
- * here, this block shows a "Make a binding code" form (POST base/binding-code) and the code with its
- * `/start <code>` command; until then it says what binding will do.
+ * Binding a Telegram chat lets it act on alerts (the buttons and commands of modules/telegram): a one-time
+ * code made here, sent to the bot as `/start <code>` from that chat. The bound chats are listed with an
+ * Unbind button each.
  */
-function telegramBindingBlock(): Html {
+function telegramBindingBlock(session: DashboardSession, self: string, chats: BoundChatView[], code: ShownBindingCode | undefined): Html {
   return html`<section aria-labelledby="bind">
 <h2 id="bind">Bind a chat</h2>
-<p class="muted">Binding a chat lets it act on alerts (draft a proposal, apply, mute a feed). It is not available in this version yet; alerts reach the chat without it.</p>
+<p>A bound chat can act on alerts: <em>Draft proposal</em>, <em>Apply</em>, <em>Not interested</em>, and the commands /feeds, /mute, /unmute, /status. Alerts reach the chat either way; any other chat that presses a button is refused.</p>
+${
+  code
+    ? html`<div class="notice" role="status">
+<p>Send this to the bot from the chat to bind (a private chat with the bot, or the group the alerts go to). It works once, until ${when(code.expiresAt)} (15 minutes), and replaces any earlier code of this channel:</p>
+<code class="secret" id="binding-command">${code.command}</code> <button type="button" data-copy="binding-command" hidden>Copy</button>
+</div>`
+    : ""
+}
+<form method="post" action="${self}/binding-code">${csrfField(session)}<button type="submit">${code ? "Make a new binding code" : "Make a binding code"}</button></form>
+${
+  chats.length === 0
+    ? html`<p class="empty">No chat is bound yet.</p>`
+    : html`<div class="table-wrap"><table>
+<thead><tr><th scope="col">Chat</th><th scope="col">Id</th><th scope="col">Bound</th><th scope="col">Actions</th></tr></thead>
+<tbody>${chats.map(
+        (c) => html`<tr><td>${c.title ?? "—"}</td><td><code>${c.chatId}</code></td><td>${when(c.boundAt)}</td>
+<td><form method="post" action="${self}/chats/${encodeURIComponent(c.chatId)}/unbind">${csrfField(session)}<button type="submit" aria-label="Unbind ${c.title ?? c.chatId}">Unbind</button></form></td></tr>`,
+      )}</tbody>
+</table></div>`
+}
 </section>`;
+}
+
+/** A chat bound through a Telegram channel, as the channel page lists it. */
+export interface BoundChatView {
+  chatId: string;
+  title: string | null;
+  boundAt: number;
 }
 
 export function channelDetailPage(
   session: DashboardSession,
-  data: { channel: Channel; feeds: Feed[]; deliveries: ChannelDeliveryItem[]; test?: TestOutcome | { refused: string } },
+  data: {
+    channel: Channel;
+    feeds: Feed[];
+    deliveries: ChannelDeliveryItem[];
+    /** Telegram channels: the chats bound through it. */
+    chats: BoundChatView[];
+    test?: TestOutcome | { refused: string };
+    bindingCode?: ShownBindingCode;
+  },
 ): Html {
   const { channel: c } = data;
   const self = base(c.id);
@@ -322,7 +363,7 @@ ${configRows}
 <dt>Last delivery</dt><dd>${when(c.lastDeliveryAt)}</dd>
 <dt>Last error</dt><dd>${c.lastError ? html`<span class="error-text">${c.lastError}</span>` : "—"}</dd>
 </dl>
-${c.type === "telegram" && telegramBindingBlock()}
+${c.type === "telegram" && telegramBindingBlock(session, self, data.chats, data.bindingCode)}
 <h2>Feeds</h2>
 ${
   using.length === 0

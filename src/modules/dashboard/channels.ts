@@ -9,6 +9,7 @@ import { listFeeds } from "../feeds/service";
 import { channelSenderOf } from "../webhooks/channel-delivery";
 import { sendChannelTest } from "../webhooks/channel-test";
 import { listChannelDeliveries } from "../webhooks/service";
+import { createBindingCode, listBoundChats, unbindChat } from "../telegram/binding";
 import * as views from "./channels-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
@@ -63,7 +64,9 @@ export function dashboardChannelRoutes(deps: Deps) {
     try {
       return await fn(session, await sessionAuth(deps, session));
     } catch (err) {
-      return errorAsPage(err, set, session, "Cannot do that", (message) => `${message}: this account has no such channel.`);
+      return errorAsPage(err, set, session, "Cannot do that", (message) =>
+        message.startsWith("Channel not found") ? `${message}: this account has no such channel.` : message,
+      );
     }
   }
 
@@ -72,6 +75,7 @@ export function dashboardChannelRoutes(deps: Deps) {
       channel,
       feeds: await listFeeds(deps, auth),
       deliveries: await listChannelDeliveries(deps, auth, channel.id, RECENT_DELIVERIES),
+      chats: channel.type === "telegram" ? await listBoundChats(deps, auth, channel.id) : [],
     };
   }
 
@@ -165,6 +169,26 @@ export function dashboardChannelRoutes(deps: Deps) {
           }
           // Read after the test: its outcome is the channel's last delivery or last error now.
           return page(set, views.channelDetailPage(session, { ...(await detail(auth, await channels.getChannel(deps, auth, channel.id))), test }), status);
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${CHANNELS}/:id/binding-code`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (session, auth) => {
+          const channel = await channels.getChannel(deps, auth, params.id);
+          const bindingCode = await createBindingCode(deps, auth, channel.id);
+          // 200, not a redirect: the code is in this response only.
+          return page(set, views.channelDetailPage(session, { ...(await detail(auth, channel)), bindingCode }));
+        }),
+      HIDDEN,
+    )
+    .post(
+      `${CHANNELS}/:id/chats/:chatId/unbind`,
+      ({ request, set, body, params }) =>
+        run(request, set, body, async (_session, auth) => {
+          await unbindChat(deps, auth, params.id, params.chatId);
+          return redirect(set, `${CHANNELS}/${encodeURIComponent(params.id)}`);
         }),
       HIDDEN,
     )

@@ -6,6 +6,7 @@ import { createTestApp, show, type TestApp, type TestResponse } from "../../help
 import { type FakeTelegram, type FakeWebhookPlatform, startFakeSlack, startFakeTelegram } from "../../helpers/channel-fakes";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { makeDoc } from "../../helpers/factories";
+import { redeemBindingCode } from "../../../src/modules/telegram/binding";
 
 // The dashboard's Channels pages and the feed form's channel boxes, in process: forms posted as a browser
 // would (session cookie, CSRF field), Slack and Telegram as local fakes.
@@ -290,16 +291,41 @@ describe("dashboard channels: test and deliveries", () => {
     expect(deliveries.text).toContain(`<a href="/dashboard/channels/${id}">#leads</a>`);
   });
 
-  test("a Telegram channel's page has the place where a chat is bound", async () => {
+  test("Bind a chat: a one-time code shown once with its /start command; the chat it binds is listed and can be unbound", async () => {
     const { token, csrf } = await setup();
     const id = channelIdFrom(
       await post("/dashboard/channels", token, { csrf, type: "telegram", name: "Phone", config_botToken: BOT_TOKEN, config_chatId: "42", mode: "instant" }),
     );
     const page = await get(`/dashboard/channels/${id}`, token);
     expect(page.text).toContain("Bind a chat");
+    expect(page.text).toContain("No chat is bound yet.");
     expect(page.text).not.toContain(BOT_TOKEN);
+    expect((await post(`/dashboard/channels/${id}/binding-code`, token, { csrf: "wrong" })).status).toBe(403);
+    const made = await post(`/dashboard/channels/${id}/binding-code`, token, { csrf });
+    expect(made.status, show(made)).toBe(200);
+    const code = /<code class="secret" id="binding-command">\/start ([A-Z2-9]{10})<\/code>/.exec(made.text)?.[1];
+    expect(code, made.text).toBeDefined();
+    expect((await get(`/dashboard/channels/${id}`, token)).text).not.toContain(code!);
+    // The bot receives `/start <code>` from a group (what the Telegram poller does with it).
+    const redeemed = await redeemBindingCode(t.deps, BOT_TOKEN.split(":")[0]!, { id: "-100777", title: "Leads group" }, code!);
+    expect(redeemed).toEqual({ ok: true, channelName: "Phone" });
+    const bound = await get(`/dashboard/channels/${id}`, token);
+    expect(bound.text).toContain("Leads group");
+    expect(bound.text).toContain("<code>-100777</code>");
+    const unbind = await post(`/dashboard/channels/${id}/chats/-100777/unbind`, token, { csrf });
+    expect(unbind.status, show(unbind)).toBe(303);
+    expect((await get(`/dashboard/channels/${id}`, token)).text).toContain("No chat is bound yet.");
+    expect((await post(`/dashboard/channels/${id}/chats/-100777/unbind`, token, { csrf })).status).toBe(404);
+    // Not for other kinds, nor another account's channel.
     const slackId = await addSlack(token, csrf);
     expect((await get(`/dashboard/channels/${slackId}`, token)).text).not.toContain("Bind a chat");
+    expect((await post(`/dashboard/channels/${slackId}/binding-code`, token, { csrf })).status).toBe(400);
+    const other = await t.account({ name: "Other" });
+    const theirs = await t.request("POST", "/api/v1/channels", {
+      key: other.apiKey,
+      json: { type: "telegram", name: "theirs", config: { botToken: BOT_TOKEN, chatId: 1 } },
+    });
+    expect((await post(`/dashboard/channels/${theirs.body.channel.id}/binding-code`, token, { csrf })).status).toBe(404);
   });
 });
 
