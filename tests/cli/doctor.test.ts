@@ -6,6 +6,7 @@ import { runCli } from "../../src/cli/index";
 import { loadConfig, type Config } from "../../src/config";
 import { ManualClock } from "../../src/lib/clock";
 import { authenticate } from "../../src/modules/accounts/service";
+import { noteChannelOutcome } from "../../src/modules/channels/repo";
 import { noteDeliveryOutcome } from "../../src/modules/feeds/repo";
 import * as feeds from "../../src/modules/feeds/service";
 import { pollSource } from "../../src/modules/intake/runner";
@@ -54,7 +55,7 @@ describe("jobpilot doctor", () => {
       findings.filter((f) => f.status !== "OK" && f.status !== "SKIP"),
       show(findings),
     ).toEqual([]);
-    for (const check of ["configuration", "database", "migrations", "model server", "source sandbox", "webhooks", "clock"])
+    for (const check of ["configuration", "database", "migrations", "model server", "source sandbox", "webhooks", "channels", "clock"])
       expect(
         line(findings, check).map((f) => f.status),
         `${check}\n${show(findings)}`,
@@ -110,6 +111,13 @@ describe("jobpilot doctor", () => {
     await noteDeliveryOutcome(app.deps.db, broken.id, false, clock.now(), 0, "HTTP 500");
     await noteDeliveryOutcome(app.deps.db, broken.id, false, clock.now(), 0, "HTTP 500");
     await noteDeliveryOutcome(app.deps.db, flaky.id, false, clock.now() - 3_600_000, 86_400_000, "HTTP 502");
+    const slack = (
+      await app.request("POST", "/api/v1/channels", {
+        key: apiKey,
+        json: { type: "slack", name: "team alerts", config: { webhookUrl: "https://hooks.slack.com/services/T0/B0/doctorTESTdoctorTEST" } },
+      })
+    ).body.channel;
+    await noteChannelOutcome(app.deps.db, slack.id, { error: "HTTP 404" });
     await pollSource(app.deps, {
       name: "sandbox",
       intervalMs: 1000,
@@ -120,6 +128,15 @@ describe("jobpilot doctor", () => {
     await app.close();
     const findings = await runDoctor(config, { clock, timeoutMs: SLOW_MACHINE_MS });
     const hooks = line(findings, "webhooks");
+    const failingChannel = line(findings, "channels");
+    expect(
+      failingChannel.map((f) => f.status),
+      show(findings),
+    ).toEqual(["WARN"]);
+    expect(failingChannel[0]!.detail).toBe(
+      `slack channel "team alerts" (${slack.id}, account ${auth.accountId}): last attempt failed: HTTP 404 (never delivered)`,
+    );
+    expect(failingChannel[0]!.fix).toContain("Send test");
     expect(
       hooks.map((f) => f.status),
       show(findings),

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { channels } from "../../db/schema";
@@ -124,5 +124,25 @@ export async function noteChannelOutcome(db: Db, id: string, outcome: { delivere
       .update(channels)
       .set("deliveredAtTs" in outcome ? { lastDeliveryAtTs: outcome.deliveredAtTs, lastError: null } : { lastError: outcome.error })
       .where(eq(channels.id, id)),
+  );
+}
+
+/** Channels whose last attempt failed (`jobpilot doctor`), oldest first; a later delivery clears lastError. */
+export function failingChannels(db: Db): Promise<Pick<ChannelRow, "id" | "accountId" | "type" | "name" | "lastError" | "lastDeliveryAtTs">[]> {
+  const { channels } = tables(db);
+  return many(
+    db,
+    db
+      .select({
+        id: channels.id,
+        accountId: channels.accountId,
+        type: channels.type,
+        name: channels.name,
+        lastError: channels.lastError,
+        lastDeliveryAtTs: channels.lastDeliveryAtTs,
+      })
+      .from(channels)
+      .where(isNotNull(channels.lastError))
+      .orderBy(channels.createdAtTs),
   );
 }

@@ -4,7 +4,7 @@
  * database is opened but never migrated or written), and reach out only to servers the configuration
  * names (the model server, JOBPILOT_TIME_CHECK_URL).
  *
- * Adding a check (a notification channel, the browser companion once it exists): write a DoctorCheck and
+ * Adding a check (the browser companion once it exists): write a DoctorCheck and
  * put it in DOCTOR_CHECKS; a check that does not apply says SKIP.
  */
 import { existsSync, statfsSync } from "node:fs";
@@ -19,6 +19,7 @@ import { rawMany } from "../../db/query";
 import { databaseLabel } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import { classifyAddress } from "../../lib/ssrf";
+import { failingChannels } from "../channels/repo";
 import { feedsWithWebhookProblems } from "../feeds/repo";
 import { configuredSourceNames, configuredSources } from "../intake/registry";
 import { listSourceStates } from "../intake/repo";
@@ -302,6 +303,26 @@ const webhooks: DoctorCheck = {
   },
 };
 
+/** Notification channels whose last attempt failed (a later delivery clears it). */
+const channels: DoctorCheck = {
+  name: "channels",
+  async run({ db, clock }) {
+    if (!db) return [skip("channels", "the database is not available")];
+    const failing = await failingChannels(db);
+    if (failing.length === 0) return [ok("channels", "no notification channel is failing")];
+    const now = clock.now();
+    return failing.map((c) =>
+      warn(
+        "channels",
+        `${c.type} channel "${c.name}" (${c.id}, account ${c.accountId}): last attempt failed: ${c.lastError}${
+          c.lastDeliveryAtTs === null ? " (never delivered)" : ` (last delivery ${ago(now - c.lastDeliveryAtTs)} ago)`
+        }`,
+        "press Send test on the dashboard's Channels page (or POST /api/v1/channels/{id}/test) and fix what it says",
+      ),
+    );
+  },
+};
+
 /** The browser companion (a later version) is paired and connected. */
 const companion: DoctorCheck = {
   name: "companion",
@@ -340,7 +361,7 @@ const clock: DoctorCheck = {
 };
 
 /** In the order they print. */
-export const DOCTOR_CHECKS: DoctorCheck[] = [configuration, database, disk, modelServer, sources, webhooks, companion, clock];
+export const DOCTOR_CHECKS: DoctorCheck[] = [configuration, database, disk, modelServer, sources, webhooks, channels, companion, clock];
 
 /** The configured database as it is, never created or migrated: a missing SQLite file is a finding, not a new file. */
 export async function openForDoctor(config: Config): Promise<{ db: Db | null; finding?: Finding }> {
