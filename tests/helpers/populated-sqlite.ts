@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli } from "../../src/cli/index";
+import { startFakeTelegram, type TelegramCall } from "./channel-fakes";
 import { makeDoc } from "./factories";
 import { startServer } from "./process";
 import { startWebhookReceiver } from "./webhook-receiver";
@@ -23,14 +24,17 @@ export async function cliRun(env: Record<string, string>, ...argv: string[]): Pr
 /**
  * Runs `serve` on a new SQLite file with the sandbox marketplace producing jobs, and uses it as people
  * would: a second account and a grant from the CLI, documents ingested from a file, feeds (one with a
- * webhook, one with a scoring prompt), applications that go through, a dashboard session and a sign-in link.
+ * webhook, one with a scoring prompt, one alerting a Telegram chat), applications that go through, a dashboard
+ * session and a sign-in link, a Telegram chat bound to the bot with a draft made from an alert's button.
  * Stops the server cleanly and returns the file.
  */
 export async function populatedSqlite(): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "jp-dbcopy-"));
   const dbPath = join(dir, "source.db");
   const receiver = await startWebhookReceiver();
+  const telegram = await startFakeTelegram();
   const env = {
+    JOBPILOT_TELEGRAM_API_URL: telegram.url,
     JOBPILOT_DB: dbPath,
     JOBPILOT_SANDBOX_JOBS_PER_MINUTE: "1200",
     JOBPILOT_SANDBOX_APPLY_LATENCY_MS: "0",
@@ -78,6 +82,30 @@ export async function populatedSqlite(): Promise<string> {
       excludes: ["wordpress"],
     });
     expect(scored.status).toBe(201);
+    // A Telegram channel on a feed of its own; a chat binds with /start <code> (a second code stays unused).
+    const chat = { id: 4242, type: "private", first_name: "Ann" };
+    const channel = await call("POST", "/api/v1/channels", {
+      type: "telegram",
+      name: "Phone",
+      config: { botToken: "123456789:AAFdbcopyTESTdbcopyTESTdbcopyTEST0042", chatId: chat.id },
+    });
+    expect(channel.status, JSON.stringify(channel.body)).toBe(201);
+    const channelId = channel.body.channel.id as string;
+    expect((await call("POST", "/api/v1/feeds", { title: "Phone alerts", minScore: 0, channelIds: [channelId] })).status).toBe(201);
+    const code = await call("POST", `/api/v1/channels/${channelId}/binding-code`);
+    expect(code.status, JSON.stringify(code.body)).toBe(201);
+    telegram.pushUpdate({ message: { message_id: 1, date: 0, chat, text: code.body.command } });
+    const sent = () => telegram.callsTo("sendMessage");
+    const waitFor = async (check: () => boolean, what: string) => {
+      const until = Date.now() + 15_000;
+      while (!check()) {
+        if (Date.now() > until) throw new Error(`timed out waiting for ${what}\n${server.output()}`);
+        await Bun.sleep(25);
+      }
+    };
+    await waitFor(() => sent().some((c) => String(c.body.text).includes("now linked")), "the Telegram binding reply");
+    expect((await call("POST", `/api/v1/channels/${channelId}/binding-code`)).status).toBe(201);
+
     const ingested = await cli("ingest", docsFile, "--source", "test");
     expect(ingested.code, ingested.stderr).toBe(0);
 
@@ -90,6 +118,29 @@ export async function populatedSqlite(): Promise<string> {
       await Bun.sleep(100);
     }
     expect(jobs.length, server.output()).toBeGreaterThanOrEqual(8);
+
+    // Draft proposal under the first Telegram alert.
+    const isAlert = (c: TelegramCall) => Array.isArray(c.body.reply_markup?.inline_keyboard);
+    await waitFor(() => sent().some(isAlert), "a Telegram alert");
+    const alert = sent().find(isAlert)!;
+    const draft = (alert.body.reply_markup.inline_keyboard as TelegramCall["body"][][]).flat().find((b) => b.text === "Draft proposal")!;
+    const drafted = sent().length;
+    telegram.pushUpdate({
+      callback_query: {
+        id: "cb-1",
+        from: { id: chat.id },
+        chat_instance: "1",
+        data: draft.callback_data,
+        message: { message_id: sent().indexOf(alert) + 1, date: 0, chat },
+      },
+    });
+    await waitFor(
+      () =>
+        sent()
+          .slice(drafted)
+          .some((c) => String(c.body.reply_markup?.inline_keyboard?.flat?.()?.map((b: TelegramCall["body"]) => b.text) ?? "").includes("Apply with this")),
+      "the drafted letter",
+    );
 
     // Applications through the sandbox marketplace.
     const queued: string[] = [];
@@ -121,6 +172,7 @@ export async function populatedSqlite(): Promise<string> {
   } finally {
     expect(await server.stop()).toBe(0);
     await receiver.close();
+    await telegram.close();
   }
   return dbPath;
 }
