@@ -203,6 +203,8 @@ describe("jobpilot doctor", () => {
   });
 });
 
+// SQLite only: the command line is given JOBPILOT_DB, the file preparedDatabase made; on the PostgreSQL pass that
+// file does not exist (the data is in a throw-away PostgreSQL database), and the checks themselves run on both above.
 describe.skipIf(PG_BACKEND)("jobpilot doctor on the command line (SQLite)", () => {
   const io = (env: Record<string, string>) => {
     const out: string[] = [];
