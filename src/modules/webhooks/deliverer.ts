@@ -247,31 +247,14 @@ export class WebhookDeliverer extends PoolLoop {
     const { db, clock, config, metrics } = this.deps;
     const now = clock.now();
     if (!feed.webhookUrl || !feed.webhookSecret || feed.webhookDisabledAtTs !== null) {
-      await outbox.setEventState(db, e.seq, {
-        status: "skipped",
-        nextAttemptAtTs: null,
-        lastError: feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL",
-      });
-      metrics.delivery(KIND, "skipped");
-      return;
+      return this.skip(e, KIND, "skipped", feed.webhookDisabledAtTs ? "The webhook endpoint is disabled" : "The feed has no webhook URL");
     }
     // Muted means nothing is sent, including events written before the feed was muted.
-    if (feed.notificationsMuted) {
-      await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "Notifications are muted on this feed" });
-      metrics.delivery(KIND, "skipped");
-      return;
-    }
-    if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS))) {
-      await outbox.setEventState(db, e.seq, { status: "suppressed", nextAttemptAtTs: null, lastError: "This job already notified this feed within 24 hours" });
-      metrics.delivery(KIND, "skipped");
-      return;
-    }
+    if (feed.notificationsMuted) return this.skip(e, KIND, "skipped", "Notifications are muted on this feed");
+    if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)))
+      return this.skip(e, KIND, "suppressed", "This job already notified this feed within 24 hours");
     const payload = await eventPayload(this.deps.db, this.deps.clock, e, { id: feed.id, title: feed.title });
-    if (payload === null) {
-      await outbox.setEventState(db, e.seq, { status: "skipped", nextAttemptAtTs: null, lastError: "The matched job is no longer archived" });
-      metrics.delivery(KIND, "skipped");
-      return;
-    }
+    if (payload === null) return this.skip(e, KIND, "skipped", "The matched job is no longer archived");
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -329,7 +312,7 @@ export class WebhookDeliverer extends PoolLoop {
     });
   }
 
-  /** Ends a channel's event without an attempt: it will not be sent (and says why); a digest's alerts with it. */
+  /** Ends an event without an attempt: it will not be sent (and says why); a digest's alerts with it. */
   private async skip(e: outbox.EventRow, kind: string, status: "skipped" | "suppressed", why: string): Promise<void> {
     if (e.type === DIGEST_EVENT) await skipDigest(this.deps.db, e.seq, why);
     else await outbox.setEventState(this.deps.db, e.seq, { status, nextAttemptAtTs: null, lastError: why });
