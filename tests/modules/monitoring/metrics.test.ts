@@ -193,6 +193,9 @@ describe("GET /metrics", () => {
     await pollSource(app.deps, good);
     await pollSource(app.deps, bad);
     await pollSource(app.deps, bad);
+    // The good source's job matches the feed too: its webhook attempt (a 500) must be booked before the scrape,
+    // or the receiver has seen an attempt the counters do not show yet.
+    await deliverer.idle();
     const samples = await scrape(app);
     expect(value(samples, "jobpilot_deliveries_total", { kind: "webhook", outcome: "delivered" })).toBe(2);
     // Every answer after the switch was a 500: each one a failed attempt to be retried.
