@@ -1,5 +1,6 @@
 import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
+import { pairingRoutes } from "./modules/pairing/index";
 import { Elysia, t } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
@@ -222,6 +223,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(freelancersRoutes(deps))
       .use(archiveRoutes(deps))
       .use(captureRoutes(deps))
+      .use(pairingRoutes(deps))
       .use(clientsRoutes(deps))
       .use(accountRoutes(deps))
       .use(dashboardRoutes(deps))
