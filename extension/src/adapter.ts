@@ -53,21 +53,41 @@ export const PATHS = {
 
 export const SELECTORS = {
   /** The embedded state object (Nuxt's payload); a JSON object, or Nuxt 3's flattened array form. */
-  embeddedState: { css: ["script#__NUXT_DATA__"], source: "a public Python parser of the marketplace's pages (research §1, 'Try __NUXT_DATA__ script tag')", seen: "2026-06" },
+  embeddedState: {
+    css: ["script#__NUXT_DATA__"],
+    source: "a public Python parser of the marketplace's pages (research §1, 'Try __NUXT_DATA__ script tag')",
+    seen: "2026-06",
+  },
   // Search and "find work" tiles.
   tile: { css: ["article[data-ev-job-uid]", '[data-test="job-tile-list"] article'], source: TILE_SCRAPER, seen: "2026-06" },
   tileTitleLink: { css: ['a[data-test="job-tile-title-link"]', "h2 a[href*='/jobs/']"], source: TILE_SCRAPER, seen: "2026-06" },
-  tileDescription: { css: ['[data-test="UpCLineClamp JobDescription"] p', '[data-test="job-description-text"]', ".air3-line-clamp-wrapper.clamp p"], source: TILE_SCRAPER, seen: "2026-06" },
+  tileDescription: {
+    css: ['[data-test="UpCLineClamp JobDescription"] p', '[data-test="job-description-text"]', ".air3-line-clamp-wrapper.clamp p"],
+    source: TILE_SCRAPER,
+    seen: "2026-06",
+  },
   tileJobType: { css: ['[data-test="job-type-label"]'], source: TILE_SCRAPER, seen: "2026-06" },
   tileFixedBudget: { css: ['[data-test="is-fixed-price"] strong'], source: TILE_SCRAPER, seen: "2026-06" },
   tilePublished: { css: ['[data-test="job-pubilshed-date"]'], source: `${TILE_SCRAPER} (the marketplace's own spelling)`, seen: "2026-06" },
   tileSkill: { css: ['[data-test="token"] span'], source: TILE_SCRAPER, seen: "2026-06" },
   tilePaymentVerified: { css: ['[data-test="payment-verified"]'], source: TILE_SCRAPER, seen: "2026-06" },
   tileTotalSpent: { css: ['[data-test="total-spent"] strong'], source: TILE_SCRAPER, seen: "2026-06" },
-  tileClientCountry: { css: ['[data-test="location"]'], source: "repo:dmitrii-fediuk/vm/s/Upwork/project/list.js (JobInfoClient > location, 2025-03-18)", seen: "2026-06" },
+  tileClientCountry: {
+    css: ['[data-test="location"]'],
+    source: "repo:dmitrii-fediuk/vm/s/Upwork/project/list.js (JobInfoClient > location, 2025-03-18)",
+    seen: "2026-06",
+  },
   // Job page (DOM fallback when no embedded state).
-  jobTitle: { css: ['[data-test="job-title"]', ".job-details-content h4", "h1"], source: "public extension parsers quoted in the code search (.job-details-content h4)", seen: "2026-06" },
-  jobDescription: { css: ['[data-test="Description"]', '[data-test="job-description"]'], source: "public extension parsers quoted in the code search ([data-test=Description])", seen: "2026-06" },
+  jobTitle: {
+    css: ['[data-test="job-title"]', ".job-details-content h4", "h1"],
+    source: "public extension parsers quoted in the code search (.job-details-content h4)",
+    seen: "2026-06",
+  },
+  jobDescription: {
+    css: ['[data-test="Description"]', '[data-test="job-description"]'],
+    source: "public extension parsers quoted in the code search ([data-test=Description])",
+    seen: "2026-06",
+  },
   jobAboutClient: { css: ['[data-test="about-client-container"]'], source: SANDBOX_ONLY, seen: "2026-06" },
   jobClientCountry: { css: ['[data-qa="client-location"] strong'], source: SANDBOX_ONLY, seen: "2026-06" },
   jobClientSpent: { css: ['[data-qa="client-spend"] span'], source: SANDBOX_ONLY, seen: "2026-06" },
@@ -91,7 +111,11 @@ export const SELECTORS = {
   applyProfile: { css: ['select[data-test="profile-select"]'], source: SANDBOX_ONLY, seen: "2026-06" },
   applyBoost: { css: ['input[placeholder="Connects"]'], source: `${RESEARCH} §3.2 / §3.6 (boost bid input)`, seen: "2026-06" },
   applySubmit: { css: ['button[data-test="submit-proposal"]', "button.up-btn-primary"], source: `${RESEARCH} §3.2`, seen: "2026-06" },
-  applyConfirmCheckbox: { css: ['.up-modal input[type="checkbox"]', '[role="dialog"] input[type="checkbox"]'], source: `${RESEARCH} §3.2 (a visible checkbox)`, seen: "2026-06" },
+  applyConfirmCheckbox: {
+    css: ['.up-modal input[type="checkbox"]', '[role="dialog"] input[type="checkbox"]'],
+    source: `${RESEARCH} §3.2 (a visible checkbox)`,
+    seen: "2026-06",
+  },
   applyConfirm: { css: ['button[data-test="confirm-submit"]', ".up-modal-footer button.up-btn-primary"], source: `${RESEARCH} §3.2`, seen: "2026-06" },
   applyMoreConnects: {
     css: [".fe-proposal-more-connects-needed-dialog", '[class*="more-connects-needed"]'],
@@ -282,7 +306,14 @@ function fromDetails(details: Obj, authenticated: boolean, url: string, nowTs: n
     description,
     platform: "marketplace",
     url,
-    jobTile: { job: { id: str(at(info, "id")) ?? openingIdOf(cipher), ciphertext: cipher, jobType: at(info, "type"), publishTime: at(job, "publishTime") ?? at(job, "postedOn") } },
+    jobTile: {
+      job: {
+        id: str(at(info, "id")) ?? openingIdOf(cipher),
+        ciphertext: cipher,
+        jobType: at(info, "type"),
+        publishTime: at(job, "publishTime") ?? at(job, "postedOn"),
+      },
+    },
     exploredAt: nowTs,
   };
   const skills = at(job, "sandsData", "ontologySkills");
@@ -351,7 +382,15 @@ function fromTile(tile: DomElement, origin: string, prefix: string, nowTs: numbe
   if (spent !== undefined) client.totalSpent = { amount: String(spent), isoCurrencyCode: "USD" };
   const country = textOf(first(tile, "tileClientCountry"));
   if (country) client.country = country;
-  const doc: CapturedJob = { id: openingIdOf(cipher), title, description, platform: "marketplace", url: jobUrl(origin, prefix, cipher), jobTile: { job }, exploredAt: nowTs };
+  const doc: CapturedJob = {
+    id: openingIdOf(cipher),
+    title,
+    description,
+    platform: "marketplace",
+    url: jobUrl(origin, prefix, cipher),
+    jobTile: { job },
+    exploredAt: nowTs,
+  };
   if (Object.keys(client).length > 0) doc.upworkHistoryData = { client };
   const skills = all(tile, "tileSkill").map(textOf).filter(Boolean);
   if (skills.length > 0) doc.ontologySkills = skills.map((prefLabel) => ({ uid: "", prefLabel }));
@@ -363,7 +402,15 @@ function fromJobDom(doc: DomDocument, cipher: string, url: string, nowTs: number
   const title = textOf(first(doc, "jobTitle"));
   const description = textOf(first(doc, "jobDescription"));
   if (!title || !description) return null;
-  const job: CapturedJob = { id: openingIdOf(cipher), title, description, platform: "marketplace", url, jobTile: { job: { id: openingIdOf(cipher), ciphertext: cipher } }, exploredAt: nowTs };
+  const job: CapturedJob = {
+    id: openingIdOf(cipher),
+    title,
+    description,
+    platform: "marketplace",
+    url,
+    jobTile: { job: { id: openingIdOf(cipher), ciphertext: cipher } },
+    exploredAt: nowTs,
+  };
   const about = first(doc, "jobAboutClient");
   if (about) {
     const client: Obj = {};

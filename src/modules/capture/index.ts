@@ -5,7 +5,16 @@ import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import { CAPTURE_SCRIPT } from "./bookmarklet";
 import { t } from "elysia";
-import { CAPTURE_JOBS_PATH, CAPTURE_PATH, CAPTURE_STATUS_PATH, CaptureBody, CaptureJobsBody, CaptureJobsResult, CaptureResult, CaptureStatusBody } from "./model";
+import {
+  CAPTURE_JOBS_PATH,
+  CAPTURE_PATH,
+  CAPTURE_STATUS_PATH,
+  CaptureBody,
+  CaptureJobsBody,
+  CaptureJobsResult,
+  CaptureResult,
+  CaptureStatusBody,
+} from "./model";
 import { captureJob, captureMarketplaceJobs, reportCompanionStatus } from "./service";
 
 const CAPTURE_SCRIPT_PATH = "/capture.js";
@@ -91,7 +100,7 @@ export function captureRoutes(deps: Deps) {
         operationId: "reportCompanionStatus",
         summary: "(extension) The browser companion's watch state (needs you: a login or bot-check page)",
         description:
-          "`needsYou` set: the companion's source status shows \"needs you\" with what to do, until the next capture or a report without it. CORS: any origin.",
+          '`needsYou` set: the companion\'s source status shows "needs you" with what to do, until the next capture or a report without it. CORS: any origin.',
       },
     });
 

@@ -79,7 +79,9 @@ export const CaptureJobsResult = t.Object(
     inserted: t.Integer({ description: "Jobs jobpilot had not seen before." }),
     updated: t.Integer({ description: "Jobs seen before (same ciphertext): their document is refreshed, nothing is notified again." }),
     rejected: t.Integer(),
-    matched: t.Integer({ description: "How many entries the new jobs made in the caller's feeds (feeds with a profilePrompt are scored later and not counted)." }),
+    matched: t.Integer({
+      description: "How many entries the new jobs made in the caller's feeds (feeds with a profilePrompt are scored later and not counted).",
+    }),
     errors: t.Array(t.Object({ at: t.Integer({ description: "0-based index in `jobs`" }), error: t.String() })),
   },
   { title: "CaptureJobsResult" },

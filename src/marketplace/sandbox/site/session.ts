@@ -26,7 +26,7 @@ export function siteSigner(secret: string | null): SiteSigner {
     },
     read(cookie, nowTs) {
       const parts = cookie?.split(".");
-      if (!parts || parts.length !== 3) return null;
+      if (parts?.length !== 3) return null;
       const payload = `${parts[0]}.${parts[1]}`;
       const given = Buffer.from(parts[2]!);
       const expected = Buffer.from(mac(payload));
