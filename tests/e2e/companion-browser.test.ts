@@ -7,6 +7,9 @@ import { noBrowser } from "../helpers/browser";
 import { startServer, type ServerProcess } from "../helpers/process";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
+// The extension's storage, as the functions evaluated in its service worker see it (the root tsconfig has no chrome types).
+declare const chrome: { storage: { local: { get(keys: null): Promise<Record<string, unknown>>; set(items: object): Promise<void> } } };
+
 const ROOT = join(import.meta.dir, "../..");
 const EXTENSION = join(ROOT, "dist/extension");
 const SHOTS = join(ROOT, "test-artifacts/companion");
