@@ -29,12 +29,13 @@ if (extension.exitCode !== 0) {
   console.error("building the browser companion failed");
   process.exit(1);
 }
+// The first entrypoint is the executable's main module; the zip comes last, as an embedded file.
 const entrypoints = [
-  join(root, "dist/extension.zip"),
   join(root, "src/main.ts"),
   join(root, "src/ai/local-ai.worker.ts"),
   join(root, "src/db/checkpoint.worker.ts"),
   join(root, "src/db/backup.worker.ts"),
+  join(root, "dist/extension.zip"),
 ];
 // The executable starts with Bun's request-head limit raised, as `bun run start` does (see MAX_REQUEST_HEAD_BYTES).
 const args = [

@@ -65,3 +65,14 @@ describe("browser companion API", () => {
     expect((await t.request("POST", "/api/v1/capture/status", { key: acc.apiKey, json: { watch: "sleeping" } })).status).toBe(400);
   });
 });
+
+describe("browser companion CORS", () => {
+  test("the companion's routes answer the extension's preflight without a key", async () => {
+    t = await createTestApp();
+    for (const path of ["/api/v1/capture/jobs", "/api/v1/capture/status", "/api/v1/companion/pair"]) {
+      const res = await t.request("OPTIONS", path, { headers: { origin: "chrome-extension://abc", "access-control-request-method": "POST" } });
+      expect(res.status, `${path}: ${show(res)}`).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    }
+  });
+});

@@ -32,6 +32,16 @@ const CAPTURE_CORS = {
   "access-control-max-age": "86400",
 } as const;
 
+function preflight({ request, set }: { request: Request; set: { status?: number | string; headers: Record<string, string | number> } }) {
+  set.status = 204;
+  Object.assign(set.headers, CAPTURE_CORS);
+  // Chrome asks before a public page talks to a server on a private address (a jobpilot at home).
+  if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
+  return "";
+}
+// Browsers never send custom headers on a preflight, so it cannot carry the key.
+const PREFLIGHT = { policy: { public: true }, detail: { hide: true } } as const;
+
 /** Captured pages for the professional_network (and any web) platform: POST /api/v1/capture and the bookmarklet script. */
 export function captureRoutes(deps: Deps) {
   const api = new Elysia()
@@ -40,19 +50,10 @@ export function captureRoutes(deps: Deps) {
     .onTransform(({ set }) => {
       set.headers["access-control-allow-origin"] = "*";
     })
-    .options(
-      // The bookmarklet's route and the browser companion's two (the extension calls from its own origin).
-      `${CAPTURE_PATH}*`,
-      ({ request, set }) => {
-        set.status = 204;
-        Object.assign(set.headers, CAPTURE_CORS);
-        // Chrome asks before a public page talks to a server on a private address (a jobpilot at home).
-        if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
-        return "";
-      },
-      // Browsers never send custom headers on a preflight, so it cannot carry the key.
-      { policy: { public: true }, detail: { hide: true } },
-    )
+    .options(CAPTURE_PATH, preflight, PREFLIGHT)
+    // The browser companion's routes: the extension calls from its own origin.
+    .options(CAPTURE_JOBS_PATH, preflight, PREFLIGHT)
+    .options(CAPTURE_STATUS_PATH, preflight, PREFLIGHT)
     .use(authContext)
     .post(
       CAPTURE_PATH,
