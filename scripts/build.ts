@@ -3,6 +3,7 @@
  * Usage: bun run build [--outfile PATH] [--target bun-linux-x64|bun-linux-arm64|...]
  */
 import { parseArgs } from "node:util";
+import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_REQUEST_HEAD_BYTES } from "../src/http/request-context";
 
@@ -30,12 +31,15 @@ if (extension.exitCode !== 0) {
   process.exit(1);
 }
 // The first entrypoint is the executable's main module; the zip comes last, as an embedded file.
+const embeddedZip = join(root, "src/modules/pairing/extension.zip");
+copyFileSync(join(root, "dist/extension.zip"), embeddedZip);
 const entrypoints = [
   join(root, "src/main.ts"),
   join(root, "src/ai/local-ai.worker.ts"),
   join(root, "src/db/checkpoint.worker.ts"),
   join(root, "src/db/backup.worker.ts"),
-  join(root, "dist/extension.zip"),
+  // Copied beside its server code for the build only: every entrypoint under src/ keeps src/ the executable's root.
+  embeddedZip,
 ];
 // The executable starts with Bun's request-head limit raised, as `bun run start` does (see MAX_REQUEST_HEAD_BYTES).
 const args = [
@@ -51,6 +55,7 @@ const args = [
 if (values.target) args.push("--target", values.target);
 const proc = Bun.spawn([process.execPath, ...args], { cwd: root, stdout: "inherit", stderr: "inherit" });
 const code = await proc.exited;
+rmSync(embeddedZip, { force: true });
 if (code !== 0) {
   console.error(`build failed (exit ${code})`);
   process.exit(code);
