@@ -118,6 +118,7 @@ const TABLE_OWNERS: Record<string, string> = {
   sandbox_closed_jobs: "marketplace/sandbox",
   sandbox_submissions: "marketplace/sandbox",
   bridge_outcomes: "marketplace/bridge",
+  companion_pairing_codes: "modules/pairing", // one-time codes a browser companion exchanges for its API key
 };
 
 interface Table {

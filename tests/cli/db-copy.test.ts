@@ -179,6 +179,10 @@ function addEdgeRows(path: string): void {
   // Only nodes sharing a PostgreSQL database write cluster_claims (a SQLite installation leaves it empty): a schedule's last tick.
   db.run("INSERT INTO cluster_claims (name, holder, until_ts) VALUES ('schedule:tracker', 'node-Ä ✓', 1795304707000)");
   db.run("INSERT INTO sandbox_sessions (account_id, valid, restorable, updated_at_ts) VALUES (?, 1, 0, 1795304707542)", [account]);
+  // A browser companion's pairing code nobody exchanged yet.
+  db.run("INSERT INTO companion_pairing_codes (code_hash, account_id, created_at_ts, expires_at_ts) VALUES ('c0ffee', ?, 1795304707542, 1795305307542)", [
+    account,
+  ]);
   const task =
     "INSERT INTO tasks (kind, payload, status, run_at_ts, attempts, max_attempts, created_at_ts, updated_at_ts) VALUES (?, ?, 'queued', 1, 0, 5, 1, 1)";
   db.run(task, ["score", '{ "b": 1,  "a" : "\\u00fc", "n": 1.50 }']);
