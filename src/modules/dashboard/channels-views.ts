@@ -205,7 +205,7 @@ ${deliveryFields(v)}
 <button type="submit">${editing ? "Save changes" : "Add channel"}</button>
 </form>
 <p><a href="${editing ? base(editing.id) : CHANNELS}">Cancel</a></p>`,
-    session,
+    session, "channels",
   );
 }
 
@@ -232,7 +232,7 @@ export function channelListPage(session: DashboardSession, channels: Channel[]):
     html`<p>Where feeds send their alerts besides a webhook: Telegram, Slack, Discord, ntfy or e-mail.</p>
 ${list}
 ${add}`,
-    session,
+    session, "channels",
   );
 }
 
@@ -372,7 +372,7 @@ ${
 }
 <h2>Last deliveries</h2>
 ${deliveries}`,
-    session,
+    session, "channels",
   );
 }
 
@@ -382,6 +382,6 @@ export function deleteChannelPage(session: DashboardSession, channel: Channel): 
     html`<p>This deletes the channel <strong>${channel.name}</strong> and takes it off every feed; alerts not yet sent to it are dropped. It cannot be undone.</p>
 <form method="post" action="${base(channel.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete channel</button></form>
 <p><a href="${base(channel.id)}">Cancel</a></p>`,
-    session,
+    session, "channels",
   );
 }

@@ -185,7 +185,7 @@ ${feedFormFields(opts.values, opts.channels)}
 <button type="submit">${editing ? "Save changes" : "Create feed"}</button>
 </form>
 <p><a href="${editing ? base(editing.id) : "/dashboard/feeds"}">Cancel</a></p>`,
-    session,
+    session, "feeds",
   );
 }
 
@@ -210,7 +210,7 @@ export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
 </tr>`,
         )}</tbody>
 </table></div>`;
-  return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session);
+  return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session, "feeds");
 }
 
 export function secretPage(session: DashboardSession, feed: Feed, heading: string): Html {
@@ -221,7 +221,7 @@ export function secretPage(session: DashboardSession, feed: Feed, heading: strin
 <code class="secret" id="new-secret">${feed.webhookSecret ?? ""}</code> <button type="button" data-copy="new-secret" hidden>Copy</button>
 </div>
 <p><a href="${base(feed.id)}">Go to the feed</a></p>`,
-    session,
+    session, "feeds",
   );
 }
 
@@ -319,7 +319,7 @@ ${settingsSummary(feed, channels)}
 <h2>Matched jobs</h2>
 <p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>
 ${jobs}`,
-    session,
+    session, "feeds",
   );
 }
 
@@ -329,7 +329,7 @@ export function deleteConfirmPage(session: DashboardSession, feed: Feed): Html {
     html`<p>This deletes the feed <strong>${feed.title}</strong> AND all of its matched jobs. It cannot be undone.</p>
 <form method="post" action="${base(feed.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete feed and its matched jobs</button></form>
 <p><a href="${base(feed.id)}">Cancel</a></p>`,
-    session,
+    session, "feeds",
   );
 }
 

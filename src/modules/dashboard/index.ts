@@ -15,6 +15,7 @@ import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
 import { dashboardChannelRoutes } from "./channels";
 import { dashboardJobRoutes } from "./job";
+import { dashboardInboxRoutes } from "./inbox";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -134,8 +135,9 @@ export function dashboardRoutes(deps: Deps) {
         },
         HIDDEN,
       )
+      // The inbox (inbox.ts) is the landing page; the account's numbers and charts live here.
       .get(
-        DASHBOARD_PATH,
+        `${DASHBOARD_PATH}/overview`,
         async ({ request, set }) => {
           const session = await signedIn(request, set);
           if (!session) return "";
@@ -184,5 +186,6 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardFeedRoutes(deps))
       .use(dashboardChannelRoutes(deps))
       .use(dashboardJobRoutes(deps))
+      .use(dashboardInboxRoutes(deps))
   );
 }

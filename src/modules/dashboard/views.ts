@@ -34,9 +34,24 @@ function tokenField(csrf: string): Html {
   return html`<input type="hidden" name="csrf" value="${csrf}">`;
 }
 
-export function layout(title: string, body: Html, session?: DashboardSession): Html {
+/** The dashboard's sections, in the navigation's order; a page names the one it belongs to. */
+const SECTIONS = [
+  { id: "inbox", href: "/dashboard", label: "Inbox" },
+  { id: "overview", href: "/dashboard/overview", label: "Overview" },
+  { id: "feeds", href: "/dashboard/feeds", label: "Feeds" },
+  { id: "applications", href: "/dashboard/applications", label: "Applications" },
+  { id: "channels", href: "/dashboard/channels", label: "Channels" },
+  { id: "freelancers", href: "/dashboard/freelancers", label: "Freelancers" },
+  { id: "keys", href: "/dashboard/keys", label: "API keys" },
+] as const;
+
+export type Section = (typeof SECTIONS)[number]["id"];
+
+export function layout(title: string, body: Html, session?: DashboardSession, current?: Section, opts: { documentTitle?: string; wide?: boolean } = {}): Html {
   const nav = session
-    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Overview</a><a href="/dashboard/keys">API keys</a><a href="/dashboard/feeds">Feeds</a><a href="/dashboard/channels">Channels</a><a href="/dashboard/applications">Applications</a><a href="/dashboard/freelancers">Freelancers</a></nav>
+    ? html`<nav aria-label="Dashboard">${SECTIONS.map(
+        (s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${s.label}</a>`,
+      )}</nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>
@@ -44,15 +59,17 @@ export function layout(title: string, body: Html, session?: DashboardSession): H
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · jobpilot</title>
+<meta name="color-scheme" content="light dark">
+<title>${opts.documentTitle ?? title} · jobpilot</title>
 <link rel="stylesheet" href="/dashboard/style.css">
-<meta name="htmx-config" content='{"includeIndicatorStyles":false}'>
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'>
 <script src="/dashboard/htmx.js" defer></script>
 <script src="/dashboard/app.js" defer></script>
 </head>
 <body>
+<a class="skip" href="#main">Skip to content</a>
 <header><strong>jobpilot</strong>${nav}</header>
-<main>
+<main id="main"${opts.wide ? html` class="wide"` : ""}>
 <h1>${title}</h1>
 ${body}
 </main>
@@ -185,7 +202,7 @@ ${webhookSection}
 <p class="muted">Shared by every account on this server.</p>
 ${sourcesSection}
 </section>`,
-    session,
+    session, "overview",
   );
 }
 
@@ -234,7 +251,7 @@ ${csrfField(session)}
 <p id="labelHelp" class="muted">What the key is for, e.g. production. Optional.</p>
 <button type="submit">Create key</button>
 </form>`,
-    session,
+    session, "keys",
   );
 }
 
