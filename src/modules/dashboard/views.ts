@@ -67,7 +67,6 @@ export function layout(title: string, body: Html, session?: DashboardSession, cu
 <script src="/dashboard/app.js" defer></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
 <header><strong>jobpilot</strong>${nav}</header>
 <main id="main"${opts.wide ? html` class="wide"` : ""}>
 <h1>${title}</h1>

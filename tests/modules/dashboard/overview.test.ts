@@ -24,7 +24,7 @@ async function signIn(apiKey: string, headers: Record<string, string> = {}) {
   const token = /^jp_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")![1]!;
   return (extra: Record<string, string> = {}) =>
     t.app
-      .handle(new Request("http://localhost/dashboard", { headers: { cookie: `jp_session=${token}`, ...headers, ...extra } }))
+      .handle(new Request("http://localhost/dashboard/overview", { headers: { cookie: `jp_session=${token}`, ...headers, ...extra } }))
       .then(async (r) => ({ status: r.status, text: await r.text() }));
 }
 
@@ -204,7 +204,7 @@ describe("dashboard overview", () => {
 
   test("the signed-out overview still redirects to sign-in", async () => {
     t = await createTestApp();
-    const res = await get("/dashboard");
+    const res = await get("/dashboard/overview");
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
   });
