@@ -320,7 +320,7 @@ describe("dashboard inbox", () => {
     expect(unanswered.status, show(unanswered)).toBe(400);
     expect(unanswered.text).toContain('<p id="p-answer_0Error" class="error-text field-error">Answer question 1 before applying.</p>');
     expect(unanswered.text).toContain('aria-invalid="true" aria-describedby="p-answer_0Error"');
-    expect((await rows("SELECT count(*) AS n FROM applications"))[0].n).toBe(0);
+    expect(Number((await rows("SELECT count(*) AS n FROM applications"))[0].n)).toBe(0);
 
     const applied = await htmxPost(`${job}/apply`, token, { csrf, panel: rustEntry, coverLetter: "Hello", answer_0: "Because.", fixedBid: "900" });
     expect(applied.status, show(applied)).toBe(200);
