@@ -101,7 +101,8 @@ export function freelancersPage(session: DashboardSession, data: { freelancers: 
     return layout(
       "Freelancers",
       html`<p class="error" role="alert">${data.error}</p><p>Try again in a moment. <a href="/dashboard">Back to the dashboard</a></p>`,
-      session, "freelancers",
+      session,
+      "freelancers",
     );
   }
   if (data.freelancers.length === 0) {
@@ -126,7 +127,8 @@ ${f.baseHourlyRate !== null && html`<p>Base rate ${f.baseHourlyRate}/h</p>`}
     "Freelancers",
     html`<p class="muted">Pass a <code>profileId</code> to apply to choose the profile; without one the primary profile is used.</p>
 ${sections}`,
-    session, "freelancers",
+    session,
+    "freelancers",
   );
 }
 
@@ -209,7 +211,8 @@ ${data.endpoint.disabledAt && html`<p class="error">Disabled ${when(data.endpoin
 ${data.endpoint.failingSince && html`<p class="error">Failing since ${when(data.endpoint.failingSince)}</p>`}
 ${data.deliveries.length === 0 ? html`<p class="empty">No webhook or channel events for this feed yet.</p>` : events}
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`,
-    session, "feeds",
+    session,
+    "feeds",
   );
   return moving ? refreshing(page) : page;
 }

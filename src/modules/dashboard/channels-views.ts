@@ -205,7 +205,8 @@ ${deliveryFields(v)}
 <button type="submit">${editing ? "Save changes" : "Add channel"}</button>
 </form>
 <p><a href="${editing ? base(editing.id) : CHANNELS}">Cancel</a></p>`,
-    session, "channels",
+    session,
+    "channels",
   );
 }
 
@@ -232,7 +233,8 @@ export function channelListPage(session: DashboardSession, channels: Channel[]):
     html`<p>Where feeds send their alerts besides a webhook: Telegram, Slack, Discord, ntfy or e-mail.</p>
 ${list}
 ${add}`,
-    session, "channels",
+    session,
+    "channels",
   );
 }
 
@@ -372,7 +374,8 @@ ${
 }
 <h2>Last deliveries</h2>
 ${deliveries}`,
-    session, "channels",
+    session,
+    "channels",
   );
 }
 
@@ -382,6 +385,7 @@ export function deleteChannelPage(session: DashboardSession, channel: Channel): 
     html`<p>This deletes the channel <strong>${channel.name}</strong> and takes it off every feed; alerts not yet sent to it are dropped. It cannot be undone.</p>
 <form method="post" action="${base(channel.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete channel</button></form>
 <p><a href="${base(channel.id)}">Cancel</a></p>`,
-    session, "channels",
+    session,
+    "channels",
   );
 }

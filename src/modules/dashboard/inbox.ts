@@ -37,7 +37,12 @@ export function dashboardInboxRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
 
   /** Signs in (and checks CSRF on a POST), then runs `fn`; a service's 4xx becomes a page with that status. */
-  async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession, auth: AuthContext) => Promise<string>): Promise<string> {
+  async function run(
+    request: Request,
+    set: ResponseState,
+    body: unknown,
+    fn: (session: DashboardSession, auth: AuthContext) => Promise<string>,
+  ): Promise<string> {
     const session = await open(request, set, body);
     if (typeof session === "string") return session;
     try {
@@ -99,7 +104,8 @@ export function dashboardInboxRoutes(deps: Deps) {
           const q = parsed(set, session, query as Query);
           if (typeof q === "string") return q;
           const since = Number((query as Query).since ?? "");
-          if (!Number.isSafeInteger(since) || since < 0) return page(set, views.errorPage("Bad filter", "since must be a time in Unix milliseconds", session), 400);
+          if (!Number.isSafeInteger(since) || since < 0)
+            return page(set, views.errorPage("Bad filter", "since must be a time in Unix milliseconds", session), 400);
           const fresh = await feeds.countInbox(deps, auth, { ...q.filter, afterTs: since });
           const unread = await unreadCount(auth);
           // Polled every few seconds: an unchanged answer is a bodiless 304 the browser fills from its cache.
@@ -122,7 +128,8 @@ export function dashboardInboxRoutes(deps: Deps) {
           const q = parsed(set, session, query as Query);
           if (typeof q === "string") return q;
           const since = Number((query as Query).since ?? "");
-          if (!Number.isSafeInteger(since) || since < 0) return page(set, views.errorPage("Bad filter", "since must be a time in Unix milliseconds", session), 400);
+          if (!Number.isSafeInteger(since) || since < 0)
+            return page(set, views.errorPage("Bad filter", "since must be a time in Unix milliseconds", session), 400);
           const { items } = await feeds.listInbox(deps, auth, { ...q.filter, afterTs: since }, { limit: INBOX_PAGE_SIZE, offset: 0 });
           const cards = await inboxCards(deps, auth, items, deps.clock.now());
           const newest = items.reduce((m, i) => Math.max(m, Date.parse(i.matchedAt)), since);

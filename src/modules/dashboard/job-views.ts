@@ -43,7 +43,7 @@ export interface JobPageOpts {
 
 // ---------- the proposal history chart ----------
 
-const CHART = { width: 360, height: 140, left: 36, right: 12, top: 12, bottom: 24 };
+const CHART = { width: 360, height: 150, left: 44, right: 12, top: 12, bottom: 34 };
 
 /**
  * Proposals over time as a small server-rendered SVG line chart (no script, no
@@ -81,6 +81,8 @@ export function proposalChart(history: HistoryPointView[] | undefined): Html {
 <text x="${left - 4}" y="${baseY}" text-anchor="end" font-size="10" fill="currentColor">0</text>
 <text x="${left}" y="${height - 6}" font-size="10" fill="currentColor">${first.at.slice(0, 16).replace("T", " ")}</text>
 <text x="${width - right}" y="${height - 6}" text-anchor="end" font-size="10" fill="currentColor">${last.at.slice(0, 16).replace("T", " ")}</text>
+<text x="${left + plotW / 2}" y="${height - 18}" text-anchor="middle" font-size="10" fill="currentColor">time (UTC)</text>
+<text x="10" y="${top + plotH / 2}" text-anchor="middle" font-size="10" fill="currentColor" transform="rotate(-90 10 ${top + plotH / 2})">proposals</text>
 ${xy.length > 1 && html`<polyline points="${xy.map((q) => `${q.x},${q.y}`).join(" ")}" fill="none" stroke="currentColor" stroke-width="2"/>`}
 ${xy.map((q) => html`<circle cx="${q.x}" cy="${q.y}" r="3" fill="currentColor"><title>${q.p.proposals} proposals at ${q.p.at}</title></circle>`)}
 </svg>`;
@@ -175,7 +177,13 @@ ${csrfField(session)}${panelField(panel)}
 
 /** The profile whose name shares most words with the job's title and skills; the first (primary) on a tie. */
 export function bestProfile(profiles: ProfileChoice[], job: NormalizedJob | null): string | undefined {
-  const words = (t: string) => new Set(t.toLowerCase().split(/[^a-z0-9+#]+/).filter((w) => w.length > 2));
+  const words = (t: string) =>
+    new Set(
+      t
+        .toLowerCase()
+        .split(/[^a-z0-9+#]+/)
+        .filter((w) => w.length > 2),
+    );
   const jobWords = words(`${job?.title ?? ""} ${(job?.skills ?? []).join(" ")}`);
   let best: ProfileChoice | undefined;
   let bestScore = -1;

@@ -103,33 +103,55 @@ ${tokenField(csrf)}
   );
 }
 
-/** One feed's matches per day as a small bar chart, with the numbers as a visually hidden table. */
-function matchesChart(f: FeedMatches, locale: string): Html {
+/**
+ * One feed's matches per day as a small bar chart with labelled axes, on the
+ * scale `max` shared by every chart beside it (so equal bars mean equal counts),
+ * with the numbers as a visually hidden table.
+ */
+function matchesChart(f: FeedMatches, locale: string, max: number): Html {
   const barW = 18;
   const gap = 6;
+  const left = 26;
+  const top = 6;
   const h = 48;
-  const max = Math.max(1, ...f.days.map((d) => d.count));
-  const width = f.days.length * (barW + gap) - gap;
-  const day = (ts: number) => {
+  const bottom = 18;
+  const plotW = f.days.length * (barW + gap) - gap;
+  const width = left + plotW;
+  const height = top + h + bottom;
+  const day = (ts: number, opts: Intl.DateTimeFormatOptions) => {
     try {
-      return new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(ts));
+      return new Intl.DateTimeFormat(locale, { ...opts, timeZone: "UTC" }).format(new Date(ts));
     } catch {
       return new Date(ts).toISOString().slice(0, 10);
     }
   };
   const bars = f.days.map((d, i) => {
     const bh = d.count === 0 ? 1 : Math.max(2, Math.round((d.count / max) * h));
-    return html`<rect x="${i * (barW + gap)}" y="${h - bh}" width="${barW}" height="${bh}" class="${d.count === 0 ? "bar-zero" : "bar"}"></rect>`;
+    return html`<rect x="${left + i * (barW + gap)}" y="${top + h - bh}" width="${barW}" height="${bh}" class="${d.count === 0 ? "bar-zero" : "bar"}"><title>${d.count} on ${day(d.dayStartTs, { day: "numeric", month: "short" })}</title></rect>`;
   });
-  const label = `${f.title}: ${f.total} ${f.total === 1 ? "match" : "matches"} in the last 7 days`;
+  const first = f.days[0]!;
+  const last = f.days[f.days.length - 1]!;
+  const label = `${f.title}: ${f.total} ${f.total === 1 ? "match" : "matches"} in the last 7 days (bars per UTC day, scale 0 to ${max} matches)`;
   return html`<figure class="chart">
 <figcaption><a href="/dashboard/feeds/${f.feedId}">${f.title}</a> <span class="muted">${f.total} in 7 days</span></figcaption>
-<svg role="img" aria-label="${label}" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" xmlns="http://www.w3.org/2000/svg">${bars}</svg>
+<svg role="img" aria-label="${label}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
+<text x="${left - 4}" y="${top + 8}" text-anchor="end" font-size="10" fill="currentColor">${max}</text>
+<text x="${left - 4}" y="${top + h}" text-anchor="end" font-size="10" fill="currentColor">0</text>
+<line x1="${left - 2}" y1="${top}" x2="${left - 2}" y2="${top + h}" stroke="currentColor" stroke-width="1"/>
+${bars}
+<text x="${left}" y="${height - 4}" font-size="10" fill="currentColor">${day(first.dayStartTs, { day: "numeric", month: "short" })}</text>
+<text x="${width}" y="${height - 4}" text-anchor="end" font-size="10" fill="currentColor">${day(last.dayStartTs, { day: "numeric", month: "short" })}</text>
+</svg>
 <table class="visually-hidden"><caption>Matches per day for ${f.title}</caption>
 <thead><tr><th scope="col">Day (UTC)</th><th scope="col">Matches</th></tr></thead>
-<tbody>${f.days.map((d) => html`<tr><td>${day(d.dayStartTs)}</td><td>${d.count}</td></tr>`)}</tbody>
+<tbody>${f.days.map((d) => html`<tr><td>${day(d.dayStartTs, { weekday: "short", day: "numeric", month: "short" })}</td><td>${d.count}</td></tr>`)}</tbody>
 </table>
 </figure>`;
+}
+
+/** The busiest day of any feed: the one scale the charts side by side share. */
+function sharedMax(matches: FeedMatches[]): number {
+  return Math.max(1, ...matches.flatMap((f) => f.days.map((d) => d.count)));
 }
 
 export function overviewPage(session: DashboardSession, data: OverviewData, locale = "en"): Html {
@@ -148,7 +170,8 @@ export function overviewPage(session: DashboardSession, data: OverviewData, loca
     data.matches.length === 0
       ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds">Create a feed</a> to start matching jobs.</p>`
       : anyMatches
-        ? html`<div class="charts">${data.matches.map((f) => matchesChart(f, locale))}</div>`
+        ? html`<p class="muted">Matches per UTC day; every chart uses the same scale (0 to ${sharedMax(data.matches)} matches a day).</p>
+<div class="charts">${data.matches.map((f) => matchesChart(f, locale, sharedMax(data.matches)))}</div>`
         : html`<p class="empty">No matches in the last 7 days.</p>`;
   const webhookSection =
     data.webhookProblems.length === 0
@@ -201,7 +224,8 @@ ${webhookSection}
 <p class="muted">Shared by every account on this server.</p>
 ${sourcesSection}
 </section>`,
-    session, "overview",
+    session,
+    "overview",
   );
 }
 
@@ -250,7 +274,8 @@ ${csrfField(session)}
 <p id="labelHelp" class="muted">What the key is for, e.g. production. Optional.</p>
 <button type="submit">Create key</button>
 </form>`,
-    session, "keys",
+    session,
+    "keys",
   );
 }
 

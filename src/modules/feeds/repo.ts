@@ -447,14 +447,24 @@ export interface InboxEntry extends FeedJobListing {
 /** Entries with their feed's title, given their job summaries (entries whose job is gone are left out). */
 async function inboxEntries(db: Db, rows: { feedJob: FeedJobRow; feedTitle: string }[]): Promise<InboxEntry[]> {
   const titles = new Map(rows.map((r) => [r.feedJob.id, r.feedTitle]));
-  return (await withJobs(db, rows.map((r) => r.feedJob))).map((l) => ({ ...l, feedTitle: titles.get(l.feedJob.id)! }));
+  return (
+    await withJobs(
+      db,
+      rows.map((r) => r.feedJob),
+    )
+  ).map((l) => ({ ...l, feedTitle: titles.get(l.feedJob.id)! }));
 }
 
 /**
  * A page of the account's feed entries across all its feeds, newest first, with the total the filter
  * matches. Read through the account's feeds (their index, then each feed's entries by time).
  */
-export async function listInbox(db: Db, accountId: string, filter: InboxFilter, page: { limit: number; offset: number }): Promise<{ entries: InboxEntry[]; total: number }> {
+export async function listInbox(
+  db: Db,
+  accountId: string,
+  filter: InboxFilter,
+  page: { limit: number; offset: number },
+): Promise<{ entries: InboxEntry[]; total: number }> {
   const { feeds, feedJobs } = tables(db);
   const where = inboxWhere(db, accountId, filter);
   const total = Number((await one(db, db.select({ n: count() }).from(feedJobs).innerJoin(feeds, eq(feeds.id, feedJobs.feedId)).where(where)))?.n ?? 0);

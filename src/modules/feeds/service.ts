@@ -439,7 +439,12 @@ export async function getInboxItem(deps: Pick<FeedsDeps, "db">, auth: AuthContex
 }
 
 /** Marks one of the account's entries read or unread, starred or not, dismissed or back (one transaction). */
-export async function triageInboxItem(deps: Pick<FeedsDeps, "db" | "clock">, auth: AuthContext, processedJobId: string, change: TriageChange): Promise<InboxItem> {
+export async function triageInboxItem(
+  deps: Pick<FeedsDeps, "db" | "clock">,
+  auth: AuthContext,
+  processedJobId: string,
+  change: TriageChange,
+): Promise<InboxItem> {
   if (change.read === undefined && change.starred === undefined && change.dismissed === undefined) {
     throw new AppError("bad_request", "Nothing to change (one of read, starred, dismissed)");
   }

@@ -346,4 +346,21 @@ describe("dashboard inbox", () => {
     const inbox = await get("/dashboard?show=all", token);
     expect(inbox.text).toContain("Application: applied");
   });
+
+  test("the feed page leads with its matched jobs, a summary line and Edit; deliveries and the inbox are a click away", async () => {
+    const { token, apiKey } = await setup();
+    const { goFeed } = await twoFeeds(apiKey);
+    const res = await get(`/dashboard/feeds/${goFeed}`, token);
+    expect(res.status, show(res)).toBe(200);
+    const text = res.text;
+    expect(text).toContain("score ≥ 0 · keywords: golang · all platforms · no webhook");
+    expect(text.indexOf("Matched jobs")).toBeLessThan(text.indexOf("<summary>All settings</summary>"));
+    expect(text.indexOf("Golang API")).toBeLessThan(text.indexOf("Minimum score"));
+    expect(text).toContain(`<a href="/dashboard/feeds/${goFeed}/edit">Edit</a>`);
+    expect(text).toContain(`<a href="/dashboard/feeds/${goFeed}/deliveries">Deliveries</a>`);
+    expect(text).toContain(`<a href="/dashboard?feed=${goFeed}&amp;show=all">Triage in the inbox</a>`);
+    expect(text).toContain('<a href="/dashboard/feeds" aria-current="page">Feeds</a>');
+    const deliveries = await get(`/dashboard/feeds/${goFeed}/deliveries`, token);
+    expect(deliveries.text).toContain('<a href="/dashboard/feeds" aria-current="page">Feeds</a>');
+  });
 });

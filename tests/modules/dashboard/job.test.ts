@@ -167,7 +167,7 @@ describe("dashboard job page", () => {
     expect(page.text).toContain("Hello, I can help.");
 
     // The page now shows the application's status instead of the forms.
-    expect(page.text).toContain("Application: <strong class=\"badge status-applied\">applied</strong>");
+    expect(page.text).toContain('Application: <strong class="badge status-applied">applied</strong>');
     expect(page.text).not.toContain(`action="${path(cipher)}/apply"`);
 
     // A form posted from an older copy of the page is refused, and the page shows the application as it is.

@@ -133,7 +133,12 @@ describe("dashboard overview", () => {
     expect(text).toMatch(/status-not_available">not available<\/span><\/th><td>0<\/td><td>1<\/td>/);
     // Charts: one SVG per feed, accessible, titles escaped everywhere.
     expect(text.match(/<svg role="img"/g)).toHaveLength(2);
-    expect(text).toContain(`aria-label="&lt;Go&gt; &amp; &quot;Rust&quot;: 3 matches in the last 7 days"`);
+    expect(text).toMatch(/aria-label="&lt;Go&gt; &amp; &quot;Rust&quot;: 3 matches in the last 7 days \(bars per UTC day, scale 0 to \d+ matches\)"/);
+    // Charts side by side share one scale (the busiest day of any feed), and label their axes.
+    const scales = [...text.matchAll(/scale 0 to (\d+) matches\)"/g)].map((m) => m[1]);
+    expect(scales).toHaveLength(2);
+    expect(new Set(scales).size).toBe(1);
+    expect(text).toContain("every chart uses the same scale");
     expect(text).toContain(`<caption>Matches per day for &lt;Go&gt; &amp; &quot;Rust&quot;</caption>`);
     expect(text).not.toContain("<Go>");
     expect(text).toContain('<table class="visually-hidden">');
