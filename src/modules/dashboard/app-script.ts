@@ -70,7 +70,7 @@ export const APP_SCRIPT = `(() => {
   // The tab title and the count follow the server's unread count, wherever it arrives from.
   function unread(n) {
     if (Number.isNaN(n)) return;
-    document.title = document.title.replace(/^\(\d+\) /, "");
+    document.title = document.title.replace(/^\\(\\d+\\) /, "");
     if (n > 0) document.title = "(" + n + ") " + document.title;
   }
   document.addEventListener("htmx:afterSettle", (e) => {
