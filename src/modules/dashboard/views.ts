@@ -62,7 +62,7 @@ export function layout(title: string, body: Html, session?: DashboardSession, cu
 <meta name="color-scheme" content="light dark">
 <title>${opts.documentTitle ?? title} · jobpilot</title>
 <link rel="stylesheet" href="/dashboard/style.css">
-<meta name="htmx-config" content='{"includeIndicatorStyles":false,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'>
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"defaultSettleDelay":0,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'>
 <script src="/dashboard/htmx.js" defer></script>
 <script src="/dashboard/app.js" defer></script>
 </head>
