@@ -25,14 +25,19 @@ async function until(what: string, timeoutMs: number, check: () => Promise<boole
 async function axeProblems(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] });
+    const g = globalThis as any;
+    const result = await g.axe.run(g.document, { resultTypes: ["violations"] });
     return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, node: v.nodes[0]?.html ?? "", summary: v.nodes[0]?.failureSummary ?? "" }));
   });
   return violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id} (${v.impact}): ${v.node} — ${v.summary}`);
 }
 
 /** True when the page scrolls sideways (its content is wider than the viewport). */
-const overflowsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
+const overflowsSideways = (page: Page) =>
+  page.evaluate(() => {
+    const g = globalThis as any;
+    return g.document.documentElement.scrollWidth > g.innerWidth + 1;
+  });
 
 // The issue's flow in a real browser: new matches from two feeds to a sent proposal, at 1280 and 390 px, light and dark.
 describe("inbox in a browser (end to end)", () => {
@@ -102,7 +107,8 @@ describe("inbox in a browser (end to end)", () => {
           return false;
         });
         const text = (await page.locator("#cards").textContent()) ?? "";
-        for (const expected of ["Browser tests", "Mobile apps", "Match 5/10", "Fixed price", "Hourly", "Payment verified", "🇩🇪"]) expect(text).toContain(expected);
+        for (const expected of ["Browser tests", "Mobile apps", "Match 5/10", "Fixed price", "Hourly", "Payment verified", "🇩🇪"])
+          expect(text).toContain(expected);
         expect(await page.title()).toBe("(3) Inbox · jobpilot");
         expect(await page.locator('nav[aria-label="Dashboard"] a[aria-current="page"]').textContent()).toBe("Inbox");
         expect(await axeProblems(page)).toEqual([]);

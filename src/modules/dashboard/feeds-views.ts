@@ -243,16 +243,19 @@ function budget(job: FeedJobItem["job"]): string {
   return "—";
 }
 
-/** The feed's settings in one line: what it matches and where it notifies. */
-function summaryLine(feed: Feed): string {
-  const parts = [`score ≥ ${feed.minScore}`];
+/** The feed's settings in one line: what it matches and where it notifies (its channels linked). */
+function summaryLine(feed: Feed, channels: Channel[]): Html {
+  const parts: (Html | string)[] = [`score ≥ ${feed.minScore}`];
   parts.push(feed.includes?.length ? `keywords: ${feed.includes.join(", ")}` : "any keywords");
   if (feed.excludes?.length) parts.push(`not: ${feed.excludes.join(", ")}`);
   parts.push(feed.platforms?.length ? feed.platforms.join(", ").replaceAll("_", " ") : "all platforms");
   parts.push(feed.webhookUrl ? "webhook on" : "no webhook");
-  if (feed.channelIds?.length) parts.push(`${feed.channelIds.length} channel${feed.channelIds.length === 1 ? "" : "s"}`);
+  for (const id of feed.channelIds ?? []) {
+    const c = channels.find((x) => x.id === id);
+    parts.push(c ? html`<a href="/dashboard/channels/${encodeURIComponent(id)}">${c.name}</a>` : id);
+  }
   if (feed.notificationsMuted) parts.push("muted");
-  return parts.join(" · ");
+  return html`${parts.map((p, i) => html`${i > 0 && " · "}${p}`)}`;
 }
 
 function settingsSummary(feed: Feed, channels: Channel[]): Html {
@@ -321,7 +324,7 @@ export function feedDetailPage(
 ${pager}`;
   return layout(
     feed.title ?? "Feed",
-    html`<p class="summary">${summaryLine(feed)} · <a href="${self}/edit">Edit</a></p>
+    html`<p class="summary">${summaryLine(feed, channels)} · <a href="${self}/edit">Edit</a></p>
 <p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/feeds">All feeds</a></p>
 <h2>Matched jobs</h2>
 <p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>

@@ -51,7 +51,7 @@ function matchBadge(card: InboxCard): Html {
 
 function clientBadge(card: InboxCard): Html {
   if (card.clientScore === null) return html`<span class="badge">${card.clientLabel}</span>`;
-  return html`<span class="badge score score-${band(card.clientScore, 80, 45)}" title="Client score ${card.clientScore}/100">Client ${card.clientScore} · ${card.clientLabel}</span>`;
+  return html`<span class="badge score score-${band(card.clientScore, 65, 45)}" title="Client score ${card.clientScore}/100">Client ${card.clientScore} · ${card.clientLabel}</span>`;
 }
 
 const money = (n: number) => (n >= 1000 ? `$${Math.round(n / 100) / 10}k` : `$${Math.round(n)}`);

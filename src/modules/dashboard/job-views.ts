@@ -356,13 +356,14 @@ export function jobPanel(session: DashboardSession, data: JobPageData, entryId: 
 <p><a href="${jobPath(data.ciphertext)}">Open as a page</a> · ${externalLink(job?.url, "the posting", "")} <button type="button" class="link" data-close-panel hidden>Close</button></p></div>
 ${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
 ${errorList(opts.errors)}
+${isSettledApplication(data.application) && applySections(session, data, opts, entryId, "h3")}
 ${factsList(data)}
 <details open><summary>Description</summary><pre class="wrap">${description}</pre></details>
 <h3>Client</h3>
 ${clientSection(archived.clientScore)}
 <h3>Proposal activity</h3>
 ${activitySection(archived.proposalActivity)}
-${applySections(session, data, opts, entryId, "h3")}
+${!isSettledApplication(data.application) && applySections(session, data, opts, entryId, "h3")}
 ${data.application && applicationBadge(data.application, entryId, true)}`;
 }
 
