@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, noBrowser } from "../helpers/browser";
+import { launchChromium, noBrowser, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startServer, type ServerProcess } from "../helpers/process";
 
@@ -11,15 +11,6 @@ const SHOTS = join(import.meta.dir, "../../test-artifacts/inbox");
 const ADMIN_TOKEN = "inbox-browser-admin-token";
 // axe-core (dev dependency) runs inside the page, read from node_modules like any other test fixture.
 const AXE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
-
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 
 /** The serious and critical axe-core violations on the page as it is now (rule id and the first offending node). */
 async function axeProblems(page: Page): Promise<string[]> {

@@ -27,6 +27,8 @@ export interface InboxQuery {
   offset: number;
   /** The list's snapshot time: pages below the first stay put while new matches arrive above. */
   untilTs: number | undefined;
+  /** The "new" badge's and new cards' starting point: matches after it are new. */
+  sinceTs: number | undefined;
 }
 
 /** `?feed=&min=&show=&platform=&q=&offset=&until=` → the filter, or the first bad field's message. */
@@ -62,7 +64,9 @@ export function parseInboxQuery(query: Record<string, string | undefined>): Inbo
   if (offset === undefined) return { error: `offset must be a whole number from 0 to ${MAX_OFFSET}` };
   const untilTs = parseTs(query.until);
   if (untilTs === null) return { error: "until must be a time in Unix milliseconds" };
-  return { filter, offset, untilTs };
+  const sinceTs = parseTs(query.since);
+  if (sinceTs === null) return { error: "since must be a time in Unix milliseconds" };
+  return { filter, offset, untilTs, sinceTs };
 }
 
 /** A Unix-ms time from the query string: undefined when absent, null when malformed. */

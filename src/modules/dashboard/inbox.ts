@@ -52,11 +52,12 @@ export function dashboardInboxRoutes(deps: Deps) {
     }
   }
 
-  /** The query string as a filter, or a 400 page naming the bad field. */
-  function parsed(set: ResponseState, session: DashboardSession, query: Query): InboxQuery | string {
+  /** The query string as a filter, or a 400 page naming the bad field (`since` too, for the badge and new cards, which need it). */
+  function parsed(set: ResponseState, session: DashboardSession, query: Query, needsSince = false): InboxQuery | string {
     const q = parseInboxQuery(query);
-    if ("error" in q) return page(set, views.errorPage("Bad filter", q.error, session), 400);
-    return q;
+    const error = "error" in q ? q.error : needsSince && q.sinceTs === undefined ? "since must be a time in Unix milliseconds" : null;
+    if (error !== null) return page(set, views.errorPage("Bad filter", error, session), 400);
+    return q as InboxQuery;
   }
 
   const unreadCount = async (auth: AuthContext) => (await feeds.countInbox(deps, auth, { show: "unread" })).count;
@@ -101,11 +102,9 @@ export function dashboardInboxRoutes(deps: Deps) {
       `${INBOX}/new`,
       ({ request, set, query }) =>
         run(request, set, undefined, async (session, auth) => {
-          const q = parsed(set, session, query as Query);
+          const q = parsed(set, session, query as Query, true);
           if (typeof q === "string") return q;
-          const since = Number((query as Query).since ?? "");
-          if (!Number.isSafeInteger(since) || since < 0)
-            return page(set, views.errorPage("Bad filter", "since must be a time in Unix milliseconds", session), 400);
+          const since = q.sinceTs!;
           const fresh = await feeds.countInbox(deps, auth, { ...q.filter, afterTs: since });
           const unread = await unreadCount(auth);
           // Polled every few seconds: an unchanged answer is a bodiless 304 the browser fills from its cache.
@@ -125,11 +124,9 @@ export function dashboardInboxRoutes(deps: Deps) {
       `${INBOX}/fresh`,
       ({ request, set, query }) =>
         run(request, set, undefined, async (session, auth) => {
-          const q = parsed(set, session, query as Query);
+          const q = parsed(set, session, query as Query, true);
           if (typeof q === "string") return q;
-          const since = Number((query as Query).since ?? "");
-          if (!Number.isSafeInteger(since) || since < 0)
-            return page(set, views.errorPage("Bad filter", "since must be a time in Unix milliseconds", session), 400);
+          const since = q.sinceTs!;
           const { items } = await feeds.listInbox(deps, auth, { ...q.filter, afterTs: since }, { limit: INBOX_PAGE_SIZE, offset: 0 });
           const cards = await inboxCards(deps, auth, items, deps.clock.now());
           const newest = items.reduce((m, i) => Math.max(m, Date.parse(i.matchedAt)), since);
