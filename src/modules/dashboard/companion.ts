@@ -45,6 +45,7 @@ ${status.lastError ? html`<strong class="error-text">${status.lastError}</strong
 }
 <p>Try it on the sandbox marketplace: <a href="/sandbox/site/nx/search/jobs/">open the sandbox site</a> (log in there with one of your API keys).</p>`,
     session,
+    "companion",
   );
 }
 
