@@ -3,7 +3,7 @@ import { PLATFORMS } from "../../db/enums";
 import { isOneOf } from "../../lib/one-of";
 import type { AuthContext } from "../accounts/service";
 import * as applicationsRepo from "../applications/repo";
-import type { InboxFilter, InboxItem } from "../feeds/service";
+import { countInbox, type InboxFilter, type InboxItem } from "../feeds/service";
 import { competitionOf, countsOf, type Competition } from "../jobs/activity";
 import { clientBasics, clientScore, type ClientBasics } from "../jobs/client-score";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
@@ -85,6 +85,11 @@ export function filterQuery(filter: InboxFilter, extra: Record<string, string | 
   if (filter.text) q.set("q", filter.text);
   for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== "" && v !== 0) q.set(k, String(v));
   return q.toString();
+}
+
+/** The account's unread matches across its feeds: the inbox's count and its tab title. */
+export async function unreadCount(deps: { db: Db }, auth: AuthContext): Promise<number> {
+  return (await countInbox(deps, auth, { show: "unread" })).count;
 }
 
 export interface InboxCard {

@@ -84,17 +84,18 @@ function triageButton(session: DashboardSession, card: InboxCard, back: string, 
 }
 
 /** One match as a card. `back` is the list's query string, so a form posted without JavaScript returns to the same place. */
-export function inboxCard(session: DashboardSession, card: InboxCard, back: string): Html {
+export function inboxCard(session: DashboardSession, card: InboxCard, back: string, oob = false): Html {
   const { item } = card;
   const id = item.processedJobId;
+  const swap = oob ? html` hx-swap-oob="true"` : "";
   const classes = ["card", item.read ? "read" : "unread", item.starredAt ? "starred" : "", item.dismissedAt ? "dismissed" : ""].filter(Boolean).join(" ");
   if (item.dismissedAt !== null) {
-    return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-label="${item.job.title} (dismissed)">
+    return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-label="${item.job.title} (dismissed)"${swap}>
 <p><span class="muted">Dismissed:</span> ${item.job.title}</p>
 <div class="actions">${triageButton(session, card, back, "undismiss", "Undo")}</div>
 </article>`;
   }
-  return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}">
+  return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}"${swap}>
 <div class="card-head">
 <h2 id="title-${id}"><a class="open" href="${jobPath(item.job.ciphertext)}" hx-get="${jobPath(item.job.ciphertext)}?panel=${id}" hx-target="#panel" hx-swap="innerHTML">${item.job.title}</a></h2>
 <div class="badges">${!item.read && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}</div>
@@ -196,7 +197,7 @@ export function inboxPage(session: DashboardSession, data: InboxPageData): Html 
   return layout(
     "Inbox",
     html`${filters(data)}
-<div class="inbox-bar"><p class="muted" id="inbox-count">${data.total === 0 ? "No matches." : `${from}–${data.query.offset + data.cards.length} of ${data.total}, newest first.`} <span id="unread-count" data-unread="${data.unread}">${data.unread} unread</span></p>
+<div class="inbox-bar"><p class="muted" id="inbox-count">${data.total === 0 ? "No matches." : `${from}–${data.query.offset + data.cards.length} of ${data.total}, newest first.`} ${unreadCountView(data.unread)}</p>
 ${newBadge(data.query.filter, data.sinceTs, 0, data.unread)}</div>
 <div class="inbox">
 <section aria-label="Matches" class="list">
@@ -213,7 +214,15 @@ ${shortcutsHelp()}`,
   );
 }
 
-/** A card after a triage action, with the unread count (and so the tab title) brought up to date. */
-export function triagedCard(session: DashboardSession, card: InboxCard, back: string, unread: number): Html {
-  return html`${inboxCard(session, card, back)}<span id="unread-count" data-unread="${unread}" hx-swap-oob="true">${unread} unread</span>`;
+/**
+ * A card after a triage action (or opened in the panel: `oob`, swapped in beside the panel), with the unread
+ * count, and so the tab title, brought up to date at once.
+ */
+export function triagedCard(session: DashboardSession, card: InboxCard, back: string, unread: number, oob = false): Html {
+  return html`${inboxCard(session, card, back, oob)}${unreadCountView(unread, true)}`;
+}
+
+/** "N unread" (the app script copies it into the tab title); `oob` replaces the one on the page. */
+export function unreadCountView(unread: number, oob = false): Html {
+  return html`<span id="unread-count" data-unread="${unread}"${oob ? html` hx-swap-oob="true"` : ""}>${unread} unread</span>`;
 }

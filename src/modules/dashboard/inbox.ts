@@ -6,7 +6,7 @@ import type { AuthContext } from "../accounts/service";
 import * as applicationsRepo from "../applications/repo";
 import * as feeds from "../feeds/service";
 import { dashboardGuard, errorAsPage, field, fragment, HIDDEN, isHtmx, page, redirect, type ResponseState } from "./http";
-import { filterQuery, INBOX_PAGE_SIZE, inboxCards, parseInboxQuery, type InboxQuery } from "./inbox-data";
+import { filterQuery, INBOX_PAGE_SIZE, inboxCards, parseInboxQuery, unreadCount as countUnread, type InboxQuery } from "./inbox-data";
 import * as inboxViews from "./inbox-views";
 import { applicationBadge } from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
@@ -60,7 +60,7 @@ export function dashboardInboxRoutes(deps: Deps) {
     return q as InboxQuery;
   }
 
-  const unreadCount = async (auth: AuthContext) => (await feeds.countInbox(deps, auth, { show: "unread" })).count;
+  const unreadCount = (auth: AuthContext) => countUnread(deps, auth);
 
   /** A page of cards for `q` (its snapshot time fixed at the first page's load). */
   async function listing(auth: AuthContext, q: InboxQuery) {

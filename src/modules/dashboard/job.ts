@@ -25,6 +25,9 @@ import {
   isHtmx,
 } from "./http";
 import { isUuid } from "../../lib/ids";
+import { html, type Html } from "./html";
+import { inboxCards, unreadCount } from "./inbox-data";
+import * as inboxViews from "./inbox-views";
 import * as jobViews from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
@@ -119,12 +122,20 @@ export function dashboardJobRoutes(deps: Deps) {
     }
   }
 
-  /** Marks the session's feed entry read; an entry of another account (or none) is left alone. */
-  async function markRead(session: DashboardSession, entryId: string): Promise<void> {
+  /**
+   * Marks the session's feed entry read and returns what the inbox shows of it now: its card and the
+   * unread count, sent along with the panel (htmx out-of-band swaps) so the list, its count and the tab
+   * title change as the job opens, not at the next poll. An entry of another account (or none) is left alone.
+   */
+  async function markRead(session: DashboardSession, entryId: string): Promise<Html> {
+    const auth = await sessionAuth(deps, session);
     try {
-      await triageInboxItem(deps, await sessionAuth(deps, session), entryId, { read: true });
+      const item = await triageInboxItem(deps, auth, entryId, { read: true });
+      const [card] = await inboxCards(deps, auth, [item], deps.clock.now());
+      return inboxViews.triagedCard(session, card!, "", await unreadCount(deps, auth), true);
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== "not_found") throw err;
+      return html``;
     }
   }
 
@@ -140,10 +151,11 @@ export function dashboardJobRoutes(deps: Deps) {
     data: jobViews.JobPageData,
     opts: jobViews.JobViewOpts,
     status = 200,
+    alongside: Html = html``,
   ): Promise<string> {
     const full = { ...opts, profiles: isSettled(data) ? [] : await profileChoices(session) };
     const panel = panelOf(request, body);
-    if (panel !== undefined) return fragment(set, jobViews.jobPanel(session, data, panel, full), status);
+    if (panel !== undefined) return fragment(set, html`${jobViews.jobPanel(session, data, panel, full)}${alongside}`, status);
     return page(set, jobViews.jobPage(session, data, full), status);
   }
 
@@ -156,8 +168,8 @@ export function dashboardJobRoutes(deps: Deps) {
           if (typeof opened === "string") return opened;
           const panel = panelOf(request, undefined);
           // Opening a job in the inbox's panel reads it (the SameSite=Strict cookie keeps other sites from making this request).
-          if (panel !== undefined) await markRead(opened.session, panel);
-          return render(request, set, undefined, opened.session, opened.data, {});
+          const alongside = panel !== undefined ? await markRead(opened.session, panel) : undefined;
+          return render(request, set, undefined, opened.session, opened.data, {}, 200, alongside);
         },
         HIDDEN,
       )

@@ -294,6 +294,14 @@ describe("dashboard inbox", () => {
     expect(panel.text).toContain('id="p-coverLetter"');
     expect((await stateOf(rustEntry)).read).toBe(true);
     expect((await stateOf(goEntry)).read).toBe(false);
+    // The list follows at once: the card (read now, no "New" badge) and the unread count, out of band beside the panel.
+    expect(panel.text).toContain('<span id="unread-count" data-unread="1" hx-swap-oob="true">1 unread</span>');
+    const card = /<article class="card read" id="card-([^"]+)"[^>]*hx-swap-oob="true">[\s\S]*?<\/article>/.exec(panel.text);
+    expect(card?.[1], panel.text).toBe(rustEntry);
+    expect(card![0]).not.toContain("unread-badge");
+    expect(card![0]).toContain("Mark unread: Rust CLI tool");
+    // The full page (no panel) marks nothing and sends no list pieces.
+    expect(plain.text).not.toContain('hx-swap-oob="true">1 unread');
   });
 
   test("draft and apply from the panel: answers required next to their question, one bid field, then the status until final", async () => {
