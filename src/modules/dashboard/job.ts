@@ -6,6 +6,7 @@ import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
 import { apply, defaultBid, freelancers } from "../applications/service";
 import { getArchivedJob } from "../archive/service";
+import { clientHistory as clientSnapshots } from "../clients/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal } from "../proposals/service";
@@ -89,7 +90,8 @@ export function dashboardJobRoutes(deps: Deps) {
       : [];
     const questions = fromDoc.length ? fromDoc : (job?.screeningQuestions ?? []);
     const application = (await applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext)) ?? null;
-    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application };
+    const clientHistory = job?.companyId ? await clientSnapshots(deps, job.companyId) : [];
+    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory };
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */

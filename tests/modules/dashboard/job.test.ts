@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { getAccount } from "../../../src/modules/accounts/service";
+import { usd } from "../../../src/modules/dashboard/charts";
 import { proposalChart } from "../../../src/modules/dashboard/job-views";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { applyWorker } from "../../helpers/apply-worker";
@@ -248,5 +249,69 @@ describe("proposal history chart", () => {
     expect(proposalChart([]).value).toContain("No proposal history recorded yet.");
     expect(proposalChart(undefined).value).not.toContain("<svg");
     expect(proposalChart([{ at: Date.parse("2026-01-15T12:00:00.000Z"), proposals: null, interviewing: 1, hired: null }]).value).not.toContain("<svg");
+  });
+});
+
+describe("client spend and hires over time", () => {
+  /** A job of `companyId` whose client, as this document shows it, has spent `spent` with `hires` hires. */
+  async function clientJob(companyId: string, spent: number | null, hires: number | null, title: string): Promise<string> {
+    const doc = makeDoc({ companyId, title });
+    const client = (doc.upworkHistoryData as { client: Record<string, unknown> }).client;
+    if (spent === null) delete client.totalSpent;
+    else client.totalSpent = { isoCurrencyCode: "USD", amount: String(spent) };
+    if (hires !== null) client.totalHires = hires;
+    await ingestDocuments(t.deps, [doc], { source: "test" });
+    return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+  }
+
+  test("the job page and the panel plot the company's archived snapshots by the time each was seen, with axes, units and a table", async () => {
+    const { token } = await setup();
+    const start = t.clock.now();
+    await clientJob("1500000000000000777", 4000, 3, "First job of the client");
+    t.clock.advance(86_400_000);
+    await clientJob("1500000000000000777", null, null, "A job that says nothing of the client");
+    t.clock.advance(86_400_000);
+    await clientJob("1500000000000000999", 2_000_000, 77, "Another company's job");
+    t.clock.advance(86_400_000);
+    const cipher = await clientJob("1500000000000000777", 12_500, 5, "Latest job of the client");
+
+    const page = await get(path(cipher), token);
+    expect(page.status, show(page)).toBe(200);
+    const figure = /<figure class="chart client-history">[\s\S]*?<\/figure>/.exec(page.text)?.[0] ?? "";
+    expect(figure, page.text).toContain("as its 2 archived jobs showed them, each plotted at the time jobpilot last saw that job");
+    // Spend in USD, hires as a count, both over UTC time, oldest first.
+    expect(figure).toContain(
+      `aria-label="Client spend over time: $4k at ${new Date(start).toISOString()}, $12.5k at ${new Date(start + 3 * 86_400_000).toISOString()} (2 points, peak $12.5k)"`,
+    );
+    expect(figure).toContain(`aria-label="Client hires over time: 3 at ${new Date(start).toISOString()}, 5 at`);
+    expect(figure).toContain(">spend (USD)</text>");
+    expect(figure).toContain(">hires</text>");
+    expect((figure.match(/>time \(UTC\)<\/text>/g) ?? []).length).toBe(2);
+    expect(figure).toContain(`<tr><td>${new Date(start).toISOString()}</td><td>$4k</td><td>3</td></tr>`);
+    // Another company's numbers never enter the chart.
+    expect(figure).not.toContain("$2M");
+    expect(figure).not.toContain(">77<");
+
+    const lone = await get(path(await clientJob("1500000000000000555", null, null, "A client nobody knows")), token);
+    expect(lone.text).toContain("No spend or hires known for this client yet.");
+  });
+
+  test("the inbox's panel shows the same chart", async () => {
+    const { token, apiKey } = await setup();
+    const feed = await t.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "All", minScore: 0 } });
+    expect(feed.status, show(feed)).toBe(201);
+    const cipher = await clientJob("1500000000000000777", 800, 1, "Panel job");
+    const [entry] = await rawMany<{ id: string }>(t.deps.db, "entry", "SELECT id FROM feed_jobs WHERE job_ciphertext = ?", [cipher]);
+    const panel = await t.request("GET", `${path(cipher)}?panel=${entry!.id}`, { headers: { cookie: `jp_session=${token}`, "hx-request": "true" } });
+    expect(panel.status, show(panel)).toBe(200);
+    expect(panel.text).toContain("<h4>Spend and hires over time</h4>");
+    expect(panel.text).toContain('aria-label="Client spend over time: $800 at');
+    expect(panel.text).toContain("as its one archived job showed them");
+  });
+});
+
+describe("chart money", () => {
+  test("dollars round into the next unit instead of showing 1000 of the smaller one", () => {
+    expect([0, 950, 999.6, 12_500, 999_999, 2_340_000].map(usd)).toEqual(["$0", "$950", "$1k", "$12.5k", "$1M", "$2.3M"]);
   });
 });
