@@ -92,6 +92,29 @@ export async function unreadCount(deps: { db: Db }, auth: AuthContext): Promise<
   return (await countInbox(deps, auth, { show: "unread" })).count;
 }
 
+/** The feed page's list, the feed's cards: every state unless `show` says otherwise. */
+export interface FeedListQuery {
+  show: InboxFilter["show"];
+  offset: number;
+}
+
+/** `?show=&offset=` of a feed page (`unread=1`, its older link, is show=unread) → the list, or the bad field's message. */
+export function parseFeedListQuery(query: Record<string, string | undefined>): FeedListQuery | { error: string } {
+  const raw = query.show?.trim() || (query.unread === "1" || query.unread === "true" ? "unread" : "all");
+  if (!isOneOf(SHOW, raw)) return { error: `show must be one of ${SHOW.join(", ")}` };
+  const offset = parseOffset(query.offset);
+  if (offset === undefined) return { error: `offset must be a whole number from 0 to ${MAX_OFFSET}` };
+  return { show: raw, offset };
+}
+
+/** The query string of a feed page's list (the default, every state from the top, is empty). */
+export function feedListQuery(q: FeedListQuery): string {
+  const out = new URLSearchParams();
+  if (q.show !== "all") out.set("show", q.show);
+  if (q.offset > 0) out.set("offset", String(q.offset));
+  return out.toString();
+}
+
 export interface InboxCard {
   item: InboxItem;
   job: NormalizedJob | null;

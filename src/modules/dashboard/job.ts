@@ -134,7 +134,7 @@ export function dashboardJobRoutes(deps: Deps) {
     try {
       const item = await triageInboxItem(deps, auth, entryId, { read: true });
       const [card] = await inboxCards(deps, auth, [item], deps.clock.now());
-      return inboxViews.triagedCard(session, card!, "", await unreadCount(deps, auth), true);
+      return inboxViews.triagedCard(session, card!, { back: "", oob: true }, await unreadCount(deps, auth));
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== "not_found") throw err;
       return html``;

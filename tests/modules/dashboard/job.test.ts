@@ -220,7 +220,7 @@ describe("dashboard job page", () => {
     const feed = await get(created.headers.get("location")!, token);
     expect(feed.text).toContain("Linked job");
     expect(feed.text).toContain(`href="${path(cipher)}"`);
-    expect(feed.text).toContain(">details</a>");
+    expect(feed.text).toContain(`hx-get="${path(cipher)}?panel=`);
     const opened = await get(path(cipher), token);
     expect(opened.status, show(opened)).toBe(200);
   });
