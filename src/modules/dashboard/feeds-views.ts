@@ -4,7 +4,7 @@ import { html, type Html } from "./html";
 import { feedListQuery, type FeedListQuery, type InboxCard } from "./inbox-data";
 import { cardsAndPanel, shortcutsHelp, unreadCountView } from "./inbox-views";
 import type { DashboardSession } from "./model";
-import { csrfField, externalLink, layout, when } from "./views";
+import { csrfField, layout, when } from "./views";
 
 /**
  * The feed pages of the dashboard. Forms keep the user's raw text (FeedFormValues)

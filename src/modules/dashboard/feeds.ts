@@ -10,14 +10,9 @@ import * as feedViews from "./feeds-views";
 import { inboxCards, parseFeedListQuery, unreadCount } from "./inbox-data";
 import * as views from "./views";
 import {
-  badOffsetPage,
   dashboardGuard,
-  field,
-  fragment,
   HIDDEN,
-  isHtmx,
   page,
-  parseOffset,
   redirect,
   type ResponseState,
   formValues,

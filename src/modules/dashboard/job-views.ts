@@ -129,7 +129,9 @@ function panelField(panel: string | undefined): Html | string {
 function proposalForm(session: DashboardSession, self: string, v: JobFormValues, panel?: string): Html {
   const effort = v.reasoningEffort ?? "low";
   const id = (n: string) => idOf(panel, n);
-  return html`<form method="post" action="${self}/proposal"${enhance(panel, `${self}/proposal`)} hx-disabled-elt="find button" data-progress="${id("progress")}" class="draft-form">
+  // Not an htmx form: the app script posts it itself and reads the answer as it streams (the stages of
+  // writing, then the panel or page; see progress.ts). Without the script it is a plain form.
+  return html`<form method="post" action="${self}/proposal" data-progress="${id("progress")}" class="draft-form">
 ${csrfField(session)}${panelField(panel)}
 <label for="${id("reasoningEffort")}">Reasoning effort</label>
 <select id="${id("reasoningEffort")}" name="reasoningEffort" aria-describedby="${id("reasoningEffortHelp")}">${EFFORTS.map(
@@ -137,7 +139,7 @@ ${csrfField(session)}${panelField(panel)}
   )}</select>
 <p id="${id("reasoningEffortHelp")}" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
 <button type="submit" data-key="d">Generate a proposal</button>
-<span id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span></span>
+<div id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span><ol class="stages"></ol></div>
 </form>`;
 }
 

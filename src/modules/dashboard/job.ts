@@ -9,7 +9,7 @@ import { getArchivedJob } from "../archive/service";
 import { clientHistory as clientSnapshots } from "../clients/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
-import { generateProposal } from "../proposals/service";
+import { generateProposal, type ProposalStage } from "../proposals/service";
 import { triageInboxItem } from "../feeds/service";
 import {
   dashboardGuard,
@@ -30,6 +30,7 @@ import { html, type Html } from "./html";
 import { inboxCards, unreadCount } from "./inbox-data";
 import * as inboxViews from "./inbox-views";
 import * as jobViews from "./job-views";
+import { stagedResponse, wantsStages } from "./progress";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 
@@ -161,6 +162,43 @@ export function dashboardJobRoutes(deps: Deps) {
     return page(set, jobViews.jobPage(session, data, full), status);
   }
 
+  /** Writes the proposal and answers with the panel or page showing it (or why not); `progress` hears each stage. */
+  async function draft(
+    request: Request,
+    set: ResponseState,
+    body: unknown,
+    session: DashboardSession,
+    data: jobViews.JobPageData,
+    progress?: (stage: ProposalStage) => void,
+  ): Promise<string> {
+    const values = formValues(body);
+    const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
+    if (!Value.Check(GenerateProposalBody, input)) {
+      const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
+      return render(request, set, body, session, data, { values, errors }, 400);
+    }
+    try {
+      // The letter states the bid apply would send for this job, and the apply form is filled with that
+      // same bid, so the letter and the application agree unless the user changes one of them.
+      const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
+      const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid, progress);
+      const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
+      if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
+      if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
+      for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
+      return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.status >= 500) {
+        // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
+        deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
+        return render(request, set, body, session, data, { values, errors: [clientMessage(err)] }, 502);
+      }
+      if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+      return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
+    }
+  }
+
   return (
     new Elysia({ name: "dashboard-job" })
       .get(
@@ -194,32 +232,8 @@ export function dashboardJobRoutes(deps: Deps) {
           const opened = await open(request, set, params.ciphertext, body);
           if (typeof opened === "string") return opened;
           const { session, data } = opened;
-          const values = formValues(body);
-          const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
-          if (!Value.Check(GenerateProposalBody, input)) {
-            const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-            return render(request, set, body, session, data, { values, errors }, 400);
-          }
-          try {
-            // The letter states the bid apply would send for this job, and the apply form is filled with that
-            // same bid, so the letter and the application agree unless the user changes one of them.
-            const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-            const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
-            const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
-            if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
-            if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
-            for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
-            return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            if (err.status >= 500) {
-              // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
-              deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
-              return render(request, set, body, session, data, { values, errors: [clientMessage(err)] }, 502);
-            }
-            if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-            return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
-          }
+          if (!wantsStages(request)) return draft(request, set, body, session, data);
+          return stagedResponse(deps.log, (progress, state) => draft(request, state, body, session, data, progress));
         },
         HIDDEN,
       )

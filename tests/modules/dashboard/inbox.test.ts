@@ -288,8 +288,9 @@ describe("dashboard inbox", () => {
     expect(panel.text).toContain('<h2 id="panel-title" tabindex="-1">Rust CLI tool</h2>');
     expect(panel.text).toContain("<h3>Client</h3>");
     expect(panel.text).toContain("<h3>Proposal activity</h3>");
-    // Its forms post to the job page's handlers and come back to the panel.
-    expect(panel.text).toContain(`hx-post="/dashboard/jobs/${encodeURIComponent(rust)}/proposal" hx-target="#panel"`);
+    // Its forms post to the job page's handlers and come back to the panel (the proposal form through the app script's stream).
+    expect(panel.text).toContain(`hx-post="/dashboard/jobs/${encodeURIComponent(rust)}/apply" hx-target="#panel"`);
+    expect(panel.text).toContain(`action="/dashboard/jobs/${encodeURIComponent(rust)}/proposal" data-progress="p-progress"`);
     expect(panel.text).toContain(`<input type="hidden" name="panel" value="${rustEntry}">`);
     expect(panel.text).toContain('id="p-coverLetter"');
     expect((await stateOf(rustEntry)).read).toBe(true);
