@@ -74,6 +74,7 @@ export const APP_SCRIPT = `(() => {
     if (n > 0) document.title = "(" + n + ") " + document.title;
   }
   document.addEventListener("htmx:afterSettle", (e) => {
+    selected(); // a card swapped in (triaged, or read as the panel opened) stays marked as the selected one
     const from = document.querySelector("#new-badge[data-unread]") ;
     const count = document.getElementById("unread-count");
     if (count) unread(Number(count.dataset.unread));

@@ -62,6 +62,7 @@ pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; }
 header nav a { text-decoration: none; padding: .15rem 0; border-bottom: 2px solid transparent; }
 header nav a:hover { border-bottom-color: var(--line); }
 header nav a[aria-current=page] { color: var(--fg); font-weight: 700; border-bottom-color: var(--accent); }
+.show-links a[aria-current=page] { color: var(--fg); font-weight: 700; text-decoration: none; }
 main.wide { max-width: 90rem; }
 code, td, dd { overflow-wrap: anywhere; }
 /* ---- the inbox ---- */
