@@ -172,7 +172,7 @@ describe("browser companion in Chromium (end to end)", () => {
         await page.goto(`${base}/dashboard/companion`);
         await expect(page.locator('[data-test="companion-status"]').textContent()).resolves.toContain("needs you");
         await snap(page, "dashboard-needs-you");
-        await page.goto(`${base}/dashboard`);
+        await page.goto(`${base}/dashboard/overview`);
         await expect(page.locator("body").textContent()).resolves.toContain("needs you");
         await Bun.sleep(3500); // two watch intervals: paused, nothing reloads into captures
         expect((await storage()).sentCount).toBe(sentWhenPaused);
