@@ -9,18 +9,7 @@ import { sessionAuth } from "./service";
 import * as feedViews from "./feeds-views";
 import { inboxCards, parseFeedListQuery, unreadCount } from "./inbox-data";
 import * as views from "./views";
-import {
-  dashboardGuard,
-  HIDDEN,
-  page,
-  redirect,
-  type ResponseState,
-  formValues,
-  numberOrText,
-  errorAsPage,
-  errorDetails,
-  schemaErrors,
-} from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails, schemaErrors } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
