@@ -117,7 +117,7 @@ const TABLE_OWNERS: Record<string, string> = {
   sandbox_sessions: "marketplace/sandbox",
   sandbox_closed_jobs: "marketplace/sandbox",
   sandbox_submissions: "marketplace/sandbox",
-  bridge_outcomes: "marketplace/bridge",
+  bridge_outcomes: "marketplace/remote", // outcomes reported by the bridge and the browser companion (remote/outcomes.ts)
 };
 
 interface Table {
