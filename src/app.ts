@@ -28,6 +28,7 @@ import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
+import { companionRoutes } from "./marketplace/companion/routes";
 import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 import { mcpRoutes } from "./modules/mcp/index";
 import { sameSecret } from "./lib/same-secret";
@@ -163,6 +164,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
+            { name: "Companion", description: "The browser companion extension's tasks, outcomes and settings (companion driver; extension)" },
             { name: "Health", description: "Liveness and database status" },
             { name: "Webhooks", description: "What jobpilot POSTs to a feed's webhookUrl (extension)" },
             { name: "MCP", description: "Model Context Protocol for AI assistants (extension)" },
@@ -222,6 +224,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
       .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
       .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
+      .use(companionRoutes(deps))
       .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())
       .use(mcpRoutes(deps, (request) => app.handle(request)))
   );

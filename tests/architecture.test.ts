@@ -117,6 +117,8 @@ const TABLE_OWNERS: Record<string, string> = {
   sandbox_sessions: "marketplace/sandbox",
   sandbox_closed_jobs: "marketplace/sandbox",
   sandbox_submissions: "marketplace/sandbox",
+  companion_tasks: "marketplace/companion",
+  companions: "marketplace/companion",
   bridge_outcomes: "marketplace/remote", // outcomes reported by the bridge and the browser companion (remote/outcomes.ts)
 };
 

@@ -28,7 +28,7 @@ export interface ApplicationsDeps {
   log: Logger;
   ai: AiClient;
   localAi: LocalAi;
-  config: { marketplaceDriver: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
+  config: { marketplaceDriver?: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
   drivers: Record<string, MarketplaceDriver>;
   wake: () => void;
   metrics: Metrics;
