@@ -127,6 +127,15 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
     };
   }
 
+  /**
+   * Nothing was handed out: the logged_out is recorded like a submitter's own, so the retry's lookup
+   * knows nothing was sent (remote/outcomes.ts) and the next attempt may send it.
+   */
+  async function withdrawn(applicationId: string, away: SubmitOutcome): Promise<SubmitOutcome> {
+    await outcomes.record(applicationId, away);
+    return away;
+  }
+
   async function queue(accountId: string, type: OperationType, applicationId: string | null, body: Record<string, unknown>): Promise<string> {
     const id = newId();
     await repo.insertTask(deps.db, { id, accountId, type, applicationId, body, state: "queued", createdAtTs: deps.clock.now() });
@@ -150,7 +159,7 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
       }
       if (task.state === "queued") {
         const away = await offline(accountId);
-        if (away && (await repo.moveTask(deps.db, taskId, ["queued"], "cancelled", { endedAtTs: now }))) return away;
+        if (away && (await repo.moveTask(deps.db, taskId, ["queued"], "cancelled", { endedAtTs: now }))) return withdrawn(applicationId, away);
       } else if (task.state === "claimed" && now - (task.claimedAtTs ?? now) > deps.config.companionTimeoutMs) {
         if (await repo.moveTask(deps.db, taskId, ["claimed"], "expired", { endedAtTs: now })) {
           await repo.submitEnded(deps.db, accountId, now);
@@ -204,7 +213,7 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
       let taskId = (await repo.openTaskFor(deps.db, req.applicationId, SUBMIT))?.id;
       if (!taskId) {
         const away = await offline(req.accountId);
-        if (away) return away;
+        if (away) return withdrawn(req.applicationId, away);
         const { mode } = await presence(req.accountId);
         taskId = await queue(req.accountId, SUBMIT, req.applicationId, {
           ...submitOperation(req),
