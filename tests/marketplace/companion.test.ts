@@ -56,7 +56,10 @@ class FakeCompanion {
 
   async call(method: string, path: string, json?: unknown) {
     const res = await this.app.request(method, path, { key: this.apiKey, json });
-    if (res.status !== 200) throw new Error(`fake companion: ${method} ${path} → ${show(res)}`);
+    if (res.status !== 200) {
+      const logged = this.app.log.lines.filter((line) => line.includes('"error"'));
+      throw new Error(`fake companion: ${method} ${path} → ${show(res)} ${JSON.stringify(logged)}`);
+    }
     return res.body;
   }
 
@@ -143,6 +146,7 @@ async function setup(opts: { config?: Partial<Config>; dbPath?: string; clock?: 
   const { apiKey } = await createKey(t.deps, accountId, "browser companion");
   const fake = new FakeCompanion(t, apiKey).start();
   cleanup(() => fake.stop());
+  await until("the companion to connect", async () => (await t.deps.drivers.companion.presence(accountId)).connected);
   return { t, accountId, apiKey, fake };
 }
 
