@@ -400,6 +400,35 @@ describe("companion driver", () => {
     expect(review.status, show(review)).toBe(400);
   });
 
+  test("dashboard: the driver and the mode are set per account; auto needs the box under the warning ticked", async () => {
+    const t = await createTestApp({ config: companionConfig() });
+    cleanup(() => t.close());
+    const { apiKey, accountId } = await t.account();
+    const dashboard = browser(() => t);
+    const { token, csrf } = await dashboard.signIn(apiKey);
+    const settings = await dashboard.get("/dashboard/auto-apply", token);
+    expect(settings.status, show(settings)).toBe(200);
+    expect(settings.text).toContain("at your own risk");
+    expect(settings.text).toContain("<strong>sandbox</strong>");
+
+    expect((await dashboard.post("/dashboard/auto-apply/driver", token, { csrf, driver: "companion" })).status).toBe(303);
+    expect((await getAccount(t.deps, accountId)).marketplaceDriver).toBe("companion");
+    expect((await dashboard.post("/dashboard/auto-apply/driver", token, { csrf, driver: "telepathy" })).status).toBe(400);
+    expect((await getAccount(t.deps, accountId)).marketplaceDriver).toBe("companion");
+
+    const unticked = await dashboard.post("/dashboard/auto-apply/mode", token, { csrf, mode: "auto" });
+    expect(unticked.status).toBe(400);
+    expect(unticked.text).toContain("tick the box");
+    expect((await t.deps.drivers.companion.presence(accountId)).mode).toBe("review");
+    expect((await dashboard.post("/dashboard/auto-apply/mode", token, { csrf, mode: "auto", acceptAutoSubmitRisk: "yes" })).status).toBe(303);
+    expect((await t.deps.drivers.companion.presence(accountId)).mode).toBe("auto");
+    expect((await dashboard.post("/dashboard/auto-apply/mode", token, { csrf, mode: "review" })).status).toBe(303);
+    expect((await t.deps.drivers.companion.presence(accountId)).mode).toBe("review");
+    // Without the session's CSRF token nothing changes.
+    expect((await dashboard.post("/dashboard/auto-apply/driver", token, { driver: "sandbox" })).status).toBe(403);
+    expect((await getAccount(t.deps, accountId)).marketplaceDriver).toBe("companion");
+  });
+
   test("pacing: one submission at a time, and the next only JOBPILOT_COMPANION_MIN_GAP_MS after the last ended", async () => {
     const { t, apiKey, fake } = await setup();
     let release!: () => void;

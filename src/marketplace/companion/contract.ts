@@ -29,6 +29,10 @@ export const CompanionModeSchema = literalUnion(COMPANION_MODES, {
   description: "review: the extension fills the form and waits for your click; auto: it clicks submit itself (opt-in)",
 });
 
+/** The warning auto mode is switched on under (the dashboard shows the same text beside its checkbox). */
+export const AUTO_MODE_WARNING =
+  "In auto mode the extension clicks submit in your browser without asking you. Automating the marketplace's website may break its terms of service; you act on your own account and at your own risk.";
+
 const taskId = t.String({ description: "Send it back in the outcome URL" });
 
 /** A proposal.submit task: the bridge's body plus the account's mode and how long a filled form may wait for review. */

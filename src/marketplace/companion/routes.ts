@@ -5,14 +5,10 @@ import { routePolicy } from "../../http/route-policy";
 import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
 import { authContext } from "../../modules/accounts/auth-context";
 import { driverNameFor, type DriverDeps } from "../drivers";
-import { CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask } from "./contract";
+import { AUTO_MODE_WARNING, CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask } from "./contract";
 import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "./driver";
 
 const tags = ["Companion"];
-
-/** The warning auto mode is switched on under (the dashboard shows the same text beside its checkbox). */
-export const AUTO_MODE_WARNING =
-  "In auto mode the extension clicks submit in your browser without asking you. Automating the marketplace's website may break its terms of service; you act on your own account and at your own risk.";
 
 const CompanionStatus = t.Object({
   driver: t.String({ description: "The driver this account applies through now (sandbox, bridge or companion)" }),

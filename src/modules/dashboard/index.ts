@@ -15,6 +15,7 @@ import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
 import { dashboardChannelRoutes } from "./channels";
 import { dashboardJobRoutes } from "./job";
+import { dashboardAutoApplyRoutes } from "./auto-apply";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -184,5 +185,6 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardFeedRoutes(deps))
       .use(dashboardChannelRoutes(deps))
       .use(dashboardJobRoutes(deps))
+      .use(dashboardAutoApplyRoutes(deps))
   );
 }

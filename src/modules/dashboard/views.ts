@@ -36,7 +36,7 @@ function tokenField(csrf: string): Html {
 
 export function layout(title: string, body: Html, session?: DashboardSession): Html {
   const nav = session
-    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Overview</a><a href="/dashboard/keys">API keys</a><a href="/dashboard/feeds">Feeds</a><a href="/dashboard/channels">Channels</a><a href="/dashboard/applications">Applications</a><a href="/dashboard/freelancers">Freelancers</a></nav>
+    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Overview</a><a href="/dashboard/keys">API keys</a><a href="/dashboard/feeds">Feeds</a><a href="/dashboard/channels">Channels</a><a href="/dashboard/applications">Applications</a><a href="/dashboard/auto-apply">Auto-apply</a><a href="/dashboard/freelancers">Freelancers</a></nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>
