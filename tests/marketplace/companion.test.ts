@@ -2,7 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import type { Config } from "../../src/config";
+import { many, tables } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import type { CompanionTask, PageOutcome } from "../../src/marketplace/companion/contract";
 import * as companionRepo from "../../src/marketplace/companion/repo";
@@ -341,10 +343,16 @@ describe("companion driver", () => {
     t.clock.advance(20_000);
     await running;
     expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("logged_out");
-    // The task was cancelled: a companion that comes back is not handed a stale submission.
+    // The task was cancelled: a companion that comes back is not handed a stale submission…
     fake.start();
     await Bun.sleep(400);
     expect(fake.submits()).toHaveLength(0);
+    // …and an answer naming it changes nothing.
+    const { companionTasks } = tables(t.deps.db);
+    const [cancelled] = await many(t.deps.db, t.deps.db.select().from(companionTasks).where(eq(companionTasks.applicationId, queueId)));
+    expect(cancelled?.state).toBe("cancelled");
+    expect(await fake.answer(cancelled!.id, "proposal.submit", { page: "submitted" })).toEqual({ ok: true, kept: false });
+    expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("logged_out");
   });
 
   test("review mode: waiting for review is shown; the user's click → applied; JOBPILOT_COMPANION_TIMEOUT_MS does not cut the review short", async () => {

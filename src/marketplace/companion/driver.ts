@@ -50,8 +50,9 @@ export const CONNECTED_GRACE_MS = 15_000;
 const POLL_TOUCH_MS = 5_000;
 /** How often an open long poll looks for new work in the table (another node may have queued it). */
 const POLL_CHECK_MS = 1_000;
+/** Under the 30 s Elysia's Bun adapter gives a quiet connection (idleTimeout), so a held poll is never cut. */
 export const DEFAULT_POLL_WAIT_MS = 25_000;
-export const MAX_POLL_WAIT_MS = 55_000;
+export const MAX_POLL_WAIT_MS = 25_000;
 /** Reads (lookup, freelancers, reconnect) never wait longer than this for the extension, even when the timeout is long. */
 const READ_WAIT_CAP_MS = 15_000;
 /** A freelancers list the extension gave is reused this long before it is asked again. */
@@ -294,6 +295,8 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
       const task = await repo.findTask(deps.db, taskId);
       if (!task || task.accountId !== accountId) return { error: "not_found", message: "No companion task with this id for this account" };
       if (outcome.type !== task.type) return { error: "wrong_type", message: `type is ${outcome.type} but task ${taskId} is a ${task.type}` };
+      // Withdrawn before it was handed out: whatever claims to answer it did not act on it.
+      if (task.state === "cancelled") return { ok: true, kept: false };
       const now = deps.clock.now();
       await repo.touchCompanion(deps.db, accountId, now);
       const answer = outcome.result as Record<string, unknown>;
