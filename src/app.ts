@@ -12,7 +12,7 @@ import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
 import { resolveRoutePolicy } from "./http/route-policy";
-import { authenticate } from "./modules/accounts/service";
+import { authenticate, authenticateNow } from "./modules/accounts/service";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
 import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
@@ -114,12 +114,13 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   );
   // The caller of an API key; each use is noted for `key list` (written behind, see KeyUsage).
   const { localCaller } = options;
-  const callerOf = async (presented: string | null) => {
-    if (localCaller && presented !== null && sameSecret(presented, localCaller.token)) return localCaller.caller;
-    const found = await authenticate(deps, presented);
+  const isLocalCaller = (presented: string | null) => !!localCaller && presented !== null && sameSecret(presented, localCaller.token);
+  const used = <T extends AuthContext | null | undefined>(found: T): T => {
     if (found) deps.keyUsage.touch(found.keyId, deps.clock.now());
     return found;
   };
+  const callerOf = async (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(await authenticate(deps, presented)));
+  const callerNow = (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(authenticateNow(deps, presented)));
   return (
     app
       // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
@@ -127,7 +128,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .onError({ as: "global" }, ({ code, error, request, set }) => handleError({ code, error, request, set: set as Parameters<typeof handleError>[0]["set"] }))
       .use(requestContext(deps))
       .use(resolveRoutePolicy(() => app.routes))
-      .use(auth({ authenticate: callerOf, adminToken: deps.config.adminToken }))
+      .use(auth({ authenticate: callerOf, authenticateNow: callerNow, adminToken: deps.config.adminToken }))
       .use(rateLimit(deps))
       .use(jsonBody(deps))
       .use(bodyShape(() => app.routes))

@@ -48,12 +48,16 @@ const FEEDS = 1000;
 const ADMIN = "bench-admin-token-0123456789";
 const MiB = 1024 * 1024;
 
-/** VmRSS and VmHWM of a process, in MiB. */
-export function memoryOf(pid: number): { rss: number; hwm: number } {
+/**
+ * VmRSS and VmHWM of a process, in MiB, and what the RSS is made of: anonymous memory (the JS heap, SQLite's
+ * page caches, native buffers) and file pages (the executable, and the database file mapped by mmap_size).
+ */
+export function memoryOf(pid: number): { rss: number; hwm: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) / 1024;
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
 }
+const parts = (m: { anon: number; file: number }) => `anonymous ${m.anon.toFixed(0)} MiB + file ${m.file.toFixed(0)} MiB`;
 
 let binary = values.binary;
 let builtDir: string | undefined;
@@ -146,8 +150,9 @@ try {
   // 1. ingest and deliver
   server = await startServer([binary, "serve"], env, 30_000);
   await Bun.sleep(1000);
-  figures.idleAfterStartMiB = memoryOf(server.proc.pid).rss;
-  console.log(`idle after start: RSS ${f(figures.idleAfterStartMiB)}`);
+  const idle = memoryOf(server.proc.pid);
+  figures.idleAfterStartMiB = idle.rss;
+  console.log(`idle after start: RSS ${f(figures.idleAfterStartMiB)} (${parts(idle)})`);
   const docs = Array.from({ length: JOBS }, (_, i) => generateJob({ seed: 91, index: i, nowTs: Date.now() }));
   const t = performance.now();
   let next = 0;
@@ -165,7 +170,7 @@ try {
   figures.afterIngestHwmMiB = after.hwm;
   figures.webhooks = arrivals;
   console.log(
-    `${JOBS} jobs ingested in ${(ingested / 1000).toFixed(1)} s, ${arrivals} webhooks delivered after ${(drainedAfter / 1000).toFixed(1)} s: RSS ${f(after.rss)} (peak ${f(after.hwm)})`,
+    `${JOBS} jobs ingested in ${(ingested / 1000).toFixed(1)} s, ${arrivals} webhooks delivered after ${(drainedAfter / 1000).toFixed(1)} s: RSS ${f(after.rss)} (${parts(after)}; peak ${f(after.hwm)})`,
   );
   await server.stop();
   server = undefined;
@@ -244,7 +249,9 @@ try {
     await Promise.all([requests, ingests]);
     if (refused) console.log(`  warning: ${refused} of 1,600 requests were not answered 200`);
     await drained(5 * 60_000);
-    ends.push(memoryOf(pid).rss);
+    const end = memoryOf(pid);
+    ends.push(end.rss);
+    console.log(`  after burst ${burst + 1}: RSS ${f(end.rss)} (${parts(end)})`);
   }
   clearInterval(sampler);
   await Bun.sleep(2000);

@@ -8,7 +8,7 @@
  * attempts against a rate limit, so our fetch wrapper marks such responses `x-should-retry: false`
  * (a header the SDK obeys) and the caller gets `rate_limited` with `retryAfterMs` to reschedule.
  */
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import type OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { systemClock, type Clock } from "../lib/clock";
 import type { Logger } from "../lib/log";
@@ -118,8 +118,16 @@ export class AiError extends Error {
 const SDK_MAX_RETRY_AFTER_MS = 60_000;
 const MAX_LOGGED_MESSAGE = 300;
 
+type OpenAiModule = typeof import("openai");
+/** The SDK and the client made from it. */
+interface Sdk {
+  mod: OpenAiModule;
+  client: OpenAI;
+}
+
 export class AiClient {
-  private readonly sdk: OpenAI | undefined;
+  /** Loaded on the first call: the SDK is a large module to evaluate at start, and unused without an API key. */
+  private sdk: Promise<Sdk> | undefined;
   private readonly slots: Semaphore;
   private readonly log: Logger;
   private readonly apiKey: string | undefined;
@@ -132,9 +140,14 @@ export class AiClient {
     this.log = log.child({ component: "ai" });
     this.apiKey = settings.apiKey ? settings.apiKey : undefined;
     this.slots = new Semaphore(Math.max(1, Math.floor(settings.concurrency) || 1));
-    if (this.apiKey !== undefined) {
-      this.sdk = new OpenAI({
-        apiKey: this.apiKey,
+  }
+
+  private loadSdk(apiKey: string): Promise<Sdk> {
+    const { settings } = this;
+    this.sdk ??= import("openai").then((mod) => ({
+      mod,
+      client: new mod.default({
+        apiKey,
         baseURL: settings.baseUrl || undefined,
         // The SDK turns anything but a non-negative integer into its default of 2.
         maxRetries: Math.max(0, Math.floor(settings.maxRetries) || 0),
@@ -142,17 +155,18 @@ export class AiClient {
         // Set explicitly so OPENAI_LOG cannot switch on the SDK's request logging; its warnings come to our log.
         logLevel: "warn",
         logger: sdkLogger(this.log, (s) => this.redact(s)),
-      });
-    }
+      }),
+    }));
+    return this.sdk;
   }
 
   get isConfigured(): boolean {
-    return this.sdk !== undefined;
+    return this.apiKey !== undefined;
   }
 
   async completeJson<T>(req: JsonCompletionRequest<T>): Promise<JsonCompletion<T>> {
-    const sdk = this.sdk;
-    if (!sdk) throw new AiError("not_configured", "No language model is configured (AI API key is not set)");
+    if (this.apiKey === undefined) throw new AiError("not_configured", "No language model is configured (AI API key is not set)");
+    const { mod, client: sdk } = await this.loadSdk(this.apiKey);
 
     const started = performance.now();
     let attempts = 0;
@@ -177,7 +191,7 @@ export class AiClient {
           signal: req.signal,
         });
       } catch (err) {
-        throw this.classify(err, attempts, lastResponse);
+        throw this.classify(mod, err, attempts, lastResponse);
       }
       const result = readAnswer(completion, req, attempts);
       this.log.debug("ai call", {
@@ -224,7 +238,8 @@ export class AiClient {
     return out;
   }
 
-  private classify(err: unknown, attempts: number, last: Response | undefined): AiError {
+  private classify(mod: OpenAiModule, err: unknown, attempts: number, last: Response | undefined): AiError {
+    const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = mod;
     if (err instanceof AiError) return err;
     if (err instanceof APIUserAbortError) return new AiError("aborted", "The model request was cancelled", { attempts, cause: err });
     // The timeout class extends the connection-error class, so test it first.

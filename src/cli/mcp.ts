@@ -1,12 +1,11 @@
 import { Readable, Writable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createApp } from "../app";
 import { closeDeps, createDeps, databaseLabel, flushUsage, VERSION } from "../deps";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/log";
 import { accountCaller, authenticate } from "../modules/accounts/service";
-import { createMcpServer, type ApiConnection } from "../modules/mcp/server";
+import type { ApiConnection } from "../modules/mcp/server";
 import { Loop } from "../worker/loop";
 import { UsageError, type Command, type CommandContext, type Running } from "./command";
 
@@ -96,6 +95,11 @@ export const mcpCommand: Command = {
     const isDirect = typeof ctx.values.db === "string" || typeof ctx.values["database-url"] === "string";
     const backend = isDirect ? await directBackend(ctx) : remoteBackend(ctx);
 
+    // Loaded here, not at the top: every command would otherwise evaluate the MCP SDK at start.
+    const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
+      import("../modules/mcp/server"),
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    ]);
     const { server, idle } = createMcpServer(backend.conn, VERSION);
     const stdin = Readable.fromWeb(ctx.io.stdin() as NodeReadableStream<Uint8Array>);
     const stdout = new Writable({

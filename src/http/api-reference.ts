@@ -1,5 +1,4 @@
 import { Elysia, type AnyElysia } from "elysia";
-import { toOpenAPISchema } from "@elysiajs/openapi";
 import "./formats";
 import { ScalarRender } from "@elysiajs/openapi/scalar";
 import type { OpenAPIV3_1 } from "openapi-types";
@@ -57,8 +56,10 @@ export function apiReference(documentation: Documentation) {
   return reference
     .get(
       DOCUMENT_PATH,
-      () => {
+      async () => {
         if (document) return document;
+        // The generator is loaded with the first request for the document: a start does not pay for it.
+        const { toOpenAPISchema } = await import("@elysiajs/openapi");
         const routes = (reference as unknown as { getGlobalRoutes(): RouteEntry[] }).getGlobalRoutes();
         const generated = toOpenAPISchema(asJsonBodied(reference, routes), undefined, undefined, undefined, OPENAPI_VERSION);
         document = buildDocument({ openapi: OPENAPI_VERSION, generated, routes, documentation, errorSchema: ErrorBody });

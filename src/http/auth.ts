@@ -10,6 +10,8 @@ const UNAUTHORIZED_BEARER_MESSAGE = "Missing or invalid API key (send it in the 
 export interface AuthOptions {
   /** The caller a presented API key belongs to, or null for a missing, unknown or revoked key. */
   authenticate: (presented: string | null) => Promise<Caller | null>;
+  /** The same answer when it is known without waiting (a key seen a moment ago), else undefined. */
+  authenticateNow?: (presented: string | null) => Caller | null | undefined;
   /** JOBPILOT_ADMIN_TOKEN; without it /admin routes are not mounted and nothing is checked here. */
   adminToken?: string;
 }
@@ -33,13 +35,15 @@ export function presentedApiKey(headers: Headers, allowBearer: boolean): string 
  * `Authorization: Bearer $JOBPILOT_ADMIN_TOKEN`. Routes whose policy is
  * `public` are let through (see route-policy.ts).
  */
-export function auth({ authenticate, adminToken }: AuthOptions) {
+export function auth({ authenticate, authenticateNow, adminToken }: AuthOptions) {
   return new Elysia({ name: "auth" }).onRequest(async ({ request }) => {
     const state = getRequestState(request);
     if (!state || state.policy?.public) return;
     const isBearerAllowed = state.policy?.apiKey === true;
     if (isBearerAllowed || state.path.startsWith("/api/")) {
-      const found = await authenticate(presentedApiKey(request.headers, isBearerAllowed));
+      const presented = presentedApiKey(request.headers, isBearerAllowed);
+      const known = authenticateNow?.(presented);
+      const found = known !== undefined ? known : await authenticate(presented);
       if (!found) throw new AppError("unauthorized", isBearerAllowed ? UNAUTHORIZED_BEARER_MESSAGE : UNAUTHORIZED_MESSAGE);
       state.auth = found;
     } else if (state.path.startsWith("/admin/") && adminToken) {

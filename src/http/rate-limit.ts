@@ -17,7 +17,7 @@ export function rateLimit(deps: Deps) {
     if (!state || !auth) return;
     const bucket = state.policy?.rateLimit ?? "default";
     const limits = deps.rateLimiter.limitsFor(bucket, auth.rateLimitMultiplier, auth.rateLimitOverrides);
-    const decision = await deps.rateLimiter.check(auth.keyId, bucket, limits);
+    const decision = deps.rateLimiter.checkNow(auth.keyId, bucket, limits) ?? (await deps.rateLimiter.check(auth.keyId, bucket, limits));
     set.headers["x-ratelimit-limit"] = String(decision.limit);
     set.headers["x-ratelimit-remaining"] = String(decision.remaining);
     set.headers["x-ratelimit-reset"] = String(decision.resetTs);

@@ -120,6 +120,23 @@ export class RateLimiter {
     return out;
   }
 
+  /**
+   * check() without waiting, when every count the decision needs is already in memory (on SQLite, the day's
+   * count once read; on PostgreSQL, shared totals read less than SHARED_SYNC_MS ago): the hot path of every
+   * API request. Undefined when a count must be read first (then call check()).
+   */
+  checkNow(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): LimitDecision | undefined {
+    const c = this.counters.get(`${keyId}\u0000${bucket}`);
+    if (!c) return undefined;
+    const now = this.clock.now();
+    if (this.shared) {
+      if (performance.now() - c.sharedAt > SHARED_SYNC_MS) return undefined;
+      for (const window of ["minute", "day"] as const)
+        if (limits[window] !== undefined && c[window].startTs !== now - (now % WINDOWS[window])) return undefined;
+    } else if (limits.day !== undefined && c.day.startTs !== now - (now % WINDOWS.day)) return undefined;
+    return this.decide(c, limits);
+  }
+
   async check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): Promise<LimitDecision> {
     const id = `${keyId}\u0000${bucket}`;
     let c = this.counters.get(id);

@@ -304,6 +304,20 @@ export function invalidateKeyCache(db: Db): void {
   cache.entries.clear();
 }
 
+/**
+ * The cached lookup of `hash` when the cache is known to be current without asking the database (SQLite: its
+ * data_version was read less than DATA_VERSION_CHECK_MS ago; PostgreSQL: the cache is younger than
+ * PG_KEY_CACHE_MS), else undefined: then findKeyByHashCached answers. Synchronous, so the request path
+ * pays no promise for the common case of a key seen a moment ago.
+ */
+export function findKeyByHashNow(db: Db, hash: string): KeyLookup | undefined {
+  const cache = keyCaches.get(databaseIdentity(db));
+  if (!cache) return undefined;
+  const age = performance.now() - cache.checkedAt;
+  if (age >= (isPg(db) ? PG_KEY_CACHE_MS : DATA_VERSION_CHECK_MS)) return undefined;
+  return cache.entries.get(hash);
+}
+
 export async function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
   const cache = await currentKeyCache(db);
   const hit = cache.entries.get(hash);

@@ -308,9 +308,23 @@ export async function setAiScoringAllowance(deps: AccountsDeps, accountId: strin
  */
 export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): Promise<AuthContext | null> {
   if (!presented || !isWellFormedKey(presented)) return null;
-  const hash = hashApiKey(presented);
-  const found = await repo.findKeyByHashCached(deps.db, hash);
-  if (!found || found.revokedAtTs !== null) return null;
+  const found = await repo.findKeyByHashCached(deps.db, hashApiKey(presented));
+  return found ? callerOfKey(found) : null;
+}
+
+/**
+ * authenticate() without waiting, when the answer is known now: null for a malformed key, the caller (or null
+ * when revoked) for a key in the current key cache; undefined when the database must be asked (then call
+ * authenticate). The hot path of every API request.
+ */
+export function authenticateNow(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null | undefined {
+  if (!presented || !isWellFormedKey(presented)) return null;
+  const found = repo.findKeyByHashNow(deps.db, hashApiKey(presented));
+  return found ? callerOfKey(found) : undefined;
+}
+
+function callerOfKey(found: repo.KeyLookup): AuthContext | null {
+  if (found.revokedAtTs !== null) return null;
   return {
     keyId: found.keyId,
     keyLabel: found.keyLabel,

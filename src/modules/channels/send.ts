@@ -17,7 +17,6 @@
  * sees: they never contain the bot token, a webhook URL, an ntfy token or the
  * SMTP password, whatever a library or server put in its message.
  */
-import nodemailer from "nodemailer";
 import type { Clock } from "../../lib/clock";
 import { readCapped } from "../../lib/read-capped";
 import { retryAfterMs as parseRetryAfter } from "../../lib/retry-after";
@@ -319,6 +318,8 @@ async function sendEmail(config: EmailConfig, message: EmailMessage, deps: SendD
     return withoutSecrets(failureOutcome(err, deps.timeoutMs), secrets);
   }
   const isNameHost = !isIpLiteral(smtp.hostname);
+  // Loaded when the first e-mail goes out: most installations send none, and it is a large module to evaluate at start.
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     // The checked address itself, so a second DNS answer cannot send the password elsewhere; TLS still
     // checks the certificate against the name the user gave.

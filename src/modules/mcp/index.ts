@@ -1,4 +1,3 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { TSchema } from "@sinclair/typebox";
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
@@ -6,7 +5,18 @@ import { presentedApiKey } from "../../http/auth";
 import { getRequestState } from "../../http/context";
 import { routePolicy } from "../../http/route-policy";
 import { ErrorBody } from "../../http/schemas";
-import { createMcpServer } from "./server";
+
+/**
+ * The MCP SDK and our server on it, loaded on the first /mcp request: they are a sizeable share of what a
+ * start evaluates, and most installations never use them.
+ */
+const loadMcp = async () => {
+  const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"),
+    import("./server"),
+  ]);
+  return { WebStandardStreamableHTTPServerTransport, createMcpServer };
+};
 
 /** One JSON-RPC 2.0 message, as the OpenAPI document describes the transport's bodies (MCP's own schema says the rest). */
 const JsonRpcMessage = t.Object(
@@ -43,6 +53,7 @@ export function mcpRoutes(deps: Deps, handle: HandleRequest) {
     "/mcp",
     async ({ request, body }) => {
       const requestId = getRequestState(request)?.id;
+      const { WebStandardStreamableHTTPServerTransport, createMcpServer } = await loadMcp();
       const { server } = createMcpServer(
         {
           baseUrl: "http://jobpilot.internal",
