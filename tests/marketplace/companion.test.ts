@@ -7,7 +7,6 @@ import type { Config } from "../../src/config";
 import { many, tables } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import type { CompanionTask, PageOutcome } from "../../src/marketplace/companion/contract";
-import * as companionRepo from "../../src/marketplace/companion/repo";
 import { createKey, getAccount, revokeKey } from "../../src/modules/accounts/service";
 import { submitApplication } from "../../src/modules/applications/submit.task";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
@@ -238,9 +237,19 @@ describe("companion driver", () => {
       expect(await getAccount(t.deps, accountId)).toMatchObject({ credits: 3, creditsHeld: 0 });
       if (page.page === "unrecognised") {
         // The page's visible text is kept with the task, for diagnosis.
-        const task = await companionRepo.findTask(t.deps.db, fake.submits()[0]!.taskId);
-        expect(task?.answer).toMatchObject({ visibleText: "Oops\nSomething went wrong" });
-        expect(s.errorMessage).toContain(task!.id);
+        const taskId = fake.submits()[0]!.taskId;
+        const kept = await t.request("GET", `/api/v1/companion/tasks/${taskId}`, { key: apiKey });
+        expect(kept.status, show(kept)).toBe(200);
+        expect(kept.body).toMatchObject({
+          taskId,
+          type: "proposal.submit",
+          applicationId: queueId,
+          state: "answered",
+          answer: { visibleText: "Oops\nSomething went wrong" },
+        });
+        expect(s.errorMessage).toContain(`GET /api/v1/companion/tasks/${taskId}`);
+        const other = await t.account({ name: "other" });
+        expect((await t.request("GET", `/api/v1/companion/tasks/${taskId}`, { key: other.apiKey })).status).toBe(404);
       }
     });
   }

@@ -145,7 +145,7 @@ export function pageOutcome(page: PageOutcome, taskId: string): SubmitOutcome {
     case "unrecognised":
       return {
         status: "failed",
-        message: `The apply page showed something the companion did not recognise: ${clip(page.message)} (page text kept with companion task ${taskId})`,
+        message: `The apply page showed something the companion did not recognise: ${clip(page.message)} (its text is kept: GET /api/v1/companion/tasks/${taskId})`,
       };
   }
 }

@@ -90,6 +90,8 @@ export type CompanionDriver = MarketplaceDriver & {
   nextTask(accountId: string, waitMs: number): Promise<CompanionTask | null>;
   /** The extension's answer to a task (the outcome POST). */
   answer(accountId: string, taskId: string, outcome: CompanionOutcome): Promise<AnswerResult>;
+  /** One of the account's tasks as stored, its answer included (the unrecognised page's visible text, for diagnosis); null for another account's. */
+  task(accountId: string, taskId: string): Promise<repo.CompanionTaskRow | null>;
   /** Review mode: the form of a submission is filled and waits for the user's click. */
   review(accountId: string, taskId: string, reviewUrl: string | null): Promise<ReviewResult>;
   /** Whether the account's companion polled or answered within CONNECTED_GRACE_MS, and when it last did. */
@@ -333,6 +335,11 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
     },
 
     presence,
+
+    async task(accountId: string, taskId: string) {
+      const row = await repo.findTask(deps.db, taskId);
+      return row && row.accountId === accountId ? row : null;
+    },
 
     async setMode(accountId: string, mode: CompanionMode): Promise<void> {
       await repo.setMode(deps.db, accountId, mode, mode === "auto" ? deps.clock.now() : null);

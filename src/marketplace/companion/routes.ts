@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { COMPANION_MODES } from "../../db/enums";
+import { COMPANION_MODES, COMPANION_TASK_STATES } from "../../db/enums";
 import { AppError } from "../../errors";
 import { routePolicy } from "../../http/route-policy";
 import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
@@ -19,6 +19,18 @@ const CompanionStatus = t.Object({
   minGapMs: t.Integer({ description: "JOBPILOT_COMPANION_MIN_GAP_MS: the least time between two submissions" }),
   timeoutMs: t.Integer({ description: "JOBPILOT_COMPANION_TIMEOUT_MS" }),
   reviewTimeoutMs: t.Integer({ description: "JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS" }),
+});
+
+const StoredTask = t.Object({
+  taskId: t.String(),
+  type: t.String(),
+  applicationId: t.Nullable(t.String()),
+  state: literalUnion(COMPANION_TASK_STATES),
+  createdAt: t.Integer({ description: "Unix ms" }),
+  claimedAt: t.Nullable(t.Integer({ description: "Unix ms when the extension took it" })),
+  endedAt: t.Nullable(t.Integer({ description: "Unix ms when it was answered, expired or withdrawn" })),
+  operation: t.Record(t.String(), t.Unknown(), { description: "The task's body as handed out" }),
+  answer: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "The extension's result, as posted" })),
 });
 
 const TaskParams = t.Object({ taskId: t.String({ minLength: 1, maxLength: 100 }) });
@@ -112,6 +124,34 @@ export function companionRoutes(deps: RouteDeps) {
           summary: "Review mode: the proposal form is filled and waits for the user's click",
           description:
             "From here JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS applies instead of JOBPILOT_COMPANION_TIMEOUT_MS; the dashboard shows the application as waiting for your review, linking reviewUrl.",
+        },
+      },
+    )
+    .get(
+      "/api/v1/companion/tasks/:taskId",
+      async ({ auth, params }) => {
+        const task = await companion.task(auth.accountId, params.taskId);
+        if (!task) throw new AppError("not_found", "No companion task with this id for this account");
+        return {
+          taskId: task.id,
+          type: task.type,
+          applicationId: task.applicationId,
+          state: task.state,
+          createdAt: task.createdAtTs,
+          claimedAt: task.claimedAtTs,
+          endedAt: task.endedAtTs,
+          operation: task.body,
+          answer: task.answer,
+        };
+      },
+      {
+        params: TaskParams,
+        response: { 200: StoredTask, ...errorResponses(401, 404, 429, 500) },
+        detail: {
+          tags,
+          operationId: "getCompanionTask",
+          summary: "One companion task as stored, with the extension's answer",
+          description: "For diagnosis: an unrecognised apply page's visible text is kept in `answer.visibleText`. Another account's task is a 404.",
         },
       },
     )
