@@ -11,6 +11,7 @@ import { createKey, getAccount, revokeKey } from "../../src/modules/accounts/ser
 import { submitApplication } from "../../src/modules/applications/submit.task";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { createTestApp, show, type TestApp } from "../helpers/app";
+import { applyWorker } from "../helpers/apply-worker";
 import { useCleanups } from "../helpers/cleanups";
 import { browser } from "../helpers/dashboard";
 import { makeDoc } from "../helpers/factories";
@@ -200,6 +201,20 @@ describe("companion driver", () => {
     await submitApplication(t.deps, { applicationId: queueId }, attempt(2));
     expect(fake.submits()).toHaveLength(1);
     expect(await getAccount(t.deps, accountId)).toMatchObject({ credits: 2, creditsHeld: 0 });
+  });
+
+  test("through the queue's worker: apply → the companion submits → applied", async () => {
+    const { t, apiKey, fake } = await setup();
+    fake.onSubmit = async (task, f) => {
+      f.submitOnMarketplace(task.operation.applicationId);
+      return { page: "submitted" };
+    };
+    const worker = applyWorker(t);
+    cleanup(() => worker.stop());
+    const queueId = await queueApplication(t, apiKey);
+    await until("the application to settle", async () => (await statusOf(t, apiKey, queueId)).applicationStatus !== "processing");
+    expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("applied");
+    expect(fake.marketplace).toEqual([queueId]);
   });
 
   test("an account without a companion key stays on the sandbox; revoking the key takes the default back", async () => {
