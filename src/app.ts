@@ -1,5 +1,6 @@
 import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
+import { pairingRoutes } from "./modules/pairing/index";
 import { Elysia, t } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
@@ -27,6 +28,8 @@ import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
+import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
+import { configuredSourceNames } from "./modules/intake/registry";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
 import { companionRoutes } from "./marketplace/companion/routes";
 import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
@@ -86,6 +89,11 @@ function cachedDatabaseCheck(deps: Deps): () => Promise<DatabaseHealth> {
  */
 export function listenOptions(config: Pick<Config, "host" | "port">) {
   return { hostname: config.host, port: config.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER };
+}
+
+/** The sandbox marketplace is in use: it is the default driver, or JOBPILOT_SOURCES polls it. */
+export function isSandboxOn(config: Config): boolean {
+  return config.marketplaceDriver === "sandbox" || configuredSourceNames(config).includes("sandbox");
 }
 
 export interface AppOptions {
@@ -218,12 +226,15 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(freelancersRoutes(deps))
       .use(archiveRoutes(deps))
       .use(captureRoutes(deps))
+      .use(pairingRoutes(deps))
       .use(clientsRoutes(deps))
       .use(accountRoutes(deps))
       .use(dashboardRoutes(deps))
       .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
       .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())
       .use(deps.config.adminToken ? sandboxAdminRoutes(deps) : new Elysia())
+      // The sandbox marketplace's website, while the sandbox is in use (as the default driver or a polled source).
+      .use(isSandboxOn(deps.config) ? sandboxSiteRoutes({ ...deps, config: { ...deps.config, secretKey: deps.config.secretKey ?? null } }) : new Elysia())
       .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
       .use(companionRoutes(deps))
       .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())

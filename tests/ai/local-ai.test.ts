@@ -56,10 +56,17 @@ describe("local AI on threads", () => {
 
   // Linux only: only there does each thread have its own nice value; elsewhere the worker leaves its priority alone.
   test.if(process.platform === "linux")("on Linux the threads run at the lowest CPU priority, the server's thread at its own", async () => {
+    // Threads come and go (the runtime's own helpers, other tests' workers ending): one that ended between the
+    // listing and the read is left out.
     const niceOf = () =>
-      readdirSync(`/proc/${process.pid}/task`).map((tid) => {
-        const stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
-        return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) };
+      readdirSync(`/proc/${process.pid}/task`).flatMap((tid) => {
+        let stat: string;
+        try {
+          stat = readFileSync(`/proc/${process.pid}/task/${tid}/stat`, "utf8");
+        } catch {
+          return [];
+        }
+        return [{ tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) }];
       });
     const before = niceOf();
     const mainNice = before.find((t) => t.tid === process.pid)!.nice;

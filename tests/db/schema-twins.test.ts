@@ -65,6 +65,7 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   telegramBindingCodes: [true, true],
   telegramChats: [true, true],
   telegramDrafts: [true, true],
+  companionPairingCodes: [true, true],
 };
 
 /** name → [SQL table name, SQL column names sorted] for every table a schema module exports. */

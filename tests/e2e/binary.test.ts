@@ -58,6 +58,12 @@ describe("compiled binary, end to end", () => {
     const script = await fetch(`${server.url}/docs/assets/scalar.js`);
     expect(script.status).toBe(200);
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    // The browser companion's zip is embedded (bun run build builds it first), not read from a dist/ beside it.
+    const zip = await fetch(`${server.url}/extension.zip`);
+    expect(zip.status).toBe(200);
+    const zipBytes = new Uint8Array(await zip.arrayBuffer());
+    expect([...zipBytes.slice(0, 2)]).toEqual([0x50, 0x4b]);
+    expect(new TextDecoder().decode(zipBytes)).toContain("manifest.json");
     // The dashboard's assets are inside the executable too, and / leads to it.
     const root = await fetch(`${server.url}/`, { redirect: "manual" });
     expect(root.status).toBe(303);

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
-import { launchChromium, noBrowser } from "../helpers/browser";
+import { launchChromium, noBrowser, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startServer, type ServerProcess } from "../helpers/process";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
@@ -11,16 +11,6 @@ import { type FakeNtfy, type FakeWebhookPlatform, startFakeNtfy, startFakeSlack 
 
 const SHOTS = join(import.meta.dir, "../../test-artifacts/dashboard");
 const ADMIN_TOKEN = "browser-test-admin-token";
-
-/** Polls `check` (which may reload the page) until it is true or `timeoutMs` passes. */
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(250);
-  }
-}
 
 // A user's walk through the server-rendered dashboard in a real browser, against `serve` as a child process.
 describe("dashboard in a browser (end to end)", () => {

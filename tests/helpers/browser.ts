@@ -15,3 +15,13 @@ export function launchChromium(): Promise<Browser> {
     timeout: 15_000,
   });
 }
+
+/** Polls `check` (which may reload the page) until it is true or `timeoutMs` passes. */
+export async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(200);
+  }
+}

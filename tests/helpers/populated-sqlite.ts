@@ -168,6 +168,17 @@ export async function populatedSqlite(): Promise<string> {
       body: new URLSearchParams({ apiKey: key, csrf }).toString(),
     });
     expect(signedIn.status).toBe(303);
+    // One match dismissed in the inbox, so the copy carries a feed entry's dismissal too.
+    const session = /^jp_session=([^;]*)/.exec(signedIn.headers.get("set-cookie") ?? "")![1]!;
+    const inbox = await (await fetch(`${server.url}/dashboard`, { headers: { cookie: `jp_session=${session}` } })).text();
+    const sessionCsrf = /name="csrf" value="([^"]+)"/.exec(inbox)![1]!;
+    const dismissed = await fetch(`${server.url}/dashboard/inbox/${jobs[0].processedJobId}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `jp_session=${session}` },
+      body: new URLSearchParams({ csrf: sessionCsrf, action: "dismiss" }).toString(),
+    });
+    expect(dismissed.status).toBe(303);
     await Bun.sleep(1200); // one tracker and one sync tick
   } finally {
     expect(await server.stop()).toBe(0);

@@ -66,6 +66,7 @@ export const feedJobs = pgTable(
     matchedAtTs: int64("matched_at_ts").notNull(),
     read: boolean("read").notNull().default(false),
     starredAtTs: int64("starred_at_ts"),
+    dismissedAtTs: int64("dismissed_at_ts"),
   },
   (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
 );

@@ -75,6 +75,8 @@ export const feedJobs = sqliteTable(
     matchedAtTs: integer("matched_at_ts").notNull(),
     read: integer("read", { mode: "boolean" }).notNull().default(false),
     starredAtTs: integer("starred_at_ts"),
+    /** When the account dismissed the entry in the dashboard's inbox ("not interested"); it then leaves the inbox. */
+    dismissedAtTs: integer("dismissed_at_ts"),
   },
   // Two indexes only (each costs ~2.5 µs per insert here, and a job enters many feeds): one row per
   // (job, feed), which also finds a job's matches across feeds; and a feed's entries by time.

@@ -14,3 +14,4 @@ export * from "./sources";
 export * from "./dashboard";
 export * from "./channels";
 export * from "./telegram";
+export * from "./pairing";

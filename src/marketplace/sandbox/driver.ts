@@ -174,10 +174,15 @@ function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Fre
 
 /** Budget facts for the Connects price; an unreadable document just means "unknown budget". */
 function budgetOf(req: SubmitRequest): rules.BudgetFacts {
-  const normalized = normalizeJob(req.job.document);
+  return budgetOfDocument(req.job.document, req.job.jobType);
+}
+
+/** budgetOf for a job document alone (the sandbox website prices its apply form with it). */
+export function budgetOfDocument(document: Record<string, unknown>, jobType: SubmitRequest["job"]["jobType"]): rules.BudgetFacts {
+  const normalized = normalizeJob(document);
   const job = normalized.ok ? normalized.job : null;
   return {
-    jobType: req.job.jobType ?? job?.jobType ?? null,
+    jobType: jobType ?? job?.jobType ?? null,
     fixedBudget: job?.fixedBudget ?? null,
     hourlyMin: job?.hourlyMin ?? null,
     hourlyMax: job?.hourlyMax ?? null,

@@ -2,7 +2,7 @@
  * Every query on the sandbox marketplace's own tables. Functions take a `Db`
  * that may be a transaction; the driver decides where transactions begin.
  */
-import { and, asc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { sandboxFreelancers, sandboxProfiles, sandboxSessions, sandboxSubmissions } from "../../db/schema";
@@ -213,4 +213,18 @@ export async function recordEngagement(
     );
   }
   return findSubmission(db, applicationId);
+}
+
+/** An account's latest submissions, newest first (the sandbox website's "my proposals" page). */
+export function listSubmissionsOfAccount(db: Db, accountId: string, limit: number): Promise<SubmissionRow[]> {
+  const { sandboxSubmissions } = tables(db);
+  return many(
+    db,
+    db
+      .select()
+      .from(sandboxSubmissions)
+      .where(eq(sandboxSubmissions.accountId, accountId))
+      .orderBy(desc(sandboxSubmissions.submittedAtTs), desc(sandboxSubmissions.applicationId))
+      .limit(limit),
+  );
 }

@@ -4,8 +4,18 @@ import { routePolicy } from "../../http/route-policy";
 import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import { CAPTURE_SCRIPT } from "./bookmarklet";
-import { CAPTURE_PATH, CaptureBody, CaptureResult } from "./model";
-import { captureJob } from "./service";
+import { t } from "elysia";
+import {
+  CAPTURE_JOBS_PATH,
+  CAPTURE_PATH,
+  CAPTURE_STATUS_PATH,
+  CaptureBody,
+  CaptureJobsBody,
+  CaptureJobsResult,
+  CaptureResult,
+  CaptureStatusBody,
+} from "./model";
+import { captureJob, captureMarketplaceJobs, reportCompanionStatus } from "./service";
 
 const CAPTURE_SCRIPT_PATH = "/capture.js";
 
@@ -22,6 +32,16 @@ const CAPTURE_CORS = {
   "access-control-max-age": "86400",
 } as const;
 
+function preflight({ request, set }: { request: Request; set: { status?: number | string; headers: Record<string, string | number> } }) {
+  set.status = 204;
+  Object.assign(set.headers, CAPTURE_CORS);
+  // Chrome asks before a public page talks to a server on a private address (a jobpilot at home).
+  if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
+  return "";
+}
+// Browsers never send custom headers on a preflight, so it cannot carry the key.
+const PREFLIGHT = { policy: { public: true }, detail: { hide: true } } as const;
+
 /** Captured pages for the professional_network (and any web) platform: POST /api/v1/capture and the bookmarklet script. */
 export function captureRoutes(deps: Deps) {
   const api = new Elysia()
@@ -30,18 +50,10 @@ export function captureRoutes(deps: Deps) {
     .onTransform(({ set }) => {
       set.headers["access-control-allow-origin"] = "*";
     })
-    .options(
-      CAPTURE_PATH,
-      ({ request, set }) => {
-        set.status = 204;
-        Object.assign(set.headers, CAPTURE_CORS);
-        // Chrome asks before a public page talks to a server on a private address (a jobpilot at home).
-        if (request.headers.get("access-control-request-private-network") === "true") set.headers["access-control-allow-private-network"] = "true";
-        return "";
-      },
-      // Browsers never send custom headers on a preflight, so it cannot carry the key.
-      { policy: { public: true }, detail: { hide: true } },
-    )
+    .options(CAPTURE_PATH, preflight, PREFLIGHT)
+    // The browser companion's routes: the extension calls from its own origin.
+    .options(CAPTURE_JOBS_PATH, preflight, PREFLIGHT)
+    .options(CAPTURE_STATUS_PATH, preflight, PREFLIGHT)
     .use(authContext)
     .post(
       CAPTURE_PATH,
@@ -65,7 +77,33 @@ export function captureRoutes(deps: Deps) {
             "201 for a new job, 200 with inserted false for one captured before. CORS: any origin.",
         },
       },
-    );
+    )
+    .post(CAPTURE_JOBS_PATH, ({ auth, body }) => captureMarketplaceJobs(deps, auth, body), {
+      policy: { anyOrigin: true },
+      body: CaptureJobsBody,
+      response: { 200: CaptureJobsResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
+      detail: {
+        tags: ["Jobs"],
+        operationId: "captureMarketplaceJobs",
+        summary: "(extension) Capture the marketplace jobs a page in the user's browser shows (browser companion)",
+        description:
+          "Up to 50 archived job documents read by the browser companion from one marketplace page (job page, search, find work). " +
+          "They go through the same normaliser and de-duplication by ciphertext as every source: a job seen before only refreshes its document. " +
+          "Each bad document is rejected with its index; the rest go in. The batch is recorded as the caller's companion source's latest capture. CORS: any origin.",
+      },
+    })
+    .post(CAPTURE_STATUS_PATH, ({ auth, body }) => reportCompanionStatus(deps, auth, body), {
+      policy: { anyOrigin: true },
+      body: CaptureStatusBody,
+      response: { 200: t.Object({ recorded: t.Literal(true) }), ...errorResponses(400, 401, 413, 415, 429, 500) },
+      detail: {
+        tags: ["Jobs"],
+        operationId: "reportCompanionStatus",
+        summary: "(extension) The browser companion's watch state (needs you: a login or bot-check page)",
+        description:
+          '`needsYou` set: the companion\'s source status shows "needs you" with what to do, until the next capture or a report without it. CORS: any origin.',
+      },
+    });
 
   return new Elysia()
     .get(

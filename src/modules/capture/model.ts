@@ -55,3 +55,48 @@ export const CaptureResult = t.Object(
   { title: "CaptureResult" },
 );
 export type CaptureResult = typeof CaptureResult.static;
+
+/** The browser companion's routes: a batch of marketplace jobs read from one page, and its watch state. */
+export const CAPTURE_JOBS_PATH = "/api/v1/capture/jobs";
+export const CAPTURE_STATUS_PATH = "/api/v1/capture/status";
+export const MAX_CAPTURED_JOBS = 50;
+
+export const CaptureJobsBody = t.Object(
+  {
+    pageUrl: t.String({ minLength: 1, maxLength: 2048, description: "The marketplace page the jobs were read from." }),
+    jobs: t.Array(t.Unknown({ description: "An archived job document (RawMarketplaceJob shape) as the companion's site adapter reads it." }), {
+      minItems: 1,
+      maxItems: MAX_CAPTURED_JOBS,
+    }),
+  },
+  { title: "CaptureJobsRequest" },
+);
+export type CaptureJobsBody = typeof CaptureJobsBody.static;
+
+export const CaptureJobsResult = t.Object(
+  {
+    received: t.Integer(),
+    inserted: t.Integer({ description: "Jobs jobpilot had not seen before." }),
+    updated: t.Integer({ description: "Jobs seen before (same ciphertext): their document is refreshed, nothing is notified again." }),
+    rejected: t.Integer(),
+    matched: t.Integer({
+      description: "How many entries the new jobs made in the caller's feeds (feeds with a profilePrompt are scored later and not counted).",
+    }),
+    errors: t.Array(t.Object({ at: t.Integer({ description: "0-based index in `jobs`" }), error: t.String() })),
+  },
+  { title: "CaptureJobsResult" },
+);
+export type CaptureJobsResult = typeof CaptureJobsResult.static;
+
+export const CaptureStatusBody = t.Object(
+  {
+    watch: literalUnion(["watching", "paused", "off"] as const, { description: "The companion's watch mode." }),
+    needsYou: t.Optional(
+      t.Union([literalUnion(["login", "challenge"] as const), t.Null()], {
+        description: "The marketplace shows a login or bot-check page: watching waits for the user. null or absent: it does not.",
+      }),
+    ),
+  },
+  { title: "CaptureStatusRequest" },
+);
+export type CaptureStatusBody = typeof CaptureStatusBody.static;

@@ -15,7 +15,9 @@ import { matchesOfJob } from "../feeds/repo";
 import type { JobDocument } from "../../sources/document";
 import { ingestDocuments } from "../intake/ingest";
 import { normalizeJob } from "../jobs/normalize";
-import { MAX_DESCRIPTION_TEXT, type CaptureBody, type CaptureResult } from "./model";
+import { findArchived } from "../jobs/archive";
+import { recordCompanionCapture, recordCompanionWatch } from "../intake/companion";
+import { MAX_DESCRIPTION_TEXT, type CaptureBody, type CaptureJobsBody, type CaptureJobsResult, type CaptureResult, type CaptureStatusBody } from "./model";
 
 // The HTML converter is shared with the job-board adapters (src/lib/html.ts); re-exported because the capture tests check it here.
 export { htmlToText } from "../../lib/html";
@@ -184,4 +186,71 @@ export async function captureJob(deps: CaptureDeps, auth: AuthContext, body: Cap
   // A job seen for the first time can only have the feed entries this ingest just wrote.
   const matched = inserted ? (await matchesOfJob(deps.db, auth.accountId, ciphertext)).length : 0;
   return { status: inserted ? 201 : 200, result: { captured: true, ciphertext, inserted, matched } };
+}
+
+// ---------------------------------------------------------------------------
+// The browser companion's batches
+
+const COMPANION_SOURCE = "companion";
+const NEEDS_YOU: Record<"login" | "challenge", string> = {
+  login: "the marketplace shows its login page in your browser; log in there and watching resumes",
+  challenge: "the marketplace shows a bot check in your browser; answer it there and watching resumes",
+};
+
+/**
+ * Marketplace jobs the companion read from a page the user's browser showed, archived through the same
+ * normaliser and de-duplication by ciphertext as every source (ingestDocuments): a job seen before refreshes
+ * its document and is not notified again. Only marketplace documents are taken here; each bad one is rejected
+ * with its index and the rest go in. The batch counts as the account's companion source's latest capture.
+ */
+export async function captureMarketplaceJobs(deps: CaptureDeps, auth: AuthContext, body: CaptureJobsBody): Promise<CaptureJobsResult> {
+  let page: URL;
+  try {
+    page = new URL(body.pageUrl);
+  } catch {
+    throw invalid("pageUrl", "must be an absolute http or https URL");
+  }
+  if (page.protocol !== "http:" && page.protocol !== "https:") throw invalid("pageUrl", "must be an http or https URL");
+  const errors: { at: number; error: string }[] = [];
+  const docs: unknown[] = [];
+  const positions: number[] = [];
+  const ciphertexts: string[] = [];
+  body.jobs.forEach((doc, i) => {
+    const platform = doc && typeof doc === "object" ? (doc as Record<string, unknown>).platform : undefined;
+    if (platform !== undefined && platform !== "marketplace") {
+      errors.push({ at: i, error: 'platform must be "marketplace" (other pages go to POST /api/v1/capture)' });
+      return;
+    }
+    const normalized = normalizeJob(doc);
+    if (!normalized.ok) {
+      errors.push({ at: i, error: normalized.error });
+      return;
+    }
+    docs.push(doc);
+    positions.push(i);
+    ciphertexts.push(normalized.job.ciphertext);
+  });
+  const known = docs.length > 0 ? await findArchived(deps.db, ciphertexts) : new Map<string, number>();
+  const ingested = docs.length > 0 ? await ingestDocuments(deps, docs, { source: COMPANION_SOURCE, numbering: (i) => positions[i]! }) : null;
+  for (const e of ingested?.errors ?? []) errors.push(e);
+  // Entries in the caller's feeds for the jobs that were new before this batch (other accounts' feeds are theirs to know).
+  let matched = 0;
+  for (const c of new Set(ciphertexts.filter((c) => !known.has(c)))) matched += (await matchesOfJob(deps.db, auth.accountId, c)).length;
+  const result: CaptureJobsResult = {
+    received: body.jobs.length,
+    inserted: ingested?.inserted ?? 0,
+    updated: ingested?.updated ?? 0,
+    rejected: errors.length,
+    matched,
+    errors: errors.sort((a, b) => a.at - b.at),
+  };
+  await recordCompanionCapture(deps.db, auth.accountId, deps.clock.now(), { seen: result.received, inserted: result.inserted });
+  return result;
+}
+
+/** The companion's watch state, shown as its source status; a login or bot-check page is "needs you". */
+export async function reportCompanionStatus(deps: Pick<Deps, "db" | "clock">, auth: AuthContext, body: CaptureStatusBody): Promise<{ recorded: true }> {
+  const needsYou = body.needsYou ? NEEDS_YOU[body.needsYou] : null;
+  await recordCompanionWatch(deps.db, auth.accountId, deps.clock.now(), { needsYou, watch: body.watch });
+  return { recorded: true };
 }

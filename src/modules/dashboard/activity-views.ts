@@ -102,7 +102,7 @@ ${
 </div>`
 }
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`;
-  const page = layout("Applications", body, session);
+  const page = layout("Applications", body, session, "applications");
   return moving ? refreshing(page) : page;
 }
 
@@ -112,10 +112,11 @@ export function freelancersPage(session: DashboardSession, data: { freelancers: 
       "Freelancers",
       html`<p class="error" role="alert">${data.error}</p><p>Try again in a moment. <a href="/dashboard">Back to the dashboard</a></p>`,
       session,
+      "freelancers",
     );
   }
   if (data.freelancers.length === 0) {
-    return layout("Freelancers", html`<p class="empty">No freelancers are linked to this account yet.</p>`, session);
+    return layout("Freelancers", html`<p class="empty">No freelancers are linked to this account yet.</p>`, session, "freelancers");
   }
   const sections = data.freelancers.map(
     (f) => html`<section>
@@ -137,6 +138,7 @@ ${f.baseHourlyRate !== null && html`<p>Base rate ${f.baseHourlyRate}/h</p>`}
     html`<p class="muted">Pass a <code>profileId</code> to apply to choose the profile; without one the primary profile is used.</p>
 ${sections}`,
     session,
+    "freelancers",
   );
 }
 
@@ -220,6 +222,7 @@ ${data.endpoint.failingSince && html`<p class="error">Failing since ${when(data.
 ${data.deliveries.length === 0 ? html`<p class="empty">No webhook or channel events for this feed yet.</p>` : events}
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`,
     session,
+    "feeds",
   );
   return moving ? refreshing(page) : page;
 }

@@ -1,9 +1,11 @@
 /**
  * The dashboard's own script (served at /dashboard/app.js, next to htmx), for
- * the two things only the browser can do well: show times relative and in the
- * reader's own language and time zone, and copy a secret to the clipboard.
- * Pages are complete without it: times stay absolute (UTC) and secrets stay
- * selectable text; the copy buttons are rendered hidden and shown by it.
+ * what only the browser can do well: show times relative and in the reader's
+ * own language and time zone, copy a secret to the clipboard, the inbox's
+ * keyboard shortcuts, a sign of life while a proposal is written, and the
+ * unread count in the tab title. Pages are complete without it: times stay
+ * absolute (UTC), secrets stay selectable text, every shortcut is a button or
+ * link on the page, and the copy and close buttons are rendered hidden.
  */
 export const APP_SCRIPT = `(() => {
   const lang = navigator.language || "en";
@@ -29,9 +31,116 @@ export const APP_SCRIPT = `(() => {
       button.onclick = () => navigator.clipboard.writeText(target.textContent.trim()).then(() => { button.textContent = "Copied"; });
     }
   }
-  function enhance(root) { times(root); copyButtons(root); }
+  function closeButtons(root) {
+    for (const button of root.querySelectorAll("button[data-close-panel]")) {
+      button.hidden = false;
+      button.onclick = closePanel;
+    }
+  }
+  function enhance(root) { times(root); copyButtons(root); closeButtons(root); }
   document.addEventListener("DOMContentLoaded", () => enhance(document));
   // Rows htmx swaps in get the same treatment.
   document.addEventListener("htmx:afterSwap", (e) => enhance(e.detail.elt.parentNode || document));
+
+  // ---- the inbox ----
+  const panel = () => document.getElementById("panel");
+  function closePanel() {
+    const p = panel();
+    if (!p || !document.body.classList.contains("panel-open")) return;
+    document.body.classList.remove("panel-open");
+    const card = selected();
+    if (card) card.querySelector("a.open")?.focus();
+  }
+  function cards() { return [...document.querySelectorAll("#cards .card")]; }
+  // By id: a triaged card is swapped for a new element and stays selected.
+  let selectedId = null;
+  function selected() {
+    const card = selectedId && document.getElementById(selectedId);
+    if (card) card.classList.add("selected");
+    return card || null;
+  }
+  function select(card) {
+    if (!card) return;
+    selectedId = card.id;
+    for (const c of cards()) c.classList.toggle("selected", c === card);
+    card.scrollIntoView({ block: "nearest" });
+    card.querySelector("a.open, button")?.focus();
+  }
+  function press(root, key) { root?.querySelector('button[data-key="' + key + '"]')?.click(); }
+  // The tab title and the count follow the server's unread count, wherever it arrives from.
+  function unread(n) {
+    if (Number.isNaN(n)) return;
+    document.title = document.title.replace(/^\\(\\d+\\) /, "");
+    if (n > 0) document.title = "(" + n + ") " + document.title;
+  }
+  document.addEventListener("htmx:afterSettle", (e) => {
+    const from = document.querySelector("#new-badge[data-unread]") ;
+    const count = document.getElementById("unread-count");
+    if (count) unread(Number(count.dataset.unread));
+    else if (from) unread(Number(from.dataset.unread));
+    if (e.detail.target && e.detail.target.id === "panel") {
+      document.body.classList.add("panel-open");
+      document.getElementById("panel-title")?.focus();
+    }
+  });
+  document.addEventListener("htmx:afterSwap", (e) => {
+    // The badge's poll carries the latest unread count.
+    if (e.detail.elt && e.detail.elt.id === "new-badge") {
+      const n = Number(e.detail.elt.dataset.unread);
+      const count = document.getElementById("unread-count");
+      if (count && !Number.isNaN(n)) { count.dataset.unread = String(n); count.textContent = n + " unread"; }
+      unread(n);
+    }
+  });
+  document.addEventListener("click", (e) => {
+    const open = e.target.closest && e.target.closest("#cards a.open");
+    if (open) {
+      const card = open.closest(".card");
+      select(card);
+      card.classList.remove("unread");
+      card.querySelector(".unread-badge")?.remove();
+    }
+  });
+  // A sign of life while the model writes: the time spent so far, next to the disabled button.
+  let ticking = null;
+  document.addEventListener("htmx:beforeRequest", (e) => {
+    const form = e.detail.elt.closest && e.detail.elt.closest("form[data-progress]");
+    if (!form) return;
+    const out = document.getElementById(form.dataset.progress);
+    const text = out && out.querySelector(".progress-text");
+    const started = Date.now();
+    clearInterval(ticking);
+    if (text) {
+      text.textContent = "Writing the proposal… 0 s";
+      ticking = setInterval(() => { text.textContent = "Writing the proposal… " + Math.round((Date.now() - started) / 1000) + " s"; }, 1000);
+    }
+  });
+  document.addEventListener("htmx:afterRequest", () => clearInterval(ticking));
+  document.addEventListener("keydown", (e) => {
+    if (!document.getElementById("cards") || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    const typing = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+    if (e.key === "Escape") { closePanel(); return; }
+    if (typing) return;
+    const list = cards();
+    const current = selected();
+    const at = current ? list.indexOf(current) : -1;
+    switch (e.key) {
+      case "j": select(list[Math.min(list.length - 1, at + 1)]); break;
+      case "k": select(list[Math.max(0, at - 1)]); break;
+      case "o": case "Enter": if (current && e.key === "o") current.querySelector("a.open")?.click(); else return; break;
+      case "s": press(current, "s"); break;
+      case "x": press(current, "x"); break;
+      case "d": press(panel(), "d"); break;
+      case "a": press(panel(), "a"); break;
+      case "?": {
+        const help = document.getElementById("keys-help");
+        if (help) { help.open = !help.open; if (help.open) help.querySelector("summary").focus(); }
+        break;
+      }
+      default: return;
+    }
+    e.preventDefault();
+  });
 })();
 `;

@@ -62,6 +62,7 @@ ${MARKETPLACE_DRIVERS.map((d) => option(d, DRIVER_LABELS[d], v.own === d))}
 </form>
 </section>`,
     session,
+    "auto-apply",
   );
 }
 

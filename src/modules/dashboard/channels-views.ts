@@ -206,6 +206,7 @@ ${deliveryFields(v)}
 </form>
 <p><a href="${editing ? base(editing.id) : CHANNELS}">Cancel</a></p>`,
     session,
+    "channels",
   );
 }
 
@@ -233,6 +234,7 @@ export function channelListPage(session: DashboardSession, channels: Channel[]):
 ${list}
 ${add}`,
     session,
+    "channels",
   );
 }
 
@@ -373,6 +375,7 @@ ${
 <h2>Last deliveries</h2>
 ${deliveries}`,
     session,
+    "channels",
   );
 }
 
@@ -383,5 +386,6 @@ export function deleteChannelPage(session: DashboardSession, channel: Channel): 
 <form method="post" action="${base(channel.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete channel</button></form>
 <p><a href="${base(channel.id)}">Cancel</a></p>`,
     session,
+    "channels",
   );
 }

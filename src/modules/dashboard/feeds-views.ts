@@ -186,6 +186,7 @@ ${feedFormFields(opts.values, opts.channels)}
 </form>
 <p><a href="${editing ? base(editing.id) : "/dashboard/feeds"}">Cancel</a></p>`,
     session,
+    "feeds",
   );
 }
 
@@ -210,7 +211,7 @@ export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
 </tr>`,
         )}</tbody>
 </table></div>`;
-  return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session);
+  return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session, "feeds");
 }
 
 export function secretPage(session: DashboardSession, feed: Feed, heading: string): Html {
@@ -222,6 +223,7 @@ export function secretPage(session: DashboardSession, feed: Feed, heading: strin
 </div>
 <p><a href="${base(feed.id)}">Go to the feed</a></p>`,
     session,
+    "feeds",
   );
 }
 
@@ -239,6 +241,21 @@ function budget(job: FeedJobItem["job"]): string {
     return `${range}/h`;
   }
   return "—";
+}
+
+/** The feed's settings in one line: what it matches and where it notifies (its channels linked). */
+function summaryLine(feed: Feed, channels: Channel[]): Html {
+  const parts: (Html | string)[] = [`score ≥ ${feed.minScore}`];
+  parts.push(feed.includes?.length ? `keywords: ${feed.includes.join(", ")}` : "any keywords");
+  if (feed.excludes?.length) parts.push(`not: ${feed.excludes.join(", ")}`);
+  parts.push(feed.platforms?.length ? feed.platforms.join(", ").replaceAll("_", " ") : "all platforms");
+  parts.push(feed.webhookUrl ? "webhook on" : "no webhook");
+  for (const id of feed.channelIds ?? []) {
+    const c = channels.find((x) => x.id === id);
+    parts.push(c ? html`<a href="/dashboard/channels/${encodeURIComponent(id)}">${c.name}</a>` : id);
+  }
+  if (feed.notificationsMuted) parts.push("muted");
+  return html`${parts.map((p, i) => html`${i > 0 && " · "}${p}`)}`;
 }
 
 function settingsSummary(feed: Feed, channels: Channel[]): Html {
@@ -307,19 +324,24 @@ export function feedDetailPage(
 ${pager}`;
   return layout(
     feed.title ?? "Feed",
-    html`<p><a href="/dashboard/feeds">All feeds</a> · <a href="${self}/edit">Edit</a> · <a href="${self}/delete">Delete</a></p>
+    html`<p class="summary">${summaryLine(feed, channels)} · <a href="${self}/edit">Edit</a></p>
+<p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/feeds">All feeds</a></p>
+<h2>Matched jobs</h2>
+<p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>
+${jobs}
+<h2>Settings</h2>
+<details><summary>All settings</summary>
+${settingsSummary(feed, channels)}
+</details>
 <form method="post" action="${self}/mute">${csrfField(session)}<button type="submit">${feed.notificationsMuted ? "Unmute notifications" : "Mute notifications"}</button></form>
 ${
   feed.webhookSecret &&
   html`<form method="post" action="${self}/rotate-secret">${csrfField(session)}<button type="submit">Rotate webhook secret</button></form>
 <p class="muted">Rotating shows a new secret once; the old one keeps signing alongside it for a while so receivers can switch.</p>`
 }
-<h2>Settings</h2>
-${settingsSummary(feed, channels)}
-<h2>Matched jobs</h2>
-<p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>
-${jobs}`,
+<p><a href="${self}/delete">Delete this feed</a></p>`,
     session,
+    "feeds",
   );
 }
 
@@ -330,6 +352,7 @@ export function deleteConfirmPage(session: DashboardSession, feed: Feed): Html {
 <form method="post" action="${base(feed.id)}/delete">${csrfField(session)}<button type="submit" class="danger">Delete feed and its matched jobs</button></form>
 <p><a href="${base(feed.id)}">Cancel</a></p>`,
     session,
+    "feeds",
   );
 }
 

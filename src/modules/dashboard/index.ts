@@ -16,6 +16,8 @@ import { dashboardFeedRoutes } from "./feeds";
 import { dashboardChannelRoutes } from "./channels";
 import { dashboardJobRoutes } from "./job";
 import { dashboardAutoApplyRoutes } from "./auto-apply";
+import { dashboardCompanionRoutes } from "./companion";
+import { dashboardInboxRoutes } from "./inbox";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -135,8 +137,9 @@ export function dashboardRoutes(deps: Deps) {
         },
         HIDDEN,
       )
+      // The inbox (inbox.ts) is the landing page; the account's numbers and charts live here.
       .get(
-        DASHBOARD_PATH,
+        `${DASHBOARD_PATH}/overview`,
         async ({ request, set }) => {
           const session = await signedIn(request, set);
           if (!session) return "";
@@ -186,5 +189,7 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardChannelRoutes(deps))
       .use(dashboardJobRoutes(deps))
       .use(dashboardAutoApplyRoutes(deps))
+      .use(dashboardCompanionRoutes(deps))
+      .use(dashboardInboxRoutes(deps))
   );
 }

@@ -5,7 +5,9 @@ import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
 import type { ClientScore, ScoreComponent } from "../jobs/client-score";
 import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
-import { html, type Html } from "./html";
+import { defaultBid } from "../applications/service";
+import type { FreelancerProfile } from "../../marketplace/driver";
+import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { csrfField, externalLink, layout, when } from "./views";
 
@@ -41,7 +43,7 @@ export interface JobPageOpts {
 
 // ---------- the proposal history chart ----------
 
-const CHART = { width: 360, height: 140, left: 36, right: 12, top: 12, bottom: 24 };
+const CHART = { width: 360, height: 150, left: 44, right: 12, top: 12, bottom: 34 };
 
 /**
  * Proposals over time as a small server-rendered SVG line chart (no script, no
@@ -79,6 +81,8 @@ export function proposalChart(history: HistoryPointView[] | undefined): Html {
 <text x="${left - 4}" y="${baseY}" text-anchor="end" font-size="10" fill="currentColor">0</text>
 <text x="${left}" y="${height - 6}" font-size="10" fill="currentColor">${first.at.slice(0, 16).replace("T", " ")}</text>
 <text x="${width - right}" y="${height - 6}" text-anchor="end" font-size="10" fill="currentColor">${last.at.slice(0, 16).replace("T", " ")}</text>
+<text x="${left + plotW / 2}" y="${height - 18}" text-anchor="middle" font-size="10" fill="currentColor">time (UTC)</text>
+<text x="10" y="${top + plotH / 2}" text-anchor="middle" font-size="10" fill="currentColor" transform="rotate(-90 10 ${top + plotH / 2})">proposals</text>
 ${xy.length > 1 && html`<polyline points="${xy.map((q) => `${q.x},${q.y}`).join(" ")}" fill="none" stroke="currentColor" stroke-width="2"/>`}
 ${xy.map((q) => html`<circle cx="${q.x}" cy="${q.y}" r="3" fill="currentColor"><title>${q.p.proposals} proposals at ${q.p.at}</title></circle>`)}
 </svg>`;
@@ -139,85 +143,244 @@ function errorList(errors: string[] | undefined): Html | false {
   return !!errors?.length && html`<div class="error" role="alert"><p>That did not work:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
 }
 
-function proposalForm(session: DashboardSession, self: string, v: JobFormValues): Html {
+/** A profile the apply form offers, with the freelancer it belongs to. */
+export interface ProfileChoice extends FreelancerProfile {
+  freelancerName: string;
+}
+
+/** The panel's forms post with htmx and get the panel back; the page's forms are plain and get a page. */
+function enhance(panel: string | undefined, action: string): Html | string {
+  return panel === undefined ? "" : html` hx-post="${action}" hx-target="#panel" hx-swap="innerHTML"`;
+}
+
+/** Ids are unique per document; the panel sits next to the list, so its fields carry a prefix. */
+const idOf = (panel: string | undefined, name: string) => (panel === undefined ? name : `p-${name}`);
+
+function panelField(panel: string | undefined): Html | string {
+  return panel === undefined ? "" : html`<input type="hidden" name="panel" value="${panel}">`;
+}
+
+function proposalForm(session: DashboardSession, self: string, v: JobFormValues, panel?: string): Html {
   const effort = v.reasoningEffort ?? "low";
-  return html`<form method="post" action="${self}/proposal">
-${csrfField(session)}
-<label for="reasoningEffort">Reasoning effort</label>
-<select id="reasoningEffort" name="reasoningEffort" aria-describedby="reasoningEffortHelp">${EFFORTS.map(
+  const id = (n: string) => idOf(panel, n);
+  return html`<form method="post" action="${self}/proposal"${enhance(panel, `${self}/proposal`)} hx-disabled-elt="find button" data-progress="${id("progress")}" class="draft-form">
+${csrfField(session)}${panelField(panel)}
+<label for="${id("reasoningEffort")}">Reasoning effort</label>
+<select id="${id("reasoningEffort")}" name="reasoningEffort" aria-describedby="${id("reasoningEffortHelp")}">${EFFORTS.map(
     (e) => html`<option value="${e}"${e === effort ? html` selected` : ""}>${e}</option>`,
   )}</select>
-<p id="reasoningEffortHelp" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
-<button type="submit">Generate a proposal</button>
+<p id="${id("reasoningEffortHelp")}" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
+<button type="submit" data-key="d">Generate a proposal</button>
+<span id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span></span>
 </form>`;
 }
 
-function applyForm(session: DashboardSession, self: string, v: JobFormValues, questions: JobPageData["questions"]): Html {
+/** The profile whose name shares most words with the job's title and skills; the first (primary) on a tie. */
+export function bestProfile(profiles: ProfileChoice[], job: NormalizedJob | null): string | undefined {
+  const words = (t: string) =>
+    new Set(
+      t
+        .toLowerCase()
+        .split(/[^a-z0-9+#]+/)
+        .filter((w) => w.length > 2),
+    );
+  const jobWords = words(`${job?.title ?? ""} ${(job?.skills ?? []).join(" ")}`);
+  let best: ProfileChoice | undefined;
+  let bestScore = -1;
+  for (const p of profiles) {
+    const score = [...words(p.name)].filter((w) => jobWords.has(w)).length;
+    if (score > bestScore) [best, bestScore] = [p, score];
+  }
+  return best?.profileId;
+}
+
+function fieldError(fieldErrors: Record<string, string> | undefined, name: string, id: string): Html | string {
+  const message = fieldErrors?.[name];
+  return message ? html`<p id="${id}Error" class="error-text field-error">${message}</p>` : "";
+}
+
+function applyForm(
+  session: DashboardSession,
+  self: string,
+  v: JobFormValues,
+  data: JobPageData,
+  opts: { fieldErrors?: Record<string, string>; profiles?: ProfileChoice[]; panel?: string },
+): Html {
+  const { panel, fieldErrors } = opts;
+  const id = (n: string) => idOf(panel, n);
   const timeline = v.timeline ?? "";
-  return html`<form method="post" action="${self}/apply">
-${csrfField(session)}
-<label for="coverLetter">Cover letter</label>
-<textarea id="coverLetter" name="coverLetter" rows="14" cols="80" required>${v.coverLetter ?? ""}</textarea>
+  const job = data.job;
+  // Only the bid the job's type takes, filled with the amount apply would send when left empty.
+  const bid = job && job.platform !== "web" ? defaultBid(job) : null;
+  const showHourly = !bid || bid.hourlyRate !== null;
+  const showFixed = !bid || bid.fixedBid !== null;
+  const hourly = v.hourlyRate ?? (bid?.hourlyRate != null ? String(bid.hourlyRate) : "");
+  const fixed = v.fixedBid ?? (bid?.fixedBid != null ? String(bid.fixedBid) : "");
+  const profiles = opts.profiles ?? [];
+  const chosen = v.profileId ?? bestProfile(profiles, job);
+  const described = (name: string, help: string) => (fieldErrors?.[name] ? `${id(name)}Error ${help}` : help);
+  return html`<form method="post" action="${self}/apply"${enhance(panel, `${self}/apply`)} hx-disabled-elt="find button" novalidate>
+${csrfField(session)}${panelField(panel)}
+<label for="${id("coverLetter")}">Cover letter</label>
+<textarea id="${id("coverLetter")}" name="coverLetter" rows="14" cols="80" required>${v.coverLetter ?? ""}</textarea>
 ${
-  questions.length > 0 &&
-  html`<fieldset><legend>Screening questions</legend>${questions.map(
-    (q) => html`<label for="answer_${q.position}">${q.position + 1}. ${q.question}</label>
-<textarea id="answer_${q.position}" name="answer_${q.position}" rows="4" cols="80">${v[`answer_${q.position}`] ?? ""}</textarea>`,
-  )}</fieldset>`
+  data.questions.length > 0 &&
+  html`<fieldset><legend>Screening questions <span class="muted">(every one needs an answer)</span></legend>${data.questions.map((q) => {
+    const name = `answer_${q.position}`;
+    const error = fieldErrors?.[name];
+    return html`<label for="${id(name)}">${q.position + 1}. ${q.question}</label>
+${fieldError(fieldErrors, name, id(name))}
+<textarea id="${id(name)}" name="${name}" rows="4" cols="80" required${error ? html` aria-invalid="true" aria-describedby="${id(name)}Error"` : ""}>${v[name] ?? ""}</textarea>`;
+  })}</fieldset>`
 }
 <fieldset>
 <legend>Bid</legend>
-<label for="hourlyRate">Hourly rate (USD)</label>
-<input type="text" id="hourlyRate" name="hourlyRate" inputmode="decimal" value="${v.hourlyRate ?? ""}" aria-describedby="hourlyRateHelp">
-<p id="hourlyRateHelp" class="muted">Hourly jobs. Empty: the low end of the client's range, else 30.</p>
-<label for="fixedBid">Fixed bid (USD)</label>
-<input type="text" id="fixedBid" name="fixedBid" inputmode="decimal" value="${v.fixedBid ?? ""}" aria-describedby="fixedBidHelp">
-<p id="fixedBidHelp" class="muted">Fixed-price jobs. Empty: the client's budget, else 100.</p>
-<label for="timeline">Timeline</label>
-<select id="timeline" name="timeline"><option value=""${timeline === "" ? html` selected` : ""}>From the posting</option>${TIMELINES.map(
+${
+  profiles.length > 0 &&
+  html`<label for="${id("profileId")}">Profile</label>
+<select id="${id("profileId")}" name="profileId" aria-describedby="${id("profileIdHelp")}">${profiles.map(
+    (p) =>
+      html`<option value="${p.profileId}"${p.profileId === chosen ? html` selected` : ""}>${p.name} — ${p.freelancerName}${p.hourlyRate !== null ? ` (${p.hourlyRate} ${p.currency}/h)` : ""}</option>`,
+  )}</select>
+<p id="${id("profileIdHelp")}" class="muted">Preselected: the profile that best fits the job's title and skills.</p>`
+}
+${
+  showHourly &&
+  html`<label for="${id("hourlyRate")}">Hourly rate (USD)</label>
+${fieldError(fieldErrors, "hourlyRate", id("hourlyRate"))}
+<input type="text" id="${id("hourlyRate")}" name="hourlyRate" inputmode="decimal" value="${hourly}" aria-describedby="${described("hourlyRate", `${id("hourlyRate")}Help`)}">
+<p id="${id("hourlyRate")}Help" class="muted">${bid ? "Filled with the low end of the client's range (else 30)." : "Hourly jobs. Empty: the low end of the client's range, else 30."}</p>`
+}
+${
+  showFixed &&
+  html`<label for="${id("fixedBid")}">Fixed bid (USD)</label>
+${fieldError(fieldErrors, "fixedBid", id("fixedBid"))}
+<input type="text" id="${id("fixedBid")}" name="fixedBid" inputmode="decimal" value="${fixed}" aria-describedby="${described("fixedBid", `${id("fixedBid")}Help`)}">
+<p id="${id("fixedBid")}Help" class="muted">${bid ? "Filled with the client's budget (else 100)." : "Fixed-price jobs. Empty: the client's budget, else 100."}</p>`
+}
+<label for="${id("timeline")}">Timeline</label>
+<select id="${id("timeline")}" name="timeline"><option value=""${timeline === "" ? html` selected` : ""}>From the posting</option>${TIMELINES.map(
     (t) => html`<option value="${t}"${t === timeline ? html` selected` : ""}>${t}</option>`,
   )}</select>
-<label for="boostBids">Boost (Connects)</label>
-<input type="text" id="boostBids" name="boostBids" inputmode="numeric" value="${v.boostBids ?? ""}" aria-describedby="boostBidsHelp">
-<p id="boostBidsHelp" class="muted">Optional extra Connects to boost the proposal. Empty: none.</p>
+<label for="${id("boostBids")}">Boost (Connects)</label>
+<input type="text" id="${id("boostBids")}" name="boostBids" inputmode="numeric" value="${v.boostBids ?? ""}" aria-describedby="${id("boostBids")}Help">
+<p id="${id("boostBids")}Help" class="muted">Optional extra Connects to boost the proposal. Empty: none.</p>
 </fieldset>
 <p class="muted">Applying holds one credit; it is charged only when the application succeeds.</p>
-<button type="submit">Apply</button>
+<button type="submit" data-key="a">Apply</button>
 </form>`;
 }
 
-export function jobPage(session: DashboardSession, data: JobPageData, opts: JobPageOpts = {}): Html {
-  const { archived, job } = data;
+/** An application that is not final is polled (htmx) until it is; without script the page shows it as it was. */
+export function applicationStatus(app: ApplicationRow, ciphertext: string, panel?: string): Html {
+  const moving = app.status === "processing";
+  const label = moving && app.phase === "queued" ? "queued" : app.status.replaceAll("_", " ");
+  const poll = `${jobPath(ciphertext)}/status${panel ? `?panel=${encodeURIComponent(panel)}` : ""}`;
+  return html`<div class="app-status"${moving ? html` hx-get="${poll}" hx-trigger="load delay:1s" hx-swap="outerHTML"` : ""} role="status" aria-live="polite">
+<p>Application: <strong class="badge status-${app.status}">${label}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</p>
+${app.errorMessage && html`<p class="error">${app.errorMessage}</p>`}
+<p><a href="/dashboard/applications">All applications</a></p>
+</div>`;
+}
+
+export interface JobViewOpts extends JobPageOpts {
+  fieldErrors?: Record<string, string>;
+  profiles?: ProfileChoice[];
+}
+
+/** An application in flight or sent: the job shows its status instead of the forms (a failed one may be retried). */
+const isSettledApplication = (app: ApplicationRow | null): app is ApplicationRow => app !== null && app.status !== "failed";
+
+/** The proposal and apply part of a job (page or panel): the forms, or the application's status once applied. */
+function applySections(session: DashboardSession, data: JobPageData, opts: JobViewOpts, panel: string | undefined, h: "h2" | "h3"): Html {
   const self = jobPath(data.ciphertext);
-  const title = String(job?.title ?? archived.title ?? "Untitled job");
-  const description = String(job?.description ?? archived.description ?? "");
-  const url = job?.url ?? "";
-  const skills = job?.skills ?? [];
   const v = opts.values ?? {};
-  return layout(
-    title,
-    html`${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
-${errorList(opts.errors)}
-<p>${externalLink(url, "Open the job posting", html`<span class="muted">No link to the posting.</span>`)} · <code>${data.ciphertext}</code></p>
-<dl class="settings">
+  if (isSettledApplication(data.application)) {
+    return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
+${applicationStatus(data.application, data.ciphertext, panel)}
+${applicationSection(data.application)}`;
+  }
+  return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
+${applicationSection(data.application)}
+${raw(`<${h}>`)}Proposal${raw(`</${h}>`)}
+${proposalForm(session, self, v, panel)}
+${raw(`<${h}>`)}Apply${raw(`</${h}>`)}
+${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles: opts.profiles, panel })}`;
+}
+
+function factsList(data: JobPageData): Html {
+  const { job } = data;
+  const skills = job?.skills ?? [];
+  return html`<dl class="settings">
 <dt>Budget</dt><dd>${job ? dash(budgetText(job)) : "—"}</dd>
 <dt>Job type</dt><dd>${dash(job?.jobType)}</dd>
 <dt>Client country</dt><dd>${dash(job?.clientCountry)}</dd>
 <dt>Skills</dt><dd>${skills.length ? skills.join(", ") : "—"}</dd>
 <dt>Published</dt><dd>${job?.publishTimeTs ? when(job.publishTimeTs) : "—"}</dd>
-</dl>
+</dl>`;
+}
+
+export function jobPage(session: DashboardSession, data: JobPageData, opts: JobViewOpts = {}): Html {
+  const { archived, job } = data;
+  const title = String(job?.title ?? archived.title ?? "Untitled job");
+  const description = String(job?.description ?? archived.description ?? "");
+  const url = job?.url ?? "";
+  return layout(
+    title,
+    html`${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
+${errorList(opts.errors)}
+<p>${externalLink(url, "Open the job posting", html`<span class="muted">No link to the posting.</span>`)} · <code>${data.ciphertext}</code></p>
+${factsList(data)}
 <h2>Description</h2>
 <pre class="wrap">${description}</pre>
 <h2>Client</h2>
 ${clientSection(archived.clientScore)}
 <h2>Proposal activity</h2>
 ${activitySection(archived.proposalActivity)}
-<h2>Your application</h2>
-${applicationSection(data.application)}
-<h2>Proposal</h2>
-${proposalForm(session, self, v)}
-<h2>Apply</h2>
-${applyForm(session, self, v, data.questions)}`,
+${applySections(session, data, opts, undefined, "h2")}`,
     session,
+    "inbox",
   );
+}
+
+/**
+ * The same job as the inbox's side panel (an htmx fragment): description, client
+ * facts and the activity chart first, then the draft and apply forms, which post
+ * to the job page's own handlers and get this panel back.
+ */
+export function jobPanel(session: DashboardSession, data: JobPageData, entryId: string, opts: JobViewOpts = {}): Html {
+  const { archived, job } = data;
+  const title = String(job?.title ?? archived.title ?? "Untitled job");
+  const description = String(job?.description ?? archived.description ?? "");
+  return html`<div class="panel-head"><h2 id="panel-title" tabindex="-1">${title}</h2>
+<p><a href="${jobPath(data.ciphertext)}">Open as a page</a> · ${externalLink(job?.url, "the posting", "")} <button type="button" class="link" data-close-panel hidden>Close</button></p></div>
+${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
+${errorList(opts.errors)}
+${isSettledApplication(data.application) && applySections(session, data, opts, entryId, "h3")}
+${factsList(data)}
+<details open><summary>Description</summary><pre class="wrap">${description}</pre></details>
+<h3>Client</h3>
+${clientSection(archived.clientScore)}
+<h3>Proposal activity</h3>
+${activitySection(archived.proposalActivity)}
+${!isSettledApplication(data.application) && applySections(session, data, opts, entryId, "h3")}
+${data.application && applicationBadge(data.application, entryId, true)}`;
+}
+
+export function noApplication(): Html {
+  return html`<div class="app-status"><p>You have not applied to this job.</p></div>`;
+}
+
+/**
+ * The application's badge on an inbox card (an empty placeholder without one). While the application is
+ * in flight it polls its entry's status (htmx) and replaces itself until the status is final; `oob` sends it
+ * along with the panel so the card follows an application made there.
+ */
+export function applicationBadge(app: ApplicationRow | null, entryId: string, oob = false): Html {
+  const swap = oob ? html` hx-swap-oob="true"` : "";
+  if (!app) return html`<span id="card-status-${entryId}"${swap}></span>`;
+  const moving = app.status === "processing";
+  const label = moving && app.phase === "queued" ? "queued" : app.status.replaceAll("_", " ");
+  const poll = moving ? html` hx-get="/dashboard/inbox/${encodeURIComponent(entryId)}/status" hx-trigger="load delay:1s" hx-swap="outerHTML"` : "";
+  return html`<span id="card-status-${entryId}"${swap}${poll}><span class="badge status-${app.status}">Application: ${label}</span></span>`;
 }

@@ -4,12 +4,27 @@ import type { Deps } from "../../deps";
 import { AppError, clientMessage, validationDetails } from "../../errors";
 import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
-import { apply, defaultBid } from "../applications/service";
+import { apply, defaultBid, freelancers } from "../applications/service";
 import { getArchivedJob } from "../archive/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal } from "../proposals/service";
-import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails } from "./http";
+import { triageInboxItem } from "../feeds/service";
+import {
+  dashboardGuard,
+  HIDDEN,
+  page,
+  redirect,
+  type ResponseState,
+  formValues,
+  numberOrText,
+  errorAsPage,
+  errorDetails,
+  field,
+  fragment,
+  isHtmx,
+} from "./http";
+import { isUuid } from "../../lib/ids";
 import * as jobViews from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
@@ -45,6 +60,14 @@ function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<stri
   if (Object.keys(proposal).length) body.proposal = proposal;
   return body;
 }
+
+/** The feed entry whose inbox panel asked (htmx only: `panel` in the form or the query); undefined for the job page. */
+function panelOf(request: Request, body: unknown): string | undefined {
+  const panel = field(body, "panel") ?? new URL(request.url).searchParams.get("panel") ?? undefined;
+  return isHtmx(request) && panel !== undefined && isUuid(panel) ? panel : undefined;
+}
+
+const isSettled = (data: jobViews.JobPageData) => data.application !== null && data.application.status !== "failed";
 
 export function dashboardJobRoutes(deps: Deps) {
   const guard = dashboardGuard(deps);
@@ -82,72 +105,144 @@ export function dashboardJobRoutes(deps: Deps) {
     }
   }
 
-  return new Elysia({ name: "dashboard-job" })
-    .get(
-      `${JOBS}/:ciphertext`,
-      async ({ request, set, params }) => {
-        const opened = await open(request, set, params.ciphertext);
-        if (typeof opened === "string") return opened;
-        return page(set, jobViews.jobPage(opened.session, opened.data));
-      },
-      HIDDEN,
-    )
-    .post(
-      `${JOBS}/:ciphertext/proposal`,
-      async ({ request, set, params, body }) => {
-        const opened = await open(request, set, params.ciphertext, body);
-        if (typeof opened === "string") return opened;
-        const { session, data } = opened;
-        const values = formValues(body);
-        const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
-        if (!Value.Check(GenerateProposalBody, input)) {
-          const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-          return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
-        }
-        try {
-          // The letter states the bid apply would send for this job, and the apply form is filled with that
-          // same bid, so the letter and the application agree unless the user changes one of them.
-          const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-          const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
-          const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
-          if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
-          if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
-          for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
-          return page(set, jobViews.jobPage(session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." }));
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          if (err.status >= 500) {
-            // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
-            deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
-            return page(set, jobViews.jobPage(session, data, { values, errors: [clientMessage(err)] }), 502);
+  /** The freelancer's profiles for the apply form's picker; none (the primary profile is used) when the marketplace cannot list them. */
+  async function profileChoices(session: DashboardSession): Promise<jobViews.ProfileChoice[]> {
+    try {
+      const { freelancers: list } = await freelancers(deps, await sessionAuth(deps, session));
+      return list.flatMap((f) => f.profiles.map((p) => ({ ...p, freelancerName: f.name })));
+    } catch (err) {
+      deps.log.warn("dashboard: could not list profiles for the apply form", {
+        accountId: session.accountId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return [];
+    }
+  }
+
+  /** Marks the session's feed entry read; an entry of another account (or none) is left alone. */
+  async function markRead(session: DashboardSession, entryId: string): Promise<void> {
+    try {
+      await triageInboxItem(deps, await sessionAuth(deps, session), entryId, { read: true });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== "not_found") throw err;
+    }
+  }
+
+  /**
+   * The answer to a job form: the inbox's side panel when htmx posted it from there (its
+   * `panel` field names the feed entry), else the whole job page.
+   */
+  async function render(
+    request: Request,
+    set: ResponseState,
+    body: unknown,
+    session: DashboardSession,
+    data: jobViews.JobPageData,
+    opts: jobViews.JobViewOpts,
+    status = 200,
+  ): Promise<string> {
+    const full = { ...opts, profiles: isSettled(data) ? [] : await profileChoices(session) };
+    const panel = panelOf(request, body);
+    if (panel !== undefined) return fragment(set, jobViews.jobPanel(session, data, panel, full), status);
+    return page(set, jobViews.jobPage(session, data, full), status);
+  }
+
+  return (
+    new Elysia({ name: "dashboard-job" })
+      .get(
+        `${JOBS}/:ciphertext`,
+        async ({ request, set, params }) => {
+          const opened = await open(request, set, params.ciphertext);
+          if (typeof opened === "string") return opened;
+          const panel = panelOf(request, undefined);
+          // Opening a job in the inbox's panel reads it (the SameSite=Strict cookie keeps other sites from making this request).
+          if (panel !== undefined) await markRead(opened.session, panel);
+          return render(request, set, undefined, opened.session, opened.data, {});
+        },
+        HIDDEN,
+      )
+      // The application's status alone, which the page and the panel poll (htmx) until it is final.
+      .get(
+        `${JOBS}/:ciphertext/status`,
+        async ({ request, set, params, query }) => {
+          const opened = await open(request, set, params.ciphertext);
+          if (typeof opened === "string") return opened;
+          const { data } = opened;
+          const panel = typeof query.panel === "string" && isUuid(query.panel) ? query.panel : undefined;
+          if (!data.application) return fragment(set, jobViews.noApplication());
+          return fragment(set, jobViews.applicationStatus(data.application, data.ciphertext, panel));
+        },
+        HIDDEN,
+      )
+      .post(
+        `${JOBS}/:ciphertext/proposal`,
+        async ({ request, set, params, body }) => {
+          const opened = await open(request, set, params.ciphertext, body);
+          if (typeof opened === "string") return opened;
+          const { session, data } = opened;
+          const values = formValues(body);
+          const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
+          if (!Value.Check(GenerateProposalBody, input)) {
+            const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
+            return render(request, set, body, session, data, { values, errors }, 400);
           }
-          if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-          return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
-        }
-      },
-      HIDDEN,
-    )
-    .post(
-      `${JOBS}/:ciphertext/apply`,
-      async ({ request, set, params, body }) => {
-        const opened = await open(request, set, params.ciphertext, body);
-        if (typeof opened === "string") return opened;
-        const { session, data } = opened;
-        const values = formValues(body);
-        const json = toApplyBody(data.ciphertext, values);
-        if (!Value.Check(ApplyBody, json)) {
-          const errors = validationDetails([...Value.Errors(ApplyBody, json)], "body");
-          return page(set, jobViews.jobPage(session, data, { values, errors }), 400);
-        }
-        try {
-          await apply(deps, await sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
-        } catch (err) {
-          if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
-          if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-          return page(set, jobViews.jobPage(session, data, { values, errors: errorDetails(err) }), err.status);
-        }
-        return redirect(set, `${DASHBOARD_PATH}/applications`);
-      },
-      HIDDEN,
-    );
+          try {
+            // The letter states the bid apply would send for this job, and the apply form is filled with that
+            // same bid, so the letter and the application agree unless the user changes one of them.
+            const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
+            const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
+            const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
+            if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
+            if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
+            for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
+            return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." });
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            if (err.status >= 500) {
+              // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
+              deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
+              return render(request, set, body, session, data, { values, errors: [clientMessage(err)] }, 502);
+            }
+            if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+            return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
+          }
+        },
+        HIDDEN,
+      )
+      .post(
+        `${JOBS}/:ciphertext/apply`,
+        async ({ request, set, params, body }) => {
+          const opened = await open(request, set, params.ciphertext, body);
+          if (typeof opened === "string") return opened;
+          const { session, data } = opened;
+          const values = formValues(body);
+          // Every screening question needs an answer before anything is sent (the marketplace would refuse it later).
+          const fieldErrors: Record<string, string> = {};
+          for (const q of data.questions) {
+            if ((values[`answer_${q.position}`] ?? "").trim() === "")
+              fieldErrors[`answer_${q.position}`] = `Answer question ${q.position + 1} before applying.`;
+          }
+          if (Object.keys(fieldErrors).length > 0) {
+            const errors = Object.values(fieldErrors);
+            return render(request, set, body, session, data, { values, errors, fieldErrors }, 400);
+          }
+          const json = toApplyBody(data.ciphertext, values);
+          if (!Value.Check(ApplyBody, json)) {
+            const errors = validationDetails([...Value.Errors(ApplyBody, json)], "body");
+            return render(request, set, body, session, data, { values, errors }, 400);
+          }
+          try {
+            await apply(deps, await sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
+          } catch (err) {
+            if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
+            if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+            return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
+          }
+          // From the panel: the panel again, now showing the application's status (polled until final).
+          if (panelOf(request, body) !== undefined) return render(request, set, body, session, await load(session, data.ciphertext), {});
+          return redirect(set, `${DASHBOARD_PATH}/applications`);
+        },
+        HIDDEN,
+      )
+  );
 }

@@ -5,6 +5,7 @@ import { aiUsageCalls } from "../accounts/repo";
 import { statusCountsSince } from "../applications/repo";
 import { entryCountsPerFeed } from "../feeds/repo";
 import { configuredSourceNames } from "../intake/registry";
+import { companionSourceName } from "../intake/companion";
 import { listSourceStates } from "../intake/repo";
 import { html, type Html } from "./html";
 
@@ -84,13 +85,19 @@ export interface SourceStatus {
   consecutiveFailures: number;
 }
 
-/** Every source this server polls (global, not per account), with its last poll as recorded. */
-export async function sourceStatuses(db: Db, config: Config): Promise<SourceStatus[]> {
+/**
+ * Every source this server polls (global, not per account), with its last poll as recorded, and the account's
+ * browser companion once it has reported (its last capture, and "needs you" as its error).
+ */
+export async function sourceStatuses(db: Db, config: Config, accountId?: string): Promise<SourceStatus[]> {
   const states = new Map((await listSourceStates(db)).map((s) => [s.name, s]));
-  return configuredSourceNames(config).map((name) => {
+  const companion = accountId === undefined ? undefined : companionSourceName(accountId);
+  const names = configuredSourceNames(config);
+  if (companion !== undefined && states.has(companion)) names.push(companion);
+  return names.map((name) => {
     const s = states.get(name);
     return {
-      name,
+      name: name === companion ? "browser companion" : name,
       lastPollAtTs: s?.lastPollAtTs ?? null,
       lastNew: s?.lastNew ?? 0,
       // An error is current only while failures continue; a later success clears the streak.

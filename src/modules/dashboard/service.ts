@@ -105,7 +105,7 @@ export async function overview(deps: DashboardDeps & { config: Config }, session
     applications: await ov.applicationCounts(deps.db, session.accountId, nowTs),
     matches,
     webhookProblems: await feedsWithWebhookProblems(deps.db, session.accountId),
-    sources: await ov.sourceStatuses(deps.db, deps.config),
+    sources: await ov.sourceStatuses(deps.db, deps.config, session.accountId),
   };
 }
 

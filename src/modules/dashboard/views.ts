@@ -34,9 +34,26 @@ function tokenField(csrf: string): Html {
   return html`<input type="hidden" name="csrf" value="${csrf}">`;
 }
 
-export function layout(title: string, body: Html, session?: DashboardSession): Html {
+/** The dashboard's sections, in the navigation's order; a page names the one it belongs to. */
+const SECTIONS = [
+  { id: "inbox", href: "/dashboard", label: "Inbox" },
+  { id: "overview", href: "/dashboard/overview", label: "Overview" },
+  { id: "feeds", href: "/dashboard/feeds", label: "Feeds" },
+  { id: "applications", href: "/dashboard/applications", label: "Applications" },
+  { id: "auto-apply", href: "/dashboard/auto-apply", label: "Auto-apply" },
+  { id: "channels", href: "/dashboard/channels", label: "Channels" },
+  { id: "freelancers", href: "/dashboard/freelancers", label: "Freelancers" },
+  { id: "companion", href: "/dashboard/companion", label: "Browser companion" },
+  { id: "keys", href: "/dashboard/keys", label: "API keys" },
+] as const;
+
+export type Section = (typeof SECTIONS)[number]["id"];
+
+export function layout(title: string, body: Html, session?: DashboardSession, current?: Section, opts: { documentTitle?: string; wide?: boolean } = {}): Html {
   const nav = session
-    ? html`<nav aria-label="Dashboard"><a href="/dashboard">Overview</a><a href="/dashboard/keys">API keys</a><a href="/dashboard/feeds">Feeds</a><a href="/dashboard/channels">Channels</a><a href="/dashboard/applications">Applications</a><a href="/dashboard/auto-apply">Auto-apply</a><a href="/dashboard/freelancers">Freelancers</a></nav>
+    ? html`<nav aria-label="Dashboard">${SECTIONS.map(
+        (s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${s.label}</a>`,
+      )}</nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>
@@ -44,15 +61,16 @@ export function layout(title: string, body: Html, session?: DashboardSession): H
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · jobpilot</title>
+<meta name="color-scheme" content="light dark">
+<title>${opts.documentTitle ?? title} · jobpilot</title>
 <link rel="stylesheet" href="/dashboard/style.css">
-<meta name="htmx-config" content='{"includeIndicatorStyles":false}'>
+<meta name="htmx-config" content='{"includeIndicatorStyles":false,"defaultSettleDelay":0,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'>
 <script src="/dashboard/htmx.js" defer></script>
 <script src="/dashboard/app.js" defer></script>
 </head>
 <body>
 <header><strong>jobpilot</strong>${nav}</header>
-<main>
+<main id="main"${opts.wide ? html` class="wide"` : ""}>
 <h1>${title}</h1>
 ${body}
 </main>
@@ -87,33 +105,55 @@ ${tokenField(csrf)}
   );
 }
 
-/** One feed's matches per day as a small bar chart, with the numbers as a visually hidden table. */
-function matchesChart(f: FeedMatches, locale: string): Html {
+/**
+ * One feed's matches per day as a small bar chart with labelled axes, on the
+ * scale `max` shared by every chart beside it (so equal bars mean equal counts),
+ * with the numbers as a visually hidden table.
+ */
+function matchesChart(f: FeedMatches, locale: string, max: number): Html {
   const barW = 18;
   const gap = 6;
+  const left = 26;
+  const top = 6;
   const h = 48;
-  const max = Math.max(1, ...f.days.map((d) => d.count));
-  const width = f.days.length * (barW + gap) - gap;
-  const day = (ts: number) => {
+  const bottom = 18;
+  const plotW = f.days.length * (barW + gap) - gap;
+  const width = left + plotW;
+  const height = top + h + bottom;
+  const day = (ts: number, opts: Intl.DateTimeFormatOptions) => {
     try {
-      return new Intl.DateTimeFormat(locale, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(ts));
+      return new Intl.DateTimeFormat(locale, { ...opts, timeZone: "UTC" }).format(new Date(ts));
     } catch {
       return new Date(ts).toISOString().slice(0, 10);
     }
   };
   const bars = f.days.map((d, i) => {
     const bh = d.count === 0 ? 1 : Math.max(2, Math.round((d.count / max) * h));
-    return html`<rect x="${i * (barW + gap)}" y="${h - bh}" width="${barW}" height="${bh}" class="${d.count === 0 ? "bar-zero" : "bar"}"></rect>`;
+    return html`<rect x="${left + i * (barW + gap)}" y="${top + h - bh}" width="${barW}" height="${bh}" class="${d.count === 0 ? "bar-zero" : "bar"}"><title>${d.count} on ${day(d.dayStartTs, { day: "numeric", month: "short" })}</title></rect>`;
   });
-  const label = `${f.title}: ${f.total} ${f.total === 1 ? "match" : "matches"} in the last 7 days`;
+  const first = f.days[0]!;
+  const last = f.days[f.days.length - 1]!;
+  const label = `${f.title}: ${f.total} ${f.total === 1 ? "match" : "matches"} in the last 7 days (bars per UTC day, scale 0 to ${max} matches)`;
   return html`<figure class="chart">
 <figcaption><a href="/dashboard/feeds/${f.feedId}">${f.title}</a> <span class="muted">${f.total} in 7 days</span></figcaption>
-<svg role="img" aria-label="${label}" width="${width}" height="${h}" viewBox="0 0 ${width} ${h}" xmlns="http://www.w3.org/2000/svg">${bars}</svg>
+<svg role="img" aria-label="${label}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" xmlns="http://www.w3.org/2000/svg">
+<text x="${left - 4}" y="${top + 8}" text-anchor="end" font-size="10" fill="currentColor">${max}</text>
+<text x="${left - 4}" y="${top + h}" text-anchor="end" font-size="10" fill="currentColor">0</text>
+<line x1="${left - 2}" y1="${top}" x2="${left - 2}" y2="${top + h}" stroke="currentColor" stroke-width="1"/>
+${bars}
+<text x="${left}" y="${height - 4}" font-size="10" fill="currentColor">${day(first.dayStartTs, { day: "numeric", month: "short" })}</text>
+<text x="${width}" y="${height - 4}" text-anchor="end" font-size="10" fill="currentColor">${day(last.dayStartTs, { day: "numeric", month: "short" })}</text>
+</svg>
 <table class="visually-hidden"><caption>Matches per day for ${f.title}</caption>
 <thead><tr><th scope="col">Day (UTC)</th><th scope="col">Matches</th></tr></thead>
-<tbody>${f.days.map((d) => html`<tr><td>${day(d.dayStartTs)}</td><td>${d.count}</td></tr>`)}</tbody>
+<tbody>${f.days.map((d) => html`<tr><td>${day(d.dayStartTs, { weekday: "short", day: "numeric", month: "short" })}</td><td>${d.count}</td></tr>`)}</tbody>
 </table>
 </figure>`;
+}
+
+/** The busiest day of any feed: the one scale the charts side by side share. */
+function sharedMax(matches: FeedMatches[]): number {
+  return Math.max(1, ...matches.flatMap((f) => f.days.map((d) => d.count)));
 }
 
 export function overviewPage(session: DashboardSession, data: OverviewData, locale = "en"): Html {
@@ -132,7 +172,8 @@ export function overviewPage(session: DashboardSession, data: OverviewData, loca
     data.matches.length === 0
       ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds">Create a feed</a> to start matching jobs.</p>`
       : anyMatches
-        ? html`<div class="charts">${data.matches.map((f) => matchesChart(f, locale))}</div>`
+        ? html`<p class="muted">Matches per UTC day; every chart uses the same scale (0 to ${sharedMax(data.matches)} matches a day).</p>
+<div class="charts">${data.matches.map((f) => matchesChart(f, locale, sharedMax(data.matches)))}</div>`
         : html`<p class="empty">No matches in the last 7 days.</p>`;
   const webhookSection =
     data.webhookProblems.length === 0
@@ -186,6 +227,7 @@ ${webhookSection}
 ${sourcesSection}
 </section>`,
     session,
+    "overview",
   );
 }
 
@@ -235,6 +277,7 @@ ${csrfField(session)}
 <button type="submit">Create key</button>
 </form>`,
     session,
+    "keys",
   );
 }
 

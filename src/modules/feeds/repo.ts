@@ -1,8 +1,8 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, max, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
 import { exec, many, one, preparedMany, preparedOne, rawExec, rawInsertMany, tables } from "../../db/query";
 import type { feedJobs, feeds } from "../../db/schema";
-import { jobSummaries, type JobSummary } from "../jobs/repo";
+import { jobsMatching, jobSummaries, type JobSummary } from "../jobs/repo";
 
 export type FeedRow = typeof feeds.$inferSelect;
 export type FeedInsert = typeof feeds.$inferInsert;
@@ -318,7 +318,11 @@ export function findFeedJob(db: Db, feedId: string, id: string): Promise<FeedJob
   );
 }
 
-export function updateFeedJob(db: Db, id: string, changes: { read?: boolean; starredAtTs?: number | null }): Promise<FeedJobRow | undefined> {
+export function updateFeedJob(
+  db: Db,
+  id: string,
+  changes: { read?: boolean; starredAtTs?: number | null; dismissedAtTs?: number | null },
+): Promise<FeedJobRow | undefined> {
   const { feedJobs } = tables(db);
   return one(db, db.update(feedJobs).set(changes).where(eq(feedJobs.id, id)).returning());
 }
@@ -404,4 +408,104 @@ export function matchesOfJob(db: Db, accountId: string, jobCiphertext: string): 
       .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feedJobs.accountId, accountId)))
       .orderBy(feedJobs.matchedAtTs),
   );
+}
+
+/** Which of an account's feed entries the dashboard's inbox shows; every field narrows the list. */
+export interface InboxFilter {
+  feedId?: string;
+  minScore?: number;
+  /** unread, starred or all live entries, or the dismissed ones (to undo a dismissal). */
+  show: "unread" | "starred" | "all" | "dismissed";
+  platform?: string;
+  text?: string;
+  /** Only entries matched after this time (the "N new" badge) … */
+  afterTs?: number;
+  /** … or at or before it (a page of the list stays put while new matches arrive). */
+  untilTs?: number;
+}
+
+function inboxWhere(db: Db, accountId: string, f: InboxFilter): SQL | undefined {
+  const { feeds, feedJobs } = tables(db);
+  const jobs = jobsMatching(db, { platform: f.platform, text: f.text });
+  return and(
+    eq(feeds.accountId, accountId),
+    f.feedId !== undefined ? eq(feedJobs.feedId, f.feedId) : undefined,
+    f.minScore !== undefined ? gte(feedJobs.matchingScore, f.minScore) : undefined,
+    f.show === "dismissed" ? isNotNull(feedJobs.dismissedAtTs) : isNull(feedJobs.dismissedAtTs),
+    f.show === "unread" ? eq(feedJobs.read, false) : undefined,
+    f.show === "starred" ? isNotNull(feedJobs.starredAtTs) : undefined,
+    jobs ? inArray(feedJobs.jobCiphertext, jobs) : undefined,
+    f.afterTs !== undefined ? gt(feedJobs.matchedAtTs, f.afterTs) : undefined,
+    f.untilTs !== undefined ? lte(feedJobs.matchedAtTs, f.untilTs) : undefined,
+  );
+}
+
+export interface InboxEntry extends FeedJobListing {
+  feedTitle: string;
+}
+
+/** Entries with their feed's title, given their job summaries (entries whose job is gone are left out). */
+async function inboxEntries(db: Db, rows: { feedJob: FeedJobRow; feedTitle: string }[]): Promise<InboxEntry[]> {
+  const titles = new Map(rows.map((r) => [r.feedJob.id, r.feedTitle]));
+  return (
+    await withJobs(
+      db,
+      rows.map((r) => r.feedJob),
+    )
+  ).map((l) => ({ ...l, feedTitle: titles.get(l.feedJob.id)! }));
+}
+
+/**
+ * A page of the account's feed entries across all its feeds, newest first, with the total the filter
+ * matches. Read through the account's feeds (their index, then each feed's entries by time).
+ */
+export async function listInbox(
+  db: Db,
+  accountId: string,
+  filter: InboxFilter,
+  page: { limit: number; offset: number },
+): Promise<{ entries: InboxEntry[]; total: number }> {
+  const { feeds, feedJobs } = tables(db);
+  const where = inboxWhere(db, accountId, filter);
+  const total = Number((await one(db, db.select({ n: count() }).from(feedJobs).innerJoin(feeds, eq(feeds.id, feedJobs.feedId)).where(where)))?.n ?? 0);
+  const rows = await many(
+    db,
+    db
+      .select({ feedJob: feedJobs, feedTitle: feeds.title })
+      .from(feedJobs)
+      .innerJoin(feeds, eq(feeds.id, feedJobs.feedId))
+      .where(where)
+      .orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id))
+      .limit(page.limit)
+      .offset(page.offset),
+  );
+  return { entries: await inboxEntries(db, rows), total };
+}
+
+/** How many entries a filter matches and the newest one's match time (the inbox's "N new" badge and its ETag). */
+export async function inboxCount(db: Db, accountId: string, filter: InboxFilter): Promise<{ count: number; newestTs: number | null }> {
+  const { feeds, feedJobs } = tables(db);
+  const row = await one(
+    db,
+    db
+      .select({ n: count(), newest: max(feedJobs.matchedAtTs) })
+      .from(feedJobs)
+      .innerJoin(feeds, eq(feeds.id, feedJobs.feedId))
+      .where(inboxWhere(db, accountId, filter)),
+  );
+  return { count: Number(row?.n ?? 0), newestTs: row?.newest === null || row?.newest === undefined ? null : Number(row.newest) };
+}
+
+/** One of the account's entries with its feed's title; undefined for another account's or none. */
+export async function findInboxEntry(db: Db, accountId: string, id: string): Promise<InboxEntry | undefined> {
+  const { feeds, feedJobs } = tables(db);
+  const row = await one(
+    db,
+    db
+      .select({ feedJob: feedJobs, feedTitle: feeds.title })
+      .from(feedJobs)
+      .innerJoin(feeds, eq(feeds.id, feedJobs.feedId))
+      .where(and(eq(feedJobs.id, id), eq(feeds.accountId, accountId))),
+  );
+  return row ? (await inboxEntries(db, [row]))[0] : undefined;
 }

@@ -360,6 +360,18 @@ export async function listFeedJobs(
   return { jobs: items.map(toFeedJobItem), total, limit, offset };
 }
 
+/** What a read/star/dismiss change writes: a star keeps the time it was first given, and a dismissal also marks read. */
+function entryChanges(existing: repo.FeedJobRow, body: TriageChange, nowTs: number) {
+  const changes: { read?: boolean; starredAtTs?: number | null; dismissedAtTs?: number | null } = {};
+  if (body.read !== undefined) changes.read = body.read;
+  if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? nowTs) : null;
+  if (body.dismissed !== undefined) {
+    changes.dismissedAtTs = body.dismissed ? (existing.dismissedAtTs ?? nowTs) : null;
+    if (body.dismissed) changes.read = true;
+  }
+  return changes;
+}
+
 export async function patchFeedJob(
   deps: FeedsDeps,
   auth: AuthContext,
@@ -374,13 +386,74 @@ export async function patchFeedJob(
     if (!existing) throw notFound("Job not found in this feed");
     if (body.read === undefined && body.starred === undefined)
       throw new AppError("bad_request", "No updatable fields in the request body (updatable: read, starred)");
-    const changes: { read?: boolean; starredAtTs?: number | null } = {};
-    if (body.read !== undefined) changes.read = body.read;
-    if (body.starred !== undefined) changes.starredAtTs = body.starred ? (existing.starredAtTs ?? deps.clock.now()) : null;
-    await repo.updateFeedJob(db, existing.id, changes);
+    await repo.updateFeedJob(db, existing.id, entryChanges(existing, body, deps.clock.now()));
     return (await repo.getFeedJobListing(db, feedId, existing.id))!;
   });
   return toFeedJobItem(listing);
+}
+
+// ---------- the dashboard's inbox: every feed's entries in one list ----------
+
+export type InboxFilter = repo.InboxFilter;
+
+/** A feed entry as the inbox shows it: the API's item plus its feed and when it was dismissed. */
+export interface InboxItem extends FeedJobItem {
+  feedId: string;
+  feedTitle: string;
+  dismissedAt: number | null;
+}
+
+export interface TriageChange {
+  read?: boolean;
+  starred?: boolean;
+  /** "Not interested": the entry leaves the inbox (recorded; it teaches the scorer nothing yet). */
+  dismissed?: boolean;
+}
+
+function toInboxItem(entry: repo.InboxEntry): InboxItem {
+  return { ...toFeedJobItem(entry), feedId: entry.feedJob.feedId, feedTitle: entry.feedTitle, dismissedAt: entry.feedJob.dismissedAtTs };
+}
+
+/** A page of the account's entries across all its feeds, newest first; a filter naming another account's feed is a 404. */
+export async function listInbox(
+  deps: Pick<FeedsDeps, "db">,
+  auth: AuthContext,
+  filter: InboxFilter,
+  page: { limit: number; offset: number },
+): Promise<{ items: InboxItem[]; total: number }> {
+  if (filter.feedId !== undefined) await requireFeed(deps, auth, filter.feedId);
+  const { entries, total } = await repo.listInbox(deps.db, auth.accountId, filter, page);
+  return { items: entries.map(toInboxItem), total };
+}
+
+/** How many entries match `filter` and when the newest matched (the inbox's unread count and "N new" badge). */
+export function countInbox(deps: Pick<FeedsDeps, "db">, auth: AuthContext, filter: InboxFilter): Promise<{ count: number; newestTs: number | null }> {
+  return repo.inboxCount(deps.db, auth.accountId, filter);
+}
+
+/** One of the account's entries; another account's (or none) is a 404. */
+export async function getInboxItem(deps: Pick<FeedsDeps, "db">, auth: AuthContext, processedJobId: string): Promise<InboxItem> {
+  const entry = isUuid(processedJobId) ? await repo.findInboxEntry(deps.db, auth.accountId, processedJobId) : undefined;
+  if (!entry) throw notFound("Job not found in your feeds");
+  return toInboxItem(entry);
+}
+
+/** Marks one of the account's entries read or unread, starred or not, dismissed or back (one transaction). */
+export async function triageInboxItem(
+  deps: Pick<FeedsDeps, "db" | "clock">,
+  auth: AuthContext,
+  processedJobId: string,
+  change: TriageChange,
+): Promise<InboxItem> {
+  if (change.read === undefined && change.starred === undefined && change.dismissed === undefined) {
+    throw new AppError("bad_request", "Nothing to change (one of read, starred, dismissed)");
+  }
+  return tx(deps.db, async (db) => {
+    const existing = isUuid(processedJobId) ? await repo.findInboxEntry(db, auth.accountId, processedJobId) : undefined;
+    if (!existing) throw notFound("Job not found in your feeds");
+    await repo.updateFeedJob(db, existing.feedJob.id, entryChanges(existing.feedJob, change, deps.clock.now()));
+    return toInboxItem((await repo.findInboxEntry(db, auth.accountId, existing.feedJob.id))!);
+  });
 }
 
 const CIPHERTEXT = /^~[0-9A-Za-z]{1,99}$/;

@@ -428,3 +428,27 @@ export function clientScore(doc: unknown, nowTs: number): ClientScore {
   if (score === null && !hasHistory(f)) facts.push("No hiring history on record");
   return { score, label: scoreLabel(score), components, flags: flagsOf(f, nowTs), perks: perksOf(f), facts };
 }
+
+/** The client facts a job's card shows at a glance (null = unknown), read by the same rules as the score. */
+export interface ClientBasics {
+  name: string | null;
+  spent: number | null;
+  rating: number | null;
+  reviews: number | null;
+  /** Share of posted jobs that led to a hire, 0–1. */
+  hireRate: number | null;
+  paymentVerified: boolean | null;
+}
+
+export function clientBasics(doc: unknown): ClientBasics {
+  let f: ClientFacts;
+  try {
+    f = readClientFacts(doc);
+  } catch {
+    f = readClientFacts(undefined);
+  }
+  const { auth, pub } = detailRoots(doc);
+  const companyName = (root: ReturnType<typeof obj>) => str(obj(obj(obj(root?.buyer)?.info)?.company)?.name);
+  const name = companyName(auth) ?? companyName(pub) ?? null;
+  return { name, spent: f.spent, rating: f.rating, reviews: f.reviews, hireRate: hireRate(f), paymentVerified: f.paymentVerified };
+}

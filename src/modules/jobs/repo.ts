@@ -217,3 +217,42 @@ export function documentsOfCompany(db: Db, companyId: string): Promise<{ ciphert
     db.select({ ciphertext: jobs.ciphertext, document: jobs.document, exploredAtTs: jobs.exploredAtTs }).from(jobs).where(eq(jobs.companyId, companyId)),
   );
 }
+
+/** Full rows of these archived jobs by ciphertext, in one read (a page of the dashboard's inbox). */
+export async function findJobs(db: Db, ciphertexts: readonly string[]): Promise<Map<string, JobRow>> {
+  if (ciphertexts.length === 0) return new Map();
+  const { jobs } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .select()
+      .from(jobs)
+      .where(inArray(jobs.ciphertext, [...new Set(ciphertexts)])),
+  );
+  return new Map(rows.map((r) => [r.ciphertext, r]));
+}
+
+/** `text` as a LIKE pattern that matches it anywhere, its own % _ and \ taken literally (ESCAPE '\'). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The ciphertexts of archived jobs on `platform` whose title or document (skills, description) contains
+ * `text` in any case, as a subquery for another module's `IN (…)`, so a list filtered by job facts stays one
+ * statement while only this module names the jobs table. Null when there is nothing to filter on.
+ */
+export function jobsMatching(db: Db, filter: { platform?: string; text?: string }) {
+  const { jobs } = tables(db);
+  const conditions = [];
+  if (filter.platform) conditions.push(eq(jobs.platform, filter.platform as JobRow["platform"]));
+  if (filter.text) {
+    const pattern = containsPattern(filter.text);
+    conditions.push(sql`(lower(${jobs.title}) LIKE ${pattern} ESCAPE '\\' OR lower(${jobs.document}) LIKE ${pattern} ESCAPE '\\')`);
+  }
+  if (conditions.length === 0) return null;
+  return db
+    .select({ ciphertext: jobs.ciphertext })
+    .from(jobs)
+    .where(and(...conditions));
+}

@@ -12,6 +12,7 @@ import { archiveWithoutMatching } from "../jobs/archive";
 import { clientScore } from "../jobs/client-score";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { readNormalizedJob } from "../jobs/read-normalized";
 import type { WebhookPayload } from "./model";
 import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
 
@@ -67,15 +68,15 @@ async function matchedPayload(
   input: { eventId: string; createdAtTs: number; feed: { id: string; title: string }; match: FeedJobRow; jobCiphertext: string },
 ): Promise<WebhookPayload | null> {
   const { match } = input;
-  const row = await findJob(db, input.jobCiphertext);
-  const job = row ? normalizeJob(row.document) : null;
-  if (!row || !job?.ok) return null;
+  const read = await readNormalizedJob(db, input.jobCiphertext);
+  if (!read) return null;
+  const { row, job } = read;
   const payload = buildJobMatchedPayload({
     eventId: input.eventId,
     createdAtTs: input.createdAtTs,
     feed: input.feed,
     match: { processedJobId: match.id, matchingScore: match.matchingScore, scoreReason: match.scoreReason, matchedAtTs: match.matchedAtTs },
-    job: job.job,
+    job,
     source: row.source,
   });
   return withClientScore(payload, row.document, clock.now());

@@ -29,6 +29,8 @@ export interface GenerateOptions {
   index: number;
   /** Unix ms "now" from the injected clock; publishTime and exploredAt derive from it. */
   nowTs: number;
+  /** The job's numeric id, when the caller must be able to find the job again by it (the sandbox website); derived from the rest otherwise. */
+  id?: string;
 }
 
 /** Sandbox jobs link to a reserved example domain (RFC 2606), never to the real marketplace. */
@@ -89,9 +91,9 @@ function describe(rng: Rng, niche: Niche, vars: Record<string, string | number>,
 }
 
 /** The n-th sandbox job of a run. Same inputs, same document; see the module comment. */
-export function generateJob({ seed, index, nowTs }: GenerateOptions): JobDocument {
+export function generateJob({ seed, index, nowTs, id: givenId }: GenerateOptions): JobDocument {
   const rng = new Rng(`job|${seed}|${index}|${nowTs}`);
-  const id = numericId(`job|${seed}|${index}|${nowTs}`);
+  const id = givenId ?? numericId(`job|${seed}|${index}|${nowTs}`);
   const ciphertext = `~02${id}`;
   const company = pickCompany(rng, seed, nowTs);
   const niche = rng.chance(0.7) ? rng.pick(company.niches) : rng.weighted(cat.NICHES, (n) => n.weight);

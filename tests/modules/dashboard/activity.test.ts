@@ -84,7 +84,7 @@ describe("dashboard activity pages", () => {
     expect(res.status, show(res)).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(res.text).toContain("No applications yet — apply to a job from a feed");
-    expect(res.text).toContain('<a href="/dashboard/applications">Applications</a>');
+    expect(res.text).toContain('<a href="/dashboard/applications" aria-current="page">Applications</a>');
     expect(res.text).toContain('<a href="/dashboard/freelancers">Freelancers</a>');
     expect(res.text).not.toContain("http-equiv");
   });

@@ -181,7 +181,7 @@ describe("dashboard pages", () => {
     const created = await t.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "Go", minScore: 5 } });
     expect(created.status, show(created)).toBe(201);
     const { token } = await signIn(apiKey);
-    const res = await get("/dashboard", token);
+    const res = await get("/dashboard/overview", token);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.text).toContain("Acme Ltd");
@@ -268,7 +268,7 @@ describe("dashboard pages", () => {
     const { token, csrf } = await signIn(apiKey);
     const created = await post("/dashboard/keys", token, { label: `<script>alert('label')</script>`, csrf });
     expect(created.status).toBe(200);
-    const overview = await get("/dashboard", token);
+    const overview = await get("/dashboard/overview", token);
     const keys = await get("/dashboard/keys", token);
     for (const page of [overview.text, keys.text, created.text]) expect(foreignScripts(page)).toEqual([]);
     expect(overview.text).toContain("&lt;script&gt;alert(&quot;name&quot;)&lt;/script&gt;");
@@ -355,7 +355,7 @@ describe("dashboard sessions", () => {
     expect(first.status, show(first)).toBe(303);
     expect(first.headers.get("location")).toBe("/dashboard");
     const session = sessionCookie(first);
-    const overview = await get("/dashboard", session);
+    const overview = await get("/dashboard/overview", session);
     expect(overview.text).toContain("Linked");
     expect((await sessionRows())[0]!.key_id).toBeNull();
 

@@ -166,11 +166,15 @@ describe("dashboard job page", () => {
     expect(page.text).toContain(status.body.queueId);
     expect(page.text).toContain("Hello, I can help.");
 
-    const again = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: "Second <try>", hourlyRate: "60" });
+    // The page now shows the application's status instead of the forms.
+    expect(page.text).toContain('Application: <strong class="badge status-applied">applied</strong>');
+    expect(page.text).not.toContain(`action="${path(cipher)}/apply"`);
+
+    // A form posted from an older copy of the page is refused, and the page shows the application as it is.
+    const again = await post(`${path(cipher)}/apply`, token, { csrf, coverLetter: "Second <try>", answer_0: "Still me.", hourlyRate: "60" });
     expect(again.status, show(again)).toBe(409);
     expect(again.text).toContain("already applied");
-    expect(again.text).toContain("Second &lt;try&gt;</textarea>");
-    expect(again.text).toContain('value="60"');
+    expect(again.text).toContain(status.body.queueId);
     expect(await countApps()).toBe(1);
   });
 

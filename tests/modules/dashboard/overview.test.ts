@@ -24,7 +24,7 @@ async function signIn(apiKey: string, headers: Record<string, string> = {}) {
   const token = /^jp_session=([^;]*)/.exec(res.headers.get("set-cookie") ?? "")![1]!;
   return (extra: Record<string, string> = {}) =>
     t.app
-      .handle(new Request("http://localhost/dashboard", { headers: { cookie: `jp_session=${token}`, ...headers, ...extra } }))
+      .handle(new Request("http://localhost/dashboard/overview", { headers: { cookie: `jp_session=${token}`, ...headers, ...extra } }))
       .then(async (r) => ({ status: r.status, text: await r.text() }));
 }
 
@@ -133,7 +133,12 @@ describe("dashboard overview", () => {
     expect(text).toMatch(/status-not_available">not available<\/span><\/th><td>0<\/td><td>1<\/td>/);
     // Charts: one SVG per feed, accessible, titles escaped everywhere.
     expect(text.match(/<svg role="img"/g)).toHaveLength(2);
-    expect(text).toContain(`aria-label="&lt;Go&gt; &amp; &quot;Rust&quot;: 3 matches in the last 7 days"`);
+    expect(text).toMatch(/aria-label="&lt;Go&gt; &amp; &quot;Rust&quot;: 3 matches in the last 7 days \(bars per UTC day, scale 0 to \d+ matches\)"/);
+    // Charts side by side share one scale (the busiest day of any feed), and label their axes.
+    const scales = [...text.matchAll(/scale 0 to (\d+) matches\)"/g)].map((m) => m[1]);
+    expect(scales).toHaveLength(2);
+    expect(new Set(scales).size).toBe(1);
+    expect(text).toContain("every chart uses the same scale");
     expect(text).toContain(`<caption>Matches per day for &lt;Go&gt; &amp; &quot;Rust&quot;</caption>`);
     expect(text).not.toContain("<Go>");
     expect(text).toContain('<table class="visually-hidden">');
@@ -204,7 +209,7 @@ describe("dashboard overview", () => {
 
   test("the signed-out overview still redirects to sign-in", async () => {
     t = await createTestApp();
-    const res = await get("/dashboard");
+    const res = await get("/dashboard/overview");
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/dashboard/sign-in");
   });

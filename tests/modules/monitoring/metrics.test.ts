@@ -116,6 +116,9 @@ describe("GET /metrics", () => {
       app.clock.advance(10);
       await Bun.sleep(2);
     }
+    // The application's status is final before its worker has ended the submit task (a separate commit):
+    // stopped here, the worker finishes that first, so the scrape sees no submit task left.
+    await worker.stop();
     // Two score tasks wait (no scoring worker here), queued when the jobs came in.
     app.clock.advance(30_000);
     const samples = await scrape(app);

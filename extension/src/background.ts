@@ -1,0 +1,127 @@
+/**
+ * The companion's service worker: the only part that talks to the paired jobpilot server. It posts the jobs
+ * content scripts read, counts them on the badge, and runs watch mode: one pinned background tab cycles through
+ * the saved searches, reloading one every N minutes (jittered ±20 %), skipped while the screen is locked and
+ * paused while the marketplace shows a login or bot-check page ("needs you", reported to the server) until a
+ * marketplace page reads normally again.
+ */
+import type { PageReport, Settings } from "./messages";
+import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
+
+const ALARM = "watch";
+
+const load = () => chrome.storage.local.get(null) as Promise<Settings>;
+const save = (patch: Partial<Settings>) => chrome.storage.local.set(patch);
+
+async function call(settings: Settings, path: string, body: unknown): Promise<Response | null> {
+  if (!settings.server || !settings.apiKey) return null;
+  try {
+    return await fetch(`${settings.server}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": settings.apiKey },
+      body: JSON.stringify(body),
+      credentials: "omit",
+    });
+  } catch {
+    await save({ lastStatus: `could not reach ${settings.server}` });
+    return null;
+  }
+}
+
+async function reportWatch(settings: Settings): Promise<void> {
+  await call(settings, "/api/v1/capture/status", {
+    watch: settings.watchEnabled ? (settings.needsYou ? "paused" : "watching") : "off",
+    needsYou: settings.needsYou ?? null,
+  });
+}
+
+/** The next reload in ms: the test setting, or the interval (at least 2 minutes) ±20 %. */
+function nextDelayMs(settings: Settings): number {
+  if (settings.testIntervalMs && settings.testIntervalMs > 0) return settings.testIntervalMs;
+  const minutes = Math.max(MIN_INTERVAL_MIN, settings.intervalMin ?? DEFAULT_INTERVAL_MIN);
+  return minutes * 60_000 * (0.8 + Math.random() * 0.4);
+}
+
+async function schedule(): Promise<void> {
+  const settings = await load();
+  await chrome.alarms.clear(ALARM);
+  if (!settings.watchEnabled || !settings.watchUrls?.length) return;
+  await chrome.alarms.create(ALARM, { when: Date.now() + nextDelayMs(settings) });
+}
+
+/** Loads the next saved search in the pinned watch tab (made again if the user closed it). */
+async function reloadNext(): Promise<void> {
+  const settings = await load();
+  const urls = settings.watchUrls ?? [];
+  if (!settings.watchEnabled || urls.length === 0 || settings.needsYou) return;
+  if ((await chrome.idle.queryState(60)) === "locked") return;
+  const index = (settings.watchIndex ?? 0) % urls.length;
+  const url = urls[index]!;
+  let tabId = settings.watchTabId;
+  const tab = tabId === undefined ? undefined : await chrome.tabs.get(tabId).catch(() => undefined);
+  if (tab?.id !== undefined) await chrome.tabs.update(tab.id, { url });
+  else tabId = (await chrome.tabs.create({ url, pinned: true, active: false })).id;
+  await save({ watchTabId: tabId, watchIndex: index + 1 });
+}
+
+async function onPage(message: PageReport): Promise<void> {
+  const settings = await load();
+  if (!settings.server || !settings.apiKey) return;
+  const { kind, jobs } = message.extraction;
+  if (kind === "login" || kind === "challenge") {
+    if (settings.needsYou !== kind) {
+      await save({ needsYou: kind, lastStatus: `needs you: the marketplace shows a ${kind === "login" ? "login" : "bot-check"} page` });
+      await chrome.action.setBadgeText({ text: "!" });
+      await reportWatch({ ...settings, needsYou: kind });
+    }
+    return;
+  }
+  if (settings.needsYou && (kind === "search" || kind === "job")) {
+    // The user solved it: the marketplace reads normally again.
+    await save({ needsYou: null });
+    await reportWatch({ ...settings, needsYou: null });
+  }
+  if (jobs.length === 0) return;
+  const res = await call(settings, "/api/v1/capture/jobs", { pageUrl: message.href, jobs });
+  if (!res) return;
+  if (res.status === 401) {
+    await save({ lastStatus: "the server refused the key: pair again" });
+    return;
+  }
+  if (!res.ok) {
+    await save({ lastStatus: `the server answered ${res.status}` });
+    return;
+  }
+  const result = (await res.json()) as { inserted: number; received: number };
+  const sentCount = ((await load()).sentCount ?? 0) + result.received;
+  await save({ sentCount, lastStatus: `sent ${result.received} jobs (${result.inserted} new) at ${new Date().toLocaleTimeString()}` });
+  await chrome.action.setBadgeText({ text: String(sentCount) });
+}
+
+chrome.runtime.onMessage.addListener((message: PageReport, sender) => {
+  // Only this extension's own content scripts report pages.
+  if (sender.id !== chrome.runtime.id || message?.type !== "page") return;
+  void onPage(message);
+});
+
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name !== ALARM) return;
+  void reloadNext().finally(() => void schedule());
+});
+
+chrome.storage.onChanged.addListener((changes) => {
+  if ("watchEnabled" in changes || "watchUrls" in changes || "intervalMin" in changes || "testIntervalMs" in changes) {
+    void (async () => {
+      const settings = await load();
+      await reportWatch(settings);
+      // A new watch starts at once; later reloads follow the interval.
+      if (settings.watchEnabled) await reloadNext();
+      await schedule();
+    })();
+  }
+  if ("needsYou" in changes && changes.needsYou?.newValue == null && changes.needsYou?.oldValue) void schedule();
+});
+
+chrome.action.onClicked.addListener(() => void chrome.runtime.openOptionsPage());
+chrome.runtime.onStartup.addListener(() => void schedule());
+chrome.runtime.onInstalled.addListener(() => void schedule());

@@ -1,0 +1,1 @@
+ALTER TABLE "feed_jobs" ADD COLUMN "dismissed_at_ts" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `feed_jobs` ADD `dismissed_at_ts` integer;

@@ -1,0 +1,219 @@
+import { PLATFORMS } from "../../db/enums";
+import { normalizeCountry } from "../../lib/countries";
+import type { Feed } from "../feeds/model";
+import { budgetText } from "../jobs/service";
+import { html, type Html } from "./html";
+import { filterQuery, INBOX_PAGE_SIZE, type InboxCard, type InboxQuery } from "./inbox-data";
+import { applicationBadge } from "./job-views";
+import type { DashboardSession } from "./model";
+import { csrfField, layout, when } from "./views";
+
+/**
+ * The inbox: every feed's new matches as cards, filters, paging that keeps its
+ * place, triage buttons (plain forms, posted in place by htmx), a side panel
+ * the cards open into (the job page without JavaScript), and a "N new" badge
+ * that polls and inserts new matches only when clicked.
+ */
+
+const INBOX = "/dashboard";
+const jobPath = (ciphertext: string) => `/dashboard/jobs/${encodeURIComponent(ciphertext)}`;
+const entryPath = (id: string) => `/dashboard/inbox/${encodeURIComponent(id)}`;
+
+/** The keyboard shortcuts, shown by `?` and in the README. */
+export const SHORTCUTS = [
+  ["j / k", "next / previous job"],
+  ["o", "open the job in the side panel"],
+  ["s", "star or unstar"],
+  ["x", "dismiss (not interested)"],
+  ["d", "draft a proposal in the panel"],
+  ["a", "apply from the panel"],
+  ["Esc", "close the panel"],
+  ["?", "show these keys"],
+] as const;
+
+/** A country's flag emoji from its regional-indicator letters (decorative: the name follows it). */
+function flag(country: string | null): string {
+  const code = normalizeCountry(country);
+  return code ? String.fromCodePoint(...[...code].map((c) => 0x1f1a5 + c.charCodeAt(0))) : "";
+}
+
+function band(score: number, high: number, mid: number): "high" | "mid" | "low" {
+  return score >= high ? "high" : score >= mid ? "mid" : "low";
+}
+
+function matchBadge(card: InboxCard): Html {
+  const { matchingScore, scoreReason, scoreSource } = card.item;
+  const text = `Match ${Math.round(matchingScore * 10) / 10}/10`;
+  return html`<span class="badge score score-${band(matchingScore, 7, 4)}" title="${scoreReason ?? `Scored by ${scoreSource}`}">${text}</span>${
+    scoreReason && html`<details class="reason"><summary>Why</summary><p>${scoreReason}</p></details>`
+  }`;
+}
+
+function clientBadge(card: InboxCard): Html {
+  if (card.clientScore === null) return html`<span class="badge">${card.clientLabel}</span>`;
+  return html`<span class="badge score score-${band(card.clientScore, 65, 45)}" title="Client score ${card.clientScore}/100">Client ${card.clientScore} · ${card.clientLabel}</span>`;
+}
+
+const money = (n: number) => (n >= 1000 ? `$${Math.round(n / 100) / 10}k` : `$${Math.round(n)}`);
+
+/** The card's facts as short items; unknown ones are left out rather than shown as dashes. */
+function facts(card: InboxCard): (Html | string)[] {
+  const { job, client, item } = card;
+  const out: (Html | string)[] = [];
+  const budget = job ? budgetText(job) : null;
+  if (budget) out.push(budget);
+  if (job?.jobType) out.push(job.jobType === "HOURLY" ? "Hourly" : "Fixed price");
+  const country = job?.clientCountry ?? item.job.clientCountry;
+  if (country || client.name) {
+    out.push(html`<span aria-hidden="true">${flag(country)}</span> ${[client.name, country].filter(Boolean).join(", ")}`);
+  }
+  if (client.paymentVerified === true) out.push(html`<span class="good">Payment verified</span>`);
+  else if (client.paymentVerified === false) out.push(html`<span class="error-text">Payment unverified</span>`);
+  if (client.spent !== null) out.push(`${money(client.spent)} spent`);
+  if (client.rating !== null) out.push(`★ ${client.rating.toFixed(1)}${client.reviews !== null ? ` (${client.reviews})` : ""}`);
+  if (client.hireRate !== null) out.push(`${Math.round(client.hireRate * 100)}% hire rate`);
+  if (card.proposals !== null) out.push(`${card.proposals} proposals${card.competition ? ` · ${card.competition} competition` : ""}`);
+  if (card.connects !== null) out.push(`${card.connects} Connects`);
+  out.push(`via ${item.job.source}`);
+  return out;
+}
+
+function triageButton(session: DashboardSession, card: InboxCard, back: string, action: string, label: string, key?: string): Html {
+  const path = entryPath(card.item.processedJobId);
+  return html`<form method="post" action="${path}" hx-post="${path}" hx-target="#card-${card.item.processedJobId}" hx-swap="outerHTML">${csrfField(session)}<input type="hidden" name="action" value="${action}"><input type="hidden" name="back" value="${back}"><button type="submit" class="small"${key ? html` data-key="${key}"` : ""} aria-label="${label}: ${card.item.job.title}">${label}</button></form>`;
+}
+
+/** One match as a card. `back` is the list's query string, so a form posted without JavaScript returns to the same place. */
+export function inboxCard(session: DashboardSession, card: InboxCard, back: string): Html {
+  const { item } = card;
+  const id = item.processedJobId;
+  const classes = ["card", item.read ? "read" : "unread", item.starredAt ? "starred" : "", item.dismissedAt ? "dismissed" : ""].filter(Boolean).join(" ");
+  if (item.dismissedAt !== null) {
+    return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-label="${item.job.title} (dismissed)">
+<p><span class="muted">Dismissed:</span> ${item.job.title}</p>
+<div class="actions">${triageButton(session, card, back, "undismiss", "Undo")}</div>
+</article>`;
+  }
+  return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}">
+<div class="card-head">
+<h2 id="title-${id}"><a class="open" href="${jobPath(item.job.ciphertext)}" hx-get="${jobPath(item.job.ciphertext)}?panel=${id}" hx-target="#panel" hx-swap="innerHTML">${item.job.title}</a></h2>
+<div class="badges">${!item.read && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}</div>
+</div>
+<p class="meta"><a href="/dashboard/feeds/${encodeURIComponent(item.feedId)}">${item.feedTitle}</a> · posted ${item.job.publishTime ? when(Date.parse(item.job.publishTime)) : "—"} · matched ${when(Date.parse(item.matchedAt))}</p>
+<ul class="facts">${facts(card).map((f) => html`<li>${f}</li>`)}</ul>
+<div class="actions">
+${item.read ? triageButton(session, card, back, "unread", "Mark unread") : triageButton(session, card, back, "read", "Mark read")}
+${item.starredAt !== null ? triageButton(session, card, back, "unstar", "Unstar", "s") : triageButton(session, card, back, "star", "Star", "s")}
+${triageButton(session, card, back, "dismiss", "Dismiss", "x")}
+</div>
+</article>`;
+}
+
+export interface InboxPageData {
+  query: InboxQuery;
+  cards: InboxCard[];
+  total: number;
+  unread: number;
+  /** The newest match time the page shows or knows of: the badge counts matches after it. */
+  sinceTs: number;
+  /** The list's snapshot time (pages past the first are counted up to it). */
+  untilTs: number;
+  feeds: Feed[];
+}
+
+/** The "Older" link (a full page without JavaScript; with htmx it appends the next cards in place). */
+function pager(data: InboxPageData): Html {
+  const { query, cards, total } = data;
+  const next = query.offset + cards.length;
+  const older = next < total ? filterQuery(query.filter, { offset: next, until: data.untilTs }) : null;
+  const newer = query.offset > 0 ? filterQuery(query.filter, { offset: Math.max(0, query.offset - INBOX_PAGE_SIZE), until: data.untilTs }) : null;
+  return html`<nav aria-label="Pages" class="pager" id="pager">${newer !== null && html`<a href="${INBOX}?${newer}" rel="prev">Newer</a>`}${
+    older !== null &&
+    html`<a href="${INBOX}?${older}" rel="next" hx-get="/dashboard/inbox/cards?${older}" hx-target="#pager" hx-swap="outerHTML" hx-push-url="${INBOX}?${older}">Older matches</a>`
+  }</nav>`;
+}
+
+/** More cards for the list and the pager after them (htmx "Older matches"). */
+export function moreCards(session: DashboardSession, data: InboxPageData): Html {
+  const back = filterQuery(data.query.filter, { offset: data.query.offset, until: data.untilTs });
+  return html`${data.cards.map((c) => inboxCard(session, c, back))}${pager(data)}`;
+}
+
+/**
+ * The "N new" badge. It polls (htmx, with the ETag the server sent, so an unchanged answer is a 304) and
+ * inserts the new cards at the top only when clicked, so nothing moves under the reader's pointer.
+ */
+export function newBadge(filter: InboxQuery["filter"], sinceTs: number, count: number, unread: number, oob = false): Html {
+  const poll = `/dashboard/inbox/new?${filterQuery(filter, { since: sinceTs })}`;
+  return html`<div id="new-badge" class="new-badge" hx-get="${poll}" hx-trigger="every 5s" hx-swap="outerHTML" data-unread="${unread}"${oob ? html` hx-swap-oob="true"` : ""}>${
+    count > 0 &&
+    html`<button type="button" hx-get="/dashboard/inbox/fresh?${filterQuery(filter, { since: sinceTs })}" hx-target="#cards" hx-swap="afterbegin">${count} new</button>`
+  }</div>`;
+}
+
+/** New cards for the top of the list, with the badge reset to count from the newest of them. */
+export function freshCards(session: DashboardSession, cards: InboxCard[], filter: InboxQuery["filter"], sinceTs: number, unread: number, back: string): Html {
+  return html`${cards.map((c) => inboxCard(session, c, back))}${newBadge(filter, sinceTs, 0, unread, true)}`;
+}
+
+function filters(data: InboxPageData): Html {
+  const f = data.query.filter;
+  const show = [
+    ["unread", "Unread"],
+    ["starred", "Starred"],
+    ["all", "All"],
+    ["dismissed", "Dismissed"],
+  ] as const;
+  return html`<form method="get" action="${INBOX}" class="filters" role="search" aria-label="Filter matches">
+<div><label for="f-q">Search</label><input type="search" id="f-q" name="q" value="${f.text ?? ""}" maxlength="200" placeholder="title or skill"></div>
+<div><label for="f-feed">Feed</label><select id="f-feed" name="feed"><option value="">All feeds</option>${data.feeds.map(
+    (feed) => html`<option value="${feed.id}"${feed.id === f.feedId ? html` selected` : ""}>${feed.title}</option>`,
+  )}</select></div>
+<div><label for="f-min">Score at least</label><input type="number" id="f-min" name="min" min="0" max="10" step="0.5" value="${f.minScore ?? ""}"></div>
+<div><label for="f-show">Show</label><select id="f-show" name="show">${show.map(
+    ([v, label]) => html`<option value="${v}"${v === f.show ? html` selected` : ""}>${label}</option>`,
+  )}</select></div>
+<div><label for="f-platform">Platform</label><select id="f-platform" name="platform"><option value="">All platforms</option>${PLATFORMS.map(
+    (p) => html`<option value="${p}"${p === f.platform ? html` selected` : ""}>${p.replaceAll("_", " ")}</option>`,
+  )}</select></div>
+<div><button type="submit">Filter</button></div>
+</form>`;
+}
+
+function shortcutsHelp(): Html {
+  return html`<details id="keys-help" class="keys-help"><summary>Keyboard shortcuts</summary><dl>${SHORTCUTS.map(
+    ([k, what]) => html`<dt><kbd>${k}</kbd></dt><dd>${what}</dd>`,
+  )}</dl></details>`;
+}
+
+export function inboxPage(session: DashboardSession, data: InboxPageData): Html {
+  const back = filterQuery(data.query.filter, { offset: data.query.offset, until: data.query.offset > 0 ? data.untilTs : undefined });
+  const from = data.cards.length === 0 ? 0 : data.query.offset + 1;
+  const empty =
+    data.feeds.length === 0
+      ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds/new">Create a feed</a>: the jobs it matches arrive here.</p>`
+      : html`<p class="empty">Nothing here${data.query.filter.show === "unread" ? ": every match is read" : ""}. New matches appear at the top as they arrive.</p>`;
+  return layout(
+    "Inbox",
+    html`${filters(data)}
+<div class="inbox-bar"><p class="muted" id="inbox-count">${data.total === 0 ? "No matches." : `${from}–${data.query.offset + data.cards.length} of ${data.total}, newest first.`} <span id="unread-count" data-unread="${data.unread}">${data.unread} unread</span></p>
+${newBadge(data.query.filter, data.sinceTs, 0, data.unread)}</div>
+<div class="inbox">
+<section aria-label="Matches" class="list">
+<div id="cards">${data.cards.map((c) => inboxCard(session, c, back))}</div>
+${data.cards.length === 0 && empty}
+${pager(data)}
+</section>
+<aside id="panel" class="panel" aria-label="Job details" tabindex="-1"><p class="muted panel-hint">Open a job to read it, draft and apply here.</p></aside>
+</div>
+${shortcutsHelp()}`,
+    session,
+    "inbox",
+    { documentTitle: data.unread > 0 ? `(${data.unread}) Inbox` : "Inbox", wide: true },
+  );
+}
+
+/** A card after a triage action, with the unread count (and so the tab title) brought up to date. */
+export function triagedCard(session: DashboardSession, card: InboxCard, back: string, unread: number): Html {
+  return html`${inboxCard(session, card, back)}<span id="unread-count" data-unread="${unread}" hx-swap-oob="true">${unread} unread</span>`;
+}

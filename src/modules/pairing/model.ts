@@ -1,0 +1,17 @@
+import { t } from "elysia";
+
+export const PAIR_PATH = "/api/v1/companion/pair";
+
+export const PairBody = t.Object(
+  { code: t.String({ minLength: 1, maxLength: 64, description: "The one-time code the dashboard's browser companion page shows." }) },
+  { title: "CompanionPairRequest" },
+);
+
+export const PairResult = t.Object(
+  {
+    accountId: t.String(),
+    keyId: t.String({ description: 'The new key\'s id (labelled "browser companion"; revoke it on the keys page or with `jobpilot key revoke`).' }),
+    apiKey: t.String({ description: "The companion's own API key, shown once." }),
+  },
+  { title: "CompanionPairResult" },
+);

@@ -1,0 +1,58 @@
+/**
+ * Pairing a browser companion: the dashboard makes a one-time code for the signed-in account; the extension's
+ * options page sends it with no key and gets its own API key, labelled "browser companion", back. The key is
+ * an ordinary key (listed and revocable on the keys page); the code is short-lived, stored as its hash, and
+ * works once.
+ */
+import { tx, type Db } from "../../db/client";
+import { AppError } from "../../errors";
+import type { Clock } from "../../lib/clock";
+import { sha256Hex } from "../../lib/hash";
+import { COMPANION_KEY_LABEL } from "../../marketplace/driver";
+import { type AccountsDeps, createKey } from "../accounts/service";
+import * as repo from "./repo";
+
+export const PAIRING_CODE_TTL_MS = 10 * 60_000;
+
+// One label for the pairing that creates the key and the driver choice that looks for it (marketplace/drivers.ts).
+export { COMPANION_KEY_LABEL };
+/** 32 letters and digits without the look-alikes 0/O and 1/I: 12 of them are 60 bits, typed once. */
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH = 12;
+
+export interface PairingCode {
+  code: string;
+  expiresAt: number;
+}
+
+const hashOf = (code: string) => sha256Hex(`jobpilot/companion-pairing/${code.replace(/[\s-]/g, "").toUpperCase()}`);
+
+/** A new code for the account; its earlier unused code stops working. */
+export async function createPairingCode(deps: { db: Db; clock: Clock }, accountId: string): Promise<PairingCode> {
+  // 256 is a multiple of 32: every letter equally likely.
+  const raw = Array.from(crypto.getRandomValues(new Uint8Array(CODE_LENGTH)), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join("");
+  const code = `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8)}`;
+  const now = deps.clock.now();
+  const expiresAt = now + PAIRING_CODE_TTL_MS;
+  await tx(deps.db, async (db) => {
+    await repo.deleteExpiredPairingCodes(db, now);
+    await repo.replacePairingCode(db, { codeHash: hashOf(code), accountId, createdAtTs: now, expiresAtTs: expiresAt });
+  });
+  return { code, expiresAt };
+}
+
+/**
+ * Exchanges a code for a new API key of its account. The code is used up even when the key cannot be made
+ * (the account's key limit): a code is a one-time secret, and a new one is a click away.
+ */
+export async function exchangePairingCode(
+  deps: AccountsDeps & Parameters<typeof createKey>[0],
+  code: string,
+): Promise<{ accountId: string; keyId: string; apiKey: string }> {
+  const taken = await repo.takePairingCode(deps.db, hashOf(code));
+  if (!taken || taken.expiresAtTs < deps.clock.now()) {
+    throw new AppError("not_found", "That pairing code is unknown, used or expired: make a new one on the dashboard's browser companion page");
+  }
+  const { key, apiKey } = await createKey(deps, taken.accountId, COMPANION_KEY_LABEL);
+  return { accountId: taken.accountId, keyId: key.id, apiKey };
+}
