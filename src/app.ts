@@ -91,9 +91,12 @@ export function listenOptions(config: Pick<Config, "host" | "port">) {
   return { hostname: config.host, port: config.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER };
 }
 
-/** The sandbox marketplace is in use: it is the default driver, or JOBPILOT_SOURCES polls it. */
+/**
+ * The sandbox marketplace is in use: it is the default driver (JOBPILOT_MARKETPLACE_DRIVER=sandbox, or unset,
+ * where unpaired accounts use it), or JOBPILOT_SOURCES polls it.
+ */
 export function isSandboxOn(config: Config): boolean {
-  return config.marketplaceDriver === "sandbox" || configuredSourceNames(config).includes("sandbox");
+  return (config.marketplaceDriver ?? "sandbox") === "sandbox" || configuredSourceNames(config).includes("sandbox");
 }
 
 export interface AppOptions {
