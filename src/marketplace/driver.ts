@@ -85,4 +85,6 @@ export interface MarketplaceDriver {
   freelancers(accountId: string): Promise<Freelancer[]>;
   /** Restores an invalidated marketplace session; true when it worked. */
   reconnect(accountId: string): Promise<boolean>;
+  /** Optional: a sentence on a submission still in flight (e.g. waiting for the user's review), or null. */
+  progress?(applicationId: string): Promise<string | null>;
 }

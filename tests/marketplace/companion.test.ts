@@ -389,7 +389,10 @@ describe("companion driver", () => {
       t.clock.advance(TIMEOUT_MS);
       await Bun.sleep(300);
     }
-    expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("processing");
+    // The API says it too, with the spec's status unchanged.
+    const waiting = await statusOf(t, apiKey, queueId);
+    expect(waiting.applicationStatus).toBe("processing");
+    expect(waiting.applicationStatusMessage).toMatch(/^Waiting for your review/);
 
     const dashboard = browser(() => t);
     const page = await dashboard.get("/dashboard/applications", (await dashboard.signIn(apiKey)).token);

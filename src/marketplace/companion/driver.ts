@@ -336,6 +336,17 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
 
     presence,
 
+    async progress(applicationId: string): Promise<string | null> {
+      const open = await repo.openTaskFor(deps.db, applicationId, SUBMIT);
+      if (open?.state === "review") {
+        const until = new Date((open.reviewSinceTs ?? deps.clock.now()) + deps.config.companionReviewTimeoutMs).toISOString();
+        return `Waiting for your review: the browser companion filled the proposal form; check it and click submit yourself before ${until}`;
+      }
+      if (open?.state === "claimed") return "The browser companion is filling in the proposal form";
+      if (open?.state === "queued") return "Waiting for the browser companion (one submission at a time, paced)";
+      return null;
+    },
+
     async task(accountId: string, taskId: string) {
       const row = await repo.findTask(deps.db, taskId);
       return row && row.accountId === accountId ? row : null;
