@@ -9,6 +9,7 @@ import { ManualClock } from "../../src/lib/clock";
 import type { CompanionTask, PageOutcome } from "../../src/marketplace/companion/contract";
 import { createKey, getAccount, revokeKey } from "../../src/modules/accounts/service";
 import { submitApplication } from "../../src/modules/applications/submit.task";
+import { pruneOldRows } from "../../src/modules/maintenance/service";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 import { applyWorker } from "../helpers/apply-worker";
@@ -513,6 +514,24 @@ describe("companion driver", () => {
     await until("the engagement read", () => fake.tasks.some((task) => task.operation.type === "proposal.engagement"));
     await Bun.sleep(50);
     expect(await driver.engagement(queueId, accountId)).toEqual({ viewed: true, replied: false, viewedAt: 1_768_000_000_000 });
+  });
+});
+
+describe("companion tasks and retention", () => {
+  test("tasks that ended before JOBPILOT_RETENTION_DAYS are deleted; open ones stay whatever their age", async () => {
+    const { t, accountId, apiKey, fake } = await setup();
+    const queueId = await queueApplication(t, apiKey); // its freelancers.list was answered: an ended task
+    await fake.stop();
+    expect(await t.deps.drivers.companion.engagement(queueId, accountId)).toBeNull(); // queues a read nobody takes: an open task
+    const { companionTasks } = tables(t.deps.db);
+    const types = async () => (await many(t.deps.db, t.deps.db.select().from(companionTasks))).map((task) => `${task.type} ${task.state}`).sort();
+    expect(await types()).toEqual(["freelancers.list answered", "proposal.engagement queued"]);
+
+    t.clock.advance(89 * 24 * 60 * 60_000);
+    expect((await pruneOldRows(t.deps, { retentionDays: 90, pauseMs: 0 })).companionTasks).toBe(0);
+    t.clock.advance(2 * 24 * 60 * 60_000);
+    expect((await pruneOldRows(t.deps, { retentionDays: 90, pauseMs: 0 })).companionTasks).toBe(1);
+    expect(await types()).toEqual(["proposal.engagement queued"]);
   });
 });
 

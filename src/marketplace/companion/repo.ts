@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, ne } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
 import type { CompanionMode, CompanionTaskState } from "../../db/enums";
 import { exec, many, one, tables } from "../../db/query";
@@ -176,4 +176,22 @@ export async function inReview(db: Db, accountId: string): Promise<Map<string, {
       .where(and(eq(companionTasks.accountId, accountId), eq(companionTasks.type, SUBMIT), eq(companionTasks.state, "review"))),
   );
   return new Map(rows.filter((r) => r.applicationId).map((r) => [r.applicationId!, { reviewSinceTs: r.reviewSinceTs, reviewUrl: r.reviewUrl }]));
+}
+
+/** Retention: deletes up to `limit` tasks that ended (answered, expired, withdrawn) before `beforeTs`; returns how many went. */
+export async function deleteEndedBefore(db: Db, beforeTs: number, limit: number): Promise<number> {
+  const { companionTasks } = tables(db);
+  const ended: CompanionTaskState[] = ["answered", "expired", "cancelled"];
+  const ids = (
+    await many(
+      db,
+      db
+        .select({ id: companionTasks.id })
+        .from(companionTasks)
+        .where(and(inArray(companionTasks.state, ended), lt(companionTasks.endedAtTs, beforeTs)))
+        .limit(limit),
+    )
+  ).map((r) => r.id);
+  if (ids.length > 0) await exec(db, db.delete(companionTasks).where(inArray(companionTasks.id, ids)));
+  return ids.length;
 }
