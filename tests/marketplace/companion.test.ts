@@ -270,6 +270,26 @@ describe("companion driver", () => {
     });
   }
 
+  test("a login redirect within the window: session.reconnect is asked, and the retry submits once the session is back", async () => {
+    const { t, accountId, apiKey, fake } = await setup();
+    let calls = 0;
+    fake.onSubmit = async (task, f) => {
+      if (++calls === 1) return { page: "login_redirect" };
+      f.submitOnMarketplace(task.operation.applicationId);
+      return { page: "submitted" };
+    };
+    const queueId = await queueApplication(t, apiKey);
+    await expect(submitApplication(t.deps, { applicationId: queueId }, attempt(1))).rejects.toThrow(/logged out/);
+    expect(fake.tasks.map((task) => task.operation.type).slice(1)).toEqual(["proposal.submit", "session.reconnect"]);
+    expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("processing");
+    t.clock.advance(GAP_MS);
+    await Bun.sleep(400);
+    await submitApplication(t.deps, { applicationId: queueId }, attempt(2));
+    expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("applied");
+    expect(fake.marketplace).toEqual([queueId]);
+    expect(await getAccount(t.deps, accountId)).toMatchObject({ credits: 2, creditsHeld: 0 });
+  });
+
   test("an outcome body that does not fit its task is a 400 naming the field; another account's task is a 404", async () => {
     const { t, apiKey, fake } = await setup();
     fake.onSubmit = async () => "lost";
