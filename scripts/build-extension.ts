@@ -22,12 +22,15 @@ const manifest = {
   manifest_version: 3,
   name: "jobpilot browser companion",
   version: pkg.version,
-  description: "Brings the marketplace jobs you browse into your own jobpilot server, and watches your saved searches.",
+  description:
+    "Brings the marketplace jobs you browse into your own jobpilot server, watches your saved searches, and fills (or, by choice, sends) your proposals.",
   permissions: ["storage", "alarms", "tabs", "idle"],
   host_permissions: [`${MARKETPLACE_ORIGIN}/*`, ...SANDBOX_MATCHES],
   background: { service_worker: "background.js", type: "module" },
   content_scripts: [{ matches: [`${MARKETPLACE_ORIGIN}/*`, ...SANDBOX_MATCHES], js: ["content.js"], run_at: "document_idle" }],
   options_page: "options.html",
+  // The dashboard's "waiting for your review" link: a page that only brings the review tab to the front.
+  web_accessible_resources: [{ resources: ["focus.html"], matches: ["<all_urls>"] }],
   action: { default_title: "jobpilot companion" },
 };
 
@@ -67,7 +70,7 @@ rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 // The service worker and options page are modules; a content script must be a classic script.
 for (const [entrypoints, format] of [
-  [[join(src, "background.ts"), join(src, "options.ts")], "esm"],
+  [[join(src, "background.ts"), join(src, "options.ts"), join(src, "focus.ts")], "esm"],
   [[join(src, "content.ts")], "iife"],
 ] as const) {
   const built = await Bun.build({ entrypoints: [...entrypoints], outdir: out, target: "browser", format, minify: false });
@@ -77,7 +80,7 @@ for (const [entrypoints, format] of [
   }
 }
 writeFileSync(join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-writeFileSync(join(out, "options.html"), readFileSync(join(src, "options.html")));
+for (const page of ["options.html", "focus.html"]) writeFileSync(join(out, page), readFileSync(join(src, page)));
 const files = readdirSync(out)
   .sort()
   .map((name) => ({ name, data: new Uint8Array(readFileSync(join(out, name))) }));

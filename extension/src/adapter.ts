@@ -46,6 +46,8 @@ export const PATHS = {
   apply: /^\/(?:nx|ab)\/proposals\/job\/(~0[0-9a-f]{2,40})\/apply\/?$/i,
   login: /^\/ab\/account-security\/login\/?$/,
   proposals: /^\/nx\/proposals\/?$/,
+  // unverified: no public source shows a page listing the freelancer's profiles; the sandbox has one for freelancers.list
+  profiles: /^\/nx\/profiles\/?$/,
   // research §2.4 ("Most Recent" at /nx/find-work/most-recent) and the search URL of §3 and the tile scraper
   search: /^\/nx\/search\/jobs\/?$/,
   findWork: /^\/nx\/find-work(?:\/[a-z-]*)?\/?$/,
@@ -123,9 +125,18 @@ export const SELECTORS = {
     seen: "2026-06",
   },
   applyError: { css: [".up-alert-danger", ".up-alert-error", '[role="alert"]'], source: `${RESEARCH} §3.3 step 9`, seen: "2026-06" },
+  // Part 2 (submitting): the page that answers an apply URL when the job cannot take this proposal, and its heading.
+  applyRefusal: { css: [".fe-proposal-job-details-error", ".up-alert-danger", ".up-alert-error"], source: `${RESEARCH} §3.3 step 5`, seen: "2026-11" },
+  pageHeading: { css: ["h1", "h2"], source: `${RESEARCH} §3.3 step 5 (h1, h2 are read with the alerts)`, seen: "2026-11" },
+  applyQuestionInput: { css: ["textarea", 'div[contenteditable="true"]'], source: `${RESEARCH} §3.2 (a textarea per question)`, seen: "2026-11" },
+  applySubmitted: { css: ['[data-test="proposal-submitted"]', ".up-alert-success"], source: `${SANDBOX_ONLY}; the real site shows a toast`, seen: "2026-11" },
   // "My proposals".
   proposalList: { css: ['[data-test="proposal-list"]'], source: "research §3.1 (an MCP server scrapes it on /nx/proposals)", seen: "2026-06" },
   proposalItem: { css: ['[data-test="proposal-item"]'], source: SANDBOX_ONLY, seen: "2026-06" },
+  /** A proposal item's job link, when the item has no data-job-ciphertext (the real list's markup is not documented). */
+  proposalJobLink: { css: ['a[href*="/jobs/"]'], source: SANDBOX_ONLY, seen: "2026-11" },
+  // The freelancer's profiles (freelancers.list): the sandbox's page; no public source documents the real one.
+  profileItem: { css: ['[data-test="freelancer-profile"]'], source: SANDBOX_ONLY, seen: "2026-11" },
 } as const satisfies Record<string, SelectorEntry>;
 
 export type SelectorName = keyof typeof SELECTORS;
@@ -136,6 +147,31 @@ export const TEXT_PATTERNS = {
   availableConnects: /Available\s+Connects\s*[:-]?\s*(\d+)/i,
   unavailable: /no longer available|closed|access denied|not found|private/i,
   challengeTitle: /^just a moment/i,
+  // Part 2: what an apply page's alert says (research §3.4; the eligibility wording is not verified there).
+  notEligible: /not eligible|only accept(?:s|ing)? (?:proposals|freelancers)|located in the (?:U\.S\.|United States)|Job Success Score of at least/i,
+  moreConnects: /more Connects needed|not enough Connects|buy (?:additional )?Connects/i,
+  /** The sandbox's own "Needs 24 Connects; 6 available" sentence. */
+  connectsNumbers: /Needs\s+(\d+)\s+Connects;\s*(\d+)\s+available/i,
+} as const;
+
+/**
+ * Attributes read from "my proposals" items and the sandbox's profile items. unverified: the sandbox's own
+ * markup (research §3.1 names only the list's data-test); on the real site an item without them is matched by its job link.
+ */
+export const ATTRIBUTES = {
+  proposalJob: "data-job-ciphertext",
+  proposalId: "data-proposal-id",
+  proposalStatus: "data-status",
+  proposalViewed: "data-viewed",
+  proposalReplied: "data-replied",
+  freelancerId: "data-freelancer-id",
+  freelancerName: "data-freelancer-name",
+  freelancerRate: "data-freelancer-rate",
+  profileId: "data-profile-id",
+  profileType: "data-profile-type",
+  profileName: "data-profile-name",
+  profileRate: "data-profile-rate",
+  profileCurrency: "data-currency",
 } as const;
 
 // ---------------------------------------------------------------------------
@@ -159,7 +195,7 @@ export function sitePath(href: string, sandboxOrigins: readonly string[]): strin
   return null;
 }
 
-export type PageKind = "job" | "search" | "apply" | "proposals" | "login" | "challenge" | "other";
+export type PageKind = "job" | "search" | "apply" | "proposals" | "profiles" | "login" | "challenge" | "other";
 
 export function first(root: DomDocument | DomElement, name: SelectorName): DomElement | null {
   for (const css of SELECTORS[name].css) {
@@ -169,7 +205,7 @@ export function first(root: DomDocument | DomElement, name: SelectorName): DomEl
   return null;
 }
 
-function all(root: DomDocument | DomElement, name: SelectorName): DomElement[] {
+export function all(root: DomDocument | DomElement, name: SelectorName): DomElement[] {
   for (const css of SELECTORS[name].css) {
     const found = Array.from(root.querySelectorAll(css));
     if (found.length > 0) return found;
@@ -177,8 +213,8 @@ function all(root: DomDocument | DomElement, name: SelectorName): DomElement[] {
   return [];
 }
 
-const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-const textOf = (el: DomElement | null) => clean(el?.textContent);
+export const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
+export const textOf = (el: DomElement | null) => clean(el?.textContent);
 
 /** What kind of marketplace page this is; login and challenge pages win over the URL (a redirect keeps some paths). */
 export function classifyPage(doc: DomDocument, path: string): PageKind {
@@ -188,6 +224,7 @@ export function classifyPage(doc: DomDocument, path: string): PageKind {
   if (PATHS.job.test(path)) return "job";
   if (PATHS.search.test(path) || PATHS.findWork.test(path)) return "search";
   if (PATHS.proposals.test(path)) return "proposals";
+  if (PATHS.profiles.test(path)) return "profiles";
   return "other";
 }
 

@@ -3,12 +3,16 @@
  * content scripts read, counts them on the badge, and runs watch mode: one pinned background tab cycles through
  * the saved searches, reloading one every N minutes (jittered ±20 %), skipped while the screen is locked and
  * paused while the marketplace shows a login or bot-check page ("needs you", reported to the server) until a
- * marketplace page reads normally again.
+ * marketplace page reads normally again. While paired it is also the companion client of issue 20 (companion.ts):
+ * it holds the long poll for tasks and submits proposals through the user's own marketplace session.
  */
+import { ensurePolling, focusApplication, siteBaseOf } from "./companion";
 import type { PageReport, Settings } from "./messages";
 import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
 
 const ALARM = "watch";
+/** Wakes a stopped service worker so the companion's long poll resumes (Chrome ends idle workers). */
+const POLL_ALARM = "companion-poll";
 
 const load = () => chrome.storage.local.get(null) as Promise<Settings>;
 const save = (patch: Partial<Settings>) => chrome.storage.local.set(patch);
@@ -68,6 +72,9 @@ async function onPage(message: PageReport): Promise<void> {
   const settings = await load();
   if (!settings.server || !settings.apiKey) return;
   const { kind, jobs } = message.extraction;
+  // Where the marketplace is for tasks that name no page (freelancers.list, session.reconnect): the last one browsed.
+  const siteBase = siteBaseOf(message.href, settings.server ? [new URL(settings.server).origin] : []);
+  if (siteBase && kind !== "other" && siteBase !== settings.siteBase) await save({ siteBase });
   if (kind === "login" || kind === "challenge") {
     if (settings.needsYou !== kind) {
       await save({ needsYou: kind, lastStatus: `needs you: the marketplace shows a ${kind === "login" ? "login" : "bot-check"} page` });
@@ -98,13 +105,18 @@ async function onPage(message: PageReport): Promise<void> {
   await chrome.action.setBadgeText({ text: String(sentCount) });
 }
 
-chrome.runtime.onMessage.addListener((message: PageReport, sender) => {
-  // Only this extension's own content scripts report pages.
-  if (sender.id !== chrome.runtime.id || message?.type !== "page") return;
-  void onPage(message);
+chrome.runtime.onMessage.addListener((message: PageReport | { type: "focus"; applicationId: string }, sender, sendResponse) => {
+  // Only this extension's own pages and content scripts.
+  if (sender.id !== chrome.runtime.id) return;
+  if (message?.type === "page") void onPage(message);
+  if (message?.type === "focus") {
+    void focusApplication(message.applicationId).then(sendResponse);
+    return true;
+  }
 });
 
 chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === POLL_ALARM) void ensurePolling();
   if (alarm.name !== ALARM) return;
   void reloadNext().finally(() => void schedule());
 });
@@ -120,8 +132,13 @@ chrome.storage.onChanged.addListener((changes) => {
     })();
   }
   if ("needsYou" in changes && changes.needsYou?.newValue == null && changes.needsYou?.oldValue) void schedule();
+  if ("apiKey" in changes || "server" in changes) void ensurePolling();
 });
 
 chrome.action.onClicked.addListener(() => void chrome.runtime.openOptionsPage());
 chrome.runtime.onStartup.addListener(() => void schedule());
 chrome.runtime.onInstalled.addListener(() => void schedule());
+
+// Each start of the service worker (install, browser start, reload, or woken by an event) resumes the companion's poll.
+void chrome.alarms.create(POLL_ALARM, { periodInMinutes: 0.5 });
+void ensurePolling();

@@ -1,4 +1,6 @@
-import type { Extraction } from "./adapter";
+import type { Extraction, PageKind } from "./adapter";
+import type { ApplyPage, ProposalEntry } from "./apply";
+import type { FreelancerEntry, PageOutcome, SubmitOp } from "./tasks";
 
 /** What the content script tells the service worker about the page it runs in. */
 export interface PageReport {
@@ -26,7 +28,54 @@ export interface Settings {
   watchIndex?: number;
   sentCount?: number;
   lastStatus?: string;
+  /** Part 2: where the marketplace is (its origin, plus /sandbox/site for the sandbox), from the last page or task seen. */
+  siteBase?: string;
+  /** Never twice: every application this browser opened an apply form for, by application id. */
+  ledger?: Record<string, LedgerEntry>;
+  /** The last read of "my proposals" and the day's count of reads (throttled: a minimum gap, a daily cap). */
+  proposalsRead?: { at: number; entries: ProposalEntry[] };
+  proposalReads?: { day: string; count: number };
+  /** Tests only: milliseconds between "my proposals" reads, overriding the 60 s minimum. */
+  testReadGapMs?: number;
+  /** Tests only: hold a submission's outcome this long before posting it (the e2e reloads the extension in between). */
+  testOutcomeDelayMs?: number;
 }
+
+/**
+ * One application in the ledger. `state` moves opening → filled → review | submitting → submitted | ended; only
+ * submitted and ended are final. A retry of an entry in any other state reads "my proposals" before anything else.
+ */
+export interface LedgerEntry {
+  taskId: string;
+  ciphertext: string;
+  jobUrl: string;
+  state: "opening" | "filled" | "review" | "submitting" | "submitted" | "ended" | "abandoned";
+  /** What the page said when the attempt ended without a proposal. */
+  outcome?: PageOutcome;
+  tabId?: number;
+  at: number;
+}
+
+/** "My proposals" is read at most once a minute and 50 times a day (issue 20): a person does not reload it more. */
+export const PROPOSALS_READ_GAP_MS = 60_000;
+export const PROPOSALS_READS_PER_DAY = 50;
 
 export const DEFAULT_INTERVAL_MIN = 5;
 export const MIN_INTERVAL_MIN = 2;
+
+/** What the service worker asks the content script of a submission's tab (part 2). */
+export type CompanionCommand =
+  | { type: "companion.read"; apply?: { boostBids: number; afterSubmit: boolean } }
+  | { type: "companion.fill"; op: SubmitOp }
+  | { type: "companion.highlight"; filled: string[] }
+  | { type: "companion.submit" };
+
+/** The content script's reading of its page. */
+export interface PageRead {
+  pageId: string;
+  href: string;
+  kind: PageKind;
+  apply?: ApplyPage | { kind: "waiting" };
+  proposals?: ProposalEntry[];
+  freelancers?: FreelancerEntry[];
+}

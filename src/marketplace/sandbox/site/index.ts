@@ -1,7 +1,8 @@
 /**
  * The sandbox marketplace's website, under /sandbox/site/…, with the real marketplace's URL forms
  * (/jobs/~02…, /nx/search/jobs/, /nx/find-work/…, /nx/proposals/job/~02…/apply/, /nx/proposals,
- * /ab/account-security/login). It is what the browser companion is tested against, and a demo.
+ * /ab/account-security/login), and /nx/profiles, the freelancers and profiles the account may propose with (the
+ * companion's freelancers.list reads it; no public source documents a real page for that). It is what the browser companion is tested against, and a demo.
  *
  * Who the browser is comes from a signed cookie set by the login page (session.ts); whether that session still
  * works is the sandbox's own session row, so `POST /admin/sandbox/accounts/:id/session {valid:false}` sends the
@@ -289,6 +290,17 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
           default:
             return again(outcome.message, 409);
         }
+      },
+      HIDDEN,
+    )
+    .get(
+      "/nx/profiles",
+      async ({ request, set }) => {
+        const challenge = challenged(request, set);
+        if (challenge !== null) return challenge;
+        const accountId = await sessionOf(request);
+        if (!accountId) return loginRedirect(request, set);
+        return send(set, views.profilesPage(chromeOf(request, accountId), await listFreelancers(deps, accountId)));
       },
       HIDDEN,
     )

@@ -248,3 +248,21 @@ export function proposalsPage(chrome: Chrome, rows: ProposalRow[], notice?: stri
   )}</ul>`;
   return layout(chrome, "My proposals", body);
 }
+
+/** The freelancers and profiles this account may propose with, one item per profile (the companion's freelancers.list). */
+export function profilesPage(
+  chrome: Chrome,
+  freelancers: {
+    freelancer: { id: string; name: string; baseHourlyRate: number | null };
+    profiles: { profileId: string; type: string; name: string; hourlyRate: number | null; currency: string }[];
+  }[],
+): string {
+  const rate = (v: number | null) => (v === null ? "" : String(v));
+  const body = h`<h1>Your profiles</h1><ul data-test="freelancer-profiles">${freelancers.flatMap(({ freelancer: f, profiles }) =>
+    profiles.map(
+      (p) =>
+        h`<li data-test="freelancer-profile" data-freelancer-id="${f.id}" data-freelancer-name="${f.name}" data-freelancer-rate="${rate(f.baseHourlyRate)}" data-profile-id="${p.profileId}" data-profile-type="${p.type}" data-profile-name="${p.name}" data-profile-rate="${rate(p.hourlyRate)}" data-currency="${p.currency}">${f.name} — ${p.name}${p.hourlyRate === null ? "" : ` · $${p.hourlyRate}/hr`}</li>`,
+    ),
+  )}</ul>`;
+  return layout(chrome, "Your profiles", body);
+}

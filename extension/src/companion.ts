@@ -1,0 +1,374 @@
+/**
+ * The companion client (issue 20): while paired, the service worker holds the long poll to
+ * GET /api/v1/companion/tasks and answers each task on POST …/tasks/:id/outcome.
+ *
+ * Two lanes, each one task at a time: submissions (one apply tab, never two at once) and reads (lookup,
+ * engagement, freelancers, reconnect). The poll keeps running while a submission waits for review, so the server
+ * keeps seeing the companion as connected; a read never touches the apply tab.
+ *
+ * Never twice: before opening an apply form the ledger (chrome.storage.local) records the application id; a task
+ * for an id already in the ledger answers from it, or reads "my proposals" first when the last attempt did not end.
+ */
+import { MARKETPLACE_ORIGIN, SANDBOX_PREFIX, sitePath } from "./adapter";
+import { applyUrlOf, proposalFor, proposalsUrlOf, type ProposalEntry } from "./apply";
+import { type CompanionCommand, type LedgerEntry, type PageRead, PROPOSALS_READ_GAP_MS, PROPOSALS_READS_PER_DAY, type Settings } from "./messages";
+import type { LookupResult, PageOutcome, SubmitOp, Task } from "./tasks";
+
+const POLL_WAIT_MS = 25_000;
+/** How long a page may take to load and answer before the attempt counts as unrecognised. */
+const PAGE_WAIT_MS = 30_000;
+const STEP_MS = 250;
+
+const load = () => chrome.storage.local.get(null) as Promise<Settings>;
+const save = (patch: Partial<Settings>) => chrome.storage.local.set(patch);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The sandbox website counts as the marketplace only on the paired server. */
+const sandboxOrigins = (s: Settings) => (s.server ? [new URL(s.server).origin] : []);
+
+async function updateLedger(applicationId: string, patch: Partial<LedgerEntry> | null): Promise<void> {
+  const ledger = { ...((await load()).ledger ?? {}) };
+  if (patch === null) delete ledger[applicationId];
+  else ledger[applicationId] = { ...ledger[applicationId]!, ...patch };
+  await save({ ledger });
+}
+
+// ---------------------------------------------------------------------------
+// Talking to the server
+
+async function api(s: Settings, method: string, path: string, body?: unknown): Promise<Response | null> {
+  try {
+    return await fetch(`${s.server}${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-api-key": s.apiKey! },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "omit",
+    });
+  } catch {
+    return null;
+  }
+}
+
+/** Posts a task's result; retried a few times when the server is unreachable (it keeps the first answer). */
+async function answer(taskId: string, type: string, result: unknown): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const s = await load();
+    const res = await api(s, "POST", `/api/v1/companion/tasks/${encodeURIComponent(taskId)}/outcome`, { type, result });
+    if (res && res.status < 500) {
+      if (!res.ok) await save({ lastStatus: `the server refused the answer to ${type}: ${res.status}` });
+      return;
+    }
+    await sleep(2000);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Tabs
+
+/** Asks the tab's content script; null while the page loads (no script yet) or when the tab is gone. */
+async function ask<T>(tabId: number, command: CompanionCommand): Promise<T | null> {
+  try {
+    return ((await chrome.tabs.sendMessage(tabId, command)) as T) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const tabExists = (tabId: number) =>
+  chrome.tabs.get(tabId).then(
+    () => true,
+    () => false,
+  );
+
+/** The tab's page as read by its content script, waiting for a page other than `notPageId`; null on timeout or a closed tab. */
+async function readTab(tabId: number, command: CompanionCommand, notPageId?: string, waitMs = PAGE_WAIT_MS): Promise<PageRead | null> {
+  const deadline = Date.now() + waitMs;
+  while (Date.now() < deadline) {
+    const read = await ask<PageRead>(tabId, command);
+    if (read && read.pageId !== notPageId) return read;
+    if (!(await tabExists(tabId))) return null;
+    await sleep(STEP_MS);
+  }
+  return null;
+}
+
+async function closeTab(tabId: number | undefined): Promise<void> {
+  if (tabId !== undefined) await chrome.tabs.remove(tabId).catch(() => {});
+}
+
+/** Opens `url` in a background tab, reads it, and closes it. */
+async function readPage(url: string): Promise<PageRead | null> {
+  const tab = await chrome.tabs.create({ url, active: false });
+  try {
+    return await readTab(tab.id!, { type: "companion.read" });
+  } finally {
+    await closeTab(tab.id);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// "My proposals", throttled
+
+const utcDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+
+/**
+ * The proposals "my proposals" lists, read no more often than the minimum gap and the daily cap allow. A cached read
+ * taken after `freshAfter` is used as it is; otherwise this waits out the gap and reads. "login" when the marketplace
+ * asks to log in; null when the day's reads are spent or the page could not be read.
+ */
+async function myProposals(listUrl: string, freshAfter: number): Promise<ProposalEntry[] | "login" | null> {
+  let s = await load();
+  if (s.proposalsRead && s.proposalsRead.at > freshAfter) return s.proposalsRead.entries;
+  const gap = s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS;
+  const wait = (s.proposalsRead?.at ?? 0) + gap - Date.now();
+  if (wait > 0) await sleep(wait);
+  s = await load();
+  const today = utcDay(Date.now());
+  const reads = s.proposalReads?.day === today ? s.proposalReads.count : 0;
+  if (reads >= PROPOSALS_READS_PER_DAY) return null;
+  await save({ proposalReads: { day: today, count: reads + 1 } });
+  const read = await readPage(listUrl);
+  if (read?.kind === "login") return "login";
+  if (!read?.proposals) return null;
+  await save({ proposalsRead: { at: Date.now(), entries: read.proposals } });
+  return read.proposals;
+}
+
+// ---------------------------------------------------------------------------
+// proposal.submit
+
+const RETRY_CHECK = "A previous attempt of this application did not finish";
+
+/** The outcome of a submission: posted (after the test hold, if any), recorded in the ledger, the tab closed. */
+async function finish(taskId: string, op: SubmitOp, outcome: PageOutcome, tabId?: number): Promise<void> {
+  const final = outcome.page === "submitted" ? "submitted" : "ended";
+  await updateLedger(op.applicationId, { state: final, outcome: final === "ended" ? outcome : undefined });
+  // A form left open after the attempt ended could still be sent by a stray click: the tab goes.
+  await closeTab(tabId);
+  const hold = (await load()).testOutcomeDelayMs ?? 0;
+  if (hold > 0) await sleep(hold);
+  await answer(taskId, "proposal.submit", outcome);
+}
+
+async function submit(taskId: string, op: SubmitOp): Promise<void> {
+  const s = await load();
+  const origins = sandboxOrigins(s);
+  const entry = s.ledger?.[op.applicationId];
+  // Never twice: the ledger answers for an application it saw end; an unfinished one is looked up first.
+  if (entry?.state === "submitted") {
+    await answer(taskId, "proposal.submit", { page: "submitted", message: "Already submitted from this browser (the companion's ledger)" });
+    return;
+  }
+  if (entry?.state === "ended" && entry.outcome) {
+    await answer(taskId, "proposal.submit", entry.outcome);
+    return;
+  }
+  const applyUrl = applyUrlOf(op.job.url, origins);
+  if (!applyUrl) {
+    await answer(taskId, "proposal.submit", {
+      page: "unrecognised",
+      message: `The job's address is not a marketplace job page this companion knows: ${op.job.url}`,
+      visibleText: "",
+    });
+    return;
+  }
+  if (entry) {
+    await closeTab(entry.tabId);
+    const listed = await myProposals(proposalsUrlOf(op.job.url, origins)!, entry.at);
+    if (listed === "login") {
+      await answer(taskId, "proposal.submit", { page: "login_redirect", message: `${RETRY_CHECK}; "my proposals" asks to log in` });
+      return;
+    }
+    if (listed === null) {
+      await answer(taskId, "proposal.submit", {
+        page: "unrecognised",
+        message: `${RETRY_CHECK} and "my proposals" could not be read to check it; not sent again`,
+        visibleText: "",
+      });
+      return;
+    }
+    if (proposalFor(listed, op.job.ciphertext)) {
+      await finish(taskId, op, { page: "submitted", message: "Found on the marketplace's proposals page after an interrupted attempt" });
+      return;
+    }
+  }
+  await updateLedger(op.applicationId, { taskId, ciphertext: op.job.ciphertext, jobUrl: op.job.url, state: "opening", at: Date.now() });
+  await save({ siteBase: siteBaseOf(op.job.url, origins) ?? s.siteBase });
+
+  const tab = await chrome.tabs.create({ url: applyUrl, active: false });
+  const tabId = tab.id!;
+  await updateLedger(op.applicationId, { tabId });
+  const readCommand = (afterSubmit: boolean): CompanionCommand => ({ type: "companion.read", apply: { boostBids: op.bid.boostBids, afterSubmit } });
+  const first = await readTab(tabId, readCommand(false));
+  const apply = first?.apply;
+  if (!first || !apply || apply.kind === "waiting") {
+    await finish(taskId, op, { page: "unrecognised", message: "The apply page did not load within 30 s", visibleText: "", url: applyUrl }, tabId);
+    return;
+  }
+  if (apply.kind === "outcome") return finish(taskId, op, apply.outcome, tabId);
+
+  const fill = await ask<{ filled: string[]; problems: string[] }>(tabId, { type: "companion.fill", op });
+  if (!fill || fill.problems.length > 0) {
+    const message = fill ? fill.problems.join("; ") : "The apply page stopped answering while it was filled";
+    return finish(taskId, op, { page: "unrecognised", message, visibleText: "", url: first.href }, tabId);
+  }
+  await updateLedger(op.applicationId, { state: "filled" });
+
+  if (op.mode === "auto") {
+    await updateLedger(op.applicationId, { state: "submitting" });
+    const clicked = await ask<{ clicked: boolean; message?: string }>(tabId, { type: "companion.submit" });
+    if (!clicked?.clicked) {
+      return finish(taskId, op, { page: "unrecognised", message: clicked?.message ?? "The submit button could not be clicked", visibleText: "" }, tabId);
+    }
+    const after = await readTab(tabId, readCommand(true), first.pageId);
+    const outcome: PageOutcome =
+      after?.apply?.kind === "outcome"
+        ? after.apply.outcome
+        : { page: "unrecognised", message: "The page did not change within 30 s of the submit click", visibleText: "", url: after?.href };
+    return finish(taskId, op, outcome, tabId);
+  }
+
+  // Review mode: the user's click sends it. The tab comes to the front with the filled fields outlined.
+  await updateLedger(op.applicationId, { state: "review" });
+  await ask(tabId, { type: "companion.highlight", filled: fill.filled });
+  await focusTab(tabId);
+  const reviewUrl = `chrome-extension://${chrome.runtime.id}/focus.html?application=${encodeURIComponent(op.applicationId)}`;
+  await api(await load(), "POST", `/api/v1/companion/tasks/${encodeURIComponent(taskId)}/review`, { reviewUrl });
+  const deadline = Date.now() + op.reviewTimeoutMs;
+  let pageId = first.pageId;
+  while (Date.now() < deadline) {
+    // Every page the tab loads is read: the form again (the page's error, for the user to fix) waits on.
+    const read = await readTab(tabId, readCommand(true), pageId, Math.min(5000, deadline - Date.now()));
+    if (!read) {
+      if (!(await tabExists(tabId))) break; // the user closed the tab: nothing was sent
+      continue;
+    }
+    pageId = read.pageId;
+    if (read.apply?.kind === "outcome" && read.apply.outcome.page !== "unrecognised") return finish(taskId, op, read.apply.outcome, tabId);
+    if (read.apply?.kind === "outcome" && read.kind !== "apply") return finish(taskId, op, read.apply.outcome, tabId);
+  }
+  return finish(taskId, op, { page: "not_reviewed", url: applyUrl }, tabId);
+}
+
+async function focusTab(tabId: number): Promise<void> {
+  const tab = await chrome.tabs.update(tabId, { active: true }).catch(() => undefined);
+  if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
+}
+
+/** Brings the review tab of an application to the front (the dashboard's "waiting for your review" link opens focus.html). */
+export async function focusApplication(applicationId: string): Promise<boolean> {
+  const entry = (await load()).ledger?.[applicationId];
+  if (entry?.state !== "review" || entry.tabId === undefined || !(await tabExists(entry.tabId))) return false;
+  await focusTab(entry.tabId);
+  return true;
+}
+
+/** The marketplace's base (origin, plus the sandbox prefix on the sandbox) of a marketplace URL. */
+export function siteBaseOf(href: string, origins: readonly string[]): string | null {
+  const path = sitePath(href, origins);
+  if (path === null) return null;
+  const url = new URL(href);
+  return url.origin === MARKETPLACE_ORIGIN ? MARKETPLACE_ORIGIN : `${url.origin}${SANDBOX_PREFIX}`;
+}
+
+// ---------------------------------------------------------------------------
+// Reads
+
+async function lookup(applicationId: string): Promise<LookupResult> {
+  const s = await load();
+  const entry = s.ledger?.[applicationId];
+  if (entry?.state === "submitted") return { lookup: "found", message: "Submitted from this browser (the companion's ledger)" };
+  if (entry?.state === "ended" && entry.outcome) return { lookup: "ended", page: entry.outcome };
+  // Written before any apply tab opens: no entry, nothing was sent from this browser.
+  if (!entry) return { lookup: "none" };
+  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, entry.at);
+  if (listed === "login") return { lookup: "unknown", message: '"My proposals" asks to log in' };
+  if (listed === null) return { lookup: "unknown", message: '"My proposals" could not be read (or the day\'s reads are spent)' };
+  if (proposalFor(listed, entry.ciphertext)) {
+    await updateLedger(applicationId, { state: "submitted" });
+    return { lookup: "found", message: "Found on the marketplace's proposals page" };
+  }
+  // Not sent: its form must not be sent later by a click in a forgotten tab while the server sends it again.
+  await closeTab(entry.tabId);
+  await updateLedger(applicationId, { state: "abandoned", tabId: undefined });
+  return { lookup: "none" };
+}
+
+async function engagement(applicationId: string): Promise<{ viewed: boolean; replied: boolean }> {
+  const s = await load();
+  const entry = s.ledger?.[applicationId];
+  // Not sent from this browser: nothing it could see.
+  if (!entry) return { viewed: false, replied: false };
+  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, 0);
+  const found = Array.isArray(listed) ? proposalFor(listed, entry.ciphertext) : null;
+  return { viewed: found?.viewed ?? false, replied: found?.replied ?? false };
+}
+
+async function read(task: Task): Promise<void> {
+  const op = task.operation;
+  const s = await load();
+  const base = s.siteBase ?? MARKETPLACE_ORIGIN;
+  switch (op.type) {
+    case "proposal.lookup":
+      return answer(task.taskId, op.type, await lookup(op.applicationId));
+    case "proposal.engagement":
+      return answer(task.taskId, op.type, await engagement(op.applicationId));
+    case "freelancers.list": {
+      const page = await readPage(`${base}/nx/profiles`);
+      // No list to give (a login page, or a site without the page): no answer, so the server keeps what it has.
+      if (page?.freelancers && page.freelancers.length > 0) await answer(task.taskId, op.type, { freelancers: page.freelancers });
+      return;
+    }
+    case "session.reconnect": {
+      // Whether this browser's marketplace session works: "my proposals" opens without a login or bot-check page.
+      const page = await readPage(`${base}/nx/proposals`);
+      if (page?.proposals) await save({ proposalsRead: { at: Date.now(), entries: page.proposals } });
+      return answer(task.taskId, op.type, { ok: page?.kind === "proposals" });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The poll
+
+let polling = false;
+const lanes = { submit: Promise.resolve(), read: Promise.resolve() };
+
+function enqueue(lane: keyof typeof lanes, run: () => Promise<void>): void {
+  lanes[lane] = lanes[lane].then(run).catch(async (err) => {
+    await save({ lastStatus: `a companion task failed: ${String(err)}` });
+  });
+}
+
+/** Holds the long poll while paired; one loop per service worker. Safe to call often (the alarm does). */
+export async function ensurePolling(): Promise<void> {
+  if (polling) return;
+  polling = true;
+  try {
+    for (;;) {
+      const s = await load();
+      if (!s.server || !s.apiKey) return;
+      const res = await api(s, "GET", `/api/v1/companion/tasks?waitMs=${POLL_WAIT_MS}`);
+      if (!res) {
+        await save({ lastStatus: `could not reach ${s.server}` });
+        await sleep(5000);
+        continue;
+      }
+      if (res.status === 401) {
+        await save({ lastStatus: "the server refused the key: pair again" });
+        return;
+      }
+      if (!res.ok) {
+        await sleep(5000);
+        continue;
+      }
+      const { task } = (await res.json()) as { task: Task | null };
+      if (!task) continue;
+      const op = task.operation;
+      if (op.type === "proposal.submit") enqueue("submit", () => submit(task.taskId, op));
+      else enqueue("read", () => read(task));
+    }
+  } finally {
+    polling = false;
+  }
+}
