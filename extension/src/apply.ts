@@ -125,7 +125,8 @@ function choose(select: DomElement, wanted: string, notify?: Notify): boolean {
   const options = Array.from(select.querySelectorAll("option")) as unknown as Choice[];
   const pick = options.find((o) => o.getAttribute("value") === wanted) ?? options.find((o) => textOf(o) === wanted);
   if (!pick) return false;
-  for (const o of options) o.selected = o === pick;
+  for (const o of options) if (o !== pick && o.selected) o.selected = false;
+  pick.selected = true;
   notify?.(select);
   return true;
 }
@@ -190,7 +191,9 @@ export function fillApplyForm(doc: DomDocument, op: SubmitOp, notify?: Notify): 
       filled.push(`applyQuestions[${position}]`);
     } else problems.push(`The form has no screening question at position ${position}`);
   }
-  if (questions.length > op.answers.length) problems.push(`The form asks ${questions.length} questions; the proposal answers ${op.answers.length}`);
+  for (let position = 0; position < questions.length; position++) {
+    if (!op.answers.some((a) => a.position === position)) problems.push(`The form's screening question ${position} has no answer in the proposal`);
+  }
   return { filled, problems };
 }
 
