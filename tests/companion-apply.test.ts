@@ -50,7 +50,7 @@ function outcomeOf(doc: DomDocument, href: string, opts = before, origins: strin
   return outcome as Record<string, unknown>;
 }
 
-const valueOf = (doc: DomDocument, css: string) => (doc.querySelector(css) as unknown as { value: string }).value;
+const fieldValue = (doc: DomDocument, css: string) => (doc.querySelector(css) as unknown as { value: string }).value;
 const selectedOf = (doc: DomDocument, css: string) => doc.querySelector(css)?.querySelector("option[selected]")?.getAttribute("value");
 
 describe("companion apply logic on fixture pages", () => {
@@ -68,17 +68,17 @@ describe("companion apply logic on fixture pages", () => {
     expect(read(doc, APPLY)).toMatchObject({ kind: "form", facts: { requiredConnects: 16, availableConnects: 42, rateField: "hourly" } });
     const result = fillApplyForm(doc, op());
     expect(result).toEqual({ filled: ["applyHourlyRate", "applyCoverLetter", "applyQuestions[0]", "applyQuestions[1]"], problems: [] });
-    expect(valueOf(doc, '[data-test="hourly-rate-input"]')).toBe("55.00");
-    expect(valueOf(doc, '[data-test="cover-letter-textarea"]')).toBe("Dear client, I build Bun APIs.");
+    expect(fieldValue(doc, '[data-test="hourly-rate-input"]')).toBe("55.00");
+    expect(fieldValue(doc, '[data-test="cover-letter-textarea"]')).toBe("Dear client, I build Bun APIs.");
     const answers = Array.from(doc.querySelectorAll(".fe-proposal-question textarea")).map((t) => (t as unknown as { value: string }).value);
     expect(answers).toEqual(["Yes, twice.", "Monday."]);
-    expect(valueOf(doc, 'input[placeholder="Connects"]')).toBe("");
+    expect(fieldValue(doc, 'input[placeholder="Connects"]')).toBe("");
   });
 
   test("a boost is typed into the Connects box, and counts in the Connects check", () => {
     const doc = fixture("apply-form.html");
     expect(fillApplyForm(doc, op({ bid: { hourlyRate: 55, fixedBid: null, timeline: "", boostBids: 20 } })).filled).toContain("applyBoost");
-    expect(valueOf(doc, 'input[placeholder="Connects"]')).toBe("20");
+    expect(fieldValue(doc, 'input[placeholder="Connects"]')).toBe("20");
     // 16 + 30 > 42: not enough, with the numbers.
     expect(outcomeOf(fixture("apply-form.html"), APPLY, { boostBids: 30, afterSubmit: false })).toMatchObject({
       page: "not_enough_connects",
@@ -91,7 +91,7 @@ describe("companion apply logic on fixture pages", () => {
     const doc = fixture("apply-form-fixed.html");
     const fixed = op({ bid: { hourlyRate: null, fixedBid: 400, timeline: "", boostBids: 0 }, answers: [{ position: 0, answer: "A shop." }] });
     expect(fillApplyForm(doc, fixed).problems).toEqual([]);
-    expect(valueOf(doc, '[data-test="milestone-amount-input"]')).toBe("400.00");
+    expect(fieldValue(doc, '[data-test="milestone-amount-input"]')).toBe("400.00");
     // An hourly bid on a fixed form, a missing answer, an answer to no question.
     const wrong = fillApplyForm(fixture("apply-form-fixed.html"), op({ answers: [{ position: 3, answer: "?" }] }));
     expect(wrong.problems).toEqual([
@@ -162,10 +162,10 @@ describe("companion apply logic on the sandbox website's pages", () => {
     );
     expect(result.problems).toEqual([]);
     expect(selectedOf(page, '[data-test="profile-select"]')).toBe("~01spec");
-    expect(valueOf(page, '[data-test="hourly-rate-input"]')).toBe("65.00");
+    expect(fieldValue(page, '[data-test="hourly-rate-input"]')).toBe("65.00");
     expect(page.querySelector('[data-test="duration-select"] option[selected]')?.textContent).toBe("3 to 6 months");
-    expect(valueOf(page, "#boost")).toBe("5");
-    expect(valueOf(page, "#question-0")).toBe("Bun.");
+    expect(fieldValue(page, "#boost")).toBe("5");
+    expect(fieldValue(page, "#question-0")).toBe("Bun.");
     // A profile the form does not offer is a problem, never a silent other choice.
     expect(fillApplyForm(parse(views.applyPage(chrome, view)), op({ profileId: "~01else" })).problems[0]).toBe("The form does not offer profile ~01else");
   });
