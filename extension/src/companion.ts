@@ -141,8 +141,9 @@ const RETRY_CHECK = "A previous attempt of this application did not finish";
 
 /** The outcome of a submission: posted (after the test hold, if any), recorded in the ledger, the tab closed. */
 async function finish(taskId: string, op: SubmitOp, outcome: PageOutcome, tabId?: number): Promise<void> {
-  const final = outcome.page === "submitted" ? "submitted" : "ended";
-  await updateLedger(op.applicationId, { state: final, outcome: final === "ended" ? outcome : undefined });
+  // A login page ends nothing for good: once the user logs in again, the retry (after reading "my proposals") may send it.
+  const state = outcome.page === "submitted" ? "submitted" : outcome.page === "login_redirect" ? "abandoned" : "ended";
+  await updateLedger(op.applicationId, { state, outcome: state === "ended" ? outcome : undefined, tabId: undefined });
   // A form left open after the attempt ended could still be sent by a stray click: the tab goes.
   await closeTab(tabId);
   const hold = (await load()).testOutcomeDelayMs ?? 0;

@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
-import { noBrowser } from "../helpers/browser";
+import type { BrowserContext, Page } from "playwright-core";
+import { buildExtension, launchWithExtension, noBrowser, until } from "../helpers/browser";
 import { startServer, type ServerProcess } from "../helpers/process";
 import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-receiver";
 
@@ -11,18 +11,8 @@ import { startWebhookReceiver, type WebhookReceiver } from "../helpers/webhook-r
 declare const chrome: { storage: { local: { get(keys: null): Promise<Record<string, unknown>>; set(items: object): Promise<void> } } };
 
 const ROOT = join(import.meta.dir, "../..");
-const EXTENSION = join(ROOT, "dist/extension");
 const SHOTS = join(ROOT, "test-artifacts/companion");
 const ADMIN_TOKEN = "companion-test-admin-token";
-
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await Bun.sleep(250);
-  }
-}
 
 // Jobs delivered to the feed webhook (not its "webhook.test" event, sent when the URL is saved).
 const ciphertextsIn = (receiver: WebhookReceiver) =>
@@ -39,8 +29,7 @@ describe("browser companion in Chromium (end to end)", () => {
       const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${String(++shot).padStart(2, "0")}-${name}.png`), fullPage: true });
 
       // The extension the test loads is the one `bun run build:extension` makes.
-      const build = Bun.spawnSync([process.execPath, "run", join(ROOT, "scripts/build-extension.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
-      expect(build.exitCode, build.stderr.toString()).toBe(0);
+      buildExtension();
 
       const dir = mkdtempSync(join(tmpdir(), "jp-companion-"));
       let server: ServerProcess | undefined;
@@ -88,22 +77,9 @@ describe("browser companion in Chromium (end to end)", () => {
             ),
         });
 
-        context = await chromium.launchPersistentContext(join(dir, "profile"), {
-          executablePath: "/usr/bin/chromium",
-          headless: false, // --headless=new below: the old headless mode cannot load extensions
-          viewport: { width: 1200, height: 900 },
-          args: [
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            `--disable-extensions-except=${EXTENSION}`,
-            `--load-extension=${EXTENSION}`,
-          ],
-          timeout: 20_000,
-        });
-        context.setDefaultTimeout(10_000);
-        const worker: Worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
+        const launched = await launchWithExtension(join(dir, "profile"));
+        context = launched.context;
+        const worker = launched.worker;
         const extensionId = new URL(worker.url()).host;
         const storage = () => worker.evaluate(() => chrome.storage.local.get(null)) as Promise<Record<string, any>>;
         const page = await context.newPage();

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Worker } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -17,11 +18,34 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Polls `check` (which may reload the page) until it is true or `timeoutMs` passes. */
-export async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<void> {
+export async function until(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await Bun.sleep(200);
   }
+}
+
+const ROOT = join(import.meta.dir, "../..");
+export const EXTENSION_DIR = join(ROOT, "dist/extension");
+
+/** Builds the browser companion as `bun run build:extension` does; the tests load what it makes. */
+export function buildExtension(): void {
+  const build = Bun.spawnSync([process.execPath, "run", join(ROOT, "scripts/build-extension.ts")], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(`build:extension failed: ${build.stderr.toString()}`);
+}
+
+/** Chromium with the companion loaded (headless=new: the old headless mode cannot load extensions) and its service worker. */
+export async function launchWithExtension(profileDir: string): Promise<{ context: BrowserContext; worker: Worker }> {
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: false, // --headless=new below
+    viewport: { width: 1200, height: 900 },
+    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", `--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`],
+    timeout: 20_000,
+  });
+  context.setDefaultTimeout(10_000);
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
+  return { context, worker };
 }
