@@ -67,7 +67,7 @@ describe("companion apply logic on fixture pages", () => {
     const doc = fixture("apply-form.html");
     expect(read(doc, APPLY)).toMatchObject({ kind: "form", facts: { requiredConnects: 16, availableConnects: 42, rateField: "hourly" } });
     const result = fillApplyForm(doc, op());
-    expect(result).toEqual({ filled: ["applyHourlyRate", "applyCoverLetter", "applyQuestions[0]", "applyQuestions[1]"], problems: [] });
+    expect(result).toEqual({ filled: ["applyHourlyRate", "applyCoverLetter", "applyQuestions[0]", "applyQuestions[1]"], problems: [], unanswered: [] });
     expect(fieldValue(doc, '[data-test="hourly-rate-input"]')).toBe("55.00");
     expect(fieldValue(doc, '[data-test="cover-letter-textarea"]')).toBe("Dear client, I build Bun APIs.");
     const answers = Array.from(doc.querySelectorAll(".fe-proposal-question textarea")).map((t) => (t as unknown as { value: string }).value);
@@ -92,13 +92,10 @@ describe("companion apply logic on fixture pages", () => {
     const fixed = op({ bid: { hourlyRate: null, fixedBid: 400, timeline: "", boostBids: 0 }, answers: [{ position: 0, answer: "A shop." }] });
     expect(fillApplyForm(doc, fixed).problems).toEqual([]);
     expect(fieldValue(doc, '[data-test="milestone-amount-input"]')).toBe("400.00");
-    // An hourly bid on a fixed form, a missing answer, an answer to no question.
+    // An hourly bid on a fixed form, an answer to no question; the question the proposal does not answer is listed.
     const wrong = fillApplyForm(fixture("apply-form-fixed.html"), op({ answers: [{ position: 3, answer: "?" }] }));
-    expect(wrong.problems).toEqual([
-      "The form asks for a fixed bid and the proposal has none",
-      "The form has no screening question at position 3",
-      "The form's screening question 0 has no answer in the proposal",
-    ]);
+    expect(wrong.problems).toEqual(["The form asks for a fixed bid and the proposal has none", "The form has no screening question at position 3"]);
+    expect(wrong.unanswered).toEqual(["0: Describe a similar project."]);
   });
 
   test("each failure page maps to its outcome: more Connects needed (numbers), closed, not eligible, login, unrecognised (text kept)", () => {

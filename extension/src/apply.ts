@@ -112,6 +112,9 @@ export function readApplyPage(
   return { kind: "form", facts };
 }
 
+/** A question's label without the "0/5000 characters" counter (research §3.2). */
+const questionText = (group: DomElement) => textOf(first(group, "applyQuestionLabel")).replace(/\s*\d+\s*\/\s*\d+\s*characters?\s*$/i, "");
+
 function setValue(el: DomElement, value: string, notify?: Notify): void {
   const field = el as Field;
   if (field.tagName.toUpperCase() === "DIV")
@@ -136,6 +139,11 @@ export interface FillResult {
   filled: string[];
   /** Why the form cannot be sent as the task asks; empty when it can. */
   problems: string[];
+  /**
+   * Screening questions the form asks and the task does not answer (a job captured from a search tile has no
+   * questions on the server). Review mode leaves them to the user; auto mode does not send a form with blank answers.
+   */
+  unanswered: string[];
 }
 
 /**
@@ -180,10 +188,8 @@ export function fillApplyForm(doc: DomDocument, op: SubmitOp, notify?: Notify): 
     setValue(letter, op.coverLetter, notify);
     filled.push("applyCoverLetter");
   } else problems.push("The cover letter box was not found");
-  const questions = all(doc, "applyQuestionGroup")
-    .filter((g) => !first(g, "applyCoverLetter"))
-    .map((g) => first(g, "applyQuestionInput"))
-    .filter((el): el is DomElement => el !== null);
+  const groups = all(doc, "applyQuestionGroup").filter((g) => !first(g, "applyCoverLetter") && first(g, "applyQuestionInput"));
+  const questions = groups.map((g) => first(g, "applyQuestionInput")!);
   for (const { position, answer } of op.answers) {
     const box = questions[position];
     if (box) {
@@ -191,10 +197,11 @@ export function fillApplyForm(doc: DomDocument, op: SubmitOp, notify?: Notify): 
       filled.push(`applyQuestions[${position}]`);
     } else problems.push(`The form has no screening question at position ${position}`);
   }
-  for (let position = 0; position < questions.length; position++) {
-    if (!op.answers.some((a) => a.position === position)) problems.push(`The form's screening question ${position} has no answer in the proposal`);
-  }
-  return { filled, problems };
+  const unanswered = groups
+    .map((g, position) => ({ position, question: questionText(g) }))
+    .filter(({ position }) => !op.answers.some((a) => a.position === position))
+    .map(({ position, question }) => `${position}: ${question}`);
+  return { filled, problems, unanswered };
 }
 
 export interface ProposalEntry {

@@ -10,7 +10,7 @@
  * for an id already in the ledger answers from it, or reads "my proposals" first when the last attempt did not end.
  */
 import { MARKETPLACE_ORIGIN, SANDBOX_PREFIX, sitePath } from "./adapter";
-import { applyUrlOf, proposalFor, proposalsUrlOf, type ProposalEntry } from "./apply";
+import { applyUrlOf, type FillResult, proposalFor, proposalsUrlOf, type ProposalEntry } from "./apply";
 import { type CompanionCommand, type LedgerEntry, type PageRead, PROPOSALS_READ_GAP_MS, PROPOSALS_READS_PER_DAY, type Settings } from "./messages";
 import type { LookupResult, PageOutcome, SubmitOp, Task } from "./tasks";
 
@@ -139,15 +139,13 @@ async function myProposals(listUrl: string, freshAfter: number): Promise<Proposa
 
 const RETRY_CHECK = "A previous attempt of this application did not finish";
 
-/** The outcome of a submission: posted (after the test hold, if any), recorded in the ledger, the tab closed. */
+/** The outcome of a submission: recorded in the ledger, the tab closed, posted. */
 async function finish(taskId: string, op: SubmitOp, outcome: PageOutcome, tabId?: number): Promise<void> {
   // A login page ends nothing for good: once the user logs in again, the retry (after reading "my proposals") may send it.
   const state = outcome.page === "submitted" ? "submitted" : outcome.page === "login_redirect" ? "abandoned" : "ended";
   await updateLedger(op.applicationId, { state, outcome: state === "ended" ? outcome : undefined, tabId: undefined });
   // A form left open after the attempt ended could still be sent by a stray click: the tab goes.
   await closeTab(tabId);
-  const hold = (await load()).testOutcomeDelayMs ?? 0;
-  if (hold > 0) await sleep(hold);
   await answer(taskId, "proposal.submit", outcome);
 }
 
@@ -208,9 +206,16 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
   }
   if (apply.kind === "outcome") return finish(taskId, op, apply.outcome, tabId);
 
-  const fill = await ask<{ filled: string[]; problems: string[] }>(tabId, { type: "companion.fill", op });
-  if (!fill || fill.problems.length > 0) {
-    const message = fill ? fill.problems.join("; ") : "The apply page stopped answering while it was filled";
+  const fill = await ask<FillResult>(tabId, { type: "companion.fill", op });
+  // Auto mode never sends blank screening answers; in review mode they are the user's to write.
+  const problems = fill
+    ? [
+        ...fill.problems,
+        ...(op.mode === "auto" && fill.unanswered.length > 0 ? [`The form asks questions the proposal does not answer (${fill.unanswered.join("; ")})`] : []),
+      ]
+    : [];
+  if (!fill || problems.length > 0) {
+    const message = fill ? problems.join("; ") : "The apply page stopped answering while it was filled";
     return finish(taskId, op, { page: "unrecognised", message, visibleText: "", url: first.href }, tabId);
   }
   await updateLedger(op.applicationId, { state: "filled" });
@@ -221,6 +226,9 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
     if (!clicked?.clicked) {
       return finish(taskId, op, { page: "unrecognised", message: clicked?.message ?? "The submit button could not be clicked", visibleText: "" }, tabId);
     }
+    // Tests only: a pause between the click and reading its result, the window a crash or restart falls into.
+    const hold = (await load()).testOutcomeDelayMs ?? 0;
+    if (hold > 0) await sleep(hold);
     const after = await readTab(tabId, readCommand(true), first.pageId);
     const outcome: PageOutcome =
       after?.apply?.kind === "outcome"

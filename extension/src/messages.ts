@@ -37,7 +37,7 @@ export interface Settings {
   proposalReads?: { day: string; count: number };
   /** Tests only: milliseconds between "my proposals" reads, overriding the 60 s minimum. */
   testReadGapMs?: number;
-  /** Tests only: hold a submission's outcome this long before posting it (the e2e reloads the extension in between). */
+  /** Tests only: wait this long after clicking submit before reading the result (the e2e restarts the browser in between). */
   testOutcomeDelayMs?: number;
 }
 

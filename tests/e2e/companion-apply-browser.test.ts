@@ -9,7 +9,6 @@ import { startServer, type ServerProcess } from "../helpers/process";
 // The extension's storage and runtime, as the functions evaluated in its service worker see them (the root tsconfig has no chrome types).
 declare const chrome: {
   storage: { local: { get(keys: null): Promise<Record<string, unknown>>; set(items: object): Promise<void> } };
-  runtime: { reload(): void };
 };
 
 const ROOT = join(import.meta.dir, "../..");
@@ -33,8 +32,15 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
   let base: string;
   let accountId: string;
   let freelancerId: string;
-  /** Jobs (hourly and fixed) the extension captured from the sandbox search page; each test applies to its own. */
+  let signIn: () => Promise<void>;
+  const profileDir = join(dir, "profile");
+  /**
+   * Jobs the extension captured from the sandbox search page, each test applying to its own: `plain` ones' apply forms
+   * ask no screening questions (a search tile does not carry them, so auto mode would refuse to leave them blank).
+   */
   const jobs: string[] = [];
+  const plain: string[] = [];
+  const asking: string[] = [];
   let shot = 0;
   const snap = (p: Page, name: string) => p.screenshot({ path: join(SHOTS, `${String(++shot).padStart(2, "0")}-${name}.png`), fullPage: true }).catch(() => {});
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -78,7 +84,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
       // Fast test settings: no gap between submissions, a short timeout (the reload test waits it out), a short logged-out window.
       JOBPILOT_COMPANION_MIN_GAP_MS: "0",
       JOBPILOT_COMPANION_TIMEOUT_MS: "4000",
-      JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS: "15000",
+      JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS: "10000",
       JOBPILOT_LOGGED_OUT_WINDOW_MS: "1000",
       LOG_LEVEL: "warn",
     });
@@ -86,13 +92,17 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
     expect(key, server.output()).toBeDefined();
     api = async (method, path, body, headers = { "x-api-key": key! }) => {
-      const res = await fetch(base + path, { method, headers: { "content-type": "application/json", ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(base + path, {
+        method,
+        headers: { "content-type": "application/json", ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json().catch(() => null)) as any };
     };
     accountId = (await api("GET", "/api/v1/account")).body.account.id;
     freelancerId = (await api("GET", `/admin/sandbox/accounts/${accountId}/freelancers`, undefined, admin)).body.freelancers[0].id;
 
-    ({ context, worker } = await launchWithExtension(join(dir, "profile")));
+    ({ context, worker } = await launchWithExtension(profileDir));
     page = await context.newPage();
     // Paired as the options page pairs (companion-browser.test.ts drives that page): the key labelled "browser companion" in its storage.
     const companionKey = await api("POST", `/admin/accounts/${accountId}/keys`, { label: "browser companion" }, admin);
@@ -101,12 +111,23 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await until("the companion to connect", 10_000, async () => (await api("GET", "/api/v1/companion")).body?.connected === true);
 
     // The sandbox site: log in, open the search page; the extension captures its jobs into the archive.
-    await page.goto(`${base}/sandbox/site/nx/search/jobs/`);
-    await page.locator("#login_password").fill(key!);
-    await Promise.all([page.waitForURL(/\/sandbox\/site\/nx\/search\/jobs\//), page.locator("#login_password_continue").click()]);
+    signIn = async () => {
+      await page.goto(`${base}/sandbox/site/nx/search/jobs/`);
+      await page.locator("#login_password").fill(key!);
+      await Promise.all([page.waitForURL(/\/sandbox\/site\/nx\/search\/jobs\//), page.locator("#login_password_continue").click()]);
+    };
+    await signIn();
     for (const link of await page.locator('a[data-test="job-tile-title-link"]').all()) jobs.push(/~02\d+/.exec((await link.getAttribute("href")) ?? "")![0]);
     expect(jobs.length, "jobs on the sandbox search page").toBeGreaterThanOrEqual(6);
     await until("the jobs to reach the archive", 15_000, async () => (await api("GET", `/api/v1/jobs/${jobs[jobs.length - 1]}`)).status === 200);
+    for (const job of jobs) {
+      await page.goto(`${base}/sandbox/site/nx/proposals/job/${job}/apply/`);
+      ((await page.locator(".fe-proposal-question").count()) === 0 ? plain : asking).push(job);
+    }
+    expect(plain.length, "apply forms without questions").toBeGreaterThanOrEqual(2);
+    // The failure tests and the login test take what the others leave.
+    const rest = [...plain.slice(2), ...asking.slice(1)];
+    jobs.splice(0, jobs.length, plain[0]!, asking[0] ?? plain[2]!, rest[0]!, rest[1]!, plain[1]!, rest[2]!, rest[3]!);
   }, 90_000);
 
   afterAll(async () => {
@@ -127,7 +148,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     expect((await storage()).ledger[queueId]).toMatchObject({ state: "submitted", ciphertext: job });
   }, 40_000);
 
-  test("review mode: the form waits filled and outlined; the test clicks submit as the user → applied", async () => {
+  test("review mode: the form waits filled and outlined; the test answers what is left and clicks submit as the user → applied", async () => {
     await setMode("review");
     const job = jobs[1]!;
     const queueId = await apply(job);
@@ -140,6 +161,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await expect(tab!.locator('[data-jobpilot="review-banner"]').count()).resolves.toBe(1);
     await snap(tab!, "review-filled");
     expect(await proposalsFor(job)).toBe(0); // nothing is sent before the user's click
+    for (const box of await tab!.locator(".fe-proposal-question textarea").all()) await box.fill("Yes, I have done this before.");
     await tab!.locator('[data-test="submit-proposal"]').click();
     await tab!.locator('#confirm-modal input[type="checkbox"]').check();
     await tab!.locator('[data-test="confirm-submit"]').click();
@@ -147,11 +169,23 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     expect(await proposalsFor(job)).toBe(1);
   }, 40_000);
 
+  test("review mode, not reviewed: the filled form waits JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS → failed (not reviewed), uncharged, its tab closed", async () => {
+    await setMode("review");
+    const before = await credits();
+    const job = jobs[6]!;
+    const status = await settled(await apply(job), 30_000);
+    expect(status.applicationStatus, JSON.stringify(status)).toBe("failed");
+    expect(status.applicationStatusMessage).toMatch(/^Not reviewed/);
+    await until("the review tab to close", 10_000, () => !context.pages().some((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`)));
+    expect(await proposalsFor(job)).toBe(0);
+    expect(await credits()).toBe(before);
+  }, 45_000);
+
   test("failure pages map to their statuses, uncharged: closed job, more Connects needed", async () => {
     await setMode("auto");
     const before = await credits();
     const closed = jobs[2]!;
-    expect((await api("POST", `/admin/sandbox/jobs/${closed}/close`, undefined, admin)).status).toBe(200);
+    expect((await api("POST", `/admin/sandbox/jobs/${closed}/close`, {}, admin)).status).toBe(200);
     const closedStatus = await settled(await apply(closed));
     expect(closedStatus).toMatchObject({ applicationStatus: "not_available" });
 
@@ -166,18 +200,23 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     expect(await proposalsFor(poor)).toBe(0);
   }, 60_000);
 
-  test("a reload of the extension between the click and its report: the retry's lookup finds the proposal; still exactly one", async () => {
+  test("the browser (and the extension with it) restarts between the click and the report: the retry's lookup finds the proposal; still exactly one", async () => {
     await setMode("auto");
     const before = await credits();
     const job = jobs[4]!;
-    // Tests only: the extension holds the outcome, so the reload lands after the marketplace took the proposal.
+    // Tests only: the extension pauses after its click, so the restart lands after the marketplace took the proposal.
     await worker.evaluate(() => chrome.storage.local.set({ testOutcomeDelayMs: 60_000 }));
     const queueId = await apply(job);
     await until("the sandbox to record the proposal", 20_000, async () => (await proposalsFor(job)) === 1);
-    const restarted = context.waitForEvent("serviceworker", { timeout: 15_000 });
-    await worker.evaluate(() => chrome.runtime.reload()).catch(() => {}); // the worker goes away mid-call
-    worker = await restarted;
+    // chrome.runtime.reload() leaves an unpacked extension unloaded in this Chromium (ERR_BLOCKED_BY_CLIENT), so the
+    // whole browser restarts on the same profile: the service worker's memory and its tabs go, chrome.storage stays.
+    await context.close();
+    ({ context, worker } = await launchWithExtension(profileDir));
+    page = await context.newPage();
     await worker.evaluate(() => chrome.storage.local.set({ testOutcomeDelayMs: 0 }));
+    expect((await storage()).ledger[queueId].state).toBe("submitting");
+    // The sandbox's session cookie ended with the browser: the user logs in again.
+    await signIn();
     const status = await settled(queueId, 40_000);
     expect(status.applicationStatus, JSON.stringify(status)).toBe("applied");
     expect(await proposalsFor(job)).toBe(1);
@@ -188,8 +227,10 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
   test("the marketplace session expires: the apply page's login redirect → logged_out after the window, uncharged", async () => {
     const before = await credits();
     expect((await api("POST", `/admin/sandbox/accounts/${accountId}/session`, { valid: false, restorable: false }, admin)).status).toBe(200);
-    const status = await settled(await apply(jobs[5] ?? jobs[0]!), 40_000);
+    const status = await settled(await apply(jobs[5]!), 40_000);
     expect(status.applicationStatus, JSON.stringify(status)).toBe("logged_out");
+    // The page's login redirect, not the server's "companion offline".
+    expect(status.applicationStatusMessage).toMatch(/asked your browser to log in/);
     expect(await credits()).toBe(before);
   }, 60_000);
 });

@@ -42,7 +42,14 @@ export async function launchWithExtension(profileDir: string): Promise<{ context
     executablePath: CHROMIUM,
     headless: false, // --headless=new below
     viewport: { width: 1200, height: 900 },
-    args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", `--disable-extensions-except=${EXTENSION_DIR}`, `--load-extension=${EXTENSION_DIR}`],
+    args: [
+      "--headless=new",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+    ],
     timeout: 20_000,
   });
   context.setDefaultTimeout(10_000);
