@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { parseHTML } from "linkedom";
 import type { DomDocument } from "../extension/src/adapter";
-import { applyUrlOf, fillApplyForm, proposalFor, proposalsUrlOf, readApplyPage, readFreelancers, readProposals } from "../extension/src/apply";
+import {
+  applyUrlOf,
+  fillApplyForm,
+  proposalFor,
+  proposalsReadPlan,
+  proposalsUrlOf,
+  readApplyPage,
+  readFreelancers,
+  readProposals,
+} from "../extension/src/apply";
 import type { SubmitOp } from "../extension/src/tasks";
 import { CompanionOutcome, PageOutcome } from "../src/marketplace/companion/contract";
 import * as views from "../src/marketplace/sandbox/site/views";
@@ -128,6 +137,18 @@ describe("companion apply logic on fixture pages", () => {
     expect(proposalFor(entries, "~022222222222222222222")).toMatchObject({ viewed: false, replied: false });
     expect(proposalFor(entries, "~023333333333333333333")).toBeNull();
   });
+});
+
+test("my proposals is read at most once a minute and 50 times a day; a read older than the attempt is never trusted", () => {
+  const limits = { gapMs: 60_000, perDay: 50 };
+  const now = 1_000_000;
+  // Taken after the attempt started: good enough, no new read.
+  expect(proposalsReadPlan({ lastReadAt: now - 5_000, readsToday: 3 }, now, now - 10_000, limits)).toBe("cached");
+  // Taken before it: a new read, once the minute since the last one has passed.
+  expect(proposalsReadPlan({ lastReadAt: now - 5_000, readsToday: 3 }, now, now - 1_000, limits)).toEqual({ waitMs: 55_000 });
+  expect(proposalsReadPlan({ lastReadAt: now - 90_000, readsToday: 3 }, now, now, limits)).toEqual({ waitMs: 0 });
+  expect(proposalsReadPlan({ lastReadAt: null, readsToday: 0 }, now, 0, limits)).toEqual({ waitMs: 0 });
+  expect(proposalsReadPlan({ lastReadAt: now - 90_000, readsToday: 50 }, now, now, limits)).toBe("spent");
 });
 
 describe("companion apply logic on the sandbox website's pages", () => {

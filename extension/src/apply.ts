@@ -265,3 +265,18 @@ export function readFreelancers(doc: DomDocument): FreelancerEntry[] {
   }
   return [...byId.values()];
 }
+
+/**
+ * Whether a read of "my proposals" may happen now (issue 20: at least `gapMs` between reads, at most `perDay` a day):
+ * the cached read when it was taken after `freshAfter`; else a read, after `waitMs`; "spent" when the day's reads are used.
+ */
+export function proposalsReadPlan(
+  state: { lastReadAt: number | null; readsToday: number },
+  nowTs: number,
+  freshAfter: number,
+  limits: { gapMs: number; perDay: number },
+): "cached" | "spent" | { waitMs: number } {
+  if (state.lastReadAt !== null && state.lastReadAt > freshAfter) return "cached";
+  if (state.readsToday >= limits.perDay) return "spent";
+  return { waitMs: state.lastReadAt === null ? 0 : Math.max(0, state.lastReadAt + limits.gapMs - nowTs) };
+}

@@ -6,7 +6,7 @@
  * marketplace page reads normally again. While paired it is also the companion client of issue 20 (companion.ts):
  * it holds the long poll for tasks and submits proposals through the user's own marketplace session.
  */
-import { ensurePolling, focusApplication, siteBaseOf } from "./companion";
+import { ensurePolling, focusApplication, resumeReviews, siteBaseOf } from "./companion";
 import type { PageReport, Settings } from "./messages";
 import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
 
@@ -142,3 +142,4 @@ chrome.runtime.onInstalled.addListener(() => void schedule());
 // Each start of the service worker (install, browser start, reload, or woken by an event) resumes the companion's poll.
 void chrome.alarms.create(POLL_ALARM, { periodInMinutes: 0.5 });
 void ensurePolling();
+void resumeReviews();

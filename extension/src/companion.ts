@@ -10,7 +10,7 @@
  * for an id already in the ledger answers from it, or reads "my proposals" first when the last attempt did not end.
  */
 import { MARKETPLACE_ORIGIN, SANDBOX_PREFIX, sitePath } from "./adapter";
-import { applyUrlOf, type FillResult, proposalFor, proposalsUrlOf, type ProposalEntry } from "./apply";
+import { applyUrlOf, type FillResult, proposalFor, proposalsReadPlan, proposalsUrlOf, type ProposalEntry } from "./apply";
 import { type CompanionCommand, type LedgerEntry, type PageRead, PROPOSALS_READ_GAP_MS, PROPOSALS_READS_PER_DAY, type Settings } from "./messages";
 import type { LookupResult, PageOutcome, SubmitOp, Task } from "./tasks";
 
@@ -117,16 +117,17 @@ const utcDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
  * asks to log in; null when the day's reads are spent or the page could not be read.
  */
 async function myProposals(listUrl: string, freshAfter: number): Promise<ProposalEntry[] | "login" | null> {
-  let s = await load();
-  if (s.proposalsRead && s.proposalsRead.at > freshAfter) return s.proposalsRead.entries;
-  const gap = s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS;
-  const wait = (s.proposalsRead?.at ?? 0) + gap - Date.now();
-  if (wait > 0) await sleep(wait);
-  s = await load();
+  const s = await load();
   const today = utcDay(Date.now());
-  const reads = s.proposalReads?.day === today ? s.proposalReads.count : 0;
-  if (reads >= PROPOSALS_READS_PER_DAY) return null;
-  await save({ proposalReads: { day: today, count: reads + 1 } });
+  const readsToday = s.proposalReads?.day === today ? s.proposalReads.count : 0;
+  const plan = proposalsReadPlan({ lastReadAt: s.proposalsRead?.at ?? null, readsToday }, Date.now(), freshAfter, {
+    gapMs: s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS,
+    perDay: PROPOSALS_READS_PER_DAY,
+  });
+  if (plan === "cached") return s.proposalsRead!.entries;
+  if (plan === "spent") return null;
+  if (plan.waitMs > 0) await sleep(plan.waitMs);
+  await save({ proposalReads: { day: today, count: readsToday + 1 } });
   const read = await readPage(listUrl);
   if (read?.kind === "login") return "login";
   if (!read?.proposals) return null;
@@ -140,7 +141,7 @@ async function myProposals(listUrl: string, freshAfter: number): Promise<Proposa
 const RETRY_CHECK = "A previous attempt of this application did not finish";
 
 /** The outcome of a submission: recorded in the ledger, the tab closed, posted. */
-async function finish(taskId: string, op: SubmitOp, outcome: PageOutcome, tabId?: number): Promise<void> {
+async function finish(taskId: string, op: Pick<SubmitOp, "applicationId">, outcome: PageOutcome, tabId?: number): Promise<void> {
   // A login page ends nothing for good: once the user logs in again, the retry (after reading "my proposals") may send it.
   const state = outcome.page === "submitted" ? "submitted" : outcome.page === "login_redirect" ? "abandoned" : "ended";
   await updateLedger(op.applicationId, { state, outcome: state === "ended" ? outcome : undefined, tabId: undefined });
@@ -243,20 +244,53 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
   await focusTab(tabId);
   const reviewUrl = `chrome-extension://${chrome.runtime.id}/focus.html?application=${encodeURIComponent(op.applicationId)}`;
   await api(await load(), "POST", `/api/v1/companion/tasks/${encodeURIComponent(taskId)}/review`, { reviewUrl });
-  const deadline = Date.now() + op.reviewTimeoutMs;
-  let pageId = first.pageId;
+  const reviewUntil = Date.now() + op.reviewTimeoutMs;
+  await updateLedger(op.applicationId, { reviewUntil, boostBids: op.bid.boostBids });
+  return watchReview(taskId, op.applicationId, tabId, op.bid.boostBids, reviewUntil, first.pageId);
+}
+
+/**
+ * Waits for the user's click in the review tab and reports what the page then says; not_reviewed at the deadline or
+ * when the user closes the tab. `pageId`: the filled form's page, so only a page loaded after it counts.
+ */
+async function watchReview(taskId: string, applicationId: string, tabId: number, boostBids: number, deadline: number, pageId?: string): Promise<void> {
+  const op = { applicationId };
+  const command: CompanionCommand = { type: "companion.read", apply: { boostBids, afterSubmit: true } };
+  let seen = pageId;
   while (Date.now() < deadline) {
     // Every page the tab loads is read: the form again (the page's error, for the user to fix) waits on.
-    const read = await readTab(tabId, readCommand(true), pageId, Math.min(5000, deadline - Date.now()));
+    const read = await readTab(tabId, command, seen, Math.min(5000, deadline - Date.now()));
     if (!read) {
       if (!(await tabExists(tabId))) break; // the user closed the tab: nothing was sent
       continue;
     }
-    pageId = read.pageId;
+    seen = read.pageId;
     if (read.apply?.kind === "outcome" && read.apply.outcome.page !== "unrecognised") return finish(taskId, op, read.apply.outcome, tabId);
     if (read.apply?.kind === "outcome" && read.kind !== "apply") return finish(taskId, op, read.apply.outcome, tabId);
   }
-  return finish(taskId, op, { page: "not_reviewed", url: applyUrl }, tabId);
+  return finish(taskId, op, { page: "not_reviewed" }, tabId);
+}
+
+/**
+ * A service worker that starts while a form waits for review (Chrome stopped the previous one) watches it again;
+ * when its tab is gone, "my proposals" says whether the user sent it before that.
+ */
+export async function resumeReviews(): Promise<void> {
+  const s = await load();
+  for (const [applicationId, entry] of Object.entries(s.ledger ?? {})) {
+    if (entry.state !== "review" || entry.reviewUntil === undefined) continue;
+    const { taskId, tabId, reviewUntil, boostBids = 0 } = entry;
+    enqueue("submit", async () => {
+      if (tabId !== undefined && (await tabExists(tabId))) return watchReview(taskId, applicationId, tabId, boostBids, reviewUntil);
+      const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, entry.at);
+      const sent = Array.isArray(listed) && proposalFor(listed, entry.ciphertext) !== null;
+      return finish(
+        taskId,
+        { applicationId },
+        sent ? { page: "submitted", message: "Found on the marketplace's proposals page after the review" } : { page: "not_reviewed" },
+      );
+    });
+  }
 }
 
 async function focusTab(tabId: number): Promise<void> {
@@ -308,7 +342,8 @@ async function engagement(applicationId: string): Promise<{ viewed: boolean; rep
   const entry = s.ledger?.[applicationId];
   // Not sent from this browser: nothing it could see.
   if (!entry) return { viewed: false, replied: false };
-  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, 0);
+  // A read within the last minute is recent enough for engagement.
+  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, Date.now() - PROPOSALS_READ_GAP_MS);
   const found = Array.isArray(listed) ? proposalFor(listed, entry.ciphertext) : null;
   return { viewed: found?.viewed ?? false, replied: found?.replied ?? false };
 }

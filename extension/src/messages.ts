@@ -53,6 +53,9 @@ export interface LedgerEntry {
   /** What the page said when the attempt ended without a proposal. */
   outcome?: PageOutcome;
   tabId?: number;
+  /** Review mode: when the wait for the user's click ends, and the boost (for the Connects check), so a restarted worker can watch on. */
+  reviewUntil?: number;
+  boostBids?: number;
   at: number;
 }
 

@@ -127,7 +127,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     expect(plain.length, "apply forms without questions").toBeGreaterThanOrEqual(2);
     // The failure tests and the login test take what the others leave.
     const rest = [...plain.slice(2), ...asking.slice(1)];
-    jobs.splice(0, jobs.length, plain[0]!, asking[0] ?? plain[2]!, rest[0]!, rest[1]!, plain[1]!, rest[2]!, rest[3]!);
+    jobs.splice(0, jobs.length, plain[0]!, asking[0] ?? plain[2]!, rest[0]!, rest[1]!, plain[1]!, rest[2]!, rest[3]!, rest[4]!);
   }, 90_000);
 
   afterAll(async () => {
@@ -166,6 +166,26 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await tab!.locator('#confirm-modal input[type="checkbox"]').check();
     await tab!.locator('[data-test="confirm-submit"]').click();
     expect((await settled(queueId)).applicationStatus).toBe("applied");
+    expect(await proposalsFor(job)).toBe(1);
+  }, 40_000);
+
+  test("review mode: Chrome stops the service worker while the form waits; the user's click wakes it and it reports applied", async () => {
+    await setMode("review");
+    const job = jobs[7]!;
+    const queueId = await apply(job);
+    await until("waiting for review", 20_000, async () =>
+      /Waiting for your review/.test((await api("GET", `/api/auto-apply-v2/status?queueId=${queueId}`)).body?.applicationStatusMessage ?? ""),
+    );
+    const tab = context.pages().find((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`))!;
+    // What Chrome does to an idle MV3 worker: stopped, its memory (the review watch) gone; the ledger stays.
+    const cdp = await context.newCDPSession(tab);
+    await cdp.send("ServiceWorker.enable");
+    await cdp.send("ServiceWorker.stopAllWorkers");
+    for (const box of await tab.locator(".fe-proposal-question textarea").all()) await box.fill("Yes.");
+    await tab.locator('[data-test="submit-proposal"]').click();
+    await tab.locator('#confirm-modal input[type="checkbox"]').check();
+    await tab.locator('[data-test="confirm-submit"]').click();
+    expect((await settled(queueId, 20_000)).applicationStatus).toBe("applied");
     expect(await proposalsFor(job)).toBe(1);
   }, 40_000);
 
