@@ -33,6 +33,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
   let accountId: string;
   let freelancerId: string;
   let signIn: () => Promise<void>;
+  let key: string;
   const profileDir = join(dir, "profile");
   /**
    * Jobs the extension captured from the sandbox search page, each test applying to its own: `plain` ones' apply forms
@@ -89,9 +90,9 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
       LOG_LEVEL: "warn",
     });
     base = server.url.replace(/\/$/, "");
-    const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
+    key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1]!;
     expect(key, server.output()).toBeDefined();
-    api = async (method, path, body, headers = { "x-api-key": key! }) => {
+    api = async (method, path, body, headers = { "x-api-key": key }) => {
       const res = await fetch(base + path, {
         method,
         headers: { "content-type": "application/json", ...headers },
@@ -113,7 +114,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     // The sandbox site: log in, open the search page; the extension captures its jobs into the archive.
     signIn = async () => {
       await page.goto(`${base}/sandbox/site/nx/search/jobs/`);
-      await page.locator("#login_password").fill(key!);
+      await page.locator("#login_password").fill(key);
       await Promise.all([page.waitForURL(/\/sandbox\/site\/nx\/search\/jobs\//), page.locator("#login_password_continue").click()]);
     };
     await signIn();
@@ -161,6 +162,18 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await expect(tab!.locator('[data-jobpilot="review-banner"]').count()).resolves.toBe(1);
     await snap(tab!, "review-filled");
     expect(await proposalsFor(job)).toBe(0); // nothing is sent before the user's click
+    // The dashboard's applications page links the waiting form; the link (the extension's focus page) brings its tab to the front.
+    const dashboard = await context.newPage();
+    await dashboard.goto(`${base}/dashboard/sign-in`);
+    await dashboard.getByLabel("API key").fill(key);
+    await Promise.all([dashboard.waitForURL(`${base}/dashboard`), dashboard.getByRole("button", { name: "Sign in" }).click()]);
+    await dashboard.goto(`${base}/dashboard/applications`);
+    await expect(dashboard.locator("body").textContent()).resolves.toContain("Waiting for your review");
+    await snap(dashboard, "dashboard-waiting-for-review");
+    await dashboard.getByRole("link", { name: "Show the filled form" }).click();
+    await dashboard.waitForURL(/^chrome-extension:\/\/.*\/focus\.html\?application=/);
+    await until("the focus page's answer", 5_000, async () => /in the tab now in front/.test((await dashboard.locator("#status").textContent()) ?? ""));
+    await dashboard.close();
     for (const box of await tab!.locator(".fe-proposal-question textarea").all()) await box.fill("Yes, I have done this before.");
     await tab!.locator('[data-test="submit-proposal"]').click();
     await tab!.locator('#confirm-modal input[type="checkbox"]').check();
