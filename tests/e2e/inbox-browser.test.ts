@@ -128,6 +128,11 @@ describe("inbox in a browser (end to end)", () => {
         await page.keyboard.press("o");
         await page.locator("#panel-title").waitFor();
         expect(await page.locator("#panel-title").textContent()).toBe("Kotlin Android app");
+        // Opening it read it: the count and the tab title follow with the panel, not at the next poll (every 5 s).
+        await until("the unread count to drop as the panel opens", 1_500, async () => (await page.locator("#unread-count").textContent()) === "2 unread");
+        expect(await page.title()).toBe("(2) Inbox · jobpilot");
+        expect(await second.locator(".unread-badge").count()).toBe(0);
+        expect(await second.getByRole("button", { name: "Mark unread: Kotlin Android app" }).count()).toBe(1);
         expect(await page.locator("#panel svg[role=img], #panel .muted").count()).toBeGreaterThan(0);
         expect(await axeProblems(page)).toEqual([]);
         await snap(page, "panel-1280-light");
@@ -152,13 +157,28 @@ describe("inbox in a browser (end to end)", () => {
 
         // (e) Draft and apply from the panel, for a job with no questions: open, d, a — three actions.
         await cards.filter({ hasText: "Playwright suite for a web shop" }).getByRole("link", { name: "Playwright suite for a web shop" }).click();
-        await page.locator("#panel-title").waitFor();
+        await page.locator("#panel-title", { hasText: "Playwright suite for a web shop" }).waitFor();
         expect(await page.locator("#panel-title").textContent()).toBe("Playwright suite for a web shop");
         expect(await page.locator("#panel").getByLabel("Hourly rate (USD)").inputValue()).toBe("45");
         expect(await page.locator("#panel").getByLabel("Fixed bid (USD)").count()).toBe(0);
         await page.locator("#panel-title").focus();
+        // The stages of writing are shown as the server starts each (recorded here: the local writer is quick).
+        await page.evaluate(() => {
+          const g = globalThis as any;
+          g.__stages = [];
+          new g.MutationObserver((records: any[]) => {
+            for (const r of records)
+              for (const n of r.addedNodes) if (n.nodeName === "LI" && n.parentNode?.classList?.contains("stages")) g.__stages.push(n.textContent);
+          }).observe(g.document.body, { childList: true, subtree: true });
+        });
         await page.keyboard.press("d");
         await page.locator("#panel").getByText("Proposal written").waitFor({ timeout: 15_000 });
+        // Finished stages carry the time they took.
+        const stages: string[] = await page.evaluate(() => (globalThis as any).__stages);
+        expect(stages).toHaveLength(3);
+        expect(stages[0]).toMatch(/^Reading the job — \d+\.\d s$/);
+        expect(stages[1]).toMatch(/^Reading your freelancer profile — \d+\.\d s$/);
+        expect(stages[2]).toStartWith("Writing the letter with the local writer");
         expect((await page.locator("#p-coverLetter").inputValue()).length).toBeGreaterThan(50);
         await snap(page, "panel-drafted-1280-light");
         await page.locator("#panel-title").focus();
@@ -188,6 +208,29 @@ describe("inbox in a browser (end to end)", () => {
         await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Feeds" }).click();
         await page.getByRole("link", { name: "Browser tests" }).click();
         await page.getByRole("heading", { name: "Matched jobs" }).waitFor();
+        // …as the inbox's cards, triaged in place and opened into the same side panel.
+        const feedCards = page.locator("#cards article.card");
+        expect(await feedCards.count()).toBe(3);
+        await page.evaluate(() => ((globalThis as any).__sameDocument = true));
+        const visual = feedCards.filter({ hasText: "Playwright visual tests" });
+        expect(await visual.locator(".unread-badge").count()).toBe(1);
+        await visual.getByRole("button", { name: "Star: Playwright visual tests" }).click();
+        await page.getByRole("button", { name: "Unstar: Playwright visual tests" }).waitFor();
+        const unreadBefore = Number(await page.locator("#unread-count").getAttribute("data-unread"));
+        expect(await page.title()).toBe(`(${unreadBefore}) Browser tests · jobpilot`);
+        await visual.getByRole("link", { name: "Playwright visual tests" }).click();
+        await page.locator("#panel-title").waitFor();
+        await until(
+          "the feed page's unread count to drop as the panel opens",
+          1_500,
+          async () => (await page.locator("#unread-count").getAttribute("data-unread")) === String(unreadBefore - 1),
+        );
+        expect(await page.title()).toBe(unreadBefore - 1 > 0 ? `(${unreadBefore - 1}) Browser tests · jobpilot` : "Browser tests · jobpilot");
+        expect(await page.locator("#panel svg[role=img]").count()).toBeGreaterThan(0);
+        expect(await page.evaluate(() => (globalThis as any).__sameDocument === true)).toBe(true);
+        expect(await axeProblems(page)).toEqual([]);
+        await snap(page, "feed-panel-1280-light");
+        await page.keyboard.press("Escape");
         expect(await axeProblems(page)).toEqual([]);
         await snap(page, "feed-1280-light");
         const feedUrl = page.url();

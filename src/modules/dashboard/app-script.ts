@@ -2,7 +2,7 @@
  * The dashboard's own script (served at /dashboard/app.js, next to htmx), for
  * what only the browser can do well: show times relative and in the reader's
  * own language and time zone, copy a secret to the clipboard, the inbox's
- * keyboard shortcuts, a sign of life while a proposal is written, and the
+ * keyboard shortcuts, the stages of writing a proposal as they happen, and the
  * unread count in the tab title. Pages are complete without it: times stay
  * absolute (UTC), secrets stay selectable text, every shortcut is a button or
  * link on the page, and the copy and close buttons are rendered hidden.
@@ -74,6 +74,7 @@ export const APP_SCRIPT = `(() => {
     if (n > 0) document.title = "(" + n + ") " + document.title;
   }
   document.addEventListener("htmx:afterSettle", (e) => {
+    selected(); // a card swapped in (triaged, or read as the panel opened) stays marked as the selected one
     const from = document.querySelector("#new-badge[data-unread]") ;
     const count = document.getElementById("unread-count");
     if (count) unread(Number(count.dataset.unread));
@@ -101,21 +102,85 @@ export const APP_SCRIPT = `(() => {
       card.querySelector(".unread-badge")?.remove();
     }
   });
-  // A sign of life while the model writes: the time spent so far, next to the disabled button.
-  let ticking = null;
-  document.addEventListener("htmx:beforeRequest", (e) => {
-    const form = e.detail.elt.closest && e.detail.elt.closest("form[data-progress]");
-    if (!form) return;
+  // Writing a proposal: the form is posted here and the answer read as it streams — each stage as the
+  // server starts it (kept in a list with the seconds it took, the current one ticking), then the panel or
+  // page to show (progress.ts). The button stays disabled meanwhile; an answer that is not a stream (a
+  // refusal page) is shown as it is.
+  const secs = (ms) => (ms / 1000).toFixed(1) + " s";
+  document.addEventListener("submit", async (e) => {
+    const form = e.target.closest && e.target.closest("form[data-progress]");
+    if (!form || !window.fetch || !window.ReadableStream || !window.htmx) return;
+    e.preventDefault();
+    if (form.dataset.busy) return;
     const out = document.getElementById(form.dataset.progress);
     const text = out && out.querySelector(".progress-text");
+    const list = out && out.querySelector(".stages");
+    const button = form.querySelector("button[type=submit]");
+    const inPanel = !!form.closest("#panel");
     const started = Date.now();
-    clearInterval(ticking);
-    if (text) {
-      text.textContent = "Writing the proposal… 0 s";
-      ticking = setInterval(() => { text.textContent = "Writing the proposal… " + Math.round((Date.now() - started) / 1000) + " s"; }, 1000);
+    let current = null;
+    let currentAt = 0;
+    const tick = () => { if (text) text.textContent = (current ? current.textContent : "Writing the proposal") + "… " + Math.round((Date.now() - started) / 1000) + " s"; };
+    const stage = (label, atMs) => {
+      if (current) { current.classList.add("done"); current.textContent += " — " + secs(atMs - currentAt); }
+      current = document.createElement("li");
+      current.textContent = label;
+      currentAt = atMs;
+      list && list.append(current);
+      tick();
+    };
+    form.dataset.busy = "1";
+    form.classList.add("writing");
+    out && out.classList.remove("failed");
+    if (button) button.disabled = true;
+    if (list) list.replaceChildren();
+    tick();
+    const ticking = setInterval(tick, 1000);
+    // A failure stays on screen (the spinner stops) until the next try.
+    const fail = (message) => { clearInterval(ticking); out && out.classList.add("failed"); if (text) text.textContent = message; };
+    const show = (html) => {
+      if (inPanel) window.htmx.swap(panel(), html, { swapStyle: "innerHTML" });
+      else {
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        const main = doc.querySelector("main");
+        if (!main) { document.documentElement.innerHTML = doc.documentElement.innerHTML; return; }
+        document.title = doc.title;
+        window.htmx.swap(document.querySelector("main"), main.innerHTML, { swapStyle: "innerHTML" });
+        window.scrollTo(0, 0);
+      }
+      enhance(inPanel ? panel() : document);
+    };
+    try {
+      const headers = { accept: "text/event-stream" };
+      if (inPanel) headers["hx-request"] = "true";
+      const res = await fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)), headers, credentials: "same-origin" });
+      if (!(res.headers.get("content-type") || "").startsWith("text/event-stream")) { form.classList.remove("writing"); show(await res.text()); return; }
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\\n\\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] || "null");
+          if (event === "stage") stage(data.text, data.atMs);
+          else if (event === "done") show(data.html);
+          else if (event === "failed") { fail(data.message); return; }
+        }
+      }
+      form.classList.remove("writing");
+    } catch (err) {
+      fail("The connection was lost while writing. Try again.");
+    } finally {
+      clearInterval(ticking);
+      delete form.dataset.busy;
+      if (button) button.disabled = false;
     }
   });
-  document.addEventListener("htmx:afterRequest", () => clearInterval(ticking));
   document.addEventListener("keydown", (e) => {
     if (!document.getElementById("cards") || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;

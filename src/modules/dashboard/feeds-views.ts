@@ -1,8 +1,10 @@
 import type { Channel } from "../channels/http-model";
-import type { Feed, FeedJobItem } from "../feeds/model";
+import type { Feed } from "../feeds/model";
 import { html, type Html } from "./html";
+import { feedListQuery, type FeedListQuery, type InboxCard } from "./inbox-data";
+import { cardsAndPanel, shortcutsHelp, unreadCountView } from "./inbox-views";
 import type { DashboardSession } from "./model";
-import { csrfField, externalLink, layout, when } from "./views";
+import { csrfField, layout, when } from "./views";
 
 /**
  * The feed pages of the dashboard. Forms keep the user's raw text (FeedFormValues)
@@ -227,22 +229,6 @@ export function secretPage(session: DashboardSession, feed: Feed, heading: strin
   );
 }
 
-function money(n: number | null): string {
-  return n === null ? "" : `$${n}`;
-}
-
-function budget(job: FeedJobItem["job"]): string {
-  if (job.fixedBudget !== null) return `${money(job.fixedBudget)} fixed`;
-  if (job.hourlyMin !== null || job.hourlyMax !== null) {
-    const range = [job.hourlyMin, job.hourlyMax]
-      .filter((x) => x !== null)
-      .map((x) => money(x))
-      .join("–");
-    return `${range}/h`;
-  }
-  return "—";
-}
-
 /** The feed's settings in one line: what it matches and where it notifies (its channels linked). */
 function summaryLine(feed: Feed, channels: Channel[]): Html {
   const parts: (Html | string)[] = [`score ≥ ${feed.minScore}`];
@@ -292,43 +278,54 @@ function settingsSummary(feed: Feed, channels: Channel[]): Html {
 </dl>`;
 }
 
-export function feedDetailPage(
-  session: DashboardSession,
-  feed: Feed,
-  data: { jobs: FeedJobItem[]; total: number; limit: number; offset: number },
-  filter: { unread: boolean },
-  channels: Channel[] = [],
-): Html {
+export interface FeedPageData {
+  list: FeedListQuery;
+  cards: InboxCard[];
+  total: number;
+  limit: number;
+  /** The account's unread matches across its feeds (the count the triage buttons keep up to date). */
+  unread: number;
+}
+
+const SHOW_LABELS = [
+  ["unread", "Unread"],
+  ["starred", "Starred"],
+  ["all", "All"],
+  ["dismissed", "Dismissed"],
+] as const;
+
+export function feedDetailPage(session: DashboardSession, feed: Feed, data: FeedPageData, channels: Channel[] = []): Html {
   const self = base(feed.id);
-  const query = (offset: number) => {
-    const q = new URLSearchParams();
-    if (filter.unread) q.set("unread", "1");
-    if (offset > 0) q.set("offset", String(offset));
-    const s = q.toString();
+  const { list } = data;
+  const link = (q: FeedListQuery) => {
+    const s = feedListQuery(q);
     return s ? `${self}?${s}` : self;
   };
-  const rows = data.jobs.map((item) => feedJobRow(session, feed.id, item, filter, data.offset));
-  const from = data.offset + 1;
-  const to = data.offset + data.jobs.length;
-  const pager = html`<p>${data.offset > 0 && html`<a href="${query(Math.max(0, data.offset - data.limit))}">Newer</a> `}${
-    to < data.total && html`<a href="${query(data.offset + data.limit)}">Older</a>`
+  const from = data.cards.length === 0 ? 0 : list.offset + 1;
+  const to = list.offset + data.cards.length;
+  const pager = html`<nav aria-label="Pages" class="pager">${list.offset > 0 && html`<a href="${link({ ...list, offset: Math.max(0, list.offset - data.limit) })}" rel="prev">Newer</a>`}${
+    to < data.total && html`<a href="${link({ ...list, offset: to })}" rel="next">Older</a>`
+  }</nav>`;
+  const empty = html`<p class="empty">${
+    list.show === "all" ? "No matches yet — jobs appear here as they arrive." : `No ${list.show === "unread" ? "unread" : list.show} matches.`
   }</p>`;
-  const jobs =
-    data.jobs.length === 0
-      ? html`<p>${filter.unread && data.total === 0 ? "No unread matches." : "No matches yet — jobs appear here as they arrive."}</p>`
-      : html`<p class="muted">Showing ${from}–${to} of ${data.total}.</p>
-<div class="table-wrap"><table>
-<thead><tr><th scope="col">Job</th><th scope="col">Budget</th><th scope="col">Client country</th><th scope="col">Score</th><th scope="col">Matched</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
-<tbody>${rows}</tbody>
-</table></div>
-${pager}`;
   return layout(
     feed.title ?? "Feed",
     html`<p class="summary">${summaryLine(feed, channels)} · <a href="${self}/edit">Edit</a></p>
 <p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/feeds">All feeds</a></p>
 <h2>Matched jobs</h2>
-<p>${filter.unread ? html`<a href="${self}">Show all</a>` : html`<a href="${self}?unread=1">Show unread only</a>`}</p>
-${jobs}
+<nav aria-label="Show" class="show-links">${SHOW_LABELS.map(
+      ([show, label], i) => html`${i > 0 && " · "}<a href="${link({ show, offset: 0 })}"${show === list.show ? html` aria-current="page"` : ""}>${label}</a>`,
+    )}</nav>
+<div class="inbox-bar"><p class="muted">${data.total === 0 ? "No matches here." : `${from}–${to} of ${data.total}, newest first.`} <a href="/dashboard">Inbox</a>: ${unreadCountView(data.unread)}</p></div>
+${cardsAndPanel(
+  session,
+  data.cards,
+  { back: feedListQuery(list), feedPage: true },
+  html`${data.cards.length === 0 && empty}
+${pager}`,
+)}
+${shortcutsHelp()}
 <h2>Settings</h2>
 <details><summary>All settings</summary>
 ${settingsSummary(feed, channels)}
@@ -342,6 +339,7 @@ ${
 <p><a href="${self}/delete">Delete this feed</a></p>`,
     session,
     "feeds",
+    { documentTitle: data.unread > 0 ? `(${data.unread}) ${feed.title ?? "Feed"}` : undefined, wide: true },
   );
 }
 
@@ -354,28 +352,4 @@ export function deleteConfirmPage(session: DashboardSession, feed: Feed): Html {
     session,
     "feeds",
   );
-}
-
-/**
- * One matched job's row. Its read/star buttons are plain forms (a full page
- * round trip without JavaScript); with htmx loaded they post in place and the
- * server answers with this row alone, which replaces the old one.
- */
-export function feedJobRow(session: DashboardSession, feedId: string, item: FeedJobItem, filter: { unread: boolean }, offset: number): Html {
-  const self = base(feedId);
-  const back = html`<input type="hidden" name="unread" value="${filter.unread ? "1" : ""}"><input type="hidden" name="offset" value="${offset}">`;
-  const jobForm = (fieldName: string, value: string, label: string) => {
-    const action = `${self}/jobs/${encodeURIComponent(item.processedJobId)}`;
-    return html`<form method="post" action="${action}" hx-post="${action}" hx-target="closest tr" hx-swap="outerHTML">${csrfField(session)}${back}<input type="hidden" name="${fieldName}" value="${value}"><button type="submit" aria-label="${label}: ${item.job.title}">${label}</button></form>`;
-  };
-  return html`<tr>
-<td>${externalLink(item.job.url, item.job.title)} <a href="/dashboard/jobs/${encodeURIComponent(item.job.ciphertext)}" aria-label="Details: ${item.job.title}">details</a></td>
-<td>${budget(item.job)}</td>
-<td>${item.job.clientCountry ?? "—"}</td>
-<td>${item.matchingScore}</td>
-<td>${when(Date.parse(item.matchedAt))}</td>
-<td>${item.read ? "read" : html`<strong>unread</strong>`}${item.starredAt ? " · starred" : ""}</td>
-<td>${item.read ? jobForm("read", "false", "Mark unread") : jobForm("read", "true", "Mark read")}
-${item.starredAt ? jobForm("starred", "false", "Unstar") : jobForm("starred", "true", "Star")}</td>
-</tr>`;
 }

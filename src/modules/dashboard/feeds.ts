@@ -7,23 +7,9 @@ import * as channels from "../channels/service";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as feedViews from "./feeds-views";
-import {
-  badOffsetPage,
-  dashboardGuard,
-  field,
-  fragment,
-  HIDDEN,
-  isHtmx,
-  page,
-  parseOffset,
-  redirect,
-  type ResponseState,
-  formValues,
-  numberOrText,
-  errorAsPage,
-  errorDetails,
-  schemaErrors,
-} from "./http";
+import { inboxCards, parseFeedListQuery, unreadCount } from "./inbox-data";
+import * as views from "./views";
+import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails, schemaErrors } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -163,11 +149,13 @@ export function dashboardFeedRoutes(deps: Deps) {
         run(request, set, undefined, async (session) => {
           const auth = await sessionAuth(deps, session);
           const feed = await feeds.getFeed(deps, auth, params.id);
-          const unread = query.unread === "1" || query.unread === "true";
-          const offset = parseOffset(query.offset);
-          if (offset === undefined) return badOffsetPage(set, session);
-          const data = await feeds.listFeedJobs(deps, auth, feed.id, { limit: PAGE_SIZE, offset, unread });
-          return page(set, feedViews.feedDetailPage(session, feed, data, { unread }, await channels.listChannels(deps, auth)));
+          const list = parseFeedListQuery(query as Record<string, string | undefined>);
+          if ("error" in list) return page(set, views.errorPage("Bad filter", list.error, session), 400);
+          // The feed's matches as the inbox's cards (same data, same rendering, same triage forms).
+          const { items, total } = await feeds.listInbox(deps, auth, { feedId: feed.id, show: list.show }, { limit: PAGE_SIZE, offset: list.offset });
+          const cards = await inboxCards(deps, auth, items, deps.clock.now());
+          const data = { list, cards, total, limit: PAGE_SIZE, unread: await unreadCount(deps, auth) };
+          return page(set, feedViews.feedDetailPage(session, feed, data, await channels.listChannels(deps, auth)));
         }),
       HIDDEN,
     )
@@ -239,28 +227,6 @@ export function dashboardFeedRoutes(deps: Deps) {
         run(request, set, body, async (session) => {
           await feeds.deleteFeed(deps, await sessionAuth(deps, session), params.id);
           return redirect(set, FEEDS);
-        }),
-      HIDDEN,
-    )
-    .post(
-      `${FEEDS}/:id/jobs/:jobId`,
-      ({ request, set, body, params }) =>
-        run(request, set, body, async (session) => {
-          const change: { read?: boolean; starred?: boolean } = {};
-          for (const name of ["read", "starred"] as const) {
-            const v = field(body, name);
-            if (v === "true") change[name] = true;
-            else if (v === "false") change[name] = false;
-          }
-          const item = await feeds.patchFeedJob(deps, await sessionAuth(deps, session), params.id, params.jobId, change);
-          const back = new URLSearchParams();
-          if (field(body, "unread") === "1") back.set("unread", "1");
-          const offset = parseOffset(field(body, "offset")) ?? 0;
-          // htmx posted it from the page: send back the row to swap in place of the old one.
-          if (isHtmx(request)) return fragment(set, feedViews.feedJobRow(session, params.id, item, { unread: back.has("unread") }, offset));
-          if (offset > 0) back.set("offset", String(offset));
-          const qs = back.toString();
-          return redirect(set, `${FEEDS}/${encodeURIComponent(params.id)}${qs ? `?${qs}` : ""}`);
         }),
       HIDDEN,
     );

@@ -3,7 +3,7 @@ import { PLATFORMS } from "../../db/enums";
 import { isOneOf } from "../../lib/one-of";
 import type { AuthContext } from "../accounts/service";
 import * as applicationsRepo from "../applications/repo";
-import type { InboxFilter, InboxItem } from "../feeds/service";
+import { countInbox, type InboxFilter, type InboxItem } from "../feeds/service";
 import { competitionOf, countsOf, type Competition } from "../jobs/activity";
 import { clientBasics, clientScore, type ClientBasics } from "../jobs/client-score";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
@@ -85,6 +85,34 @@ export function filterQuery(filter: InboxFilter, extra: Record<string, string | 
   if (filter.text) q.set("q", filter.text);
   for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== "" && v !== 0) q.set(k, String(v));
   return q.toString();
+}
+
+/** The account's unread matches across its feeds: the inbox's count and its tab title. */
+export async function unreadCount(deps: { db: Db }, auth: AuthContext): Promise<number> {
+  return (await countInbox(deps, auth, { show: "unread" })).count;
+}
+
+/** The feed page's list, the feed's cards: every state unless `show` says otherwise. */
+export interface FeedListQuery {
+  show: InboxFilter["show"];
+  offset: number;
+}
+
+/** `?show=&offset=` of a feed page (`unread=1`, its older link, is show=unread) → the list, or the bad field's message. */
+export function parseFeedListQuery(query: Record<string, string | undefined>): FeedListQuery | { error: string } {
+  const raw = query.show?.trim() || (query.unread === "1" || query.unread === "true" ? "unread" : "all");
+  if (!isOneOf(SHOW, raw)) return { error: `show must be one of ${SHOW.join(", ")}` };
+  const offset = parseOffset(query.offset);
+  if (offset === undefined) return { error: `offset must be a whole number from 0 to ${MAX_OFFSET}` };
+  return { show: raw, offset };
+}
+
+/** The query string of a feed page's list (the default, every state from the top, is empty). */
+export function feedListQuery(q: FeedListQuery): string {
+  const out = new URLSearchParams();
+  if (q.show !== "all") out.set("show", q.show);
+  if (q.offset > 0) out.set("offset", String(q.offset));
+  return out.toString();
 }
 
 export interface InboxCard {

@@ -78,23 +78,38 @@ function facts(card: InboxCard): (Html | string)[] {
   return out;
 }
 
-function triageButton(session: DashboardSession, card: InboxCard, back: string, action: string, label: string, key?: string): Html {
-  const path = entryPath(card.item.processedJobId);
-  return html`<form method="post" action="${path}" hx-post="${path}" hx-target="#card-${card.item.processedJobId}" hx-swap="outerHTML">${csrfField(session)}<input type="hidden" name="action" value="${action}"><input type="hidden" name="back" value="${back}"><button type="submit" class="small"${key ? html` data-key="${key}"` : ""} aria-label="${label}: ${card.item.job.title}">${label}</button></form>`;
+/**
+ * Where a card sits: `back` is its list's query string and `feedPage` says the list is its feed's page
+ * rather than the inbox, so a form posted without JavaScript returns to the same place; `oob` sends the
+ * card out of band (beside the side panel) to replace the one on the page.
+ */
+export interface CardPlace {
+  back: string;
+  feedPage?: boolean;
+  oob?: boolean;
 }
 
-/** One match as a card. `back` is the list's query string, so a form posted without JavaScript returns to the same place. */
-export function inboxCard(session: DashboardSession, card: InboxCard, back: string): Html {
+function triageButton(session: DashboardSession, card: InboxCard, place: CardPlace, action: string, label: string, key?: string): Html {
+  const path = entryPath(card.item.processedJobId);
+  return html`<form method="post" action="${path}" hx-post="${path}" hx-target="#card-${card.item.processedJobId}" hx-swap="outerHTML">${csrfField(session)}<input type="hidden" name="action" value="${action}"><input type="hidden" name="back" value="${place.back}">${
+    place.feedPage && html`<input type="hidden" name="list" value="feed">`
+  }<button type="submit" class="small"${key ? html` data-key="${key}"` : ""} aria-label="${label}: ${card.item.job.title}">${label}</button></form>`;
+}
+
+/** One match as a card, on the inbox or its feed's page (one rendering for both). */
+export function inboxCard(session: DashboardSession, card: InboxCard, where: string | CardPlace): Html {
+  const place = typeof where === "string" ? { back: where } : where;
   const { item } = card;
   const id = item.processedJobId;
+  const swap = place.oob ? html` hx-swap-oob="true"` : "";
   const classes = ["card", item.read ? "read" : "unread", item.starredAt ? "starred" : "", item.dismissedAt ? "dismissed" : ""].filter(Boolean).join(" ");
   if (item.dismissedAt !== null) {
-    return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-label="${item.job.title} (dismissed)">
+    return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-label="${item.job.title} (dismissed)"${swap}>
 <p><span class="muted">Dismissed:</span> ${item.job.title}</p>
-<div class="actions">${triageButton(session, card, back, "undismiss", "Undo")}</div>
+<div class="actions">${triageButton(session, card, place, "undismiss", "Undo")}</div>
 </article>`;
   }
-  return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}">
+  return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}"${swap}>
 <div class="card-head">
 <h2 id="title-${id}"><a class="open" href="${jobPath(item.job.ciphertext)}" hx-get="${jobPath(item.job.ciphertext)}?panel=${id}" hx-target="#panel" hx-swap="innerHTML">${item.job.title}</a></h2>
 <div class="badges">${!item.read && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}</div>
@@ -102,9 +117,9 @@ export function inboxCard(session: DashboardSession, card: InboxCard, back: stri
 <p class="meta"><a href="/dashboard/feeds/${encodeURIComponent(item.feedId)}">${item.feedTitle}</a> · posted ${item.job.publishTime ? when(Date.parse(item.job.publishTime)) : "—"} · matched ${when(Date.parse(item.matchedAt))}</p>
 <ul class="facts">${facts(card).map((f) => html`<li>${f}</li>`)}</ul>
 <div class="actions">
-${item.read ? triageButton(session, card, back, "unread", "Mark unread") : triageButton(session, card, back, "read", "Mark read")}
-${item.starredAt !== null ? triageButton(session, card, back, "unstar", "Unstar", "s") : triageButton(session, card, back, "star", "Star", "s")}
-${triageButton(session, card, back, "dismiss", "Dismiss", "x")}
+${item.read ? triageButton(session, card, place, "unread", "Mark unread") : triageButton(session, card, place, "read", "Mark read")}
+${item.starredAt !== null ? triageButton(session, card, place, "unstar", "Unstar", "s") : triageButton(session, card, place, "star", "Star", "s")}
+${triageButton(session, card, place, "dismiss", "Dismiss", "x")}
 </div>
 </article>`;
 }
@@ -180,7 +195,18 @@ function filters(data: InboxPageData): Html {
 </form>`;
 }
 
-function shortcutsHelp(): Html {
+/** The cards and the side panel they open into, with `below` under the cards: the inbox's list and a feed page's. */
+export function cardsAndPanel(session: DashboardSession, cards: InboxCard[], place: CardPlace, below: Html): Html {
+  return html`<div class="inbox">
+<section aria-label="Matches" class="list">
+<div id="cards">${cards.map((c) => inboxCard(session, c, place))}</div>
+${below}
+</section>
+<aside id="panel" class="panel" aria-label="Job details" tabindex="-1"><p class="muted panel-hint">Open a job to read it, draft and apply here.</p></aside>
+</div>`;
+}
+
+export function shortcutsHelp(): Html {
   return html`<details id="keys-help" class="keys-help"><summary>Keyboard shortcuts</summary><dl>${SHORTCUTS.map(
     ([k, what]) => html`<dt><kbd>${k}</kbd></dt><dd>${what}</dd>`,
   )}</dl></details>`;
@@ -196,16 +222,15 @@ export function inboxPage(session: DashboardSession, data: InboxPageData): Html 
   return layout(
     "Inbox",
     html`${filters(data)}
-<div class="inbox-bar"><p class="muted" id="inbox-count">${data.total === 0 ? "No matches." : `${from}–${data.query.offset + data.cards.length} of ${data.total}, newest first.`} <span id="unread-count" data-unread="${data.unread}">${data.unread} unread</span></p>
+<div class="inbox-bar"><p class="muted" id="inbox-count">${data.total === 0 ? "No matches." : `${from}–${data.query.offset + data.cards.length} of ${data.total}, newest first.`} ${unreadCountView(data.unread)}</p>
 ${newBadge(data.query.filter, data.sinceTs, 0, data.unread)}</div>
-<div class="inbox">
-<section aria-label="Matches" class="list">
-<div id="cards">${data.cards.map((c) => inboxCard(session, c, back))}</div>
-${data.cards.length === 0 && empty}
-${pager(data)}
-</section>
-<aside id="panel" class="panel" aria-label="Job details" tabindex="-1"><p class="muted panel-hint">Open a job to read it, draft and apply here.</p></aside>
-</div>
+${cardsAndPanel(
+  session,
+  data.cards,
+  { back },
+  html`${data.cards.length === 0 && empty}
+${pager(data)}`,
+)}
 ${shortcutsHelp()}`,
     session,
     "inbox",
@@ -213,7 +238,15 @@ ${shortcutsHelp()}`,
   );
 }
 
-/** A card after a triage action, with the unread count (and so the tab title) brought up to date. */
-export function triagedCard(session: DashboardSession, card: InboxCard, back: string, unread: number): Html {
-  return html`${inboxCard(session, card, back)}<span id="unread-count" data-unread="${unread}" hx-swap-oob="true">${unread} unread</span>`;
+/**
+ * A card after a triage action (or opened in the panel: `place.oob`, swapped in beside the panel), with the
+ * unread count, and so the tab title, brought up to date at once.
+ */
+export function triagedCard(session: DashboardSession, card: InboxCard, place: CardPlace, unread: number): Html {
+  return html`${inboxCard(session, card, place)}${unreadCountView(unread, true)}`;
+}
+
+/** "N unread" (the app script copies it into the tab title); `oob` replaces the one on the page. */
+export function unreadCountView(unread: number, oob = false): Html {
+  return html`<span id="unread-count" data-unread="${unread}"${oob ? html` hx-swap-oob="true"` : ""}>${unread} unread</span>`;
 }

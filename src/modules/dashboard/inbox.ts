@@ -6,7 +6,16 @@ import type { AuthContext } from "../accounts/service";
 import * as applicationsRepo from "../applications/repo";
 import * as feeds from "../feeds/service";
 import { dashboardGuard, errorAsPage, field, fragment, HIDDEN, isHtmx, page, redirect, type ResponseState } from "./http";
-import { filterQuery, INBOX_PAGE_SIZE, inboxCards, parseInboxQuery, type InboxQuery } from "./inbox-data";
+import {
+  feedListQuery,
+  filterQuery,
+  INBOX_PAGE_SIZE,
+  inboxCards,
+  parseFeedListQuery,
+  parseInboxQuery,
+  unreadCount as countUnread,
+  type InboxQuery,
+} from "./inbox-data";
 import * as inboxViews from "./inbox-views";
 import { applicationBadge } from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
@@ -60,7 +69,7 @@ export function dashboardInboxRoutes(deps: Deps) {
     return q as InboxQuery;
   }
 
-  const unreadCount = async (auth: AuthContext) => (await feeds.countInbox(deps, auth, { show: "unread" })).count;
+  const unreadCount = (auth: AuthContext) => countUnread(deps, auth);
 
   /** A page of cards for `q` (its snapshot time fixed at the first page's load). */
   async function listing(auth: AuthContext, q: InboxQuery) {
@@ -155,15 +164,25 @@ export function dashboardInboxRoutes(deps: Deps) {
           }
           if (!isUuid(params.id)) throw new AppError("not_found", "Job not found in your feeds");
           const item = await feeds.triageInboxItem(deps, auth, params.id, change);
-          // The list's own query string comes back so the reader lands where they were; only ours is accepted.
-          const back = parseInboxQuery(Object.fromEntries(new URLSearchParams(field(body, "back") ?? "")));
-          const backQuery = "error" in back ? "" : filterQuery(back.filter, { offset: back.offset, until: back.untilTs });
+          // The list's own query string comes back so the reader lands where they were (the inbox, or the
+          // card's feed page when `list` says so); only our own query strings are accepted, never echoed raw.
+          const feedPage = field(body, "list") === "feed";
+          const backFields = Object.fromEntries(new URLSearchParams(field(body, "back") ?? ""));
+          let backQuery = "";
+          if (feedPage) {
+            const back = parseFeedListQuery(backFields);
+            if (!("error" in back)) backQuery = feedListQuery(back);
+          } else {
+            const back = parseInboxQuery(backFields);
+            if (!("error" in back)) backQuery = filterQuery(back.filter, { offset: back.offset, until: back.untilTs });
+          }
           if (isHtmx(request)) {
             const [card] = await inboxCards(deps, auth, [item], deps.clock.now());
             const unread = await unreadCount(auth);
-            return fragment(set, inboxViews.triagedCard(session, card!, backQuery, unread));
+            return fragment(set, inboxViews.triagedCard(session, card!, { back: backQuery, feedPage }, unread));
           }
-          return redirect(set, `${DASHBOARD_PATH}${backQuery ? `?${backQuery}` : ""}#card-${item.processedJobId}`);
+          const list = feedPage ? `${DASHBOARD_PATH}/feeds/${encodeURIComponent(item.feedId)}` : DASHBOARD_PATH;
+          return redirect(set, `${list}${backQuery ? `?${backQuery}` : ""}#card-${item.processedJobId}`);
         }),
       HIDDEN,
     );

@@ -1,4 +1,3 @@
-import { iso } from "../../lib/time";
 import type { ApplicationRow } from "../applications/repo";
 import { TIMELINES } from "../applications/model";
 import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
@@ -7,6 +6,8 @@ import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
 import { defaultBid } from "../applications/service";
 import type { FreelancerProfile } from "../../marketplace/driver";
+import type { ClientSnapshot } from "../clients/service";
+import { clientCharts, timeChart } from "./charts";
 import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { csrfField, externalLink, layout, when } from "./views";
@@ -33,6 +34,8 @@ export interface JobPageData {
   job: NormalizedJob | null;
   questions: { position: number; question: string }[];
   application: ApplicationRow | null;
+  /** The client's spend and hires across its archived jobs (clients service), oldest first. */
+  clientHistory: ClientSnapshot[];
 }
 
 export interface JobPageOpts {
@@ -41,51 +44,14 @@ export interface JobPageOpts {
   notice?: string;
 }
 
-// ---------- the proposal history chart ----------
+// ---------- the charts ----------
 
-const CHART = { width: 360, height: 150, left: 44, right: 12, top: 12, bottom: 34 };
-
-/**
- * Proposals over time as a small server-rendered SVG line chart (no script, no
- * inline style: the dashboard's CSP forbids both). Points without a proposal
- * count are skipped; with none left, a sentence instead of a chart.
- */
+/** Proposals over time (points without a proposal count are skipped). */
 export function proposalChart(history: HistoryPointView[] | undefined): Html {
   const points = (history ?? [])
     .filter((p) => typeof p.proposals === "number" && Number.isFinite(p.proposals))
-    .map((p, i) => ({ i, ts: p.at, at: Number.isFinite(p.at) ? iso(p.at) : "?", proposals: p.proposals as number }));
-  if (points.length === 0) return html`<p class="muted">No proposal history recorded yet.</p>`;
-  const { width, height, left, right, top, bottom } = CHART;
-  const plotW = width - left - right;
-  const plotH = height - top - bottom;
-  const times = points.map((p) => p.ts);
-  const useTime = times.every(Number.isFinite) && Math.max(...times) > Math.min(...times);
-  const minT = useTime ? Math.min(...times) : 0;
-  const spanT = useTime ? Math.max(...times) - minT : Math.max(1, points.length - 1);
-  const maxY = Math.max(1, ...points.map((p) => p.proposals));
-  const xy = points.map((p) => {
-    const fx = points.length === 1 ? 0.5 : ((useTime ? p.ts : p.i) - minT) / spanT;
-    const x = left + fx * plotW;
-    const y = top + plotH - (p.proposals / maxY) * plotH;
-    return { x: Math.round(x * 10) / 10, y: Math.round(y * 10) / 10, p };
-  });
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const label = `Proposals over time: ${first.proposals} at ${first.at}, ${last.proposals} at ${last.at} (${points.length} point${points.length === 1 ? "" : "s"}, peak ${maxY})`;
-  const baseY = top + plotH;
-  return html`<svg class="chart" role="img" aria-label="${label}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
-<title>${label}</title>
-<line x1="${left}" y1="${top}" x2="${left}" y2="${baseY}" stroke="currentColor" stroke-width="1"/>
-<line x1="${left}" y1="${baseY}" x2="${width - right}" y2="${baseY}" stroke="currentColor" stroke-width="1"/>
-<text x="${left - 4}" y="${top + 4}" text-anchor="end" font-size="10" fill="currentColor">${maxY}</text>
-<text x="${left - 4}" y="${baseY}" text-anchor="end" font-size="10" fill="currentColor">0</text>
-<text x="${left}" y="${height - 6}" font-size="10" fill="currentColor">${first.at.slice(0, 16).replace("T", " ")}</text>
-<text x="${width - right}" y="${height - 6}" text-anchor="end" font-size="10" fill="currentColor">${last.at.slice(0, 16).replace("T", " ")}</text>
-<text x="${left + plotW / 2}" y="${height - 18}" text-anchor="middle" font-size="10" fill="currentColor">time (UTC)</text>
-<text x="10" y="${top + plotH / 2}" text-anchor="middle" font-size="10" fill="currentColor" transform="rotate(-90 10 ${top + plotH / 2})">proposals</text>
-${xy.length > 1 && html`<polyline points="${xy.map((q) => `${q.x},${q.y}`).join(" ")}" fill="none" stroke="currentColor" stroke-width="2"/>`}
-${xy.map((q) => html`<circle cx="${q.x}" cy="${q.y}" r="3" fill="currentColor"><title>${q.p.proposals} proposals at ${q.p.at}</title></circle>`)}
-</svg>`;
+    .map((p) => ({ ts: p.at, value: p.proposals as number }));
+  return timeChart(points, { name: "Proposals", yLabel: "proposals", empty: "No proposal history recorded yet." });
 }
 
 // ---------- sections ----------
@@ -163,7 +129,9 @@ function panelField(panel: string | undefined): Html | string {
 function proposalForm(session: DashboardSession, self: string, v: JobFormValues, panel?: string): Html {
   const effort = v.reasoningEffort ?? "low";
   const id = (n: string) => idOf(panel, n);
-  return html`<form method="post" action="${self}/proposal"${enhance(panel, `${self}/proposal`)} hx-disabled-elt="find button" data-progress="${id("progress")}" class="draft-form">
+  // Not an htmx form: the app script posts it itself and reads the answer as it streams (the stages of
+  // writing, then the panel or page; see progress.ts). Without the script it is a plain form.
+  return html`<form method="post" action="${self}/proposal" data-progress="${id("progress")}" class="draft-form">
 ${csrfField(session)}${panelField(panel)}
 <label for="${id("reasoningEffort")}">Reasoning effort</label>
 <select id="${id("reasoningEffort")}" name="reasoningEffort" aria-describedby="${id("reasoningEffortHelp")}">${EFFORTS.map(
@@ -171,7 +139,7 @@ ${csrfField(session)}${panelField(panel)}
   )}</select>
 <p id="${id("reasoningEffortHelp")}" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
 <button type="submit" data-key="d">Generate a proposal</button>
-<span id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span></span>
+<div id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span><ol class="stages"></ol></div>
 </form>`;
 }
 
@@ -335,6 +303,8 @@ ${factsList(data)}
 <pre class="wrap">${description}</pre>
 <h2>Client</h2>
 ${clientSection(archived.clientScore)}
+<h3>Spend and hires over time</h3>
+${clientCharts(data.clientHistory)}
 <h2>Proposal activity</h2>
 ${activitySection(archived.proposalActivity)}
 ${applySections(session, data, opts, undefined, "h2")}`,
@@ -361,6 +331,8 @@ ${factsList(data)}
 <details open><summary>Description</summary><pre class="wrap">${description}</pre></details>
 <h3>Client</h3>
 ${clientSection(archived.clientScore)}
+<h4>Spend and hires over time</h4>
+${clientCharts(data.clientHistory)}
 <h3>Proposal activity</h3>
 ${activitySection(archived.proposalActivity)}
 ${!isSettledApplication(data.application) && applySections(session, data, opts, entryId, "h3")}

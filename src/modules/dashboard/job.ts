@@ -6,9 +6,10 @@ import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
 import { apply, defaultBid, freelancers } from "../applications/service";
 import { getArchivedJob } from "../archive/service";
+import { clientHistory as clientSnapshots } from "../clients/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
-import { generateProposal } from "../proposals/service";
+import { generateProposal, type ProposalStage } from "../proposals/service";
 import { triageInboxItem } from "../feeds/service";
 import {
   dashboardGuard,
@@ -25,7 +26,11 @@ import {
   isHtmx,
 } from "./http";
 import { isUuid } from "../../lib/ids";
+import { html, type Html } from "./html";
+import { inboxCards, unreadCount } from "./inbox-data";
+import * as inboxViews from "./inbox-views";
 import * as jobViews from "./job-views";
+import { stagedResponse, wantsStages } from "./progress";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 
@@ -86,7 +91,8 @@ export function dashboardJobRoutes(deps: Deps) {
       : [];
     const questions = fromDoc.length ? fromDoc : (job?.screeningQuestions ?? []);
     const application = (await applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext)) ?? null;
-    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application };
+    const clientHistory = job?.companyId ? await clientSnapshots(deps, job.companyId) : [];
+    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory };
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
@@ -119,12 +125,20 @@ export function dashboardJobRoutes(deps: Deps) {
     }
   }
 
-  /** Marks the session's feed entry read; an entry of another account (or none) is left alone. */
-  async function markRead(session: DashboardSession, entryId: string): Promise<void> {
+  /**
+   * Marks the session's feed entry read and returns what the inbox shows of it now: its card and the
+   * unread count, sent along with the panel (htmx out-of-band swaps) so the list, its count and the tab
+   * title change as the job opens, not at the next poll. An entry of another account (or none) is left alone.
+   */
+  async function markRead(session: DashboardSession, entryId: string): Promise<Html> {
+    const auth = await sessionAuth(deps, session);
     try {
-      await triageInboxItem(deps, await sessionAuth(deps, session), entryId, { read: true });
+      const item = await triageInboxItem(deps, auth, entryId, { read: true });
+      const [card] = await inboxCards(deps, auth, [item], deps.clock.now());
+      return inboxViews.triagedCard(session, card!, { back: "", oob: true }, await unreadCount(deps, auth));
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== "not_found") throw err;
+      return html``;
     }
   }
 
@@ -140,11 +154,49 @@ export function dashboardJobRoutes(deps: Deps) {
     data: jobViews.JobPageData,
     opts: jobViews.JobViewOpts,
     status = 200,
+    alongside: Html = html``,
   ): Promise<string> {
     const full = { ...opts, profiles: isSettled(data) ? [] : await profileChoices(session) };
     const panel = panelOf(request, body);
-    if (panel !== undefined) return fragment(set, jobViews.jobPanel(session, data, panel, full), status);
+    if (panel !== undefined) return fragment(set, html`${jobViews.jobPanel(session, data, panel, full)}${alongside}`, status);
     return page(set, jobViews.jobPage(session, data, full), status);
+  }
+
+  /** Writes the proposal and answers with the panel or page showing it (or why not); `progress` hears each stage. */
+  async function draft(
+    request: Request,
+    set: ResponseState,
+    body: unknown,
+    session: DashboardSession,
+    data: jobViews.JobPageData,
+    progress?: (stage: ProposalStage) => void,
+  ): Promise<string> {
+    const values = formValues(body);
+    const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
+    if (!Value.Check(GenerateProposalBody, input)) {
+      const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
+      return render(request, set, body, session, data, { values, errors }, 400);
+    }
+    try {
+      // The letter states the bid apply would send for this job, and the apply form is filled with that
+      // same bid, so the letter and the application agree unless the user changes one of them.
+      const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
+      const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid, progress);
+      const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
+      if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
+      if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
+      for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
+      return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.status >= 500) {
+        // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
+        deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
+        return render(request, set, body, session, data, { values, errors: [clientMessage(err)] }, 502);
+      }
+      if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
+      return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
+    }
   }
 
   return (
@@ -156,8 +208,8 @@ export function dashboardJobRoutes(deps: Deps) {
           if (typeof opened === "string") return opened;
           const panel = panelOf(request, undefined);
           // Opening a job in the inbox's panel reads it (the SameSite=Strict cookie keeps other sites from making this request).
-          if (panel !== undefined) await markRead(opened.session, panel);
-          return render(request, set, undefined, opened.session, opened.data, {});
+          const alongside = panel !== undefined ? await markRead(opened.session, panel) : undefined;
+          return render(request, set, undefined, opened.session, opened.data, {}, 200, alongside);
         },
         HIDDEN,
       )
@@ -180,32 +232,8 @@ export function dashboardJobRoutes(deps: Deps) {
           const opened = await open(request, set, params.ciphertext, body);
           if (typeof opened === "string") return opened;
           const { session, data } = opened;
-          const values = formValues(body);
-          const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
-          if (!Value.Check(GenerateProposalBody, input)) {
-            const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-            return render(request, set, body, session, data, { values, errors }, 400);
-          }
-          try {
-            // The letter states the bid apply would send for this job, and the apply form is filled with that
-            // same bid, so the letter and the application agree unless the user changes one of them.
-            const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-            const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid);
-            const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
-            if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
-            if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
-            for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
-            return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." });
-          } catch (err) {
-            if (!(err instanceof AppError)) throw err;
-            if (err.status >= 500) {
-              // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
-              deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
-              return render(request, set, body, session, data, { values, errors: [clientMessage(err)] }, 502);
-            }
-            if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-            return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
-          }
+          if (!wantsStages(request)) return draft(request, set, body, session, data);
+          return stagedResponse(deps.log, (progress, state) => draft(request, state, body, session, data, progress));
         },
         HIDDEN,
       )

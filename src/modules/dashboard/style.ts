@@ -62,6 +62,7 @@ pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; font: inherit; }
 header nav a { text-decoration: none; padding: .15rem 0; border-bottom: 2px solid transparent; }
 header nav a:hover { border-bottom-color: var(--line); }
 header nav a[aria-current=page] { color: var(--fg); font-weight: 700; border-bottom-color: var(--accent); }
+.show-links a[aria-current=page] { color: var(--fg); font-weight: 700; text-decoration: none; }
 main.wide { max-width: 90rem; }
 code, td, dd { overflow-wrap: anywhere; }
 /* ---- the inbox ---- */
@@ -101,7 +102,10 @@ button.small { margin: 0; padding: .2rem .7rem; font-size: .9rem; }
 .panel-head h2 { margin: 0; font-size: 1.2rem; overflow-wrap: anywhere; }
 .field-error { margin: .1rem 0; font-weight: 600; }
 .progress { display: none; align-items: center; gap: .4rem; margin-left: .75rem; }
-form.htmx-request .progress { display: inline-flex; }
+form.htmx-request .progress, form.writing .progress { display: flex; flex-wrap: wrap; }
+.progress .stages { flex-basis: 100%; margin: .25rem 0 0; padding-left: 1.25rem; font-size: .9rem; }
+.progress .stages li.done { color: var(--muted); }
+.progress.failed .spinner { display: none; }
 .spinner { width: 1rem; height: 1rem; border: 2px solid var(--line); border-top-color: var(--accent); border-radius: 50%; animation: spin .8s linear infinite; }
 @keyframes spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .spinner { animation: none; } }

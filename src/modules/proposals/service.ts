@@ -37,6 +37,12 @@ export interface GenerateProposalInput {
   questions?: { position: number; question: string }[];
 }
 
+/**
+ * The steps of writing a proposal, reported as each begins (the dashboard shows them with the time spent).
+ * `writing` says who writes: the configured model, or the local writer when none is.
+ */
+export type ProposalStage = { stage: "job" } | { stage: "profile" } | { stage: "writing"; writer: "model" | "local"; questions: number };
+
 export interface GenerateProposalResult {
   success: true;
   proposal: string;
@@ -105,9 +111,12 @@ async function write(
   deps: ProposalsDeps,
   auth: AuthContext,
   input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[]; bid: Bid | null },
+  progress: (stage: ProposalStage) => void = () => {},
 ): Promise<{ proposal: string; answers: Map<number, string> }> {
+  progress({ stage: "profile" });
   const profile = await writerProfile(deps, auth);
   const { job, bid } = input;
+  progress({ stage: "writing", writer: deps.ai.isConfigured ? "model" : "local", questions: input.questions.length });
   if (!deps.ai.isConfigured) {
     const [proposal, ...answers] = await Promise.all([
       deps.localAi.writeProposal({ job, profile, instructions: input.instructions, effort: input.effort, bid }),
@@ -158,9 +167,11 @@ export async function generateProposal(
   auth: AuthContext,
   body: GenerateProposalInput,
   bid: Bid | null = null,
+  progress?: (stage: ProposalStage) => void,
 ): Promise<GenerateProposalResult> {
   const questions = body.questions ?? [];
   checkQuestions(questions);
+  progress?.({ stage: "job" });
   let job: WritingJob;
   if (body.jobDescription !== undefined && body.jobDescription.trim() !== "") {
     job = { title: body.jobTitle?.trim() ?? "", description: body.jobDescription, skills: [], jobType: null, budgetText: null };
@@ -175,7 +186,7 @@ export async function generateProposal(
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }
-  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid });
+  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid }, progress);
   const result: GenerateProposalResult = { success: true, proposal: written.proposal };
   if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
   return result;

@@ -238,7 +238,7 @@ describe("dashboard feeds: change and delete", () => {
 });
 
 describe("dashboard feeds: matched jobs", () => {
-  test("the detail page lists a matched job; mark read and star go through patchFeedJob", async () => {
+  test("the detail page shows its matches as the inbox's cards; their triage forms return to the feed page without JavaScript", async () => {
     const { token, csrf, apiKey } = await setup();
     const id = await createFeed(token, csrf);
     const before = await get(`/dashboard/feeds/${id}`, token);
@@ -246,33 +246,47 @@ describe("dashboard feeds: matched jobs", () => {
     await ingestDocuments(t.deps, [makeDoc({ title: "Build a <Go> API", hourly: [40, 80], country: "Germany" })], { source: "test" });
     const detail = await get(`/dashboard/feeds/${id}`, token);
     expect(detail.status, show(detail)).toBe(200);
+    // The inbox's card: title opening the side panel, badges, facts, triage buttons.
+    const jobId = /<article class="card unread" id="card-([0-9a-f-]{36})"/.exec(detail.text)?.[1];
+    expect(jobId, detail.text).toBeDefined();
     expect(detail.text).toContain("Build a &lt;Go&gt; API");
-    expect(detail.text).toContain("$40–$80/h");
-    expect(detail.text).toContain("<td>DE</td>");
-    expect(detail.text).toContain("<strong>unread</strong>");
-    const jobId = new RegExp(`action="/dashboard/feeds/${id}/jobs/([0-9a-f-]{36})"`).exec(detail.text)![1]!;
+    expect(detail.text).toContain("<li>40–80 USD/hour</li>");
+    expect(detail.text).toContain("🇩🇪");
+    expect(detail.text).toContain('<span class="badge unread-badge">New</span>');
+    expect(detail.text).toContain(`hx-get="/dashboard/jobs/`);
+    expect(detail.text).toContain('<aside id="panel"');
+    expect(detail.text).toContain(`action="/dashboard/inbox/${jobId}"`);
+    expect(detail.text).toContain('<input type="hidden" name="list" value="feed">');
+    expect(detail.text).toContain('<span id="unread-count" data-unread="1">1 unread</span>');
+    expect(detail.text).toContain("<title>(1) Go jobs · jobpilot</title>");
 
-    const read = await post(`/dashboard/feeds/${id}/jobs/${jobId}`, token, { csrf, read: "true" });
+    const read = await post(`/dashboard/inbox/${jobId}`, token, { csrf, action: "read", back: "", list: "feed" });
     expect(read.status, show(read)).toBe(303);
-    expect(read.headers.get("location")).toBe(`/dashboard/feeds/${id}`);
-    const star = await post(`/dashboard/feeds/${id}/jobs/${jobId}`, token, { csrf, starred: "true", unread: "1" });
-    expect(star.headers.get("location")).toBe(`/dashboard/feeds/${id}?unread=1`);
+    expect(read.headers.get("location")).toBe(`/dashboard/feeds/${id}#card-${jobId}`);
+    const star = await post(`/dashboard/inbox/${jobId}`, token, { csrf, action: "star", back: "show=unread&offset=0", list: "feed" });
+    expect(star.headers.get("location")).toBe(`/dashboard/feeds/${id}?show=unread#card-${jobId}`);
     const jobs = (await t.request("GET", `/api/v1/feeds/${id}/jobs`, { key: apiKey })).body.jobs;
     expect(jobs[0].read).toBe(true);
     expect(jobs[0].starredAt).not.toBeNull();
     const after = await get(`/dashboard/feeds/${id}`, token);
-    expect(after.text).toContain("Unstar");
-    expect(after.text).toContain("Mark unread");
-    const unreadOnly = await get(`/dashboard/feeds/${id}?unread=1`, token);
-    expect(unreadOnly.text).not.toContain("Build a &lt;Go&gt; API");
-    const unstar = await post(`/dashboard/feeds/${id}/jobs/${jobId}`, token, { csrf, starred: "false" });
-    expect(unstar.status).toBe(303);
-    expect((await get(`/dashboard/feeds/${id}`, token)).text).toContain(">Star</button>");
+    expect(after.text).toContain("Unstar: Build a &lt;Go&gt; API");
+    expect(after.text).toContain("Mark unread: Build a &lt;Go&gt; API");
+    // The older "unread only" link still means unread; a bad filter is a 400 naming it.
+    for (const q of ["unread=1", "show=unread"]) expect((await get(`/dashboard/feeds/${id}?${q}`, token)).text).not.toContain("Build a &lt;Go&gt; API");
+    expect((await get(`/dashboard/feeds/${id}?show=starred`, token)).text).toContain("Build a &lt;Go&gt; API");
+    const bad = await get(`/dashboard/feeds/${id}?show=everything`, token);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("show must be one of unread, starred, all, dismissed");
+    expect((await get(`/dashboard/feeds/${id}?offset=-2`, token)).status).toBe(400);
+    // Dismissed leaves the default list for the Dismissed one.
+    await post(`/dashboard/inbox/${jobId}`, token, { csrf, action: "dismiss", list: "feed" });
+    expect((await get(`/dashboard/feeds/${id}`, token)).text).not.toContain("Build a &lt;Go&gt; API");
+    expect((await get(`/dashboard/feeds/${id}?show=dismissed`, token)).text).toContain("Dismissed:</span> Build a &lt;Go&gt; API");
   });
 });
 
 describe("dashboard feeds: htmx enhancement", () => {
-  test("htmx is served by the app and allowed by the page's CSP; an htmx read/star answers with the row to swap in", async () => {
+  test("htmx is served by the app and allowed by the page's CSP; a card's star answers with the card for the feed page and the unread count", async () => {
     const { token, csrf, apiKey } = await setup();
     const script = await t.request("GET", "/dashboard/htmx.js");
     expect(script.status).toBe(200);
@@ -283,24 +297,28 @@ describe("dashboard feeds: htmx enhancement", () => {
     expect(own.text).toContain("RelativeTimeFormat");
     const id = await createFeed(token, csrf);
     await ingestDocuments(t.deps, [makeDoc({ title: "Rust <CLI> tool" })], { source: "test" });
-    const detail = await get(`/dashboard/feeds/${id}`, token);
+    const detail = await get(`/dashboard/feeds/${id}?show=unread`, token);
     expect(detail.headers.get("content-security-policy")).toContain("script-src 'self'");
     expect(detail.text).toContain('<script src="/dashboard/htmx.js" defer></script>');
-    const jobId = new RegExp(`hx-post="/dashboard/feeds/${id}/jobs/([0-9a-f-]{36})" hx-target="closest tr" hx-swap="outerHTML"`).exec(detail.text)![1]!;
+    const jobId = /hx-post="\/dashboard\/inbox\/([0-9a-f-]{36})" hx-target="#card-\1" hx-swap="outerHTML"/.exec(detail.text)?.[1];
+    expect(jobId, detail.text).toBeDefined();
 
-    const res = await t.request("POST", `/dashboard/feeds/${id}/jobs/${jobId}`, {
-      body: new URLSearchParams({ csrf, starred: "true" }).toString(),
+    const res = await t.request("POST", `/dashboard/inbox/${jobId}`, {
+      body: new URLSearchParams({ csrf, action: "star", back: "show=unread", list: "feed" }).toString(),
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: `jp_session=${token}`, "hx-request": "true" },
     });
     expect(res.status, show(res)).toBe(200);
-    expect(res.text.trim()).toStartWith("<tr>");
+    expect(res.text.trim()).toStartWith(`<article class="card unread starred" id="card-${jobId}"`);
     expect(res.text).not.toContain("<html");
     expect(res.text).toContain("Rust &lt;CLI&gt; tool");
     expect(res.text).toContain(">Unstar</button>");
+    // The swapped-in card keeps posting back to the feed page's list.
+    expect(res.text).toContain('<input type="hidden" name="back" value="show=unread"><input type="hidden" name="list" value="feed">');
+    expect(res.text).toContain('<span id="unread-count" data-unread="1" hx-swap-oob="true">1 unread</span>');
     expect((await t.request("GET", `/api/v1/feeds/${id}/jobs`, { key: apiKey })).body.jobs[0].starredAt).not.toBeNull();
-    // Without htmx the same form still answers with a redirect, and CSRF applies to both.
-    const refused = await t.request("POST", `/dashboard/feeds/${id}/jobs/${jobId}`, {
-      body: new URLSearchParams({ starred: "false" }).toString(),
+    // CSRF applies to htmx posts too.
+    const refused = await t.request("POST", `/dashboard/inbox/${jobId}`, {
+      body: new URLSearchParams({ action: "unstar", list: "feed" }).toString(),
       headers: { "content-type": "application/x-www-form-urlencoded", cookie: `jp_session=${token}`, "hx-request": "true" },
     });
     expect(refused.status).toBe(403);

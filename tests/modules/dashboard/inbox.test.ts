@@ -288,12 +288,21 @@ describe("dashboard inbox", () => {
     expect(panel.text).toContain('<h2 id="panel-title" tabindex="-1">Rust CLI tool</h2>');
     expect(panel.text).toContain("<h3>Client</h3>");
     expect(panel.text).toContain("<h3>Proposal activity</h3>");
-    // Its forms post to the job page's handlers and come back to the panel.
-    expect(panel.text).toContain(`hx-post="/dashboard/jobs/${encodeURIComponent(rust)}/proposal" hx-target="#panel"`);
+    // Its forms post to the job page's handlers and come back to the panel (the proposal form through the app script's stream).
+    expect(panel.text).toContain(`hx-post="/dashboard/jobs/${encodeURIComponent(rust)}/apply" hx-target="#panel"`);
+    expect(panel.text).toContain(`action="/dashboard/jobs/${encodeURIComponent(rust)}/proposal" data-progress="p-progress"`);
     expect(panel.text).toContain(`<input type="hidden" name="panel" value="${rustEntry}">`);
     expect(panel.text).toContain('id="p-coverLetter"');
     expect((await stateOf(rustEntry)).read).toBe(true);
     expect((await stateOf(goEntry)).read).toBe(false);
+    // The list follows at once: the card (read now, no "New" badge) and the unread count, out of band beside the panel.
+    expect(panel.text).toContain('<span id="unread-count" data-unread="1" hx-swap-oob="true">1 unread</span>');
+    const card = /<article class="card read" id="card-([^"]+)"[^>]*hx-swap-oob="true">[\s\S]*?<\/article>/.exec(panel.text);
+    expect(card?.[1], panel.text).toBe(rustEntry);
+    expect(card![0]).not.toContain("unread-badge");
+    expect(card![0]).toContain("Mark unread: Rust CLI tool");
+    // The full page (no panel) marks nothing and sends no list pieces.
+    expect(plain.text).not.toContain('hx-swap-oob="true">1 unread');
   });
 
   test("draft and apply from the panel: answers required next to their question, one bid field, then the status until final", async () => {

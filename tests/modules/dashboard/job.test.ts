@@ -2,12 +2,14 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { getAccount } from "../../../src/modules/accounts/service";
+import { usd } from "../../../src/modules/dashboard/charts";
 import { proposalChart } from "../../../src/modules/dashboard/job-views";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { applyWorker } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { makeDoc } from "../../helpers/factories";
+import { startFakeOpenAi } from "../../helpers/fake-openai";
 import { amountsIn } from "../../helpers/money";
 
 let t: TestApp;
@@ -219,7 +221,7 @@ describe("dashboard job page", () => {
     const feed = await get(created.headers.get("location")!, token);
     expect(feed.text).toContain("Linked job");
     expect(feed.text).toContain(`href="${path(cipher)}"`);
-    expect(feed.text).toContain(">details</a>");
+    expect(feed.text).toContain(`hx-get="${path(cipher)}?panel=`);
     const opened = await get(path(cipher), token);
     expect(opened.status, show(opened)).toBe(200);
   });
@@ -248,5 +250,186 @@ describe("proposal history chart", () => {
     expect(proposalChart([]).value).toContain("No proposal history recorded yet.");
     expect(proposalChart(undefined).value).not.toContain("<svg");
     expect(proposalChart([{ at: Date.parse("2026-01-15T12:00:00.000Z"), proposals: null, interviewing: 1, hired: null }]).value).not.toContain("<svg");
+  });
+});
+
+describe("client spend and hires over time", () => {
+  /** A job of `companyId` whose client, as this document shows it, has spent `spent` with `hires` hires. */
+  async function clientJob(companyId: string, spent: number | null, hires: number | null, title: string): Promise<string> {
+    const doc = makeDoc({ companyId, title });
+    const client = (doc.upworkHistoryData as { client: Record<string, unknown> }).client;
+    if (spent === null) delete client.totalSpent;
+    else client.totalSpent = { isoCurrencyCode: "USD", amount: String(spent) };
+    if (hires !== null) client.totalHires = hires;
+    await ingestDocuments(t.deps, [doc], { source: "test" });
+    return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+  }
+
+  test("the job page and the panel plot the company's archived snapshots by the time each was seen, with axes, units and a table", async () => {
+    const { token } = await setup();
+    const start = t.clock.now();
+    await clientJob("1500000000000000777", 4000, 3, "First job of the client");
+    t.clock.advance(86_400_000);
+    await clientJob("1500000000000000777", null, null, "A job that says nothing of the client");
+    t.clock.advance(86_400_000);
+    await clientJob("1500000000000000999", 2_000_000, 77, "Another company's job");
+    t.clock.advance(86_400_000);
+    const cipher = await clientJob("1500000000000000777", 12_500, 5, "Latest job of the client");
+
+    const page = await get(path(cipher), token);
+    expect(page.status, show(page)).toBe(200);
+    const figure = /<figure class="chart client-history">[\s\S]*?<\/figure>/.exec(page.text)?.[0] ?? "";
+    expect(figure, page.text).toContain("as its 2 archived jobs showed them, each plotted at the time jobpilot last saw that job");
+    // Spend in USD, hires as a count, both over UTC time, oldest first.
+    expect(figure).toContain(
+      `aria-label="Client spend over time: $4k at ${new Date(start).toISOString()}, $12.5k at ${new Date(start + 3 * 86_400_000).toISOString()} (2 points, peak $12.5k)"`,
+    );
+    expect(figure).toContain(`aria-label="Client hires over time: 3 at ${new Date(start).toISOString()}, 5 at`);
+    expect(figure).toContain(">spend (USD)</text>");
+    expect(figure).toContain(">hires</text>");
+    expect((figure.match(/>time \(UTC\)<\/text>/g) ?? []).length).toBe(2);
+    expect(figure).toContain(`<tr><td>${new Date(start).toISOString()}</td><td>$4k</td><td>3</td></tr>`);
+    // Another company's numbers never enter the chart.
+    expect(figure).not.toContain("$2M");
+    expect(figure).not.toContain(">77<");
+
+    const lone = await get(path(await clientJob("1500000000000000555", null, null, "A client nobody knows")), token);
+    expect(lone.text).toContain("No spend or hires known for this client yet.");
+  });
+
+  test("the inbox's panel shows the same chart", async () => {
+    const { token, apiKey } = await setup();
+    const feed = await t.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "All", minScore: 0 } });
+    expect(feed.status, show(feed)).toBe(201);
+    const cipher = await clientJob("1500000000000000777", 800, 1, "Panel job");
+    const [entry] = await rawMany<{ id: string }>(t.deps.db, "entry", "SELECT id FROM feed_jobs WHERE job_ciphertext = ?", [cipher]);
+    const panel = await t.request("GET", `${path(cipher)}?panel=${entry!.id}`, { headers: { cookie: `jp_session=${token}`, "hx-request": "true" } });
+    expect(panel.status, show(panel)).toBe(200);
+    expect(panel.text).toContain("<h4>Spend and hires over time</h4>");
+    expect(panel.text).toContain('aria-label="Client spend over time: $800 at');
+    expect(panel.text).toContain("as its one archived job showed them");
+  });
+});
+
+describe("chart money", () => {
+  test("dollars round into the next unit instead of showing 1000 of the smaller one", () => {
+    expect([0, 950, 999.6, 12_500, 999_999, 2_340_000].map(usd)).toEqual(["$0", "$950", "$1k", "$12.5k", "$1M", "$2.3M"]);
+  });
+});
+
+describe("writing a proposal, stage by stage", () => {
+  type Event = { event: string; data: any };
+  const events = (text: string): Event[] =>
+    text
+      .split("\n\n")
+      .filter(Boolean)
+      .map((block) => ({ event: /^event: (.*)$/m.exec(block)![1]!, data: JSON.parse(/^data: (.*)$/m.exec(block)![1]!) }));
+  const streamed = (cipher: string, token: string, fields: Record<string, string>, panel = true) =>
+    t.request("POST", `${path(cipher)}/proposal`, {
+      body: new URLSearchParams(fields).toString(),
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: `jp_session=${token}`,
+        accept: "text/event-stream",
+        ...(panel ? { "hx-request": "true" } : {}),
+      },
+    });
+
+  test("asked for a stream: each stage as it begins, then the panel (or the page) with the letter; the plain form is unchanged", async () => {
+    const { token, csrf, apiKey } = await setup();
+    const feed = await t.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "All", minScore: 0 } });
+    expect(feed.status, show(feed)).toBe(201);
+    const cipher = await job({ title: "Staged job", questions: ["Why you?"] });
+    const entry = (await row("SELECT id FROM feed_jobs WHERE job_ciphertext = ?", cipher)).id as string;
+
+    const res = await streamed(cipher, token, { csrf, panel: entry, reasoningEffort: "low" });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    const all = events(res.text);
+    expect(all.map((e) => e.event)).toEqual(["stage", "stage", "stage", "done"]);
+    expect(all.slice(0, 3).map((e) => e.data.text)).toEqual([
+      "Reading the job",
+      "Reading your freelancer profile",
+      "Writing the letter and 1 screening answer with the local writer",
+    ]);
+    const times = all.slice(0, 3).map((e) => e.data.atMs as number);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const done = all[3]!.data;
+    expect(done.status).toBe(200);
+    expect(done.html).not.toContain("<html");
+    expect(done.html).toContain("Proposal written");
+    expect(/<textarea id="p-coverLetter"[^>]*>([^<]+)<\/textarea>/.exec(done.html)?.[1]?.length ?? 0).toBeGreaterThan(50);
+    expect(done.html).toMatch(/<textarea id="p-answer_0"[^>]*>[^<]+<\/textarea>/);
+
+    // The job page (no panel) gets the whole page in `done`.
+    const page = events((await streamed(cipher, token, { csrf, reasoningEffort: "high" }, false)).text).at(-1)!.data;
+    expect(page.html).toStartWith("<!doctype html>");
+    expect(page.html).toContain("Proposal written");
+
+    // A bad effort is refused before any writing: no stage, `done` carries the 400 and its message.
+    const bad = events((await streamed(cipher, token, { csrf, panel: entry, reasoningEffort: "extreme" })).text);
+    expect(bad.map((e) => e.event)).toEqual(["done"]);
+    expect(bad[0]!.data.status).toBe(400);
+    expect(bad[0]!.data.html).toContain("reasoningEffort");
+
+    // Refusals before the work starts are ordinary pages, not streams: no CSRF token, another job.
+    const forged = await streamed(cipher, token, { panel: entry });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get("content-type")).toContain("text/html");
+    expect((await streamed("~0299999999999999999", token, { csrf })).status).toBe(404);
+
+    // The form without the script: the page as before.
+    const plain = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "low" });
+    expect(plain.headers.get("content-type")).toContain("text/html");
+    expect(plain.text).toContain("Proposal written");
+    // The form is the script's to post (no htmx attributes), with the stage list it fills.
+    expect(plain.text).toMatch(/<form method="post" action="[^"]+\/proposal" data-progress="progress" class="draft-form">/);
+    expect(plain.text).toContain('<ol class="stages"></ol>');
+  });
+
+  test("with a model, the writing stage arrives while the model is still answering", async () => {
+    const fake = await startFakeOpenAi();
+    try {
+      t = await createTestApp({
+        config: { sandboxApplyLatencyMs: 0, openaiApiKey: "sk-test", openaiBaseUrl: fake.url, aiMaxRetries: 0, aiTimeoutMs: 5000 },
+      });
+      const acct = await t.account({ name: "Acme", credits: 5 });
+      const { token, csrf } = await signIn(acct.apiKey);
+      const cipher = await job({ title: "Model job" });
+      fake.setFallback(() => ({
+        content: JSON.stringify({ proposal: "A careful letter about the model job. ".repeat(5), questionAnswers: [] }),
+        delayMs: 400,
+      }));
+      const res = await t.app.handle(
+        new Request(`http://localhost${path(cipher)}/proposal`, {
+          method: "POST",
+          body: new URLSearchParams({ csrf, reasoningEffort: "low" }).toString(),
+          headers: { "content-type": "application/x-www-form-urlencoded", cookie: `jp_session=${token}`, accept: "text/event-stream" },
+        }),
+      );
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      while (!text.includes("with the model")) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      expect(text).toContain('"text":"Writing the letter with the model"');
+      expect(text).not.toContain("event: done");
+      // The model takes 400 ms to answer: the stage was on its way that long before the letter.
+      const stagedAt = performance.now();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      expect(performance.now() - stagedAt).toBeGreaterThan(300);
+      expect(fake.requests).toHaveLength(1);
+      const last = events(text).at(-1)!;
+      expect(last.event).toBe("done");
+      expect(last.data.html).toContain("A careful letter about the model job.");
+    } finally {
+      await fake.close();
+    }
   });
 });
