@@ -31,6 +31,7 @@ import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
 import { configuredSourceNames } from "./modules/intake/registry";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
+import { companionRoutes } from "./marketplace/companion/routes";
 import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 import { mcpRoutes } from "./modules/mcp/index";
 import { sameSecret } from "./lib/same-secret";
@@ -90,9 +91,12 @@ export function listenOptions(config: Pick<Config, "host" | "port">) {
   return { hostname: config.host, port: config.port, maxRequestBodySize: Number.MAX_SAFE_INTEGER };
 }
 
-/** The sandbox marketplace is in use: it is the default driver, or JOBPILOT_SOURCES polls it. */
+/**
+ * The sandbox marketplace is in use: it is the default driver (JOBPILOT_MARKETPLACE_DRIVER=sandbox, or unset,
+ * where unpaired accounts use it), or JOBPILOT_SOURCES polls it.
+ */
 export function isSandboxOn(config: Config): boolean {
-  return config.marketplaceDriver === "sandbox" || configuredSourceNames(config).includes("sandbox");
+  return (config.marketplaceDriver ?? "sandbox") === "sandbox" || configuredSourceNames(config).includes("sandbox");
 }
 
 export interface AppOptions {
@@ -172,6 +176,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
+            { name: "Companion", description: "The browser companion extension's tasks, outcomes and settings (companion driver; extension)" },
             { name: "Health", description: "Liveness and database status" },
             { name: "Webhooks", description: "What jobpilot POSTs to a feed's webhookUrl (extension)" },
             { name: "MCP", description: "Model Context Protocol for AI assistants (extension)" },
@@ -234,6 +239,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       // The sandbox marketplace's website, while the sandbox is in use (as the default driver or a polled source).
       .use(isSandboxOn(deps.config) ? sandboxSiteRoutes({ ...deps, config: { ...deps.config, secretKey: deps.config.secretKey ?? null } }) : new Elysia())
       .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
+      .use(companionRoutes(deps))
       .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())
       .use(mcpRoutes(deps, (request) => app.handle(request)))
   );

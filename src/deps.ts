@@ -21,6 +21,7 @@ import { nodeWake } from "./worker/cluster";
 import type { MarketplaceDriver } from "./marketplace/driver";
 import { createSandboxDriver } from "./marketplace/sandbox/driver";
 import { createBridgeDriver } from "./marketplace/bridge/driver";
+import { createCompanionDriver } from "./marketplace/companion/driver";
 import { Metrics } from "./metrics";
 import { Liveness } from "./worker/liveness";
 import pkg from "../package.json" with { type: "json" };
@@ -68,7 +69,11 @@ export interface Deps {
   /** The background loops `serve` started, whose heartbeats /readyz reads. */
   liveness: Liveness;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
-  drivers: Record<string, MarketplaceDriver> & { sandbox: ReturnType<typeof createSandboxDriver>; bridge: ReturnType<typeof createBridgeDriver> };
+  drivers: Record<string, MarketplaceDriver> & {
+    sandbox: ReturnType<typeof createSandboxDriver>;
+    bridge: ReturnType<typeof createBridgeDriver>;
+    companion: ReturnType<typeof createCompanionDriver>;
+  };
 }
 
 /** Opens the database, applies pending migrations and builds the shared state. */
@@ -130,7 +135,7 @@ export async function createDeps(
     liveness: new Liveness(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
-  deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps) };
+  deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps), companion: createCompanionDriver(driverDeps) };
   return { deps, migrations };
 }
 

@@ -117,7 +117,9 @@ const TABLE_OWNERS: Record<string, string> = {
   sandbox_sessions: "marketplace/sandbox",
   sandbox_closed_jobs: "marketplace/sandbox",
   sandbox_submissions: "marketplace/sandbox",
-  bridge_outcomes: "marketplace/bridge",
+  companion_tasks: "marketplace/companion",
+  companions: "marketplace/companion",
+  bridge_outcomes: "marketplace/remote", // outcomes reported by the bridge and the browser companion (remote/outcomes.ts)
   companion_pairing_codes: "modules/pairing", // one-time codes a browser companion exchanges for its API key
 };
 

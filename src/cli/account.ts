@@ -1,6 +1,7 @@
 import { ACCOUNT_KINDS } from "../db/enums";
 import { isOneOf } from "../lib/one-of";
 import { MARKETPLACE_DRIVERS } from "../marketplace/driver";
+import { driverNameFor } from "../marketplace/drivers";
 import * as accounts from "../modules/accounts/service";
 import { BUCKETS } from "../http/rate-limit-table";
 import { intFlag, requireString, UsageError, type Command } from "./command";
@@ -162,11 +163,12 @@ export const creditsGrant: Command = {
 
 export const accountDriver: Command = {
   name: "account driver",
-  summary: "Choose how an account's proposals reach the marketplace: sandbox (simulated), bridge (your own submitter) or default.",
-  usage: "jobpilot account driver --account ID --driver sandbox|bridge|default [--json]",
+  summary:
+    "Choose how an account's proposals reach the marketplace: sandbox (simulated), bridge (your own submitter), companion (the browser companion) or default.",
+  usage: "jobpilot account driver --account ID --driver sandbox|bridge|companion|default [--json]",
   options: {
     account: { type: "string", value: "ID", description: "Account id" },
-    driver: { type: "string", value: "NAME", description: "sandbox, bridge, or default (JOBPILOT_MARKETPLACE_DRIVER)" },
+    driver: { type: "string", value: "NAME", description: "sandbox, bridge, companion, or default (JOBPILOT_MARKETPLACE_DRIVER, else companion when paired)" },
     json: { type: "boolean", description: "Print the account as JSON" },
   },
   run(ctx) {
@@ -178,7 +180,7 @@ export const accountDriver: Command = {
     return withDeps(ctx, async (deps) => {
       const account = await accounts.setMarketplaceDriver(deps, accountId, driver === "default" ? null : driver);
       if (ctx.values.json) printJson(ctx, account);
-      else ctx.io.stdout(`Account ${account.id} applies through ${account.marketplaceDriver ?? `the default (${deps.config.marketplaceDriver})`}.\n`);
+      else ctx.io.stdout(`Account ${account.id} applies through ${account.marketplaceDriver ?? `the default (${await driverNameFor(deps, account.id)})`}.\n`);
       return 0;
     });
   },

@@ -13,8 +13,19 @@
  * The drivers an account (accounts.marketplace_driver) or JOBPILOT_MARKETPLACE_DRIVER can name. Here
  * rather than in marketplace/ because config.ts needs the values and marketplace/ reads accounts.
  */
-export const MARKETPLACE_DRIVERS = ["sandbox", "bridge"] as const;
+export const MARKETPLACE_DRIVERS = ["sandbox", "bridge", "companion"] as const;
 export type MarketplaceDriverName = (typeof MARKETPLACE_DRIVERS)[number];
+
+/** The browser companion's submission mode: the user clicks submit on the filled form (review), or the extension does (auto, opt-in). */
+export const COMPANION_MODES = ["review", "auto"] as const;
+export type CompanionMode = (typeof COMPANION_MODES)[number];
+
+/**
+ * A companion task's life: queued → claimed (handed to the extension) → answered; a submit may pass through
+ * review (the form is filled and waits for the user's click). expired: not answered in time; cancelled: never handed out.
+ */
+export const COMPANION_TASK_STATES = ["queued", "claimed", "review", "answered", "expired", "cancelled"] as const;
+export type CompanionTaskState = (typeof COMPANION_TASK_STATES)[number];
 
 export const ACCOUNT_KINDS = ["solo", "agency"] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];

@@ -30,7 +30,7 @@ export const errorResponses = (...statuses: number[]) => Object.fromEntries(stat
  * An integer query parameter. Elysia coerces query numbers in a way that loses
  * the parameter's name on failure, so the message travels with the schema.
  */
-function queryInt(name: string, opts: { minimum?: number; maximum?: number; default?: number; description?: string }) {
+export function queryInt(name: string, opts: { minimum?: number; maximum?: number; default?: number; description?: string }) {
   const schema = { type: "integer", ...opts };
   return t.Integer({ ...opts, error: `${name} must be ${describeSchema(schema as never)}` });
 }

@@ -1,13 +1,17 @@
 /**
  * The apply side of a marketplace, behind one small interface. Implementations:
- * `sandbox` (the built-in simulated marketplace, the default) and `bridge`
- * (hands each submission to the user's own submitter over signed HTTP).
+ * `sandbox` (the built-in simulated marketplace, the default), `bridge`
+ * (hands each submission to the user's own submitter over signed HTTP) and
+ * `companion` (the browser companion extension in the user's own browser).
  * Drivers never touch our tables: the applications service owns statuses,
  * credits and retries; a driver only says what the marketplace did.
  */
 import { MARKETPLACE_DRIVERS, type FinalStatus, type JobType, type MarketplaceDriverName, type ProfileType } from "../db/enums";
 
 export { MARKETPLACE_DRIVERS };
+
+/** The label of the API key the browser companion gets when it pairs; an unrevoked one makes the account "paired" (companion by default). */
+export const COMPANION_KEY_LABEL = "browser companion";
 export type { FinalStatus, MarketplaceDriverName };
 
 export interface SubmitRequest {
@@ -35,6 +39,11 @@ export interface SubmitOutcome {
   status: FinalStatus;
   /** Human sentence shown as applicationStatusMessage (and errorMessage when not applied). */
   message: string;
+  /**
+   * logged_out only: when the session was last known good, if the driver knows it was lost before this
+   * attempt (the browser companion's last connection). The logged-out window counts from here; else from now.
+   */
+  loggedOutSinceTs?: number;
 }
 
 export interface Engagement {
@@ -76,4 +85,6 @@ export interface MarketplaceDriver {
   freelancers(accountId: string): Promise<Freelancer[]>;
   /** Restores an invalidated marketplace session; true when it worked. */
   reconnect(accountId: string): Promise<boolean>;
+  /** Optional: a sentence on a submission still in flight (e.g. waiting for the user's review), or null. */
+  progress?(applicationId: string): Promise<string | null>;
 }

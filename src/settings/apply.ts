@@ -1,5 +1,5 @@
 /**
- * Applying: how proposals reach the marketplace (the sandbox or the bridge driver), how many go at once, and when sent ones are synced.
+ * Applying: how proposals reach the marketplace (the sandbox, bridge or browser companion driver), how many go at once, and when sent ones are synced.
  * Part of the one list of settings in src/config.ts.
  */
 import { Type as T } from "@sinclair/typebox";
@@ -10,9 +10,9 @@ export const APPLY_SETTINGS = {
   marketplaceDriver: {
     env: "JOBPILOT_MARKETPLACE_DRIVER",
     flag: undefined,
-    schema: T.Union(MARKETPLACE_DRIVERS.map((d) => T.Literal(d))),
-    default: "sandbox",
-    doc: "How proposals reach the marketplace for accounts without their own setting: sandbox (the simulated marketplace) or bridge (your own submitter, see README).",
+    schema: T.Optional(T.Union(MARKETPLACE_DRIVERS.map((d) => T.Literal(d)))),
+    default: undefined,
+    doc: "How proposals reach the marketplace for accounts without their own setting: sandbox (the simulated marketplace), bridge (your own submitter) or companion (the browser companion extension). Unset: companion for accounts that paired one, sandbox for the others.",
   },
   sandboxApplyLatencyMs: {
     env: "JOBPILOT_SANDBOX_APPLY_LATENCY_MS",
@@ -48,6 +48,27 @@ export const APPLY_SETTINGS = {
     schema: T.Integer({ minimum: 100, maximum: 3_600_000 }),
     default: 120_000,
     doc: "How long the bridge driver waits for an outcome (in the response or the callback) before retrying.",
+  },
+  companionTimeoutMs: {
+    env: "JOBPILOT_COMPANION_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 100, maximum: 3_600_000 }),
+    default: 120_000,
+    doc: "How long a task handed to the browser companion may go unanswered before it is retried (a submission through proposal.lookup first).",
+  },
+  companionReviewTimeoutMs: {
+    env: "JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 100, maximum: 86_400_000 }),
+    default: 1_800_000,
+    doc: "In review mode, how long a filled form waits for the user's click before the application ends failed (not reviewed), uncharged.",
+  },
+  companionMinGapMs: {
+    env: "JOBPILOT_COMPANION_MIN_GAP_MS",
+    flag: undefined,
+    schema: T.Integer({ minimum: 0, maximum: 3_600_000 }),
+    default: 30_000,
+    doc: "Minimum time between the end of one browser companion submission and the start of the next, per account (one at a time).",
   },
   applyConcurrency: {
     env: "JOBPILOT_APPLY_CONCURRENCY",

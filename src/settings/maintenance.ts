@@ -32,6 +32,6 @@ export const MAINTENANCE_SETTINGS = {
     flag: undefined,
     schema: T.Integer({ minimum: 0, maximum: 36_500 }),
     default: 90,
-    doc: "Settled webhook events and their attempts, and feed entries, older than this many days are deleted, with expired dashboard sessions (hourly, in small batches); applications, credits, archived jobs and starred or applied entries are kept. 0 keeps everything.",
+    doc: "Settled webhook events and their attempts, and feed entries, older than this many days are deleted, with expired dashboard sessions and ended browser companion tasks (hourly, in small batches); applications, credits, archived jobs and starred or applied entries are kept. 0 keeps everything.",
   },
 } as const satisfies Record<string, Setting>;

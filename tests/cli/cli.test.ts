@@ -231,5 +231,13 @@ describe("account driver", () => {
     expect(JSON.parse((await run("account", "driver", "--account", accountId, "--driver", "bridge", "--json")).stdout).marketplaceDriver).toBe("bridge");
     expect((await run("account", "driver", "--account", accountId, "--driver", "default")).stdout).toContain("the default (sandbox)");
     expect((await run("account", "driver", "--account", accountId, "--driver", "carrier-pigeon")).code).toBe(2);
+    expect(JSON.parse((await run("account", "driver", "--account", accountId, "--driver", "companion", "--json")).stdout).marketplaceDriver).toBe("companion");
+  });
+
+  test("the default is the browser companion once the account paired one (a key labelled browser companion)", async () => {
+    const { run } = cli();
+    const { accountId } = JSON.parse((await run("account", "create", "--name", "A", "--json")).stdout);
+    expect((await run("key", "create", "--account", accountId, "--label", "browser companion")).code).toBe(0);
+    expect((await run("account", "driver", "--account", accountId, "--driver", "default")).stdout).toContain("the default (companion)");
   });
 });

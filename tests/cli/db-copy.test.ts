@@ -183,6 +183,15 @@ function addEdgeRows(path: string): void {
   db.run("INSERT INTO companion_pairing_codes (code_hash, account_id, created_at_ts, expires_at_ts) VALUES ('c0ffee', ?, 1795304707542, 1795305307542)", [
     account,
   ]);
+  // The browser companion driver's state: its mode and presence, and one answered task with JSON body and answer.
+  db.run(
+    "INSERT INTO companions (account_id, mode, auto_accepted_at_ts, last_seen_ts, last_submit_ended_ts, freelancers, freelancers_at_ts) VALUES (?, 'auto', 1795304707542, 1795304707600, NULL, '[]', 1795304707542)",
+    [account],
+  );
+  db.run(
+    "INSERT INTO companion_tasks (id, account_id, type, application_id, body, state, created_at_ts, claimed_at_ts, review_since_ts, review_url, ended_at_ts, answer) VALUES ('ct-1', ?, 'proposal.submit', 'app-x', ?, 'answered', 1, 2, 3, 'chrome-extension://abc/focus.html', 4, ?)",
+    [account, '{ "type": "proposal.submit",  "mode": "review" }', '{"page":"unrecognised","message":"Ошибка","visibleText":"日本語 ✓"}'],
+  );
   const task =
     "INSERT INTO tasks (kind, payload, status, run_at_ts, attempts, max_attempts, created_at_ts, updated_at_ts) VALUES (?, ?, 'queued', 1, 0, 5, 1, 1)";
   db.run(task, ["score", '{ "b": 1,  "a" : "\\u00fc", "n": 1.50 }']);

@@ -54,6 +54,8 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   sandboxClosedJobs: [true, true],
   sandboxSubmissions: [true, true],
   bridgeOutcomes: [true, true],
+  companionTasks: [true, true],
+  companions: [true, true],
   sourceState: [true, true],
   oauthStates: [true, true],
   oauthTokens: [true, true],

@@ -7,7 +7,7 @@ import { memoryLogger } from "../../src/lib/log";
 import { generateSecret, signedHeaders } from "../../src/lib/standard-webhooks";
 import { bridgeCallbackRoutes } from "../../src/marketplace/bridge/callback";
 import { createBridgeDriver, NOT_CONFIGURED, type BridgeDeps } from "../../src/marketplace/bridge/driver";
-import * as repo from "../../src/marketplace/bridge/repo";
+import * as repo from "../../src/marketplace/remote/repo";
 import type { SubmitRequest } from "../../src/marketplace/driver";
 import { startBridgeReceiver, unreachableUrl } from "../helpers/bridge-receiver";
 import { openTestDb } from "../helpers/db";

@@ -669,6 +669,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's browser companion: connected, mode, pacing
+         * @description Whether the extension is connected (it polled or answered in the last 15 s), its submission mode, and the driver the account applies through.
+         */
+        get: operations["getCompanion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companion/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Review (default) or auto submission
+         * @description review: you click submit on each filled form. auto: the extension submits on its own; needs acceptAutoSubmitRisk: true. In auto mode the extension clicks submit in your browser without asking you. Automating the marketplace's website may break its terms of service; you act on your own account and at your own risk.
+         */
+        put: operations["setCompanionMode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companion/pair": {
         parameters: {
             query?: never;
@@ -683,6 +723,86 @@ export interface paths {
          * @description No API key: the code is the credential. It works once and for 10 minutes. The new key is labelled "browser companion". 404 for an unknown, used or expired code; 409 when the account has as many keys as it may.
          */
         post: operations["pairCompanion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companion/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Long poll: the next task for the browser companion
+         * @description Held open up to waitMs until a task is ready; `task` is null when none came (poll again at once). Polling is what marks the companion connected. A proposal.submit is handed out only when no other submission of the account is in flight and JOBPILOT_COMPANION_MIN_GAP_MS has passed since the last one ended.
+         */
+        get: operations["nextCompanionTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companion/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One companion task as stored, with the extension's answer
+         * @description For diagnosis: an unrecognised apply page's visible text is kept in `answer.visibleText`. Another account's task is a 404.
+         */
+        get: operations["getCompanionTask"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companion/tasks/{taskId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The browser companion's answer to a task
+         * @description `type` must be the task's type. For proposal.submit, `result` says what the apply page showed; the server maps it to the application's status. The first outcome of a submission wins; a late one (after the task timed out) is still recorded if none was.
+         */
+        post: operations["reportCompanionOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companion/tasks/{taskId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review mode: the proposal form is filled and waits for the user's click
+         * @description From here JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS applies instead of JOBPILOT_COMPANION_TIMEOUT_MS; the dashboard shows the application as waiting for your review, linking reviewUrl.
+         */
+        post: operations["companionAwaitingReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1248,7 +1368,7 @@ export interface operations {
                             credits: number;
                             /** @description Credits held by applications being submitted; charged only on success */
                             creditsHeld: number;
-                            /** @description sandbox or bridge; null = the server default */
+                            /** @description sandbox, bridge or companion; null = the server default */
                             marketplaceDriver: string | null;
                             rateLimitMultiplier: number;
                             rateLimitOverrides: {
@@ -1348,7 +1468,7 @@ export interface operations {
                             credits: number;
                             /** @description Credits held by applications being submitted; charged only on success */
                             creditsHeld: number;
-                            /** @description sandbox or bridge; null = the server default */
+                            /** @description sandbox, bridge or companion; null = the server default */
                             marketplaceDriver: string | null;
                             rateLimitMultiplier: number;
                             rateLimitOverrides: {
@@ -4235,7 +4355,7 @@ export interface operations {
                             credits: number;
                             /** @description Credits held by applications being submitted; charged only on success */
                             creditsHeld: number;
-                            /** @description sandbox or bridge; null = the server default */
+                            /** @description sandbox, bridge or companion; null = the server default */
                             marketplaceDriver: string | null;
                             rateLimitMultiplier: number;
                             rateLimitOverrides: {
@@ -6231,6 +6351,231 @@ export interface operations {
             };
         };
     };
+    getCompanion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The driver this account applies through now (sandbox, bridge or companion) */
+                        driver: string;
+                        /** @description The extension polled or answered in the last 15 s */
+                        connected: boolean;
+                        /** @description Unix ms of its last poll or answer */
+                        lastSeenAt: number | null;
+                        /** @enum {string} */
+                        mode: "review" | "auto";
+                        /** @description Unix ms when auto mode was switched on (its warning accepted) */
+                        autoAcceptedAt: number | null;
+                        /** @description JOBPILOT_COMPANION_MIN_GAP_MS: the least time between two submissions */
+                        minGapMs: number;
+                        /** @description JOBPILOT_COMPANION_TIMEOUT_MS */
+                        timeoutMs: number;
+                        /** @description JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS */
+                        reviewTimeoutMs: number;
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setCompanionMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    mode: "review" | "auto";
+                    /** @description Required true for auto. In auto mode the extension clicks submit in your browser without asking you. Automating the marketplace's website may break its terms of service; you act on your own account and at your own risk. */
+                    acceptAutoSubmitRisk?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The driver this account applies through now (sandbox, bridge or companion) */
+                        driver: string;
+                        /** @description The extension polled or answered in the last 15 s */
+                        connected: boolean;
+                        /** @description Unix ms of its last poll or answer */
+                        lastSeenAt: number | null;
+                        /** @enum {string} */
+                        mode: "review" | "auto";
+                        /** @description Unix ms when auto mode was switched on (its warning accepted) */
+                        autoAcceptedAt: number | null;
+                        /** @description JOBPILOT_COMPANION_MIN_GAP_MS: the least time between two submissions */
+                        minGapMs: number;
+                        /** @description JOBPILOT_COMPANION_TIMEOUT_MS */
+                        timeoutMs: number;
+                        /** @description JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS */
+                        reviewTimeoutMs: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     pairCompanion: {
         parameters: {
             query?: never;
@@ -6333,6 +6678,733 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    nextCompanionTask: {
+        parameters: {
+            query?: {
+                /** @description How long to hold the request open for a task (default 25000) */
+                waitMs?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        task: ({
+                            /** @description Send it back in the outcome URL */
+                            taskId: string;
+                            operation: {
+                                /** @constant */
+                                type: "proposal.submit";
+                                /** @description Our queue id: the idempotency key; never submit twice for one applicationId */
+                                applicationId: string;
+                                accountId: string;
+                                freelancerId: string;
+                                profileId: string;
+                                job: {
+                                    ciphertext: string;
+                                    url: string;
+                                    title: string;
+                                    /** @enum {string|null} */
+                                    jobType: "HOURLY" | "FIXED" | null;
+                                };
+                                coverLetter: string;
+                                bid: {
+                                    hourlyRate: number | null;
+                                    fixedBid: number | null;
+                                    timeline: string;
+                                    boostBids: number;
+                                };
+                                /** @description Screening answers by position */
+                                answers: {
+                                    position: number;
+                                    answer: string;
+                                }[];
+                                /** @enum {string} */
+                                mode: "review" | "auto";
+                                /** @description Review mode: stop waiting for the click after this long and report page: not_reviewed */
+                                reviewTimeoutMs: number;
+                            };
+                        } | {
+                            /** @description Send it back in the outcome URL */
+                            taskId: string;
+                            operation: {
+                                /** @constant */
+                                type: "proposal.lookup";
+                                applicationId: string;
+                                accountId: string;
+                            };
+                        } | {
+                            /** @description Send it back in the outcome URL */
+                            taskId: string;
+                            operation: {
+                                /** @constant */
+                                type: "proposal.engagement";
+                                applicationId: string;
+                                accountId: string;
+                            };
+                        } | {
+                            /** @description Send it back in the outcome URL */
+                            taskId: string;
+                            operation: {
+                                /** @constant */
+                                type: "freelancers.list";
+                                accountId: string;
+                            };
+                        } | {
+                            /** @description Send it back in the outcome URL */
+                            taskId: string;
+                            operation: {
+                                /** @constant */
+                                type: "session.reconnect";
+                                accountId: string;
+                            };
+                        }) | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCompanionTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        taskId: string;
+                        type: string;
+                        applicationId: string | null;
+                        /** @enum {string} */
+                        state: "queued" | "claimed" | "review" | "answered" | "expired" | "cancelled";
+                        /** @description Unix ms */
+                        createdAt: number;
+                        /** @description Unix ms when the extension took it */
+                        claimedAt: number | null;
+                        /** @description Unix ms when it was answered, expired or withdrawn */
+                        endedAt: number | null;
+                        /** @description The task's body as handed out */
+                        operation: {
+                            [key: string]: unknown;
+                        };
+                        /** @description The extension's result, as posted */
+                        answer: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reportCompanionOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "proposal.submit";
+                    result: {
+                        /** @constant */
+                        page: "submitted";
+                        /** @description What the page said, in its words */
+                        message?: string;
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    } | {
+                        /** @constant */
+                        page: "login_redirect";
+                        /** @description What the page said, in its words */
+                        message?: string;
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    } | {
+                        /** @constant */
+                        page: "job_unavailable";
+                        /** @description What the page said, in its words */
+                        message?: string;
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    } | {
+                        /** @constant */
+                        page: "not_eligible";
+                        /** @description What the page said, in its words */
+                        message?: string;
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    } | {
+                        /** @constant */
+                        page: "not_enough_connects";
+                        /** @description Connects this proposal needs (job cost + boost) */
+                        required: number;
+                        /** @description Connects the freelancer has */
+                        available: number;
+                        /** @description What the page said, in its words */
+                        message?: string;
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    } | {
+                        /** @constant */
+                        page: "not_reviewed";
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    } | {
+                        /** @constant */
+                        page: "unrecognised";
+                        /** @description The error text the page showed, or what the extension expected and did not find */
+                        message: string;
+                        /** @description The page's visible text (document.body.innerText), kept for diagnosis */
+                        visibleText: string;
+                        /** @description The tab's address when the outcome was read */
+                        url?: string;
+                    };
+                } | {
+                    /** @constant */
+                    type: "proposal.lookup";
+                    result: {
+                        /** @constant */
+                        lookup: "found";
+                        /** @description What the page said, in its words */
+                        message?: string;
+                    } | {
+                        /** @constant */
+                        lookup: "none";
+                    } | {
+                        /** @constant */
+                        lookup: "ended";
+                        page: {
+                            /** @constant */
+                            page: "submitted";
+                            /** @description What the page said, in its words */
+                            message?: string;
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        } | {
+                            /** @constant */
+                            page: "login_redirect";
+                            /** @description What the page said, in its words */
+                            message?: string;
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        } | {
+                            /** @constant */
+                            page: "job_unavailable";
+                            /** @description What the page said, in its words */
+                            message?: string;
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        } | {
+                            /** @constant */
+                            page: "not_eligible";
+                            /** @description What the page said, in its words */
+                            message?: string;
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        } | {
+                            /** @constant */
+                            page: "not_enough_connects";
+                            /** @description Connects this proposal needs (job cost + boost) */
+                            required: number;
+                            /** @description Connects the freelancer has */
+                            available: number;
+                            /** @description What the page said, in its words */
+                            message?: string;
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        } | {
+                            /** @constant */
+                            page: "not_reviewed";
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        } | {
+                            /** @constant */
+                            page: "unrecognised";
+                            /** @description The error text the page showed, or what the extension expected and did not find */
+                            message: string;
+                            /** @description The page's visible text (document.body.innerText), kept for diagnosis */
+                            visibleText: string;
+                            /** @description The tab's address when the outcome was read */
+                            url?: string;
+                        };
+                    } | {
+                        /** @constant */
+                        lookup: "unknown";
+                        /** @description What the page said, in its words */
+                        message?: string;
+                    };
+                } | {
+                    /** @constant */
+                    type: "proposal.engagement";
+                    result: {
+                        viewed: boolean;
+                        replied: boolean;
+                        viewedAt?: number | null;
+                    };
+                } | {
+                    /** @constant */
+                    type: "freelancers.list";
+                    result: {
+                        freelancers: {
+                            id: string;
+                            name: string;
+                            avatarUrl: string | null;
+                            baseHourlyRate: number | null;
+                            profiles: {
+                                /** @enum {string} */
+                                type: "default" | "specialization";
+                                name: string;
+                                hourlyRate: number | null;
+                                currency: string;
+                                profileId: string;
+                            }[];
+                        }[];
+                    };
+                } | {
+                    /** @constant */
+                    type: "session.reconnect";
+                    result: {
+                        ok: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description false: the task was already settled, this answer changed nothing */
+                        kept: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    companionAwaitingReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A link the dashboard shows; opening it must bring the tab with the filled form to the front (the extension handles it) */
+                    reviewUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description Unix ms */
+                        reviewDeadlineAt: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,7 +3,7 @@
  */
 import { sql } from "drizzle-orm";
 import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
-import { PROFILE_TYPES } from "../enums";
+import { COMPANION_MODES, COMPANION_TASK_STATES, PROFILE_TYPES } from "../enums";
 import { int64, jsonText } from "./columns";
 
 export const sandboxFreelancers = pgTable(
@@ -72,4 +72,39 @@ export const bridgeOutcomes = pgTable("bridge_outcomes", {
   status: text("status").notNull(),
   message: text("message").notNull(),
   receivedAtTs: int64("received_at_ts").notNull(),
+});
+
+/**
+ * Work handed to the browser companion extension (marketplace/companion): one row per operation, claimed by
+ * the extension's long poll and answered by its outcome POST. In the database, not in memory, so a restart or
+ * another node on the same PostgreSQL sees what was handed out and reconciles instead of sending twice.
+ */
+export const companionTasks = pgTable(
+  "companion_tasks",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    type: text("type").notNull(),
+    applicationId: text("application_id"),
+    body: jsonText("body").notNull().$type<Record<string, unknown>>(),
+    state: text("state", { enum: COMPANION_TASK_STATES }).notNull(),
+    createdAtTs: int64("created_at_ts").notNull(),
+    claimedAtTs: int64("claimed_at_ts"),
+    reviewSinceTs: int64("review_since_ts"),
+    reviewUrl: text("review_url"),
+    endedAtTs: int64("ended_at_ts"),
+    answer: jsonText("answer").$type<Record<string, unknown>>(),
+  },
+  (t) => [index("companion_tasks_account_state_idx").on(t.accountId, t.state, t.createdAtTs), index("companion_tasks_application_idx").on(t.applicationId)],
+);
+
+/** Per account: the companion's submission mode, when it was last connected, its pacing and its last freelancers list. */
+export const companions = pgTable("companions", {
+  accountId: text("account_id").primaryKey(),
+  mode: text("mode", { enum: COMPANION_MODES }).notNull(),
+  autoAcceptedAtTs: int64("auto_accepted_at_ts"),
+  lastSeenTs: int64("last_seen_ts"),
+  lastSubmitEndedTs: int64("last_submit_ended_ts"),
+  freelancers: jsonText("freelancers").$type<unknown[]>(),
+  freelancersAtTs: int64("freelancers_at_ts"),
 });

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { PROFILE_TYPES } from "../enums";
+import { COMPANION_MODES, COMPANION_TASK_STATES, PROFILE_TYPES } from "../enums";
 
 /** The sandbox marketplace's own state: its freelancers, their profiles and Connects. */
 export const sandboxFreelancers = sqliteTable(
@@ -80,4 +80,39 @@ export const bridgeOutcomes = sqliteTable("bridge_outcomes", {
   status: text("status").notNull(),
   message: text("message").notNull(),
   receivedAtTs: integer("received_at_ts").notNull(),
+});
+
+/**
+ * Work handed to the browser companion extension (marketplace/companion): one row per operation, claimed by
+ * the extension's long poll and answered by its outcome POST. In the database, not in memory, so a restart or
+ * another node on the same PostgreSQL sees what was handed out and reconciles instead of sending twice.
+ */
+export const companionTasks = sqliteTable(
+  "companion_tasks",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    type: text("type").notNull(),
+    applicationId: text("application_id"),
+    body: text("body", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    state: text("state", { enum: COMPANION_TASK_STATES }).notNull(),
+    createdAtTs: integer("created_at_ts").notNull(),
+    claimedAtTs: integer("claimed_at_ts"),
+    reviewSinceTs: integer("review_since_ts"),
+    reviewUrl: text("review_url"),
+    endedAtTs: integer("ended_at_ts"),
+    answer: text("answer", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [index("companion_tasks_account_state_idx").on(t.accountId, t.state, t.createdAtTs), index("companion_tasks_application_idx").on(t.applicationId)],
+);
+
+/** Per account: the companion's submission mode, when it was last connected, its pacing and its last freelancers list. */
+export const companions = sqliteTable("companions", {
+  accountId: text("account_id").primaryKey(),
+  mode: text("mode", { enum: COMPANION_MODES }).notNull(),
+  autoAcceptedAtTs: integer("auto_accepted_at_ts"),
+  lastSeenTs: integer("last_seen_ts"),
+  lastSubmitEndedTs: integer("last_submit_ended_ts"),
+  freelancers: text("freelancers", { mode: "json" }).$type<unknown[]>(),
+  freelancersAtTs: integer("freelancers_at_ts"),
 });

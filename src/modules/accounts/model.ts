@@ -11,7 +11,7 @@ export const AccountView = t.Object(
     kind: AccountKind,
     credits: t.Integer({ description: "Auto-apply credits available (not held by applications in flight)" }),
     creditsHeld: t.Integer({ description: "Credits held by applications being submitted; charged only on success" }),
-    marketplaceDriver: t.Nullable(t.String({ description: "sandbox or bridge; null = the server default" })),
+    marketplaceDriver: t.Nullable(t.String({ description: "sandbox, bridge or companion; null = the server default" })),
     rateLimitMultiplier: t.Number(),
     rateLimitOverrides: t.Record(t.String(), t.Integer()),
     aiScoringAllowance: t.Nullable(t.Integer({ description: "AI scoring calls per calendar month; null = unlimited" })),

@@ -185,6 +185,20 @@ export function listKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
   return many(db, db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAtTs)));
 }
 
+/** Whether the account holds an unrevoked API key with this exact label (e.g. a paired browser companion). */
+export async function hasLiveKeyLabelled(db: Db, accountId: string, label: string): Promise<boolean> {
+  const { apiKeys } = tables(db);
+  const row = await one(
+    db,
+    db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.label, label), isNull(apiKeys.revokedAtTs)))
+      .limit(1),
+  );
+  return row !== undefined;
+}
+
 export function findKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
   return preparedOne(
     db,

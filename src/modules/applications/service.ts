@@ -28,7 +28,7 @@ export interface ApplicationsDeps {
   log: Logger;
   ai: AiClient;
   localAi: LocalAi;
-  config: { marketplaceDriver: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
+  config: { marketplaceDriver?: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
   drivers: Record<string, MarketplaceDriver>;
   wake: () => void;
   metrics: Metrics;
@@ -202,12 +202,17 @@ export interface StatusView {
   proposalStatus: { viewed: boolean; replied: boolean; viewedAt: number | null; lastCheckedAt: number } | null;
 }
 
-function toStatus(app: repo.ApplicationRow): StatusView {
+/**
+ * The status view. While an application is processing, its driver may say how far it got (the browser
+ * companion: waiting for your review) as applicationStatusMessage; the status value stays the spec's.
+ */
+async function toStatus(deps: ApplicationsDeps, app: repo.ApplicationRow): Promise<StatusView> {
+  const progress = app.status === "processing" ? ((await deps.drivers[app.driver]?.progress?.(app.id)) ?? null) : null;
   return {
     jobId: app.jobCiphertext,
     processedJobId: app.processedJobId,
     applicationStatus: app.status,
-    applicationStatusMessage: app.statusMessage,
+    applicationStatusMessage: progress ?? app.statusMessage,
     queueId: app.id,
     appliedAt: app.appliedAtTs,
     processedAt: app.processedAtTs,
@@ -225,12 +230,12 @@ export async function status(deps: ApplicationsDeps, auth: AuthContext, query: {
   if (query.queueId !== undefined) {
     const app = await repo.findAccountApplication(deps.db, auth.accountId, query.queueId);
     if (!app) throw notFound("Application not found");
-    return toStatus(app);
+    return toStatus(deps, app);
   }
   const resolved = await resolveJobRef(deps, auth, query.jobId!);
   const app = await repo.latestForJob(deps.db, auth.accountId, resolved.job.ciphertext);
   if (!app) throw notFound("No application for this job");
-  return toStatus(app);
+  return toStatus(deps, app);
 }
 
 export async function appliedJobs(

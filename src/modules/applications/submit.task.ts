@@ -92,7 +92,7 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
     const outcome = await driver.submit(request(answers));
     if (outcome.status === "logged_out") {
       const now = deps.clock.now();
-      await repo.markLoggedOutSince(deps.db, app.id, now);
+      await repo.markLoggedOutSince(deps.db, app.id, outcome.loggedOutSinceTs ?? now);
       const since = (await repo.findApplication(deps.db, app.id))?.loggedOutSinceTs ?? now;
       if (now - since < deps.config.loggedOutWindowMs && !ctx.isLastAttempt) {
         const restored = await driver.reconnect(app.accountId);

@@ -25,6 +25,16 @@ export interface ApplicationsPageData {
   offset: number;
   status: string | undefined;
   statuses: readonly string[];
+  /** Submissions whose form the browser companion filled and that wait for the user's click, by application id. */
+  inReview: Map<string, { reviewUrl: string | null; deadlineTs: number | null }>;
+}
+
+/** Review mode: the status stays processing (the spec's value); the dashboard says what it waits for and links the tab. */
+function reviewNote(review: { reviewUrl: string | null; deadlineTs: number | null } | undefined): Html | "" {
+  if (!review) return "";
+  return html`<br><strong class="badge status-review">Waiting for your review</strong>
+<br><span class="muted">The browser companion filled the proposal form; check it and click submit yourself${review.deadlineTs !== null && html` before ${when(review.deadlineTs)}`}.</span>
+${review.reviewUrl && html`<br><a href="${review.reviewUrl}" rel="noopener noreferrer">Show the filled form</a>`}`;
 }
 
 function statusBadge(app: ApplicationRow): Html {
@@ -57,7 +67,7 @@ export function applicationsPage(session: DashboardSession, data: ApplicationsPa
   const rows = data.items.map(
     ({ app, title, url }) => html`<tr>
 <td>${externalLink(url, title)}</td>
-<td>${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}</td>
+<td>${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}${app.status === "processing" && reviewNote(data.inReview.get(app.id))}</td>
 <td>${when(app.appliedAtTs)}</td>
 <td>${credits(app)}</td>
 <td><details><summary>Cover letter</summary><p class="cover-letter">${app.coverLetter}</p></details></td>

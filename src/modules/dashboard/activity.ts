@@ -57,7 +57,17 @@ export function dashboardActivityRoutes(deps: Deps) {
           offset,
           status,
         });
-        return page(set, activityViews.applicationsPage(session, { items, total, limit: ACTIVITY_PAGE_SIZE, offset, status, statuses: APPLICATION_STATUSES }));
+        const review = await deps.drivers.companion.inReview(auth.accountId);
+        const inReview = new Map(
+          [...review].map(([id, r]) => [
+            id,
+            { reviewUrl: r.reviewUrl, deadlineTs: r.reviewSinceTs === null ? null : r.reviewSinceTs + deps.config.companionReviewTimeoutMs },
+          ]),
+        );
+        return page(
+          set,
+          activityViews.applicationsPage(session, { items, total, limit: ACTIVITY_PAGE_SIZE, offset, status, statuses: APPLICATION_STATUSES, inReview }),
+        );
       },
       HIDDEN,
     )

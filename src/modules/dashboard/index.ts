@@ -15,6 +15,7 @@ import { dashboardActivityRoutes } from "./activity";
 import { dashboardFeedRoutes } from "./feeds";
 import { dashboardChannelRoutes } from "./channels";
 import { dashboardJobRoutes } from "./job";
+import { dashboardAutoApplyRoutes } from "./auto-apply";
 import { dashboardCompanionRoutes } from "./companion";
 import { dashboardInboxRoutes } from "./inbox";
 import {
@@ -187,6 +188,7 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardFeedRoutes(deps))
       .use(dashboardChannelRoutes(deps))
       .use(dashboardJobRoutes(deps))
+      .use(dashboardAutoApplyRoutes(deps))
       .use(dashboardCompanionRoutes(deps))
       .use(dashboardInboxRoutes(deps))
   );

@@ -40,6 +40,7 @@ const SECTIONS = [
   { id: "overview", href: "/dashboard/overview", label: "Overview" },
   { id: "feeds", href: "/dashboard/feeds", label: "Feeds" },
   { id: "applications", href: "/dashboard/applications", label: "Applications" },
+  { id: "auto-apply", href: "/dashboard/auto-apply", label: "Auto-apply" },
   { id: "channels", href: "/dashboard/channels", label: "Channels" },
   { id: "freelancers", href: "/dashboard/freelancers", label: "Freelancers" },
   { id: "companion", href: "/dashboard/companion", label: "Browser companion" },

@@ -8,11 +8,14 @@ import { tx, type Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
+import { COMPANION_KEY_LABEL } from "../../marketplace/driver";
 import { type AccountsDeps, createKey } from "../accounts/service";
 import * as repo from "./repo";
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
-export const COMPANION_KEY_LABEL = "browser companion";
+
+// One label for the pairing that creates the key and the driver choice that looks for it (marketplace/drivers.ts).
+export { COMPANION_KEY_LABEL };
 /** 32 letters and digits without the look-alikes 0/O and 1/I: 12 of them are 60 bits, typed once. */
 const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE_LENGTH = 12;

@@ -23,7 +23,7 @@ export interface ProposalsDeps {
   log: Logger;
   ai: AiClient;
   localAi: LocalAi;
-  config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver: string };
+  config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver?: string };
   drivers: Record<string, MarketplaceDriver>;
   metrics: Metrics;
 }

@@ -155,14 +155,14 @@ describe("retention", () => {
     expect(await countOf("jobs")).toBe(before.jobs);
 
     // A second run finds nothing more.
-    expect(await pruneOldRows(t.deps, { retentionDays: 90, batchSize: 2, pauseMs: 0 })).toEqual({ events: 0, feedEntries: 0, sessions: 0 });
+    expect(await pruneOldRows(t.deps, { retentionDays: 90, batchSize: 2, pauseMs: 0 })).toEqual({ events: 0, feedEntries: 0, sessions: 0, companionTasks: 0 });
   }, 30_000);
 
   test("0 days keeps everything, and the scheduled task reads JOBPILOT_RETENTION_DAYS", async () => {
     await history();
     const counts = async () => ({ events: await countOf("events"), entries: await countOf("feed_jobs"), sessions: await countOf("dashboard_sessions") });
     const before = await counts();
-    expect(await pruneOldRows(t.deps, { retentionDays: 0 })).toEqual({ events: 0, feedEntries: 0, sessions: 0 });
+    expect(await pruneOldRows(t.deps, { retentionDays: 0 })).toEqual({ events: 0, feedEntries: 0, sessions: 0, companionTasks: 0 });
     t.deps.config.retentionDays = 0;
     await runRetention(t.deps);
     expect(await counts()).toEqual(before);

@@ -1,0 +1,191 @@
+import { Elysia, t } from "elysia";
+import { COMPANION_MODES, COMPANION_TASK_STATES } from "../../db/enums";
+import { AppError } from "../../errors";
+import { routePolicy } from "../../http/route-policy";
+import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
+import { authContext } from "../../modules/accounts/auth-context";
+import { driverNameFor, type DriverDeps } from "../drivers";
+import { AUTO_MODE_WARNING, CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask } from "./contract";
+import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "./driver";
+
+const tags = ["Companion"];
+
+const CompanionStatus = t.Object({
+  driver: t.String({ description: "The driver this account applies through now (sandbox, bridge or companion)" }),
+  connected: t.Boolean({ description: "The extension polled or answered in the last 15 s" }),
+  lastSeenAt: t.Nullable(t.Integer({ description: "Unix ms of its last poll or answer" })),
+  mode: CompanionModeSchema,
+  autoAcceptedAt: t.Nullable(t.Integer({ description: "Unix ms when auto mode was switched on (its warning accepted)" })),
+  minGapMs: t.Integer({ description: "JOBPILOT_COMPANION_MIN_GAP_MS: the least time between two submissions" }),
+  timeoutMs: t.Integer({ description: "JOBPILOT_COMPANION_TIMEOUT_MS" }),
+  reviewTimeoutMs: t.Integer({ description: "JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS" }),
+});
+
+const StoredTask = t.Object({
+  taskId: t.String(),
+  type: t.String(),
+  applicationId: t.Nullable(t.String()),
+  state: literalUnion(COMPANION_TASK_STATES),
+  createdAt: t.Integer({ description: "Unix ms" }),
+  claimedAt: t.Nullable(t.Integer({ description: "Unix ms when the extension took it" })),
+  endedAt: t.Nullable(t.Integer({ description: "Unix ms when it was answered, expired or withdrawn" })),
+  operation: t.Record(t.String(), t.Unknown(), { description: "The task's body as handed out" }),
+  answer: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "The extension's result, as posted" })),
+});
+
+const TaskParams = t.Object({ taskId: t.String({ minLength: 1, maxLength: 100 }) });
+
+type RouteDeps = Omit<DriverDeps, "drivers"> & {
+  drivers: DriverDeps["drivers"] & { companion: CompanionDriver };
+  config: DriverDeps["config"] & { companionMinGapMs: number; companionTimeoutMs: number; companionReviewTimeoutMs: number };
+};
+
+/**
+ * The browser companion's side of the companion driver: its long poll, its answers, the review signal, and
+ * the account's companion settings. Authenticated with the account's API key like any /api route.
+ */
+export function companionRoutes(deps: RouteDeps) {
+  const companion = deps.drivers.companion;
+  const status = async (accountId: string) => {
+    const seen = await companion.presence(accountId);
+    return {
+      driver: await driverNameFor(deps, accountId),
+      ...seen,
+      minGapMs: deps.config.companionMinGapMs,
+      timeoutMs: deps.config.companionTimeoutMs,
+      reviewTimeoutMs: deps.config.companionReviewTimeoutMs,
+    };
+  };
+
+  return new Elysia()
+    .use(authContext)
+    .use(routePolicy)
+    .get("/api/v1/companion/tasks", async ({ auth, query }) => ({ task: await companion.nextTask(auth.accountId, query.waitMs ?? DEFAULT_POLL_WAIT_MS) }), {
+      query: t.Object({
+        waitMs: t.Optional(
+          queryInt("waitMs", {
+            minimum: 0,
+            maximum: MAX_POLL_WAIT_MS,
+            description: `How long to hold the request open for a task (default ${DEFAULT_POLL_WAIT_MS})`,
+          }),
+        ),
+      }),
+      response: { 200: t.Object({ task: t.Nullable(CompanionTask) }), ...errorResponses(400, 401, 429, 500) },
+      detail: {
+        tags,
+        operationId: "nextCompanionTask",
+        summary: "Long poll: the next task for the browser companion",
+        description:
+          "Held open up to waitMs until a task is ready; `task` is null when none came (poll again at once). Polling is what marks the companion connected. " +
+          "A proposal.submit is handed out only when no other submission of the account is in flight and JOBPILOT_COMPANION_MIN_GAP_MS has passed since the last one ended.",
+      },
+    })
+    .post(
+      "/api/v1/companion/tasks/:taskId/outcome",
+      async ({ auth, params, body }) => {
+        const result = await companion.answer(auth.accountId, params.taskId, body);
+        if ("error" in result) throw new AppError(result.error === "not_found" ? "not_found" : "bad_request", result.message);
+        return result;
+      },
+      {
+        params: TaskParams,
+        body: CompanionOutcome,
+        response: {
+          200: t.Object({ ok: t.Literal(true), kept: t.Boolean({ description: "false: the task was already settled, this answer changed nothing" }) }),
+          ...errorResponses(400, 401, 404, 413, 415, 429, 500),
+        },
+        detail: {
+          tags,
+          operationId: "reportCompanionOutcome",
+          summary: "The browser companion's answer to a task",
+          description:
+            "`type` must be the task's type. For proposal.submit, `result` says what the apply page showed; the server maps it to the application's status. " +
+            "The first outcome of a submission wins; a late one (after the task timed out) is still recorded if none was.",
+        },
+      },
+    )
+    .post(
+      "/api/v1/companion/tasks/:taskId/review",
+      async ({ auth, params, body }) => {
+        const result = await companion.review(auth.accountId, params.taskId, body.reviewUrl ?? null);
+        if ("error" in result) throw new AppError(result.error, result.message);
+        return result;
+      },
+      {
+        params: TaskParams,
+        body: CompanionReview,
+        response: {
+          200: t.Object({ ok: t.Literal(true), reviewDeadlineAt: t.Integer({ description: "Unix ms" }) }),
+          ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500),
+        },
+        detail: {
+          tags,
+          operationId: "companionAwaitingReview",
+          summary: "Review mode: the proposal form is filled and waits for the user's click",
+          description:
+            "From here JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS applies instead of JOBPILOT_COMPANION_TIMEOUT_MS; the dashboard shows the application as waiting for your review, linking reviewUrl.",
+        },
+      },
+    )
+    .get(
+      "/api/v1/companion/tasks/:taskId",
+      async ({ auth, params }) => {
+        const task = await companion.task(auth.accountId, params.taskId);
+        if (!task) throw new AppError("not_found", "No companion task with this id for this account");
+        return {
+          taskId: task.id,
+          type: task.type,
+          applicationId: task.applicationId,
+          state: task.state,
+          createdAt: task.createdAtTs,
+          claimedAt: task.claimedAtTs,
+          endedAt: task.endedAtTs,
+          operation: task.body,
+          answer: task.answer,
+        };
+      },
+      {
+        params: TaskParams,
+        response: { 200: StoredTask, ...errorResponses(401, 404, 429, 500) },
+        detail: {
+          tags,
+          operationId: "getCompanionTask",
+          summary: "One companion task as stored, with the extension's answer",
+          description: "For diagnosis: an unrecognised apply page's visible text is kept in `answer.visibleText`. Another account's task is a 404.",
+        },
+      },
+    )
+    .get("/api/v1/companion", ({ auth }) => status(auth.accountId), {
+      response: { 200: CompanionStatus, ...errorResponses(401, 429, 500) },
+      detail: {
+        tags,
+        operationId: "getCompanion",
+        summary: "The account's browser companion: connected, mode, pacing",
+        description:
+          "Whether the extension is connected (it polled or answered in the last 15 s), its submission mode, and the driver the account applies through.",
+      },
+    })
+    .put(
+      "/api/v1/companion/mode",
+      async ({ auth, body }) => {
+        if (body.mode === "auto" && body.acceptAutoSubmitRisk !== true) {
+          throw new AppError("bad_request", `acceptAutoSubmitRisk must be true to switch on auto mode. ${AUTO_MODE_WARNING}`);
+        }
+        await companion.setMode(auth.accountId, body.mode);
+        return status(auth.accountId);
+      },
+      {
+        body: t.Object({
+          mode: literalUnion(COMPANION_MODES),
+          acceptAutoSubmitRisk: t.Optional(t.Boolean({ description: `Required true for auto. ${AUTO_MODE_WARNING}` })),
+        }),
+        response: { 200: CompanionStatus, ...errorResponses(400, 401, 413, 415, 429, 500) },
+        detail: {
+          tags,
+          operationId: "setCompanionMode",
+          summary: "Review (default) or auto submission",
+          description: `review: you click submit on each filled form. auto: the extension submits on its own; needs acceptAutoSubmitRisk: true. ${AUTO_MODE_WARNING}`,
+        },
+      },
+    );
+}
