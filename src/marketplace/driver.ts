@@ -8,6 +8,8 @@
  */
 import { MARKETPLACE_DRIVERS, type FinalStatus, type JobType, type MarketplaceDriverName, type ProfileType } from "../db/enums";
 
+import { userFacingServerError } from "../errors";
+
 export { MARKETPLACE_DRIVERS };
 
 /** The label of the API key the browser companion gets when it pairs; an unrevoked one makes the account "paired" (companion by default). */
@@ -87,4 +89,17 @@ export interface MarketplaceDriver {
   reconnect(accountId: string): Promise<boolean>;
   /** Optional: a sentence on a submission still in flight (e.g. waiting for the user's review), or null. */
   progress?(applicationId: string): Promise<string | null>;
+}
+
+/**
+ * The account's freelancers through its driver, or a 503 that says why they cannot be listed now (the bridge
+ * submitter unreachable, the browser companion offline before it ever listed them): an outside system being
+ * away is not a server fault, and the caller can act on the reason.
+ */
+export async function listFreelancers(driver: MarketplaceDriver, accountId: string): Promise<Freelancer[]> {
+  try {
+    return await driver.freelancers(accountId);
+  } catch (err) {
+    throw userFacingServerError("unavailable", `Cannot list this account's freelancers now: ${(err as Error).message}`);
+  }
 }

@@ -150,6 +150,9 @@ describe("browser companion in Chromium (end to end)", () => {
         await snap(page, "dashboard-needs-you");
         await page.goto(`${base}/dashboard/overview`);
         await expect(page.locator("body").textContent()).resolves.toContain("needs you");
+        // The landing page (the inbox) says so at the top too.
+        await page.goto(`${base}/dashboard`);
+        await expect(page.locator('[data-test="companion-needs-you"]').textContent()).resolves.toContain("needs you");
         await Bun.sleep(3500); // two watch intervals: paused, nothing reloads into captures
         expect((await storage()).sentCount).toBe(sentWhenPaused);
         expect(await watchTab!.url()).toContain("/ab/account-security/login");

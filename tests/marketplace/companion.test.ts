@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Config } from "../../src/config";
-import { many, tables } from "../../src/db/query";
+import { many, rawMany, tables } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import type { CompanionTask, PageOutcome } from "../../src/marketplace/companion/contract";
 import { createKey, getAccount, revokeKey } from "../../src/modules/accounts/service";
@@ -355,6 +355,28 @@ describe("companion driver", () => {
     expect(fake.tasks.map((task) => task.operation.type).slice(1)).toEqual(["proposal.submit", "proposal.lookup", "proposal.submit"]);
     expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("applied");
     expect(fake.marketplace).toEqual([queueId]);
+  });
+
+  test("never connected, so no freelancers known: listing them and applying are a 503 that says why, and nothing is queued or held", async () => {
+    const t = await createTestApp({ config: companionConfig() });
+    cleanup(() => t.close());
+    const { accountId, apiKey } = await t.account({ credits: 3 });
+    await createKey(t.deps, accountId, "browser companion");
+    for (const path of ["/api/auto-apply-v2/freelancers", "/api/auto-apply/external/freelancers"]) {
+      const res = await t.request("GET", path, { key: apiKey });
+      expect(res.status, show(res)).toBe(503);
+      expect(res.body.error).toMatch(/^Cannot list this account's freelancers now: The browser companion is not connected/);
+    }
+    const doc = makeDoc({ title: "Bun API" });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
+    const applied = await t.request("POST", "/api/auto-apply-v2/apply", {
+      key: apiKey,
+      json: { jobId: (doc.jobTile as any).job.ciphertext, coverLetter: "Hello" },
+    });
+    expect(applied.status, show(applied)).toBe(503);
+    expect(await getAccount(t.deps, accountId)).toMatchObject({ credits: 3, creditsHeld: 0 });
+    const [queued] = await rawMany<{ n: number | string }>(t.deps.db, "test.applications", "SELECT count(*) AS n FROM applications", []);
+    expect(Number(queued!.n)).toBe(0);
   });
 
   test("companion offline longer than JOBPILOT_LOGGED_OUT_WINDOW_MS → logged_out, uncharged, saying the companion is offline", async () => {

@@ -16,7 +16,7 @@ import {
 import * as applications from "./service";
 
 const tags = ["Auto-apply"];
-const applyResponses = { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) };
+const applyResponses = { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) };
 
 /** Apply, status, applied jobs and the legacy apply endpoint. */
 export function applicationsRoutes(deps: Deps) {

@@ -8,7 +8,7 @@ import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
-import type { Freelancer, MarketplaceDriver } from "../../marketplace/driver";
+import { type Freelancer, listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
 import { enqueueTask } from "../../worker/tasks";
 import { driverFor, primaryProfile } from "../../marketplace/drivers";
 import { availableCredits, holdCredit } from "../accounts/repo";
@@ -93,7 +93,7 @@ function checkAnswers(job: NormalizedJob, answers: { position: number; answer: s
 }
 
 async function pickProfile(driver: MarketplaceDriver, accountId: string, profileId: string | undefined): Promise<{ freelancerId: string; profileId: string }> {
-  const freelancers: Freelancer[] = await driver.freelancers(accountId);
+  const freelancers: Freelancer[] = await listFreelancers(driver, accountId);
   if (profileId === undefined) {
     const primary = primaryProfile(freelancers);
     if (!primary) throw new AppError("bad_request", "This account has no freelancer profile to apply with (see GET /api/auto-apply-v2/freelancers)");
@@ -270,5 +270,5 @@ export async function appliedJobs(
 }
 
 export async function freelancers(deps: ApplicationsDeps, auth: AuthContext): Promise<{ freelancers: Freelancer[] }> {
-  return { freelancers: await (await driverFor(deps, auth.accountId)).freelancers(auth.accountId) };
+  return { freelancers: await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId) };
 }

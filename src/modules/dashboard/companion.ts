@@ -4,7 +4,7 @@ import { COMPANION_KEY_LABEL, createPairingCode, type PairingCode } from "../pai
 import { html } from "./html";
 import { dashboardGuard, HIDDEN, page } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
-import { sourceStatuses } from "./overview";
+import { COMPANION_SOURCE_LABEL, sourceStatuses } from "./overview";
 import { csrfField, layout, when } from "./views";
 
 const COMPANION = `${DASHBOARD_PATH}/companion`;
@@ -52,7 +52,7 @@ ${status.lastError ? html`<strong class="error-text">${status.lastError}</strong
 /** The "Install the browser companion" page: the three steps, a pairing code, the companion's status. */
 export function dashboardCompanionRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
-  const statusOf = async (accountId: string) => (await sourceStatuses(deps.db, deps.config, accountId)).find((s) => s.name === "browser companion");
+  const statusOf = async (accountId: string) => (await sourceStatuses(deps.db, deps.config, accountId)).find((s) => s.name === COMPANION_SOURCE_LABEL);
   return new Elysia()
     .get(
       COMPANION,

@@ -134,6 +134,8 @@ export interface InboxPageData {
   /** The list's snapshot time (pages past the first are counted up to it). */
   untilTs: number;
   feeds: Feed[];
+  /** What the browser companion reported when it stopped capturing ("needs you: …"), or null. */
+  companionNeedsYou?: string | null;
 }
 
 /** The "Older" link (a full page without JavaScript; with htmx it appends the next cards in place). */
@@ -221,7 +223,11 @@ export function inboxPage(session: DashboardSession, data: InboxPageData): Html 
       : html`<p class="empty">Nothing here${data.query.filter.show === "unread" ? ": every match is read" : ""}. New matches appear at the top as they arrive.</p>`;
   return layout(
     "Inbox",
-    html`${filters(data)}
+    html`${
+      data.companionNeedsYou
+        ? html`<p class="notice" role="status" data-test="companion-needs-you">Browser companion: ${data.companionNeedsYou}. <a href="/dashboard/companion">Open its page</a>.</p>`
+        : ""
+    }${filters(data)}
 <div class="inbox-bar"><p class="muted" id="inbox-count">${data.total === 0 ? "No matches." : `${from}–${data.query.offset + data.cards.length} of ${data.total}, newest first.`} ${unreadCountView(data.unread)}</p>
 ${newBadge(data.query.filter, data.sinceTs, 0, data.unread)}</div>
 ${cardsAndPanel(

@@ -21,6 +21,7 @@ import { applicationBadge } from "./job-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
+import { COMPANION_SOURCE_LABEL, sourceStatuses } from "./overview";
 
 /**
  * The inbox routes: the page at /dashboard, its htmx fragments (more cards,
@@ -91,7 +92,16 @@ export function dashboardInboxRoutes(deps: Deps) {
           const q = parsed(set, session, query as Query);
           if (typeof q === "string") return q;
           const list = await listing(auth, q);
-          const data = { query: q, ...list, unread: await unreadCount(auth), feeds: await feeds.listFeeds(deps, auth) };
+          // The landing page says when the browser companion has stopped bringing jobs in (a login or bot check
+          // in the user's browser), as the overview's source list does.
+          const companion = (await sourceStatuses(deps.db, deps.config, auth.accountId)).find((s) => s.name === COMPANION_SOURCE_LABEL);
+          const data = {
+            query: q,
+            ...list,
+            unread: await unreadCount(auth),
+            feeds: await feeds.listFeeds(deps, auth),
+            companionNeedsYou: companion?.lastError ?? null,
+          };
           return page(set, inboxViews.inboxPage(session, data));
         }),
       HIDDEN,

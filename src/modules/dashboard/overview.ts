@@ -85,6 +85,9 @@ export interface SourceStatus {
   consecutiveFailures: number;
 }
 
+/** How the account's browser companion is named among the sources. */
+export const COMPANION_SOURCE_LABEL = "browser companion";
+
 /**
  * Every source this server polls (global, not per account), with its last poll as recorded, and the account's
  * browser companion once it has reported (its last capture, and "needs you" as its error).
@@ -97,7 +100,7 @@ export async function sourceStatuses(db: Db, config: Config, accountId?: string)
   return names.map((name) => {
     const s = states.get(name);
     return {
-      name: name === companion ? "browser companion" : name,
+      name: name === companion ? COMPANION_SOURCE_LABEL : name,
       lastPollAtTs: s?.lastPollAtTs ?? null,
       lastNew: s?.lastNew ?? 0,
       // An error is current only while failures continue; a later success clears the streak.

@@ -8,7 +8,7 @@ import { FreelancersResponse } from "./model";
 
 const options = (operationId: string, summary: string) => ({
   policy: { rateLimit: "freelancers" as const },
-  response: { 200: FreelancersResponse, ...errorResponses(400, 401, 404, 429, 500) },
+  response: { 200: FreelancersResponse, ...errorResponses(400, 401, 404, 429, 500, 503) },
   detail: {
     tags: ["Freelancers"],
     operationId,

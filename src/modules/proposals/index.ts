@@ -14,7 +14,7 @@ export function proposalsRoutes(deps: Deps) {
     .post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body), {
       policy: { rateLimit: "generateProposal" },
       body: GenerateProposalBody,
-      response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
+      response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
       detail: {
         tags: ["Proposals"],
         operationId: "generateProposal",

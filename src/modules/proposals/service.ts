@@ -14,7 +14,7 @@ import { findFeed } from "../feeds/repo";
 import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
-import type { MarketplaceDriver } from "../../marketplace/driver";
+import { listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
 import { driverFor, primaryProfile } from "../../marketplace/drivers";
 
 export interface ProposalsDeps {
@@ -84,7 +84,7 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
  */
 async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<WriterProfile | null> {
   try {
-    const primary = primaryProfile(await (await driverFor(deps, auth.accountId)).freelancers(auth.accountId));
+    const primary = primaryProfile(await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId));
     if (!primary) return null;
     return { name: primary.freelancer.name, title: primary.profile.name };
   } catch (err) {

@@ -373,3 +373,27 @@ describe("dashboard inbox", () => {
     expect(deliveries.text).toContain('<a href="/dashboard/feeds" aria-current="page">Feeds</a>');
   });
 });
+
+describe("inbox: the browser companion", () => {
+  test("says at the top when the companion stopped capturing (a login page), and no more once it captures again", async () => {
+    const { apiKey, token } = await setup();
+    const notice = async () => {
+      const res = await t.request("GET", "/dashboard", { headers: { cookie: `jp_session=${token}` } });
+      expect(res.status, show(res)).toBe(200);
+      return /data-test="companion-needs-you"[^>]*>([^<]*)/.exec(res.text)?.[1] ?? null;
+    };
+    expect(await notice()).toBeNull();
+    const paused = await t.request("POST", "/api/v1/capture/status", { key: apiKey, json: { watch: "paused", needsYou: "login" } });
+    expect(paused.status, show(paused)).toBe(200);
+    expect(await notice()).toStartWith("Browser companion: needs you: the marketplace shows its login page");
+    // Another account's companion is not this one's business.
+    const other = await t.account({ name: "Other" });
+    expect((await t.request("POST", "/api/v1/capture/status", { key: other.apiKey, json: { watch: "paused", needsYou: "login" } })).status).toBe(200);
+    const captured = await t.request("POST", "/api/v1/capture/jobs", {
+      key: apiKey,
+      json: { pageUrl: "https://www.upwork.com/nx/search/jobs/", jobs: [makeDoc({ title: "Captured again" })] },
+    });
+    expect(captured.status, show(captured)).toBe(200);
+    expect(await notice()).toBeNull();
+  });
+});
