@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { parseHTML } from "linkedom";
 import { type DomDocument, extractJobs, readApplyForm } from "../extension/src/adapter";
+import { readFreelancers } from "../extension/src/apply";
 import { normalizeJob } from "../src/modules/jobs/normalize";
 import { createTestApp, show, type TestApp } from "./helpers/app";
 
@@ -176,5 +177,16 @@ describe("sandbox marketplace website", () => {
     const read = readApplyForm(dom(closed.text), `${SITE}/nx/proposals/job/${cipher}/apply/`, [ORIGIN]);
     expect(read.hasCoverLetter).toBe(false);
     expect(read.error).toContain("no longer available");
+  });
+
+  test("the profiles page lists the freelancers and profiles the account may propose with, as apply accepts them (freelancers.list)", async () => {
+    const { app, acc, cookie } = await signedIn();
+    expect((await app.request("GET", "/sandbox/site/nx/profiles")).headers.get("location")).toStartWith("/sandbox/site/ab/account-security/login");
+    const page = await app.request("GET", "/sandbox/site/nx/profiles", { headers: { cookie } });
+    expect(page.status, show(page)).toBe(200);
+    const listed = readFreelancers(dom(page.text));
+    const api = await app.request("GET", "/api/auto-apply-v2/freelancers", { key: acc.apiKey });
+    expect(api.status, show(api)).toBe(200);
+    expect(listed).toEqual(api.body.freelancers);
   });
 });
