@@ -207,7 +207,7 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
   }
   if (apply.kind === "outcome") return finish(taskId, op, apply.outcome, tabId);
 
-  const fill = await ask<FillResult>(tabId, { type: "companion.fill", op });
+  const fill = await ask<FillResult & { visibleText: string }>(tabId, { type: "companion.fill", op });
   // Auto mode never sends blank screening answers; in review mode they are the user's to write.
   const problems = fill
     ? [
@@ -217,7 +217,7 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
     : [];
   if (!fill || problems.length > 0) {
     const message = fill ? problems.join("; ") : "The apply page stopped answering while it was filled";
-    return finish(taskId, op, { page: "unrecognised", message, visibleText: "", url: first.href }, tabId);
+    return finish(taskId, op, { page: "unrecognised", message: message.slice(0, 2000), visibleText: fill?.visibleText ?? "", url: first.href }, tabId);
   }
   await updateLedger(op.applicationId, { state: "filled" });
 

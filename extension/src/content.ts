@@ -87,7 +87,8 @@ chrome.runtime.onMessage.addListener((command: CompanionCommand, sender, sendRes
       sendResponse(read(command));
       return;
     case "companion.fill":
-      sendResponse(fillApplyForm(doc, command.op, notify));
+      // With the page's text, kept by the server when the form cannot be filled as the task asks.
+      sendResponse({ ...fillApplyForm(doc, command.op, notify), visibleText: visibleText() });
       return;
     case "companion.highlight":
       highlight(command.filled);
