@@ -26,12 +26,20 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The sandbox website counts as the marketplace only on the paired server. */
 const sandboxOrigins = (s: Settings) => (s.server ? [new URL(s.server).origin] : []);
 
-async function updateLedger(applicationId: string, patch: Partial<LedgerEntry> | null): Promise<void> {
+async function updateLedger(applicationId: string, patch: Partial<LedgerEntry>): Promise<void> {
   const ledger = { ...((await load()).ledger ?? {}) };
-  if (patch === null) delete ledger[applicationId];
-  else ledger[applicationId] = { ...ledger[applicationId]!, ...patch };
+  ledger[applicationId] = { ...ledger[applicationId]!, ...patch, touchedAt: Date.now() };
   await save({ ledger });
 }
+
+/** When this service worker started: an attempt of an earlier one may have clicked at any time before it. */
+const workerStartedAt = Date.now();
+
+/**
+ * Only a read of "my proposals" that began after this can say an unfinished attempt sent nothing: after the attempt's
+ * last step, and after the worker that ran it stopped (a read taken during its click may not list it yet).
+ */
+const settledAfter = (entry: LedgerEntry) => Math.max(entry.touchedAt ?? entry.at, workerStartedAt);
 
 // ---------------------------------------------------------------------------
 // Talking to the server
@@ -128,10 +136,12 @@ async function myProposals(listUrl: string, freshAfter: number): Promise<Proposa
   if (plan === "spent") return null;
   if (plan.waitMs > 0) await sleep(plan.waitMs);
   await save({ proposalReads: { day: today, count: readsToday + 1 } });
+  // Dated from when the read began: a proposal sent while the page loads may be missing from it.
+  const startedAt = Date.now();
   const read = await readPage(listUrl);
   if (read?.kind === "login") return "login";
   if (!read?.proposals) return null;
-  await save({ proposalsRead: { at: Date.now(), entries: read.proposals } });
+  await save({ proposalsRead: { at: startedAt, entries: read.proposals } });
   return read.proposals;
 }
 
@@ -174,7 +184,7 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
   }
   if (entry) {
     await closeTab(entry.tabId);
-    const listed = await myProposals(proposalsUrlOf(op.job.url, origins)!, entry.at);
+    const listed = await myProposals(proposalsUrlOf(op.job.url, origins)!, settledAfter(entry));
     if (listed === "login") {
       await answer(taskId, "proposal.submit", { page: "login_redirect", message: `${RETRY_CHECK}; "my proposals" asks to log in` });
       return;
@@ -282,7 +292,7 @@ export async function resumeReviews(): Promise<void> {
     const { taskId, tabId, reviewUntil, boostBids = 0 } = entry;
     enqueue("submit", async () => {
       if (tabId !== undefined && (await tabExists(tabId))) return watchReview(taskId, applicationId, tabId, boostBids, reviewUntil);
-      const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, entry.at);
+      const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, settledAfter(entry));
       const sent = Array.isArray(listed) && proposalFor(listed, entry.ciphertext) !== null;
       return finish(
         taskId,
@@ -324,7 +334,7 @@ async function lookup(applicationId: string): Promise<LookupResult> {
   if (entry?.state === "ended" && entry.outcome) return { lookup: "ended", page: entry.outcome };
   // Written before any apply tab opens: no entry, nothing was sent from this browser.
   if (!entry) return { lookup: "none" };
-  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, entry.at);
+  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, settledAfter(entry));
   if (listed === "login") return { lookup: "unknown", message: '"My proposals" asks to log in' };
   if (listed === null) return { lookup: "unknown", message: '"My proposals" could not be read (or the day\'s reads are spent)' };
   if (proposalFor(listed, entry.ciphertext)) {
@@ -337,18 +347,19 @@ async function lookup(applicationId: string): Promise<LookupResult> {
   return { lookup: "none" };
 }
 
-async function engagement(applicationId: string): Promise<{ viewed: boolean; replied: boolean }> {
+async function engagement(applicationId: string, receivedAt: number): Promise<{ viewed: boolean; replied: boolean }> {
   const s = await load();
   const entry = s.ledger?.[applicationId];
   // Not sent from this browser: nothing it could see.
   if (!entry) return { viewed: false, replied: false };
-  // A read within the last minute is recent enough for engagement.
-  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, Date.now() - PROPOSALS_READ_GAP_MS);
+  // A read taken less than the minimum gap before the task came answers it: the sync asks about every proposal at once, one read serves them all.
+  const gap = s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS;
+  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, receivedAt - gap);
   const found = Array.isArray(listed) ? proposalFor(listed, entry.ciphertext) : null;
   return { viewed: found?.viewed ?? false, replied: found?.replied ?? false };
 }
 
-async function read(task: Task): Promise<void> {
+async function read(task: Task, receivedAt: number): Promise<void> {
   const op = task.operation;
   const s = await load();
   const base = s.siteBase ?? MARKETPLACE_ORIGIN;
@@ -356,7 +367,7 @@ async function read(task: Task): Promise<void> {
     case "proposal.lookup":
       return answer(task.taskId, op.type, await lookup(op.applicationId));
     case "proposal.engagement":
-      return answer(task.taskId, op.type, await engagement(op.applicationId));
+      return answer(task.taskId, op.type, await engagement(op.applicationId, receivedAt));
     case "freelancers.list": {
       const page = await readPage(`${base}/nx/profiles`);
       // No list to give (a login page, or a site without the page): no answer, so the server keeps what it has.
@@ -410,7 +421,10 @@ export async function ensurePolling(): Promise<void> {
       if (!task) continue;
       const op = task.operation;
       if (op.type === "proposal.submit") enqueue("submit", () => submit(task.taskId, op));
-      else enqueue("read", () => read(task));
+      else {
+        const receivedAt = Date.now();
+        enqueue("read", () => read(task, receivedAt));
+      }
     }
   } finally {
     polling = false;

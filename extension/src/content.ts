@@ -14,11 +14,12 @@ const doc = document as unknown as DomDocument;
 /** Tells one page load from the next: after a click the service worker waits for a new page. */
 const pageId = crypto.randomUUID();
 
-function report(): void {
+/** Also what wakes a stopped service worker (a review then resumes), so a message lost while it restarts is sent again. */
+function report(attempt = 0): void {
   const extraction = extractJobs(doc, location.href, sandboxOrigins, Date.now());
   const message: PageReport = { type: "page", href: location.href, extraction };
   chrome.runtime.sendMessage(message).catch(() => {
-    // The service worker is restarting; the next page load reports again.
+    if (attempt < 3) setTimeout(() => report(attempt + 1), 1000);
   });
 }
 

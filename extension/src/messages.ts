@@ -32,7 +32,7 @@ export interface Settings {
   siteBase?: string;
   /** Never twice: every application this browser opened an apply form for, by application id. */
   ledger?: Record<string, LedgerEntry>;
-  /** The last read of "my proposals" and the day's count of reads (throttled: a minimum gap, a daily cap). */
+  /** The last read of "my proposals" (`at`: when it began) and the day's count of reads (throttled: a minimum gap, a daily cap). */
   proposalsRead?: { at: number; entries: ProposalEntry[] };
   proposalReads?: { day: string; count: number };
   /** Tests only: milliseconds between "my proposals" reads, overriding the 60 s minimum. */
@@ -57,6 +57,8 @@ export interface LedgerEntry {
   reviewUntil?: number;
   boostBids?: number;
   at: number;
+  /** Its last change: a "my proposals" read from before it cannot tell whether that step sent anything. */
+  touchedAt?: number;
 }
 
 /** "My proposals" is read at most once a minute and 50 times a day (issue 20): a person does not reload it more. */

@@ -82,11 +82,13 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
       JOBPILOT_DB: join(dir, "apply.db"),
       JOBPILOT_SOURCES: "none",
       JOBPILOT_SANDBOX_JOBS_PER_MINUTE: "60",
+      // Engagement is synced every 5 s (croner's seconds field), read by the extension from "my proposals".
+      JOBPILOT_SYNC_CRON: "*/5 * * * * *",
       JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN,
       // Fast test settings: no gap between submissions, a short timeout (the reload test waits it out), a short logged-out window.
       JOBPILOT_COMPANION_MIN_GAP_MS: "0",
       JOBPILOT_COMPANION_TIMEOUT_MS: "4000",
-      JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS: "10000",
+      JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS: "15000",
       JOBPILOT_LOGGED_OUT_WINDOW_MS: "1000",
       LOG_LEVEL: "warn",
     });
@@ -159,7 +161,18 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     expect(await credits()).toBe(before - 1);
     expect(await proposalsFor(job)).toBe(1);
     expect((await storage()).ledger[queueId]).toMatchObject({ state: "submitted", ciphertext: job });
-  }, 40_000);
+
+    // proposal.engagement: the client views and replies on the sandbox; the sync asks the extension, which reads "my proposals".
+    const p = await context.newPage();
+    await p.goto(`${base}/sandbox/site/nx/proposals`);
+    const proposalId = await p.locator(`[data-test="proposal-item"][data-job-ciphertext="${job}"]`).getAttribute("data-proposal-id");
+    await p.close();
+    expect((await api("POST", `/admin/sandbox/submissions/${proposalId}/reply`, {}, admin)).status).toBe(200);
+    await until("the reply to reach the application", 20_000, async () => {
+      const seen = (await api("GET", `/api/auto-apply-v2/status?queueId=${queueId}`)).body?.proposalStatus;
+      return seen?.viewed === true && seen?.replied === true;
+    });
+  }, 50_000);
 
   test("review mode: the form waits filled and outlined; the test answers what is left and clicks submit as the user → applied", async () => {
     await setMode("review");
