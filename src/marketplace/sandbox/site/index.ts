@@ -99,6 +99,17 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     return send(set, views.challengePage(chromeOf(request, null), url.pathname + url.search), 403);
   };
 
+  /**
+   * What every signed-in page checks first: a challenge asked for (?challenge=1), then the session. The
+   * account, or the page to answer instead (the challenge, or the login redirect).
+   */
+  async function visitor(request: Request, set: Set): Promise<{ accountId: string } | { page: string }> {
+    const challenge = challenged(request, set);
+    if (challenge !== null) return { page: challenge };
+    const accountId = await sessionOf(request);
+    return accountId ? { accountId } : { page: loginRedirect(request, set) };
+  }
+
   /** The apply form's view of a job for this account: Connects, profiles and questions. */
   async function applyView(accountId: string, job: SiteJob) {
     const freelancers = await listFreelancers(deps, accountId);
@@ -137,10 +148,9 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     .get(
       "/nx/search/jobs/",
       async ({ request, set, query }) => {
-        const challenge = challenged(request, set);
-        if (challenge !== null) return challenge;
-        const accountId = await sessionOf(request);
-        if (!accountId) return loginRedirect(request, set);
+        const who = await visitor(request, set);
+        if ("page" in who) return who.page;
+        const { accountId } = who;
         const q = typeof query.q === "string" ? query.q.slice(0, 200) : "";
         const chrome = chromeOf(request, accountId);
         const found = searchJobs(jobsConfig, q, deps.clock.now(), chrome.base);
@@ -159,10 +169,9 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     .get(
       "/nx/find-work/:feed",
       async ({ request, set }) => {
-        const challenge = challenged(request, set);
-        if (challenge !== null) return challenge;
-        const accountId = await sessionOf(request);
-        if (!accountId) return loginRedirect(request, set);
+        const who = await visitor(request, set);
+        if ("page" in who) return who.page;
+        const { accountId } = who;
         const chrome = chromeOf(request, accountId);
         const found = searchJobs(jobsConfig, "", deps.clock.now(), chrome.base);
         return send(
@@ -214,10 +223,9 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     .get(
       "/nx/proposals/job/:ciphertext/apply/",
       async ({ request, set, params }) => {
-        const challenge = challenged(request, set);
-        if (challenge !== null) return challenge;
-        const accountId = await sessionOf(request);
-        if (!accountId) return loginRedirect(request, set);
+        const who = await visitor(request, set);
+        if ("page" in who) return who.page;
+        const { accountId } = who;
         const chrome = chromeOf(request, accountId);
         const job = findSiteJob(request, params.ciphertext);
         if (!job || job.isPrivate)
@@ -296,10 +304,9 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     .get(
       "/nx/profiles",
       async ({ request, set }) => {
-        const challenge = challenged(request, set);
-        if (challenge !== null) return challenge;
-        const accountId = await sessionOf(request);
-        if (!accountId) return loginRedirect(request, set);
+        const who = await visitor(request, set);
+        if ("page" in who) return who.page;
+        const { accountId } = who;
         return send(set, views.profilesPage(chromeOf(request, accountId), await listFreelancers(deps, accountId)));
       },
       HIDDEN,
@@ -307,10 +314,9 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     .get(
       "/nx/proposals",
       async ({ request, set, query }) => {
-        const challenge = challenged(request, set);
-        if (challenge !== null) return challenge;
-        const accountId = await sessionOf(request);
-        if (!accountId) return loginRedirect(request, set);
+        const who = await visitor(request, set);
+        if ("page" in who) return who.page;
+        const { accountId } = who;
         const rows = await repo.listSubmissionsOfAccount(deps.db, accountId, PROPOSALS_SHOWN);
         const notice = typeof query.submitted === "string" && query.submitted ? "Your proposal was submitted." : undefined;
         return send(
