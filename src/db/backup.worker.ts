@@ -16,6 +16,10 @@ self.onmessage = (event: MessageEvent<{ path: string; into: string }>) => {
     self.postMessage({ totalBytes: size.bytes });
     // One read transaction: a consistent snapshot of a WAL database while the server keeps writing.
     db.query("VACUUM INTO ?").run(into);
+    // Closed before "done": the last connection's close checkpoints the WAL under an exclusive lock, and the
+    // caller may open the database the moment it hears "done" (and terminates this thread, close or not).
+    db.close();
+    db = null;
     self.postMessage({ done: true });
   } catch (err) {
     self.postMessage({ error: (err as Error).message });
