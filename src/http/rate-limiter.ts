@@ -127,14 +127,18 @@ export class RateLimiter {
    */
   checkNow(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): LimitDecision | undefined {
     const c = this.counters.get(`${keyId}\u0000${bucket}`);
-    if (!c) return undefined;
+    return c && this.hasCounts(c, limits) ? this.decide(c, limits) : undefined;
+  }
+
+  /**
+   * Whether the counts a decision needs are in memory and current: on PostgreSQL, every limited window's
+   * shared total read less than SHARED_SYNC_MS ago for the window now running; on SQLite, today's count.
+   */
+  private hasCounts(c: Counter, limits: Partial<Record<WindowName, number>>): boolean {
     const now = this.clock.now();
-    if (this.shared) {
-      if (performance.now() - c.sharedAt > SHARED_SYNC_MS) return undefined;
-      for (const window of ["minute", "day"] as const)
-        if (limits[window] !== undefined && c[window].startTs !== now - (now % WINDOWS[window])) return undefined;
-    } else if (limits.day !== undefined && c.day.startTs !== now - (now % WINDOWS.day)) return undefined;
-    return this.decide(c, limits);
+    const current = (window: WindowName) => limits[window] === undefined || c[window].startTs === now - (now % WINDOWS[window]);
+    if (this.shared) return performance.now() - c.sharedAt <= SHARED_SYNC_MS && current("minute") && current("day");
+    return current("day");
   }
 
   async check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): Promise<LimitDecision> {
@@ -243,9 +247,7 @@ export class RateLimiter {
       const refs: CounterRef[] = [];
       for (const window of ["minute", "day"] as const)
         if (limits[window] !== undefined) refs.push({ keyId: c.keyId, bucket: c.bucket, window, windowStartTs: now - (now % WINDOWS[window]) });
-      if (refs.length === 0) return;
-      const fresh = performance.now() - c.sharedAt <= SHARED_SYNC_MS && refs.every((r) => c[r.window].startTs === r.windowStartTs);
-      if (fresh) return;
+      if (refs.length === 0 || this.hasCounts(c, limits)) return;
       if (!c.sharedLoading) {
         const loading = this.serial(async () => {
           const readAt = performance.now();
