@@ -50,14 +50,35 @@ const MiB = 1024 * 1024;
 
 /**
  * VmRSS and VmHWM of a process, in MiB, and what the RSS is made of: anonymous memory (the JS heap, SQLite's
- * page caches, native buffers) and file pages (the executable, and the database file mapped by mmap_size).
+ * page caches, native buffers) and file pages (the executable, and any database pages read through mmap_size's map).
  */
 export function memoryOf(pid: number): { rss: number; hwm: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) / 1024;
   return { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile") + kb("RssShmem") };
 }
-const parts = (m: { anon: number; file: number }) => `anonymous ${m.anon.toFixed(0)} MiB + file ${m.file.toFixed(0)} MiB`;
+
+/**
+ * Which files the file pages belong to, in MiB, from /proc/<pid>/smaps: the executable (its code and the embedded
+ * bundle: ~55 MiB of any run, the runtime's own) and the database (with its -wal and -shm). "file" alone read as
+ * the database, which it was only in part.
+ */
+export function filePagesOf(pid: number, dbPath: string): { executable: number; database: number } {
+  const exe = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0] ?? "";
+  const kb = { executable: 0, database: 0 };
+  let into: keyof typeof kb | null = null;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const path = head[1] ?? "";
+      into = path === exe ? "executable" : path.startsWith(dbPath) ? "database" : null;
+    } else if (into) {
+      const rss = /^Rss:\s+(\d+) kB/.exec(line);
+      if (rss) kb[into] += Number(rss[1]);
+    }
+  }
+  return { executable: kb.executable / 1024, database: kb.database / 1024 };
+}
 
 let binary = values.binary;
 let builtDir: string | undefined;
@@ -81,6 +102,10 @@ const hookUrl = `http://127.0.0.1:${receiver.port}/hook`;
 
 const dir = mkdtempSync(join(tmpdir(), "jp-bench-mem-"));
 const dbPath = join(dir, "mem.db");
+const parts = (m: { anon: number; file: number }, pid: number) => {
+  const files = filePagesOf(pid, dbPath);
+  return `anonymous ${m.anon.toFixed(0)} MiB + file ${m.file.toFixed(0)} MiB: executable ${files.executable.toFixed(0)}, database ${files.database.toFixed(0)}`;
+};
 console.log(`setting up ${FEEDS} feeds (${Math.round(FEEDS * SHARE)} with a webhook) in ${dbPath} …`);
 const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });
 const setup = await createDeps({ ...loadConfig({}), dbPath }, { clock: systemClock, log });
@@ -152,7 +177,7 @@ try {
   await Bun.sleep(1000);
   const idle = memoryOf(server.proc.pid);
   figures.idleAfterStartMiB = idle.rss;
-  console.log(`idle after start: RSS ${f(figures.idleAfterStartMiB)} (${parts(idle)})`);
+  console.log(`idle after start: RSS ${f(figures.idleAfterStartMiB)} (${parts(idle, server.proc.pid)})`);
   const docs = Array.from({ length: JOBS }, (_, i) => generateJob({ seed: 91, index: i, nowTs: Date.now() }));
   const t = performance.now();
   let next = 0;
@@ -170,7 +195,7 @@ try {
   figures.afterIngestHwmMiB = after.hwm;
   figures.webhooks = arrivals;
   console.log(
-    `${JOBS} jobs ingested in ${(ingested / 1000).toFixed(1)} s, ${arrivals} webhooks delivered after ${(drainedAfter / 1000).toFixed(1)} s: RSS ${f(after.rss)} (${parts(after)}; peak ${f(after.hwm)})`,
+    `${JOBS} jobs ingested in ${(ingested / 1000).toFixed(1)} s, ${arrivals} webhooks delivered after ${(drainedAfter / 1000).toFixed(1)} s: RSS ${f(after.rss)} (${parts(after, server.proc.pid)}; peak ${f(after.hwm)})`,
   );
   await server.stop();
   server = undefined;
@@ -229,6 +254,8 @@ try {
     };
     let n = 0;
     let refused = 0;
+    const started = performance.now();
+    let requestsTook = 0;
     const requests = Promise.all(
       Array.from({ length: 32 }, async () => {
         while (n < 1600) {
@@ -239,7 +266,9 @@ try {
           if (res.status !== 200) refused++;
         }
       }),
-    );
+    ).then(() => {
+      requestsTook = performance.now() - started;
+    });
     let b = 0;
     const ingests = Promise.all(
       [0, 1].map(async () => {
@@ -251,7 +280,7 @@ try {
     await drained(5 * 60_000);
     const end = memoryOf(pid);
     ends.push(end.rss);
-    console.log(`  after burst ${burst + 1}: RSS ${f(end.rss)} (${parts(end)})`);
+    console.log(`  after burst ${burst + 1}: RSS ${f(end.rss)} (${parts(end, pid)}); its 1,600 requests took ${(requestsTook / 1000).toFixed(1)} s`);
   }
   clearInterval(sampler);
   await Bun.sleep(2000);

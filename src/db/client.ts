@@ -292,15 +292,19 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   if (!isMemory) sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${opts.synchronous ?? "FULL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
-  // Memory-mapped reads (page reads are system calls, and costly ones on sandboxed hosts) and a page cache for
-  // what the map does not serve: pages a transaction changes. 16 MiB holds the ~2,500 pages an ingest batch
-  // of 100 jobs against 1,000 feeds dirties; a bigger transaction spills early pages to the WAL, which it
-  // writes anyway. 64 MiB here cost ~60 MiB of resident memory after an ingest (bench memory).
+  // Page cache: 16 MiB holds the ~2,500 pages an ingest batch of 100 jobs against 1,000 feeds dirties; a
+  // bigger transaction spills early pages to the WAL, which it writes anyway. 64 MiB here cost ~60 MiB of
+  // resident memory after an ingest (bench memory).
   sqlite.run("PRAGMA cache_size = -16384");
   // Statement journals in memory: a multi-row INSERT (a batch's feed entries, events) keeps one to undo itself
   // on a failed constraint, and past 64 KiB SQLite would otherwise spill it to a temp file (a write per page).
   sqlite.run("PRAGMA temp_store = MEMORY");
-  if (!isMemory) sqlite.run("PRAGMA mmap_size = 268435456");
+  // No memory-mapped reads: every page read through a map stays in the process's RSS, so a 256 MiB map grew
+  // it with the database (about 150 MiB of the file resident after three mixed bursts on 5,000 jobs; bench
+  // memory's burst peak 410–450 → ~260 MiB without). Reads through the page cache cost nothing measurable:
+  // bench:match ingest 707–719 (map) vs 736–835 jobs/s (none); a feed's jobs, a job, the feed list on that
+  // database (wrk, same sitting) 504–550 / 998–1,050 / 901–914 req/s (map) vs 483–565 / 1,190–1,422 / 836–1,009.
+  sqlite.run("PRAGMA mmap_size = 0");
   const db = drizzle(sqlite, { schema }) as Gated;
   db[GATE] = { held: false, open: false, queue: [] };
   return db;
