@@ -6,19 +6,23 @@ import { tokenize } from "../lib/text";
 import { dedupe } from "./local-writer-text";
 import * as P from "./local-writer-phrases";
 
-const TOOL_PATTERNS = [...P.TOOLS]
-  .sort((a, b) => b.length - a.length)
-  .map((name) => ({
-    name,
-    // Not inside a longer name: "Vue" is not found in "Vue.js", nor "Java" in "JavaScript".
-    pattern: new RegExp(String.raw`(?<![\p{L}\p{N}.+#])${name.replace(/[.+]/g, "\\$&")}(?![\p{L}\p{N}+#]|\.\p{L})`, "giu"),
-    isAmbiguous: P.AMBIGUOUS_TOOLS.has(name.toLowerCase()),
-  }));
+/** Compiled on first use: at module load they were ~10 ms of the binary's start (bench memory's start-up), for a writer `serve` runs on its own threads. */
+let toolPatterns: { name: string; pattern: RegExp; isAmbiguous: boolean }[] | undefined;
+const compileToolPatterns = () =>
+  [...P.TOOLS]
+    .sort((a, b) => b.length - a.length)
+    .map((name) => ({
+      name,
+      // Not inside a longer name: "Vue" is not found in "Vue.js", nor "Java" in "JavaScript".
+      pattern: new RegExp(String.raw`(?<![\p{L}\p{N}.+#])${name.replace(/[.+]/g, "\\$&")}(?![\p{L}\p{N}+#]|\.\p{L})`, "giu"),
+      isAmbiguous: P.AMBIGUOUS_TOOLS.has(name.toLowerCase()),
+    }));
 
 /** Tools the text names, in order of appearance; where names overlap ("React Native"), the longest. */
 function toolsIn(text: string): string[] {
   const found: { name: string; at: number; end: number }[] = [];
-  for (const tool of TOOL_PATTERNS) {
+  toolPatterns ??= compileToolPatterns();
+  for (const tool of toolPatterns) {
     for (const m of text.matchAll(tool.pattern)) {
       const end = m.index + m[0].length;
       if (tool.isAmbiguous && !/^\p{Lu}/u.test(m[0])) continue; // "react to", "excel at"

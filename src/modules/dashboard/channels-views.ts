@@ -146,14 +146,21 @@ function input(
 <p id="${name}Help" class="muted">${help}</p>`;
 }
 
-/** The IANA zones the server knows, for the time zone field's suggestions (a datalist: typing works without script). */
-const TIME_ZONES = (() => {
-  try {
-    return Intl.supportedValuesOf("timeZone");
-  } catch {
-    return ["UTC"];
+/**
+ * The IANA zones the server knows, for the time zone field's suggestions (a datalist: typing works without script).
+ * Read on first use: at module load it was ~5 ms of the binary's start (bench memory's start-up).
+ */
+let timeZones: string[] | undefined;
+function knownTimeZones(): string[] {
+  if (!timeZones) {
+    try {
+      timeZones = Intl.supportedValuesOf("timeZone");
+    } catch {
+      timeZones = ["UTC"];
+    }
   }
-})();
+  return timeZones;
+}
 
 function deliveryFields(v: ChannelFormValues): Html {
   const mode = v.mode === "digest" ? "digest" : "instant";
@@ -175,7 +182,7 @@ function deliveryFields(v: ChannelFormValues): Html {
 ${input(v, "quietFrom", "Quiet from", "HH:MM, 24 h, e.g. 22:00.", { type: "time" })}
 ${input(v, "quietTo", "Quiet until", "HH:MM, e.g. 07:00; earlier than “from” means the next morning.", { type: "time" })}
 ${input(v, "quietTimeZone", "Time zone", "An IANA name such as Europe/Berlin or America/New_York; daylight saving time is followed.", { list: "timeZones", placeholder: "Europe/Berlin" })}
-<datalist id="timeZones">${TIME_ZONES.map((z) => html`<option value="${z}"></option>`)}</datalist>
+<datalist id="timeZones">${knownTimeZones().map((z) => html`<option value="${z}"></option>`)}</datalist>
 </fieldset>`;
 }
 
