@@ -1,4 +1,4 @@
-import { copySqliteToPg, DbCopyError, redactUrl, type CopyProgress, type CopyResult } from "../db/copy";
+import type { CopyProgress, CopyResult } from "../db/copy";
 import { intFlag, requireString, UsageError, type Command, type CommandContext } from "./command";
 import { formatTs, printJson, table } from "./db";
 import { formatCount, progressBar } from "./progress";
@@ -54,6 +54,8 @@ export const dbCopy: Command = {
     json: { type: "boolean", description: "Print the result as JSON" },
   },
   async run(ctx) {
+    // Loaded by this command only: with it the pg-core schema was evaluated at every start (see db/open.ts).
+    const { copySqliteToPg, DbCopyError, redactUrl } = await import("../db/copy");
     const to = requireString(ctx, "to");
     const batchSize = intFlag(ctx, "batch") ?? 1000;
     if (batchSize < 1 || batchSize > 10_000) throw new UsageError("--batch must be between 1 and 10000");

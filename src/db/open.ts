@@ -2,7 +2,6 @@ import type { SQL } from "bun";
 import type { Config } from "../config";
 import type { Clock } from "../lib/clock";
 import { closeDatabase, isPg, openDatabase, type Db } from "./client";
-import { closePgDatabase, openPgAsDb } from "./client-pg";
 import { startBackgroundCheckpoint, stopBackgroundCheckpoint } from "./checkpoint";
 import { migrate, type MigrateResult } from "./migrate";
 import { migratePg } from "./migrate-pg";
@@ -16,6 +15,8 @@ export async function openMigrated(
   clock: Clock,
 ): Promise<{ db: Db; migrations: MigrateResult }> {
   if (config.databaseUrl) {
+    // Loaded only here: the pg-core schema and driver were ~10 ms of every start on SQLite (module evaluation).
+    const { closePgDatabase, openPgAsDb } = await import("./client-pg");
     const db = openPgAsDb(config.databaseUrl, { max: config.databasePoolSize });
     try {
       return { db, migrations: await migratePg(db.$client as unknown as SQL, { clock }) };
@@ -38,7 +39,7 @@ export async function openMigrated(
 
 /** Closes either kind of database (on PostgreSQL, the pool, once its queries are done). */
 export async function closeAnyDatabase(db: Db): Promise<void> {
-  if (isPg(db)) await closePgDatabase(db);
+  if (isPg(db)) await (await import("./client-pg")).closePgDatabase(db);
   else {
     await stopBackgroundCheckpoint(db);
     closeDatabase(db);

@@ -13,7 +13,6 @@ import type { Config } from "../../config";
 import { SETTINGS } from "../../config";
 import { isPg, openDatabase, type Db } from "../../db/client";
 import { closeAnyDatabase } from "../../db/open";
-import { openPgAsDb } from "../../db/client-pg";
 import { databaseStats, migrationStatus, walBytes } from "../../db/status";
 import { rawMany } from "../../db/query";
 import { databaseLabel } from "../../deps";
@@ -365,7 +364,7 @@ export const DOCTOR_CHECKS: DoctorCheck[] = [configuration, database, disk, mode
 
 /** The configured database as it is, never created or migrated: a missing SQLite file is a finding, not a new file. */
 export async function openForDoctor(config: Config): Promise<{ db: Db | null; finding?: Finding }> {
-  if (config.databaseUrl) return { db: openPgAsDb(config.databaseUrl, { max: 2 }) };
+  if (config.databaseUrl) return { db: (await import("../../db/client-pg")).openPgAsDb(config.databaseUrl, { max: 2 }) };
   if (config.dbPath !== ":memory:" && !existsSync(config.dbPath))
     return {
       db: null,
