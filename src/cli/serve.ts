@@ -5,6 +5,7 @@ import { createLogger } from "../lib/log";
 import { bootstrapFirstAccount } from "../modules/accounts/service";
 import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
+import { MemoryTrim } from "../worker/memory-trim";
 import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK, scoreFeedMatch } from "../modules/scoring/service";
 import { searchTerms } from "../modules/feeds/repo";
@@ -18,7 +19,7 @@ import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker"
 import { SANDBOX_NAME } from "../sources/sandbox/index";
 import { startScheduler } from "../worker/scheduler";
 import { leaseGate, listenForWork } from "../worker/cluster";
-import { isPg } from "../db/client";
+import { isPg, releaseMemory } from "../db/client";
 import { WebhookDeliverer } from "../modules/webhooks/deliverer";
 import { TRACK_TASK, trackJobs } from "../modules/intake/track.task";
 import { channelSenderOf } from "../modules/webhooks/channel-delivery";
@@ -126,7 +127,11 @@ export const serveCommand: Command = {
     const telegram = new TelegramBots(deps);
     telegram.start();
     const loops = [new Loop({ name: "usage-flush", intervalMs: 1000, run: () => flushUsage(deps), log })];
-    for (const loop of [...intake, ...loops]) loop.start();
+    // Memory back to the system once the process is quiet after a burst (see worker/memory-trim.ts). Not one of
+    // the loops /readyz watches: a missed trim leaves the node as ready as before.
+    const trim = new MemoryTrim(() => releaseMemory(deps.db));
+    const trimLoop = new Loop({ name: "memory-trim", intervalMs: 1000, run: () => trim.tick(), log });
+    for (const loop of [...intake, ...loops, trimLoop]) loop.start();
     // What /readyz and the metrics watch: a loop that stops or hangs makes this node unready.
     deps.liveness.watch(worker, applyWorker, deliverer, telegram, ...scheduler.heartbeats, ...intake, ...loops);
 
@@ -172,7 +177,7 @@ export const serveCommand: Command = {
         { name: "stop listening for other nodes' work", run: () => listener?.stop() },
         { name: "stop schedules", run: () => scheduler.stop() },
         { name: "finish running tasks", run: () => Promise.all([worker.stop(), applyWorker.stop(), deliverer.stop()]) },
-        { name: "stop background loops", run: () => Promise.all(loops.map((l) => l.stop())) },
+        { name: "stop background loops", run: () => Promise.all([...loops, trimLoop].map((l) => l.stop())) },
         { name: "stop the local AI threads", run: () => deps.localAi.close() },
         { name: "flush and close the database", run: () => closeDeps(deps) },
       ],

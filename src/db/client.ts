@@ -310,6 +310,17 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   return db;
 }
 
+/**
+ * Frees what the connection caches but does not need now (SQLite's page cache refills on the next reads), in
+ * turn with transactions; for the idle memory trim (worker/memory-trim.ts). Nothing to free on PostgreSQL.
+ */
+export function releaseMemory(db: Db): Promise<void> {
+  if (isPg(db)) return Promise.resolve();
+  return exclusive(db, () => {
+    db.$client.run("PRAGMA shrink_memory");
+  });
+}
+
 export function closeDatabase(db: Db): void {
   try {
     // Folds the WAL back into the main file so a copied-away database is complete.
