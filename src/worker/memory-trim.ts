@@ -4,12 +4,12 @@ import { heapSize, memoryUsage } from "bun:jsc";
  * Gives memory back to the system once the process goes quiet after a burst of work. The JS engine keeps
  * the blocks of a collected heap, the allocator keeps freed pages, and SQLite keeps its page cache full, so
  * after a burst the resident size stays near its peak until the next one: 5,000 jobs ingested and their
- * webhooks delivered left ~170 MiB resident; a full collection, SQLite's shrink_memory and a second full
- * collection (the allocator returns pages when collecting) brought the same process to ~120 MiB (bench
- * memory). A full collection pauses the thread for 10–70 ms, so it runs only when nothing happens: the JS heap
- * neither grew nor shrank by a MiB since the last look (requests, ingests and deliveries all allocate
- * far more), and the process grew by at least GROWTH_BYTES since the last trim. Steady traffic never
- * trims; a server that goes idle after a burst trims once.
+ * webhooks delivered left ~200 MiB resident; a full collection, SQLite's shrink_memory and a second full
+ * collection (the allocator returns pages when collecting) brought the same process to ~140 MiB (bench
+ * memory). The two collections pause the thread for ~80 ms (30–50 ms each, measured there), so they run
+ * only when nothing happens: the JS heap neither grew nor shrank by a MiB since the last look (requests,
+ * ingests and deliveries all allocate far more), and the process grew by at least GROWTH_BYTES since the
+ * last trim. Steady traffic never trims; a server that goes idle after a burst trims once.
  */
 export const QUIET_BYTES = 1024 * 1024;
 export const GROWTH_BYTES = 16 * 1024 * 1024;
