@@ -4,8 +4,8 @@ import { exec, isPg, many, one, preparedOne, rawExec, rawInsertMany, rawMany, ta
 import type { events } from "../../db/schema";
 
 /**
- * The outbox (`events`), owned here: admit.ts writes one row per job that
- * enters a feed, in the admitting transaction; the webhook deliverer reads
+ * The outbox (`events`), owned here: admit.ts writes one row per target of
+ * each job that enters a feed, in the admitting transaction; the webhook deliverer reads
  * the rows due and records each delivery's outcome through these functions.
  */
 
