@@ -32,10 +32,12 @@ export function requestContext(deps: Deps) {
   const plugin = new Elysia({ name: "request-context" }).onRequest(({ request, set }) => {
     const given = request.headers.get("x-request-id");
     const id = given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
-    setRequestState(request, { id, startedAt: performance.now(), path: pathOf(request.url) });
+    // Read once: each read of request.url makes a new string.
+    const url = request.url;
+    setRequestState(request, { id, startedAt: performance.now(), path: pathOf(url) });
     set.headers["x-request-id"] = id;
     // request.url is absolute and percent-encoded (ASCII): everything from the path's slash is what the client sent.
-    const target = request.url.length - request.url.indexOf("/", request.url.indexOf("//") + 2);
+    const target = url.length - url.indexOf("/", url.indexOf("//") + 2);
     if (target > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
     const declared = request.headers.get("content-length");
     if (declared && Number(declared) > deps.config.maxBodyBytes) {

@@ -3,6 +3,7 @@ import { loadConfig, type Config } from "../../src/config";
 import { closeDeps, createDeps, type Deps } from "../../src/deps";
 import { ManualClock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
+import { verifyReadCaches } from "../../src/db/read-cache";
 import * as accounts from "../../src/modules/accounts/service";
 import { enforceContract } from "./openapi-contract";
 import { createMigratedPgDatabase, PG_BACKEND } from "./postgres";
@@ -33,6 +34,8 @@ export interface RequestOptions {
 export async function createTestApp(
   opts: { clock?: ManualClock; dbPath?: string; config?: Partial<Config>; dns?: Record<string, string[]>; secretKey?: string | null } = {},
 ) {
+  // Every hit of the hot-read caches is checked against the database: a write that forgets to invalidate one fails its test.
+  verifyReadCaches(true);
   const clock = opts.clock ?? new ManualClock();
   const log = memoryLogger();
   // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop.

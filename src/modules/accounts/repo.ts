@@ -1,7 +1,8 @@
 import { and, asc, count, eq, isNull, like, lt, or, sql } from "drizzle-orm";
 import { isPg, tx, type Db } from "../../db/client";
 import type { AccountKind } from "../../db/enums";
-import { exec, many, one, preparedOne, rawMany, tables, databaseIdentity } from "../../db/query";
+import { exec, many, one, preparedOne, tables } from "../../db/query";
+import { readCache } from "../../db/read-cache";
 import type { CounterRef, DayCountStore, SharedCountStore } from "../../http/rate-limiter";
 import type { accounts, apiKeys } from "../../db/schema";
 
@@ -62,9 +63,9 @@ export async function countAccounts(db: Db): Promise<number> {
 
 export async function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
-  invalidateKeyCache(db);
+  invalidateAccountCaches(db);
   const row = await one(db, db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning());
-  invalidateKeyCache(db);
+  invalidateAccountCaches(db);
   return row;
 }
 
@@ -82,6 +83,7 @@ export async function setAccountRateLimits(db: Db, id: string, multiplier: numbe
  */
 export async function holdCredit(db: Db, accountId: string): Promise<number | null> {
   const { accounts } = tables(db);
+  invalidateAccountCaches(db);
   const row = await one(
     db,
     db
@@ -114,6 +116,7 @@ export async function availableCredits(db: Db, accountId: string): Promise<numbe
  */
 export async function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): Promise<void> {
   const { accounts, creditLedger } = tables(db);
+  invalidateAccountCaches(db);
   await exec(
     db,
     db
@@ -132,6 +135,7 @@ export async function chargeHeldCredit(db: Db, charge: { accountId: string; ref:
 /** Gives one held credit back uncharged; call once per hold, inside the transaction that ends what held it. */
 export async function releaseHeldCredit(db: Db, accountId: string): Promise<void> {
   const { accounts } = tables(db);
+  invalidateAccountCaches(db);
   await exec(
     db,
     db
@@ -151,6 +155,7 @@ export async function applyCreditDelta(
   entry: { accountId: string; delta: number; reason: string; ref?: string | null; note?: string | null; createdAtTs: number },
 ): Promise<number | null> {
   const { accounts, creditLedger } = tables(db);
+  invalidateAccountCaches(db);
   const updated = await one(
     db,
     db
@@ -217,7 +222,7 @@ export function findKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
 /** Revocation is one statement; a second revoke finds nothing to change. */
 export async function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyRow | undefined> {
   const { apiKeys } = tables(db);
-  invalidateKeyCache(db);
+  invalidateAccountCaches(db);
   const row = await one(
     db,
     db
@@ -226,7 +231,7 @@ export async function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyR
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAtTs)))
       .returning(),
   );
-  invalidateKeyCache(db);
+  invalidateAccountCaches(db);
   return row;
 }
 
@@ -243,92 +248,34 @@ export interface KeyLookup {
 }
 
 /**
- * Key lookups are cached per database, because every authenticated request
- * needs one. This process's own writes to keys and accounts (above) drop the
- * cache at once; a lookup that was reading while one did stores nothing.
- *
- * SQLite: each WAL read transaction costs a few lock system calls. The cache
- * is also dropped when `PRAGMA data_version` moves, which happens when another
- * connection (the CLI revoking a key) commits. That pragma is itself a read
- * transaction, so it is asked at most every DATA_VERSION_CHECK_MS: a
- * revocation made by another process is seen within that time.
- *
- * PostgreSQL: other nodes revoke keys and change accounts too, and nothing
- * tells this one, so the whole cache is dropped every PG_KEY_CACHE_MS: a
- * revocation or rate-limit change made on another node (or by the CLI) takes
- * effect here within that time.
- *
- * Misses are not cached, so a new key works at once.
+ * Key lookups are cached (see db/read-cache.ts), because every authenticated request needs one: this
+ * process's own writes to keys and accounts (above) invalidate it at once, another process's are seen within
+ * DATA_VERSION_CHECK_MS on SQLite, and on PostgreSQL the cache is dropped every PG_KEY_CACHE_MS, so a key
+ * revoked (or an account's rate limits changed) on another node or by the CLI takes effect here within that.
  */
-interface KeyCache {
-  version: number;
-  checkedAt: number;
-  /** Bumped by every invalidation: a lookup started before one does not store what it read. */
-  generation: number;
-  entries: Map<string, KeyLookup>;
-}
-// Per database, so a transaction's handle and the database share one cache: SQLite's connection, or the
-// PostgreSQL database's drizzle dialect (which its transactions share).
-const keyCaches = new WeakMap<object, KeyCache>();
-const KEY_CACHE_MAX = 10_000;
-export const DATA_VERSION_CHECK_MS = 2;
 export const PG_KEY_CACHE_MS = 1000;
+const keyCache = readCache<KeyLookup>({ name: "keys", pgTtlMs: PG_KEY_CACHE_MS });
+/** The caller's account, for GET /api/v1/account; not cached on PostgreSQL, where credits change on every node. */
+const accountCache = readCache<AccountRow>({ name: "accounts" });
 
-async function dataVersion(db: Db): Promise<number> {
-  const rows = await rawMany<{ data_version: number }>(db, "accounts.dataVersion", "PRAGMA data_version", []);
-  return rows[0]!.data_version;
+/** Every write to keys or accounts calls this (see the read cache's rules). */
+export function invalidateAccountCaches(db: Db): void {
+  keyCache.invalidate(db);
+  accountCache.invalidate(db);
 }
 
-async function currentKeyCache(db: Db): Promise<KeyCache> {
-  const now = performance.now();
-  const owner = databaseIdentity(db);
-  let cache = keyCaches.get(owner);
-  if (isPg(db)) {
-    if (!cache || now - cache.checkedAt >= PG_KEY_CACHE_MS)
-      keyCaches.set(owner, (cache = { version: 0, checkedAt: now, generation: (cache?.generation ?? 0) + 1, entries: new Map() }));
-    return cache;
-  }
-  if (cache && now - cache.checkedAt < DATA_VERSION_CHECK_MS) return cache;
-  const version = await dataVersion(db);
-  cache = keyCaches.get(owner);
-  if (!cache || cache.version !== version)
-    keyCaches.set(owner, (cache = { version, checkedAt: now, generation: (cache?.generation ?? 0) + 1, entries: new Map() }));
-  cache.checkedAt = now;
-  return cache;
-}
-
-export function invalidateKeyCache(db: Db): void {
-  const cache = keyCaches.get(databaseIdentity(db));
-  if (!cache) return;
-  cache.generation++;
-  cache.entries.clear();
-}
-
-/**
- * The cached lookup of `hash` when the cache is known to be current without asking the database (SQLite: its
- * data_version was read less than DATA_VERSION_CHECK_MS ago; PostgreSQL: the cache is younger than
- * PG_KEY_CACHE_MS), else undefined: then findKeyByHashCached answers. Synchronous, so the request path
- * pays no promise for the common case of a key seen a moment ago.
- */
+/** The cached lookup of `hash` when it is known current without asking the database, else undefined. */
 export function findKeyByHashNow(db: Db, hash: string): KeyLookup | undefined {
-  const cache = keyCaches.get(databaseIdentity(db));
-  if (!cache) return undefined;
-  const age = performance.now() - cache.checkedAt;
-  if (age >= (isPg(db) ? PG_KEY_CACHE_MS : DATA_VERSION_CHECK_MS)) return undefined;
-  return cache.entries.get(hash);
+  return keyCache.now(db, hash);
 }
 
-export async function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
-  const cache = await currentKeyCache(db);
-  const hit = cache.entries.get(hash);
-  if (hit) return hit;
-  const generation = cache.generation;
-  const found = await keyByHash(db, hash);
-  if (found && cache.generation === generation && keyCaches.get(databaseIdentity(db)) === cache) {
-    if (cache.entries.size >= KEY_CACHE_MAX) cache.entries.clear();
-    cache.entries.set(hash, found);
-  }
-  return found;
+export function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | undefined> {
+  return keyCache.get(db, hash, () => keyByHash(db, hash));
+}
+
+/** findAccount, answered from memory while the account is unchanged (SQLite). */
+export function findAccountCached(db: Db, id: string): Promise<AccountRow | undefined> {
+  return accountCache.get(db, id, () => findAccount(db, id));
 }
 
 /**
@@ -519,6 +466,7 @@ export async function addAiUsage(
 
 export async function setAiScoringAllowance(db: Db, id: string, allowance: number | null): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
+  invalidateAccountCaches(db);
   return one(db, db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning());
 }
 
@@ -528,6 +476,7 @@ export async function setCeilings(
   changes: Partial<Pick<AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">>,
 ): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
+  invalidateAccountCaches(db);
   return one(db, db.update(accounts).set(changes).where(eq(accounts.id, id)).returning());
 }
 
@@ -546,5 +495,6 @@ export async function countActiveKeys(db: Db, accountId: string): Promise<number
 
 export async function setMarketplaceDriver(db: Db, id: string, driver: string | null): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
+  invalidateAccountCaches(db);
   return one(db, db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning());
 }

@@ -164,7 +164,7 @@ export async function whoAmI(
   deps: AccountsDeps,
   auth: AuthContext,
 ): Promise<{ account: AccountView; key: { id: string; label: string | null; prefix: string } }> {
-  const account = await repo.findAccount(deps.db, auth.accountId);
+  const account = await repo.findAccountCached(deps.db, auth.accountId);
   if (!account) throw notFound("Account not found");
   return { account: toAccountView(account), key: { id: auth.keyId, label: auth.keyLabel, prefix: auth.keyPrefix } };
 }

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzl
 import type { Db } from "../../db/client";
 import { exec, isPg, many, one, preparedOne, rawExec, rawInsertMany, rawMany, tables } from "../../db/query";
 import type { events } from "../../db/schema";
+import { invalidateFeedCaches } from "./repo";
 
 /**
  * The outbox (`events`), owned here: admit.ts writes one row per target of
@@ -249,6 +250,7 @@ export async function claimDueEvents(
   if (wanted.length === 0) return none;
   const leaseUntilTs = nowTs + leaseMs;
   const { feeds, events } = tables(db);
+  invalidateFeedCaches(db);
   const held = await many(
     db,
     db
@@ -325,6 +327,7 @@ export async function claimDueEvents(
 export async function releaseFeeds(db: Db, feedIds: string[], leaseUntilTs: number): Promise<void> {
   if (!isPg(db) || feedIds.length === 0) return;
   const { feeds } = tables(db);
+  invalidateFeedCaches(db);
   await exec(
     db,
     db

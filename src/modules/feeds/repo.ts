@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
 import { exec, many, one, preparedMany, preparedOne, rawExec, rawInsertMany, tables } from "../../db/query";
+import { readCache } from "../../db/read-cache";
 import type { feedJobs, feeds } from "../../db/schema";
 import { jobsMatching, jobSummaries, type JobSummary } from "../jobs/repo";
 
@@ -8,13 +9,23 @@ export type FeedRow = typeof feeds.$inferSelect;
 export type FeedInsert = typeof feeds.$inferInsert;
 export type FeedJobRow = typeof feedJobs.$inferSelect;
 
+/** Each account's feed list, for GET /api/v1/feeds (see db/read-cache.ts; SQLite only). */
+const feedListCache = readCache<readonly FeedRow[]>({ name: "feeds" });
+
+/** Every write to the feeds table calls this: this module's, and the outbox's leases. */
+export function invalidateFeedCaches(db: Db): void {
+  feedListCache.invalidate(db);
+}
+
 export async function insertFeed(db: Db, row: FeedInsert): Promise<FeedRow> {
   const { feeds } = tables(db);
+  invalidateFeedCaches(db);
   return (await one(db, db.insert(feeds).values(row).returning()))!;
 }
 
 export function updateFeed(db: Db, id: string, changes: Partial<FeedInsert>): Promise<FeedRow | undefined> {
   const { feeds } = tables(db);
+  invalidateFeedCaches(db);
   return one(db, db.update(feeds).set(changes).where(eq(feeds.id, id)).returning());
 }
 
@@ -67,6 +78,11 @@ export async function listFeeds(db: Db, accountId: string): Promise<FeedRow[]> {
   return rows.sort((a, b) => a.createdAtTs - b.createdAtTs);
 }
 
+/** listFeeds, answered from memory while the account's feeds are unchanged (SQLite). Read-only: the list is shared. */
+export async function listFeedsCached(db: Db, accountId: string): Promise<readonly FeedRow[]> {
+  return (await feedListCache.get(db, accountId, () => listFeeds(db, accountId)))!;
+}
+
 export async function countFeeds(db: Db, accountId: string): Promise<number> {
   const { feeds } = tables(db);
   return (await one(db, db.select({ n: count() }).from(feeds).where(eq(feeds.accountId, accountId))))?.n ?? 0;
@@ -111,6 +127,7 @@ export async function searchTerms(db: Db, platform: string): Promise<string[]> {
 /** The feed, its matched jobs and its pending events go together (foreign keys cascade). */
 export async function deleteFeed(db: Db, accountId: string, id: string): Promise<boolean> {
   const { feeds } = tables(db);
+  invalidateFeedCaches(db);
   const deleted = await many(
     db,
     db
@@ -135,6 +152,7 @@ export async function noteDeliveryOutcome(
   lastProblem: string,
 ): Promise<"ok" | "failing" | "disabled"> {
   const { feeds } = tables(db);
+  invalidateFeedCaches(db);
   if (delivered) {
     await exec(db, db.update(feeds).set({ webhookFailingSinceTs: null }).where(eq(feeds.id, feedId)));
     return "ok";

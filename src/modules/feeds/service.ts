@@ -172,7 +172,7 @@ async function toFeedView(db: Db, row: repo.FeedRow, channelIds: readonly string
 }
 
 export async function listFeeds(deps: FeedsDeps, auth: AuthContext): Promise<Feed[]> {
-  const rows = await repo.listFeeds(deps.db, auth.accountId);
+  const rows = await repo.listFeedsCached(deps.db, auth.accountId);
   const channels = await feedChannels.channelIdsOfFeeds(
     deps.db,
     rows.map((r) => r.id),

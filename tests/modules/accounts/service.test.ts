@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { AppError } from "../../../src/errors";
 import { closeDatabase, openDatabase } from "../../../src/db/client";
 import { rawMany } from "../../../src/db/query";
-import { DATA_VERSION_CHECK_MS } from "../../../src/modules/accounts/repo";
+import { DATA_VERSION_CHECK_MS } from "../../../src/db/read-cache";
 import * as accounts from "../../../src/modules/accounts/service";
 import { createTestApp, type TestApp } from "../../helpers/app";
 
