@@ -45,7 +45,19 @@ import { insertChannel } from "../../src/modules/channels/repo";
 import { sealConfig } from "../../src/modules/channels/service";
 import { setChannelIds } from "../../src/modules/feeds/feed-channels";
 import { randomFeed } from "./fixtures";
-import { eventCommittedAt, installSqliteProbe, type Mark, printStages, probeFetch, probeMatch, record, since, splitIngest, timeline } from "./stages";
+import {
+  eventCommittedAt,
+  installSqliteProbe,
+  type Mark,
+  printStages,
+  probeEventCommits,
+  probeFetch,
+  probeMatch,
+  record,
+  since,
+  splitIngest,
+  timeline,
+} from "./stages";
 import { writeSummary } from "./summary";
 
 const { values } = parseArgs({
@@ -89,6 +101,7 @@ console.log(`database: ${store.label}`);
 const staged = store.databaseUrl === undefined;
 if (staged) {
   installSqliteProbe();
+  probeEventCommits();
   probeFetch();
 }
 const log = createLogger({ level: "error", write: (l) => process.stderr.write(l) });

@@ -6,8 +6,8 @@ import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
 import { feeds } from "./feeds";
 
 /**
- * The notification outbox: one row per job that entered an unmuted feed,
- * written in the same transaction as the match. The webhook deliverer reads it
+ * The notification outbox: one row per target (webhook, channel) of each job
+ * that entered an unmuted feed, written in the same transaction as the match. The webhook deliverer reads it
  * in `seq` order; deleting a feed drops its events.
  */
 export const events = sqliteTable(
@@ -29,7 +29,8 @@ export const events = sqliteTable(
     /**
      * Delivery state: pending (no attempt yet), retrying, delivered, failed (retries spent), suppressed
      * (the same job already notified this feed within 24 h), skipped (no webhook URL, or disabled), or
-     * no_endpoint (written while the feed had no URL: never delivered, never indexed as due). A channel alert
+     * no_endpoint (a test event written while the feed had no URL, or a match written so before matches without
+     * a target stopped writing events: never delivered, never indexed as due). A channel alert
      * can also be held (waiting for its digest window or quiet hours to end; next_attempt_at_ts is then when)
      * and in_digest (its window closed: the digest event digest_seq carries it, and settles it when it does).
      */

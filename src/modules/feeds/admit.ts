@@ -8,9 +8,11 @@
  * The outbox (`events`) is read by the deliverer; what it may find there —
  * the event types, their targets and when an event is worth delivering — is
  * decided here too. A match writes one event per target: the feed's webhook
- * (as before, `no_endpoint` without one) and each of its notification
- * channels, so every target has its own state, retries and 24 h
- * de-duplication.
+ * (when it has a deliverable one) and each of its notification channels, so
+ * every target has its own state, retries and 24 h de-duplication. A match
+ * with no target writes no event: such a row was never sent, listed or read
+ * (it was `no_endpoint`), yet at 1,000 feeds it was ~900 of the ~2,400 pages
+ * a 100-job ingest commit wrote, and a third of the batch's time.
  */
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
@@ -31,8 +33,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * already notified this feed within 24 h) or skipped (no webhook, disabled, or
  * muted). A channel alert can also be held (for its digest: digest mode or
  * quiet hours) and in_digest (its digest is being sent; it takes the digest's
- * outcome). An event written without a deliverable webhook is `no_endpoint`
- * instead: on record, never delivered and never listed.
+ * outcome). A test event written without a deliverable webhook is `no_endpoint`
+ * instead: on record, never delivered and never listed (so were job.matched
+ * events without one, which are no longer written).
  */
 export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed", "suppressed", "skipped", "held", "in_digest"] as const;
 
@@ -73,7 +76,7 @@ export async function queueTestEvent(
   return row.id;
 }
 
-/** An unmuted feed's outbox row for one target: `no_endpoint` when the target cannot be sent to, so the deliverer never sees it. */
+/** An unmuted feed's outbox row for one target: `no_endpoint` when the target cannot be sent to (test events), so the deliverer never sees it. */
 function eventRow(
   feed: Pick<AdmitFeed, "id" | "accountId">,
   type: EventType,
@@ -109,7 +112,7 @@ export interface Admission {
 
 /**
  * Puts a job into each of these feeds, writes a `job.matched` event for each
- * feed that is not muted, and starts watching the job's proposal activity;
+ * target of each feed that is not muted, and starts watching the job's proposal activity;
  * call inside one transaction. A job enters a feed at most once: a feed that
  * has it already changes nothing. Returns how many feeds it entered.
  */
@@ -150,7 +153,7 @@ export async function admitJobs(db: Db, batch: readonly { feeds: readonly AdmitF
       n++;
       if (feed.notificationsMuted) continue;
       const matched = { feedJobId: entry.id, jobCiphertext: job.jobCiphertext };
-      events.push(eventRow(feed, JOB_MATCHED_EVENT, WEBHOOK_TARGET, feed.hasWebhook, job.nowTs, matched));
+      if (feed.hasWebhook) events.push(eventRow(feed, JOB_MATCHED_EVENT, WEBHOOK_TARGET, true, job.nowTs, matched));
       for (const channelId of feed.channelIds) events.push(eventRow(feed, JOB_MATCHED_EVENT, channelId, true, job.nowTs, matched));
     }
     // Once per job, not per feed: ingestion admits a new job into many feeds at a time.

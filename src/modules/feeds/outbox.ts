@@ -5,8 +5,8 @@ import type { events } from "../../db/schema";
 import { invalidateFeedCaches } from "./repo";
 
 /**
- * The outbox (`events`), owned here: admit.ts writes one row per job that
- * enters a feed, in the admitting transaction; the webhook deliverer reads
+ * The outbox (`events`), owned here: admit.ts writes one row per target of
+ * each job that enters a feed, in the admitting transaction; the webhook deliverer reads
  * the rows due and records each delivery's outcome through these functions.
  */
 

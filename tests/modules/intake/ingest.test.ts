@@ -16,8 +16,11 @@ afterEach(() => t?.close());
 const rows = <T>(sql: string) => rawMany<T>(t.deps.db, sql, sql, []);
 const count = async (sql: string) => Number((await rows<{ n: number | string }>(sql))[0]!.n);
 
+// A webhook no test here delivers to (no deliverer runs): a match writes an outbox event only for a feed with a target.
+const HOOK = "http://127.0.0.1:9/hook";
+
 async function setup(config = {}) {
-  t = await createTestApp({ config });
+  t = await createTestApp({ config: { webhookAllowPrivate: true, ...config } });
   const { apiKey } = await t.account();
   const auth = (await authenticate(t.deps, apiKey))!;
   const feed = (body: Record<string, unknown>) => feeds.createFeed(t.deps, auth, { title: "f", minScore: 0, ...body });
@@ -38,17 +41,19 @@ describe("ingestion", async () => {
 
   test("a new job enters a prompt-less feed with score 5 and writes one outbox event in the same commit", async () => {
     const { feed } = await setup();
-    const open = await feed({ minScore: 5 });
-    const muted = await feed({ notificationsMuted: true });
+    const open = await feed({ minScore: 5, webhookUrl: HOOK });
+    const muted = await feed({ notificationsMuted: true, webhookUrl: HOOK });
+    const plain = await feed({ minScore: 5 });
     const tooHigh = await feed({ minScore: 4, includes: ["nothing-matches-this"] });
     t.clock.advance(1000);
     const result = await ingestDocuments(t.deps, [makeDoc({ title: "Build a dashboard" })], { source: "test" });
-    expect(result).toMatchObject({ inserted: 1, matched: 2, scoring: 0 });
+    expect(result).toMatchObject({ inserted: 1, matched: 3, scoring: 0 });
     const entries = await rows<any>("SELECT feed_id, matching_score, score_source FROM feed_jobs ORDER BY feed_id");
-    expect(entries.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id].sort());
+    expect(entries.map((r) => r.feed_id).sort()).toEqual([open.id, muted.id, plain.id].sort());
     expect(entries.every((r) => r.matching_score === 5 && r.score_source === "default")).toBe(true);
-    const events = await rows<any>("SELECT feed_id, type, feed_job_id FROM events");
-    expect(events).toHaveLength(1); // the muted feed is matched but not notified
+    const events = await rows<any>("SELECT feed_id, type, feed_job_id FROM events WHERE type = 'job.matched'");
+    // The muted feed is matched but not notified; the plain one (no webhook, no channel) has nothing to notify.
+    expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ feed_id: open.id, type: "job.matched" });
     expect(entries.some((r) => r.feed_id === tooHigh.id)).toBe(false); // minScore above the default score: not entered
   });
@@ -67,8 +72,8 @@ describe("ingestion", async () => {
 
   test("one batch: events in match order (jobs, then each job's feeds); a ciphertext met again in the batch is a known job", async () => {
     const { feed } = await setup();
-    const a = await feed({});
-    const b = await feed({});
+    const a = await feed({ webhookUrl: HOOK });
+    const b = await feed({ webhookUrl: HOOK });
     t.clock.advance(1000);
     const T = Date.UTC(2026, 0, 15, 12);
     const first = makeDoc({ title: "First", exploredAt: T + 1000 });
@@ -77,7 +82,7 @@ describe("ingestion", async () => {
     expect(result).toMatchObject({ received: 3, inserted: 2, updated: 1, matched: 4 });
     const order = [a.id, b.id].sort(); // the index returns a job's feeds in its own order; the events keep it per job
     const events = await rows<{ feed_id: string; title: string }>(
-      "SELECT e.feed_id, j.title FROM events e JOIN jobs j ON j.ciphertext = e.job_ciphertext ORDER BY e.seq",
+      "SELECT e.feed_id, j.title FROM events e JOIN jobs j ON j.ciphertext = e.job_ciphertext WHERE e.type = 'job.matched' ORDER BY e.seq",
     );
     expect(events.map((e) => e.title)).toEqual(["First, newer", "First, newer", "Second", "Second"]);
     expect([events[0]!.feed_id, events[1]!.feed_id].sort()).toEqual(order);
@@ -88,7 +93,7 @@ describe("ingestion", async () => {
 
   test("a known ciphertext refreshes the archive but never matches or notifies again; the freshest document wins", async () => {
     const { feed } = await setup();
-    await feed({});
+    await feed({ webhookUrl: HOOK });
     t.clock.advance(1000);
     const T = Date.UTC(2026, 0, 15, 12);
     const doc = makeDoc({ title: "Original", exploredAt: T + 2000 });
@@ -100,7 +105,7 @@ describe("ingestion", async () => {
     const stored = await rows<{ title: string; e: number | string }>("SELECT title, explored_at_ts AS e FROM jobs");
     expect(stored.map((r) => ({ title: r.title, e: Number(r.e) }))).toEqual([{ title: "Newer", e: T + 3000 }]);
     expect(await count("SELECT count(*) AS n FROM feed_jobs")).toBe(1);
-    expect(await count("SELECT count(*) AS n FROM events")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM events WHERE type = 'job.matched'")).toBe(1);
   });
 
   test("no backfill: a feed created after a job was first seen never gets it", async () => {
@@ -177,7 +182,7 @@ describe("two nodes ingesting at once", () => {
     async () => {
       const N = 30;
       const { feed } = await setup();
-      await feed({});
+      await feed({ webhookUrl: HOOK });
       t.clock.advance(1000);
       // A second node on the same database: it loads the feed at start, as a node does.
       const nodeB = (await createDeps(t.deps.config, { clock: t.clock, log: memoryLogger() })).deps;
@@ -189,7 +194,7 @@ describe("two nodes ingesting at once", () => {
         expect(a.matched + b.matched).toBe(N);
         expect(await count("SELECT count(*) AS n FROM jobs")).toBe(N);
         expect(await count("SELECT count(*) AS n FROM feed_jobs")).toBe(N);
-        expect(await count("SELECT count(*) AS n FROM events")).toBe(N);
+        expect(await count("SELECT count(*) AS n FROM events WHERE type = 'job.matched'")).toBe(N);
       } finally {
         await closeDeps(nodeB);
       }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { tx } from "../../../src/db/client";
 import { rawExec } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { readNormalizedJob } from "../../../src/modules/jobs/read-normalized";
@@ -35,6 +36,31 @@ describe("readNormalizedJob", () => {
       ciphertext,
     ]);
     expect((await readNormalizedJob(db, ciphertext))?.job.title).toBe("Third, longer title");
+  });
+
+  test("callers asking at once share one read; a transaction's read is never handed to anyone outside it", async () => {
+    app = await createTestApp();
+    const { db } = app.deps;
+    const ciphertext = "~02readnormalized3";
+    await ingestDocuments(app.deps, [makeDoc({ ciphertext, title: "Committed title", exploredAt: 1_000 })], { source: "test" });
+    // The deliveries of a job that entered many feeds ask together, before any read has been kept: one read.
+    const [a, b, c] = await Promise.all([readNormalizedJob(db, ciphertext), readNormalizedJob(db, ciphertext), readNormalizedJob(db, ciphertext)]);
+    expect(b).toBe(a!);
+    expect(c).toBe(a!);
+
+    let outside: ReturnType<typeof readNormalizedJob> | undefined;
+    const rolledBack = tx(db, async (t) => {
+      await rawExec(t, "test.rewrite", "UPDATE jobs SET document = ?, updated_at_ts = updated_at_ts + 1 WHERE ciphertext = ?", [
+        JSON.stringify(makeDoc({ ciphertext, title: "Uncommitted title", exploredAt: 1_000 })),
+        ciphertext,
+      ]);
+      const inside = readNormalizedJob(t, ciphertext);
+      outside = readNormalizedJob(db, ciphertext);
+      expect((await inside)?.job.title).toBe("Uncommitted title");
+      throw new Error("rolled back");
+    });
+    await expect(rolledBack).rejects.toThrow("rolled back");
+    expect((await outside!)?.job.title).toBe("Committed title");
   });
 
   test("a job that is not archived is null, and databases do not share what they keep", async () => {

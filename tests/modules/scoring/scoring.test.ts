@@ -27,6 +27,7 @@ afterEach(async () => {
 async function setup(opts: { ai?: boolean; retries?: number; localAiThreads?: number } = {}) {
   t = await createTestApp({
     config: {
+      webhookAllowPrivate: true,
       ...(opts.ai ? { openaiApiKey: "sk-test-key", openaiBaseUrl: fake.url, aiMaxRetries: opts.retries ?? 0, aiTimeoutMs: 2000 } : {}),
       ...(opts.localAiThreads !== undefined ? { localAiThreads: opts.localAiThreads } : {}),
     },
@@ -59,7 +60,12 @@ const cookingJob = () => makeDoc({ title: "Write Italian cooking recipes", descr
 describe("scoring with the local scorer (no model configured)", async () => {
   test("relevant jobs enter a prompt feed at or above minScore; unrelated ones do not", async () => {
     const { feed } = await setup();
-    const f = await feed({ profilePrompt: "Senior React and TypeScript developer building fintech dashboards", minScore: 6 });
+    // A webhook (never delivered here): a match writes its outbox event only for a feed with a target.
+    const f = await feed({
+      profilePrompt: "Senior React and TypeScript developer building fintech dashboards",
+      minScore: 6,
+      webhookUrl: "http://127.0.0.1:9/hook",
+    });
     t.clock.advance(1000);
     await ingestDocuments(t.deps, [reactJob(), cookingJob()], { source: "test" });
     await worker!.drain();
@@ -71,7 +77,7 @@ describe("scoring with the local scorer (no model configured)", async () => {
     expect(entered[0].s).toBeGreaterThanOrEqual(6);
     expect(entered[0].src).toBe("local");
     expect(entered[0].r).toContain("no model configured");
-    expect(await rows("SELECT * FROM events")).toHaveLength(1);
+    expect(await rows("SELECT * FROM events WHERE type = 'job.matched'")).toHaveLength(1);
     expect(await rows("SELECT * FROM tasks")).toHaveLength(0);
     expect(await rows('SELECT feed_id AS "feedId" FROM feed_jobs')).toEqual([{ feedId: f.id }]);
   });
