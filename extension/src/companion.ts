@@ -248,14 +248,15 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
     return finish(taskId, op, outcome, tabId);
   }
 
-  // Review mode: the user's click sends it. The tab comes to the front with the filled fields outlined.
-  await updateLedger(op.applicationId, { state: "review" });
+  // Review mode: the user's click sends it. The tab comes to the front with the filled fields outlined. The ledger
+  // holds all a restarted worker needs to watch on before anything tells the user (or the server) that the form waits:
+  // Chrome may stop this worker at any moment after that, and the user's click may come at once.
+  const reviewUntil = Date.now() + op.reviewTimeoutMs;
+  await updateLedger(op.applicationId, { state: "review", reviewUntil, boostBids: op.bid.boostBids });
   await ask(tabId, { type: "companion.highlight", filled: fill.filled });
   await focusTab(tabId);
   const reviewUrl = `chrome-extension://${chrome.runtime.id}/focus.html?application=${encodeURIComponent(op.applicationId)}`;
   await api(await load(), "POST", `/api/v1/companion/tasks/${encodeURIComponent(taskId)}/review`, { reviewUrl });
-  const reviewUntil = Date.now() + op.reviewTimeoutMs;
-  await updateLedger(op.applicationId, { reviewUntil, boostBids: op.bid.boostBids });
   return watchReview(taskId, op.applicationId, tabId, op.bid.boostBids, reviewUntil, first.pageId);
 }
 
@@ -267,9 +268,10 @@ async function watchReview(taskId: string, applicationId: string, tabId: number,
   const op = { applicationId };
   const command: CompanionCommand = { type: "companion.read", apply: { boostBids, afterSubmit: true } };
   let seen = pageId;
-  while (Date.now() < deadline) {
+  // At least one read, even past the deadline: a worker that restarts late must still see a click made in time.
+  for (let once = true; once || Date.now() < deadline; once = false) {
     // Every page the tab loads is read: the form again (the page's error, for the user to fix) waits on.
-    const read = await readTab(tabId, command, seen, Math.min(5000, deadline - Date.now()));
+    const read = await readTab(tabId, command, seen, once ? 5000 : Math.max(STEP_MS, Math.min(5000, deadline - Date.now())));
     if (!read) {
       if (!(await tabExists(tabId))) break; // the user closed the tab: nothing was sent
       continue;
@@ -288,8 +290,9 @@ async function watchReview(taskId: string, applicationId: string, tabId: number,
 export async function resumeReviews(): Promise<void> {
   const s = await load();
   for (const [applicationId, entry] of Object.entries(s.ledger ?? {})) {
-    if (entry.state !== "review" || entry.reviewUntil === undefined) continue;
-    const { taskId, tabId, reviewUntil, boostBids = 0 } = entry;
+    if (entry.state !== "review") continue;
+    // An entry without a deadline (written by an older version) is watched once: what the tab shows now decides.
+    const { taskId, tabId, reviewUntil = 0, boostBids = 0 } = entry;
     enqueue("submit", async () => {
       if (tabId !== undefined && (await tabExists(tabId))) return watchReview(taskId, applicationId, tabId, boostBids, reviewUntil);
       const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, settledAfter(entry));

@@ -45,7 +45,26 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
   let shot = 0;
   const snap = (p: Page, name: string) => p.screenshot({ path: join(SHOTS, `${String(++shot).padStart(2, "0")}-${name}.png`), fullPage: true }).catch(() => {});
   const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-  const storage = () => worker.evaluate(() => chrome.storage.local.get(null)) as Promise<Record<string, any>>;
+  /**
+   * The extension's storage, read from one of its own pages rather than through `worker`: Chrome may have stopped the
+   * service worker (one test does so on purpose), and a page reads the same storage without depending on it.
+   */
+  async function storage(): Promise<Record<string, any>> {
+    const p = await context.newPage();
+    try {
+      await p.goto(`chrome-extension://${new URL(worker.url()).host}/options.html`);
+      return (await p.evaluate(() => chrome.storage.local.get(null))) as Record<string, any>;
+    } finally {
+      await p.close();
+    }
+  }
+  /** What a timed-out wait adds to its message: the server's view of the companion, the extension's ledger entry, the open pages. */
+  const explain = (applicationId: string) => async () => {
+    const s = await storage();
+    const companion = (await api("GET", "/api/v1/companion")).body;
+    const pages = context.pages().map((p) => (p === page ? `(the test's page) ${p.url()}` : p.url()));
+    return JSON.stringify({ companion, lastStatus: s.lastStatus, ledger: s.ledger?.[applicationId], pages });
+  };
   const credits = async () => (await api("GET", "/api/v1/account")).body.account.credits as number;
 
   async function apply(ciphertext: string): Promise<string> {
@@ -55,10 +74,15 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
   }
   async function settled(queueId: string, timeoutMs = 30_000) {
     let status: any;
-    await until(`application ${queueId} to settle`, timeoutMs, async () => {
-      status = (await api("GET", `/api/auto-apply-v2/status?queueId=${queueId}`)).body;
-      return status?.applicationStatus !== "processing";
-    });
+    await until(
+      `application ${queueId} to settle`,
+      timeoutMs,
+      async () => {
+        status = (await api("GET", `/api/auto-apply-v2/status?queueId=${queueId}`)).body;
+        return status?.applicationStatus !== "processing";
+      },
+      explain(queueId),
+    );
     return status as { applicationStatus: string; applicationStatusMessage: string | null };
   }
   /** The proposals the sandbox recorded for a job, as its "my proposals" page lists them (read by the test, not the extension). */
@@ -71,6 +95,8 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
       await p.close();
     }
   }
+  /** The extension's review tab: one of the browser's pages other than the test's own. */
+  const reviewTab = (job: string) => context.pages().find((p) => p !== page && p.url().includes(`/nx/proposals/job/${job}/apply/`));
   const setMode = async (mode: "auto" | "review") =>
     expect((await api("PUT", "/api/v1/companion/mode", { mode, acceptAutoSubmitRisk: mode === "auto" })).status).toBe(200);
 
@@ -140,6 +166,9 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
         ((await page.locator(".fe-proposal-question").count()) === 0 ? plain : asking).push(job);
       }
     }
+    // The classification left this page on a job's apply form: a later test looking for "the" tab of that job's form
+    // (the extension's review tab) would find this unfilled one instead.
+    await page.goto(`${base}/sandbox/site/nx/search/jobs/`);
     // Auto mode and the restart need forms without questions, review and the unanswered case forms with them; the rest take any.
     const rest = [...plain.slice(2), ...asking.slice(2)];
     jobs.push(plain[0]!, asking[0]!, rest[0]!, rest[1]!, plain[1]!, rest[2]!, rest[3]!, rest[4]!, asking[1]!);
@@ -181,7 +210,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await until("waiting for review", 20_000, async () =>
       /Waiting for your review/.test((await api("GET", `/api/auto-apply-v2/status?queueId=${queueId}`)).body?.applicationStatusMessage ?? ""),
     );
-    const tab = context.pages().find((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`));
+    const tab = reviewTab(job);
     expect(tab, "the review tab").toBeDefined();
     await expect(tab!.locator('[data-test="cover-letter-textarea"]').inputValue()).resolves.toBe(`Hello from the companion test (${job})`);
     await expect(tab!.locator('[data-jobpilot="review-banner"]').count()).resolves.toBe(1);
@@ -214,7 +243,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await until("waiting for review", 20_000, async () =>
       /Waiting for your review/.test((await api("GET", `/api/auto-apply-v2/status?queueId=${queueId}`)).body?.applicationStatusMessage ?? ""),
     );
-    const tab = context.pages().find((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`))!;
+    const tab = reviewTab(job)!;
     // What Chrome does to an idle MV3 worker: stopped, its memory (the review watch) gone; the ledger stays.
     const cdp = await context.newCDPSession(tab);
     await cdp.send("ServiceWorker.enable");
@@ -231,10 +260,11 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await setMode("review");
     const before = await credits();
     const job = jobs[6]!;
-    const status = await settled(await apply(job), 30_000);
+    const queueId = await apply(job);
+    const status = await settled(queueId, 30_000);
     expect(status.applicationStatus, JSON.stringify(status)).toBe("failed");
     expect(status.applicationStatusMessage).toMatch(/^Not reviewed/);
-    await until("the review tab to close", 10_000, () => !context.pages().some((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`)));
+    await until("the review tab to close", 10_000, () => !context.pages().some((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`)), explain(queueId));
     expect(await proposalsFor(job)).toBe(0);
     expect(await credits()).toBe(before);
   }, 45_000);

@@ -17,12 +17,18 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Polls `check` (which may reload the page) until it is true or `timeoutMs` passes. */
-export async function until(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean): Promise<void> {
+/**
+ * Polls `check` (which may reload the page) until it is true or `timeoutMs` passes. `explain`, when given, adds what
+ * the test can see of the state (say, the extension's storage) to the timeout's message, for a failure in CI.
+ */
+export async function until(what: string, timeoutMs: number, check: () => Promise<boolean> | boolean, explain?: () => Promise<string>): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const state = explain ? await explain().catch((err) => `(could not be read: ${String(err)})`) : "";
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${state ? `; ${state}` : ""}`);
+    }
     await Bun.sleep(200);
   }
 }
