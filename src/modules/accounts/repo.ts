@@ -63,9 +63,10 @@ export async function countAccounts(db: Db): Promise<number> {
 
 export async function setAccountRateLimits(db: Db, id: string, multiplier: number, overrides: Record<string, number> | null): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
-  invalidateAccountCaches(db);
+  keyCache.invalidate(db);
+  accountCache.invalidate(db);
   const row = await one(db, db.update(accounts).set({ rateLimitMultiplier: multiplier, rateLimitOverrides: overrides }).where(eq(accounts.id, id)).returning());
-  invalidateAccountCaches(db);
+  keyCache.invalidate(db);
   return row;
 }
 
@@ -83,7 +84,7 @@ export async function setAccountRateLimits(db: Db, id: string, multiplier: numbe
  */
 export async function holdCredit(db: Db, accountId: string): Promise<number | null> {
   const { accounts } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   const row = await one(
     db,
     db
@@ -116,7 +117,7 @@ export async function availableCredits(db: Db, accountId: string): Promise<numbe
  */
 export async function chargeHeldCredit(db: Db, charge: { accountId: string; ref: string; note: string; createdAtTs: number }): Promise<void> {
   const { accounts, creditLedger } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   await exec(
     db,
     db
@@ -135,7 +136,7 @@ export async function chargeHeldCredit(db: Db, charge: { accountId: string; ref:
 /** Gives one held credit back uncharged; call once per hold, inside the transaction that ends what held it. */
 export async function releaseHeldCredit(db: Db, accountId: string): Promise<void> {
   const { accounts } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   await exec(
     db,
     db
@@ -155,7 +156,7 @@ export async function applyCreditDelta(
   entry: { accountId: string; delta: number; reason: string; ref?: string | null; note?: string | null; createdAtTs: number },
 ): Promise<number | null> {
   const { accounts, creditLedger } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   const updated = await one(
     db,
     db
@@ -222,7 +223,7 @@ export function findKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
 /** Revocation is one statement; a second revoke finds nothing to change. */
 export async function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyRow | undefined> {
   const { apiKeys } = tables(db);
-  invalidateAccountCaches(db);
+  keyCache.invalidate(db);
   const row = await one(
     db,
     db
@@ -231,7 +232,7 @@ export async function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyR
       .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAtTs)))
       .returning(),
   );
-  invalidateAccountCaches(db);
+  keyCache.invalidate(db);
   return row;
 }
 
@@ -249,8 +250,8 @@ export interface KeyLookup {
 
 /**
  * Key lookups are cached (see db/read-cache.ts), because every authenticated request needs one: this
- * process's own writes to keys and accounts (above) invalidate it at once, another process's are seen within
- * DATA_VERSION_CHECK_MS on SQLite, and on PostgreSQL the cache is dropped every PG_KEY_CACHE_MS, so a key
+ * process's own writes to keys and to the account fields a lookup carries invalidate it at once, another
+ * process's are seen within DATA_VERSION_CHECK_MS on SQLite, and on PostgreSQL the cache is dropped every PG_KEY_CACHE_MS, so a key
  * revoked (or an account's rate limits changed) on another node or by the CLI takes effect here within that.
  */
 export const PG_KEY_CACHE_MS = 1000;
@@ -258,11 +259,9 @@ const keyCache = readCache<KeyLookup>({ name: "keys", pgTtlMs: PG_KEY_CACHE_MS }
 /** The caller's account, for GET /api/v1/account; not cached on PostgreSQL, where credits change on every node. */
 const accountCache = readCache<AccountRow>({ name: "accounts" });
 
-/** Every write to keys or accounts calls this (see the read cache's rules). */
-export function invalidateAccountCaches(db: Db): void {
-  keyCache.invalidate(db);
-  accountCache.invalidate(db);
-}
+// Each write in this file drops what it changes (see the read cache's rules): keys, and the account fields a key
+// lookup carries (kind, rate limits), the key cache; any change of an account row, the account cache. Credits
+// are not part of a key lookup, so holding and charging them leaves keys cached.
 
 /** The cached lookup of `hash` when it is known current without asking the database, else undefined. */
 export function findKeyByHashNow(db: Db, hash: string): KeyLookup | undefined {
@@ -466,7 +465,7 @@ export async function addAiUsage(
 
 export async function setAiScoringAllowance(db: Db, id: string, allowance: number | null): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   return one(db, db.update(accounts).set({ aiScoringAllowance: allowance }).where(eq(accounts.id, id)).returning());
 }
 
@@ -476,7 +475,7 @@ export async function setCeilings(
   changes: Partial<Pick<AccountRow, "maxFeeds" | "maxApiKeys" | "maxPromptChars">>,
 ): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   return one(db, db.update(accounts).set(changes).where(eq(accounts.id, id)).returning());
 }
 
@@ -495,6 +494,6 @@ export async function countActiveKeys(db: Db, accountId: string): Promise<number
 
 export async function setMarketplaceDriver(db: Db, id: string, driver: string | null): Promise<AccountRow | undefined> {
   const { accounts } = tables(db);
-  invalidateAccountCaches(db);
+  accountCache.invalidate(db);
   return one(db, db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning());
 }
