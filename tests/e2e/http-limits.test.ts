@@ -17,9 +17,9 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function serve(overrides: Partial<Config> = {}) {
+async function serve(overrides: Partial<Config> = {}, log = memoryLogger()) {
   const config: Config = { ...loadConfig({}), dbPath: ":memory:", host: "127.0.0.1", port: 0, ...overrides };
-  const { deps } = await createDeps(config, { clock: systemClock, log: memoryLogger() });
+  const { deps } = await createDeps(config, { clock: systemClock, log });
   const app = createApp(deps);
   app.listen(listenOptions(config));
   const server = app.server!;
@@ -28,7 +28,7 @@ async function serve(overrides: Partial<Config> = {}) {
     await closeDeps(deps);
   };
   const { apiKey } = await accounts.createAccount(deps, { name: "a" });
-  return { deps, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
+  return { deps, app, config, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
 }
 
 interface RawResponse {
@@ -80,16 +80,7 @@ const jsonError = (res: RawResponse) => {
 describe("HTTP limits on a listening server", () => {
   test("GET /healthz comes from Bun's router without the hook chain and answers as the app does: x-request-id, metrics, access line, 503, 405", async () => {
     const log = memoryLogger("info");
-    const config: Config = { ...loadConfig({}), dbPath: ":memory:", host: "127.0.0.1", port: 0 };
-    const { deps } = await createDeps(config, { clock: systemClock, log });
-    const app = createApp(deps);
-    app.listen(listenOptions(config));
-    const server = app.server!;
-    stop = async () => {
-      await server.stop(true);
-      await closeDeps(deps);
-    };
-    const base = `http://127.0.0.1:${server.port}`;
+    const { deps, app, config, port, base } = await serve({}, log);
     const viaApp = await app.handle(new Request("http://localhost/healthz"));
     const res = await fetch(`${base}/healthz`);
     expect(res.status).toBe(200);
@@ -109,10 +100,7 @@ describe("HTTP limits on a listening server", () => {
     const post = await fetch(`${base}/healthz`, { method: "POST" });
     expect(post.status).toBe(405);
     expect(post.headers.get("allow")).toBe("GET");
-    const declared = await rawRequest(
-      server.port!,
-      `GET /healthz HTTP/1.1\r\nHost: x\r\ncontent-length: ${config.maxBodyBytes + 1}\r\nconnection: close\r\n\r\n`,
-    );
+    const declared = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: x\r\ncontent-length: ${config.maxBodyBytes + 1}\r\nconnection: close\r\n\r\n`);
     expect(declared.status, declared.body).toBe(413);
     // A database that stops answering: 503 once the cached healthy answer expires.
     const db = deps.db;
