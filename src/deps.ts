@@ -12,7 +12,6 @@ import { dayCountStore } from "./modules/accounts/repo";
 import { AiClient } from "./ai/client";
 import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "./ai/local-ai";
 import { FeedIndex } from "./modules/feeds/matcher";
-import { indexedFeeds } from "./modules/feeds/index-sync";
 import type { ChannelDirectory } from "./modules/feeds/service";
 import { ownedChannelIds } from "./modules/channels/repo";
 import { Pacer } from "./modules/channels/pace";
@@ -90,8 +89,8 @@ export async function createDeps(
     if (problem) throw new ConfigError(`Invalid JOBPILOT_WEBHOOK_ALLOWLIST: ${problem}`);
   }
   const { db, migrations } = await openMigrated(config, base.clock);
-  const feedIndex = new FeedIndex();
-  for (const feed of await indexedFeeds(db)) feedIndex.upsert(feed);
+  // Loaded on first use (syncFeedIndex, before ingest matches), not here: start-up answers sooner.
+  const feedIndex = new FeedIndex({ loaded: false });
   const work = new Signal();
   const nodeId = crypto.randomUUID();
   const { wake, sent } = nodeWake(db, work, nodeId, base.log);

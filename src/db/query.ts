@@ -51,6 +51,21 @@ export function many<T>(db: Db, q: SqliteRows<T>): Promise<T[]> {
   return exclusive(db, () => oneTime(q, (p) => p.all()));
 }
 
+/**
+ * Runs `body` once no transaction is open, without yielding (SQLite only): what it reads with manyNow and what it
+ * does with the rows are one step, so no commit lands in between. bun:sqlite answers synchronously; PostgreSQL cannot.
+ */
+export function readNow<T>(db: Db, body: () => T): Promise<T> {
+  if (isPg(db)) return Promise.reject(new Error("readNow is for SQLite only"));
+  return exclusive(db, body);
+}
+
+/** `many` at once, inside readNow's body (SQLite only). */
+export function manyNow<T>(db: Db, q: SqliteRows<T>): T[] {
+  if (isPg(db)) throw new Error("manyNow is for SQLite only");
+  return q.all();
+}
+
 /** The first row, or undefined. */
 export function one<T>(db: Db, q: SqliteRow<T>): Promise<T | undefined> {
   if (isPg(db)) return Promise.resolve(q as unknown as PromiseLike<T[]>).then((rows) => rows[0]);

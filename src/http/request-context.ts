@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import { requestId } from "../lib/ids";
 import { redactPath } from "../lib/redact";
 import { UNMATCHED_ROUTE } from "../metrics";
-import { getRequestState, pathOf, setRequestState } from "./context";
+import { getRequestState, pathOf, type RequestState, setRequestState } from "./context";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -30,15 +30,12 @@ export const MAX_REQUEST_HEAD_BYTES = 65_536;
  */
 export function requestContext(deps: Deps) {
   const plugin = new Elysia({ name: "request-context" }).onRequest(({ request, set }) => {
-    const given = request.headers.get("x-request-id");
-    const id = given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
+    const id = requestIdOf(request);
     // Read once: each read of request.url makes a new string.
     const url = request.url;
     setRequestState(request, { id, startedAt: performance.now(), path: pathOf(url) });
     set.headers["x-request-id"] = id;
-    // request.url is absolute and percent-encoded (ASCII): everything from the path's slash is what the client sent.
-    const target = url.length - url.indexOf("/", url.indexOf("//") + 2);
-    if (target > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
+    if (targetLength(url) > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
     const declared = request.headers.get("content-length");
     if (declared && Number(declared) > deps.config.maxBodyBytes) {
       throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
@@ -63,13 +60,30 @@ export function requestContext(deps: Deps) {
   if (!deps.log.isEnabled("info")) return plugin;
   return plugin.onAfterResponse({ as: "global" }, ({ request, set }) => {
     const state = getRequestState(request);
-    deps.log.info("request", {
-      reqId: state?.id,
-      method: request.method,
-      path: state ? redactPath(state.path) : undefined,
-      status: typeof set.status === "number" ? set.status : 200,
-      ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
-      accountId: state?.auth?.accountId,
-    });
+    accessLine(deps, request.method, state, typeof set.status === "number" ? set.status : 200);
+  });
+}
+
+/** The caller's x-request-id when it is sane, else a new one. */
+export function requestIdOf(request: Request): string {
+  const given = request.headers.get("x-request-id");
+  return given && CLIENT_REQUEST_ID.test(given) ? given : requestId();
+}
+
+/** The length of the path and query string: request.url is absolute and percent-encoded (ASCII), so everything from the path's slash is what the client sent. */
+export const targetLength = (url: string) => url.length - url.indexOf("/", url.indexOf("//") + 2);
+
+/** Whether a request can skip the checks above: its URL within the limit and no body declared (a GET or HEAD as probes send them). */
+export const isPlainRequest = (request: Request) => !request.headers.has("content-length") && targetLength(request.url) <= MAX_URL_BYTES;
+
+/** The access-log line of one request (at info). */
+export function accessLine(deps: Pick<Deps, "log">, method: string, state: RequestState | undefined, status: number): void {
+  deps.log.info("request", {
+    reqId: state?.id,
+    method,
+    path: state ? redactPath(state.path) : undefined,
+    status,
+    ms: state ? Math.round((performance.now() - state.startedAt) * 100) / 100 : undefined,
+    accountId: state?.auth?.accountId,
   });
 }

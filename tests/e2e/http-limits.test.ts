@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { createApp, listenOptions } from "../../src/app";
+import { createApp, HEALTH_CACHE_MS, listenOptions } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { closeDeps, createDeps } from "../../src/deps";
 import { systemClock } from "../../src/lib/clock";
@@ -17,9 +17,9 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function serve(overrides: Partial<Config> = {}) {
+async function serve(overrides: Partial<Config> = {}, log = memoryLogger()) {
   const config: Config = { ...loadConfig({}), dbPath: ":memory:", host: "127.0.0.1", port: 0, ...overrides };
-  const { deps } = await createDeps(config, { clock: systemClock, log: memoryLogger() });
+  const { deps } = await createDeps(config, { clock: systemClock, log });
   const app = createApp(deps);
   app.listen(listenOptions(config));
   const server = app.server!;
@@ -28,7 +28,7 @@ async function serve(overrides: Partial<Config> = {}) {
     await closeDeps(deps);
   };
   const { apiKey } = await accounts.createAccount(deps, { name: "a" });
-  return { deps, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
+  return { deps, app, config, port: server.port!, base: `http://127.0.0.1:${server.port}`, apiKey };
 }
 
 interface RawResponse {
@@ -78,6 +78,47 @@ const jsonError = (res: RawResponse) => {
 };
 
 describe("HTTP limits on a listening server", () => {
+  test("GET /healthz comes from Bun's router without the hook chain and answers as the app does: x-request-id, metrics, access line, 503, 405", async () => {
+    const log = memoryLogger("info");
+    const { deps, app, config, port, base } = await serve({}, log);
+    const viaApp = await app.handle(new Request("http://localhost/healthz"));
+    const res = await fetch(`${base}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(viaApp.headers.get("content-type"));
+    const body = (await res.json()) as { status: string; version: string; database: unknown };
+    expect(body).toEqual({ ...((await viaApp.json()) as object), uptimeS: expect.any(Number) } as never);
+    expect(res.headers.get("x-request-id")).toMatch(/^[a-z0-9]{16}$/);
+    expect((await fetch(`${base}/healthz`, { headers: { "x-request-id": "probe-1" } })).headers.get("x-request-id")).toBe("probe-1");
+    expect((await fetch(`${base}/healthz`, { headers: { "x-request-id": "bad id!" } })).headers.get("x-request-id")).not.toBe("bad id!");
+    // Counted and logged as the app counts and logs its routes (app.handle above included).
+    const metrics = await deps.metrics.render();
+    expect(metrics, metrics.slice(0, 500)).toMatch(/jobpilot_http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\} 4\b/);
+    const lines = log.records().filter((r) => r.msg === "request" && r.path === "/healthz");
+    expect(lines.map((r) => r.reqId)).toContain("probe-1");
+    expect(lines.every((r) => r.status === 200 && r.method === "GET" && typeof r.ms === "number")).toBe(true);
+    // Other methods and declared bodies go through the app.
+    const post = await fetch(`${base}/healthz`, { method: "POST" });
+    expect(post.status).toBe(405);
+    expect(post.headers.get("allow")).toBe("GET");
+    const declared = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: x\r\ncontent-length: ${config.maxBodyBytes + 1}\r\nconnection: close\r\n\r\n`);
+    expect(declared.status, declared.body).toBe(413);
+    // A database that stops answering: 503 once the cached healthy answer expires.
+    const db = deps.db;
+    deps.db = new Proxy(db, {
+      get() {
+        throw new Error("database unavailable");
+      },
+    });
+    try {
+      await Bun.sleep(HEALTH_CACHE_MS + 10);
+      const broken = await fetch(`${base}/healthz`);
+      expect(broken.status).toBe(503);
+      expect(((await broken.json()) as { database: unknown }).database).toEqual({ status: "error", error: "database unavailable" });
+    } finally {
+      deps.db = db;
+    }
+  });
+
   test("Bun's router serves HEAD with the GET handler: it is metered in the GET route's bucket", async () => {
     const { deps, base, apiKey } = await serve();
     const accountId = (await accounts.authenticate(deps, apiKey))!.accountId;

@@ -4,7 +4,7 @@
  */
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, many, rawMany, tables } from "../../db/query";
+import { exec, many, manyNow, rawMany, tables } from "../../db/query";
 
 /** The feed's channel ids in their order. */
 export async function channelIdsOf(db: Db, feedId: string): Promise<string[]> {
@@ -31,6 +31,12 @@ export async function channelIdsOfFeeds(db: Db, feedIds: readonly string[]): Pro
 export async function allChannelIds(db: Db): Promise<Map<string, string[]>> {
   const { feedChannels } = tables(db);
   return grouped(await many(db, db.select().from(feedChannels).orderBy(asc(feedChannels.feedId), asc(feedChannels.position))));
+}
+
+/** allChannelIds at once (SQLite only; see manyNow). */
+export function allChannelIdsNow(db: Db): Map<string, string[]> {
+  const { feedChannels } = tables(db);
+  return grouped(manyNow(db, db.select().from(feedChannels).orderBy(asc(feedChannels.feedId), asc(feedChannels.position))));
 }
 
 function grouped(rows: { feedId: string; channelId: string }[]): Map<string, string[]> {

@@ -1,14 +1,17 @@
 import type { Db } from "../../db/client";
-import { isPg } from "../../db/query";
-import { allChannelIds } from "./feed-channels";
+import { isPg, readNow } from "../../db/query";
+import { allChannelIds, allChannelIdsNow } from "./feed-channels";
 import type { FeedIndex, IndexedFeedRow } from "./matcher";
-import { allFeeds, feedsFingerprint } from "./repo";
+import { allFeeds, allFeedsNow, type FeedRow, feedsFingerprint } from "./repo";
 
 /** Every feed with its channel ids: what an index is loaded with. */
 export async function indexedFeeds(db: Db): Promise<IndexedFeedRow[]> {
   const [rows, channels] = await Promise.all([allFeeds(db), allChannelIds(db)]);
-  return rows.map((row) => ({ ...row, channelIds: channels.get(row.id) ?? [] }));
+  return withChannels(rows, channels);
 }
+
+const withChannels = (rows: FeedRow[], channels: Map<string, string[]>): IndexedFeedRow[] =>
+  rows.map((row) => ({ ...row, channelIds: channels.get(row.id) ?? [] }));
 
 /** The fingerprint (feedsFingerprint) each index was last loaded at. */
 const loadedAt = new WeakMap<FeedIndex, string>();
@@ -22,12 +25,14 @@ const loadedAt = new WeakMap<FeedIndex, string>();
  * made in between only costs one more reload next time, never a stale index.
  */
 export async function syncFeedIndex(db: Db, index: FeedIndex): Promise<void> {
-  if (!isPg(db)) return;
+  if (!isPg(db)) {
+    // Loaded once, on first use. Read and applied without yielding, and outside any transaction (readNow waits for
+    // the one in hand): a feed written meanwhile is either in these rows or upserted by its writer after its commit.
+    if (!index.isLoaded) await readNow(db, () => index.load(withChannels(allFeedsNow(db), allChannelIdsNow(db))));
+    return;
+  }
   const print = await feedsFingerprint(db);
   if (loadedAt.get(index) === print) return;
-  const rows = await indexedFeeds(db);
-  const live = new Set(rows.map((r) => r.id));
-  for (const id of index.ids()) if (!live.has(id)) index.remove(id);
-  for (const row of rows) index.upsert(row);
+  index.load(await indexedFeeds(db));
   loadedAt.set(index, print);
 }

@@ -217,6 +217,12 @@ export function matchesFeed(feed: CompiledFeed, job: MatchableJob, text: JobText
  * `bun run bench:match`.
  */
 export class FeedIndex {
+  /**
+   * Whether every feed of the database is in. A server's index starts empty and unloaded, so start-up does not wait
+   * for compiling every feed (~50 ms of a ~200 ms start for 1,000 feeds): syncFeedIndex loads it before the first
+   * match. Writes before that are kept (the load reads the same committed rows); a match before it is a bug.
+   */
+  private loaded: boolean;
   private readonly slots: (CompiledFeed | undefined)[] = [];
   private readonly slotOf = new Map<string, number>();
   private readonly freeSlots: number[] = [];
@@ -224,6 +230,22 @@ export class FeedIndex {
   private readonly byWord = new Map<string, number[]>();
   private readonly byPrefix = new Map<string, number[]>();
   private readonly terms = new Map<string, Term>();
+
+  constructor(opts: { loaded?: boolean } = {}) {
+    this.loaded = opts.loaded ?? true;
+  }
+
+  get isLoaded(): boolean {
+    return this.loaded;
+  }
+
+  /** Makes the index hold exactly `rows` (every feed of the database), and counts it as loaded. */
+  load(rows: readonly IndexedFeedRow[]): void {
+    const live = new Set(rows.map((r) => r.id));
+    for (const id of this.ids()) if (!live.has(id)) this.remove(id);
+    for (const row of rows) this.upsert(row);
+    this.loaded = true;
+  }
 
   get size(): number {
     return this.slotOf.size;
@@ -290,6 +312,7 @@ export class FeedIndex {
   }
 
   match(job: MatchableJob): CompiledFeed[] {
+    if (!this.loaded) throw new Error("The feed index was matched before it was loaded: call syncFeedIndex first");
     const text = new JobText(job);
     const memo = new Uint8Array(this.terms.size);
     const marked = new Uint8Array(this.slots.length);

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
-import { exec, many, one, preparedMany, preparedOne, rawExec, rawInsertMany, tables } from "../../db/query";
+import { exec, many, manyNow, one, preparedMany, preparedOne, rawExec, rawInsertMany, tables } from "../../db/query";
 import { readCache } from "../../db/read-cache";
 import type { feedJobs, feeds } from "../../db/schema";
 import { jobsMatching, jobSummaries, type JobSummary } from "../jobs/repo";
@@ -111,6 +111,12 @@ export async function feedsFingerprint(db: Db): Promise<string> {
 export function allFeeds(db: Db): Promise<FeedRow[]> {
   const { feeds } = tables(db);
   return many(db, db.select().from(feeds));
+}
+
+/** allFeeds at once (SQLite only; see manyNow). */
+export function allFeedsNow(db: Db): FeedRow[] {
+  const { feeds } = tables(db);
+  return manyNow(db, db.select().from(feeds));
 }
 
 /** Every distinct include term of the feeds that watch `platform` (or every platform): what a searching source asks for. */

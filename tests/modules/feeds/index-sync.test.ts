@@ -1,9 +1,44 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../../src/lib/clock";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
+import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { createTestApp, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import { createMigratedPgDatabase, describePg, type TestPgDatabase } from "../../helpers/postgres";
+
+// A server's index is not loaded at start (it would delay the first answer): the first ingest loads it.
+describe("the feed index loads on first use", () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  test("unloaded after start; the first ingest loads every stored feed, keeps no deleted one, and a match before it is refused", async () => {
+    const clock = new ManualClock();
+    t = await createTestApp({ clock });
+    const { apiKey } = await t.account({ credits: 0 });
+    const create = async (includes: string[]) =>
+      (await t!.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: includes.join(" "), minScore: 0, includes } })).body.feed.id as string;
+    const rust = await create(["rust"]);
+    const unknown = await create(["rust", "compiler"]);
+    const deleted = await create(["rust"]);
+    expect((await t.request("DELETE", `/api/v1/feeds/${deleted}`, { key: apiKey })).status).toBe(200);
+    // As if another process had written this feed: only the stored rows can bring it in.
+    t.deps.feedIndex.remove(unknown);
+    expect(t.deps.feedIndex.isLoaded).toBe(false);
+    const doc = makeDoc({ title: "Rust compiler developer", publishTime: new Date(clock.now()).toISOString() });
+    const job = normalizeJob(doc);
+    if (!job.ok) throw new Error("the test document does not normalise");
+    expect(() => t!.deps.feedIndex.match({ ...job.job, firstSeenAtTs: clock.now() })).toThrow(/before it was loaded/);
+
+    const result = await ingestDocuments(t.deps, [doc], { source: "test" });
+    expect(t.deps.feedIndex.isLoaded).toBe(true);
+    expect(t.deps.feedIndex.ids().sort()).toEqual([rust, unknown].sort());
+    expect(result.matched).toBe(2);
+    for (const id of [rust, unknown]) expect((await t.request("GET", `/api/v1/feeds/${id}/jobs`, { key: apiKey })).body.total).toBe(1);
+  });
+});
 
 // Two nodes on ONE PostgreSQL database: a feed created, changed or deleted through one node must match (or
 // stop matching) the jobs the other ingests next, as on one process.

@@ -184,7 +184,7 @@ describe("two nodes ingesting at once", () => {
       const { feed } = await setup();
       await feed({ webhookUrl: HOOK });
       t.clock.advance(1000);
-      // A second node on the same database: it loads the feed at start, as a node does.
+      // A second node on the same database: it loads the feed on its first ingest, as a node does.
       const nodeB = (await createDeps(t.deps.config, { clock: t.clock, log: memoryLogger() })).deps;
       try {
         const docs = Array.from({ length: N }, () => makeDoc());
