@@ -63,7 +63,7 @@ export function readNow<T>(db: Db, body: () => T): Promise<T> {
 /** `many` at once, inside readNow's body (SQLite only). */
 export function manyNow<T>(db: Db, q: SqliteRows<T>): T[] {
   if (isPg(db)) throw new Error("manyNow is for SQLite only");
-  return q.all();
+  return oneTime(q, (p) => p.all());
 }
 
 /** The first row, or undefined. */
