@@ -271,7 +271,7 @@ async function watchReview(taskId: string, applicationId: string, tabId: number,
   // At least one read, even past the deadline: a worker that restarts late must still see a click made in time.
   for (let once = true; once || Date.now() < deadline; once = false) {
     // Every page the tab loads is read: the form again (the page's error, for the user to fix) waits on.
-    const read = await readTab(tabId, command, seen, once ? 5000 : Math.max(STEP_MS, Math.min(5000, deadline - Date.now())));
+    const read = await readTab(tabId, command, seen, once ? 5000 : Math.min(5000, deadline - Date.now()));
     if (!read) {
       if (!(await tabExists(tabId))) break; // the user closed the tab: nothing was sent
       continue;

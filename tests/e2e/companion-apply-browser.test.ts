@@ -95,8 +95,9 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
       await p.close();
     }
   }
+  const showsApplyForm = (p: Page, job: string) => p.url().includes(`/nx/proposals/job/${job}/apply/`);
   /** The extension's review tab: one of the browser's pages other than the test's own. */
-  const reviewTab = (job: string) => context.pages().find((p) => p !== page && p.url().includes(`/nx/proposals/job/${job}/apply/`));
+  const reviewTab = (job: string) => context.pages().find((p) => p !== page && showsApplyForm(p, job));
   const setMode = async (mode: "auto" | "review") =>
     expect((await api("PUT", "/api/v1/companion/mode", { mode, acceptAutoSubmitRisk: mode === "auto" })).status).toBe(200);
 
@@ -264,7 +265,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     const status = await settled(queueId, 30_000);
     expect(status.applicationStatus, JSON.stringify(status)).toBe("failed");
     expect(status.applicationStatusMessage).toMatch(/^Not reviewed/);
-    await until("the review tab to close", 10_000, () => !context.pages().some((p) => p.url().includes(`/nx/proposals/job/${job}/apply/`)), explain(queueId));
+    await until("the review tab to close", 10_000, () => !context.pages().some((p) => showsApplyForm(p, job)), explain(queueId));
     expect(await proposalsFor(job)).toBe(0);
     expect(await credits()).toBe(before);
   }, 45_000);
