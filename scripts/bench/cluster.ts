@@ -8,6 +8,7 @@ import { SQL } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isPg, type Db } from "../../src/db/client";
 import { startServer, type ServerProcess } from "../../tests/helpers/process";
 
 export interface BenchStore {
@@ -79,4 +80,18 @@ export function nodesOption(values: { nodes?: string; "database-url"?: string })
 /** The store as config fields, for benchmarks that build the service in their own process. */
 export function storeConfig(store: BenchStore): { dbPath: string; databaseUrl?: string } {
   return { dbPath: store.env.JOBPILOT_DB ?? `${store.dir}/unused.db`, ...(store.databaseUrl ? { databaseUrl: store.databaseUrl } : {}) };
+}
+
+/**
+ * Waits (up to 2 s) until a SQLite file's connection has handed its WAL checkpoints to the background thread
+ * (src/db/checkpoint.ts), as `serve`'s has a few milliseconds after it starts. The hand-over is a message from
+ * that thread, and a benchmark that ingests in a loop with no I/O to wait on never lets it in: its own commits
+ * then checkpointed the whole WAL themselves (~1,500 pages written again and the file fsynced, inside the
+ * commit), which no server does. bench:match, same sitting: commit p50 28–35 → 19 ms, 1,084–1,253 →
+ * 1,331–1,483 jobs/s.
+ */
+export async function checkpointThreadReady(db: Db): Promise<void> {
+  if (isPg(db)) return;
+  const handedOver = () => (db.$client.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint === 0;
+  for (let waited = 0; !handedOver() && waited < 2000; waited += 10) await Bun.sleep(10);
 }

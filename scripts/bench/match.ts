@@ -21,7 +21,7 @@
  */
 import { parseArgs } from "node:util";
 import { rawMany } from "../../src/db/query";
-import { benchStore, nodesOption, STORE_OPTIONS, storeConfig, startNodes } from "./cluster";
+import { benchStore, checkpointThreadReady, nodesOption, STORE_OPTIONS, storeConfig, startNodes } from "./cluster";
 import { loadConfig } from "../../src/config";
 import { tx } from "../../src/db/client";
 import { closeDeps, createDeps } from "../../src/deps";
@@ -126,6 +126,7 @@ if (staged) installSqliteProbe();
 const clock = new ManualClock(T0);
 const log = createLogger({ level: "warn", write: () => {} });
 const { deps } = await createDeps({ ...loadConfig({}), ...storeConfig(store) }, { clock, log });
+await checkpointThreadReady(deps.db);
 const accounts: string[] = [];
 for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
 await tx(deps.db, async (t) => {

@@ -27,7 +27,7 @@
  */
 import { parseArgs } from "node:util";
 import { rawExec, rawMany } from "../../src/db/query";
-import { benchStore, STORE_OPTIONS, storeConfig } from "./cluster";
+import { benchStore, checkpointThreadReady, STORE_OPTIONS, storeConfig } from "./cluster";
 import { createDeliverer } from "../../src/cli/serve";
 import { loadConfig } from "../../src/config";
 import { tx } from "../../src/db/client";
@@ -109,6 +109,7 @@ const { deps } = await createDeps(
   { ...loadConfig({}), ...storeConfig(store), webhookAllowPrivate: true, telegramApiUrl: telegram.url },
   { clock: systemClock, log, secretKey: "bench-secret-key-0123456789" },
 );
+await checkpointThreadReady(deps.db);
 const accounts: string[] = [];
 for (let i = 0; i < 20; i++) accounts.push((await createAccount(deps, { name: `bench ${i}` })).account.id);
 const created = Date.now() - 1000;
