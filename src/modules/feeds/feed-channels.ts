@@ -29,14 +29,18 @@ export async function channelIdsOfFeeds(db: Db, feedIds: readonly string[]): Pro
 
 /** Every feed's channel ids (feeds with none are left out): what the feed index loads with the feeds. */
 export async function allChannelIds(db: Db): Promise<Map<string, string[]>> {
-  const { feedChannels } = tables(db);
-  return grouped(await many(db, db.select().from(feedChannels).orderBy(asc(feedChannels.feedId), asc(feedChannels.position))));
+  return grouped(await many(db, allChannelsQuery(db)));
 }
 
 /** allChannelIds at once (SQLite only; see manyNow). */
 export function allChannelIdsNow(db: Db): Map<string, string[]> {
+  return grouped(manyNow(db, allChannelsQuery(db)));
+}
+
+/** Every feed's channels in their order: the one query of allChannelIds and allChannelIdsNow. */
+function allChannelsQuery(db: Db) {
   const { feedChannels } = tables(db);
-  return grouped(manyNow(db, db.select().from(feedChannels).orderBy(asc(feedChannels.feedId), asc(feedChannels.position))));
+  return db.select().from(feedChannels).orderBy(asc(feedChannels.feedId), asc(feedChannels.position));
 }
 
 function grouped(rows: { feedId: string; channelId: string }[]): Map<string, string[]> {

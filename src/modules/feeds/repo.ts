@@ -108,15 +108,16 @@ export async function feedsFingerprint(db: Db): Promise<string> {
   return `${row?.n ?? 0}:${row?.sum ?? 0}:${row?.last ?? 0}`;
 }
 
+/** Every feed: the one query of allFeeds and allFeedsNow. */
+const allFeedsQuery = (db: Db) => db.select().from(tables(db).feeds);
+
 export function allFeeds(db: Db): Promise<FeedRow[]> {
-  const { feeds } = tables(db);
-  return many(db, db.select().from(feeds));
+  return many(db, allFeedsQuery(db));
 }
 
 /** allFeeds at once (SQLite only; see manyNow). */
 export function allFeedsNow(db: Db): FeedRow[] {
-  const { feeds } = tables(db);
-  return manyNow(db, db.select().from(feeds));
+  return manyNow(db, allFeedsQuery(db));
 }
 
 /** Every distinct include term of the feeds that watch `platform` (or every platform): what a searching source asks for. */
