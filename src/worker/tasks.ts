@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { exec, isPg, many, one, preparedOne, rawInsertMany, tables } from "../db/query";
+import { exec, isPg, many, one, preparedOne, rawInsertCount, tables } from "../db/query";
 import type { tasks } from "../db/schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
@@ -35,7 +35,7 @@ export async function enqueueTask(db: Db, kind: string, payload: Record<string, 
   return row!.id;
 }
 
-/** Adds tasks of one kind, in the order given, in one statement per chunk (see rawInsertMany); as enqueueTask, inside the transaction that makes them necessary. */
+/** Adds tasks of one kind, in the order given, in one statement per chunk (see rawInsertCount); as enqueueTask, inside the transaction that makes them necessary. */
 export async function enqueueTasks(
   db: Db,
   kind: string,
@@ -45,7 +45,7 @@ export async function enqueueTasks(
 ): Promise<void> {
   const runAtTs = opts.runAtTs ?? nowTs;
   const maxAttempts = opts.maxAttempts ?? 5;
-  await rawInsertMany(
+  await rawInsertCount(
     db,
     "tasks.enqueueMany",
     { head: "INSERT INTO tasks (kind, payload, status, run_at_ts, max_attempts, created_at_ts, updated_at_ts)", row: "(?, ?, 'queued', ?, ?, ?, ?)" },

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, isPg, many, one, preparedOne, rawExec, rawInsertMany, rawMany, tables } from "../../db/query";
+import { exec, isPg, many, one, preparedOne, rawExec, rawInsertCount, rawMany, tables } from "../../db/query";
 import type { events } from "../../db/schema";
 import { invalidateFeedCaches } from "./repo";
 
@@ -72,7 +72,7 @@ export async function insertEventReturningSeq(db: Db, e: EventInsert): Promise<n
  * its seq, as insertEvent does.
  */
 export async function insertEvents(db: Db, rows: readonly EventInsert[]): Promise<void> {
-  await rawInsertMany(
+  await rawInsertCount(
     db,
     "feeds.insertEvents",
     isPg(db)

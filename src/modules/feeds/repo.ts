@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
-import { exec, many, manyNow, one, preparedMany, preparedOne, rawExec, rawInsertMany, tables } from "../../db/query";
+import { exec, many, manyNow, one, preparedMany, preparedOne, rawExec, rawInsertCount, tables } from "../../db/query";
 import { readCache } from "../../db/read-cache";
 import type { feedJobs, feeds } from "../../db/schema";
 import { jobsMatching, jobSummaries, type JobSummary } from "../jobs/repo";
@@ -274,21 +274,33 @@ export async function insertFeedEntry(db: Db, match: MatchRecord): Promise<boole
 }
 
 /**
- * Feed entries of a batch, in one statement per chunk (see rawInsertMany); an entry whose (job, feed) pair is
+ * Feed entries of a batch, in one statement per chunk (see rawInsertCount); an entry whose (job, feed) pair is
  * there already is skipped. Returns the ids of the entries inserted.
+ *
+ * Written without RETURNING, which cost ~20 % of the statement for a batch's ~2,000 entries: when every entry
+ * went in (always so for jobs new to the archive) the ids are the ones given; otherwise the ids, all new
+ * UUIDs, are looked up.
  */
 export async function insertFeedEntries(db: Db, matches: readonly MatchRecord[]): Promise<Set<string>> {
-  const rows = await rawInsertMany<{ id: string }>(
+  const written = await rawInsertCount(
     db,
     "feeds.insertMatches",
     {
       head: "INSERT INTO feed_jobs (id, feed_id, account_id, job_ciphertext, matching_score, score_source, score_reason, matched_at_ts)",
       row: "(?, ?, ?, ?, ?, ?, ?, ?)",
-      tail: "ON CONFLICT DO NOTHING RETURNING id",
+      tail: "ON CONFLICT DO NOTHING",
     },
     matches.map((m) => [m.id, m.feedId, m.accountId, m.jobCiphertext, m.matchingScore, m.scoreSource, m.scoreReason, m.matchedAtTs]),
   );
-  return new Set(rows.map((r) => r.id));
+  const ids = matches.map((m) => m.id);
+  if (written === ids.length) return new Set(ids);
+  const { feedJobs } = tables(db);
+  const found = new Set<string>();
+  for (let at = 0; at < ids.length; at += 500) {
+    const chunk = ids.slice(at, at + 500);
+    for (const r of await many(db, db.select({ id: feedJobs.id }).from(feedJobs).where(inArray(feedJobs.id, chunk)))) found.add(r.id);
+  }
+  return found;
 }
 
 export interface FeedJobListing {

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { exec, isPg, many, preparedOne, rawExec, rawInsertMany, rawMany, tables } from "../../db/query";
+import { exec, isPg, many, preparedOne, rawExec, rawInsertCount, rawMany, tables } from "../../db/query";
 import type { jobs, jobTracking } from "../../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -141,9 +141,9 @@ export async function insertJob(db: Db, row: JobInsert): Promise<void> {
   await rawExec(db, "jobs.insert", INSERT_SQL, driverValues(db, row, INSERT_COLUMNS));
 }
 
-/** New jobs of a batch, in one statement per chunk (see rawInsertMany). */
+/** New jobs of a batch, in one statement per chunk (see rawInsertCount). */
 export async function insertJobs(db: Db, rows: readonly JobInsert[]): Promise<void> {
-  await rawInsertMany(
+  await rawInsertCount(
     db,
     "jobs.insertMany",
     { head: INSERT_HEAD, row: INSERT_ROW },
@@ -166,7 +166,7 @@ export async function insertTrackingIfAbsent(db: Db, row: typeof jobTracking.$in
 /** Starts watching each of these jobs that is not watched already, in one statement per chunk. */
 export async function insertTrackingsIfAbsent(db: Db, rows: readonly (typeof jobTracking.$inferInsert)[]): Promise<void> {
   const pg = isPg(db);
-  await rawInsertMany(
+  await rawInsertCount(
     db,
     "jobs.insertTrackings",
     { head: "INSERT INTO job_tracking (job_ciphertext, active, state, last_checked_at_ts)", row: "(?, ?, ?, ?)", tail: "ON CONFLICT DO NOTHING" },
