@@ -178,24 +178,11 @@ const insertTexts = new Map<string, string>();
  * cost ~1.5 µs, a fifth of a feed entry's insert.
  */
 export async function rawInsertCount(db: Db, name: string, sql: { head: string; row: string; tail?: string }, rows: readonly unknown[][]): Promise<number> {
-  let written = 0;
-  await insertChunks(db, name, sql, rows, async (key, text, params) => {
-    written += await rawExec(db, key, text, params);
-  });
-  return written;
-}
-
-async function insertChunks(
-  db: Db,
-  name: string,
-  sql: { head: string; row: string; tail?: string },
-  rows: readonly unknown[][],
-  run: (key: string, text: string, params: unknown[]) => Promise<void>,
-): Promise<void> {
-  if (rows.length === 0) return;
+  if (rows.length === 0) return 0;
   const width = rows[0]!.length;
   let cap = 1;
   while (cap * 2 * width <= MAX_PARAMS[dialectOf(db)]) cap *= 2;
+  let written = 0;
   for (let at = 0; at < rows.length; ) {
     let size = cap;
     while (size > rows.length - at) size /= 2;
@@ -205,8 +192,9 @@ async function insertChunks(
     if (text === undefined) insertTexts.set(key, (text = `${sql.head} VALUES ${Array(size).fill(sql.row).join(", ")}${sql.tail ? ` ${sql.tail}` : ""}`));
     const params = rows.slice(at, at + size).flat();
     at += size;
-    await run(key, text, params);
+    written += await rawExec(db, key, text, params);
   }
+  return written;
 }
 
 /** A round trip to the database, for /healthz: SQLite's journal mode, or PostgreSQL answering at all. */
