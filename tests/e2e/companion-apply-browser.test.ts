@@ -22,6 +22,7 @@ type Api = (method: string, path: string, body?: unknown, headers?: Record<strin
  * website's apply form, submits it (auto) or waits for the test's click (review), maps each failure page, and a reload
  * of the extension mid-submission leaves exactly one proposal. The server runs with fast test settings.
  */
+// Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
 describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end to end)", () => {
   const dir = mkdtempSync(join(tmpdir(), "jp-companion-apply-"));
   let server: ServerProcess;
