@@ -167,8 +167,9 @@ const events = Number((await rawMany<{ n: number | string }>(deps.db, "bench.eve
 await closeDeps(deps);
 await store.remove();
 console.log(`  ${Math.round(totals.inserted / secs)} jobs/s (target ≥ 2,000): ${totals.inserted} jobs archived and matched in ${secs.toFixed(2)} s`);
+const perBatch = (µs: number) => (µs / 1000 / (docs.length / BATCH)).toFixed(2);
 console.log(
-  `  CPU ${((cpu.user + cpu.system) / 1000 / (docs.length / BATCH)).toFixed(2)} ms a batch of ${BATCH} (user ${(cpu.user / 1000 / (docs.length / BATCH)).toFixed(2)}, system ${(cpu.system / 1000 / (docs.length / BATCH)).toFixed(2)}), wall ${((secs * 1000) / (docs.length / BATCH)).toFixed(2)} ms`,
+  `  CPU ${perBatch(cpu.user + cpu.system)} ms a batch of ${BATCH} (user ${perBatch(cpu.user)}, system ${perBatch(cpu.system)}), wall ${perBatch(secs * 1e6)} ms`,
 );
 console.log(`  ${totals.matched} feed entries, ${events} outbox events, ${totals.scoring} scoring tasks written; ${totals.rejected} rejected`);
 if (staged) {

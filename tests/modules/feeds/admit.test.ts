@@ -35,7 +35,7 @@ describe("admitting jobs a feed may have already", () => {
       rawMany<{ matching_score: number }>(t!.deps.db, "test.entries", "SELECT matching_score FROM feed_jobs WHERE feed_id = ?", [feedId]);
 
     const before = (await events()).length;
-    // Two jobs' worth in one batch: rust already has it, golang does not.
+    // One job into two feeds at once: rust has it already, golang does not.
     expect(await tx(t.deps.db, (db) => admitJobs(db, [{ feeds: [feed(rust), feed(golang)], job: admission }]))).toEqual([1]);
     expect((await events()).slice(before).map((e) => e.feed_id)).toEqual([golang]);
     expect((await entries(rust)).map((e) => Number(e.matching_score))).toEqual([5]);
