@@ -95,11 +95,14 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     "/api/v1/feeds": "`GET /api/v1/feeds` (empty list)",
     "/healthz": "`/healthz`",
   };
+  const cpuPerRequest = (http.cpuPerRequestUs ?? {}) as Record<string, { ours: { user: number; system: number }; bare: { user: number; system: number } }>;
+  const cpuText = (c: { user: number; system: number }) => `${n(c.user + c.system)} µs (user ${n(c.user)})`;
   for (const [path, r] of Object.entries(routes)) {
+    const c = cpuPerRequest[path];
     rows.push([
       `${label[path] ?? path}, ${http.client} ${http.connections} connections`,
-      `${n(r.rps)} req/s = ${n(r.ratio, 2)} × bare${mark(r.ratio >= r.goal)}`,
-      `bare \`Bun.serve\` ${n(r.bareRps)} req/s`,
+      `${n(r.rps)} req/s = ${n(r.ratio, 2)} × bare${mark(r.ratio >= r.goal)}${c ? `; server CPU a request ${cpuText(c.ours)}` : ""}`,
+      `bare \`Bun.serve\` ${n(r.bareRps)} req/s${c ? `; ${cpuText(c.bare)}` : ""}`,
       `≥ ${n(r.goal, 1)} × bare`,
     ]);
   }

@@ -6,15 +6,16 @@
  * drives each pair with the same closed-loop load for the same time, alternating rounds to even out a noisy
  * machine, and reports each route's median over the rounds as a ratio to its bare twin. Routes:
  * GET /api/v1/account (authenticated and rate-limited; the account's limits are multiplied so no request is
- * refused), GET /api/v1/feeds (the same, an empty list) and /healthz (neither).
+ * refused), GET /api/v1/feeds (the same, an empty list) and /healthz (neither). For each route it also
+ * reports both servers' CPU time per request (Linux /proc, user and system apart), which other processes'
+ * load moves far less than throughput.
  *
  * Load generator: wrk when it is on PATH (Debian package `wrk`), else the in-process fetch client of load.ts,
  * which on a small machine takes CPU from the servers it measures; the report says which. --client forces one.
  *
  * --compare-metrics also starts a second jobpilot with JOBPILOT_METRICS=false and drives it in the same
  * rounds, and reports each route's metrics-on / metrics-off ratio: what timing every request for
- * GET /metrics costs. On a shared, noisy machine throughput swings from round to round, so it also reports
- * the servers' CPU time per request (from /proc), which other processes' load hardly moves.
+ * GET /metrics costs, in throughput and in CPU time per request.
  *
  * Options: --seconds N (per round, default 5) --connections N (default 32) --rounds N (default 3)
  *          --threads N (wrk threads, default 2) --client wrk|fetch --routes a,b (paths; default all three)
@@ -99,18 +100,26 @@ interface Target {
 }
 const targets: Target[] = [];
 const results = new Map<Target, LoadResult[]>();
-const cpuPerRequest = new Map<Target, number[]>();
-const middle = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
+/** Each round's server CPU time per request, in µs: user (our code and the runtime) and system (the kernel, mostly the socket calls). */
+const cpuPerRequest = new Map<Target, { user: number; system: number }[]>();
 
-/** A process's user + system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
-function cpuMs(pid: number): number | null {
+/** A process's user and system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
+function cpuMs(pid: number): { user: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
   } catch {
     return null;
   }
+}
+const total = (c: { user: number; system: number }) => c.user + c.system;
+const cpuText = (c: { user: number; system: number }) => `${total(c).toFixed(1)} µs (user ${c.user.toFixed(1)}, system ${c.system.toFixed(1)})`;
+/** The median round's CPU per request of a target (by total), or null without /proc. */
+function medianCpu(t: Target | undefined): { user: number; system: number } | null {
+  const list = t ? cpuPerRequest.get(t) : undefined;
+  if (!list?.length) return null;
+  return [...list].sort((a, b) => total(a) - total(b))[Math.floor((list.length - 1) / 2)]!;
 }
 
 const median = (list: LoadResult[]) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor((list.length - 1) / 2)]!;
@@ -122,7 +131,7 @@ try {
     if (sample.status !== 200) throw new Error(`jobpilot answered ${sample.status} on ${route.path}: ${body}`);
     const bare = await startServer([bun, "run", "scripts/bench/bare-server.ts"], { BENCH_BODY: body });
     bares.push(bare);
-    targets.push({ name: `bare Bun.serve (${route.path} body)`, route, bare: true, url: bare.url + route.path, headers: {} });
+    targets.push({ name: `bare Bun.serve (${route.path} body)`, route, bare: true, pid: bare.proc.pid, url: bare.url + route.path, headers: {} });
     targets.push({ name: `jobpilot GET ${route.path}`, route, bare: false, pid: jobpilot.proc.pid, url: jobpilot.url + route.path, headers });
     if (withoutMetrics)
       targets.push({
@@ -143,8 +152,11 @@ try {
       const cpuBefore = t.pid ? cpuMs(t.pid) : null;
       const r = await load(t.url, t.headers, seconds);
       const cpuAfter = t.pid ? cpuMs(t.pid) : null;
-      if (cpuBefore !== null && cpuAfter !== null && r.requests > 0)
-        cpuPerRequest.set(t, [...(cpuPerRequest.get(t) ?? []), ((cpuAfter - cpuBefore) * 1000) / r.requests]);
+      if (cpuBefore !== null && cpuAfter !== null && r.requests > 0) {
+        const perRequest = (ms: number) => (ms * 1000) / r.requests;
+        const round = { user: perRequest(cpuAfter.user - cpuBefore.user), system: perRequest(cpuAfter.system - cpuBefore.system) };
+        cpuPerRequest.set(t, [...(cpuPerRequest.get(t) ?? []), round]);
+      }
       results.set(t, [...(results.get(t) ?? []), r]);
       console.log(
         `${Math.round(r.rps)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms, statuses ${JSON.stringify(r.statuses)}${r.errors ? `, ${r.errors} errors` : ""}`,
@@ -160,10 +172,12 @@ try {
 
 console.log(`\n${client}, median of ${rounds} rounds of ${seconds} s, same machine, loopback:`);
 const figures: Record<string, { rps: number; bareRps: number; ratio: number; goal: number; p99Ms: number }> = {};
+const cpu: Record<string, { ours: { user: number; system: number }; bare: { user: number; system: number } }> = {};
 for (const route of routes) {
   const bare = median(results.get(targets.find((t) => t.route === route && t.bare)!)!);
   const ours = median(results.get(targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!)!);
   const ratio = ours.rps / bare.rps;
+  const oursCpu = medianCpu(targets.find((t) => t.route === route && !t.bare && !t.metricsOff));
   figures[route.path] = { rps: ours.rps, bareRps: bare.rps, ratio, goal: route.goal, p99Ms: ours.p99Ms };
   console.log(
     `  GET ${route.path.padEnd(16)} ${Math.round(ours.rps).toString().padStart(7)} req/s (p99 ${ours.p99Ms.toFixed(2)} ms)  bare ${Math.round(bare.rps).toString().padStart(7)} req/s  ratio ${ratio.toFixed(2)} (goal ≥ ${route.goal.toFixed(2)})`,
@@ -178,16 +192,18 @@ for (const route of routes) {
     console.log(
       `    metrics off ${Math.round(offRps).toString().padStart(7)} req/s  on/off ${(ours.rps / offRps).toFixed(3)} (rounds: ${perRound.join(", ")})`,
     );
-    const onTarget = targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!;
-    const cpuOn = cpuPerRequest.get(onTarget);
-    const cpuOff = cpuPerRequest.get(off);
-    if (cpuOn?.length && cpuOff?.length) {
-      const on = middle(cpuOn);
-      const offCpu = middle(cpuOff);
-      console.log(`    server CPU per request (median): on ${on.toFixed(1)} µs, off ${offCpu.toFixed(1)} µs, on/off ${(on / offCpu).toFixed(3)}`);
-    }
+    const offCpu = medianCpu(off);
+    if (oursCpu && offCpu)
+      console.log(`    server CPU per request (median): on ${cpuText(oursCpu)}, off ${cpuText(offCpu)}, on/off ${(total(oursCpu) / total(offCpu)).toFixed(3)}`);
+  }
+  // What a request costs the server, whatever else runs on the machine: on a small shared machine throughput
+  // swings from round to round, CPU time per request far less. The system part is mostly the socket calls.
+  const bareCpu = medianCpu(targets.find((t) => t.route === route && t.bare));
+  if (oursCpu && bareCpu) {
+    cpu[route.path] = { ours: oursCpu, bare: bareCpu };
+    console.log(`    server CPU per request (median round): jobpilot ${cpuText(oursCpu)}, bare ${cpuText(bareCpu)}`);
   }
   const non200 = Object.entries(ours.statuses).filter(([s]) => s !== "200");
   if (non200.length || ours.errors) console.log(`    warning: non-200 answers ${JSON.stringify(Object.fromEntries(non200))}, ${ours.errors} errors`);
 }
-await writeSummary("http", { client: wrk ? "wrk" : "fetch", connections, routes: figures });
+await writeSummary("http", { client: wrk ? "wrk" : "fetch", connections, routes: figures, cpuPerRequestUs: cpu });
