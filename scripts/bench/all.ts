@@ -15,6 +15,7 @@ import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { ratioText } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -101,7 +102,7 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     const c = cpuPerRequest[path];
     rows.push([
       `${label[path] ?? path}, ${http.client} ${http.connections} connections`,
-      `${n(r.rps)} req/s = ${n(r.ratio, 2)} × bare${mark(r.ratio >= r.goal)}${c ? `; server CPU a request ${cpuText(c.ours)}` : ""}`,
+      `${n(r.rps)} req/s = ${ratioText(r.ratio)} × bare${mark(r.ratio >= r.goal)}${c ? `; server CPU a request ${cpuText(c.ours)}` : ""}`,
       `bare \`Bun.serve\` ${n(r.bareRps)} req/s${c ? `; ${cpuText(c.bare)}` : ""}`,
       `≥ ${n(r.goal, 1)} × bare`,
     ]);

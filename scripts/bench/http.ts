@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runCommand, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { drive, type LoadResult } from "./load";
-import { writeSummary } from "./summary";
+import { ratioText, writeSummary } from "./summary";
 import { driveWrk, wrkPath } from "./wrk";
 
 const { values } = parseArgs({
@@ -180,7 +180,7 @@ for (const route of routes) {
   const oursCpu = medianCpu(targets.find((t) => t.route === route && !t.bare && !t.metricsOff));
   figures[route.path] = { rps: ours.rps, bareRps: bare.rps, ratio, goal: route.goal, p99Ms: ours.p99Ms };
   console.log(
-    `  GET ${route.path.padEnd(16)} ${Math.round(ours.rps).toString().padStart(7)} req/s (p99 ${ours.p99Ms.toFixed(2)} ms)  bare ${Math.round(bare.rps).toString().padStart(7)} req/s  ratio ${ratio.toFixed(2)} (goal ≥ ${route.goal.toFixed(2)})`,
+    `  GET ${route.path.padEnd(16)} ${Math.round(ours.rps).toString().padStart(7)} req/s (p99 ${ours.p99Ms.toFixed(2)} ms)  bare ${Math.round(bare.rps).toString().padStart(7)} req/s  ratio ${ratioText(ratio)} (goal ≥ ${route.goal.toFixed(2)})`,
   );
   const off = targets.find((t) => t.route === route && t.metricsOff);
   if (off) {

@@ -11,3 +11,6 @@ export async function writeSummary(name: string, figures: Record<string, unknown
   all[name] = { ...((all[name] as object) ?? {}), ...figures };
   writeFileSync(file, JSON.stringify(all, null, 2));
 }
+
+/** A ratio to two decimals, truncated rather than rounded, so 0.696 of a 0.7 goal reads 0.69 beside its ✗, not 0.70. */
+export const ratioText = (v: number) => (Math.floor(v * 100) / 100).toFixed(2);
