@@ -15,7 +15,7 @@ import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { ratioText } from "./summary";
+import { type CpuTime, ratioText } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -96,8 +96,8 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     "/api/v1/feeds": "`GET /api/v1/feeds` (empty list)",
     "/healthz": "`/healthz`",
   };
-  const cpuPerRequest = (http.cpuPerRequestUs ?? {}) as Record<string, { ours: { user: number; system: number }; bare: { user: number; system: number } }>;
-  const cpuText = (c: { user: number; system: number }) => `${n(c.user + c.system)} µs (user ${n(c.user)})`;
+  const cpuPerRequest = (http.cpuPerRequestUs ?? {}) as Record<string, { ours: CpuTime; bare: CpuTime }>;
+  const cpuText = (c: CpuTime) => `${n(c.user + c.system)} µs (user ${n(c.user)})`;
   for (const [path, r] of Object.entries(routes)) {
     const c = cpuPerRequest[path];
     rows.push([

@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runCommand, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { drive, type LoadResult } from "./load";
-import { ratioText, writeSummary } from "./summary";
+import { type CpuTime, ratioText, writeSummary } from "./summary";
 import { driveWrk, wrkPath } from "./wrk";
 
 const { values } = parseArgs({
@@ -100,11 +100,11 @@ interface Target {
 }
 const targets: Target[] = [];
 const results = new Map<Target, LoadResult[]>();
-/** Each round's server CPU time per request, in µs: user (our code and the runtime) and system (the kernel, mostly the socket calls). */
-const cpuPerRequest = new Map<Target, { user: number; system: number }[]>();
+/** Each round's server CPU time per request. */
+const cpuPerRequest = new Map<Target, CpuTime[]>();
 
 /** A process's user and system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
-function cpuMs(pid: number): { user: number; system: number } | null {
+function cpuMs(pid: number): CpuTime | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -113,10 +113,10 @@ function cpuMs(pid: number): { user: number; system: number } | null {
     return null;
   }
 }
-const total = (c: { user: number; system: number }) => c.user + c.system;
-const cpuText = (c: { user: number; system: number }) => `${total(c).toFixed(1)} µs (user ${c.user.toFixed(1)}, system ${c.system.toFixed(1)})`;
+const total = (c: CpuTime) => c.user + c.system;
+const cpuText = (c: CpuTime) => `${total(c).toFixed(1)} µs (user ${c.user.toFixed(1)}, system ${c.system.toFixed(1)})`;
 /** The median round's CPU per request of a target (by total), or null without /proc. */
-function medianCpu(t: Target | undefined): { user: number; system: number } | null {
+function medianCpu(t: Target | undefined): CpuTime | null {
   const list = t ? cpuPerRequest.get(t) : undefined;
   if (!list?.length) return null;
   return [...list].sort((a, b) => total(a) - total(b))[Math.floor((list.length - 1) / 2)]!;
@@ -172,7 +172,7 @@ try {
 
 console.log(`\n${client}, median of ${rounds} rounds of ${seconds} s, same machine, loopback:`);
 const figures: Record<string, { rps: number; bareRps: number; ratio: number; goal: number; p99Ms: number }> = {};
-const cpu: Record<string, { ours: { user: number; system: number }; bare: { user: number; system: number } }> = {};
+const cpu: Record<string, { ours: CpuTime; bare: CpuTime }> = {};
 for (const route of routes) {
   const bare = median(results.get(targets.find((t) => t.route === route && t.bare)!)!);
   const ours = median(results.get(targets.find((t) => t.route === route && !t.bare && !t.metricsOff)!)!);

@@ -14,3 +14,9 @@ export async function writeSummary(name: string, figures: Record<string, unknown
 
 /** A ratio to two decimals, truncated rather than rounded, so 0.696 of a 0.7 goal reads 0.69 beside its ✗, not 0.70. */
 export const ratioText = (v: number) => (Math.floor(v * 100) / 100).toFixed(2);
+
+/** A server's CPU time per request in µs: user (our code and the runtime) and system (the kernel, mostly the socket calls). */
+export interface CpuTime {
+  user: number;
+  system: number;
+}
