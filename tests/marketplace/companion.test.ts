@@ -588,6 +588,8 @@ describe("companion driver across a restart", () => {
     const { apiKey } = await createKey(first.deps, accountId, "browser companion");
     const fake = new FakeCompanion(first, apiKey).start();
     cleanup(() => fake.stop());
+    // As setup() does: applying asks the companion for the account's freelancers, so it must have connected first.
+    await until("the companion to connect", async () => (await first.deps.drivers.companion.presence(accountId)).connected);
     fake.onSubmit = async (task, f) => {
       f.submitOnMarketplace(task.operation.applicationId);
       return "lost"; // its answer dies with the server
