@@ -7,7 +7,7 @@ import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { isOverrideName } from "../../http/rate-limit-table";
-import { displayPrefix, generateApiKey, hashApiKey, isWellFormedKey } from "./api-key";
+import { displayPrefix, generateApiKey, hashApiKey, presentedKeyHash } from "./api-key";
 import * as repo from "./repo";
 import type { AccountView, KeyView } from "./model";
 
@@ -307,8 +307,9 @@ export async function setAiScoringAllowance(deps: AccountsDeps, accountId: strin
  * secret itself is never compared, and timing reveals nothing usable about it.
  */
 export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): Promise<AuthContext | null> {
-  if (!presented || !isWellFormedKey(presented)) return null;
-  const found = await repo.findKeyByHashCached(deps.db, hashApiKey(presented));
+  const hash = presented ? presentedKeyHash(presented) : null;
+  if (hash === null) return null;
+  const found = await repo.findKeyByHashCached(deps.db, hash);
   return found ? callerOfKey(found) : null;
 }
 
@@ -318,8 +319,9 @@ export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: st
  * authenticate). The hot path of every API request.
  */
 export function authenticateNow(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null | undefined {
-  if (!presented || !isWellFormedKey(presented)) return null;
-  const found = repo.findKeyByHashNow(deps.db, hashApiKey(presented));
+  const hash = presented ? presentedKeyHash(presented) : null;
+  if (hash === null) return null;
+  const found = repo.findKeyByHashNow(deps.db, hash);
   return found ? callerOfKey(found) : undefined;
 }
 
