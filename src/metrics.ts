@@ -169,6 +169,23 @@ export class Metrics {
     labelNames: ["loop"] as const,
     registers: [this.registry],
   });
+  // What the process holds, to tell a growing JS heap from memory held outside it (bench memory reports both).
+  readonly residentMemory = new Gauge({
+    name: "process_resident_memory_bytes",
+    help: "Resident memory of this process (RSS): the JS heap, native memory and the executable's pages in memory",
+    registers: [this.registry],
+  });
+  readonly jsHeap = new Gauge({
+    name: "jobpilot_js_heap_bytes",
+    help: "The JavaScript heap: used (live objects and garbage not yet collected) and total (what the engine holds for it)",
+    labelNames: ["state"] as const,
+    registers: [this.registry],
+  });
+  readonly jsExternal = new Gauge({
+    name: "jobpilot_js_external_bytes",
+    help: "Native memory JavaScript objects hold outside the heap (buffers, large strings), as the engine counts it",
+    registers: [this.registry],
+  });
   readonly databaseSize = new Gauge({
     name: "jobpilot_database_size_bytes",
     help: "Size of the database (SQLite: the main file; PostgreSQL: pg_database_size)",

@@ -106,6 +106,12 @@ export async function renderMetrics(deps: Pick<Deps, "db" | "config" | "clock" |
   }
   metrics.loopTickAge.reset();
   for (const loop of deps.liveness.check()) metrics.loopTickAge.labels(loop.name).set(loop.lastTickAgoS);
+  // process.memoryUsage() is a few microseconds; bun:jsc's heapStats() walks the heap (~10 ms), so it is not used here.
+  const memory = process.memoryUsage();
+  metrics.residentMemory.set(memory.rss);
+  metrics.jsHeap.labels("used").set(memory.heapUsed);
+  metrics.jsHeap.labels("total").set(memory.heapTotal);
+  metrics.jsExternal.set(memory.external);
   metrics.databaseSize.set(stats.sizeBytes);
   metrics.walSize.set(stats.walBytes ?? 0);
   metrics.poolMax.set(deps.config.databasePoolSize);

@@ -131,6 +131,17 @@ describe("GET /metrics", () => {
     expect(value(samples, "jobpilot_task_oldest_age_seconds", { kind: SCORE_TASK })).toBe((app.clock.now() - queuedAt) / 1000);
     expect(value(samples, "jobpilot_tasks", { kind: "apply.submit" })).toBeUndefined();
     expect(value(samples, "jobpilot_database_size_bytes")).toBeGreaterThan(0);
+    // The process's memory, as process.memoryUsage() reads it at the scrape.
+    const memory = process.memoryUsage();
+    const near = (name: string, labels: Record<string, string>, now: number) => {
+      const seen = value(samples, name, labels)!;
+      expect(seen, name).toBeGreaterThan(0);
+      expect(Math.abs(seen - now) / now, `${name} ${seen} vs ${now}`).toBeLessThan(0.5);
+    };
+    near("process_resident_memory_bytes", {}, memory.rss);
+    near("jobpilot_js_heap_bytes", { state: "total" }, memory.heapTotal);
+    expect(value(samples, "jobpilot_js_heap_bytes", { state: "used" })).toBeLessThanOrEqual(value(samples, "jobpilot_js_heap_bytes", { state: "total" })!);
+    expect(value(samples, "jobpilot_js_external_bytes")).toBeGreaterThanOrEqual(0);
     if (PG_BACKEND) {
       expect(value(samples, "jobpilot_postgres_pool_max_connections")).toBe(4);
       expect(value(samples, "jobpilot_sqlite_wal_bytes")).toBeUndefined();
