@@ -116,7 +116,10 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
   rows.push([
     "RSS at the peak of mixed bursts (3 × 400 jobs + 1,600 requests)",
     `${n(m.burstPeakMiB)} MiB${mark(m.burstPeakMiB === undefined ? undefined : m.burstPeakMiB < 200)}`,
-    `after the bursts ≤ ${n(m.burstEndsMiB)} MiB, idle ${n(m.idleAfterBurstsMiB)} MiB`,
+    `after the bursts ≤ ${n(m.burstEndsMiB)} MiB, idle ${n(m.idleAfterBurstsMiB)} MiB` +
+      (m.composedRssMiB === undefined
+        ? ""
+        : `; near the peak ${n(m.composedRssMiB)} MiB = executable ${n(m.composedExecutableMiB)} + JS heap ${n(m.composedHeapTotalMiB)} + native ${n(m.composedRssMiB - (m.composedExecutableMiB ?? 0) - (m.composedHeapTotalMiB ?? 0))}`),
     "< 200 MiB",
   ]);
   rows.push([
