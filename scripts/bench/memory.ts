@@ -339,11 +339,12 @@ try {
   if (composed) {
     figures.composedRssMiB = composed.rss;
     figures.composedExecutableMiB = composed.executable;
-    figures.composedHeapTotalMiB = composed.heapTotal;
+    // Bun's heapUsed can exceed its heapTotal (they are counted apart): the heap is the larger of the two.
+    figures.composedHeapMiB = Math.max(composed.heapTotal, composed.heapUsed);
     figures.composedHeapUsedMiB = composed.heapUsed;
-    const rest = composed.rss - composed.executable - composed.heapTotal;
+    const rest = composed.rss - composed.executable - figures.composedHeapMiB;
     console.log(
-      `  near the peak (largest RSS read with /metrics, every 100 ms): ${f(composed.rss)} = executable ${f(composed.executable)} + JS heap ${f(composed.heapTotal)} (used ${f(composed.heapUsed)}) + the rest ${f(rest)} (native: SQLite's page cache, buffers, threads)`,
+      `  near the peak (largest RSS read with /metrics, every 100 ms): ${f(composed.rss)} = executable ${f(composed.executable)} + JS heap ${f(figures.composedHeapMiB)} (used ${f(composed.heapUsed)}, total ${f(composed.heapTotal)}) + the rest ${f(rest)} (native: SQLite's page cache, buffers, threads)`,
     );
   }
 } finally {

@@ -140,7 +140,8 @@ describe("GET /metrics", () => {
     };
     near("process_resident_memory_bytes", {}, memory.rss);
     near("jobpilot_js_heap_bytes", { state: "total" }, memory.heapTotal);
-    expect(value(samples, "jobpilot_js_heap_bytes", { state: "used" })).toBeLessThanOrEqual(value(samples, "jobpilot_js_heap_bytes", { state: "total" })!);
+    // Not compared with total: Bun's heapUsed counts cells the engine's heap size does not, and can exceed it.
+    expect(value(samples, "jobpilot_js_heap_bytes", { state: "used" })).toBeGreaterThan(0);
     expect(value(samples, "jobpilot_js_external_bytes")).toBeGreaterThanOrEqual(0);
     if (PG_BACKEND) {
       expect(value(samples, "jobpilot_postgres_pool_max_connections")).toBe(4);
