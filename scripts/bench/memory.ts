@@ -261,7 +261,7 @@ try {
     peak = Math.max(peak, memoryOf(pid).rss);
   }, 20);
   // The composition at the largest RSS among the /metrics reads (the 20-ms peak above may fall between two).
-  let composed: { rss: number; heapTotal: number; heapUsed: number; executable: number } | undefined;
+  let composed: { rss: number; heapTotal: number; heapUsed: number; external: number; executable: number } | undefined;
   let composing = true;
   const composer = (async () => {
     while (composing) {
@@ -273,6 +273,7 @@ try {
           rss,
           heapTotal: gauge('js_heap_bytes{state="total"}'),
           heapUsed: gauge('js_heap_bytes{state="used"}'),
+          external: gauge("js_external_bytes"),
           executable: filePagesOf(pid, dbPath).executable,
         };
       }
@@ -342,9 +343,10 @@ try {
     // Bun's heapUsed can exceed its heapTotal (they are counted apart): the heap is the larger of the two.
     figures.composedHeapMiB = Math.max(composed.heapTotal, composed.heapUsed);
     figures.composedHeapUsedMiB = composed.heapUsed;
+    figures.composedExternalMiB = composed.external;
     const rest = composed.rss - composed.executable - figures.composedHeapMiB;
     console.log(
-      `  near the peak (largest RSS read with /metrics, every 100 ms): ${f(composed.rss)} = executable ${f(composed.executable)} + JS heap ${f(figures.composedHeapMiB)} (used ${f(composed.heapUsed)}, total ${f(composed.heapTotal)}) + the rest ${f(rest)} (native: SQLite's page cache, buffers, threads)`,
+      `  near the peak (largest RSS read with /metrics, every 100 ms): ${f(composed.rss)} = executable ${f(composed.executable)} + JS heap ${f(figures.composedHeapMiB)} (used ${f(composed.heapUsed)}, total ${f(composed.heapTotal)}) + the rest ${f(rest)} (native: ${f(composed.external)} that JS objects hold (strings, buffers), SQLite's page cache, threads)`,
     );
   }
 } finally {
