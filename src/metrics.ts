@@ -177,7 +177,7 @@ export class Metrics {
   });
   readonly jsHeap = new Gauge({
     name: "jobpilot_js_heap_bytes",
-    help: "The JavaScript heap: used (live objects and garbage not yet collected) and total (what the engine holds for it)",
+    help: "The JavaScript heap: used (live objects and garbage not yet collected) and total (its capacity; counted apart, used can exceed it)",
     labelNames: ["state"] as const,
     registers: [this.registry],
   });
