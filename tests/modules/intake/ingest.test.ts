@@ -175,8 +175,8 @@ describe("ingestion", async () => {
 });
 
 describe("two nodes ingesting at once", () => {
-  // Only on PostgreSQL: SQLite has one process per file, and two connections of one process to a file would
-  // wait on each other's write lock synchronously.
+  // Skipped on SQLite, run on PostgreSQL: SQLite has one process per file, and two connections of one process to
+  // a file would wait on each other's write lock synchronously.
   test.skipIf(!PG_BACKEND)(
     "the same documents through two nodes: every job archived, matched and notified once, neither batch fails",
     async () => {
