@@ -119,7 +119,7 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     `after the bursts ≤ ${n(m.burstEndsMiB)} MiB, idle ${n(m.idleAfterBurstsMiB)} MiB` +
       (m.composedRssMiB === undefined
         ? ""
-        : `; near the peak ${n(m.composedRssMiB)} MiB = executable ${n(m.composedExecutableMiB)} + JS heap ${n(m.composedHeapMiB)} + native ${n(m.composedRssMiB - (m.composedExecutableMiB ?? 0) - (m.composedHeapMiB ?? 0))} (${n(m.composedExternalMiB)} of it held by JS objects)`),
+        : `; near the peak ${n(m.composedRssMiB)} MiB = executable ${n(m.composedExecutableMiB)} + JS heap ${n(m.composedHeapMiB)} + native ${n(m.composedNativeMiB)} (${n(m.composedExternalMiB)} of it held by JS objects)`),
     "< 200 MiB",
   ]);
   rows.push([

@@ -58,6 +58,8 @@ if (values.help) {
 /** Which half of each mixed burst runs (both by default): to tell what each adds to the peak. */
 const BURST = values.burst ?? "both";
 if (!["both", "ingest", "requests"].includes(BURST)) throw new Error("--burst: both, ingest or requests");
+const BURST_REQUESTS = BURST === "ingest" ? 0 : 1600;
+const BURST_JOBS = BURST === "requests" ? 0 : 400;
 const JOBS = Number(values.jobs ?? 5000);
 const SHARE = Number(values["webhook-share"] ?? 0.1);
 const FEEDS = 1000;
@@ -283,7 +285,7 @@ try {
   const known = docs.slice(0, 200).map(cipher);
   const ends: number[] = [];
   for (let burst = 0; burst < 3; burst++) {
-    const jobs = Array.from({ length: 400 }, (_, i) => generateJob({ seed: 92 + burst, index: i, nowTs: Date.now() }));
+    const jobs = Array.from({ length: BURST_JOBS }, (_, i) => generateJob({ seed: 92 + burst, index: i, nowTs: Date.now() }));
     const paths = (i: number) => {
       const k = i % 4;
       const feed = feedIds[i % feedIds.length]!;
@@ -298,7 +300,7 @@ try {
     let requestsTook = 0;
     const requests = Promise.all(
       Array.from({ length: 32 }, async () => {
-        while (n < (BURST === "ingest" ? 0 : 1600)) {
+        while (n < BURST_REQUESTS) {
           const i = n++;
           // feedIds are account 0's feeds (feed i belongs to account i % 20), so keys[0] may read their jobs.
           const res = await fetch(server!.url + paths(i), { headers: { "x-api-key": keys[0]! } });
@@ -312,15 +314,17 @@ try {
     let b = 0;
     const ingests = Promise.all(
       [0, 1].map(async () => {
-        for (let i = (b += 50) - 50; i < (BURST === "requests" ? 0 : jobs.length); i = (b += 50) - 50) await ingest(server!, jobs.slice(i, i + 50));
+        for (let i = (b += 50) - 50; i < jobs.length; i = (b += 50) - 50) await ingest(server!, jobs.slice(i, i + 50));
       }),
     );
     await Promise.all([requests, ingests]);
-    if (refused) console.log(`  warning: ${refused} of 1,600 requests were not answered 200`);
+    if (refused) console.log(`  warning: ${refused} of ${BURST_REQUESTS.toLocaleString("en")} requests were not answered 200`);
     await drained(5 * 60_000);
     const end = memoryOf(pid);
     ends.push(end.rss);
-    console.log(`  after burst ${burst + 1}: RSS ${f(end.rss)} (${parts(end, pid)}); its 1,600 requests took ${(requestsTook / 1000).toFixed(1)} s`);
+    console.log(
+      `  after burst ${burst + 1}: RSS ${f(end.rss)} (${parts(end, pid)}); its ${BURST_REQUESTS.toLocaleString("en")} requests took ${(requestsTook / 1000).toFixed(1)} s`,
+    );
   }
   clearInterval(sampler);
   composing = false;
@@ -330,12 +334,7 @@ try {
   figures.burstPeakMiB = Math.max(peak, last.hwm);
   figures.burstEndsMiB = Math.max(...ends);
   figures.idleAfterBurstsMiB = last.rss;
-  const half =
-    BURST === "both"
-      ? "400 jobs + 1,600 requests each"
-      : BURST === "ingest"
-        ? "400 jobs each, no requests: --burst ingest"
-        : "1,600 requests each, no jobs: --burst requests";
+  const half = `${BURST_JOBS} jobs + ${BURST_REQUESTS.toLocaleString("en")} requests each${BURST === "both" ? "" : `: --burst ${BURST}`}`;
   console.log(`3 mixed bursts (${half}): peak RSS ${f(figures.burstPeakMiB)}; after each burst ${ends.map(f).join(" → ")}; idle 2 s later ${f(last.rss)}`);
   if (composed) {
     figures.composedRssMiB = composed.rss;
@@ -344,9 +343,9 @@ try {
     figures.composedHeapMiB = Math.max(composed.heapTotal, composed.heapUsed);
     figures.composedHeapUsedMiB = composed.heapUsed;
     figures.composedExternalMiB = composed.external;
-    const rest = composed.rss - composed.executable - figures.composedHeapMiB;
+    figures.composedNativeMiB = composed.rss - composed.executable - figures.composedHeapMiB;
     console.log(
-      `  near the peak (largest RSS read with /metrics, every 100 ms): ${f(composed.rss)} = executable ${f(composed.executable)} + JS heap ${f(figures.composedHeapMiB)} (used ${f(composed.heapUsed)}, total ${f(composed.heapTotal)}) + the rest ${f(rest)} (native: ${f(composed.external)} that JS objects hold (strings, buffers), SQLite's page cache, threads)`,
+      `  near the peak (largest RSS read with /metrics, every 100 ms): ${f(composed.rss)} = executable ${f(composed.executable)} + JS heap ${f(figures.composedHeapMiB)} (used ${f(composed.heapUsed)}, total ${f(composed.heapTotal)}) + the rest ${f(figures.composedNativeMiB)} (native: ${f(composed.external)} that JS objects hold (strings, buffers), SQLite's page cache, threads)`,
     );
   }
 } finally {

@@ -26,8 +26,7 @@ export function describePg(label: string, fn: () => void): void {
   }
   console.warn(`skipping "${label}": ${SKIP_REASON}`);
   describe(`${label} [PostgreSQL]`, () => {
-    // Skipped because no PostgreSQL is configured (the reason is the test's name); .ci/run sets one and runs these.
-    test.skip(SKIP_REASON, () => {}); // skip reason: no JOBPILOT_TEST_DATABASE_URL (no PostgreSQL to run against)
+    test.skip(SKIP_REASON, () => {}); // skip reason: no PostgreSQL configured (JOBPILOT_TEST_DATABASE_URL); .ci/run sets one
   });
 }
 

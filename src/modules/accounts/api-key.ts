@@ -57,8 +57,9 @@ export function hashApiKey(key: string): string {
 const presentedHashes = new Map<string, string>();
 const PRESENTED_KEPT = 1024;
 
-/** The hash of a presented key to look it up by, or null when the key is malformed (bad shape or checksum). */
-export function presentedKeyHash(key: string): string | null {
+/** The hash of a presented key to look it up by, or null when there is none or it is malformed (bad shape or checksum). */
+export function presentedKeyHash(key: string | null | undefined): string | null {
+  if (!key) return null;
   const known = presentedHashes.get(key);
   if (known !== undefined) return known;
   if (!isWellFormedKey(key)) return null;

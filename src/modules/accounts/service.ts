@@ -307,7 +307,7 @@ export async function setAiScoringAllowance(deps: AccountsDeps, accountId: strin
  * secret itself is never compared, and timing reveals nothing usable about it.
  */
 export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): Promise<AuthContext | null> {
-  const hash = presented ? presentedKeyHash(presented) : null;
+  const hash = presentedKeyHash(presented);
   if (hash === null) return null;
   const found = await repo.findKeyByHashCached(deps.db, hash);
   return found ? callerOfKey(found) : null;
@@ -319,7 +319,7 @@ export async function authenticate(deps: Pick<AccountsDeps, "db">, presented: st
  * authenticate). The hot path of every API request.
  */
 export function authenticateNow(deps: Pick<AccountsDeps, "db">, presented: string | null | undefined): AuthContext | null | undefined {
-  const hash = presented ? presentedKeyHash(presented) : null;
+  const hash = presentedKeyHash(presented);
   if (hash === null) return null;
   const found = repo.findKeyByHashNow(deps.db, hash);
   return found ? callerOfKey(found) : undefined;
