@@ -1,19 +1,22 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { isPg, releaseMemory, tx } from "../../src/db/client";
-import { GROWTH_BYTES, MemoryTrim, QUIET_BYTES, type MemoryProbe } from "../../src/worker/memory-trim";
+import { GROWTH_BYTES, MemoryTrim, QUIET_BYTES, QUIET_CPU_MS, type MemoryProbe } from "../../src/worker/memory-trim";
 import { openTestDb, type TestDb } from "../helpers/db";
 
 const MiB = 1024 * 1024;
 
-/** A process whose heap and resident size the test sets; what a trim did is written down in order. */
+/** A process whose heap, resident size and CPU time the test sets; what a trim did is written down in order. */
 function fakeProcess() {
-  const state = { heap: 40 * MiB, resident: 100 * MiB, calls: [] as string[] };
+  const state = { heap: 40 * MiB, resident: 100 * MiB, cpuMs: 1000, calls: [] as string[] };
   const probe: MemoryProbe = {
     heap: () => state.heap,
     resident: () => state.resident,
+    cpuMs: () => state.cpuMs,
     collect: () => {
       state.calls.push("collect");
       state.resident -= 10 * MiB;
+      // A full collection takes CPU of its own.
+      state.cpuMs += 40;
     },
   };
   const release = async () => {
@@ -39,6 +42,21 @@ describe("memory trim", () => {
     }
     expect(state.calls).toEqual([]);
     // The first look after the heap stopped moving trims.
+    expect(await trim.tick()).toBe(true);
+  });
+
+  test("never while the process works, even when its heap stays the same size; once it rests, it trims", async () => {
+    const { state, trim } = fakeProcess();
+    state.resident += 4 * GROWTH_BYTES;
+    for (const used of [1000, QUIET_CPU_MS, 300]) {
+      state.cpuMs += used;
+      expect(await trim.tick()).toBe(false);
+    }
+    expect(state.calls).toEqual([]);
+    state.cpuMs += QUIET_CPU_MS - 1;
+    expect(await trim.tick()).toBe(true);
+    // The trim's own collections are not counted as work at the next look.
+    state.resident += GROWTH_BYTES;
     expect(await trim.tick()).toBe(true);
   });
 
