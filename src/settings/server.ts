@@ -3,6 +3,7 @@
  * Part of the one list of settings in src/config.ts.
  */
 import { Type as T } from "@sinclair/typebox";
+import { ENGINE_TUNING_ENV } from "../lib/engine-tuning";
 import { LOG_LEVELS } from "../lib/log";
 import type { Setting } from "./setting";
 
@@ -90,5 +91,12 @@ export const SERVER_SETTINGS = {
     schema: T.Integer({ minimum: 0 }),
     default: 10,
     doc: "Credits given to the account `serve` creates on an empty database.",
+  },
+  engineTuning: {
+    env: ENGINE_TUNING_ENV,
+    flag: undefined,
+    schema: T.Boolean(),
+    default: true,
+    doc: "`serve` restarts itself in place (same process) with the JavaScript engine's heap growth capped, which keeps bursts ~50 MiB lower (Linux, verified Bun versions only; see Run it on a VPS). false: no restart, the engine's defaults.",
   },
 } as const satisfies Record<string, Setting>;

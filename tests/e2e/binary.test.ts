@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ENGINE_OPTIONS, ENGINE_TUNED_BUN_VERSIONS } from "../../src/lib/engine-tuning";
 import { buildBinary, runCommand, startServer, type ServerProcess } from "../helpers/process";
+
+/** A running process's environment, as the kernel holds it (what it was started, or restarted in place, with). */
+function environOf(pid: number): Record<string, string> {
+  const entries = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+  return Object.fromEntries(entries.map((e) => [e.slice(0, e.indexOf("=")), e.slice(e.indexOf("=") + 1)]));
+}
+/** Whether `serve` restarts itself with the engine options here (lib/engine-tuning.ts): Linux and a verified Bun (the executable embeds the Bun running these tests). */
+const tuned = process.platform === "linux" && ENGINE_TUNED_BUN_VERSIONS.includes(Bun.version);
 
 // The compiled executable, started as a user would: its own process, a real port, a file database, no migrations folder beside it.
 describe("compiled binary, end to end", () => {
@@ -171,6 +180,35 @@ describe("compiled binary, end to end", () => {
     expect(unit.stdout).toContain(`ExecStart=${binary} serve\n`);
   }, 30_000);
 
+  // Restarted in place: the PID the test spawned now runs with the options (the first test's SIGTERM ran through it too).
+  test.skipIf(process.platform !== "linux")(
+    "serve restarts itself in place with the engine's heap-growth options; not when turned off or already set",
+    async () => {
+      const own = { JOBPILOT_DB: join(dir, "engine.db"), JOBPILOT_SOURCES: "none" };
+      for (const [extra, expected] of [
+        [{}, tuned ? ENGINE_OPTIONS : {}],
+        [{ JOBPILOT_ENGINE_TUNING: "false" }, {}],
+        // An operator's own value is theirs: no restart, nothing added.
+        [{ BUN_JSC_heapGrowthMaxIncrease: "1" }, { BUN_JSC_heapGrowthMaxIncrease: "1" }],
+      ] as [Record<string, string>, Record<string, string>][]) {
+        server = await startServer([binary, "serve"], { ...own, ...extra });
+        const environ = environOf(server.proc.pid);
+        const engine = Object.fromEntries(Object.entries(environ).filter(([name]) => name.startsWith("BUN_JSC_")));
+        expect(engine, JSON.stringify(extra)).toEqual({ ...expected });
+        // The same command line, and the rest of the environment as given.
+        expect(readFileSync(`/proc/${server.proc.pid}/cmdline`, "utf8")).toBe(`${binary}\0serve\0`);
+        expect(environ.JOBPILOT_DB).toBe(own.JOBPILOT_DB);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        expect(await server.stop("SIGTERM"), server.output()).toBe(0);
+        server = undefined;
+      }
+      const refused = await runCommand([binary, "serve"], { ...own, JOBPILOT_ENGINE_TUNING: "maybe" });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain("Invalid JOBPILOT_ENGINE_TUNING");
+    },
+    60_000,
+  );
+
   test("bad configuration fails fast naming the variable", async () => {
     const res = await runCommand([binary, "serve"], { ...env, PORT: "eighty" });
     expect(res.code).toBe(2);
@@ -185,6 +223,9 @@ describe("from source", () => {
     try {
       const res = await fetch(`${server.url}/healthz`);
       expect(res.status).toBe(200);
+      // From source too, `serve` restarts itself (bun with the same script and arguments) with the engine options.
+      if (process.platform === "linux")
+        expect(environOf(server.proc.pid).BUN_JSC_heapGrowthMaxIncrease).toBe(tuned ? ENGINE_OPTIONS.BUN_JSC_heapGrowthMaxIncrease : undefined);
     } finally {
       expect(await server.stop()).toBe(0);
     }
