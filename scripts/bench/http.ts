@@ -21,13 +21,13 @@
  *          --threads N (wrk threads, default 2) --client wrk|fetch --routes a,b (paths; default all three)
  *          --compare-metrics
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runCommand, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { drive, type LoadResult } from "./load";
-import { type CpuTime, ratioText, writeSummary } from "./summary";
+import { type CpuTime, cpuMs, ratioText, writeSummary } from "./summary";
 import { driveWrk, wrkPath } from "./wrk";
 
 const { values } = parseArgs({
@@ -103,16 +103,6 @@ const results = new Map<Target, LoadResult[]>();
 /** Each round's server CPU time per request. */
 const cpuPerRequest = new Map<Target, CpuTime[]>();
 
-/** A process's user and system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
-function cpuMs(pid: number): CpuTime | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-  } catch {
-    return null;
-  }
-}
 const total = (c: CpuTime) => c.user + c.system;
 const cpuText = (c: CpuTime) => `${total(c).toFixed(1)} µs (user ${c.user.toFixed(1)}, system ${c.system.toFixed(1)})`;
 /** The median round's CPU per request of a target (by total), or null without /proc. */

@@ -20,3 +20,14 @@ export interface CpuTime {
   user: number;
   system: number;
 }
+
+/** A process's user and system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
+export function cpuMs(pid: number): CpuTime | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return null;
+  }
+}
