@@ -17,6 +17,9 @@
  * rounds, and reports each route's metrics-on / metrics-off ratio: what timing every request for
  * GET /metrics costs, in throughput and in CPU time per request.
  *
+ * `serve` starts with the engine tuning it gives itself (src/lib/engine-tuning.ts); the caller's
+ * JOBPILOT_ENGINE_TUNING and BUN_JSC_* variables reach it, e.g. JOBPILOT_ENGINE_TUNING=false for the engine's defaults.
+ *
  * Options: --seconds N (per round, default 5) --connections N (default 32) --rounds N (default 3)
  *          --threads N (wrk threads, default 2) --client wrk|fetch --routes a,b (paths; default all three)
  *          --compare-metrics
@@ -27,7 +30,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runCommand, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { drive, type LoadResult } from "./load";
-import { type CpuTime, cpuMs, ratioText, writeSummary } from "./summary";
+import { type CpuTime, cpuMs, engineSettings, ratioText, writeSummary } from "./summary";
 import { driveWrk, wrkPath } from "./wrk";
 
 const { values } = parseArgs({
@@ -71,7 +74,7 @@ const routes = wanted ? ROUTES.filter((r) => wanted.includes(r.path)) : ROUTES;
 if (routes.length === 0) throw new Error(`--routes: none of ${ROUTES.map((r) => r.path).join(", ")}`);
 
 const dir = mkdtempSync(join(tmpdir(), "jp-bench-"));
-const env = { JOBPILOT_DB: join(dir, "bench.db"), LOG_LEVEL: "warn" };
+const env = { JOBPILOT_DB: join(dir, "bench.db"), LOG_LEVEL: "warn", ...engineSettings() };
 const bun = process.execPath;
 
 console.log(`setting up (database ${env.JOBPILOT_DB}) …`);

@@ -21,6 +21,9 @@
  *    What the RSS is made of near the peak: the executable's pages (smaps), the JS heap (the server's /metrics,
  *    read every 100 ms: process.memoryUsage()), and the rest (native memory: SQLite's page cache, buffers).
  *
+ * `serve` starts with the engine tuning it gives itself (src/lib/engine-tuning.ts); the caller's
+ * JOBPILOT_ENGINE_TUNING and BUN_JSC_* variables reach it, e.g. JOBPILOT_ENGINE_TUNING=false for the engine's defaults.
+ *
  * Options: --jobs N (default 5000: about a minute here; the goal is stated for 50000) --webhook-share F (default 0.1) --binary PATH (skip the build)
  *          --burst ingest|requests (only that half of each burst; default both)
  */
@@ -39,7 +42,7 @@ import { insertFeed } from "../../src/modules/feeds/repo";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { buildBinary, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { randomFeed } from "./fixtures";
-import { cpuMs, writeSummary } from "./summary";
+import { cpuMs, engineSettings, writeSummary } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -161,6 +164,7 @@ const env = {
   JOBPILOT_MAX_BODY_BYTES: String(16 * MiB),
   JOBPILOT_WEBHOOK_ALLOW_PRIVATE: "true",
   LOG_LEVEL: "warn",
+  ...engineSettings(),
 };
 const reader = new Database(dbPath, { readonly: true });
 const backlog = () =>

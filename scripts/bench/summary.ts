@@ -21,6 +21,16 @@ export interface CpuTime {
   system: number;
 }
 
+/**
+ * The caller's engine settings (JOBPILOT_ENGINE_TUNING and any BUN_JSC_* option), passed on to the `serve` a
+ * benchmark starts, whose environment is otherwise its own: `JOBPILOT_ENGINE_TUNING=false bun run bench` measures
+ * the engine's defaults, `BUN_JSC_heapGrowthMaxIncrease=0.75 …` another setting.
+ */
+export function engineSettings(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  const passed = Object.entries(env).filter(([name, value]) => value !== undefined && (name === "JOBPILOT_ENGINE_TUNING" || name.startsWith("BUN_JSC_")));
+  return Object.fromEntries(passed) as Record<string, string>;
+}
+
 /** A process's user and system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
 export function cpuMs(pid: number): CpuTime | null {
   try {
