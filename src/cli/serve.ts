@@ -5,6 +5,7 @@ import { createLogger } from "../lib/log";
 import { bootstrapFirstAccount } from "../modules/accounts/service";
 import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
+import { isEngineTuned } from "../lib/engine-tuning";
 import { MemoryTrim } from "../worker/memory-trim";
 import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK, scoreFeedMatch } from "../modules/scoring/service";
@@ -138,7 +139,15 @@ export const serveCommand: Command = {
     const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
     // What a browser on this machine opens (a wildcard listen address is not one).
     const browse = browserBaseUrl(config.host, server.port ?? config.port);
-    log.info("listening", { url: base, dashboard: `${browse}/dashboard`, docs: `${browse}/docs`, db: databaseLabel(config), version: deps.version });
+    log.info("listening", {
+      url: base,
+      dashboard: `${browse}/dashboard`,
+      docs: `${browse}/docs`,
+      db: databaseLabel(config),
+      version: deps.version,
+      // Whether main.ts restarted it with the engine's heap growth capped (lib/engine-tuning.ts).
+      engineTuned: isEngineTuned(ctx.io.env),
+    });
     const banner = [
       "",
       `jobpilot ${deps.version} is listening on ${base}`,

@@ -47,3 +47,8 @@ export function engineRestart(facts: StartFacts): Record<string, string> | null 
   if (Object.keys(ENGINE_OPTIONS).some((name) => facts.env[name] !== undefined)) return null;
   return { ...ENGINE_OPTIONS };
 }
+
+/** Whether this process runs with ENGINE_OPTIONS as set here (for the start log; an operator's own values read false). */
+export function isEngineTuned(env: Readonly<Record<string, string | undefined>>): boolean {
+  return Object.entries(ENGINE_OPTIONS).every(([name, value]) => env[name] === value);
+}

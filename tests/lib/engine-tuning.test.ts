@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ENGINE_OPTIONS, ENGINE_TUNED_BUN_VERSIONS, ENGINE_TUNING_ENV, engineRestart, type StartFacts } from "../../src/lib/engine-tuning";
+import { ENGINE_OPTIONS, ENGINE_TUNED_BUN_VERSIONS, ENGINE_TUNING_ENV, engineRestart, isEngineTuned, type StartFacts } from "../../src/lib/engine-tuning";
 
 const verified = ENGINE_TUNED_BUN_VERSIONS[0]!;
 const facts = (over: Partial<StartFacts> = {}): StartFacts => ({ args: ["serve"], env: {}, bunVersion: verified, platform: "linux", ...over });
@@ -29,5 +29,14 @@ describe("engineRestart", () => {
   test("options already in the environment (the operator's, or the restart's own) are kept: no second restart", () => {
     for (const name of Object.keys(ENGINE_OPTIONS)) expect(engineRestart(facts({ env: { [name]: "1" } }))).toBeNull();
     expect(engineRestart(facts({ env: { ...ENGINE_OPTIONS } }))).toBeNull();
+  });
+});
+
+describe("isEngineTuned", () => {
+  test("true only with both options at this module's values", () => {
+    expect(isEngineTuned({ ...ENGINE_OPTIONS })).toBe(true);
+    expect(isEngineTuned({})).toBe(false);
+    expect(isEngineTuned({ ...ENGINE_OPTIONS, BUN_JSC_heapGrowthMaxIncrease: "1" })).toBe(false);
+    expect(isEngineTuned({ BUN_JSC_heapGrowthMaxIncrease: ENGINE_OPTIONS.BUN_JSC_heapGrowthMaxIncrease })).toBe(false);
   });
 });
