@@ -42,7 +42,7 @@ function restartInPlace(add: Record<string, string>): void {
   }
 }
 
-// Before anything else is loaded: a restart now costs the runtime's start only (~20 ms), not the program's.
+// Before anything else is loaded: a restart now costs the runtime's start only (~20–25 ms), not the program's.
 const restart = engineRestart({ args: process.argv.slice(2), env: process.env, bunVersion: Bun.version, platform: process.platform });
 if (restart) restartInPlace(restart);
 const [{ runCli }, { MAX_REQUEST_HEAD_BYTES }] = await Promise.all([import("./cli/index"), import("./http/request-context")]);

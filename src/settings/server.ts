@@ -97,6 +97,6 @@ export const SERVER_SETTINGS = {
     flag: undefined,
     schema: T.Boolean(),
     default: true,
-    doc: "`serve` restarts itself in place (same process) with the JavaScript engine's heap growth capped, which keeps bursts ~50 MiB lower (Linux, verified Bun versions only; see Run it on a VPS). false: no restart, the engine's defaults.",
+    doc: "`serve` restarts itself in place (same process) with the JavaScript engine's heap growth capped, which keeps a burst's peak ~50–90 MiB lower (Linux, verified Bun versions only; see Run it on a VPS). false: no restart, the engine's defaults.",
   },
 } as const satisfies Record<string, Setting>;

@@ -15,7 +15,7 @@ import { heapSize, memoryUsage } from "bun:jsc";
  * The CPU test is there because the heap alone can look still while work goes on: with the engine's heap growth
  * capped (lib/engine-tuning.ts) collections keep it near one size, and a trim in the middle of a 5,000-job
  * ingest set the floor to that moment's size, so the trim after it never came (RSS 5 s after the ingest
- * 163 instead of ~140 MiB, bench memory). An idle server uses ~1 ms of CPU a second; a busy one, most of it.
+ * 163 instead of ~132 MiB, bench memory). An idle server uses ~12 ms of CPU a second; a busy one, most of it.
  */
 export const QUIET_BYTES = 1024 * 1024;
 export const QUIET_CPU_MS = 50;
