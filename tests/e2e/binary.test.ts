@@ -181,6 +181,7 @@ describe("compiled binary, end to end", () => {
   }, 30_000);
 
   // Restarted in place: the PID the test spawned now runs with the options (the first test's SIGTERM ran through it too).
+  // Skipped off Linux: the restart needs /proc (it does not happen there), and this test reads /proc/<pid>/environ.
   test.skipIf(process.platform !== "linux")(
     "serve restarts itself in place with the engine's heap-growth options; not when turned off or already set",
     async () => {
