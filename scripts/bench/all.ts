@@ -16,7 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { engineRestart } from "../../src/lib/engine-tuning";
-import { type CpuTime, ratioText } from "./summary";
+import { type CpuTime, cpuTotal, ratioText } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -103,7 +103,7 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     "/healthz": "`/healthz`",
   };
   const cpuPerRequest = (http.cpuPerRequestUs ?? {}) as Record<string, { ours: CpuTime; bare: CpuTime }>;
-  const cpuText = (c: CpuTime) => `${n(c.user + c.system)} µs (user ${n(c.user)})`;
+  const cpuText = (c: CpuTime) => `${n(cpuTotal(c))} µs (user ${n(c.user)})`;
   for (const [path, r] of Object.entries(routes)) {
     const c = cpuPerRequest[path];
     rows.push([

@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runCommand, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { drive, type LoadResult } from "./load";
-import { type CpuTime, cpuMs, engineSettings, ratioText, writeSummary } from "./summary";
+import { type CpuTime, cpuMs, cpuTotal as total, engineSettings, ratioText, writeSummary } from "./summary";
 import { driveWrk, wrkPath } from "./wrk";
 
 const { values } = parseArgs({
@@ -106,7 +106,6 @@ const results = new Map<Target, LoadResult[]>();
 /** Each round's server CPU time per request. */
 const cpuPerRequest = new Map<Target, CpuTime[]>();
 
-const total = (c: CpuTime) => c.user + c.system;
 const cpuText = (c: CpuTime) => `${total(c).toFixed(1)} µs (user ${c.user.toFixed(1)}, system ${c.system.toFixed(1)})`;
 /** The median round's CPU per request of a target (by total), or null without /proc. */
 function medianCpu(t: Target | undefined): CpuTime | null {

@@ -42,7 +42,7 @@ import { insertFeed } from "../../src/modules/feeds/repo";
 import { generateJob } from "../../src/sources/sandbox/generator";
 import { buildBinary, startServer, type ServerProcess } from "../../tests/helpers/process";
 import { randomFeed } from "./fixtures";
-import { cpuMs, engineSettings, writeSummary } from "./summary";
+import { cpuMs, cpuTotal, engineSettings, writeSummary } from "./summary";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -342,7 +342,7 @@ try {
   figures.idleAfterBurstsMiB = last.rss;
   const half = `${BURST_JOBS} jobs + ${BURST_REQUESTS.toLocaleString("en")} requests each${BURST === "both" ? "" : `: --burst ${BURST}`}`;
   // The server's CPU time through the bursts (their deliveries included): what collecting sooner costs shows here.
-  const burstCpu = cpuBefore && cpuAfter ? `; server CPU ${((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / 1000).toFixed(1)} s` : "";
+  const burstCpu = cpuBefore && cpuAfter ? `; server CPU ${((cpuTotal(cpuAfter) - cpuTotal(cpuBefore)) / 1000).toFixed(1)} s` : "";
   console.log(
     `3 mixed bursts (${half}): peak RSS ${f(figures.burstPeakMiB)}; after each burst ${ends.map(f).join(" → ")}; idle 2 s later ${f(last.rss)}${burstCpu}`,
   );

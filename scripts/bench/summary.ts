@@ -3,6 +3,7 @@
  * merges its figures into it under its own name (bench:all reads the file after the child exits).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { ENGINE_TUNING_ENV } from "../../src/lib/engine-tuning";
 
 export async function writeSummary(name: string, figures: Record<string, unknown>): Promise<void> {
   const file = process.env.BENCH_SUMMARY;
@@ -27,9 +28,12 @@ export interface CpuTime {
  * the engine's defaults, `BUN_JSC_heapGrowthMaxIncrease=0.75 …` another setting.
  */
 export function engineSettings(env: Record<string, string | undefined> = process.env): Record<string, string> {
-  const passed = Object.entries(env).filter(([name, value]) => value !== undefined && (name === "JOBPILOT_ENGINE_TUNING" || name.startsWith("BUN_JSC_")));
+  const passed = Object.entries(env).filter(([name, value]) => value !== undefined && (name === ENGINE_TUNING_ENV || name.startsWith("BUN_JSC_")));
   return Object.fromEntries(passed) as Record<string, string>;
 }
+
+/** User and system time together. */
+export const cpuTotal = (c: CpuTime) => c.user + c.system;
 
 /** A process's user and system CPU time in ms (Linux: /proc/PID/stat, in clock ticks of 10 ms), or null elsewhere. */
 export function cpuMs(pid: number): CpuTime | null {
