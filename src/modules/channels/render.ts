@@ -91,6 +91,15 @@ interface DigestItem {
 
 const jobsCount = (n: number) => (n === 1 ? "1 new job" : `${n} new jobs`);
 
+/**
+ * A digest's heading: how many jobs, and the feed they matched ("3 new jobs — React contracts"), since one chat
+ * or channel may take the digests of several feeds. A digest is of one feed, so its first job names it.
+ */
+function digestTitle(total: number, items: DigestItem[]): string {
+  const feed = items[0]?.facts.feedTitle ?? "";
+  return feed === "" ? jobsCount(total) : `${jobsCount(total)} — ${feed}`;
+}
+
 /** The priority ntfy shows (1 min … 5 urgent) for a matching score of 0 to 10. */
 export function ntfyPriority(score: number): NtfyMessage["priority"] {
   if (score >= 9) return 5;
@@ -140,7 +149,7 @@ function telegramAlert(f: AlertFacts): TelegramMessage {
 
 function telegramDigest(items: DigestItem[], ctx: DigestContext): TelegramMessage {
   return listDigest(items, ctx, LIMITS.telegramText, (text) => text.length, {
-    heading: (n) => `<b>${jobsCount(n)}</b>`,
+    heading: (n) => `<b>${fitText(digestTitle(n, items), MAX_LINE, telegramEscape)}</b>`,
     item: ({ facts, summary }) => {
       const title = fitText(facts.title, MAX_TITLE, telegramEscape);
       return `${facts.jobUrl === null ? `<b>${title}</b>` : `<a href="${escapeHtml(facts.jobUrl)}">${title}</a>`}\n${telegramEscape(summary)}`;
@@ -219,7 +228,8 @@ function slackDigest(items: DigestItem[], ctx: DigestContext): SlackMessage {
   // Header, the items, then "and K more" and the dashboard button: within Slack's 50 blocks.
   const kept = items.slice(0, LIMITS.slackBlocks - 3);
   const more = total - kept.length;
-  const blocks: unknown[] = [{ type: "header", text: plain(jobsCount(total)) }];
+  const title = digestTitle(total, items);
+  const blocks: unknown[] = [{ type: "header", text: plain(fitText(title, LIMITS.slackHeader, slackEscape)) }];
   for (const { facts, summary } of kept) {
     const text = plain(`${fitText(facts.title, MAX_TITLE, slackEscape)}\n${slackEscape(summary)}`);
     const button = slackButton("Open", facts.jobUrl);
@@ -228,7 +238,7 @@ function slackDigest(items: DigestItem[], ctx: DigestContext): SlackMessage {
   if (more > 0) blocks.push({ type: "section", text: plain(`and ${more} more`) });
   const dashboard = slackButton("Open jobpilot", ctx.dashboardUrl);
   if (dashboard.length > 0) blocks.push({ type: "actions", elements: dashboard });
-  return { type: "slack", body: slackBody(jobsCount(total), blocks) };
+  return { type: "slack", body: slackBody(title, blocks) };
 }
 
 // ---------------------------------------------------------------------------
@@ -299,7 +309,12 @@ function discordDigest(items: DigestItem[], ctx: DigestContext): DiscordMessage 
     separator: "\n\n",
     done: (text) => ({
       type: "discord",
-      body: discordBody({ title: jobsCount(total), description: text.trim(), color: discordColor(10), fields: [] }),
+      body: discordBody({
+        title: fitText(digestTitle(total, items), LIMITS.discordTitle, discordEscape),
+        description: text.trim(),
+        color: discordColor(10),
+        fields: [],
+      }),
     }),
   });
 }
@@ -340,7 +355,7 @@ function ntfyDigest(items: DigestItem[], ctx: DigestContext): NtfyMessage {
     separator: "\n",
     done: (text) => ({
       type: "ntfy",
-      title: jobsCount(total),
+      title: fitText(digestTitle(total, items), LIMITS.ntfyTitle),
       message: text.trim(),
       priority: 3,
       tags: ["briefcase"],
@@ -412,8 +427,9 @@ function emailAlert(f: AlertFacts): EmailMessage {
 function emailDigest(items: DigestItem[], ctx: DigestContext): EmailMessage {
   const total = items.length + ctx.more;
   const dashboard = ctx.dashboardUrl;
+  const title = digestTitle(total, items);
   const text = [
-    jobsCount(total),
+    title,
     ...items.map(({ facts, summary }) => [facts.title, summary, facts.jobUrl].filter((x) => x !== null).join("\n")),
     ...(ctx.more > 0 ? [`and ${ctx.more} more${dashboard === null ? "" : `: ${dashboard}`}`] : []),
     ...(ctx.more === 0 && dashboard !== null ? [`Open jobpilot: ${dashboard}`] : []),
@@ -427,7 +443,7 @@ function emailDigest(items: DigestItem[], ctx: DigestContext): EmailMessage {
   const tail = ctx.more > 0 ? `and ${ctx.more} more` : "";
   const html = htmlPage(
     [
-      `<h2 style="margin:0 0 12px;font-size:18px">${jobsCount(total)}</h2>`,
+      `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(title)}</h2>`,
       `<ul style="padding-left:18px">\n${list}\n</ul>`,
       tail === "" && dashboard === null
         ? ""
@@ -437,7 +453,7 @@ function emailDigest(items: DigestItem[], ctx: DigestContext): EmailMessage {
       .join("\n"),
   );
   const top = items[0] === undefined ? "" : ` — top: ${items[0].facts.title}`;
-  return { type: "email", subject: subject(`${jobsCount(total)}${top}`), text, html };
+  return { type: "email", subject: subject(`${title}${top}`), text, html };
 }
 
 const ALERT: Renderers = { telegram: telegramAlert, slack: slackAlert, discord: discordAlert, ntfy: ntfyAlert, email: emailAlert };

@@ -103,7 +103,7 @@ describe("digest mode", () => {
     await moveTo("2026-01-15T12:15:00Z");
     expect(sent()).toHaveLength(1);
     const text = sent()[0]!;
-    expect(text).toStartWith("<b>12 new jobs</b>");
+    expect(text).toStartWith("<b>12 new jobs — alerts</b>");
     const shown = titles.map((title) => text.indexOf(title));
     expect(shown.slice(0, 2)).toEqual([-1, -1]);
     // Best first.
@@ -255,7 +255,7 @@ describe("quiet hours", () => {
     expect(sent()).toHaveLength(1);
     await moveTo("2026-01-16T06:00:00Z"); // 07:00
     expect(sent()).toHaveLength(2);
-    expect(sent()[1]).toStartWith("<b>2 new jobs</b>");
+    expect(sent()[1]).toStartWith("<b>2 new jobs — alerts</b>");
     expect(sent()[1]).toContain("Late job");
     expect(sent()[1]).toContain("Night job");
     await moveTo("2026-01-16T06:01:00Z");
@@ -271,7 +271,7 @@ describe("quiet hours", () => {
     expect(sent()).toEqual([]);
     await moveTo("2026-03-29T05:00:00Z");
     expect(sent()).toHaveLength(1);
-    expect(sent()[0]).toStartWith("<b>2 new jobs</b>");
+    expect(sent()[0]).toStartWith("<b>2 new jobs — alerts</b>");
   });
 
   test("a digest channel: windows that end inside quiet hours make one digest at their end", async () => {
@@ -337,7 +337,7 @@ describe("digest durability", () => {
         await restart(clock, shared.where);
         await settle();
         expect(sent()).toHaveLength(1);
-        expect(sent()[0]).toStartWith("<b>3 new jobs</b>");
+        expect(sent()[0]).toStartWith("<b>3 new jobs — alerts</b>");
         await restart(clock, shared.where);
         clock.advance(3_600_000);
         await settle();

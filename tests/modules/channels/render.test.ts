@@ -235,9 +235,35 @@ describe("digests", () => {
     expect(utf8Bytes(ntfy.message)).toBeLessThanOrEqual(LIMITS.ntfyMessageBytes);
   });
 
+  test("the heading names the feed, escaped for the platform and within its limit", () => {
+    // A chat or channel may take the digests of several feeds: each says whose jobs it lists.
+    const hostileFeed = `<b>x</b> @everyone & ${"feed ".repeat(100)}`;
+    const payloads = [fullPayload(), sparsePayload()].map((p) => ({ ...p, feedTitle: hostileFeed }));
+    const digest = <T extends (typeof CHANNEL_TYPES)[number]>(type: T) => renderDigest(type, payloads, { more: 0, dashboardUrl: null, nowTs: NOW });
+
+    const telegram = digest("telegram").text.split("\n")[0]!;
+    expect(telegram).toStartWith("<b>2 new jobs — &lt;b&gt;x&lt;/b&gt; @everyone &amp; feed feed");
+    expect(telegram.length).toBeLessThanOrEqual(400 + "<b></b>".length);
+    const slack = digest("slack") as SlackMessage;
+    const header = (slack.body.blocks[0] as { text: { text: string } }).text.text;
+    expect(header).toStartWith("2 new jobs — &lt;b&gt;x&lt;/b&gt; @everyone &amp; feed");
+    expect(header.length).toBeLessThanOrEqual(LIMITS.slackHeader);
+    const discord = (digest("discord") as DiscordMessage).body.embeds[0];
+    expect(discord.title).toStartWith("2 new jobs — \\<b\\>x\\</b\\> @\u200deveryone & feed");
+    expect(discord.title.length).toBeLessThanOrEqual(LIMITS.discordTitle);
+    const ntfy = digest("ntfy");
+    expect(ntfy.title).toStartWith(`2 new jobs — <b>x</b> @everyone & feed`);
+    expect(ntfy.title.length).toBeLessThanOrEqual(LIMITS.ntfyTitle);
+    const email = digest("email");
+    expect(email.subject).toStartWith("2 new jobs — <b>x</b> @everyone & feed");
+    expect(email.subject.length).toBeLessThanOrEqual(LIMITS.emailSubject);
+    expect(email.text.split("\n")[0]).toStartWith("2 new jobs — <b>x</b> @everyone & feed");
+    expect(email.html).toContain('<h2 style="margin:0 0 12px;font-size:18px">2 new jobs — &lt;b&gt;x&lt;/b&gt; @everyone &amp; feed');
+  });
+
   test("without jobs left over there is no 'more' line", () => {
     const message = renderDigest("telegram", [fullPayload()], { more: 0, dashboardUrl: null, nowTs: NOW });
-    expect(message.text).toStartWith("<b>1 new job</b>");
+    expect(message.text).toStartWith("<b>1 new job — Design work</b>");
     expect(message.text).not.toContain("more");
   });
 });
