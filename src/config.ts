@@ -1,5 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { booleanText } from "./lib/boolean-text";
 import { AI_SETTINGS } from "./settings/ai";
 import { CLIENT_SETTINGS } from "./settings/client";
 import { APPLY_SETTINGS } from "./settings/apply";
@@ -49,7 +50,7 @@ function coerce(schema: TSchema, raw: string): unknown {
     const trimmed = raw.trim();
     return trimmed === "" ? raw : Number(trimmed);
   }
-  if (type === "boolean") return raw === "true" || raw === "1" ? true : raw === "false" || raw === "0" ? false : raw;
+  if (type === "boolean") return booleanText(raw) ?? raw;
   return raw;
 }
 

@@ -14,6 +14,8 @@
  * has started this way (tests/e2e/binary.test.ts); on any other version it runs without them.
  */
 
+import { booleanText } from "./boolean-text";
+
 /** The options, as the engine reads them from the environment. */
 export const ENGINE_OPTIONS: Readonly<Record<string, string>> = {
   BUN_JSC_heapGrowthMaxIncrease: "0.6",
@@ -42,7 +44,8 @@ export interface StartFacts {
 export function engineRestart(facts: StartFacts): Record<string, string> | null {
   if (facts.args[0] !== "serve" || facts.args.some((a) => a === "--help" || a === "-h")) return null;
   const setting = facts.env[ENGINE_TUNING_ENV];
-  if (setting !== undefined && setting !== "true" && setting !== "1") return null;
+  // Read here, not through config.ts (that would load the settings list before the restart); the same spelling.
+  if (setting !== undefined && booleanText(setting) !== true) return null;
   if (facts.platform !== "linux" || !ENGINE_TUNED_BUN_VERSIONS.includes(facts.bunVersion)) return null;
   if (Object.keys(ENGINE_OPTIONS).some((name) => facts.env[name] !== undefined)) return null;
   return { ...ENGINE_OPTIONS };
