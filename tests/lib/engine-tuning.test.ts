@@ -6,7 +6,11 @@ const facts = (over: Partial<StartFacts> = {}): StartFacts => ({ args: ["serve"]
 
 describe("engineRestart", () => {
   test("serve on Linux with a verified Bun restarts with both heap-growth options", () => {
-    expect(engineRestart(facts())).toEqual({ BUN_JSC_heapGrowthMaxIncrease: "0.6", BUN_JSC_smallHeapGrowthFactor: "1.6" });
+    expect(engineRestart(facts())).toEqual({
+      BUN_JSC_heapGrowthMaxIncrease: "0.4",
+      BUN_JSC_smallHeapGrowthFactor: "1.4",
+      BUN_JSC_minEdenToOldGenerationRatio: "0.2",
+    });
     expect(engineRestart(facts({ args: ["serve", "--port", "0"], env: { [ENGINE_TUNING_ENV]: "true" } }))).toEqual({ ...ENGINE_OPTIONS });
     expect(engineRestart(facts({ env: { [ENGINE_TUNING_ENV]: "1" } }))).not.toBeNull();
   });
