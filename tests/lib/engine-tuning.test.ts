@@ -5,7 +5,7 @@ const verified = ENGINE_TUNED_BUN_VERSIONS[0]!;
 const facts = (over: Partial<StartFacts> = {}): StartFacts => ({ args: ["serve"], env: {}, bunVersion: verified, platform: "linux", ...over });
 
 describe("engineRestart", () => {
-  test("serve on Linux with a verified Bun restarts with both heap-growth options", () => {
+  test("serve on Linux with a verified Bun restarts with the three garbage-collection options", () => {
     expect(engineRestart(facts())).toEqual({
       BUN_JSC_heapGrowthMaxIncrease: "0.4",
       BUN_JSC_smallHeapGrowthFactor: "1.4",
@@ -37,8 +37,10 @@ describe("engineRestart", () => {
 });
 
 describe("isEngineTuned", () => {
-  test("true only with both options at this module's values", () => {
+  test("true only with every option at this module's values", () => {
     expect(isEngineTuned({ ...ENGINE_OPTIONS })).toBe(true);
+    const { BUN_JSC_minEdenToOldGenerationRatio: _ratio, ...growthOnly } = ENGINE_OPTIONS;
+    expect(isEngineTuned(growthOnly)).toBe(false);
     expect(isEngineTuned({})).toBe(false);
     expect(isEngineTuned({ ...ENGINE_OPTIONS, BUN_JSC_heapGrowthMaxIncrease: "1" })).toBe(false);
     expect(isEngineTuned({ BUN_JSC_heapGrowthMaxIncrease: ENGINE_OPTIONS.BUN_JSC_heapGrowthMaxIncrease })).toBe(false);
