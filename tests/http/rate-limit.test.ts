@@ -254,3 +254,48 @@ describe("rate limits", () => {
     );
   });
 });
+
+describe("the limiter's decision", () => {
+  // In memory: no day count to read back, so each decision is the limiter's rules alone.
+  const memoryOnly = { load: async () => 0, save: async () => {} };
+  const minuteEnd = (now: number) => (now - (now % 60_000) + 60_000) / 1000;
+  const dayEnd = (now: number) => (now - (now % 86_400_000) + 86_400_000) / 1000;
+
+  test("equal room left in both windows shows the minute, which frees first", async () => {
+    const clock = new ManualClock(T0);
+    const limiter = new RateLimiter(memoryOnly, clock);
+    expect(await limiter.check("k", "default", { minute: 3, day: 3 })).toEqual({ allowed: true, limit: 3, remaining: 2, resetTs: minuteEnd(T0) });
+    expect(limiter.checkNow("k", "default", { minute: 3, day: 5 })).toEqual({ allowed: true, limit: 3, remaining: 1, resetTs: minuteEnd(T0) });
+    expect(limiter.checkNow("k", "default", { minute: 9, day: 3 })).toEqual({ allowed: true, limit: 3, remaining: 0, resetTs: dayEnd(T0) });
+  });
+
+  test("in a day's last minute both windows end together: a refusal reports the minute's limit", async () => {
+    const lastMinute = Date.UTC(2026, 0, 15, 23, 59, 10);
+    const limiter = new RateLimiter(memoryOnly, new ManualClock(lastMinute));
+    for (let i = 0; i < 3; i++) await limiter.check("k", "default", { minute: 9, day: 9 });
+    // Both used up: the minute's limit (2), not the day's (3).
+    expect(limiter.checkNow("k", "default", { minute: 2, day: 3 })).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      resetTs: dayEnd(lastMinute),
+      retryAfterS: 50,
+    });
+    expect(limiter.checkNow("k", "default", { minute: 7, day: 3 })).toMatchObject({ allowed: false, limit: 3 });
+    expect(limiter.checkNow("k", "default", { minute: 3, day: 7 })).toMatchObject({ allowed: false, limit: 3 });
+  });
+
+  test("one window alone is counted and shown alone; no window at all admits everything", async () => {
+    const clock = new ManualClock(T0);
+    const limiter = new RateLimiter(memoryOnly, clock);
+    expect(await limiter.check("m", "status", { minute: 2 })).toEqual({ allowed: true, limit: 2, remaining: 1, resetTs: minuteEnd(T0) });
+    expect(await limiter.check("d", "default", { day: 2 })).toEqual({ allowed: true, limit: 2, remaining: 1, resetTs: dayEnd(T0) });
+    expect(limiter.checkNow("d", "default", { day: 2 })).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.checkNow("d", "default", { day: 2 })).toMatchObject({ allowed: false, retryAfterS: (dayEnd(T0) * 1000 - T0) / 1000 });
+    expect(await limiter.check("n", "default", {})).toEqual({ allowed: true, limit: 0, remaining: 0, resetTs: Math.ceil(T0 / 1000) });
+    // The next minute starts from zero; the day goes on counting.
+    clock.advance(60_000);
+    expect(limiter.checkNow("m", "status", { minute: 2 })).toMatchObject({ allowed: true, remaining: 1 });
+    expect(limiter.checkNow("d", "default", { day: 2 })).toMatchObject({ allowed: false });
+  });
+});

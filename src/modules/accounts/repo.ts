@@ -272,6 +272,11 @@ export function findKeyByHashCached(db: Db, hash: string): Promise<KeyLookup | u
   return keyCache.get(db, hash, () => keyByHash(db, hash));
 }
 
+/** The cached account when it is known current without asking the database, else undefined. */
+export function findAccountNow(db: Db, id: string): AccountRow | undefined {
+  return accountCache.now(db, id);
+}
+
 /** findAccount, answered from memory while the account is unchanged (SQLite). */
 export function findAccountCached(db: Db, id: string): Promise<AccountRow | undefined> {
   return accountCache.get(db, id, () => findAccount(db, id));
