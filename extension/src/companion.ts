@@ -390,6 +390,13 @@ async function read(task: Task, receivedAt: number): Promise<void> {
 // The poll
 
 let polling = false;
+/**
+ * Set when ensurePolling is called while the loop runs: the pairing may have changed since the loop last read it
+ * (a key stored while the loop was reading storage, or a new key while a poll with the old one was refused), so
+ * the loop reads it again before it stops. Without this, pairing right after the service worker started could
+ * wait for the next alarm (30 s) to connect.
+ */
+let pollAgain = false;
 const lanes = { submit: Promise.resolve(), read: Promise.resolve() };
 
 function enqueue(lane: keyof typeof lanes, run: () => Promise<void>): void {
@@ -400,12 +407,19 @@ function enqueue(lane: keyof typeof lanes, run: () => Promise<void>): void {
 
 /** Holds the long poll while paired; one loop per service worker. Safe to call often (the alarm does). */
 export async function ensurePolling(): Promise<void> {
-  if (polling) return;
+  if (polling) {
+    pollAgain = true;
+    return;
+  }
   polling = true;
   try {
     for (;;) {
+      pollAgain = false;
       const s = await load();
-      if (!s.server || !s.apiKey) return;
+      if (!s.server || !s.apiKey) {
+        if (pollAgain) continue;
+        return;
+      }
       const res = await api(s, "GET", `/api/v1/companion/tasks?waitMs=${POLL_WAIT_MS}`);
       if (!res) {
         await save({ lastStatus: `could not reach ${s.server}` });
@@ -413,6 +427,7 @@ export async function ensurePolling(): Promise<void> {
         continue;
       }
       if (res.status === 401) {
+        if (pollAgain || (await load()).apiKey !== s.apiKey) continue;
         await save({ lastStatus: "the server refused the key: pair again" });
         return;
       }

@@ -141,7 +141,12 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     const companionKey = await api("POST", `/admin/accounts/${accountId}/keys`, { label: "browser companion" }, admin);
     expect(companionKey.status, JSON.stringify(companionKey.body)).toBe(201);
     await worker.evaluate((s) => chrome.storage.local.set({ ...s, testReadGapMs: 200 }), { server: base, apiKey: companionKey.body.apiKey });
-    await until("the companion to connect", 10_000, async () => (await api("GET", "/api/v1/companion")).body?.connected === true);
+    await until(
+      "the companion to connect",
+      10_000,
+      async () => (await api("GET", "/api/v1/companion")).body?.connected === true,
+      async () => `the extension's status: ${JSON.stringify(await worker.evaluate(async () => (await chrome.storage.local.get(null)).lastStatus))}`,
+    );
 
     // The sandbox site: log in, open the search page; the extension captures its jobs into the archive.
     signIn = async () => {
