@@ -179,7 +179,8 @@ export class RateLimiter {
     const day = limits.day === undefined ? undefined : this.windowNow(c, "day", now);
     if (minute === undefined && day === undefined) return { allowed: true, limit: 0, remaining: 0, resetTs: Math.ceil(now / 1000) };
 
-    // Refused when a window is used up: report the exhausted one that frees last (the day, when both are).
+    // Refused when a window is used up: report the exhausted one that frees last. When both are, that is the day,
+    // except in a day's last minute, when both end together and the minute is reported.
     const minuteResetAt = now - (now % WINDOWS.minute) + WINDOWS.minute;
     const dayResetAt = now - (now % WINDOWS.day) + WINDOWS.day;
     const dayOut = day !== undefined && day.count >= limits.day!;
