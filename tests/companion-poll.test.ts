@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import type { Settings } from "../extension/src/messages";
+import { until } from "./helpers/browser";
 
 /**
  * The extension's poll loop (extension/src/companion.ts) against a fake `chrome.storage` and a loopback server
@@ -56,13 +57,8 @@ beforeAll(() => {
 });
 afterAll(() => server.stop(true));
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 3000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; polls: ${JSON.stringify(polls)}`);
-    await Bun.sleep(10);
-  }
-}
+/** The keys polled so far, for a wait's failure message. */
+const pollsSoFar = async () => `polls: ${JSON.stringify(polls)}`;
 
 /** Unpairs and waits for the loop to stop, so each test starts with none running. */
 afterEach(async () => {
@@ -87,20 +83,20 @@ describe("the companion's poll loop", () => {
     stored = { server: server.url.origin, apiKey: "jp_live_new" };
     void ensurePolling(); // what chrome.storage.onChanged does; the loop is running, so this only asks it to read again
     release();
-    await until("a poll with the new key", () => polls.includes("jp_live_new"));
+    await until("a poll with the new key", 3000, () => polls.includes("jp_live_new"), pollsSoFar);
     stored = {};
     await first;
   });
 
   test("a key refused while a new one was stored meanwhile: the loop polls with the new one", async () => {
     refuse.add("jp_live_old");
-    refuseAfterMs = 100;
+    refuseAfterMs = 1000; // longer than until()'s 200 ms step: the new key is stored while this poll waits
     stored = { server: server.url.origin, apiKey: "jp_live_old" };
     const loop = ensurePolling();
-    await until("the poll with the old key", () => polls.includes("jp_live_old"));
+    await until("the poll with the old key", 3000, () => polls.includes("jp_live_old"), pollsSoFar);
     stored = { ...stored, apiKey: "jp_live_new" }; // paired again while that poll waits for its 401
     void ensurePolling();
-    await until("a poll with the new key", () => polls.includes("jp_live_new"));
+    await until("a poll with the new key", 3000, () => polls.includes("jp_live_new"), pollsSoFar);
     stored = {};
     await loop;
   });
