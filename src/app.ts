@@ -1,11 +1,14 @@
 import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
 import { pairingRoutes } from "./modules/pairing/index";
-import { Elysia, t } from "elysia";
+import { Elysia, t, type AnyElysia } from "elysia";
+import { createBunRouteHandler } from "elysia/adapter/bun/compose";
+import type { InternalRoute } from "elysia/types";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
 import { databaseHealth } from "./db/query";
 import { apiReference } from "./http/api-reference";
+import { atHandRoutes } from "./http/at-hand";
 import { auth } from "./http/auth";
 import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
 import { bodyShape } from "./http/body-shape";
@@ -120,10 +123,10 @@ function healthCheck(deps: Deps): { check(): Promise<HealthBody>; now(): HealthB
  * often and it needs no key, rate limit or body, yet the hook chain cost more than the check (~30 µs of CPU a request
  * against ~17 µs for a bare Bun.serve answer). It does what the chain does for this route — echoes or makes
  * x-request-id, counts the request in the metrics, writes the access line — and sends anything unusual (a body
- * declared, a URL over the limit) through the app for the same answer `app.handle` gives. While the database's
+ * declared, a URL over the limit) to the route's own handler (`viaApp`) for the same answer the app gives. While the database's
  * healthy answer is reused it answers at once, with the text it made for that second.
  */
-function nativeHealth(deps: Deps, health: ReturnType<typeof healthCheck>, viaApp: (request: Request) => Promise<Response>) {
+function nativeHealth(deps: Deps, health: ReturnType<typeof healthCheck>, viaApp: (request: Request) => Response | Promise<Response>) {
   let made: { body: HealthBody; text: string } | undefined;
   const answer = (body: HealthBody, id: string, startedAt: number): Response => {
     const status = body.status === "ok" ? 200 : 503;
@@ -139,6 +142,17 @@ function nativeHealth(deps: Deps, health: ReturnType<typeof healthCheck>, viaApp
     const body = health.now();
     return body ? answer(body, id, startedAt) : health.check().then((fresh) => answer(fresh, id, startedAt));
   };
+}
+
+/**
+ * A route's handler as Bun's router calls it when the app listens (Elysia's own, built on first use, as Elysia
+ * builds it): where a route answered from Bun's router hands on a request it does not answer itself. Not
+ * app.handle, which finds the path in the URL from its 11th character on, and so misses it behind a short Host
+ * (`http://app/api/…`); Bun's router has matched the path already.
+ */
+function bunRouteHandler(app: AnyElysia, route: InternalRoute): (request: Request) => Response | Promise<Response> {
+  let compiled: ((request: Request) => Response | Promise<Response>) | undefined;
+  return (request) => (compiled ??= createBunRouteHandler(app, route))(request);
 }
 
 /**
@@ -178,13 +192,15 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const health = healthCheck(deps);
   // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
-  const app = new Elysia({
-    normalize: true,
-    encodeSchema: false,
-    // Routes Bun's router answers before the app's own (the listening server only; app.handle goes through the app).
-    serve: { routes: { "/healthz": { GET: (request: Request) => healthz(request) } } },
-  });
-  const healthz = nativeHealth(deps, health, (request) => app.handle(request));
+  // Routes Bun's router answers before the app's own (the listening server only; app.handle goes through the app):
+  // /healthz, and the routes answered at hand, added once every route is declared (routesForBun).
+  const serveRoutes: Record<string, { GET: (request: Request) => Response | Promise<Response> }> = {
+    "/healthz": { GET: (request: Request) => healthz(request) },
+  };
+  const app = new Elysia({ normalize: true, encodeSchema: false, serve: { routes: serveRoutes } });
+  // The /healthz route's own handler, for what nativeHealth hands on; set once the routes are declared (routesForBun).
+  let healthzRoute: ((request: Request) => Response | Promise<Response>) | undefined;
+  const healthz = nativeHealth(deps, health, (request) => healthzRoute!(request));
   const handleError = createErrorHandler(
     deps,
     allowedMethodsFrom(() => app.routes),
@@ -198,7 +214,17 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   };
   const callerOf = async (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(await authenticate(deps, presented)));
   const callerNow = (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(authenticateNow(deps, presented)));
-  return (
+  // Once every route is declared: what Bun's router takes over from the app (the routes answered at hand) and the
+  // route handlers those hand requests on to.
+  const routesForBun = <A extends AnyElysia>(built: A): A => {
+    healthzRoute = bunRouteHandler(built, built.routes.find((route) => route.method === "GET" && route.path === "/healthz")!);
+    Object.assign(
+      serveRoutes,
+      atHandRoutes(built.routes, deps, callerNow, (route) => bunRouteHandler(built, route)),
+    );
+    return built;
+  };
+  return routesForBun(
     app
       // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
       // context makes it parse cookies and query strings on every request.
@@ -307,6 +333,6 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
       .use(companionRoutes(deps))
       .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())
-      .use(mcpRoutes(deps, (request) => app.handle(request)))
+      .use(mcpRoutes(deps, (request) => app.handle(request))),
   );
 }

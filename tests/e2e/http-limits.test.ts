@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { createApp, HEALTH_CACHE_MS, listenOptions } from "../../src/app";
 import { loadConfig, type Config } from "../../src/config";
 import { closeDeps, createDeps } from "../../src/deps";
-import { systemClock } from "../../src/lib/clock";
+import { ManualClock, systemClock, type Clock } from "../../src/lib/clock";
 import { memoryLogger } from "../../src/lib/log";
 import * as accounts from "../../src/modules/accounts/service";
 import { MAX_REQUEST_HEAD_BYTES } from "../../src/http/request-context";
@@ -17,9 +17,9 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function serve(overrides: Partial<Config> = {}, log = memoryLogger()) {
+async function serve(overrides: Partial<Config> = {}, log = memoryLogger(), clock: Clock = systemClock) {
   const config: Config = { ...loadConfig({}), dbPath: ":memory:", host: "127.0.0.1", port: 0, ...overrides };
-  const { deps } = await createDeps(config, { clock: systemClock, log });
+  const { deps } = await createDeps(config, { clock, log });
   const app = createApp(deps);
   app.listen(listenOptions(config));
   const server = app.server!;
@@ -131,6 +131,72 @@ describe("HTTP limits on a listening server", () => {
     // Bun's router does not serve the slashed path (404); if it ever does, it must be refused with the route.
     const slashedBody = (await slashed.json()) as { error: string };
     expect(slashed.status === 429 || slashedBody.error.startsWith("No route for"), JSON.stringify(slashedBody)).toBe(true);
+  });
+
+  test("GET /api/v1/account, many requests at once (answered at hand or by the app): one answer, each request counted, logged and timed once", async () => {
+    const log = memoryLogger("info");
+    // A clock standing mid-minute, so every request falls in one rate-limit window.
+    const { deps, base, apiKey } = await serve({}, log, new ManualClock(Date.UTC(2026, 0, 15, 12, 0, 30)));
+    const url = `${base}/api/v1/account`;
+    const first = await fetch(url, { headers: { "x-api-key": apiKey } });
+    expect(first.status).toBe(200);
+    const body = await first.text();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(url, { headers: { "x-api-key": apiKey, "x-request-id": `burst-${i}` } }).then(async (res) => ({
+          status: res.status,
+          body: await res.text(),
+          contentType: res.headers.get("content-type"),
+          id: res.headers.get("x-request-id"),
+          limit: res.headers.get("x-ratelimit-limit"),
+          remaining: Number(res.headers.get("x-ratelimit-remaining")),
+        })),
+      ),
+    );
+    for (const [i, a] of answers.entries()) {
+      expect(a).toMatchObject({
+        status: 200,
+        body,
+        contentType: first.headers.get("content-type"),
+        id: `burst-${i}`,
+        limit: first.headers.get("x-ratelimit-limit"),
+      });
+    }
+    // 120 a minute: the first request left 119, and the 40 after it each took one place, none twice.
+    expect(answers.map((a) => a.remaining).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => 79 + i));
+    const head = await fetch(url, { method: "HEAD", headers: { "x-api-key": apiKey } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("x-ratelimit-remaining")).toBe("78");
+    const lines = log.records().filter((r) => r.msg === "request" && r.path === "/api/v1/account");
+    expect(
+      lines
+        .filter((r) => String(r.reqId).startsWith("burst-"))
+        .map((r) => r.reqId)
+        .sort(),
+    ).toEqual(answers.map((a) => a.id).sort());
+    expect(lines).toHaveLength(42);
+    const metrics = await deps.metrics.render();
+    expect(metrics).toMatch(/jobpilot_http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/account",status="200"\} 41\b/);
+    expect(metrics).toMatch(/jobpilot_http_request_duration_seconds_count\{method="HEAD",route="\/api\/v1\/account",status="200"\} 1\b/);
+  });
+
+  test("a Host of a few letters (a proxy's name for the service) reaches the routes Bun's router serves, answered at hand or not", async () => {
+    const { port, apiKey, config } = await serve();
+    const get = (target: string, host: string) =>
+      rawRequest(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nx-api-key: ${apiKey}\r\nconnection: close\r\n\r\n`);
+    for (const host of ["x", "app", "127.0.0.1:8080"]) {
+      // The first request for the account is handed on (the key is not in memory yet) to the route's own handler.
+      for (const target of ["/api/v1/account", "/api/v1/feeds?x=1"]) {
+        const res = await get(target, host);
+        expect(res.status, `${host} ${target}: ${res.body}`).toBe(200);
+      }
+      // What /healthz does not answer itself (a declared body) is handed on the same way.
+      const declared = await rawRequest(
+        port,
+        `GET /healthz HTTP/1.1\r\nHost: ${host}\r\ncontent-length: ${config.maxBodyBytes + 1}\r\nconnection: close\r\n\r\n`,
+      );
+      expect(declared.status, `${host} /healthz: ${declared.body}`).toBe(413);
+    }
   });
 
   test("a body over the limit gets the JSON 413 at any size, declared or chunked, and the server keeps serving", async () => {

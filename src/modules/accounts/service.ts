@@ -39,17 +39,18 @@ export interface AuthContext {
   rateLimitOverrides: Record<string, number> | null;
 }
 
+/** In the schema's order: GET /api/v1/account answered at hand sends it as it is, the app in the schema's order. */
 function toAccountView(row: repo.AccountRow): AccountView {
   return {
     id: row.id,
     name: row.name,
     kind: row.kind,
     credits: row.creditsBalance - row.creditsHeld,
+    creditsHeld: row.creditsHeld,
+    marketplaceDriver: row.marketplaceDriver,
     rateLimitMultiplier: row.rateLimitMultiplier,
     rateLimitOverrides: row.rateLimitOverrides ?? {},
     aiScoringAllowance: row.aiScoringAllowance,
-    creditsHeld: row.creditsHeld,
-    marketplaceDriver: row.marketplaceDriver,
     maxFeeds: row.maxFeeds,
     maxApiKeys: row.maxApiKeys,
     maxPromptChars: row.maxPromptChars,
@@ -167,12 +168,18 @@ type WhoAmIView = { account: AccountView; key: { id: string; label: string | nul
  * request an allocation and a turn of the microtask queue.
  */
 export function whoAmI(deps: AccountsDeps, auth: AuthContext): WhoAmIView | Promise<WhoAmIView> {
-  const cached = repo.findAccountNow(deps.db, auth.accountId);
-  if (cached) return whoAmIView(cached, auth);
+  const cached = whoAmINow(deps, auth);
+  if (cached) return cached;
   return repo.findAccountCached(deps.db, auth.accountId).then((account) => {
     if (!account) throw notFound("Account not found");
     return whoAmIView(account, auth);
   });
+}
+
+/** whoAmI's answer while the account is in the read cache, else undefined (the route's answer at hand). */
+export function whoAmINow(deps: AccountsDeps, auth: AuthContext): WhoAmIView | undefined {
+  const cached = repo.findAccountNow(deps.db, auth.accountId);
+  return cached && whoAmIView(cached, auth);
 }
 
 function whoAmIView(account: repo.AccountRow, auth: AuthContext): WhoAmIView {
