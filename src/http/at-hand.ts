@@ -12,7 +12,7 @@ export type AtHand = (caller: Caller) => object | undefined;
 
 /**
  * The `atHand` route option. Only declares: the value stays in the route's hooks, where atHandRoutes reads it.
- * The route's handler stays the answer for everything else (app.handle, HEAD, a cache miss, any error).
+ * The route's handler stays the answer for everything else (app.handle, a cache miss, any answer but a 200).
  */
 export const answerAtHand = new Elysia({ name: "answer-at-hand" }).macro({
   atHand: (_answer: AtHand) => ({}),
@@ -26,17 +26,17 @@ type BunRouteHandler = (request: Request) => Response | Promise<Response>;
 /**
  * Handlers for Bun's router (the listening server only) for every route that declares `atHand`: an
  * authenticated GET whose answer is in memory is answered in one synchronous step, without the app's
- * per-request path (its hooks, context, response check and promises cost an API request about a quarter of
- * its CPU). The step does what that path does for such a request and in the same terms: the key is checked by
+ * per-request path (its hooks, context, response check and promises cost an API request about a fifth of its
+ * CPU). The step does what that path does for such a request and in the same terms: the key is checked by
  * `callerNow` (the auth plugin's own check), the request is counted against the route's rate-limit bucket
  * (RateLimiter.checkNow, as the rate-limit plugin counts it), and the response carries the same body and headers
  * (x-request-id echoed or made, X-RateLimit-*), is counted in the metrics under the route's pattern and writes
  * the same access line.
  *
  * Anything else goes untouched to the route's own handler (`viaApp(route)`: Elysia's, as Bun's router would call
- * it without this), which answers as it always does: a body or an overlong
- * URL, a missing, unknown or revoked key, a key or answer not in memory, a refusal (a refused request counts
- * nothing, so the app's own check refuses it the same way). Only a 200 is ever answered here.
+ * it without this), which answers as it always does: a body or an overlong URL, a missing, unknown or revoked
+ * key, a key or answer not in memory, a refusal (a refused request counts nothing, so the app's own check
+ * refuses it the same way). Only a 200 is ever answered here.
  *
  * Only a plain `/api` GET without path parameters qualifies, under a policy that adds no headers and takes
  * the key only from `x-api-key`; a route declaring `atHand` otherwise is a mistake caught at start.
