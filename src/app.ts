@@ -14,7 +14,7 @@ import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
 import { bodyShape } from "./http/body-shape";
 import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
-import { accessLine, isPlainRequest, requestContext, requestIdOf } from "./http/request-context";
+import { isPlainRequest, recordAnswer, requestContext, requestIdOf } from "./http/request-context";
 import { resolveRoutePolicy } from "./http/route-policy";
 import { authenticate, authenticateNow } from "./modules/accounts/service";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
@@ -131,8 +131,7 @@ function nativeHealth(deps: Deps, health: ReturnType<typeof healthCheck>, viaApp
   const answer = (body: HealthBody, id: string, startedAt: number): Response => {
     const status = body.status === "ok" ? 200 : 503;
     if (made?.body !== body) made = { body, text: JSON.stringify(body) };
-    if (deps.metrics.isEnabled) deps.metrics.observeRequest("GET", "/healthz", status, (performance.now() - startedAt) / 1000);
-    if (deps.log.isEnabled("info")) accessLine(deps, "GET", { id, startedAt, path: "/healthz" }, status);
+    recordAnswer(deps, "GET", "/healthz", status, id, startedAt);
     return new Response(made.text, { status, headers: { "content-type": "application/json;charset=utf-8", "x-request-id": id } });
   };
   return (request: Request): Response | Promise<Response> => {

@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import type { Caller } from "./context";
-import { accessLine, isPlainRequest, requestIdOf } from "./request-context";
+import { writeRateLimitHeaders } from "./rate-limit";
+import { isPlainRequest, recordAnswer, requestIdOf } from "./request-context";
 import type { PolicyRoute, RoutePolicy } from "./route-policy";
 
 /**
@@ -71,7 +72,7 @@ function answerer(
   callerNow: (presented: string | null) => Caller | null | undefined,
   viaApp: BunRouteHandler,
 ): BunRouteHandler {
-  const { rateLimiter, metrics, log } = deps;
+  const { rateLimiter } = deps;
   return (request) => {
     if (!isPlainRequest(request)) return viaApp(request);
     const startedAt = performance.now();
@@ -85,16 +86,9 @@ function answerer(
     if (!decision?.allowed) return viaApp(request);
     const id = requestIdOf(request);
     // Bun's router serves HEAD with the GET handler; it is counted and logged under its own method, as the app does.
-    if (metrics.isEnabled) metrics.observeRequest(request.method, route, 200, (performance.now() - startedAt) / 1000);
-    if (log.isEnabled("info")) accessLine({ log }, request.method, { id, startedAt, path: route, auth: caller }, 200);
-    return new Response(JSON.stringify(body), {
-      headers: {
-        "content-type": "application/json;charset=utf-8",
-        "x-request-id": id,
-        "x-ratelimit-limit": String(decision.limit),
-        "x-ratelimit-remaining": String(decision.remaining),
-        "x-ratelimit-reset": String(decision.resetTs),
-      },
-    });
+    recordAnswer(deps, request.method, route, 200, id, startedAt, caller);
+    const headers: Record<string, string> = { "content-type": "application/json;charset=utf-8", "x-request-id": id };
+    writeRateLimitHeaders(headers, decision);
+    return new Response(JSON.stringify(body), { headers });
   };
 }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
 import { getRequestState } from "./context";
+import type { LimitDecision } from "./rate-limiter";
 
 /**
  * Meters every authenticated /api request against the bucket its route's
@@ -18,11 +19,16 @@ export function rateLimit(deps: Deps) {
     const bucket = state.policy?.rateLimit ?? "default";
     const limits = deps.rateLimiter.limitsFor(bucket, auth.rateLimitMultiplier, auth.rateLimitOverrides);
     const decision = deps.rateLimiter.checkNow(auth.keyId, bucket, limits) ?? (await deps.rateLimiter.check(auth.keyId, bucket, limits));
-    set.headers["x-ratelimit-limit"] = String(decision.limit);
-    set.headers["x-ratelimit-remaining"] = String(decision.remaining);
-    set.headers["x-ratelimit-reset"] = String(decision.resetTs);
+    writeRateLimitHeaders(set.headers, decision);
     if (!decision.allowed) {
       throw new AppError("rate_limited", `Rate limit exceeded; retry in ${decision.retryAfterS} s`, {}, { "retry-after": String(decision.retryAfterS) });
     }
   });
+}
+
+/** The X-RateLimit-* headers of a decision, written into a response's headers (here, and on routes answered at hand). */
+export function writeRateLimitHeaders(headers: Record<string, string | number>, decision: LimitDecision): void {
+  headers["x-ratelimit-limit"] = String(decision.limit);
+  headers["x-ratelimit-remaining"] = String(decision.remaining);
+  headers["x-ratelimit-reset"] = String(decision.resetTs);
 }

@@ -76,6 +76,23 @@ export const targetLength = (url: string) => url.length - url.indexOf("/", url.i
 /** Whether a request can skip the checks above: its URL within the limit and no body declared (a GET or HEAD as probes send them). */
 export const isPlainRequest = (request: Request) => !request.headers.has("content-length") && targetLength(request.url) <= MAX_URL_BYTES;
 
+/**
+ * What the request-wide plugins record for a request answered from Bun's router without them (/healthz, routes
+ * answered at hand): the metrics observation under the route's pattern and, at info, the access line.
+ */
+export function recordAnswer(
+  deps: Pick<Deps, "metrics" | "log">,
+  method: string,
+  route: string,
+  status: number,
+  id: string,
+  startedAt: number,
+  auth?: RequestState["auth"],
+): void {
+  if (deps.metrics.isEnabled) deps.metrics.observeRequest(method, route, status, (performance.now() - startedAt) / 1000);
+  if (deps.log.isEnabled("info")) accessLine(deps, method, { id, startedAt, path: route, auth }, status);
+}
+
 /** The access-log line of one request (at info). */
 export function accessLine(deps: Pick<Deps, "log">, method: string, state: RequestState | undefined, status: number): void {
   deps.log.info("request", {
