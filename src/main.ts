@@ -70,6 +70,7 @@ const result = await runCli(process.argv.slice(2), {
   stderr: (text) => void process.stderr.write(text),
   stdin: () => Bun.stdin.stream(),
   stderrIsTTY: process.stderr.isTTY === true,
+  stdoutIsTTY: process.stdout.isTTY === true,
   program,
   uid: process.getuid?.(),
 });

@@ -49,9 +49,11 @@ describe("README", () => {
   test("documents every setting and the two first commands", async () => {
     const readme = await Bun.file(new URL("../README.md", import.meta.url)).text();
     for (const s of Object.values(SETTINGS)) expect(readme, s.env).toContain(`| \`${s.env}\` |`);
-    const first = readme.split("\n").filter((l) => l.startsWith("npm install -g bun"));
-    expect(first).toHaveLength(2);
-    expect(first[0]).toContain("bun run start");
-    expect(first[1]).toContain("bun test");
+    // The first sh block: the line that runs the service (runtime dependencies only), then the one for developers.
+    const block = /```sh\n([\s\S]*?)\n```/.exec(readme)![1]!.split("\n");
+    expect(block).toHaveLength(2);
+    for (const line of block) expect(line.startsWith("command -v bun >/dev/null || npm install -g bun && bun install ")).toBe(true);
+    expect(block[0]).toContain("bun install --production --frozen-lockfile && bun run start");
+    expect(block[1]).toContain("bun install --frozen-lockfile && bun test");
   });
 });

@@ -10,6 +10,8 @@ export interface CliIO {
   stdin?: () => ReadableStream<Uint8Array>;
   /** True when standard error is a terminal: long commands then redraw one progress bar instead of printing progress lines. */
   stderrIsTTY?: boolean;
+  /** True when standard output is a terminal: LOG_FORMAT=auto then writes readable lines instead of JSON. */
+  stdoutIsTTY?: boolean;
   /** The command line that starts this program (absolute paths): the executable, or bun and the entry script when run from source. A service unit's ExecStart is built from it. */
   program?: string[];
   /** The user id the command runs as (`service install --system` needs root). */

@@ -1,13 +1,17 @@
 import { closeDeps, createDeps, type Deps } from "../deps";
 import type { MigrateResult } from "../db/migrate";
 import { systemClock } from "../lib/clock";
-import { createLogger } from "../lib/log";
+import { createLogger, resolveLogFormat } from "../lib/log";
 import type { CommandContext } from "./command";
 
 /** Opens the configured database (migrating it), runs fn, and always closes it. Logs go to stderr so stdout stays clean for --json. */
 export async function withDeps<T>(ctx: CommandContext, fn: (deps: Deps, migrations: MigrateResult) => T | Promise<T>): Promise<T> {
   const config = ctx.config();
-  const log = createLogger({ level: config.logLevel === "debug" ? "debug" : "warn", format: config.logFormat, write: ctx.io.stderr });
+  const log = createLogger({
+    level: config.logLevel === "debug" ? "debug" : "warn",
+    format: resolveLogFormat(config.logFormat, ctx.io.stderrIsTTY === true),
+    write: ctx.io.stderr,
+  });
   const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
   try {
     return await fn(deps, migrations);

@@ -3,7 +3,7 @@ import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { createApp } from "../app";
 import { closeDeps, createDeps, databaseLabel, flushUsage, VERSION } from "../deps";
 import { systemClock } from "../lib/clock";
-import { createLogger } from "../lib/log";
+import { createLogger, resolveLogFormat } from "../lib/log";
 import { accountCaller, authenticate } from "../modules/accounts/service";
 import type { ApiConnection } from "../modules/mcp/server";
 import { Loop } from "../worker/loop";
@@ -46,7 +46,11 @@ async function directBackend(ctx: CommandContext): Promise<Backend> {
   if (accountId && config.serverApiKey) throw new UsageError("give --account or JOBPILOT_API_KEY, not both");
   if (!accountId && !config.serverApiKey) throw new UsageError("say which account to act for: --account ID, or JOBPILOT_API_KEY set to one of its keys");
   // Logs go to stderr: stdout carries nothing but protocol messages.
-  const log = createLogger({ level: config.logLevel === "debug" ? "debug" : "warn", format: config.logFormat, write: ctx.io.stderr });
+  const log = createLogger({
+    level: config.logLevel === "debug" ? "debug" : "warn",
+    format: resolveLogFormat(config.logFormat, ctx.io.stderrIsTTY === true),
+    write: ctx.io.stderr,
+  });
   const { deps } = await createDeps(config, { clock: systemClock, log });
   try {
     let apiKey = config.serverApiKey;

@@ -8,7 +8,7 @@
  * saved. There the setting is required for channels (serve warns at start,
  * and saving a channel answers 503 naming it until it is set).
  */
-import { chmodSync, closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Config } from "../config";
 import type { Logger } from "../lib/log";
@@ -45,6 +45,9 @@ export function resolveSecretKey(config: Pick<Config, "secretKey" | "databaseUrl
 function readOrCreateKeyFile(path: string, log: Logger): string {
   let fd: number;
   try {
+    // The key is resolved before the database is opened, so on a fresh clone or in an empty directory its folder
+    // does not exist yet; made private (0700) as the database's own folder is.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Created with 0600 in one step: the key is never readable by others, not even for a moment.
     fd = openSync(path, "wx", 0o600);
   } catch (err) {

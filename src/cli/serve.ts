@@ -1,7 +1,7 @@
 import { createApp, listenOptions } from "../app";
 import { closeDeps, createDeps, databaseLabel, flushUsage } from "../deps";
 import { systemClock } from "../lib/clock";
-import { createLogger } from "../lib/log";
+import { createLogger, resolveLogFormat } from "../lib/log";
 import { bootstrapFirstAccount } from "../modules/accounts/service";
 import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
@@ -46,7 +46,7 @@ export const serveCommand: Command = {
   async run(ctx): Promise<Running> {
     const config = ctx.config();
     if (config.backupCron) checkCronPattern(SETTINGS.backupCron.env, config.backupCron);
-    const log = createLogger({ level: config.logLevel, format: config.logFormat, write: ctx.io.stdout });
+    const log = createLogger({ level: config.logLevel, format: resolveLogFormat(config.logFormat, ctx.io.stdoutIsTTY === true), write: ctx.io.stdout });
     const { deps, migrations } = await createDeps(config, { clock: systemClock, log, secretKey: resolveSecretKey(config, log) });
     if (migrations.applied.length) log.info("migrations applied", { applied: migrations.applied });
     let sources: ReturnType<typeof configuredSources>;

@@ -13,6 +13,7 @@
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createPrivateFile } from "../lib/private-file";
 
 export class BackupError extends Error {}
 
@@ -121,12 +122,14 @@ export async function backupSqlite(opts: BackupOptions): Promise<BackupResult> {
   if (!existsSync(opts.dbPath)) throw new BackupError(`no SQLite database at ${opts.dbPath}: set --db or JOBPILOT_DB to the file to back up`);
   const dir = resolve(opts.dir);
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
     throw new BackupError(`cannot create the backup directory ${dir}: ${(err as Error).message}`);
   }
   const partial = join(dir, `.${backupFileName(opts.nowMs)}.${crypto.randomUUID().slice(0, 8)}.partial`);
   try {
+    // VACUUM INTO writes into an empty file it is given, keeping its mode: a backup is as private as the database.
+    createPrivateFile(partial);
     await vacuumInto(resolve(opts.dbPath), partial, opts);
     fsyncPath(partial);
     let path = "";

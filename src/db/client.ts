@@ -1,8 +1,7 @@
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema";
+import { createPrivateFile } from "../lib/private-file";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
@@ -286,7 +285,7 @@ export interface OpenOptions {
  */
 export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   const isMemory = path === ":memory:";
-  if (!isMemory) mkdirSync(dirname(path), { recursive: true });
+  if (!isMemory) createPrivateFile(path);
   const sqlite = new Database(path, { create: true });
   sqlite.run(`PRAGMA busy_timeout = ${opts.busyTimeoutMs ?? 5000}`);
   if (!isMemory) sqlite.run("PRAGMA journal_mode = WAL");

@@ -16,7 +16,7 @@
  *    files of the path are removed: they belonged to the replaced file.
  */
 import { Database } from "bun:sqlite";
-import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fsyncPath } from "./backup";
 import { migrationState } from "./migrate";
@@ -126,8 +126,10 @@ export function restoreSqlite(opts: RestoreOptions): RestoreResult {
   const staged = join(dir, `.${basename(dbPath)}.restore-${crypto.randomUUID().slice(0, 8)}`);
   try {
     try {
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       copyFileSync(backupPath, staged);
+      // The restored database is private whatever mode the backup file was given.
+      chmodSync(staged, 0o600);
     } catch (err) {
       throw new RestoreError(`cannot copy ${opts.backupPath} beside the database: ${(err as Error).message}`);
     }

@@ -93,9 +93,12 @@ export function recordAnswer(
   if (deps.log.isEnabled("info")) accessLine(deps, method, { id, startedAt, path: route, auth }, status);
 }
 
-/** The access-log line of one request (at info). */
+/**
+ * The access-log line of one request: at info, except a 304, which is at debug. The dashboard's inbox asks every
+ * few seconds whether anything changed, and a line per "nothing changed" buried the start banner and its key.
+ */
 export function accessLine(deps: Pick<Deps, "log">, method: string, state: RequestState | undefined, status: number): void {
-  deps.log.info("request", {
+  deps.log[status === 304 ? "debug" : "info"]("request", {
     reqId: state?.id,
     method,
     path: state ? redactPath(state.path) : undefined,

@@ -3,6 +3,11 @@ import { iso } from "./time";
 export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type LogFormat = "json" | "pretty";
+
+/** LOG_FORMAT's `auto`: a person at a terminal reads lines, anything else (a service, a pipe) gets JSON. */
+export function resolveLogFormat(setting: LogFormat | "auto", isTerminal: boolean): LogFormat {
+  return setting === "auto" ? (isTerminal ? "pretty" : "json") : setting;
+}
 export type LogFields = Record<string, unknown>;
 
 export interface Logger {

@@ -60,9 +60,9 @@ export const SERVER_SETTINGS = {
   logFormat: {
     env: "LOG_FORMAT",
     flag: undefined,
-    schema: T.Union([T.Literal("json"), T.Literal("pretty")]),
-    default: "json",
-    doc: "json (one object per line) or pretty.",
+    schema: T.Union([T.Literal("auto"), T.Literal("json"), T.Literal("pretty")]),
+    default: "auto",
+    doc: "json (one object per line), pretty (a readable line), or auto: pretty when standard output is a terminal, json otherwise (a service, a pipe, a log shipper).",
   },
   sqliteSynchronous: {
     env: "JOBPILOT_SQLITE_SYNCHRONOUS",

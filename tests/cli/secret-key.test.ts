@@ -36,6 +36,16 @@ describe("the secret key for stored channel secrets", () => {
     expect(again.lines).toEqual([]);
   });
 
+  test("in a directory that does not exist yet (a fresh clone, an empty directory): the folder is made 0700, the key 0600", () => {
+    const root = dbPath();
+    const db = join(root, "..", "data", "jobpilot.db");
+    const key = resolveSecretKey(settings(db), memoryLogger());
+    const file = join(root, "..", "data", SECRET_KEY_FILE);
+    expect(readFileSync(file, "utf8").trim()).toBe(key!);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(join(root, "..", "data")).mode & 0o777).toBe(0o700);
+  });
+
   test("the setting wins (no file is made; a file already there is named in a warning); a broken or readable file is reported", () => {
     const db = dbPath();
     const log = memoryLogger();

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { memoryLogger, resolveLogFormat } from "../../src/lib/log";
 import { redactPath } from "../../src/lib/redact";
+import { accessLine } from "../../src/http/request-context";
 import { createSignInLink } from "../../src/modules/dashboard/service";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { form, openSignInForm } from "../helpers/dashboard";
@@ -41,6 +43,26 @@ describe("access log", () => {
       "/api/v1/feeds/0193a7b2-6c1d-7e5f-8a9b-0c1d2e3f4a5b",
     ]);
     expect(t.log.lines.join("")).not.toContain(apiKey);
+  });
+});
+
+describe("what an interactive start shows", () => {
+  test("a 304 (the inbox asking whether anything changed) is logged at debug, every other answer at info", () => {
+    const state = { id: "r1", startedAt: performance.now(), path: "/dashboard/inbox/new" };
+    const info = memoryLogger("info");
+    accessLine({ log: info }, "GET", state, 304);
+    accessLine({ log: info }, "GET", state, 200);
+    expect(info.records().map((r) => [r.level, r.status])).toEqual([["info", 200]]);
+    const debug = memoryLogger("debug");
+    accessLine({ log: debug }, "GET", state, 304);
+    expect(debug.records().map((r) => [r.level, r.status])).toEqual([["debug", 304]]);
+  });
+
+  test("LOG_FORMAT=auto (the default) writes readable lines to a terminal and JSON anywhere else", () => {
+    expect(resolveLogFormat("auto", true)).toBe("pretty");
+    expect(resolveLogFormat("auto", false)).toBe("json");
+    expect(resolveLogFormat("json", true)).toBe("json");
+    expect(resolveLogFormat("pretty", false)).toBe("pretty");
   });
 });
 
