@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { parseHTML } from "linkedom";
 import { type DomDocument, extractJobs, readApplyForm } from "../extension/src/adapter";
 import { readFreelancers } from "../extension/src/apply";
+import { revokeKey } from "../src/modules/accounts/service";
 import { normalizeJob } from "../src/modules/jobs/normalize";
 import { createTestApp, show, type TestApp } from "./helpers/app";
 
@@ -15,15 +16,33 @@ afterEach(async () => {
   t = undefined;
 });
 
+const LOGIN = "/sandbox/site/ab/account-security/login";
+
+/** The login form as a browser is given it: its double-submit cookie and the token in its hidden field. */
+async function loginForm(app: TestApp): Promise<{ cookie: string; csrf: string }> {
+  const page = await app.request("GET", LOGIN);
+  const cookie = /sbx_login=[^;]+/.exec(page.headers.get("set-cookie") ?? "")?.[0];
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
+  expect(cookie, show(page)).toBeDefined();
+  expect(csrf, show(page)).toBeDefined();
+  return { cookie: cookie!, csrf: csrf! };
+}
+
+/** Posts the login form with `password`, as a browser that was given the form does (or, with `extra`, does not). */
+async function postLogin(app: TestApp, password: string, extra: { headers?: Record<string, string>; csrf?: string; redir?: string } = {}) {
+  const form = await loginForm(app);
+  return app.request("POST", LOGIN, {
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: form.cookie, "sec-fetch-site": "same-origin", ...extra.headers },
+    body: new URLSearchParams({ username: "me", password, redir: extra.redir ?? "/sandbox/site/nx/search/jobs/", csrf: extra.csrf ?? form.csrf }).toString(),
+  });
+}
+
 /** A test app whose sandbox posts a job a minute, and a signed-in browser's cookie for a new account. */
 async function signedIn() {
   t = await createTestApp({ config: { sandboxJobsPerMinute: 1, adminToken: "admin-token" } });
   t.clock.set(Date.UTC(2026, 5, 1, 12, 0, 0));
   const acc = await t.account();
-  const res = await t.request("POST", "/sandbox/site/ab/account-security/login", {
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ username: "me", password: acc.apiKey, redir: "/sandbox/site/nx/search/jobs/" }).toString(),
-  });
+  const res = await postLogin(t, acc.apiKey);
   expect(res.status, show(res)).toBe(303);
   expect(res.headers.get("location")).toBe("/sandbox/site/nx/search/jobs/");
   const cookie = /sbx_session=[^;]+/.exec(res.headers.get("set-cookie") ?? "")?.[0];
@@ -39,12 +58,38 @@ describe("sandbox marketplace website", () => {
     expect(res.headers.get("location")).toBe("/sandbox/site/ab/account-security/login?redir=%2Fsandbox%2Fsite%2Fnx%2Fsearch%2Fjobs%2F%3Fq%3Dreact");
     const login = await t.request("GET", res.headers.get("location")!);
     expect(extractJobs(dom(login.text), `${SITE}/ab/account-security/login`, [ORIGIN], 0).kind).toBe("login");
-    const wrong = await t.request("POST", "/sandbox/site/ab/account-security/login", {
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: "username=x&password=jp_live_nope&redir=https%3A%2F%2Fevil.example%2F",
-    });
+    const wrong = await postLogin(t, "jp_live_nope", { redir: "https://evil.example/" });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("set-cookie")).toBeNull();
+  });
+
+  test("login CSRF: a cross-site post, or one without the form's token, opens no session even with a valid key", async () => {
+    t = await createTestApp();
+    const acc = await t.account();
+    const attempts = [
+      await postLogin(t, acc.apiKey, { headers: { "sec-fetch-site": "cross-site" } }),
+      await postLogin(t, acc.apiKey, { headers: { "sec-fetch-site": "same-site" } }),
+      await postLogin(t, acc.apiKey, { csrf: "A".repeat(43) }),
+      await postLogin(t, acc.apiKey, { csrf: "" }),
+      await t.request("POST", LOGIN, {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username: "me", password: acc.apiKey, redir: "/sandbox/site/nx/search/jobs/" }).toString(),
+      }),
+    ];
+    for (const res of attempts) {
+      expect(res.status, show(res)).toBe(403);
+      expect(res.headers.get("set-cookie") ?? "").not.toContain("sbx_session=");
+      expect(res.text).toContain("did not come from this site");
+    }
+  });
+
+  test("the session ends when the key it signed in with is revoked", async () => {
+    const { app, acc, cookie } = await signedIn();
+    expect((await app.request("GET", "/sandbox/site/nx/search/jobs/", { headers: { cookie } })).status).toBe(200);
+    await revokeKey(app.deps, acc.keyId);
+    const after = await app.request("GET", "/sandbox/site/nx/search/jobs/", { headers: { cookie } });
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toStartWith(LOGIN);
   });
 
   test("the search page lists ten jobs the adapter reads into documents the normaliser accepts", async () => {

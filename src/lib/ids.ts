@@ -24,3 +24,8 @@ export function requestId(): string {
  */
 export const CIPHERTEXT_RE = /^~[A-Za-z0-9_-]{1,100}$/;
 export const CIPHERTEXT_RULE = "a job ciphertext: ~ followed by letters, digits, _ or - (URL-encode ~ as %7E)";
+
+/** 32 random bytes, base64url (43 characters): session and form tokens. */
+export function randomToken(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+}

@@ -318,6 +318,12 @@ export async function setAiScoringAllowance(deps: AccountsDeps, accountId: strin
   return toAccountView(row);
 }
 
+/** Whether the key `keyId` of account `accountId` still works (not revoked): sessions opened with a key end with it. */
+export async function isKeyActive(deps: Pick<AccountsDeps, "db">, accountId: string, keyId: string): Promise<boolean> {
+  const key = await repo.findKey(deps.db, keyId);
+  return key !== undefined && key.accountId === accountId && key.revokedAtTs === null;
+}
+
 /**
  * Resolves a presented key. Malformed keys (bad shape or checksum) are refused
  * without a database read; the lookup is by SHA-256 in a unique index, so the

@@ -4,11 +4,13 @@ import type { Deps } from "../../deps";
 import { AppError, validationDetails } from "../../errors";
 import type { RoutePolicy } from "../../http/route-policy";
 import { MAX_OFFSET } from "../../http/schemas";
-import { sameSecret } from "../../lib/same-secret";
+import { isForeignSignIn as isForeignSignInForm, isHttps, readCookie, signInFormToken } from "../../http/form-guard";
 import type { Html } from "./html";
 import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_COOKIE, type DashboardSession } from "./model";
 import * as dashboard from "./service";
 import * as views from "./views";
+
+export { readCookie };
 
 /**
  * What every dashboard page handler shares: page and redirect responses with
@@ -53,21 +55,6 @@ export function redirect(set: ResponseState, location: string): string {
   return "";
 }
 
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** Secure only over https, or the cookie would never come back on a plain-http localhost install. */
-function isHttps(request: Request): boolean {
-  return request.url.startsWith("https:") || request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
-}
-
 export function setSessionCookie(set: ResponseState, request: Request, token: string): void {
   const secure = isHttps(request) ? "; Secure" : "";
   set.headers["set-cookie"] = `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`;
@@ -78,39 +65,13 @@ export function clearSessionCookie(set: ResponseState, request: Request): void {
   set.headers["set-cookie"] = `${SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}; Max-Age=0${secure}`;
 }
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
 /**
- * The pre-session token for a sign-in form (the key form or a link's button):
- * the one this browser already holds, so two open tabs both work, or a new one
- * set as a cookie. The form carries it back in a hidden field.
+ * The pre-session token for a sign-in form (the key form or a link's button), and the login-CSRF check of its
+ * POST (http/form-guard.ts).
  */
-export function signInToken(request: Request, set: ResponseState): string {
-  const held = readCookie(request, SIGN_IN_COOKIE);
-  if (held && TOKEN_SHAPE.test(held)) return held;
-  const token = dashboard.newToken();
-  const secure = isHttps(request) ? "; Secure" : "";
-  set.headers["set-cookie"] = `${SIGN_IN_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=${DASHBOARD_PATH}${secure}`;
-  return token;
-}
+export const signInToken = (request: Request, set: ResponseState): string => signInFormToken(request, set, SIGN_IN_COOKIE, DASHBOARD_PATH);
 
-/**
- * Login CSRF: another site's page could post the sign-in form (or a link's
- * button) with the attacker's key, and the victim would then work inside the
- * attacker's account. A sign-in POST must carry the token of a form this
- * browser was given (double submit: the SameSite=Strict cookie and the field
- * match, which a page on another site can neither read nor send), and a
- * browser that says the POST came from another site is refused outright.
- * The Origin header is not used: under our no-referrer policy browsers send
- * `Origin: null` even for our own forms.
- */
-export function isForeignSignIn(request: Request, body: unknown): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site !== null && site !== "same-origin" && site !== "none") return true;
-  const held = readCookie(request, SIGN_IN_COOKIE);
-  const presented = field(body, "csrf");
-  return !held || !presented || !sameSecret(held, presented);
-}
+export const isForeignSignIn = (request: Request, body: unknown): boolean => isForeignSignInForm(request, field(body, "csrf"), SIGN_IN_COOKIE);
 
 export const FOREIGN_SIGN_IN = "This sign-in form did not come from this dashboard, or it has expired. Nothing was changed; sign in again below.";
 

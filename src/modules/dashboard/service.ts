@@ -1,3 +1,4 @@
+import { randomToken } from "../../lib/ids";
 import { sameSecret } from "../../lib/same-secret";
 import { sha256Hex } from "../../lib/hash";
 import type { Db } from "../../db/client";
@@ -16,9 +17,7 @@ export interface DashboardDeps {
 }
 
 /** 32 random bytes, base64url: the secret a browser or a sign-in link carries. */
-export function newToken(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-}
+export const newToken = randomToken;
 
 /** Tokens are stored only as this hash, so a copy of the database opens no sessions. */
 function hashToken(token: string): string {

@@ -13,7 +13,8 @@
 import { Elysia } from "elysia";
 import type { RoutePolicy } from "../../../http/route-policy";
 import { newId } from "../../../lib/ids";
-import { authenticate } from "../../../modules/accounts/service";
+import { authenticate, isKeyActive } from "../../../modules/accounts/service";
+import { isForeignSignIn, readCookie, signInFormToken } from "../../../http/form-guard";
 import { normalizeJob } from "../../../modules/jobs/normalize";
 import type { SubmitRequest } from "../../driver";
 import { accountKind, budgetOfDocument, listFreelancers, receiveSubmission, type SandboxDeps } from "../driver";
@@ -24,6 +25,8 @@ import { SITE_COOKIE, siteSigner } from "./session";
 import * as views from "./views";
 
 export const SITE_PATH = "/sandbox/site";
+/** The login form's double-submit token (http/form-guard.ts). */
+const LOGIN_COOKIE = "sbx_login";
 
 export interface SiteDeps extends SandboxDeps {
   config: SandboxDeps["config"] & { sandboxSeed: number; sandboxJobsPerMinute: number; secretKey: string | null };
@@ -54,14 +57,6 @@ function redirectTo(set: Set, location: string): string {
   return "";
 }
 
-function readCookie(request: Request, name: string): string | undefined {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 const field = (body: unknown, name: string): string => {
   const v = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
   return typeof v === "string" ? v : "";
@@ -76,12 +71,15 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
   const signer = siteSigner(deps.config.secretKey);
   const jobsConfig: SiteJobsConfig = { seed: deps.config.sandboxSeed, jobsPerMinute: deps.config.sandboxJobsPerMinute };
 
-  /** The account whose session this browser holds, or null when it holds none or the sandbox invalidated it. */
+  /**
+   * The account whose session this browser holds, or null when it holds none, the sandbox invalidated it, or the
+   * key it signed in with has been revoked.
+   */
   async function sessionOf(request: Request): Promise<string | null> {
-    const accountId = signer.read(readCookie(request, SITE_COOKIE), deps.clock.now());
-    if (accountId === null) return null;
-    const row = await repo.findSession(deps.db, accountId);
-    return row && !row.valid ? null : accountId;
+    const session = signer.read(readCookie(request, SITE_COOKIE), deps.clock.now());
+    if (session === null || !(await isKeyActive(deps, session.accountId, session.keyId))) return null;
+    const row = await repo.findSession(deps.db, session.accountId);
+    return row && !row.valid ? null : session.accountId;
   }
 
   const chromeOf = (request: Request, accountId: string | null): views.Chrome => ({
@@ -203,19 +201,38 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
     )
     .get(
       "/ab/account-security/login",
-      ({ request, set, query }) => send(set, views.loginPage(chromeOf(request, null), safeRedirect(typeof query.redir === "string" ? query.redir : ""))),
+      ({ request, set, query }) =>
+        send(
+          set,
+          views.loginPage(
+            chromeOf(request, null),
+            safeRedirect(typeof query.redir === "string" ? query.redir : ""),
+            signInFormToken(request, set, LOGIN_COOKIE, SITE_PATH),
+          ),
+        ),
       HIDDEN,
     )
     .post(
       "/ab/account-security/login",
       async ({ request, set, body }) => {
         const redir = safeRedirect(field(body, "redir"));
+        const token = signInFormToken(request, set, LOGIN_COOKIE, SITE_PATH);
+        // Login CSRF: a page on another site posting its own key would make the victim's companion submit
+        // through the attacker's sandbox account.
+        if (isForeignSignIn(request, field(body, "csrf"), LOGIN_COOKIE)) {
+          return send(
+            set,
+            views.loginPage(chromeOf(request, null), redir, token, "This login form did not come from this site, or it has expired. Log in again below."),
+            403,
+          );
+        }
         const caller = await authenticate(deps, field(body, "password").trim() || null);
-        if (!caller) return send(set, views.loginPage(chromeOf(request, null), redir, "That password is not one of your jobpilot API keys."), 401);
+        if (!caller) return send(set, views.loginPage(chromeOf(request, null), redir, token, "That password is not one of your jobpilot API keys."), 401);
         // Logging in again is how a user restores a session the sandbox invalidated.
         await repo.upsertSession(deps.db, { accountId: caller.accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
         const secure = request.url.startsWith("https:") ? "; Secure" : "";
-        set.headers["set-cookie"] = `${SITE_COOKIE}=${signer.issue(caller.accountId, deps.clock.now())}; HttpOnly; SameSite=Lax; Path=${SITE_PATH}${secure}`;
+        set.headers["set-cookie"] =
+          `${SITE_COOKIE}=${signer.issue({ accountId: caller.accountId, keyId: caller.keyId }, deps.clock.now())}; HttpOnly; SameSite=Lax; Path=${SITE_PATH}${secure}`;
         return redirectTo(set, redir);
       },
       HIDDEN,

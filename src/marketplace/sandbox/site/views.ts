@@ -152,10 +152,11 @@ export function notFoundPage(chrome: Chrome): string {
   return layout(chrome, "Not found", h`<div class="up-alert-danger" role="alert"><h1>This job was not found</h1></div>`);
 }
 
-export function loginPage(chrome: Chrome, redir: string, message?: string): string {
+export function loginPage(chrome: Chrome, redir: string, csrf: string, message?: string): string {
   const body = h`<h1>Log in to the sandbox marketplace</h1>${message ? h`<div class="up-alert-danger" role="alert">${message}</div>` : ""}
 <form method="post" action="${chrome.base}/ab/account-security/login">
 <input type="hidden" name="redir" value="${redir}">
+<input type="hidden" name="csrf" value="${csrf}">
 <label for="login_username">Username or email</label> <input id="login_username" name="username" autocomplete="username"><br>
 <label for="login_password">Password (the sandbox takes one of your jobpilot API keys)</label> <input id="login_password" name="password" type="password" autocomplete="current-password"><br>
 <button id="login_password_continue" type="submit">Log in</button></form>`;
