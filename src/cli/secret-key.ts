@@ -62,10 +62,13 @@ function readOrCreateKeyFile(path: string, log: Logger): string {
   }
   // The umask may have narrowed it further, never widened it; set it exactly.
   chmodSync(path, 0o600);
-  log.info("generated a secret key for stored channel secrets; keep this file with your backups (without it saved channels cannot be read)", {
-    path,
-    setting: "JOBPILOT_SECRET_KEY overrides it",
-  });
+  log.info(
+    "generated a secret key for stored channel secrets; back this file up apart from the database backups (without it saved channels cannot be read; beside a backup it would open the secrets in it)",
+    {
+      path,
+      setting: "JOBPILOT_SECRET_KEY overrides it",
+    },
+  );
   return key;
 }
 

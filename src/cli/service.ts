@@ -35,6 +35,8 @@ function unitPath(path: string): string {
 
 /** Home directories: a system service sees them only read-only when something it needs lives there. */
 const HOME_DIRS = ["/home/", "/root/", "/run/user/"];
+/** What PrivateTmp=yes replaces with an empty folder of the service's own. */
+const TMP_DIRS = ["/tmp/", "/var/tmp/"];
 
 /**
  * The systemd unit for `jobpilot serve`. Hardening that costs jobpilot nothing: no new privileges, the whole file
@@ -42,9 +44,10 @@ const HOME_DIRS = ["/home/", "/root/", "/run/user/"];
  * Not MemoryDenyWriteExecute: Bun's JavaScript engine compiles code at run time.
  */
 export function systemdUnit(o: UnitOptions): string {
-  const inHome = [o.program[0]!, ...o.program.slice(1).filter((w) => w.startsWith("/")), ...o.writablePaths].some((p) =>
-    HOME_DIRS.some((h) => `${p}/`.startsWith(h)),
-  );
+  const paths = [o.program[0]!, ...o.program.slice(1).filter((w) => w.startsWith("/")), ...o.writablePaths];
+  const isAnyUnder = (dirs: string[]) => paths.some((p) => dirs.some((d) => `${p}/`.startsWith(d)));
+  const inHome = isAnyUnder(HOME_DIRS);
+  const inTmp = isAnyUnder(TMP_DIRS);
   const lines = [
     `# Written by \`jobpilot service install --${o.scope}\` (jobpilot ${VERSION}). Settings: ${o.envFile}`,
     "[Unit]",
@@ -70,7 +73,8 @@ export function systemdUnit(o: UnitOptions): string {
     "ProtectSystem=strict",
     `ProtectHome=${o.scope === "user" || inHome ? "read-only" : "yes"}`,
     ...(o.writablePaths.length > 0 ? [`ReadWritePaths=${o.writablePaths.map(unitPath).join(" ")}`] : []),
-    "PrivateTmp=yes",
+    // A private /tmp would hide a database (or the program) kept under /tmp from the service itself.
+    ...(inTmp ? ["# PrivateTmp is off: the database, backups or program are under /tmp or /var/tmp."] : ["PrivateTmp=yes"]),
     "RestrictSUIDSGID=yes",
     "RestrictRealtime=yes",
     "LockPersonality=yes",

@@ -52,7 +52,6 @@ describe("service install", () => {
         "NoNewPrivileges=yes",
         "ProtectSystem=strict",
         `ReadWritePaths=${r.data}`,
-        "PrivateTmp=yes",
         "ProtectHome=read-only",
         "WantedBy=default.target",
       ]),
@@ -125,6 +124,17 @@ describe("service install", () => {
     expect(r.stdout).toContain("WorkingDirectory=/tmp/my data\n");
     const verified = await systemdVerify(r.stdout);
     if (verified !== null) expect(verified).toBe("");
+  });
+
+  test("a private /tmp unless the database, backups or program are under /tmp or /var/tmp, which it would hide from the service", async () => {
+    const private_ = await install(["--user", "--print", "--db", "/srv/jobpilot/jobpilot.db"], { env: { JOBPILOT_BACKUP_DIR: "/srv/backups" } });
+    expect(lines(private_.stdout)).toContain("PrivateTmp=yes");
+    for (const env of [{ JOBPILOT_DB: "/tmp/jp/jobpilot.db" }, { JOBPILOT_DB: "/srv/jp/jobpilot.db", JOBPILOT_BACKUP_DIR: "/var/tmp/backups" }]) {
+      const r = await install(["--user", "--print"], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain("PrivateTmp=yes");
+      expect(r.stdout).toContain("# PrivateTmp is off");
+    }
   });
 
   test("on PostgreSQL the unit names no database file and no writable directory, and the URL goes to the private settings file", async () => {
