@@ -23,6 +23,7 @@ import { createBridgeDriver } from "./marketplace/bridge/driver";
 import { createCompanionDriver } from "./marketplace/companion/driver";
 import { Metrics } from "./metrics";
 import { Liveness } from "./worker/liveness";
+import { StorageHealth } from "./db/storage-health";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
@@ -67,6 +68,8 @@ export interface Deps {
   metrics: Metrics;
   /** The background loops `serve` started, whose heartbeats /readyz reads. */
   liveness: Liveness;
+  /** Whether the database takes writes (a full disk), for /readyz. */
+  storage: StorageHealth;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & {
     sandbox: ReturnType<typeof createSandboxDriver>;
@@ -132,6 +135,7 @@ export async function createDeps(
     channelPacer: new Pacer(),
     metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
     liveness: new Liveness(),
+    storage: new StorageHealth(),
   };
   const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps), companion: createCompanionDriver(driverDeps) };

@@ -243,6 +243,20 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
+/**
+ * Whether `err` says the database's storage is full: SQLite's SQLITE_FULL ("database or disk is full"),
+ * PostgreSQL's disk_full (53100). Reads keep working then, and writes work again once space is freed.
+ */
+export function isStorageFull(err: unknown): boolean {
+  return databaseErrors(err).some(
+    (e) =>
+      e.code === "SQLITE_FULL" ||
+      e.errno === "53100" ||
+      e.code === "53100" ||
+      (typeof e.message === "string" && /database or disk is full|No space left on device/.test(e.message)),
+  );
+}
+
 export interface TxOptions {
   /**
    * PostgreSQL only (SQLite's transactions always take turns). "read committed" is for a transaction whose

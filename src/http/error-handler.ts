@@ -1,3 +1,4 @@
+import { isStorageFull } from "../db/client";
 import type { Deps } from "../deps";
 import { AppError, clientMessage, validationDetails } from "../errors";
 import { BodyShapeError } from "./body-shape";
@@ -10,6 +11,9 @@ interface ErrorContext {
   request: Request;
   set: { status?: number | string; headers: Record<string, string | number> };
 }
+
+export const STORAGE_FULL =
+  "The server's disk is full, so nothing was saved. Free space on the server (or raise the database's quota); saving works again on its own.";
 
 /** Lists the methods a path is served with, for 405 and its Allow header. */
 export type AllowedMethods = (path: string) => string[];
@@ -66,6 +70,13 @@ export function createErrorHandler(deps: Deps, allowedMethods: AllowedMethods) {
         return reply(405, { error: `Method ${request.method} is not allowed on ${path}; use ${allowed.join(", ")}` }, { allow: allowed.join(", ") });
       }
       return reply(404, { error: `No route for ${request.method} ${path}` });
+    }
+    if (isStorageFull(error)) {
+      // Not a bug: the operator must free space. Nothing was written (the transaction rolled back), and writes
+      // resume on their own once there is room; /readyz says not ready meanwhile.
+      deps.storage.reportFull(deps.clock.now());
+      deps.log.error("the database's storage is full: a write was refused", { reqId: state?.id, method: request.method, path: redactPath(path) });
+      return reply(507, { error: STORAGE_FULL }, { "retry-after": "60" });
     }
     deps.log.error("unhandled error", {
       reqId: state?.id,

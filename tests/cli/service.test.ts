@@ -129,7 +129,11 @@ describe("service install", () => {
   test("a private /tmp unless the database, backups or program are under /tmp or /var/tmp, which it would hide from the service", async () => {
     const private_ = await install(["--user", "--print", "--db", "/srv/jobpilot/jobpilot.db"], { env: { JOBPILOT_BACKUP_DIR: "/srv/backups" } });
     expect(lines(private_.stdout)).toContain("PrivateTmp=yes");
-    for (const env of [{ JOBPILOT_DB: "/tmp/jp/jobpilot.db" }, { JOBPILOT_DB: "/srv/jp/jobpilot.db", JOBPILOT_BACKUP_DIR: "/var/tmp/backups" }]) {
+    const envs: Record<string, string>[] = [
+      { JOBPILOT_DB: "/tmp/jp/jobpilot.db" },
+      { JOBPILOT_DB: "/srv/jp/jobpilot.db", JOBPILOT_BACKUP_DIR: "/var/tmp/backups" },
+    ];
+    for (const env of envs) {
       const r = await install(["--user", "--print"], { env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).not.toContain("PrivateTmp=yes");

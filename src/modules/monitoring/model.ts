@@ -13,6 +13,10 @@ export const Readiness = t.Object(
     reason: t.Optional(t.String({ description: "Why not, one clause per failing check" })),
     checks: t.Object({
       database: t.Object({ ok: t.Boolean(), error: t.Optional(t.String()) }),
+      storage: t.Object(
+        { ok: t.Boolean(), error: t.Optional(t.String()) },
+        { description: "Whether the database takes writes: not ok while its disk is full (a write of its own fails, or one was refused in the last 30 s)" },
+      ),
       migrations: t.Object({
         ok: t.Boolean(),
         applied: t.Optional(t.Integer()),

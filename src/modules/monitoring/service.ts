@@ -20,6 +20,7 @@ export interface Readiness {
   reason?: string;
   checks: {
     database: { ok: boolean; error?: string };
+    storage: { ok: boolean; error?: string };
     migrations: { ok: boolean; applied?: number; expected?: number; pending?: string[]; unknown?: string[] };
     loops: { ok: boolean; loops: LoopHealth[] };
   };
@@ -36,7 +37,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * every background loop `serve` started is alive. Never throws. Error texts stay generic: the endpoint is
  * unauthenticated, and a driver's message may name hosts or files.
  */
-export async function readiness(deps: Pick<Deps, "db" | "liveness" | "log">): Promise<Readiness> {
+export async function readiness(deps: Pick<Deps, "db" | "liveness" | "log" | "storage" | "nodeId" | "clock">): Promise<Readiness> {
   const reasons: string[] = [];
   let migrations: MigrationStatus | undefined;
   try {
@@ -56,13 +57,20 @@ export async function readiness(deps: Pick<Deps, "db" | "liveness" | "log">): Pr
       }
     : { ok: false };
   if (migrations && migrations.pending.length > 0) reasons.push(`${migrations.pending.length} migration(s) not applied: ${migrations.pending.join(", ")}`);
+  const storage = migrations ? await deps.storage.problem(deps.db, deps.nodeId, deps.clock.now()) : null;
+  if (storage) reasons.push(storage);
   const loops = deps.liveness.check();
   for (const loop of loops) if (!loop.ok) reasons.push(`loop ${loop.name}: ${loop.reason}`);
   const ready = reasons.length === 0;
   return {
     ready,
     ...(ready ? {} : { reason: reasons.join("; ") }),
-    checks: { database, migrations: migrationsCheck, loops: { ok: loops.every((l) => l.ok), loops } },
+    checks: {
+      database,
+      storage: storage ? { ok: false, error: storage } : { ok: true },
+      migrations: migrationsCheck,
+      loops: { ok: loops.every((l) => l.ok), loops },
+    },
   };
 }
 
