@@ -23,7 +23,7 @@ import { createBridgeDriver } from "./marketplace/bridge/driver";
 import { createCompanionDriver } from "./marketplace/companion/driver";
 import { Metrics } from "./metrics";
 import { Liveness } from "./worker/liveness";
-import { StorageHealth } from "./db/storage-health";
+import { StorageHealth } from "./worker/storage-health";
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { isStorageFull } from "../../../src/db/client";
 import { createErrorHandler, STORAGE_FULL } from "../../../src/http/error-handler";
 import { memoryLogger } from "../../../src/lib/log";
-import { StorageHealth } from "../../../src/db/storage-health";
+import { StorageHealth } from "../../../src/worker/storage-health";
 import { useCleanups } from "../../helpers/cleanups";
 import { createTestApp, show } from "../../helpers/app";
 

@@ -6,8 +6,8 @@
  * an unauthenticated /readyz cannot be turned into a stream of writes. In WAL mode a small write can still fit
  * in the log's existing pages while a larger one cannot, hence the first sign too.
  */
-import { holdLease, releaseLease } from "../worker/cluster";
-import { type Db, isStorageFull } from "./client";
+import { holdLease, releaseLease } from "./cluster";
+import { type Db, isStorageFull } from "../db/client";
 
 const RECENT_MS = 30_000;
 const PROBE_EVERY_MS = 5_000;
