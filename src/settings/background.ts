@@ -19,7 +19,7 @@ export const TRACKER_SETTINGS = {
     flag: undefined,
     schema: T.Integer({ minimum: 1, maximum: 100_000 }),
     default: 200,
-    doc: "Most jobs the tracker re-reads per run.",
+    doc: "Most jobs the tracker re-reads per run (least recently checked first).",
   },
   trackerMaxAgeDays: {
     env: "JOBPILOT_TRACKER_MAX_AGE_DAYS",
@@ -37,20 +37,22 @@ export const THREAD_SETTINGS = {
     flag: undefined,
     schema: T.Optional(T.Integer({ minimum: 0, maximum: 64 })),
     default: undefined,
-    doc: "Threads that run the local scorer and writer (used without a model) off the thread that answers HTTP; unset: the number of cores minus one, between 1 and 4; 0 runs them on the server's thread.",
+    doc: "Worker threads that run the local scorer and writer (used without a model), so scoring a large batch never holds up HTTP requests. Unset: the number of cores minus one, between 1 and 4; `0` runs them on the server's own thread.",
   },
   workerConcurrency: {
     env: "JOBPILOT_WORKER_CONCURRENCY",
     flag: undefined,
     schema: T.Integer({ minimum: 1, maximum: 256 }),
     default: 8,
-    doc: "Background tasks (scoring, …) run at once.",
+    doc: "Background tasks (scoring, engagement sync, tracking) run at once.",
   },
   taskLeaseMs: {
     env: "JOBPILOT_TASK_LEASE_MS",
     flag: undefined,
     schema: T.Integer({ minimum: 5000, maximum: 24 * 60 * 60_000 }),
-    default: 5 * 60_000,
-    doc: "How long a claimed background task is its node's: a running node renews the lease of the tasks in hand; the tasks of a node that died go back to the queue once their lease runs out and another node takes them up (on PostgreSQL; on SQLite a restart requeues them at once).",
+    // Short so failover beats the spec's polling guidance (applications settle in 30–90 s; clients give up
+    // after 5 minutes): a dead node's tasks come back lease + a quarter of it after its last renewal at most.
+    default: 15_000,
+    doc: "How long a claimed background task is its node's (PostgreSQL). A running node renews the leases of the tasks in hand every third of it for as long as they run (a submission waiting minutes for a person's review keeps its lease); when a node dies, its tasks go back to the queue once their lease runs out and another node takes them up. The default of 15 s brings a dead node's in-flight applications back within about 20 s, inside the 30–90 s an application takes to settle; a longer lease only delays that. Nodes' clocks must agree to well within it (NTP). On SQLite a restart requeues them at once.",
   },
 } as const satisfies Record<string, Setting>;

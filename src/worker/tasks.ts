@@ -1,9 +1,18 @@
-import { and, asc, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { exec, isPg, many, one, preparedOne, rawInsertCount, tables } from "../db/query";
 import type { tasks } from "../db/schema";
 
 export type TaskRow = typeof tasks.$inferSelect;
+
+/**
+ * A claim on a task: its id and the attempt count the claim set. Every claim counts one more attempt, so the
+ * count fences a stale holder: a node that lost the lease (its row was requeued and claimed again) holds an
+ * older count, and its complete, fail or renew matches nothing instead of undoing the new holder's work.
+ */
+export type TaskClaim = Pick<TaskRow, "id" | "attempts">;
+
+const sameClaim = (t: ReturnType<typeof tables>["tasks"], task: TaskClaim) => and(eq(t.id, task.id), eq(t.attempts, task.attempts));
 
 export interface EnqueueOptions {
   runAtTs?: number;
@@ -80,20 +89,30 @@ export async function claimTasks(db: Db, kinds: string[], limit: number, nowTs: 
   return claimed.sort((a, b) => a.runAtTs - b.runAtTs || a.id - b.id);
 }
 
-/** Done work leaves no row: its effects are in the domain tables. */
-export async function completeTask(db: Db, id: number): Promise<void> {
+/**
+ * Done work leaves no row: its effects are in the domain tables. False when the claim was not the task's
+ * latest (another node claimed it since): that node's run is left alone.
+ */
+export async function completeTask(db: Db, task: TaskClaim): Promise<boolean> {
   const { tasks } = tables(db);
-  await exec(db, db.delete(tasks).where(eq(tasks.id, id)));
+  return (await exec(db, db.delete(tasks).where(sameClaim(tasks, task)))) > 0;
 }
 
 /**
  * Records a failed attempt in one statement: queued again after `retryAtTs`
- * while attempts remain, else `failed` for good (kept for inspection).
+ * while attempts remain, else `failed` for good (kept for inspection). "lost" when another node claimed the
+ * task since (as completeTask): its run decides.
  */
-export async function failTask(db: Db, task: TaskRow, error: string, nowTs: number, retryAtTs: number): Promise<"retry" | "failed"> {
+export async function failTask(
+  db: Db,
+  task: TaskClaim & Pick<TaskRow, "maxAttempts" | "runAtTs">,
+  error: string,
+  nowTs: number,
+  retryAtTs: number,
+): Promise<"retry" | "failed" | "lost"> {
   const { tasks } = tables(db);
   const final = task.attempts >= task.maxAttempts;
-  await exec(
+  const changed = await exec(
     db,
     db
       .update(tasks)
@@ -104,8 +123,9 @@ export async function failTask(db: Db, task: TaskRow, error: string, nowTs: numb
         lastError: error.slice(0, 2000),
         updatedAtTs: nowTs,
       })
-      .where(eq(tasks.id, task.id)),
+      .where(sameClaim(tasks, task)),
   );
+  if (changed === 0) return "lost";
   return final ? "failed" : "retry";
 }
 
@@ -123,18 +143,22 @@ export async function requeueExpired(db: Db, nowTs: number): Promise<number> {
 
 /**
  * Extends the leases of tasks still in hand (their node is alive and working on them), so a task that runs
- * longer than one lease is not handed to another node. Rows no longer `running` are left alone.
+ * longer than one lease is not handed to another node. A claim whose lease ran out and was requeued, but not
+ * claimed since, is taken back (the run is still going, so nobody else should start it). Returns the ids
+ * renewed: a claim left out is lost (another node claimed the task since) and its row is left alone.
  */
-export async function renewLeases(db: Db, ids: number[], leaseUntilTs: number, nowTs: number): Promise<number> {
-  if (ids.length === 0) return 0;
+export async function renewLeases(db: Db, held: readonly TaskClaim[], leaseUntilTs: number, nowTs: number): Promise<number[]> {
+  if (held.length === 0) return [];
   const { tasks } = tables(db);
-  return exec(
+  const rows = await many(
     db,
     db
       .update(tasks)
-      .set({ leaseUntilTs, updatedAtTs: nowTs })
-      .where(and(inArray(tasks.id, ids), eq(tasks.status, "running"))),
+      .set({ status: "running", leaseUntilTs, updatedAtTs: nowTs })
+      .where(and(inArray(tasks.status, ["running", "queued"]), or(...held.map((task) => sameClaim(tasks, task)))))
+      .returning({ id: tasks.id }),
   );
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -8,8 +8,9 @@ import { Signal } from "../../src/lib/signal";
 import { claimTick, holdLease, leaseGate, listenForWork, nodeWake, tickOf } from "../../src/worker/cluster";
 import { Loop } from "../../src/worker/loop";
 import { runTick, type Schedule, type SchedulerDeps } from "../../src/worker/scheduler";
-import { claimTasks, completeTask, enqueueTask, type TaskRow } from "../../src/worker/tasks";
-import { TaskWorker } from "../../src/worker/worker";
+import { claimTasks, completeTask, enqueueTask, requeueExpired, type TaskRow } from "../../src/worker/tasks";
+import { DEFAULT_TASK_LEASE_MS, TaskWorker } from "../../src/worker/worker";
+import { THREAD_SETTINGS } from "../../src/settings/background";
 import { openTestDb, type TestDb } from "../helpers/db";
 import { createMigratedPgDatabase, describePg, type TestPgDatabase } from "../helpers/postgres";
 
@@ -43,26 +44,73 @@ describe("task leases between nodes", () => {
   /** The task's row, or undefined once it is done. */
   const row = async (id: number): Promise<TaskRow | undefined> => (await many(db, db.select().from(tables(db).tasks))).find((r) => r.id === id);
 
-  function startWorker(handler: (attempt: number) => unknown): TaskWorker {
+  /** A node's worker; `leaseMs: null` gives it none, so it runs on the default as `serve` does without the setting. */
+  function startWorker(handler: (attempt: number) => unknown, leaseMs: number | null = LEASE, log = memoryLogger()): TaskWorker {
     const worker = new TaskWorker(
-      { db, clock, log: memoryLogger() },
-      { concurrency: 2, leaseMs: LEASE, pollMs: 5, handlers: { k: (_p, ctx) => handler(ctx.attempt) } },
+      { db, clock, log },
+      { concurrency: 2, leaseMs: leaseMs ?? undefined, pollMs: 5, handlers: { k: (_p, ctx) => handler(ctx.attempt) } },
     );
     workers.push(worker);
     worker.start();
     return worker;
   }
 
+  /**
+   * `nodes` workers and one task whose handler runs until release(), as a submission waiting minutes for a
+   * person's review does; resolves once it started. `runs` are its attempts, `runner` the node running it.
+   */
+  async function startHeldTask(nodes: number, leaseMs: number | null = LEASE, log = memoryLogger()) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const held = { id: 0, runs: [] as number[], runner: -1, workers: [] as TaskWorker[], release };
+    for (let node = 0; node < nodes; node++)
+      held.workers.push(
+        startWorker(
+          async (attempt) => {
+            held.runs.push(attempt);
+            held.runner = node;
+            await gate;
+          },
+          leaseMs,
+          log,
+        ),
+      );
+    await Bun.sleep(30);
+    held.id = await enqueueTask(db, "k", {}, clock.now());
+    await until(() => held.runs.length === 1, "the task to start");
+    return held;
+  }
+
+  /** After release(): the held task is done, and it ran once. */
+  async function doneAfterOneRun(held: { id: number; runs: number[] }): Promise<void> {
+    await until(async () => (await row(held.id)) === undefined, "the task to be done");
+    expect(held.runs).toEqual([1]);
+  }
+
+  /** Moves the clock `stepMs` at a time, with a few real milliseconds per step for the loops and heartbeats, until `done`; the time moved. */
+  async function runClock(stepMs: number, maxMs: number, done: () => boolean | Promise<boolean> = () => false): Promise<number> {
+    let elapsed = 0;
+    while (!(await done()) && elapsed < maxMs) {
+      clock.advance(stepMs);
+      elapsed += stepMs;
+      await Bun.sleep(15);
+    }
+    return elapsed;
+  }
+
+  /** The dead node: claimed a task under `leaseMs` and then nothing more (a SIGKILL right after a renewal). */
+  const claimAndDie = (leaseMs: number): Promise<number> =>
+    tx(db, async (d) => {
+      const taskId = await enqueueTask(d, "k", {}, clock.now());
+      await claimTasks(d, ["k"], 1, clock.now(), leaseMs);
+      return taskId;
+    });
+
   test("a task claimed by a node that died runs again on another once its lease is over, as its next attempt", async () => {
     const attempts: number[] = [];
     startWorker((attempt) => void attempts.push(attempt));
     await Bun.sleep(30); // the live node has started (and requeued what a previous process of its own left)
-    // The dead node: claimed the task and then nothing more.
-    const id = await tx(db, async (d) => {
-      const taskId = await enqueueTask(d, "k", {}, clock.now());
-      await claimTasks(d, ["k"], 1, clock.now(), LEASE);
-      return taskId;
-    });
+    const id = await claimAndDie(LEASE);
     clock.advance(LEASE / 2);
     await Bun.sleep(60);
     expect(attempts).toEqual([]);
@@ -73,31 +121,96 @@ describe("task leases between nodes", () => {
     await until(async () => (await row(id)) === undefined, "the task to be done");
   });
 
-  test("a node renews the leases of the tasks in hand, so a long task is never taken by another node", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const runs: number[] = [];
-    // Two nodes: whichever claims the task keeps it; the other requeues expired leases every round.
-    for (let node = 0; node < 2; node++)
-      startWorker(async (attempt) => {
-        runs.push(attempt);
-        await gate;
-      });
+  test("with the default lease a dead node's task runs again on another within 30 s (applications settle in 30–90 s)", async () => {
+    expect(DEFAULT_TASK_LEASE_MS).toBe(THREAD_SETTINGS.taskLeaseMs.default); // what `serve` runs with, unset
+    const attempts: number[] = [];
+    startWorker((attempt) => void attempts.push(attempt), null);
     await Bun.sleep(30);
-    const id = await enqueueTask(db, "k", {}, clock.now());
-    await until(() => runs.length === 1, "the task to start");
+    const id = await claimAndDie(DEFAULT_TASK_LEASE_MS);
+    const resumedAfterMs = await runClock(1_000, 10 * 60_000, () => attempts.length > 0);
+    expect(attempts).toEqual([2]);
+    expect(resumedAfterMs, `resumed ${resumedAfterMs} ms after the node died`).toBeLessThanOrEqual(30_000);
+    await until(async () => (await row(id)) === undefined, "the task to be done");
+  });
+
+  test("a node renews the leases of the tasks in hand, so a long task is never taken by another node", async () => {
+    // Two nodes: whichever claims the task keeps it; the other requeues expired leases every round.
+    const held = await startHeldTask(2);
     try {
       for (let i = 0; i < 4; i++) {
         clock.advance(LEASE * 0.4);
         await Bun.sleep(60);
       }
-      expect(runs).toEqual([1]);
-      expect((await row(id))?.leaseUntilTs).toBeGreaterThan(clock.now());
+      expect(held.runs).toEqual([1]);
+      expect((await row(held.id))?.leaseUntilTs).toBeGreaterThan(clock.now());
     } finally {
-      release();
+      held.release();
     }
-    await until(async () => (await row(id)) === undefined, "the task to be done");
-    expect(runs).toEqual([1]);
+    await doneAfterOneRun(held);
+  });
+
+  test("with the default lease a task that runs for minutes keeps it while its node lives", async () => {
+    const held = await startHeldTask(2, null);
+    try {
+      // Five minutes in 2.5 s steps: the 15 s lease would run out twenty times over without the heartbeat.
+      let shortestLeftMs = Number.POSITIVE_INFINITY;
+      await runClock(2_500, 5 * 60_000, async () => {
+        shortestLeftMs = Math.min(shortestLeftMs, (await row(held.id))!.leaseUntilTs! - clock.now());
+        return false;
+      });
+      expect(held.runs).toEqual([1]);
+      expect(shortestLeftMs).toBeGreaterThan(0);
+    } finally {
+      held.release();
+    }
+    await doneAfterOneRun(held);
+  });
+
+  test("while stop() waits for a long task the heartbeat goes on, so no other node takes the task mid-run", async () => {
+    const held = await startHeldTask(2);
+    // The node running it is told to stop (SIGTERM): it claims nothing more and waits for the task in hand.
+    const stopped = held.workers[held.runner]!.stop();
+    try {
+      await runClock(LEASE * 0.3, LEASE * 3);
+      expect(held.runs).toEqual([1]);
+      expect((await row(held.id))?.leaseUntilTs).toBeGreaterThan(clock.now());
+    } finally {
+      held.release();
+    }
+    await stopped;
+    await doneAfterOneRun(held);
+  });
+
+  test("a node that lost a task's lease to another node stops renewing it, and its late end leaves the new claim alone", async () => {
+    const log = memoryLogger();
+    const held = await startHeldTask(1, LEASE, log);
+    const logged = (msg: string) => () => log.records().some((r) => r.msg === msg);
+    // This node stalled past its lease: another node, whose clock is past it, requeued the task and claimed it.
+    const later = clock.now() + LEASE + 1;
+    const [taken] = await tx(db, async (d) => {
+      await requeueExpired(d, later);
+      return claimTasks(d, ["k"], 1, later, LEASE);
+    });
+    expect(taken?.attempts).toBe(2);
+    clock.advance(LEASE / 2); // the stalled node's next renewal is due
+    await until(logged("lost the lease of a task still running here; another node has claimed it"), "the lost lease to be noticed");
+    held.release();
+    await until(logged("task done after another node claimed it; its row is that node's"), "the late end");
+    // The row is the other node's claim, untouched: not deleted, not renewed by this node.
+    expect(await row(held.id)).toMatchObject({ status: "running", attempts: 2, leaseUntilTs: later + LEASE });
+    expect(held.runs).toEqual([1]);
+  });
+
+  test("a task requeued while its node still runs it is carried on by that run, not started twice there", async () => {
+    const held = await startHeldTask(1);
+    // Its lease ran out unrenewed (the node stalled) and it went back to the queue; nobody else claimed it.
+    await requeueExpired(db, clock.now() + LEASE + 1);
+    clock.advance(LEASE / 2);
+    await Bun.sleep(60);
+    expect(held.runs).toEqual([1]);
+    expect((await row(held.id))?.status).toBe("running");
+    held.release();
+    await doneAfterOneRun(held);
   });
 });
 
@@ -247,7 +360,7 @@ describePg("several nodes on one PostgreSQL database", () => {
         // Both nodes fire the tick together, and a late one fires it again after the task is already done.
         const results = await Promise.all(nodes.map((n) => runTick(n, s, tickTs)));
         added[s.kind]! += results.filter(Boolean).length;
-        for (const task of await many(a.db, a.db.select().from(tables(a.db).tasks))) await completeTask(a.db, task.id);
+        for (const task of await many(a.db, a.db.select().from(tables(a.db).tasks))) await completeTask(a.db, task);
         if (await runTick(nodes[i % 2]!, s, tickTs)) added[s.kind]!++;
       }
     }

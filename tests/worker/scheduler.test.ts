@@ -61,7 +61,7 @@ describe("startScheduler", () => {
     const [task] = await claimTasks(db, ["sync"], 1, clock.now(), 60_000);
     await cron.trigger();
     expect(await countTasks(db)).toEqual({ running: 1 });
-    await completeTask(db, task!.id);
+    await completeTask(db, task!);
     clock.advance(60_000);
     await cron.trigger();
     expect(allTasks()).toEqual([expect.objectContaining({ kind: "sync", runAtTs: clock.now() })]);

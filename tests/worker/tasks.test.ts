@@ -13,6 +13,7 @@ import {
   enqueueTask,
   failTask,
   hasPendingTask,
+  renewLeases,
   requeueAllRunning,
   requeueExpired,
   retryDelayMs,
@@ -109,8 +110,8 @@ describe("claimTasks", () => {
 describe("completeTask and failTask", () => {
   test("a done task leaves no row", async () => {
     const id = await enqueueTask(db, "a", {}, clock.now());
-    await claimTasks(db, ["a"], 1, clock.now(), LEASE);
-    await completeTask(db, id);
+    const [task] = await claimTasks(db, ["a"], 1, clock.now(), LEASE);
+    expect(await completeTask(db, task!)).toBe(true);
     expect(await row(id)).toBeUndefined();
     expect(await countTasks(db)).toEqual({});
   });
@@ -179,6 +180,48 @@ describe("stale tasks", () => {
   });
 });
 
+describe("claims fence a node that lost its lease", () => {
+  test("once another node claimed the task again, the old claim completes, fails and renews nothing", async () => {
+    const now = clock.now();
+    const id = await enqueueTask(db, "a", {}, now);
+    const [stale] = await claimTasks(db, ["a"], 1, now, LEASE);
+    expect(await requeueExpired(db, now + LEASE)).toBe(1);
+    const [fresh] = await claimTasks(db, ["a"], 1, now + LEASE, LEASE);
+    expect(fresh!.attempts).toBe(2);
+
+    expect(await renewLeases(db, [stale!], now + 5 * LEASE, now + LEASE + 1)).toEqual([]);
+    expect(await completeTask(db, stale!)).toBe(false);
+    expect(await failTask(db, stale!, "late", now + LEASE + 2, now + LEASE + 3)).toBe("lost");
+    expect(await row(id)).toMatchObject({ status: "running", attempts: 2, leaseUntilTs: now + 2 * LEASE, lastError: null });
+
+    expect(await renewLeases(db, [fresh!], now + 3 * LEASE, now + LEASE + 1)).toEqual([id]);
+    expect(await row(id)).toMatchObject({ status: "running", leaseUntilTs: now + 3 * LEASE });
+    expect(await completeTask(db, fresh!)).toBe(true);
+    expect(await row(id)).toBeUndefined();
+  });
+
+  test("a claim requeued when its lease ran out, and not claimed since, is taken back by its renewal", async () => {
+    const now = clock.now();
+    const id = await enqueueTask(db, "a", {}, now);
+    const [task] = await claimTasks(db, ["a"], 1, now, LEASE);
+    await requeueExpired(db, now + LEASE);
+    expect(await renewLeases(db, [task!], now + 2 * LEASE, now + LEASE)).toEqual([id]);
+    expect(await row(id)).toMatchObject({ status: "running", attempts: 1, leaseUntilTs: now + 2 * LEASE });
+    // Held again, so no other node claims it.
+    expect(await claimTasks(db, ["a"], 5, now + LEASE, LEASE)).toEqual([]);
+  });
+
+  test("renewal leaves failed and done tasks alone", async () => {
+    const now = clock.now();
+    const id = await enqueueTask(db, "a", {}, now, { maxAttempts: 1 });
+    const [task] = await claimTasks(db, ["a"], 1, now, LEASE);
+    expect(await failTask(db, task!, "boom", now, now)).toBe("failed");
+    expect(await renewLeases(db, [task!], now + LEASE, now)).toEqual([]);
+    expect(await row(id)).toMatchObject({ status: "failed", leaseUntilTs: null });
+    expect(await renewLeases(db, [], now + LEASE, now)).toEqual([]);
+  });
+});
+
 describe("deferTask, hasPendingTask, countTasks", () => {
   test("a deferred task waits until its new time and the claim does not count as an attempt", async () => {
     const now = clock.now();
@@ -200,8 +243,9 @@ describe("deferTask, hasPendingTask, countTasks", () => {
     expect(await hasPendingTask(db, "sync")).toBe(true);
     await failTask(db, task!, "boom", now, now);
     expect(await hasPendingTask(db, "sync")).toBe(false);
-    const next = await enqueueTask(db, "sync", {}, now);
-    await completeTask(db, next);
+    await enqueueTask(db, "sync", {}, now);
+    const [next] = await claimTasks(db, ["sync"], 1, now, LEASE);
+    await completeTask(db, next!);
     expect(await hasPendingTask(db, "sync")).toBe(false);
     expect((await row(id))?.status).toBe("failed");
   });
