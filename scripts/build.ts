@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { MAX_REQUEST_HEAD_BYTES } from "../src/http/request-context";
+import { SERVER_HEAD_LIMIT_BYTES } from "../src/http/request-context";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -41,7 +41,7 @@ const entrypoints = [
   // Copied beside its server code for the build only: every entrypoint under src/ keeps src/ the executable's root.
   embeddedZip,
 ];
-// The executable starts with Bun's request-head limit raised, as `bun run start` does (see MAX_REQUEST_HEAD_BYTES).
+// The executable starts with Bun's request-head limit raised, as `bun run start` does (see SERVER_HEAD_LIMIT_BYTES).
 // --bytecode ships the code precompiled: the start skips parsing and compiling ~9 MB of JavaScript, which was
 // about half of the time from spawn to the first /healthz answer (≈310 → ≈170 ms here; bench:all measures it).
 const args = [
@@ -51,7 +51,7 @@ const args = [
   "--sourcemap",
   "--bytecode",
   "--format=esm",
-  `--compile-exec-argv=--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`,
+  `--compile-exec-argv=--max-http-header-size=${SERVER_HEAD_LIMIT_BYTES}`,
   ...entrypoints,
   "--outfile",
   outfile,

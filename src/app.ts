@@ -247,7 +247,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
               "with an `Allow` header naming the methods it does. Request bodies are JSON only (415 otherwise). " +
               "Routes marked (extension) are jobpilot additions to the spec.",
             // The project names no license yet: no rights are granted beyond using the API of your own installation.
-            license: { name: "UNLICENSED" },
+            // No SPDX-listed licence says that, so the identifier is SPDX's form for terms outside the list
+            // (client generators such as orval refuse a license with neither identifier nor url).
+            license: { name: "UNLICENSED", identifier: "LicenseRef-UNLICENSED" },
             contact: { name: "jobpilot", url: "https://github.com/jobpilot" },
           },
           servers: [

@@ -12,6 +12,7 @@ const ERROR_STATUS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  headers_too_large: 431,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

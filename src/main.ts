@@ -45,12 +45,12 @@ function restartInPlace(add: Record<string, string>): void {
 // Before anything else is loaded: a restart now costs the runtime's start only (~20–25 ms), not the program's.
 const restart = engineRestart({ args: process.argv.slice(2), env: process.env, bunVersion: Bun.version, platform: process.platform });
 if (restart) restartInPlace(restart);
-const [{ runCli }, { MAX_REQUEST_HEAD_BYTES }] = await Promise.all([import("./cli/index"), import("./http/request-context")]);
+const [{ runCli }, { SERVER_HEAD_LIMIT_BYTES }] = await Promise.all([import("./cli/index"), import("./http/request-context")]);
 
 /** How to start this program again: the compiled executable (its entry script lives inside it, under /$bunfs/), or bun with the script, with the flag `bun run start` passes. */
 const program = (process.argv[1] ?? "").startsWith("/$bunfs/")
   ? [process.execPath]
-  : [process.execPath, `--max-http-header-size=${MAX_REQUEST_HEAD_BYTES}`, resolve(process.argv[1] ?? "src/main.ts")];
+  : [process.execPath, `--max-http-header-size=${SERVER_HEAD_LIMIT_BYTES}`, resolve(process.argv[1] ?? "src/main.ts")];
 
 // Installed before any command runs, so a signal that arrives while `serve` is
 // starting (after its banner, before it returns) is not lost to the default action.

@@ -29,6 +29,17 @@ const SCALAR = {
   telemetry: false,
 } as const;
 
+/**
+ * Scalar's field for an API key's value shows a made-up key as its placeholder (base64 of a joke), which
+ * reads as a key already filled in. Scalar has no setting for it, so the served script names what to type
+ * instead; tests/e2e/docs-browser.test.ts checks the field, and so notices an upgrade that moves the text.
+ */
+const FAKE_KEY_PLACEHOLDER = 'placeholder:"QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT"';
+const KEY_PLACEHOLDER = "Your API key";
+
+/** The reference page's script as served. */
+const servedScalarScript = async () => (await Bun.file(scalarScript).text()).replaceAll(FAKE_KEY_PLACEHOLDER, `placeholder:${JSON.stringify(KEY_PLACEHOLDER)}`);
+
 type RouteEntry = DocumentedRoute & { hooks?: { parse?: unknown } };
 
 /**
@@ -51,6 +62,8 @@ export function apiReference(documentation: Documentation) {
   const reference = new Elysia({ name: "api-reference" });
   // Built on first request, when every route is registered; routes never change afterwards.
   let document: OpenAPIV3_1.Document | undefined;
+  // Read and rewritten on the first request for it, like the document.
+  let script: Promise<string> | undefined;
   // The renderer's type asks for every setting, including those Scalar defaults; `agent` it does not know.
   const page = ScalarRender(documentation.info as OpenAPIV3_1.InfoObject, SCALAR as unknown as Parameters<typeof ScalarRender>[1]);
   return reference
@@ -70,7 +83,10 @@ export function apiReference(documentation: Documentation) {
     .get(PAGE_PATH, () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
     .get(
       SCRIPT_PATH,
-      () => new Response(Bun.file(scalarScript), { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }),
+      async () =>
+        new Response(await (script ??= servedScalarScript()), {
+          headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" },
+        }),
       {
         detail: { hide: true },
       },

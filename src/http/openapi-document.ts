@@ -1,4 +1,5 @@
 import type { OpenAPIV3_1 } from "openapi-types";
+import { MAX_REQUEST_HEAD_BYTES } from "./request-context";
 import type { RoutePolicy } from "./route-policy";
 
 /**
@@ -171,9 +172,11 @@ const STATUS_TEXT: Record<string, string> = {
   "413": "The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES",
   "414": "The URL (path and query string) is over 8,192 bytes",
   "415": "The body's Content-Type is not application/json (UTF-8)",
+  "431": `The request line and headers together are over ${MAX_REQUEST_HEAD_BYTES.toLocaleString("en-US")} bytes`,
   "429": "Rate limit exceeded: retry after Retry-After seconds",
   "500": "Internal server error: the log has the cause under the response's X-Request-Id",
   "503": "A service this request needs is unavailable; retry later",
+  "507": "The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space",
 };
 const UNAUTHORIZED_TEXT = {
   api: "Missing, unknown or revoked API key (x-api-key)",
@@ -193,12 +196,13 @@ function gateOf(route: DocumentedRoute): "api" | "admin" | "none" {
 
 /**
  * The statuses the request-wide plugins can answer on this route, whatever its handler does:
- * request-context (413 by declared length, 414) and the error handler (500) on every route; the
+ * request-context (413 by declared length, 414, 431) and the error handler (500, and 507 when the database's
+ * storage is full) on every route; the
  * body parser (400 bad JSON, 413, 415) on every method that may carry a body; validation (400)
  * where there is a schema; auth (401) and the rate limit (429) where they apply.
  */
 function pluginStatuses(route: DocumentedRoute, gate: ReturnType<typeof gateOf>): string[] {
-  const statuses = ["413", "414", "500"];
+  const statuses = ["413", "414", "431", "500", "507"];
   const method = route.method.toUpperCase();
   const takesBody = method !== "GET" && method !== "HEAD";
   if (takesBody) statuses.push("400", "415");
@@ -209,16 +213,17 @@ function pluginStatuses(route: DocumentedRoute, gate: ReturnType<typeof gateOf>)
 }
 
 /**
- * The headers every response of the route carries with this status. 413 (by declared length)
- * and 414 are answered before the route is known, so they carry only the request id; 401 comes
+ * The headers every response of the route carries with this status. 413 (by declared length),
+ * 414 and 431 are answered before the route is known, so they carry only the request id; 401 comes
  * before the rate limit, and a 500 may (the key could not be checked), so neither is sure to
  * have rate-limit headers.
  */
 function headersOf(route: DocumentedRoute, gate: ReturnType<typeof gateOf>, status: string): HeaderName[] {
   const names: HeaderName[] = ["X-Request-Id"];
-  if (status === "413" || status === "414") return names;
+  if (status === "413" || status === "414" || status === "431") return names;
   const policy = route.hooks?.policy;
-  if (gate === "api" && status !== "401" && status !== "500") names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+  if (gate === "api" && status !== "401" && status !== "500" && status !== "507") names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+  if (status === "507") names.push("Retry-After");
   if (gate === "api" && status === "429") names.push("Retry-After");
   if (policy?.anyOrigin) names.push("Access-Control-Allow-Origin");
   if (policy?.successor) names.push("Deprecation", "Link");

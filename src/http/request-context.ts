@@ -9,18 +9,24 @@ import { getRequestState, pathOf, type RequestState, setRequestState } from "./c
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /**
- * Longest path + query string accepted. Bun itself answers an empty 431 to a
- * request head (request line + headers) over 16 KiB, before the app sees it;
- * this limit sits well below, so a long URL gets our JSON 414 instead.
+ * Longest path + query string accepted: a longer URL gets our JSON 414 (before the head limit below,
+ * which a long URL also passes, as it says more).
  */
 const MAX_URL_BYTES = 8192;
 /**
- * Bun answers a request head (request line + headers) over its own limit with an empty 431 before any
- * of our code runs; its default, 16 KiB, would hide our JSON 414 from URLs of 16–64 KiB. The start
- * scripts (package.json) and the compiled binary (scripts/build.ts) raise it to this with
- * `--max-http-header-size`; a test keeps the three in step.
+ * Longest request head (request line + headers) accepted: a longer one gets our JSON 431. Bun answers a
+ * head over its own limit with an empty 431 before any of our code runs, so its limit must sit above this
+ * one: see SERVER_HEAD_LIMIT_BYTES.
  */
 export const MAX_REQUEST_HEAD_BYTES = 65_536;
+/**
+ * What the start scripts (package.json) and the compiled binary (scripts/build.ts) raise Bun's request-head
+ * limit to with `--max-http-header-size` (its default, 16 KiB, would answer heads of 16–64 KiB itself, empty).
+ * Only a head over this, far past anything a client sends by mistake, meets Bun's empty 431. It is what
+ * one connection may make the server hold before answering, as the default body limit is. A test keeps
+ * the three in step.
+ */
+export const SERVER_HEAD_LIMIT_BYTES = 1_048_576;
 
 /**
  * Gives every request an id (the caller's x-request-id when it is sane, else a
@@ -36,6 +42,9 @@ export function requestContext(deps: Deps) {
     setRequestState(request, { id, startedAt: performance.now(), path: pathOf(url) });
     set.headers["x-request-id"] = id;
     if (targetLength(url) > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
+    if (headLength(request, url) > MAX_REQUEST_HEAD_BYTES) {
+      throw new AppError("headers_too_large", `Request headers are larger than ${MAX_REQUEST_HEAD_BYTES} bytes (request line and headers together)`);
+    }
     const declared = request.headers.get("content-length");
     if (declared && Number(declared) > deps.config.maxBodyBytes) {
       throw new AppError("payload_too_large", `Request body is larger than ${deps.config.maxBodyBytes} bytes`);
@@ -73,8 +82,25 @@ export function requestIdOf(request: Request): string {
 /** The length of the path and query string: request.url is absolute and percent-encoded (ASCII), so everything from the path's slash is what the client sent. */
 export const targetLength = (url: string) => url.length - url.indexOf("/", url.indexOf("//") + 2);
 
-/** Whether a request can skip the checks above: its URL within the limit and no body declared (a GET or HEAD as probes send them). */
-export const isPlainRequest = (request: Request) => !request.headers.has("content-length") && targetLength(request.url) <= MAX_URL_BYTES;
+/**
+ * The size of the request head as sent, from what Bun parsed of it: `METHOD target HTTP/1.1`, a
+ * `name: value` line per header and the blank line, each ending in CRLF. Exact for ASCII; whitespace
+ * Bun trimmed around values is not counted.
+ */
+function headLength(request: Request, url: string): number {
+  let length = request.method.length + 1 + targetLength(url) + " HTTP/1.1\r\n".length + 2;
+  request.headers.forEach((value, name) => {
+    length += name.length + value.length + 4;
+  });
+  return length;
+}
+
+/** Whether a request can skip the checks above: its URL and head within the limits and no body declared (a GET or HEAD as probes send them). */
+export const isPlainRequest = (request: Request) => {
+  if (request.headers.has("content-length")) return false;
+  const url = request.url;
+  return targetLength(url) <= MAX_URL_BYTES && headLength(request, url) <= MAX_REQUEST_HEAD_BYTES;
+};
 
 /**
  * What the request-wide plugins record for a request answered from Bun's router without them (/healthz, routes

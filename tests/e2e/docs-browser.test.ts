@@ -56,6 +56,15 @@ describe("/docs in a browser (end to end)", () => {
         for (const control of ["Ask AI", "Open API Client", "Developer Tools", "Deploy", "Share"]) {
           expect(await page.getByText(control, { exact: true }).count(), control).toBe(0);
         }
+        // The API key field is empty and says what to type: no made-up key (Scalar's own placeholder) that
+        // reads as one already filled in.
+        const fields = await page.$$eval("input[placeholder]", (inputs) =>
+          // What the field holds is its value property (typed in), not an attribute.
+          inputs.map((input) => ({ placeholder: input.getAttribute("placeholder"), value: (input as unknown as { value: string }).value })),
+        );
+        expect(fields).toContainEqual({ placeholder: "Your API key", value: "" });
+        expect(fields.filter((field) => field.value !== "")).toEqual([]);
+        expect(JSON.stringify(fields)).not.toContain("QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT");
       } finally {
         await browser?.close().catch(() => {});
         if (server) expect(await server.stop()).toBe(0);

@@ -35,7 +35,7 @@ describe("the response contract helper", () => {
   test("catches a status the operation does not document, and a 405 without Allow", async () => {
     const { contract, res } = await setup();
     expect(contract.problems("GET", "http://localhost/api/v1/account", 418, res.headers, res.text)).toEqual([
-      "status 418 is not documented for GET /api/v1/account (documented: 200, 401, 413, 414, 429, 500)",
+      "status 418 is not documented for GET /api/v1/account (documented: 200, 401, 413, 414, 429, 431, 500, 507)",
     ]);
     const noAllow = new Headers({ "x-request-id": "abc", "content-type": "application/json" });
     expect(contract.problems("PUT", "http://localhost/api/v1/account", 405, noAllow, '{"error":"no"}').join("\n")).toContain("405 without an Allow header");

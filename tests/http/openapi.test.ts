@@ -10,6 +10,7 @@ import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { createDeliverer } from "../../src/cli/serve";
 import type { WebhookDeliverer } from "../../src/modules/webhooks/deliverer";
 import { BUCKETS } from "../../src/http/rate-limit-table";
+import { MAX_REQUEST_HEAD_BYTES } from "../../src/http/request-context";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 import { makeDoc } from "../helpers/factories";
 import { Contract } from "../helpers/openapi-contract";
@@ -72,6 +73,9 @@ describe("the OpenAPI document", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
     expect(doc.info.license.name).toBeTruthy();
+    // OpenAPI 3.1 takes an SPDX expression or a URL (not both); swagger-parser, orval and Redocly want one of them.
+    expect(doc.info.license.url, "license: identifier or url, not both").toBeUndefined();
+    expect(doc.info.license.identifier).toMatch(/^(LicenseRef-[A-Za-z0-9.-]+|[A-Za-z0-9.+-]+)$/);
     expect(doc.info.contact.url).toMatch(/^https:\/\//);
     const tags = new Set(doc.tags.map((tag: Json) => tag.name));
     const ids = new Set<string>();
@@ -163,6 +167,22 @@ describe("the OpenAPI document", () => {
     expect(jobs.find((p: Json) => p.name === "limit")).toMatchObject({ schema: { type: "integer", minimum: 1, maximum: 200, default: 50 } });
   });
 
+  test("GET /metrics: the token is optional, as a loopback request without one is answered", async () => {
+    const doc = await servedDocument({ ...FULL, metricsToken: undefined });
+    const op = doc.paths["/metrics"].get;
+    expect(op.security).toEqual([{ metricsToken: [] }, {}]);
+    expect(doc.components.securitySchemes.metricsToken).toMatchObject({ type: "http", scheme: "bearer" });
+    // Each answer of the two ways in is listed: the wrong token (401) and a caller that is not local without one (403).
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "401", "403"]));
+    t.app.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const anonymous = await fetch(`http://127.0.0.1:${t.app.server!.port}/metrics`);
+      expect(anonymous.status).toBe(200);
+    } finally {
+      await t.app.stop(true);
+    }
+  });
+
   test("lists no component it does not use", async () => {
     const doc = await servedDocument();
     expect(withoutUnusedComponents(doc as never)).toEqual(doc as never);
@@ -224,7 +244,7 @@ describe("the webhooks it describes", () => {
 describe("every operation answers only statuses its document lists", () => {
   // Each request below goes through the contract helper (createTestApp), which fails the test on any answer the document
   // does not describe: status, content type, declared headers (rate limits, Retry-After, Allow, x-request-id) and body.
-  test("without credentials, with a non-JSON body, an oversized body, an overlong URL, unknown ids, over the rate limit, and with a method the path does not serve", async () => {
+  test("without credentials, with a non-JSON body, an oversized body, an overlong URL or head, unknown ids, over the rate limit, and with a method the path does not serve", async () => {
     const doc = await servedDocument();
     const { apiKey, accountId } = await t.account();
     const operations = operationsOf(doc);
@@ -252,6 +272,8 @@ describe("every operation answers only statuses its document lists", () => {
       });
       expect(big.status, where).toBe(413);
       expect((await t.request(o.method, `${fill(o.path)}?pad=${"a".repeat(9000)}`, base)).status, where).toBe(414);
+      const padded = await t.request(o.method, fill(o.path), { ...base, headers: { ...(base as Json).headers, "x-pad": "a".repeat(MAX_REQUEST_HEAD_BYTES) } });
+      expect(padded.status, `${where}: ${show(padded)}`).toBe(431);
     }
 
     // A method each path does not serve: 405 with Allow (the helper checks it names the documented methods). No route

@@ -1,6 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListResourcesRequestSchema,
@@ -10,6 +9,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { toJsonSchema2020 } from "../../http/openapi-document";
 import { type ApiTool, feedIdOfMatchesUri, MATCHES_URI_TEMPLATE, matchesUri, TOOLS } from "./tools";
 
 /**
@@ -38,9 +38,14 @@ const SERVER_INSTRUCTIONS =
   "A typical flow: list_feeds (or create_feed) -> feed_jobs -> get_job -> draft_proposal -> show the draft to the user -> apply (costs 1 credit on success) -> application_status until it is final. " +
   "Ask the user before apply, create_feed or update_feed.";
 
-/** JSON Schema as the wire carries it: TypeBox's symbols dropped, and Elysia's own `error` message keyword with them. */
+/**
+ * A tool's schema as the wire carries it: valid JSON Schema 2020-12 (what MCP clients compile), the same
+ * conversion the OpenAPI document makes. The models are written for Elysia, whose OpenAPI 3.0 `nullable`,
+ * `error` message keyword and number-or-digit-string unions (for coercing query strings) no JSON Schema
+ * validator accepts in strict mode; TypeBox's symbols are dropped with them.
+ */
 function wireSchema(schema: unknown): Tool["inputSchema"] {
-  return JSON.parse(JSON.stringify(schema, (key, value) => (key === "error" && typeof value === "string" ? undefined : value)));
+  return toJsonSchema2020(schema) as Tool["inputSchema"];
 }
 
 const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
@@ -118,6 +123,19 @@ export async function callTool(conn: ApiConnection, name: string, args: Record<s
   return { content, ...(isRecord(answer.body) ? { structuredContent: answer.body } : {}) };
 }
 
+/** A tools/call request's tool name and arguments, or an invalid-params error saying which is wrong. */
+function toolCallParams(params: unknown): { name: string; args: Record<string, unknown> | undefined } {
+  if (!isRecord(params) || typeof params.name !== "string" || params.name === "") {
+    throw new McpError(ErrorCode.InvalidParams, "params.name is required: the name of the tool to call (see tools/list)");
+  }
+  const args = params.arguments;
+  if (args !== undefined && !isRecord(args)) {
+    const got = args === null ? "null" : Array.isArray(args) ? "an array" : `a ${typeof args}`;
+    throw new McpError(ErrorCode.InvalidParams, `params.arguments must be an object of the tool's arguments by name (got ${got})`);
+  }
+  return { name: params.name, args };
+}
+
 function toolError(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
@@ -171,10 +189,13 @@ export function createMcpServer(conn: ApiConnection, version: string): { server:
   const server = new Server({ name: "jobpilot", version }, { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS });
   const inFlight = inFlightCounter();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    inFlight.track((request) => callTool(conn, request.params.name, request.params.arguments)),
-  );
+  // tools/call is answered by the fallback handler, which sees the request before any zod parse: a handler
+  // registered for it gets the SDK's zod issues (as JSON, and as an internal error) for bad arguments.
+  server.fallbackRequestHandler = inFlight.track(async (request) => {
+    if (request.method !== "tools/call") throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+    const { name, args } = toolCallParams(request.params);
+    return callTool(conn, name, args);
+  });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: [
       {

@@ -46,7 +46,9 @@ export function metricsRoutes(deps: Deps, peerAddress: (request: Request) => str
         summary: "Prometheus metrics",
         description:
           "Needs `Authorization: Bearer <JOBPILOT_METRICS_TOKEN>` when that is set; otherwise answers only requests made directly from this machine (loopback, no proxy headers).",
-        security: [{ metricsToken: [] }],
+        // The token, or none: without JOBPILOT_METRICS_TOKEN a direct loopback request is answered, and the
+        // empty requirement is how OpenAPI says that credentials are optional.
+        security: [{ metricsToken: [] }, {}],
       },
     },
   );

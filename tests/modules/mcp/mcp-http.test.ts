@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import { revokeKey, setRateLimits } from "../../../src/modules/accounts/service";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
@@ -124,6 +126,71 @@ describe("MCP over POST /mcp", () => {
     expect(byName.get_job!.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.apply!.annotations).toMatchObject({ readOnlyHint: false });
     await client.close();
+  });
+
+  test("every tool's input schema compiles as JSON Schema 2020-12 in Ajv's strict mode", async () => {
+    const { t, a } = await setup();
+    const client = await httpClient(t, a.apiKey);
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(11);
+    for (const tool of tools) {
+      // A fresh Ajv per tool, so one tool's $id or definitions cannot make another's compile.
+      const ajv = new Ajv2020({ strict: true, allErrors: true });
+      addFormats(ajv);
+      expect(() => ajv.compile(tool.inputSchema), `${tool.name}: ${JSON.stringify(tool.inputSchema)}`).not.toThrow();
+      if (tool.outputSchema) expect(() => ajv.compile(tool.outputSchema!), tool.name).not.toThrow();
+    }
+    const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+    // A filter that null switches off is "number or null"; a query's limit is an integer, not a digit string.
+    expect(byName.update_feed!.inputSchema.properties!.minHourlyRate).toMatchObject({ type: ["number", "null"], minimum: 0 });
+    expect(byName.feed_jobs!.inputSchema.properties!.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 200 });
+    const validate = new Ajv2020({ strict: true });
+    addFormats(validate);
+    const createFeed = validate.compile(byName.create_feed!.inputSchema);
+    expect(createFeed({ title: "React", minScore: 5, minHourlyRate: null })).toBe(true);
+    expect(createFeed({ title: "React", minScore: 11 })).toBe(false);
+    await client.close();
+  });
+
+  test("a tools/call whose arguments are not an object is an invalid-params error saying so", async () => {
+    const { t, a } = await setup();
+    const cases: [unknown, string][] = [
+      ["feedId=1", "a string"],
+      [["feedId", "1"], "an array"],
+      [null, "null"],
+      [42, "a number"],
+    ];
+    for (const [args, got] of cases) {
+      const res = await t.request("POST", "/mcp", {
+        json: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "feed_jobs", arguments: args } },
+        headers: MCP_HEADERS,
+        key: a.apiKey,
+      });
+      expect(res.status, show(res)).toBe(200);
+      expect(res.body, show(res)).toEqual({
+        jsonrpc: "2.0",
+        id: 7,
+        error: { code: -32602, message: `MCP error -32602: params.arguments must be an object of the tool's arguments by name (got ${got})` },
+      });
+    }
+    const nameless = await t.request("POST", "/mcp", {
+      json: { jsonrpc: "2.0", id: 8, method: "tools/call", params: { arguments: {} } },
+      headers: MCP_HEADERS,
+      key: a.apiKey,
+    });
+    expect(nameless.body.error, show(nameless)).toEqual({
+      code: -32602,
+      message: "MCP error -32602: params.name is required: the name of the tool to call (see tools/list)",
+    });
+    // Arguments may be left out: a tool without parameters is called with none.
+    const bare = await t.request("POST", "/mcp", {
+      json: { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "list_feeds" } },
+      headers: MCP_HEADERS,
+      key: a.apiKey,
+    });
+    expect(bare.body.result.structuredContent, show(bare)).toEqual({ feeds: [] });
+    const unknown = await t.request("POST", "/mcp", { json: { jsonrpc: "2.0", id: 10, method: "prompts/list" }, headers: MCP_HEADERS, key: a.apiKey });
+    expect(unknown.body.error.code, show(unknown)).toBe(-32601);
   });
 
   test("API errors come back as tool errors with the API's message: validation, 404, 402, 409", async () => {
