@@ -16,3 +16,15 @@ export function applyWorker(t: TestApp, opts: { concurrency?: number; start?: bo
   if (opts.start !== false) worker.start();
   return worker;
 }
+
+/** Waits (up to 5 s) until the latest application for the job leaves `processing`, moving the clock so retries come due; the last status answer. */
+export async function settledByJob(t: TestApp, worker: TaskWorker, apiKey: string, cipher: string) {
+  const until = performance.now() + 5000;
+  for (;;) {
+    const res = await t.request("GET", `/api/auto-apply-v2/status?jobId=${encodeURIComponent(cipher)}`, { key: apiKey });
+    if (res.status !== 200 || res.body.applicationStatus !== "processing" || performance.now() > until) return res;
+    t.clock.advance(10);
+    worker.notify();
+    await Bun.sleep(2);
+  }
+}

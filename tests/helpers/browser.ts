@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Worker } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
 
@@ -61,4 +61,12 @@ export async function launchWithExtension(profileDir: string): Promise<{ context
   context.setDefaultTimeout(10_000);
   const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker", { timeout: 15_000 }));
   return { context, worker };
+}
+
+/** True when the page scrolls sideways (its content is wider than the viewport). */
+export function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const g = globalThis as any;
+    return g.document.documentElement.scrollWidth > g.innerWidth + 1;
+  });
 }

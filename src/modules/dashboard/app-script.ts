@@ -102,20 +102,23 @@ export const APP_SCRIPT = `(() => {
       card.querySelector(".unread-badge")?.remove();
     }
   });
-  // Writing a proposal: the form is posted here and the answer read as it streams — each stage as the
-  // server starts it (kept in a list with the seconds it took, the current one ticking), then the panel or
-  // page to show (progress.ts). The button stays disabled meanwhile; an answer that is not a stream (a
-  // refusal page) is shown as it is.
+  // Writing a proposal: the job's form is posted here, with everything in it (the picked freelancer too), to
+  // the button's formaction, and the answer read as it streams — each stage as the server starts it (kept in
+  // a list with the seconds it took, the current one ticking), then the panel or page to show (progress.ts).
+  // The form's buttons stay disabled meanwhile; an answer that is not a stream (a refusal page) is shown as
+  // it is. Caught while capturing, before htmx's own listener on the form would post it to apply.
   const secs = (ms) => (ms / 1000).toFixed(1) + " s";
   document.addEventListener("submit", async (e) => {
-    const form = e.target.closest && e.target.closest("form[data-progress]");
-    if (!form || !window.fetch || !window.ReadableStream || !window.htmx) return;
+    const button = e.submitter && e.submitter.dataset && e.submitter.dataset.progress ? e.submitter : null;
+    const form = e.target;
+    if (!button || !window.fetch || !window.ReadableStream || !window.htmx) return;
     e.preventDefault();
+    e.stopPropagation();
     if (form.dataset.busy) return;
-    const out = document.getElementById(form.dataset.progress);
+    const out = document.getElementById(button.dataset.progress);
     const text = out && out.querySelector(".progress-text");
     const list = out && out.querySelector(".stages");
-    const button = form.querySelector("button[type=submit]");
+    const buttons = [...form.querySelectorAll("button[type=submit]:not([disabled])")];
     const inPanel = !!form.closest("#panel");
     const started = Date.now();
     let current = null;
@@ -132,7 +135,7 @@ export const APP_SCRIPT = `(() => {
     form.dataset.busy = "1";
     form.classList.add("writing");
     out && out.classList.remove("failed");
-    if (button) button.disabled = true;
+    for (const b of buttons) b.disabled = true;
     if (list) list.replaceChildren();
     tick();
     const ticking = setInterval(tick, 1000);
@@ -153,7 +156,7 @@ export const APP_SCRIPT = `(() => {
     try {
       const headers = { accept: "text/event-stream" };
       if (inPanel) headers["hx-request"] = "true";
-      const res = await fetch(form.action, { method: "POST", body: new URLSearchParams(new FormData(form)), headers, credentials: "same-origin" });
+      const res = await fetch(button.formAction, { method: "POST", body: new URLSearchParams(new FormData(form)), headers, credentials: "same-origin" });
       if (!(res.headers.get("content-type") || "").startsWith("text/event-stream")) { form.classList.remove("writing"); show(await res.text()); return; }
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
@@ -178,11 +181,28 @@ export const APP_SCRIPT = `(() => {
     } finally {
       clearInterval(ticking);
       delete form.dataset.busy;
-      if (button) button.disabled = false;
+      for (const b of buttons) b.disabled = false;
     }
   });
+  // The \`a\` shortcut asks before it sends (job-views.ts renders the dialog): one key pressed by mistake must
+  // not spend a credit and the freelancer's Connects. The dialog names who the application goes out as.
+  function confirmApply(root) {
+    const apply = root && root.querySelector('button[data-key="a"]');
+    const dialog = apply && apply.form && apply.form.querySelector("dialog[data-confirm-apply]");
+    if (!apply || apply.disabled) return;
+    if (!dialog || typeof dialog.showModal !== "function") { apply.click(); return; }
+    const picker = apply.form.querySelector('select[name="profileId"]');
+    const as = dialog.querySelector("[data-confirm-as]");
+    if (as) as.textContent = picker && picker.selectedOptions[0] ? picker.selectedOptions[0].textContent : "your primary profile";
+    dialog.querySelector("[data-confirm-send]").onclick = () => { dialog.close(); apply.click(); };
+    dialog.querySelector("[data-confirm-cancel]").onclick = () => { dialog.close(); apply.focus(); };
+    dialog.showModal();
+    dialog.querySelector("[data-confirm-cancel]").focus();
+  }
   document.addEventListener("keydown", (e) => {
     if (!document.getElementById("cards") || e.ctrlKey || e.metaKey || e.altKey) return;
+    // An open dialog (the apply confirmation) has the keyboard: its own Esc closes it, not the panel.
+    if (document.querySelector("dialog[open]")) return;
     const t = e.target;
     const typing = t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
     if (e.key === "Escape") { closePanel(); return; }
@@ -197,7 +217,7 @@ export const APP_SCRIPT = `(() => {
       case "s": press(current, "s"); break;
       case "x": press(current, "x"); break;
       case "d": press(panel(), "d"); break;
-      case "a": press(panel(), "a"); break;
+      case "a": confirmApply(panel()); break;
       case "?": {
         const help = document.getElementById("keys-help");
         if (help) { help.open = !help.open; if (help.open) help.querySelector("summary").focus(); }

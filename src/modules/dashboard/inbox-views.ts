@@ -1,10 +1,10 @@
 import { PLATFORMS } from "../../db/enums";
-import { normalizeCountry } from "../../lib/countries";
+import { countryName, normalizeCountry } from "../../lib/countries";
 import type { Feed } from "../feeds/model";
 import { budgetText } from "../jobs/service";
 import { html, type Html } from "./html";
 import { filterQuery, INBOX_PAGE_SIZE, type InboxCard, type InboxQuery } from "./inbox-data";
-import { applicationBadge } from "./job-views";
+import { applicationBadge, isSettledApplication } from "./job-views";
 import type { DashboardSession } from "./model";
 import { csrfField, layout, when } from "./views";
 
@@ -26,15 +26,18 @@ export const SHORTCUTS = [
   ["s", "star or unstar"],
   ["x", "dismiss (not interested)"],
   ["d", "draft a proposal in the panel"],
-  ["a", "apply from the panel"],
+  ["a", "apply from the panel (asks first)"],
   ["Esc", "close the panel"],
   ["?", "show these keys"],
 ] as const;
 
-/** A country's flag emoji from its regional-indicator letters (decorative: the name follows it). */
-function flag(country: string | null): string {
+/**
+ * The client's country as words ("Germany" for "DE" or "DEU"), else as the source wrote it. Text, not a flag
+ * emoji: without an emoji font (Debian's Chromium has none) a flag is two empty boxes.
+ */
+function countryText(country: string | null): string | null {
   const code = normalizeCountry(country);
-  return code ? String.fromCodePoint(...[...code].map((c) => 0x1f1a5 + c.charCodeAt(0))) : "";
+  return (code && countryName(code)) || country;
 }
 
 function band(score: number, high: number, mid: number): "high" | "mid" | "low" {
@@ -63,10 +66,8 @@ function facts(card: InboxCard): (Html | string)[] {
   const budget = job ? budgetText(job) : null;
   if (budget) out.push(budget);
   if (job?.jobType) out.push(job.jobType === "HOURLY" ? "Hourly" : "Fixed price");
-  const country = job?.clientCountry ?? item.job.clientCountry;
-  if (country || client.name) {
-    out.push(html`<span aria-hidden="true">${flag(country)}</span> ${[client.name, country].filter(Boolean).join(", ")}`);
-  }
+  const country = countryText(job?.clientCountry ?? item.job.clientCountry);
+  if (country || client.name) out.push([client.name, country].filter(Boolean).join(", "));
   if (client.paymentVerified === true) out.push(html`<span class="good">Payment verified</span>`);
   else if (client.paymentVerified === false) out.push(html`<span class="error-text">Payment unverified</span>`);
   if (client.spent !== null) out.push(`${money(client.spent)} spent`);
@@ -77,6 +78,9 @@ function facts(card: InboxCard): (Html | string)[] {
   out.push(`via ${item.job.source}`);
   return out;
 }
+
+/** Unread and not applied to: a job with an application (but a failed one) is dealt with, wherever it was applied from. */
+const isNew = (card: InboxCard) => !card.item.read && !isSettledApplication(card.application);
 
 /**
  * Where a card sits: `back` is its list's query string and `feedPage` says the list is its feed's page
@@ -112,7 +116,7 @@ export function inboxCard(session: DashboardSession, card: InboxCard, where: str
   return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}"${swap}>
 <div class="card-head">
 <h2 id="title-${id}"><a class="open" href="${jobPath(item.job.ciphertext)}" hx-get="${jobPath(item.job.ciphertext)}?panel=${id}" hx-target="#panel" hx-swap="innerHTML">${item.job.title}</a></h2>
-<div class="badges">${!item.read && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}</div>
+<div class="badges">${isNew(card) && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}</div>
 </div>
 <p class="meta"><a href="/dashboard/feeds/${encodeURIComponent(item.feedId)}">${item.feedTitle}</a> · posted ${item.job.publishTime ? when(Date.parse(item.job.publishTime)) : "—"} · matched ${when(Date.parse(item.matchedAt))}</p>
 <ul class="facts">${facts(card).map((f) => html`<li>${f}</li>`)}</ul>

@@ -94,13 +94,48 @@ ${bid && html`<dt>Bids</dt><dd>avg ${dash(bid.avg)}, min ${dash(bid.min)}, max $
 ${proposalChart(a.history)}`;
 }
 
-function applicationSection(app: ApplicationRow | null): Html {
+/**
+ * An application's status in a reader's words (the API's values are for programs): one label, used by the
+ * panel, the job page and the inbox card alike, so they never disagree.
+ */
+export function statusLabel(app: Pick<ApplicationRow, "status" | "phase">): string {
+  switch (app.status) {
+    case "processing":
+      return app.phase === "queued" ? "Application queued" : "Sending the application";
+    case "applied":
+      return "Applied";
+    case "failed":
+      return "Application failed";
+    case "not_available":
+      return "Not sent: the job is no longer available";
+    case "not_eligible":
+      return "Not sent: not eligible for this job";
+    case "not_enough_connects":
+      return "Not sent: not enough Connects";
+    case "logged_out":
+      return "Not sent: the marketplace session was logged out";
+  }
+}
+
+/** "Priya Nair — Data Engineer" for the profile an application went out as, or null when the marketplace no longer lists it. */
+function appliedAs(app: ApplicationRow, profiles: ProfileChoice[]): string | null {
+  const p = profiles.find((c) => c.profileId === app.profileId);
+  return p ? `${p.freelancerName} — ${p.name}` : null;
+}
+
+/**
+ * The application's record. `withStatus` is false beside the live status block (applicationStatus), which
+ * already says it and keeps saying it as it changes; this record is drawn once and would contradict it.
+ */
+function applicationSection(app: ApplicationRow | null, profiles: ProfileChoice[], withStatus: boolean): Html {
   if (!app) return html`<p>You have not applied to this job.</p>`;
+  const as = appliedAs(app, profiles);
   return html`<dl class="settings">
-<dt>Status</dt><dd><strong>${app.status}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</dd>
+${withStatus && html`<dt>Status</dt><dd><strong>${statusLabel(app)}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</dd>`}
+${as && html`<dt>Applied as</dt><dd>${as}</dd>`}
 <dt>Queue id</dt><dd><code>${app.id}</code></dd>
 <dt>Applied at</dt><dd>${when(app.appliedAtTs)}</dd>
-${app.errorMessage && html`<dt>Error</dt><dd class="error">${app.errorMessage}</dd>`}
+${withStatus && app.errorMessage && html`<dt>Error</dt><dd class="error">${app.errorMessage}</dd>`}
 <dt>Cover letter</dt><dd><pre class="wrap">${app.coverLetter}</pre></dd>
 </dl>`;
 }
@@ -114,9 +149,15 @@ export interface ProfileChoice extends FreelancerProfile {
   freelancerName: string;
 }
 
-/** The panel's forms post with htmx and get the panel back; the page's forms are plain and get a page. */
+/**
+ * The panel's form posts with htmx and gets the panel back; the page's form is plain and gets a page. While
+ * it is sent, both buttons are disabled and the request marker goes on Apply, not on the form (whose marker
+ * would show the "Writing the proposal" progress, which belongs to the other button).
+ */
 function enhance(panel: string | undefined, action: string): Html | string {
-  return panel === undefined ? "" : html` hx-post="${action}" hx-target="#panel" hx-swap="innerHTML"`;
+  return panel === undefined
+    ? ""
+    : html` hx-post="${action}" hx-target="#panel" hx-swap="innerHTML" hx-indicator="find .apply-button" hx-disabled-elt="find .apply-button, find .draft-button"`;
 }
 
 /** Ids are unique per document; the panel sits next to the list, so its fields carry a prefix. */
@@ -124,23 +165,6 @@ const idOf = (panel: string | undefined, name: string) => (panel === undefined ?
 
 function panelField(panel: string | undefined): Html | string {
   return panel === undefined ? "" : html`<input type="hidden" name="panel" value="${panel}">`;
-}
-
-function proposalForm(session: DashboardSession, self: string, v: JobFormValues, panel?: string): Html {
-  const effort = v.reasoningEffort ?? "low";
-  const id = (n: string) => idOf(panel, n);
-  // Not an htmx form: the app script posts it itself and reads the answer as it streams (the stages of
-  // writing, then the panel or page; see progress.ts). Without the script it is a plain form.
-  return html`<form method="post" action="${self}/proposal" data-progress="${id("progress")}" class="draft-form">
-${csrfField(session)}${panelField(panel)}
-<label for="${id("reasoningEffort")}">Reasoning effort</label>
-<select id="${id("reasoningEffort")}" name="reasoningEffort" aria-describedby="${id("reasoningEffortHelp")}">${EFFORTS.map(
-    (e) => html`<option value="${e}"${e === effort ? html` selected` : ""}>${e}</option>`,
-  )}</select>
-<p id="${id("reasoningEffortHelp")}" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
-<button type="submit" data-key="d">Generate a proposal</button>
-<div id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span><ol class="stages"></ol></div>
-</form>`;
 }
 
 /** The profile whose name shares most words with the job's title and skills; the first (primary) on a tie. */
@@ -167,6 +191,27 @@ function fieldError(fieldErrors: Record<string, string> | undefined, name: strin
   return message ? html`<p id="${id}Error" class="error-text field-error">${message}</p>` : "";
 }
 
+/** The label of the freelancer/profile picker; its errors use the same words. */
+export const PROFILE_LABEL = "Apply as";
+
+/**
+ * The confirmation the `a` shortcut opens (app script) before it sends anything: a key pressed by mistake
+ * must not spend a credit and the freelancer's Connects. Cancel has the focus, so Enter or Esc backs out;
+ * Tab then Enter sends. Clicking Apply is deliberate and sends at once.
+ */
+function confirmDialog(id: (n: string) => string): Html {
+  return html`<dialog id="${id("confirmApply")}" class="confirm-apply" aria-labelledby="${id("confirmApplyTitle")}" aria-describedby="${id("confirmApplyText")}" data-confirm-apply>
+<h4 id="${id("confirmApplyTitle")}">Send this application?</h4>
+<p id="${id("confirmApplyText")}">It goes out as <strong data-confirm-as></strong> and holds one credit. It cannot be changed once sent.</p>
+<div class="actions"><button type="button" data-confirm-cancel autofocus>Cancel</button> <button type="button" data-confirm-send>Send application</button></div>
+</dialog>`;
+}
+
+/**
+ * The one form of a job that is not applied to yet: who applies, the letter (written on request), the answers
+ * and the bid. One form, so that "Generate a proposal" (its own formaction) posts the picked freelancer and
+ * everything typed so far, and the form comes back with all of it kept, the letter written for that person.
+ */
 function applyForm(
   session: DashboardSession,
   self: string,
@@ -177,6 +222,7 @@ function applyForm(
   const { panel, fieldErrors } = opts;
   const id = (n: string) => idOf(panel, n);
   const timeline = v.timeline ?? "";
+  const effort = v.reasoningEffort ?? "low";
   const job = data.job;
   // Only the bid the job's type takes, filled with the amount apply would send when left empty.
   const bid = job && job.platform !== "web" ? defaultBid(job) : null;
@@ -185,10 +231,31 @@ function applyForm(
   const hourly = v.hourlyRate ?? (bid?.hourlyRate != null ? String(bid.hourlyRate) : "");
   const fixed = v.fixedBid ?? (bid?.fixedBid != null ? String(bid.fixedBid) : "");
   const profiles = opts.profiles ?? [];
-  const chosen = v.profileId ?? bestProfile(profiles, job);
+  const chosen = v.profileId || bestProfile(profiles, job);
   const described = (name: string, help: string) => (fieldErrors?.[name] ? `${id(name)}Error ${help}` : help);
-  return html`<form method="post" action="${self}/apply"${enhance(panel, `${self}/apply`)} hx-disabled-elt="find button" novalidate>
+  const invalid = (name: string) => (fieldErrors?.[name] ? html` aria-invalid="true"` : "");
+  // The first submit button is the one Enter in a text field presses; a disabled one makes Enter do nothing,
+  // so a stray Enter neither rewrites the letter nor sends the application.
+  return html`<form method="post" action="${self}/apply"${enhance(panel, `${self}/apply`)} novalidate>
+<button type="submit" disabled hidden aria-hidden="true" tabindex="-1"></button>
 ${csrfField(session)}${panelField(panel)}
+${
+  profiles.length > 0 &&
+  html`<label for="${id("profileId")}">${PROFILE_LABEL}</label>
+${fieldError(fieldErrors, "profileId", id("profileId"))}
+<select id="${id("profileId")}" name="profileId"${invalid("profileId")} aria-describedby="${described("profileId", `${id("profileId")}Help`)}">${profiles.map(
+    (p) =>
+      html`<option value="${p.profileId}"${p.profileId === chosen ? html` selected` : ""}>${p.freelancerName} — ${p.name}${p.hourlyRate !== null ? ` (${p.hourlyRate} ${p.currency}/h)` : ""}</option>`,
+  )}</select>
+<p id="${id("profileId")}Help" class="muted">Preselected: the profile that best fits the job's title and skills. The letter introduces this freelancer, and the application goes out as them.</p>`
+}
+<label for="${id("reasoningEffort")}">Reasoning effort</label>
+<select id="${id("reasoningEffort")}" name="reasoningEffort" aria-describedby="${id("reasoningEffortHelp")}">${EFFORTS.map(
+    (e) => html`<option value="${e}"${e === effort ? html` selected` : ""}>${e}</option>`,
+  )}</select>
+<p id="${id("reasoningEffortHelp")}" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
+<button type="submit" class="draft-button" formaction="${self}/proposal" data-progress="${id("progress")}" data-key="d">Generate a proposal</button>
+<div id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span><ol class="stages"></ol></div>
 <label for="${id("coverLetter")}">Cover letter</label>
 <textarea id="${id("coverLetter")}" name="coverLetter" rows="14" cols="80" required>${v.coverLetter ?? ""}</textarea>
 ${
@@ -203,15 +270,6 @@ ${fieldError(fieldErrors, name, id(name))}
 }
 <fieldset>
 <legend>Bid</legend>
-${
-  profiles.length > 0 &&
-  html`<label for="${id("profileId")}">Profile</label>
-<select id="${id("profileId")}" name="profileId" aria-describedby="${id("profileIdHelp")}">${profiles.map(
-    (p) =>
-      html`<option value="${p.profileId}"${p.profileId === chosen ? html` selected` : ""}>${p.name} — ${p.freelancerName}${p.hourlyRate !== null ? ` (${p.hourlyRate} ${p.currency}/h)` : ""}</option>`,
-  )}</select>
-<p id="${id("profileIdHelp")}" class="muted">Preselected: the profile that best fits the job's title and skills.</p>`
-}
 ${
   showHourly &&
   html`<label for="${id("hourlyRate")}">Hourly rate (USD)</label>
@@ -235,17 +293,17 @@ ${fieldError(fieldErrors, "fixedBid", id("fixedBid"))}
 <p id="${id("boostBids")}Help" class="muted">Optional extra Connects to boost the proposal. Empty: none.</p>
 </fieldset>
 <p class="muted">Applying holds one credit; it is charged only when the application succeeds.</p>
-<button type="submit" data-key="a">Apply</button>
+<button type="submit" class="apply-button" data-key="a">Apply</button>
+${confirmDialog(id)}
 </form>`;
 }
 
 /** An application that is not final is polled (htmx) until it is; without script the page shows it as it was. */
 export function applicationStatus(app: ApplicationRow, ciphertext: string, panel?: string): Html {
   const moving = app.status === "processing";
-  const label = moving && app.phase === "queued" ? "queued" : app.status.replaceAll("_", " ");
   const poll = `${jobPath(ciphertext)}/status${panel ? `?panel=${encodeURIComponent(panel)}` : ""}`;
   return html`<div class="app-status"${moving ? html` hx-get="${poll}" hx-trigger="load delay:1s" hx-swap="outerHTML"` : ""} role="status" aria-live="polite">
-<p>Application: <strong class="badge status-${app.status}">${label}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</p>
+<p><strong class="badge status-${app.status}">${statusLabel(app)}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</p>
 ${app.errorMessage && html`<p class="error">${app.errorMessage}</p>`}
 <p><a href="/dashboard/applications">All applications</a></p>
 </div>`;
@@ -257,23 +315,22 @@ export interface JobViewOpts extends JobPageOpts {
 }
 
 /** An application in flight or sent: the job shows its status instead of the forms (a failed one may be retried). */
-const isSettledApplication = (app: ApplicationRow | null): app is ApplicationRow => app !== null && app.status !== "failed";
+export const isSettledApplication = (app: ApplicationRow | null): app is ApplicationRow => app !== null && app.status !== "failed";
 
-/** The proposal and apply part of a job (page or panel): the forms, or the application's status once applied. */
+/** The proposal and apply part of a job (page or panel): the form, or the application's status once applied. */
 function applySections(session: DashboardSession, data: JobPageData, opts: JobViewOpts, panel: string | undefined, h: "h2" | "h3"): Html {
   const self = jobPath(data.ciphertext);
   const v = opts.values ?? {};
+  const profiles = opts.profiles ?? [];
   if (isSettledApplication(data.application)) {
     return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
 ${applicationStatus(data.application, data.ciphertext, panel)}
-${applicationSection(data.application)}`;
+${applicationSection(data.application, profiles, false)}`;
   }
   return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
-${applicationSection(data.application)}
-${raw(`<${h}>`)}Proposal${raw(`</${h}>`)}
-${proposalForm(session, self, v, panel)}
-${raw(`<${h}>`)}Apply${raw(`</${h}>`)}
-${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles: opts.profiles, panel })}`;
+${applicationSection(data.application, profiles, true)}
+${raw(`<${h}>`)}Proposal and bid${raw(`</${h}>`)}
+${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles, panel })}`;
 }
 
 function factsList(data: JobPageData): Html {
@@ -352,7 +409,6 @@ export function applicationBadge(app: ApplicationRow | null, entryId: string, oo
   const swap = oob ? html` hx-swap-oob="true"` : "";
   if (!app) return html`<span id="card-status-${entryId}"${swap}></span>`;
   const moving = app.status === "processing";
-  const label = moving && app.phase === "queued" ? "queued" : app.status.replaceAll("_", " ");
   const poll = moving ? html` hx-get="/dashboard/inbox/${encodeURIComponent(entryId)}/status" hx-trigger="load delay:1s" hx-swap="outerHTML"` : "";
-  return html`<span id="card-status-${entryId}"${swap}${poll}><span class="badge status-${app.status}">Application: ${label}</span></span>`;
+  return html`<span id="card-status-${entryId}"${swap}${poll}><span class="badge status-${app.status}">${statusLabel(app)}</span></span>`;
 }

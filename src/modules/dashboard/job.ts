@@ -46,9 +46,17 @@ import { sessionAuth } from "./service";
 const JOBS = `${DASHBOARD_PATH}/jobs`;
 const CANNOT = "Cannot show that job";
 
-/** Form strings → the API's apply body. Empty answers and empty optional bid fields are left out. */
+/** The picked profile, or undefined for none (the primary profile is used then, as the API does). */
+const pickedProfile = (v: jobViews.JobFormValues): string | undefined => (v.profileId?.trim() ? v.profileId.trim() : undefined);
+
+/**
+ * Form strings → the API's apply body. Empty answers and empty optional bid fields are left out. The picked
+ * profile goes with it: without it the application would go out as the account's primary freelancer.
+ */
 function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<string, unknown> {
   const body: Record<string, unknown> = { jobId: ciphertext, coverLetter: v.coverLetter ?? "" };
+  const profileId = pickedProfile(v);
+  if (profileId !== undefined) body.profileId = profileId;
   const answers: { position: number; answer: string }[] = [];
   for (const [k, value] of Object.entries(v)) {
     const m = /^answer_(\d{1,6})$/.exec(k);
@@ -66,13 +74,17 @@ function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<stri
   return body;
 }
 
+/** A bid amount typed in the form, when it is one (anything else is left for apply to refuse next to its field). */
+function amountOf(text: string | undefined): number | undefined {
+  const n = Number((text ?? "").trim());
+  return (text ?? "").trim() !== "" && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
 /** The feed entry whose inbox panel asked (htmx only: `panel` in the form or the query); undefined for the job page. */
 function panelOf(request: Request, body: unknown): string | undefined {
   const panel = field(body, "panel") ?? new URL(request.url).searchParams.get("panel") ?? undefined;
   return isHtmx(request) && panel !== undefined && isUuid(panel) ? panel : undefined;
 }
-
-const isSettled = (data: jobViews.JobPageData) => data.application !== null && data.application.status !== "failed";
 
 export function dashboardJobRoutes(deps: Deps) {
   const guard = dashboardGuard(deps);
@@ -126,6 +138,16 @@ export function dashboardJobRoutes(deps: Deps) {
   }
 
   /**
+   * The picker's error when the posted profile is not one the form offers (an old copy of the page, a
+   * freelancer unlinked since), in the label's words; none when nothing was picked or the list is unknown.
+   */
+  function profileError(values: jobViews.JobFormValues, profiles: jobViews.ProfileChoice[]): Record<string, string> {
+    const picked = pickedProfile(values);
+    if (picked === undefined || profiles.length === 0 || profiles.some((p) => p.profileId === picked)) return {};
+    return { profileId: `${jobViews.PROFILE_LABEL}: choose one of the freelancers listed.` };
+  }
+
+  /**
    * Marks the session's feed entry read and returns what the inbox shows of it now: its card and the
    * unread count, sent along with the panel (htmx out-of-band swaps) so the list, its count and the tab
    * title change as the job opens, not at the next poll. An entry of another account (or none) is left alone.
@@ -143,6 +165,21 @@ export function dashboardJobRoutes(deps: Deps) {
   }
 
   /**
+   * Marks every one of the account's feed entries of the job read: a job applied to is dealt with, so it is
+   * not "new" in any feed's list, whichever page the application was made from.
+   */
+  async function readAll(session: DashboardSession, data: jobViews.JobPageData): Promise<void> {
+    const matches: unknown[] = Array.isArray(data.archived.matches) ? data.archived.matches : [];
+    const auth = await sessionAuth(deps, session);
+    for (const m of matches as { processedJobId?: unknown; read?: unknown }[]) {
+      if (m.read !== false || typeof m.processedJobId !== "string") continue;
+      await triageInboxItem(deps, auth, m.processedJobId, { read: true }).catch((err: unknown) => {
+        if (!(err instanceof AppError) || err.code !== "not_found") throw err;
+      });
+    }
+  }
+
+  /**
    * The answer to a job form: the inbox's side panel when htmx posted it from there (its
    * `panel` field names the feed entry), else the whole job page.
    */
@@ -156,7 +193,8 @@ export function dashboardJobRoutes(deps: Deps) {
     status = 200,
     alongside: Html = html``,
   ): Promise<string> {
-    const full = { ...opts, profiles: isSettled(data) ? [] : await profileChoices(session) };
+    // Also once applied: the record names the freelancer the application went out as.
+    const full = { ...opts, profiles: opts.profiles ?? (await profileChoices(session)) };
     const panel = panelOf(request, body);
     if (panel !== undefined) return fragment(set, html`${jobViews.jobPanel(session, data, panel, full)}${alongside}`, status);
     return page(set, jobViews.jobPage(session, data, full), status);
@@ -172,21 +210,36 @@ export function dashboardJobRoutes(deps: Deps) {
     progress?: (stage: ProposalStage) => void,
   ): Promise<string> {
     const values = formValues(body);
+    const profiles = await profileChoices(session);
+    const fieldErrors = profileError(values, profiles);
+    if (Object.keys(fieldErrors).length > 0) {
+      return render(request, set, body, session, data, { values, errors: Object.values(fieldErrors), fieldErrors, profiles }, 400);
+    }
     const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
     if (!Value.Check(GenerateProposalBody, input)) {
       const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-      return render(request, set, body, session, data, { values, errors }, 400);
+      return render(request, set, body, session, data, { values, errors, profiles }, 400);
     }
     try {
-      // The letter states the bid apply would send for this job, and the apply form is filled with that
-      // same bid, so the letter and the application agree unless the user changes one of them.
-      const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job) : null;
-      const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], bid, progress);
+      // The letter states the bid apply would send for this job (the amount in the form when it is one, else
+      // the default), and the form comes back with that same bid, so the letter and the application agree
+      // unless the user changes one of them. It introduces the picked freelancer, who is the one applying.
+      const typed = { hourlyRate: amountOf(values.hourlyRate), fixedBid: amountOf(values.fixedBid) };
+      const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job, typed) : null;
+      const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], {
+        bid,
+        profileId: pickedProfile(values),
+        progress,
+      });
       const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
       if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
       if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
-      for (const a of written.questionAnswers ?? []) filled[`answer_${a.position}`] = a.answer;
-      return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply." });
+      // An answer the user already wrote is theirs; only the empty ones are filled in.
+      for (const a of written.questionAnswers ?? []) {
+        const name = `answer_${a.position}`;
+        if ((filled[name] ?? "").trim() === "") filled[name] = a.answer;
+      }
+      return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply.", profiles });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.status >= 500) {
@@ -244,30 +297,37 @@ export function dashboardJobRoutes(deps: Deps) {
           if (typeof opened === "string") return opened;
           const { session, data } = opened;
           const values = formValues(body);
+          const profiles = await profileChoices(session);
           // Every screening question needs an answer before anything is sent (the marketplace would refuse it later).
-          const fieldErrors: Record<string, string> = {};
+          const fieldErrors: Record<string, string> = profileError(values, profiles);
           for (const q of data.questions) {
             if ((values[`answer_${q.position}`] ?? "").trim() === "")
               fieldErrors[`answer_${q.position}`] = `Answer question ${q.position + 1} before applying.`;
           }
           if (Object.keys(fieldErrors).length > 0) {
             const errors = Object.values(fieldErrors);
-            return render(request, set, body, session, data, { values, errors, fieldErrors }, 400);
+            return render(request, set, body, session, data, { values, errors, fieldErrors, profiles }, 400);
           }
           const json = toApplyBody(data.ciphertext, values);
           if (!Value.Check(ApplyBody, json)) {
             const errors = validationDetails([...Value.Errors(ApplyBody, json)], "body");
-            return render(request, set, body, session, data, { values, errors }, 400);
+            return render(request, set, body, session, data, { values, errors, profiles }, 400);
           }
           try {
             await apply(deps, await sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
           } catch (err) {
             if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
             if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
-            return render(request, set, body, session, data, { values, errors: errorDetails(err) }, err.status);
+            return render(request, set, body, session, data, { values, errors: errorDetails(err), profiles }, err.status);
           }
-          // From the panel: the panel again, now showing the application's status (polled until final).
-          if (panelOf(request, body) !== undefined) return render(request, set, body, session, await load(session, data.ciphertext), {});
+          await readAll(session, data);
+          // From the panel: the panel again, now showing the application's status (polled until final), with
+          // the card (no longer new) beside it.
+          const panel = panelOf(request, body);
+          if (panel !== undefined) {
+            const card = await markRead(session, panel);
+            return render(request, set, body, session, await load(session, data.ciphertext), { profiles }, 200, card);
+          }
           return redirect(set, `${DASHBOARD_PATH}/applications`);
         },
         HIDDEN,

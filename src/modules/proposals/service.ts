@@ -76,21 +76,29 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
 }
 
 /**
- * The freelancer the letter speaks for: the account's primary profile from its
- * marketplace driver (name, profile title). Not its rate: the only amount a
- * letter may name is the bid the application sends. When the driver cannot say
- * (a bridge that is down), the letter is written without a name rather than
- * failing.
+ * The freelancer the letter speaks for: the profile the application will go out as (`profileId`, as apply
+ * takes it), else the account's primary profile, from its marketplace driver (name, profile title). Not its
+ * rate: the only amount a letter may name is the bid the application sends. When the driver cannot say (a
+ * bridge that is down), the letter is written without a name rather than failing; a `profileId` the driver
+ * does not list is the caller's mistake (400), since the letter would otherwise introduce someone else.
  */
-async function writerProfile(deps: ProposalsDeps, auth: AuthContext): Promise<WriterProfile | null> {
+async function writerProfile(deps: ProposalsDeps, auth: AuthContext, profileId: string | undefined): Promise<WriterProfile | null> {
+  let freelancers: Awaited<ReturnType<typeof listFreelancers>>;
   try {
-    const primary = primaryProfile(await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId));
-    if (!primary) return null;
-    return { name: primary.freelancer.name, title: primary.profile.name };
+    freelancers = await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId);
   } catch (err) {
     deps.log.warn("could not read the freelancer profile; writing without it", { err: err as Error });
     return null;
   }
+  if (profileId !== undefined) {
+    for (const f of freelancers) {
+      const profile = f.profiles.find((p) => p.profileId === profileId);
+      if (profile) return { name: f.name, title: profile.name };
+    }
+    throw new AppError("bad_request", "profileId is not one of this account's profiles (the freelancers list names them)");
+  }
+  const primary = primaryProfile(freelancers);
+  return primary ? { name: primary.freelancer.name, title: primary.profile.name } : null;
 }
 
 function checkQuestions(questions: { position: number; question: string }[]): void {
@@ -110,11 +118,18 @@ function checkQuestions(questions: { position: number; question: string }[]): vo
 async function write(
   deps: ProposalsDeps,
   auth: AuthContext,
-  input: { job: WritingJob; instructions: string | null; effort: Effort; questions: { position: number; question: string }[]; bid: Bid | null },
+  input: {
+    job: WritingJob;
+    instructions: string | null;
+    effort: Effort;
+    questions: { position: number; question: string }[];
+    bid: Bid | null;
+    profileId?: string;
+  },
   progress: (stage: ProposalStage) => void = () => {},
 ): Promise<{ proposal: string; answers: Map<number, string> }> {
   progress({ stage: "profile" });
-  const profile = await writerProfile(deps, auth);
+  const profile = await writerProfile(deps, auth, input.profileId);
   const { job, bid } = input;
   progress({ stage: "writing", writer: deps.ai.isConfigured ? "model" : "local", questions: input.questions.length });
   if (!deps.ai.isConfigured) {
@@ -156,19 +171,30 @@ async function write(
   }
 }
 
+/** What only in-process callers pass to generateProposal (never read from the API's body). */
+export interface GenerateProposalOptions {
+  /** The bid the application will send; the letter states it. */
+  bid?: Bid | null;
+  /** The profile (as apply takes it) the application will go out as; the letter introduces it. Default: the primary one. */
+  profileId?: string;
+  progress?: (stage: ProposalStage) => void;
+}
+
 /**
  * POST /api/auto-apply-v2/generate-proposal. Consumes no auto-apply credits.
- * The API's caller picks the bid later, on apply, so the letter names no
- * amount; a caller that already knows the bid (the dashboard, which sends the
- * same bid from its apply form) passes it and the letter states it.
+ * The API's caller picks the bid and the profile later, on apply, so the
+ * letter names no amount and introduces the primary profile; a caller that
+ * already knows them (the dashboard, which sends the same bid and profile from
+ * its apply form) passes them and the letter states the bid and introduces
+ * that freelancer.
  */
 export async function generateProposal(
   deps: ProposalsDeps,
   auth: AuthContext,
   body: GenerateProposalInput,
-  bid: Bid | null = null,
-  progress?: (stage: ProposalStage) => void,
+  opts: GenerateProposalOptions = {},
 ): Promise<GenerateProposalResult> {
+  const { bid = null, profileId, progress } = opts;
   const questions = body.questions ?? [];
   checkQuestions(questions);
   progress?.({ stage: "job" });
@@ -186,7 +212,7 @@ export async function generateProposal(
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }
-  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid }, progress);
+  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid, profileId }, progress);
   const result: GenerateProposalResult = { success: true, proposal: written.proposal };
   if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
   return result;

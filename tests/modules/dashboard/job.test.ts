@@ -5,7 +5,7 @@ import { getAccount } from "../../../src/modules/accounts/service";
 import { usd } from "../../../src/modules/dashboard/charts";
 import { proposalChart } from "../../../src/modules/dashboard/job-views";
 import type { TaskWorker } from "../../../src/worker/worker";
-import { applyWorker } from "../../helpers/apply-worker";
+import { applyWorker, settledByJob as waitSettled } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { makeDoc } from "../../helpers/factories";
@@ -40,17 +40,7 @@ const path = (cipher: string) => `/dashboard/jobs/${encodeURIComponent(cipher)}`
 const row = async (sql: string, ...args: unknown[]): Promise<any> => (await rawMany<any>(t.deps.db, sql, sql, args))[0];
 const countApps = async () => Number((await row("SELECT count(*) AS n FROM applications")).n);
 
-/** Waits until the latest application for the job leaves `processing` (moving the clock so retries come due). */
-async function settledByJob(apiKey: string, cipher: string) {
-  const until = performance.now() + 5000;
-  for (;;) {
-    const res = await t.request("GET", `/api/auto-apply-v2/status?jobId=${encodeURIComponent(cipher)}`, { key: apiKey });
-    if (res.status !== 200 || res.body.applicationStatus !== "processing" || performance.now() > until) return res;
-    t.clock.advance(10);
-    worker!.notify();
-    await Bun.sleep(2);
-  }
-}
+const settledByJob = (apiKey: string, cipher: string) => waitSettled(t, worker!, apiKey, cipher);
 
 describe("dashboard job page", () => {
   test("signed out: redirected to sign-in (page and forms)", async () => {
@@ -169,7 +159,7 @@ describe("dashboard job page", () => {
     expect(page.text).toContain("Hello, I can help.");
 
     // The page now shows the application's status instead of the forms.
-    expect(page.text).toContain('Application: <strong class="badge status-applied">applied</strong>');
+    expect(page.text).toContain('<strong class="badge status-applied">Applied</strong>');
     expect(page.text).not.toContain(`action="${path(cipher)}/apply"`);
 
     // A form posted from an older copy of the page is refused, and the page shows the application as it is.
@@ -382,8 +372,9 @@ describe("writing a proposal, stage by stage", () => {
     const plain = await post(`${path(cipher)}/proposal`, token, { csrf, reasoningEffort: "low" });
     expect(plain.headers.get("content-type")).toContain("text/html");
     expect(plain.text).toContain("Proposal written");
-    // The form is the script's to post (no htmx attributes), with the stage list it fills.
-    expect(plain.text).toMatch(/<form method="post" action="[^"]+\/proposal" data-progress="progress" class="draft-form">/);
+    // The page's form is the script's to post (no htmx attributes): its draft button names the stream's address and the stage list it fills.
+    expect(plain.text).toMatch(/<form method="post" action="[^"]+\/apply" novalidate>/);
+    expect(plain.text).toMatch(/<button type="submit" class="draft-button" formaction="[^"]+\/proposal" data-progress="progress" data-key="d">/);
     expect(plain.text).toContain('<ol class="stages"></ol>');
   });
 
