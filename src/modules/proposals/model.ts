@@ -10,6 +10,13 @@ export const GenerateProposalBody = t.Object(
     feedId: t.Optional(t.String({ maxLength: 100 })),
     reasoningEffort: t.Optional(t.Union([t.Literal("low"), t.Literal("medium"), t.Literal("high")], { default: "low" })),
     questions: t.Optional(t.Array(Question, { maxItems: 50 })),
+    profileId: t.Optional(
+      t.String({
+        maxLength: 200,
+        description:
+          "Extension: the profile (a freelancer's specialization, as in GET /api/auto-apply-v2/freelancers) the letter introduces; send the same profileId to apply. Default: the primary profile.",
+      }),
+    ),
   },
   { title: "GenerateProposalRequest" },
 );

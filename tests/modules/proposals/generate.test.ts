@@ -228,3 +228,36 @@ describe("generate-proposal with a model", async () => {
     expect(slow.body.error).toContain("did not answer in time");
   });
 });
+
+describe("generate-proposal as a chosen profile (extension: profileId)", () => {
+  test("the letter introduces the profile named; an unknown or another account's profile is a 400 naming profileId", async () => {
+    t = await createTestApp({ config: { adminToken: "admin-token-0123456789" } });
+    const agency = await t.account({ name: "Nair & Chen Studio", kind: "agency" });
+    const other = await t.account({ name: "other" });
+    const added = await t.request("POST", `/admin/sandbox/accounts/${agency.accountId}/freelancers`, {
+      headers: { authorization: "Bearer admin-token-0123456789" },
+      json: { name: "Priya Nair", profiles: [{ name: "Data Pipeline Engineer" }] },
+    });
+    expect(added.status, show(added)).toBe(201);
+    const body = { jobTitle: "Airflow DAG clean-up", jobDescription: "Our Airflow DAGs fail nightly; tidy them and add alerts." };
+    const listed = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: agency.apiKey })).body.freelancers;
+    const priya = listed.find((f: { name: string }) => f.name === "Priya Nair");
+    const spec = priya.profiles.find((p: { type: string }) => p.type === "specialization");
+    const primaryName = listed[0].name as string;
+
+    const plain = await t.request("POST", PATH, { key: agency.apiKey, json: body });
+    expect(plain.status, show(plain)).toBe(200);
+    expect(plain.body.proposal).toContain(primaryName);
+    const asPriya = await t.request("POST", PATH, { key: agency.apiKey, json: { ...body, profileId: spec.profileId } });
+    expect(asPriya.status, show(asPriya)).toBe(200);
+    expect(asPriya.body.proposal).toContain("Priya Nair");
+    expect(asPriya.body.proposal).not.toContain(primaryName);
+
+    const otherList = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: other.apiKey })).body.freelancers;
+    for (const profileId of ["~01notours", otherList[0].profiles[0].profileId]) {
+      const refused = await t.request("POST", PATH, { key: agency.apiKey, json: { ...body, profileId } });
+      expect(refused.status, show(refused)).toBe(400);
+      expect(refused.body.error).toContain("profileId");
+    }
+  });
+});
