@@ -15,3 +15,9 @@ declare module "htmx.org/dist/htmx.min.js" {
   const source: string;
   export default source;
 }
+
+// The dashboard's own browser scripts (real files, linted), imported `with { type: "text" }` and served from the binary.
+declare module "*.browser.js" {
+  const source: string;
+  export default source;
+}

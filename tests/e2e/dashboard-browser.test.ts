@@ -230,7 +230,11 @@ describe("dashboard in a browser (end to end)", () => {
           }
         }
         expect(mine).toBeDefined();
+        // The row's button only asks: the confirmation says this is the key we are signed in with.
         await submit(page, page.getByRole("button", { name: mine!, exact: true }));
+        await expect(page.getByRole("alert").textContent()).resolves.toContain("This is the key you are signed in with.");
+        await snap(page, "keys-revoke-confirm");
+        await submit(page, page.getByRole("button", { name: /^Revoke key / }));
         await snap(page, "keys-revoked");
         await page.goto(`${base}/dashboard/feeds`);
         expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");

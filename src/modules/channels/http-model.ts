@@ -44,7 +44,8 @@ export const QuietHours = t.Object(
 
 const ConfigInput = t.Record(t.String(), t.Unknown(), {
   description:
-    "The kind's settings: telegram {botToken, chatId}; slack {webhookUrl}; discord {webhookUrl}; ntfy {serverUrl?, topic, token?}; email {smtpUrl, from, to}. " +
+    "The kind's settings: telegram {botToken, chatId}; slack {webhookUrl}; discord {webhookUrl}; ntfy {serverUrl?, topic, token?, allowPrivateNetwork?}; email {smtpUrl, from, to, allowPrivateNetwork?}. " +
+    "allowPrivateNetwork (boolean, default false) lets an ntfy or SMTP server on your own network (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) be used; loopback and link-local stay refused. " +
     "On PATCH only the given fields change, and a secret sent back as it is shown (masked) keeps the stored one.",
 });
 
@@ -73,9 +74,10 @@ export const Channel = t.Object(
     id: t.String({ format: "uuid" }),
     type: ChannelTypeSchema,
     name: t.String(),
-    config: t.Record(t.String(), t.Nullable(t.String()), {
+    config: t.Record(t.String(), t.Union([t.String(), t.Boolean(), t.Null()]), {
       description:
-        "The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full.",
+        "The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full. " +
+        "allowPrivateNetwork: true appears on ntfy and email channels that allow a private-network server.",
     }),
     mode: ChannelMode,
     digestEvery: t.Nullable(t.String()),

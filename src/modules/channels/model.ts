@@ -16,6 +16,27 @@ import { literalUnion } from "../../http/schemas";
 import { CHANNEL_TYPES, type ChannelType } from "../../db/enums";
 export { CHANNEL_TYPES, type ChannelType };
 
+/**
+ * The IANA zone names quiet hours accept: the ones this runtime knows, plus "UTC" (which
+ * supportedValuesOf may leave out). Read on first use (~5 ms, kept off the binary's start).
+ */
+let timeZones: readonly string[] | undefined;
+export function timeZoneNames(): readonly string[] {
+  if (!timeZones) {
+    const known = Intl.supportedValuesOf("timeZone");
+    timeZones = known.includes("UTC") ? known : [...known, "UTC"];
+  }
+  return timeZones;
+}
+
+/**
+ * An exact zone name, not whatever Intl.DateTimeFormat would take: it also takes "est", "europe/berlin"
+ * and other spellings that the quiet-hours form would then show back as if they were names.
+ */
+export function isTimeZone(name: string): boolean {
+  return timeZoneNames().includes(name);
+}
+
 export function isChannelType(value: unknown): value is ChannelType {
   return typeof value === "string" && (CHANNEL_TYPES as readonly string[]).includes(value);
 }
@@ -34,6 +55,23 @@ const SLACK_WEBHOOK_PATH = /^\/(?:services|workflows|triggers)\/[^?#]+$/;
 const DISCORD_HOSTS = new Set(["discord.com", "discordapp.com", "canary.discord.com", "ptb.discord.com"]);
 
 const MAX_URL_CHARS = 2048;
+
+/**
+ * The per-channel opt-in for a user-chosen server (ntfy, SMTP) on the user's own network. It admits the
+ * address ranges a home or office LAN uses, and nothing else: loopback, link-local (cloud metadata lives at
+ * 169.254.169.254) and the other special ranges stay refused unless the operator allows private addresses
+ * server-wide, because they reach jobpilot's own machine rather than the user's network.
+ */
+export const PRIVATE_NETWORK_CIDRS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"] as const;
+
+const AllowPrivateNetwork = (server: string) =>
+  t.Optional(
+    t.Boolean({
+      description:
+        `true: the ${server} may be on a private network (10/8, 172.16/12, 192.168/16, CGNAT 100.64/10, IPv6 unique local fc00::/7), e.g. a server on your LAN. ` +
+        "Loopback, link-local and other special addresses stay refused unless the server allows private addresses for all webhooks. Default false.",
+    }),
+  );
 const MAX_RECIPIENTS = 20;
 
 export const TelegramConfigSchema = t.Object(
@@ -75,6 +113,7 @@ export const NtfyConfigSchema = t.Object(
     serverUrl: t.Optional(t.String({ maxLength: MAX_URL_CHARS, description: `The ntfy server (http or https); default ${DEFAULT_NTFY_SERVER}.` })),
     topic: t.String({ pattern: NTFY_TOPIC.source, description: "The topic to publish to: 1 to 64 letters, digits, `-` and `_`." }),
     token: t.Optional(t.Nullable(t.String({ maxLength: 512, description: "An access token (`tk_…`) for a protected topic. Secret: shown masked." }))),
+    allowPrivateNetwork: AllowPrivateNetwork("ntfy server"),
   },
   { additionalProperties: false, description: "ntfy: a topic on a public or self-hosted ntfy server." },
 );
@@ -88,6 +127,7 @@ export const EmailConfigSchema = t.Object(
     }),
     from: t.String({ maxLength: 320, description: "Sender address, optionally with a name: `jobpilot <alerts@example.com>`." }),
     to: t.String({ maxLength: 4000, description: `Recipient address, or several separated by commas (at most ${MAX_RECIPIENTS}).` }),
+    allowPrivateNetwork: AllowPrivateNetwork("SMTP server"),
   },
   { additionalProperties: false, description: "email: an SMTP server and the addresses alerts go from and to." },
 );
@@ -118,12 +158,16 @@ export interface NtfyConfig {
   serverUrl: string;
   topic: string;
   token: string | null;
+  /** Present (true) only when the server may be on a private network: see PRIVATE_NETWORK_CIDRS. */
+  allowPrivateNetwork?: true;
 }
 export interface EmailConfig {
   smtpUrl: string;
   from: string;
   /** One address or several joined by ", ". */
   to: string;
+  /** Present (true) only when the SMTP server may be on a private network: see PRIVATE_NETWORK_CIDRS. */
+  allowPrivateNetwork?: true;
 }
 
 export interface ChannelConfigs {
@@ -181,8 +225,8 @@ const KNOWN_FIELDS: Record<ChannelType, readonly string[]> = {
   telegram: ["botToken", "chatId"],
   slack: ["webhookUrl"],
   discord: ["webhookUrl"],
-  ntfy: ["serverUrl", "topic", "token"],
-  email: ["smtpUrl", "from", "to"],
+  ntfy: ["serverUrl", "topic", "token", "allowPrivateNetwork"],
+  email: ["smtpUrl", "from", "to", "allowPrivateNetwork"],
 };
 
 /**
@@ -213,6 +257,14 @@ function text(input: Record<string, unknown>, key: string, max: number, what: st
   if (trimmed === "") throw new Invalid(`config.${key}`, `must not be empty (${what})`);
   if (trimmed.length > max) throw new Invalid(`config.${key}`, `must be at most ${max} characters`);
   return trimmed;
+}
+
+/** The private-network opt-in as stored: `{ allowPrivateNetwork: true }` when on, nothing when off or absent. */
+function privateNetworkFlag(input: Record<string, unknown>): { allowPrivateNetwork?: true } {
+  const value = input.allowPrivateNetwork;
+  if (value === undefined || value === null || value === false) return {};
+  if (value !== true) throw new Invalid("config.allowPrivateNetwork", "must be true or false");
+  return { allowPrivateNetwork: true };
 }
 
 function parsedUrl(raw: string, field: string): URL {
@@ -288,7 +340,7 @@ const NORMALISE: { [K in ChannelType]: (input: Record<string, unknown>, origins:
       token = text(input, "token", 512, "an ntfy access token");
       if (!/^[\x21-\x7e]+$/.test(token)) throw new Invalid("config.token", "must be printable ASCII without spaces");
     }
-    return { serverUrl, topic, token };
+    return { serverUrl, topic, token, ...privateNetworkFlag(input) };
   },
 
   email(input) {
@@ -304,7 +356,7 @@ const NORMALISE: { [K in ChannelType]: (input: Record<string, unknown>, origins:
     if (to.length > MAX_RECIPIENTS) throw new Invalid("config.to", `must name at most ${MAX_RECIPIENTS} addresses`);
     for (const address of to)
       if (parseMailbox(address) === null) throw new Invalid("config.to", `has an invalid address: ${JSON.stringify(address.slice(0, 100))}`);
-    return { smtpUrl, from, to: to.join(", ") };
+    return { smtpUrl, from, to: to.join(", "), ...privateNetworkFlag(input) };
   },
 };
 
@@ -420,9 +472,15 @@ export function maskConfig<T extends ChannelType>(type: T, config: ChannelConfig
         serverUrl: target.config.serverUrl,
         topic: target.config.topic,
         token: target.config.token === null ? null : maskSecret(target.config.token),
+        ...(target.config.allowPrivateNetwork ? { allowPrivateNetwork: true as const } : {}),
       } satisfies NtfyConfig as ChannelConfigs[T];
     case "email":
-      return { smtpUrl: maskSmtpUrl(target.config.smtpUrl), from: target.config.from, to: target.config.to } satisfies EmailConfig as ChannelConfigs[T];
+      return {
+        smtpUrl: maskSmtpUrl(target.config.smtpUrl),
+        from: target.config.from,
+        to: target.config.to,
+        ...(target.config.allowPrivateNetwork ? { allowPrivateNetwork: true as const } : {}),
+      } satisfies EmailConfig as ChannelConfigs[T];
   }
 }
 

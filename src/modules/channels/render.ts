@@ -65,9 +65,23 @@ const MAX_LINE = 400;
 type Renderers = { [K in ChannelType]: (f: AlertFacts, payload: WebhookPayload) => ChannelMessages[K] };
 type DigestRenderers = { [K in ChannelType]: (items: DigestItem[], ctx: DigestContext) => ChannelMessages[K] };
 
+/**
+ * What a channel's test alert says it is. The sample payload's own reason is the webhook's ("sent when the
+ * webhook URL is saved"), which is not how a channel gets one: its test is sent only on request.
+ */
+const TEST_REASON: Record<ChannelType, string> = {
+  telegram: "Test alert, sent on request to check this Telegram chat; a sample job, do not apply to it",
+  slack: "Test alert, sent on request to check this Slack channel; a sample job, do not apply to it",
+  discord: "Test alert, sent on request to check this Discord channel; a sample job, do not apply to it",
+  ntfy: "Test alert, sent on request to check this ntfy topic; a sample job, do not apply to it",
+  email: "Test e-mail, sent on request to check this e-mail channel; a sample job, do not apply to it",
+};
+
 /** One job as its platform's message. `payload` is the job-matched (or webhook-test) webhook payload. */
 export function renderAlert<T extends ChannelType>(type: T, payload: WebhookPayload, ctx: AlertContext): ChannelMessages[T] {
-  return (ALERT[type] as Renderers[T])(alertFacts(payload, ctx), payload);
+  const facts = alertFacts(payload, ctx);
+  if (payload.type === "webhook.test") facts.reason = TEST_REASON[type];
+  return (ALERT[type] as Renderers[T])(facts, payload);
 }
 
 /**

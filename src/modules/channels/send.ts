@@ -10,8 +10,9 @@
  *   an operator's test setting, so there is no user-chosen address to guard.
  * - ntfy and e-mail: the server is the user's choice, so it goes through the
  *   webhook SSRF guard (src/lib/ssrf.ts): resolved once, refused unless public
- *   or allowed by JOBPILOT_WEBHOOK_ALLOW_PRIVATE / _ALLOWLIST, connected to by
- *   the checked address.
+ *   or allowed by JOBPILOT_WEBHOOK_ALLOW_PRIVATE / _ALLOWLIST or by the
+ *   channel's own allowPrivateNetwork (LAN ranges only: channelEgress),
+ *   connected to by the checked address.
  *
  * Errors are for the delivery log and the channel's lastError, which the user
  * sees: they never contain the bot token, a webhook URL, an ntfy token or the
@@ -33,7 +34,7 @@ import type {
   SlackMessage,
   TelegramMessage,
 } from "./model";
-import { smtpTarget } from "./model";
+import { PRIVATE_NETWORK_CIDRS, smtpTarget } from "./model";
 
 /** The platform base URLs that are settings (JOBPILOT_TELEGRAM_API_URL); the Config has this shape. */
 export interface ChannelApiSettings {
@@ -86,6 +87,15 @@ export async function sendMessage(channel: ChannelTarget, message: ChannelMessag
   }
 }
 
+/** The hint a refusal of a private address gets when the channel's own opt-in would allow it (API words; the dashboard says its label). */
+const PRIVATE_NETWORK_HINT = "turn on config.allowPrivateNetwork to allow a server on your own network";
+
+/** The server-wide policy widened by the channel's allowPrivateNetwork: the LAN ranges join the allowlist, nothing else does. */
+export function channelEgress(channel: ChannelTarget, egress: EgressPolicy): EgressPolicy {
+  const isAllowed = (channel.type === "ntfy" || channel.type === "email") && channel.config.allowPrivateNetwork === true;
+  return isAllowed ? { ...egress, allowlist: [...egress.allowlist, ...PRIVATE_NETWORK_CIDRS] } : egress;
+}
+
 /**
  * Checks, when a channel is saved, that a user-chosen server is an address jobpilot may reach (the same rule
  * as on every send): ntfy's serverUrl, the SMTP URL's host. Resolves the name, so it is async; the other
@@ -106,8 +116,16 @@ export async function checkChannelDestination(
     const { hostname } = smtpTarget(channel.config);
     url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}/`;
   } else return { ok: true };
-  const checked = await checkUrl(url, egress, resolve);
-  return checked.ok ? checked : { ok: false, field, message: `${field} cannot be used: ${checked.reason}` };
+  const policy = channelEgress(channel, egress);
+  const checked = await checkUrl(url, policy, resolve);
+  if (checked.ok) return checked;
+  let message = `${field} cannot be used: ${checked.reason}`;
+  // Say the per-channel switch only when it would help: a loopback or metadata address stays refused with it.
+  if (policy === egress && (channel.type === "ntfy" || channel.type === "email")) {
+    const opened = { ...channel, config: { ...channel.config, allowPrivateNetwork: true as const } } as ChannelTarget;
+    if ((await checkUrl(url, channelEgress(opened, egress), resolve)).ok) message += `; ${PRIVATE_NETWORK_HINT}`;
+  }
+  return { ok: false, field, message };
 }
 
 // ---------------------------------------------------------------------------
@@ -289,7 +307,8 @@ async function sendNtfy(config: NtfyConfig, message: NtfyMessage, deps: SendDeps
     ...(message.actions.length === 0 ? {} : { actions: message.actions }),
   };
   const headers: Record<string, string> = config.token === null ? {} : { authorization: `Bearer ${config.token}` };
-  const attempt = await post(`${config.serverUrl}/`, body, headers, deps.timeoutMs, deps);
+  const egress = channelEgress({ type: "ntfy", config }, deps.egress);
+  const attempt = await post(`${config.serverUrl}/`, body, headers, deps.timeoutMs, { egress, resolve: deps.resolve });
   if ("outcome" in attempt) return withoutSecrets(attempt.outcome, secrets);
   const { reply } = attempt;
   const json = (reply.json ?? {}) as { id?: unknown; error?: unknown };
@@ -313,7 +332,7 @@ async function sendEmail(config: EmailConfig, message: EmailMessage, deps: SendD
   const secrets = [config.smtpUrl, smtp.password];
   let address: string;
   try {
-    address = await resolvePinned(smtp.hostname, deps.egress, deps.timeoutMs, deps.resolve);
+    address = await resolvePinned(smtp.hostname, channelEgress({ type: "email", config }, deps.egress), deps.timeoutMs, deps.resolve);
   } catch (err) {
     return withoutSecrets(failureOutcome(err, deps.timeoutMs), secrets);
   }
@@ -341,6 +360,8 @@ async function sendEmail(config: EmailConfig, message: EmailMessage, deps: SendD
       subject: message.subject,
       text: message.text,
       html: message.html,
+      // RFC 3834: a machine wrote this, so vacation responders and other auto-replies must not answer it.
+      headers: { "Auto-Submitted": "auto-generated" },
       signal: AbortSignal.timeout(deps.timeoutMs),
     });
     const code = Number(/^\d{3}/.exec(String(info.response ?? ""))?.[0] ?? Number.NaN);

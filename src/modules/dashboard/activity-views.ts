@@ -27,6 +27,8 @@ export interface ApplicationsPageData {
   statuses: readonly string[];
   /** Submissions whose form the browser companion filled and that wait for the user's click, by application id. */
   inReview: Map<string, { reviewUrl: string | null; deadlineTs: number | null }>;
+  /** Set when the account applies as more than one freelancer: their names by freelancer id (a missing one shows its id). */
+  freelancerNames?: Map<string, string>;
 }
 
 /** Review mode: the status stays processing (the spec's value); the dashboard says what it waits for and links the tab. */
@@ -64,15 +66,19 @@ function pageLink(data: ApplicationsPageData, offset: number): string {
 
 export function applicationsPage(session: DashboardSession, data: ApplicationsPageData): Html {
   const moving = data.items.some((i) => i.app.status === "processing");
+  // An agency applies as several freelancers: then each row says who applied.
+  const byWhom = data.freelancerNames !== undefined;
+  // Each cell carries its column's name, which the narrow-screen CSS shows when the rows become cards.
   const rows = data.items.map(
     ({ app, title, url }) => html`<tr>
-<td>${externalLink(url, title)}</td>
-<td>${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}${app.status === "processing" && reviewNote(data.inReview.get(app.id))}</td>
-<td>${when(app.appliedAtTs)}</td>
-<td>${credits(app)}</td>
-<td><details><summary>Cover letter</summary><p class="cover-letter">${app.coverLetter}</p></details></td>
-<td>${app.errorMessage ? html`<span class="error">${app.errorMessage}</span>` : html`<span class="muted">—</span>`}</td>
-<td>${engagement(app)}</td>
+<td data-label="Job" class="primary">${externalLink(url, title)}</td>
+${byWhom && html`<td data-label="Freelancer">${data.freelancerNames?.get(app.freelancerId) ?? app.freelancerId}</td>`}
+<td data-label="Status">${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}${app.status === "processing" && reviewNote(data.inReview.get(app.id))}</td>
+<td data-label="Applied">${when(app.appliedAtTs)}</td>
+<td data-label="Credits">${credits(app)}</td>
+<td data-label="Cover letter" class="unlabelled"><details><summary>Cover letter</summary><p class="cover-letter">${app.coverLetter}</p></details></td>
+<td data-label="Error">${app.errorMessage ? html`<span class="error">${app.errorMessage}</span>` : html`<span class="muted">—</span>`}</td>
+<td data-label="Engagement">${engagement(app)}</td>
 </tr>`,
   );
   const filter = html`<form method="get" action="/dashboard/applications">
@@ -95,14 +101,14 @@ ${
     ? html`<p class="empty">No applications${data.status ? html` with status ${data.status.replaceAll("_", " ")}` : ""} here.</p>`
     : html`<p class="muted">Showing ${shownFrom}–${data.offset + data.items.length} of ${data.total}, newest first.${moving && ` This page reloads every ${REFRESH_SECONDS} seconds while an application is in flight.`}</p>
 <div class="table-wrap">
-<table>
-<thead><tr><th scope="col">Job</th><th scope="col">Status</th><th scope="col">Applied</th><th scope="col">Credits</th><th scope="col">Cover letter</th><th scope="col">Error</th><th scope="col">Engagement</th></tr></thead>
+<table class="applications cards">
+<thead><tr><th scope="col">Job</th>${byWhom && html`<th scope="col">Freelancer</th>`}<th scope="col">Status</th><th scope="col">Applied</th><th scope="col">Credits</th><th scope="col">Cover letter</th><th scope="col">Error</th><th scope="col">Engagement</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
 </div>`
 }
 <nav aria-label="Pages" class="pager">${prev} ${next}</nav>`;
-  const page = layout("Applications", body, session, "applications");
+  const page = layout("Applications", body, session, "applications", { wide: true });
   return moving ? refreshing(page) : page;
 }
 

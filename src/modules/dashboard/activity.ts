@@ -11,6 +11,7 @@ import * as activityViews from "./activity-views";
 import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset, redirect, type ResponseState, errorAsPage } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
+import type { AuthContext } from "../accounts/service";
 import * as views from "./views";
 
 /** The same page size and ceiling as GET /api/auto-apply-v2/applied-jobs and the deliveries API. */
@@ -36,6 +37,22 @@ function errorPage(err: unknown, set: ResponseState, session: DashboardSession):
  */
 export function dashboardActivityRoutes(deps: Deps) {
   const { signedIn, open } = dashboardGuard(deps);
+
+  /**
+   * The names of the freelancers an agency applies as, when there is more than one (a solo account's one
+   * freelancer needs no column). The list comes from the marketplace driver; when it cannot answer, the
+   * page still says who applied, by id, if its rows name more than one.
+   */
+  async function whoApplied(auth: AuthContext, items: { app: { freelancerId: string } }[]): Promise<Map<string, string> | undefined> {
+    let names = new Map<string, string>();
+    try {
+      names = new Map((await freelancers(deps, auth)).freelancers.map((f) => [f.id, f.name]));
+    } catch (err) {
+      deps.log.warn("dashboard: could not list freelancers", { accountId: auth.accountId, error: err instanceof Error ? err.message : String(err) });
+    }
+    const seen = new Set([...names.keys(), ...items.map((i) => i.app.freelancerId)]);
+    return seen.size > 1 ? names : undefined;
+  }
 
   return new Elysia({ name: "dashboard-activity" })
     .get(
@@ -64,9 +81,19 @@ export function dashboardActivityRoutes(deps: Deps) {
             { reviewUrl: r.reviewUrl, deadlineTs: r.reviewSinceTs === null ? null : r.reviewSinceTs + deps.config.companionReviewTimeoutMs },
           ]),
         );
+        const freelancerNames = await whoApplied(auth, items);
         return page(
           set,
-          activityViews.applicationsPage(session, { items, total, limit: ACTIVITY_PAGE_SIZE, offset, status, statuses: APPLICATION_STATUSES, inReview }),
+          activityViews.applicationsPage(session, {
+            items,
+            total,
+            limit: ACTIVITY_PAGE_SIZE,
+            offset,
+            status,
+            statuses: APPLICATION_STATUSES,
+            inReview,
+            freelancerNames,
+          }),
         );
       },
       HIDDEN,

@@ -1,9 +1,10 @@
 import type { Channel } from "../channels/http-model";
-import type { ChannelType } from "../channels/model";
+import { type ChannelType, timeZoneNames } from "../channels/model";
 import type { Feed } from "../feeds/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { csrfField, layout, when } from "./views";
+import { describedBy, errorSummary, fieldError, type FormErrors, type FormField, formErrors } from "./form-errors";
 
 /**
  * The notification channel pages of the dashboard: list, add (one form per
@@ -17,6 +18,8 @@ import { csrfField, layout, when } from "./views";
 export type ChannelFormValues = Record<string, string | undefined>;
 
 const CHANNELS = "/dashboard/channels";
+/** The channel form's script: fills the quiet hours' time zone with the browser's (time-zone.browser.js). */
+export const TIME_ZONE_SCRIPT = `${CHANNELS}/time-zone.js`;
 const base = (channelId: string) => `${CHANNELS}/${encodeURIComponent(channelId)}`;
 
 interface ConfigField {
@@ -27,12 +30,23 @@ interface ConfigField {
   /** A secret shown masked: sending the masked text back keeps the stored value. */
   isSecret?: boolean;
   placeholder?: string;
+  /** A yes/no setting, shown as a checkbox and sent as true or false. */
+  isFlag?: boolean;
 }
 
+/** The per-channel opt-in for a server on the user's own network (ntfy, SMTP); see channels/model.ts. */
+const privateNetworkField = (server: string): ConfigField => ({
+  name: "allowPrivateNetwork",
+  label: "Allow a private-network address for this server",
+  help: `Tick it when the ${server} is on your own network (an address such as 192.168.x.x, 10.x.x.x or a Tailscale 100.x.x.x one). This machine's own addresses (localhost) and link-local ones stay refused.`,
+  isFlag: true,
+});
+
 /** Each kind: its name, and its settings as form fields (the API's config fields, same names). */
-export const KINDS: Record<ChannelType, { label: string; intro: string; fields: ConfigField[] }> = {
+export const KINDS: Record<ChannelType, { label: string; intro: string; fields: ConfigField[]; test: { what: string; taker: string } }> = {
   telegram: {
     label: "Telegram",
+    test: { what: "a sample alert to the chat", taker: "Telegram" },
     intro: "A bot writes to a chat: you, a group or a channel. Create the bot with @BotFather, then send it a message so it may write to you.",
     fields: [
       {
@@ -53,6 +67,7 @@ export const KINDS: Record<ChannelType, { label: string; intro: string; fields: 
   },
   slack: {
     label: "Slack",
+    test: { what: "a sample alert to the Slack channel", taker: "Slack" },
     intro: "An incoming webhook posts to one Slack channel.",
     fields: [
       {
@@ -66,6 +81,7 @@ export const KINDS: Record<ChannelType, { label: string; intro: string; fields: 
   },
   discord: {
     label: "Discord",
+    test: { what: "a sample alert to the Discord channel", taker: "Discord" },
     intro: "A channel webhook posts one embed per job; nothing in a job can ping anyone.",
     fields: [
       {
@@ -79,6 +95,7 @@ export const KINDS: Record<ChannelType, { label: string; intro: string; fields: 
   },
   ntfy: {
     label: "ntfy",
+    test: { what: "a sample notification to the topic", taker: "the ntfy server" },
     intro: "Push notifications to the ntfy app, from ntfy.sh or your own server.",
     fields: [
       { name: "serverUrl", label: "Server URL", help: "Empty: https://ntfy.sh. Your own server: its https address.", placeholder: "https://ntfy.sh" },
@@ -89,10 +106,12 @@ export const KINDS: Record<ChannelType, { label: string; intro: string; fields: 
         isRequired: true,
       },
       { name: "token", label: "Access token", help: "Optional: a tk_… token for a protected topic.", isSecret: true },
+      privateNetworkField("ntfy server"),
     ],
   },
   email: {
     label: "E-mail",
+    test: { what: "a sample alert e-mail to the recipients", taker: "the SMTP server" },
     intro: "Alerts sent through your SMTP server, as text and HTML.",
     fields: [
       {
@@ -104,16 +123,54 @@ export const KINDS: Record<ChannelType, { label: string; intro: string; fields: 
       },
       { name: "from", label: "From", help: "The sender, optionally with a name: jobpilot <alerts@example.com>", isRequired: true },
       { name: "to", label: "To", help: "One or more addresses, separated by commas (at most 20).", isRequired: true },
+      privateNetworkField("SMTP server"),
     ],
   },
 };
 
 export const DIGEST_CHOICES = ["15m", "30m", "1h", "2h", "3h", "6h", "12h", "24h"];
 
+/** The labels of the fields every kind's form has, by control id; each kind's own settings are in KINDS. */
+const LABELS = {
+  name: "Name",
+  mode: "Mode",
+  digestEvery: "Digest every",
+  quietHours: "Quiet hours",
+  quietFrom: "Quiet from",
+  quietTo: "Quiet until",
+  quietTimeZone: "Time zone",
+} as const;
+
+/**
+ * A kind's form fields for form-errors.ts: the API's body path of each control (config.<name> for the
+ * kind's settings, quietHours.<part> for the quiet hours) and its label.
+ */
+export function channelFormFields(type: ChannelType): FormField[] {
+  return [
+    { path: "name", id: "name", label: LABELS.name },
+    { path: "mode", id: "mode", label: LABELS.mode },
+    { path: "digestEvery", id: "digestEvery", label: LABELS.digestEvery },
+    { path: "quietHours", id: "quietHours", label: LABELS.quietHours },
+    { path: "quietHours.from", id: "quietFrom", label: LABELS.quietFrom },
+    { path: "quietHours.to", id: "quietTo", label: LABELS.quietTo },
+    { path: "quietHours.timeZone", id: "quietTimeZone", label: LABELS.quietTimeZone },
+    ...KINDS[type].fields.map((f) => ({ path: `config.${f.name}`, id: `config_${f.name}`, label: f.label })),
+  ];
+}
+
+/** The API's refusal of a channel form, sorted onto its fields in the labels' words. */
+export function channelFormErrors(type: ChannelType, details: string[]): FormErrors {
+  return formErrors(details, channelFormFields(type));
+}
+
 /** The form values that show a saved channel (the edit page's starting point): secrets as shown, masked. */
 export function channelToForm(channel: Channel): ChannelFormValues {
   const values: ChannelFormValues = { name: channel.name, mode: channel.mode, digestEvery: channel.digestEvery ?? "1h" };
-  for (const f of KINDS[channel.type].fields) values[`config_${f.name}`] = channel.config[f.name] ?? "";
+  for (const f of KINDS[channel.type].fields) {
+    const value = channel.config[f.name];
+    if (f.isFlag) values[`config_${f.name}`] = value === true ? "on" : undefined;
+    else values[`config_${f.name}`] = typeof value === "string" ? value : "";
+  }
   if (channel.quietHours) {
     values.quietHours = "on";
     values.quietFrom = channel.quietHours.from;
@@ -130,90 +187,91 @@ export function deliveryText(channel: Pick<Channel, "mode" | "digestEvery" | "qu
   return q ? `${how}; quiet ${q.from}–${q.to} (${q.timeZone})` : how;
 }
 
-function errorList(errors: string[] | undefined): Html | false {
-  return !!errors?.length && html`<div class="error" role="alert"><p>The channel was not saved:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
+/** The form's values and, when it was refused, its messages by field. */
+interface Shown {
+  v: ChannelFormValues;
+  errors?: FormErrors;
 }
 
 function input(
-  v: ChannelFormValues,
+  f: Shown,
   name: string,
   label: string,
   help: string,
   opts: { type?: string; required?: boolean; placeholder?: string; list?: string } = {},
 ): Html {
   return html`<label for="${name}">${label}</label>
-<input type="${opts.type ?? "text"}" id="${name}" name="${name}" value="${v[name] ?? ""}" autocomplete="off"${opts.required ? html` required` : ""}${opts.placeholder ? html` placeholder="${opts.placeholder}"` : ""}${opts.list ? html` list="${opts.list}"` : ""} aria-describedby="${name}Help">
+${fieldError(f.errors, name)}
+<input type="${opts.type ?? "text"}" id="${name}" name="${name}" value="${f.v[name] ?? ""}" autocomplete="off"${opts.required ? html` required` : ""}${opts.placeholder ? html` placeholder="${opts.placeholder}"` : ""}${opts.list ? html` list="${opts.list}"` : ""}${describedBy(f.errors, name)}>
 <p id="${name}Help" class="muted">${help}</p>`;
 }
 
-/**
- * The IANA zones the server knows, for the time zone field's suggestions (a datalist: typing works without script).
- * Read on first use: at module load it was ~5 ms of the binary's start (bench memory's start-up).
- */
-let timeZones: string[] | undefined;
-function knownTimeZones(): string[] {
-  if (!timeZones) {
-    try {
-      timeZones = Intl.supportedValuesOf("timeZone");
-    } catch {
-      timeZones = ["UTC"];
-    }
-  }
-  return timeZones;
+function checkbox(f: Shown, name: string, label: string, help: string): Html {
+  return html`${fieldError(f.errors, name)}
+<label for="${name}"><input type="checkbox" id="${name}" name="${name}" value="on"${f.v[name] ? html` checked` : ""}${describedBy(f.errors, name)}> ${label}</label>
+<p id="${name}Help" class="muted">${help}</p>`;
 }
 
-function deliveryFields(v: ChannelFormValues): Html {
+function deliveryFields(f: Shown): Html {
+  const { v } = f;
   const mode = v.mode === "digest" ? "digest" : "instant";
   const every = v.digestEvery || "1h";
   const choices = DIGEST_CHOICES.includes(every) ? DIGEST_CHOICES : [every, ...DIGEST_CHOICES];
   return html`<fieldset>
 <legend>When alerts go</legend>
-<label for="mode">Mode</label>
-<select id="mode" name="mode" aria-describedby="modeHelp">
+<label for="mode">${LABELS.mode}</label>
+${fieldError(f.errors, "mode")}
+<select id="mode" name="mode"${describedBy(f.errors, "mode")}>
 <option value="instant"${mode === "instant" ? html` selected` : ""}>Instant: one message per job</option>
 <option value="digest"${mode === "digest" ? html` selected` : ""}>Digest: one message per period</option>
 </select>
 <p id="modeHelp" class="muted">A digest lists the period's jobs, best match first (the top 10, then “and K more” with a link here). Periods end on the clock: every 15 minutes at :00, :15, :30, :45; hourly on the hour (UTC).</p>
-<label for="digestEvery">Digest every</label>
-<select id="digestEvery" name="digestEvery" aria-describedby="digestEveryHelp">${choices.map((c) => html`<option value="${c}"${c === every ? html` selected` : ""}>${c}</option>`)}</select>
+<label for="digestEvery">${LABELS.digestEvery}</label>
+${fieldError(f.errors, "digestEvery")}
+<select id="digestEvery" name="digestEvery"${describedBy(f.errors, "digestEvery")}>${choices.map((c) => html`<option value="${c}"${c === every ? html` selected` : ""}>${c}</option>`)}</select>
 <p id="digestEveryHelp" class="muted">Used in digest mode.</p>
-<label for="quietHours"><input type="checkbox" id="quietHours" name="quietHours" value="on"${v.quietHours ? html` checked` : ""}> Quiet hours</label>
-<p class="muted">Alerts inside them are held and sent as one digest when they end (a digest due inside them waits too).</p>
-${input(v, "quietFrom", "Quiet from", "HH:MM, 24 h, e.g. 22:00.", { type: "time" })}
-${input(v, "quietTo", "Quiet until", "HH:MM, e.g. 07:00; earlier than “from” means the next morning.", { type: "time" })}
-${input(v, "quietTimeZone", "Time zone", "An IANA name such as Europe/Berlin or America/New_York; daylight saving time is followed.", { list: "timeZones", placeholder: "Europe/Berlin" })}
-<datalist id="timeZones">${knownTimeZones().map((z) => html`<option value="${z}"></option>`)}</datalist>
+${checkbox(f, "quietHours", LABELS.quietHours, "Alerts inside them are held and sent as one digest when they end (a digest due inside them waits too).")}
+${input(f, "quietFrom", LABELS.quietFrom, "HH:MM, 24 h, e.g. 22:00.", { type: "time" })}
+${input(f, "quietTo", LABELS.quietTo, "HH:MM, e.g. 07:00; earlier than “from” means the next morning.", { type: "time" })}
+${input(f, "quietTimeZone", LABELS.quietTimeZone, "An IANA name such as Europe/Berlin, America/New_York or UTC; daylight saving time is followed. A new channel starts with your browser's.", { list: "timeZones", placeholder: "Europe/Berlin" })}
+<datalist id="timeZones">${timeZoneNames().map((z) => html`<option value="${z}"></option>`)}</datalist>
 </fieldset>`;
 }
 
-export function channelFormPage(session: DashboardSession, opts: { type: ChannelType; values: ChannelFormValues; errors?: string[]; channel?: Channel }): Html {
+export function channelFormPage(
+  session: DashboardSession,
+  opts: { type: ChannelType; values: ChannelFormValues; errors?: FormErrors; channel?: Channel },
+): Html {
   const kind = KINDS[opts.type];
   const editing = opts.channel;
   const action = editing ? base(editing.id) : CHANNELS;
-  const v = opts.values;
+  const shown: Shown = { v: opts.values, errors: opts.errors };
   return layout(
     editing ? `Edit ${editing.name}` : `New ${kind.label} channel`,
-    html`${errorList(opts.errors)}
+    html`${errorSummary(opts.errors, "The channel")}
 <p>${kind.intro}</p>
 <form method="post" action="${action}">
 ${csrfField(session)}
 ${!editing && html`<input type="hidden" name="type" value="${opts.type}">`}
-${input(v, "name", "Name", "Your name for it, e.g. Phone or #leads.", { required: true })}
+${input(shown, "name", LABELS.name, "Your name for it, e.g. Phone or #leads.", { required: true })}
 <fieldset>
 <legend>${kind.label} settings</legend>
 ${kind.fields.map((f) =>
-  input(v, `config_${f.name}`, f.label, editing && f.isSecret ? `${f.help} Shown masked: leave it as it is to keep the saved value.` : f.help, {
-    required: f.isRequired,
-    placeholder: f.placeholder,
-  }),
+  f.isFlag
+    ? checkbox(shown, `config_${f.name}`, f.label, f.help)
+    : input(shown, `config_${f.name}`, f.label, editing && f.isSecret ? `${f.help} Shown masked: leave it as it is to keep the saved value.` : f.help, {
+        required: f.isRequired,
+        placeholder: f.placeholder,
+      }),
 )}
 </fieldset>
-${deliveryFields(v)}
+${deliveryFields(shown)}
 <button type="submit">${editing ? "Save changes" : "Add channel"}</button>
 </form>
 <p><a href="${editing ? base(editing.id) : CHANNELS}">Cancel</a></p>`,
     session,
     "channels",
+    { scripts: [TIME_ZONE_SCRIPT] },
   );
 }
 
@@ -223,15 +281,15 @@ export function channelListPage(session: DashboardSession, channels: Channel[]):
   const list =
     channels.length === 0
       ? html`<p class="empty">No channels yet. Add one below, then tick it on a feed's form to get that feed's alerts there.</p>`
-      : html`<div class="table-wrap"><table>
+      : html`<div class="table-wrap"><table class="cards">
 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Sends</th><th scope="col">Last delivery</th><th scope="col">Last error</th></tr></thead>
 <tbody>${channels.map(
           (c) => html`<tr>
-<td><a href="${base(c.id)}">${c.name}</a></td>
-<td>${KINDS[c.type].label}</td>
-<td>${deliveryText(c)}</td>
-<td>${when(c.lastDeliveryAt)}</td>
-<td>${c.lastError ? html`<span class="error-text">${c.lastError}</span>` : "—"}</td>
+<td data-label="Name" class="primary"><a href="${base(c.id)}">${c.name}</a></td>
+<td data-label="Kind">${KINDS[c.type].label}</td>
+<td data-label="Sends">${deliveryText(c)}</td>
+<td data-label="Last delivery">${when(c.lastDeliveryAt)}</td>
+<td data-label="Last error">${c.lastError ? html`<span class="error-text">${c.lastError}</span>` : "—"}</td>
 </tr>`,
         )}</tbody>
 </table></div>`;
@@ -268,11 +326,13 @@ export interface TestOutcome {
   durationMs: number;
 }
 
-function testNotice(outcome: TestOutcome | { refused: string } | undefined): Html | false {
+/** What came of "Send test", said the way the channel's kind works (a chat, a topic, an SMTP server). */
+function testNotice(type: ChannelType, outcome: TestOutcome | { refused: string } | undefined): Html | false {
   if (!outcome) return false;
+  const { taker } = KINDS[type].test;
   if ("refused" in outcome) return html`<p class="error" role="alert">Not sent: ${outcome.refused}</p>`;
   if (outcome.ok)
-    return html`<p class="notice" role="status">Test alert sent: the platform accepted it${outcome.statusCode !== null && html` (${outcome.statusCode})`} in ${outcome.durationMs} ms.</p>`;
+    return html`<p class="notice" role="status">Test alert sent: ${taker} accepted it${outcome.statusCode !== null && html` (${outcome.statusCode})`} in ${outcome.durationMs} ms.</p>`;
   return html`<p class="error" role="alert">The test alert was not accepted: ${outcome.error ?? "no reason given"}</p>`;
 }
 
@@ -338,7 +398,10 @@ export function channelDetailPage(
   const self = base(c.id);
   const kind = KINDS[c.type];
   const configRows = kind.fields.map(
-    (f) => html`<dt>${f.label}</dt><dd>${c.config[f.name] ? html`<code>${c.config[f.name]}</code>` : html`<span class="muted">—</span>`}</dd>`,
+    (f) =>
+      html`<dt>${f.label}</dt><dd>${
+        f.isFlag ? (c.config[f.name] === true ? "yes" : "no") : c.config[f.name] ? html`<code>${c.config[f.name]}</code>` : html`<span class="muted">—</span>`
+      }</dd>`,
   );
   const using = data.feeds.filter((f) => (f.channelIds ?? []).includes(c.id));
   const deliveries =
@@ -359,10 +422,10 @@ export function channelDetailPage(
 </table></div>`;
   return layout(
     c.name,
-    html`${testNotice(data.test)}
+    html`${testNotice(c.type, data.test)}
 <p><a href="${CHANNELS}">All channels</a> · <a href="${self}/edit">Edit</a> · <a href="${self}/delete">Delete</a></p>
 <form method="post" action="${self}/test">${csrfField(session)}<button type="submit">Send test</button></form>
-<p class="muted">Sends a sample alert now, whatever the mode and quiet hours.</p>
+<p class="muted">Sends ${kind.test.what} now, whatever the mode and quiet hours. It carries a sample job: do not apply to it.</p>
 <h2>Settings</h2>
 <dl class="settings">
 <dt>Kind</dt><dd>${kind.label}</dd>

@@ -15,6 +15,8 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, page, redirect, type ResponseState, schemaErrors } from "./http";
 import { errorPage } from "./views";
+// Bundled as text by `bun build --compile`, as index.ts does with htmx.
+import TIME_ZONE_SOURCE from "./time-zone.browser.js" with { type: "text" };
 
 /**
  * The dashboard's notification channel pages. Every change goes through the
@@ -24,6 +26,7 @@ import { errorPage } from "./views";
  */
 
 const CHANNELS = `${DASHBOARD_PATH}/channels`;
+const TIME_ZONE_SCRIPT = views.TIME_ZONE_SCRIPT;
 /** Events shown on a channel's page. */
 const RECENT_DELIVERIES = 20;
 
@@ -35,6 +38,12 @@ const RECENT_DELIVERIES = 20;
 function toBody(type: ChannelType, v: views.ChannelFormValues, editing: boolean): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   for (const f of views.KINDS[type].fields) {
+    // A box is sent only when ticked; a creating form leaves an unticked one out, an edit turns it off.
+    if (f.isFlag) {
+      if (v[`config_${f.name}`] !== undefined) config[f.name] = true;
+      else if (editing) config[f.name] = false;
+      continue;
+    }
     const value = (v[`config_${f.name}`] ?? "").trim();
     if (value !== "") config[f.name] = value;
     else if (editing) config[f.name] = f.isRequired ? "" : null;
@@ -92,119 +101,137 @@ export function dashboardChannelRoutes(deps: Deps) {
     return redirect(set, `${CHANNELS}/${encodeURIComponent(channel.id)}`);
   }
 
-  return new Elysia({ name: "dashboard-channels" })
-    .get(
-      CHANNELS,
-      ({ request, set }) =>
-        run(request, set, undefined, async (session, auth) => page(set, views.channelListPage(session, await channels.listChannels(deps, auth)))),
-      HIDDEN,
-    )
-    .get(
-      `${CHANNELS}/new`,
-      ({ request, set, query }) =>
-        run(request, set, undefined, (session) => {
-          const type = (query as Record<string, string | undefined>).type;
-          if (type === undefined || type === "") return redirect(set, CHANNELS);
-          if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
-          return page(set, views.channelFormPage(session, { type, values: { mode: "instant", digestEvery: "1h" } }));
-        }),
-      HIDDEN,
-    )
-    .post(
-      CHANNELS,
-      ({ request, set, body }) =>
-        run(request, set, body, (session, auth) => {
-          const values = formValues(body);
-          const type = values.type;
-          if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
-          const json = toBody(type, values, false);
-          const refusedWith = (errors: string[]) => page(set, views.channelFormPage(session, { type, values, errors }), 400);
-          return saved(set, refusedWith, schemaErrors(CreateChannelBody, json), () => channels.createChannel(deps, auth, json as CreateChannelBody));
-        }),
-      HIDDEN,
-    )
-    .get(
-      `${CHANNELS}/:id`,
-      ({ request, set, params }) =>
-        run(request, set, undefined, async (session, auth) =>
-          page(set, views.channelDetailPage(session, await detail(auth, await channels.getChannel(deps, auth, params.id)))),
-        ),
-      HIDDEN,
-    )
-    .get(
-      `${CHANNELS}/:id/edit`,
-      ({ request, set, params }) =>
-        run(request, set, undefined, async (session, auth) => {
-          const channel = await channels.getChannel(deps, auth, params.id);
-          return page(set, views.channelFormPage(session, { type: channel.type, values: views.channelToForm(channel), channel }));
-        }),
-      HIDDEN,
-    )
-    .post(
-      `${CHANNELS}/:id`,
-      ({ request, set, body, params }) =>
-        run(request, set, body, async (session, auth) => {
-          const current = await channels.getChannel(deps, auth, params.id);
-          const values = formValues(body);
-          const json = toBody(current.type, values, true);
-          const refusedWith = (errors: string[]) => page(set, views.channelFormPage(session, { type: current.type, values, errors, channel: current }), 400);
-          return saved(set, refusedWith, schemaErrors(PatchChannelBody, json), () => channels.patchChannel(deps, auth, current.id, json as PatchChannelBody));
-        }),
-      HIDDEN,
-    )
-    .post(
-      `${CHANNELS}/:id/test`,
-      ({ request, set, body, params }) =>
-        run(request, set, body, async (session, auth) => {
-          const channel = await channels.getChannel(deps, auth, params.id);
-          let test: views.TestOutcome | { refused: string };
-          let status = 200;
-          try {
-            test = await sendChannelTest(deps, sender, auth, channel.id);
-          } catch (err) {
-            // The platform's pace allows no message yet: said on the page, with the API's status.
-            if (!(err instanceof AppError) || err.code !== "rate_limited") throw err;
-            test = { refused: err.message };
-            status = err.status;
-          }
-          // Read after the test: its outcome is the channel's last delivery or last error now.
-          return page(set, views.channelDetailPage(session, { ...(await detail(auth, await channels.getChannel(deps, auth, channel.id))), test }), status);
-        }),
-      HIDDEN,
-    )
-    .post(
-      `${CHANNELS}/:id/binding-code`,
-      ({ request, set, body, params }) =>
-        run(request, set, body, async (session, auth) => {
-          const channel = await channels.getChannel(deps, auth, params.id);
-          const bindingCode = await createBindingCode(deps, auth, channel.id);
-          // 200, not a redirect: the code is in this response only.
-          return page(set, views.channelDetailPage(session, { ...(await detail(auth, channel)), bindingCode }));
-        }),
-      HIDDEN,
-    )
-    .post(
-      `${CHANNELS}/:id/chats/:chatId/unbind`,
-      ({ request, set, body, params }) =>
-        run(request, set, body, async (_session, auth) => {
-          await unbindChat(deps, auth, params.id, params.chatId);
-          return redirect(set, `${CHANNELS}/${encodeURIComponent(params.id)}`);
-        }),
-      HIDDEN,
-    )
-    .get(
-      `${CHANNELS}/:id/delete`,
-      ({ request, set, params }) =>
-        run(request, set, undefined, async (session, auth) => page(set, views.deleteChannelPage(session, await channels.getChannel(deps, auth, params.id)))),
-      HIDDEN,
-    )
-    .post(
-      `${CHANNELS}/:id/delete`,
-      ({ request, set, body, params }) =>
-        run(request, set, body, async (_session, auth) => {
-          await channels.deleteChannel(deps, auth, params.id);
-          return redirect(set, CHANNELS);
-        }),
-      HIDDEN,
-    );
+  return (
+    new Elysia({ name: "dashboard-channels" })
+      // The channel form's one script (a real file, linted, embedded in the binary): the browser's own time zone as the quiet hours' default.
+      .get(
+        TIME_ZONE_SCRIPT,
+        ({ set }) => {
+          set.headers["content-type"] = "text/javascript; charset=utf-8";
+          set.headers["cache-control"] = "public, max-age=3600";
+          return TIME_ZONE_SOURCE;
+        },
+        HIDDEN,
+      )
+      .get(
+        CHANNELS,
+        ({ request, set }) =>
+          run(request, set, undefined, async (session, auth) => page(set, views.channelListPage(session, await channels.listChannels(deps, auth)))),
+        HIDDEN,
+      )
+      .get(
+        `${CHANNELS}/new`,
+        ({ request, set, query }) =>
+          run(request, set, undefined, (session) => {
+            const type = (query as Record<string, string | undefined>).type;
+            if (type === undefined || type === "") return redirect(set, CHANNELS);
+            if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
+            return page(set, views.channelFormPage(session, { type, values: { mode: "instant", digestEvery: "1h" } }));
+          }),
+        HIDDEN,
+      )
+      .post(
+        CHANNELS,
+        ({ request, set, body }) =>
+          run(request, set, body, (session, auth) => {
+            const values = formValues(body);
+            const type = values.type;
+            if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
+            const json = toBody(type, values, false);
+            const refusedWith = (details: string[]) =>
+              page(set, views.channelFormPage(session, { type, values, errors: views.channelFormErrors(type, details) }), 400);
+            return saved(set, refusedWith, schemaErrors(CreateChannelBody, json), () => channels.createChannel(deps, auth, json as CreateChannelBody));
+          }),
+        HIDDEN,
+      )
+      .get(
+        `${CHANNELS}/:id`,
+        ({ request, set, params }) =>
+          run(request, set, undefined, async (session, auth) =>
+            page(set, views.channelDetailPage(session, await detail(auth, await channels.getChannel(deps, auth, params.id)))),
+          ),
+        HIDDEN,
+      )
+      .get(
+        `${CHANNELS}/:id/edit`,
+        ({ request, set, params }) =>
+          run(request, set, undefined, async (session, auth) => {
+            const channel = await channels.getChannel(deps, auth, params.id);
+            return page(set, views.channelFormPage(session, { type: channel.type, values: views.channelToForm(channel), channel }));
+          }),
+        HIDDEN,
+      )
+      .post(
+        `${CHANNELS}/:id`,
+        ({ request, set, body, params }) =>
+          run(request, set, body, async (session, auth) => {
+            const current = await channels.getChannel(deps, auth, params.id);
+            const values = formValues(body);
+            const json = toBody(current.type, values, true);
+            const refusedWith = (details: string[]) =>
+              page(
+                set,
+                views.channelFormPage(session, { type: current.type, values, errors: views.channelFormErrors(current.type, details), channel: current }),
+                400,
+              );
+            return saved(set, refusedWith, schemaErrors(PatchChannelBody, json), () => channels.patchChannel(deps, auth, current.id, json as PatchChannelBody));
+          }),
+        HIDDEN,
+      )
+      .post(
+        `${CHANNELS}/:id/test`,
+        ({ request, set, body, params }) =>
+          run(request, set, body, async (session, auth) => {
+            const channel = await channels.getChannel(deps, auth, params.id);
+            let test: views.TestOutcome | { refused: string };
+            let status = 200;
+            try {
+              test = await sendChannelTest(deps, sender, auth, channel.id);
+            } catch (err) {
+              // The platform's pace allows no message yet: said on the page, with the API's status.
+              if (!(err instanceof AppError) || err.code !== "rate_limited") throw err;
+              test = { refused: err.message };
+              status = err.status;
+            }
+            // Read after the test: its outcome is the channel's last delivery or last error now.
+            return page(set, views.channelDetailPage(session, { ...(await detail(auth, await channels.getChannel(deps, auth, channel.id))), test }), status);
+          }),
+        HIDDEN,
+      )
+      .post(
+        `${CHANNELS}/:id/binding-code`,
+        ({ request, set, body, params }) =>
+          run(request, set, body, async (session, auth) => {
+            const channel = await channels.getChannel(deps, auth, params.id);
+            const bindingCode = await createBindingCode(deps, auth, channel.id);
+            // 200, not a redirect: the code is in this response only.
+            return page(set, views.channelDetailPage(session, { ...(await detail(auth, channel)), bindingCode }));
+          }),
+        HIDDEN,
+      )
+      .post(
+        `${CHANNELS}/:id/chats/:chatId/unbind`,
+        ({ request, set, body, params }) =>
+          run(request, set, body, async (_session, auth) => {
+            await unbindChat(deps, auth, params.id, params.chatId);
+            return redirect(set, `${CHANNELS}/${encodeURIComponent(params.id)}`);
+          }),
+        HIDDEN,
+      )
+      .get(
+        `${CHANNELS}/:id/delete`,
+        ({ request, set, params }) =>
+          run(request, set, undefined, async (session, auth) => page(set, views.deleteChannelPage(session, await channels.getChannel(deps, auth, params.id)))),
+        HIDDEN,
+      )
+      .post(
+        `${CHANNELS}/:id/delete`,
+        ({ request, set, body, params }) =>
+          run(request, set, body, async (_session, auth) => {
+            await channels.deleteChannel(deps, auth, params.id);
+            return redirect(set, CHANNELS);
+          }),
+        HIDDEN,
+      )
+  );
 }

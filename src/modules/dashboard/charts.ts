@@ -100,9 +100,9 @@ ${timeChart(
   { name: "Client hires", yLabel: "hires", empty: "Hires not known." },
 )}
 </div>
-<table class="visually-hidden"><caption>Client spend and hires by the time each job was seen</caption>
+<div class="visually-hidden"><table><caption>Client spend and hires by the time each job was seen</caption>
 <thead><tr><th scope="col">Seen (UTC)</th><th scope="col">Total spend (USD)</th><th scope="col">Hires</th></tr></thead>
 <tbody>${snapshots.map((s) => html`<tr><td>${stamp(s.atTs)}</td><td>${s.spent === null ? "unknown" : usd(s.spent)}</td><td>${s.hires ?? "unknown"}</td></tr>`)}</tbody>
-</table>
+</table></div>
 </figure>`;
 }

@@ -5,6 +5,7 @@ import { feedListQuery, type FeedListQuery, type InboxCard } from "./inbox-data"
 import { cardsAndPanel, shortcutsHelp, unreadCountView } from "./inbox-views";
 import type { DashboardSession } from "./model";
 import { csrfField, layout, when } from "./views";
+import { describedBy, errorSummary, fieldError, type FormErrors, type FormField, formErrors } from "./form-errors";
 
 /**
  * The feed pages of the dashboard. Forms keep the user's raw text (FeedFormValues)
@@ -58,26 +59,74 @@ export function feedToForm(feed: Feed): FeedFormValues {
   return values;
 }
 
+/**
+ * Every field of the feed form: its label, and the API's name for it (the feed's JSON field) when that
+ * differs from the control's name. The form renders its labels from here and the refusals are reworded
+ * with them (form-errors.ts), so a message reads "Minimum score must be…" next to that field.
+ */
+const FEED_LABELS = {
+  title: "Title",
+  profilePrompt: "Profile prompt",
+  minScore: "Minimum score",
+  includes: "Include keywords",
+  excludes: "Exclude keywords",
+  minHourlyRate: "Minimum hourly rate",
+  minFixedPrice: "Minimum fixed price",
+  jobTypes: "Job types",
+  clientMinSpent: "Client minimum spent",
+  paymentVerifiedOnly: "Payment-verified clients only",
+  clientMinRating: "Client minimum rating",
+  clientMinReviews: "Client minimum reviews",
+  countryFilterMode: "Country filter",
+  excludedCountries: "Excluded countries",
+  includedCountries: "Included countries",
+  usOnlyMode: "US-only jobs",
+  platforms: "Platforms",
+  emailFound: "Contact email",
+  proposalGenerationPrompt: "Proposal instructions",
+  webhookUrl: "Webhook URL",
+  channelIds: "Channels",
+  notificationsMuted: "Mute notifications",
+} as const;
+type FeedField = keyof typeof FEED_LABELS;
+
+/** The feed form's fields for form-errors.ts: each control's id is the feed's JSON field name. */
+export const FEED_FORM_FIELDS: FormField[] = Object.entries(FEED_LABELS).map(([path, label]) => ({ path, id: path, label }));
+
+/** The API's refusal of a feed form, sorted onto its fields in the labels' words. */
+export function feedFormErrors(details: string[]): FormErrors {
+  return formErrors(details, FEED_FORM_FIELDS);
+}
+
 function help(id: string, text: string): Html {
   return html`<p id="${id}Help" class="muted">${text}</p>`;
 }
 
-function textInput(v: FeedFormValues, name: string, label: string, explain: string, opts: { numeric?: boolean; required?: boolean; type?: string } = {}): Html {
-  return html`<label for="${name}">${label}</label>
-<input type="${opts.type ?? "text"}" id="${name}" name="${name}" value="${v[name] ?? ""}"${opts.numeric ? html` inputmode="decimal"` : ""}${opts.required ? html` required` : ""} aria-describedby="${name}Help">
+/** What every control of the form shares: the label, its message when refused, the help under it. */
+interface Shown {
+  v: FeedFormValues;
+  errors?: FormErrors;
+}
+
+function textInput(f: Shown, name: FeedField, explain: string, opts: { numeric?: boolean; required?: boolean; type?: string } = {}): Html {
+  return html`<label for="${name}">${FEED_LABELS[name]}</label>
+${fieldError(f.errors, name)}
+<input type="${opts.type ?? "text"}" id="${name}" name="${name}" value="${f.v[name] ?? ""}"${opts.numeric ? html` inputmode="decimal"` : ""}${opts.required ? html` required` : ""}${describedBy(f.errors, name)}>
 ${help(name, explain)}`;
 }
 
-function textArea(v: FeedFormValues, name: string, label: string, explain: string): Html {
-  return html`<label for="${name}">${label}</label>
-<textarea id="${name}" name="${name}" rows="4" cols="60" aria-describedby="${name}Help">${v[name] ?? ""}</textarea>
+function textArea(f: Shown, name: FeedField, explain: string): Html {
+  return html`<label for="${name}">${FEED_LABELS[name]}</label>
+${fieldError(f.errors, name)}
+<textarea id="${name}" name="${name}" rows="4" cols="60"${describedBy(f.errors, name)}>${f.v[name] ?? ""}</textarea>
 ${help(name, explain)}`;
 }
 
-function select(v: FeedFormValues, name: string, label: string, explain: string, options: { value: string; label: string }[]): Html {
-  const current = v[name] ?? options[0]!.value;
-  return html`<label for="${name}">${label}</label>
-<select id="${name}" name="${name}" aria-describedby="${name}Help">${options.map(
+function select(f: Shown, name: FeedField, explain: string, options: { value: string; label: string }[]): Html {
+  const current = f.v[name] ?? options[0]!.value;
+  return html`<label for="${name}">${FEED_LABELS[name]}</label>
+${fieldError(f.errors, name)}
+<select id="${name}" name="${name}"${describedBy(f.errors, name)}>${options.map(
     (o) => html`<option value="${o.value}"${o.value === current ? html` selected` : ""}>${o.label}</option>`,
   )}</select>
 ${help(name, explain)}`;
@@ -87,6 +136,17 @@ function checkbox(v: FeedFormValues, name: string, label: string): Html {
   return html`<label for="${name}"><input type="checkbox" id="${name}" name="${name}" value="on"${v[name] ? html` checked` : ""}> ${label}</label>`;
 }
 
+/** A yes/no field of the feed itself (not one box of a group): its label comes from FEED_LABELS. */
+function flag(f: Shown, name: FeedField): Html {
+  return html`${fieldError(f.errors, name)}${checkbox(f.v, name, FEED_LABELS[name])}`;
+}
+
+/** A group of boxes (platforms, job types, channels): its heading carries the field's id, for the summary's link. */
+function groupHeading(f: Shown, name: FeedField): Html {
+  return html`<p id="${name}">${FEED_LABELS[name]}</p>
+${fieldError(f.errors, name)}`;
+}
+
 /** The ticked channel boxes of a posted feed form, in the order shown (the feed's channelIds order). */
 export function tickedChannelIds(v: FeedFormValues): string[] {
   return Object.keys(v)
@@ -94,9 +154,10 @@ export function tickedChannelIds(v: FeedFormValues): string[] {
     .map((name) => name.slice("channel_".length));
 }
 
-function channelBoxes(v: FeedFormValues, channels: Channel[]): Html {
+function channelBoxes(f: Shown, channels: Channel[]): Html {
+  const { v } = f;
   // The marker tells the handler the boxes were on the form, so none ticked means "no channels".
-  return html`<p>Channels</p>
+  return html`${groupHeading(f, "channelIds")}
 <input type="hidden" name="channelsShown" value="1">
 ${
   channels.length === 0
@@ -106,46 +167,46 @@ ${
 }`;
 }
 
-function feedFormFields(v: FeedFormValues, channels: Channel[]): Html {
+function feedFormFields(f: Shown, channels: Channel[]): Html {
+  const { v } = f;
   return html`<fieldset>
 <legend>Basics</legend>
-${textInput(v, "title", "Title", "The feed's name, shown in lists and notifications.", { required: true })}
-${textArea(v, "profilePrompt", "Profile prompt", "Describe your ideal job in plain words; each matching job is scored 0–10 against it. Leave empty for no AI scoring: every match then scores 5.")}
-${textInput(v, "minScore", "Minimum score", "0 to 10. Jobs scoring at or above it enter the feed and notify you. Must be 5 or lower when the profile prompt is empty.", { numeric: true, required: true })}
+${textInput(f, "title", "The feed's name, shown in lists and notifications.", { required: true })}
+${textArea(f, "profilePrompt", "Describe your ideal job in plain words; each matching job is scored 0–10 against it. Leave empty for no AI scoring: every match then scores 5.")}
+${textInput(f, "minScore", "0 to 10. Jobs scoring at or above it enter the feed and notify you. Must be 5 or lower when the profile prompt is empty.", { numeric: true, required: true })}
 </fieldset>
 <fieldset>
 <legend>Keywords</legend>
-${textArea(v, "includes", "Include keywords", "Comma- or newline-separated. A job must contain at least one (title, description or skills); whole words or phrases, any case; a trailing * matches word starts (develop*). Empty: no requirement.")}
-${textArea(v, "excludes", "Exclude keywords", "Comma- or newline-separated, same syntax. A job containing any of them is dropped.")}
+${textArea(f, "includes", "Comma- or newline-separated. A job must contain at least one (title, description or skills); whole words or phrases, any case; a trailing * matches word starts (develop*). Empty: no requirement.")}
+${textArea(f, "excludes", "Comma- or newline-separated, same syntax. A job containing any of them is dropped.")}
 </fieldset>
 <fieldset>
 <legend>Budget</legend>
-${textInput(v, "minHourlyRate", "Minimum hourly rate", "Hourly jobs paying less are dropped. Empty: no minimum.", { numeric: true })}
-${textInput(v, "minFixedPrice", "Minimum fixed price", "Fixed-price jobs with a smaller budget are dropped. Empty: no minimum.", { numeric: true })}
-<p>Job types</p>
+${textInput(f, "minHourlyRate", "Hourly jobs paying less are dropped. Empty: no minimum.", { numeric: true })}
+${textInput(f, "minFixedPrice", "Fixed-price jobs with a smaller budget are dropped. Empty: no minimum.", { numeric: true })}
+${groupHeading(f, "jobTypes")}
 ${JOB_TYPES.map((j) => checkbox(v, `jobType_${j.value}`, j.label))}
 <p class="muted">Marketplace only. Tick none to keep both types.</p>
 </fieldset>
 <fieldset>
 <legend>Client</legend>
-${textInput(v, "clientMinSpent", "Client minimum spent", "Clients who have spent less in total are dropped. Empty: no minimum.", { numeric: true })}
-${checkbox(v, "paymentVerifiedOnly", "Payment-verified clients only")}
+${textInput(f, "clientMinSpent", "Clients who have spent less in total are dropped. Empty: no minimum.", { numeric: true })}
+${flag(f, "paymentVerifiedOnly")}
 <p class="muted">Marketplace only. Drops clients reported as payment-unverified; jobs whose status cannot be read still enter.</p>
-${textInput(v, "clientMinRating", "Client minimum rating", "Marketplace only. 0 to 5. A client without reviews counts as unrated and is dropped by any floor above 0. Empty: no floor.", { numeric: true })}
-${textInput(v, "clientMinReviews", "Client minimum reviews", "Marketplace only. A whole number of reviews the client must have. Empty: no minimum.", { numeric: true })}
+${textInput(f, "clientMinRating", "Marketplace only. 0 to 5. A client without reviews counts as unrated and is dropped by any floor above 0. Empty: no floor.", { numeric: true })}
+${textInput(f, "clientMinReviews", "Marketplace only. A whole number of reviews the client must have. Empty: no minimum.", { numeric: true })}
 ${select(
-  v,
+  f,
   "countryFilterMode",
-  "Country filter",
   "Exclude: the excluded countries below are dropped. Include: only the included countries below are kept (and jobs whose client country is unknown are dropped).",
   [
     { value: "exclude", label: "Exclude the listed countries" },
     { value: "include", label: "Include only the listed countries" },
   ],
 )}
-${textArea(v, "excludedCountries", "Excluded countries", "Comma- or newline-separated English names, ISO-2 or ISO-3 codes. Used in exclude mode.")}
-${textArea(v, "includedCountries", "Included countries", "Same format. Used in include mode; empty means no filter.")}
-${select(v, "usOnlyMode", "US-only jobs", "Marketplace only. Filters on where the job requires talent to be, not the client's country.", [
+${textArea(f, "excludedCountries", "Comma- or newline-separated English names, ISO-2 or ISO-3 codes. Used in exclude mode.")}
+${textArea(f, "includedCountries", "Same format. Used in include mode; empty means no filter.")}
+${select(f, "usOnlyMode", "Marketplace only. Filters on where the job requires talent to be, not the client's country.", [
   { value: "all", label: "All jobs" },
   { value: "include", label: "Only jobs restricted to US-based talent" },
   { value: "exclude", label: "Drop jobs restricted to US-based talent" },
@@ -153,37 +214,33 @@ ${select(v, "usOnlyMode", "US-only jobs", "Marketplace only. Filters on where th
 </fieldset>
 <fieldset>
 <legend>Other</legend>
-<p>Platforms</p>
+${groupHeading(f, "platforms")}
 ${PLATFORMS.map((p) => checkbox(v, `platform_${p.value}`, p.label))}
 <p class="muted">Where jobs come from. Tick none to match every platform.</p>
-${select(v, "emailFound", "Contact email", "With “only jobs with an email”, jobs enter only when a contact email was found in them.", [
+${select(f, "emailFound", "With “only jobs with an email”, jobs enter only when a contact email was found in them.", [
   { value: "all", label: "All jobs" },
   { value: "email_found", label: "Only jobs with an email" },
 ])}
-${textArea(v, "proposalGenerationPrompt", "Proposal instructions", "Used when generating proposals for jobs in this feed. Empty: the generic prompt.")}
+${textArea(f, "proposalGenerationPrompt", "Used when generating proposals for jobs in this feed. Empty: the generic prompt.")}
 </fieldset>
 <fieldset>
 <legend>Notifications</legend>
-${textInput(v, "webhookUrl", "Webhook URL", "An http(s) address that receives a POST for each job entering the feed, signed with a secret shown once. Empty: no webhook.", { type: "url" })}
-${channelBoxes(v, channels)}
-${checkbox(v, "notificationsMuted", "Mute notifications")}
+${textInput(f, "webhookUrl", "An http(s) address that receives a POST for each job entering the feed, signed with a secret shown once. Empty: no webhook. An address on a private network works only when the server is set up to allow it.", { type: "url" })}
+${channelBoxes(f, channels)}
+${flag(f, "notificationsMuted")}
 <p class="muted">Jobs are still matched and scored, but no notifications are sent.</p>
 </fieldset>`;
 }
 
-function errorList(errors: string[] | undefined): Html | false {
-  return !!errors?.length && html`<div class="error" role="alert"><p>The feed was not saved:</p><ul>${errors.map((e) => html`<li>${e}</li>`)}</ul></div>`;
-}
-
-export function feedFormPage(session: DashboardSession, opts: { values: FeedFormValues; channels: Channel[]; errors?: string[]; feed?: Feed }): Html {
+export function feedFormPage(session: DashboardSession, opts: { values: FeedFormValues; channels: Channel[]; errors?: FormErrors; feed?: Feed }): Html {
   const editing = opts.feed;
   const action = editing ? base(editing.id) : "/dashboard/feeds";
   return layout(
     editing ? `Edit ${editing.title}` : "New feed",
-    html`${errorList(opts.errors)}
+    html`${errorSummary(opts.errors, "The feed")}
 <form method="post" action="${action}">
 ${csrfField(session)}
-${feedFormFields(opts.values, opts.channels)}
+${feedFormFields({ v: opts.values, errors: opts.errors }, opts.channels)}
 <button type="submit">${editing ? "Save changes" : "Create feed"}</button>
 </form>
 <p><a href="${editing ? base(editing.id) : "/dashboard/feeds"}">Cancel</a></p>`,

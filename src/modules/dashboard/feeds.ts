@@ -127,7 +127,8 @@ export function dashboardFeedRoutes(deps: Deps) {
           const values = formValues(body);
           const json = toBody(values);
           const channels = await accountChannels(session);
-          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, channels }), 400);
+          const refusedWith = (details: string[]) =>
+            page(set, feedViews.feedFormPage(session, { values, errors: feedViews.feedFormErrors(details), channels }), 400);
           const invalid = schemaErrors(CreateFeedBody, json);
           if (invalid.length) return refusedWith(invalid);
           let feed: Feed;
@@ -177,7 +178,8 @@ export function dashboardFeedRoutes(deps: Deps) {
           const values = formValues(body);
           const json = toBody(values, current);
           const channels = await accountChannels(session);
-          const refusedWith = (errors: string[]) => page(set, feedViews.feedFormPage(session, { values, errors, feed: current, channels }), 400);
+          const refusedWith = (details: string[]) =>
+            page(set, feedViews.feedFormPage(session, { values, errors: feedViews.feedFormErrors(details), feed: current, channels }), 400);
           const invalid = schemaErrors(PatchFeedBody, json);
           if (invalid.length) return refusedWith(invalid);
           let feed: Feed;

@@ -172,6 +172,18 @@ export function dashboardRoutes(deps: Deps) {
         },
         HIDDEN,
       )
+      // Revoking cannot be undone: the keys page links here, and only this page's form revokes.
+      .get(
+        `${DASHBOARD_PATH}/keys/:keyId/revoke`,
+        async ({ request, set, params }) => {
+          const session = await signedIn(request, set);
+          if (!session) return "";
+          const key = (await dashboard.listKeys(deps, session)).find((k) => k.id === params.keyId && k.revokedAtTs === null);
+          if (!key) return page(set, views.errorPage("Key not found", "This account has no API key with that id that is still in use.", session), 404);
+          return page(set, views.revokeKeyConfirmPage(session, key));
+        },
+        HIDDEN,
+      )
       .post(
         `${DASHBOARD_PATH}/keys/:keyId/revoke`,
         async ({ request, set, body, params }) => {

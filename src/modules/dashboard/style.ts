@@ -10,6 +10,19 @@ export const STYLESHEET = `
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--fg); background: var(--bg); }
 header { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem; border-bottom: 1px solid var(--line); }
 header nav { display: flex; gap: 1rem; flex-wrap: wrap; flex: 1; }
+.menu summary { cursor: pointer; padding: .2rem .6rem; border: 1px solid var(--line); border-radius: 4px; font-weight: 600; }
+/* Narrow screens: the links hide behind the Menu toggle (a <details> just before the nav) and open as a list. */
+@media (max-width: 47.99rem) {
+  header > strong { flex: 1; }
+  .menu:not([open]) + nav { display: none; }
+  .menu[open] + nav { order: 3; flex-basis: 100%; flex-direction: column; gap: 0; }
+  .menu[open] + nav a { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+  .menu[open] + nav a[aria-current=page] { border-bottom-color: var(--accent); }
+  /* Signing out is in the menu too, so the closed header is one line. */
+  .menu:not([open]) ~ form { display: none; }
+  .menu[open] ~ form { order: 4; flex-basis: 100%; }
+}
+@media (min-width: 48rem) { .menu { display: none; } }
 header form { margin: 0; }
 main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
@@ -38,7 +51,7 @@ fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 1rem 0; pa
 legend { font-weight: 700; padding: 0 .25rem; }
 input[type=checkbox] { margin-right: .35rem; }
 label:has(input[type=checkbox]) { font-weight: 400; }
-.badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; border: 1px solid var(--line); font-size: .85rem; font-weight: 600; }
+.badge { display: inline-block; white-space: nowrap; padding: 0 .5rem; border-radius: 999px; border: 1px solid var(--line); font-size: .85rem; font-weight: 600; }
 .status-applied, .status-delivered { color: var(--good); border-color: var(--good); }
 .status-failed, .status-logged_out, .status-dead, .status-disabled { color: var(--bad); border-color: var(--bad); }
 .settings { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
@@ -46,7 +59,9 @@ label:has(input[type=checkbox]) { font-weight: 400; }
 .settings dd { margin: 0; }
 .empty { color: var(--muted); font-style: italic; }
 .pager { display: flex; gap: 1rem; }
-.visually-hidden { position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+/* Read by screen readers, never seen or scrolled to: a table cannot shrink below its content, so the charts'
+   tables sit inside a block with this class; clip-path is the current spelling of clip. */
+.visually-hidden { position: absolute !important; width: 1px !important; height: 1px !important; padding: 0 !important; margin: -1px !important; overflow: hidden !important; clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important; border: 0 !important; }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 1rem; }
 .chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; }
 .chart figcaption { margin-bottom: .25rem; overflow-wrap: anywhere; }
@@ -64,7 +79,22 @@ header nav a:hover { border-bottom-color: var(--line); }
 header nav a[aria-current=page] { color: var(--fg); font-weight: 700; border-bottom-color: var(--accent); }
 .show-links a[aria-current=page] { color: var(--fg); font-weight: 700; text-decoration: none; }
 main.wide { max-width: 90rem; }
-code, td, dd { overflow-wrap: anywhere; }
+/* A table cell breaks a word only when it alone is wider than the column: "anywhere" would let the table squeeze words mid-word. */
+code, dd { overflow-wrap: anywhere; }
+td { overflow-wrap: break-word; }
+/* ---- lists that become cards on a phone (applications, keys, channels) ---- */
+table.applications td.primary { min-width: 14rem; }
+table.applications .cover-letter { max-width: 28rem; white-space: pre-wrap; }
+/* Narrow screens: each row is a card; every cell but the first shows its column's name before its value. */
+@media (max-width: 47.99rem) {
+  table.cards, table.cards tbody, table.cards tr, table.cards td { display: block; }
+  table.cards thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  table.cards tr { border: 1px solid var(--line); border-radius: 8px; padding: .5rem .75rem; margin-bottom: .75rem; }
+  table.cards td { border: 0; padding: .2rem 0; min-width: 0; }
+  table.cards td.primary { font-weight: 600; font-size: 1.05rem; }
+  table.cards td:not(.primary, .unlabelled)::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
+  table.applications .cover-letter { max-width: 100%; }
+}
 /* ---- the inbox ---- */
 .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: flex-end; margin-bottom: .5rem; }
 .filters > div { flex: 1 1 9rem; min-width: 0; }

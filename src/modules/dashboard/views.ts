@@ -2,6 +2,8 @@ import { webUrl } from "../../lib/web-url";
 import { APPLICATION_STATUSES } from "../../db/enums";
 import { iso } from "../../lib/time";
 import type { KeyView } from "../accounts/model";
+import { COMPANION_KEY_LABEL } from "../pairing/service";
+import { describedBy, errorSummary, fieldError, formErrors } from "./form-errors";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { formatTime, type FeedMatches } from "./overview";
@@ -49,11 +51,20 @@ const SECTIONS = [
 
 export type Section = (typeof SECTIONS)[number]["id"];
 
-export function layout(title: string, body: Html, session?: DashboardSession, current?: Section, opts: { documentTitle?: string; wide?: boolean } = {}): Html {
+export function layout(
+  title: string,
+  body: Html,
+  session?: DashboardSession,
+  current?: Section,
+  opts: { documentTitle?: string; wide?: boolean; scripts?: string[] } = {},
+): Html {
+  const here = SECTIONS.find((s) => s.id === current);
+  // On a phone the nine links would fill the first screen of every page: a <details> toggles them (no script),
+  // its summary naming where you are. It is the nav's sibling, not its parent, so on wide screens the CSS can
+  // hide the toggle and always show the links (a closed <details> never renders its own children).
   const nav = session
-    ? html`<nav aria-label="Dashboard">${SECTIONS.map(
-        (s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${s.label}</a>`,
-      )}</nav>
+    ? html`<details class="menu"><summary>Menu${here && html`<span class="muted"> · ${here.label}</span>`}</summary></details>
+<nav aria-label="Dashboard">${SECTIONS.map((s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${s.label}</a>`)}</nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>
@@ -67,7 +78,10 @@ export function layout(title: string, body: Html, session?: DashboardSession, cu
 <meta name="htmx-config" content='{"includeIndicatorStyles":false,"defaultSettleDelay":0,"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"[45]..","swap":true,"error":true}]}'>
 <script src="/dashboard/htmx.js" defer></script>
 <script src="/dashboard/app.js" defer></script>
-</head>
+${(opts.scripts ?? []).map(
+  (src) => html`<script src="${src}" defer></script>
+`,
+)}</head>
 <body>
 <header><strong>jobpilot</strong>${nav}</header>
 <main id="main"${opts.wide ? html` class="wide"` : ""}>
@@ -144,10 +158,10 @@ ${bars}
 <text x="${left}" y="${height - 4}" font-size="10" fill="currentColor">${day(first.dayStartTs, { day: "numeric", month: "short" })}</text>
 <text x="${width}" y="${height - 4}" text-anchor="end" font-size="10" fill="currentColor">${day(last.dayStartTs, { day: "numeric", month: "short" })}</text>
 </svg>
-<table class="visually-hidden"><caption>Matches per day for ${f.title}</caption>
+<div class="visually-hidden"><table><caption>Matches per day for ${f.title}</caption>
 <thead><tr><th scope="col">Day (UTC)</th><th scope="col">Matches</th></tr></thead>
 <tbody>${f.days.map((d) => html`<tr><td>${day(d.dayStartTs, { weekday: "short", day: "numeric", month: "short" })}</td><td>${d.count}</td></tr>`)}</tbody>
-</table>
+</table></div>
 </figure>`;
 }
 
@@ -239,22 +253,24 @@ export function keysPage(
 ): Html {
   // Relative, localised times when the handler knows the request's language; the plain UTC form otherwise.
   const at = (ts: number | null) => (time ? formatTime(ts, time.nowTs, time.locale) : when(ts));
+  // The one field of the form: a refusal of it (too long a label) is shown by it, in its label's words.
+  const errors = opts.message === undefined ? undefined : formErrors([opts.message], [{ path: "label", id: "label", label: "Label" }]);
   const rows = keys.map(
     (k) => html`<tr>
-<td>${k.label ?? html`<span class="muted">—</span>`}</td>
-<td><code>${k.prefix}…</code></td>
-<td>${at(k.createdAtTs)}</td>
-<td>${at(k.lastUsedAtTs)}</td>
-<td>${
+<td data-label="Label" class="primary">${k.label ?? html`<span class="muted">—</span>`}${keyRole(session, k) && html` <span class="badge">${keyRole(session, k) === "session" ? "signed in with" : "browser companion"}</span>`}</td>
+<td data-label="Prefix"><code>${k.prefix}…</code></td>
+<td data-label="Created">${at(k.createdAtTs)}</td>
+<td data-label="Last used">${at(k.lastUsedAtTs)}</td>
+<td data-label="Status" class="unlabelled">${
       k.revokedAtTs === null
-        ? html`<form method="post" action="/dashboard/keys/${k.id}/revoke">${csrfField(session)}<button type="submit" class="danger" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
+        ? html`<form method="get" action="/dashboard/keys/${k.id}/revoke"><button type="submit" class="danger" aria-label="Revoke key ${k.label ?? k.prefix}">Revoke</button></form>`
         : html`Revoked ${at(k.revokedAtTs)}`
     }</td>
 </tr>`,
   );
   return layout(
     "API keys",
-    html`${opts.message && html`<p class="error" role="alert">${opts.message}</p>`}
+    html`${errorSummary(errors, "The key")}
 ${
   opts.created &&
   html`<div class="notice" role="status">
@@ -263,7 +279,7 @@ ${
 </div>`
 }
 <div class="table-wrap">
-<table>
+<table class="cards">
 <thead><tr><th scope="col">Label</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
@@ -272,10 +288,41 @@ ${
 <form method="post" action="/dashboard/keys">
 ${csrfField(session)}
 <label for="label">Label</label>
-<input type="text" id="label" name="label" maxlength="200" aria-describedby="labelHelp">
+${fieldError(errors, "label")}
+<input type="text" id="label" name="label" maxlength="200"${describedBy(errors, "label")}>
 <p id="labelHelp" class="muted">What the key is for, e.g. production. Optional.</p>
 <button type="submit">Create key</button>
 </form>`,
+    session,
+    "keys",
+  );
+}
+
+/** What a key is to the person on the keys page: the one this session signed in with, the browser companion's, or neither. */
+function keyRole(session: DashboardSession, key: KeyView): "session" | "companion" | null {
+  if (key.id === session.keyId) return "session";
+  return key.label === COMPANION_KEY_LABEL ? "companion" : null;
+}
+
+/**
+ * The step before a key is revoked, which cannot be undone: it names the key and says what stops working,
+ * above all when it is the key this session signed in with (revoking it signs you out) or the companion's.
+ */
+export function revokeKeyConfirmPage(session: DashboardSession, key: KeyView): Html {
+  const name = key.label ?? `${key.prefix}…`;
+  const role = keyRole(session, key);
+  const consequence =
+    role === "session"
+      ? html`<p class="error" role="alert"><strong>This is the key you are signed in with.</strong> Revoking it signs you out of the dashboard at once; sign in again with another key.</p>`
+      : role === "companion"
+        ? html`<p class="error" role="alert"><strong>This is the browser companion's key.</strong> Revoking it unpairs the companion: it stops sending jobs and applying until you pair it again on the <a href="/dashboard/companion">Browser companion</a> page.</p>`
+        : html`<p>Every program using this key is refused from the moment it is revoked.</p>`;
+  return layout(
+    `Revoke the key ${name}?`,
+    html`${consequence}
+<p>The key <strong>${name}</strong> (<code>${key.prefix}…</code>) stops working for good; it cannot be restored.</p>
+<form method="post" action="/dashboard/keys/${key.id}/revoke">${csrfField(session)}<button type="submit" class="danger">Revoke key ${name}</button></form>
+<p><a href="/dashboard/keys">Cancel</a></p>`,
     session,
     "keys",
   );

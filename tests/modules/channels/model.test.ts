@@ -194,6 +194,22 @@ describe("validateChannelConfig", () => {
   });
 });
 
+describe("allowPrivateNetwork (ntfy and e-mail)", () => {
+  test("true is kept (and shown), false or absent is left out, anything else is refused naming the field; other kinds refuse it", () => {
+    for (const type of ["ntfy", "email"] as const) {
+      const on = validateChannelConfig(type, { ...VALID[type], allowPrivateNetwork: true });
+      expect(on.ok && on.config, type).toMatchObject({ allowPrivateNetwork: true });
+      expect(on.ok && maskConfig(type, on.config), type).toMatchObject({ allowPrivateNetwork: true });
+      // The schema the OpenAPI page shows accepts what the check keeps.
+      expect(on.ok && Value.Check(CHANNEL_CONFIG_SCHEMAS[type], on.config), type).toBe(true);
+      const off = validateChannelConfig(type, { ...VALID[type], allowPrivateNetwork: false });
+      expect(off.ok && "allowPrivateNetwork" in off.config, type).toBe(false);
+      expect(error(type, { ...VALID[type], allowPrivateNetwork: "yes" }).message, type).toBe("config.allowPrivateNetwork must be true or false");
+    }
+    expect(error("slack", { ...VALID.slack, allowPrivateNetwork: true }).message).toStartWith("config.allowPrivateNetwork is not a slack setting");
+  });
+});
+
 describe("masking", () => {
   test("secrets are masked, keeping at most their last 4 characters; the rest stays readable", () => {
     expect(maskConfig("telegram", { botToken: TOKEN, chatId: "42" })).toEqual({ botToken: "••••saw9", chatId: "42" });

@@ -4,9 +4,17 @@ import { cutAtSentence, fitText, money, relativeTime, utf8Bytes } from "../../..
 import { CHANNEL_TYPES, type ChannelMessage, type DiscordMessage, type SlackMessage } from "../../../src/modules/channels/model";
 import { discordEscape, LIMITS, ntfyPriority, renderAlert, renderDigest } from "../../../src/modules/channels/render";
 import type { WebhookPayload } from "../../../src/modules/webhooks/model";
+import { buildTestPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/webhooks/payload";
+import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { DASHBOARD_JOB_URL, DASHBOARD_URL, fullPayload, NOW, sparsePayload } from "./fixtures";
 
 const ctx = { dashboardJobUrl: DASHBOARD_JOB_URL, nowTs: NOW };
+
+function normalizedSample() {
+  const normalized = normalizeJob(SAMPLE_JOB_DOCUMENT, { nowTs: NOW });
+  if (!normalized.ok) throw new Error(normalized.error);
+  return normalized.job;
+}
 
 /** What a person would read, per kind: the text itself, or the JSON body. */
 function shown(message: ChannelMessage): string {
@@ -31,6 +39,25 @@ describe("each kind's alert (snapshots)", () => {
     test(`${type}: a sparse job, no dashboard link`, () => {
       expect(shown(renderAlert(type, sparsePayload(), { dashboardJobUrl: null, nowTs: NOW }))).toMatchSnapshot();
     });
+  }
+});
+
+test("a test alert says it was sent on request to this kind of channel, never that a webhook URL was saved", () => {
+  const sample = fullPayload();
+  const test = buildTestPayload({
+    eventId: "evt_test",
+    createdAtTs: NOW,
+    feed: { id: "c1", title: "Test alert for Phone" },
+    job: normalizedSample(),
+    source: "sample",
+  });
+  const where = { telegram: "Telegram chat", slack: "Slack channel", discord: "Discord channel", ntfy: "ntfy topic", email: "e-mail channel" } as const;
+  for (const type of CHANNEL_TYPES) {
+    const text = shown(renderAlert(type, test, ctx));
+    expect(text, type).toContain(`sent on request to check this ${where[type]}`);
+    expect(text, type).not.toContain("webhook URL");
+    // A real match keeps its own reason.
+    expect(shown(renderAlert(type, sample, ctx)), type).toContain("Strong fit");
   }
 });
 

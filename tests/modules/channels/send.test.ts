@@ -3,7 +3,7 @@ import { ManualClock } from "../../../src/lib/clock";
 import type { EgressPolicy } from "../../../src/lib/ssrf";
 import type { ChannelTarget, EmailConfig } from "../../../src/modules/channels/model";
 import { renderAlert } from "../../../src/modules/channels/render";
-import { checkChannelDestination, redactSecrets, type SendDeps, sendMessage, telegramCall } from "../../../src/modules/channels/send";
+import { channelEgress, checkChannelDestination, redactSecrets, type SendDeps, sendMessage, telegramCall } from "../../../src/modules/channels/send";
 import {
   type FakeNtfy,
   type FakeSmtp,
@@ -298,6 +298,8 @@ describe("e-mail", () => {
     expect(mail.from).toBe("alerts@example.com");
     expect(mail.to).toEqual(["me@example.com", "partner@example.org"]);
     expect(mail.envelope.to).toEqual(["me@example.com", "partner@example.org"]);
+    // RFC 3834: marked as written by a machine, so out-of-office replies stay away.
+    expect(mail.parsed.headers.get("auto-submitted")).toBe("auto-generated");
   });
 
   test("a 4xx SMTP reply is retryable, a 5xx is not", async () => {
@@ -332,6 +334,49 @@ describe("e-mail", () => {
     expect(outcome.error).toStartWith("blocked: ");
     expectNoSecrets(outcome.error, "p@ss w0rd!", encodeURIComponent("p@ss w0rd!"));
     expect(smtp.messages.length).toBe(before);
+  });
+
+  test("allowPrivateNetwork does not open loopback: the local server is still refused at send time, before connecting", async () => {
+    const before = smtp.messages.length;
+    const outcome = await send({ type: "email", config: config({ allowPrivateNetwork: true }) }, deps({ egress: STRICT }));
+    expect(outcome).toMatchObject({ ok: false, statusCode: null, isRetryable: false });
+    expect(outcome.error).toContain("loopback");
+    expect(smtp.messages.length).toBe(before);
+  });
+});
+
+describe("channelEgress (a channel's own private-network opt-in)", () => {
+  const email = (allow: boolean): ChannelTarget => ({
+    type: "email",
+    config: { smtpUrl: "smtp://mail.lan:25", from: "a@example.com", to: "b@example.com", ...(allow ? { allowPrivateNetwork: true as const } : {}) },
+  });
+  test("adds the LAN ranges to the allowlist only for a channel that asks, and only for ntfy and e-mail", () => {
+    const base: EgressPolicy = { allowPrivate: false, allowlist: ["hooks.internal"] };
+    expect(channelEgress(email(false), base)).toBe(base);
+    expect(channelEgress(telegramChannel(), base)).toBe(base);
+    const widened = channelEgress(email(true), base);
+    expect(widened.allowPrivate).toBe(false);
+    expect(widened.allowlist).toEqual(["hooks.internal", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"]);
+  });
+
+  test("a LAN SMTP server is refused with a hint naming the switch, and allowed with it; loopback, link-local and metadata stay refused", async () => {
+    const at = (address: string) => async () => [address];
+    const refused = await checkChannelDestination(email(false), STRICT, at("192.168.1.20"));
+    expect(refused).toMatchObject({ ok: false, field: "config.smtpUrl" });
+    expect((refused as { message: string }).message).toContain("turn on config.allowPrivateNetwork");
+    expect(await checkChannelDestination(email(true), STRICT, at("192.168.1.20"))).toEqual({ ok: true });
+    expect(await checkChannelDestination(email(true), STRICT, at("100.101.102.103"))).toEqual({ ok: true });
+    expect(await checkChannelDestination(email(true), STRICT, at("fd12:3456::25"))).toEqual({ ok: true });
+    for (const address of ["127.0.0.1", "169.254.169.254", "fe80::1", "0.0.0.0", "::1"]) {
+      const still = await checkChannelDestination(email(true), STRICT, at(address));
+      expect(still, address).toMatchObject({ ok: false, field: "config.smtpUrl" });
+      // The switch is on and would not help: no hint to turn it on.
+      expect((still as { message: string }).message, address).not.toContain("allowPrivateNetwork");
+      const without = await checkChannelDestination(email(false), STRICT, at(address));
+      expect((without as { message: string }).message, address).not.toContain("allowPrivateNetwork");
+    }
+    // The operator's server-wide setting still opens everything.
+    expect(await checkChannelDestination(email(false), OPEN, at("127.0.0.1"))).toEqual({ ok: true });
   });
 });
 

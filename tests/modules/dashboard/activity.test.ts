@@ -131,6 +131,37 @@ describe("dashboard activity pages", () => {
     expect(engaged.text).toContain(`viewed <time datetime="2026-01-20T09:30:00.000Z">2026-01-20 09:30:00Z</time>`);
   });
 
+  test("an agency's applications say which freelancer applied; a solo account's have no such column; every cell names its column for the phone layout", async () => {
+    await setupApps({ start: false, config: { adminToken: "admin-token-0123456789" } });
+    const agency = await t.account({ name: "Studio", kind: "agency", credits: 5 });
+    const added = await t.request("POST", `/admin/sandbox/accounts/${agency.accountId}/freelancers`, {
+      headers: { authorization: "Bearer admin-token-0123456789" },
+      json: { name: "Tomás Silva" },
+    });
+    expect(added.status, show(added)).toBe(201);
+    const tomas = added.body.freelancer;
+    const cipher = await job({ title: "Agency job", fixed: 500 });
+    const res = await t.request("POST", "/api/auto-apply-v2/apply", {
+      key: agency.apiKey,
+      json: { jobId: cipher, coverLetter: "Hello", profileId: tomas.profiles[0].profileId },
+    });
+    expect(res.status, show(res)).toBe(200);
+    const { token } = await signIn(agency.apiKey);
+    const page = await get("/dashboard/applications", token);
+    expect(page.status, show(page)).toBe(200);
+    expect(page.text).toContain('<th scope="col">Freelancer</th>');
+    expect(page.text).toContain('<td data-label="Freelancer">Tomás Silva</td>');
+    expect(page.text).toContain('<table class="applications cards">');
+    for (const column of ["Job", "Status", "Applied", "Credits", "Cover letter", "Error", "Engagement"])
+      expect(page.text).toContain(`<td data-label="${column}"`);
+
+    const solo = await t.account({ name: "Solo", credits: 5 });
+    await applyVia(solo.apiKey, await job({ title: "Solo job", fixed: 300 }), "Hi");
+    const soloPage = await get("/dashboard/applications", (await signIn(solo.apiKey)).token);
+    expect(soloPage.text).toContain("Solo job");
+    expect(soloPage.text).not.toContain("Freelancer</th>");
+  });
+
   test("?status= filters; an unknown status or a bad offset is a 400 page, not a 5xx", async () => {
     const { a } = await setupApps({ start: true });
     const okJob = await job({ title: "Will be applied" });

@@ -122,17 +122,111 @@ describe("dashboard channels: list, add, edit, delete", () => {
       });
     const bad = await telegramForm({ config_botToken: "not-a-token" });
     expect(bad.status, show(bad)).toBe(400);
-    expect(bad.text).toContain("config.botToken must be a bot token");
+    // In the label's words, next to the field (and linked from the summary above the form); no API name.
+    expect(bad.text).toContain('<p class="field-error error-text" id="config_botTokenError">Bot token must be a bot token as @BotFather gives it');
+    expect(bad.text).toContain('<a href="#config_botToken">Bot token must be a bot token');
+    expect(bad.text).toContain('aria-invalid="true" aria-describedby="config_botTokenError config_botTokenHelp"');
+    expect(bad.text).not.toContain("config.botToken");
     expect(bad.text).toContain('value="Europe/Berlin"');
     expect(bad.text).toContain('value="not-a-token"');
     const tz = await telegramForm({ quietTimeZone: "Mars/Olympus" });
     expect(tz.status, show(tz)).toBe(400);
-    expect(tz.text).toContain("quietHours.timeZone is not a known IANA time zone");
+    expect(tz.text).toContain('id="quietTimeZoneError">Time zone is not a known IANA time zone: &quot;Mars/Olympus&quot;');
+    expect(tz.text).not.toContain("quietHours.timeZone");
+    // Only exact IANA names (and UTC): what Intl would also take, like a lower-case name or "EST", is refused.
+    for (const zone of ["europe/berlin", "EST"]) {
+      const loose = await telegramForm({ quietTimeZone: zone });
+      expect(loose.status, `${zone}: ${show(loose)}`).toBe(400);
+      expect(loose.text).toContain('id="quietTimeZoneError">Time zone is not a known IANA time zone');
+    }
+    const same = await telegramForm({ quietTo: "22:00" });
+    expect(same.status, show(same)).toBe(400);
+    expect(same.text).toContain('id="quietFromError">Quiet from and “Quiet until” must differ');
     expect(tz.text).toContain('value="Mars/Olympus"');
     const missing = await post("/dashboard/channels", token, { csrf, type: "slack", name: "", mode: "instant" });
     expect(missing.status, show(missing)).toBe(400);
-    expect(missing.text).toContain("name must be");
+    expect(missing.text).toContain('id="nameError">Name must be 1 to 100 characters long');
     expect(await apiChannels(apiKey)).toEqual([]);
+  });
+
+  test("a private SMTP server: refused with a hint in the form's words, allowed by its checkbox; loopback stays refused", async () => {
+    const { token, csrf, apiKey } = await setup();
+    const email = (over: Record<string, string>) =>
+      post("/dashboard/channels", token, {
+        csrf,
+        type: "email",
+        name: "Mail",
+        config_smtpUrl: "smtp://alerts:pw@192.168.1.20:25",
+        config_from: "alerts@example.com",
+        config_to: "me@example.com",
+        mode: "instant",
+        ...over,
+      });
+    const form = await get("/dashboard/channels/new?type=email", token);
+    expect(form.text).toContain('<label for="config_allowPrivateNetwork"><input type="checkbox" id="config_allowPrivateNetwork"');
+    expect(form.text).toContain("Allow a private-network address for this server");
+    const refused = await email({});
+    expect(refused.status, show(refused)).toBe(400);
+    const said = /id="config_smtpUrlError">([^<]*)</.exec(refused.text)?.[1] ?? "";
+    expect(said, refused.text).toBe(
+      "SMTP URL cannot be used: 192.168.1.20 is not a public address (private (RFC 1918)); turn on “Allow a private-network address for this server” to allow a server on your own network",
+    );
+    // The operator's setting is not the user's to change: no environment variable, no API name on the page.
+    expect(refused.text).not.toContain("JOBPILOT_");
+    expect(refused.text).not.toContain("config.");
+    expect(await apiChannels(apiKey)).toEqual([]);
+
+    const id = channelIdFrom(await email({ config_allowPrivateNetwork: "on" }));
+    expect((await apiChannels(apiKey))[0].config).toMatchObject({ allowPrivateNetwork: true });
+    expect((await get(`/dashboard/channels/${id}`, token)).text).toContain("<dt>Allow a private-network address for this server</dt><dd>yes</dd>");
+    const edit = await get(`/dashboard/channels/${id}/edit`, token);
+    expect(edit.text).toMatch(/id="config_allowPrivateNetwork" name="config_allowPrivateNetwork" value="on" checked/);
+    // Unticking it on the edit form turns it off, and the LAN server is refused again.
+    const masked = /name="config_smtpUrl" value="([^"]*)"/.exec(edit.text)![1]!;
+    const off = await post(`/dashboard/channels/${id}`, token, {
+      csrf,
+      name: "Mail",
+      config_smtpUrl: masked,
+      config_from: "alerts@example.com",
+      config_to: "me@example.com",
+      mode: "instant",
+    });
+    expect(off.status, show(off)).toBe(400);
+    expect(off.text).toContain('id="config_smtpUrlError">SMTP URL cannot be used: 192.168.1.20 is not a public address');
+    expect((await apiChannels(apiKey))[0].config).toMatchObject({ allowPrivateNetwork: true });
+
+    // This machine itself is not "your network": loopback is refused even with the box ticked, and no hint offers it.
+    const loopback = await email({ config_smtpUrl: "smtp://127.0.0.1:25", config_allowPrivateNetwork: "on" });
+    expect(loopback.status, show(loopback)).toBe(400);
+    expect(loopback.text).toContain('id="config_smtpUrlError">SMTP URL cannot be used: 127.0.0.1 is not a public address (loopback)</p>');
+  });
+
+  test("the channels API takes allowPrivateNetwork as an optional config field, documented in OpenAPI", async () => {
+    const { apiKey } = await setup();
+    const create = (config: Record<string, unknown>) => t.request("POST", "/api/v1/channels", { key: apiKey, json: { type: "email", name: "Mail", config } });
+    const base = { smtpUrl: "smtp://10.1.2.3:25", from: "alerts@example.com", to: "me@example.com" };
+    const refused = await create(base);
+    expect(refused.status, show(refused)).toBe(400);
+    expect(refused.body.details).toEqual([expect.stringContaining("config.smtpUrl cannot be used: 10.1.2.3 is not a public address")]);
+    expect(refused.body.details[0]).toContain("turn on config.allowPrivateNetwork");
+    expect((await create({ ...base, allowPrivateNetwork: "yes" })).body.details).toEqual(["config.allowPrivateNetwork must be true or false"]);
+    const created = await create({ ...base, allowPrivateNetwork: true });
+    expect(created.status, show(created)).toBe(201);
+    expect(created.body.channel.config).toEqual({ smtpUrl: "smtp://10.1.2.3:25", from: "alerts@example.com", to: "me@example.com", allowPrivateNetwork: true });
+    const doc = JSON.stringify((await t.request("GET", "/docs/json")).body);
+    expect(doc).toContain("allowPrivateNetwork");
+    expect(doc).toContain("allowPrivateNetwork (boolean, default false) lets an ntfy or SMTP server on your own network");
+  });
+
+  test("quiet hours: the form loads the script that fills in the browser's time zone; it is served as JavaScript", async () => {
+    const { token } = await setup();
+    const form = await get("/dashboard/channels/new?type=slack", token);
+    expect(form.text).toContain('<script src="/dashboard/channels/time-zone.js" defer></script>');
+    expect(form.text).toContain('<option value="UTC"></option>');
+    const script = await get("/dashboard/channels/time-zone.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toStartWith("text/javascript");
+    expect(script.text).toContain("resolvedOptions().timeZone");
   });
 
   test("a form without the session's CSRF token changes nothing (403)", async () => {
@@ -195,7 +289,7 @@ describe("dashboard channels: list, add, edit, delete", () => {
     // A refused edit keeps the form and the channel.
     const refused = await post(`/dashboard/channels/${id}`, token, { csrf, name: "#leads", config_webhookUrl: "https://example.com/hook", mode: "instant" });
     expect(refused.status, show(refused)).toBe(400);
-    expect(refused.text).toContain("config.webhookUrl must be a Slack incoming-webhook URL");
+    expect(refused.text).toContain('id="config_webhookUrlError">Webhook URL must be a Slack incoming-webhook URL');
     expect((await apiChannels(apiKey))[0].name).toBe("#leads");
   });
 
@@ -249,7 +343,7 @@ describe("dashboard channels: test and deliveries", () => {
     const id = await addSlack(token, csrf);
     const ok = await post(`/dashboard/channels/${id}/test`, token, { csrf });
     expect(ok.status, show(ok)).toBe(200);
-    expect(ok.text).toContain("Test alert sent: the platform accepted it (200)");
+    expect(ok.text).toContain("Test alert sent: Slack accepted it (200)");
     expect(slack.received).toHaveLength(1);
     const again = await post(`/dashboard/channels/${id}/test`, token, { csrf });
     expect(again.status, show(again)).toBe(429);
@@ -372,6 +466,6 @@ describe("dashboard feed form: channel boxes", () => {
     await t.request("DELETE", `/api/v1/channels/${a}`, { key: apiKey });
     const res = await post("/dashboard/feeds", token, { csrf, title: "Late", minScore: "0", channelsShown: "1", [`channel_${a}`]: "on" });
     expect(res.status, show(res)).toBe(400);
-    expect(res.text).toContain(`Channel not found: channelIds names &quot;${a}&quot;`);
+    expect(res.text).toContain(`<p class="field-error error-text" id="channelIdsError">Channel not found: “Channels” names &quot;${a}&quot;`);
   });
 });

@@ -6,6 +6,7 @@ import { createSignInLink } from "../../../src/modules/dashboard/service";
 import { html, raw } from "../../../src/modules/dashboard/html";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_MS } from "../../../src/modules/dashboard/model";
 import { rawMany } from "../../../src/db/query";
+import { COMPANION_KEY_LABEL } from "../../../src/modules/pairing/service";
 
 let t: TestApp;
 const { get, post, signIn } = browser(() => t);
@@ -217,7 +218,8 @@ describe("dashboard pages", () => {
     const { token, csrf } = await signIn(apiKey);
     const res = await post("/dashboard/keys", token, { label: "x".repeat(201), csrf });
     expect(res.status, show(res)).toBe(400);
-    expect(res.text).toContain("label must be at most 200 characters");
+    expect(res.text).toContain('<p class="field-error error-text" id="labelError">Label must be at most 200 characters</p>');
+    expect(res.text).toContain('aria-invalid="true" aria-describedby="labelError labelHelp"');
     expect(await accounts.listKeys(t.deps, accountId)).toHaveLength(1);
   });
 
@@ -239,6 +241,42 @@ describe("dashboard pages", () => {
     expect((await accounts.authenticate(t.deps, other.apiKey))?.accountId).toBe(other.accountId);
     const missing = await post(`/dashboard/keys/nope/revoke`, token, { csrf });
     expect(missing.status).toBe(404);
+  });
+
+  test("revoking asks first: the keys page only links to a confirmation that names the key, above all the session's own and the companion's", async () => {
+    t = await createTestApp();
+    const { apiKey, accountId, keyId } = await t.account();
+    const spare = await accounts.createKey(t.deps, accountId, "spare");
+    const companion = await accounts.createKey(t.deps, accountId, COMPANION_KEY_LABEL);
+    const { token } = await signIn(apiKey);
+
+    const list = await get("/dashboard/keys", token);
+    // No row revokes by itself: each Revoke button opens the confirmation (a GET), with no CSRF token to post.
+    expect(list.text).toContain(
+      `<form method="get" action="/dashboard/keys/${spare.key.id}/revoke"><button type="submit" class="danger" aria-label="Revoke key spare">Revoke</button></form>`,
+    );
+    expect(list.text).not.toMatch(/<form method="post" action="\/dashboard\/keys\/[^"]+\/revoke"/);
+    expect(list.text).toContain('default <span class="badge">signed in with</span>');
+    expect(list.text).toContain(`${COMPANION_KEY_LABEL} <span class="badge">browser companion</span>`);
+
+    const own = await get(`/dashboard/keys/${keyId}/revoke`, token);
+    expect(own.status, show(own)).toBe(200);
+    expect(own.text).toContain("This is the key you are signed in with.</strong> Revoking it signs you out");
+    expect(own.text).toContain(`<form method="post" action="/dashboard/keys/${keyId}/revoke">`);
+    expect(own.text).toContain('<button type="submit" class="danger">Revoke key default</button>');
+    const paired = await get(`/dashboard/keys/${companion.key.id}/revoke`, token);
+    expect(paired.text).toContain("This is the browser companion's key.</strong> Revoking it unpairs the companion");
+    const plain = await get(`/dashboard/keys/${spare.key.id}/revoke`, token);
+    expect(plain.text).toContain("Every program using this key is refused");
+    expect(plain.text).not.toContain("signed in with");
+    // Looking is not revoking.
+    expect((await accounts.listKeys(t.deps, accountId)).every((k) => k.revokedAtTs === null)).toBe(true);
+
+    const other = await t.account({ name: "Other" });
+    expect((await get(`/dashboard/keys/${other.keyId}/revoke`, token)).status).toBe(404);
+    await accounts.revokeKey(t.deps, spare.key.id);
+    expect((await get(`/dashboard/keys/${spare.key.id}/revoke`, token)).status).toBe(404);
+    expect((await get(`/dashboard/keys/${spare.key.id}/revoke`)).status).toBe(303);
   });
 
   test("a POST without the right CSRF token gets 403 and changes nothing", async () => {

@@ -136,17 +136,22 @@ describe("dashboard feeds: list and create", () => {
     const res = await post("/dashboard/feeds", token, { csrf, title: "", minScore: "11", includes: "keep-me-typed", clientMinReviews: "abc" });
     expect(res.status, show(res)).toBe(400);
     expect(res.headers.get("content-type")).toStartWith("text/html");
-    expect(res.text).toContain("title must be");
-    expect(res.text).toContain("minScore must be a number between 0 and 10");
-    expect(res.text).toContain("clientMinReviews must be");
+    // Each message in the label's words, next to its field; no API field name anywhere in the refusal.
+    expect(res.text).toContain('id="titleError">Title must be 1 to 200 characters long');
+    expect(res.text).toContain('id="minScoreError">Minimum score must be a number between 0 and 10');
+    expect(res.text).toContain('id="clientMinReviewsError">Client minimum reviews must be');
+    const refusal = /<div class="error" role="alert">[\s\S]*?<\/div>/.exec(res.text)?.[0] ?? "";
+    expect(refusal).toContain('<a href="#minScore">Minimum score must be a number between 0 and 10</a>');
+    const words = refusal.replace(/ href="#\w+"/g, ""); // the links point at the controls' ids, which are the API's names
+    for (const apiName of ["minScore", "clientMinReviews", "title must"]) expect(words).not.toContain(apiName);
     expect(res.text).toContain('value="11"');
     expect(res.text).toContain("keep-me-typed");
     expect(res.text).toContain('value="abc"');
     // The service's own rules too: no prompt → minScore at most 5; unknown country.
     const svc = await post("/dashboard/feeds", token, { csrf, title: "Mine", minScore: "8", excludedCountries: "Atlantis" });
     expect(svc.status, show(svc)).toBe(400);
-    expect(svc.text).toContain("minScore must be 5 or lower when profilePrompt is empty");
-    expect(svc.text).toContain("excludedCountries[0] is not a known country");
+    expect(svc.text).toContain('id="minScoreError">Minimum score must be 5 or lower when “Profile prompt” is empty');
+    expect(svc.text).toContain('id="excludedCountriesError">Excluded countries (entry 1) is not a known country');
     expect(svc.text).toContain('value="Mine"');
     expect(await apiFeeds(apiKey)).toHaveLength(0);
   });
@@ -177,7 +182,7 @@ describe("dashboard feeds: change and delete", () => {
     expect(form.text).toMatch(/name="platform_web" value="on" checked/);
     const bad = await post(`/dashboard/feeds/${id}`, token, { csrf, title: "Renamed", minScore: "12" });
     expect(bad.status, show(bad)).toBe(400);
-    expect(bad.text).toContain("minScore must be a number between 0 and 10");
+    expect(bad.text).toContain('id="minScoreError">Minimum score must be a number between 0 and 10');
     expect(bad.text).toContain('value="Renamed"');
     expect((await apiFeeds(apiKey))[0].title).toBe("Go jobs");
     const ok = await post(`/dashboard/feeds/${id}`, token, {
@@ -251,7 +256,7 @@ describe("dashboard feeds: matched jobs", () => {
     expect(jobId, detail.text).toBeDefined();
     expect(detail.text).toContain("Build a &lt;Go&gt; API");
     expect(detail.text).toContain("<li>40–80 USD/hour</li>");
-    expect(detail.text).toContain("🇩🇪");
+    expect(detail.text).toContain("<li>Germany</li>");
     expect(detail.text).toContain('<span class="badge unread-badge">New</span>');
     expect(detail.text).toContain(`hx-get="/dashboard/jobs/`);
     expect(detail.text).toContain('<aside id="panel"');

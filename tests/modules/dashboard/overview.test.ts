@@ -141,7 +141,7 @@ describe("dashboard overview", () => {
     expect(text).toContain("every chart uses the same scale");
     expect(text).toContain(`<caption>Matches per day for &lt;Go&gt; &amp; &quot;Rust&quot;</caption>`);
     expect(text).not.toContain("<Go>");
-    expect(text).toContain('<table class="visually-hidden">');
+    expect(text).toContain('<div class="visually-hidden"><table>');
     expect(text).toContain(`href="/dashboard/feeds/${loud}"`);
     // Webhook health: the disabled endpoint, linked to its deliveries.
     expect(text).toContain(`<a href="/dashboard/feeds/${quiet}/deliveries">Quiet feed</a>`);
