@@ -163,6 +163,12 @@ export class Metrics {
     labelNames: ["kind"] as const,
     registers: [this.registry],
   });
+  readonly outboxOldestAge = new Gauge({
+    name: "jobpilot_outbox_oldest_due_age_seconds",
+    help: "How long each account's oldest due delivery (webhook or channel alert) has waited; the 20 longest-waiting accounts only",
+    labelNames: ["account"] as const,
+    registers: [this.registry],
+  });
   readonly loopTickAge = new Gauge({
     name: "jobpilot_loop_last_tick_age_seconds",
     help: "Seconds since each background loop last ticked (see /readyz)",

@@ -228,6 +228,7 @@ export function createDeliverer(deps: import("../deps").Deps, listenUrl: string 
       webhookRetryScheduleMs: deps.webhookRetryScheduleMs,
       webhookTimeoutMs: deps.config.webhookTimeoutMs,
       webhookConcurrency: deps.config.webhookConcurrency,
+      webhookAccountConcurrency: deps.config.webhookAccountConcurrency,
       webhookDisableAfterMs: deps.config.webhookDisableAfterMs,
       egress: deps.egress,
       telegramApiUrl: deps.config.telegramApiUrl,

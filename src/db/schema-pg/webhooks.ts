@@ -34,6 +34,8 @@ export const events = pgTable(
     index("events_due_idx").on(t.nextAttemptAtTs).where(sql`status IN ('pending', 'retrying')`),
     index("events_job_feed_idx").on(t.jobCiphertext, t.feedId),
     index("events_channel_head_idx").on(t.feedId, t.target, t.seq).where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
+    index("events_account_due_idx").on(t.accountId, t.nextAttemptAtTs, t.seq).where(sql`status IN ('pending', 'retrying')`),
+    index("events_target_due_idx").on(t.accountId, t.feedId, t.target, t.nextAttemptAtTs, t.seq).where(sql`status IN ('pending', 'retrying')`),
     index("events_held_idx").on(t.nextAttemptAtTs).where(sql`status = 'held'`),
     index("events_digest_idx").on(t.digestSeq).where(sql`digest_seq IS NOT NULL`),
   ],

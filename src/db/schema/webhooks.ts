@@ -62,6 +62,11 @@ export const events = sqliteTable(
     // The oldest undelivered event of a (feed, channel): a channel's events go out strictly in order, retries
     // included (see outbox.channelHead). Webhook events never enter it, so ingestion pays nothing for it.
     index("events_channel_head_idx").on(t.feedId, t.target, t.seq).where(sql`status IN ('pending', 'retrying') AND target != 'webhook'`),
+    // Fair delivery (feeds/outbox.ts fairCandidates): the accounts with work and each account's oldest due
+    // event (readyz, metrics, the pending cap) are one seek each, whatever another account's backlog.
+    index("events_account_due_idx").on(t.accountId, t.nextAttemptAtTs, t.seq).where(sql`status IN ('pending', 'retrying')`),
+    // An account's targets with work, one seek each from a cursor, and each target's oldest due event.
+    index("events_target_due_idx").on(t.accountId, t.feedId, t.target, t.nextAttemptAtTs, t.seq).where(sql`status IN ('pending', 'retrying')`),
     // Alerts held for a digest, by when it goes: the deliverer looks for windows that ended on every round.
     index("events_held_idx").on(t.nextAttemptAtTs).where(sql`status = 'held'`),
     // A digest's alerts.

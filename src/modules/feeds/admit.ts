@@ -17,7 +17,7 @@
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { ensureTrackedMany } from "../jobs/tracking";
-import { type EventInsert, insertEvent, insertEvents, WEBHOOK_TARGET } from "./outbox";
+import { type EventInsert, insertEvent, insertEvents, pendingOfAccount, WEBHOOK_TARGET } from "./outbox";
 import * as repo from "./repo";
 
 /** A new job entered the feed. */
@@ -99,6 +99,38 @@ function eventRow(
   };
 }
 
+/**
+ * Events one account may have waiting to be sent (pending or retrying). A match's events past it are not
+ * queued: they are written `skipped`, with PENDING_CAP_REASON, so the deliveries list counts them and says why,
+ * and the deliverer never sees them. The newest are the ones dropped: what is queued already keeps its place.
+ * At the fan-out ceiling (200 feeds, 1,000 channel links) that is about 17 jobs' worth of one account's alerts.
+ */
+export const MAX_PENDING_EVENTS_PER_ACCOUNT = 20_000;
+
+export const PENDING_CAP_REASON = `Not sent: this account already had ${MAX_PENDING_EVENTS_PER_ACCOUNT.toLocaleString("en-US")} alerts waiting to be delivered (the per-account backlog cap)`;
+
+/** Events past the account's pending cap become skipped, in place; returns how many did. */
+async function capPending(db: Db, events: EventInsert[], maxPending: number): Promise<number> {
+  const perAccount = new Map<string, EventInsert[]>();
+  for (const e of events) {
+    if (e.status !== "pending") continue;
+    const list = perAccount.get(e.accountId);
+    if (list) list.push(e);
+    else perAccount.set(e.accountId, [e]);
+  }
+  let dropped = 0;
+  for (const [accountId, list] of perAccount) {
+    const room = maxPending - (await pendingOfAccount(db, accountId, maxPending));
+    for (const e of list.slice(Math.max(0, room))) {
+      e.status = "skipped";
+      e.nextAttemptAtTs = null;
+      e.lastError = maxPending === MAX_PENDING_EVENTS_PER_ACCOUNT ? PENDING_CAP_REASON : `Not sent: the per-account backlog cap (${maxPending}) was reached`;
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
 export interface Admission {
   jobCiphertext: string;
   /** The archived document: its counts are the tracker's first check. */
@@ -126,7 +158,11 @@ export async function admitJob(db: Db, feeds: readonly AdmitFeed[], job: Admissi
  * targets: webhook first, then its channels; their seq order is that order), then the tracking of the jobs
  * that entered any feed. Returns how many feeds each job entered.
  */
-export async function admitJobs(db: Db, batch: readonly { feeds: readonly AdmitFeed[]; job: Admission }[]): Promise<number[]> {
+export async function admitJobs(
+  db: Db,
+  batch: readonly { feeds: readonly AdmitFeed[]; job: Admission }[],
+  opts: { maxPendingPerAccount?: number } = {},
+): Promise<number[]> {
   const entries: repo.MatchRecord[] = [];
   for (const { feeds, job } of batch)
     for (const feed of feeds)
@@ -160,6 +196,7 @@ export async function admitJobs(db: Db, batch: readonly { feeds: readonly AdmitF
     if (n > 0) tracked.push({ ciphertext: job.jobCiphertext, document: job.document, nowTs: job.nowTs });
     return n;
   });
+  await capPending(db, events, opts.maxPendingPerAccount ?? MAX_PENDING_EVENTS_PER_ACCOUNT);
   await insertEvents(db, events);
   if (tracked.length > 0) await ensureTrackedMany(db, tracked);
   return entered;

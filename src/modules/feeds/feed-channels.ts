@@ -80,3 +80,17 @@ export async function removeChannel(db: Db, channelId: string): Promise<string[]
   const rows = await many(db, db.delete(feedChannels).where(eq(feedChannels.channelId, channelId)).returning({ feedId: feedChannels.feedId }));
   return rows.map((r) => r.feedId);
 }
+
+/**
+ * The account's feed–channel links, leaving out those of `exceptFeedId` (the feed being saved): what the
+ * fan-out ceiling counts, each link being one more event per match.
+ */
+export async function countLinksOfAccount(db: Db, accountId: string, exceptFeedId: string | null): Promise<number> {
+  const rows = await rawMany<{ n: number | string }>(
+    db,
+    "feeds.countLinksOfAccount",
+    "SELECT count(*) AS n FROM feed_channels fc JOIN feeds f ON f.id = fc.feed_id WHERE f.account_id = ? AND fc.feed_id != ?",
+    [accountId, exceptFeedId ?? ""],
+  );
+  return Number(rows[0]?.n ?? 0);
+}

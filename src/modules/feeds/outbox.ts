@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzl
 import type { Db } from "../../db/client";
 import { exec, isPg, many, one, preparedOne, rawExec, rawInsertCount, rawMany, tables } from "../../db/query";
 import type { events } from "../../db/schema";
+import { type FairOptions, fairCandidates, newFairCursor, pauseKeyOf } from "./outbox-fair";
 import { invalidateFeedCaches } from "./repo";
 
 /**
@@ -22,12 +23,14 @@ export interface EventInsert {
   feedJobId: string | null;
   jobCiphertext: string | null;
   createdAtTs: number;
-  status: "pending" | "no_endpoint";
+  /** skipped: dropped at admission (the account's backlog is full, see admit.ts), with the reason in lastError. */
+  status: "pending" | "no_endpoint" | "skipped";
   nextAttemptAtTs: number | null;
+  lastError?: string | null;
 }
 
-const EVENT_COLUMNS = "id, type, account_id, feed_id, target, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts";
-const EVENT_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+const EVENT_COLUMNS = "id, type, account_id, feed_id, target, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts, last_error";
+const EVENT_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 const eventValues = (e: EventInsert) => [
   e.id,
   e.type,
@@ -39,7 +42,22 @@ const eventValues = (e: EventInsert) => [
   e.createdAtTs,
   e.status,
   e.nextAttemptAtTs,
+  e.lastError ?? null,
 ];
+
+/**
+ * The account's events still to send, counted up to `limit` (a range of events_account_due_idx that stops
+ * there: the pending cap's check costs at most the cap, never the whole backlog).
+ */
+export async function pendingOfAccount(db: Db, accountId: string, limit: number): Promise<number> {
+  const rows = await rawMany<{ n: number | string }>(
+    db,
+    "feeds.pendingOfAccount",
+    "SELECT count(*) AS n FROM (SELECT 1 FROM events WHERE account_id = ? AND status IN ('pending', 'retrying') LIMIT ?) AS capped",
+    [accountId, limit],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
 
 /** The target of an event sent to the feed's webhook URL; any other target is a channel id. */
 export const WEBHOOK_TARGET = "webhook" as const;
@@ -155,10 +173,25 @@ export interface Picked {
 }
 
 /**
- * The events to send now: of the first `scan` due events (dueEvents' order, without `pausedTargets`), the
- * oldest of each target key (targetKey) not in `busy`, up to `max` events; for a channel, the head of its
- * (feed, channel) instead, when that is due (else the channel is paused until it is). Only those rows are
- * read whole.
+ * The fair pick's options (outbox-fair.ts) from what a caller passes: `busy` target keys are skipped, and so
+ * are `pausedTargets` (channel ids, and feed ids for webhooks held back by their breaker); `scan` bounds
+ * each account's walk. A caller without a cursor of its own starts from the first account and target.
+ */
+function fairOptions(scan: number, busy: ReadonlySet<string>, pausedTargets: ReadonlySet<string>, fair: Partial<FairOptions>): FairOptions {
+  return {
+    cursor: fair.cursor ?? newFairCursor(),
+    roomOf: fair.roomOf ?? (() => Number.POSITIVE_INFINITY),
+    seeksPerAccount: fair.seeksPerAccount ?? scan,
+    isSkipped: (feedId, target) =>
+      busy.has(targetKey(feedId, target)) || pausedTargets.has(pauseKeyOf(feedId, target)) || (fair.isSkipped?.(feedId, target) ?? false),
+  };
+}
+
+/**
+ * The events to send now, at most one per target key (targetKey) not in `busy`, up to `max`, picked fairly
+ * across accounts and then targets (outbox-fair.ts fairCandidates; `scan` is each account's seek budget):
+ * a webhook's oldest due event; for a channel, the head of its (feed, channel) instead, when that is due
+ * (else the channel is paused until it is). Only those rows are read whole.
  */
 export async function pickDueEvents(
   db: Db,
@@ -167,14 +200,11 @@ export async function pickDueEvents(
   max: number,
   busy: ReadonlySet<string>,
   pausedTargets: ReadonlySet<string> = NONE,
+  fair: Partial<FairOptions> = {},
 ): Promise<Picked> {
   const picked: Picked = { events: [], pauses: new Map() };
-  const seen = new Set(busy);
-  for (const due of await dueEvents(db, nowTs, scan, pausedTargets)) {
-    if (picked.events.length >= max) break;
-    const key = targetKey(due.feedId, due.target);
-    if (seen.has(key) || picked.pauses.has(due.target)) continue;
-    seen.add(key);
+  for (const due of await fairCandidates(db, nowTs, max, fairOptions(scan, busy, pausedTargets, fair))) {
+    if (picked.pauses.has(due.target)) continue;
     let seq = due.seq;
     if (due.target !== WEBHOOK_TARGET) {
       const head = await channelHead(db, due.feedId, due.target);
@@ -188,6 +218,8 @@ export async function pickDueEvents(
     const e = await findEventBySeq(db, seq);
     if (e) picked.events.push(e);
   }
+  // Started in match order, as claimDueEvents orders them on PostgreSQL.
+  picked.events.sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
   return picked;
 }
 
@@ -200,8 +232,9 @@ export interface Claimed extends Picked {
  * The events this node sends now, at most one per target key (targetKey) and never one of a key in `busy`
  * (this node's keys in flight). On SQLite one process owns the outbox: pickDueEvents as it is. On PostgreSQL
  * several nodes share it, so a feed is held cluster-wide while any of its events is in flight: the node first
- * leases the feeds of the first `scan` due events that have nothing in flight here (one conditional UPDATE of
- * feeds.webhook_lease_until_ts: the row lock makes exactly one node win a free feed), then reads each leased
+ * leases the feeds of the fair pick's candidates (outbox-fair.ts) that have nothing in flight here (one
+ * conditional UPDATE of feeds.webhook_lease_until_ts over the rows it could lock with SKIP LOCKED: exactly one
+ * node wins a free feed, and none waits on another's claim), then reads each leased
  * feed's next event per target afresh (the oldest due webhook event; each channel's head), so it sees what the
  * previous holder committed before it let go. A leased feed with nothing to send any more is let go at once;
  * the others when all their events claimed here are booked. One lease per feed, not per target, keeps the
@@ -236,10 +269,12 @@ export async function claimDueEvents(
   busy: ReadonlySet<string>,
   leaseMs: number,
   pausedTargets: ReadonlySet<string> = NONE,
+  fair: Partial<FairOptions> = {},
 ): Promise<Claimed> {
-  if (!isPg(db)) return { ...(await pickDueEvents(db, nowTs, scan, max, busy, pausedTargets)), leaseUntilTs: null };
+  if (!isPg(db)) return { ...(await pickDueEvents(db, nowTs, scan, max, busy, pausedTargets, fair)), leaseUntilTs: null };
   const none: Claimed = { events: [], pauses: new Map(), leaseUntilTs: null };
-  const scanned = await dueEvents(db, nowTs, scan, pausedTargets);
+  const options = fairOptions(scan, busy, pausedTargets, fair);
+  const scanned = await fairCandidates(db, nowTs, max, options);
   // A feed with anything in flight here is leased by this node already: it is claimed again once that is booked.
   const busyFeeds = new Set([...busy].map(feedOfKey));
   const wanted: string[] = [];
@@ -251,14 +286,13 @@ export async function claimDueEvents(
   const leaseUntilTs = nowTs + leaseMs;
   const { feeds, events } = tables(db);
   invalidateFeedCaches(db);
-  const held = await many(
-    db,
-    db
-      .update(feeds)
-      .set({ webhookLeaseUntilTs: leaseUntilTs })
-      .where(and(inArray(feeds.id, wanted), or(isNull(feeds.webhookLeaseUntilTs), lte(feeds.webhookLeaseUntilTs, nowTs))))
-      .returning({ id: feeds.id }),
-  );
+  const isFree = or(isNull(feeds.webhookLeaseUntilTs), lte(feeds.webhookLeaseUntilTs, nowTs));
+  // SKIP LOCKED: a feed another node is leasing right now is passed over, not waited for (as tasks are claimed).
+  const lockable = sql`${feeds.id} IN (SELECT id FROM feeds WHERE id IN (${sql.join(
+    wanted.map((id) => sql`${id}`),
+    sql`, `,
+  )}) AND (webhook_lease_until_ts IS NULL OR webhook_lease_until_ts <= ${nowTs}) FOR UPDATE SKIP LOCKED)`;
+  const held = await many(db, db.update(feeds).set({ webhookLeaseUntilTs: leaseUntilTs }).where(and(lockable, isFree)).returning({ id: feeds.id }));
   if (held.length === 0) return none;
   const heldIds = held.map((h) => h.id);
   // Each (feed, channel)'s head, due or not, read after the lease (uses events_channel_head_idx); a round
@@ -267,15 +301,15 @@ export async function claimDueEvents(
   const heads = !hasChannelEvents
     ? []
     : (
-        await rawMany<{ seq: number | string; target: string }>(
+        await rawMany<{ seq: number | string; feedId: string; target: string }>(
           db,
           "webhooks.channelHeads",
-          `SELECT DISTINCT ON (feed_id, target) seq, target FROM events
+          `SELECT DISTINCT ON (feed_id, target) seq, feed_id AS "feedId", target FROM events
            WHERE feed_id = ANY(?) AND status IN ('pending', 'retrying') AND target != 'webhook' ORDER BY feed_id, target, seq`,
           [heldIds],
         )
       )
-        .filter((h) => !pausedTargets.has(h.target))
+        .filter((h) => !pausedTargets.has(h.target) && !options.isSkipped(h.feedId, h.target))
         .map((h) => Number(h.seq));
   // Only feeds this node holds: no two nodes stamp the same rows at once. Each event is stamped once.
   const unstamped = [...scanned.filter((d) => heldIds.includes(d.feedId)).map((d) => d.seq), ...heads];
@@ -313,11 +347,18 @@ export async function claimDueEvents(
       pauses.set(e.target, Math.min(pauses.get(e.target) ?? Number.POSITIVE_INFINITY, e.nextAttemptAtTs!));
       continue;
     }
-    if (next.settled === true && !busy.has(targetKey(e.feedId, e.target))) claimed.push(e);
+    if (next.settled === true && !options.isSkipped(e.feedId, e.target)) claimed.push(e);
   }
   claimed.sort((a, b) => a.nextAttemptAtTs! - b.nextAttemptAtTs! || a.seq - b.seq);
-  // A feed brings one event per target: keep within `max`; a feed left with none is let go below.
-  claimed.splice(max);
+  // A feed brings one event per target: keep within `max` and each account's room; a feed left with none is let go below.
+  const taken = new Map<string, number>();
+  const fits = claimed.filter((e) => {
+    const n = taken.get(e.accountId) ?? 0;
+    if (n >= options.roomOf(e.accountId)) return false;
+    taken.set(e.accountId, n + 1);
+    return true;
+  });
+  claimed.splice(0, claimed.length, ...fits.slice(0, max));
   const idle = heldIds.filter((id) => !claimed.some((e) => e.feedId === id));
   if (idle.length > 0) await releaseFeeds(db, idle, leaseUntilTs);
   return { events: claimed, pauses, leaseUntilTs };
@@ -334,6 +375,30 @@ export async function releaseFeeds(db: Db, feedIds: string[], leaseUntilTs: numb
       .update(feeds)
       .set({ webhookLeaseUntilTs: null })
       .where(and(inArray(feeds.id, feedIds), eq(feeds.webhookLeaseUntilTs, leaseUntilTs))),
+  );
+}
+
+/** Why dropEvents ended an event (its last_error, as the deliveries list shows it). */
+export const DROPPED_CHANNEL_DELETED = "The channel was deleted";
+export const DROPPED_CHANNEL_REMOVED = "The channel is no longer on this feed";
+export const DROPPED_MUTED = "Notifications are muted on this feed";
+
+/**
+ * Ends, in one statement, every event of these feeds not sent yet (pending, retrying, held for a digest, or a
+ * digest's alerts and the digest itself), to `target` only when given: a deleted channel's, a channel taken
+ * off a feed, a muted feed's. Without it the deliverer would find them one at a time, each costing a turn,
+ * behind which other accounts waited. An event in flight meanwhile still books its own outcome. Returns how
+ * many were ended.
+ */
+export function dropEvents(db: Db, feedIds: readonly string[], target: string | null, why: string): Promise<number> {
+  if (feedIds.length === 0) return Promise.resolve(0);
+  const feeds = feedIds.map(() => "?").join(", ");
+  return rawExec(
+    db,
+    `feeds.dropEvents.${feedIds.length}.${target === null ? "all" : "one"}`,
+    `UPDATE events SET status = 'skipped', next_attempt_at_ts = NULL, last_error = ?
+     WHERE feed_id IN (${feeds}) ${target === null ? "" : "AND target = ?"} AND status IN ('pending', 'retrying', 'held', 'in_digest')`,
+    [why, ...feedIds, ...(target === null ? [] : [target])],
   );
 }
 

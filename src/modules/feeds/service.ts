@@ -10,7 +10,7 @@ import * as feedChannels from "./feed-channels";
 import type { FeedIndex } from "./matcher";
 import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
-import { lastWebhookError } from "./outbox";
+import { DROPPED_CHANNEL_DELETED, DROPPED_CHANNEL_REMOVED, DROPPED_MUTED, dropEvents, lastWebhookError } from "./outbox";
 import * as repo from "./repo";
 import { checkUrl, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { generateSecret } from "../../lib/standard-webhooks";
@@ -23,7 +23,7 @@ export interface FeedsDeps {
   feedIndex: FeedIndex;
   egress: EgressPolicy;
   resolve?: Resolver;
-  config: { webhookRotationWindowMs: number } & CeilingDefaults;
+  config: { webhookRotationWindowMs: number; maxChannelLinksPerAccount: number } & CeilingDefaults;
   wake: () => void;
   channelDirectory: ChannelDirectory;
 }
@@ -129,13 +129,37 @@ async function queueTestEvent(db: Db, feed: repo.FeedRow, now: number): Promise<
  * the account (checked in the writing transaction): another account's channel, like a missing one, is a
  * 404 naming it, so a foreign id tells nothing of its existence.
  */
-async function checkChannelIds(deps: FeedsDeps, db: Db, accountId: string, body: Record<string, unknown>): Promise<string[] | undefined> {
+async function checkChannelIds(
+  deps: FeedsDeps,
+  db: Db,
+  accountId: string,
+  feedId: string | null,
+  body: Record<string, unknown>,
+): Promise<string[] | undefined> {
   if (body.channelIds === undefined) return undefined;
   const ids = [...new Set(body.channelIds as string[])];
   const owned = await deps.channelDirectory.ownedBy(db, accountId, ids);
   const missing = ids.find((id) => !owned.has(id));
   if (missing !== undefined) throw notFound(`Channel not found: channelIds names ${JSON.stringify(missing)}, which is not a channel of this account`);
+  await checkFanOut(deps, db, accountId, feedId, ids.length);
   return ids;
+}
+
+/**
+ * The fan-out ceiling: each feed–channel link is one more event for every job that enters its feed, so an
+ * account's links are capped (JOBPILOT_MAX_CHANNEL_LINKS_PER_ACCOUNT), counted in the writing transaction.
+ * Only a write that adds links is refused: a lowered ceiling breaks no saved feed, and fewer links always save.
+ */
+async function checkFanOut(deps: FeedsDeps, db: Db, accountId: string, feedId: string | null, linksOfFeed: number): Promise<void> {
+  const max = deps.config.maxChannelLinksPerAccount;
+  const others = await feedChannels.countLinksOfAccount(db, accountId, feedId);
+  const before = others + (feedId === null ? 0 : (await feedChannels.channelIdsOf(db, feedId)).length);
+  if (others + linksOfFeed <= max || others + linksOfFeed <= before) return;
+  throw new AppError("bad_request", "Validation failed", {
+    details: [
+      `channelIds would link this account's feeds to channels ${others + linksOfFeed} times; the most is ${max} (JOBPILOT_MAX_CHANNEL_LINKS_PER_ACCOUNT: every link is one more alert per matched job). Take channels off other feeds first, or have the operator raise the limit.`,
+    ],
+  });
 }
 
 function pickWritable(body: Record<string, unknown>): Writable {
@@ -215,7 +239,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
       createdAtTs: now,
       updatedAtTs: now,
     } as repo.FeedInsert);
-    const channelIds = (await checkChannelIds(deps, db, auth.accountId, body)) ?? [];
+    const channelIds = (await checkChannelIds(deps, db, auth.accountId, inserted.id, body)) ?? [];
     await feedChannels.setChannelIds(db, inserted.id, channelIds);
     if (inserted.webhookUrl && !inserted.notificationsMuted) await queueTestEvent(db, inserted, now);
     return { row: inserted, channelIds };
@@ -243,7 +267,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
   const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
   const { row, channelIds } = await tx(deps.db, async (db) => {
-    const newChannelIds = await checkChannelIds(deps, db, auth.accountId, body);
+    const newChannelIds = await checkChannelIds(deps, db, auth.accountId, current.id, body);
     // updated_at_ts moves with the channels too: it is how other nodes see the feed changed (index-sync.ts).
     const updated = await repo.updateFeed(db, current.id, {
       ...changes,
@@ -252,7 +276,13 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
       updatedAtTs: now,
     });
     if (!updated) return { row: undefined, channelIds: [] };
-    if (newChannelIds !== undefined) await feedChannels.setChannelIds(db, updated.id, newChannelIds);
+    if (newChannelIds !== undefined) {
+      // What was queued for a channel taken off the feed is ended now, not found one by one by the deliverer.
+      const removed = (await feedChannels.channelIdsOf(db, updated.id)).filter((id) => !newChannelIds.includes(id));
+      for (const channelId of removed) await dropEvents(db, [updated.id], channelId, DROPPED_CHANNEL_REMOVED);
+      await feedChannels.setChannelIds(db, updated.id, newChannelIds);
+    }
+    if (updated.notificationsMuted && !current.notificationsMuted) await dropEvents(db, [updated.id], null, DROPPED_MUTED);
     if (savesUrl && !updated.notificationsMuted) await queueTestEvent(db, updated, now);
     return { row: updated, channelIds: newChannelIds ?? (await feedChannels.channelIdsOf(db, updated.id)) };
   });
@@ -314,6 +344,7 @@ export async function deleteFeed(deps: FeedsDeps, auth: AuthContext, feedId: str
  */
 export async function detachChannel(deps: Pick<FeedsDeps, "feedIndex">, db: Db, channelId: string, nowTs: number): Promise<() => void> {
   const feedIds = await feedChannels.removeChannel(db, channelId);
+  await dropEvents(db, feedIds, channelId, DROPPED_CHANNEL_DELETED);
   const rows = await Promise.all(feedIds.map((id) => repo.updateFeed(db, id, { updatedAtTs: nowTs })));
   const channels = await feedChannels.channelIdsOfFeeds(db, feedIds);
   return () => {

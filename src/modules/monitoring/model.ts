@@ -25,6 +25,16 @@ export const Readiness = t.Object(
         unknown: t.Optional(t.Array(t.String(), { description: "Migrations of a newer version (does not make it unready)" })),
       }),
       loops: t.Object({ ok: t.Boolean(), loops: t.Array(LoopHealth) }),
+      outbox: t.Optional(
+        t.Object(
+          {
+            accountsWaiting: t.Integer({ description: "Accounts with an alert or webhook event due now" }),
+            oldestDueAgeS: t.Number({ description: "Seconds the oldest due event of any account has waited (0: none is due)" }),
+            medianOldestDueAgeS: t.Number({ description: "Median over those accounts of their oldest due event's wait, in seconds" }),
+          },
+          { description: "The delivery outbox; informational, never makes the server unready. Per account: /metrics jobpilot_outbox_oldest_due_age_seconds" },
+        ),
+      ),
     }),
   },
   { title: "Readiness" },

@@ -10,6 +10,7 @@ import { isDirectLoopback } from "../../http/loopback";
 import { sameSecret } from "../../lib/same-secret";
 import type { LoopHealth } from "../../worker/liveness";
 import { queueStats } from "../../worker/tasks";
+import { accountHeads } from "../feeds/outbox-fair";
 
 /** A database that has not answered /readyz's query by then counts as down. */
 export const READY_DATABASE_TIMEOUT_MS = 2000;
@@ -23,7 +24,35 @@ export interface Readiness {
     storage: { ok: boolean; error?: string };
     migrations: { ok: boolean; applied?: number; expected?: number; pending?: string[]; unknown?: string[] };
     loops: { ok: boolean; loops: LoopHealth[] };
+    outbox?: OutboxSummary;
   };
+}
+
+/** The outbox at a glance (no account ids: /readyz is unauthenticated; /metrics has them). Informational: it never makes the server unready. */
+export interface OutboxSummary {
+  /** Accounts with an event due now. */
+  accountsWaiting: number;
+  /** How long the oldest due event of any account has waited, in seconds (0: none is due). */
+  oldestDueAgeS: number;
+  /** The median over those accounts of their oldest due event's wait: one account far behind shows as max ≫ median. */
+  medianOldestDueAgeS: number;
+}
+
+/** Accounts on the metrics gauge at most (the longest-waiting ones): the label's cardinality stays bounded. */
+export const OUTBOX_GAUGE_ACCOUNTS = 20;
+
+/** Each account's oldest due event's age in seconds at `nowTs`, longest first (accounts with nothing due left out). */
+async function outboxAges(db: Deps["db"], nowTs: number): Promise<{ accountId: string; ageS: number }[]> {
+  return (await accountHeads(db))
+    .filter((h) => h.oldestDueTs <= nowTs)
+    .map((h) => ({ accountId: h.accountId, ageS: (nowTs - h.oldestDueTs) / 1000 }))
+    .sort((a, b) => b.ageS - a.ageS);
+}
+
+async function outboxSummary(db: Deps["db"], nowTs: number): Promise<OutboxSummary> {
+  const ages = await outboxAges(db, nowTs);
+  const median = ages.length === 0 ? 0 : ages[Math.floor(ages.length / 2)]!.ageS;
+  return { accountsWaiting: ages.length, oldestDueAgeS: ages[0]?.ageS ?? 0, medianOldestDueAgeS: median };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -62,6 +91,11 @@ export async function readiness(deps: Pick<Deps, "db" | "liveness" | "log" | "st
   const loops = deps.liveness.check();
   for (const loop of loops) if (!loop.ok) reasons.push(`loop ${loop.name}: ${loop.reason}`);
   const ready = reasons.length === 0;
+  // Only once the schema is current (the outbox's indexes are this version's), and within the same deadline.
+  const outbox =
+    migrations?.pending.length === 0
+      ? await withTimeout(outboxSummary(deps.db, deps.clock.now()), READY_DATABASE_TIMEOUT_MS).catch(() => undefined)
+      : undefined;
   return {
     ready,
     ...(ready ? {} : { reason: reasons.join("; ") }),
@@ -70,6 +104,7 @@ export async function readiness(deps: Pick<Deps, "db" | "liveness" | "log" | "st
       storage: storage ? { ok: false, error: storage } : { ok: true },
       migrations: migrationsCheck,
       loops: { ok: loops.every((l) => l.ok), loops },
+      ...(outbox ? { outbox } : {}),
     },
   };
 }
@@ -112,6 +147,8 @@ export async function renderMetrics(deps: Pick<Deps, "db" | "config" | "clock" |
     metrics.tasks.labels(row.kind, row.status).set(row.count);
     if (row.oldestDueTs !== null) metrics.taskOldestAge.labels(row.kind).set(Math.max(0, (now - row.oldestDueTs) / 1000));
   }
+  metrics.outboxOldestAge.reset();
+  for (const a of (await outboxAges(deps.db, now)).slice(0, OUTBOX_GAUGE_ACCOUNTS)) metrics.outboxOldestAge.labels(a.accountId).set(a.ageS);
   metrics.loopTickAge.reset();
   for (const loop of deps.liveness.check()) metrics.loopTickAge.labels(loop.name).set(loop.lastTickAgoS);
   // process.memoryUsage() is a few microseconds; bun:jsc's heapStats() walks the heap (~10 ms), so it is not used here.

@@ -9,6 +9,7 @@ import { PoolLoop } from "../../worker/loop";
 import { JOB_MATCHED_EVENT } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
+import { type FairCursor, hasDueWork, newFairCursor, pauseKeyOf } from "../feeds/outbox-fair";
 import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { eventPayload } from "./event-payload";
 import { ChannelSender } from "./channel-delivery";
@@ -29,6 +30,8 @@ export interface DelivererDeps {
     webhookRetryScheduleMs: number[];
     webhookTimeoutMs: number;
     webhookConcurrency: number;
+    /** Deliveries one account may have in flight at once (accountConcurrency of the two settings). */
+    webhookAccountConcurrency: number;
     webhookDisableAfterMs: number;
     egress: EgressPolicy;
     telegramApiUrl: string;
@@ -55,6 +58,21 @@ const DEDUPE_WINDOW_MS = 24 * 3_600_000;
 export function feedLeaseMs(webhookTimeoutMs: number): number {
   return Math.max(5_000, 3 * webhookTimeoutMs);
 }
+
+/**
+ * An account's share of the delivery slots: JOBPILOT_WEBHOOK_ACCOUNT_CONCURRENCY when set (above 0), else a
+ * quarter of JOBPILOT_WEBHOOK_CONCURRENCY (at least 1), so one account's slow receivers or backlog leave
+ * three quarters of the slots to the others.
+ */
+export function accountConcurrency(webhookConcurrency: number, setting: number): number {
+  return setting > 0 ? Math.min(setting, webhookConcurrency) : Math.max(1, Math.floor(webhookConcurrency / 4));
+}
+
+/** Consecutive timeouts (or refused connections) of one webhook that open its breaker. */
+export const BREAKER_FAILURES = 3;
+
+/** Index seeks one account's walk may make per pick (outbox-fair.ts): the bound on a pick's cost. */
+const SEEKS_PER_ACCOUNT = 64;
 
 /** The wait before retry n (1-based) after a failure; Retry-After on 429/503 is honoured within [delay, 2×delay]. */
 function retryDelay(scheduleMs: number[], failedAttempts: number, statusCode: number | null, retryAfter: string | null, nowTs: number): number | null {
@@ -92,6 +110,12 @@ export class WebhookDeliverer extends PoolLoop {
   private wakeTimer: ReturnType<typeof setTimeout> | null = null;
   private wakeAtTs = Number.POSITIVE_INFINITY;
   private bookings: { booking: repo.AttemptBooking; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  /** Deliveries in flight per account: each may have accountConcurrency() at once. */
+  private readonly accountsInFlight = new Map<string, number>();
+  /** Where the last fair pick left off (outbox-fair.ts). */
+  private readonly cursor: FairCursor = newFairCursor();
+  /** Per webhook (its feed id): timeouts in a row, and whether its breaker is open (it is paused meanwhile). */
+  private readonly breakers = new Map<string, { failures: number; isOpen: boolean }>();
   private isBooking = false;
 
   private readonly channels: ChannelSender;
@@ -118,7 +142,8 @@ export class WebhookDeliverer extends PoolLoop {
       async () => {
         const now = this.deps.clock.now();
         if ((await endedWindows(this.deps.db, now, 1)).length > 0) return false;
-        return (await outbox.dueEvents(this.deps.db, now, 1, this.pausedTargets(now))).length === 0;
+        const paused = this.pausedTargets(now);
+        return !(await hasDueWork(this.deps.db, now, (feedId, target) => paused.has(pauseKeyOf(feedId, target))));
       },
       timeoutMs,
       "webhook deliveries",
@@ -139,19 +164,25 @@ export class WebhookDeliverer extends PoolLoop {
     const now = clock.now();
     // Held alerts whose digest is due become digest events first, so this round can claim them.
     for (const w of await endedWindows(db, now, 64)) await closeWindow(db, w.feedId, w.target, now);
+    const perAccount = accountConcurrency(config.webhookConcurrency, config.webhookAccountConcurrency);
     const claimed = await outbox.claimDueEvents(
       db,
       now,
-      Math.max(64, free * 8),
+      SEEKS_PER_ACCOUNT,
       free,
       this.busyKeys,
       feedLeaseMs(config.webhookTimeoutMs),
       this.pausedTargets(now),
+      {
+        cursor: this.cursor,
+        roomOf: (accountId) => perAccount - (this.accountsInFlight.get(accountId) ?? 0),
+      },
     );
     for (const [target, untilTs] of claimed.pauses) this.pause(target, untilTs);
     for (const e of claimed.events) {
       const key = outbox.targetKey(e.feedId, e.target);
       this.busyKeys.add(key);
+      this.accountsInFlight.set(e.accountId, (this.accountsInFlight.get(e.accountId) ?? 0) + 1);
       const held = this.feedsInFlight.get(e.feedId);
       if (held) held.count++;
       else this.feedsInFlight.set(e.feedId, { count: 1, leaseUntilTs: claimed.leaseUntilTs });
@@ -160,7 +191,12 @@ export class WebhookDeliverer extends PoolLoop {
         // PostgreSQL: the feed is let go only after its last attempt in flight is committed, so the next holder reads it.
         .then(() => this.letGoOf(e.feedId))
         .catch((err) => this.deps.log.error("webhook feed lease release failed", { feed: e.feedId, err: err as Error }));
-      this.track(work, () => this.busyKeys.delete(key));
+      this.track(work, () => {
+        this.busyKeys.delete(key);
+        const n = (this.accountsInFlight.get(e.accountId) ?? 1) - 1;
+        if (n > 0) this.accountsInFlight.set(e.accountId, n);
+        else this.accountsInFlight.delete(e.accountId);
+      });
     }
   }
 
@@ -287,6 +323,7 @@ export class WebhookDeliverer extends PoolLoop {
     }
     const seconds = (performance.now() - started) / 1000;
     const attempt = { startedAtTs: now, durationMs: Math.round(seconds * 1000), statusCode, error };
+    this.noteAnswer(feed.id, statusCode !== null || isBlocked);
     if (error === null) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
       metrics.delivery(KIND, "delivered", seconds);
@@ -310,6 +347,35 @@ export class WebhookDeliverer extends PoolLoop {
       error,
       endpoint: state,
     });
+  }
+
+  /**
+   * The webhook's breaker. A receiver that answers (any status) closes it. One that does not (timeout,
+   * refused connection) BREAKER_FAILURES times in a row opens it: the webhook is paused for the retry
+   * schedule's first delay, so a slow receiver holds at most one slot (one delivery per target at a time)
+   * and only now and then, instead of one for every new event. Its events stay due and keep their attempts;
+   * the failed ones retry per the schedule. When the pause ends one event goes (half-open): an answer closes
+   * the breaker, another timeout opens it again at once. Kept per process: on PostgreSQL each node has its own.
+   */
+  private noteAnswer(feedId: string, isAnswered: boolean): void {
+    if (isAnswered) {
+      this.breakers.delete(feedId);
+      return;
+    }
+    const b = this.breakers.get(feedId) ?? { failures: 0, isOpen: false };
+    b.failures++;
+    this.breakers.set(feedId, b);
+    if (b.isOpen || b.failures >= BREAKER_FAILURES) {
+      b.isOpen = true;
+      const cooldownMs = this.deps.config.webhookRetryScheduleMs[0] ?? 30_000;
+      this.pause(feedId, this.deps.clock.now() + cooldownMs);
+      this.deps.log.warn("webhook breaker open: the receiver does not answer", { feed: feedId, failures: b.failures, pausedForMs: cooldownMs });
+    }
+  }
+
+  /** Whether the webhook's breaker is open (tests and the doctor's word for it). */
+  isBreakerOpen(feedId: string): boolean {
+    return this.breakers.get(feedId)?.isOpen ?? false;
   }
 
   /** Ends an event without an attempt: it will not be sent (and says why); a digest's alerts with it. */

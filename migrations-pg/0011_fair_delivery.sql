@@ -1,0 +1,2 @@
+CREATE INDEX "events_account_due_idx" ON "events" USING btree ("account_id","next_attempt_at_ts","seq") WHERE status IN ('pending', 'retrying');--> statement-breakpoint
+CREATE INDEX "events_target_due_idx" ON "events" USING btree ("account_id","feed_id","target","next_attempt_at_ts","seq") WHERE status IN ('pending', 'retrying');
