@@ -19,7 +19,7 @@ export { PROMPT_CHARS_HARD_MAX } from "./settings/limits";
 /**
  * Every setting, in one list. Each has an environment variable, optionally a
  * command-line flag (flags win over the environment), a default and a schema.
- * The README's configuration table is written from this list. The definitions
+ * docs/configuration.md is generated from this list (scripts/gen-docs.ts). The definitions
  * live in src/settings/, one file per concern; the order here is the order
  * they are checked in.
  */
@@ -54,7 +54,8 @@ function coerce(schema: TSchema, raw: string): unknown {
   return raw;
 }
 
-function describe(schema: TSchema): string {
+/** What a setting accepts, in words: the start-up error's "expected …" and the Accepts column of docs/configuration.md. */
+export function describe(schema: TSchema): string {
   const s = schema as Record<string, unknown> & { anyOf?: { const?: unknown }[] };
   if (s.anyOf) return "one of " + s.anyOf.map((x) => String(x.const)).join(", ");
   if (s.type === "integer") {

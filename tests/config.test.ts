@@ -45,10 +45,11 @@ describe("configuration", () => {
   });
 });
 
-describe("README", () => {
-  test("documents every setting and the two first commands", async () => {
+describe("documentation", () => {
+  test("docs/configuration.md documents every setting, and the README keeps the two first commands", async () => {
+    const reference = await Bun.file(new URL("../docs/configuration.md", import.meta.url)).text();
+    for (const s of Object.values(SETTINGS)) expect(reference, s.env).toContain(`| \`${s.env}\` |`);
     const readme = await Bun.file(new URL("../README.md", import.meta.url)).text();
-    for (const s of Object.values(SETTINGS)) expect(readme, s.env).toContain(`| \`${s.env}\` |`);
     // The first sh block: the line that runs the service (runtime dependencies only), then the one for developers.
     const block = /```sh\n([\s\S]*?)\n```/.exec(readme)![1]!.split("\n");
     expect(block).toHaveLength(2);

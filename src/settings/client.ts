@@ -12,13 +12,13 @@ export const CLIENT_SETTINGS = {
     flag: "url",
     schema: T.Optional(T.String({ pattern: "^https?://[^\\s]+$" })),
     default: undefined,
-    doc: "Base URL of a running jobpilot server (e.g. http://127.0.0.1:3000, or https://jobs.example.com behind a proxy) that `jobpilot mcp` calls over its HTTP API.",
+    doc: "Client side, read by `jobpilot mcp` only: the base URL of a running server it calls over the HTTP API (e.g. `http://127.0.0.1:3000`, or `https://jobs.example.com` behind a proxy). The server never reads it.",
   },
   serverApiKey: {
     env: "JOBPILOT_API_KEY",
     flag: undefined,
     schema: T.Optional(T.String({ minLength: 1 })),
     default: undefined,
-    doc: "The API key `jobpilot mcp` calls the server with (or, with --db, the account it acts for). Never a flag: command lines are visible to other users of the machine.",
+    doc: "Client side, read by `jobpilot mcp` only: the API key it calls with, i.e. the account it acts for (with `--db`, a key in that database). No flag: a command line is visible to every user of the machine.",
   },
 } as const satisfies Record<string, Setting>;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { COMMANDS, runCli } from "../../src/cli/index";
 import { openDatabase, closeDatabase } from "../../src/db/client";
+import { touchCompanion } from "../../src/marketplace/companion/repo";
 import { authenticate } from "../../src/modules/accounts/service";
 
 function cli(env: Record<string, string> = {}) {
@@ -37,9 +38,9 @@ describe("command line", () => {
     expect((await run("key", "--help")).code).toBe(0);
   });
 
-  test("README's command table has a row for every command", async () => {
-    const readme = await Bun.file(join(import.meta.dir, "../../README.md")).text();
-    const table = readme.slice(readme.indexOf("## Command line"), readme.indexOf("## The API"));
+  test("docs/command-line.md's command table has a row for every command", async () => {
+    const page = await Bun.file(join(import.meta.dir, "../../docs/command-line.md")).text();
+    const table = page.slice(page.indexOf("| Command | What it does |"));
     for (const c of COMMANDS) expect(table, c.name).toContain(`| \`${c.name}`);
   });
 
@@ -234,10 +235,16 @@ describe("account driver", () => {
     expect(JSON.parse((await run("account", "driver", "--account", accountId, "--driver", "companion", "--json")).stdout).marketplaceDriver).toBe("companion");
   });
 
-  test("the default is the browser companion once the account paired one (a key labelled browser companion)", async () => {
-    const { run } = cli();
+  test("the default is the browser companion once the account's paired one (a key labelled browser companion) has connected", async () => {
+    const { run, dbPath } = cli();
     const { accountId } = JSON.parse((await run("account", "create", "--name", "A", "--json")).stdout);
     expect((await run("key", "create", "--account", accountId, "--label", "browser companion")).code).toBe(0);
+    // Paired, never heard from: proposals stay on the sandbox rather than wait for it.
+    expect((await run("account", "driver", "--account", accountId, "--driver", "default")).stdout).toContain("the default (sandbox)");
+    // What its first long poll records.
+    const db = openDatabase(dbPath);
+    await touchCompanion(db, accountId, Date.now());
+    closeDatabase(db);
     expect((await run("account", "driver", "--account", accountId, "--driver", "default")).stdout).toContain("the default (companion)");
   });
 });
