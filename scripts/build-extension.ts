@@ -14,8 +14,10 @@ const out = join(root, "dist/extension");
 
 /**
  * Host access: the marketplace, and the sandbox website on a jobpilot running on this machine (match patterns
- * without a port match every port). The paired server itself needs none: its capture and pairing routes answer
- * CORS for any origin, the key being the credential.
+ * without a port match every port). A server elsewhere (a VPS, a LAN address) is asked for at pairing time: the
+ * options page requests it from `optional_host_permissions` and the service worker then runs the content script on
+ * that server's sandbox website. The server's API needs no host access: its companion, capture and pairing routes
+ * answer CORS for any origin, the key being the credential.
  */
 const SANDBOX_MATCHES = [`http://localhost${SANDBOX_PREFIX}/*`, `http://127.0.0.1${SANDBOX_PREFIX}/*`];
 const manifest = {
@@ -24,8 +26,10 @@ const manifest = {
   version: pkg.version,
   description:
     "Brings the marketplace jobs you browse into your own jobpilot server, watches your saved searches, and fills (or, by choice, sends) your proposals.",
-  permissions: ["storage", "alarms", "tabs", "idle"],
+  // scripting: the content script on a paired server's sandbox website, registered once its host is allowed.
+  permissions: ["storage", "alarms", "tabs", "idle", "scripting"],
   host_permissions: [`${MARKETPLACE_ORIGIN}/*`, ...SANDBOX_MATCHES],
+  optional_host_permissions: ["http://*/*", "https://*/*"],
   background: { service_worker: "background.js", type: "module" },
   content_scripts: [{ matches: [`${MARKETPLACE_ORIGIN}/*`, ...SANDBOX_MATCHES], js: ["content.js"], run_at: "document_idle" }],
   options_page: "options.html",
@@ -80,7 +84,7 @@ for (const [entrypoints, format] of [
   }
 }
 writeFileSync(join(out, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-for (const page of ["options.html", "focus.html"]) writeFileSync(join(out, page), readFileSync(join(src, page)));
+for (const page of ["options.html", "options.css", "focus.html"]) writeFileSync(join(out, page), readFileSync(join(src, page)));
 const files = readdirSync(out)
   .sort()
   .map((name) => ({ name, data: new Uint8Array(readFileSync(join(out, name))) }));

@@ -9,6 +9,7 @@
 import { ensurePolling, focusApplication, resumeReviews, siteBaseOf } from "./companion";
 import type { PageReport, Settings } from "./messages";
 import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
+import { hostPermissionFor, sandboxMatchFor } from "./pairing";
 
 const ALARM = "watch";
 /** Wakes a stopped service worker so the companion's long poll resumes (Chrome ends idle workers). */
@@ -105,6 +106,37 @@ async function onPage(message: PageReport): Promise<void> {
   await chrome.action.setBadgeText({ text: String(sentCount) });
 }
 
+/** The content script registered for the paired server's sandbox website, when that server is not one the manifest lists. */
+const PAIRED_SCRIPT = "paired-sandbox";
+let scriptSync = Promise.resolve();
+
+/**
+ * Runs the content script on the paired server's sandbox website while this extension may read that host (the
+ * options page asks for it when pairing; the user may take it back on chrome://extensions). Serialised: two
+ * overlapping syncs would register the same id twice.
+ */
+function syncPairedScript(): Promise<void> {
+  scriptSync = scriptSync
+    .then(async () => {
+      const { server } = await load();
+      const wanted = server ? hostPermissionFor(server) : null;
+      const allowed = wanted !== null && (await chrome.permissions.contains({ origins: [wanted] }));
+      const matches = allowed ? [sandboxMatchFor(server!)] : [];
+      const [registered] = await chrome.scripting.getRegisteredContentScripts({ ids: [PAIRED_SCRIPT] });
+      if (registered && registered.matches?.join() === matches.join()) return;
+      if (registered) await chrome.scripting.unregisterContentScripts({ ids: [PAIRED_SCRIPT] });
+      if (allowed) {
+        await chrome.scripting.registerContentScripts([
+          { id: PAIRED_SCRIPT, matches, js: ["content.js"], runAt: "document_idle", persistAcrossSessions: true },
+        ]);
+      }
+    })
+    .catch(async (err) => {
+      await save({ lastStatus: `could not set up reading the paired server's sandbox website: ${String(err)}` });
+    });
+  return scriptSync;
+}
+
 chrome.runtime.onMessage.addListener((message: PageReport | { type: "focus"; applicationId: string }, sender, sendResponse) => {
   // Only this extension's own pages and content scripts.
   if (sender.id !== chrome.runtime.id) return;
@@ -133,7 +165,11 @@ chrome.storage.onChanged.addListener((changes) => {
   }
   if ("needsYou" in changes && changes.needsYou?.newValue == null && changes.needsYou?.oldValue) void schedule();
   if ("apiKey" in changes || "server" in changes) void ensurePolling();
+  if ("server" in changes) void syncPairedScript();
 });
+
+chrome.permissions.onAdded.addListener(() => void syncPairedScript());
+chrome.permissions.onRemoved.addListener(() => void syncPairedScript());
 
 chrome.action.onClicked.addListener(() => void chrome.runtime.openOptionsPage());
 chrome.runtime.onStartup.addListener(() => void schedule());
@@ -143,3 +179,4 @@ chrome.runtime.onInstalled.addListener(() => void schedule());
 void chrome.alarms.create(POLL_ALARM, { periodInMinutes: 0.5 });
 void ensurePolling();
 void resumeReviews();
+void syncPairedScript();

@@ -420,21 +420,27 @@ export async function ensurePolling(): Promise<void> {
         if (pollAgain) continue;
         return;
       }
-      const res = await api(s, "GET", `/api/v1/companion/tasks?waitMs=${POLL_WAIT_MS}`);
+      // Until a poll has come back the server is not known to be reachable: a short one first, so the options page
+      // says "connected" (or why not) at once, not after a long poll's 25 s.
+      const waitMs = s.connection === "connected" ? POLL_WAIT_MS : 0;
+      const res = await api(s, "GET", `/api/v1/companion/tasks?waitMs=${waitMs}`);
       if (!res) {
-        await save({ lastStatus: `could not reach ${s.server}` });
+        // A network error, or a server that does not answer CORS for the extension (an older jobpilot).
+        await save({ connection: "unreachable", lastStatus: `could not reach ${s.server}` });
         await sleep(5000);
         continue;
       }
       if (res.status === 401) {
         if (pollAgain || (await load()).apiKey !== s.apiKey) continue;
-        await save({ lastStatus: "the server refused the key: pair again" });
+        await save({ connection: "refused", lastStatus: "the server refused the key: pair again" });
         return;
       }
       if (!res.ok) {
         await sleep(5000);
         continue;
       }
+      // Written only when it changes: a poll every 25 s must not churn storage (and the options page) for nothing.
+      if (s.connection !== "connected") await save({ connection: "connected", lastStatus: `connected to ${s.server}` });
       const { task } = (await res.json()) as { task: Task | null };
       if (!task) continue;
       const op = task.operation;

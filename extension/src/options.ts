@@ -1,16 +1,47 @@
-/** The options page: pairing (server address + one-time code → the companion's own API key) and watch mode. */
+/** The options page: pairing (the dashboard's pairing line → the companion's own API key) and watch mode. */
 import type { Settings } from "./messages";
 import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
+import { hostPermissionFor, readPairingInput } from "./pairing";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = (text: string) => {
   $("status").textContent = text;
 };
 
+/** An error shown under its field, in the field's own words; null clears it. */
+function fieldError(field: "server" | "code", text: string | null): void {
+  const box = $(`${field}-error`);
+  box.textContent = text ?? "";
+  box.hidden = text === null;
+  $<HTMLInputElement>(field).setAttribute("aria-invalid", text === null ? "false" : "true");
+}
+
+/** Whether the companion reaches its server now, as the poll last found it (companion.ts keeps `connection`). */
+function pairedLine(s: Settings): { text: string; state: string } {
+  if (!s.apiKey) return { text: "Not paired yet.", state: "unpaired" };
+  if (s.connection === "connected") return { text: `Paired with ${s.server}. Connected.`, state: "connected" };
+  if (s.connection === "unreachable")
+    return { text: `Paired with ${s.server}, but this browser could not reach it. ${s.lastStatus ?? ""}`, state: "unreachable" };
+  if (s.connection === "refused") return { text: `Paired with ${s.server}, but it refused this companion's key: pair again.`, state: "unreachable" };
+  return { text: `Paired with ${s.server}. Connecting…`, state: "paired" };
+}
+
+/** The paired server as last rendered: the Allow button must ask at once, without reading storage first. */
+let pairedServer: string | undefined;
+
 async function render(): Promise<void> {
   const s = (await chrome.storage.local.get(null)) as Settings;
-  $<HTMLInputElement>("server").value = s.server ?? "";
-  $("paired").textContent = s.apiKey ? `Paired with ${s.server}.` : "Not paired yet.";
+  pairedServer = s.apiKey ? s.server : undefined;
+  if (document.activeElement !== $("server")) $<HTMLInputElement>("server").value = s.server ?? "";
+  const paired = pairedLine(s);
+  $("paired").textContent = paired.text;
+  $("paired").dataset.state = paired.state;
+  // A server elsewhere whose host this browser has not allowed yet (the prompt was dismissed, or taken back later).
+  const wanted = s.apiKey && s.server ? hostPermissionFor(s.server) : null;
+  const missing = wanted !== null && !(await chrome.permissions.contains({ origins: [wanted] }));
+  $("access").hidden = !missing;
+  if (missing)
+    $("access-text").textContent = `To read the sandbox website ${new URL(s.server!).host} serves, this browser must allow the companion on that host.`;
   $<HTMLTextAreaElement>("urls").value = (s.watchUrls ?? []).join("\n");
   $<HTMLInputElement>("interval").value = String(s.intervalMin ?? DEFAULT_INTERVAL_MIN);
   $<HTMLInputElement>("enabled").checked = s.watchEnabled === true;
@@ -21,41 +52,63 @@ async function render(): Promise<void> {
       `${s.sentCount ?? 0} jobs sent so far.`,
     ]
       .filter(Boolean)
-      .join(" "),
+      .join(" · "),
   );
 }
 
 $<HTMLFormElement>("pair").addEventListener("submit", (event) => {
   event.preventDefault();
+  fieldError("server", null);
+  fieldError("code", null);
+  const input = readPairingInput($<HTMLInputElement>("server").value, $<HTMLInputElement>("code").value);
+  if ("error" in input) {
+    fieldError(input.field, input.error);
+    return;
+  }
+  const { server, code } = input;
+  $<HTMLInputElement>("server").value = server;
+  // Asked now, while the click still counts as the user's gesture (Chrome refuses the prompt later). Pairing does
+  // not wait for it: the server's API answers CORS, and only reading its sandbox website needs this access.
+  const wanted = hostPermissionFor(server);
+  const access = wanted ? chrome.permissions.request({ origins: [wanted] }).catch(() => false) : Promise.resolve(true);
+  const button = $<HTMLButtonElement>("pair-button");
+  button.disabled = true;
   void (async () => {
-    let server: string;
     try {
-      const url = new URL($<HTMLInputElement>("server").value.trim());
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
-      server = url.origin;
-    } catch {
-      status("The server address must be an http or https URL.");
-      return;
-    }
-    try {
-      const res = await fetch(`${server}/api/v1/companion/pair`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ code: $<HTMLInputElement>("code").value.trim() }),
-        credentials: "omit",
-      });
-      const body = (await res.json().catch(() => ({}))) as { apiKey?: string; error?: string };
-      if (res.status !== 201 || !body.apiKey) {
-        status(`Pairing failed: ${body.error ?? `the server answered ${res.status}`}`);
+      let res: Response;
+      try {
+        res = await fetch(`${server}/api/v1/companion/pair`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ code }),
+          credentials: "omit",
+        });
+      } catch {
+        fieldError("server", `Could not reach ${server}. Check the address: opening it in this browser should show jobpilot.`);
         return;
       }
-      await chrome.storage.local.set({ server, apiKey: body.apiKey, lastStatus: "paired" } satisfies Settings);
+      const body = (await res.json().catch(() => ({}))) as { apiKey?: string; error?: string };
+      if (res.status !== 201 || !body.apiKey) {
+        // The server's sentence is written for a person (an unknown, used or expired code; the account's key limit).
+        if (res.status === 404 || res.status === 409 || res.status === 400) fieldError("code", body.error ?? "The server refused this pairing code.");
+        else fieldError("server", `Pairing failed: ${server} answered ${res.status}. Is this the address of a jobpilot server?`);
+        return;
+      }
+      await chrome.storage.local.set({ server, apiKey: body.apiKey, connection: undefined, lastStatus: "paired" } satisfies Settings);
       $<HTMLInputElement>("code").value = "";
       await render();
-    } catch {
-      status(`Could not reach ${server}.`);
+      if (!(await access))
+        status(`Paired. Access to ${new URL(server).host} was not allowed, so the sandbox website it serves will not be read; jobs and proposals still work.`);
+    } finally {
+      button.disabled = false;
     }
   })();
+});
+
+$("allow-host").addEventListener("click", () => {
+  const wanted = pairedServer ? hostPermissionFor(pairedServer) : null;
+  // Straight from the click: Chrome shows the prompt only during the user's gesture.
+  if (wanted) void chrome.permissions.request({ origins: [wanted] }).then(render, render);
 });
 
 $<HTMLFormElement>("watch").addEventListener("submit", (event) => {
@@ -69,4 +122,6 @@ $<HTMLFormElement>("watch").addEventListener("submit", (event) => {
 });
 
 chrome.storage.onChanged.addListener(() => void render());
+chrome.permissions.onAdded.addListener(() => void render());
+chrome.permissions.onRemoved.addListener(() => void render());
 void render();

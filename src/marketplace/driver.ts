@@ -89,6 +89,11 @@ export interface MarketplaceDriver {
   reconnect(accountId: string): Promise<boolean>;
   /** Optional: a sentence on a submission still in flight (e.g. waiting for the user's review), or null. */
   progress?(applicationId: string): Promise<string | null>;
+  /**
+   * Optional, for a driver whose client comes to this server (the browser companion's long poll): when it last
+   * reached it for this account (Unix ms), or null when it never has.
+   */
+  lastConnectedAt?(accountId: string): Promise<number | null>;
 }
 
 /**

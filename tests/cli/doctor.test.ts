@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { runCli } from "../../src/cli/index";
 import { loadConfig, type Config } from "../../src/config";
 import { ManualClock } from "../../src/lib/clock";
-import { authenticate } from "../../src/modules/accounts/service";
+import { COMPANION_KEY_LABEL } from "../../src/marketplace/driver";
+import { authenticate, createKey } from "../../src/modules/accounts/service";
 import { noteChannelOutcome } from "../../src/modules/channels/repo";
 import { noteDeliveryOutcome } from "../../src/modules/feeds/repo";
 import * as feeds from "../../src/modules/feeds/service";
@@ -244,6 +245,35 @@ describe.skipIf(PG_BACKEND)("jobpilot doctor on the command line (SQLite)", () =
     expect(await runCli(["doctor"], missing.io)).toBe(0);
     expect(missing.out.join("")).toContain(`WARN  database       ${path} does not exist yet`);
     expect(existsSync(path)).toBe(false);
+  });
+
+  test("a paired browser companion is reported as it is: never connected since pairing (WARN), connected, last seen", async () => {
+    const clock = new ManualClock(Date.now());
+    const { config, app } = await preparedDatabase(clock);
+    later(() => app.close());
+    const { accountId } = await app.account();
+    const companion = async () => line(await runDoctor(config, { clock, timeoutMs: SLOW_MACHINE_MS }), "companion");
+    expect(await companion()).toEqual([{ status: "SKIP", check: "companion", detail: expect.stringContaining("not paired") }]);
+
+    const paired = await createKey(app.deps, accountId, COMPANION_KEY_LABEL);
+    clock.advance(60_000);
+    const waiting = await companion();
+    expect(waiting, show(waiting)).toEqual([
+      {
+        status: "WARN",
+        check: "companion",
+        detail: `account ${accountId}: paired 60 s ago, has not connected since`,
+        fix: expect.stringContaining("options page"),
+      },
+    ]);
+
+    const poll = await app.request("GET", "/api/v1/companion/tasks?waitMs=0", { key: paired.apiKey });
+    expect(poll.status, poll.text).toBe(200);
+    clock.advance(2_000);
+    expect(await companion()).toEqual([{ status: "OK", check: "companion", detail: `account ${accountId}: paired and connected (last seen 2 s ago)` }]);
+    clock.advance(3 * 3_600_000);
+    expect((await companion())[0]).toMatchObject({ status: "OK", detail: expect.stringContaining("not connected now (last seen 3 h ago") });
+    expect((await companion())[0]!.detail).not.toContain("no browser companion");
   });
 
   test("--help describes the command", async () => {

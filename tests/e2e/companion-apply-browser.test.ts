@@ -327,9 +327,10 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     const status = await settled(queueId);
     expect(status.applicationStatus, JSON.stringify(status)).toBe("failed");
     expect(status.applicationStatusMessage).toMatch(/The form asks questions the proposal does not answer \(0: /);
-    // The page's visible text is kept for diagnosis.
-    const taskPath = /GET (\/api\/v1\/companion\/tasks\/[\w-]+)/.exec(status.applicationStatusMessage ?? "")![1]!;
-    expect((await api("GET", taskPath)).body.answer.visibleText).toContain("Submit a proposal");
+    // The page's visible text is kept for diagnosis, with the task the message names (a person reads it: no API path).
+    expect(status.applicationStatusMessage).not.toContain("/api/");
+    const taskId = /companion task ([\w-]+)/.exec(status.applicationStatusMessage ?? "")![1]!;
+    expect((await api("GET", `/api/v1/companion/tasks/${taskId}`)).body.answer.visibleText).toContain("Submit a proposal");
     expect(await proposalsFor(job)).toBe(0);
     expect(await credits()).toBe(before);
   }, 40_000);

@@ -7,7 +7,7 @@ import type { Config } from "../../src/config";
 import { many, rawMany, tables } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import type { CompanionTask, PageOutcome } from "../../src/marketplace/companion/contract";
-import { createKey, getAccount, revokeKey } from "../../src/modules/accounts/service";
+import { createKey, getAccount, revokeKey, setMarketplaceDriver } from "../../src/modules/accounts/service";
 import { submitApplication } from "../../src/modules/applications/submit.task";
 import { pruneOldRows } from "../../src/modules/maintenance/service";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
@@ -218,15 +218,26 @@ describe("companion driver", () => {
     expect(fake.marketplace).toEqual([queueId]);
   });
 
-  test("an account without a companion key stays on the sandbox; revoking the key takes the default back", async () => {
+  test("an account stays on the sandbox until its paired companion connects; revoking the key takes the default back", async () => {
     const t = await createTestApp({ config: companionConfig() });
     cleanup(() => t.close());
     const { apiKey, accountId } = await t.account();
-    expect((await t.request("GET", "/api/v1/companion", { key: apiKey })).body.driver).toBe("sandbox");
+    const driver = async () => (await t.request("GET", "/api/v1/companion", { key: apiKey })).body.driver;
+    expect(await driver()).toBe("sandbox");
     const paired = await createKey(t.deps, accountId, "browser companion");
-    expect((await t.request("GET", "/api/v1/companion", { key: apiKey })).body.driver).toBe("companion");
+    // Paired but never heard from (say, it cannot reach this server): applications must not wait for it.
+    expect(await driver()).toBe("sandbox");
+    const poll = await t.request("GET", "/api/v1/companion/tasks?waitMs=0", { key: paired.apiKey });
+    expect(poll.status, show(poll)).toBe(200);
+    expect(await driver()).toBe("companion");
     await revokeKey(t.deps, paired.key.id);
-    expect((await t.request("GET", "/api/v1/companion", { key: apiKey })).body.driver).toBe("sandbox");
+    expect(await driver()).toBe("sandbox");
+    // Paired again (another browser): the earlier companion's polls do not count for the new one.
+    t.clock.advance(1000);
+    const again = await createKey(t.deps, accountId, "browser companion");
+    expect(await driver()).toBe("sandbox");
+    await t.request("GET", "/api/v1/companion/tasks?waitMs=0", { key: again.apiKey });
+    expect(await driver()).toBe("companion");
   });
 
   const failures: [string, PageOutcome, string, RegExp][] = [
@@ -263,7 +274,9 @@ describe("companion driver", () => {
           state: "answered",
           answer: { visibleText: "Oops\nSomething went wrong" },
         });
-        expect(s.errorMessage).toContain(`GET /api/v1/companion/tasks/${taskId}`);
+        // Shown to a person: the task is named, never an API path.
+        expect(s.errorMessage).toContain(`companion task ${taskId}`);
+        expect(s.errorMessage).not.toContain("/api/");
         const other = await t.account({ name: "other" });
         expect((await t.request("GET", `/api/v1/companion/tasks/${taskId}`, { key: other.apiKey })).status).toBe(404);
       }
@@ -357,11 +370,13 @@ describe("companion driver", () => {
     expect(fake.marketplace).toEqual([queueId]);
   });
 
-  test("never connected, so no freelancers known: listing them and applying are a 503 that says why, and nothing is queued or held", async () => {
+  test("set to the companion but never connected, so no freelancers known: listing them and applying are a 503 that says why, and nothing is queued or held", async () => {
     const t = await createTestApp({ config: companionConfig() });
     cleanup(() => t.close());
     const { accountId, apiKey } = await t.account({ credits: 3 });
     await createKey(t.deps, accountId, "browser companion");
+    // Chosen by the account itself (a companion that has not connected is not chosen for it).
+    await setMarketplaceDriver(t.deps, accountId, "companion");
     for (const path of ["/api/auto-apply-v2/freelancers", "/api/auto-apply/external/freelancers"]) {
       const res = await t.request("GET", path, { key: apiKey });
       expect(res.status, show(res)).toBe(503);

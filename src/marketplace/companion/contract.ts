@@ -145,7 +145,8 @@ export function pageOutcome(page: PageOutcome, taskId: string): SubmitOutcome {
     case "unrecognised":
       return {
         status: "failed",
-        message: `The apply page showed something the companion did not recognise: ${clip(page.message)} (its text is kept: GET /api/v1/companion/tasks/${taskId})`,
+        // A person reads this on the dashboard: it names the task (where the page's text is kept), not an API path.
+        message: `The apply page showed something the companion did not recognise: ${clip(page.message)} (the page's text is kept with companion task ${taskId})`,
       };
   }
 }

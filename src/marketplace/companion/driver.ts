@@ -336,6 +336,8 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
 
     presence,
 
+    lastConnectedAt: async (accountId: string) => (await presence(accountId)).lastSeenAt,
+
     async progress(applicationId: string): Promise<string | null> {
       const open = await repo.openTaskFor(deps.db, applicationId, SUBMIT);
       if (open?.state === "review") {

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import { COMPANION_MODES, COMPANION_TASK_STATES } from "../../db/enums";
 import { AppError } from "../../errors";
+import { corsPreflights } from "../../http/cors";
 import { routePolicy } from "../../http/route-policy";
 import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
 import { authContext } from "../../modules/accounts/auth-context";
@@ -33,6 +34,21 @@ const StoredTask = t.Object({
   answer: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "The extension's result, as posted" })),
 });
 
+const PATHS = {
+  status: "/api/v1/companion",
+  mode: "/api/v1/companion/mode",
+  tasks: "/api/v1/companion/tasks",
+  task: "/api/v1/companion/tasks/:taskId",
+  outcome: "/api/v1/companion/tasks/:taskId/outcome",
+  review: "/api/v1/companion/tasks/:taskId/review",
+} as const;
+
+/**
+ * The extension calls from its own origin (chrome-extension://…) to wherever the server is, a VPS included: every
+ * answer, a 401 or 429 too, may be read from any origin, and the preflights are answered without a key.
+ */
+const POLICY = { policy: { anyOrigin: true } } as const;
+
 const TaskParams = t.Object({ taskId: t.String({ minLength: 1, maxLength: 100 }) });
 
 type RouteDeps = Omit<DriverDeps, "drivers"> & {
@@ -58,9 +74,10 @@ export function companionRoutes(deps: RouteDeps) {
   };
 
   return new Elysia()
+    .use(corsPreflights(Object.values(PATHS), { methods: ["GET", "POST", "PUT"], headers: ["content-type", "x-api-key"] }))
     .use(authContext)
     .use(routePolicy)
-    .get("/api/v1/companion/tasks", async ({ auth, query }) => ({ task: await companion.nextTask(auth.accountId, query.waitMs ?? DEFAULT_POLL_WAIT_MS) }), {
+    .get(PATHS.tasks, async ({ auth, query }) => ({ task: await companion.nextTask(auth.accountId, query.waitMs ?? DEFAULT_POLL_WAIT_MS) }), {
       query: t.Object({
         waitMs: t.Optional(
           queryInt("waitMs", {
@@ -70,6 +87,7 @@ export function companionRoutes(deps: RouteDeps) {
           }),
         ),
       }),
+      ...POLICY,
       response: { 200: t.Object({ task: t.Nullable(CompanionTask) }), ...errorResponses(400, 401, 429, 500) },
       detail: {
         tags,
@@ -81,13 +99,14 @@ export function companionRoutes(deps: RouteDeps) {
       },
     })
     .post(
-      "/api/v1/companion/tasks/:taskId/outcome",
+      PATHS.outcome,
       async ({ auth, params, body }) => {
         const result = await companion.answer(auth.accountId, params.taskId, body);
         if ("error" in result) throw new AppError(result.error === "not_found" ? "not_found" : "bad_request", result.message);
         return result;
       },
       {
+        ...POLICY,
         params: TaskParams,
         body: CompanionOutcome,
         response: {
@@ -105,13 +124,14 @@ export function companionRoutes(deps: RouteDeps) {
       },
     )
     .post(
-      "/api/v1/companion/tasks/:taskId/review",
+      PATHS.review,
       async ({ auth, params, body }) => {
         const result = await companion.review(auth.accountId, params.taskId, body.reviewUrl ?? null);
         if ("error" in result) throw new AppError(result.error, result.message);
         return result;
       },
       {
+        ...POLICY,
         params: TaskParams,
         body: CompanionReview,
         response: {
@@ -128,7 +148,7 @@ export function companionRoutes(deps: RouteDeps) {
       },
     )
     .get(
-      "/api/v1/companion/tasks/:taskId",
+      PATHS.task,
       async ({ auth, params }) => {
         const task = await companion.task(auth.accountId, params.taskId);
         if (!task) throw new AppError("not_found", "No companion task with this id for this account");
@@ -145,6 +165,7 @@ export function companionRoutes(deps: RouteDeps) {
         };
       },
       {
+        ...POLICY,
         params: TaskParams,
         response: { 200: StoredTask, ...errorResponses(401, 404, 429, 500) },
         detail: {
@@ -155,7 +176,8 @@ export function companionRoutes(deps: RouteDeps) {
         },
       },
     )
-    .get("/api/v1/companion", ({ auth }) => status(auth.accountId), {
+    .get(PATHS.status, ({ auth }) => status(auth.accountId), {
+      ...POLICY,
       response: { 200: CompanionStatus, ...errorResponses(401, 429, 500) },
       detail: {
         tags,
@@ -166,7 +188,7 @@ export function companionRoutes(deps: RouteDeps) {
       },
     })
     .put(
-      "/api/v1/companion/mode",
+      PATHS.mode,
       async ({ auth, body }) => {
         if (body.mode === "auto" && body.acceptAutoSubmitRisk !== true) {
           throw new AppError("bad_request", `acceptAutoSubmitRisk must be true to switch on auto mode. ${AUTO_MODE_WARNING}`);
@@ -175,6 +197,7 @@ export function companionRoutes(deps: RouteDeps) {
         return status(auth.accountId);
       },
       {
+        ...POLICY,
         body: t.Object({
           mode: literalUnion(COMPANION_MODES),
           acceptAutoSubmitRisk: t.Optional(t.Boolean({ description: `Required true for auto. ${AUTO_MODE_WARNING}` })),

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, like, lt, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, like, lt, or, sql } from "drizzle-orm";
 import { isPg, tx, type Db } from "../../db/client";
 import type { AccountKind } from "../../db/enums";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
@@ -191,18 +191,37 @@ export function listKeys(db: Db, accountId: string): Promise<ApiKeyRow[]> {
   return many(db, db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAtTs)));
 }
 
-/** Whether the account holds an unrevoked API key with this exact label (e.g. a paired browser companion). */
-export async function hasLiveKeyLabelled(db: Db, accountId: string, label: string): Promise<boolean> {
+/**
+ * When the account's newest unrevoked API key with this exact label was made (e.g. its browser companion's key,
+ * made when it paired), or null when it holds none.
+ */
+export async function newestLiveKeyLabelledAt(db: Db, accountId: string, label: string): Promise<number | null> {
   const { apiKeys } = tables(db);
   const row = await one(
     db,
     db
-      .select({ id: apiKeys.id })
+      .select({ createdAtTs: apiKeys.createdAtTs })
       .from(apiKeys)
       .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.label, label), isNull(apiKeys.revokedAtTs)))
+      .orderBy(desc(apiKeys.createdAtTs))
       .limit(1),
   );
-  return row !== undefined;
+  return row ? Number(row.createdAtTs) : null;
+}
+
+/** Per account holding one, when its newest unrevoked key with this exact label was made (`jobpilot doctor` lists paired companions). */
+export async function liveKeysLabelled(db: Db, label: string): Promise<Map<string, number>> {
+  const { apiKeys } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .select({ accountId: apiKeys.accountId, createdAtTs: apiKeys.createdAtTs })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.label, label), isNull(apiKeys.revokedAtTs))),
+  );
+  const newest = new Map<string, number>();
+  for (const r of rows) newest.set(r.accountId, Math.max(newest.get(r.accountId) ?? 0, Number(r.createdAtTs)));
+  return newest;
 }
 
 export function findKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {

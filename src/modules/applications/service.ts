@@ -10,7 +10,7 @@ import { newId } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
 import { type Freelancer, listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
 import { enqueueTask } from "../../worker/tasks";
-import { driverFor, primaryProfile } from "../../marketplace/drivers";
+import { driverFor, driverForJob, driverNamed, primaryProfile } from "../../marketplace/drivers";
 import { availableCredits, holdCredit } from "../accounts/repo";
 import type { AuthContext } from "../accounts/service";
 import { resolveJobRef } from "../feeds/service";
@@ -58,6 +58,12 @@ const APPLY_MESSAGE = "Application queued. One credit is deducted only when the 
 
 export { driverFor };
 
+/**
+ * The driver an application was queued with (recorded on it by apply): its submission, its lookup after a crash
+ * and its engagement all go there, even after the account switches drivers.
+ */
+export const driverOfApplication = (deps: Pick<ApplicationsDeps, "drivers">, app: Pick<repo.ApplicationRow, "driver">) => driverNamed(deps, app.driver);
+
 /** The spec's timeline default: inferred from the posting's engagement duration. */
 function inferTimeline(job: Pick<NormalizedJob, "engagementLabel" | "engagementWeeks">): Timeline {
   const label = TIMELINES.find((t) => t.toLowerCase() === job.engagementLabel?.trim().toLowerCase());
@@ -96,13 +102,13 @@ async function pickProfile(driver: MarketplaceDriver, accountId: string, profile
   const freelancers: Freelancer[] = await listFreelancers(driver, accountId);
   if (profileId === undefined) {
     const primary = primaryProfile(freelancers);
-    if (!primary) throw new AppError("bad_request", "This account has no freelancer profile to apply with (see GET /api/auto-apply-v2/freelancers)");
+    if (!primary) throw new AppError("bad_request", "This account has no freelancer profile to apply with: the marketplace lists none for it");
     return { freelancerId: primary.freelancer.id, profileId: primary.profile.profileId };
   }
   for (const f of freelancers) {
     if (f.profiles.some((p) => p.profileId === profileId)) return { freelancerId: f.id, profileId };
   }
-  throw new AppError("bad_request", "profileId is not one of this account's profiles (see GET /api/auto-apply-v2/freelancers)");
+  throw new AppError("bad_request", "profileId is not one of this account's profiles (the freelancers list names them)");
 }
 
 /**
@@ -124,7 +130,8 @@ export async function apply(
   }
   const answers = input.questionAnswers ?? [];
   checkAnswers(job, answers);
-  const driver = await driverFor(deps, auth.accountId);
+  // The job's own marketplace decides: the account's driver may be one that cannot reach it (see driverForJob).
+  const driver = await driverForJob(deps, auth.accountId, resolved.row);
   const profile = await pickProfile(driver, auth.accountId, input.profileId);
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();

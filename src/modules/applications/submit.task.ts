@@ -6,7 +6,7 @@ import { answerQuestions } from "../proposals/service";
 import { chargeHeldCredit, releaseHeldCredit } from "../accounts/repo";
 import { accountAuth } from "../accounts/service";
 import * as repo from "./repo";
-import { driverFor, jobOfApplication, type ApplicationsDeps } from "./service";
+import { driverOfApplication, jobOfApplication, type ApplicationsDeps } from "./service";
 
 const INTERRUPTED =
   "jobpilot stopped while this application was being submitted and the marketplace could not confirm whether it arrived; no credit was charged. Check the job on the marketplace before applying again.";
@@ -42,7 +42,9 @@ async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome:
 export async function submitApplication(deps: ApplicationsDeps, payload: { applicationId: string }, ctx: TaskContext): Promise<void> {
   const app = await repo.findApplication(deps.db, payload.applicationId);
   if (!app || app.phase === "done" || !app.creditHeld) return;
-  const driver = await driverFor(deps, app.accountId);
+  // The driver it was queued with, never the account's current one: a switch between apply and submit must not
+  // send a job to a driver that cannot reach it, nor ask one that never saw it after a crash.
+  const driver = driverOfApplication(deps, app);
   const { job, document } = await jobOfApplication(deps.db, app);
   const request = (answers: { position: number; answer: string }[]): SubmitRequest => ({
     applicationId: app.id,

@@ -1,14 +1,14 @@
 import type { EngagementTracker } from "../../sources/marketplace-api/tracker";
 import type { TaskContext } from "../../worker/worker";
 import * as repo from "./repo";
-import { driverFor, type ApplicationsDeps } from "./service";
+import { driverOfApplication, type ApplicationsDeps } from "./service";
 
 export const SYNC_TASK = "apply.sync";
 const BATCH = 200;
 
 /**
  * The sync task (enqueued by the scheduler): asks each applied proposal's
- * driver whether the client viewed or replied, oldest check first. viewed and
+ * own driver (the one it was submitted through) whether the client viewed or replied, oldest check first. viewed and
  * replied never go back to false; lastCheckedAt moves on every check. With a
  * tracker (the marketplace's official API), real submissions are read there
  * first and the driver is asked only about what the API does not list.
@@ -33,7 +33,8 @@ export async function syncEngagement(deps: ApplicationsDeps, _payload: unknown, 
       continue;
     }
     try {
-      const seen = await (await driverFor(deps, app.accountId)).engagement(app.id, app.accountId);
+      // The driver it was sent with: only it knows the proposal, whatever the account applies through now.
+      const seen = await driverOfApplication(deps, app).engagement(app.id, app.accountId);
       if (seen) await repo.recordEngagement(deps.db, app.id, seen, deps.clock.now());
     } catch (err) {
       deps.log.warn("engagement sync failed", { queueId: app.id, err: err as Error });

@@ -1,8 +1,10 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { COMPANION_KEY_LABEL, createPairingCode, type PairingCode } from "../pairing/service";
+import { newestLiveKeyLabelledAt } from "../accounts/repo";
+import { pairingText } from "../pairing/model";
+import { COMPANION_KEY_LABEL, createPairingCode, type PairingCode, unpairCompanion } from "../pairing/service";
 import { html } from "./html";
-import { dashboardGuard, HIDDEN, page } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { COMPANION_SOURCE_LABEL, sourceStatuses } from "./overview";
 import { csrfField, layout, when } from "./views";
@@ -11,29 +13,63 @@ const COMPANION = `${DASHBOARD_PATH}/companion`;
 
 /** The server's address as the browser reached it (or JOBPILOT_PUBLIC_URL): what the extension's options page needs. */
 function serverUrl(deps: Deps, request: Request): string {
-  return (deps.config.publicUrl ?? new URL(request.url).origin).replace(/\/+$/, "");
+  // An unset JOBPILOT_PUBLIC_URL is empty, not absent.
+  return (deps.config.publicUrl || new URL(request.url).origin).replace(/\/+$/, "");
+}
+
+/** The account's companion as the page shows it: paired since when (its key), connected or last seen when. */
+interface PairedView {
+  pairedAt: number;
+  connected: boolean;
+  lastSeenAt: number | null;
+}
+
+function pairedSection(session: DashboardSession, paired: PairedView | null) {
+  if (!paired) return html`<p class="muted" data-test="companion-paired">No browser companion is paired with this account yet.</p>`;
+  const { pairedAt, connected, lastSeenAt } = paired;
+  // A companion is only used once it has polled since it was paired: until then applications go to the sandbox.
+  const hasConnected = lastSeenAt !== null && lastSeenAt >= pairedAt;
+  const state = connected
+    ? html`<strong>Connected</strong> (last seen ${when(lastSeenAt)}). Applications go through it.`
+    : hasConnected
+      ? html`Not connected now: last seen ${when(lastSeenAt)}. Open the browser where it is installed.`
+      : html`<strong class="error-text">Not connected yet.</strong> Open the extension's options page in the browser where it is installed: it says why it
+cannot reach this server. Until it connects, applications go to the sandbox.`;
+  return html`<p data-test="companion-paired">Paired since ${when(pairedAt)}. ${state}</p>
+<form method="post" action="${COMPANION}/unpair">${csrfField(session)}<button type="submit">Unpair</button>
+<span class="muted">revokes its key (labelled "${COMPANION_KEY_LABEL}", also listed on the <a href="/dashboard/keys">API keys</a> page); the extension stops at once</span></form>`;
 }
 
 function companionPage(
   session: DashboardSession,
-  view: { server: string; code?: PairingCode; status?: { lastPollAtTs: number | null; lastNew: number; lastError: string | null } },
+  view: {
+    server: string;
+    code?: PairingCode;
+    paired: PairedView | null;
+    status?: { lastPollAtTs: number | null; lastNew: number; lastError: string | null };
+  },
 ) {
   const status = view.status;
-  return layout(
-    "Install the browser companion",
-    html`<p>The browser companion is an extension for Chromium-based browsers. It reads the marketplace's job pages, searches and "find work" lists
-<strong>in your own logged-in browser</strong> and sends the jobs to this server only, where they go through your feeds like any other job.</p>
-<ol class="steps">
+  const install = html`<ol class="steps">
 <li><strong>Download</strong> <a href="/extension.zip" download>jobpilot-companion.zip</a>.</li>
 <li><strong>Unzip</strong> it into a folder you keep (the browser loads the extension from there).</li>
 <li><strong>Load unpacked</strong>: open <code>chrome://extensions</code>, turn on Developer mode, click "Load unpacked" and choose the folder.</li>
-</ol>
-<h2>Pair it with this server</h2>
-<p>In the extension's options, enter the server address <code>${view.server}</code> and a pairing code. The code works once, for 10 minutes, and gets the
-extension its own API key (labelled "${COMPANION_KEY_LABEL}"; revoke it on the <a href="/dashboard/keys">API keys</a> page to unpair).</p>
+</ol>`;
+  return layout(
+    view.paired ? "Browser companion" : "Install the browser companion",
+    html`<p>The browser companion is an extension for Chromium-based browsers. It reads the marketplace's job pages, searches and "find work" lists
+<strong>in your own logged-in browser</strong> and sends the jobs to this server only, where they go through your feeds like any other job.</p>
+<h2>This account's companion</h2>
+${pairedSection(session, view.paired)}
+${view.paired ? html`<details><summary>Install it in another browser</summary>${install}</details>` : install}
+<h2>${view.paired ? "Pair again" : "Pair it with this server"}</h2>
+<p>Copy the pairing line into the extension's options page (it holds the code and this server's address, <code>${view.server}</code>). The code works once,
+for 10 minutes, and gets the extension its own API key. The extension asks you to allow it to reach this address: allow it.</p>
 ${
   view.code
-    ? html`<p class="notice">Pairing code: <strong data-test="pairing-code">${view.code.code}</strong> (valid until ${when(view.code.expiresAt)})</p>`
+    ? html`<div class="notice"><p>Pairing line (valid until ${when(view.code.expiresAt)}):</p>
+<code class="secret" id="pairing-text" data-test="pairing-text">${pairingText(view.code.code, view.server)}</code>
+<p><button type="button" data-copy="pairing-text" hidden>Copy</button> The code alone: <strong data-test="pairing-code">${view.code.code}</strong></p></div>`
     : html`<form method="post" action="${COMPANION}/pair">${csrfField(session)}<button type="submit">Make a pairing code</button></form>`
 }
 <h2>Status</h2>
@@ -49,17 +85,29 @@ ${status.lastError ? html`<strong class="error-text">${status.lastError}</strong
   );
 }
 
-/** The "Install the browser companion" page: the three steps, a pairing code, the companion's status. */
+/** The browser companion page: its paired state, the install steps, a pairing line, what it captured. */
 export function dashboardCompanionRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
   const statusOf = async (accountId: string) => (await sourceStatuses(deps.db, deps.config, accountId)).find((s) => s.name === COMPANION_SOURCE_LABEL);
+  async function pairedOf(accountId: string): Promise<PairedView | null> {
+    const pairedAt = await newestLiveKeyLabelledAt(deps.db, accountId, COMPANION_KEY_LABEL);
+    if (pairedAt === null) return null;
+    const seen = await deps.drivers.companion.presence(accountId);
+    return { pairedAt, connected: seen.connected, lastSeenAt: seen.lastSeenAt };
+  }
+  const view = async (request: Request, accountId: string, code?: PairingCode) => ({
+    server: serverUrl(deps, request),
+    code,
+    paired: await pairedOf(accountId),
+    status: await statusOf(accountId),
+  });
   return new Elysia()
     .get(
       COMPANION,
       async ({ request, set }) => {
         const session = await open(request, set);
         if (typeof session === "string") return session;
-        return page(set, companionPage(session, { server: serverUrl(deps, request), status: await statusOf(session.accountId) }));
+        return page(set, companionPage(session, await view(request, session.accountId)));
       },
       HIDDEN,
     )
@@ -70,7 +118,17 @@ export function dashboardCompanionRoutes(deps: Deps) {
         if (typeof session === "string") return session;
         const code = await createPairingCode(deps, session.accountId);
         // 200, not a redirect: the code is shown on this response only.
-        return page(set, companionPage(session, { server: serverUrl(deps, request), code, status: await statusOf(session.accountId) }));
+        return page(set, companionPage(session, await view(request, session.accountId, code)));
+      },
+      HIDDEN,
+    )
+    .post(
+      `${COMPANION}/unpair`,
+      async ({ request, set, body }) => {
+        const session = await open(request, set, body);
+        if (typeof session === "string") return session;
+        await unpairCompanion(deps, session.accountId);
+        return redirect(set, COMPANION);
       },
       HIDDEN,
     );

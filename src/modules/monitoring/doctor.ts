@@ -4,7 +4,7 @@
  * database is opened but never migrated or written), and reach out only to servers the configuration
  * names (the model server, JOBPILOT_TIME_CHECK_URL).
  *
- * Adding a check (the browser companion once it exists): write a DoctorCheck and
+ * Adding a check: write a DoctorCheck and
  * put it in DOCTOR_CHECKS; a check that does not apply says SKIP.
  */
 import { existsSync, statfsSync } from "node:fs";
@@ -18,7 +18,12 @@ import { rawMany } from "../../db/query";
 import { databaseLabel } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import { classifyAddress } from "../../lib/ssrf";
+import { CONNECTED_GRACE_MS } from "../../marketplace/companion/driver";
+import { findCompanion } from "../../marketplace/companion/repo";
+import { COMPANION_KEY_LABEL } from "../../marketplace/driver";
+import { liveKeysLabelled } from "../accounts/repo";
 import { failingChannels } from "../channels/repo";
+import { accountHeads } from "../feeds/outbox-fair";
 import { feedsWithWebhookProblems } from "../feeds/repo";
 import { configuredSourceNames, configuredSources } from "../intake/registry";
 import { listSourceStates } from "../intake/repo";
@@ -322,10 +327,58 @@ const channels: DoctorCheck = {
   },
 };
 
-/** The browser companion (a later version) is paired and connected. */
+/** An account whose oldest due alert has waited this long is falling behind (a healthy outbox sends in seconds). */
+export const OUTBOX_AGE_WARN_MS = 5 * 60_000;
+
+/** Accounts whose oldest due event (webhook or channel alert) has waited past OUTBOX_AGE_WARN_MS: one line each. */
+const outbox: DoctorCheck = {
+  name: "outbox",
+  async run({ db, clock }) {
+    if (!db) return [skip("outbox", "the database is not available")];
+    const now = clock.now();
+    const heads = await accountHeads(db);
+    const late = heads.filter((h) => now - h.oldestDueTs > OUTBOX_AGE_WARN_MS).sort((a, b) => a.oldestDueTs - b.oldestDueTs);
+    if (late.length === 0) return [ok("outbox", `${heads.length} account(s) with alerts to send, none waiting over ${ago(OUTBOX_AGE_WARN_MS)}`)];
+    return late.map((h) =>
+      warn(
+        "outbox",
+        `account ${h.accountId}: its oldest due alert has waited ${ago(now - h.oldestDueTs)}`,
+        "is `jobpilot serve` running? See /metrics jobpilot_outbox_oldest_due_age_seconds and the account's deliveries for slow or failing receivers",
+      ),
+    );
+  },
+};
+
+/**
+ * The browser companions paired with this server (an unrevoked key labelled "browser companion"): connected now,
+ * last seen when, or paired but never connected since (it cannot reach this server, or its browser is closed).
+ */
 const companion: DoctorCheck = {
   name: "companion",
-  run: () => [skip("companion", "not paired (this version has no browser companion)")],
+  async run({ db, clock }) {
+    if (!db) return [skip("companion", "the database is not available")];
+    const paired = await liveKeysLabelled(db, COMPANION_KEY_LABEL);
+    if (paired.size === 0) return [skip("companion", "not paired (pair one on the dashboard's Browser companion page)")];
+    const now = clock.now();
+    const findings: Finding[] = [];
+    for (const [accountId, pairedAt] of paired) {
+      const lastSeen = (await findCompanion(db, accountId))?.lastSeenTs ?? null;
+      const seen = lastSeen === null ? null : Number(lastSeen);
+      if (seen === null || seen < pairedAt) {
+        findings.push(
+          warn(
+            "companion",
+            `account ${accountId}: paired ${ago(now - pairedAt)} ago, has not connected since`,
+            "open the browser where it is installed; its options page says why it cannot reach this server (pair it again with the address it can reach)",
+          ),
+        );
+      } else if (now - seen <= CONNECTED_GRACE_MS)
+        findings.push(ok("companion", `account ${accountId}: paired and connected (last seen ${ago(now - seen)} ago)`));
+      else
+        findings.push(ok("companion", `account ${accountId}: paired, not connected now (last seen ${ago(now - seen)} ago: its browser is closed or asleep)`));
+    }
+    return findings;
+  },
 };
 
 /** This machine's clock against a server's Date header (signatures, token expiry and schedules depend on it). */
@@ -360,7 +413,7 @@ const clock: DoctorCheck = {
 };
 
 /** In the order they print. */
-export const DOCTOR_CHECKS: DoctorCheck[] = [configuration, database, disk, modelServer, sources, webhooks, channels, companion, clock];
+export const DOCTOR_CHECKS: DoctorCheck[] = [configuration, database, disk, modelServer, sources, webhooks, channels, outbox, companion, clock];
 
 /** The configured database as it is, never created or migrated: a missing SQLite file is a finding, not a new file. */
 export async function openForDoctor(config: Config): Promise<{ db: Db | null; finding?: Finding }> {

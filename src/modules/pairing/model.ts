@@ -15,3 +15,9 @@ export const PairResult = t.Object(
   },
   { title: "CompanionPairResult" },
 );
+
+/**
+ * What the dashboard gives the person to paste into the extension's options page: the code and this server's
+ * public origin in one line (`CODE@ORIGIN`), so one paste pairs (extension/src/pairing.ts reads it back).
+ */
+export const pairingText = (code: string, serverOrigin: string) => `${code}@${serverOrigin}`;

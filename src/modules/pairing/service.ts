@@ -9,7 +9,7 @@ import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import { COMPANION_KEY_LABEL } from "../../marketplace/driver";
-import { type AccountsDeps, createKey } from "../accounts/service";
+import { type AccountsDeps, createKey, listKeys, revokeKey } from "../accounts/service";
 import * as repo from "./repo";
 
 export const PAIRING_CODE_TTL_MS = 10 * 60_000;
@@ -55,4 +55,11 @@ export async function exchangePairingCode(
   }
   const { key, apiKey } = await createKey(deps, taken.accountId, COMPANION_KEY_LABEL);
   return { accountId: taken.accountId, keyId: key.id, apiKey };
+}
+
+/** Unpairs the account's browser companions: every unrevoked key labelled "browser companion" is revoked (the next poll gets 401). */
+export async function unpairCompanion(deps: AccountsDeps, accountId: string): Promise<number> {
+  const keys = (await listKeys(deps, accountId)).filter((k) => k.label === COMPANION_KEY_LABEL && k.revokedAtTs === null);
+  for (const key of keys) await revokeKey(deps, key.id);
+  return keys.length;
 }
