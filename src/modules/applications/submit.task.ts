@@ -82,10 +82,15 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
         });
       }
       if (missing.length > 0) {
-        const drafted = await answerQuestions(deps, await accountAuth(deps.db, app.accountId, { keyId: "", keyLabel: null }), job, missing, {
-          hourlyRate: app.hourlyRate,
-          fixedBid: app.fixedBid,
-        });
+        // Answered as the profile the application goes out as, not the account's primary one.
+        const drafted = await answerQuestions(
+          deps,
+          await accountAuth(deps.db, app.accountId, { keyId: "", keyLabel: null }),
+          job,
+          missing,
+          { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid },
+          app.profileId,
+        );
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
       }
       await repo.markSubmitting(deps.db, app.id, answers);

@@ -82,7 +82,7 @@ export function writingJobOf(job: NormalizedJob): WritingJob {
  * bridge that is down), the letter is written without a name rather than failing; a `profileId` the driver
  * does not list is the caller's mistake (400), since the letter would otherwise introduce someone else.
  */
-async function writerProfile(deps: ProposalsDeps, auth: AuthContext, profileId: string | undefined): Promise<WriterProfile | null> {
+async function writerProfile(deps: ProposalsDeps, auth: AuthContext, profileId: string | undefined, isPickRequired = true): Promise<WriterProfile | null> {
   let freelancers: Awaited<ReturnType<typeof listFreelancers>>;
   try {
     freelancers = await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId);
@@ -95,7 +95,7 @@ async function writerProfile(deps: ProposalsDeps, auth: AuthContext, profileId: 
       const profile = f.profiles.find((p) => p.profileId === profileId);
       if (profile) return { name: f.name, title: profile.name };
     }
-    throw new AppError("bad_request", "profileId is not one of this account's profiles (the freelancers list names them)");
+    if (isPickRequired) throw new AppError("bad_request", "profileId is not one of this account's profiles (the freelancers list names them)");
   }
   const primary = primaryProfile(freelancers);
   return primary ? { name: primary.freelancer.name, title: primary.profile.name } : null;
@@ -125,11 +125,13 @@ async function write(
     questions: { position: number; question: string }[];
     bid: Bid | null;
     profileId?: string;
+    /** False for answers drafted while submitting: a pick the account's driver does not list falls back to the primary. */
+    isPickRequired?: boolean;
   },
   progress: (stage: ProposalStage) => void = () => {},
 ): Promise<{ proposal: string; answers: Map<number, string> }> {
   progress({ stage: "profile" });
-  const profile = await writerProfile(deps, auth, input.profileId);
+  const profile = await writerProfile(deps, auth, input.profileId, input.isPickRequired);
   const { job, bid } = input;
   progress({ stage: "writing", writer: deps.ai.isConfigured ? "model" : "local", questions: input.questions.length });
   if (!deps.ai.isConfigured) {
@@ -225,8 +227,11 @@ export async function answerQuestions(
   job: NormalizedJob,
   questions: { position: number; question: string }[],
   bid: Bid,
+  profileId?: string,
 ): Promise<Map<number, string>> {
   if (questions.length === 0) return new Map();
-  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions, bid });
+  // The application's profile may be listed by another driver than the account's (a sandbox job on a companion
+  // account): answering as the primary then beats failing a submission that is otherwise ready.
+  const written = await write(deps, auth, { job: writingJobOf(job), instructions: null, effort: "low", questions, bid, profileId, isPickRequired: false });
   return written.answers;
 }

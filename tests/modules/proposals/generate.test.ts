@@ -3,6 +3,8 @@ import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { authenticate, getAccount } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
+import { normalizeJob } from "../../../src/modules/jobs/normalize";
+import { answerQuestions } from "../../../src/modules/proposals/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../../helpers/fake-openai";
@@ -259,5 +261,32 @@ describe("generate-proposal as a chosen profile (extension: profileId)", () => {
       expect(refused.status, show(refused)).toBe(400);
       expect(refused.body.error).toContain("profileId");
     }
+  });
+});
+
+describe("answers drafted while submitting", () => {
+  test("speak as the application's profile; a profile the driver does not list falls back to the primary instead of failing", async () => {
+    t = await createTestApp({ config: { adminToken: "admin-token-0123456789", ...withModel() } });
+    fake.setFallback(() => ({
+      content: JSON.stringify({ proposal: "x".repeat(120), questionAnswers: [{ position: 0, answer: "Four years of BigQuery, mostly for nightly loads." }] }),
+    }));
+    const agency = await t.account({ name: "Nair & Chen Studio", kind: "agency" });
+    await t.request("POST", `/admin/sandbox/accounts/${agency.accountId}/freelancers`, {
+      headers: { authorization: "Bearer admin-token-0123456789" },
+      json: { name: "Priya Nair", profiles: [{ name: "Data Pipeline Engineer" }] },
+    });
+    const listed = (await t.request("GET", "/api/auto-apply-v2/freelancers", { key: agency.apiKey })).body.freelancers;
+    const spec = listed.find((f: { name: string }) => f.name === "Priya Nair").profiles.find((p: { type: string }) => p.type === "specialization");
+    const auth = (await authenticate(t.deps, agency.apiKey))!;
+    const doc = makeDoc({ title: "Airflow DAG clean-up", skills: ["Airflow"], hourly: [40, 60] });
+    const normalized = normalizeJob(doc);
+    if (!normalized.ok) throw new Error("fixture");
+    const questions = [{ position: 0, question: "Which warehouse have you used?" }];
+    await answerQuestions(t.deps, auth, normalized.job, questions, { hourlyRate: 50, fixedBid: null }, spec.profileId);
+    const prompt = JSON.stringify(fake.requests.at(-1)!.body.messages);
+    expect(prompt).toContain("Priya Nair");
+    const fallback = await answerQuestions(t.deps, auth, normalized.job, questions, { hourlyRate: 50, fixedBid: null }, "~01notlisted");
+    expect(fallback.get(0)).toBeDefined();
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(listed[0].name);
   });
 });
