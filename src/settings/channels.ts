@@ -23,6 +23,7 @@ export const CHANNEL_SETTINGS = {
     schema: T.String({ pattern: "^https?://[^?#\\s]+[^/?#\\s]$" }),
     default: "https://api.telegram.org",
     doc: "Test-only: base URL of the Telegram Bot API, so tests reach a local fake; channels call `<url>/bot<token>/<method>`. Never set it in production.",
+    isTestOnly: true,
   },
   slackWebhookOrigin: {
     env: "JOBPILOT_SLACK_WEBHOOK_ORIGIN",
@@ -30,6 +31,7 @@ export const CHANNEL_SETTINGS = {
     schema: T.String({ pattern: ORIGIN }),
     default: "",
     doc: "Test-only: an origin (e.g. `http://127.0.0.1:8081`) whose URLs are accepted as Slack webhook URLs besides `https://hooks.slack.com`.",
+    isTestOnly: true,
   },
   discordWebhookOrigin: {
     env: "JOBPILOT_DISCORD_WEBHOOK_ORIGIN",
@@ -37,5 +39,6 @@ export const CHANNEL_SETTINGS = {
     schema: T.String({ pattern: ORIGIN }),
     default: "",
     doc: "Test-only: an origin whose `/api/webhooks/<id>/<token>` URLs are accepted as Discord webhook URLs besides `discord.com`.",
+    isTestOnly: true,
   },
 } as const satisfies Record<string, Setting>;

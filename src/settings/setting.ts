@@ -7,4 +7,6 @@ export interface Setting {
   schema: TSchema;
   default: unknown;
   doc: string;
+  /** Only for tests (a local fake in place of a platform): `jobpilot doctor` warns when one is set. */
+  isTestOnly?: true;
 }

@@ -202,6 +202,26 @@ describe("jobpilot doctor", () => {
     expect(warnings[0]!.detail).toContain("JOBPILOT_WEBHOOK_ALLOW_PRIVATE=true");
     expect(warnings[1]!.detail).toContain("JOBPILOT_BRIDGE_URL is plain http");
   });
+
+  test("a test-only setting that is set is a WARN naming it; at their defaults nothing is said", async () => {
+    const clock = new ManualClock(Date.now());
+    const { config, app } = await preparedDatabase(clock);
+    await app.close();
+    const quiet = line(await runDoctor(config, { clock, timeoutMs: SLOW_MACHINE_MS }), "configuration");
+    expect(quiet.map((f) => f.status)).toEqual(["OK"]);
+    const findings = await runDoctor(
+      { ...config, telegramApiUrl: "http://127.0.0.1:9", slackWebhookOrigin: "http://127.0.0.1:8081", discordWebhookOrigin: "http://127.0.0.1:8082" },
+      { clock, timeoutMs: SLOW_MACHINE_MS },
+    );
+    const warnings = line(findings, "configuration");
+    expect(warnings.map((f) => f.status)).toEqual(["WARN", "WARN", "WARN"]);
+    expect(warnings.map((f) => f.detail.split(" ")[0])).toEqual([
+      "JOBPILOT_TELEGRAM_API_URL",
+      "JOBPILOT_SLACK_WEBHOOK_ORIGIN",
+      "JOBPILOT_DISCORD_WEBHOOK_ORIGIN",
+    ]);
+    for (const w of warnings) expect(w.detail).not.toContain("nothing insecure");
+  });
 });
 
 // SQLite only: the command line is given JOBPILOT_DB, the file preparedDatabase made; on the PostgreSQL pass that

@@ -116,6 +116,11 @@ const configuration: DoctorCheck = {
           "use https for the bridge submitter",
         ),
       );
+    // A test's fake in place of a platform: alerts, tokens and bot commands would go to whatever it points at.
+    for (const [key, setting] of Object.entries(SETTINGS) as [keyof typeof SETTINGS, (typeof SETTINGS)[keyof typeof SETTINGS]][]) {
+      if (!("isTestOnly" in setting) || config[key] === setting.default) continue;
+      found.push(warn("configuration", `${setting.env} is a test-only setting and is set: ${setting.doc}`, `unset ${setting.env} outside tests`));
+    }
     return found.length > 0 ? found : [ok("configuration", "settings parse; nothing insecure found")];
   },
 };
