@@ -8,7 +8,10 @@ import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/log";
 import { RateLimiter } from "./http/rate-limiter";
 import { KeyUsage } from "./modules/accounts/key-usage";
-import { dayCountStore } from "./modules/accounts/repo";
+import { dayCountStore, findAccount } from "./modules/accounts/repo";
+import { authenticate, isKeyActive } from "./modules/accounts/service";
+import { normalizeJob } from "./modules/jobs/normalize";
+import type { SandboxPorts } from "./marketplace/sandbox/driver";
 import { AiClient } from "./ai/client";
 import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "./ai/local-ai";
 import { FeedIndex } from "./modules/feeds/matcher";
@@ -70,11 +73,25 @@ export interface Deps {
   liveness: Liveness;
   /** Whether the database takes writes (a full disk), for /readyz. */
   storage: StorageHealth;
+  /** The features as the sandbox marketplace sees them (it imports none). */
+  sandboxPorts: SandboxPorts;
   /** The marketplace drivers by name; each account applies through one (accounts.marketplace_driver or the default). */
   drivers: Record<string, MarketplaceDriver> & {
     sandbox: ReturnType<typeof createSandboxDriver>;
     bridge: ReturnType<typeof createBridgeDriver>;
     companion: ReturnType<typeof createCompanionDriver>;
+  };
+}
+
+/** The accounts and jobs features as the sandbox marketplace (an adapter) sees them. */
+function sandboxPorts(db: Db): SandboxPorts {
+  return {
+    accounts: {
+      kindOf: async (accountId) => (await findAccount(db, accountId))?.kind ?? null,
+      authenticate: (presented) => authenticate({ db }, presented),
+      isKeyActive: (accountId, keyId) => isKeyActive({ db }, accountId, keyId),
+    },
+    normalizeJob,
   };
 }
 
@@ -136,8 +153,9 @@ export async function createDeps(
     metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
     liveness: new Liveness(),
     storage: new StorageHealth(),
+    sandboxPorts: sandboxPorts(db),
   };
-  const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config };
+  const driverDeps = { db, clock: base.clock, log: base.log.child({ component: "marketplace" }), config, sandboxPorts: deps.sandboxPorts };
   deps.drivers = { sandbox: createSandboxDriver(driverDeps), bridge: createBridgeDriver(driverDeps), companion: createCompanionDriver(driverDeps) };
   return { deps, migrations };
 }

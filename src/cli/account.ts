@@ -1,7 +1,7 @@
 import { ACCOUNT_KINDS } from "../db/enums";
 import { isOneOf } from "../lib/one-of";
 import { MARKETPLACE_DRIVERS } from "../marketplace/driver";
-import { driverNameFor } from "../marketplace/drivers";
+import { driverNameFor } from "../modules/accounts/drivers";
 import * as accounts from "../modules/accounts/service";
 import { BUCKETS } from "../http/rate-limit-table";
 import { intFlag, requireString, UsageError, type Command } from "./command";

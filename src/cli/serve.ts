@@ -28,6 +28,7 @@ import { TelegramBots } from "../modules/telegram/poller";
 import { editSettledAlert, TELEGRAM_SETTLED_TASK } from "../modules/telegram/settled.task";
 import { RETENTION_CRON, RETENTION_TASK, runRetention } from "../modules/maintenance/retention.task";
 import { BACKUP_TASK, runBackup, scheduledBackups } from "../modules/maintenance/backup.task";
+import { pruneSessions, SESSIONS_CRON, SESSIONS_TASK } from "../modules/dashboard/sessions.task";
 import { Cron } from "croner";
 import { ConfigError, SETTINGS } from "../config";
 import { browserBaseUrl, LISTEN_OPTIONS, type Command, type Running } from "./command";
@@ -83,6 +84,7 @@ export const serveCommand: Command = {
         [TRACK_TASK]: () => trackJobs(deps, findSource),
         [TELEGRAM_SETTLED_TASK]: (payload) => editSettledAlert(deps, alertSender, payload),
         [RETENTION_TASK]: () => runRetention(deps),
+        [SESSIONS_TASK]: () => pruneSessions(deps),
         [BACKUP_TASK]: () => runBackup(deps),
       },
     });
@@ -112,6 +114,7 @@ export const serveCommand: Command = {
       { name: "engagement-sync", pattern: config.syncCron, kind: SYNC_TASK },
       { name: "proposal-activity-tracker", pattern: config.trackerCron, kind: TRACK_TASK },
       ...(config.retentionDays > 0 ? [{ name: "retention", pattern: RETENTION_CRON, kind: RETENTION_TASK }] : []),
+      { name: "dashboard-sessions", pattern: SESSIONS_CRON, kind: SESSIONS_TASK },
       ...(backups.on ? [{ name: "backup", pattern: config.backupCron!, kind: BACKUP_TASK }] : []),
     ]);
     const intake = sourceLoops(deps, sources);

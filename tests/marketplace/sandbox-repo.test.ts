@@ -3,7 +3,8 @@ import { count, eq } from "drizzle-orm";
 import type { Db } from "../../src/db/client";
 import { one, tables } from "../../src/db/query";
 import type { SubmitRequest } from "../../src/marketplace/driver";
-import { ensureOwnFreelancer, receiveSubmission } from "../../src/marketplace/sandbox/driver";
+import { ensureOwnFreelancer, receiveSubmission as receive, type SandboxPorts } from "../../src/marketplace/sandbox/driver";
+import { normalizeJob } from "../../src/modules/jobs/normalize";
 import * as repo from "../../src/marketplace/sandbox/repo";
 import * as rules from "../../src/marketplace/sandbox/rules";
 import { newId } from "../../src/lib/ids";
@@ -26,6 +27,11 @@ const PUBLISHED = Date.parse("2026-01-15T11:59:00.000Z"); // makeDoc's publish t
 const NOW = PUBLISHED + 60 * 60_000;
 const ACCOUNT = "acct-sandbox-repo";
 const FREELANCER = rules.freelancerIdFor(ACCOUNT);
+
+/** receiveSubmission on connection `on` at NOW, with the jobs feature's normaliser (accounts are not asked here). */
+const ports = { normalizeJob } as SandboxPorts;
+const receiveSubmission = (on: Db, req: SubmitRequest, kind: "solo" | "agency", nowTs: number) =>
+  receive({ db: on, clock: { now: () => nowTs }, sandboxPorts: ports }, req, kind);
 
 function fixedJob(): SubmitRequest["job"] {
   const document = makeDoc({ fixed: 500 }); // 12 Connects

@@ -5,7 +5,8 @@ import { corsPreflights } from "../../http/cors";
 import { routePolicy } from "../../http/route-policy";
 import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
 import { authContext } from "../../modules/accounts/auth-context";
-import { driverNameFor, type DriverDeps } from "../drivers";
+import { driverNameFor } from "../../modules/accounts/drivers";
+import type { DriverDeps } from "../drivers";
 import { AUTO_MODE_WARNING, CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask } from "./contract";
 import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "./driver";
 

@@ -9,9 +9,8 @@ import { tx } from "../../db/client";
 import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
-import { getAccount } from "../../modules/accounts/service";
 import { errorResponses, literalUnion } from "../../http/schemas";
-import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
+import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, requireAccount, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
 import * as repo from "./repo";
 import * as rules from "./rules";
 
@@ -114,7 +113,7 @@ async function setConnects(deps: SandboxDeps, freelancerId: string, connects: nu
 }
 
 async function setSession(deps: SandboxDeps, accountId: string, valid: boolean, restorable: boolean) {
-  await getAccount(deps, accountId); // 404 for an unknown account
+  await requireAccount(deps, accountId);
   const row = await repo.upsertSession(deps.db, { accountId, valid, restorable, updatedAtTs: deps.clock.now() });
   return { accountId: row.accountId, valid: row.valid, restorable: row.restorable, updatedAt: row.updatedAtTs };
 }
@@ -140,7 +139,7 @@ function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" 
 
 /** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
 async function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancerBody): Promise<FreelancerView> {
-  await getAccount(deps, accountId); // 404 for an unknown account
+  await requireAccount(deps, accountId);
   if ((await accountKind(deps, accountId)) !== "agency") {
     throw new AppError("bad_request", `Account ${accountId} is a solo account: it applies as its own freelancer only; add freelancers to agency accounts`);
   }
@@ -269,7 +268,7 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
     .get(
       "/accounts/:accountId/freelancers",
       async ({ params }) => {
-        await getAccount(deps, params.accountId); // 404 for an unknown account
+        await requireAccount(deps, params.accountId);
         return { freelancers: (await listFreelancers(deps, params.accountId)).map(toView) };
       },
       {

@@ -9,20 +9,38 @@ import type { Db } from "../../db/client";
 import { tx } from "../../db/client";
 import { isUniqueViolation } from "../../db/query";
 import { FINAL_STATUSES } from "../../db/enums";
-import { AppError } from "../../errors";
+import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
-import { getAccount, type AccountKind } from "../../modules/accounts/service";
-import { normalizeJob } from "../../modules/jobs/normalize";
+import type { AccountKind } from "../../modules/accounts/service";
+import type { normalizeJob } from "../../modules/jobs/normalize";
 import type { Engagement, FinalStatus, Freelancer, FreelancerProfile, MarketplaceDriver, SubmitOutcome, SubmitRequest } from "../driver";
 import * as repo from "./repo";
 import * as rules from "./rules";
+
+/**
+ * What the sandbox asks of the features, handed to it by the composition root (deps.ts): the sandbox is an
+ * adapter and imports no feature module.
+ */
+export interface SandboxPorts {
+  accounts: {
+    /** The account's kind, or null when there is no such account. */
+    kindOf(accountId: string): Promise<AccountKind | null>;
+    /** The account and key of a presented API key (the sandbox website's password), or null. */
+    authenticate(presented: string | null): Promise<{ accountId: string; keyId: string } | null>;
+    /** Whether that key of that account still works (a website session ends with its key). */
+    isKeyActive(accountId: string, keyId: string): Promise<boolean>;
+  };
+  /** The jobs feature's normaliser, for budgets, questions and eligibility read from a job document. */
+  normalizeJob: typeof normalizeJob;
+}
 
 export interface SandboxDeps {
   db: Db;
   clock: Clock;
   log: Logger;
   config: { sandboxApplyLatencyMs: number };
+  sandboxPorts: SandboxPorts;
 }
 
 const LOGGED_OUT: SubmitOutcome = { status: "logged_out", message: "The marketplace session expired" };
@@ -36,7 +54,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
       // The real marketplace takes a while to take a proposal; the applications service must cope with that.
       if (deps.config.sandboxApplyLatencyMs > 0) await Bun.sleep(deps.config.sandboxApplyLatencyMs);
       const kind = await accountKind(deps, req.accountId);
-      const outcome = await receiveSubmission(deps.db, req, kind, deps.clock.now());
+      const outcome = await receiveSubmission(deps, req, kind);
       log.debug("sandbox submission", { applicationId: req.applicationId, status: outcome.status });
       return outcome;
     },
@@ -71,17 +89,16 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
 }
 
 /**
- * The account's kind, read through the accounts service. An account the
- * service does not know is treated as solo: the sandbox never invents a second
- * freelancer for it.
+ * The account's kind, read through the accounts port. An account the port does not know is treated as solo:
+ * the sandbox never invents a second freelancer for it.
  */
 export async function accountKind(deps: SandboxDeps, accountId: string): Promise<AccountKind> {
-  try {
-    return (await getAccount(deps, accountId)).kind;
-  } catch (err) {
-    if (err instanceof AppError && err.code === "not_found") return "solo";
-    throw err;
-  }
+  return (await deps.sandboxPorts.accounts.kindOf(accountId)) ?? "solo";
+}
+
+/** 404 for an account the accounts feature does not know (the admin routes). */
+export async function requireAccount(deps: SandboxDeps, accountId: string): Promise<void> {
+  if ((await deps.sandboxPorts.accounts.kindOf(accountId)) === null) throw notFound("Account not found");
 }
 
 /** Creates the account's own freelancer (and its two profiles) the first time anything touches the account. */
@@ -173,13 +190,17 @@ function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Fre
 }
 
 /** Budget facts for the Connects price; an unreadable document just means "unknown budget". */
-function budgetOf(req: SubmitRequest): rules.BudgetFacts {
-  return budgetOfDocument(req.job.document, req.job.jobType);
+function budgetOf(normalize: SandboxPorts["normalizeJob"], req: SubmitRequest): rules.BudgetFacts {
+  return budgetOfDocument(normalize, req.job.document, req.job.jobType);
 }
 
 /** budgetOf for a job document alone (the sandbox website prices its apply form with it). */
-export function budgetOfDocument(document: Record<string, unknown>, jobType: SubmitRequest["job"]["jobType"]): rules.BudgetFacts {
-  const normalized = normalizeJob(document);
+export function budgetOfDocument(
+  normalize: SandboxPorts["normalizeJob"],
+  document: Record<string, unknown>,
+  jobType: SubmitRequest["job"]["jobType"],
+): rules.BudgetFacts {
+  const normalized = normalize(document);
   const job = normalized.ok ? normalized.job : null;
   return {
     jobType: jobType ?? job?.jobType ?? null,
@@ -195,9 +216,10 @@ export function budgetOfDocument(document: Record<string, unknown>, jobType: Sub
  * after a serialization failure, or, should the primary key refuse its row outright, when it is run again
  * here; either way it returns the first one's outcome, and Connects are spent once.
  */
-export async function receiveSubmission(db: Db, req: SubmitRequest, kind: AccountKind, nowTs: number): Promise<SubmitOutcome> {
-  const budget = budgetOf(req);
-  const decide = () => tx(db, (t) => decideSubmission(t, req, kind, budget, nowTs));
+export async function receiveSubmission(deps: Pick<SandboxDeps, "db" | "clock" | "sandboxPorts">, req: SubmitRequest, kind: AccountKind): Promise<SubmitOutcome> {
+  const budget = budgetOf(deps.sandboxPorts.normalizeJob, req);
+  const nowTs = deps.clock.now();
+  const decide = () => tx(deps.db, (t) => decideSubmission(t, req, kind, budget, nowTs));
   try {
     return await decide();
   } catch (err) {

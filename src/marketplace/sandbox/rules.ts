@@ -7,7 +7,7 @@
  */
 import type { JobType } from "../../db/enums";
 import { sha256Hex } from "../../lib/hash";
-import { detailRoots, first, num, obj, str, type Obj } from "../../modules/jobs/document/readers";
+import { detailRoots, first, num, obj, str, type Obj } from "../../lib/json-readers";
 
 export const DEFAULT_CONNECTS = 80;
 export const DEFAULT_JOB_SUCCESS_SCORE = 92;

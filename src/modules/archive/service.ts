@@ -8,7 +8,7 @@ import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
 import { proposalActivity, type TrackingState } from "../jobs/activity";
 import { clientScore } from "../jobs/client-score";
-import { detailRoots, obj } from "../jobs/document/readers";
+import { detailRoots, obj } from "../../lib/json-readers";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob, findTracking } from "../jobs/repo";
 import type { RawMarketplaceJob } from "../jobs/model";

@@ -34,7 +34,7 @@ import {
   str,
   timestamp,
   type Obj,
-} from "../jobs/document/readers";
+} from "../../lib/json-readers";
 
 export interface CompanyDocument {
   document: unknown;
@@ -50,7 +50,7 @@ type WorkHistoryEntry = Static<typeof WorkHistoryEntrySchema>;
 
 type Maybe = Obj | undefined;
 
-// Readers: ../jobs/document/readers.ts. The record's fields are null when unknown, hence the `?? null` on string reads.
+// Readers: lib/json-readers.ts. The record's fields are null when unknown, hence the `?? null` on string reads.
 const nonNegative = (v: unknown) => numIf(v, isNonNegative);
 const score = (v: unknown) => numIf(v, isRating);
 

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import { COMPANION_MODES, MARKETPLACE_DRIVERS, type MarketplaceDriverName } from "../../db/enums";
 import { isOneOf } from "../../lib/one-of";
 import { AUTO_MODE_WARNING } from "../../marketplace/companion/contract";
-import { driverNameFor } from "../../marketplace/drivers";
+import { driverNameFor } from "../accounts/drivers";
 import { findAccount } from "../accounts/repo";
 import { setMarketplaceDriver } from "../accounts/service";
 import { html, raw, type Html } from "./html";

@@ -33,7 +33,7 @@ async function openSession(deps: DashboardDeps, accountId: string, keyId: string
   return { token, session: { id: row.id, accountId, keyId, csrfToken: row.csrfToken } };
 }
 
-/** Deletes up to `limit` expired sessions (the maintenance task's batches); returns how many went. */
+/** Deletes up to `limit` expired sessions (sessions.task.ts's batches); returns how many went. */
 export function pruneExpiredSessions(deps: DashboardDeps, limit: number): Promise<number> {
   return repo.deleteExpiredSessions(deps.db, deps.clock.now(), SESSION_IDLE_MS, limit);
 }

@@ -14,7 +14,7 @@
  * through, because it says nothing.
  */
 import { iso } from "../../lib/time";
-import { count, currencyCode, detailRoots, first, isoTime, num, obj, str, type Obj } from "./document/readers";
+import { count, currencyCode, detailRoots, first, isoTime, num, obj, str, type Obj } from "../../lib/json-readers";
 import { normalizeJob } from "./normalize";
 
 export interface ActivityCounts {

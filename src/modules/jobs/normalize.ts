@@ -34,7 +34,7 @@ import {
   str,
   timestamp,
   type Obj,
-} from "./document/readers";
+} from "../../lib/json-readers";
 
 export interface NormalizedJob {
   ciphertext: string;

@@ -10,7 +10,7 @@ export const RETENTION_CRON = "41 * * * *";
 export async function runRetention(deps: Pick<Deps, "db" | "clock" | "log" | "config">): Promise<void> {
   const started = performance.now();
   const deleted = await pruneOldRows(deps, { retentionDays: deps.config.retentionDays });
-  if (deleted.events + deleted.feedEntries + deleted.sessions + deleted.companionTasks > 0) {
+  if (deleted.events + deleted.feedEntries + deleted.companionTasks > 0) {
     deps.log.info("retention: old rows deleted", { ...deleted, retentionDays: deps.config.retentionDays, ms: Math.round(performance.now() - started) });
   }
 }

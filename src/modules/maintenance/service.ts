@@ -3,8 +3,8 @@
  * small batches by a background task, off the hot path.
  *
  * Deleted: settled webhook events (delivered, failed, suppressed, skipped, no endpoint) with their delivery
- * attempts, feed entries older than the retention, expired dashboard sessions, and browser companion tasks
- * that ended before the retention (with the answers they kept).
+ * attempts, feed entries older than the retention, and browser companion tasks that ended before the retention
+ * (with the answers they kept). Expired dashboard sessions are the dashboard's to prune (dashboard/sessions.task.ts).
  * Kept whatever their age: applications and the credit ledger, archived jobs and client data (their own
  * tables, never touched here), events still to send, and the feed entries the spec's records still point at:
  * starred ones, ones the account applied for (an application's `processedJobId` and the `matches` of an
@@ -17,7 +17,6 @@ import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { deleteEndedBefore } from "../../marketplace/companion/repo";
 import { jobsWithApplications } from "../applications/repo";
-import { pruneExpiredSessions } from "../dashboard/service";
 import { deleteEntries, deleteSettledEvents, feedIds, firstEventSeqSince, oldEntriesOfFeed, type EntryCursor } from "../feeds/retention";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -38,7 +37,6 @@ export interface RetentionOptions {
 export interface RetentionResult {
   events: number;
   feedEntries: number;
-  sessions: number;
   companionTasks: number;
 }
 
@@ -80,7 +78,7 @@ export async function pruneFeedEntriesBatch(
 
 /** Deletes what is past retention, batch by batch; returns how many rows of each kind went. 0 days keeps everything. */
 export async function pruneOldRows(deps: RetentionDeps, opts: RetentionOptions): Promise<RetentionResult> {
-  const result: RetentionResult = { events: 0, feedEntries: 0, sessions: 0, companionTasks: 0 };
+  const result: RetentionResult = { events: 0, feedEntries: 0, companionTasks: 0 };
   if (opts.retentionDays <= 0) return result;
   const limit = opts.batchSize ?? DEFAULT_RETENTION_BATCH;
   const pause = () => Bun.sleep(opts.pauseMs ?? 10);
@@ -104,13 +102,6 @@ export async function pruneOldRows(deps: RetentionDeps, opts: RetentionOptions):
       cursor = batch.next;
       if (batch.deleted > 0) await pause();
     } while (cursor);
-  }
-
-  for (;;) {
-    const n = await pruneExpiredSessions(deps, limit);
-    result.sessions += n;
-    if (n < limit) break;
-    await pause();
   }
 
   for (;;) {

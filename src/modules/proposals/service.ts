@@ -15,7 +15,8 @@ import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { budgetText } from "../jobs/service";
 import { listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
-import { driverFor, primaryProfile } from "../../marketplace/drivers";
+import { primaryProfile } from "../../marketplace/drivers";
+import { driverFor } from "../accounts/drivers";
 
 export interface ProposalsDeps {
   db: Db;

@@ -14,7 +14,7 @@
  */
 import type { JobType } from "../../db/enums";
 import type { JobDocument, OntologySkill } from "../document";
-import { first, idStr, jobType, obj, str, type Obj } from "../../modules/jobs/document/readers";
+import { first, idStr, jobType, obj, str, type Obj } from "../../lib/json-readers";
 
 const DIGITS = /^\d+$/;
 

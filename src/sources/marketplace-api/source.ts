@@ -15,7 +15,7 @@
  * with it, the term is retried without it (the API's default first page) and
  * paging stays off for this process.
  */
-import { timestamp } from "../../modules/jobs/document/readers";
+import { timestamp } from "../../lib/json-readers";
 import type { Logger } from "../../lib/log";
 import { SourceError, type JobSource, type PollContext, type PollResult, type SourceState } from "../source";
 import { createMarketplaceClient, JOB_POSTINGS_SCOPE, RateLimitedError, type MarketplaceClient, type MarketplaceClientOptions } from "./client";

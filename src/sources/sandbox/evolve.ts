@@ -29,7 +29,7 @@
  */
 import type { JobDocument } from "../document";
 import { iso } from "../../lib/time";
-import { num } from "../../modules/jobs/document/readers";
+import { num } from "../../lib/json-readers";
 import { MINUTE, Rng, round2 } from "./companies";
 
 const HOUR = 60 * MINUTE;

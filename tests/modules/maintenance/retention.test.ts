@@ -11,6 +11,7 @@ import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { pruneFeedEntriesBatch, pruneOldRows } from "../../../src/modules/maintenance/service";
 import { runRetention } from "../../../src/modules/maintenance/retention.task";
+import { pruneSessions } from "../../../src/modules/dashboard/sessions.task";
 import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
@@ -131,7 +132,7 @@ async function history() {
 }
 
 describe("retention", () => {
-  test("deletes settled events with their attempts, old feed entries and expired sessions; keeps applications, credits, the archive, starred and applied entries, and events still to send", async () => {
+  test("deletes settled events with their attempts and old feed entries; keeps applications, credits, the archive, starred and applied entries, and events still to send", async () => {
     const h = await history();
     const before = {
       events: await rows("SELECT status, count(*) AS n FROM events GROUP BY status ORDER BY status"),
@@ -168,8 +169,8 @@ describe("retention", () => {
     expect(has(h.hooked.id, h.recent) && has(h.plain.id, h.recent)).toBe(true);
     expect(result.feedEntries).toBe(4);
 
-    expect(await countOf("dashboard_sessions")).toBe(1);
-    expect(result.sessions).toBe(1);
+    // Sessions are the dashboard's to prune (its own hourly task), not retention's.
+    expect(await countOf("dashboard_sessions")).toBe(before.sessions);
     // Never touched: applications, the ledger and balances, the archive.
     expect(await rows("SELECT * FROM applications")).toEqual(before.applications);
     expect(await rows("SELECT * FROM credit_ledger ORDER BY id")).toEqual(before.ledger);
@@ -177,21 +178,26 @@ describe("retention", () => {
     expect(await countOf("jobs")).toBe(before.jobs);
 
     // A second run finds nothing more.
-    expect(await pruneOldRows(t.deps, { retentionDays: 90, batchSize: 2, pauseMs: 0 })).toEqual({ events: 0, feedEntries: 0, sessions: 0, companionTasks: 0 });
+    expect(await pruneOldRows(t.deps, { retentionDays: 90, batchSize: 2, pauseMs: 0 })).toEqual({ events: 0, feedEntries: 0, companionTasks: 0 });
   }, 30_000);
 
   test("0 days keeps everything, and the scheduled task reads JOBPILOT_RETENTION_DAYS", async () => {
     await history();
     const counts = async () => ({ events: await countOf("events"), entries: await countOf("feed_jobs"), sessions: await countOf("dashboard_sessions") });
     const before = await counts();
-    expect(await pruneOldRows(t.deps, { retentionDays: 0 })).toEqual({ events: 0, feedEntries: 0, sessions: 0, companionTasks: 0 });
+    expect(await pruneOldRows(t.deps, { retentionDays: 0 })).toEqual({ events: 0, feedEntries: 0, companionTasks: 0 });
     t.deps.config.retentionDays = 0;
     await runRetention(t.deps);
     expect(await counts()).toEqual(before);
-    // 200 days: the history is younger than that, so it all stays; an expired session is of no use at any age.
+    // 200 days: the history is younger than that, so it all stays.
     t.deps.config.retentionDays = 200;
     await runRetention(t.deps);
+    expect(await counts()).toEqual(before);
+    // An expired session is of no use at any age: the dashboard's own task deletes it, whatever the retention.
+    t.deps.config.retentionDays = 0;
+    await pruneSessions(t.deps);
     expect(await counts()).toEqual({ ...before, sessions: before.sessions - 1 });
+    t.deps.config.retentionDays = 200;
     t.deps.config.retentionDays = 90;
     await runRetention(t.deps);
     const after = await counts();

@@ -13,9 +13,7 @@
 import { Elysia } from "elysia";
 import type { RoutePolicy } from "../../../http/route-policy";
 import { newId } from "../../../lib/ids";
-import { authenticate, isKeyActive } from "../../../modules/accounts/service";
 import { isForeignSignIn, readCookie, signInFormToken } from "../../../http/form-guard";
-import { normalizeJob } from "../../../modules/jobs/normalize";
 import type { SubmitRequest } from "../../driver";
 import { accountKind, budgetOfDocument, listFreelancers, receiveSubmission, type SandboxDeps } from "../driver";
 import * as repo from "../repo";
@@ -77,7 +75,7 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
    */
   async function sessionOf(request: Request): Promise<string | null> {
     const session = signer.read(readCookie(request, SITE_COOKIE), deps.clock.now());
-    if (session === null || !(await isKeyActive(deps, session.accountId, session.keyId))) return null;
+    if (session === null || !(await deps.sandboxPorts.accounts.isKeyActive(session.accountId, session.keyId))) return null;
     const row = await repo.findSession(deps.db, session.accountId);
     return row && !row.valid ? null : session.accountId;
   }
@@ -112,8 +110,8 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
   async function applyView(accountId: string, job: SiteJob) {
     const freelancers = await listFreelancers(deps, accountId);
     const own = freelancers[0]!;
-    const normalized = normalizeJob(job.doc);
-    const budget = budgetOfDocument(job.doc, normalized.ok ? normalized.job.jobType : null);
+    const normalized = deps.sandboxPorts.normalizeJob(job.doc);
+    const budget = budgetOfDocument(deps.sandboxPorts.normalizeJob, job.doc, normalized.ok ? normalized.job.jobType : null);
     return {
       doc: job.doc,
       connectsRequired: rules.connectsPrice(job.doc, budget),
@@ -226,7 +224,7 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
             403,
           );
         }
-        const caller = await authenticate(deps, field(body, "password").trim() || null);
+        const caller = await deps.sandboxPorts.accounts.authenticate(field(body, "password").trim() || null);
         if (!caller) return send(set, views.loginPage(chromeOf(request, null), redir, token, "That password is not one of your jobpilot API keys."), 401);
         // Logging in again is how a user restores a session the sandbox invalidated.
         await repo.upsertSession(deps.db, { accountId: caller.accountId, valid: true, restorable: true, updatedAtTs: deps.clock.now() });
@@ -300,7 +298,7 @@ export function sandboxSiteRoutes(deps: SiteDeps) {
           bid: { hourlyRate: hourly ? amount : null, fixedBid: hourly ? null : amount, timeline: values.timeline ?? "", boostBids: boost },
           answers: view.questions.map((q) => ({ position: q.position, answer: values[`answer_${q.position}`] ?? "" })),
         };
-        const outcome = await receiveSubmission(deps.db, req, await accountKind(deps, accountId), deps.clock.now());
+        const outcome = await receiveSubmission(deps, req, await accountKind(deps, accountId));
         switch (outcome.status) {
           case "applied":
             return redirectTo(set, `${SITE_PATH}/nx/proposals?submitted=${encodeURIComponent(job.ciphertext)}`);

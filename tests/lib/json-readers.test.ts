@@ -21,7 +21,7 @@ import {
   paymentVerified,
   str,
   timestamp,
-} from "../../../../src/modules/jobs/document/readers";
+} from "../../src/lib/json-readers";
 
 const MAX_TS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 /** The shapes in which the marketplace says "this value is gated". */

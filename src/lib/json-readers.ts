@@ -2,8 +2,8 @@
  * Tolerant readers for archived job documents (src/sources/document.ts), the one set used by
  * everything that reads a document: the normaliser, the client score, the
  * proposal activity, the client record, the sandbox marketplace's rules and the
- * official-API normaliser. This folder imports nothing from the features, so
- * adapters (src/sources, src/marketplace) may use it too.
+ * official-API normaliser. It lives in lib/ (no domain rules, no imports), so adapters (src/sources,
+ * src/marketplace) use it as the features do.
  *
  * Why tolerant: a document is whatever a source captured, and the marketplace's
  * own answers are loose. Any nested field may be
