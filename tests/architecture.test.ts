@@ -97,6 +97,7 @@ const TABLE_OWNERS: Record<string, string> = {
   feed_jobs: "modules/feeds",
   feed_channels: "modules/feeds", // which channels a feed notifies; a deleted channel leaves through feeds' detachChannel
   channels: "modules/channels", // settings sealed by lib/secret-box.ts
+  telegram_bot_owners: "modules/channels", // the one account holding each Telegram bot, written with the channel that saves it
   telegram_bots: "modules/telegram", // each bot's getUpdates offset
   telegram_binding_codes: "modules/telegram",
   telegram_chats: "modules/telegram", // chats bound to accounts: only they may act

@@ -42,6 +42,7 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   feedJobs: [true, true],
   feedChannels: [true, true],
   channels: [true, true],
+  telegramBotOwners: [true, true],
   jobScores: [true, true],
   events: [true, true],
   webhookAttempts: [true, true],

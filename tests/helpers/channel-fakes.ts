@@ -89,8 +89,11 @@ export interface FakeTelegram extends Scripted {
   enqueueFor(apiMethod: string, ...replies: FakeReply[]): void;
   /** A 429 as Telegram sends it: `parameters.retry_after` in seconds. */
   tooManyRequests(retryAfterS: number): FakeReply;
-  /** Queues an update for getUpdates (update_id assigned when missing) and wakes a waiting long poll. Returns its id. */
-  pushUpdate(update: Record<string, unknown>): number;
+  /**
+   * Queues an update for getUpdates (update_id assigned when missing) and wakes a waiting long poll. Returns its
+   * id. With `botToken`, only that bot's getUpdates sees it (a chat writing to one bot of several); else any bot's.
+   */
+  pushUpdate(update: Record<string, unknown>, botToken?: string): number;
   waitFor(apiMethod: string, count: number, timeoutMs?: number): Promise<void>;
 }
 
@@ -105,7 +108,8 @@ export async function startFakeTelegram(options: { tokens?: string[] } = {}): Pr
   const calls: TelegramCall[] = [];
   const queue: FakeReply[] = [];
   const perMethod = new Map<string, FakeReply[]>();
-  const updates: Record<string, unknown>[] = [];
+  /** Queued updates, each for one bot's token or (undefined) whichever bot polls. */
+  const updates: { update: Record<string, unknown>; botToken: string | undefined }[] = [];
   let nextUpdateId = 1;
   let nextMessageId = 1;
   const wakers = new Set<() => void>();
@@ -126,8 +130,12 @@ export async function startFakeTelegram(options: { tokens?: string[] } = {}): Pr
     const offset = Number(body.offset ?? 0);
     const limit = Math.min(100, Number(body.limit ?? 100));
     const timeoutMs = Number(body.timeout ?? 0) * 1000;
-    // A positive offset confirms every update before it.
-    if (offset > 0) while (updates.length > 0 && Number(updates[0]!.update_id) < offset) updates.shift();
+    const isMine = (u: (typeof updates)[number]) => u.botToken === undefined || u.botToken === call.token;
+    const pending = () => updates.filter((u) => isMine(u) && Number(u.update.update_id) >= offset);
+    // A positive offset confirms every update of this bot before it.
+    if (offset > 0) {
+      for (let i = updates.length - 1; i >= 0; i--) if (isMine(updates[i]!) && Number(updates[i]!.update.update_id) < offset) updates.splice(i, 1);
+    }
     const deadline = performance.now() + timeoutMs;
     let conflicted = false;
     polls.get(call.token)?.();
@@ -136,7 +144,7 @@ export async function startFakeTelegram(options: { tokens?: string[] } = {}): Pr
     };
     polls.set(call.token, endThisPoll);
     try {
-      while (updates.length === 0 && performance.now() < deadline && !conflicted) {
+      while (pending().length === 0 && performance.now() < deadline && !conflicted) {
         await new Promise<void>((resolve) => {
           const wake = () => {
             wakers.delete(wake);
@@ -150,7 +158,11 @@ export async function startFakeTelegram(options: { tokens?: string[] } = {}): Pr
       if (polls.get(call.token) === endThisPoll) polls.delete(call.token);
     }
     if (conflicted) return fail(409, "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running");
-    return ok(updates.filter((u) => Number(u.update_id) >= offset).slice(0, limit));
+    return ok(
+      pending()
+        .slice(0, limit)
+        .map((u) => u.update),
+    );
   }
 
   function defaultReply(call: TelegramCall): FakeReply | Promise<FakeReply> {
@@ -201,10 +213,10 @@ export async function startFakeTelegram(options: { tokens?: string[] } = {}): Pr
       perMethod.get(apiMethod)!.push(...replies);
     },
     tooManyRequests: (retryAfterS) => fail(429, `Too Many Requests: retry after ${retryAfterS}`, { retry_after: retryAfterS }),
-    pushUpdate(update) {
+    pushUpdate(update, botToken) {
       const id = typeof update.update_id === "number" ? update.update_id : nextUpdateId;
       nextUpdateId = Math.max(nextUpdateId, id + 1);
-      updates.push({ ...update, update_id: id });
+      updates.push({ update: { ...update, update_id: id }, botToken });
       for (const wake of [...wakers]) wake();
       return id;
     },

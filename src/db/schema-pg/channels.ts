@@ -23,6 +23,15 @@ export const channels = pgTable(
     updatedAtTs: int64("updated_at_ts").notNull(),
     lastDeliveryAtTs: int64("last_delivery_at_ts"),
     lastError: text("last_error"),
+    telegramBotId: text("telegram_bot_id"),
   },
-  (t) => [index("channels_account_idx").on(t.accountId)],
+  (t) => [index("channels_account_idx").on(t.accountId), index("channels_telegram_bot_idx").on(t.telegramBotId)],
 );
+
+export const telegramBotOwners = pgTable("telegram_bot_owners", {
+  botId: text("bot_id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  claimedAtTs: int64("claimed_at_ts").notNull(),
+});

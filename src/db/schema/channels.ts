@@ -27,6 +27,26 @@ export const channels = sqliteTable(
     lastDeliveryAtTs: integer("last_delivery_at_ts"),
     /** Why the newest failed attempt failed; cleared by a delivery. */
     lastError: text("last_error"),
+    /**
+     * Telegram channels: the bot's id as Telegram's getMe named it when the token was saved (checked, so the
+     * token is real and the account holds the bot: telegramBotOwners). Null for other kinds and for Telegram
+     * channels saved before tokens were checked: those are not polled until the poller has checked them.
+     */
+    telegramBotId: text("telegram_bot_id"),
   },
-  (t) => [index("channels_account_idx").on(t.accountId)],
+  (t) => [index("channels_account_idx").on(t.accountId), index("channels_telegram_bot_idx").on(t.telegramBotId)],
 );
+
+/**
+ * Which account holds each Telegram bot: one at a time, so a bot's buttons and commands answer one account.
+ * Written in the transaction that saves a channel with a checked token (the primary key makes a second
+ * account's claim wait for, then see, the first on PostgreSQL too); a holder with no channel on the bot any
+ * more is stale, and the next account to save the bot takes it over.
+ */
+export const telegramBotOwners = sqliteTable("telegram_bot_owners", {
+  botId: text("bot_id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  claimedAtTs: integer("claimed_at_ts").notNull(),
+});

@@ -42,6 +42,8 @@ export function channelsRoutes(deps: Deps) {
           summary: "(extension) Add a notification channel",
           description:
             "Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. " +
+            "A Telegram bot token is checked with Telegram (getMe): 400 when Telegram refuses it, 503 when Telegram cannot be reached (nothing is saved), " +
+            "409 when another account already holds the bot (one account per bot; several channels of one account may share it). " +
             "503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.",
         },
       },
@@ -61,13 +63,14 @@ export function channelsRoutes(deps: Deps) {
       policy,
       params: ChannelParams,
       body: PatchChannelBody,
-      response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
+      response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
       detail: {
         tags,
         operationId: "updateChannel",
         summary: "(extension) Change a notification channel",
         description:
-          "Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.",
+          "Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours. " +
+          "A changed Telegram bot token is checked as on create (400, 503, 409).",
       },
     })
     .delete("/:channelId", ({ auth, params }) => channels.deleteChannel(deps, auth, params.channelId), {

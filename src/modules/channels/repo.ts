@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { isPg, type Db } from "../../db/client";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { channels } from "../../db/schema";
 
@@ -145,4 +145,45 @@ export function failingChannels(db: Db): Promise<Pick<ChannelRow, "id" | "accoun
       .where(isNotNull(channels.lastError))
       .orderBy(channels.createdAtTs),
   );
+}
+
+/**
+ * Makes `accountId` the holder of Telegram bot `botId`, in the caller's transaction (before it writes the
+ * channel): false when another account holds it and still has a channel on it. A holder left with no channel
+ * on the bot is stale and replaced. The row is created if missing, then locked (PostgreSQL): a second
+ * account's claim waits for the first's transaction, then sees its channel.
+ */
+export async function claimTelegramBot(db: Db, botId: string, accountId: string, nowTs: number): Promise<boolean> {
+  const { telegramBotOwners, channels } = tables(db);
+  await exec(db, db.insert(telegramBotOwners).values({ botId, accountId, claimedAtTs: nowTs }).onConflictDoNothing());
+  let holder = db.select({ accountId: telegramBotOwners.accountId }).from(telegramBotOwners).where(eq(telegramBotOwners.botId, botId));
+  if (isPg(db)) holder = (holder as unknown as { for(strength: "update"): typeof holder }).for("update");
+  const current = await one(db, holder);
+  if (current?.accountId === accountId) return true;
+  if (current) {
+    const stillUsed = await one(
+      db,
+      db
+        .select({ id: channels.id })
+        .from(channels)
+        .where(and(eq(channels.accountId, current.accountId), eq(channels.telegramBotId, botId)))
+        .limit(1),
+    );
+    if (stillUsed) return false;
+  }
+  await exec(
+    db,
+    db
+      .insert(telegramBotOwners)
+      .values({ botId, accountId, claimedAtTs: nowTs })
+      .onConflictDoUpdate({ target: telegramBotOwners.botId, set: { accountId, claimedAtTs: nowTs } }),
+  );
+  return true;
+}
+
+/** Which account holds each Telegram bot (bot id → account id). */
+export async function telegramBotHolders(db: Db): Promise<Map<string, string>> {
+  const { telegramBotOwners } = tables(db);
+  const rows = await many(db, db.select().from(telegramBotOwners));
+  return new Map(rows.map((r) => [r.botId, r.accountId]));
 }

@@ -255,6 +255,26 @@ export async function telegramCall(deps: TelegramDeps, token: string, method: st
   return { ...withoutSecrets(failed(reply.status, error, isRetryableStatus(reply.status), retryAfterMs), [url, token]), result: null };
 }
 
+/** What Telegram says of a bot token: the bot's id (getMe's `result.id`), a refusal, or no usable answer. */
+export type TelegramTokenCheck = { ok: true; botId: string } | { ok: false; isRefused: boolean; error: string };
+
+/**
+ * Asks Telegram whose bot a token is (getMe). The id before the token's colon is public and proves nothing:
+ * only Telegram accepting the token does. A 4xx other than 429 (401 Unauthorized, 404 for a malformed token)
+ * or an `ok: false` answer is a refusal; no answer, a 5xx, a 429 or a reply without a bot id is "not now".
+ */
+export async function checkTelegramToken(deps: TelegramDeps, token: string): Promise<TelegramTokenCheck> {
+  const me = await telegramCall(deps, token, "getMe", {});
+  const status = me.statusCode;
+  if (!me.ok) {
+    const isRefused = status !== null && status !== 429 && status < 500;
+    return { ok: false, isRefused, error: me.error ?? "no answer" };
+  }
+  const id = (me.result as { id?: unknown } | null)?.id;
+  if (typeof id !== "number" || !Number.isSafeInteger(id) || id <= 0) return { ok: false, isRefused: false, error: "Telegram's getMe answer named no bot" };
+  return { ok: true, botId: String(id) };
+}
+
 // ---------------------------------------------------------------------------
 // Slack and Discord webhooks
 

@@ -22,7 +22,7 @@ import { detachChannel } from "../feeds/service";
 import { type Channel, type CreateChannelBody, MAX_CHANNELS_PER_ACCOUNT, type PatchChannelBody } from "./http-model";
 import { type ChannelTarget, type ChannelType, isTimeZone, maskConfig, validateChannelConfig, type WebhookOrigins } from "./model";
 import * as repo from "./repo";
-import { checkChannelDestination } from "./send";
+import { type ChannelApiSettings, checkChannelDestination, checkTelegramToken } from "./send";
 
 export interface ChannelsDeps {
   db: Db;
@@ -32,7 +32,8 @@ export interface ChannelsDeps {
   egress: EgressPolicy;
   resolve?: Resolver;
   feedIndex: FeedIndex;
-  config: WebhookOrigins;
+  /** The test origins, and where Telegram is and how long to wait for it (a bot token is checked with getMe). */
+  config: WebhookOrigins & ChannelApiSettings & { webhookTimeoutMs: number };
 }
 
 // Bound into the GCM tag and the key derivation: an envelope of another purpose does not open as a channel config.
@@ -105,6 +106,45 @@ async function checkedConfig(deps: ChannelsDeps, type: ChannelType, config: unkn
   return channel;
 }
 
+/** What a second account saving a bot another account holds is told (409). */
+export const TELEGRAM_BOT_TAKEN =
+  "This Telegram bot is already connected to another jobpilot account: give this channel a bot of its own (@BotFather, /newbot), or remove the bot from the other account first";
+
+/**
+ * The id of the bot a token belongs to, as Telegram says (getMe), checked before anything is written: a token
+ * Telegram refuses is a 400 naming config.botToken; no answer from Telegram is a 503 (nothing saved). The
+ * number before the colon is not trusted: anyone can read it off a bot and pair it with made-up letters.
+ */
+async function verifiedTelegramBot(deps: ChannelsDeps, botToken: string): Promise<string> {
+  const check = await checkTelegramToken({ timeoutMs: deps.config.webhookTimeoutMs, settings: deps.config }, botToken);
+  if (check.ok) return check.botId;
+  if (check.isRefused) {
+    throw invalid([`config.botToken: Telegram does not accept this bot token (${check.error}): copy it again from @BotFather, or make a new bot there`]);
+  }
+  throw userFacingServerError("unavailable", "Telegram could not be reached to check config.botToken, so nothing was saved: try again in a moment");
+}
+
+/** Takes the bot for the account in the caller's transaction, before the channel is written; 409 when another account holds it. */
+async function claimBot(db: Db, botId: string, accountId: string, nowTs: number): Promise<void> {
+  if (!(await repo.claimTelegramBot(db, botId, accountId, nowTs))) {
+    throw new AppError("conflict", TELEGRAM_BOT_TAKEN, {
+      details: ["config.botToken names a bot that is already connected to another jobpilot account: give this channel a bot of its own (@BotFather, /newbot)"],
+    });
+  }
+}
+
+/**
+ * A Telegram channel saved before tokens were checked, now checked by the poller (`botId` from getMe): the
+ * account takes the bot unless another holds it. Returns whether the channel is now the bot's.
+ */
+export async function adoptTelegramChannel(deps: Pick<ChannelsDeps, "db" | "clock">, row: repo.ChannelRow, botId: string): Promise<boolean> {
+  const now = deps.clock.now();
+  return tx(deps.db, async (db) => {
+    if (!(await repo.claimTelegramBot(db, botId, row.accountId, now))) return false;
+    return (await repo.updateChannel(db, row.id, { telegramBotId: botId, updatedAtTs: now })) !== undefined;
+  });
+}
+
 const MIN_DIGEST_MINUTES = 5;
 const MAX_DIGEST_MINUTES = 24 * 60;
 const DEFAULT_DIGEST_EVERY = "1h";
@@ -161,6 +201,7 @@ export async function createChannel(deps: ChannelsDeps, auth: AuthContext, body:
   const name = channelName(body.name);
   const settings = deliverySettings({ mode: "instant", digestEvery: null, quietHours: null }, body);
   const channel = await checkedConfig(deps, body.type, body.config);
+  const telegramBotId = channel.type === "telegram" ? await verifiedTelegramBot(deps, channel.config.botToken) : null;
   const configSealed = await sealConfig(key, channel.config);
   const now = deps.clock.now();
   const row = await tx(deps.db, async (db) => {
@@ -172,6 +213,7 @@ export async function createChannel(deps: ChannelsDeps, auth: AuthContext, body:
         `Channel limit reached: this account has ${existing} channels and may have ${MAX_CHANNELS_PER_ACCOUNT}. Delete one first.`,
       );
     }
+    if (telegramBotId !== null) await claimBot(db, telegramBotId, auth.accountId, now);
     return repo.insertChannel(db, {
       id: newId(),
       accountId: auth.accountId,
@@ -181,6 +223,7 @@ export async function createChannel(deps: ChannelsDeps, auth: AuthContext, body:
       ...settings,
       createdAtTs: now,
       updatedAtTs: now,
+      telegramBotId,
     });
   });
   return toView(key, row);
@@ -213,17 +256,29 @@ export async function patchChannel(deps: ChannelsDeps, auth: AuthContext, channe
   const name = body.name === undefined ? undefined : channelName(body.name);
   const settings = deliverySettings(current, body);
   let configSealed: string | undefined;
+  /** Set when this request's token was checked with Telegram: the bot it belongs to, to claim. */
+  let telegramBotId: string | undefined;
   if (body.config !== undefined) {
     const stored = await openChannel(key, current).catch(() => null);
     // Unreadable under this key: the request must carry the whole config again.
     const merged = stored === null ? body.config : mergedConfig(stored, body.config);
-    configSealed = await sealConfig(key, (await checkedConfig(deps, current.type, merged)).config);
+    const channel = await checkedConfig(deps, current.type, merged);
+    // A token already checked and unchanged is not asked about again (a rename works while Telegram is down).
+    const isChecked =
+      current.telegramBotId !== null && stored?.type === "telegram" && stored.config.botToken === (channel.config as { botToken?: string }).botToken;
+    if (channel.type === "telegram" && !isChecked) telegramBotId = await verifiedTelegramBot(deps, channel.config.botToken);
+    configSealed = await sealConfig(key, channel.config);
   }
-  const row = await repo.updateChannel(deps.db, current.id, {
-    ...(name !== undefined ? { name } : {}),
-    ...(configSealed !== undefined ? { configSealed } : {}),
-    ...settings,
-    updatedAtTs: deps.clock.now(),
+  const now = deps.clock.now();
+  const row = await tx(deps.db, async (db) => {
+    if (telegramBotId !== undefined) await claimBot(db, telegramBotId, auth.accountId, now);
+    return repo.updateChannel(db, current.id, {
+      ...(name !== undefined ? { name } : {}),
+      ...(configSealed !== undefined ? { configSealed } : {}),
+      ...(telegramBotId !== undefined ? { telegramBotId } : {}),
+      ...settings,
+      updatedAtTs: now,
+    });
   });
   if (!row) throw notFound("Channel not found");
   return toView(key, row);

@@ -88,14 +88,23 @@ export function dashboardChannelRoutes(deps: Deps) {
     };
   }
 
-  /** Saves the form through `save`; a refusal the user can mend re-shows the form with its messages (400). */
-  async function saved(set: ResponseState, refusedWith: (errors: string[]) => string, invalid: string[], save: () => Promise<Channel>): Promise<string> {
+  /**
+   * Saves the form through `save`; a refusal the user can mend re-shows the form with its messages (400), and so
+   * does a platform that could not be reached to check a setting (503: the same form can be sent again).
+   */
+  async function saved(
+    set: ResponseState,
+    refusedWith: (errors: string[], status?: number) => string,
+    invalid: string[],
+    save: () => Promise<Channel>,
+  ): Promise<string> {
     if (invalid.length) return refusedWith(invalid);
     let channel: Channel;
     try {
       channel = await save();
     } catch (err) {
       if (err instanceof AppError && (err.code === "bad_request" || err.code === "conflict")) return refusedWith(errorDetails(err));
+      if (err instanceof AppError && err.code === "unavailable" && err.userFacing) return refusedWith([err.message], err.status);
       throw err;
     }
     return redirect(set, `${CHANNELS}/${encodeURIComponent(channel.id)}`);
@@ -138,8 +147,8 @@ export function dashboardChannelRoutes(deps: Deps) {
             const type = values.type;
             if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
             const json = toBody(type, values, false);
-            const refusedWith = (details: string[]) =>
-              page(set, views.channelFormPage(session, { type, values, errors: views.channelFormErrors(type, details) }), 400);
+            const refusedWith = (details: string[], status = 400) =>
+              page(set, views.channelFormPage(session, { type, values, errors: views.channelFormErrors(type, details) }), status);
             return saved(set, refusedWith, schemaErrors(CreateChannelBody, json), () => channels.createChannel(deps, auth, json as CreateChannelBody));
           }),
         HIDDEN,
@@ -168,11 +177,11 @@ export function dashboardChannelRoutes(deps: Deps) {
             const current = await channels.getChannel(deps, auth, params.id);
             const values = formValues(body);
             const json = toBody(current.type, values, true);
-            const refusedWith = (details: string[]) =>
+            const refusedWith = (details: string[], status = 400) =>
               page(
                 set,
                 views.channelFormPage(session, { type: current.type, values, errors: views.channelFormErrors(current.type, details), channel: current }),
-                400,
+                status,
               );
             return saved(set, refusedWith, schemaErrors(PatchChannelBody, json), () => channels.patchChannel(deps, auth, current.id, json as PatchChannelBody));
           }),

@@ -4,7 +4,10 @@
  * Telegram channel; sending `/start <code>` to the channel's bot from a chat
  * binds that chat to the channel's account. Codes are short-lived, stored as
  * their hash, work once, and only on the bot of the channel they were made
- * for.
+ * for: the bot that receives `/start` must be the channel's checked bot
+ * (its id as getMe gave it when the channel was saved) polled with the very
+ * token the channel holds. Comparing bot ids alone let an account that saved
+ * a made-up token behind another account's bot id bind a chat on that bot.
  */
 import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
@@ -27,17 +30,15 @@ export interface BindingDeps {
   secretKey: string | null;
 }
 
-/** The bot a token belongs to: the number before the colon (public, unlike the rest of the token). */
-export function botIdOf(token: string): string {
-  return token.slice(0, token.indexOf(":"));
-}
-
 function newCode(): string {
   // 256 is a multiple of 32: every letter equally likely.
   return Array.from(crypto.getRandomValues(new Uint8Array(CODE_LENGTH)), (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join("");
 }
 
 const hashOf = (code: string) => sha256Hex(`jobpilot/telegram-binding/${code.trim().toUpperCase()}`);
+
+/** Whether the two tokens are one, compared as hashes (a match says nothing of where two tokens first differ). */
+export const isSameToken = (a: string, b: string) => sha256Hex(`jobpilot/telegram-token/${a}`) === sha256Hex(`jobpilot/telegram-token/${b}`);
 
 async function requireTelegramChannel(db: Db, auth: AuthContext, channelId: string) {
   const row = await findChannel(db, auth.accountId, channelId);
@@ -73,11 +74,18 @@ export async function unbindChat(deps: BindingDeps, auth: AuthContext, channelId
 export type RedeemOutcome = { ok: true; channelName: string } | { ok: false; reason: "unknown" | "expired" | "other_account" };
 
 /**
- * Binds `chat` (on bot `botId`) to the account of the code's channel. A code that is unknown, already used,
- * or made for a channel of another bot is "unknown"; an expired one is used up. A chat bound to another
- * account stays as it is (the code stays usable elsewhere): it must be unbound there first.
+ * Binds `chat` (on the polled `bot`: its checked id and the token it is polled with) to the account of the
+ * code's channel. A code that is unknown, already used, or made for a channel that is not this bot with this
+ * token (another bot, a token never checked, another token) is "unknown"; an expired one is used up. A chat
+ * bound to another account stays as it is (the code stays usable elsewhere): it must be unbound there first.
  */
-export async function redeemBindingCode(deps: BindingDeps, botId: string, chat: { id: string; title: string | null }, code: string): Promise<RedeemOutcome> {
+export async function redeemBindingCode(
+  deps: BindingDeps,
+  bot: { id: string; token: string },
+  chat: { id: string; title: string | null },
+  code: string,
+): Promise<RedeemOutcome> {
+  const botId = bot.id;
   const codeHash = hashOf(code);
   const now = deps.clock.now();
   // Which bot the code's channel uses is in its sealed settings: opened before the transaction (no crypto inside it).
@@ -85,7 +93,9 @@ export async function redeemBindingCode(deps: BindingDeps, botId: string, chat: 
   if (!pending) return { ok: false, reason: "unknown" };
   const channel = await findChannelById(deps.db, pending.channelId);
   const target = channel ? await openChannel(deps.secretKey, channel).catch(() => null) : null;
-  if (!channel || target?.type !== "telegram" || botIdOf(target.config.botToken) !== botId) return { ok: false, reason: "unknown" };
+  if (!channel || channel.telegramBotId !== botId || target?.type !== "telegram" || !isSameToken(target.config.botToken, bot.token)) {
+    return { ok: false, reason: "unknown" };
+  }
   return tx(deps.db, async (db): Promise<RedeemOutcome> => {
     const bound = await repo.findChat(db, botId, chat.id);
     if (bound && bound.accountId !== pending.accountId) return { ok: false, reason: "other_account" };

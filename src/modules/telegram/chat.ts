@@ -11,7 +11,7 @@ import type { InlineKeyboard } from "../channels/telegram-actions";
 import * as repo from "./repo";
 
 export interface BotIdentity {
-  /** The number before the token's colon. */
+  /** The bot's id as Telegram's getMe gave it when the token was checked (not read off the token). */
   id: string;
   token: string;
   /** From getMe, to tell `/feeds@this_bot` from another bot's command; null until known. */

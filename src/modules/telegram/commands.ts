@@ -73,7 +73,7 @@ export async function handleMessage(ctx: BotContext, msg: TgMessage): Promise<vo
 }
 
 async function bind(ctx: BotContext, msg: TgMessage, code: string): Promise<void> {
-  const outcome = await redeemBindingCode(ctx.deps, ctx.bot.id, msg.chat, code);
+  const outcome = await redeemBindingCode(ctx.deps, ctx.bot, msg.chat, code);
   let html: string;
   if (outcome.ok) html = `This chat is now linked to jobpilot (channel “${escapeHtml(outcome.channelName)}”): the buttons under alerts work here.\n\n${HELP}`;
   else if (outcome.reason === "expired") html = "This code has expired. Create a new one in jobpilot and send /start with it within 15 minutes.";

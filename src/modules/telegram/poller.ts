@@ -14,16 +14,22 @@
  *
  * TelegramBots keeps the set of pollers in step with the channels: every
  * refreshMs it reads the Telegram channels' count and newest change, and when
- * they moved, looks for bots added, removed or given a new token.
+ * they moved, looks for bots added, removed or given a new token. Only
+ * checked tokens are polled: a channel's token is checked with getMe when it
+ * is saved, and the account holding the bot is the only one whose channels
+ * are checked for it (channels/service.ts), so a made-up token behind
+ * another account's bot id never replaces the real one. Channels saved
+ * before tokens were checked are checked here, oldest first: the first one
+ * Telegram accepts takes the bot; the others stay unpolled, with a lastError
+ * saying why (docs/telegram-ownership.md).
  */
 import type { Deps } from "../../deps";
 import type { Heartbeat } from "../../worker/liveness";
 import { Loop } from "../../worker/loop";
 import { leaseGate } from "../../worker/cluster";
-import { channelsOfType, channelsOfTypeVersion } from "../channels/repo";
-import { openChannel } from "../channels/service";
-import { telegramCall } from "../channels/send";
-import { botIdOf } from "./binding";
+import { type ChannelRow, channelsOfType, channelsOfTypeVersion, noteChannelOutcome, telegramBotHolders } from "../channels/repo";
+import { adoptTelegramChannel, openChannel } from "../channels/service";
+import { checkTelegramToken, telegramCall } from "../channels/send";
 import { handleUpdate } from "./bot";
 import { type BotContext, callBot } from "./chat";
 import * as repo from "./repo";
@@ -126,6 +132,10 @@ export class TelegramBots {
   private tokens = new Map<string, string | null>();
   /** The Telegram channels' version at the last refresh: a look that finds it unchanged reads nothing else. */
   private seenVersion: string | null = null;
+  /** Channels saved before tokens were checked that cannot be the bot's (by sealed settings): not asked about again. */
+  private readonly unadoptable = new Set<string>();
+  /** When Telegram could not be reached to check an old channel's token: not asked again before this (clock ms). */
+  private checkAgainAt = 0;
 
   constructor(
     private readonly deps: Deps,
@@ -169,7 +179,11 @@ export class TelegramBots {
     if (version === this.seenVersion) return;
     const wanted = new Map<string, string>();
     const opened = new Map<string, string | null>();
-    // Newest change first: when two channels name one bot with different tokens, the newer token wins.
+    const unchecked: { row: ChannelRow; token: string }[] = [];
+    const holders = await telegramBotHolders(this.deps.db);
+    // Newest change first: of the holder's checked channels on a bot, the token saved last wins (a token made
+    // anew at @BotFather revokes the old one). Saving keeps other accounts' channels off a held bot; the
+    // holder is asked here too, so no other path can put a token in front of the holder's.
     for (const row of await channelsOfType(this.deps.db, "telegram")) {
       let token = this.tokens.get(row.configSealed);
       if (token === undefined) {
@@ -177,10 +191,17 @@ export class TelegramBots {
         token = target?.type === "telegram" ? target.config.botToken : null;
       }
       opened.set(row.configSealed, token);
-      if (token !== null && !wanted.has(botIdOf(token))) wanted.set(botIdOf(token), token);
+      if (token === null) continue;
+      if (row.telegramBotId === null) unchecked.push({ row, token });
+      else if (holders.get(row.telegramBotId) === row.accountId && !wanted.has(row.telegramBotId)) wanted.set(row.telegramBotId, token);
     }
     this.tokens = opened;
     this.seenVersion = version;
+    // A channel that took its bot changed the version: the next look (at once) polls it.
+    if (await this.adoptUnchecked(unchecked)) {
+      this.seenVersion = null;
+      this.loop.notify();
+    }
     for (const [id, poller] of this.pollers) {
       if (wanted.get(id) === poller.token) continue;
       await poller.stop();
@@ -192,5 +213,44 @@ export class TelegramBots {
       this.pollers.set(id, poller);
       poller.start();
     }
+  }
+
+  /**
+   * Checks the tokens of channels saved before tokens were checked, oldest channel first, so of two accounts
+   * on one bot the one that had it first keeps it. Returns whether one took its bot. A token Telegram refuses,
+   * or a bot another account holds, is not asked about again by this process; the channel's lastError says
+   * what to do. Telegram unreachable: asked again a backoff later.
+   */
+  private async adoptUnchecked(unchecked: { row: ChannelRow; token: string }[]): Promise<boolean> {
+    const { deps } = this;
+    let isAdopted = false;
+    const oldestFirst = unchecked
+      .filter((u) => !this.unadoptable.has(u.row.configSealed))
+      .sort((a, b) => a.row.createdAtTs - b.row.createdAtTs || (a.row.id < b.row.id ? -1 : 1));
+    for (const { row, token } of oldestFirst) {
+      if (deps.clock.now() < this.checkAgainAt) {
+        // Looked at again once the wait is over, whether or not a channel changes meanwhile.
+        this.seenVersion = null;
+        break;
+      }
+      const check = await checkTelegramToken({ timeoutMs: deps.config.webhookTimeoutMs, settings: deps.config }, token);
+      if (!check.ok && !check.isRefused) {
+        deps.log.warn("Telegram could not be reached to check a channel's bot token; trying again later", { channel: row.id, error: check.error });
+        this.checkAgainAt = deps.clock.now() + this.opts.maxBackoffMs;
+        this.seenVersion = null;
+        break;
+      }
+      if (check.ok && (await adoptTelegramChannel(deps, row, check.botId))) {
+        isAdopted = true;
+        continue;
+      }
+      this.unadoptable.add(row.configSealed);
+      const error = check.ok
+        ? "This channel's Telegram bot is connected to another jobpilot account, which answers its buttons and commands: give this channel a bot of its own and save it again"
+        : "Telegram does not accept this channel's bot token, so its buttons and commands do not work: save the channel again with the token @BotFather gave";
+      deps.log.warn("a Telegram channel saved before tokens were checked is not polled", { channel: row.id, error });
+      await noteChannelOutcome(deps.db, row.id, { error });
+    }
+    return isAdopted;
   }
 }

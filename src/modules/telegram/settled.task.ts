@@ -14,7 +14,6 @@ import { LIMITS } from "../channels/render";
 import { openChannel } from "../channels/service";
 import type { ChannelSender } from "../webhooks/channel-delivery";
 import { feedJobPayload } from "../webhooks/event-payload";
-import { botIdOf } from "./binding";
 import { callBot, STATUS_LABELS } from "./chat";
 
 export const TELEGRAM_SETTLED_TASK = "telegram.alert-settled";
@@ -35,7 +34,7 @@ export async function editSettledAlert(deps: Deps, sender: ChannelSender, task: 
   const channel = await findChannelById(deps.db, task.channelId);
   const target = channel ? await openChannel(deps.secretKey, channel).catch(() => null) : null;
   // The channel was deleted, or now uses another bot: no token can edit that message any more.
-  if (target?.type !== "telegram" || botIdOf(target.config.botToken) !== task.botId) return;
+  if (target?.type !== "telegram" || channel?.telegramBotId !== task.botId) return;
 
   const outcome = `<b>Application:</b> ${STATUS_LABELS[app.status] ?? escapeHtml(app.status)}${app.statusMessage ? ` — ${escapeHtml(app.statusMessage.slice(0, 500))}` : ""}`;
   const payload = await feedJobPayload(deps.db, deps.clock, task.feedJobId);

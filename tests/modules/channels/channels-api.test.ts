@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rawMany } from "../../../src/db/query";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { type FakeTelegram, startFakeTelegram } from "../../helpers/channel-fakes";
 
 // /api/v1/channels: create, read, change and delete, validation naming the field, other accounts' channels
 // not found, secrets never shown in full nor stored in clear; and feeds' channelIds. On the suite's backend.
@@ -22,10 +23,17 @@ const KINDS = [
 ] as const;
 
 let t: TestApp;
-afterEach(() => t?.close());
+let telegram: FakeTelegram | undefined;
+afterEach(async () => {
+  await t?.close();
+  await telegram?.close();
+  telegram = undefined;
+});
 
+/** The app, with a local Telegram that accepts BOT_TOKEN (a saved bot token is checked with getMe), and two accounts. */
 async function setup(opts: Parameters<typeof createTestApp>[0] = {}) {
-  t = await createTestApp(opts);
+  telegram = await startFakeTelegram({ tokens: [BOT_TOKEN] });
+  t = await createTestApp({ ...opts, config: { telegramApiUrl: telegram.url, ...opts.config } });
   const a = (await t.account({ name: "A" })).apiKey;
   const b = (await t.account({ name: "B" })).apiKey;
   return { a, b };

@@ -149,6 +149,32 @@ describe("dashboard channels: list, add, edit, delete", () => {
     expect(await apiChannels(apiKey)).toEqual([]);
   });
 
+  test("a bot token Telegram refuses, a bot another account holds, Telegram unreachable: said next to the token field in its label's words", async () => {
+    const { token, csrf, apiKey } = await setup();
+    const telegramForm = () =>
+      post("/dashboard/channels", token, { csrf, type: "telegram", name: "Phone", config_botToken: BOT_TOKEN, config_chatId: "42", mode: "instant" });
+    telegram.enqueueFor("getMe", { status: 401, json: { ok: false, error_code: 401, description: "Unauthorized" } });
+    const refused = await telegramForm();
+    expect(refused.status, show(refused)).toBe(400);
+    expect(refused.text).toContain('<p class="field-error error-text" id="config_botTokenError">Bot token: Telegram does not accept this bot token');
+    telegram.enqueueFor("getMe", { status: 502, text: "Bad Gateway" });
+    const away = await telegramForm();
+    expect(away.status, show(away)).toBe(503);
+    expect(away.text).toContain('id="config_botTokenError">Telegram could not be reached to check “Bot token”, so nothing was saved');
+    expect(away.text).toContain(`value="${BOT_TOKEN}"`); // what was typed, to send again
+    expect(await apiChannels(apiKey)).toEqual([]);
+    const other = await t.account({ name: "Other" });
+    expect(
+      (await t.request("POST", "/api/v1/channels", { key: other.apiKey, json: { type: "telegram", name: "x", config: { botToken: BOT_TOKEN, chatId: 1 } } }))
+        .status,
+    ).toBe(201);
+    const taken = await telegramForm();
+    expect(taken.status, show(taken)).toBe(400);
+    expect(taken.text).toContain('id="config_botTokenError">Bot token names a bot that is already connected to another jobpilot account');
+    for (const page of [refused, away, taken]) expect(page.text).not.toContain("config.botToken");
+    expect(await apiChannels(apiKey)).toEqual([]);
+  });
+
   test("a private SMTP server: refused with a hint in the form's words, allowed by its checkbox; loopback stays refused", async () => {
     const { token, csrf, apiKey } = await setup();
     const email = (over: Record<string, string>) =>
@@ -401,7 +427,7 @@ describe("dashboard channels: test and deliveries", () => {
     expect(code, made.text).toBeDefined();
     expect((await get(`/dashboard/channels/${id}`, token)).text).not.toContain(code!);
     // The bot receives `/start <code>` from a group (what the Telegram poller does with it).
-    const redeemed = await redeemBindingCode(t.deps, BOT_TOKEN.split(":")[0]!, { id: "-100777", title: "Leads group" }, code!);
+    const redeemed = await redeemBindingCode(t.deps, { id: BOT_TOKEN.split(":")[0]!, token: BOT_TOKEN }, { id: "-100777", title: "Leads group" }, code!);
     expect(redeemed).toEqual({ ok: true, channelName: "Phone" });
     const bound = await get(`/dashboard/channels/${id}`, token);
     expect(bound.text).toContain("Leads group");
@@ -417,8 +443,10 @@ describe("dashboard channels: test and deliveries", () => {
     const other = await t.account({ name: "Other" });
     const theirs = await t.request("POST", "/api/v1/channels", {
       key: other.apiKey,
-      json: { type: "telegram", name: "theirs", config: { botToken: BOT_TOKEN, chatId: 1 } },
+      // A bot of its own: one bot belongs to one account.
+      json: { type: "telegram", name: "theirs", config: { botToken: "987654321:AAFtheirsTHEIRStheirsTHEIRS0042", chatId: 1 } },
     });
+    expect(theirs.status, show(theirs)).toBe(201);
     expect((await post(`/dashboard/channels/${theirs.body.channel.id}/binding-code`, token, { csrf })).status).toBe(404);
   });
 });

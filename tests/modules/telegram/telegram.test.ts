@@ -22,6 +22,8 @@ import { makeDoc } from "../../helpers/factories";
 // bot pollers against the local Telegram fake, which scripts what users type and press.
 
 const BOT_TOKEN = "123456789:AAFsecretSECRETsecretSECRETsecret0042";
+/** Another bot, of another account. */
+const OTHER_TOKEN = "555000222:AAFotherOTHERotherOTHERotherOTHER0042";
 const CHAT = 4242;
 const STRANGER = 999;
 /** Short polls and quick backoff: tests wait for what the bots do. */
@@ -114,26 +116,33 @@ function chatOf(id: number) {
   return { id, type: "private", first_name: id === CHAT ? "Ann" : "Someone" };
 }
 
-function typeIn(chat: number, text: string, updateId?: number): number {
-  return fake.pushUpdate({
-    ...(updateId === undefined ? {} : { update_id: updateId }),
-    message: { message_id: 10_000 + fake.calls.length, date: 0, chat: chatOf(chat), from: { id: chat, is_bot: false, first_name: "Ann" }, text },
-  });
+/** `chat` writes `text` to a bot (`botToken`'s only, when given). */
+function typeIn(chat: number, text: string, updateId?: number, botToken?: string): number {
+  return fake.pushUpdate(
+    {
+      ...(updateId === undefined ? {} : { update_id: updateId }),
+      message: { message_id: 10_000 + fake.calls.length, date: 0, chat: chatOf(chat), from: { id: chat, is_bot: false, first_name: "Ann" }, text },
+    },
+    botToken,
+  );
 }
 
 let pressCount = 0;
 /** Presses a button under message `messageId` in `chat`; resolves with the callback query's id. */
-function press(chat: number, messageId: number, data: string): string {
+function press(chat: number, messageId: number, data: string, botToken?: string): string {
   const id = `cb-${++pressCount}`;
-  fake.pushUpdate({
-    callback_query: {
-      id,
-      from: { id: chat, is_bot: false, first_name: "Ann" },
-      chat_instance: "1",
-      data,
-      message: { message_id: messageId, date: 0, chat: chatOf(chat) },
+  fake.pushUpdate(
+    {
+      callback_query: {
+        id,
+        from: { id: chat, is_bot: false, first_name: "Ann" },
+        chat_instance: "1",
+        data,
+        message: { message_id: messageId, date: 0, chat: chatOf(chat) },
+      },
     },
-  });
+    botToken,
+  );
   return id;
 }
 
@@ -151,10 +160,10 @@ async function newCode(key: string, channelId: string): Promise<string> {
   return res.body.code;
 }
 
-/** Binds `chat` with a fresh code of the channel, through the bot. */
-async function bind(key: string, channelId: string, chat: number): Promise<void> {
+/** Binds `chat` with a fresh code of the channel, through the bot (`botToken`'s, when given). */
+async function bind(key: string, channelId: string, chat: number, botToken?: string): Promise<void> {
   const before = sentTo(chat).length;
-  typeIn(chat, `/start ${await newCode(key, channelId)}`);
+  typeIn(chat, `/start ${await newCode(key, channelId)}`, undefined, botToken);
   await until(() => sentTo(chat).length > before, "the binding reply");
   expect(textsTo(chat).at(-1)).toContain("now linked to jobpilot");
 }
@@ -268,7 +277,7 @@ describe("interactive telegram", () => {
 
   test("an unbound chat, or a chat bound to another account, is refused and nothing changes", async () => {
     const { key, accountId, channelId, feedId } = await setup();
-    startBots();
+    const node = startBots();
     await bind(key, channelId, CHAT);
     const alert = await alertFor("Solana smart contract audit");
     const data = button(alert.call, "Apply");
@@ -283,19 +292,23 @@ describe("interactive telegram", () => {
     for (const text of textsTo(STRANGER)) expect(text).toContain("not linked to a jobpilot account");
     expect(sentTo(STRANGER).every((c) => c.body.reply_markup === undefined)).toBe(true);
 
-    // Another account binds its own chat on the same bot: its account has no such feed job.
+    // Another account binds its own chat on its own bot (a bot is one account's), and presses A's ids there:
+    // its account has no such feed job.
     const b = await t.account({ name: "other" });
-    await bind(b.apiKey, await addChannel(b.apiKey, BOT_TOKEN, 777), 777);
-    const other = press(777, 1, data);
+    const bChannel = await addChannel(b.apiKey, OTHER_TOKEN, 777);
+    node.notify();
+    await until(() => node.botIds.length === 2, "the other account's bot");
+    await bind(b.apiKey, bChannel, 777, OTHER_TOKEN);
+    const other = press(777, 1, data, OTHER_TOKEN);
     await until(() => answerOf(other) !== undefined, "the other account's answer");
     expect(answerOf(other)!.body).toMatchObject({ text: "This job is not in your feeds any more.", show_alert: true });
     // A's draft, pressed in B's chat: B has no such draft.
-    press(CHAT, alert.messageId, button(alert.call, "Draft proposal"));
+    press(CHAT, alert.messageId, button(alert.call, "Draft proposal"), BOT_TOKEN);
     await until(() => textsTo(CHAT).some((x) => x.includes("Cover letter")), "A's draft");
-    const draftPress = press(777, 1, button(sentTo(CHAT).at(-1)!, "Apply with this"));
+    const draftPress = press(777, 1, button(sentTo(CHAT).at(-1)!, "Apply with this"), OTHER_TOKEN);
     await until(() => answerOf(draftPress) !== undefined, "the draft answer");
     expect(answerOf(draftPress)!.body.text).toBe("This draft is no longer available: press Draft proposal under the alert again.");
-    const mute = press(777, 1, `m:${feedId}`);
+    const mute = press(777, 1, `m:${feedId}`, OTHER_TOKEN);
     await until(() => answerOf(mute) !== undefined, "the mute answer");
     expect(answerOf(mute)!.body.text).toBe("This feed no longer exists.");
 
@@ -325,7 +338,12 @@ describe("interactive telegram", () => {
     expect(JSON.stringify(await rows("SELECT * FROM telegram_binding_codes"))).not.toContain(created.body.code);
 
     // Another bot's code: made for the channel of BOT_TOKEN, it binds nothing on another bot.
-    expect(await redeemBindingCode(t.deps, "987654321", { id: "555", title: null }, created.body.code)).toEqual({ ok: false, reason: "unknown" });
+    expect(
+      await redeemBindingCode(t.deps, { id: "987654321", token: "987654321:AAFotherOTHERotherOTHERother0042" }, { id: "555", title: null }, created.body.code),
+    ).toEqual({
+      ok: false,
+      reason: "unknown",
+    });
 
     // Lower case works too: the code is for people to type.
     typeIn(CHAT, `/start ${created.body.code.toLowerCase()}`);
@@ -528,8 +546,7 @@ describe("interactive telegram", () => {
 
   test("one poller per bot: two channels of one bot share it, and a second node waits for the lease, then takes over", async () => {
     const { key } = await setup();
-    const b = await t.account({ name: "other" });
-    await addChannel(b.apiKey, BOT_TOKEN, 777); // same bot, another account
+    await addChannel(key, BOT_TOKEN, 777); // same bot, a second channel of the same account
     const nodeA = startBots();
     await until(() => nodeA.botIds.length === 1, "node A's poller");
     expect(nodeA.botIds).toEqual(["123456789"]);
