@@ -14,7 +14,7 @@ import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
 import { bodyShape } from "./http/body-shape";
 import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
-import { isPlainRequest, recordAnswer, requestContext, requestIdOf } from "./http/request-context";
+import { isPlainRequest, recordAnswer, requestContext, requestIdOf, writeAnswerHeaders } from "./http/request-context";
 import { resolveRoutePolicy } from "./http/route-policy";
 import { authenticate, authenticateNow } from "./modules/accounts/service";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
@@ -122,7 +122,7 @@ function healthCheck(deps: Deps): { check(): Promise<HealthBody>; now(): HealthB
  * GET /healthz as the listening server answers it: from Bun's router, without the app's request hooks. Probes call it
  * often and it needs no key, rate limit or body, yet the hook chain cost more than the check (~30 µs of CPU a request
  * against ~17 µs for a bare Bun.serve answer). It does what the chain does for this route — echoes or makes
- * x-request-id, counts the request in the metrics, writes the access line — and sends anything unusual (a body
+ * x-request-id (and nosniff), counts the request in the metrics, writes the access line — and sends anything unusual (a body
  * declared, a URL over the limit) to the route's own handler (`viaApp`) for the same answer the app gives. While the database's
  * healthy answer is reused it answers at once, with the text it made for that second.
  */
@@ -132,7 +132,9 @@ function nativeHealth(deps: Deps, health: ReturnType<typeof healthCheck>, viaApp
     const status = body.status === "ok" ? 200 : 503;
     if (made?.body !== body) made = { body, text: JSON.stringify(body) };
     recordAnswer(deps, "GET", "/healthz", status, id, startedAt);
-    return new Response(made.text, { status, headers: { "content-type": "application/json;charset=utf-8", "x-request-id": id } });
+    const headers: Record<string, string> = { "content-type": "application/json;charset=utf-8" };
+    writeAnswerHeaders(headers, id);
+    return new Response(made.text, { status, headers });
   };
   return (request: Request): Response | Promise<Response> => {
     if (!isPlainRequest(request)) return viaApp(request);

@@ -1,4 +1,4 @@
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { createApp } from "../app";
 import { closeDeps, createDeps, databaseLabel, flushUsage, VERSION } from "../deps";
@@ -100,18 +100,9 @@ export const mcpCommand: Command = {
     const backend = isDirect ? await directBackend(ctx) : remoteBackend(ctx);
 
     // Loaded here, not at the top: every command would otherwise evaluate the MCP SDK at start.
-    const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
-      import("../modules/mcp/server"),
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
-    ]);
+    const [{ createMcpServer }, { stdioTransport }] = await Promise.all([import("../modules/mcp/server"), import("../modules/mcp/stdio")]);
     const { server, idle } = createMcpServer(backend.conn, VERSION);
     const stdin = Readable.fromWeb(ctx.io.stdin() as NodeReadableStream<Uint8Array>);
-    const stdout = new Writable({
-      write(chunk: Buffer | string, _encoding, callback) {
-        ctx.io.stdout(chunk.toString());
-        callback();
-      },
-    });
     let resolveDone!: (code: number) => void;
     const done = new Promise<number>((resolve) => (resolveDone = resolve));
     let stopping: Promise<void> | undefined;
@@ -128,7 +119,7 @@ export const mcpCommand: Command = {
     };
     // The client closing its end of the pipe is how a stdio MCP session ends.
     stdin.on("end", () => void stop("end of input"));
-    await server.connect(new StdioServerTransport(stdin, stdout));
+    await server.connect(stdioTransport(stdin, ctx.io.stdout));
     ctx.io.stderr(`jobpilot mcp ${VERSION}: serving ${backend.label} over stdio\n`);
     return { done, stop };
   },

@@ -40,6 +40,14 @@ const KEY_PLACEHOLDER = "Your API key";
 /** The reference page's script as served. */
 const servedScalarScript = async () => (await Bun.file(scalarScript).text()).replaceAll(FAKE_KEY_PLACEHOLDER, `placeholder:${JSON.stringify(KEY_PLACEHOLDER)}`);
 
+/**
+ * The reference is never shown inside another site's page: its "Test request" sends what is typed into it
+ * (an API key included) to this server, which a framing page could trick a visitor into doing. Only
+ * frame-ancestors is set: Scalar's page runs an inline script and styles of its own that a fuller policy
+ * would have to allow anyway.
+ */
+const NOT_FRAMABLE = { "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" } as const;
+
 type RouteEntry = DocumentedRoute & { hooks?: { parse?: unknown } };
 
 /**
@@ -69,7 +77,8 @@ export function apiReference(documentation: Documentation) {
   return reference
     .get(
       DOCUMENT_PATH,
-      async () => {
+      async ({ set }) => {
+        Object.assign(set.headers, NOT_FRAMABLE);
         if (document) return document;
         // The generator is loaded with the first request for the document: a start does not pay for it.
         const { toOpenAPISchema } = await import("@elysiajs/openapi");
@@ -80,7 +89,7 @@ export function apiReference(documentation: Documentation) {
       },
       { detail: { hide: true } },
     )
-    .get(PAGE_PATH, () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
+    .get(PAGE_PATH, () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8", ...NOT_FRAMABLE } }), { detail: { hide: true } })
     .get(
       SCRIPT_PATH,
       async () =>

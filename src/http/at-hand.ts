@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import type { Caller } from "./context";
 import { writeRateLimitHeaders } from "./rate-limit";
-import { isPlainRequest, recordAnswer, requestIdOf } from "./request-context";
+import { isPlainRequest, recordAnswer, requestIdOf, writeAnswerHeaders } from "./request-context";
 import type { PolicyRoute, RoutePolicy } from "./route-policy";
 
 /**
@@ -87,7 +87,8 @@ function answerer(
     const id = requestIdOf(request);
     // Bun's router serves HEAD with the GET handler; it is counted and logged under its own method, as the app does.
     recordAnswer(deps, request.method, route, 200, id, startedAt, caller);
-    const headers: Record<string, string> = { "content-type": "application/json;charset=utf-8", "x-request-id": id };
+    const headers: Record<string, string> = { "content-type": "application/json;charset=utf-8" };
+    writeAnswerHeaders(headers, id);
     writeRateLimitHeaders(headers, decision);
     return new Response(JSON.stringify(body), { headers });
   };

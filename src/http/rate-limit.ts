@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps";
 import { AppError } from "../errors";
-import { getRequestState } from "./context";
+import { type Caller, getRequestState, type RequestState } from "./context";
 import type { LimitDecision } from "./rate-limiter";
 
 /**
@@ -14,16 +14,44 @@ import type { LimitDecision } from "./rate-limiter";
 export function rateLimit(deps: Deps) {
   return new Elysia({ name: "rate-limit" }).onRequest(async ({ request, set }) => {
     const state = getRequestState(request);
-    const auth = state?.auth;
-    if (!state || !auth) return;
-    const bucket = state.policy?.rateLimit ?? "default";
-    const limits = deps.rateLimiter.limitsFor(bucket, auth.rateLimitMultiplier, auth.rateLimitOverrides);
-    const decision = deps.rateLimiter.checkNow(auth.keyId, bucket, limits) ?? (await deps.rateLimiter.check(auth.keyId, bucket, limits));
+    if (!state?.auth) return;
+    // Awaited only when a count must be read first: the hot path of every API request decides in memory.
+    let decision = meter(deps, state as MeteredState, 1);
+    if (decision instanceof Promise) decision = await decision;
     writeRateLimitHeaders(set.headers, decision);
-    if (!decision.allowed) {
-      throw new AppError("rate_limited", `Rate limit exceeded; retry in ${decision.retryAfterS} s`, {}, { "retry-after": String(decision.retryAfterS) });
-    }
+    if (!decision.allowed) throw rateLimited(`Rate limit exceeded; retry in ${decision.retryAfterS} s`, decision);
   });
+}
+
+type MeteredState = RequestState & { auth: Caller };
+
+/** Counts `units` requests of an authenticated request in its route's bucket (all or none). */
+function meter(deps: Deps, state: MeteredState, units: number): LimitDecision | Promise<LimitDecision> {
+  const { auth } = state;
+  const bucket = state.policy?.rateLimit ?? "default";
+  const limits = deps.rateLimiter.limitsFor(bucket, auth.rateLimitMultiplier, auth.rateLimitOverrides);
+  return deps.rateLimiter.checkNow(auth.keyId, bucket, limits, units) ?? deps.rateLimiter.check(auth.keyId, bucket, limits, units);
+}
+
+const rateLimited = (message: string, decision: LimitDecision) => new AppError("rate_limited", message, {}, { "retry-after": String(decision.retryAfterS) });
+
+/**
+ * For a route whose one request carries several operations (a JSON-RPC batch): counts it as `count` requests
+ * in all, the plugin above having counted one, before any of them runs. All or none: when the rest do not
+ * fit in what remains, it throws the 429 (nothing more is counted) and the headers say what remains.
+ * Without this, one request could do the work of hundreds for the price of one.
+ */
+export async function meterAsMany(deps: Deps, request: Request, headers: Record<string, string | number>, count: number): Promise<void> {
+  const state = getRequestState(request);
+  if (!state?.auth || count <= 1) return;
+  const decision = await meter(deps, state as MeteredState, count - 1);
+  writeRateLimitHeaders(headers, decision);
+  if (decision.allowed) return;
+  const never = count > decision.limit ? ` (more than the limit of ${decision.limit}: send fewer at a time)` : "";
+  throw rateLimited(
+    `Rate limit exceeded: this request counts as ${count} requests and ${decision.remaining} remain${never}; retry in ${decision.retryAfterS} s`,
+    decision,
+  );
 }
 
 /** The X-RateLimit-* headers of a decision, written into a response's headers (here, and on routes answered at hand). */

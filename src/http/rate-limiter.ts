@@ -123,13 +123,14 @@ export class RateLimiter {
   /**
    * check() without waiting, when every count the decision needs is already in memory (on SQLite, the day's
    * count once read; on PostgreSQL, shared totals read less than SHARED_SYNC_MS ago): the hot path of every
-   * API request. Undefined when a count must be read first (then call check()).
+   * API request. Undefined when a count must be read first (then call check()). `units` is how many requests
+   * this one counts as (see decide).
    */
-  checkNow(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): LimitDecision | undefined {
+  checkNow(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>, units = 1): LimitDecision | undefined {
     const c = this.counters.get(`${keyId}\u0000${bucket}`);
     // The time is read once (~40 ns a reading), on every API request.
     const now = this.clock.now();
-    return c && this.hasCounts(c, limits, now) ? this.decide(c, limits, now) : undefined;
+    return c && this.hasCounts(c, limits, now) ? this.decide(c, limits, now, units) : undefined;
   }
 
   /**
@@ -143,7 +144,7 @@ export class RateLimiter {
     return performance.now() - c.sharedAt <= SHARED_SYNC_MS && minuteCurrent && dayCurrent;
   }
 
-  async check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>): Promise<LimitDecision> {
+  async check(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>, units = 1): Promise<LimitDecision> {
     const id = `${keyId}\u0000${bucket}`;
     let c = this.counters.get(id);
     if (!c) {
@@ -167,14 +168,16 @@ export class RateLimiter {
         }
       }
     }
-    return this.decide(c, limits, this.clock.now());
+    return this.decide(c, limits, this.clock.now(), units);
   }
 
   /**
    * The decision for one request, once the day's count is in memory (synchronous: nothing interleaves). Written
    * as two plain steps over the two windows, without lists or closures: it runs for every API request.
+   * `units` requests are admitted together or not at all (one POST carrying a batch of operations): refused
+   * when any window has less room than that, and then nothing is counted.
    */
-  private decide(c: Counter, limits: Partial<Record<WindowName, number>>, now: number): LimitDecision {
+  private decide(c: Counter, limits: Partial<Record<WindowName, number>>, now: number, units: number): LimitDecision {
     const minute = limits.minute === undefined ? undefined : this.windowNow(c, "minute", now);
     const day = limits.day === undefined ? undefined : this.windowNow(c, "day", now);
     if (minute === undefined && day === undefined) return { allowed: true, limit: 0, remaining: 0, resetTs: Math.ceil(now / 1000) };
@@ -183,17 +186,20 @@ export class RateLimiter {
     // except in a day's last minute, when both end together and the minute is reported.
     const minuteResetAt = now - (now % WINDOWS.minute) + WINDOWS.minute;
     const dayResetAt = now - (now % WINDOWS.day) + WINDOWS.day;
-    const dayOut = day !== undefined && day.count >= limits.day!;
-    const minuteOut = minute !== undefined && minute.count >= limits.minute!;
+    const dayOut = day !== undefined && day.count + units > limits.day!;
+    const minuteOut = minute !== undefined && minute.count + units > limits.minute!;
     if (dayOut || minuteOut) {
-      const [limit, resetAt] = dayOut && (!minuteOut || dayResetAt > minuteResetAt) ? [limits.day!, dayResetAt] : [limits.minute!, minuteResetAt];
-      return { allowed: false, limit, remaining: 0, resetTs: resetAt / 1000, retryAfterS: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
+      const isDay = dayOut && (!minuteOut || dayResetAt > minuteResetAt);
+      const [limit, resetAt, used] = isDay ? [limits.day!, dayResetAt, day!.count] : [limits.minute!, minuteResetAt, minute!.count];
+      // Room may be left for fewer units than asked: the remaining count stays true (0 for a single request refused).
+      const remaining = Math.max(0, limit - used);
+      return { allowed: false, limit, remaining, resetTs: resetAt / 1000, retryAfterS: Math.max(1, Math.ceil((resetAt - now) / 1000)) };
     }
-    if (minute !== undefined) minute.count++;
-    if (day !== undefined) day.count++;
+    if (minute !== undefined) minute.count += units;
+    if (day !== undefined) day.count += units;
     if (this.shared) {
-      if (minute !== undefined) minute.unsynced++;
-      if (day !== undefined) day.unsynced++;
+      if (minute !== undefined) minute.unsynced += units;
+      if (day !== undefined) day.unsynced += units;
       this.unsynced.add(c);
       this.scheduleSync();
     } else if (day !== undefined) c.dayDirty = true;

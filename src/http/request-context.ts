@@ -30,7 +30,7 @@ export const SERVER_HEAD_LIMIT_BYTES = 1_048_576;
 
 /**
  * Gives every request an id (the caller's x-request-id when it is sane, else a
- * new one), echoes it on every response, refuses URLs over MAX_URL_BYTES and
+ * new one), echoes it on every response (with nosniff), refuses URLs over MAX_URL_BYTES and
  * bodies whose declared size is over the limit before reading them, times
  * it for the request metrics, and writes one access-log line.
  */
@@ -40,7 +40,7 @@ export function requestContext(deps: Deps) {
     // Read once: each read of request.url makes a new string.
     const url = request.url;
     setRequestState(request, { id, startedAt: performance.now(), path: pathOf(url) });
-    set.headers["x-request-id"] = id;
+    writeAnswerHeaders(set.headers, id);
     if (targetLength(url) > MAX_URL_BYTES) throw new AppError("uri_too_long", `URL is longer than ${MAX_URL_BYTES} bytes`);
     if (headLength(request, url) > MAX_REQUEST_HEAD_BYTES) {
       throw new AppError("headers_too_large", `Request headers are larger than ${MAX_REQUEST_HEAD_BYTES} bytes (request line and headers together)`);
@@ -71,6 +71,16 @@ export function requestContext(deps: Deps) {
     const state = getRequestState(request);
     accessLine(deps, request.method, state, typeof set.status === "number" ? set.status : 200);
   });
+}
+
+/**
+ * The headers every answer carries, whoever makes it (this plugin's hook, before anything can fail, or a route
+ * answered from Bun's router): the request id, and `nosniff`, so that no browser takes a JSON answer, or
+ * text a client had echoed back, for script or HTML.
+ */
+export function writeAnswerHeaders(headers: Record<string, string | number>, id: string): void {
+  headers["x-request-id"] = id;
+  headers["x-content-type-options"] = "nosniff";
 }
 
 /** The caller's x-request-id when it is sane, else a new one. */

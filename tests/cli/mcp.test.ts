@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { runCli } from "../../src/cli/index";
 import { listenOptions } from "../../src/app";
 import { ManualClock } from "../../src/lib/clock";
+import { MAX_BATCH_MESSAGES } from "../../src/modules/mcp/batch";
 import type { TaskWorker } from "../../src/worker/worker";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { call, callError, FLOW_FEED, firstMatch, flowWorker, ingestReactJob, settledStatus } from "../helpers/mcp";
@@ -33,6 +34,31 @@ async function stdioClient(args: string[], env: Record<string, string>) {
   await client.connect(transport);
   clients.push(client);
   return { client, errors, stderr: () => stderr };
+}
+
+/**
+ * `jobpilot mcp` fed `lines` (one JSON value each) and the end of its input, as a client without the SDK would:
+ * what it wrote to standard output, a JSON value a line, and its standard error. It must exit 0.
+ */
+async function rawSession(lines: unknown[], env: Record<string, string>): Promise<{ answers: any[]; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, "run", "src/main.ts", "mcp"], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", JOBPILOT_API_KEY: "jp_test_key", ...env },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  for (const line of lines) proc.stdin.write(`${JSON.stringify(line)}\n`);
+  proc.stdin.end();
+  const [code, out, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  expect(code, stderr).toBe(0);
+  return {
+    answers: out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line)),
+    stderr,
+  };
 }
 
 let clients: Client[] = [];
@@ -160,29 +186,8 @@ describe("jobpilot mcp (stdio)", () => {
         { jsonrpc: "2.0", method: "notifications/initialized" },
         { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_feeds", arguments: {} } },
       ];
-      const proc = Bun.spawn([process.execPath, "run", "src/main.ts", "mcp"], {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: process.env.HOME ?? "/tmp",
-          LOG_LEVEL: "debug",
-          JOBPILOT_URL: slow.url.href,
-          JOBPILOT_API_KEY: "jp_test_key",
-        },
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      for (const m of messages) proc.stdin.write(`${JSON.stringify(m)}\n`);
-      proc.stdin.end();
-      const [code, out, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-      expect(code, stderr).toBe(0);
-      expect(
-        out
-          .trim()
-          .split("\n")
-          .map((line) => JSON.parse(line)),
-      ).toMatchObject([
+      const { answers, stderr } = await rawSession(messages, { LOG_LEVEL: "debug", JOBPILOT_URL: slow.url.href });
+      expect(answers).toMatchObject([
         { jsonrpc: "2.0", id: 1, result: { serverInfo: { name: "jobpilot" } } },
         { jsonrpc: "2.0", id: 2, result: { structuredContent: { feeds: [], key: "jp_test_key" } } },
       ]);
@@ -190,6 +195,36 @@ describe("jobpilot mcp (stdio)", () => {
     } finally {
       slow.stop(true);
     }
+  }, 30_000);
+
+  test(`a batch line is answered with one array, as over HTTP; one of more than ${MAX_BATCH_MESSAGES} messages, or of none, with the cap's error`, async () => {
+    const ping = (id: number) => ({ jsonrpc: "2.0", id, method: "ping" });
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      [{ jsonrpc: "2.0", id: 2, method: "tools/list" }, ping(3), { jsonrpc: "2.0", method: "notifications/initialized" }, "not a message"],
+      Array.from({ length: MAX_BATCH_MESSAGES + 1 }, (_, i) => ping(100 + i)),
+      [],
+      ping(4),
+    ];
+    // No tool is called: nothing is asked of the server at JOBPILOT_URL.
+    const { answers } = await rawSession(lines, { JOBPILOT_URL: "http://127.0.0.1:9" });
+    // Answers come as they are ready, not in the order asked.
+    const batch: any[] | undefined = answers.find(Array.isArray);
+    expect(batch, JSON.stringify(answers)).toBeDefined();
+    expect(batch!.length).toBe(3);
+    expect(batch).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } });
+    expect(batch).toContainEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(batch!.find((a) => a.id === 2).result.tools).toHaveLength(11);
+    const singles = answers.filter((a) => !Array.isArray(a));
+    expect(singles.filter((a) => a.id !== null).map((a) => a.id)).toEqual([1, 4]);
+    expect(singles.filter((a) => a.id === null).map((a) => a.error)).toEqual([
+      {
+        code: -32600,
+        message: `Invalid Request: a batch may hold at most ${MAX_BATCH_MESSAGES} messages (this one has ${MAX_BATCH_MESSAGES + 1}); send the rest in further requests`,
+      },
+      { code: -32600, message: "Invalid Request: a batch must hold at least one message" },
+    ]);
   }, 30_000);
 
   test.each([

@@ -65,6 +65,27 @@ describe("/docs in a browser (end to end)", () => {
         expect(fields).toContainEqual({ placeholder: "Your API key", value: "" });
         expect(fields.filter((field) => field.value !== "")).toEqual([]);
         expect(JSON.stringify(fields)).not.toContain("QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT");
+
+        // Another site cannot show the reference inside a page of its own (X-Frame-Options, frame-ancestors):
+        // its "Test request" sends what is typed into it to this server.
+        const framer = Bun.serve({
+          hostname: "127.0.0.1",
+          port: 0,
+          fetch: () =>
+            new Response(`<!doctype html><iframe src="${server!.url}/docs" width="800" height="600"></iframe>`, { headers: { "content-type": "text/html" } }),
+        });
+        try {
+          const framing = await (await browser.newContext()).newPage();
+          await framing.goto(framer.url.href, { waitUntil: "load" });
+          const frame = framing.frames().find((f) => f !== framing.mainFrame());
+          expect(frame, "the framing page has its iframe").toBeDefined();
+          // Long enough for the reference to render, were it let in (it took well under this above).
+          await Bun.sleep(2_000);
+          expect(await frame!.getByText("Liveness and database status").count()).toBe(0);
+          expect(frame!.url()).not.toContain("/docs");
+        } finally {
+          framer.stop(true);
+        }
       } finally {
         await browser?.close().catch(() => {});
         if (server) expect(await server.stop()).toBe(0);

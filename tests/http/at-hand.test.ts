@@ -67,6 +67,7 @@ describe("routes answered at hand (http/at-hand.ts)", () => {
     expect(await res.json()).toEqual({ from: "hand" });
     expect(res.headers.get("content-type")).toBe("application/json;charset=utf-8");
     expect(res.headers.get("x-request-id")).toBe("req-1");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     // The minute is the tighter window: 5, of which the first request and this one are used.
     expect(res.headers.get("x-ratelimit-limit")).toBe("5");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("3");

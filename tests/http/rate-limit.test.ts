@@ -285,6 +285,22 @@ describe("the limiter's decision", () => {
     expect(limiter.checkNow("k", "default", { minute: 3, day: 7 })).toMatchObject({ allowed: false, limit: 3 });
   });
 
+  test("several units at once are admitted together or not at all, and a refusal counts none of them", async () => {
+    const clock = new ManualClock(T0);
+    const limiter = new RateLimiter(memoryOnly, clock);
+    const limits = { minute: 5, day: 100 };
+    expect(await limiter.check("k", "default", limits, 3)).toEqual({ allowed: true, limit: 5, remaining: 2, resetTs: minuteEnd(T0) });
+    // Three more do not fit in the two left: refused, and what remains is told as it is (two), not zero.
+    expect(limiter.checkNow("k", "default", limits, 3)).toEqual({ allowed: false, limit: 5, remaining: 2, resetTs: minuteEnd(T0), retryAfterS: 30 });
+    // Nothing was counted: two single requests still fit, then the window is used up.
+    expect(limiter.checkNow("k", "default", limits, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.checkNow("k", "default", limits)).toMatchObject({ allowed: false, remaining: 0 });
+    // The day counted every unit admitted: 5 of 100.
+    clock.advance(60_000);
+    expect(limiter.checkNow("k", "default", { minute: 200, day: 100 }, 90)).toMatchObject({ allowed: true, limit: 100, remaining: 5 });
+    expect(limiter.checkNow("k", "default", { minute: 200, day: 100 }, 6)).toMatchObject({ allowed: false, limit: 100, remaining: 5 });
+  });
+
   test("one window alone is counted and shown alone; no window at all admits everything", async () => {
     const clock = new ManualClock(T0);
     const limiter = new RateLimiter(memoryOnly, clock);

@@ -58,6 +58,22 @@ const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
 const TOOLS_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 
 /**
+ * tools/list answers the same ~20 KB every time, so its text is made once per process rather than per answer
+ * (a batch used to serialise it once per message). The handler answers a placeholder list, a string nothing else
+ * can hold (random per process, and never sent), and expandCachedAnswers swaps the cached text in where the
+ * transport's output carries it. Every transport connected to a server of createMcpServer must pass its
+ * output through expandCachedAnswers: POST /mcp and `jobpilot mcp` do.
+ */
+const TOOL_LIST_TEXT = JSON.stringify(TOOL_LIST);
+const TOOL_LIST_PLACEHOLDER = `jobpilot:tools/list:${crypto.randomUUID()}`;
+const TOOL_LIST_PLACEHOLDER_TEXT = JSON.stringify(TOOL_LIST_PLACEHOLDER);
+
+/** A transport's output (JSON-RPC text) with the cached answers in place of their placeholders. */
+export function expandCachedAnswers(text: string): string {
+  return text.includes(TOOL_LIST_PLACEHOLDER_TEXT) ? text.replaceAll(TOOL_LIST_PLACEHOLDER_TEXT, TOOL_LIST_TEXT) : text;
+}
+
+/**
  * The path with its `:params` filled from the arguments, and what is left of them (query or body). A
  * parameter is one path segment: slashes are encoded, and `.` or `..`, which a URL resolves into another
  * path, are refused.
@@ -188,7 +204,8 @@ function inFlightCounter() {
 export function createMcpServer(conn: ApiConnection, version: string): { server: Server; idle: () => Promise<void> } {
   const server = new Server({ name: "jobpilot", version }, { capabilities: { tools: {}, resources: {} }, instructions: SERVER_INSTRUCTIONS });
   const inFlight = inFlightCounter();
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  // The placeholder stands for TOOL_LIST (see expandCachedAnswers); the SDK checks only that a result is an object.
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST_PLACEHOLDER as unknown as Tool[] }));
   // tools/call is answered by the fallback handler, which sees the request before any zod parse: a handler
   // registered for it gets the SDK's zod issues (as JSON, and as an internal error) for bad arguments.
   server.fallbackRequestHandler = inFlight.track(async (request) => {
