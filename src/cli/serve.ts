@@ -10,6 +10,7 @@ import { MemoryTrim } from "../worker/memory-trim";
 import { TaskWorker } from "../worker/worker";
 import { SCORE_TASK, scoreFeedMatch } from "../modules/scoring/service";
 import { searchTerms } from "../modules/feeds/repo";
+import { sealClearWebhooks } from "../modules/feeds/webhook-seal";
 import { configuredSources, optionalMarketplaceApiOptions, sourceLookup } from "../modules/intake/registry";
 import { importLegacyTokenFile } from "../modules/intake/tokens";
 import { sourceLoops } from "../modules/intake/runner";
@@ -55,6 +56,8 @@ export const serveCommand: Command = {
     try {
       // Before any source or tracker reads the tokens: the file of an earlier version becomes the database row.
       await importLegacyTokenFile({ db: deps.db, dbPath: config.dbPath, clock: deps.clock, log });
+      // Before anything is delivered or backed up: webhook URLs and secrets of earlier versions are sealed once.
+      await sealClearWebhooks({ db: deps.db, secretKey: deps.secretKey, log });
       sources = configuredSources(sourceDeps);
     } catch (err) {
       await closeDeps(deps);

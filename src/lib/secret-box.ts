@@ -96,6 +96,8 @@ export async function open(secretKey: string, text: string, purpose: SealPurpose
 
 /** Whether `text` has the shape of an envelope (without opening it: that needs the key). */
 export function isEnvelope(text: string): boolean {
+  // Most text asked about is no JSON object at all (a clear URL or secret): no parse, and no exception thrown.
+  if (!text.trimStart().startsWith("{")) return false;
   try {
     const e = JSON.parse(text) as Partial<Envelope> | null;
     return typeof e === "object" && e !== null && e.v === FORMAT_VERSION && e.alg === "AES-256-GCM" && typeof e.data === "string";

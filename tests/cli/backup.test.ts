@@ -13,7 +13,7 @@ import { MIGRATIONS } from "../../src/db/migrations.gen";
 import { createAccount, grantCredits } from "../../src/modules/accounts/service";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { runBackup, scheduledBackups } from "../../src/modules/maintenance/backup.task";
-import { createTestApp, type TestApp } from "../helpers/app";
+import { createTestApp, TEST_SECRET_KEY, type TestApp } from "../helpers/app";
 import { makeDoc } from "../helpers/factories";
 import { startServer, type ServerProcess } from "../helpers/process";
 
@@ -350,6 +350,51 @@ describe("backup and restore", () => {
     expect(restore.stderr).toContain("pg_restore --clean --if-exists --no-owner --dbname='postgres://jp@db.example:5432/jobpilot'");
     expect(backup.stderr + restore.stderr).not.toContain("s3cret");
   });
+
+  test("a backup holds no feed webhook URL or secret in clear, not even of rows an earlier version wrote (serve seals them at start); restored, the same key opens them", async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, "jobpilot.db");
+    app = await createTestApp({ dbPath });
+    const { apiKey } = await app.account();
+    const post = (title: string, webhookUrl: string) => app!.request("POST", "/api/v1/feeds", { key: apiKey, json: { title, minScore: 0, webhookUrl } });
+    const url = `https://hooks.example.com/backup/${crypto.randomUUID()}`;
+    const feed = (await post("sealed", url)).body.feed;
+    const rotated = (await app.request("POST", `/api/v1/feeds/${feed.id}/webhook/rotate-secret`, { key: apiKey })).body.feed;
+    // A second feed as an earlier version left it: URL and secret in clear.
+    const legacyUrl = `https://hooks.example.com/legacy/${crypto.randomUUID()}`;
+    const legacy = (await post("legacy", legacyUrl)).body.feed;
+    app.deps.db.$client.run("UPDATE feeds SET webhook_url = ?, webhook_secret = ? WHERE id = ?", [legacyUrl, legacy.webhookSecret, legacy.id]);
+    await app.close();
+    app = undefined;
+
+    const running = toRunning(
+      await runCli(["serve"], {
+        env: { JOBPILOT_DB: dbPath, PORT: "0", JOBPILOT_SOURCES: "none", JOBPILOT_SECRET_KEY: TEST_SECRET_KEY },
+        stdout: () => {},
+        stderr: () => {},
+      }),
+    );
+    await running.stop("test");
+    const backup = await cli({ JOBPILOT_DB: dbPath }, "backup", "--json");
+    expect(backup.code, backup.stderr).toBe(0);
+    const { path } = JSON.parse(backup.stdout) as { path: string };
+    const bytes = readFileSync(path);
+    const secrets = [feed.webhookSecret, rotated.webhookSecret, legacy.webhookSecret] as string[];
+    for (const clear of [url, legacyUrl, ...secrets, ...secrets.map((s) => s.slice("whsec_".length))]) {
+      expect(bytes.indexOf(clear), `${clear} is in the backup`).toBe(-1);
+    }
+
+    const target = join(dir, "restored", "jobpilot.db");
+    const restored = await cli({ JOBPILOT_DB: target }, "restore", path);
+    expect(restored.code, restored.stderr).toBe(0);
+    app = await createTestApp({ dbPath: target });
+    const listed = (await app.request("GET", "/api/v1/feeds", { key: apiKey })).body.feeds as { id: string; webhookUrl: string; webhookSecret: string }[];
+    const mask = (s: string) => `whsec_…${s.slice(-4)}`;
+    expect(listed.map((f) => [f.id, f.webhookUrl, f.webhookSecret])).toEqual([
+      [feed.id, url, mask(rotated.webhookSecret)],
+      [legacy.id, legacyUrl, mask(legacy.webhookSecret)],
+    ]);
+  }, 30_000);
 
   test("backup refuses :memory: and a missing database", async () => {
     const memory = await cli({ JOBPILOT_DB: ":memory:" }, "backup");

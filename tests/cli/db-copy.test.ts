@@ -1,20 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { is } from "drizzle-orm";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { SQLiteTable, getTableConfig as sqliteTableConfig } from "drizzle-orm/sqlite-core";
 import { COMMANDS } from "../../src/cli/index";
+import { SECRET_KEY_FILE } from "../../src/cli/secret-key";
 import { progressBar } from "../../src/cli/progress";
 import { closePgDatabase, openPgDatabase } from "../../src/db/client-pg";
 import { copyPlan, copySqliteToPg, pgTableChecksum, pgValue, sqliteTableChecksum, sqliteValue, type CopyColumn } from "../../src/db/copy";
 import { migratePg } from "../../src/db/migrate-pg";
 import * as pgSchema from "../../src/db/schema-pg";
 import * as sqliteSchema from "../../src/db/schema";
+import { isEnvelope } from "../../src/lib/secret-box";
+import { openWebhook } from "../../src/modules/feeds/webhook-seal";
 import { cliRun, populatedSqlite } from "../helpers/populated-sqlite";
 import { createPgDatabase, describePg, TEST_DATABASE_URL, usePgDatabase, type TestPgDatabase } from "../helpers/postgres";
 
@@ -307,6 +310,31 @@ describePg("db copy", () => {
       expect(task!.payload).toBe('{ "b": 1,  "a" : "\\u00fc", "n": 1.50 }');
     } finally {
       await sql.close();
+    }
+  });
+
+  test("feed webhook URLs and secrets arrive sealed as they were; JOBPILOT_SECRET_KEY set to the key file's content opens them", async () => {
+    expect(copied.code, copied.stderr).toBe(0);
+    const sql = new SQL({ url: target.url, max: 1 });
+    let hooks: { webhook_url: string; webhook_secret: string; webhook_previous_secret: string | null }[];
+    try {
+      hooks = (await sql.unsafe("SELECT webhook_url, webhook_secret, webhook_previous_secret FROM feeds WHERE webhook_url IS NOT NULL")) as typeof hooks;
+    } finally {
+      await sql.close();
+    }
+    expect(hooks.length).toBeGreaterThan(0);
+    // The source's server generated its key file beside the database (no JOBPILOT_SECRET_KEY was set).
+    const key = readFileSync(join(dirname(source), SECRET_KEY_FILE), "utf8").trim();
+    for (const row of hooks) {
+      expect(isEnvelope(row.webhook_url), row.webhook_url).toBe(true);
+      expect(isEnvelope(row.webhook_secret), row.webhook_secret).toBe(true);
+      const opened = await openWebhook(key, {
+        webhookUrl: row.webhook_url,
+        webhookSecret: row.webhook_secret,
+        webhookPreviousSecret: row.webhook_previous_secret,
+      });
+      expect(opened.webhookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hook$/);
+      expect(opened.webhookSecret).toMatch(/^whsec_/);
     }
   });
 

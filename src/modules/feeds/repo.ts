@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, notLike, or, sql, type SQL } from "drizzle-orm";
 import { tx, type Db } from "../../db/client";
 import { exec, many, manyNow, one, preparedMany, preparedOne, rawExec, rawInsertCount, tables } from "../../db/query";
 import { readCache } from "../../db/read-cache";
@@ -27,6 +27,52 @@ export function updateFeed(db: Db, id: string, changes: Partial<FeedInsert>): Pr
   const { feeds } = tables(db);
   invalidateFeedCaches(db);
   return one(db, db.update(feeds).set(changes).where(eq(feeds.id, id)).returning());
+}
+
+type WebhookColumns = Pick<FeedRow, "webhookUrl" | "webhookSecret" | "webhookPreviousSecret">;
+type FeedsTable = ReturnType<typeof tables>["feeds"];
+type WebhookColumn = FeedsTable["webhookUrl"] | FeedsTable["webhookSecret"] | FeedsTable["webhookPreviousSecret"];
+
+/**
+ * Feeds with a webhook value stored in clear (feeds/webhook-seal.ts). An envelope is a JSON object, so a
+ * value not starting with `{` is surely clear; the caller tells the rest apart.
+ */
+export function feedsWithClearWebhooks(db: Db): Promise<(WebhookColumns & { id: string })[]> {
+  const { feeds } = tables(db);
+  const clear = (column: WebhookColumn) => and(isNotNull(column), notLike(column, "{%"));
+  return many(
+    db,
+    db
+      .select({ id: feeds.id, webhookUrl: feeds.webhookUrl, webhookSecret: feeds.webhookSecret, webhookPreviousSecret: feeds.webhookPreviousSecret })
+      .from(feeds)
+      .where(or(clear(feeds.webhookUrl), clear(feeds.webhookSecret), clear(feeds.webhookPreviousSecret))),
+  );
+}
+
+/**
+ * Writes `next` over the feed's webhook values only while they are still `read` (compare-and-set): a save or
+ * a rotation in between wins, and a second run finds nothing to replace. updated_at_ts stays: nothing the
+ * feed index reads changes. Returns whether the row was replaced.
+ */
+export async function replaceWebhookValues(db: Db, id: string, read: WebhookColumns, next: WebhookColumns): Promise<boolean> {
+  const { feeds } = tables(db);
+  const still = (column: WebhookColumn, value: string | null) => (value === null ? isNull(column) : eq(column, value));
+  invalidateFeedCaches(db);
+  const changed = await exec(
+    db,
+    db
+      .update(feeds)
+      .set(next)
+      .where(
+        and(
+          eq(feeds.id, id),
+          still(feeds.webhookUrl, read.webhookUrl),
+          still(feeds.webhookSecret, read.webhookSecret),
+          still(feeds.webhookPreviousSecret, read.webhookPreviousSecret),
+        ),
+      ),
+  );
+  return changed > 0;
 }
 
 /** One account's feed; another account's feed is simply not found. */

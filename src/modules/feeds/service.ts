@@ -12,6 +12,7 @@ import { parseTerm } from "./matcher";
 import type { Feed, FeedJobItem } from "./model";
 import { DROPPED_CHANNEL_DELETED, DROPPED_CHANNEL_REMOVED, DROPPED_MUTED, dropEvents, lastWebhookError } from "./outbox";
 import * as repo from "./repo";
+import { openWebhookOrNull, sealChanges, sealValue, type WebhookValues } from "./webhook-seal";
 import { checkUrl, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { generateSecret } from "../../lib/standard-webhooks";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
@@ -26,6 +27,8 @@ export interface FeedsDeps {
   config: { webhookRotationWindowMs: number; maxChannelLinksPerAccount: number } & CeilingDefaults;
   wake: () => void;
   channelDirectory: ChannelDirectory;
+  /** Seals the webhook URL and secrets at rest (webhook-seal.ts); null (PostgreSQL without JOBPILOT_SECRET_KEY): stored in clear. */
+  secretKey: string | null;
 }
 
 /**
@@ -176,21 +179,32 @@ function maskSecret(secret: string): string {
   return `whsec_…${secret.slice(-4)}`;
 }
 
-/** A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset; channelIds always. */
-async function toFeedView(db: Db, row: repo.FeedRow, channelIds: readonly string[], opts: { revealSecret?: boolean } = {}): Promise<Feed> {
+/**
+ * A returned feed: id, createdAtTs, every field with a value (defaults included), none that is unset; channelIds always.
+ * The webhook URL and secret are shown opened; under a key that cannot open them neither is shown (as a channel
+ * shows an empty config), and its deliveries fail saying why (webhookLastError), until the URL is saved again.
+ */
+async function toFeedView(
+  deps: Pick<FeedsDeps, "db" | "secretKey">,
+  row: repo.FeedRow,
+  channelIds: readonly string[],
+  opts: { revealSecret?: boolean } = {},
+): Promise<Feed> {
+  const hook = await openWebhookOrNull(deps.secretKey, row);
   const view: Record<string, unknown> = { id: row.id, createdAtTs: row.createdAtTs };
   for (const f of WRITABLE_FIELDS) {
-    const v = row[f];
+    const v = f === "webhookUrl" ? hook?.webhookUrl : row[f];
     if (v !== null && v !== undefined) view[f] = v;
   }
   view.channelIds = channelIds;
-  if (row.webhookSecret) view.webhookSecret = opts.revealSecret ? row.webhookSecret : maskSecret(row.webhookSecret);
+  const secret = hook?.webhookSecret;
+  if (secret) view.webhookSecret = opts.revealSecret ? secret : maskSecret(secret);
   if (row.webhookDisabledAtTs !== null) {
     view.webhookDisabledAtTs = row.webhookDisabledAtTs;
     view.webhookDisabledReason = row.webhookDisabledReason;
   }
   // Read only while failing (a success clears it): the common case costs no query.
-  const lastError = row.webhookFailingSinceTs === null ? null : await lastWebhookError(db, row.id);
+  const lastError = row.webhookFailingSinceTs === null ? null : await lastWebhookError(deps.db, row.id);
   if (lastError !== null) view.webhookLastError = lastError;
   return view as Feed;
 }
@@ -201,7 +215,7 @@ export async function listFeeds(deps: FeedsDeps, auth: AuthContext): Promise<Fee
     deps.db,
     rows.map((r) => r.id),
   );
-  return Promise.all(rows.map((row) => toFeedView(deps.db, row, channels.get(row.id) ?? [])));
+  return Promise.all(rows.map((row) => toFeedView(deps, row, channels.get(row.id) ?? [])));
 }
 
 async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): Promise<repo.FeedRow> {
@@ -212,7 +226,7 @@ async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedI
 
 export async function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
   const row = await requireFeed(deps, auth, feedId);
-  return toFeedView(deps.db, row, await feedChannels.channelIdsOf(deps.db, row.id));
+  return toFeedView(deps, row, await feedChannels.channelIdsOf(deps.db, row.id));
 }
 
 export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
@@ -222,6 +236,8 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
   const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
+  // Sealed before the transaction: the crypto holds no write lock.
+  const webhook = await sealChanges(deps.secretKey, { webhookUrl: merged.webhookUrl ?? null, webhookSecret: merged.webhookUrl ? generateSecret() : null });
   const { row, channelIds } = await tx(deps.db, async (db) => {
     // Counted inside the IMMEDIATE transaction, so concurrent creates cannot both take the last place.
     const existing = await repo.countFeeds(db, auth.accountId);
@@ -233,7 +249,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
     }
     const inserted = await repo.insertFeed(db, {
       ...merged,
-      webhookSecret: merged.webhookUrl ? generateSecret() : null,
+      ...webhook,
       id: newId(),
       accountId: auth.accountId,
       createdAtTs: now,
@@ -246,7 +262,7 @@ export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Recor
   });
   deps.feedIndex.upsert({ ...row, channelIds });
   if (row.webhookUrl && !row.notificationsMuted) deps.wake();
-  return toFeedView(deps.db, row, channelIds, { revealSecret: true });
+  return toFeedView(deps, row, channelIds, { revealSecret: true });
 }
 
 export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: string, body: Record<string, unknown>): Promise<Feed> {
@@ -263,16 +279,22 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   ];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
   const now = deps.clock.now();
+  // Compared opened: the same URL seals differently every time. Values this key cannot open count as none.
+  const currentHook: WebhookValues | null = await openWebhookOrNull(deps.secretKey, current);
   // Saving a URL (new, changed, or the same one on a disabled endpoint) re-enables it and sends a test event (none while muted).
-  const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== current.webhookUrl || current.webhookDisabledAtTs !== null);
-  const newSecret = savesUrl && !current.webhookSecret ? generateSecret() : null;
+  const savesUrl = typeof changes.webhookUrl === "string" && (changes.webhookUrl !== (currentHook?.webhookUrl ?? null) || current.webhookDisabledAtTs !== null);
+  const newSecret = savesUrl && !currentHook?.webhookSecret ? generateSecret() : null;
+  // A secret that cannot be opened signs nothing: a new one replaces it and the old pair goes with it.
+  const stored = await sealChanges(deps.secretKey, {
+    ...changes,
+    ...(newSecret ? { webhookSecret: newSecret, webhookPreviousSecret: null, webhookPreviousUntilTs: null } : {}),
+  });
   const { row, channelIds } = await tx(deps.db, async (db) => {
     const newChannelIds = await checkChannelIds(deps, db, auth.accountId, current.id, body);
     // updated_at_ts moves with the channels too: it is how other nodes see the feed changed (index-sync.ts).
     const updated = await repo.updateFeed(db, current.id, {
-      ...changes,
+      ...stored,
       ...(savesUrl ? { webhookDisabledAtTs: null, webhookDisabledReason: null, webhookFailingSinceTs: null } : {}),
-      ...(newSecret ? { webhookSecret: newSecret } : {}),
       updatedAtTs: now,
     });
     if (!updated) return { row: undefined, channelIds: [] };
@@ -289,7 +311,7 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
   if (!row) throw notFound("Feed not found");
   deps.feedIndex.upsert({ ...row, channelIds });
   if (savesUrl) deps.wake();
-  return toFeedView(deps.db, row, channelIds, { revealSecret: newSecret !== null });
+  return toFeedView(deps, row, channelIds, { revealSecret: newSecret !== null });
 }
 
 /**
@@ -297,20 +319,23 @@ export async function patchFeed(deps: FeedsDeps, auth: AuthContext, feedId: stri
  * JOBPILOT_WEBHOOK_ROTATION_WINDOW_MS, so receivers can switch without losing events.
  */
 export async function rotateWebhookSecret(deps: FeedsDeps, auth: AuthContext, feedId: string): Promise<Feed> {
+  const next = await sealValue(deps.secretKey, "webhookSecret", generateSecret());
   // Read and written in one transaction: two rotations at once must not both keep the same previous secret.
   const row = await tx(deps.db, async (db) => {
     const current = await requireFeed({ db }, auth, feedId);
     if (!current.webhookSecret) throw new AppError("bad_request", "This feed has no webhook secret yet: set webhookUrl first");
+    // The old secret keeps signing through the window, so it is kept sealed too; one this key cannot open signs nothing and is dropped.
+    const previous = (await openWebhookOrNull(deps.secretKey, current))?.webhookSecret ?? null;
     return (await repo.updateFeed(db, current.id, {
-      webhookSecret: generateSecret(),
-      webhookPreviousSecret: current.webhookSecret,
-      webhookPreviousUntilTs: deps.clock.now() + deps.config.webhookRotationWindowMs,
+      webhookSecret: next,
+      webhookPreviousSecret: await sealValue(deps.secretKey, "webhookPreviousSecret", previous),
+      webhookPreviousUntilTs: previous === null ? null : deps.clock.now() + deps.config.webhookRotationWindowMs,
       updatedAtTs: deps.clock.now(),
     }))!;
   });
   const channelIds = await feedChannels.channelIdsOf(deps.db, row.id);
   deps.feedIndex.upsert({ ...row, channelIds });
-  return toFeedView(deps.db, row, channelIds, { revealSecret: true });
+  return toFeedView(deps, row, channelIds, { revealSecret: true });
 }
 
 /** Queues a `webhook.test` event now (202). A muted feed sends nothing, so asking it to is a 409. */

@@ -11,6 +11,7 @@ import * as outbox from "../feeds/outbox";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { type FairCursor, hasDueWork, newFairCursor, pauseKeyOf } from "../feeds/outbox-fair";
 import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
+import { type OpenedCache, openWebhook, type WebhookValues, WebhookSealError } from "../feeds/webhook-seal";
 import { eventPayload } from "./event-payload";
 import { ChannelSender } from "./channel-delivery";
 import type { ChannelMessage, ChannelTarget } from "../channels/model";
@@ -39,7 +40,7 @@ export interface DelivererDeps {
     dashboardBaseUrl: string | null;
   };
   resolve?: Resolver;
-  /** Opens the channels' sealed settings (deps.secretKey). */
+  /** Opens the channels' sealed settings and the feeds' sealed webhook URLs and secrets (deps.secretKey). */
   secretKey: string | null;
   /** The process's pace of sends per platform limit (deps.channelPacer). */
   pacer: Pacer;
@@ -117,6 +118,8 @@ export class WebhookDeliverer extends PoolLoop {
   /** Per webhook (its feed id): timeouts in a row, and whether its breaker is open (it is paused meanwhile). */
   private readonly breakers = new Map<string, { failures: number; isOpen: boolean }>();
   private isBooking = false;
+  /** The feeds' webhook values opened, by envelope: a feed's next event opens nothing again. */
+  private readonly openedWebhooks: OpenedCache = new Map();
 
   private readonly channels: ChannelSender;
 
@@ -289,17 +292,27 @@ export class WebhookDeliverer extends PoolLoop {
     if (feed.notificationsMuted) return this.skip(e, KIND, "skipped", "Notifications are muted on this feed");
     if (e.type === JOB_MATCHED_EVENT && (await outbox.deliveredRecently(db, e, now - DEDUPE_WINDOW_MS)))
       return this.skip(e, KIND, "suppressed", "This job already notified this feed within 24 hours");
+    let hook: WebhookValues;
+    try {
+      hook = await openWebhook(this.deps.secretKey, feed, this.openedWebhooks);
+    } catch (err) {
+      if (!(err instanceof WebhookSealError)) throw err;
+      // Not worth retrying: the values stay unreadable until the key is restored or the URL saved again.
+      return this.failUnreadable(e, feed, err.message);
+    }
+    const { webhookUrl: url, webhookSecret: secret, webhookPreviousSecret: previousSecret } = hook;
+    if (!url || !secret) return this.skip(e, KIND, "skipped", "The feed has no webhook URL");
     const payload = await eventPayload(this.deps.db, this.deps.clock, e, { id: feed.id, title: feed.title });
     if (payload === null) return this.skip(e, KIND, "skipped", "The matched job is no longer archived");
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "user-agent": "jobpilot-webhooks",
-      ...signedHeaders(feed.webhookSecret, e.id, body, now / 1000),
+      ...signedHeaders(secret, e.id, body, now / 1000),
     };
     // During a secret rotation both secrets sign, so receivers can switch without dropping events.
-    if (feed.webhookPreviousSecret && (feed.webhookPreviousUntilTs ?? 0) > now) {
-      headers["webhook-signature"] += ` ${sign(feed.webhookPreviousSecret, e.id, Math.floor(now / 1000), body)}`;
+    if (previousSecret && (feed.webhookPreviousUntilTs ?? 0) > now) {
+      headers["webhook-signature"] += ` ${sign(previousSecret, e.id, Math.floor(now / 1000), body)}`;
     }
     const started = performance.now();
     let statusCode: number | null = null;
@@ -307,7 +320,7 @@ export class WebhookDeliverer extends PoolLoop {
     let error: string | null = null;
     let isBlocked = false;
     try {
-      const res = await safeFetch(feed.webhookUrl, { method: "POST", headers, body, timeoutMs: config.webhookTimeoutMs }, config.egress, this.deps.resolve);
+      const res = await safeFetch(url, { method: "POST", headers, body, timeoutMs: config.webhookTimeoutMs }, config.egress, this.deps.resolve);
       const code = res.status;
       statusCode = code;
       retryAfter = res.headers.get("retry-after");
@@ -347,6 +360,15 @@ export class WebhookDeliverer extends PoolLoop {
       error,
       endpoint: state,
     });
+  }
+
+  /** Fails an event whose feed's webhook values this key cannot open: one attempt saying so, and the endpoint's failing streak. */
+  private async failUnreadable(e: outbox.EventRow, feed: FeedRow, error: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.book(e, { startedAtTs: now, durationMs: 0, statusCode: null, error }, { status: "failed", nextAttemptAtTs: null });
+    this.deps.metrics.delivery(KIND, "failed");
+    await noteDeliveryOutcome(this.deps.db, feed.id, false, now, this.deps.config.webhookDisableAfterMs, error);
+    this.deps.log.warn("webhook event failed: the feed's webhook URL and secret cannot be opened", { event: e.id, feed: feed.id, error });
   }
 
   /**

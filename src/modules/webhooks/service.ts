@@ -9,6 +9,7 @@ import { feedsOfChannel, isChannelOfFeed } from "../feeds/feed-channels";
 import { channelLabels, findChannel } from "../channels/repo";
 import { findFeed } from "../feeds/repo";
 import { MUTED_MESSAGE } from "../feeds/service";
+import { openWebhookOrNull } from "../feeds/webhook-seal";
 import * as repo from "./repo";
 
 export interface WebhooksDeps {
@@ -16,6 +17,8 @@ export interface WebhooksDeps {
   clock: Clock;
   webhookRetryScheduleMs: number[];
   wake: () => void;
+  /** Opens the feed's sealed webhook URL (feeds/webhook-seal.ts). */
+  secretKey: string | null;
 }
 
 async function requireFeed(deps: WebhooksDeps, auth: AuthContext, feedId: string) {
@@ -47,7 +50,8 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
     target === WEBHOOK_TARGET ? WEBHOOK_TARGET : { channelId: target, type: channels.get(target)?.type ?? null, name: channels.get(target)?.name ?? null };
   return {
     endpoint: {
-      url: feed.webhookUrl,
+      // Unreadable under this key: shown as none; the deliveries' errors say why.
+      url: (await openWebhookOrNull(deps.secretKey, feed))?.webhookUrl ?? null,
       disabledAt: feed.webhookDisabledAtTs,
       disabledReason: feed.webhookDisabledReason,
       failingSince: feed.webhookFailingSinceTs,
