@@ -2,17 +2,27 @@ import { closeDeps, createDeps, type Deps } from "../deps";
 import type { MigrateResult } from "../db/migrate";
 import { systemClock } from "../lib/clock";
 import { createLogger, resolveLogFormat } from "../lib/log";
+import { resolveSecretKey } from "./secret-key";
 import type { CommandContext } from "./command";
 
 /** Opens the configured database (migrating it), runs fn, and always closes it. Logs go to stderr so stdout stays clean for --json. */
-export async function withDeps<T>(ctx: CommandContext, fn: (deps: Deps, migrations: MigrateResult) => T | Promise<T>): Promise<T> {
+/**
+ * Runs `fn` on the configured database, migrated. `withSecretKey`: with the key serve seals secrets with (the
+ * setting, or on SQLite the key file beside the database, made on first use as serve makes it).
+ */
+export async function withDeps<T>(
+  ctx: CommandContext,
+  fn: (deps: Deps, migrations: MigrateResult) => T | Promise<T>,
+  opts: { withSecretKey?: boolean } = {},
+): Promise<T> {
   const config = ctx.config();
   const log = createLogger({
     level: config.logLevel === "debug" ? "debug" : "warn",
     format: resolveLogFormat(config.logFormat, ctx.io.stderrIsTTY === true),
     write: ctx.io.stderr,
   });
-  const { deps, migrations } = await createDeps(config, { clock: systemClock, log });
+  const secretKey = opts.withSecretKey ? resolveSecretKey(config, log) : undefined;
+  const { deps, migrations } = await createDeps(config, { clock: systemClock, log, secretKey });
   try {
     return await fn(deps, migrations);
   } finally {

@@ -396,6 +396,27 @@ describe("backup and restore", () => {
     ]);
   }, 30_000);
 
+  test("jobpilot migrate seals webhook URLs and secrets an earlier version left in clear, once, as serve's start does", async () => {
+    const dir = tempDir();
+    const dbPath = join(dir, "jobpilot.db");
+    app = await createTestApp({ dbPath });
+    const { apiKey } = await app.account();
+    const legacyUrl = `https://hooks.example.com/legacy/${crypto.randomUUID()}`;
+    const legacy = (await app.request("POST", "/api/v1/feeds", { key: apiKey, json: { title: "legacy", minScore: 0, webhookUrl: legacyUrl } })).body.feed;
+    app.deps.db.$client.run("UPDATE feeds SET webhook_url = ?, webhook_secret = ? WHERE id = ?", [legacyUrl, legacy.webhookSecret, legacy.id]);
+    await app.close();
+    app = undefined;
+    const env = { JOBPILOT_DB: dbPath, JOBPILOT_SECRET_KEY: TEST_SECRET_KEY };
+    const first = await cli(env, "migrate");
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain("sealed the webhook URLs and secrets of 1 feed(s)");
+    const again = await cli(env, "migrate");
+    expect(again.stdout).not.toContain("sealed");
+    const backup = await cli({ JOBPILOT_DB: dbPath }, "backup", "--json");
+    const bytes = readFileSync((JSON.parse(backup.stdout) as { path: string }).path);
+    for (const clear of [legacyUrl, legacy.webhookSecret as string]) expect(bytes.indexOf(clear), `${clear} is in the backup`).toBe(-1);
+  }, 30_000);
+
   test("backup refuses :memory: and a missing database", async () => {
     const memory = await cli({ JOBPILOT_DB: ":memory:" }, "backup");
     expect(memory.code).toBe(1);
