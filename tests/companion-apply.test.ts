@@ -13,8 +13,9 @@ import {
   readApplyPage,
   readFreelancers,
   readProposals,
+  sentJobs,
 } from "../extension/src/apply";
-import type { SubmitOp } from "../extension/src/tasks";
+import type { EngagementAnswer, SubmitOp } from "../extension/src/tasks";
 import { CompanionOutcome, PageOutcome } from "../src/marketplace/companion/contract";
 import * as views from "../src/marketplace/sandbox/site/views";
 import type { JobDocument } from "../src/sources/document";
@@ -225,6 +226,14 @@ describe("companion apply logic on the sandbox website's pages", () => {
     );
     const entries = readProposals(list);
     expect(proposalFor(entries, "~021111111111111111111")).toBeNull();
+    // The list the engagement answer carries for the server's outcome check: sent proposals only, never a refusal.
+    expect(sentJobs(entries)).toEqual(["~022222222222222222222"]);
+    const answer: EngagementAnswer = {
+      viewed: true,
+      replied: true,
+      proposals: { readAt: 1, url: "http://127.0.0.1/sandbox/site/nx/proposals", jobs: sentJobs(entries) },
+    };
+    expect(Value.Check(CompanionOutcome, { type: "proposal.engagement", result: answer })).toBe(true);
     expect(proposalFor(entries, "~022222222222222222222")).toEqual({
       ciphertext: "~022222222222222222222",
       proposalId: "sbx_2",

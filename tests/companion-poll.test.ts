@@ -35,6 +35,8 @@ const { ensurePolling } = (await import(companionModule)) as { ensurePolling: ()
 /** The keys each poll presented, in order; `refuse` keys get 401, after `refuseAfterMs`. */
 const polls: string[] = [];
 const refuse = new Set<string>();
+/** Refused keys the server says were replaced by a newer pairing (GET /api/v1/companion/pair/state). */
+const replaced = new Set<string>();
 let refuseAfterMs = 0;
 let server: ReturnType<typeof Bun.serve>;
 
@@ -44,6 +46,9 @@ beforeAll(() => {
     port: 0,
     async fetch(request) {
       const key = request.headers.get("x-api-key") ?? "";
+      if (new URL(request.url).pathname === "/api/v1/companion/pair/state") {
+        return Response.json({ state: replaced.has(key) ? "replaced" : refuse.has(key) ? "revoked" : "active" });
+      }
       polls.push(key);
       if (refuse.has(key)) {
         await Bun.sleep(refuseAfterMs);
@@ -107,5 +112,16 @@ describe("the companion's poll loop", () => {
     await ensurePolling();
     expect(polls).toEqual(["jp_live_old"]);
     expect(stored.lastStatus).toBe("the server refused the key: pair again");
+    expect(stored.connection).toBe("refused");
+  });
+
+  test("a key replaced by pairing again stops the loop, and the options page is told it was replaced", async () => {
+    refuse.add("jp_live_replaced");
+    replaced.add("jp_live_replaced");
+    stored = { server: server.url.origin, apiKey: "jp_live_replaced" };
+    await ensurePolling();
+    expect(polls.at(-1)).toBe("jp_live_replaced");
+    expect(stored.connection).toBe("replaced");
+    expect(stored.lastStatus).toContain("replaced this one");
   });
 });

@@ -95,12 +95,17 @@ describe("browser companion: CORS on its routes", () => {
 
   test("every answer may be read cross-origin, the 401 for a missing key included; other API routes stay same-origin", async () => {
     t = await createTestApp();
-    const { apiKey } = await t.account();
+    const { apiKey, accountId } = await t.account();
+    const companion = await createKey(t.deps, accountId, COMPANION_KEY_LABEL);
     const origin = { origin: "chrome-extension://abcdefghijklmnop" };
     const refused = await t.request("GET", "/api/v1/companion/tasks?waitMs=0", { headers: origin });
     expect(refused.status, show(refused)).toBe(401);
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
-    const polled = await t.request("GET", "/api/v1/companion/tasks?waitMs=0", { key: apiKey, headers: origin });
+    // Another key of the account is refused (the task channel is the companion's), readably from the extension's origin.
+    const notCompanion = await t.request("GET", "/api/v1/companion/tasks?waitMs=0", { key: apiKey, headers: origin });
+    expect(notCompanion.status, show(notCompanion)).toBe(403);
+    expect(notCompanion.headers.get("access-control-allow-origin")).toBe("*");
+    const polled = await t.request("GET", "/api/v1/companion/tasks?waitMs=0", { key: companion.apiKey, headers: origin });
     expect(polled.status, show(polled)).toBe(200);
     expect(polled.headers.get("access-control-allow-origin")).toBe("*");
     const status = await t.request("GET", "/api/v1/companion", { key: apiKey, headers: origin });

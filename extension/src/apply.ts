@@ -233,8 +233,14 @@ export function readProposals(doc: DomDocument): ProposalEntry[] {
 
 /** A sent proposal for the job: an item for its ciphertext that is not a refusal the sandbox also lists. */
 export function proposalFor(entries: ProposalEntry[], ciphertext: string): ProposalEntry | null {
-  return entries.find((e) => e.ciphertext === ciphertext && (e.status === null || e.status === "applied")) ?? null;
+  return entries.find((e) => e.ciphertext === ciphertext && isSent(e)) ?? null;
 }
+
+/** An entry for a proposal that was sent (the sandbox also lists refused attempts, with their status). */
+export const isSent = (entry: ProposalEntry) => entry.status === null || entry.status === "applied";
+
+/** The jobs of the proposals "my proposals" shows as sent, once each: what the server checks reported outcomes against. */
+export const sentJobs = (entries: ProposalEntry[]) => [...new Set(entries.filter(isSent).map((e) => e.ciphertext))];
 
 /** The freelancers and profiles the profiles page lists (freelancers.list). */
 export function readFreelancers(doc: DomDocument): FreelancerEntry[] {

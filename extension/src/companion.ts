@@ -10,9 +10,9 @@
  * for an id already in the ledger answers from it, or reads "my proposals" first when the last attempt did not end.
  */
 import { MARKETPLACE_ORIGIN, SANDBOX_PREFIX, sitePath } from "./adapter";
-import { applyUrlOf, type FillResult, proposalFor, proposalsReadPlan, proposalsUrlOf, type ProposalEntry } from "./apply";
+import { applyUrlOf, type FillResult, proposalFor, proposalsReadPlan, proposalsUrlOf, type ProposalEntry, sentJobs } from "./apply";
 import { type CompanionCommand, type LedgerEntry, type PageRead, PROPOSALS_READ_GAP_MS, PROPOSALS_READS_PER_DAY, type Settings } from "./messages";
-import type { LookupResult, PageOutcome, SubmitOp, Task } from "./tasks";
+import { type EngagementAnswer, type LookupResult, type PageOutcome, PROPOSALS_LIST_MAX, type SubmitOp, type Task } from "./tasks";
 
 const POLL_WAIT_MS = 25_000;
 /** How long a page may take to load and answer before the attempt counts as unrecognised. */
@@ -125,6 +125,12 @@ const utcDay = (ts: number) => new Date(ts).toISOString().slice(0, 10);
  * asks to log in; null when the day's reads are spent or the page could not be read.
  */
 async function myProposals(listUrl: string, freshAfter: number): Promise<ProposalEntry[] | "login" | null> {
+  const read = await myProposalsRead(listUrl, freshAfter);
+  return read === null || read === "login" ? read : read.entries;
+}
+
+/** myProposals with the read itself: when it began, as the server's check of reported outcomes needs it. */
+async function myProposalsRead(listUrl: string, freshAfter: number): Promise<{ at: number; entries: ProposalEntry[] } | "login" | null> {
   const s = await load();
   const today = utcDay(Date.now());
   const readsToday = s.proposalReads?.day === today ? s.proposalReads.count : 0;
@@ -132,7 +138,7 @@ async function myProposals(listUrl: string, freshAfter: number): Promise<Proposa
     gapMs: s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS,
     perDay: PROPOSALS_READS_PER_DAY,
   });
-  if (plan === "cached") return s.proposalsRead!.entries;
+  if (plan === "cached") return s.proposalsRead!;
   if (plan === "spent") return null;
   if (plan.waitMs > 0) await sleep(plan.waitMs);
   await save({ proposalReads: { day: today, count: readsToday + 1 } });
@@ -141,8 +147,9 @@ async function myProposals(listUrl: string, freshAfter: number): Promise<Proposa
   const read = await readPage(listUrl);
   if (read?.kind === "login") return "login";
   if (!read?.proposals) return null;
-  await save({ proposalsRead: { at: startedAt, entries: read.proposals } });
-  return read.proposals;
+  const taken = { at: startedAt, entries: read.proposals };
+  await save({ proposalsRead: taken });
+  return taken;
 }
 
 // ---------------------------------------------------------------------------
@@ -350,16 +357,22 @@ async function lookup(applicationId: string): Promise<LookupResult> {
   return { lookup: "none" };
 }
 
-async function engagement(applicationId: string, receivedAt: number): Promise<{ viewed: boolean; replied: boolean }> {
+async function engagement(applicationId: string, receivedAt: number): Promise<EngagementAnswer> {
   const s = await load();
   const entry = s.ledger?.[applicationId];
   // Not sent from this browser: nothing it could see.
   if (!entry) return { viewed: false, replied: false };
   // A read taken less than the minimum gap before the task came answers it: the sync asks about every proposal at once, one read serves them all.
   const gap = s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS;
-  const listed = await myProposals(proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!, receivedAt - gap);
-  const found = Array.isArray(listed) ? proposalFor(listed, entry.ciphertext) : null;
-  return { viewed: found?.viewed ?? false, replied: found?.replied ?? false };
+  const listUrl = proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!;
+  const read = await myProposalsRead(listUrl, receivedAt - gap);
+  if (read === null || read === "login") return { viewed: false, replied: false };
+  const found = proposalFor(read.entries, entry.ciphertext);
+  const engaged = { viewed: found?.viewed ?? false, replied: found?.replied ?? false };
+  // The whole list goes with the answer: the server checks the outcomes it charged on this browser's word against it.
+  // A list too long to send goes without: a cut one would make proposals it left out look missing.
+  const jobs = sentJobs(read.entries);
+  return jobs.length > PROPOSALS_LIST_MAX ? engaged : { ...engaged, proposals: { readAt: read.at, url: listUrl, jobs } };
 }
 
 async function read(task: Task, receivedAt: number): Promise<void> {
@@ -432,7 +445,11 @@ export async function ensurePolling(): Promise<void> {
       }
       if (res.status === 401) {
         if (pollAgain || (await load()).apiKey !== s.apiKey) continue;
-        await save({ connection: "refused", lastStatus: "the server refused the key: pair again" });
+        // Pairing again (here or in another browser) revokes the key this browser holds: say so, not just "refused".
+        const why = await api(s, "GET", "/api/v1/companion/pair/state");
+        const state = why?.ok ? ((await why.json().catch(() => null)) as { state?: string } | null)?.state : undefined;
+        if (state === "replaced") await save({ connection: "replaced", lastStatus: "the account paired another browser companion, which replaced this one" });
+        else await save({ connection: "refused", lastStatus: "the server refused the key: pair again" });
         return;
       }
       if (!res.ok) {

@@ -28,8 +28,11 @@ export interface Settings {
   watchIndex?: number;
   sentCount?: number;
   lastStatus?: string;
-  /** What the long poll last found (companion.ts): the server answered, could not be reached, or refused the key. */
-  connection?: "connected" | "unreachable" | "refused";
+  /**
+   * What the long poll last found (companion.ts): the server answered, could not be reached, refused the key, or
+   * refused it because the account paired another companion since (which revoked this one's key).
+   */
+  connection?: "connected" | "unreachable" | "refused" | "replaced";
   /** Part 2: where the marketplace is (its origin, plus /sandbox/site for the sandbox), from the last page or task seen. */
   siteBase?: string;
   /** Never twice: every application this browser opened an apply form for, by application id. */

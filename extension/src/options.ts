@@ -23,6 +23,11 @@ function pairedLine(s: Settings): { text: string; state: string } {
   if (s.connection === "unreachable")
     return { text: `Paired with ${s.server}, but this browser could not reach it. ${s.lastStatus ?? ""}`, state: "unreachable" };
   if (s.connection === "refused") return { text: `Paired with ${s.server}, but it refused this companion's key: pair again.`, state: "unreachable" };
+  if (s.connection === "replaced")
+    return {
+      text: `Replaced: the account on ${s.server} paired another browser companion since, which revoked this browser's key. Pair again here to use this browser instead.`,
+      state: "unreachable",
+    };
   return { text: `Paired with ${s.server}. Connecting…`, state: "paired" };
 }
 

@@ -44,6 +44,16 @@ export type LookupResult =
   | { lookup: "ended"; page: PageOutcome }
   | { lookup: "unknown"; message?: string };
 
+/** The most jobs one "my proposals" list may name in an answer (the server's schema refuses more). */
+export const PROPOSALS_LIST_MAX = 5000;
+
+/** proposal.engagement's answer; `proposals` is the "my proposals" read it came from, when one was made. */
+export interface EngagementAnswer {
+  viewed: boolean;
+  replied: boolean;
+  proposals?: { readAt: number; url: string; jobs: string[] };
+}
+
 export interface FreelancerEntry {
   id: string;
   name: string;

@@ -49,6 +49,13 @@ export type FinalStatus = (typeof FINAL_STATUSES)[number];
 /** An application is `processing` until its driver's final word. */
 export const APPLICATION_STATUSES = ["processing", ...FINAL_STATUSES] as const;
 
+/**
+ * An outcome the browser companion reported, checked against the next "my proposals" list it read: confirmed,
+ * or flagged for a person (charged as applied but not listed; listed though reported not applied).
+ */
+export const OUTCOME_CHECKS = ["confirmed", "not_listed", "listed_not_applied"] as const;
+export type OutcomeCheck = (typeof OUTCOME_CHECKS)[number];
+
 /** How far a submission got (see the applications table). */
 export const APPLICATION_PHASES = ["queued", "submitting", "done"] as const;
 

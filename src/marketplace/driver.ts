@@ -55,6 +55,16 @@ export interface Engagement {
   viewedAt: number | null;
 }
 
+/** A read of the account's "my proposals" page, as the driver's client reported it. */
+export interface ProposalsList {
+  /** When the read began (Unix ms), no later than when the server received it. */
+  readAt: number;
+  /** The page read; its origin says which site's jobs it can vouch for. */
+  url: string;
+  /** The job ciphertexts it shows a sent proposal for. */
+  jobs: ReadonlySet<string>;
+}
+
 export interface FreelancerProfile {
   type: ProfileType;
   name: string;
@@ -94,6 +104,11 @@ export interface MarketplaceDriver {
    * reached it for this account (Unix ms), or null when it never has.
    */
   lastConnectedAt?(accountId: string): Promise<number | null>;
+  /**
+   * Optional, for a driver whose outcomes rest on its client's word (the browser companion): the newest "my
+   * proposals" list the client reported for the account, or null when it has reported none.
+   */
+  proposalsList?(accountId: string): Promise<ProposalsList | null>;
 }
 
 /**

@@ -330,7 +330,11 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     // The page's visible text is kept for diagnosis, with the task the message names (a person reads it: no API path).
     expect(status.applicationStatusMessage).not.toContain("/api/");
     const taskId = /companion task ([\w-]+)/.exec(status.applicationStatusMessage ?? "")![1]!;
-    expect((await api("GET", `/api/v1/companion/tasks/${taskId}`)).body.answer.visibleText).toContain("Submit a proposal");
+    // Read with the companion's own key: the task routes take no other key of the account.
+    const companionKey = (await storage()).apiKey as string;
+    expect((await api("GET", `/api/v1/companion/tasks/${taskId}`, undefined, { "x-api-key": companionKey })).body.answer.visibleText).toContain(
+      "Submit a proposal",
+    );
     expect(await proposalsFor(job)).toBe(0);
     expect(await credits()).toBe(before);
   }, 40_000);

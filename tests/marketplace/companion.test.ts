@@ -277,7 +277,8 @@ describe("companion driver", () => {
         // Shown to a person: the task is named, never an API path.
         expect(s.errorMessage).toContain(`companion task ${taskId}`);
         expect(s.errorMessage).not.toContain("/api/");
-        const other = await t.account({ name: "other" });
+        // Another account's companion (its task channel takes only a companion's key) does not see this task.
+        const other = await createKey(t.deps, (await t.account({ name: "other" })).accountId, "browser companion");
         expect((await t.request("GET", `/api/v1/companion/tasks/${taskId}`, { key: other.apiKey })).status).toBe(404);
       }
     });
@@ -317,7 +318,7 @@ describe("companion driver", () => {
     expect(wrongType.body.error).toMatch(/proposal\.submit/);
     const noNumbers = await post(apiKey, { type: "proposal.submit", result: { page: "not_enough_connects" } });
     expect(noNumbers.status, show(noNumbers)).toBe(400);
-    const other = await t.account({ name: "other" });
+    const other = await createKey(t.deps, (await t.account({ name: "other" })).accountId, "browser companion");
     expect((await post(other.apiKey, { type: "proposal.submit", result: { page: "submitted" } })).status).toBe(404);
     expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("processing");
 

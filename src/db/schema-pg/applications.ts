@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
-import { APPLICATION_PHASES, APPLICATION_STATUSES } from "../enums";
+import { APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
 import { int64, jsonText } from "./columns";
 import type { SettledTask } from "../schema/applications";
 
@@ -43,6 +43,8 @@ export const applications = pgTable(
     replied: boolean("replied").notNull().default(false),
     viewedAtTs: int64("viewed_at_ts"),
     lastCheckedAtTs: int64("last_checked_at_ts"),
+    outcomeCheck: text("outcome_check", { enum: OUTCOME_CHECKS }),
+    outcomeCheckedAtTs: int64("outcome_checked_at_ts"),
     onSettled: jsonText("on_settled").$type<SettledTask>(),
   },
   (t) => [
@@ -51,5 +53,7 @@ export const applications = pgTable(
     // The 409 rule as a constraint: one live (processing or applied) application per account and job.
     uniqueIndex("applications_live_uq").on(t.accountId, t.jobCiphertext).where(sql`status IN ('processing', 'applied')`),
     index("applications_status_idx").on(t.status),
+    // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
+    index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
   ],
 );

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
-import { APPLICATION_PHASES, APPLICATION_STATUSES } from "../enums";
+import { APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
 
 /** A task to enqueue when an application settles: its kind, and the payload (the application id is added). */
 export interface SettledTask {
@@ -57,6 +57,9 @@ export const applications = sqliteTable(
     viewedAtTs: integer("viewed_at_ts"),
     /** null until the first engagement sync after applying. */
     lastCheckedAtTs: integer("last_checked_at_ts"),
+    /** The reported outcome checked against the next "my proposals" read (companion driver); null until checked. */
+    outcomeCheck: text("outcome_check", { enum: OUTCOME_CHECKS }),
+    outcomeCheckedAtTs: integer("outcome_checked_at_ts"),
     /**
      * A task the caller asked for when the application reaches its final status (e.g. Telegram edits the
      * alert it was applied from): enqueued in the transaction that writes the status, so it is never lost.
@@ -69,5 +72,7 @@ export const applications = sqliteTable(
     // The 409 rule as a constraint: one live (processing or applied) application per account and job.
     uniqueIndex("applications_live_uq").on(t.accountId, t.jobCiphertext).where(sql`status IN ('processing', 'applied')`),
     index("applications_status_idx").on(t.status),
+    // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
+    index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
   ],
 );

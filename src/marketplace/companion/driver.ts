@@ -20,13 +20,14 @@ import type { CompanionMode } from "../../db/enums";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
-import type { Engagement, Freelancer, MarketplaceDriver, SubmitOutcome, SubmitRequest } from "../driver";
+import type { Engagement, Freelancer, MarketplaceDriver, ProposalsList, SubmitOutcome, SubmitRequest } from "../driver";
 import {
   engagementOperation,
   freelancersOperation,
   lookupOperation,
   parseEngagement,
   parseFreelancers,
+  parseProposalsList,
   parseReconnect,
   reconnectOperation,
   submitOperation,
@@ -55,6 +56,8 @@ export const DEFAULT_POLL_WAIT_MS = 25_000;
 export const MAX_POLL_WAIT_MS = 25_000;
 /** Reads (lookup, freelancers, reconnect) never wait longer than this for the extension, even when the timeout is long. */
 const READ_WAIT_CAP_MS = 15_000;
+/** How many of the account's newest engagement answers are searched for the newest "my proposals" list. */
+const PROPOSALS_ANSWERS = 50;
 /** A freelancers list the extension gave is reused this long before it is asked again. */
 const FREELANCERS_TTL_MS = 60 * 60_000;
 
@@ -251,6 +254,22 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
         await queue(accountId, "proposal.engagement", applicationId, engagementOperation(applicationId, accountId));
       }
       return last ? parseEngagement(last.answer) : null;
+    },
+
+    /**
+     * The newest "my proposals" list among the engagement answers: each answer carries the read it came from (most
+     * answers of one sync share a read). Its time is the browser's, capped at when the answer arrived here, so a
+     * browser clock running ahead cannot date a read after the proposals it could not have seen.
+     */
+    async proposalsList(accountId: string): Promise<ProposalsList | null> {
+      let newest: ProposalsList | null = null;
+      for (const row of await repo.recentAnswers(deps.db, accountId, "proposal.engagement", PROPOSALS_ANSWERS)) {
+        const list = parseProposalsList(row.answer);
+        if (!list) continue;
+        const readAt = Math.min(list.readAt, row.endedAtTs ?? list.readAt);
+        if (!newest || readAt > newest.readAt) newest = { readAt, url: list.url, jobs: new Set(list.jobs) };
+      }
+      return newest;
     },
 
     async freelancers(accountId: string): Promise<Freelancer[]> {

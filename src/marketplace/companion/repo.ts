@@ -75,6 +75,20 @@ export function lastAnswered(db: Db, applicationId: string, type: string): Promi
   );
 }
 
+/** The account's newest answers of this type (at most `limit`), newest first. */
+export function recentAnswers(db: Db, accountId: string, type: string, limit: number): Promise<CompanionTaskRow[]> {
+  const { companionTasks } = tables(db);
+  return many(
+    db,
+    db
+      .select()
+      .from(companionTasks)
+      .where(and(eq(companionTasks.accountId, accountId), eq(companionTasks.state, "answered"), eq(companionTasks.type, type)))
+      .orderBy(desc(companionTasks.endedAtTs))
+      .limit(limit),
+  );
+}
+
 /** Older answers of this type for an application: only the newest is ever read. */
 export async function dropOlderAnswers(db: Db, applicationId: string, type: string, keepId: string): Promise<void> {
   const { companionTasks } = tables(db);

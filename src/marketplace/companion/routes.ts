@@ -7,7 +7,7 @@ import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
 import { authContext } from "../../modules/accounts/auth-context";
 import { driverNameFor } from "../../modules/accounts/drivers";
 import type { DriverDeps } from "../drivers";
-import { AUTO_MODE_WARNING, CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask } from "./contract";
+import { AUTO_MODE_WARNING, CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask, COMPANION_KEY_LABEL } from "./contract";
 import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "./driver";
 
 const tags = ["Companion"];
@@ -52,6 +52,18 @@ const POLICY = { policy: { anyOrigin: true } } as const;
 
 const TaskParams = t.Object({ taskId: t.String({ minLength: 1, maxLength: 100 }) });
 
+/** The 403 of a task route called with another key of the account: what it is for, and how to get the right key. */
+export const NOT_THE_COMPANION_KEY =
+  "This route is for the paired browser companion's key only (the key pairing issued, labelled \"browser companion\"); pair the companion from the dashboard's Browser companion page";
+
+/**
+ * The one scope check of the companion's task channel. A key is the companion's when pairing issued it (its label);
+ * every other key of the account (a script's, the bookmarklet's, which sits in a job site's storage) is refused.
+ */
+export function requireCompanionKey(auth: { keyLabel: string | null }): void {
+  if (auth.keyLabel !== COMPANION_KEY_LABEL) throw new AppError("forbidden", NOT_THE_COMPANION_KEY);
+}
+
 type RouteDeps = Omit<DriverDeps, "drivers"> & {
   drivers: DriverDeps["drivers"] & { companion: CompanionDriver };
   config: DriverDeps["config"] & { companionMinGapMs: number; companionTimeoutMs: number; companionReviewTimeoutMs: number };
@@ -59,7 +71,8 @@ type RouteDeps = Omit<DriverDeps, "drivers"> & {
 
 /**
  * The browser companion's side of the companion driver: its long poll, its answers, the review signal, and
- * the account's companion settings. Authenticated with the account's API key like any /api route.
+ * the account's companion settings. The task routes take only the companion's own key (requireCompanionKey); the
+ * settings take any key of the account.
  */
 export function companionRoutes(deps: RouteDeps) {
   const companion = deps.drivers.companion;
@@ -74,10 +87,16 @@ export function companionRoutes(deps: RouteDeps) {
     };
   };
 
-  return new Elysia()
-    .use(corsPreflights(Object.values(PATHS), { methods: ["GET", "POST", "PUT"], headers: ["content-type", "x-api-key"] }))
+  // The task channel hands out cover letters and takes the outcomes that charge credits: only the paired
+  // companion's own key reaches it, checked once for every route of this instance (before validation, so a wrong
+  // key learns nothing of the body it sent). A route added below inherits the check.
+  const tasks = new Elysia()
     .use(authContext)
     .use(routePolicy)
+    .derive(({ auth }) => {
+      requireCompanionKey(auth);
+      return {};
+    })
     .get(PATHS.tasks, async ({ auth, query }) => ({ task: await companion.nextTask(auth.accountId, query.waitMs ?? DEFAULT_POLL_WAIT_MS) }), {
       query: t.Object({
         waitMs: t.Optional(
@@ -89,7 +108,7 @@ export function companionRoutes(deps: RouteDeps) {
         ),
       }),
       ...POLICY,
-      response: { 200: t.Object({ task: t.Nullable(CompanionTask) }), ...errorResponses(400, 401, 429, 500) },
+      response: { 200: t.Object({ task: t.Nullable(CompanionTask) }), ...errorResponses(400, 401, 403, 429, 500) },
       detail: {
         tags,
         operationId: "nextCompanionTask",
@@ -112,7 +131,7 @@ export function companionRoutes(deps: RouteDeps) {
         body: CompanionOutcome,
         response: {
           200: t.Object({ ok: t.Literal(true), kept: t.Boolean({ description: "false: the task was already settled, this answer changed nothing" }) }),
-          ...errorResponses(400, 401, 404, 413, 415, 429, 500),
+          ...errorResponses(400, 401, 403, 404, 413, 415, 429, 500),
         },
         detail: {
           tags,
@@ -137,7 +156,7 @@ export function companionRoutes(deps: RouteDeps) {
         body: CompanionReview,
         response: {
           200: t.Object({ ok: t.Literal(true), reviewDeadlineAt: t.Integer({ description: "Unix ms" }) }),
-          ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 500),
         },
         detail: {
           tags,
@@ -168,7 +187,7 @@ export function companionRoutes(deps: RouteDeps) {
       {
         ...POLICY,
         params: TaskParams,
-        response: { 200: StoredTask, ...errorResponses(401, 404, 429, 500) },
+        response: { 200: StoredTask, ...errorResponses(401, 403, 404, 429, 500) },
         detail: {
           tags,
           operationId: "getCompanionTask",
@@ -176,40 +195,49 @@ export function companionRoutes(deps: RouteDeps) {
           description: "For diagnosis: an unrecognised apply page's visible text is kept in `answer.visibleText`. Another account's task is a 404.",
         },
       },
-    )
-    .get(PATHS.status, ({ auth }) => status(auth.accountId), {
-      ...POLICY,
-      response: { 200: CompanionStatus, ...errorResponses(401, 429, 500) },
-      detail: {
-        tags,
-        operationId: "getCompanion",
-        summary: "The account's browser companion: connected, mode, pacing",
-        description:
-          "Whether the extension is connected (it polled or answered in the last 15 s), its submission mode, and the driver the account applies through.",
-      },
-    })
-    .put(
-      PATHS.mode,
-      async ({ auth, body }) => {
-        if (body.mode === "auto" && body.acceptAutoSubmitRisk !== true) {
-          throw new AppError("bad_request", `acceptAutoSubmitRisk must be true to switch on auto mode. ${AUTO_MODE_WARNING}`);
-        }
-        await companion.setMode(auth.accountId, body.mode);
-        return status(auth.accountId);
-      },
-      {
+    );
+
+  return (
+    new Elysia()
+      .use(corsPreflights(Object.values(PATHS), { methods: ["GET", "POST", "PUT"], headers: ["content-type", "x-api-key"] }))
+      .use(tasks)
+      // The account's companion settings, not its task channel: any key of the account (the dashboard's, a script's) may read and set them.
+      .use(authContext)
+      .use(routePolicy)
+      .get(PATHS.status, ({ auth }) => status(auth.accountId), {
         ...POLICY,
-        body: t.Object({
-          mode: literalUnion(COMPANION_MODES),
-          acceptAutoSubmitRisk: t.Optional(t.Boolean({ description: `Required true for auto. ${AUTO_MODE_WARNING}` })),
-        }),
-        response: { 200: CompanionStatus, ...errorResponses(400, 401, 413, 415, 429, 500) },
+        response: { 200: CompanionStatus, ...errorResponses(401, 429, 500) },
         detail: {
           tags,
-          operationId: "setCompanionMode",
-          summary: "Review (default) or auto submission",
-          description: `review: you click submit on each filled form. auto: the extension submits on its own; needs acceptAutoSubmitRisk: true. ${AUTO_MODE_WARNING}`,
+          operationId: "getCompanion",
+          summary: "The account's browser companion: connected, mode, pacing",
+          description:
+            "Whether the extension is connected (it polled or answered in the last 15 s), its submission mode, and the driver the account applies through.",
         },
-      },
-    );
+      })
+      .put(
+        PATHS.mode,
+        async ({ auth, body }) => {
+          if (body.mode === "auto" && body.acceptAutoSubmitRisk !== true) {
+            throw new AppError("bad_request", `acceptAutoSubmitRisk must be true to switch on auto mode. ${AUTO_MODE_WARNING}`);
+          }
+          await companion.setMode(auth.accountId, body.mode);
+          return status(auth.accountId);
+        },
+        {
+          ...POLICY,
+          body: t.Object({
+            mode: literalUnion(COMPANION_MODES),
+            acceptAutoSubmitRisk: t.Optional(t.Boolean({ description: `Required true for auto. ${AUTO_MODE_WARNING}` })),
+          }),
+          response: { 200: CompanionStatus, ...errorResponses(400, 401, 413, 415, 429, 500) },
+          detail: {
+            tags,
+            operationId: "setCompanionMode",
+            summary: "Review (default) or auto submission",
+            description: `review: you click submit on each filled form. auto: the extension submits on its own; needs acceptAutoSubmitRisk: true. ${AUTO_MODE_WARNING}`,
+          },
+        },
+      )
+  );
 }

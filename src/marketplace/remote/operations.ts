@@ -72,10 +72,22 @@ export const reconnectOperation = (accountId: string) => ({ type: "session.recon
 // ---- The answers (what the submitter sends back). Extra fields are allowed and ignored. ----
 
 export const OutcomeReply = t.Object({ status: FinalStatusSchema, message: t.Optional(t.String()) });
+/**
+ * The "my proposals" list an engagement answer was read from: every job it shows a sent proposal for.
+ * The server checks the outcomes it charged on the submitter's word against it (modules/applications/sync.task.ts).
+ */
+export const ProposalsListReply = t.Object({
+  readAt: t.Integer({ minimum: 0, description: "Unix ms when the read of the page began (a proposal sent during the read may be missing)" }),
+  url: t.String({ minLength: 1, maxLength: 2048, pattern: "^https?://", description: "The page read: only jobs of its site are checked against it" }),
+  jobs: t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 5000, description: "The job ciphertext of every proposal the page shows as sent" }),
+});
+export type ProposalsListReply = Static<typeof ProposalsListReply>;
+
 export const EngagementReply = t.Object({
   viewed: t.Boolean(),
   replied: t.Boolean(),
   viewedAt: t.Optional(t.Union([t.Integer({ minimum: 0 }), t.Null()])),
+  proposals: t.Optional(ProposalsListReply),
 });
 const FreelancerReply = t.Object({
   id: t.String({ minLength: 1 }),
@@ -124,6 +136,12 @@ export function parseEngagement(body: unknown): Engagement | null {
   if (!Value.Check(EngagementReply, body)) return null;
   const reply = body as Static<typeof EngagementReply>;
   return { viewed: reply.viewed, replied: reply.replied, viewedAt: reply.viewed ? (reply.viewedAt ?? null) : null };
+}
+
+/** The proposals list of a stored engagement answer, or null when it has none (an older submitter, or no read was made). */
+export function parseProposalsList(body: unknown): ProposalsListReply | null {
+  const list = (body as { proposals?: unknown } | null)?.proposals;
+  return list !== undefined && Value.Check(ProposalsListReply, list) ? (list as ProposalsListReply) : null;
 }
 
 export function parseReconnect(body: unknown): boolean {

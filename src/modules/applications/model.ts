@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { APPLICATION_STATUSES, type Platform } from "../../db/enums";
+import { APPLICATION_STATUSES, OUTCOME_CHECKS, type Platform } from "../../db/enums";
 import { literalUnion, pageQuery } from "../../http/schemas";
 
 export const ApplicationStatus = literalUnion(APPLICATION_STATUSES, { title: "ApplicationStatus" });
@@ -77,6 +77,24 @@ export const ProposalStatus = t.Object(
   { title: "ProposalStatus" },
 );
 
+/** jobpilot's extension of the spec's StatusResponse: the reported outcome checked against the marketplace's own list. */
+export const OutcomeCheck = t.Object(
+  {
+    result: literalUnion(OUTCOME_CHECKS, {
+      description:
+        'confirmed: "my proposals" agrees with the reported outcome. not_listed: charged as applied, but the list does not show the job. listed_not_applied: reported not applied (not charged), but the list shows the job.',
+    }),
+    flagged: t.Boolean({ description: "true unless confirmed: a person should look at the proposal on the marketplace; nothing was refunded or charged" }),
+    checkedAt: t.Integer({ description: "Unix ms" }),
+    message: t.String({ description: "The check in a sentence" }),
+  },
+  {
+    title: "OutcomeCheck",
+    description:
+      'Extension field (browser companion driver only): present once the outcome has been checked against the next "my proposals" list the companion read.',
+  },
+);
+
 const NullableString = t.Nullable(t.String());
 const NullableMs = t.Nullable(t.Integer({ description: "Unix ms" }));
 
@@ -91,6 +109,7 @@ export const StatusResponse = t.Object(
     processedAt: NullableMs,
     errorMessage: NullableString,
     proposalStatus: t.Nullable(ProposalStatus),
+    outcomeCheck: t.Optional(OutcomeCheck),
   },
   { title: "StatusResponse" },
 );

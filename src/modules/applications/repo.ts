@@ -1,5 +1,6 @@
-import { and, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { OutcomeCheck } from "../../db/enums";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import type { applications } from "../../db/schema";
 import { bestScoresOfJobs, entryScores } from "../feeds/repo";
@@ -237,4 +238,61 @@ export async function jobsWithApplications(db: Db, accountId: string, jobCiphert
       .where(and(eq(applications.accountId, accountId), inArray(applications.jobCiphertext, [...new Set(jobCiphertexts)]))),
   );
   return new Set(rows.map((r) => r.jobCiphertext));
+}
+
+/** The accounts with settled applications of these drivers since `sinceTs` whose outcome is not checked yet. */
+export async function accountsWithUncheckedOutcomes(db: Db, drivers: readonly string[], sinceTs: number, limit: number) {
+  if (drivers.length === 0) return [];
+  const { applications } = tables(db);
+  return many(
+    db,
+    db
+      .selectDistinct({ accountId: applications.accountId, driver: applications.driver })
+      .from(applications)
+      .where(
+        and(
+          inArray(applications.driver, [...drivers]),
+          isNull(applications.outcomeCheckedAtTs),
+          ne(applications.status, "processing"),
+          gte(applications.processedAtTs, sinceTs),
+        ),
+      )
+      .limit(limit),
+  );
+}
+
+/** One account's settled, unchecked applications of a driver that settled within [fromTs, toTs], oldest first. */
+export function uncheckedOutcomes(db: Db, accountId: string, driver: string, fromTs: number, toTs: number, limit: number): Promise<ApplicationRow[]> {
+  const { applications } = tables(db);
+  return many(
+    db,
+    db
+      .select()
+      .from(applications)
+      .where(
+        and(
+          eq(applications.driver, driver),
+          isNull(applications.outcomeCheckedAtTs),
+          ne(applications.status, "processing"),
+          gte(applications.processedAtTs, fromTs),
+          lte(applications.processedAtTs, toTs),
+          eq(applications.accountId, accountId),
+        ),
+      )
+      .orderBy(asc(applications.processedAtTs))
+      .limit(limit),
+  );
+}
+
+/** Writes an application's outcome check once: a second check of the same application changes nothing. */
+export async function recordOutcomeCheck(db: Db, id: string, check: OutcomeCheck, nowTs: number): Promise<boolean> {
+  const { applications } = tables(db);
+  const changed = await exec(
+    db,
+    db
+      .update(applications)
+      .set({ outcomeCheck: check, outcomeCheckedAtTs: nowTs })
+      .where(and(eq(applications.id, id), isNull(applications.outcomeCheckedAtTs))),
+  );
+  return changed > 0;
 }

@@ -19,7 +19,7 @@ import type { NormalizedJob } from "../jobs/normalize";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
 import type { SettledTask } from "../../db/schema/applications";
-import { TIMELINES, type Timeline } from "./model";
+import { type OutcomeCheck, TIMELINES, type Timeline } from "./model";
 import * as repo from "./repo";
 import { ensureTracked } from "../jobs/tracking";
 
@@ -208,6 +208,27 @@ export interface StatusView {
   processedAt: number | null;
   errorMessage: string | null;
   proposalStatus: { viewed: boolean; replied: boolean; viewedAt: number | null; lastCheckedAt: number } | null;
+  outcomeCheck?: OutcomeCheckView;
+}
+
+export type OutcomeCheckView = typeof OutcomeCheck.static;
+
+const OUTCOME_CHECK_MESSAGES: Record<OutcomeCheckView["result"], string> = {
+  confirmed: 'The marketplace\'s "my proposals" list agrees with what the browser companion reported',
+  not_listed:
+    'Charged as applied on the browser companion\'s word, but the next "my proposals" list it read does not show this job: check the proposal on the marketplace (nothing was refunded automatically)',
+  listed_not_applied:
+    'Reported as not applied (no credit charged), but the next "my proposals" list the browser companion read shows this job: check whether the proposal was sent (nothing was charged automatically)',
+};
+
+function outcomeCheckOf(app: repo.ApplicationRow): OutcomeCheckView | undefined {
+  if (app.outcomeCheck === null || app.outcomeCheckedAtTs === null) return undefined;
+  return {
+    result: app.outcomeCheck,
+    flagged: app.outcomeCheck !== "confirmed",
+    checkedAt: app.outcomeCheckedAtTs,
+    message: OUTCOME_CHECK_MESSAGES[app.outcomeCheck],
+  };
 }
 
 /**
@@ -216,6 +237,7 @@ export interface StatusView {
  */
 async function toStatus(deps: ApplicationsDeps, app: repo.ApplicationRow): Promise<StatusView> {
   const progress = app.status === "processing" ? ((await deps.drivers[app.driver]?.progress?.(app.id)) ?? null) : null;
+  const outcomeCheck = outcomeCheckOf(app);
   return {
     jobId: app.jobCiphertext,
     processedJobId: app.processedJobId,
@@ -227,6 +249,7 @@ async function toStatus(deps: ApplicationsDeps, app: repo.ApplicationRow): Promi
     errorMessage: app.errorMessage,
     proposalStatus:
       app.lastCheckedAtTs === null ? null : { viewed: app.viewed, replied: app.replied, viewedAt: app.viewedAtTs, lastCheckedAt: app.lastCheckedAtTs },
+    ...(outcomeCheck ? { outcomeCheck } : {}),
   };
 }
 

@@ -1,10 +1,20 @@
+import type { OutcomeCheck } from "../../db/enums";
+import type { ProposalsList } from "../../marketplace/driver";
 import type { EngagementTracker } from "../../sources/marketplace-api/tracker";
 import type { TaskContext } from "../../worker/worker";
+import { jobSummaries } from "../jobs/repo";
 import * as repo from "./repo";
 import { driverOfApplication, type ApplicationsDeps } from "./service";
 
 export const SYNC_TASK = "apply.sync";
 const BATCH = 200;
+
+/** A "my proposals" read vouches only for outcomes that settled this long before it began: the list may lag a click. */
+export const OUTCOME_CHECK_MARGIN_MS = 60_000;
+/** Outcomes that settled longer than this before the read are not checked: the page may have archived them by then. */
+export const OUTCOME_CHECK_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+const CHECK_ACCOUNTS = 100;
+const CHECK_BATCH = 500;
 
 /**
  * The sync task (enqueued by the scheduler): asks each applied proposal's
@@ -39,5 +49,69 @@ export async function syncEngagement(deps: ApplicationsDeps, _payload: unknown, 
     } catch (err) {
       deps.log.warn("engagement sync failed", { queueId: app.id, err: err as Error });
     }
+  }
+  await checkReportedOutcomes(deps);
+}
+
+const originOf = (url: string) => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * With the browser companion, an outcome (and so a charge) rests on what the browser reported. Each one is checked
+ * once against the first "my proposals" list the driver's client reported after it settled: charged as applied but
+ * not listed, or listed though reported not applied, is flagged on the application and in the log for a person to
+ * look at. Nothing is refunded or charged here: the list can lag, miss a page, or list a proposal sent by hand.
+ */
+export async function checkReportedOutcomes(deps: ApplicationsDeps): Promise<void> {
+  const drivers = Object.entries(deps.drivers).flatMap(([name, driver]) => (driver.proposalsList ? [name] : []));
+  const now = deps.clock.now();
+  for (const { accountId, driver } of await repo.accountsWithUncheckedOutcomes(deps.db, drivers, now - OUTCOME_CHECK_MAX_AGE_MS, CHECK_ACCOUNTS)) {
+    try {
+      const list = await deps.drivers[driver]!.proposalsList!(accountId);
+      if (list) await checkAgainst(deps, accountId, driver, list);
+    } catch (err) {
+      deps.log.warn("outcome check against my proposals failed", { accountId, driver, err: err as Error });
+    }
+  }
+}
+
+async function checkAgainst(deps: ApplicationsDeps, accountId: string, driver: string, list: ProposalsList): Promise<void> {
+  const apps = await repo.uncheckedOutcomes(
+    deps.db,
+    accountId,
+    driver,
+    list.readAt - OUTCOME_CHECK_MAX_AGE_MS,
+    list.readAt - OUTCOME_CHECK_MARGIN_MS,
+    CHECK_BATCH,
+  );
+  if (apps.length === 0) return;
+  const site = originOf(list.url);
+  const jobs = await jobSummaries(
+    deps.db,
+    apps.map((a) => a.jobCiphertext),
+  );
+  for (const app of apps) {
+    // A list read on one site (the marketplace, or the sandbox website) says nothing of a job on another.
+    const url = jobs.get(app.jobCiphertext)?.url;
+    if (!url || originOf(url) !== site) continue;
+    const listed = list.jobs.has(app.jobCiphertext);
+    let check: OutcomeCheck = "confirmed";
+    if (app.status === "applied" && !listed) check = "not_listed";
+    // Listed: unless another application of the job is live (applied, or still being sent), this one reached it.
+    else if (app.status !== "applied" && listed && !(await repo.liveApplication(deps.db, accountId, app.jobCiphertext))) check = "listed_not_applied";
+    if (!(await repo.recordOutcomeCheck(deps.db, app.id, check, deps.clock.now())) || check === "confirmed") continue;
+    deps.log.warn("reported outcome disagrees with my proposals; flagged for review, nothing refunded or charged", {
+      applicationId: app.id,
+      accountId,
+      driver,
+      status: app.status,
+      check,
+      proposalsReadAt: list.readAt,
+    });
   }
 }

@@ -3,8 +3,8 @@ import type { Deps } from "../../deps";
 import { routePolicy } from "../../http/route-policy";
 import { errorResponses } from "../../http/schemas";
 import { extensionZip } from "./extension-zip";
-import { PAIR_PATH, PairBody, PairResult } from "./model";
-import { exchangePairingCode } from "./service";
+import { CompanionKeyState, PAIR_PATH, PAIR_STATE_PATH, PairBody, PairResult } from "./model";
+import { companionKeyState, exchangePairingCode } from "./service";
 
 /** The extension calls from its own origin (chrome-extension://…); the code in the body is the only credential. */
 const CORS = {
@@ -45,6 +45,34 @@ export function pairingRoutes(deps: Deps) {
           description:
             'No API key: the code is the credential. It works once and for 10 minutes. The new key is labelled "browser companion". 404 for an unknown, used or expired code; 409 when the account has as many keys as it may.',
           security: [],
+        },
+      },
+    )
+    .options(
+      PAIR_STATE_PATH,
+      ({ set }) => {
+        set.status = 204;
+        Object.assign(set.headers, { ...CORS, "access-control-allow-methods": "GET", "access-control-allow-headers": "x-api-key" });
+        return "";
+      },
+      { policy: { public: true }, detail: { hide: true } },
+    )
+    .get(
+      PAIR_STATE_PATH,
+      ({ request, set }) => {
+        set.headers["access-control-allow-origin"] = "*";
+        return companionKeyState(deps, request.headers.get("x-api-key"));
+      },
+      {
+        // Public: a revoked key would get the auth plugin's 401; the route reads the key itself.
+        policy: { public: true, anyOrigin: true },
+        response: { 200: CompanionKeyState, ...errorResponses(404) },
+        detail: {
+          tags: ["Account"],
+          operationId: "companionKeyState",
+          summary: "(extension) Why a companion's key is refused: replaced by a newer pairing, or revoked",
+          description:
+            "Send the key in x-api-key, revoked or not. 404 for a key this server does not know. The extension asks after a 401, so its options page can say it was replaced.",
         },
       },
     )

@@ -9,6 +9,8 @@ import { AppError } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { sha256Hex } from "../../lib/hash";
 import { COMPANION_KEY_LABEL } from "../../marketplace/driver";
+import { presentedKeyHash } from "../accounts/api-key";
+import { findKeyByHashCached, newestLiveKeyLabelledAt } from "../accounts/repo";
 import { type AccountsDeps, createKey, listKeys, revokeKey } from "../accounts/service";
 import * as repo from "./repo";
 
@@ -42,7 +44,7 @@ export async function createPairingCode(deps: { db: Db; clock: Clock }, accountI
 }
 
 /**
- * Exchanges a code for a new API key of its account. The code is used up even when the key cannot be made
+ * Exchanges a code for a new API key of its account, revoking the key of the companion paired before. The code is used up even when the key cannot be made
  * (the account's key limit): a code is a one-time secret, and a new one is a click away.
  */
 export async function exchangePairingCode(
@@ -53,7 +55,13 @@ export async function exchangePairingCode(
   if (!taken || taken.expiresAtTs < deps.clock.now()) {
     throw new AppError("not_found", "That pairing code is unknown, used or expired: make a new one on the dashboard's browser companion page");
   }
-  const { key, apiKey } = await createKey(deps, taken.accountId, COMPANION_KEY_LABEL);
+  // One companion per account: the key of a companion paired before is revoked in the transaction that issues the
+  // new one, so there is never a moment with two, and a failed issue (the key limit) leaves the old one working.
+  const { key, apiKey } = await tx(deps.db, async (db) => {
+    const inTx = { ...deps, db };
+    await unpairCompanion(inTx, taken.accountId);
+    return createKey(inTx, taken.accountId, COMPANION_KEY_LABEL);
+  });
   return { accountId: taken.accountId, keyId: key.id, apiKey };
 }
 
@@ -62,4 +70,18 @@ export async function unpairCompanion(deps: AccountsDeps, accountId: string): Pr
   const keys = (await listKeys(deps, accountId)).filter((k) => k.label === COMPANION_KEY_LABEL && k.revokedAtTs === null);
   for (const key of keys) await revokeKey(deps, key.id);
   return keys.length;
+}
+
+/**
+ * What became of the key a companion presents, for one told 401 (its options page says why): replaced when a
+ * companion key of the account was issued at or after its revocation (pairing again), else revoked or active.
+ * Only the holder of the key learns this, and nothing it did not know but that.
+ */
+export async function companionKeyState(deps: { db: Db }, presented: string | null): Promise<{ state: "active" | "replaced" | "revoked" }> {
+  const hash = presentedKeyHash(presented);
+  const key = hash === null ? undefined : await findKeyByHashCached(deps.db, hash);
+  if (!key) throw new AppError("not_found", "This server knows no such key: pair the companion again");
+  if (key.revokedAtTs === null) return { state: "active" };
+  const newest = key.keyLabel === COMPANION_KEY_LABEL ? await newestLiveKeyLabelledAt(deps.db, key.accountId, COMPANION_KEY_LABEL) : null;
+  return { state: newest !== null && newest >= key.revokedAtTs ? "replaced" : "revoked" };
 }
