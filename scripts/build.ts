@@ -24,14 +24,14 @@ console.log(`building ${outfile}${values.target ? ` for ${values.target}` : ""} 
 // The local AI thread's script is a second entrypoint: a Worker can only start a module that is inside the executable.
 // With both under src/, the worker sits at ai/local-ai.worker.js under the executable's root (see src/ai/local-ai.ts).
 // The background checkpoint thread (src/db/checkpoint.ts) is found the same way, at db/checkpoint.worker.js, and the backup thread (src/db/backup.ts) at db/backup.worker.js.
-// The browser companion's zip is built first and embedded as a file (served at /extension.zip; src/modules/pairing/extension-zip.ts).
+// The browser companion's zip is built first and embedded as a file (served at /extension.zip; src/modules/companion/extension-zip.ts).
 const extension = Bun.spawnSync([process.execPath, "run", join(root, "scripts/build-extension.ts")], { cwd: root, stdout: "inherit", stderr: "inherit" });
 if (extension.exitCode !== 0) {
   console.error("building the browser companion failed");
   process.exit(1);
 }
 // The first entrypoint is the executable's main module; the zip comes last, as an embedded file.
-const embeddedZip = join(root, "src/modules/pairing/extension.zip");
+const embeddedZip = join(root, "src/modules/companion/extension.zip");
 copyFileSync(join(root, "dist/extension.zip"), embeddedZip);
 const entrypoints = [
   join(root, "src/main.ts"),

@@ -1,6 +1,6 @@
 import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
-import { pairingRoutes } from "./modules/pairing/index";
+import { pairingRoutes } from "./modules/companion/index";
 import { Elysia, t, type AnyElysia } from "elysia";
 import { createBunRouteHandler } from "elysia/adapter/bun/compose";
 import type { InternalRoute } from "elysia/types";
@@ -34,7 +34,7 @@ import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
 import { configuredSourceNames } from "./modules/intake/registry";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
-import { companionRoutes } from "./marketplace/companion/routes";
+import { companionRoutes } from "./modules/companion/tasks";
 import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 import { mcpRoutes } from "./modules/mcp/index";
 import { sameSecret } from "./lib/same-secret";

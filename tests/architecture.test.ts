@@ -121,7 +121,7 @@ const TABLE_OWNERS: Record<string, string> = {
   companion_tasks: "marketplace/companion",
   companions: "marketplace/companion",
   bridge_outcomes: "marketplace/remote", // outcomes reported by the bridge and the browser companion (remote/outcomes.ts)
-  companion_pairing_codes: "modules/pairing", // one-time codes a browser companion exchanges for its API key
+  companion_pairing_codes: "modules/companion", // one-time codes a browser companion exchanges for its API key
 };
 
 interface Table {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { createPairingCode } from "../src/modules/pairing/service";
+import { createPairingCode } from "../src/modules/companion/service";
 import { sourceStatuses } from "../src/modules/dashboard/overview";
 import { generateJob } from "../src/sources/sandbox/generator";
 import { createTestApp, show, type TestApp } from "./helpers/app";

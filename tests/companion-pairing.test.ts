@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { hostPermissionFor, readPairingInput, sandboxMatchFor } from "../extension/src/pairing";
 import { COMPANION_KEY_LABEL } from "../src/marketplace/driver";
 import { createKey } from "../src/modules/accounts/service";
-import { pairingText } from "../src/modules/pairing/model";
+import { pairingText } from "../src/modules/companion/model";
 import { createTestApp, show, type TestApp } from "./helpers/app";
 import { browser } from "./helpers/dashboard";
 

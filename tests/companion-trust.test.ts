@@ -7,7 +7,7 @@ import { submitApplication } from "../src/modules/applications/submit.task";
 import { OUTCOME_CHECK_MARGIN_MS, syncEngagement } from "../src/modules/applications/sync.task";
 import { ingestDocuments } from "../src/modules/intake/ingest";
 import { jobSummaries } from "../src/modules/jobs/repo";
-import { createPairingCode, unpairCompanion } from "../src/modules/pairing/service";
+import { createPairingCode, unpairCompanion } from "../src/modules/companion/service";
 import { createTestApp, show, type TestApp } from "./helpers/app";
 import { makeDoc } from "./helpers/factories";
 

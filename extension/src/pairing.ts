@@ -1,6 +1,6 @@
 /**
  * Reading what the person pasted on the options page, and the host access a paired server needs. Pure functions,
- * so the server's tests can check them against what the dashboard gives (src/modules/pairing/model.ts pairingText).
+ * so the server's tests can check them against what the dashboard gives (src/modules/companion/model.ts pairingText).
  */
 import { SANDBOX_PREFIX } from "./adapter";
 

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL twin of src/db/schema/pairing.ts (owned by modules/pairing).
+ * PostgreSQL twin of src/db/schema/pairing.ts (owned by modules/companion).
  */
 import { pgTable, text, index } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";

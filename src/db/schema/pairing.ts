@@ -1,5 +1,5 @@
 /**
- * One-time codes that pair a browser companion with an account (owned by modules/pairing). Stored as their
+ * One-time codes that pair a browser companion with an account (owned by modules/companion). Stored as their
  * SHA-256 (hex) only; exchanging one for the companion's API key deletes it in the same transaction.
  */
 import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { newestLiveKeyLabelledAt } from "../accounts/repo";
-import { pairingText } from "../pairing/model";
-import { COMPANION_KEY_LABEL, createPairingCode, type PairingCode, unpairCompanion } from "../pairing/service";
+import { pairingText } from "../companion/model";
+import { COMPANION_KEY_LABEL, createPairingCode, type PairingCode, unpairCompanion } from "../companion/service";
 import { html } from "./html";
 import { dashboardGuard, HIDDEN, page, redirect } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";

@@ -2,7 +2,7 @@ import { webUrl } from "../../lib/web-url";
 import { APPLICATION_STATUSES } from "../../db/enums";
 import { iso } from "../../lib/time";
 import type { KeyView } from "../accounts/model";
-import { COMPANION_KEY_LABEL } from "../pairing/service";
+import { COMPANION_KEY_LABEL } from "../companion/service";
 import { describedBy, errorSummary, fieldError, formErrors } from "./form-errors";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";

@@ -6,7 +6,7 @@ import { createSignInLink } from "../../../src/modules/dashboard/service";
 import { html, raw } from "../../../src/modules/dashboard/html";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, SIGN_IN_LINK_MS } from "../../../src/modules/dashboard/model";
 import { rawMany } from "../../../src/db/query";
-import { COMPANION_KEY_LABEL } from "../../../src/modules/pairing/service";
+import { COMPANION_KEY_LABEL } from "../../../src/modules/companion/service";
 
 let t: TestApp;
 const { get, post, signIn } = browser(() => t);

@@ -1,14 +1,26 @@
+/**
+ * The browser companion's task channel: the HTTP face of the companion driver (src/marketplace/companion), which
+ * the extension polls for submissions and answers with their outcomes. A feature route, since it authenticates
+ * the caller and reads which driver the account applies through; the driver itself stays an adapter.
+ */
 import { Elysia, t } from "elysia";
 import { COMPANION_MODES, COMPANION_TASK_STATES } from "../../db/enums";
 import { AppError } from "../../errors";
 import { corsPreflights } from "../../http/cors";
 import { routePolicy } from "../../http/route-policy";
 import { errorResponses, literalUnion, queryInt } from "../../http/schemas";
-import { authContext } from "../../modules/accounts/auth-context";
-import { driverNameFor } from "../../modules/accounts/drivers";
-import type { DriverDeps } from "../drivers";
-import { AUTO_MODE_WARNING, CompanionModeSchema, CompanionOutcome, CompanionReview, CompanionTask, COMPANION_KEY_LABEL } from "./contract";
-import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "./driver";
+import { authContext } from "../accounts/auth-context";
+import { driverNameFor } from "../accounts/drivers";
+import type { DriverDeps } from "../../marketplace/drivers";
+import {
+  AUTO_MODE_WARNING,
+  CompanionModeSchema,
+  CompanionOutcome,
+  CompanionReview,
+  CompanionTask,
+  COMPANION_KEY_LABEL,
+} from "../../marketplace/companion/contract";
+import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "../../marketplace/companion/driver";
 
 const tags = ["Companion"];
 
