@@ -9,7 +9,7 @@ import type { Db } from "../../db/client";
 import { tx } from "../../db/client";
 import { isUniqueViolation } from "../../db/query";
 import { FINAL_STATUSES } from "../../db/enums";
-import { AppError, notFound } from "../../errors";
+import { notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/log";
 import type { AccountKind } from "../../modules/accounts/service";
@@ -216,7 +216,11 @@ export function budgetOfDocument(
  * after a serialization failure, or, should the primary key refuse its row outright, when it is run again
  * here; either way it returns the first one's outcome, and Connects are spent once.
  */
-export async function receiveSubmission(deps: Pick<SandboxDeps, "db" | "clock" | "sandboxPorts">, req: SubmitRequest, kind: AccountKind): Promise<SubmitOutcome> {
+export async function receiveSubmission(
+  deps: Pick<SandboxDeps, "db" | "clock" | "sandboxPorts">,
+  req: SubmitRequest,
+  kind: AccountKind,
+): Promise<SubmitOutcome> {
   const budget = budgetOf(deps.sandboxPorts.normalizeJob, req);
   const nowTs = deps.clock.now();
   const decide = () => tx(deps.db, (t) => decideSubmission(t, req, kind, budget, nowTs));

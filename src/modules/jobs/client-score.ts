@@ -12,7 +12,20 @@
  * out-of-range values fall through to the next location. Pure: time comes from
  * `nowTs` only.
  */
-import { detailRoots, first, firstNum, isCount, isNonNegative, isPositive, isRating, numIf, obj, paymentVerified, str, timestamp } from "../../lib/json-readers";
+import {
+  detailRoots,
+  first,
+  firstNum,
+  isCount,
+  isNonNegative,
+  isPositive,
+  isRating,
+  numIf,
+  obj,
+  paymentVerified,
+  str,
+  timestamp,
+} from "../../lib/json-readers";
 
 export interface ScoreComponent {
   /** 0–100, or null when the document has nothing to judge this component by. */
