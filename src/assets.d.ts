@@ -16,8 +16,14 @@ declare module "htmx.org/dist/htmx.min.js" {
   export default source;
 }
 
-// The dashboard's own browser scripts (real files, linted), imported `with { type: "text" }` and served from the binary.
+// The dashboard's and the bookmarklet's browser scripts (real files, linted), imported `with { type: "text" }` and served from the binary.
 declare module "*.browser.js" {
+  const source: string;
+  export default source;
+}
+
+// The dashboard's stylesheet (a real file, linted), imported `with { type: "text" }` and served from the binary.
+declare module "*.css" {
   const source: string;
   export default source;
 }

@@ -80,10 +80,21 @@ describe("compiled binary, end to end", () => {
     const icon = await fetch(`${server.url}/favicon.ico`);
     expect(icon.status).toBe(200);
     expect([...new Uint8Array(await icon.arrayBuffer()).slice(0, 4)]).toEqual([0, 0, 1, 0]);
-    for (const asset of ["/dashboard/htmx.js", "/dashboard/app.js", "/dashboard/style.css"]) {
+    const htmx = await fetch(`${server.url}/dashboard/htmx.js`);
+    expect(htmx.status).toBe(200);
+    expect((await htmx.text()).length).toBeGreaterThan(500);
+    // The browser code kept as real files (imported as text) is embedded byte for byte, with its type.
+    const files = [
+      ["/dashboard/app.js", "src/modules/dashboard/app.browser.js", "text/javascript"],
+      ["/dashboard/style.css", "src/modules/dashboard/style.css", "text/css"],
+      ["/dashboard/channels/time-zone.js", "src/modules/dashboard/time-zone.browser.js", "text/javascript"],
+      ["/capture.js", "src/modules/capture/capture.browser.js", "text/javascript"],
+    ] as const;
+    for (const [asset, file, type] of files) {
       const res = await fetch(server.url + asset);
       expect(res.status, asset).toBe(200);
-      expect((await res.text()).length, asset).toBeGreaterThan(500);
+      expect(res.headers.get("content-type"), asset).toStartWith(type);
+      expect(await res.text(), asset).toBe(readFileSync(join(import.meta.dir, "../..", file), "utf8"));
     }
 
     // a key revoked from the CLI is refused by the running server at once

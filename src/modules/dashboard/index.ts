@@ -3,10 +3,11 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { DASHBOARD_PATH, SESSION_COOKIE } from "./model";
 import * as dashboard from "./service";
-import { STYLESHEET } from "./style";
-import { APP_SCRIPT } from "./app-script";
 // Bundled as text by `bun build --compile`, so the binary serves it with no file beside it.
 import HTMX_SOURCE from "htmx.org/dist/htmx.min.js" with { type: "text" };
+// The dashboard's own script and stylesheet are real files (linted), bundled the same way.
+import APP_SCRIPT from "./app.browser.js" with { type: "text" };
+import STYLESHEET from "./style.css" with { type: "text" };
 // Embedded as a file the same way; a 32×32 icon in the dashboard's accent colour.
 import FAVICON_PATH from "./favicon.ico" with { type: "file" };
 import * as views from "./views";

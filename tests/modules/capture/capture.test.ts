@@ -9,6 +9,9 @@ import * as jobsRepo from "../../../src/modules/jobs/repo";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 
+/** The capture script's source, served as it is at GET /capture.js. */
+const CAPTURE_SOURCE_FILE = new URL("../../../src/modules/capture/capture.browser.js", import.meta.url);
+
 let t: TestApp;
 afterEach(() => t?.close());
 
@@ -168,6 +171,9 @@ describe("bookmarklet", () => {
     const res = await t.request("GET", "/capture.js");
     expect(res.status, show(res)).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/javascript");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    // The file itself, byte for byte: nothing is built or substituted between the reviewed source and the browser.
+    expect(res.text).toBe(await Bun.file(CAPTURE_SOURCE_FILE).text());
     expect(res.text).toBe(CAPTURE_SCRIPT);
     expect(res.text).toContain('"/api/v1/capture"');
     expect(res.text).toContain('"x-api-key"');
@@ -227,7 +233,50 @@ describe("bookmarklet", () => {
     expect(() => new Function(code)).not.toThrow();
     expect(() => bookmarkletHref("ftp://x")).toThrow();
   });
+
+  test("the bookmarklet is one short line that adds a fresh <script> for capture.js and says so when it cannot load", () => {
+    const code = decodeURIComponent(bookmarkletHref("https://jobs.example.com/pilot/").slice("javascript:".length));
+    // The file's comments and indentation stay out of the bookmark, and the placeholder is gone.
+    expect(code).not.toContain("\n");
+    expect(code).not.toContain("  ");
+    expect(code).not.toContain("bookmarks bar"); // the file's header comment
+    expect(code).not.toContain("{{");
+    const run = runBookmarklet(code, 1_700_000_000_000);
+    expect(run.result).toBeUndefined(); // a javascript: URL that evaluates to a value would replace the page with it
+    expect(run.appended).toHaveLength(1);
+    expect(run.appended[0]!.src).toBe("https://jobs.example.com/pilot/capture.js?t=1700000000000");
+    expect(run.alerts).toEqual([]);
+    run.appended[0]!.onerror!();
+    expect(run.alerts).toEqual([
+      "jobpilot: could not load https://jobs.example.com/pilot/capture.js (is jobpilot running? does this page block outside scripts?)",
+    ]);
+  });
+
+  test("an address with quotes or $-patterns is copied into the bookmarklet as it is, as data", () => {
+    // new URL keeps $, & and ' in a path; a replacement string would read $& and $' as patterns.
+    const href = bookmarkletHref("https://jobs.example.com/a$&b$'c/");
+    const run = runBookmarklet(decodeURIComponent(href.slice("javascript:".length)), 5);
+    expect(run.appended[0]!.src).toBe("https://jobs.example.com/a$&b$'c/capture.js?t=5");
+    const quoted = runBookmarklet(decodeURIComponent(bookmarkletHref('https://jobs.example.com/x"+alert(1)+"/').slice("javascript:".length)), 5);
+    expect(quoted.appended[0]!.src).toBe("https://jobs.example.com/x%22+alert(1)+%22/capture.js?t=5");
+    expect(quoted.alerts).toEqual([]);
+  });
 });
+
+/** Runs the bookmarklet's code against just enough of a page: the scripts it appends and the alerts it shows. */
+function runBookmarklet(code: string, now: number) {
+  const appended: { src?: string; onerror?: () => void }[] = [];
+  const alerts: string[] = [];
+  const document = {
+    head: { appendChild: (el: { src?: string }) => void appended.push(el) },
+    createElement: (tag: string) => {
+      expect(tag).toBe("script");
+      return {};
+    },
+  };
+  const result = new Function("document", "alert", "Date", `return ${code.replace(/;$/, "")}`)(document, (m: string) => alerts.push(m), { now: () => now });
+  return { result, appended, alerts };
+}
 
 /** Just enough of a browser page for the capture script: elements found by exact selector, localStorage, messages. */
 function fakePage(elements: Record<string, { text: string; html?: string; mail?: string }>) {

@@ -124,6 +124,21 @@ describe("dashboard sign-in", () => {
     expect(css.text).toContain(":focus-visible");
   });
 
+  test("the dashboard's script and stylesheet are served from their files, byte for byte, with their types and an hour's cache", async () => {
+    t = await createTestApp();
+    const assets = [
+      ["/dashboard/app.js", "app.browser.js", "text/javascript; charset=utf-8"],
+      ["/dashboard/style.css", "style.css", "text/css; charset=utf-8"],
+    ] as const;
+    for (const [path, file, type] of assets) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type"), path).toBe(type);
+      expect(res.headers.get("cache-control"), path).toBe("public, max-age=3600");
+      expect(res.text, path).toBe(await Bun.file(new URL(`../../../src/modules/dashboard/${file}`, import.meta.url)).text());
+    }
+  });
+
   test("the API still refuses urlencoded bodies with 415", async () => {
     t = await createTestApp();
     const { apiKey } = await t.account();
