@@ -1,20 +1,16 @@
 import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
 import { pairingRoutes } from "./modules/companion/index";
-import { Elysia, t, type AnyElysia } from "elysia";
-import { createBunRouteHandler } from "elysia/adapter/bun/compose";
-import type { InternalRoute } from "elysia/types";
+import { Elysia } from "elysia";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
-import { databaseHealth } from "./db/query";
 import { apiReference } from "./http/api-reference";
-import { atHandRoutes } from "./http/at-hand";
 import { auth } from "./http/auth";
 import { allowedMethodsFrom, createErrorHandler } from "./http/error-handler";
 import { bodyShape } from "./http/body-shape";
 import { jsonBody } from "./http/json-body";
 import { rateLimit } from "./http/rate-limit";
-import { isPlainRequest, recordAnswer, requestContext, requestIdOf, writeAnswerHeaders } from "./http/request-context";
+import { requestContext } from "./http/request-context";
 import { resolveRoutePolicy } from "./http/route-policy";
 import { authenticate, authenticateNow } from "./modules/accounts/service";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
@@ -35,126 +31,10 @@ import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
 import { configuredSourceNames } from "./modules/intake/registry";
 import { bridgeCallbackRoutes } from "./marketplace/bridge/callback";
 import { companionRoutes } from "./modules/companion/tasks";
-import { metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
+import { healthRoutes, metricsRoutes, readinessRoutes } from "./modules/monitoring/index";
 import { mcpRoutes } from "./modules/mcp/index";
 import { sameSecret } from "./lib/same-secret";
 import type { AuthContext } from "./modules/accounts/service";
-
-const Health = t.Object({
-  status: t.Union([t.Literal("ok"), t.Literal("error")]),
-  version: t.String(),
-  uptimeS: t.Integer(),
-  database: t.Object({ status: t.Union([t.Literal("ok"), t.Literal("error")]), journalMode: t.Optional(t.String()), error: t.Optional(t.String()) }),
-});
-
-type DatabaseHealth = typeof Health.static.database;
-
-/**
- * How long a healthy answer from the database stands for /healthz: a probe wants to know the database
- * answers, which needs no round trip (nor a wait behind the transaction in hand) for each of thousands
- * of requests a second. A failure is never reused, so a database that breaks shows on /healthz at most
- * this long later, and keeps being asked until it answers again.
- */
-export const HEALTH_CACHE_MS = 1000;
-
-async function checkDatabase(deps: Deps): Promise<DatabaseHealth> {
-  try {
-    return { status: "ok", ...(await databaseHealth(deps.db)) };
-  } catch (err) {
-    return { status: "error", error: (err as Error).message };
-  }
-}
-
-/**
- * checkDatabase, with an "ok" reused for HEALTH_CACHE_MS (monotonic time: a test's manual clock does not stop it
- * expiring). `check` hands out copies (a route's answer may be cleaned in place); `now` is the reused answer itself,
- * or undefined when there is none to reuse, for a caller that only reads it.
- */
-function cachedDatabaseCheck(deps: Deps): { check(): Promise<DatabaseHealth>; now(): DatabaseHealth | undefined } {
-  let ok: { at: number; result: DatabaseHealth } | undefined;
-  let inFlight: Promise<DatabaseHealth> | undefined;
-  const now = () => (ok && performance.now() - ok.at < HEALTH_CACHE_MS ? ok.result : undefined);
-  return {
-    now,
-    check() {
-      const reused = now();
-      if (reused) return Promise.resolve({ ...reused });
-      if (!inFlight) {
-        const at = performance.now();
-        inFlight = checkDatabase(deps).then((result) => {
-          inFlight = undefined;
-          ok = result.status === "ok" ? { at, result } : undefined;
-          return { ...result };
-        });
-      }
-      return inFlight;
-    },
-  };
-}
-
-type HealthBody = typeof Health.static;
-
-/**
- * The body of /healthz: the process is up, and whether the database answers (503 when not). `now` is the answer
- * while a healthy database answer is reused, the same object for a whole second of uptime (see nativeHealth).
- */
-function healthCheck(deps: Deps): { check(): Promise<HealthBody>; now(): HealthBody | undefined } {
-  const startedAt = deps.clock.now();
-  const database = cachedDatabaseCheck(deps);
-  const uptimeS = () => Math.floor((deps.clock.now() - startedAt) / 1000);
-  let shared: HealthBody | undefined;
-  return {
-    async check() {
-      const db = await database.check();
-      return { status: db.status, version: deps.version, uptimeS: uptimeS(), database: db };
-    },
-    now() {
-      const db = database.now();
-      if (!db) return undefined;
-      const up = uptimeS();
-      if (shared?.uptimeS !== up || shared.database !== db) shared = { status: "ok", version: deps.version, uptimeS: up, database: db };
-      return shared;
-    },
-  };
-}
-
-/**
- * GET /healthz as the listening server answers it: from Bun's router, without the app's request hooks. Probes call it
- * often and it needs no key, rate limit or body, yet the hook chain cost more than the check (~30 µs of CPU a request
- * against ~17 µs for a bare Bun.serve answer). It does what the chain does for this route — echoes or makes
- * x-request-id (and nosniff), counts the request in the metrics, writes the access line — and sends anything unusual (a body
- * declared, a URL over the limit) to the route's own handler (`viaApp`) for the same answer the app gives. While the database's
- * healthy answer is reused it answers at once, with the text it made for that second.
- */
-function nativeHealth(deps: Deps, health: ReturnType<typeof healthCheck>, viaApp: (request: Request) => Response | Promise<Response>) {
-  let made: { body: HealthBody; text: string } | undefined;
-  const answer = (body: HealthBody, id: string, startedAt: number): Response => {
-    const status = body.status === "ok" ? 200 : 503;
-    if (made?.body !== body) made = { body, text: JSON.stringify(body) };
-    recordAnswer(deps, "GET", "/healthz", status, id, startedAt);
-    const headers: Record<string, string> = { "content-type": "application/json;charset=utf-8" };
-    writeAnswerHeaders(headers, id);
-    return new Response(made.text, { status, headers });
-  };
-  return (request: Request): Response | Promise<Response> => {
-    if (!isPlainRequest(request)) return viaApp(request);
-    const startedAt = performance.now();
-    const id = requestIdOf(request);
-    const body = health.now();
-    return body ? answer(body, id, startedAt) : health.check().then((fresh) => answer(fresh, id, startedAt));
-  };
-}
-
-/**
- * A route's handler as Bun's router calls it when the app listens (Elysia's own, built on first use, as Elysia
- * builds it): where a route answered from Bun's router hands on a request it does not answer itself. Not
- * app.handle, which finds the path in the URL from its 11th character on, and so misses it behind a short Host
- * (`http://app/api/…`); Bun's router has matched the path already.
- */
-function bunRouteHandler(app: AnyElysia, route: InternalRoute): (request: Request) => Response | Promise<Response> {
-  let compiled: ((request: Request) => Response | Promise<Response>) | undefined;
-  return (request) => (compiled ??= createBunRouteHandler(app, route))(request);
-}
 
 /**
  * How `serve` listens. Bun answers a declared body over its own
@@ -191,17 +71,8 @@ export interface AppOptions {
  * before routing (onRequest), then the body parser, then routes.
  */
 export function createApp(deps: Deps, options: AppOptions = {}) {
-  const health = healthCheck(deps);
   // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
-  // Routes Bun's router answers before the app's own (the listening server only; app.handle goes through the app):
-  // /healthz, and the routes answered at hand, added once every route is declared (routesForBun).
-  const serveRoutes: Record<string, { GET: (request: Request) => Response | Promise<Response> }> = {
-    "/healthz": { GET: (request: Request) => healthz(request) },
-  };
-  const app = new Elysia({ normalize: true, encodeSchema: false, serve: { routes: serveRoutes } });
-  // The /healthz route's own handler, for what nativeHealth hands on; set once the routes are declared (routesForBun).
-  let healthzRoute: ((request: Request) => Response | Promise<Response>) | undefined;
-  const healthz = nativeHealth(deps, health, (request) => healthzRoute!(request));
+  const app = new Elysia({ normalize: true, encodeSchema: false });
   const handleError = createErrorHandler(
     deps,
     allowedMethodsFrom(() => app.routes),
@@ -215,17 +86,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   };
   const callerOf = async (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(await authenticate(deps, presented)));
   const callerNow = (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(authenticateNow(deps, presented)));
-  // Once every route is declared: what Bun's router takes over from the app (the routes answered at hand) and the
-  // route handlers those hand requests on to.
-  const routesForBun = <A extends AnyElysia>(built: A): A => {
-    healthzRoute = bunRouteHandler(built, built.routes.find((route) => route.method === "GET" && route.path === "/healthz")!);
-    Object.assign(
-      serveRoutes,
-      atHandRoutes(built.routes, deps, callerNow, (route) => bunRouteHandler(built, route)),
-    );
-    return built;
-  };
-  return routesForBun(
+  return (
     app
       // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
       // context makes it parse cookies and query strings on every request.
@@ -294,24 +155,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
           webhooks: webhookReference.webhooks,
         }),
       )
-      .get(
-        "/healthz",
-        async ({ set }) => {
-          const body = await health.check();
-          if (body.status !== "ok") set.status = 503;
-          return body;
-        },
-        {
-          response: { 200: Health, 503: Health },
-          detail: {
-            tags: ["Health"],
-            operationId: "getHealth",
-            summary: "Liveness and database status",
-            description: "No key needed. 503 when the database does not answer; a healthy answer is reused for up to a second.",
-            security: [],
-          },
-        },
-      )
+      .use(healthRoutes(deps))
       .use(readinessRoutes(deps))
       .use(deps.config.metricsEnabled ? metricsRoutes(deps, (request) => app.server?.requestIP(request)?.address) : new Elysia())
       .use(feedsRoutes(deps))
@@ -336,6 +180,6 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(bridgeCallbackRoutes(deps, deps.drivers.bridge))
       .use(companionRoutes(deps))
       .use(deps.config.marketplaceClientId ? oauthCallbackRoutes(deps) : new Elysia())
-      .use(mcpRoutes(deps, (request) => app.handle(request))),
+      .use(mcpRoutes(deps, (request) => app.handle(request)))
   );
 }

@@ -15,7 +15,6 @@ import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { engineRestart } from "../../src/lib/engine-tuning";
 import { type CpuTime, cpuTotal, ratioText } from "./summary";
 
 const { values } = parseArgs({
@@ -45,11 +44,8 @@ const steps: [string, string[]][] = [
   ["http", ["scripts/bench/http.ts", "--seconds", values.seconds ?? "3", "--rounds", values.rounds ?? "3"]],
   ["memory", ["scripts/bench/memory.ts", "--jobs", JOBS]],
 ];
-// bench:match and bench:webhooks run the service in their own process: they get the engine options `serve` gives
-// itself (lib/engine-tuning.ts), so every figure is of the default set-up. The HTTP and memory benchmarks start
-// `serve`, which sets them itself; the baselines run without them, as bare Bun does.
-const engine = engineRestart({ args: ["serve"], env: process.env, bunVersion: Bun.version, platform: process.platform }) ?? {};
-const inProcess = new Set(["match", "webhooks"]);
+// Every benchmark runs with the caller's engine settings (BUN_JSC_*, passed on as they are): the engine's defaults
+// unless set, e.g. the systemd unit's options (lib/engine-tuning.ts) to measure what a service runs with.
 const started = performance.now();
 // Other work on the machine shows in every figure: the table names the load average before and after.
 const loadBefore = loadavg()[0]!;
@@ -59,7 +55,7 @@ try {
     console.log(`\n━━ ${name}: bun run ${args.join(" ")}`);
     const proc = Bun.spawn([process.execPath, "run", ...args], {
       cwd: root,
-      env: { ...process.env, ...(inProcess.has(name) ? engine : {}), BENCH_SUMMARY: summaryFile },
+      env: { ...process.env, BENCH_SUMMARY: summaryFile },
       stdout: "inherit",
       stderr: "inherit",
     });

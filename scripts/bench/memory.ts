@@ -21,8 +21,8 @@
  *    What the RSS is made of near the peak: the executable's pages (smaps), the JS heap (the server's /metrics,
  *    read every 100 ms: process.memoryUsage()), and the rest (native memory: SQLite's page cache, buffers).
  *
- * `serve` starts with the engine tuning it gives itself (src/lib/engine-tuning.ts); the caller's
- * JOBPILOT_ENGINE_TUNING and BUN_JSC_* variables reach it, e.g. JOBPILOT_ENGINE_TUNING=false for the engine's defaults.
+ * `serve` starts with the caller's BUN_JSC_* variables (the engine's defaults unless set; the systemd unit's
+ * options are in src/lib/engine-tuning.ts).
  *
  * Options: --jobs N (default 5000: about a minute here; the goal is stated for 50000) --webhook-share F (default 0.1) --binary PATH (skip the build)
  *          --burst ingest|requests (only that half of each burst; default both)

@@ -3,7 +3,6 @@
  * merges its figures into it under its own name (bench:all reads the file after the child exits).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { ENGINE_TUNING_ENV } from "../../src/lib/engine-tuning";
 
 export async function writeSummary(name: string, figures: Record<string, unknown>): Promise<void> {
   const file = process.env.BENCH_SUMMARY;
@@ -23,12 +22,12 @@ export interface CpuTime {
 }
 
 /**
- * The caller's engine settings (JOBPILOT_ENGINE_TUNING and any BUN_JSC_* option), passed on to the `serve` a
- * benchmark starts, whose environment is otherwise its own: `JOBPILOT_ENGINE_TUNING=false bun run bench` measures
- * the engine's defaults, `BUN_JSC_heapGrowthMaxIncrease=0.75 …` another setting.
+ * The caller's engine settings (any BUN_JSC_* option), passed on to the `serve` a benchmark starts, whose
+ * environment is otherwise its own: unset, the engine's defaults; the systemd unit's options (lib/engine-tuning.ts)
+ * measure what a service runs with, `BUN_JSC_heapGrowthMaxIncrease=0.75 …` another setting.
  */
 export function engineSettings(env: Record<string, string | undefined> = process.env): Record<string, string> {
-  const passed = Object.entries(env).filter(([name, value]) => value !== undefined && (name === ENGINE_TUNING_ENV || name.startsWith("BUN_JSC_")));
+  const passed = Object.entries(env).filter(([name, value]) => value !== undefined && name.startsWith("BUN_JSC_"));
   return Object.fromEntries(passed) as Record<string, string>;
 }
 

@@ -14,6 +14,8 @@ export interface CliIO {
   stdoutIsTTY?: boolean;
   /** The command line that starts this program (absolute paths): the executable, or bun and the entry script when run from source. A service unit's ExecStart is built from it. */
   program?: string[];
+  /** The Bun version running this program (the unit `service install` writes sets engine options only for a verified one). */
+  bunVersion?: string;
   /** The user id the command runs as (`service install --system` needs root). */
   uid?: number;
 }

@@ -151,7 +151,7 @@ export const serveCommand: Command = {
       docs: `${browse}/docs`,
       db: databaseLabel(config),
       version: deps.version,
-      // Whether main.ts restarted it with the engine's heap growth capped (lib/engine-tuning.ts).
+      // Whether it runs with the engine's heap growth capped (lib/engine-tuning.ts; the systemd unit sets it).
       engineTuned: isEngineTuned(ctx.io.env),
     });
     const banner = [

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { ENGINE_OPTIONS, ENGINE_TUNED_BUN_VERSIONS } from "../lib/engine-tuning";
 import { dirname, join, resolve } from "node:path";
 import { VERSION } from "../deps";
 import { backupDirOf } from "../modules/maintenance/backup.task";
@@ -19,6 +20,8 @@ export interface UnitOptions {
   /** The account a system service runs as. */
   runAs?: string;
   shutdownTimeoutMs: number;
+  /** The engine options the service runs with (lib/engine-tuning.ts), or none for a Bun not verified with them. */
+  engineOptions: Readonly<Record<string, string>>;
 }
 
 /** One word of a unit file's command line: quoted when it must be, with `%` (a specifier) and `$` (a variable) escaped. */
@@ -60,6 +63,8 @@ export function systemdUnit(o: UnitOptions): string {
     `ExecStart=${[...o.program, "serve"].map(unitWord).join(" ")}`,
     ...(o.writablePaths.length > 0 ? [`WorkingDirectory=${o.writablePaths[0]!.replaceAll("%", "%%")}`] : []),
     ...(o.dbPath ? [`Environment=${unitPath(`JOBPILOT_DB=${o.dbPath}`)}`] : []),
+    // The engine's heap growth capped: a burst's garbage goes sooner (lib/engine-tuning.ts).
+    ...Object.entries(o.engineOptions).map(([name, value]) => `Environment=${name}=${value}`),
     // Secrets and other settings; "-": a missing file is not an error.
     `EnvironmentFile=-${o.envFile.replaceAll("%", "%%")}`,
     ...(o.scope === "system" && o.runAs ? [`User=${o.runAs}`] : []),
@@ -210,6 +215,7 @@ export const serviceInstall: Command = {
       envFile: where.envFile,
       runAs,
       shutdownTimeoutMs: config.shutdownTimeoutMs,
+      engineOptions: ENGINE_TUNED_BUN_VERSIONS.includes(ctx.io.bunVersion ?? "") ? ENGINE_OPTIONS : {},
     });
     if (ctx.values.print) {
       ctx.io.stdout(unit);

@@ -54,7 +54,7 @@ export async function meterAsMany(deps: Deps, request: Request, headers: Record<
   );
 }
 
-/** The X-RateLimit-* headers of a decision, written into a response's headers (here, and on routes answered at hand). */
+/** The X-RateLimit-* headers of a decision, written into a response's headers. */
 export function writeRateLimitHeaders(headers: Record<string, string | number>, decision: LimitDecision): void {
   headers["x-ratelimit-limit"] = String(decision.limit);
   headers["x-ratelimit-remaining"] = String(decision.remaining);

@@ -74,9 +74,8 @@ export function requestContext(deps: Deps) {
 }
 
 /**
- * The headers every answer carries, whoever makes it (this plugin's hook, before anything can fail, or a route
- * answered from Bun's router): the request id, and `nosniff`, so that no browser takes a JSON answer, or
- * text a client had echoed back, for script or HTML.
+ * The headers every answer carries, set by this plugin's hook before anything can fail: the request id, and
+ * `nosniff`, so that no browser takes a JSON answer, or text a client had echoed back, for script or HTML.
  */
 export function writeAnswerHeaders(headers: Record<string, string | number>, id: string): void {
   headers["x-request-id"] = id;
@@ -103,30 +102,6 @@ function headLength(request: Request, url: string): number {
     length += name.length + value.length + 4;
   });
   return length;
-}
-
-/** Whether a request can skip the checks above: its URL and head within the limits and no body declared (a GET or HEAD as probes send them). */
-export const isPlainRequest = (request: Request) => {
-  if (request.headers.has("content-length")) return false;
-  const url = request.url;
-  return targetLength(url) <= MAX_URL_BYTES && headLength(request, url) <= MAX_REQUEST_HEAD_BYTES;
-};
-
-/**
- * What the request-wide plugins record for a request answered from Bun's router without them (/healthz, routes
- * answered at hand): the metrics observation under the route's pattern and, at info, the access line.
- */
-export function recordAnswer(
-  deps: Pick<Deps, "metrics" | "log">,
-  method: string,
-  route: string,
-  status: number,
-  id: string,
-  startedAt: number,
-  auth?: RequestState["auth"],
-): void {
-  if (deps.metrics.isEnabled) deps.metrics.observeRequest(method, route, status, (performance.now() - startedAt) / 1000);
-  if (deps.log.isEnabled("info")) accessLine(deps, method, { id, startedAt, path: route, auth }, status);
 }
 
 /**

@@ -3,7 +3,6 @@
  * Part of the one list of settings in src/config.ts.
  */
 import { Type as T } from "@sinclair/typebox";
-import { ENGINE_TUNING_ENV } from "../lib/engine-tuning";
 import { LOG_LEVELS } from "../lib/log";
 import type { Setting } from "./setting";
 
@@ -92,11 +91,5 @@ export const SERVER_SETTINGS = {
     default: 10,
     doc: "Credits given to the account `serve` creates on an empty database.",
   },
-  engineTuning: {
-    env: ENGINE_TUNING_ENV,
-    flag: undefined,
-    schema: T.Boolean(),
-    default: true,
-    doc: "`serve` restarts itself in place (same process, same PID) with the JavaScript engine's heap growth capped, which keeps a burst's peak ~50–90 MiB lower; Linux with a verified Bun only (see Memory on a small VPS in docs/operations.md). `false`: no restart, the engine's defaults.",
-  },
+
 } as const satisfies Record<string, Setting>;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { createApp, HEALTH_CACHE_MS, listenOptions } from "../../src/app";
+import { createApp, listenOptions } from "../../src/app";
+import { HEALTH_CACHE_MS } from "../../src/modules/monitoring/health";
 import { loadConfig, type Config } from "../../src/config";
 import { closeDeps, createDeps } from "../../src/deps";
 import { ManualClock, systemClock, type Clock } from "../../src/lib/clock";

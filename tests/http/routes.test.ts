@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { HEALTH_CACHE_MS } from "../../src/app";
+import { HEALTH_CACHE_MS } from "../../src/modules/monitoring/health";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 
 let t: TestApp;

@@ -1,24 +1,16 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { authContext } from "./auth-context";
-import { answerAtHand } from "../../http/at-hand";
-import type { Caller } from "../../http/context";
 import { errorResponses } from "../../http/schemas";
 import { AccountView, CreateAccountBody, CreateKeyBody, CreatedAccount, CreatedKey, GrantCreditsBody, KeyView, WhoAmI } from "./model";
 import * as accounts from "./service";
-import type { AuthContext } from "./service";
 
 /** GET /api/v1/account (extension): the caller's account and key, handy to check a key works. */
 export function accountRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
-    .use(answerAtHand)
     .get("/api/v1/account", ({ auth }) => accounts.whoAmI(deps, auth), {
       response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
-      // The listening server's answer while the account is cached (see http/at-hand.ts). The cast as in
-      // authContext: the auth plugin's callers are this module's AuthContext. The parameter's type is written
-      // out: left to inference, it makes Elysia's route types lose the response schemas.
-      atHand: (caller: Caller) => accounts.whoAmINow(deps, caller as AuthContext),
       detail: {
         tags: ["Account"],
         operationId: "getAccount",

@@ -39,7 +39,7 @@ export interface AuthContext {
   rateLimitOverrides: Record<string, number> | null;
 }
 
-/** In the schema's order: GET /api/v1/account answered at hand sends it as it is, the app in the schema's order. */
+/** In the schema's order, as every API answer lists its fields. */
 function toAccountView(row: repo.AccountRow): AccountView {
   return {
     id: row.id,
@@ -176,7 +176,7 @@ export function whoAmI(deps: AccountsDeps, auth: AuthContext): WhoAmIView | Prom
   });
 }
 
-/** whoAmI's answer while the account is in the read cache, else undefined (the route's answer at hand). */
+/** whoAmI's answer while the account is in the read cache, else undefined. */
 export function whoAmINow(deps: AccountsDeps, auth: AuthContext): WhoAmIView | undefined {
   const cached = repo.findAccountNow(deps.db, auth.accountId);
   return cached && whoAmIView(cached, auth);

@@ -1,8 +1,32 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { errorResponses } from "../../http/schemas";
-import { Readiness } from "./model";
+import { healthCheck } from "./health";
+import { Health, Readiness } from "./model";
 import { checkMetricsAccess, readiness, renderMetrics } from "./service";
+
+/** GET /healthz: the cheap liveness probe, no key needed. */
+export function healthRoutes(deps: Deps) {
+  const check = healthCheck(deps);
+  return new Elysia().get(
+    "/healthz",
+    async ({ set }) => {
+      const body = await check();
+      if (body.status !== "ok") set.status = 503;
+      return body;
+    },
+    {
+      response: { 200: Health, 503: Health },
+      detail: {
+        tags: ["Health"],
+        operationId: "getHealth",
+        summary: "Liveness and database status",
+        description: "No key needed. 503 when the database does not answer; a healthy answer is reused for up to a second.",
+        security: [],
+      },
+    },
+  );
+}
 
 /** GET /readyz: unauthenticated like /healthz, and as free of secrets. */
 export function readinessRoutes(deps: Deps) {

@@ -1,5 +1,12 @@
 import { t } from "elysia";
 
+export const Health = t.Object({
+  status: t.Union([t.Literal("ok"), t.Literal("error")]),
+  version: t.String(),
+  uptimeS: t.Integer(),
+  database: t.Object({ status: t.Union([t.Literal("ok"), t.Literal("error")]), journalMode: t.Optional(t.String()), error: t.Optional(t.String()) }),
+});
+
 const LoopHealth = t.Object({
   name: t.String({ description: "tasks, apply (the submit worker), webhooks, source:<name>, schedule:<name>, usage-flush" }),
   ok: t.Boolean(),
