@@ -29,8 +29,8 @@ export interface SelectorEntry {
   seen: string;
 }
 
-// Where the sources below are: shared/research/marketplace-data.md cites them by repository and path.
-const RESEARCH = "shared/research/marketplace-data.md";
+// Where the sources below are: docs/reference/marketplace-data.md cites them by repository and path.
+const RESEARCH = "docs/reference/marketplace-data.md";
 const TILE_SCRAPER = "repo:richardadonnell/Upwork-Job-Scraper/app-v3/entrypoints/upwork-scraper.content.ts @01786ec";
 const SANDBOX_ONLY = "unverified: the sandbox's own page (no public source found)";
 

@@ -1,7 +1,7 @@
 /**
  * The archived job document (the spec's RawMarketplaceJob) as sources produce
  * it and the archive stores it. Field locations follow the marketplace's own
- * web GraphQL (see shared/research/marketplace-data.md §1): a search tile
+ * web GraphQL (see docs/reference/marketplace-data.md §1): a search tile
  * (`jobTile.job` + siblings), the public details body `jobDetailsResponse`
  * (`{data:{jobPubDetails}}`) and the authenticated details body
  * `authJobDetailsResponse` (`{data:{jobAuthDetails}}`). Sections are optional

@@ -2,7 +2,7 @@
  * Captured pages: a job posting the user is viewing in their own browser,
  * posted by the bookmarklet (or any client) and archived like any other job.
  * Nothing here fetches the page: for the professional network we only ever
- * see what the user chose to send (shared/research/marketplace-data.md §4).
+ * see what the user chose to send (docs/reference/marketplace-data.md §4).
  */
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";

@@ -2,7 +2,7 @@
  * The client jobs record (`GET /api/clients/{companyId}/jobs`), built from the
  * archived documents of one company. Pure: no I/O, no clock (time is `nowTs`).
  *
- * Where the fields come from (shared/research/marketplace-data.md §1.3–1.5):
+ * Where the fields come from (docs/reference/marketplace-data.md §1.3–1.5):
  * - buyer: `jobAuthDetails.buyer.info` (or `buyer` itself) and
  *   `jobPubDetails.buyer`, each field taken from the freshest document that
  *   can read it, authenticated before public within a document. Search/feed

@@ -2,7 +2,7 @@
  * OpenAPI / response schema of the client jobs record (record.ts builds it).
  * Every key is always present; null means "not known from the archived
  * documents", never zero. Field names under `buyer` are the marketplace's own
- * (shared/research/marketplace-data.md §1.3–1.4) so existing readers keep working.
+ * (docs/reference/marketplace-data.md §1.3–1.4) so existing readers keep working.
  */
 import { t } from "elysia";
 import { JOB_TYPES } from "../../db/enums";

@@ -2,7 +2,7 @@
  * Proposal activity: the spec's `proposalActivity` on an archived job document.
  * Everything here is a pure function; time comes in as `nowTs` (Unix ms).
  *
- * Counts live in three places (shared/research/marketplace-data.md §1.2–1.4):
+ * Counts live in three places (docs/reference/marketplace-data.md §1.2–1.4):
  * authenticated details `opening.job.clientActivity`, public details
  * `opening.clientActivity`, and the search tile's `totalApplicants`. The
  * applicant bid stats only come with the authenticated details.

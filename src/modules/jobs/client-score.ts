@@ -1,7 +1,7 @@
 /**
  * Client score: a transparent 0–100 judgement of the client behind a job,
  * computed only from the client facts already in the archived job document
- * (shared/research/marketplace-data.md §1.2–1.7). Four components, each from
+ * (docs/reference/marketplace-data.md §1.2–1.7). Four components, each from
  * piecewise-linear rules over named facts, are combined by a weighted mean;
  * every number that moved the score is also returned as a short sentence so a
  * reader can check the result by hand (README "Client score" has the table).

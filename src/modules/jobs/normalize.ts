@@ -3,7 +3,7 @@
  * the feed filters run on. Every ingested job passes through here, so it is a
  * pure function over plain property reads (no cloning, regexes compiled once).
  *
- * Each field is read from all its locations (shared/research/marketplace-data.md
+ * Each field is read from all its locations (docs/reference/marketplace-data.md
  * §1.6) in one priority order: authenticated details, public details, search
  * tile (`jobTile.job` + `upworkHistoryData.client`), then feed-tile style
  * top-level fields. Values that are null, `ExecutionAborted` or unusable fall

@@ -1,6 +1,6 @@
 /**
  * OAuth2 authorization-code flow for the marketplace's official API
- * (shared/research/marketplace-data.md §2.1): the user opens the authorize URL,
+ * (docs/reference/marketplace-data.md §2.1): the user opens the authorize URL,
  * the marketplace redirects back with `?code=…&state=…`, we trade the code for
  * an access token (24 h) and a refresh token, and later trade the refresh token
  * for a new pair. Scopes are set on the API key, not in the URL.

@@ -4,7 +4,7 @@
  * (seed, index, nowTs), so benchmarks and tests can reproduce any job, and a
  * restart with a new clock reading never reuses a job id.
  *
- * Field locations follow shared/research/marketplace-data.md §1: search tile
+ * Field locations follow docs/reference/marketplace-data.md §1: search tile
  * (`jobTile.job` + `upworkHistoryData`), public details
  * (`jobDetailsResponse.data.jobPubDetails`) and authenticated details
  * (`authJobDetailsResponse.data.jobAuthDetails`). Tiles carry money as
