@@ -30,7 +30,7 @@ function pairedSection(session: DashboardSession, paired: PairedView | null) {
   // A companion is only used once it has polled since it was paired: until then applications go to the sandbox.
   const hasConnected = lastSeenAt !== null && lastSeenAt >= pairedAt;
   const state = connected
-    ? html`<strong>Connected</strong> (last seen ${when(lastSeenAt)}). Applications go through it.`
+    ? html`<strong>Connected</strong> (last seen ${when(lastSeenAt)}). Applications to marketplace jobs go through it (jobs of the sandbox still go to the sandbox).`
     : hasConnected
       ? html`Not connected now: last seen ${when(lastSeenAt)}. Open the browser where it is installed.`
       : html`<strong class="error-text">Not connected yet.</strong> Open the extension's options page in the browser where it is installed: it says why it
@@ -72,12 +72,12 @@ ${
 <p><button type="button" data-copy="pairing-text" hidden>Copy</button> The code alone: <strong data-test="pairing-code">${view.code.code}</strong></p></div>`
     : html`<form method="post" action="${COMPANION}/pair">${csrfField(session)}<button type="submit">Make a pairing code</button></form>`
 }
-<h2>Status</h2>
+<h2>Captured jobs</h2>
 ${
   status
     ? html`<p data-test="companion-status">Last capture ${status.lastPollAtTs === null ? "never" : when(status.lastPollAtTs)}; ${status.lastNew} new jobs in the last batch.
 ${status.lastError ? html`<strong class="error-text">${status.lastError}</strong>` : html`Watching normally.`}</p>`
-    : html`<p class="muted" data-test="companion-status">No companion has sent anything yet.</p>`
+    : html`<p class="muted" data-test="companion-status">No jobs captured yet: open a marketplace search or job page in the browser where the companion runs.</p>`
 }
 <p>Try it on the sandbox marketplace: <a href="/sandbox/site/nx/search/jobs/">open the sandbox site</a> (log in there with one of your API keys).</p>`,
     session,
