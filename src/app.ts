@@ -19,9 +19,9 @@ import { clientsRoutes } from "./modules/clients/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
 import { feedsRoutes } from "./modules/feeds/index";
 import { channelsRoutes } from "./modules/channels/index";
-import { channelTestRoutes, webhooksRoutes } from "./modules/webhooks/index";
+import { channelTestRoutes, deliveriesRoutes } from "./modules/delivery/index";
 import { telegramRoutes } from "./modules/telegram/index";
-import { webhookReference } from "./modules/webhooks/reference";
+import { webhookReference } from "./modules/delivery/reference";
 import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
@@ -162,7 +162,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(channelsRoutes(deps))
       .use(channelTestRoutes(deps))
       .use(telegramRoutes(deps))
-      .use(webhooksRoutes(deps))
+      .use(deliveriesRoutes(deps))
       .use(applicationsRoutes(deps))
       .use(proposalsRoutes(deps))
       .use(freelancersRoutes(deps))

@@ -104,7 +104,7 @@ const TABLE_OWNERS: Record<string, string> = {
   telegram_drafts: "modules/telegram",
   events: "modules/feeds", // the outbox: admit writes it, the deliverer settles it through feeds/outbox.ts
   job_scores: "modules/scoring",
-  webhook_attempts: "modules/webhooks",
+  webhook_attempts: "modules/delivery",
   applications: "modules/applications",
   source_state: "modules/intake",
   oauth_states: "modules/intake",

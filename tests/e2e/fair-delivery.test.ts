@@ -3,7 +3,7 @@ import { createDeliverer } from "../../src/cli/serve";
 import { rawMany } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../src/modules/delivery/deliverer";
 import { createTestApp, show, type TestApp } from "../helpers/app";
 import { type FakeWebhookPlatform, startFakeSlack } from "../helpers/channel-fakes";
 import { makeDoc } from "../helpers/factories";

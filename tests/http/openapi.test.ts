@@ -8,7 +8,7 @@ import { authenticate, setRateLimits } from "../../src/modules/accounts/service"
 import * as feeds from "../../src/modules/feeds/service";
 import { ingestDocuments } from "../../src/modules/intake/ingest";
 import { createDeliverer } from "../../src/cli/serve";
-import type { WebhookDeliverer } from "../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../src/modules/delivery/deliverer";
 import { BUCKETS } from "../../src/http/rate-limit-table";
 import { MAX_REQUEST_HEAD_BYTES } from "../../src/http/request-context";
 import { createTestApp, show, type TestApp } from "../helpers/app";

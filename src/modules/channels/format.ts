@@ -1,20 +1,20 @@
 /**
  * What every channel says about a job, in words, before any platform's
- * markup: the facts of an alert (budget, client, scores, age, skills, links)
- * and the helpers that cut text to a platform's limit. render.ts turns these
- * into each platform's message; keeping the wording here means a Telegram
+ * markup: the facts of an alert (budget, client, scores, age, skills, links).
+ * Each kind (kinds/) turns these into its platform's message, cutting text to
+ * its limits with kinds/text.ts; keeping the wording here means a Telegram
  * alert and an e-mail never disagree about a job.
  *
  * Everything here is plain text straight from the job (untrusted): each
  * renderer escapes it for its own format.
  */
-import type { WebhookPayload } from "../webhooks/model";
+import type { WebhookPayload } from "../feeds/outbox-payload";
 import { webUrl } from "../../lib/web-url";
+import { cutAtSentence, oneLine } from "./kinds/text";
 
 /** Skills shown in an alert; the job has the rest. */
 export const MAX_SKILLS_SHOWN = 6;
 const MAX_TITLE_CHARS = 300;
-const CUT_MARK = " …";
 
 export interface AlertFacts {
   title: string;
@@ -142,11 +142,6 @@ export function relativeTime(ts: number, nowTs: number): string | null {
   return `on ${new Date(ts).toISOString().slice(0, 10)}`;
 }
 
-/** Line breaks and runs of spaces to single spaces: titles, reasons and skills stay on one line. */
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
-}
-
 /** Trims every line and keeps at most one blank line in a row. */
 function tidyText(text: string): string {
   return text
@@ -157,50 +152,3 @@ function tidyText(text: string): string {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
 }
-
-// ---------------------------------------------------------------------------
-// Cutting to a limit
-
-/**
- * `text` in at most `max` characters: whole when it fits, else cut after the last sentence that fits (a
- * ".", "!", "?" or "…" before a space, or a line break) and ended with " …". When no sentence ends in the
- * second half of the room, it is cut after a word instead, and failing that anywhere (never inside a
- * surrogate pair).
- */
-export function cutAtSentence(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= CUT_MARK.length) return "";
-  const room = text.slice(0, max - CUT_MARK.length);
-  const floor = Math.floor(room.length / 2);
-  let end = -1;
-  for (const m of room.matchAll(/[.!?…](?=[\s"')\]]|$)["')\]]*|\n/g)) {
-    const at = m.index + m[0].length;
-    // A sentence that ends exactly where the room ends only counts if the text really breaks there.
-    if (at === room.length && !/\s/.test(text.charAt(at))) continue;
-    end = at;
-  }
-  if (end < floor) {
-    end = room.lastIndexOf(" ") > floor ? room.lastIndexOf(" ") : room.length;
-    const last = text.charCodeAt(end - 1);
-    if (end === room.length && last >= 0xd800 && last <= 0xdbff) end--;
-  }
-  return text.slice(0, end).trimEnd() + CUT_MARK;
-}
-
-/**
- * `text` cut at a sentence so that, once escaped for the platform, it measures at most `max` (characters by
- * default, or e.g. UTF-8 bytes). Escaping only ever lengthens text, so the first cut is the raw text at
- * `max`, and each further one shrinks in proportion to the overshoot: a few rounds at most.
- */
-export function fitText(text: string, max: number, escapeFor: (s: string) => string = (s) => s, measure: (s: string) => number = (s) => s.length): string {
-  let budget = Math.min(text.length, max);
-  for (;;) {
-    const out = escapeFor(cutAtSentence(text, budget));
-    const size = measure(out);
-    if (size <= max || budget <= 0) return size <= max ? out : "";
-    budget = Math.min(budget - 1, Math.floor((budget * max) / size));
-  }
-}
-
-const encoder = new TextEncoder();
-export const utf8Bytes = (s: string): number => encoder.encode(s).length;

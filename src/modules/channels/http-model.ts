@@ -1,13 +1,28 @@
 /**
- * The request and response shapes of /api/v1/channels (model.ts holds each
+ * The request and response shapes of /api/v1/channels (kinds/ holds each
  * kind's config and messages). Each kind's config is checked by
  * validateChannelConfig, whose messages name the field; the schema here only
- * says it is an object, and documents the kinds.
+ * says it is an object, and documents the kinds (their lists built from the
+ * kinds, so a new kind shows up here by itself).
  */
 import { t } from "elysia";
 import { CHANNEL_MODES } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
-import { ChannelTypeSchema } from "./model";
+import { CHANNEL_KINDS } from "./kinds/index";
+import { CHANNEL_TYPES, ChannelTypeSchema, listInWords } from "./model";
+
+/** Each kind's config fields as the description lists them: `ntfy {serverUrl?, topic, …}`, optional ones marked `?`. */
+const kindSettings = CHANNEL_TYPES.map((type) => {
+  const schema = CHANNEL_KINDS[type].configSchema;
+  const fields = Object.keys(schema.properties).map((field) => (schema.required?.includes(field) ? field : `${field}?`));
+  return `${type} {${fields.join(", ")}}`;
+}).join("; ");
+
+/** The kinds whose config has the private-network opt-in (those with a user-chosen server). */
+const privateNetworkKinds = listInWords(
+  CHANNEL_TYPES.filter((type) => "allowPrivateNetwork" in CHANNEL_KINDS[type].configSchema.properties),
+  "and",
+);
 
 /** Most channels one account may have. */
 export const MAX_CHANNELS_PER_ACCOUNT = 50;
@@ -44,7 +59,7 @@ export const QuietHours = t.Object(
 
 const ConfigInput = t.Record(t.String(), t.Unknown(), {
   description:
-    "The kind's settings: telegram {botToken, chatId}; slack {webhookUrl}; discord {webhookUrl}; ntfy {serverUrl?, topic, token?, allowPrivateNetwork?}; email {smtpUrl, from, to, allowPrivateNetwork?}. " +
+    `The kind's settings: ${kindSettings}. ` +
     "allowPrivateNetwork (boolean, default false) lets an ntfy or SMTP server on your own network (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) be used; loopback and link-local stay refused. " +
     "On PATCH only the given fields change, and a secret sent back as it is shown (masked) keeps the stored one.",
 });
@@ -77,7 +92,7 @@ export const Channel = t.Object(
     config: t.Record(t.String(), t.Union([t.String(), t.Boolean(), t.Null()]), {
       description:
         "The kind's settings (as on create) with every secret masked: bot tokens and ntfy tokens as ••••abcd, webhook URLs as their origin and ••••, the SMTP password as ••••. Never returned in full. " +
-        "allowPrivateNetwork: true appears on ntfy and email channels that allow a private-network server.",
+        `allowPrivateNetwork: true appears on ${privateNetworkKinds} channels that allow a private-network server.`,
     }),
     mode: ChannelMode,
     digestEvery: t.Nullable(t.String()),

@@ -14,8 +14,8 @@
  * refilled one, up to twice the limit within one window), so the count the
  * platform sees never exceeds the limit whatever the window's alignment.
  */
-import { sha256Hex } from "../../lib/hash";
-import { type ChannelConfigs, type ChannelTarget, type ChannelType, discordWebhookId, isTelegramGroupChat, smtpTarget, telegramBotId } from "./model";
+import { kindOf } from "./kinds/index";
+import type { ChannelConfigs, ChannelType } from "./model";
 
 export interface PaceRule {
   limit: number;
@@ -28,60 +28,9 @@ export interface PaceBucket {
   rules: PaceRule[];
 }
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-
-/**
- * The limits a message to this channel counts against:
- * - Telegram: 1 per second per chat; 20 per minute in a group or channel (negative id or @name); 30 per second
- *   per bot across all its chats (the Bot API FAQ's numbers).
- * - Discord: 5 per 2 seconds per webhook (its rate-limit headers), and 30 per minute per webhook, the
- *   per-channel limit Discord applies to webhook posts.
- * - Slack: 1 per second per incoming webhook.
- * - ntfy: 12 per minute per server, ntfy.sh's sustained rate for one client (one request per 5 s after a burst
- *   of 60); self-hosted servers get the same, to be safe.
- * - E-mail: 1 per second and 30 per minute per SMTP server and login, well under what mail providers allow
- *   before they throttle or flag a sender.
- */
+/** The limits a message to this channel counts against: its kind's (each kind's `pace` names its platform's numbers). */
 export function paceOf<T extends ChannelType>(type: T, config: ChannelConfigs[T]): PaceBucket[] {
-  const channel = { type, config } as ChannelTarget;
-  switch (channel.type) {
-    case "telegram": {
-      const bot = telegramBotId(channel.config.botToken);
-      const chatRules = [{ limit: 1, perMs: SECOND }];
-      if (isTelegramGroupChat(channel.config.chatId)) chatRules.push({ limit: 20, perMs: MINUTE });
-      return [
-        { key: `telegram:chat:${bot}:${channel.config.chatId}`, rules: chatRules },
-        { key: `telegram:bot:${bot}`, rules: [{ limit: 30, perMs: SECOND }] },
-      ];
-    }
-    case "discord":
-      return [
-        {
-          key: `discord:${discordWebhookId(channel.config.webhookUrl) ?? sha256Hex(channel.config.webhookUrl).slice(0, 16)}`,
-          rules: [
-            { limit: 5, perMs: 2 * SECOND },
-            { limit: 30, perMs: MINUTE },
-          ],
-        },
-      ];
-    case "slack":
-      return [{ key: `slack:${sha256Hex(channel.config.webhookUrl).slice(0, 16)}`, rules: [{ limit: 1, perMs: SECOND }] }];
-    case "ntfy":
-      return [{ key: `ntfy:${channel.config.serverUrl}`, rules: [{ limit: 12, perMs: MINUTE }] }];
-    case "email": {
-      const smtp = smtpTarget(channel.config);
-      return [
-        {
-          key: `email:${smtp.hostname}:${smtp.port}:${sha256Hex(smtp.user ?? "").slice(0, 12)}`,
-          rules: [
-            { limit: 1, perMs: SECOND },
-            { limit: 30, perMs: MINUTE },
-          ],
-        },
-      ];
-    }
-  }
+  return kindOf(type).pace(config);
 }
 
 interface KeyState {
@@ -94,7 +43,7 @@ interface KeyState {
 }
 
 /** Forgotten keys are swept at most this often; a key is forgotten once its longest window has passed. */
-const SWEEP_EVERY_MS = MINUTE;
+const SWEEP_EVERY_MS = 60_000;
 
 export class Pacer {
   private readonly keys = new Map<string, KeyState>();

@@ -22,7 +22,9 @@ import { detachChannel } from "../feeds/service";
 import { type Channel, type CreateChannelBody, MAX_CHANNELS_PER_ACCOUNT, type PatchChannelBody } from "./http-model";
 import { type ChannelTarget, type ChannelType, isTimeZone, maskConfig, validateChannelConfig, type WebhookOrigins } from "./model";
 import * as repo from "./repo";
-import { type ChannelApiSettings, checkChannelDestination, checkTelegramToken } from "./send";
+import type { ChannelApiSettings } from "./kinds/kind";
+import { checkTelegramToken } from "./kinds/telegram";
+import { checkChannelDestination } from "./send";
 
 export interface ChannelsDeps {
   db: Db;

@@ -6,7 +6,7 @@ import { isOneOf } from "../../lib/one-of";
 import * as applicationsRepo from "../applications/repo";
 import { freelancers } from "../applications/service";
 import { getFeed } from "../feeds/service";
-import { listDeliveries, retryDelivery } from "../webhooks/service";
+import { listDeliveries, retryDelivery } from "../delivery/service";
 import * as activityViews from "./activity-views";
 import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset, redirect, type ResponseState, errorAsPage } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";

@@ -1,5 +1,6 @@
 import type { Channel } from "../channels/http-model";
-import { type ChannelType, timeZoneNames } from "../channels/model";
+import { CHANNEL_KINDS } from "../channels/kinds/index";
+import { CHANNEL_TYPES, type ChannelType, listInWords, timeZoneNames } from "../channels/model";
 import type { Feed } from "../feeds/model";
 import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -22,115 +23,12 @@ const CHANNELS = "/dashboard/channels";
 export const TIME_ZONE_SCRIPT = `${CHANNELS}/time-zone.js`;
 const base = (channelId: string) => `${CHANNELS}/${encodeURIComponent(channelId)}`;
 
-interface ConfigField {
-  name: string;
-  label: string;
-  help: string;
-  isRequired?: boolean;
-  /** A secret shown masked: sending the masked text back keeps the stored value. */
-  isSecret?: boolean;
-  placeholder?: string;
-  /** A yes/no setting, shown as a checkbox and sent as true or false. */
-  isFlag?: boolean;
-}
-
-/** The per-channel opt-in for a server on the user's own network (ntfy, SMTP); see channels/model.ts. */
-const privateNetworkField = (server: string): ConfigField => ({
-  name: "allowPrivateNetwork",
-  label: "Allow a private-network address for this server",
-  help: `Tick it when the ${server} is on your own network (an address such as 192.168.x.x, 10.x.x.x or a Tailscale 100.x.x.x one). This machine's own addresses (localhost) and link-local ones stay refused.`,
-  isFlag: true,
-});
-
-/** Each kind: its name, and its settings as form fields (the API's config fields, same names). */
-export const KINDS: Record<ChannelType, { label: string; intro: string; fields: ConfigField[]; test: { what: string; taker: string } }> = {
-  telegram: {
-    label: "Telegram",
-    test: { what: "a sample alert to the chat", taker: "Telegram" },
-    intro: "A bot writes to a chat: you, a group or a channel. Create the bot with @BotFather, then send it a message so it may write to you.",
-    fields: [
-      {
-        name: "botToken",
-        label: "Bot token",
-        help: "From @BotFather (/newbot): 123456789:AAF…",
-        isRequired: true,
-        isSecret: true,
-        placeholder: "123456789:AAF…",
-      },
-      {
-        name: "chatId",
-        label: "Chat id",
-        help: "Your numeric chat id (send the bot a message, then read message.chat.id from getUpdates), a group's negative id, or a public channel's @username.",
-        isRequired: true,
-      },
-    ],
-  },
-  slack: {
-    label: "Slack",
-    test: { what: "a sample alert to the Slack channel", taker: "Slack" },
-    intro: "An incoming webhook posts to one Slack channel.",
-    fields: [
-      {
-        name: "webhookUrl",
-        label: "Webhook URL",
-        help: "api.slack.com/apps → your app → Incoming Webhooks → Add New Webhook: https://hooks.slack.com/services/…",
-        isRequired: true,
-        isSecret: true,
-      },
-    ],
-  },
-  discord: {
-    label: "Discord",
-    test: { what: "a sample alert to the Discord channel", taker: "Discord" },
-    intro: "A channel webhook posts one embed per job; nothing in a job can ping anyone.",
-    fields: [
-      {
-        name: "webhookUrl",
-        label: "Webhook URL",
-        help: "Edit Channel → Integrations → Webhooks → New Webhook → Copy Webhook URL: https://discord.com/api/webhooks/…",
-        isRequired: true,
-        isSecret: true,
-      },
-    ],
-  },
-  ntfy: {
-    label: "ntfy",
-    test: { what: "a sample notification to the topic", taker: "the ntfy server" },
-    intro: "Push notifications to the ntfy app, from ntfy.sh or your own server.",
-    fields: [
-      { name: "serverUrl", label: "Server URL", help: "Empty: https://ntfy.sh. Your own server: its https address.", placeholder: "https://ntfy.sh" },
-      {
-        name: "topic",
-        label: "Topic",
-        help: "1 to 64 letters, digits, - and _. On ntfy.sh anyone who knows it can read it: pick a long random one.",
-        isRequired: true,
-      },
-      { name: "token", label: "Access token", help: "Optional: a tk_… token for a protected topic.", isSecret: true },
-      privateNetworkField("ntfy server"),
-    ],
-  },
-  email: {
-    label: "E-mail",
-    test: { what: "a sample alert e-mail to the recipients", taker: "the SMTP server" },
-    intro: "Alerts sent through your SMTP server, as text and HTML.",
-    fields: [
-      {
-        name: "smtpUrl",
-        label: "SMTP URL",
-        help: "smtps://user:password@host:465 (TLS) or smtp://user:password@host:587 (STARTTLS); user and password URL-encoded.",
-        isRequired: true,
-        isSecret: true,
-      },
-      { name: "from", label: "From", help: "The sender, optionally with a name: jobpilot <alerts@example.com>", isRequired: true },
-      { name: "to", label: "To", help: "One or more addresses, separated by commas (at most 20).", isRequired: true },
-      privateNetworkField("SMTP server"),
-    ],
-  },
-};
+/** Each kind's words and form fields (the API's config fields, same names): its file under channels/kinds/. */
+export const formOf = (type: ChannelType) => CHANNEL_KINDS[type].form;
 
 export const DIGEST_CHOICES = ["15m", "30m", "1h", "2h", "3h", "6h", "12h", "24h"];
 
-/** The labels of the fields every kind's form has, by control id; each kind's own settings are in KINDS. */
+/** The labels of the fields every kind's form has, by control id; each kind's own settings are in its kind's `form`. */
 const LABELS = {
   name: "Name",
   mode: "Mode",
@@ -154,7 +52,7 @@ export function channelFormFields(type: ChannelType): FormField[] {
     { path: "quietHours.from", id: "quietFrom", label: LABELS.quietFrom },
     { path: "quietHours.to", id: "quietTo", label: LABELS.quietTo },
     { path: "quietHours.timeZone", id: "quietTimeZone", label: LABELS.quietTimeZone },
-    ...KINDS[type].fields.map((f) => ({ path: `config.${f.name}`, id: `config_${f.name}`, label: f.label })),
+    ...formOf(type).fields.map((f) => ({ path: `config.${f.name}`, id: `config_${f.name}`, label: f.label })),
   ];
 }
 
@@ -166,7 +64,7 @@ export function channelFormErrors(type: ChannelType, details: string[]): FormErr
 /** The form values that show a saved channel (the edit page's starting point): secrets as shown, masked. */
 export function channelToForm(channel: Channel): ChannelFormValues {
   const values: ChannelFormValues = { name: channel.name, mode: channel.mode, digestEvery: channel.digestEvery ?? "1h" };
-  for (const f of KINDS[channel.type].fields) {
+  for (const f of formOf(channel.type).fields) {
     const value = channel.config[f.name];
     if (f.isFlag) values[`config_${f.name}`] = value === true ? "on" : undefined;
     else values[`config_${f.name}`] = typeof value === "string" ? value : "";
@@ -242,7 +140,7 @@ export function channelFormPage(
   session: DashboardSession,
   opts: { type: ChannelType; values: ChannelFormValues; errors?: FormErrors; channel?: Channel },
 ): Html {
-  const kind = KINDS[opts.type];
+  const kind = formOf(opts.type);
   const editing = opts.channel;
   const action = editing ? base(editing.id) : CHANNELS;
   const shown: Shown = { v: opts.values, errors: opts.errors };
@@ -275,9 +173,12 @@ ${deliveryFields(shown)}
   );
 }
 
+/** "Telegram, Slack, Discord, ntfy or e-mail": every kind, in the dashboard's words. */
+export const KINDS_IN_TEXT = listInWords(CHANNEL_TYPES.map((type) => formOf(type).inText));
+
 export function channelListPage(session: DashboardSession, channels: Channel[]): Html {
   const add = html`<h2>Add a channel</h2>
-<ul>${(Object.keys(KINDS) as ChannelType[]).map((type) => html`<li><a href="${CHANNELS}/new?type=${type}">Add a ${KINDS[type].label} channel</a></li>`)}</ul>`;
+<ul>${CHANNEL_TYPES.map((type) => html`<li><a href="${CHANNELS}/new?type=${type}">Add a ${formOf(type).label} channel</a></li>`)}</ul>`;
   const list =
     channels.length === 0
       ? html`<p class="empty">No channels yet. Add one below, then tick it on a feed's form to get that feed's alerts there.</p>`
@@ -286,7 +187,7 @@ export function channelListPage(session: DashboardSession, channels: Channel[]):
 <tbody>${channels.map(
           (c) => html`<tr>
 <td data-label="Name" class="primary"><a href="${base(c.id)}">${c.name}</a></td>
-<td data-label="Kind">${KINDS[c.type].label}</td>
+<td data-label="Kind">${formOf(c.type).label}</td>
 <td data-label="Sends">${deliveryText(c)}</td>
 <td data-label="Last delivery">${when(c.lastDeliveryAt)}</td>
 <td data-label="Last error">${c.lastError ? html`<span class="error-text">${c.lastError}</span>` : "—"}</td>
@@ -295,7 +196,7 @@ export function channelListPage(session: DashboardSession, channels: Channel[]):
 </table></div>`;
   return layout(
     "Channels",
-    html`<p>Where feeds send their alerts besides a webhook: Telegram, Slack, Discord, ntfy or e-mail.</p>
+    html`<p>Where feeds send their alerts besides a webhook: ${KINDS_IN_TEXT}.</p>
 ${list}
 ${add}`,
     session,
@@ -329,7 +230,7 @@ export interface TestOutcome {
 /** What came of "Send test", said the way the channel's kind works (a chat, a topic, an SMTP server). */
 function testNotice(type: ChannelType, outcome: TestOutcome | { refused: string } | undefined): Html | false {
   if (!outcome) return false;
-  const { taker } = KINDS[type].test;
+  const { taker } = formOf(type).test;
   if ("refused" in outcome) return html`<p class="error" role="alert">Not sent: ${outcome.refused}</p>`;
   if (outcome.ok)
     return html`<p class="notice" role="status">Test alert sent: ${taker} accepted it${outcome.statusCode !== null && html` (${outcome.statusCode})`} in ${outcome.durationMs} ms.</p>`;
@@ -396,7 +297,7 @@ export function channelDetailPage(
 ): Html {
   const { channel: c } = data;
   const self = base(c.id);
-  const kind = KINDS[c.type];
+  const kind = formOf(c.type);
   const configRows = kind.fields.map(
     (f) =>
       html`<dt>${f.label}</dt><dd>${

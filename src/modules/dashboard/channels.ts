@@ -3,12 +3,12 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import type { AuthContext } from "../accounts/service";
 import { type Channel, CreateChannelBody, PatchChannelBody } from "../channels/http-model";
-import { type ChannelType, isChannelType } from "../channels/model";
+import { CHANNEL_TYPES, type ChannelType, isChannelType, listInWords } from "../channels/model";
 import * as channels from "../channels/service";
 import { listFeeds } from "../feeds/service";
-import { channelSenderOf } from "../webhooks/channel-delivery";
-import { sendChannelTest } from "../webhooks/channel-test";
-import { listChannelDeliveries } from "../webhooks/service";
+import { channelSenderOf } from "../delivery/channel-delivery";
+import { sendChannelTest } from "../delivery/channel-test";
+import { listChannelDeliveries } from "../delivery/service";
 import { createBindingCode, listBoundChats, unbindChat } from "../telegram/binding";
 import * as views from "./channels-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
@@ -17,6 +17,9 @@ import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, page, re
 import { errorPage } from "./views";
 // Bundled as text by `bun build --compile`, as index.ts does with htmx.
 import TIME_ZONE_SOURCE from "./time-zone.browser.js" with { type: "text" };
+
+/** What a link with an unknown kind is told: the kinds there are. */
+const PICK_A_KIND = `Pick ${listInWords(CHANNEL_TYPES)}.`;
 
 /**
  * The dashboard's notification channel pages. Every change goes through the
@@ -37,7 +40,7 @@ const RECENT_DELIVERIES = 20;
  */
 function toBody(type: ChannelType, v: views.ChannelFormValues, editing: boolean): Record<string, unknown> {
   const config: Record<string, unknown> = {};
-  for (const f of views.KINDS[type].fields) {
+  for (const f of views.formOf(type).fields) {
     // A box is sent only when ticked; a creating form leaves an unticked one out, an edit turns it off.
     if (f.isFlag) {
       if (v[`config_${f.name}`] !== undefined) config[f.name] = true;
@@ -134,7 +137,7 @@ export function dashboardChannelRoutes(deps: Deps) {
           run(request, set, undefined, (session) => {
             const type = (query as Record<string, string | undefined>).type;
             if (type === undefined || type === "") return redirect(set, CHANNELS);
-            if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
+            if (!isChannelType(type)) return page(set, errorPage("Unknown kind", PICK_A_KIND, session), 400);
             return page(set, views.channelFormPage(session, { type, values: { mode: "instant", digestEvery: "1h" } }));
           }),
         HIDDEN,
@@ -145,7 +148,7 @@ export function dashboardChannelRoutes(deps: Deps) {
           run(request, set, body, (session, auth) => {
             const values = formValues(body);
             const type = values.type;
-            if (!isChannelType(type)) return page(set, errorPage("Unknown kind", "Pick telegram, slack, discord, ntfy or email.", session), 400);
+            if (!isChannelType(type)) return page(set, errorPage("Unknown kind", PICK_A_KIND, session), 400);
             const json = toBody(type, values, false);
             const refusedWith = (details: string[], status = 400) =>
               page(set, views.channelFormPage(session, { type, values, errors: views.channelFormErrors(type, details) }), status);

@@ -5,6 +5,7 @@ import { feedListQuery, type FeedListQuery, type InboxCard } from "./inbox-data"
 import { cardsAndPanel, shortcutsHelp, unreadCountView } from "./inbox-views";
 import type { DashboardSession } from "./model";
 import { csrfField, layout, when } from "./views";
+import { KINDS_IN_TEXT } from "./channels-views";
 import { describedBy, errorSummary, fieldError, type FormErrors, type FormField, formErrors } from "./form-errors";
 
 /**
@@ -161,7 +162,7 @@ function channelBoxes(f: Shown, channels: Channel[]): Html {
 <input type="hidden" name="channelsShown" value="1">
 ${
   channels.length === 0
-    ? html`<p class="muted">No channels yet: <a href="/dashboard/channels">add a Telegram, Slack, Discord, ntfy or e-mail channel</a>, then tick it here.</p>`
+    ? html`<p class="muted">No channels yet: <a href="/dashboard/channels">add a ${KINDS_IN_TEXT} channel</a>, then tick it here.</p>`
     : html`${channels.map((c) => checkbox(v, `channel_${c.id}`, `${c.name} (${c.type})`))}
 <p class="muted">Each ticked channel gets this feed's alerts too, as it is set to send them (at once, or in digests); <a href="/dashboard/channels">manage channels</a>.</p>`
 }`;

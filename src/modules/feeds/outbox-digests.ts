@@ -7,7 +7,7 @@
  * transaction: the digest row is written and owns its alerts (`in_digest`,
  * digest_seq) before anything is sent. From there the digest is an ordinary
  * event of the channel (claimed, paced, retried, booked, listed), and booking
- * it settles its alerts in the same transaction (webhooks/repo.ts). So a crash
+ * it settles its alerts in the same transaction (delivery/repo.ts). So a crash
  * before the close leaves the alerts held (closed on the next round), one
  * after it leaves the digest due: it goes out once, with the same alerts.
  */

@@ -441,7 +441,7 @@ export async function setEventState(
 /**
  * The event's state after one more delivery attempt: delivered, retrying at
  * `nextAttemptAtTs`, or failed for good. The deliverer calls it in the
- * transaction that books the attempt itself (webhooks/repo.ts recordAttempt).
+ * transaction that books the attempt itself (delivery/repo.ts recordAttempt).
  */
 export async function recordEventAttempt(
   db: Db,

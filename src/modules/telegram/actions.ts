@@ -16,8 +16,8 @@
 import { escapeHtml } from "../../lib/html";
 import { newId } from "../../lib/ids";
 import { apply } from "../applications/service";
-import { fitText } from "../channels/format";
-import { LIMITS } from "../channels/render";
+import { TELEGRAM_LIMITS } from "../channels/kinds/telegram";
+import { fitText } from "../channels/kinds/text";
 import { actionButton, parseAction, type TelegramAction } from "../channels/telegram-actions";
 import { findFeed, findFeedJobForAccount, type FeedJobRow } from "../feeds/repo";
 import { patchFeed, patchFeedJob, resolveJobRef } from "../feeds/service";
@@ -197,7 +197,7 @@ async function toggleMute(p: Press, muted: boolean): Promise<void> {
 
 function draftHtml(title: string, letter: string): string {
   const head = `✍️ <b>Cover letter</b> for <i>${escapeHtml(title.slice(0, 200))}</i>\n\n`;
-  return head + fitText(letter, LIMITS.telegramText - head.length - 10, escapeHtml);
+  return head + fitText(letter, TELEGRAM_LIMITS.text - head.length - 10, escapeHtml);
 }
 
 function draftKeyboard(draftId: string) {

@@ -6,7 +6,7 @@
 import type { Deps } from "../../deps";
 import { AppError, clientMessage } from "../../errors";
 import { accountAuth, type AuthContext } from "../accounts/service";
-import { telegramCall, type TelegramCallOutcome } from "../channels/send";
+import { telegramCall, type TelegramCallOutcome } from "../channels/kinds/telegram";
 import type { InlineKeyboard } from "../channels/telegram-actions";
 import * as repo from "./repo";
 

@@ -29,7 +29,7 @@ import { Loop } from "../../worker/loop";
 import { leaseGate } from "../../worker/cluster";
 import { type ChannelRow, channelsOfType, channelsOfTypeVersion, noteChannelOutcome, telegramBotHolders } from "../channels/repo";
 import { adoptTelegramChannel, openChannel } from "../channels/service";
-import { checkTelegramToken, telegramCall } from "../channels/send";
+import { checkTelegramToken, telegramCall } from "../channels/kinds/telegram";
 import { handleUpdate } from "./bot";
 import { type BotContext, callBot } from "./chat";
 import * as repo from "./repo";

@@ -10,10 +10,10 @@ import { escapeHtml } from "../../lib/html";
 import { findApplication } from "../applications/repo";
 import { jobOfApplication } from "../applications/service";
 import { findChannelById } from "../channels/repo";
-import { LIMITS } from "../channels/render";
+import { TELEGRAM_LIMITS } from "../channels/kinds/telegram";
 import { openChannel } from "../channels/service";
-import type { ChannelSender } from "../webhooks/channel-delivery";
-import { feedJobPayload } from "../webhooks/event-payload";
+import type { ChannelSender } from "../delivery/channel-delivery";
+import { feedJobPayload } from "../feeds/outbox-event-payload";
 import { callBot, STATUS_LABELS } from "./chat";
 
 export const TELEGRAM_SETTLED_TASK = "telegram.alert-settled";
@@ -40,7 +40,7 @@ export async function editSettledAlert(deps: Deps, sender: ChannelSender, task: 
   const payload = await feedJobPayload(deps.db, deps.clock, task.feedJobId);
   const alert = payload ? sender.render("telegram", payload).text : null;
   let text: string;
-  if (alert !== null && alert.length + outcome.length + 2 <= LIMITS.telegramText) text = `${alert}\n\n${outcome}`;
+  if (alert !== null && alert.length + outcome.length + 2 <= TELEGRAM_LIMITS.text) text = `${alert}\n\n${outcome}`;
   else {
     // The alert at full length leaves no room (or its job is gone): the title and the outcome.
     const title = payload?.title ?? (await jobOfApplication(deps.db, app).catch(() => null))?.job.title ?? "Your application";

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createDeliverer } from "../../../src/cli/serve";
 import { rawMany } from "../../../src/db/query";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import {
   type FakeNtfy,

@@ -7,7 +7,7 @@ import { rawMany } from "../../../src/db/query";
 import { ManualClock } from "../../../src/lib/clock";
 import { closeWindow, endedWindows } from "../../../src/modules/feeds/outbox-digests";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { type FakeTelegram, startFakeTelegram } from "../../helpers/channel-fakes";
 import { makeDoc } from "../../helpers/factories";

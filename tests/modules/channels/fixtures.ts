@@ -1,8 +1,8 @@
 /** Payloads for the channel tests: the sample job as a real match (full), and the same job with everything optional missing (sparse). */
 import { clientScore } from "../../../src/modules/jobs/client-score";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
-import type { WebhookPayload } from "../../../src/modules/webhooks/model";
-import { buildJobMatchedPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/webhooks/payload";
+import type { WebhookPayload } from "../../../src/modules/feeds/outbox-payload";
+import { buildJobMatchedPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/feeds/outbox-payload-build";
 
 /** 26 minutes after the sample job was published. */
 export const NOW = Date.UTC(2026, 0, 15, 12, 10);

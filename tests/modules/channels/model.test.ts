@@ -6,12 +6,11 @@ import {
   CHANNEL_TYPES,
   type ChannelType,
   maskConfig,
-  parseMailbox,
   secretFields,
-  smtpTarget,
   validateChannelConfig,
   type WebhookOrigins,
 } from "../../../src/modules/channels/model";
+import { parseMailbox, smtpTarget } from "../../../src/modules/channels/kinds/email";
 
 const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw9";
 const SLACK = "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX";

@@ -1,10 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { cutAtSentence, fitText, money, relativeTime, utf8Bytes } from "../../../src/modules/channels/format";
-import { CHANNEL_TYPES, type ChannelMessage, type DiscordMessage, type SlackMessage } from "../../../src/modules/channels/model";
-import { discordEscape, LIMITS, ntfyPriority, renderAlert, renderDigest } from "../../../src/modules/channels/render";
-import type { WebhookPayload } from "../../../src/modules/webhooks/model";
-import { buildTestPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/webhooks/payload";
+import { money, relativeTime } from "../../../src/modules/channels/format";
+import { DISCORD_LIMITS, type DiscordMessage, discordEscape } from "../../../src/modules/channels/kinds/discord";
+import { EMAIL_LIMITS } from "../../../src/modules/channels/kinds/email";
+import { NTFY_LIMITS, ntfyPriority } from "../../../src/modules/channels/kinds/ntfy";
+import { SLACK_LIMITS, type SlackMessage } from "../../../src/modules/channels/kinds/slack";
+import { TELEGRAM_LIMITS } from "../../../src/modules/channels/kinds/telegram";
+import { cutAtSentence, fitText, utf8Bytes } from "../../../src/modules/channels/kinds/text";
+import { CHANNEL_TYPES, type ChannelMessage } from "../../../src/modules/channels/model";
+import { renderAlert, renderDigest } from "../../../src/modules/channels/render";
+import type { WebhookPayload } from "../../../src/modules/feeds/outbox-payload";
+import { buildTestPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/feeds/outbox-payload-build";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { DASHBOARD_JOB_URL, DASHBOARD_URL, fullPayload, NOW, sparsePayload } from "./fixtures";
 
@@ -182,33 +188,33 @@ describe("long descriptions are cut at a sentence within each platform's limit",
 
   test("Telegram: the whole text within 4,096", () => {
     const { text } = renderAlert("telegram", payload, ctx);
-    expect(text.length).toBeLessThanOrEqual(LIMITS.telegramText);
-    expect(text.length).toBeGreaterThan(LIMITS.telegramText - 200);
+    expect(text.length).toBeLessThanOrEqual(TELEGRAM_LIMITS.text);
+    expect(text.length).toBeGreaterThan(TELEGRAM_LIMITS.text - 200);
     endsAtSentence(text.split("\n\n").at(-2)!);
   });
 
   test("Slack: the description section within 3,000", () => {
     const { body } = renderAlert("slack", payload, ctx) as SlackMessage;
     const section = (body.blocks as { type: string; text?: { text: string } }[]).filter((b) => b.type === "section" && b.text)[1]!.text!.text;
-    expect(section.length).toBeLessThanOrEqual(LIMITS.slackSection);
-    expect(section.length).toBeGreaterThan(LIMITS.slackSection - 200);
+    expect(section.length).toBeLessThanOrEqual(SLACK_LIMITS.section);
+    expect(section.length).toBeGreaterThan(SLACK_LIMITS.section - 200);
     endsAtSentence(section);
   });
 
   test("Discord: the description within 4,096 and the embed within 6,000", () => {
     const { body } = renderAlert("discord", payload, ctx) as DiscordMessage;
     const embed = body.embeds[0];
-    expect(embed.description.length).toBeLessThanOrEqual(LIMITS.discordDescription);
+    expect(embed.description.length).toBeLessThanOrEqual(DISCORD_LIMITS.description);
     const total =
       embed.title.length + embed.description.length + (embed.footer?.text.length ?? 0) + embed.fields.reduce((n, f) => n + f.name.length + f.value.length, 0);
-    expect(total).toBeLessThanOrEqual(LIMITS.discordEmbedTotal);
+    expect(total).toBeLessThanOrEqual(DISCORD_LIMITS.embedTotal);
     endsAtSentence(embed.description.split("\n\n").at(-2)!);
   });
 
   test("ntfy: the message within its byte limit, with multi-byte text too", () => {
     const wide = { ...payload, description: Array.from({ length: 400 }, (_, i) => `Satz Nummer ${i} über Größe — 日本語.`).join(" ") };
     const message = renderAlert("ntfy", wide, ctx);
-    expect(utf8Bytes(message.message)).toBeLessThanOrEqual(LIMITS.ntfyMessageBytes);
+    expect(utf8Bytes(message.message)).toBeLessThanOrEqual(NTFY_LIMITS.messageBytes);
     expect(message.message).toMatch(/日本語\. …$/);
   });
 
@@ -216,12 +222,12 @@ describe("long descriptions are cut at a sentence within each platform's limit",
     const long = { ...payload, description: sentences.repeat(3) };
     const message = renderAlert("email", long, ctx);
     expect(message.text).toMatch(/more\. …\n\nOpen the job/);
-    expect(message.text.length).toBeLessThan(LIMITS.emailDescription + 2_000);
+    expect(message.text.length).toBeLessThan(EMAIL_LIMITS.description + 2_000);
   });
 
   test("text that escaping inflates five-fold still fits (Telegram)", () => {
     const { text } = renderAlert("telegram", { ...payload, description: "&&&&&&&&&. ".repeat(1000) }, ctx);
-    expect(text.length).toBeLessThanOrEqual(LIMITS.telegramText);
+    expect(text.length).toBeLessThanOrEqual(TELEGRAM_LIMITS.text);
     expect(text).toContain("&amp;&amp;");
   });
 });
@@ -245,21 +251,21 @@ describe("digests", () => {
   test("jobs that do not fit are counted in 'and K more', within each limit", () => {
     const many = jobs(60);
     const telegram = renderDigest("telegram", many, { more: 0, dashboardUrl: DASHBOARD_URL, nowTs: NOW });
-    expect(telegram.text.length).toBeLessThanOrEqual(LIMITS.telegramText);
+    expect(telegram.text.length).toBeLessThanOrEqual(TELEGRAM_LIMITS.text);
     const listed = (telegram.text.match(/<a href="https:\/\/marketplace/g) ?? []).length;
     expect(telegram.text).toContain(`and ${60 - listed} more`);
     expect(listed).toBeGreaterThan(5);
 
     const slack = renderDigest("slack", many, { more: 10, dashboardUrl: DASHBOARD_URL, nowTs: NOW }) as SlackMessage;
-    expect(slack.body.blocks.length).toBeLessThanOrEqual(LIMITS.slackBlocks);
+    expect(slack.body.blocks.length).toBeLessThanOrEqual(SLACK_LIMITS.blocks);
     expect(JSON.stringify(slack.body)).toContain(`and ${70 - (slack.body.blocks.length - 3)} more`);
 
     const discord = renderDigest("discord", many, { more: 0, dashboardUrl: DASHBOARD_URL, nowTs: NOW }) as DiscordMessage;
-    expect(discord.body.embeds[0].description.length).toBeLessThanOrEqual(LIMITS.discordDescription);
+    expect(discord.body.embeds[0].description.length).toBeLessThanOrEqual(DISCORD_LIMITS.description);
     expect(discord.body.embeds[0].description).toMatch(/and \d+ more — \[open jobpilot\]/);
 
     const ntfy = renderDigest("ntfy", many, { more: 0, dashboardUrl: DASHBOARD_URL, nowTs: NOW });
-    expect(utf8Bytes(ntfy.message)).toBeLessThanOrEqual(LIMITS.ntfyMessageBytes);
+    expect(utf8Bytes(ntfy.message)).toBeLessThanOrEqual(NTFY_LIMITS.messageBytes);
   });
 
   test("the heading names the feed, escaped for the platform and within its limit", () => {
@@ -274,16 +280,16 @@ describe("digests", () => {
     const slack = digest("slack") as SlackMessage;
     const header = (slack.body.blocks[0] as { text: { text: string } }).text.text;
     expect(header).toStartWith("2 new jobs — &lt;b&gt;x&lt;/b&gt; @everyone &amp; feed");
-    expect(header.length).toBeLessThanOrEqual(LIMITS.slackHeader);
+    expect(header.length).toBeLessThanOrEqual(SLACK_LIMITS.header);
     const discord = (digest("discord") as DiscordMessage).body.embeds[0];
     expect(discord.title).toStartWith("2 new jobs — \\<b\\>x\\</b\\> @\u200deveryone & feed");
-    expect(discord.title.length).toBeLessThanOrEqual(LIMITS.discordTitle);
+    expect(discord.title.length).toBeLessThanOrEqual(DISCORD_LIMITS.title);
     const ntfy = digest("ntfy");
     expect(ntfy.title).toStartWith(`2 new jobs — <b>x</b> @everyone & feed`);
-    expect(ntfy.title.length).toBeLessThanOrEqual(LIMITS.ntfyTitle);
+    expect(ntfy.title.length).toBeLessThanOrEqual(NTFY_LIMITS.title);
     const email = digest("email");
     expect(email.subject).toStartWith("2 new jobs — <b>x</b> @everyone & feed");
-    expect(email.subject.length).toBeLessThanOrEqual(LIMITS.emailSubject);
+    expect(email.subject.length).toBeLessThanOrEqual(EMAIL_LIMITS.subject);
     expect(email.text.split("\n")[0]).toStartWith("2 new jobs — <b>x</b> @everyone & feed");
     expect(email.html).toContain('<h2 style="margin:0 0 12px;font-size:18px">2 new jobs — &lt;b&gt;x&lt;/b&gt; @everyone &amp; feed');
   });

@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../../src/lib/clock";
 import type { EgressPolicy } from "../../../src/lib/ssrf";
-import type { ChannelTarget, EmailConfig } from "../../../src/modules/channels/model";
+import type { EmailConfig } from "../../../src/modules/channels/kinds/email";
+import { redactSecrets } from "../../../src/modules/channels/kinds/http";
+import type { SendDeps } from "../../../src/modules/channels/kinds/kind";
+import { telegramCall } from "../../../src/modules/channels/kinds/telegram";
+import type { ChannelTarget } from "../../../src/modules/channels/model";
 import { renderAlert } from "../../../src/modules/channels/render";
-import { channelEgress, checkChannelDestination, redactSecrets, type SendDeps, sendMessage, telegramCall } from "../../../src/modules/channels/send";
+import { channelEgress, checkChannelDestination, sendMessage } from "../../../src/modules/channels/send";
 import {
   type FakeNtfy,
   type FakeSmtp,

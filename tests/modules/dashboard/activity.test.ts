@@ -4,7 +4,7 @@ import { rawExec, rawMany } from "../../../src/db/query";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { browser, foreignScripts } from "../../helpers/dashboard";
 import { applyWorker } from "../../helpers/apply-worker";

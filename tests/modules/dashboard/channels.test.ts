@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createDeliverer } from "../../../src/cli/serve";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { createTestApp, show, type TestApp, type TestResponse } from "../../helpers/app";
 import { type FakeTelegram, type FakeWebhookPlatform, startFakeSlack, startFakeTelegram } from "../../helpers/channel-fakes";
 import { browser, foreignScripts } from "../../helpers/dashboard";

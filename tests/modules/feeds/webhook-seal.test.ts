@@ -8,7 +8,7 @@ import { generateSecret } from "../../../src/lib/standard-webhooks";
 import * as feedsRepo from "../../../src/modules/feeds/repo";
 import { openWebhook, sealClearWebhooks, sealValue } from "../../../src/modules/feeds/webhook-seal";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { createTestApp, show, TEST_SECRET_KEY, type TestApp } from "../../helpers/app";
 import { useCleanups } from "../../helpers/cleanups";
 import { makeDoc } from "../../helpers/factories";

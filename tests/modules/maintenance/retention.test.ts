@@ -12,7 +12,7 @@ import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { pruneFeedEntriesBatch, pruneOldRows } from "../../../src/modules/maintenance/service";
 import { runRetention } from "../../../src/modules/maintenance/retention.task";
 import { pruneSessions } from "../../../src/modules/dashboard/sessions.task";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import type { TaskWorker } from "../../../src/worker/worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { applyWorker } from "../../helpers/apply-worker";

@@ -8,7 +8,7 @@ import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { pollSource } from "../../../src/modules/intake/runner";
 import { SCORE_TASK, scoreFeedMatch } from "../../../src/modules/scoring/service";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import type { JobSource } from "../../../src/sources/source";
 import { TaskWorker } from "../../../src/worker/worker";
 import { applyWorker } from "../../helpers/apply-worker";

@@ -11,8 +11,8 @@ import { BINDING_CODE_TTL_MS, redeemBindingCode } from "../../../src/modules/tel
 import { NOT_BOUND } from "../../../src/modules/telegram/chat";
 import { TelegramBots } from "../../../src/modules/telegram/poller";
 import { editSettledAlert, TELEGRAM_SETTLED_TASK } from "../../../src/modules/telegram/settled.task";
-import { channelSenderOf } from "../../../src/modules/webhooks/channel-delivery";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import { channelSenderOf } from "../../../src/modules/delivery/channel-delivery";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { TaskWorker } from "../../../src/worker/worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { type FakeTelegram, startFakeTelegram, type TelegramCall } from "../../helpers/channel-fakes";

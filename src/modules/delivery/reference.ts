@@ -1,12 +1,12 @@
 /**
  * The requests jobpilot sends to a feed's webhookUrl, described as OpenAPI 3.1 `webhooks`, so a
  * receiver can generate its types from /docs/json as a client does. One entry per event type;
- * both carry the one payload schema (model.ts) with `type` fixed.
+ * both carry the one payload schema (feeds/outbox-payload.ts) with `type` fixed.
  */
 import type { OpenAPIV3_1 } from "openapi-types";
 import { signatureHeaders } from "../../http/openapi-document";
 import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
-import { WebhookPayloadSchema } from "./model";
+import { WebhookPayloadSchema } from "../feeds/outbox-payload";
 
 function event(type: string, operationId: string, summary: string, description: string): OpenAPIV3_1.PathItemObject {
   return {

@@ -12,7 +12,7 @@ import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { type FairCursor, hasDueWork, newFairCursor, pauseKeyOf } from "../feeds/outbox-fair";
 import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { type OpenedCache, openWebhook, type WebhookValues, WebhookSealError } from "../feeds/webhook-seal";
-import { eventPayload } from "./event-payload";
+import { eventPayload } from "../feeds/outbox-event-payload";
 import { ChannelSender } from "./channel-delivery";
 import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import type { Pacer } from "../channels/pace";

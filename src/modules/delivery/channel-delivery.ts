@@ -15,7 +15,7 @@ import { renderAlert, renderDigest } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
 import { sendMessage } from "../channels/send";
 import { openChannel } from "../channels/service";
-import type { WebhookPayload } from "./model";
+import type { WebhookPayload } from "../feeds/outbox-payload";
 
 export interface ChannelSenderDeps {
   clock: Clock;

@@ -14,7 +14,7 @@ import { findChannel, noteChannelOutcome } from "../channels/repo";
 import type { ChannelTarget } from "../channels/model";
 import type { ChannelTestResult } from "../channels/http-model";
 import type { ChannelSender } from "./channel-delivery";
-import { samplePayload } from "./event-payload";
+import { samplePayload } from "../feeds/outbox-event-payload";
 
 export interface ChannelTestDeps {
   db: Db;

@@ -3,14 +3,14 @@
  * JSON body POSTed to the feed's webhook URL. Pure: no database, no clock, no
  * network, so the delivery code can build a body from the outbox row it reads
  * and tests can check every field. The shape is WebhookPayloadSchema
- * (model.ts), which also documents it on the OpenAPI page.
+ * (outbox-payload.ts), which also documents it on the OpenAPI page.
  */
 import { countryName } from "../../lib/countries";
-import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
+import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "./admit";
 import type { JobDocument } from "../../sources/document";
 import type { NormalizedJob } from "../jobs/normalize";
-import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./model";
-import sampleJobDocument from "./sample-job.json" with { type: "json" };
+import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./outbox-payload";
+import sampleJobDocument from "./outbox-sample-job.json" with { type: "json" };
 
 export interface MatchedEventInput {
   /** "evt_…", also the webhook-id header. */

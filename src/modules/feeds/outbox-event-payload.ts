@@ -5,16 +5,16 @@
  */
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
-import { JOB_MATCHED_EVENT } from "../feeds/admit";
-import type { EventRow } from "../feeds/outbox";
-import { type FeedJobRow, findFeedById, findFeedJobById } from "../feeds/repo";
+import { JOB_MATCHED_EVENT } from "./admit";
+import type { EventRow } from "./outbox";
+import { type FeedJobRow, findFeedById, findFeedJobById } from "./repo";
 import { archiveWithoutMatching } from "../jobs/archive";
 import { clientScore } from "../jobs/client-score";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
 import { readNormalizedJob } from "../jobs/read-normalized";
-import type { WebhookPayload } from "./model";
-import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./payload";
+import type { WebhookPayload } from "./outbox-payload";
+import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./outbox-payload-build";
 
 /** The payload's client score: the archive's score of the same document, reduced to {score, label}. */
 function withClientScore(payload: WebhookPayload, document: unknown, nowTs: number): WebhookPayload {

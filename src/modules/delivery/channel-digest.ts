@@ -11,8 +11,8 @@ import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import { digestMembers } from "../feeds/outbox-digests";
 import type { EventRow } from "../feeds/outbox";
 import type { ChannelSender } from "./channel-delivery";
-import { eventPayload } from "./event-payload";
-import type { WebhookPayload } from "./model";
+import { eventPayload } from "../feeds/outbox-event-payload";
+import type { WebhookPayload } from "../feeds/outbox-payload";
 
 /** Jobs a digest lists; the others of its window are "and K more". */
 export const DIGEST_TOP_N = 10;

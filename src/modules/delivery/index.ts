@@ -65,8 +65,8 @@ const tags = ["Feeds"];
 /** Under /api/v1/feeds, so as the feed routes: validation errors in the spec's shape, the feeds bucket. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
 
-/** (extension) Webhook delivery history of a feed, and resending an event. */
-export function webhooksRoutes(deps: Deps) {
+/** (extension) Delivery history of a feed (its webhook and channels), and resending an event. */
+export function deliveriesRoutes(deps: Deps) {
   return new Elysia({ prefix: "/api/v1/feeds" })
     .use(authContext)
     .use(routePolicy)

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createDeliverer } from "../../../src/cli/serve";
 import { rawExec } from "../../../src/db/query";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { insertEvent } from "../../../src/modules/feeds/outbox";
 import { insertFeed, insertFeedEntry } from "../../../src/modules/feeds/repo";
 import { ManualClock } from "../../../src/lib/clock";

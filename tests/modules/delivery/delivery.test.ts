@@ -9,7 +9,7 @@ import { verify } from "../../../src/lib/standard-webhooks";
 import { authenticate } from "../../../src/modules/accounts/service";
 import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import type { WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 import { startWebhookReceiver, type WebhookReceiver } from "../../helpers/webhook-receiver";

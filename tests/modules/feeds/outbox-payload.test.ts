@@ -2,14 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../../../src/modules/feeds/admit";
 import { normalizeJob, type NormalizedJob } from "../../../src/modules/jobs/normalize";
-import { WebhookPayloadSchema, type WebhookPayload } from "../../../src/modules/webhooks/model";
+import { WebhookPayloadSchema, type WebhookPayload } from "../../../src/modules/feeds/outbox-payload";
 import {
   buildJobMatchedPayload,
   buildTestPayload,
   SAMPLE_JOB_DOCUMENT,
   SAMPLE_JOB_SOURCE,
   type MatchedEventInput,
-} from "../../../src/modules/webhooks/payload";
+} from "../../../src/modules/feeds/outbox-payload-build";
 import { generateJob } from "../../../src/sources/sandbox/generator";
 
 const NOW = Date.UTC(2026, 2, 1, 9, 30);

@@ -5,7 +5,7 @@ import { closePgDatabase, openPgAsDb } from "../../../src/db/client-pg";
 import { isPg, rawExec, rawMany } from "../../../src/db/query";
 import * as outbox from "../../../src/modules/feeds/outbox";
 import * as feedsRepo from "../../../src/modules/feeds/repo";
-import * as repo from "../../../src/modules/webhooks/repo";
+import * as repo from "../../../src/modules/delivery/repo";
 import { openTestDb, type TestDb } from "../../helpers/db";
 import { createMigratedPgDatabase, describePg, type TestPgDatabase } from "../../helpers/postgres";
 

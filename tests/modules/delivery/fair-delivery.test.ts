@@ -9,7 +9,7 @@ import * as outbox from "../../../src/modules/feeds/outbox";
 import { accountHeads, fairCandidates, newFairCursor } from "../../../src/modules/feeds/outbox-fair";
 import { DOCTOR_CHECKS } from "../../../src/modules/monitoring/doctor";
 import { renderMetrics } from "../../../src/modules/monitoring/service";
-import { accountConcurrency, BREAKER_FAILURES, type WebhookDeliverer } from "../../../src/modules/webhooks/deliverer";
+import { accountConcurrency, BREAKER_FAILURES, type WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { startFakeSlack, type FakeWebhookPlatform } from "../../helpers/channel-fakes";
 import { startWebhookReceiver, type WebhookReceiver } from "../../helpers/webhook-receiver";

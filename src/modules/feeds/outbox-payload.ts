@@ -2,7 +2,9 @@
  * The body jobpilot POSTs to a feed's webhook URL: one job per request, JSON.
  * This schema is the single description of that body: payload.ts builds values
  * of this type and the OpenAPI page shows it, so every field carries a
- * `description` written for the person implementing the receiver.
+ * `description` written for the person implementing the receiver. It lives
+ * with the outbox (feeds owns it): the deliverer POSTs it, and each
+ * notification channel renders it as its platform's message.
  *
  * Every job, whatever its platform, has the same envelope: fields a source
  * cannot fill are null (or an empty array), never missing, so receivers need
@@ -11,7 +13,7 @@
 import { t } from "elysia";
 import { JOB_TYPES, PLATFORMS } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
-import { EVENT_TYPES } from "../feeds/admit";
+import { EVENT_TYPES } from "./admit";
 
 /** Longest description sent; longer ones are cut and end with " …". */
 export const WEBHOOK_DESCRIPTION_MAX_CHARS = 50_000;
