@@ -532,7 +532,7 @@ export interface paths {
         put?: never;
         /**
          * (extension) Add a notification channel
-         * @description Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. 503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.
+         * @description Validated per kind (400 naming the field). Secrets are stored encrypted and never returned in full. Add the channel to feeds with their channelIds; POST /api/v1/channels/{channelId}/test sends a sample alert. A Telegram bot token is checked with Telegram (getMe): 400 when Telegram refuses it, 503 when Telegram cannot be reached (nothing is saved), 409 when another account already holds the bot (one account per bot; several channels of one account may share it). 503 on PostgreSQL when JOBPILOT_SECRET_KEY is not set.
          */
         post: operations["createChannel"];
         delete?: never;
@@ -564,7 +564,7 @@ export interface paths {
         head?: never;
         /**
          * (extension) Change a notification channel
-         * @description Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours.
+         * @description Only the given fields change; within config too, and a secret sent back as shown (masked) keeps the stored one. type cannot change. null clears digestEvery and quietHours. A changed Telegram bot token is checked as on create (400, 503, 409).
          */
         patch: operations["updateChannel"];
         trace?: never;
@@ -723,6 +723,26 @@ export interface paths {
          * @description No API key: the code is the credential. It works once and for 10 minutes. The new key is labelled "browser companion". 404 for an unknown, used or expired code; 409 when the account has as many keys as it may.
          */
         post: operations["pairCompanion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/companion/pair/state": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * (extension) Why a companion's key is refused: replaced by a newer pairing, or revoked
+         * @description Send the key in x-api-key, revoked or not. 404 for a key this server does not know. The extension asks after a 401, so its options page can say it was replaced.
+         */
+        get: operations["companionKeyState"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1092,7 +1112,7 @@ export interface paths {
         put?: never;
         /**
          * (extension) Model Context Protocol, streamable HTTP transport
-         * @description JSON-RPC messages of the Model Context Protocol (stateless: no session, JSON answers). Takes the API key as x-api-key or Authorization: Bearer. Tools: list_feeds, create_feed, update_feed, feed_jobs, get_job, client_jobs, draft_proposal, apply, application_status, applied_jobs, freelancers; resource template jobpilot://feeds/{feedId}/matches. The Accept header must name both application/json and text/event-stream (406 otherwise), as the protocol asks. GET and DELETE (a server stream, ending a session) are 405.
+         * @description JSON-RPC messages of the Model Context Protocol (stateless: no session, JSON answers). Takes the API key as x-api-key or Authorization: Bearer. A batch (an array of messages) holds at most 20 messages (400 with a JSON-RPC error otherwise) and counts one request per message against the key's rate limit (`default` bucket); a batch larger than what remains of the limit is refused whole (429) before any message runs. Tools: list_feeds, create_feed, update_feed, feed_jobs, get_job, client_jobs, draft_proposal, apply, application_status, applied_jobs, freelancers; resource template jobpilot://feeds/{feedId}/matches. The Accept header must name both application/json and text/event-stream (406 otherwise), as the protocol asks. GET and DELETE (a server stream, ending a session) are 405.
          */
         post: operations["mcp"];
         delete?: never;
@@ -3981,6 +4001,20 @@ export interface operations {
                             /** @description Unix ms */
                             lastCheckedAt: number;
                         } | null;
+                        /**
+                         * OutcomeCheck
+                         * @description Extension field (browser companion driver only): present once the outcome has been checked against the next "my proposals" list the companion read.
+                         */
+                        outcomeCheck?: {
+                            /** @enum {string} */
+                            result: "confirmed" | "not_listed" | "listed_not_applied";
+                            /** @description true unless confirmed: a person should look at the proposal on the marketplace; nothing was refunded or charged */
+                            flagged: boolean;
+                            /** @description Unix ms */
+                            checkedAt: number;
+                            /** @description The check in a sentence */
+                            message: string;
+                        };
                     };
                 };
             };
@@ -6285,6 +6319,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
             413: {
                 headers: {
@@ -7634,6 +7681,95 @@ export interface operations {
             };
         };
     };
+    companionKeyState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        state: "active" | "replaced" | "revoked";
+                    };
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     nextCompanionTask: {
         parameters: {
             query?: {
@@ -7749,6 +7885,20 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Status 403 */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -7889,6 +8039,20 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Status 403 */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -8129,6 +8293,14 @@ export interface operations {
                         viewed: boolean;
                         replied: boolean;
                         viewedAt?: number | null;
+                        proposals?: {
+                            /** @description Unix ms when the read of the page began (a proposal sent during the read may be missing) */
+                            readAt: number;
+                            /** @description The page read: only jobs of its site are checked against it */
+                            url: string;
+                            /** @description The job ciphertext of every proposal the page shows as sent */
+                            jobs: string[];
+                        };
                     };
                 } | {
                     /** @constant */
@@ -8196,6 +8368,20 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Status 403 */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -8356,6 +8542,20 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Status 403 */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
@@ -11429,7 +11629,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not JSON (`{ error }`), or not valid JSON-RPC, an unsupported protocol version (a JSON-RPC error) */
+            /** @description Not JSON (`{ error }`), or not valid JSON-RPC, an empty batch or one of more than 20 messages, an unsupported protocol version (a JSON-RPC error) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
