@@ -7,7 +7,8 @@ import { launchChromium, noBrowser, overflowsSideways, until } from "../helpers/
 import { makeDoc } from "../helpers/factories";
 import { runCommand, startServer, type ServerProcess } from "../helpers/process";
 
-const SHOTS = "/tmp/shots";
+// Screenshots to look at as a user would (gitignored); JOBPILOT_SHOTS_DIR puts them elsewhere.
+const SHOTS = process.env.JOBPILOT_SHOTS_DIR ?? join(import.meta.dir, "../../test-artifacts/agency");
 const ADMIN_TOKEN = "agency-browser-admin-token";
 
 // Issue 37: an agency owner picked one freelancer and the proposal went out as another. In a real browser, with
@@ -121,7 +122,7 @@ describe("an agency applies as the freelancer it picked (end to end)", () => {
         // Preselected: the primary freelancer's React specialization, the best fit for a React job.
         expect(await picker.locator("option:checked").textContent()).toStartWith(primary.name);
         await picker.selectOption(priyaSpec.profileId);
-        await snap(page, "b1-panel-1280");
+        await snap(page, "agency-panel-1280");
 
         // Draft by keyboard: the picker survives, and the letter is Priya's.
         await page.locator("#panel-title").focus();
@@ -133,9 +134,9 @@ describe("an agency applies as the freelancer it picked (end to end)", () => {
         expect(letter).toContain("Data Pipeline Engineer");
         expect(letter).not.toContain(primary.name);
         expect((await panel.getByLabel("1. Which warehouse have you used?").inputValue()).length).toBeGreaterThan(10);
-        await snap(page, "b1-panel-drafted-1280");
+        await snap(page, "agency-panel-drafted-1280");
         // The panel scrolls on its own: its form, as the reader scrolled to it.
-        await formInView(page, "b1-panel-form-1280");
+        await formInView(page, "agency-panel-form-1280");
 
         // `a` asks first: Esc (or Cancel, which has the focus) sends nothing.
         const dialog = panel.locator("dialog[data-confirm-apply]");
@@ -144,7 +145,7 @@ describe("an agency applies as the freelancer it picked (end to end)", () => {
         await dialog.waitFor({ state: "visible" });
         expect(await dialog.textContent()).toContain(`Priya Nair — Data Pipeline Engineer`);
         expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe("Cancel");
-        await snap(page, "b1-panel-confirm-1280");
+        await snap(page, "agency-panel-confirm-1280");
         await page.keyboard.press("Escape");
         await dialog.waitFor({ state: "hidden" });
         expect(await panel.locator("#panel-title").count(), "Esc closed the dialog, not the panel").toBe(1);
@@ -169,7 +170,7 @@ describe("an agency applies as the freelancer it picked (end to end)", () => {
         expect(await panel.getByText("processing").count()).toBe(0);
         await until("the card's badge", 10_000, async () => ((await react.locator(".badges").textContent()) ?? "").includes("Applied"));
         expect(await react.locator(".unread-badge").count(), "an applied job is not new").toBe(0);
-        await snap(page, "b1-panel-applied-1280");
+        await snap(page, "agency-panel-applied-1280");
 
         // The application as the API reports it.
         const applied = await call("GET", "/api/auto-apply-v2/applied-jobs");
@@ -197,30 +198,30 @@ describe("an agency applies as the freelancer it picked (end to end)", () => {
         const jobPath = `/dashboard/jobs/${encodeURIComponent(applied.body.jobs[0].jobId)}`;
         await page.goto(`${base}${jobPath}`);
         expect(await page.locator("main").textContent()).toContain("Priya Nair — Data Pipeline Engineer");
-        await snap(page, "b1-job-1280");
+        await snap(page, "agency-job-1280");
         const narrow = await browser.newContext({ viewport: { width: 390, height: 844 } });
         await narrow.addCookies(await context.cookies());
         const phone = await narrow.newPage();
         current = phone;
         await phone.goto(`${base}${jobPath}`);
         expect(await overflowsSideways(phone)).toBe(false);
-        await snap(phone, "b1-job-390");
+        await snap(phone, "agency-job-390");
         // The other job, still open for applying, in the panel at 390 px.
         await phone.goto(`${base}/dashboard`);
         await phone.locator("#cards article.card").filter({ hasText: "Airflow DAG clean-up" }).getByRole("link", { name: "Airflow DAG clean-up" }).click();
         await phone.locator("#panel-title").waitFor();
         expect(await overflowsSideways(phone)).toBe(false);
-        await snap(phone, "b1-panel-390");
-        await formInView(phone, "b1-panel-form-390");
+        await snap(phone, "agency-panel-390");
+        await formInView(phone, "agency-panel-form-390");
         await narrow.close();
         current = page;
         await page.goto(`${base}/dashboard?show=all`); // read on the phone: no longer in the unread list
         await page.locator("#cards article.card").filter({ hasText: "Airflow DAG clean-up" }).getByRole("link", { name: "Airflow DAG clean-up" }).click();
         await page.locator("#panel-title").waitFor();
-        await snap(page, "b1-panel-open-1280");
+        await snap(page, "agency-panel-open-1280");
       } catch (err) {
         if (current) {
-          await snap(current, "b1-failure").catch(() => {});
+          await snap(current, "agency-failure").catch(() => {});
           console.error(`failed on ${current.url()}`);
         }
         throw err;

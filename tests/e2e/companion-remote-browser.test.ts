@@ -18,8 +18,8 @@ declare const window: { asked: unknown[] };
 
 const ROOT = join(import.meta.dir, "../..");
 const SHOTS = join(ROOT, "test-artifacts/companion-remote");
-/** The screenshots the issue asks for (the dashboard's companion page and the options page, wide and narrow). */
-const REVIEW_SHOTS = "/tmp/shots";
+/** The dashboard's companion page and the options page, wide and narrow, to look at (gitignored; JOBPILOT_SHOTS_DIR moves them). */
+const REVIEW_SHOTS = process.env.JOBPILOT_SHOTS_DIR ?? join(ROOT, "test-artifacts/companion-review");
 const ADMIN_TOKEN = "companion-remote-test-admin-token";
 /** Loopback, but neither localhost nor 127.0.0.1: to the extension it is a server elsewhere, as a VPS is. */
 const HOST = "127.0.0.2";
@@ -40,11 +40,11 @@ describe.skipIf(noBrowser)("browser companion with a server elsewhere (not local
     mkdirSync(REVIEW_SHOTS, { recursive: true });
     let shot = 0;
     const snap = (p: Page, name: string) => p.screenshot({ path: join(SHOTS, `${String(++shot).padStart(2, "0")}-${name}.png`), fullPage: true });
-    /** The page at 1280 and 390 px wide, into /tmp/shots/c-<name>-<width>.png. */
+    /** The page at 1280 and 390 px wide, into REVIEW_SHOTS/companion-<name>-<width>.png. */
     const review = async (p: Page, name: string) => {
       for (const width of [1280, 390]) {
         await p.setViewportSize({ width, height: 900 });
-        await p.screenshot({ path: join(REVIEW_SHOTS, `c-${name}-${width}.png`), fullPage: true });
+        await p.screenshot({ path: join(REVIEW_SHOTS, `companion-${name}-${width}.png`), fullPage: true });
       }
       await p.setViewportSize({ width: 1200, height: 900 });
     };

@@ -101,7 +101,7 @@ describe("dashboard layout in a browser (end to end)", () => {
           for (const [name, path] of pages) {
             await page.goto(`${base}${path}`);
             await page.waitForLoadState("load");
-            await page.screenshot({ path: join(SHOTS, `b2-${name}-${width}.png`), fullPage: true });
+            await page.screenshot({ path: join(SHOTS, `layout-${name}-${width}.png`), fullPage: true });
             if (width === PHONE) expect(await overflow(page), `${name} scrolls sideways at ${PHONE} px`).toBeLessThanOrEqual(PHONE);
           }
         }
@@ -115,7 +115,7 @@ describe("dashboard layout in a browser (end to end)", () => {
         await menu.click();
         expect(await nav.getByRole("link", { name: "Feeds" }).isVisible()).toBe(true);
         expect(await nav.locator('a[aria-current="page"]').textContent()).toBe("Applications");
-        await page.screenshot({ path: join(SHOTS, `b2-menu-open-${PHONE}.png`), fullPage: true });
+        await page.screenshot({ path: join(SHOTS, `layout-menu-open-${PHONE}.png`), fullPage: true });
         // Applications as cards: the column headings are not shown, each cell says its column; who applied is there.
         expect(await page.locator("table.applications thead").evaluate((el) => el.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
         const freelancerCell = page.locator('td[data-label="Freelancer"]', { hasText: "Tomás Silva" });
@@ -131,7 +131,7 @@ describe("dashboard layout in a browser (end to end)", () => {
         await page.waitForLoadState("load");
         expect(await page.locator("#config_smtpUrlError").textContent()).toContain("turn on “Allow a private-network address for this server”");
         expect(await overflow(page)).toBeLessThanOrEqual(PHONE);
-        await page.screenshot({ path: join(SHOTS, `b2-channel-form-refused-${PHONE}.png`), fullPage: true });
+        await page.screenshot({ path: join(SHOTS, `layout-channel-form-refused-${PHONE}.png`), fullPage: true });
 
         // At desktop width the links are there and the toggle is not.
         await page.setViewportSize({ width: DESKTOP, height: 900 });
