@@ -91,5 +91,4 @@ export const SERVER_SETTINGS = {
     default: 10,
     doc: "Credits given to the account `serve` creates on an empty database.",
   },
-
 } as const satisfies Record<string, Setting>;

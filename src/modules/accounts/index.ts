@@ -7,17 +7,15 @@ import * as accounts from "./service";
 
 /** GET /api/v1/account (extension): the caller's account and key, handy to check a key works. */
 export function accountRoutes(deps: Deps) {
-  return new Elysia()
-    .use(authContext)
-    .get("/api/v1/account", ({ auth }) => accounts.whoAmI(deps, auth), {
-      response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
-      detail: {
-        tags: ["Account"],
-        operationId: "getAccount",
-        summary: "The calling key's account (extension)",
-        description: "Credits, kind and rate-limit settings.",
-      },
-    });
+  return new Elysia().use(authContext).get("/api/v1/account", ({ auth }) => accounts.whoAmI(deps, auth), {
+    response: { 200: WhoAmI, ...errorResponses(401, 429, 500) },
+    detail: {
+      tags: ["Account"],
+      operationId: "getAccount",
+      summary: "The calling key's account (extension)",
+      description: "Credits, kind and rate-limit settings.",
+    },
+  });
 }
 
 const adminTags = ["Admin"];
