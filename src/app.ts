@@ -71,7 +71,7 @@ export interface AppOptions {
  * before routing (onRequest), then the body parser, then routes.
  */
 export function createApp(deps: Deps, options: AppOptions = {}) {
-  // encodeSchema off: no response schema uses t.Transform, and encoding every response costs ~10% of a request.
+  // encodeSchema off: no response schema uses t.Transform, and encoding every response is a share of each request (docs/performance.md, 'Why the code is as it is').
   const app = new Elysia({ normalize: true, encodeSchema: false });
   const handleError = createErrorHandler(
     deps,

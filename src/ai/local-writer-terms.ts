@@ -6,7 +6,7 @@ import { tokenize } from "../lib/text";
 import { dedupe } from "./local-writer-text";
 import * as P from "./local-writer-phrases";
 
-/** Compiled on first use: at module load they were ~10 ms of the binary's start (bench memory's start-up), for a writer `serve` runs on its own threads. */
+/** Compiled on first use: at module load they slowed the binary's start (docs/performance.md, 'Why the code is as it is'), for a writer `serve` runs on its own threads. */
 let toolPatterns: { name: string; pattern: RegExp; isAmbiguous: boolean }[] | undefined;
 const compileToolPatterns = () =>
   [...P.TOOLS]

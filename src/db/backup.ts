@@ -1,14 +1,7 @@
 /**
- * Online backups of the SQLite database (`jobpilot backup`, and JOBPILOT_BACKUP_CRON inside `serve`).
- *
- *  - Consistent while a server writes: VACUUM INTO reads the database in one read transaction, and in WAL mode
- *    a reader sees one committed state and never blocks the writer. It runs on a thread of its own with its own
- *    connection (./backup.worker.ts), so the server's thread keeps answering.
- *  - Never a half-written backup under a backup's name: the copy is written to a hidden `.partial` file,
- *    fsynced (SQLite does not sync VACUUM INTO's output), then linked to its final name (link fails rather than
- *    overwrite) and the directory fsynced.
- *  - Names carry the time in UTC (`jobpilot-2026-11-25T20-30-00Z.sqlite`, `-2`, `-3` … when a second has more
- *    than one), so they sort by age and retention keeps the newest N of exactly these names, nothing else.
+ * Online backups of the SQLite database (`jobpilot backup`, and JOBPILOT_BACKUP_CRON inside `serve`): VACUUM INTO
+ * on a thread of its own, consistent while a server writes, and never a half-written file under a backup's name
+ * (see docs/architecture.md, 'Online backups').
  */
 import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

@@ -4,9 +4,8 @@ import type { Db } from "./client";
 
 /**
  * WAL checkpoints off the server's thread. SQLite's automatic checkpoint runs inside the commit that fills
- * the WAL past 1,000 pages: that commit copies ~4 MB into the database file and fsyncs it (11–23 ms measured
- * on the benchmark host), and at ~50 pages per ingest commit one commit in twenty paid it; it was the p99 of
- * ingest → webhook. Here a thread with its own connection runs a PASSIVE checkpoint every interval (it never
+ * the WAL past 1,000 pages, and that commit's copy and fsync was the p99 of ingest → webhook
+ * (docs/performance.md, 'Why the code is as it is'). Here a thread with its own connection runs a PASSIVE checkpoint every interval (it never
  * blocks the writer nor waits for it), and the server's connection stops checkpointing itself
  * (wal_autocheckpoint = 0) only once that thread is up. If the thread dies, automatic checkpoints come back.
  * Durability is unchanged: a commit is durable once in the WAL; checkpointing only moves pages.

@@ -24,29 +24,10 @@ export function transaction<T>(db: Db, fn: (tx: Db) => T, behavior?: TxBehavior)
 
 // ------------------------------------------------------------ async transactions
 //
-// bun:sqlite is one synchronous connection, and its transactions cannot span an
-// await. tx() opens one by hand (BEGIN IMMEDIATE … COMMIT / ROLLBACK) around an
-// async callback, so the work inside may await repository functions. Because
-// the connection is shared by every async context of the process, two rules
-// keep a transaction isolated:
-//
-// 1. Transactions take turns: a FIFO gate per connection lets one transaction
-//    be open at a time (as bun:sqlite's own did, being synchronous); the next
-//    one waits for COMMIT or ROLLBACK.
-// 2. While one is open, every statement from another async context waits too,
-//    reads included: on the one connection a read would see the open
-//    transaction's uncommitted rows, and a write would join it (and vanish
-//    with its ROLLBACK). Repository functions run their statements through
-//    exclusive(), which runs them at once when no transaction is open (or when
-//    handed the transaction's own handle) and otherwise queues them, in order,
-//    behind it. A second read-only connection would let reads through, but not
-//    for `:memory:` databases, and transactions here are short (statements
-//    only, never a network call), so the wait is microseconds.
-//
-// The transaction's handle is the database object with a marker (its
-// statements skip the gate); using the database itself inside the callback
-// would wait for the callback to end, so pass the handle on. Never await
-// anything but the database inside a transaction: the whole connection waits.
+// bun:sqlite is one synchronous connection whose transactions cannot span an await, so tx() opens one by hand
+// around an async callback. Transactions take turns, and while one is open every other statement of the process
+// waits (through exclusive()), since on the one connection it would see or join the open transaction. Pass the
+// handle on and await nothing but the database inside (see docs/architecture.md, 'Async transactions on one connection').
 
 interface Waiter {
   /** A queued statement: run at once, synchronously, when its turn comes. */
@@ -305,18 +286,14 @@ export function openDatabase(path: string, opts: OpenOptions = {}): Db {
   if (!isMemory) sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${opts.synchronous ?? "FULL"}`);
   sqlite.run("PRAGMA foreign_keys = ON");
-  // Page cache: 16 MiB holds the ~2,500 pages an ingest batch of 100 jobs against 1,000 feeds dirties; a
-  // bigger transaction spills early pages to the WAL, which it writes anyway. 64 MiB here cost ~60 MiB of
-  // resident memory after an ingest (bench memory).
+  // Page cache: 16 MiB holds the pages a large ingest batch dirties; a bigger transaction spills early pages to
+  // the WAL, which it writes anyway, and a bigger cache stays resident (docs/performance.md, 'Why the code is as it is').
   sqlite.run("PRAGMA cache_size = -16384");
   // Statement journals in memory: a multi-row INSERT (a batch's feed entries, events) keeps one to undo itself
   // on a failed constraint, and past 64 KiB SQLite would otherwise spill it to a temp file (a write per page).
   sqlite.run("PRAGMA temp_store = MEMORY");
-  // No memory-mapped reads: every page read through a map stays in the process's RSS, so a 256 MiB map grew
-  // it with the database (about 150 MiB of the file resident after three mixed bursts on 5,000 jobs; bench
-  // memory's burst peak 410–450 → ~260 MiB without). Reads through the page cache cost nothing measurable:
-  // bench:match ingest 707–719 (map) vs 736–835 jobs/s (none); a feed's jobs, a job, the feed list on that
-  // database (wrk, same sitting) 504–550 / 998–1,050 / 901–914 req/s (map) vs 483–565 / 1,190–1,422 / 836–1,009.
+  // No memory-mapped reads: every page read through a map stays in the process's RSS, so the map grew it with
+  // the database, and reads through the page cache are no slower (docs/performance.md, 'Why the code is as it is').
   sqlite.run("PRAGMA mmap_size = 0");
   const db = drizzle(sqlite, { schema }) as Gated;
   db[GATE] = { held: false, open: false, queue: [] };

@@ -1,23 +1,8 @@
 /**
- * Copies a jobpilot SQLite database into an empty PostgreSQL database (`jobpilot db copy`), table by table
- * through the two schema modules, and proves the copy: row counts and a per-table checksum computed the same
- * way on both sides.
- *
- *  - The source is read in ONE read transaction: on a WAL database (every jobpilot database) that is a
- *    consistent snapshot while a running server keeps writing; what it writes after the snapshot is not copied.
- *    The source is opened query-only and never written.
- *  - The target must hold no jobpilot rows (checked before anything is written to it, so a refusal changes
- *    nothing); it is migrated with the PostgreSQL migrator, then filled in ONE transaction that also locks the
- *    tables against other writers, resets the identity sequences and verifies every table before it commits:
- *    a failure or a mismatch leaves the target migrated and empty, ready for another try.
- *  - Tables go in foreign-key order, rows in primary-key order, in batches of multi-row INSERTs. Every value
- *    travels as the text of its canonical form with a cast to the column's type: integers exactly (64-bit),
- *    doubles by their shortest round-trip spelling, booleans from SQLite's 0/1, JSON and other text byte for
- *    byte. Ids and identity columns keep their values; each identity sequence then continues after
- *    max(highest id, SQLite's AUTOINCREMENT high-water mark), so no id is ever handed out twice.
- *  - The checksum of a table is SHA-256 over its rows in primary-key order (byte order for text, as SQLite's
- *    BINARY collation and PostgreSQL's "C" collation both sort), each row the JSON array of its canonical
- *    values, one line per row.
+ * Copies a jobpilot SQLite database into an empty PostgreSQL database (`jobpilot db copy`), table by table through
+ * the two schema modules, and proves the copy with row counts and per-table checksums computed the same way on
+ * both sides. One read snapshot, one target transaction: a failure leaves the target migrated and empty
+ * (see docs/architecture.md, 'Copying SQLite into PostgreSQL').
  */
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";

@@ -15,7 +15,7 @@ export async function openMigrated(
   clock: Clock,
 ): Promise<{ db: Db; migrations: MigrateResult }> {
   if (config.databaseUrl) {
-    // Loaded only here: the pg-core schema and driver were ~10 ms of every start on SQLite (module evaluation).
+    // Loaded only here: evaluating the pg-core schema and driver slowed every start on SQLite (docs/performance.md, 'Why the code is as it is').
     const { closePgDatabase, openPgAsDb } = await import("./client-pg");
     const db = openPgAsDb(config.databaseUrl, { max: config.databasePoolSize });
     try {

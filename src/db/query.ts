@@ -81,8 +81,7 @@ export function exec(db: Db, q: SqliteWrite): Promise<number> {
 /**
  * Runs a builder's statement once and finalizes it at once. drizzle prepares a new bun:sqlite statement for
  * every run of a builder and leaves it to the garbage collector, which does not see its native memory (the
- * compiled program, its row buffers) until a collection: 2,000 runs of a select grew RSS by 9–12 MiB, 3–4 MiB
- * once finalized (in process). The mixed burst's peak (bench memory) did not move beyond its run-to-run spread.
+ * compiled program, its row buffers) until a collection, so RSS grows with the runs (docs/performance.md, 'Why the code is as it is').
  * A builder without its own statement (sql`…` through db.all) runs as it is.
  */
 function oneTime<Q extends object, T>(q: Q, run: (p: Q) => T): T {
@@ -174,8 +173,8 @@ const insertTexts = new Map<string, string>();
  * `tail` what follows the VALUES list (`ON CONFLICT DO NOTHING`, or ""). Rows go in their order, in as few
  * statements as the dialect's parameter limit allows: chunks of a power-of-two row count, so each table
  * needs only a dozen statement texts (prepared once per connection, like rawMany's) however the batches
- * vary. Resolves to the number of rows written. There is no RETURNING variant: on SQLite a row returned
- * cost ~1.5 µs, a fifth of a feed entry's insert.
+ * vary. Resolves to the number of rows written. There is no RETURNING variant: on SQLite a returned row costs
+ * a good share of a feed entry's insert (docs/performance.md, 'Why the code is as it is').
  */
 export async function rawInsertCount(db: Db, name: string, sql: { head: string; row: string; tail?: string }, rows: readonly unknown[][]): Promise<number> {
   if (rows.length === 0) return 0;

@@ -4,24 +4,10 @@ import { databaseIdentity, rawMany } from "./query";
 
 /**
  * Per-database caches of the few reads nearly every request makes (the caller's key, its account, its feed
- * list). Under load an indexed read costs far more than its few microseconds in a loop: each is a WAL read
- * transaction (lock system calls) and a cold trip through SQLite, about 20–40 µs of CPU per request measured
- * on the live server against 5 µs in a tight loop. A cache answers those requests from memory.
- *
- * What keeps an entry current:
- * - This process's own writes: the table's owner module (the only code that writes it, see
- *   tests/architecture.test.ts) calls invalidate() in each write, and a load that was reading while one did
- *   keeps nothing (the generation check).
- * - SQLite, other connections (the CLI, another process on the file): `PRAGMA data_version` moves when they
- *   commit. That pragma is itself a read transaction, so it is asked at most every DATA_VERSION_CHECK_MS, for
- *   every cache of the database at once: another process's change is seen within that time.
- * - PostgreSQL: other nodes write and nothing tells this one. A cache made with `pgTtlMs` drops everything
- *   that often (a revoked key is refused on every node within it); without, it is not used on PostgreSQL.
- * - Transactions: a read on a transaction's handle must see that transaction's own writes, so it always goes
- *   to the database, and what it reads is never kept.
- *
- * Values are shared between callers: treat them as read-only. Misses (undefined) are not cached, so a row
- * created elsewhere is found at once.
+ * list): under load an indexed read costs far more than in a loop (docs/performance.md, 'Why the code is as it
+ * is'). Entries stay current through the owner's invalidate(), PRAGMA data_version, a TTL on PostgreSQL, and
+ * never caching a transaction's reads (see docs/architecture.md, 'What keeps the read caches current').
+ * Values are shared between callers: treat them as read-only.
  */
 export const DATA_VERSION_CHECK_MS = 2;
 

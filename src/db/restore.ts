@@ -1,19 +1,8 @@
 /**
- * Puts a backup in place of the SQLite database (`jobpilot restore FILE`).
- *
- *  - Checked before anything changes: the backup is copied beside the database (same file system, so the final
- *    rename is atomic), and the copy must be an SQLite file that passes `PRAGMA integrity_check` and whose
- *    migrations journal this binary knows (a backup from a newer jobpilot is refused; an older one is migrated
- *    at the next start, as any older database is).
- *  - Refused while anything has the database open. A running server (and its checkpoint thread, and any CLI
- *    command) holds SQLite's shared lock on the file for as long as its connection is open, and leaving WAL mode
- *    needs the only connection: so `PRAGMA journal_mode = DELETE` with no busy wait succeeds only when nobody
- *    else has the file open. These are the kernel's file locks, gone with the process that held them, so a
- *    server killed with SIGKILL leaves nothing stale behind. Success also checkpoints the WAL into the file (a
- *    killed server's last commits included) and removes it; an exclusive lock is then held until the swap.
- *  - The database in place is kept, hard-linked as `<db>.before-restore-<time>`, and the checked copy is renamed
- *    over the database path, so the path always names a whole database. Stale `-wal`, `-shm` and `-journal`
- *    files of the path are removed: they belonged to the replaced file.
+ * Puts a backup in place of the SQLite database (`jobpilot restore FILE`): the backup is checked beside the
+ * database before anything changes, refused while anything has the database open (leaving WAL mode needs the
+ * only connection), and renamed over the path so the path always names a whole database
+ * (see docs/architecture.md, 'Restoring a backup').
  */
 import { Database } from "bun:sqlite";
 import { chmodSync, closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync } from "node:fs";

@@ -4,8 +4,8 @@ import { FormatRegistry } from "@sinclair/typebox";
 
 /**
  * @elysiajs/openapi, when loaded, registers TypeBox string formats (uuid, email, url, …) that build
- * a new zod schema on every check: each `format: "uuid"` in a response schema cost ~10 µs per value,
- * a fifth of GET /api/v1/account. The formats our schemas use are put back here as one regex each,
+ * a new zod schema on every check, a large share of a response's cost (docs/performance.md, 'Why the code is as it is').
+ * The formats our schemas use are put back here as one regex each,
  * the same regex zod checks (so what passes does not change).
  */
 const UUID =

@@ -66,31 +66,10 @@ interface Counter {
 }
 
 /**
- * Fixed UTC windows (minute and day), counted per key and bucket. Fixed
- * windows are what "X-RateLimit-Reset = when the window rolls over" means; the
- * cost is that a client can spend up to twice a minute's limit across a
- * boundary.
- *
- * Counting happens in memory so the hot path does no write. Day counts are
- * written behind (flush(), every second and at shutdown) and read back the
- * first time a key is seen in a day, so a restart does not hand out a fresh
- * day; a hard crash can forget at most one flush interval. Minute windows are
- * not persisted: a restart resets them. Refused (429) requests are not counted,
- * so waiting Retry-After is always enough.
- *
- * Several nodes on one PostgreSQL (`dayCounts.shared`) share every window, the
- * minute ones too, in rate_limit_counters. Each node still decides in memory:
- * it refuses when (the cluster-wide total it last read + what it admitted
- * since) reaches the limit. At most SHARED_SYNC_MS after it admits a request,
- * it adds its increments to the shared rows with one atomic UPSERT
- * (count = count + delta) that answers with the new totals; a view of the
- * totals older than SHARED_SYNC_MS is read again before a decision (so the
- * first request after a pause waits one read). So a node decides without the
- * requests the other nodes admitted in the last 2 × SHARED_SYNC_MS (plus a
- * round trip): the worst-case overshoot of a window is (nodes − 1) × the
- * requests one node admits for that key in 2 × SHARED_SYNC_MS = 250 ms, and
- * never more than (nodes − 1) × the limit. SQLite (one process) counts as
- * above and never waits.
+ * Fixed UTC windows (minute and day), counted per key and bucket in memory so the hot path does no write; day
+ * counts are written behind so a restart does not hand out a fresh day. Nodes on one PostgreSQL share the
+ * windows and still decide in memory, which bounds their overshoot by what one node admits in 2 × SHARED_SYNC_MS
+ * (see docs/architecture.md, 'Rate limits across nodes').
  */
 export class RateLimiter {
   private counters = new Map<string, Counter>();
@@ -128,7 +107,7 @@ export class RateLimiter {
    */
   checkNow(keyId: string, bucket: Bucket, limits: Partial<Record<WindowName, number>>, units = 1): LimitDecision | undefined {
     const c = this.counters.get(`${keyId}\u0000${bucket}`);
-    // The time is read once (~40 ns a reading), on every API request.
+    // The time is read once, since it is read on every API request (docs/performance.md, 'Why the code is as it is').
     const now = this.clock.now();
     return c && this.hasCounts(c, limits, now) ? this.decide(c, limits, now, units) : undefined;
   }

@@ -1,18 +1,7 @@
 /**
- * HTML → plain text, shared by captured pages and the job-board adapters.
- *
- * One implementation on purpose: both callers feed it HTML we do not control
- * (a page the user was viewing, a board's description field), and two copies
- * had drifted apart in features and in how they behaved on hostile markup.
- *
- * The converter is hand-written rather than a dependency: all we need is
- * readable text for matching and e-mail extraction, not a DOM. It is one
- * forward pass with indexOf and short anchored matches only, so hostile input
- * (200 KB of "<script", thousands of unclosed `<a href="` or `<pre>`) costs
- * linear time instead of a regex backtracking storm. Character references are
- * the `entities` package's (the decoder behind htmlparser2 and cheerio): the
- * HTML standard's 2,000-odd names and the browser's numeric quirks are data to
- * keep current, not logic worth owning.
+ * HTML → plain text, shared by captured pages and the job-board adapters: one implementation, since two copies
+ * drifted apart on hostile markup. Hand-written as one forward pass so hostile input costs linear time; character
+ * references are the `entities` package's (see docs/architecture.md, 'HTML to text by hand').
  */
 import { decodeHTMLAttribute } from "entities";
 

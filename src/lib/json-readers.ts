@@ -1,23 +1,8 @@
 /**
- * Tolerant readers for archived job documents (src/sources/document.ts), the one set used by
- * everything that reads a document: the normaliser, the client score, the
- * proposal activity, the client record, the sandbox marketplace's rules and the
- * official-API normaliser. It lives in lib/ (no domain rules, no imports), so adapters (src/sources,
- * src/marketplace) use it as the features do.
- *
- * Why tolerant: a document is whatever a source captured, and the marketplace's
- * own answers are loose. Any nested field may be
- * - absent or null: the section was not fetched, or the value is not published;
- * - `ExecutionAborted`: what visitor (non-authenticated) responses put where a
- *   gated value would be, as a string or as an error-like object;
- * - a string where a number is expected: money arrives as `"12.50"`, as
- *   `{amount}` (tiles, details) or as `{rawValue}` (the official API);
- * - an id as a number that JSON.parse may already have rounded.
- * Each reader returns "unknown" (undefined or null) for anything it cannot use,
- * so a caller can fall through to the next place the fact may live (`first`,
- * `firstNum`). Readers never tell null from absent; where that matters (an
- * explicit null count means "not yet published", see ../activity.ts) the caller
- * looks at the key itself. Pure: no clock, no I/O, no throwing on JSON.
+ * Tolerant readers for archived job documents (src/sources/document.ts), the one set everything that reads a
+ * document uses; in lib/ so adapters use it as the features do. A document's fields may be absent, null,
+ * `ExecutionAborted` or a string for a number, so each reader returns "unknown" for what it cannot use and the
+ * caller falls through (see docs/architecture.md, 'Tolerant document readers'). Pure: no clock, no I/O, no throwing.
  */
 export type Obj = Record<string, unknown>;
 

@@ -2,28 +2,10 @@ import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
 /**
- * Outgoing requests to user-supplied URLs (webhooks) without SSRF.
- *
- * The rule: resolve the host once, refuse unless every address is globally
- * routable (or explicitly allowed), then connect to the checked address itself.
- * Bun's fetch has no connect-time hook (no Agent / lookup option), so instead of
- * checking inside the connector we rewrite the URL to the pinned IP and keep the
- * original name where it matters: the Host header, and for https `tls.serverName`
- * (SNI and certificate check). Bun 1.4.5 verifies the certificate against
- * `tls.serverName` and never against the Host header (oven-sh/bun#35886);
- * tests/lib/ssrf.test.ts checks both.
- *
- * ipaddr.js (the address library behind Express's proxy-addr) holds parsed
- * addresses as numbers and does the CIDR matching, IPv4-mapped conversion,
- * formatting and the named-range lookup. Hand-written, on purpose:
- * - reading text: IPv4 in odd notations goes through the URL parser, because
- *   that is how fetch will read the host; ipaddr.js is more lenient than fetch
- *   in a few IPv6 spellings (see parseIPv6), and a guard that reads an address
- *   differently from the connection is a bypass;
- * - the special-purpose block table, from the IANA registries with a name per
- *   block for the refusal message (ipaddr.js's own range() is coarser, and
- *   treats unknown IPv6 as unicast where only 2000::/3 is global);
- * - the pinning above, which no library offers for Bun's fetch.
+ * Outgoing requests to user-supplied URLs (webhooks) without SSRF: resolve the host once, refuse unless every
+ * address is globally routable (or explicitly allowed), then connect to the checked address itself, keeping the
+ * name for the Host header and TLS. Address reading and the block table are hand-written so the guard reads an
+ * address as fetch does (see docs/architecture.md, 'Outgoing requests without SSRF').
  */
 
 export interface EgressPolicy {

@@ -1,16 +1,7 @@
 /**
- * Several nodes on one PostgreSQL database: how they wake each other and agree on who runs what.
- *
- *  - Wake-ups: a writer's wake() also sends NOTIFY jobpilot_work (coalesced: one in flight, at most one more
- *    queued behind it, however many wakes a burst makes); every serving node LISTENs and wakes its workers.
- *    Polling stays as the fallback (the workers look at the queue every second anyway).
- *  - Schedules: a cron tick runs on the first node to move the schedule's row in cluster_claims forward to
- *    that tick (one INSERT … ON CONFLICT DO UPDATE … WHERE, atomic on both dialects); the others find it
- *    there and do nothing.
- *  - Loops that must run on one node at a time (the job sources): a lease in the same table, renewed by its
- *    holder and taken over by another node once it runs out.
- *
- * On SQLite one process owns the file: nothing here is needed, and the callers skip it.
+ * Several nodes on one PostgreSQL database: how they wake each other (NOTIFY, with polling as the fallback) and
+ * agree on who runs what (a schedule's row moved forward atomically, leases for single-node loops). On SQLite
+ * one process owns the file and the callers skip this (see docs/architecture.md, 'Several nodes on one PostgreSQL').
  */
 import { Cron } from "croner";
 import { and, eq, lt, or } from "drizzle-orm";

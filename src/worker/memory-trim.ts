@@ -1,21 +1,10 @@
 import { heapSize, memoryUsage } from "bun:jsc";
 
 /**
- * Gives memory back to the system once the process goes quiet after a burst of work. The JS engine keeps
- * the blocks of a collected heap, the allocator keeps freed pages, and SQLite keeps its page cache full, so
- * after a burst the resident size stays near its peak until the next one: 5,000 jobs ingested and their
- * webhooks delivered left ~200 MiB resident; a full collection, SQLite's shrink_memory and a second full
- * collection (the allocator returns pages when collecting) brought the same process to ~140 MiB (bench
- * memory). The two collections pause the thread for ~80 ms (30–50 ms each, measured there), so they run
- * only when nothing happens: the JS heap neither grew nor shrank by a MiB since the last look (requests,
- * ingests and deliveries all allocate far more), the process used less than QUIET_CPU_MS of CPU since then,
- * and it grew by at least GROWTH_BYTES since the last trim. Steady traffic never trims; a server that goes
- * idle after a burst trims once.
- *
- * The CPU test is there because the heap alone can look still while work goes on: with the engine's heap growth
- * capped (lib/engine-tuning.ts) collections keep it near one size, and a trim in the middle of a 5,000-job
- * ingest set the floor to that moment's size, so the trim after it never came (RSS 5 s after the ingest
- * 163 instead of ~132 MiB, bench memory). An idle server uses ~12 ms of CPU a second; a busy one, most of it.
+ * Gives memory back to the system once the process goes quiet after a burst: the engine, the allocator and SQLite
+ * all keep what a burst used. A trim pauses the thread, so it runs only when the heap and the CPU were still since
+ * the last look and the process grew by GROWTH_BYTES since the last trim (see docs/architecture.md, 'When memory
+ * is trimmed'; figures in docs/performance.md, 'Why the code is as it is').
  */
 export const QUIET_BYTES = 1024 * 1024;
 export const QUIET_CPU_MS = 50;

@@ -78,7 +78,7 @@ export const feedJobs = sqliteTable(
     /** When the account dismissed the entry in the dashboard's inbox ("not interested"); it then leaves the inbox. */
     dismissedAtTs: integer("dismissed_at_ts"),
   },
-  // Two indexes only (each costs ~2.5 µs per insert here, and a job enters many feeds): one row per
+  // Two indexes only (each slows every insert, and a job enters many feeds; docs/performance.md, 'Why the code is as it is'): one row per
   // (job, feed), which also finds a job's matches across feeds; and a feed's entries by time.
   (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
 );

@@ -50,7 +50,7 @@ export function hashApiKey(key: string): string {
 
 /**
  * The well-formed keys presented lately, with their hashes. Checking a key's shape and checksum and hashing it
- * was ~3 µs of server CPU on every API request (of ~23; bench, GET /api/v1/account, alternated runs), and a
+ * was a noticeable share of every API request's CPU (docs/performance.md, 'Why the code is as it is'), and a
  * client sends the same key again and again. A key's hash never changes, so nothing here needs dropping when a
  * key is revoked (the lookup by hash says so). Bounded: a flood of made-up keys empties it, no more.
  */

@@ -302,8 +302,8 @@ export function findAccountCached(db: Db, id: string): Promise<AccountRow | unde
 }
 
 /**
- * Two point reads on unique indexes, not a JOIN: SQLite spends ~10 µs setting
- * up even a one-row join (measured here), against ~1.5 µs per indexed read.
+ * Two point reads on unique indexes, not a JOIN: SQLite's set-up of even a one-row
+ * join costs more than both reads (docs/performance.md, 'Why the code is as it is').
  */
 async function keyByHash(db: Db, hash: string): Promise<KeyLookup | undefined> {
   const key = await preparedOne(

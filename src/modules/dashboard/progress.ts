@@ -3,17 +3,9 @@ import type { Logger } from "../../lib/log";
 import type { ResponseState } from "./http";
 
 /**
- * Writing a proposal as it happens: when the dashboard's script asks for it (Accept: text/event-stream),
- * the proposal form is answered with Server-Sent Events — one `stage` event as each step begins (reading
- * the job, the freelancer's profile, writing), then `done` with the panel or page the plain form would get
- * (its status and HTML). The script shows the stages with the time each took and the current one ticking,
- * so the button never just sits there.
- *
- * Why stages and not the letter word by word: the local writer (the default) composes the whole letter in
- * one pass in a few milliseconds, so there is nothing to stream; and a model is asked for one strict JSON
- * object (letter and screening answers together) that is checked as a whole — placeholders, length, one
- * answer per question — before anyone sees it, so streaming its text would show words that can still be
- * refused. The stages are real: each is sent when the server starts it.
+ * Writing a proposal as it happens: asked with Accept: text/event-stream, the proposal form answers with a
+ * `stage` event as each real step begins, then `done` with what the plain form would get. Stages, not words:
+ * the letter is composed or checked whole before anyone sees it (see docs/architecture.md, 'Proposal progress as stages').
  */
 
 export function wantsStages(request: Request): boolean {

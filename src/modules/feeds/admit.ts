@@ -1,18 +1,7 @@
 /**
- * The one door into a feed. A job enters a feed here and nowhere else, both
- * from ingestion (feeds without a profilePrompt take every match at once) and
- * from the scoring task: the feed entry, its outbox event and the start of
- * proposal-activity tracking are written together, inside the caller's
- * transaction, so a crash leaves all of them or none.
- *
- * The outbox (`events`) is read by the deliverer; what it may find there —
- * the event types, their targets and when an event is worth delivering — is
- * decided here too. A match writes one event per target: the feed's webhook
- * (when it has a deliverable one) and each of its notification channels, so
- * every target has its own state, retries and 24 h de-duplication. A match
- * with no target writes no event: such a row was never sent, listed or read
- * (it was `no_endpoint`), yet at 1,000 feeds it was ~900 of the ~2,400 pages
- * a 100-job ingest commit wrote, and a third of the batch's time.
+ * The one door into a feed, from ingestion and from the scoring task: the feed entry, one outbox event per target
+ * and the start of tracking are written together in the caller's transaction, so a crash leaves all or none. A
+ * match with no target writes no event (see docs/architecture.md, 'The one door into a feed').
  */
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";

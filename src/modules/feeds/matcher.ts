@@ -94,7 +94,7 @@ export class JobText {
   /**
    * Each distinct token with where it occurs: the keys answer single words, the positions phrases. Built at
    * once, in one pass: a set of the words and positions built on a phrase's first need hashed every token
-   * twice, ~15 µs more a job (~170 tokens) whenever a feed had a phrase.
+   * twice (docs/performance.md, 'Why the code is as it is').
    */
   readonly positions = new Map<string, number[]>();
   private sorted: string[] | null = null;
@@ -231,7 +231,7 @@ export function matchesFeed(feed: CompiledFeed, job: MatchableJob, text: JobText
 export class FeedIndex {
   /**
    * Whether every feed of the database is in. A server's index starts empty and unloaded, so start-up does not wait
-   * for compiling every feed (~50 ms of a ~200 ms start for 1,000 feeds): syncFeedIndex loads it before the first
+   * for compiling every feed (docs/performance.md, 'Why the code is as it is'): syncFeedIndex loads it before the first
    * match. Writes before that are kept (the load reads the same committed rows); a match before it is a bug.
    */
   private loaded: boolean;

@@ -103,9 +103,9 @@ export function findFeedById(db: Db, id: string): Promise<FeedRow | undefined> {
 }
 
 /**
- * An account's feeds, oldest first. Prepared once per connection (building and preparing this 30-column
- * select cost ~250 µs per GET /api/v1/feeds), and sorted here: an ORDER BY the account index cannot serve
- * makes SQLite open a sorter, ~30 µs even for no rows. The index gives one account's rows in insertion
+ * An account's feeds, oldest first. Prepared once per connection, since building this 30-column select on every
+ * GET /api/v1/feeds was costly, and sorted here, since an ORDER BY the account index cannot serve opens a sorter
+ * even for no rows (docs/performance.md, 'Why the code is as it is'). The index gives one account's rows in insertion
  * order, which the stable sort keeps for feeds created in the same millisecond.
  */
 export async function listFeeds(db: Db, accountId: string): Promise<FeedRow[]> {
@@ -323,7 +323,7 @@ export async function insertFeedEntry(db: Db, match: MatchRecord): Promise<boole
  * Feed entries of a batch, in one statement per chunk (see rawInsertCount); an entry whose (job, feed) pair is
  * there already is skipped. Returns the ids of the entries inserted.
  *
- * Written without RETURNING, which cost ~20 % of the statement for a batch's ~2,000 entries: when every entry
+ * Written without RETURNING, a sizeable share of the statement on a batch (docs/performance.md, 'Why the code is as it is'): when every entry
  * went in (always so for jobs new to the archive) the ids are the ones given; otherwise the ids, all new
  * UUIDs, are looked up.
  */

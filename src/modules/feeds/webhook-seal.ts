@@ -42,7 +42,7 @@ export async function sealChanges<T extends Partial<WebhookValues>>(secretKey: s
   return out as T;
 }
 
-/** Opened values by envelope (and field): each open derives a key (~100 µs), and the deliverer opens the same few often. */
+/** Opened values by envelope (and field): each open derives a key, which is slow (docs/performance.md, 'Why the code is as it is'), and the deliverer opens the same few often. */
 export type OpenedCache = Map<string, string>;
 const MAX_CACHED = 1000;
 

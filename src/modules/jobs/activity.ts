@@ -1,17 +1,7 @@
 /**
- * Proposal activity: the spec's `proposalActivity` on an archived job document.
- * Everything here is a pure function; time comes in as `nowTs` (Unix ms).
- *
- * Counts live in three places (docs/reference/marketplace-data.md §1.2–1.4):
- * authenticated details `opening.job.clientActivity`, public details
- * `opening.clientActivity`, and the search tile's `totalApplicants`. The
- * applicant bid stats only come with the authenticated details.
- *
- * A null count means "not yet published", not zero: a job fetched just after
- * posting has `clientActivity` all null. So an explicit null in a details body
- * stays null and does not fall through to the tile (whose 0 would claim
- * "published, nobody applied"). An absent key or `ExecutionAborted` does fall
- * through, because it says nothing.
+ * Proposal activity: the spec's `proposalActivity` on an archived job document, as pure functions of `nowTs`.
+ * A null count means "not yet published", not zero, so an explicit null in a details body stays null rather than
+ * falling through to the tile's 0 (see docs/architecture.md, 'Null counts in proposal activity').
  */
 import { iso } from "../../lib/time";
 import { count, currencyCode, detailRoots, first, isoTime, num, obj, str, type Obj } from "../../lib/json-readers";

@@ -24,10 +24,9 @@ const reading = new WeakMap<Db, Map<string, Promise<ReadJob | null>>>();
 
 /**
  * The job and its normalised document, or null when it is not archived (or its document no longer normalises).
- * A job that enters 36 feeds with a webhook each is 36 deliveries claimed at once, which all asked before any
- * had read and kept it: each read and normalised the document again (~240 µs each), ~8 ms before the first
- * POST left (bench:webhooks, every feed with a webhook). Callers on the same handle now share the read under
- * way (a transaction's handle is a handle of its own, so nothing uncommitted is shared outside it).
+ * Callers on the same handle share the read under way: a job entering many feeds is as many deliveries asking at
+ * once, each of which read and normalised it again (docs/performance.md, 'Why the code is as it is'). A transaction's handle is a handle of
+ * its own, so nothing uncommitted is shared outside it.
  */
 export function readNormalizedJob(db: Db, ciphertext: string): Promise<ReadJob | null> {
   let reads = reading.get(db);

@@ -1,17 +1,7 @@
 /**
  * Retention (JOBPILOT_RETENTION_DAYS): what grows without bound and is only history after a while, deleted in
- * small batches by a background task, off the hot path.
- *
- * Deleted: settled webhook events (delivered, failed, suppressed, skipped, no endpoint) with their delivery
- * attempts, feed entries older than the retention, and browser companion tasks that ended before the retention
- * (with the answers they kept). Expired dashboard sessions are the dashboard's to prune (dashboard/sessions.task.ts).
- * Kept whatever their age: applications and the credit ledger, archived jobs and client data (their own
- * tables, never touched here), events still to send, and the feed entries the spec's records still point at:
- * starred ones, ones the account applied for (an application's `processedJobId` and the `matches` of an
- * archived job), and ones whose event is still to send.
- *
- * Each batch is one short statement or transaction of at most `batchSize` rows, and the run pauses between
- * batches, so on SQLite (one writer) a request waits behind one batch at most.
+ * small batches by a background task, so on SQLite a request waits behind one batch at most. Whatever a record of
+ * the spec still points at is kept (see docs/architecture.md, 'What retention keeps').
  */
 import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";

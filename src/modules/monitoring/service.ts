@@ -151,7 +151,7 @@ export async function renderMetrics(deps: Pick<Deps, "db" | "config" | "clock" |
   for (const a of (await outboxAges(deps.db, now)).slice(0, OUTBOX_GAUGE_ACCOUNTS)) metrics.outboxOldestAge.labels(a.accountId).set(a.ageS);
   metrics.loopTickAge.reset();
   for (const loop of deps.liveness.check()) metrics.loopTickAge.labels(loop.name).set(loop.lastTickAgoS);
-  // process.memoryUsage() is a few microseconds; bun:jsc's heapStats() walks the heap (~10 ms), so it is not used here.
+  // process.memoryUsage() is cheap; bun:jsc's heapStats() walks the heap, so it is not used here (docs/performance.md, 'Why the code is as it is').
   const memory = process.memoryUsage();
   metrics.residentMemory.set(memory.rss);
   metrics.jsHeap.labels("used").set(memory.heapUsed);

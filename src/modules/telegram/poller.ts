@@ -1,27 +1,8 @@
 /**
- * Long polling: the bots answer without a public URL. Every bot some
- * Telegram channel uses gets one getUpdates loop (BotPoller), and exactly one
- * in the cluster: the loop runs only while its node holds the bot's lease in
- * cluster_claims (renewed every round, taken over a lease period after its
- * holder stops), since Telegram answers a second poller of a bot with 409.
- *
- * The offset (the next update_id to ask for) is in the database, read at the
- * start of each poll (a node that takes a bot over continues where the other
- * stopped) and moved past each update once it is handled, so a restart
- * neither replays handled updates nor loses unhandled ones. An update whose
- * handling fails is logged and passed over: one bad update must not stop a
- * bot for good. Network errors, 5xx, 429 and 409 back the loop off.
- *
- * TelegramBots keeps the set of pollers in step with the channels: every
- * refreshMs it reads the Telegram channels' count and newest change, and when
- * they moved, looks for bots added, removed or given a new token. Only
- * checked tokens are polled: a channel's token is checked with getMe when it
- * is saved, and the account holding the bot is the only one whose channels
- * are checked for it (channels/service.ts), so a made-up token behind
- * another account's bot id never replaces the real one. Channels saved
- * before tokens were checked are checked here, oldest first: the first one
- * Telegram accepts takes the bot; the others stay unpolled, with a lastError
- * saying why (docs/telegram-ownership.md).
+ * Long polling: the bots answer without a public URL. Each bot some Telegram channel uses gets one getUpdates
+ * loop in the cluster, held by a lease, since Telegram answers a second poller with 409; the offset lives in the
+ * database so a restart neither replays nor loses updates, and only checked tokens are polled
+ * (see docs/architecture.md, 'One Telegram poller per bot').
  */
 import type { Deps } from "../../deps";
 import type { Heartbeat } from "../../worker/liveness";

@@ -1,5 +1,5 @@
 /**
- * GraphQL client for the marketplace's official API (marketplace-data.md §2.1).
+ * GraphQL client for the marketplace's official API (docs/reference/marketplace-data.md §2.1).
  *
  * - Authorises every request with the stored access token, refreshing it a few
  *   minutes before it expires and once more if the API answers 401; each new

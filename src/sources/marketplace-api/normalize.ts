@@ -1,6 +1,6 @@
 /**
  * One `marketplaceJobPostingsSearch` edge node (the official API's field names,
- * marketplace-data.md §2.2) → the archived job document our normaliser reads
+ * docs/reference/marketplace-data.md §2.2) → the archived job document our normaliser reads
  * (src/sources/document.ts; field locations from §1.6):
  *
  *   ciphertext, id, type, budgets, publish time → jobTile.job (tile shape: money as strings)

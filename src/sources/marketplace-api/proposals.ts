@@ -1,5 +1,5 @@
 /**
- * Proposal engagement from the official API (marketplace-data.md §2.3): there
+ * Proposal engagement from the official API (docs/reference/marketplace-data.md §2.3): there
  * is no submit mutation, but the reads tell whether the client opened a
  * proposal (`vendorProposals … viewedByClient`) and whether a conversation
  * started (`proposalRoom(vendorProposalId)` exists → replied). The API has no

@@ -1,19 +1,8 @@
 /**
- * The marketplace's official API as a job source ("marketplace-api").
- *
- * Each poll runs one `marketplaceJobPostingsSearch` per search term (the active
- * feeds' includes plus configured extras), newest first, and pages until it
- * reaches the newest job it saw for that term last time, or `maxPages`. The
- * per-term marker (ciphertext and publish time) lives in the runner's state, so
- * a restart does not refetch. The publish-time bound (renewal time for renewed
- * jobs) also stops a walk whose marker job was closed or deleted meanwhile.
- * Jobs past `maxPages` between two polls are not fetched later: raise
- * maxPages or shorten the interval for busy terms.
- *
- * Paging: `pagination_eq` is documented, but one project saw any use of it
- * fail with a generic 500 (marketplace-data.md §2.2). If the first page fails
- * with it, the term is retried without it (the API's default first page) and
- * paging stays off for this process.
+ * The marketplace's official API as a job source ("marketplace-api"): one search per term, newest first, paged
+ * until the newest job seen for that term last time or `maxPages`, with the per-term marker in the runner's state.
+ * A failing `pagination_eq` turns paging off for the process
+ * (see docs/architecture.md, 'Paging the marketplace API').
  */
 import { timestamp } from "../../lib/json-readers";
 import type { Logger } from "../../lib/log";

@@ -1,20 +1,8 @@
 /**
- * The marketplace OAuth tokens at rest: one encrypted envelope kept in a
- * TokenVault the caller hands in (modules/intake backs it with the
- * `oauth_tokens` table, so every node of a cluster reads the same pair).
- *
- * The refresh token is a long-lived credential for the user's marketplace
- * account, so it is sealed with JOBPILOT_SECRET_KEY by lib/secret-box.ts
- * (AES-256-GCM, HKDF-SHA-256, a fresh salt and IV per save). The envelope is
- * the same JSON the `marketplace-tokens.enc` file of earlier versions held, so
- * such a file imports as it is.
- *
- * A refresh rotates the refresh token: spending it twice disconnects the
- * source (and a provider that detects reuse revokes the whole grant). So
- * refreshStoredTokens lets one caller at a time refresh, cluster-wide: it takes
- * a lease on the row by compare-and-swap on its version, refreshes, and
- * replaces the row only if nobody wrote it meanwhile; whoever loses waits for
- * the lease and re-reads the row instead of using its stale refresh token.
+ * The marketplace OAuth tokens at rest: one envelope sealed with JOBPILOT_SECRET_KEY (lib/secret-box.ts) in a
+ * TokenVault the caller hands in. A refresh spends the refresh token, so refreshStoredTokens lets one caller of
+ * the cluster refresh at a time, by a compare-and-swap lease on the row's version
+ * (see docs/architecture.md, 'Marketplace token refreshes').
  */
 import type { Logger } from "../../lib/log";
 import { SourceError } from "../source";

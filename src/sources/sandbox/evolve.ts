@@ -1,31 +1,8 @@
 /**
- * The sandbox marketplace over time. The generator (generator.ts) builds a job
- * as it looks minutes after posting; `evolveSandboxJob` answers "what does that
- * job look like at nowTs?", so re-scrapes and the proposal tracker see counts
- * move the way they do on the marketplace.
- *
- * Model (all parameters drawn once from an Rng seeded by the ciphertext, then
- * evaluated at the job's age, so the result is a pure function of (doc, nowTs)):
- * - Unpublished for the first 2 minutes (the generator's rule): counts null.
- * - Proposals rise fast then level off: ceiling × (1 − e^(−hours/τ)), with a
- *   per-job ceiling of 5–80 (log-uniform) and τ of 1–6 hours.
- * - Interviews start once a few proposals are in (plus a delay), then arrive
- *   every few hours up to a per-job cap (some jobs never interview).
- * - Invitations go out in the first day or two; about 40 % are never answered.
- * - Outcome: ~40 % hire (hired reaches positionsToHire, the last hire closes
- *   the job 1–5 days after posting), ~25 % close without hiring (12 h – 10
- *   days), the rest stay open. After closing, everything freezes.
- * - Every count is a count of events at or before the job's age (or a
- *   monotone curve), and the generated document's own counts are a floor from
- *   the moment they were observed, so counts never go down over time.
- *
- * unansweredInvites counts the invitations that will never be answered, which
- * keeps it monotone too (the marketplace's own figure can drop as invitees reply).
- *
- * Because the input's counts only act as a floor and every parameter comes
- * from the ciphertext and the budget, evolving an already evolved document
- * gives the same result as evolving the generated one:
- * evolve(evolve(doc, t1), t2) = evolve(doc, t2) for t2 ≥ t1 (the tracker relies on it).
+ * The sandbox marketplace over time: `evolveSandboxJob` answers "what does this generated job look like at
+ * nowTs?", so re-scrapes and the proposal tracker see counts move as on the marketplace. It is a pure function
+ * of (doc, nowTs) whose counts never go down, and evolving an evolved document gives the same result, which the
+ * tracker relies on (see docs/architecture.md, 'Sandbox jobs over time').
  */
 import type { JobDocument } from "../document";
 import { iso } from "../../lib/time";
@@ -194,7 +171,7 @@ function bidsFor(plan: Plan, proposals: number | null): [number | null, number |
 export function evolveSandboxJob(doc: JobDocument, nowTs: number): JobDocument {
   // Copy-on-write: the objects on the paths that change are copied, the rest
   // (description, buyer, work history…) is shared with the input, which is
-  // never modified. A deep copy of every re-scrape would cost ~100× more.
+  // never modified: a deep copy of every re-scrape would cost far more (docs/performance.md, 'Why the code is as it is').
   const out: Obj = { ...doc, exploredAt: nowTs };
   const tile = ownPath(out, ["jobTile", "job"]);
   const pubOpening = ownPath(out, ["jobDetailsResponse", "data", "jobPubDetails", "opening"]);
