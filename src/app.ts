@@ -26,6 +26,7 @@ import { freelancersRoutes } from "./modules/freelancers/index";
 import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
+import { analyticsRoutes } from "./modules/analytics/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
 import { configuredSourceNames } from "./modules/intake/registry";
@@ -128,6 +129,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             { name: "Proposals", description: "AI cover letters and screening answers" },
             { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
             { name: "Jobs", description: "Archived job documents" },
+            { name: "Analytics", description: "What the account's own data says: speed to lead (extension)" },
             { name: "Clients", description: "Buyer records" },
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
@@ -164,7 +166,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(telegramRoutes(deps))
       .use(deliveriesRoutes(deps))
       .use(applicationsRoutes(deps))
-      .use(proposalsRoutes(deps))
+      // Nested rather than chained: one more link in this chain takes TypeScript past its instantiation depth.
+      .use(proposalsRoutes(deps).use(analyticsRoutes(deps)))
       .use(freelancersRoutes(deps))
       .use(archiveRoutes(deps))
       .use(captureRoutes(deps))

@@ -16,6 +16,9 @@ export const UNMATCHED_ROUTE = "(unmatched)";
 /** How a delivery attempt ended: sent, failed and to be tried again, failed for good, or not sent (muted, disabled, duplicate). */
 export type DeliveryOutcome = "delivered" | "retry" | "failed" | "skipped";
 
+/** The speed-to-lead stages /metrics shows as histograms (GET /api/v1/analytics/speed has them all). */
+export type SpeedStage = "first_seen" | "alerted" | "submitted";
+
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 interface HttpSeries {
@@ -143,6 +146,14 @@ export class Metrics {
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [this.registry],
   });
+  private readonly speedToLead = new Histogram({
+    name: "jobpilot_speed_to_lead_seconds",
+    help: "Time from a job's publish time to a stage, by stage (first_seen: archived; alerted: an alert delivered, each target; submitted) and job source",
+    labelNames: ["stage", "source"] as const,
+    // A posting's first hour decides most replies (docs/feeds-and-scoring.md, speed to lead); past a week the rest is +Inf.
+    buckets: [30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21_600, 86_400, 604_800],
+    registers: [this.registry],
+  });
   readonly sourcePolls = new Counter({
     name: "jobpilot_source_polls_total",
     help: "Polls of job sources, by source and outcome (ok, error)",
@@ -240,6 +251,16 @@ export class Metrics {
   delivery(kind: string, outcome: DeliveryOutcome, seconds?: number): void {
     this.deliveries.labels(kind, outcome).inc();
     if (seconds !== undefined) this.deliveryDuration.labels(kind, outcome).observe(seconds);
+  }
+
+  /**
+   * A job reached a speed-to-lead stage at `atTs`; nothing when its document has no publish time. `source` is the
+   * job's source name (configured sources, push, capture: few). A publish time after the stage (a source's clock
+   * ahead of ours) counts as 0 rather than being dropped, so the count still matches the stage's events.
+   */
+  observeSpeed(stage: SpeedStage, source: string, publishTimeTs: number | null, atTs: number): void {
+    if (publishTimeTs === null) return;
+    this.speedToLead.labels(stage, source).observe(Math.max(0, atTs - publishTimeTs) / 1000);
   }
 
   /** The Prometheus text exposition of every metric. */

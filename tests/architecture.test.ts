@@ -104,6 +104,7 @@ const TABLE_OWNERS: Record<string, string> = {
   telegram_drafts: "modules/telegram",
   events: "modules/feeds", // the outbox: admit writes it, the deliverer settles it through feeds/outbox.ts
   job_scores: "modules/scoring",
+  proposal_drafts: "modules/proposals", // when an account first had a letter written for a job (speed-to-lead's "drafted")
   webhook_attempts: "modules/delivery",
   applications: "modules/applications",
   source_state: "modules/intake",

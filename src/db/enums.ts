@@ -56,6 +56,10 @@ export const APPLICATION_STATUSES = ["processing", ...FINAL_STATUSES] as const;
 export const OUTCOME_CHECKS = ["confirmed", "not_listed", "listed_not_applied"] as const;
 export type OutcomeCheck = (typeof OUTCOME_CHECKS)[number];
 
+/** How a sent proposal ended, as a person recorded it (no_reply is computed on read, never stored). */
+export const APPLICATION_OUTCOMES = ["hired", "lost", "withdrawn"] as const;
+export type ApplicationOutcome = (typeof APPLICATION_OUTCOMES)[number];
+
 /** How far a submission got (see the applications table). */
 export const APPLICATION_PHASES = ["queued", "submitting", "done"] as const;
 

@@ -46,6 +46,11 @@ export interface SubmitOutcome {
    * attempt (the browser companion's last connection). The logged-out window counts from here; else from now.
    */
   loggedOutSinceTs?: number;
+  /**
+   * applied only: the Connects the marketplace took, when the driver can tell (the sandbox always can; a
+   * driver that cannot leaves it out, and the funnel says null). Recorded once, with the final status.
+   */
+  connects?: { required: number; boost: number };
 }
 
 export interface Engagement {
@@ -53,6 +58,8 @@ export interface Engagement {
   replied: boolean;
   /** When the view was first observed (Unix ms), null when not viewed or unknown. */
   viewedAt: number | null;
+  /** When the reply was first observed (Unix ms), when the driver knows it; else the sync that first saw it. */
+  repliedAt?: number | null;
 }
 
 /** A read of the account's "my proposals" page, as the driver's client reported it. */

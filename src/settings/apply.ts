@@ -84,6 +84,20 @@ export const APPLY_SETTINGS = {
     default: 2,
     doc: "Applications of one account submitted at once.",
   },
+  connectPriceUsd: {
+    env: "JOBPILOT_CONNECT_PRICE_USD",
+    flag: undefined,
+    schema: T.Number({ minimum: 0, maximum: 100 }),
+    default: 0.15,
+    doc: "What one Connect costs you in USD: the price a proposal's Connects (to submit plus boost) are counted at in its funnel (`connectsCostUsd`).",
+  },
+  noReplyDays: {
+    env: "JOBPILOT_NO_REPLY_DAYS",
+    flag: undefined,
+    schema: T.Number({ minimum: 0.01, maximum: 365 }),
+    default: 14,
+    doc: "Days after it was sent that a proposal with no reply and no recorded outcome counts as `no_reply` (worked out when the funnel is read, so changing it applies to every proposal at once; a later reply still moves it on).",
+  },
   syncCron: {
     env: "JOBPILOT_SYNC_CRON",
     flag: undefined,

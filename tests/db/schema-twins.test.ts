@@ -38,6 +38,7 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   aiUsage: [true, true],
   jobs: [true, true],
   jobTracking: [true, true],
+  proposalDrafts: [true, true],
   feeds: [true, true],
   feedJobs: [true, true],
   feedChannels: [true, true],

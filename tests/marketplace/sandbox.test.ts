@@ -199,6 +199,7 @@ describe("submit", () => {
     const outcome = await driver.submit(req);
     expect(outcome.status).toBe("applied");
     expect(outcome.message).toContain("14 Connects spent");
+    expect(outcome.connects).toEqual({ required: 14, boost: 0 });
     expect(await connects()).toBe(80 - 14);
 
     expect(await driver.submit(req)).toEqual(outcome);
@@ -283,9 +284,13 @@ describe("submit", () => {
     const short = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 9 }));
     expect(short).toEqual({ status: "not_enough_connects", message: "Needs 21 Connects; 20 available" });
     expect(await connects()).toBe(20);
-    const ok = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 8 }));
+    const okReq = request(accountId, freelancer.id, freelancer.id, job, { boostBids: 8 });
+    const ok = await driver.submit(okReq);
     expect(ok.status).toBe("applied");
     expect(ok.message).toContain("20 Connects spent (12 to submit + 8 boost)");
+    // The driver's answer splits them, and a lookup after a crash reports the same split (the applications funnel records it).
+    expect(ok.connects).toEqual({ required: 12, boost: 8 });
+    expect((await driver.lookup(okReq))!).toEqual(ok);
     expect(await connects()).toBe(0);
 
     const listed = makeDoc({ fixed: 5000 });
@@ -370,20 +375,25 @@ describe("engagement", () => {
     const submittedAt = t.clock.now();
     expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }))).status).toBe("applied");
 
-    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: false, replied: false, viewedAt: null });
+    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: false, replied: false, viewedAt: null, repliedAt: null });
     t.clock.set(submittedAt + plan.viewDelayMs - 1);
     expect((await driver.engagement(applicationId, accountId))!.viewed).toBe(false);
     t.clock.set(submittedAt + plan.viewDelayMs + 5 * MINUTE);
     const viewedAt = submittedAt + plan.viewDelayMs;
-    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt });
+    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt, repliedAt: null });
     t.clock.set(viewedAt + plan.replyDelayMs! - 1);
     expect((await driver.engagement(applicationId, accountId))!.replied).toBe(false);
     t.clock.set(viewedAt + plan.replyDelayMs!);
-    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt });
+    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt, repliedAt: viewedAt + plan.replyDelayMs! });
 
     // Recorded: moving the clock back changes nothing, and a fresh driver reads the same.
     t.clock.set(submittedAt);
-    expect(await createSandboxDriver(t.deps).engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt });
+    expect(await createSandboxDriver(t.deps).engagement(applicationId, accountId)).toEqual({
+      viewed: true,
+      replied: true,
+      viewedAt,
+      repliedAt: viewedAt + plan.replyDelayMs!,
+    });
     expect(await repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: viewedAt + plan.replyDelayMs! });
   });
 
@@ -423,12 +433,12 @@ describe("engagement", () => {
       status: 200,
       body: { engagement: { applicationId: viewOnly.applicationId, viewed: true, replied: false, viewedAt: now, repliedAt: null } },
     });
-    expect(await driver.engagement(viewOnly.applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt: now });
+    expect(await driver.engagement(viewOnly.applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt: now, repliedAt: null });
 
     const replied = await call("POST", `/submissions/${replyNow.applicationId}/reply`);
     expect(replied.body.engagement).toEqual({ applicationId: replyNow.applicationId, viewed: true, replied: true, viewedAt: now, repliedAt: now });
     t.clock.advance(DAY);
-    expect(await driver.engagement(replyNow.applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt: now });
+    expect(await driver.engagement(replyNow.applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt: now, repliedAt: now });
 
     // Viewing again later keeps the first view time.
     expect((await call("POST", `/submissions/${viewOnly.applicationId}/view`)).body.engagement.viewedAt).toBe(now);

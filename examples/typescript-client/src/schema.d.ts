@@ -457,6 +457,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/speed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Speed to lead: publish → first seen, scored, alerted, drafted, submitted
+         * @description Extension. For each job this account was alerted about (a delivered alert) or applied to: the time from the job's publish time to when jobpilot first archived it, scored it into a feed, first delivered its alert (per target, and the first of all), when the account first generated a letter for it, and when its application was submitted. Each stage gives p50/p90/p99 in ms (nearest rank) and the count of jobs it is computed over; a job in several feeds counts its earliest. feedId narrows to one of the caller's feeds (404 otherwise), source to jobs archived from that source, from/to (unix ms) bound the publish time. Only the caller's own data.
+         */
+        get: operations["getSpeedToLead"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/applications/{queueId}/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The funnel of an application
+         * @description Stage times (sent, viewed, replied, interview, hired), the outcome (recorded, or no_reply after JOBPILOT_NO_REPLY_DAYS with no reply), the contract value and the Connects spent with their cost at JOBPILOT_CONNECT_PRICE_USD.
+         */
+        get: operations["getApplicationFunnel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/applications/{queueId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what happened to a sent proposal
+         * @description replied, interview, hired (with valueUsd, the contract value), lost or withdrawn, at a time (now when omitted). Stages only move forward: 409 for an outcome that would move it backwards (hired may still become lost when the contract falls through; lost and withdrawn are final) and for an application that was never sent. Recording the stage it is already at only updates the note (and the value of a hire). A marketplace reading never overwrites what you recorded. Answers with the funnel.
+         */
+        post: operations["recordApplicationOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/capture": {
         parameters: {
             query?: never;
@@ -5013,6 +5073,578 @@ export interface operations {
             414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSpeedToLead: {
+        parameters: {
+            query?: {
+                /** @description Only this feed's entries, alerts and the applications to its jobs. */
+                feedId?: string;
+                /** @description Only jobs archived from this source (sandbox, push, capture, …). */
+                source?: string;
+                /** @description Unix ms: only jobs published at or after this time. */
+                from?: number;
+                /** @description Unix ms: only jobs published before this time. */
+                to?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Jobs the account was alerted about or applied to, within the filters, that have a publish time */
+                        jobs: number;
+                        /** @description Jobs within feedId and source left out because their document has no publish time */
+                        withoutPublishTime: number;
+                        stages: {
+                            /** StageSpeed */
+                            firstSeen: {
+                                /** @description Jobs this stage's percentiles are computed over (those that reached it) */
+                                count: number;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p50Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p90Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p99Ms: number | null;
+                            };
+                            /** StageSpeed */
+                            scored: {
+                                /** @description Jobs this stage's percentiles are computed over (those that reached it) */
+                                count: number;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p50Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p90Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p99Ms: number | null;
+                            };
+                            /** StageSpeed */
+                            alerted: {
+                                /** @description Jobs this stage's percentiles are computed over (those that reached it) */
+                                count: number;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p50Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p90Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p99Ms: number | null;
+                            };
+                            /** StageSpeed */
+                            drafted: {
+                                /** @description Jobs this stage's percentiles are computed over (those that reached it) */
+                                count: number;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p50Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p90Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p99Ms: number | null;
+                            };
+                            /** StageSpeed */
+                            submitted: {
+                                /** @description Jobs this stage's percentiles are computed over (those that reached it) */
+                                count: number;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p50Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p90Ms: number | null;
+                                /** @description Milliseconds after the job's publish time; null when count is 0 */
+                                p99Ms: number | null;
+                            };
+                        };
+                        /** @description The alerted stage per target, busiest first */
+                        alertedByTarget: {
+                            /** @description "webhook" or a notification channel's id */
+                            target: string;
+                            /** @description Jobs this stage's percentiles are computed over (those that reached it) */
+                            count: number;
+                            /** @description Milliseconds after the job's publish time; null when count is 0 */
+                            p50Ms: number | null;
+                            /** @description Milliseconds after the job's publish time; null when count is 0 */
+                            p90Ms: number | null;
+                            /** @description Milliseconds after the job's publish time; null when count is 0 */
+                            p99Ms: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApplicationFunnel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's queueId (from apply) */
+                queueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One proposal's funnel: sent → viewed → replied → interview → hired, or lost / withdrawn / no_reply. Stage times only go from null to a time; an outcome you record is never overwritten by a marketplace reading. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queueId: string;
+                        /** @enum {string} */
+                        applicationStatus: "processing" | "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
+                        stages: {
+                            /** @description When the marketplace took the proposal; null unless applicationStatus is applied (Unix ms); null until reached */
+                            sent: number | null;
+                            /** @description When the client first viewed it (Unix ms); null until reached */
+                            viewed: number | null;
+                            /** @description When the client first replied (Unix ms); null until reached */
+                            replied: number | null;
+                            /** @description When an interview was recorded (Unix ms); null until reached */
+                            interview: number | null;
+                            /** @description When the hire was recorded (kept if the contract later ended lost) (Unix ms); null until reached */
+                            hired: number | null;
+                        };
+                        /** @description The client replied (or the proposal went further) */
+                        inConversation: boolean;
+                        /**
+                         * @description How it ended: recorded by you, or no_reply once JOBPILOT_NO_REPLY_DAYS passed after sending with no reply; null while open
+                         * @enum {string|null}
+                         */
+                        outcome: "hired" | "lost" | "withdrawn" | "no_reply" | null;
+                        /** @description Unix ms */
+                        outcomeAt: number | null;
+                        /** @description The contract value in USD recorded with hired */
+                        valueUsd: number | null;
+                        /** @description Connects the proposal cost to submit, as the marketplace driver reported; null when it cannot tell */
+                        connectsRequired: number | null;
+                        /** @description Boost Connects actually spent; null when the driver cannot tell */
+                        boostConnects: number | null;
+                        /** @description (connectsRequired + boostConnects) × JOBPILOT_CONNECT_PRICE_USD, in USD; null when unknown */
+                        connectsCostUsd: number | null;
+                        note: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recordApplicationOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's queueId (from apply) */
+                queueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    outcome: "replied" | "interview" | "hired" | "lost" | "withdrawn";
+                    /** @description hired only: the contract's value in USD (hourly rate × expected hours, or the fixed price) */
+                    valueUsd?: number;
+                    /** @description When it happened (Unix ms); now when omitted. Not in the future, not before the proposal was sent. */
+                    at?: number;
+                    /** @description Your own words on it; replaces the note recorded before */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One proposal's funnel: sent → viewed → replied → interview → hired, or lost / withdrawn / no_reply. Stage times only go from null to a time; an outcome you record is never overwritten by a marketplace reading. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queueId: string;
+                        /** @enum {string} */
+                        applicationStatus: "processing" | "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
+                        stages: {
+                            /** @description When the marketplace took the proposal; null unless applicationStatus is applied (Unix ms); null until reached */
+                            sent: number | null;
+                            /** @description When the client first viewed it (Unix ms); null until reached */
+                            viewed: number | null;
+                            /** @description When the client first replied (Unix ms); null until reached */
+                            replied: number | null;
+                            /** @description When an interview was recorded (Unix ms); null until reached */
+                            interview: number | null;
+                            /** @description When the hire was recorded (kept if the contract later ended lost) (Unix ms); null until reached */
+                            hired: number | null;
+                        };
+                        /** @description The client replied (or the proposal went further) */
+                        inConversation: boolean;
+                        /**
+                         * @description How it ended: recorded by you, or no_reply once JOBPILOT_NO_REPLY_DAYS passed after sending with no reply; null while open
+                         * @enum {string|null}
+                         */
+                        outcome: "hired" | "lost" | "withdrawn" | "no_reply" | null;
+                        /** @description Unix ms */
+                        outcomeAt: number | null;
+                        /** @description The contract value in USD recorded with hired */
+                        valueUsd: number | null;
+                        /** @description Connects the proposal cost to submit, as the marketplace driver reported; null when it cannot tell */
+                        connectsRequired: number | null;
+                        /** @description Boost Connects actually spent; null when the driver cannot tell */
+                        boostConnects: number | null;
+                        /** @description (connectsRequired + boostConnects) × JOBPILOT_CONNECT_PRICE_USD, in USD; null when unknown */
+                        connectsCostUsd: number | null;
+                        note: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

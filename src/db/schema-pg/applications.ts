@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
-import { APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
+import { APPLICATION_OUTCOMES, APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
 import { int64, jsonText } from "./columns";
 import type { SettledTask } from "../schema/applications";
 
@@ -46,6 +46,15 @@ export const applications = pgTable(
     outcomeCheck: text("outcome_check", { enum: OUTCOME_CHECKS }),
     outcomeCheckedAtTs: int64("outcome_checked_at_ts"),
     onSettled: jsonText("on_settled").$type<SettledTask>(),
+    repliedAtTs: int64("replied_at_ts"),
+    interviewAtTs: int64("interview_at_ts"),
+    hiredAtTs: int64("hired_at_ts"),
+    outcome: text("outcome", { enum: APPLICATION_OUTCOMES }),
+    outcomeAtTs: int64("outcome_at_ts"),
+    valueUsd: doublePrecision("value_usd"),
+    outcomeNote: text("outcome_note"),
+    connectsRequired: integer("connects_required"),
+    boostConnects: integer("boost_connects"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),

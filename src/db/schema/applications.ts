@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
-import { APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
+import { APPLICATION_OUTCOMES, APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
 
 /** A task to enqueue when an application settles: its kind, and the payload (the application id is added). */
 export interface SettledTask {
@@ -65,6 +65,21 @@ export const applications = sqliteTable(
      * alert it was applied from): enqueued in the transaction that writes the status, so it is never lost.
      */
     onSettled: text("on_settled", { mode: "json" }).$type<SettledTask>(),
+    /**
+     * The funnel past viewed (see applications/funnel.ts). Stage times only go from null to a time; `outcome`
+     * (hired, lost, withdrawn) is recorded by a person and no driver reading writes it.
+     */
+    repliedAtTs: integer("replied_at_ts"),
+    interviewAtTs: integer("interview_at_ts"),
+    hiredAtTs: integer("hired_at_ts"),
+    outcome: text("outcome", { enum: APPLICATION_OUTCOMES }),
+    outcomeAtTs: integer("outcome_at_ts"),
+    /** The contract value in USD as the person recorded it with `hired`. */
+    valueUsd: real("value_usd"),
+    outcomeNote: text("outcome_note"),
+    /** Connects the driver reported spending, written with the final status (once); null when it cannot tell. */
+    connectsRequired: integer("connects_required"),
+    boostConnects: integer("boost_connects"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),

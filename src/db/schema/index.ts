@@ -15,3 +15,4 @@ export * from "./dashboard";
 export * from "./channels";
 export * from "./telegram";
 export * from "./pairing";
+export * from "./proposals";

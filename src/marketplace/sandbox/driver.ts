@@ -62,7 +62,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
     async lookup(req) {
       // The sandbox keeps every submission it decided, so it always knows: never "unknown".
       const row = await repo.findSubmission(deps.db, req.applicationId);
-      return row ? outcomeOf(row) : null;
+      return row ? outcomeOf(row, req) : null;
     },
 
     async engagement(applicationId, accountId) {
@@ -240,7 +240,7 @@ export async function receiveSubmission(
  */
 async function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget: rules.BudgetFacts, nowTs: number): Promise<SubmitOutcome> {
   const prior = await repo.findSubmission(db, req.applicationId);
-  if (prior) return outcomeOf(prior);
+  if (prior) return outcomeOf(prior, req);
 
   const session = await repo.findSession(db, req.accountId);
   if (session && !session.valid) return LOGGED_OUT;
@@ -290,12 +290,18 @@ async function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, b
   // Cannot fail inside this transaction (IMMEDIATE on SQLite, SERIALIZABLE on PostgreSQL: the balance just read
   // is the balance); if it did, throwing rolls the insert back.
   if (!(await repo.spendConnects(db, freelancer.id, cost))) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
-  return { status: "applied", message };
+  return { status: "applied", message, connects: { required: price, boost } };
 }
 
-function outcomeOf(row: repo.SubmissionRow): SubmitOutcome {
+/**
+ * A recorded decision as an outcome. The row keeps the Connects spent in all; the boost part is the request's
+ * (the same request every time: it is the application's own bid), so the split is the one first reported.
+ */
+function outcomeOf(row: repo.SubmissionRow, req: SubmitRequest): SubmitOutcome {
   const status = FINAL_STATUSES.find((s) => s === row.status) ?? "failed";
-  return { status, message: row.message };
+  if (status !== "applied") return { status, message: row.message };
+  const boost = Math.min(rules.boostOf(req.bid.boostBids), row.connectsSpent);
+  return { status, message: row.message, connects: { required: row.connectsSpent - boost, boost } };
 }
 
 /** Moves a submission's engagement up to `nowTs` and records newly reached times. */
@@ -307,5 +313,5 @@ export async function advanceEngagement(db: Db, row: repo.SubmissionRow, nowTs: 
 }
 
 function toEngagement(row: repo.SubmissionRow): Engagement {
-  return { viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs };
+  return { viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
 }

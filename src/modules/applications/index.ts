@@ -4,21 +4,25 @@ import { routePolicy } from "../../http/route-policy";
 import { authContext } from "../accounts/auth-context";
 import { errorResponses } from "../../http/schemas";
 import {
+  ApplicationFunnel,
+  ApplicationParams,
   ApplyBody,
   ApplyResponse,
   AppliedJobsQuery,
   AppliedJobsResponse,
   InsufficientCreditsError,
   LegacyApplyBody,
+  OutcomeBody,
   StatusQuery,
   StatusResponse,
 } from "./model";
 import * as applications from "./service";
+import { funnel, recordOutcome } from "./funnel";
 
 const tags = ["Auto-apply"];
 const applyResponses = { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) };
 
-/** Apply, status, applied jobs and the legacy apply endpoint. */
+/** Apply, status, applied jobs, the funnel (outcomes recorded by hand) and the legacy apply endpoint. */
 export function applicationsRoutes(deps: Deps) {
   return new Elysia()
     .use(authContext)
@@ -57,6 +61,31 @@ export function applicationsRoutes(deps: Deps) {
         summary: "Jobs the account applied to or attempted, newest first",
         description:
           "Every application that reached a final status, with its outcome and the client's engagement (viewed, replied) where the marketplace reports it.",
+      },
+    })
+    .post("/api/v1/applications/:queueId/outcome", ({ auth, params, body }) => recordOutcome(deps, auth, params.queueId, body), {
+      policy: { rateLimit: "default" },
+      params: ApplicationParams,
+      body: OutcomeBody,
+      response: { 200: ApplicationFunnel, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) },
+      detail: {
+        tags,
+        operationId: "recordApplicationOutcome",
+        summary: "Record what happened to a sent proposal",
+        description:
+          "replied, interview, hired (with valueUsd, the contract value), lost or withdrawn, at a time (now when omitted). Stages only move forward: 409 for an outcome that would move it backwards (hired may still become lost when the contract falls through; lost and withdrawn are final) and for an application that was never sent. Recording the stage it is already at only updates the note (and the value of a hire). A marketplace reading never overwrites what you recorded. Answers with the funnel.",
+      },
+    })
+    .get("/api/v1/applications/:queueId/funnel", ({ auth, params }) => funnel(deps, auth, params.queueId), {
+      policy: { rateLimit: "default" },
+      params: ApplicationParams,
+      response: { 200: ApplicationFunnel, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: {
+        tags,
+        operationId: "getApplicationFunnel",
+        summary: "The funnel of an application",
+        description:
+          "Stage times (sent, viewed, replied, interview, hired), the outcome (recorded, or no_reply after JOBPILOT_NO_REPLY_DAYS with no reply), the contract value and the Connects spent with their cost at JOBPILOT_CONNECT_PRICE_USD.",
       },
     })
     .post(

@@ -154,3 +154,62 @@ export const LegacyApplyBody = t.Object(
   },
   { title: "LegacyApplyRequest" },
 );
+
+/** What a person can record of a sent proposal (no_reply is never recorded: it is the absence of a reply, see noReplyDays). */
+export const RECORDABLE_OUTCOMES = ["replied", "interview", "hired", "lost", "withdrawn"] as const;
+export type RecordableOutcome = (typeof RECORDABLE_OUTCOMES)[number];
+
+export const ApplicationParams = t.Object({ queueId: t.String({ minLength: 1, maxLength: 200, description: "The application's queueId (from apply)" }) });
+
+export const OutcomeBody = t.Object(
+  {
+    outcome: literalUnion(RECORDABLE_OUTCOMES, {
+      description:
+        "replied (the client answered), interview, hired, lost (the client hired someone else, declined or closed the job) or withdrawn (you withdrew)",
+    }),
+    valueUsd: t.Optional(
+      t.Number({ minimum: 0, maximum: 100_000_000, description: "hired only: the contract's value in USD (hourly rate × expected hours, or the fixed price)" }),
+    ),
+    at: t.Optional(
+      t.Integer({ minimum: 0, description: "When it happened (Unix ms); now when omitted. Not in the future, not before the proposal was sent." }),
+    ),
+    note: t.Optional(t.String({ maxLength: 2000, description: "Your own words on it; replaces the note recorded before" })),
+  },
+  { title: "OutcomeRequest" },
+);
+export type OutcomeBody = typeof OutcomeBody.static;
+
+const StageTime = (description: string) => t.Nullable(t.Integer({ description: `${description} (Unix ms); null until reached` }));
+
+export const ApplicationFunnel = t.Object(
+  {
+    queueId: t.String(),
+    applicationStatus: ApplicationStatus,
+    stages: t.Object({
+      sent: StageTime("When the marketplace took the proposal; null unless applicationStatus is applied"),
+      viewed: StageTime("When the client first viewed it"),
+      replied: StageTime("When the client first replied"),
+      interview: StageTime("When an interview was recorded"),
+      hired: StageTime("When the hire was recorded (kept if the contract later ended lost)"),
+    }),
+    inConversation: t.Boolean({ description: "The client replied (or the proposal went further)" }),
+    // One flat union with null: a nullable enum wrapped around a described union loses its null in the OpenAPI document.
+    outcome: t.Union([t.Literal("hired"), t.Literal("lost"), t.Literal("withdrawn"), t.Literal("no_reply"), t.Null()], {
+      description: "How it ended: recorded by you, or no_reply once JOBPILOT_NO_REPLY_DAYS passed after sending with no reply; null while open",
+    }),
+    outcomeAt: NullableMs,
+    valueUsd: t.Nullable(t.Number({ description: "The contract value in USD recorded with hired" })),
+    connectsRequired: t.Nullable(
+      t.Integer({ description: "Connects the proposal cost to submit, as the marketplace driver reported; null when it cannot tell" }),
+    ),
+    boostConnects: t.Nullable(t.Integer({ description: "Boost Connects actually spent; null when the driver cannot tell" })),
+    connectsCostUsd: t.Nullable(t.Number({ description: "(connectsRequired + boostConnects) × JOBPILOT_CONNECT_PRICE_USD, in USD; null when unknown" })),
+    note: NullableString,
+  },
+  {
+    title: "ApplicationFunnel",
+    description:
+      "One proposal's funnel: sent → viewed → replied → interview → hired, or lost / withdrawn / no_reply. Stage times only go from null to a time; an outcome you record is never overwritten by a marketplace reading.",
+  },
+);
+export type ApplicationFunnel = typeof ApplicationFunnel.static;

@@ -173,11 +173,13 @@ export async function markLoggedOutSince(db: Db, id: string, ts: number): Promis
 export async function settle(
   db: Db,
   app: Pick<ApplicationRow, "id" | "accountId">,
-  outcome: { status: Exclude<ApplicationRow["status"], "processing">; message: string },
+  outcome: { status: Exclude<ApplicationRow["status"], "processing">; message: string; connects?: { required: number; boost: number } },
   nowTs: number,
 ): Promise<boolean> {
   const { applications } = tables(db);
   const applied = outcome.status === "applied";
+  // Connects are written by this statement only, which matches once: a retried or repeated settle cannot count them twice.
+  const connects = applied && outcome.connects ? outcome.connects : null;
   const changed = await exec(
     db,
     db
@@ -189,6 +191,8 @@ export async function settle(
         phase: "done",
         creditHeld: false,
         processedAtTs: nowTs,
+        connectsRequired: connects?.required ?? null,
+        boostConnects: connects?.boost ?? null,
       })
       .where(and(eq(applications.id, app.id), eq(applications.creditHeld, true))),
   );
@@ -209,8 +213,17 @@ export function dueForSync(db: Db, limit: number): Promise<ApplicationRow[]> {
   );
 }
 
-/** viewed and replied only ever turn on (a false leaves the column as it is); viewedAt keeps the first time seen. One statement. */
-export async function recordEngagement(db: Db, id: string, e: { viewed: boolean; replied: boolean; viewedAt: number | null }, nowTs: number): Promise<void> {
+/**
+ * viewed and replied only ever turn on (a false leaves the column as it is); viewedAt and repliedAt keep the first
+ * time seen, whoever recorded it. One statement, and it touches no outcome column: a driver's reading never erases
+ * what a person recorded.
+ */
+export async function recordEngagement(
+  db: Db,
+  id: string,
+  e: { viewed: boolean; replied: boolean; viewedAt: number | null; repliedAt?: number | null },
+  nowTs: number,
+): Promise<void> {
   const { applications } = tables(db);
   const seen = e.viewed || e.replied;
   await exec(
@@ -219,7 +232,7 @@ export async function recordEngagement(db: Db, id: string, e: { viewed: boolean;
       .update(applications)
       .set({
         ...(seen ? { viewed: true, viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewedAt ?? nowTs})` } : {}),
-        ...(e.replied ? { replied: true } : {}),
+        ...(e.replied ? { replied: true, repliedAtTs: sql`COALESCE(${applications.repliedAtTs}, ${e.repliedAt ?? nowTs})` } : {}),
         lastCheckedAtTs: nowTs,
       })
       .where(eq(applications.id, id)),
@@ -295,4 +308,25 @@ export async function recordOutcomeCheck(db: Db, id: string, check: OutcomeCheck
       .where(and(eq(applications.id, id), isNull(applications.outcomeCheckedAtTs))),
   );
   return changed > 0;
+}
+
+/** The funnel columns a recorded outcome may write (see funnel.ts for which it writes). */
+export type FunnelPatch = Partial<
+  Pick<
+    ApplicationRow,
+    "viewed" | "replied" | "viewedAtTs" | "repliedAtTs" | "interviewAtTs" | "hiredAtTs" | "outcome" | "outcomeAtTs" | "valueUsd" | "outcomeNote"
+  >
+>;
+
+/** One statement: writes a recorded outcome onto a sent application and returns the row as it now is. */
+export function updateFunnel(db: Db, id: string, patch: FunnelPatch): Promise<ApplicationRow | undefined> {
+  const { applications } = tables(db);
+  return one(
+    db,
+    db
+      .update(applications)
+      .set(patch)
+      .where(and(eq(applications.id, id), eq(applications.status, "applied")))
+      .returning(),
+  );
 }

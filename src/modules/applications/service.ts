@@ -191,11 +191,11 @@ function alreadyApplied(): AppError {
   return new AppError("conflict", "This job was already applied to, or an application for it is being processed");
 }
 
-export async function jobOfApplication(db: Db, app: repo.ApplicationRow): Promise<{ job: NormalizedJob; document: Record<string, unknown> }> {
+export async function jobOfApplication(db: Db, app: repo.ApplicationRow): Promise<{ job: NormalizedJob; document: Record<string, unknown>; source: string }> {
   const row = await findJob(db, app.jobCiphertext);
   const normalized = row ? normalizeJob(row.document) : null;
   if (!row || !normalized?.ok) throw new Error(`archived job ${app.jobCiphertext} is missing or invalid`);
-  return { job: normalized.job, document: row.document };
+  return { job: normalized.job, document: row.document, source: row.source };
 }
 
 export interface StatusView {

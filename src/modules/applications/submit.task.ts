@@ -16,7 +16,12 @@ const INTERRUPTED =
  * held credit (booked under the application id, so never twice), any other
  * outcome releases it; an application already settled changes nothing.
  */
-async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome: SubmitOutcome): Promise<void> {
+async function finish(
+  deps: ApplicationsDeps,
+  app: repo.ApplicationRow,
+  outcome: SubmitOutcome,
+  job?: { source: string; publishTimeTs: number | null },
+): Promise<void> {
   const settled = await tx(deps.db, async (db) => {
     const nowTs = deps.clock.now();
     if (!(await repo.settle(db, app, outcome, nowTs))) return false;
@@ -28,6 +33,7 @@ async function finish(deps: ApplicationsDeps, app: repo.ApplicationRow, outcome:
   });
   // Counted once it committed, and only by the settle that won (tx may run the callback again on PostgreSQL).
   if (settled) deps.metrics.applications.labels(outcome.status).inc();
+  if (settled && job && outcome.status === "applied") deps.metrics.observeSpeed("submitted", job.source, job.publishTimeTs, deps.clock.now());
   if (settled && app.onSettled) deps.wake();
   deps.log.info("application settled", { queueId: app.id, status: outcome.status });
 }
@@ -45,7 +51,8 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
   // The driver it was queued with, never the account's current one: a switch between apply and submit must not
   // send a job to a driver that cannot reach it, nor ask one that never saw it after a crash.
   const driver = driverOfApplication(deps, app);
-  const { job, document } = await jobOfApplication(deps.db, app);
+  const { job, document, source } = await jobOfApplication(deps.db, app);
+  const speed = { source, publishTimeTs: job.publishTimeTs };
   const request = (answers: { position: number; answer: string }[]): SubmitRequest => ({
     applicationId: app.id,
     accountId: app.accountId,
@@ -70,7 +77,7 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
     if (app.phase === "submitting") {
       const known = await driver.lookup(request(answers));
       if (known === "unknown") return await finish(deps, app, { status: "failed", message: INTERRUPTED });
-      if (known) return await finish(deps, app, known);
+      if (known) return await finish(deps, app, known, speed);
       // The marketplace has no record of it: sending it now is not a duplicate.
     } else {
       const given = new Set(answers.map((a) => a.position));
@@ -107,7 +114,7 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
       }
       return await finish(deps, app, outcome);
     }
-    await finish(deps, app, outcome);
+    await finish(deps, app, outcome, speed);
   } catch (err) {
     // Out of attempts: end it (no charge) rather than leave it processing for ever.
     if (ctx.isLastAttempt) {

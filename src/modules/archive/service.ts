@@ -4,6 +4,7 @@ import type { Clock } from "../../lib/clock";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { iso, isoOrNull } from "../../lib/time";
 import type { AuthContext } from "../accounts/service";
+import { funnelOf, type FunnelDeps } from "../applications/funnel";
 import { latestForJob } from "../applications/repo";
 import { matchesOfJob } from "../feeds/repo";
 import { proposalActivity, type TrackingState } from "../jobs/activity";
@@ -16,6 +17,7 @@ import type { RawMarketplaceJob } from "../jobs/model";
 export interface ArchiveDeps {
   db: Db;
   clock: Clock;
+  config: FunnelDeps["config"];
 }
 
 /**
@@ -44,22 +46,24 @@ export async function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, ciphe
   const authQuestions = obj(detailRoots(doc).auth?.opening)?.questions;
 
   const app = await latestForJob(deps.db, auth.accountId, ciphertext);
-  const application = app
-    ? {
-        status: app.status,
-        message: app.statusMessage,
-        appliedAt: app.appliedAtTs,
-        proposal: {
-          viewedByClient: app.viewed,
-          viewedAt: app.viewedAtTs,
-          inConversation: app.replied,
-          // The marketplace reports no hire/decline outcome through the drivers yet.
-          outcome: null,
-          outcomeAt: null,
-          lastCheckedAt: app.lastCheckedAtTs,
-        },
-      }
-    : null;
+  // The application's funnel (its owner's reading): in conversation from a reply on, the outcome recorded or no_reply.
+  const funnel = app ? funnelOf(app, deps.config, now) : null;
+  const application =
+    app && funnel
+      ? {
+          status: app.status,
+          message: app.statusMessage,
+          appliedAt: app.appliedAtTs,
+          proposal: {
+            viewedByClient: app.viewed,
+            viewedAt: app.viewedAtTs,
+            inConversation: funnel.inConversation,
+            outcome: funnel.outcome,
+            outcomeAt: funnel.outcomeAt,
+            lastCheckedAt: app.lastCheckedAtTs,
+          },
+        }
+      : null;
   const tracking = await findTracking(deps.db, ciphertext);
 
   const archived: Record<string, unknown> = {

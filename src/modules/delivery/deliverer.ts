@@ -13,6 +13,7 @@ import { type FairCursor, hasDueWork, newFairCursor, pauseKeyOf } from "../feeds
 import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { type OpenedCache, openWebhook, type WebhookValues, WebhookSealError } from "../feeds/webhook-seal";
 import { eventPayload } from "../feeds/outbox-event-payload";
+import type { WebhookPayload } from "../feeds/outbox-payload";
 import { ChannelSender } from "./channel-delivery";
 import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import type { Pacer } from "../channels/pace";
@@ -340,6 +341,7 @@ export class WebhookDeliverer extends PoolLoop {
     if (error === null) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
       metrics.delivery(KIND, "delivered", seconds);
+      this.observeAlerted(e, payload, attempt.startedAtTs + attempt.durationMs);
       if (feed.webhookFailingSinceTs !== null) await noteDeliveryOutcome(db, feed.id, true, now, config.webhookDisableAfterMs, "");
       return;
     }
@@ -407,12 +409,24 @@ export class WebhookDeliverer extends PoolLoop {
     this.deps.metrics.delivery(kind, "skipped");
   }
 
-  /** The channel's message for the event: the job's alert, or the digest's list; null when there is nothing left to say. */
-  private async messageOf(e: outbox.EventRow, feed: FeedRow, channel: ChannelTarget): Promise<ChannelMessage | null> {
+  /**
+   * The channel's message for the event: the job's alert, or the digest's list; null when there is nothing left to
+   * say. A job's alert hands back its payload too, for the speed-to-lead histogram once it is delivered.
+   */
+  private async messageOf(e: outbox.EventRow, feed: FeedRow, channel: ChannelTarget): Promise<{ message: ChannelMessage; payload?: WebhookPayload } | null> {
     const { db, clock } = this.deps;
-    if (e.type === DIGEST_EVENT) return digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title });
+    if (e.type === DIGEST_EVENT) {
+      const message = await digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title });
+      return message === null ? null : { message };
+    }
     const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
-    return payload === null ? null : this.channels.render(channel.type, payload);
+    return payload === null ? null : { message: this.channels.render(channel.type, payload), payload };
+  }
+
+  /** A job's alert reached a target at `atTs`: publish → alerted, by the job's source (test events are no job's alert). */
+  private observeAlerted(e: outbox.EventRow, payload: WebhookPayload | undefined, atTs: number): void {
+    if (e.type !== JOB_MATCHED_EVENT || !payload || payload.publishTime === null) return;
+    this.deps.metrics.observeSpeed("alerted", payload.source, Date.parse(payload.publishTime), atTs);
   }
 
   /**
@@ -453,8 +467,8 @@ export class WebhookDeliverer extends PoolLoop {
     const buckets = this.channels.buckets(channel);
     const waitMs = pacer.waitMs(buckets, now);
     if (waitMs > 0) return this.pause(e.target, now + waitMs);
-    const message = await this.messageOf(e, feed, channel);
-    if (message === null)
+    const made = await this.messageOf(e, feed, channel);
+    if (made === null)
       return this.skip(
         e,
         kind,
@@ -465,13 +479,14 @@ export class WebhookDeliverer extends PoolLoop {
     const startedAtTs = clock.now();
     const stillWaitMs = pacer.reserve(buckets, startedAtTs);
     if (stillWaitMs > 0) return this.pause(e.target, startedAtTs + stillWaitMs);
-    const outcome = await this.channels.sendMessage(channel, message);
+    const outcome = await this.channels.sendMessage(channel, made.message);
     const attempt = { startedAtTs, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: outcome.error };
     const seconds = outcome.durationMs / 1000;
     if (outcome.ok) {
       await this.book(e, attempt, { status: "delivered", nextAttemptAtTs: null });
       await noteChannelOutcome(db, row.id, { deliveredAtTs: startedAtTs + outcome.durationMs });
       metrics.delivery(kind, "delivered", seconds);
+      this.observeAlerted(e, made.payload, startedAtTs + outcome.durationMs);
       return;
     }
     const failedAt = clock.now();

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lte, min, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, isPg, many, one, preparedOne, rawExec, rawInsertCount, rawMany, tables } from "../../db/query";
 import type { events } from "../../db/schema";
@@ -476,6 +476,27 @@ export async function listEvents(
   const total = (await one(db, db.select({ n: count() }).from(events).where(where)))?.n ?? 0;
   const items = await many(db, db.select().from(events).where(where).orderBy(desc(events.seq)).limit(opts.limit).offset(opts.offset));
   return { items, total };
+}
+
+/**
+ * The first successful delivery of each (job, target) among these feeds' events of one type: when the
+ * webhook or channel first carried the job. A digest's alerts count from the digest's delivery (it settles them).
+ */
+export function firstDeliveries(
+  db: Db,
+  feedIds: readonly string[],
+  type: string,
+): Promise<{ feedId: string; jobCiphertext: string | null; target: string; deliveredAtTs: number | null }[]> {
+  if (feedIds.length === 0) return Promise.resolve([]);
+  const { events } = tables(db);
+  return many(
+    db,
+    db
+      .select({ feedId: events.feedId, jobCiphertext: events.jobCiphertext, target: events.target, deliveredAtTs: min(events.deliveredAtTs) })
+      .from(events)
+      .where(and(inArray(events.feedId, [...feedIds]), eq(events.type, type), eq(events.status, "delivered"), isNotNull(events.deliveredAtTs)))
+      .groupBy(events.feedId, events.jobCiphertext, events.target),
+  );
 }
 
 /** A feed's newest events to one target (a channel's recent deliveries through this feed). */

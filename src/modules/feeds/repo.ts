@@ -493,6 +493,22 @@ export function matchesOfJob(db: Db, accountId: string, jobCiphertext: string): 
   );
 }
 
+/**
+ * When each job entered each of these feeds (its score was settled then: at ingest for a feed without a
+ * prompt, when the scoring task finished otherwise). One seek of feed_jobs_feed_matched_idx per feed.
+ */
+export async function entryTimesOfFeeds(db: Db, feedIds: readonly string[]): Promise<{ feedId: string; jobCiphertext: string; matchedAtTs: number }[]> {
+  if (feedIds.length === 0) return [];
+  const { feedJobs } = tables(db);
+  return many(
+    db,
+    db
+      .select({ feedId: feedJobs.feedId, jobCiphertext: feedJobs.jobCiphertext, matchedAtTs: feedJobs.matchedAtTs })
+      .from(feedJobs)
+      .where(inArray(feedJobs.feedId, [...feedIds])),
+  );
+}
+
 /** Which of an account's feed entries the dashboard's inbox shows; every field narrows the list. */
 export interface InboxFilter {
   feedId?: string;

@@ -93,8 +93,10 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
   // The writes go by table, one statement per batch (multi-row INSERTs), not row by row: a job entering
   // ~20 feeds would otherwise cost ~60 statements. The archive is read once for the whole batch; a ciphertext
   // met again later in the batch is a known job by then, handled as before once the new ones are written.
+  let firstSeen: typeof valid = [];
   const counts = await tx(deps.db, async (db) => {
     const counts = { inserted: 0, updated: 0, matched: 0, scoring: 0 };
+    firstSeen = [];
     const archived = await findArchived(
       db,
       valid.map((v) => v.job.ciphertext),
@@ -119,6 +121,7 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
     if (fresh.length > 0) {
       await archiveNewDocuments(db, fresh, { source: opts.source, nowTs: now });
       counts.inserted += fresh.length;
+      firstSeen = fresh;
       const toScore: { feedId: string; ciphertext: string }[] = [];
       const admissions: { feeds: CompiledFeed[]; job: Admission }[] = [];
       for (const { job, doc } of fresh) {
@@ -153,6 +156,7 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
     return counts;
   });
   Object.assign(result, counts);
+  for (const { job } of firstSeen) deps.metrics.observeSpeed("first_seen", opts.source, job.publishTimeTs, now);
   if (result.matched > 0 || result.scoring > 0) deps.wake();
   return countIngest(deps.metrics, opts.source, result);
 }

@@ -232,6 +232,31 @@ export async function findJobs(db: Db, ciphertexts: readonly string[]): Promise<
   return new Map(rows.map((r) => [r.ciphertext, r]));
 }
 
+/** What speed-to-lead reads of a job: where it came from, when it was published and when jobpilot first saw it. */
+export interface JobTimes {
+  source: string;
+  publishTimeTs: number | null;
+  firstSeenAtTs: number;
+}
+
+/** The JobTimes of these archived jobs by ciphertext (absent: not archived), chunked under the bound-parameter ceiling. */
+export async function jobTimes(db: Db, ciphertexts: readonly string[]): Promise<Map<string, JobTimes>> {
+  const { jobs } = tables(db);
+  const unique = [...new Set(ciphertexts)];
+  const out = new Map<string, JobTimes>();
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await many(
+      db,
+      db
+        .select({ ciphertext: jobs.ciphertext, source: jobs.source, publishTimeTs: jobs.publishTimeTs, firstSeenAtTs: jobs.firstSeenAtTs })
+        .from(jobs)
+        .where(inArray(jobs.ciphertext, unique.slice(i, i + 500))),
+    );
+    for (const { ciphertext, ...times } of rows) out.set(ciphertext, times);
+  }
+  return out;
+}
+
 /** `text` as a LIKE pattern that matches it anywhere, its own % _ and \ taken literally (ESCAPE '\'). */
 function containsPattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

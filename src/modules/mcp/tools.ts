@@ -1,6 +1,6 @@
 import type { TObject } from "@sinclair/typebox";
 import { t } from "elysia";
-import { ApplyBody, AppliedJobsQuery, StatusQuery } from "../applications/model";
+import { ApplicationParams, ApplyBody, AppliedJobsQuery, OutcomeBody, StatusQuery } from "../applications/model";
 import { CompanyParams } from "../clients/model";
 import { CreateFeedBody, FeedJobsQuery, FeedParams, PatchFeedBody } from "../feeds/model";
 import { CipherQuery } from "../jobs/model";
@@ -122,6 +122,16 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/auto-apply-v2/status",
     isReadOnly: true,
+  },
+  {
+    name: "record_outcome",
+    title: "Record what happened to a proposal",
+    description:
+      "Record what happened to a sent proposal (queueId from apply or applied_jobs) when the user tells you: replied (the client answered), interview, hired (give valueUsd, the contract value: hourly rate × expected hours or the fixed price), lost (the client declined, hired someone else or closed the job) or withdrawn. at is when it happened in Unix ms (now when omitted); note keeps the user's words. Stages only move forward: it fails with 409 when the outcome would move the proposal backwards (lost and withdrawn are final; hired can still become lost) or when the application was never sent. Returns the proposal's funnel: stage times, outcome, Connects spent and their cost.",
+    input: t.Object({ queueId: ApplicationParams.properties.queueId, ...OutcomeBody.properties }),
+    method: "POST",
+    path: "/api/v1/applications/:queueId/outcome",
+    isReadOnly: false,
   },
   {
     name: "applied_jobs",

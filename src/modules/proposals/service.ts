@@ -17,6 +17,7 @@ import { budgetText } from "../jobs/service";
 import { listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
 import { primaryProfile } from "../../marketplace/drivers";
 import { driverFor } from "../accounts/drivers";
+import { noteDraft } from "./repo";
 
 export interface ProposalsDeps {
   db: Db;
@@ -202,10 +203,13 @@ export async function generateProposal(
   checkQuestions(questions);
   progress?.({ stage: "job" });
   let job: WritingJob;
+  let jobCiphertext: string | null = null;
   if (body.jobDescription !== undefined && body.jobDescription.trim() !== "") {
     job = { title: body.jobTitle?.trim() ?? "", description: body.jobDescription, skills: [], jobType: null, budgetText: null };
   } else if (body.jobId) {
-    job = writingJobOf((await resolveJobRef(deps, auth, body.jobId)).job);
+    const resolved = await resolveJobRef(deps, auth, body.jobId);
+    job = writingJobOf(resolved.job);
+    jobCiphertext = resolved.job.ciphertext;
   } else {
     throw new AppError("bad_request", "jobId is required unless jobDescription (with jobTitle) is given");
   }
@@ -216,6 +220,8 @@ export async function generateProposal(
     instructions = feed.proposalGenerationPrompt;
   }
   const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid, profileId }, progress);
+  // Speed-to-lead's "drafted": only a letter for an archived job says when this account started on that job.
+  if (jobCiphertext !== null) await noteDraft(deps.db, auth.accountId, jobCiphertext, deps.clock.now());
   const result: GenerateProposalResult = { success: true, proposal: written.proposal };
   if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
   return result;

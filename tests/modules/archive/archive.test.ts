@@ -7,14 +7,21 @@ import { sourceLookup } from "../../../src/modules/intake/registry";
 import { trackJobs } from "../../../src/modules/intake/track.task";
 import { closeJob } from "../../../src/marketplace/sandbox/repo";
 import { generateJob } from "../../../src/sources/sandbox/generator";
+import type { TaskWorker } from "../../../src/worker/worker";
+import { applyWorker, settledByJob } from "../../helpers/apply-worker";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 
 let t: TestApp;
-afterEach(() => t?.close());
+let worker: TaskWorker | undefined;
+afterEach(async () => {
+  await worker?.stop();
+  worker = undefined;
+  await t?.close();
+});
 
-async function setup() {
-  t = await createTestApp();
+async function setup(config: Record<string, unknown> = {}) {
+  t = await createTestApp({ config });
   const a = await t.account({ name: "A", credits: 3 });
   const b = await t.account({ name: "B" });
   return { a, b, authA: (await authenticate(t.deps, a.apiKey))!, authB: (await authenticate(t.deps, b.apiKey))! };
@@ -70,6 +77,44 @@ describe("GET /api/jobs/by-ciphertext", () => {
     const after = (await byCipher(a.apiKey, cipher)).body;
     expect(after.matches[0].application).toMatchObject({ status: "processing", proposal: { viewedByClient: false, inConversation: false, outcome: null } });
     expect((await byCipher(b.apiKey, cipher)).body.matches[0].application).toBeNull();
+  });
+
+  /** A job matched into A's feed and applied to through the sandbox, settled: A, the job and the status answer. */
+  async function sentFromFeed() {
+    const { a, authA } = await setup({ sandboxApplyLatencyMs: 0 });
+    worker = applyWorker(t);
+    await feeds.createFeed(t.deps, authA, { title: "A all", minScore: 0 });
+    t.clock.advance(1000);
+    const doc = makeDoc({ fixed: 500 });
+    await ingestDocuments(t.deps, [doc], { source: "test" });
+    const cipher = (doc.jobTile as any).job.ciphertext as string;
+    await t.request("POST", "/api/auto-apply-v2/apply", { key: a.apiKey, json: { jobId: cipher, coverLetter: "Hi" } });
+    const status = (await settledByJob(t, worker, a.apiKey, cipher)).body;
+    expect(status.applicationStatus).toBe("applied");
+    return { a, cipher, status };
+  }
+
+  test("the application's proposal says inConversation, outcome and outcomeAt from its funnel", async () => {
+    const { a, cipher, status } = await sentFromFeed();
+    const proposal = async () => (await byCipher(a.apiKey, cipher)).body.matches[0].application.proposal;
+    expect(await proposal()).toMatchObject({ inConversation: false, outcome: null, outcomeAt: null });
+    const record = (json: Record<string, unknown>) => t.request("POST", `/api/v1/applications/${status.queueId}/outcome`, { key: a.apiKey, json });
+    expect((await record({ outcome: "replied" })).status).toBe(200);
+    expect(await proposal()).toMatchObject({ inConversation: true, outcome: null, outcomeAt: null });
+    t.clock.advance(5000);
+    expect((await record({ outcome: "hired", valueUsd: 500 })).status).toBe(200);
+    expect(await proposal()).toMatchObject({ inConversation: true, outcome: "hired", outcomeAt: t.clock.now() });
+  });
+
+  test("a proposal with no reply for JOBPILOT_NO_REPLY_DAYS has outcome no_reply in the archive", async () => {
+    const { a, cipher, status } = await sentFromFeed();
+    const sentAt = status.processedAt as number;
+    t.clock.set(sentAt + t.deps.config.noReplyDays * 86_400_000);
+    expect((await byCipher(a.apiKey, cipher)).body.matches[0].application.proposal).toMatchObject({
+      inConversation: false,
+      outcome: "no_reply",
+      outcomeAt: t.clock.now(),
+    });
   });
 
   test("the /api/v1 and /api/v2 forwards give byte-identical bodies", async () => {

@@ -92,6 +92,25 @@ describe("MCP over POST /mcp", () => {
     await client.close();
   });
 
+  test("record_outcome records what happened to a sent proposal through the same service, forward only", async () => {
+    const { t, a, b } = await setup();
+    const client = await httpClient(t, a.apiKey);
+    const cipher = await ingestReactJob(t);
+    const { queueId } = await call(client, "apply", { jobId: cipher, coverLetter: "I have built React dashboards for fintech.", autoFillOtherQuestions: true });
+    expect((await settledStatus(client, queueId, () => t.clock.advance(10))).applicationStatus).toBe("applied");
+
+    const hired = await call(client, "record_outcome", { queueId, outcome: "hired", valueUsd: 2400, note: "fixed price" });
+    expect(hired).toMatchObject({ queueId, outcome: "hired", outcomeAt: t.clock.now(), valueUsd: 2400, inConversation: true, note: "fixed price" });
+    // The route's own answers: a backwards move is refused, and so is another account's application.
+    expect(await callError(client, "record_outcome", { queueId, outcome: "replied" })).toContain("backwards");
+    const other = await httpClient(t, b.apiKey);
+    expect(await callError(other, "record_outcome", { queueId, outcome: "lost" })).toContain("Application not found");
+    const funnel = await t.request("GET", `/api/v1/applications/${queueId}/funnel`, { key: a.apiKey });
+    expect(funnel.body).toEqual(hired);
+    await other.close();
+    await client.close();
+  });
+
   test("lists every tool with a JSON schema from the API's models and a description to act on", async () => {
     const { t, a } = await setup();
     const client = await httpClient(t, a.apiKey, "x-api-key");
@@ -108,6 +127,7 @@ describe("MCP over POST /mcp", () => {
         "apply",
         "application_status",
         "applied_jobs",
+        "record_outcome",
         "freelancers",
       ].sort(),
     );
@@ -132,7 +152,7 @@ describe("MCP over POST /mcp", () => {
     const { t, a } = await setup();
     const client = await httpClient(t, a.apiKey);
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(11);
+    expect(tools.length).toBe(12);
     for (const tool of tools) {
       // A fresh Ajv per tool, so one tool's $id or definitions cannot make another's compile.
       const ajv = new Ajv2020({ strict: true, allErrors: true });
