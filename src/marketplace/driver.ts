@@ -60,6 +60,10 @@ export interface Engagement {
   viewedAt: number | null;
   /** When the reply was first observed (Unix ms), when the driver knows it; else the sync that first saw it. */
   repliedAt?: number | null;
+  /** Later stages, when the driver can read them (the sandbox can): when the client asked for an interview, hired, or passed. */
+  interviewAt?: number | null;
+  hiredAt?: number | null;
+  lostAt?: number | null;
 }
 
 /** A read of the account's "my proposals" page, as the driver's client reported it. */

@@ -55,6 +55,7 @@ export function makeFeedRow(over: Partial<FeedRow> = {}): FeedRow {
     platforms: null,
     proposalGenerationPrompt: null,
     notificationsMuted: false,
+    outcomeEvents: false,
     emailFound: "all",
     jobTypes: [],
     usOnlyMode: "all",

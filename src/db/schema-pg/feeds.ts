@@ -29,6 +29,8 @@ export const feeds = pgTable(
     platforms: jsonText("platforms").$type<string[]>(),
     proposalGenerationPrompt: text("proposal_generation_prompt"),
     notificationsMuted: boolean("notifications_muted").notNull().default(false),
+    /** Opt-in: proposal.viewed / replied / hired events for applications to this feed's jobs (applications/funnel.ts). */
+    outcomeEvents: boolean("outcome_events").notNull().default(false),
     emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: jsonText("job_types").notNull().$type<string[]>(),
     usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),

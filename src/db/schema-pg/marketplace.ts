@@ -63,6 +63,12 @@ export const sandboxSubmissions = pgTable(
     submittedAtTs: int64("submitted_at_ts").notNull(),
     viewedAtTs: int64("viewed_at_ts"),
     repliedAtTs: int64("replied_at_ts"),
+    interviewAtTs: int64("interview_at_ts"),
+    hiredAtTs: int64("hired_at_ts"),
+    /** The client passed on it (hired someone else or closed the job). */
+    lostAtTs: int64("lost_at_ts"),
+    /** The outcome model's draw at submission (sandbox/rules.ts): each stage's delay, or null when it never comes. */
+    plan: jsonText("plan").$type<Record<string, unknown>>(),
   },
   (t) => [uniqueIndex("sandbox_submissions_applied_uq").on(t.freelancerId, t.jobCiphertext).where(sql`status = 'applied'`)],
 );

@@ -80,6 +80,14 @@ export const applications = sqliteTable(
     /** Connects the driver reported spending, written with the final status (once); null when it cannot tell. */
     connectsRequired: integer("connects_required"),
     boostConnects: integer("boost_connects"),
+    /**
+     * What analytics groups by, as it stood when the application was made (feeds and their matches may be pruned or
+     * deleted later): the feed the job was applied from (or the account's best-scoring feed that matched it), that
+     * match's score, and the bid relative to the job's budget (hourly rate ÷ the budget's top, or fixed bid ÷ budget).
+     */
+    feedId: text("feed_id"),
+    score: real("score"),
+    bidRatio: real("bid_ratio"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
@@ -89,5 +97,7 @@ export const applications = sqliteTable(
     index("applications_status_idx").on(t.status),
     // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
     index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
+    // Analytics: an account's sent proposals by when they were sent.
+    index("applications_sent_idx").on(t.accountId, t.processedAtTs),
   ],
 );

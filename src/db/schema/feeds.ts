@@ -30,6 +30,8 @@ export const feeds = sqliteTable(
     platforms: text("platforms", { mode: "json" }).$type<string[]>(),
     proposalGenerationPrompt: text("proposal_generation_prompt"),
     notificationsMuted: integer("notifications_muted", { mode: "boolean" }).notNull().default(false),
+    /** Opt-in: proposal.viewed / replied / hired events for applications to this feed's jobs (applications/funnel.ts). */
+    outcomeEvents: integer("outcome_events", { mode: "boolean" }).notNull().default(false),
     emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: text("job_types", { mode: "json" }).notNull().$type<string[]>(),
     usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),

@@ -67,6 +67,12 @@ export const sandboxSubmissions = sqliteTable(
     submittedAtTs: integer("submitted_at_ts").notNull(),
     viewedAtTs: integer("viewed_at_ts"),
     repliedAtTs: integer("replied_at_ts"),
+    interviewAtTs: integer("interview_at_ts"),
+    hiredAtTs: integer("hired_at_ts"),
+    /** The client passed on it (hired someone else or closed the job). */
+    lostAtTs: integer("lost_at_ts"),
+    /** The outcome model's draw at submission (sandbox/rules.ts): each stage's delay, or null when it never comes. */
+    plan: text("plan", { mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [
     // A freelancer's proposal reaches a job at most once.
