@@ -21,6 +21,13 @@ export const APPLY_SETTINGS = {
     default: 1500,
     doc: "How long the sandbox marketplace takes to process a submission.",
   },
+  sandboxTimeScale: {
+    env: "JOBPILOT_SANDBOX_TIME_SCALE",
+    flag: undefined,
+    schema: T.Number({ minimum: 1, maximum: 1_000_000 }),
+    default: 1,
+    doc: "How much faster than real time the sandbox marketplace's clients act: their delays to view, reply, interview, hire or pass are divided by it (60: a 60-minute delay takes 1 minute), so tests and demos see outcomes in seconds. Fixed per proposal when it is submitted. The model is in docs/sandbox-market.md.",
+  },
   loggedOutWindowMs: {
     env: "JOBPILOT_LOGGED_OUT_WINDOW_MS",
     flag: undefined,

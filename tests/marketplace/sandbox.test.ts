@@ -102,7 +102,7 @@ describe("rules", () => {
     expect(rules.nameFor("acct-1")).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/);
   });
 
-  test("engagement plans: views 5–120 min after submitting, about half reply 10–240 min after the view", () => {
+  test("the hash plan of submissions from before the outcome model: views 5–120 min after submitting, about half reply 10–240 min after the view", () => {
     let replies = 0;
     for (let i = 0; i < 400; i++) {
       const plan = rules.engagementPlan(`app-${i}`);
@@ -359,51 +359,135 @@ describe("submit", () => {
 });
 
 describe("engagement", () => {
-  /** An application id whose seeded plan does (or does not) include a reply. */
-  function applicationIdWith(reply: boolean): string {
-    for (;;) {
-      const id = newId();
-      if ((rules.engagementPlan(id).replyDelayMs !== null) === reply) return id;
-    }
+  /** The plan the outcome model stored with a submission. */
+  async function planOf(applicationId: string): Promise<rules.OutcomePlan> {
+    const plan = rules.readPlan((await repo.findSubmission(t.deps.db, applicationId))?.plan);
+    expect(plan).not.toBeNull();
+    return plan!;
   }
 
-  test("not viewed → viewed at the seeded time → replied; never back", async () => {
-    const { driver } = await setup();
-    const { accountId, freelancer } = await soloFreelancer(driver);
-    const applicationId = applicationIdWith(true);
-    const plan = rules.engagementPlan(applicationId);
-    const submittedAt = t.clock.now();
-    expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }))).status).toBe("applied");
+  /**
+   * Submits fresh proposals (each to its own job, each letter its own) until the stored plan is one `wanted` accepts;
+   * the request and its plan. Connects are topped up so the search never runs short.
+   */
+  async function submitUntil(
+    driver: Awaited<ReturnType<typeof setup>>["driver"],
+    who: Awaited<ReturnType<typeof soloFreelancer>>,
+    wanted: (plan: rules.OutcomePlan) => boolean,
+  ): Promise<{ req: SubmitRequest; plan: rules.OutcomePlan }> {
+    await repo.setConnects(t.deps.db, who.freelancer.id, 100_000);
+    for (let i = 0; i < 200; i++) {
+      const job = await archive(
+        makeDoc({ title: `React dashboard ${i}`, skills: ["React", "TypeScript"], publishTime: new Date(t.clock.now() - 10 * MINUTE).toISOString() }),
+      );
+      const req = request(who.accountId, who.freelancer.id, who.freelancer.id, job);
+      req.coverLetter = `Proposal ${i} ${newId()}: I build React and TypeScript dashboards like this one, with tests and clear milestones. ${"Detail ".repeat(30)}`;
+      expect((await driver.submit(req)).status).toBe("applied");
+      const plan = await planOf(req.applicationId);
+      if (wanted(plan)) return { req, plan };
+    }
+    throw new Error("no plan of the wanted kind in 200 submissions");
+  }
 
-    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: false, replied: false, viewedAt: null, repliedAt: null });
-    t.clock.set(submittedAt + plan.viewDelayMs - 1);
+  const none = { interviewAt: null, hiredAt: null, lostAt: null };
+
+  test("the stored plan's timeline: not viewed → viewed → replied → interview, each timed from the one before; never back", async () => {
+    const { driver } = await setup();
+    const who = await soloFreelancer(driver);
+    const { req, plan } = await submitUntil(driver, who, (p) => p.interviewDelayMs !== null);
+    const { applicationId } = req;
+    const { accountId } = who;
+    const submittedAt = (await repo.findSubmission(t.deps.db, applicationId))!.submittedAtTs;
+
+    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: false, replied: false, viewedAt: null, repliedAt: null, ...none });
+    const viewedAt = submittedAt + plan.viewDelayMs!;
+    const repliedAt = viewedAt + plan.replyDelayMs!;
+    const interviewAt = repliedAt + plan.interviewDelayMs!;
+    t.clock.set(viewedAt - 1);
     expect((await driver.engagement(applicationId, accountId))!.viewed).toBe(false);
-    t.clock.set(submittedAt + plan.viewDelayMs + 5 * MINUTE);
-    const viewedAt = submittedAt + plan.viewDelayMs;
-    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt, repliedAt: null });
-    t.clock.set(viewedAt + plan.replyDelayMs! - 1);
+    t.clock.set(viewedAt);
+    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt, repliedAt: null, ...none });
+    t.clock.set(repliedAt - 1);
     expect((await driver.engagement(applicationId, accountId))!.replied).toBe(false);
-    t.clock.set(viewedAt + plan.replyDelayMs!);
-    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt, repliedAt: viewedAt + plan.replyDelayMs! });
+    t.clock.set(repliedAt);
+    expect(await driver.engagement(applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt, repliedAt, ...none });
+    t.clock.set(interviewAt);
+    expect(await driver.engagement(applicationId, accountId)).toMatchObject({ viewed: true, replied: true, viewedAt, repliedAt, interviewAt });
 
     // Recorded: moving the clock back changes nothing, and a fresh driver reads the same.
     t.clock.set(submittedAt);
-    expect(await createSandboxDriver(t.deps).engagement(applicationId, accountId)).toEqual({
+    expect(await createSandboxDriver(t.deps).engagement(applicationId, accountId)).toMatchObject({ viewedAt, repliedAt, interviewAt });
+    expect(await repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: repliedAt, interviewAtTs: interviewAt });
+  });
+
+  test("a plan that ends without a hire: the client passes after the last stage it reached, and nothing comes after", async () => {
+    const { driver } = await setup();
+    const who = await soloFreelancer(driver);
+    const { req, plan } = await submitUntil(driver, who, (p) => p.viewDelayMs !== null && p.replyDelayMs === null);
+    const submittedAt = (await repo.findSubmission(t.deps.db, req.applicationId))!.submittedAtTs;
+    const viewedAt = submittedAt + plan.viewDelayMs!;
+    t.clock.set(viewedAt + plan.lostDelayMs! - 1);
+    expect(await driver.engagement(req.applicationId, who.accountId)).toEqual({ viewed: true, replied: false, viewedAt, repliedAt: null, ...none });
+    t.clock.advance(365 * DAY);
+    expect(await driver.engagement(req.applicationId, who.accountId)).toEqual({
+      viewed: true,
+      replied: false,
+      viewedAt,
+      repliedAt: null,
+      interviewAt: null,
+      hiredAt: null,
+      lostAt: viewedAt + plan.lostDelayMs!,
+    });
+  });
+
+  test("a submission from before the outcome model (no plan) keeps its hash plan: views and replies only", async () => {
+    const { driver } = await setup();
+    const { accountId, freelancer } = await soloFreelancer(driver);
+    let applicationId = newId();
+    while (rules.engagementPlan(applicationId).replyDelayMs === null) applicationId = newId();
+    const submittedAtTs = t.clock.now();
+    await repo.insertSubmission(t.deps.db, {
+      applicationId,
+      accountId,
+      freelancerId: freelancer.id,
+      jobCiphertext: "~021999999999999999999",
+      status: "applied",
+      message: "Proposal submitted",
+      connectsSpent: 8,
+      submittedAtTs,
+    });
+    const old = rules.engagementPlan(applicationId);
+    t.clock.set(submittedAtTs + old.viewDelayMs);
+    expect(await driver.engagement(applicationId, accountId)).toEqual({
+      viewed: true,
+      replied: false,
+      viewedAt: submittedAtTs + old.viewDelayMs,
+      repliedAt: null,
+      ...none,
+    });
+    t.clock.advance(365 * DAY);
+    const viewedAt = submittedAtTs + old.viewDelayMs;
+    expect(await driver.engagement(applicationId, accountId)).toEqual({
       viewed: true,
       replied: true,
       viewedAt,
-      repliedAt: viewedAt + plan.replyDelayMs!,
+      repliedAt: viewedAt + old.replyDelayMs!,
+      ...none,
     });
-    expect(await repo.findSubmission(t.deps.db, applicationId)).toMatchObject({ viewedAtTs: viewedAt, repliedAtTs: viewedAt + plan.replyDelayMs! });
   });
 
-  test("a proposal without a seeded reply is viewed but never replied to", async () => {
-    const { driver } = await setup();
-    const { accountId, freelancer } = await soloFreelancer(driver);
-    const applicationId = applicationIdWith(false);
-    await driver.submit(request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()), { applicationId }));
-    t.clock.advance(365 * DAY);
-    expect(await driver.engagement(applicationId, accountId)).toMatchObject({ viewed: true, replied: false });
+  test("JOBPILOT_SANDBOX_TIME_SCALE divides the client's delays, fixed in the plan at submission", async () => {
+    t = await createTestApp({ config: { sandboxApplyLatencyMs: 0, sandboxTimeScale: 60 } });
+    const driver = createSandboxDriver(t.deps);
+    const who = await soloFreelancer(driver);
+    const { req, plan } = await submitUntil(driver, who, (p) => p.viewDelayMs !== null);
+    expect(plan.timeScale).toBe(60);
+    // The slowest view the model draws is 5 + 10 × 60 minutes; a sixtieth of that is under 11 minutes.
+    expect(plan.viewDelayMs!).toBeLessThanOrEqual(((5 + 600) * MINUTE) / 60 + 1);
+    expect(plan.lostDelayMs === null || plan.lostDelayMs <= ((2880 + 72_000) * MINUTE) / 60 + 1).toBe(true);
+    const submittedAt = (await repo.findSubmission(t.deps.db, req.applicationId))!.submittedAtTs;
+    t.clock.set(submittedAt + plan.viewDelayMs!);
+    expect((await driver.engagement(req.applicationId, who.accountId))!.viewedAt).toBe(submittedAt + plan.viewDelayMs!);
   });
 
   test("null for unknown, non-applied and other accounts' submissions", async () => {
@@ -418,34 +502,68 @@ describe("engagement", () => {
     expect(await driver.engagement(applied.applicationId, "someone-else")).toBeNull();
   });
 
-  test("admin view and reply force engagement now; the seeded timeline still wins when earlier", async () => {
+  test("admin view, reply, interview, hire and lose force engagement now; the planned timeline still wins when earlier", async () => {
     const { driver, call } = await setup();
     const { accountId, freelancer } = await soloFreelancer(driver);
-    const viewOnly = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
-    const replyNow = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
-    await driver.submit(viewOnly);
-    await driver.submit(replyNow);
-    const now = t.clock.now() + MINUTE; // before any seeded view (5 minutes at the earliest)
+    await repo.setConnects(t.deps.db, freelancer.id, 1000);
+    const sent = async () => {
+      const req = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc()));
+      await driver.submit(req);
+      return req.applicationId;
+    };
+    const [viewOnly, replyNow, interviewNow, hireNow, loseNow] = [await sent(), await sent(), await sent(), await sent(), await sent()];
+    const now = t.clock.now() + MINUTE; // before any planned view (5 minutes at the earliest)
+    t.clock.set(now);
+    const view = (over: Record<string, unknown>) => ({ viewed: false, replied: false, viewedAt: null, repliedAt: null, ...none, ...over });
+
+    const viewed = await call("POST", `/submissions/${viewOnly}/view`);
+    expect(viewed).toEqual({ status: 200, body: { engagement: { applicationId: viewOnly, ...view({ viewed: true, viewedAt: now }) } } });
+    expect(await driver.engagement(viewOnly, accountId)).toEqual(view({ viewed: true, viewedAt: now }));
+
+    const replied = await call("POST", `/submissions/${replyNow}/reply`);
+    expect(replied.body.engagement).toEqual({ applicationId: replyNow, ...view({ viewed: true, replied: true, viewedAt: now, repliedAt: now }) });
+
+    const interview = await call("POST", `/submissions/${interviewNow}/interview`);
+    expect(interview.body.engagement).toEqual({
+      applicationId: interviewNow,
+      ...view({ viewed: true, replied: true, viewedAt: now, repliedAt: now, interviewAt: now }),
+    });
+
+    const hired = await call("POST", `/submissions/${hireNow}/hire`);
+    expect(hired.body.engagement).toEqual({
+      applicationId: hireNow,
+      ...view({ viewed: true, replied: true, viewedAt: now, repliedAt: now, interviewAt: now, hiredAt: now }),
+    });
+    // A hire is final: the plan never adds a loss after it, and forcing one is refused.
+    t.clock.advance(365 * DAY);
+    expect((await driver.engagement(hireNow, accountId))!.lostAt).toBeNull();
+    expect((await call("POST", `/submissions/${hireNow}/lose`)).status).toBe(400);
     t.clock.set(now);
 
-    const viewed = await call("POST", `/submissions/${viewOnly.applicationId}/view`);
-    expect(viewed).toEqual({
-      status: 200,
-      body: { engagement: { applicationId: viewOnly.applicationId, viewed: true, replied: false, viewedAt: now, repliedAt: null } },
-    });
-    expect(await driver.engagement(viewOnly.applicationId, accountId)).toEqual({ viewed: true, replied: false, viewedAt: now, repliedAt: null });
-
-    const replied = await call("POST", `/submissions/${replyNow.applicationId}/reply`);
-    expect(replied.body.engagement).toEqual({ applicationId: replyNow.applicationId, viewed: true, replied: true, viewedAt: now, repliedAt: now });
-    t.clock.advance(DAY);
-    expect(await driver.engagement(replyNow.applicationId, accountId)).toEqual({ viewed: true, replied: true, viewedAt: now, repliedAt: now });
+    const lost = await call("POST", `/submissions/${loseNow}/lose`);
+    expect(lost.body.engagement).toEqual({ applicationId: loseNow, ...view({ lostAt: now }) });
+    expect((await call("POST", `/submissions/${loseNow}/hire`)).status).toBe(400);
+    t.clock.advance(365 * DAY);
+    // Lost at `now`, before any planned view; the plan may still bring a view or a reply, but never a hire.
+    expect(await driver.engagement(loseNow, accountId)).toMatchObject({ lostAt: now, hiredAt: null });
+    expect(await driver.engagement(replyNow, accountId)).toMatchObject({ viewedAt: now, repliedAt: now });
 
     // Viewing again later keeps the first view time.
-    expect((await call("POST", `/submissions/${viewOnly.applicationId}/view`)).body.engagement.viewedAt).toBe(now);
+    expect((await call("POST", `/submissions/${viewOnly}/view`)).body.engagement.viewedAt).toBe(now);
 
     expect((await call("POST", "/submissions/nope/view")).status).toBe(404);
-    const refused = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc({ fixed: 500 })), { boostBids: 1000 });
+    expect((await call("POST", "/submissions/nope/hire")).status).toBe(404);
+
+    // The submission with its plan: what the model read and drew, to reproduce or explain an outcome.
+    const shown = await call("GET", `/submissions/${hireNow}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.submission).toMatchObject({ applicationId: hireNow, accountId, status: "applied", engagement: { hiredAt: now } });
+    expect(shown.body.submission.plan).toEqual(JSON.parse(JSON.stringify((await repo.findSubmission(t.deps.db, hireNow))!.plan)));
+    expect(shown.body.submission.plan).toMatchObject({ model: rules.OUTCOME_MODEL_VERSION, timeScale: 1, facts: { letterWords: 6 } });
+    expect((await call("GET", "/submissions/nope")).status).toBe(404);
+    const refused = request(accountId, freelancer.id, freelancer.id, await archive(makeDoc({ fixed: 500 })), { boostBids: 5000 });
     await driver.submit(refused);
     expect((await call("POST", `/submissions/${refused.applicationId}/reply`)).status).toBe(400);
+    expect((await call("POST", `/submissions/${refused.applicationId}/interview`)).status).toBe(400);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * /admin/sandbox/* — operator controls of the simulated marketplace, to
  * exercise every outcome by hand: close a job, set Connects, invalidate a
- * session, make a client view or reply now, link freelancers to an agency.
+ * session, make a client view, reply, interview, hire or pass now, link
+ * freelancers to an agency.
  * The app checks the admin bearer token before routing; these are only routes.
  */
 import { Elysia, t } from "elysia";
@@ -10,7 +11,16 @@ import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { errorResponses, literalUnion } from "../../http/schemas";
-import { accountKind, advanceEngagement, ensureOwnFreelancer, listFreelancers, requireAccount, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
+import {
+  accountKind,
+  advanceEngagement,
+  ensureOwnFreelancer,
+  toEngagement,
+  listFreelancers,
+  requireAccount,
+  type FreelancerWithProfiles,
+  type SandboxDeps,
+} from "./driver";
 import * as repo from "./repo";
 import * as rules from "./rules";
 
@@ -45,8 +55,53 @@ const EngagementView = t.Object({
   replied: t.Boolean(),
   viewedAt: t.Nullable(t.Integer()),
   repliedAt: t.Nullable(t.Integer()),
+  interviewAt: t.Nullable(t.Integer()),
+  hiredAt: t.Nullable(t.Integer()),
+  lostAt: t.Nullable(t.Integer({ description: "When the client passed (closed the job or hired someone else)" })),
 });
 type EngagementView = typeof EngagementView.static;
+
+const SubmissionView = t.Object({
+  applicationId: t.String(),
+  accountId: t.String(),
+  freelancerId: t.String(),
+  jobCiphertext: t.String(),
+  status: t.String(),
+  message: t.String(),
+  connectsSpent: t.Integer(),
+  submittedAt: t.Integer({ description: "Unix ms" }),
+  engagement: EngagementView,
+  plan: t.Nullable(
+    t.Record(t.String(), t.Unknown(), {
+      description:
+        "The outcome model's draw at submission (docs/sandbox-market.md): the facts it read, each stage's probability, each stage's delay or null (never), the time scale. Null for a refused proposal or one from before the model.",
+    }),
+  ),
+});
+
+function engagementView(row: repo.SubmissionRow): EngagementView {
+  const e = toEngagement(row);
+  return {
+    applicationId: row.applicationId,
+    viewed: e.viewed,
+    replied: e.replied,
+    viewedAt: e.viewedAt,
+    repliedAt: e.repliedAt ?? null,
+    interviewAt: e.interviewAt ?? null,
+    hiredAt: e.hiredAt ?? null,
+    lostAt: e.lostAt ?? null,
+  };
+}
+
+/** What an admin can make the client do now, and the stage each one fills (with every stage before it). */
+const FORCED = {
+  view: { stages: 1, label: "viewed" },
+  reply: { stages: 2, label: "replied to" },
+  interview: { stages: 3, label: "invited to an interview" },
+  hire: { stages: 4, label: "hired" },
+  lose: { stages: 0, label: "passed on" },
+} as const;
+type Forced = keyof typeof FORCED;
 
 // Ciphertexts are checked for shape as the public routes check them (a malformed one is a 400, never a
 // lookup); account and submission ids, like the public routes' ids, are looked up and a stranger is a 404.
@@ -119,22 +174,52 @@ async function setSession(deps: SandboxDeps, accountId: string, valid: boolean, 
 }
 
 /**
- * Makes the client view (or reply to) an applied proposal now. The seeded
- * timeline is applied first, so forcing never moves a time already reached;
- * a reply implies a view.
+ * Makes the client view, reply, interview, hire or pass on an applied proposal now. The planned timeline is
+ * applied first, so forcing never moves a time already reached; a later stage implies the ones before it
+ * (a hire implies an interview, a reply and a view). A hire and a pass exclude each other: forcing one on a
+ * proposal that has the other is a 400.
  */
-function forceEngagement(deps: SandboxDeps, applicationId: string, what: "view" | "reply"): Promise<EngagementView> {
+function forceEngagement(deps: SandboxDeps, applicationId: string, what: Forced): Promise<EngagementView> {
   return tx(deps.db, async (db) => {
     const found = await repo.findSubmission(db, applicationId);
     if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
     if (found.status !== "applied")
-      throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be viewed or replied to`);
+      throw new AppError("bad_request", `Submission ${applicationId} is ${found.status}; only applied proposals can be ${FORCED[what].label}`);
     const now = deps.clock.now();
     let row = await advanceEngagement(db, found, now);
-    const forced = { viewedAtTs: row.viewedAtTs ?? now, repliedAtTs: what === "reply" ? (row.repliedAtTs ?? now) : row.repliedAtTs };
-    if (forced.viewedAtTs !== row.viewedAtTs || forced.repliedAtTs !== row.repliedAtTs) row = (await repo.recordEngagement(db, applicationId, forced)) ?? row;
-    return { applicationId, viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
+    if (what === "lose" && row.hiredAtTs !== null) throw new AppError("bad_request", `Submission ${applicationId} was hired; it cannot be lost`);
+    if (what === "hire" && row.lostAtTs !== null) throw new AppError("bad_request", `Submission ${applicationId} was lost; it cannot be hired`);
+    const n = FORCED[what].stages;
+    const forced = {
+      viewedAtTs: n >= 1 ? (row.viewedAtTs ?? now) : row.viewedAtTs,
+      repliedAtTs: n >= 2 ? (row.repliedAtTs ?? now) : row.repliedAtTs,
+      interviewAtTs: n >= 3 ? (row.interviewAtTs ?? now) : row.interviewAtTs,
+      hiredAtTs: n >= 4 ? (row.hiredAtTs ?? now) : row.hiredAtTs,
+      lostAtTs: what === "lose" ? (row.lostAtTs ?? now) : row.lostAtTs,
+    };
+    if ((Object.keys(forced) as (keyof typeof forced)[]).some((k) => forced[k] !== row[k]))
+      row = (await repo.recordEngagement(db, applicationId, forced)) ?? row;
+    return engagementView(row);
   });
+}
+
+/** One submission with its stored plan, its timeline brought up to now first (as a sync would). */
+async function submissionView(deps: SandboxDeps, applicationId: string): Promise<typeof SubmissionView.static> {
+  const found = await repo.findSubmission(deps.db, applicationId);
+  if (!found) throw notFound(`Sandbox submission ${applicationId} not found`);
+  const row = found.status === "applied" ? await advanceEngagement(deps.db, found, deps.clock.now()) : found;
+  return {
+    applicationId: row.applicationId,
+    accountId: row.accountId,
+    freelancerId: row.freelancerId,
+    jobCiphertext: row.jobCiphertext,
+    status: row.status,
+    message: row.message,
+    connectsSpent: row.connectsSpent,
+    submittedAt: row.submittedAtTs,
+    engagement: engagementView(row),
+    plan: row.plan ?? null,
+  };
 }
 
 /** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
@@ -229,6 +314,15 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
         ),
       },
     )
+    .get("/submissions/:applicationId", async ({ params }) => ({ submission: await submissionView(deps, params.applicationId) }), {
+      params: ApplicationIdParams,
+      response: { 200: t.Object({ submission: SubmissionView }), ...errorResponses(401, 404) },
+      detail: detail(
+        "getSandboxSubmission",
+        "A proposal the sandbox received, with the outcome model's plan for it",
+        "What the model read (fit, post age, bid ratio, proposals, boost, client, letter), each stage's probability and its planned delay or null (never). 404 for an unknown submission.",
+      ),
+    })
     .post("/submissions/:applicationId/view", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "view") }), {
       params: ApplicationIdParams,
       response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
@@ -245,6 +339,33 @@ export function sandboxAdminRoutes(deps: SandboxDeps) {
         "replySandboxSubmission",
         "Make the client reply to an applied proposal now (implies viewed)",
         "The next engagement sync reports it as viewed and replied. 404 for an unknown submission, 400 for one that is not applied.",
+      ),
+    })
+    .post("/submissions/:applicationId/interview", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "interview") }), {
+      params: ApplicationIdParams,
+      response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
+      detail: detail(
+        "interviewSandboxSubmission",
+        "Make the client invite an applied proposal to an interview now (implies viewed and replied)",
+        "The next engagement sync reports the interview. 404 for an unknown submission, 400 for one that is not applied.",
+      ),
+    })
+    .post("/submissions/:applicationId/hire", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "hire") }), {
+      params: ApplicationIdParams,
+      response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
+      detail: detail(
+        "hireSandboxSubmission",
+        "Make the client hire an applied proposal now (implies viewed, replied and interviewed)",
+        "The next engagement sync reports the hire. 404 for an unknown submission, 400 for one that is not applied or that the client already passed on.",
+      ),
+    })
+    .post("/submissions/:applicationId/lose", async ({ params }) => ({ engagement: await forceEngagement(deps, params.applicationId, "lose") }), {
+      params: ApplicationIdParams,
+      response: { 200: t.Object({ engagement: EngagementView }), ...errorResponses(400, 401, 404) },
+      detail: detail(
+        "loseSandboxSubmission",
+        "Make the client pass on an applied proposal now (closed the job or hired someone else)",
+        "The next engagement sync reports it as lost. 404 for an unknown submission, 400 for one that is not applied or already hired.",
       ),
     })
     .post(

@@ -39,7 +39,13 @@ export interface SandboxDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  config: { sandboxApplyLatencyMs: number };
+  config: {
+    sandboxApplyLatencyMs: number;
+    /** JOBPILOT_SANDBOX_TIME_SCALE: the client's delays are divided by it. */
+    sandboxTimeScale: number;
+    /** JOBPILOT_SANDBOX_SEED: with the application id, it seeds the outcome model's draw. */
+    sandboxSeed: number;
+  };
   sandboxPorts: SandboxPorts;
 }
 
@@ -189,12 +195,36 @@ function toFreelancer(row: repo.FreelancerRow, profiles: repo.ProfileRow[]): Fre
   };
 }
 
-/** Budget facts for the Connects price; an unreadable document just means "unknown budget". */
-function budgetOf(normalize: SandboxPorts["normalizeJob"], req: SubmitRequest): rules.BudgetFacts {
-  return budgetOfDocument(normalize, req.job.document, req.job.jobType);
+/** What the sandbox reads of the job: budget (Connects price, bid ratio), skills and client (the outcome model). Unreadable means unknown. */
+interface JobFacts {
+  budget: rules.BudgetFacts;
+  description: string;
+  skills: string[];
+  client: rules.ProposalInput["client"];
 }
 
-/** budgetOf for a job document alone (the sandbox website prices its apply form with it). */
+function jobFactsOf(normalize: SandboxPorts["normalizeJob"], req: SubmitRequest): JobFacts {
+  const normalized = normalize(req.job.document);
+  const job = normalized.ok ? normalized.job : null;
+  return {
+    budget: {
+      jobType: req.job.jobType ?? job?.jobType ?? null,
+      fixedBudget: job?.fixedBudget ?? null,
+      hourlyMin: job?.hourlyMin ?? null,
+      hourlyMax: job?.hourlyMax ?? null,
+    },
+    description: job?.description ?? "",
+    skills: job?.skills ?? [],
+    client: {
+      paymentVerified: job?.paymentVerified ?? null,
+      totalSpent: job?.clientTotalSpent ?? null,
+      rating: job?.clientRating ?? null,
+      reviews: job?.clientReviews ?? null,
+    },
+  };
+}
+
+/** A job document's budget facts alone (the sandbox website prices its apply form with them), as jobFactsOf reads them. */
 export function budgetOfDocument(
   normalize: SandboxPorts["normalizeJob"],
   document: Record<string, unknown>,
@@ -217,13 +247,14 @@ export function budgetOfDocument(
  * here; either way it returns the first one's outcome, and Connects are spent once.
  */
 export async function receiveSubmission(
-  deps: Pick<SandboxDeps, "db" | "clock" | "sandboxPorts">,
+  deps: Pick<SandboxDeps, "db" | "clock" | "sandboxPorts"> & { config?: Partial<Pick<SandboxDeps["config"], "sandboxSeed" | "sandboxTimeScale">> },
   req: SubmitRequest,
   kind: AccountKind,
 ): Promise<SubmitOutcome> {
-  const budget = budgetOf(deps.sandboxPorts.normalizeJob, req);
+  const facts = jobFactsOf(deps.sandboxPorts.normalizeJob, req);
   const nowTs = deps.clock.now();
-  const decide = () => tx(deps.db, (t) => decideSubmission(t, req, kind, budget, nowTs));
+  const model = { seed: deps.config?.sandboxSeed ?? 1, timeScale: deps.config?.sandboxTimeScale ?? 1 };
+  const decide = () => tx(deps.db, (t) => decideSubmission(t, req, kind, facts, model, nowTs));
   try {
     return await decide();
   } catch (err) {
@@ -238,7 +269,14 @@ export async function receiveSubmission(
  * per application), then session, ownership, availability, eligibility and
  * Connects. Every outcome but logged_out is recorded so lookup() can report it.
  */
-async function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, budget: rules.BudgetFacts, nowTs: number): Promise<SubmitOutcome> {
+async function decideSubmission(
+  db: Db,
+  req: SubmitRequest,
+  kind: AccountKind,
+  job: JobFacts,
+  model: { seed: number; timeScale: number },
+  nowTs: number,
+): Promise<SubmitOutcome> {
   const prior = await repo.findSubmission(db, req.applicationId);
   if (prior) return outcomeOf(prior, req);
 
@@ -277,20 +315,54 @@ async function decideSubmission(db: Db, req: SubmitRequest, kind: AccountKind, b
   const ineligible = rules.ineligibleReason({ usOnly: req.job.usOnly, document }, freelancer);
   if (ineligible) return record("not_eligible", ineligible);
 
-  const price = rules.connectsPrice(document, budget);
+  const price = rules.connectsPrice(document, job.budget);
   const boost = rules.boostOf(req.bid.boostBids);
   const cost = price + boost;
   if (cost > freelancer.connects) return record("not_enough_connects", rules.notEnoughConnectsMessage(cost, freelancer.connects));
 
   const spent = boost > 0 ? `${cost} Connects spent (${price} to submit + ${boost} boost)` : `${cost} Connects spent`;
   const message = `Proposal submitted as ${freelancer.name} (${profile.name}); ${spent}`;
-  if (!(await repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost }))) {
+  const plan = await planOf(db, req, job, profile, freelancer.id, model, nowTs);
+  if (
+    !(await repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost, plan: plan as unknown as Record<string, unknown> }))
+  ) {
     return record("failed", "Already applied to this job with this freelancer");
   }
   // Cannot fail inside this transaction (IMMEDIATE on SQLite, SERIALIZABLE on PostgreSQL: the balance just read
   // is the balance); if it did, throwing rolls the insert back.
   if (!(await repo.spendConnects(db, freelancer.id, cost))) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
   return { status: "applied", message, connects: { required: price, boost } };
+}
+
+/**
+ * The client's side of this proposal, drawn now by the outcome model (rules.ts) and stored with the submission,
+ * so the engagement read later never depends on settings or documents that may change. The letter is compared
+ * with this freelancer's recent ones, read inside the deciding transaction.
+ */
+async function planOf(
+  db: Db,
+  req: SubmitRequest,
+  job: JobFacts,
+  profile: repo.ProfileRow,
+  freelancerId: string,
+  model: { seed: number; timeScale: number },
+  nowTs: number,
+): Promise<rules.OutcomePlan> {
+  const recent = (await repo.recentPlansOfFreelancer(db, freelancerId, rules.OUTCOME_MODEL.duplicate.recentLetters)).flatMap((p) => {
+    const plan = rules.readPlan(p);
+    return plan ? [plan.fingerprint] : [];
+  });
+  const facts = rules.proposalFacts({
+    job: { title: req.job.title, description: job.description, skills: job.skills, publishTimeTs: req.job.publishTimeTs, document: req.job.document },
+    budget: job.budget,
+    client: job.client,
+    profile: { name: profile.name, skills: profile.skills },
+    coverLetter: req.coverLetter,
+    bid: req.bid,
+    submittedAtTs: nowTs,
+    recentFingerprints: recent,
+  });
+  return rules.drawPlan(facts, rules.letterFingerprint(req.coverLetter), { seed: model.seed, applicationId: req.applicationId, timeScale: model.timeScale });
 }
 
 /**
@@ -304,14 +376,39 @@ function outcomeOf(row: repo.SubmissionRow, req: SubmitRequest): SubmitOutcome {
   return { status, message: row.message, connects: { required: row.connectsSpent - boost, boost } };
 }
 
+/** The times a submission has recorded. */
+export function recordedTimes(row: repo.SubmissionRow): rules.OutcomeTimes {
+  return { viewedAtTs: row.viewedAtTs, repliedAtTs: row.repliedAtTs, interviewAtTs: row.interviewAtTs, hiredAtTs: row.hiredAtTs, lostAtTs: row.lostAtTs };
+}
+
+/**
+ * The timeline at `nowTs`: the stored model plan's, or for a submission from before the model (no plan) the hash
+ * plan it always had, which knows only views and replies, so nothing already in a database changes.
+ */
+export function timelineAt(row: repo.SubmissionRow, nowTs: number): rules.OutcomeTimes {
+  const recorded = recordedTimes(row);
+  const plan = rules.readPlan(row.plan);
+  if (plan) return rules.outcomeAt(plan, row.submittedAtTs, recorded, nowTs);
+  return { ...recorded, ...rules.engagementAt(rules.engagementPlan(row.applicationId), row.submittedAtTs, recorded, nowTs) };
+}
+
 /** Moves a submission's engagement up to `nowTs` and records newly reached times. */
 export async function advanceEngagement(db: Db, row: repo.SubmissionRow, nowTs: number): Promise<repo.SubmissionRow> {
-  const recorded = { viewedAtTs: row.viewedAtTs, repliedAtTs: row.repliedAtTs };
-  const next = rules.engagementAt(rules.engagementPlan(row.applicationId), row.submittedAtTs, recorded, nowTs);
-  if (next.viewedAtTs === recorded.viewedAtTs && next.repliedAtTs === recorded.repliedAtTs) return row;
+  const recorded = recordedTimes(row);
+  const next = timelineAt(row, nowTs);
+  const changed = (Object.keys(next) as (keyof rules.OutcomeTimes)[]).some((k) => next[k] !== recorded[k]);
+  if (!changed) return row;
   return (await repo.recordEngagement(db, row.applicationId, next)) ?? row;
 }
 
-function toEngagement(row: repo.SubmissionRow): Engagement {
-  return { viewed: row.viewedAtTs !== null, replied: row.repliedAtTs !== null, viewedAt: row.viewedAtTs, repliedAt: row.repliedAtTs };
+export function toEngagement(row: repo.SubmissionRow): Engagement {
+  return {
+    viewed: row.viewedAtTs !== null,
+    replied: row.repliedAtTs !== null,
+    viewedAt: row.viewedAtTs,
+    repliedAt: row.repliedAtTs,
+    interviewAt: row.interviewAtTs,
+    hiredAt: row.hiredAtTs,
+    lostAt: row.lostAtTs,
+  };
 }

@@ -184,35 +184,50 @@ export async function insertAppliedSubmission(db: Db, row: typeof sandboxSubmiss
   return inserted === 1;
 }
 
+/** The times of a submission's stages, as repo columns; null is "not reached" (or not known yet). */
+export interface StageTimes {
+  viewedAtTs: number | null;
+  repliedAtTs: number | null;
+  interviewAtTs?: number | null;
+  hiredAtTs?: number | null;
+  lostAtTs?: number | null;
+}
+
+const STAGE_COLUMNS = ["viewedAtTs", "repliedAtTs", "interviewAtTs", "hiredAtTs", "lostAtTs"] as const;
+
 /**
- * Records engagement times that are not yet recorded; a time already there
- * wins, so two callers racing can never move a view or reply, or undo one.
+ * Records stage times that are not yet recorded; a time already there wins, so two callers racing can never move
+ * a view, reply, interview, hire or loss, or undo one. One statement per newly reached stage.
  */
-export async function recordEngagement(
-  db: Db,
-  applicationId: string,
-  times: { viewedAtTs: number | null; repliedAtTs: number | null },
-): Promise<SubmissionRow | undefined> {
+export async function recordEngagement(db: Db, applicationId: string, times: StageTimes): Promise<SubmissionRow | undefined> {
   const { sandboxSubmissions } = tables(db);
-  if (times.viewedAtTs !== null) {
+  for (const column of STAGE_COLUMNS) {
+    const value = times[column];
+    if (value === null || value === undefined) continue;
     await exec(
       db,
       db
         .update(sandboxSubmissions)
-        .set({ viewedAtTs: times.viewedAtTs })
-        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.viewedAtTs))),
-    );
-  }
-  if (times.repliedAtTs !== null) {
-    await exec(
-      db,
-      db
-        .update(sandboxSubmissions)
-        .set({ repliedAtTs: times.repliedAtTs })
-        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions.repliedAtTs))),
+        .set({ [column]: value })
+        .where(and(eq(sandboxSubmissions.applicationId, applicationId), isNull(sandboxSubmissions[column]))),
     );
   }
   return findSubmission(db, applicationId);
+}
+
+/** The stored plans of a freelancer's latest applied submissions, newest first (their letters' sketches are in them). */
+export async function recentPlansOfFreelancer(db: Db, freelancerId: string, limit: number): Promise<unknown[]> {
+  const { sandboxSubmissions } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .select({ plan: sandboxSubmissions.plan })
+      .from(sandboxSubmissions)
+      .where(and(eq(sandboxSubmissions.freelancerId, freelancerId), eq(sandboxSubmissions.status, "applied")))
+      .orderBy(desc(sandboxSubmissions.submittedAtTs), desc(sandboxSubmissions.applicationId))
+      .limit(limit),
+  );
+  return rows.map((r) => r.plan);
 }
 
 /** An account's latest submissions, newest first (the sandbox website's "my proposals" page). */
