@@ -14,6 +14,8 @@ import {
   readFreelancers,
   readProposals,
   sentJobs,
+  boostTyped,
+  withConnects,
 } from "../extension/src/apply";
 import type { EngagementAnswer, SubmitOp } from "../extension/src/tasks";
 import { CompanionOutcome, PageOutcome } from "../src/marketplace/companion/contract";
@@ -138,6 +140,23 @@ describe("companion apply logic on fixture pages", () => {
     expect(proposalFor(entries, "~022222222222222222222")).toMatchObject({ viewed: false, replied: false });
     expect(proposalFor(entries, "~023333333333333333333")).toBeNull();
   });
+});
+
+test("a submitted outcome carries the Connects the form showed, in the server's schema; none when the form showed none", () => {
+  const submitted = { page: "submitted" as const, message: "Sent" };
+  const counted = withConnects(submitted, { requiredConnects: 16, boostBids: 4 });
+  expect(counted).toEqual({ page: "submitted", message: "Sent", connectsRequired: 16, boostConnects: 4 });
+  expect(Value.Check(CompanionOutcome, { type: "proposal.submit", result: counted })).toBe(true);
+  expect(withConnects(submitted, { requiredConnects: 16 })).toMatchObject({ connectsRequired: 16, boostConnects: 0 });
+  // No count on the form, or one the server would refuse (the whole answer with it): the outcome goes without.
+  expect(withConnects(submitted, undefined)).toEqual(submitted);
+  expect(withConnects(submitted, { boostBids: 4 })).toEqual(submitted);
+  expect(withConnects(submitted, { requiredConnects: 5000, boostBids: 0 })).toEqual(submitted);
+  expect(withConnects(submitted, { requiredConnects: 16, boostBids: 1001 })).toEqual(submitted);
+  // The boost box at the user's click (review mode): empty is none; what is not a count is not reported.
+  expect(["", " 7 ", "1000", "1001", "3.5", "-1", "abc", "00012"].map(boostTyped)).toEqual([0, 7, 1000, null, null, null, null, 12]);
+  // Only a submitted page cost anything.
+  expect(withConnects({ page: "not_reviewed" }, { requiredConnects: 16, boostBids: 4 })).toEqual({ page: "not_reviewed" });
 });
 
 test("my proposals is read at most once a minute and 50 times a day; a read older than the attempt is never trusted", () => {

@@ -112,6 +112,28 @@ export function readApplyPage(
   return { kind: "form", facts };
 }
 
+/** The most Connects the server takes in one report (its schema refuses more): a count read beyond it is left out. */
+const CONNECTS_MAX = 1000;
+const isCount = (n: number | undefined): n is number => n !== undefined && Number.isInteger(n) && n >= 0 && n <= CONNECTS_MAX;
+
+/**
+ * A submitted outcome with what it cost: the form's "Required Connects to submit", read before filling, and the boost
+ * the companion typed in. Left out when the form showed no count (or one out of range): the funnel then says unknown
+ * rather than a guess. In review mode the boost is what the box held at the user's click (content.ts reports it).
+ */
+export function withConnects(outcome: PageOutcome, form: { requiredConnects?: number; boostBids?: number } | undefined): PageOutcome {
+  if (outcome.page !== "submitted" || !isCount(form?.requiredConnects)) return outcome;
+  const boost = form.boostBids ?? 0;
+  return isCount(boost) ? { ...outcome, connectsRequired: form.requiredConnects, boostConnects: boost } : outcome;
+}
+
+/** The boost box's text as a count: empty is no boost; anything but a whole number in range is unreadable (null). */
+export function boostTyped(value: string): number | null {
+  const text = value.trim();
+  if (text === "") return 0;
+  return /^\d+$/.test(text) && isCount(Number(text)) ? Number(text) : null;
+}
+
 /** A question's label without the "0/5000 characters" counter (research §3.2). */
 const questionText = (group: DomElement) => textOf(first(group, "applyQuestionLabel")).replace(/\s*\d+\s*\/\s*\d+\s*characters?\s*$/i, "");
 

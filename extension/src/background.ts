@@ -6,8 +6,8 @@
  * marketplace page reads normally again. While paired it is also the companion client of issue 20 (companion.ts):
  * it holds the long poll for tasks and submits proposals through the user's own marketplace session.
  */
-import { ensurePolling, focusApplication, resumeReviews, siteBaseOf } from "./companion";
-import type { PageReport, Settings } from "./messages";
+import { ensurePolling, focusApplication, noteBoost, resumeReviews, siteBaseOf } from "./companion";
+import type { BoostReport, PageReport, Settings } from "./messages";
 import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
 import { hostPermissionFor, sandboxMatchFor } from "./pairing";
 
@@ -137,10 +137,11 @@ function syncPairedScript(): Promise<void> {
   return scriptSync;
 }
 
-chrome.runtime.onMessage.addListener((message: PageReport | { type: "focus"; applicationId: string }, sender, sendResponse) => {
+chrome.runtime.onMessage.addListener((message: PageReport | BoostReport | { type: "focus"; applicationId: string }, sender, sendResponse) => {
   // Only this extension's own pages and content scripts.
   if (sender.id !== chrome.runtime.id) return;
   if (message?.type === "page") void onPage(message);
+  if (message?.type === "boost" && sender.tab?.id !== undefined) void noteBoost(sender.tab.id, message.boost);
   if (message?.type === "focus") {
     void focusApplication(message.applicationId).then(sendResponse);
     return true;

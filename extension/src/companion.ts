@@ -10,7 +10,7 @@
  * for an id already in the ledger answers from it, or reads "my proposals" first when the last attempt did not end.
  */
 import { MARKETPLACE_ORIGIN, SANDBOX_PREFIX, sitePath } from "./adapter";
-import { applyUrlOf, type FillResult, proposalFor, proposalsReadPlan, proposalsUrlOf, type ProposalEntry, sentJobs } from "./apply";
+import { applyUrlOf, type FillResult, proposalFor, proposalsReadPlan, proposalsUrlOf, type ProposalEntry, sentJobs, withConnects } from "./apply";
 import { type CompanionCommand, type LedgerEntry, type PageRead, PROPOSALS_READ_GAP_MS, PROPOSALS_READS_PER_DAY, type Settings } from "./messages";
 import { type EngagementAnswer, type LookupResult, type PageOutcome, PROPOSALS_LIST_MAX, type SubmitOp, type Task } from "./tasks";
 
@@ -158,7 +158,9 @@ async function myProposalsRead(listUrl: string, freshAfter: number): Promise<{ a
 const RETRY_CHECK = "A previous attempt of this application did not finish";
 
 /** The outcome of a submission: recorded in the ledger, the tab closed, posted. */
-async function finish(taskId: string, op: Pick<SubmitOp, "applicationId">, outcome: PageOutcome, tabId?: number): Promise<void> {
+async function finish(taskId: string, op: Pick<SubmitOp, "applicationId">, page: PageOutcome, tabId?: number): Promise<void> {
+  // The Connects the form showed before the click (kept in the ledger, so a restarted worker still reports them).
+  const outcome = withConnects(page, (await load()).ledger?.[op.applicationId]);
   // A login page ends nothing for good: once the user logs in again, the retry (after reading "my proposals") may send it.
   const state = outcome.page === "submitted" ? "submitted" : outcome.page === "login_redirect" ? "abandoned" : "ended";
   await updateLedger(op.applicationId, { state, outcome: state === "ended" ? outcome : undefined, tabId: undefined });
@@ -173,7 +175,11 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
   const entry = s.ledger?.[op.applicationId];
   // Never twice: the ledger answers for an application it saw end; an unfinished one is looked up first.
   if (entry?.state === "submitted") {
-    await answer(taskId, "proposal.submit", { page: "submitted", message: "Already submitted from this browser (the companion's ledger)" });
+    await answer(
+      taskId,
+      "proposal.submit",
+      withConnects({ page: "submitted", message: "Already submitted from this browser (the companion's ledger)" }, entry),
+    );
     return;
   }
   if (entry?.state === "ended" && entry.outcome) {
@@ -223,6 +229,7 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
     return;
   }
   if (apply.kind === "outcome") return finish(taskId, op, apply.outcome, tabId);
+  await updateLedger(op.applicationId, { requiredConnects: apply.facts.requiredConnects ?? undefined, boostBids: op.bid.boostBids });
 
   const fill = await ask<FillResult & { visibleText: string }>(tabId, { type: "companion.fill", op });
   // Auto mode never sends blank screening answers; in review mode they are the user's to write.
@@ -316,6 +323,13 @@ export async function resumeReviews(): Promise<void> {
 async function focusTab(tabId: number): Promise<void> {
   const tab = await chrome.tabs.update(tabId, { active: true }).catch(() => undefined);
   if (tab?.windowId !== undefined) await chrome.windows.update(tab.windowId, { focused: true }).catch(() => {});
+}
+
+/** Review mode: the boost the user's click sent (content.ts reads the box then), kept for the submission's Connects report. */
+export async function noteBoost(tabId: number, boost: number): Promise<void> {
+  if (!Number.isInteger(boost) || boost < 0 || boost > 1000) return;
+  const found = Object.entries((await load()).ledger ?? {}).find(([, e]) => e.tabId === tabId && e.state === "review");
+  if (found) await updateLedger(found[0], { boostBids: boost });
 }
 
 /** Brings the review tab of an application to the front (the dashboard's "waiting for your review" link opens focus.html). */

@@ -5,8 +5,8 @@
  * submit and confirm; the page logic is in apply.ts.
  */
 import { classifyPage, type DomDocument, type DomElement, extractJobs, first, SANDBOX_PREFIX, SELECTORS, sitePath } from "./adapter";
-import { fillApplyForm, readApplyPage, readFreelancers, readProposals } from "./apply";
-import type { CompanionCommand, PageRead, PageReport } from "./messages";
+import { boostTyped, fillApplyForm, readApplyPage, readFreelancers, readProposals } from "./apply";
+import type { BoostReport, CompanionCommand, PageRead, PageReport } from "./messages";
 
 // The manifest runs this script only on the marketplace and on /sandbox/site/ of a local server, so this page's origin counts as the sandbox's.
 const sandboxOrigins = location.pathname.startsWith(`${SANDBOX_PREFIX}/`) ? [location.origin] : [];
@@ -58,6 +58,19 @@ function highlight(filled: string[]): void {
   banner.textContent = "jobpilot filled this proposal (outlined). Check it, then click the submit button yourself. Nothing is sent until you do.";
   banner.style.cssText = "position:sticky;top:0;z-index:2147483647;background:#fef3c7;border:2px solid #f59e0b;padding:8px;font:16px sans-serif";
   document.body.prepend(banner);
+  // The user may change the boost before clicking: what the box holds at the click is what they bid, and what the
+  // submission's Connects report says. Read in the capture phase, before the click sends the form and unloads the page.
+  document.addEventListener(
+    "click",
+    (event) => {
+      const target = event.target as Node | null;
+      const buttons = [first(doc, "applySubmit"), first(doc, "applyConfirm")] as unknown as (HTMLElement | null)[];
+      if (!target || !buttons.some((b) => b?.contains(target))) return;
+      const boost = boostTyped((first(doc, "applyBoost") as unknown as HTMLInputElement | null)?.value ?? "");
+      if (boost !== null) chrome.runtime.sendMessage({ type: "boost", boost } satisfies BoostReport).catch(() => {});
+    },
+    true,
+  );
 }
 
 const visible = (el: Element | null): el is HTMLElement => !!el && (el as HTMLElement).offsetParent !== null;

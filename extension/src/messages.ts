@@ -9,6 +9,12 @@ export interface PageReport {
   extraction: Extraction;
 }
 
+/** Review mode: what the apply form's boost box held when the user clicked submit or confirm (the boost they bid). */
+export interface BoostReport {
+  type: "boost";
+  boost: number;
+}
+
 /** What the extension keeps in chrome.storage.local (never in a page's storage). */
 export interface Settings {
   /** The paired jobpilot server, e.g. "http://127.0.0.1:3000". */
@@ -58,9 +64,14 @@ export interface LedgerEntry {
   /** What the page said when the attempt ended without a proposal. */
   outcome?: PageOutcome;
   tabId?: number;
-  /** Review mode: when the wait for the user's click ends, and the boost (for the Connects check), so a restarted worker can watch on. */
+  /**
+   * Review mode: when the wait for the user's click ends, and the boost (for the Connects check), so a restarted worker
+   * can watch on. The boost is the one filled in, then what the box held at the user's click (reported with the outcome).
+   */
   reviewUntil?: number;
   boostBids?: number;
+  /** What the form said submitting costs ("Required Connects to submit"), read before filling: reported with a submitted outcome. */
+  requiredConnects?: number;
   at: number;
   /** Its last change: a "my proposals" read from before it cannot tell whether that step sent anything. */
   touchedAt?: number;

@@ -5,11 +5,12 @@
  * Runs, one after the other as child processes (their own output streams through): baseline.ts, bench:match
  * (ingest with 1,000 feeds), bench:webhooks, bench (HTTP, wrk when on PATH) and memory.ts (the compiled
  * binary: RSS after ingesting --jobs jobs and delivering their webhooks, RSS at the peak of mixed bursts,
- * time to answer /healthz after start). Each hands its figures back through BENCH_SUMMARY. The table is
+ * time to answer /healthz after start) and analytics.ts (the funnel over 100,000 sent proposals; PostgreSQL
+ * too when JOBPILOT_TEST_DATABASE_URL is set). Each hands its figures back through BENCH_SUMMARY. The table is
  * Markdown, ready for the README's "Performance" section. About 4–5 minutes on a 2-core machine.
  *
  * Options: --jobs N (memory: jobs ingested, default 5000 to keep the run near 5 minutes; the goal is stated for 50000)
- *          --seconds N --rounds N (HTTP: per round, default 3 and 3) --skip a,b (baseline, match, webhooks, http, memory)
+ *          --seconds N --rounds N (HTTP: per round, default 3 and 3) --skip a,b (baseline, match, webhooks, http, memory, analytics)
  */
 import { cpus, loadavg, totalmem, tmpdir } from "node:os";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,7 +29,7 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log("Usage: bun run bench:all [--jobs N] [--seconds N] [--rounds N] [--skip baseline,match,webhooks,http,memory]");
+  console.log("Usage: bun run bench:all [--jobs N] [--seconds N] [--rounds N] [--skip baseline,match,webhooks,http,memory,analytics]");
   process.exit(0);
 }
 const JOBS = values.jobs ?? "5000";
@@ -43,6 +44,7 @@ const steps: [string, string[]][] = [
   ["webhooks", ["scripts/bench/webhooks.ts", "--latency-jobs", "200", "--burst-jobs", "300"]],
   ["http", ["scripts/bench/http.ts", "--seconds", values.seconds ?? "3", "--rounds", values.rounds ?? "3"]],
   ["memory", ["scripts/bench/memory.ts", "--jobs", JOBS]],
+  ["analytics", ["scripts/bench/analytics.ts", "--runs", "5"]],
 ];
 // Every benchmark runs with the caller's engine settings (BUN_JSC_*, passed on as they are): the engine's defaults
 // unless set, e.g. the systemd unit's options (lib/engine-tuning.ts) to measure what a service runs with.
@@ -72,7 +74,7 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     typeof v === "number" && Number.isFinite(v) ? v.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "–";
   const ms = (v: unknown) => (typeof v === "number" ? `${n(v, v < 10 ? 1 : 0)} ms` : "–");
   const mark = (ok: boolean | undefined) => (ok === undefined ? "" : ok ? " ✓" : " ✗");
-  const { baseline: b = {}, match = {}, webhooks: w = {}, http = {}, memory: m = {} } = s;
+  const { baseline: b = {}, match = {}, webhooks: w = {}, http = {}, memory: m = {}, analytics: an = {} } = s;
   const rows: string[][] = [];
   rows.push([
     "`bench:match` ingest, 1,000 feeds",
@@ -128,6 +130,13 @@ function printTable(s: Record<string, Record<string, any>>, took: number) {
     "compiled binary: `/healthz` answered after start, existing database",
     `${ms(m.startupMedianMs)} (worst of 3: ${ms(m.startupWorstMs)})${mark(m.startupMedianMs === undefined ? undefined : m.startupMedianMs < 200)}`,
     "",
+    "< 200 ms",
+  ]);
+  rows.push([
+    `\`GET /api/v1/analytics/funnel\`, ${n(an.apps)} sent proposals, slowest groupBy (median)`,
+    `SQLite ${ms(an.sqliteWorstMedianMs)}${mark(an.sqliteWorstMedianMs === undefined ? undefined : an.sqliteWorstMedianMs < 200)}` +
+      (an.pgWorstMedianMs === undefined ? "" : `, PostgreSQL ${ms(an.pgWorstMedianMs)}${mark(an.pgWorstMedianMs < 200)}`),
+    `ledger.csv, every row: ${ms(an.sqliteLedgerMs)}`,
     "< 200 ms",
   ]);
   const cpu = cpus()[0]?.model ?? "unknown CPU";

@@ -239,6 +239,7 @@ export function createDeliverer(deps: import("../deps").Deps, listenUrl: string 
       egress: deps.egress,
       telegramApiUrl: deps.config.telegramApiUrl,
       dashboardBaseUrl: deps.config.publicUrl || listenUrl,
+      connectPriceUsd: deps.config.connectPriceUsd,
     },
   });
 }

@@ -197,6 +197,11 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     expect(await credits()).toBe(before - 1);
     expect(await proposalsFor(job)).toBe(1);
     expect((await storage()).ledger[queueId]).toMatchObject({ state: "submitted", ciphertext: job });
+    // The Connects the apply form showed ("Required Connects to submit") came with the outcome; no boost was bid.
+    const funnel = (await api("GET", `/api/v1/applications/${queueId}/funnel`)).body;
+    expect(funnel.connectsRequired, JSON.stringify(funnel)).toBeGreaterThan(0);
+    expect(funnel.connectsRequired).toBe((await storage()).ledger[queueId].requiredConnects);
+    expect(funnel.boostConnects).toBe(0);
 
     // proposal.engagement: the client views and replies on the sandbox; the sync asks the extension, which reads "my proposals".
     const p = await context.newPage();
@@ -236,11 +241,16 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await until("the focus page's answer", 5_000, async () => /in the tab now in front/.test((await dashboard.locator("#status").textContent()) ?? ""));
     await dashboard.close();
     for (const box of await tab!.locator(".fe-proposal-question textarea").all()) await box.fill("Yes, I have done this before.");
+    // The user bids a boost the application did not ask for: the Connects report says what the form sent.
+    await tab!.locator('input[placeholder="Connects"]').fill("3");
     await tab!.locator('[data-test="submit-proposal"]').click();
     await tab!.locator('#confirm-modal input[type="checkbox"]').check();
     await tab!.locator('[data-test="confirm-submit"]').click();
     expect((await settled(queueId)).applicationStatus).toBe("applied");
     expect(await proposalsFor(job)).toBe(1);
+    const funnel = (await api("GET", `/api/v1/applications/${queueId}/funnel`)).body;
+    expect(funnel, JSON.stringify(funnel)).toMatchObject({ boostConnects: 3 });
+    expect(funnel.connectsRequired).toBeGreaterThan(0);
   }, 40_000);
 
   test("review mode: Chrome stops the service worker while the form waits; the user's click wakes it and it reports applied", async () => {

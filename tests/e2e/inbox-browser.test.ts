@@ -1,27 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchChromium, noBrowser, overflowsSideways, until } from "../helpers/browser";
+import { axeProblems, launchChromium, noBrowser, overflowsSideways, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startServer, type ServerProcess } from "../helpers/process";
 
 const SHOTS = join(import.meta.dir, "../../test-artifacts/inbox");
 const ADMIN_TOKEN = "inbox-browser-admin-token";
-// axe-core (dev dependency) runs inside the page, read from node_modules like any other test fixture.
-const AXE = readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
-
-/** The serious and critical axe-core violations on the page as it is now (rule id and the first offending node). */
-async function axeProblems(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const g = globalThis as any;
-    const result = await g.axe.run(g.document, { resultTypes: ["violations"] });
-    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, node: v.nodes[0]?.html ?? "", summary: v.nodes[0]?.failureSummary ?? "" }));
-  });
-  return violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id} (${v.impact}): ${v.node} — ${v.summary}`);
-}
 
 // The issue's flow in a real browser: new matches from two feeds to a sent proposal, at 1280 and 390 px, light and dark.
 describe("inbox in a browser (end to end)", () => {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page, type Worker } from "playwright-core";
 
@@ -69,4 +69,19 @@ export function overflowsSideways(page: Page): Promise<boolean> {
     const g = globalThis as any;
     return g.document.documentElement.scrollWidth > g.innerWidth + 1;
   });
+}
+
+// axe-core (dev dependency) runs inside the page, read from node_modules like any other test fixture.
+let axeSource: string | undefined;
+
+/** The serious and critical axe-core violations on the page as it is now (rule id and the first offending node). */
+export async function axeProblems(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(join(import.meta.dir, "../../node_modules/axe-core/axe.min.js"), "utf8");
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const g = globalThis as any;
+    const result = await g.axe.run(g.document, { resultTypes: ["violations"] });
+    return result.violations.map((v: any) => ({ id: v.id, impact: v.impact, node: v.nodes[0]?.html ?? "", summary: v.nodes[0]?.failureSummary ?? "" }));
+  });
+  return violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id} (${v.impact}): ${v.node} — ${v.summary}`);
 }

@@ -260,6 +260,44 @@ describe("callback route", () => {
     expect(await repo.findOutcome(db, "a1")).toBeUndefined();
   });
 
+  test("Connects: an applied callback's counts reach the waiting submit; bad counts are a 400 naming the field", async () => {
+    const { receiver, driver, db, callback, deps } = await setup({ timeoutMs: 1000 });
+    for (const [field, value] of [
+      ["connectsRequired", 1001],
+      ["connectsRequired", -1],
+      ["connectsRequired", 1.5],
+      ["boostConnects", "2"],
+    ] as const) {
+      const res = await callback({ applicationId: APP_ID, status: "applied", connectsRequired: 12, [field]: value });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toContain(field);
+    }
+    expect(await repo.findOutcome(db, APP_ID)).toBeUndefined();
+
+    receiver.enqueue({ acceptThenCallback: { outcome: { status: "applied", message: "Sent", connectsRequired: 12, boostConnects: 3 } as never, afterMs: 50 } });
+    expect(await driver.submit(submission())).toEqual({ status: "applied", message: "Sent", connects: { required: 12, boost: 3 } });
+    // Left out: no boost. Not applied: nothing was charged, so no Connects go with it.
+    const other = submission({ applicationId: "0190f0aa-1111-7000-8000-000000000002" });
+    receiver.enqueue({ acceptThenCallback: { outcome: { status: "applied", connectsRequired: 7 } as never, beforeReply: true } });
+    expect((await driver.submit(other)).connects).toEqual({ required: 7, boost: 0 });
+    const refused = submission({ applicationId: "0190f0aa-1111-7000-8000-000000000003" });
+    receiver.enqueue({ acceptThenCallback: { outcome: { status: "not_enough_connects", connectsRequired: 7 } as never, beforeReply: true } });
+    expect((await driver.submit(refused)).connects).toBeUndefined();
+    // Kept in the outcome's row: a driver of another node, or after a restart, reads them back with it.
+    const restarted = createBridgeDriver(deps);
+    expect(await restarted.lookup(submission())).toEqual({ status: "applied", message: "Sent", connects: { required: 12, boost: 3 } });
+    expect((await restarted.lookup(refused)) as unknown).toMatchObject({ status: "not_enough_connects" });
+    expect(((await restarted.lookup(refused)) as { connects?: unknown }).connects).toBeUndefined();
+  });
+
+  test("Connects in a 200 answer are kept when valid and left out when not (the status stands)", async () => {
+    const { receiver, driver } = await setup();
+    receiver.enqueue({ json: { status: "applied", message: "ok", connectsRequired: 16, boostConnects: 0 } });
+    expect(await driver.submit(submission())).toEqual({ status: "applied", message: "ok", connects: { required: 16, boost: 0 } });
+    receiver.enqueue({ json: { status: "applied", message: "ok", connectsRequired: 99_999 } });
+    expect(await driver.submit(submission({ applicationId: "0190f0aa-1111-7000-8000-000000000004" }))).toEqual({ status: "applied", message: "ok" });
+  });
+
   test("answers 404 when no bridge secret is configured", async () => {
     const { callback } = await setup({ secret: null });
     expect((await callback({ applicationId: "a1", status: "applied" })).status).toBe(404);

@@ -7,6 +7,7 @@ import type { Config } from "../../src/config";
 import { many, rawMany, tables } from "../../src/db/query";
 import { ManualClock } from "../../src/lib/clock";
 import type { CompanionTask, PageOutcome } from "../../src/marketplace/companion/contract";
+import { createCompanionDriver } from "../../src/marketplace/companion/driver";
 import { createKey, getAccount, revokeKey, setMarketplaceDriver } from "../../src/modules/accounts/service";
 import { submitApplication } from "../../src/modules/applications/submit.task";
 import { pruneOldRows } from "../../src/modules/maintenance/service";
@@ -326,6 +327,76 @@ describe("companion driver", () => {
     await running;
     expect((await post(apiKey, { type: "proposal.submit", result: { page: "not_eligible" } })).body).toEqual({ ok: true, kept: false });
     expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("applied");
+  });
+
+  test("the Connects a submitted page reports are stored once with applied and show in the funnel; bad counts are a 400 naming the field", async () => {
+    const { t, apiKey, fake } = await setup();
+    fake.onSubmit = async () => "lost";
+    const queueId = await queueApplication(t, apiKey);
+    const running = submitApplication(t.deps, { applicationId: queueId }, attempt(1)).catch(() => undefined);
+    await until("the submission to be handed out", () => fake.submits().length === 1);
+    const taskId = fake.submits()[0]!.taskId;
+    const post = (result: Record<string, unknown>) =>
+      t.request("POST", `/api/v1/companion/tasks/${taskId}/outcome`, {
+        key: apiKey,
+        json: { type: "proposal.submit", result: { page: "submitted", ...result } },
+      });
+
+    for (const [field, value] of [
+      ["connectsRequired", 1001],
+      ["connectsRequired", -1],
+      ["connectsRequired", 2.5],
+      ["boostConnects", "4"],
+      ["boostConnects", 5000],
+    ] as const) {
+      const res = await post({ connectsRequired: 16, [field]: value });
+      expect(res.status, show(res)).toBe(400);
+      expect(res.body.error).toContain(field);
+    }
+    expect((await statusOf(t, apiKey, queueId)).applicationStatus).toBe("processing");
+
+    expect((await post({ connectsRequired: 16, boostConnects: 4 })).body).toEqual({ ok: true, kept: true });
+    await running;
+    const funnel = async () => (await t.request("GET", `/api/v1/applications/${queueId}/funnel`, { key: apiKey })).body;
+    expect(await funnel()).toMatchObject({ applicationStatus: "applied", connectsRequired: 16, boostConnects: 4, connectsCostUsd: 3 });
+    // A second report (another count) changes nothing: the first outcome and its Connects stand.
+    expect((await post({ connectsRequired: 30, boostConnects: 0 })).body).toEqual({ ok: true, kept: true });
+    await submitApplication(t.deps, { applicationId: queueId }, attempt(2));
+    expect(await funnel()).toMatchObject({ connectsRequired: 16, boostConnects: 4 });
+  });
+
+  test("a submitted page without Connects leaves them null; a restarted server reads them back from the task's answer", async () => {
+    const { t, accountId, apiKey, fake } = await setup({ config: { companionMinGapMs: 0 } });
+    fake.onSubmit = async (task, f) => {
+      f.submitOnMarketplace(task.operation.applicationId);
+      return { page: "submitted" };
+    };
+    const plain = await queueApplication(t, apiKey, "No numbers");
+    await submitApplication(t.deps, { applicationId: plain }, attempt(1));
+    expect((await t.request("GET", `/api/v1/applications/${plain}/funnel`, { key: apiKey })).body).toMatchObject({
+      applicationStatus: "applied",
+      connectsRequired: null,
+      boostConnects: null,
+      connectsCostUsd: null,
+    });
+
+    // Answered through one driver, waited for by another (a restart, or another node): the outcome table has no
+    // Connects, the submit task's stored answer does.
+    fake.onSubmit = async () => "lost";
+    const queueId = await queueApplication(t, apiKey, "Counted");
+    const running = submitApplication(t.deps, { applicationId: queueId }, attempt(1)).catch(() => undefined);
+    await until("the submission to be handed out", () => fake.submits().length === 2);
+    const other = createCompanionDriver(t.deps);
+    const taskId = fake.submits()[1]!.taskId;
+    expect(await other.answer(accountId, taskId, { type: "proposal.submit", result: { page: "submitted", connectsRequired: 8 } })).toEqual({
+      ok: true,
+      kept: true,
+    });
+    await running;
+    expect((await t.request("GET", `/api/v1/applications/${queueId}/funnel`, { key: apiKey })).body).toMatchObject({
+      connectsRequired: 8,
+      boostConnects: 0,
+    });
   });
 
   test("no answer within JOBPILOT_COMPANION_TIMEOUT_MS → retried through lookup, which finds it: applied without a second submit", async () => {

@@ -216,6 +216,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/sandbox/submissions/{applicationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proposal the sandbox received, with the outcome model's plan for it
+         * @description What the model read (fit, post age, bid ratio, proposals, boost, client, letter), each stage's probability and its planned delay or null (never). 404 for an unknown submission.
+         */
+        get: operations["getSandboxSubmission"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/submissions/{applicationId}/hire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the client hire an applied proposal now (implies viewed, replied and interviewed)
+         * @description The next engagement sync reports the hire. 404 for an unknown submission, 400 for one that is not applied or that the client already passed on.
+         */
+        post: operations["hireSandboxSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/submissions/{applicationId}/interview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the client invite an applied proposal to an interview now (implies viewed and replied)
+         * @description The next engagement sync reports the interview. 404 for an unknown submission, 400 for one that is not applied.
+         */
+        post: operations["interviewSandboxSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/sandbox/submissions/{applicationId}/lose": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make the client pass on an applied proposal now (closed the job or hired someone else)
+         * @description The next engagement sync reports it as lost. 404 for an unknown submission, 400 for one that is not applied or already hired.
+         */
+        post: operations["loseSandboxSubmission"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/sandbox/submissions/{applicationId}/reply": {
         parameters: {
             query?: never;
@@ -449,6 +529,26 @@ export interface paths {
          * @description Credits, kind and rate-limit settings.
          */
         get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/funnel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What wins: sent → viewed → replied → interview → hired, split by feed, score, post age, bid, …
+         * @description Extension. Counts over the caller's sent proposals (status applied), by send time: from inclusive, to exclusive (Unix ms). A later stage implies the earlier ones; a hire later lost still counts as a hire. Rates come with Wilson 95 % intervals, and only for groups with at least 10 sent (enough: false and null rates below that). groupBy splits by feed (the feed applied from, or the best-scoring match at apply time), freelancer, source, scoreBand (0-2 … 9-10, unscored), postAge (sent − published: <15m, 15-60m, 1-6h, >6h, unknown), bidRatio (bid ÷ budget: <0.8, 0.8-1.0, 1.0-1.2, >1.2, unknown), boost (boosted / not boosted) or weekday (of the send time, UTC unless tz names an IANA zone). groupBy=scoreBand adds a minScore suggestion when the low bands are clearly worse (docs/analytics.md). feedId: only applications credited to that feed of the caller (404 otherwise). Costs use JOBPILOT_CONNECT_PRICE_USD.
+         */
+        get: operations["getFunnelAnalytics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1132,7 +1232,7 @@ export interface paths {
         put?: never;
         /**
          * Outcome of a bridge submission (extension)
-         * @description Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key. The signature is checked over the exact bytes before the body is read; the first outcome for an application wins (later ones answer 200 and change nothing).
+         * @description Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key. The signature is checked over the exact bytes before the body is read; the first outcome for an application wins (later ones answer 200 and change nothing). An applied outcome may say what it cost: connectsRequired and boostConnects (whole numbers 0–1000; boostConnects 0 when left out), shown in the application's funnel.
          */
         post: operations["reportBridgeOutcome"];
         delete?: never;
@@ -1234,7 +1334,7 @@ export interface webhooks {
         put?: never;
         /**
          * A new job entered a feed (job.matched)
-         * @description Sent once per job and feed, in match order per feed. POSTed to the feed's webhookUrl, one job per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         * @description Sent once per job and feed, in match order per feed. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
          */
         post: operations["jobMatched"];
         delete?: never;
@@ -1254,9 +1354,69 @@ export interface webhooks {
         put?: never;
         /**
          * A test event (webhook.test)
-         * @description Sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test, carrying an archived sample job; do not apply to it. POSTed to the feed's webhookUrl, one job per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         * @description Sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test, carrying an archived sample job; do not apply to it. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
          */
         post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    proposalViewed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The client viewed a proposal (proposal.viewed)
+         * @description The engagement sync saw the client open it. Only to feeds with outcomeEvents: true that are not muted: the feed the job was applied from, else the account's feeds that hold the job. Sent once per proposal and feed, written in the same transaction as the stage; see docs/outcomes.md. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         */
+        post: operations["proposalViewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    proposalReplied: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The client replied to a proposal (proposal.replied)
+         * @description The engagement sync saw a reply, or you recorded one (or a later stage). Only to feeds with outcomeEvents: true that are not muted: the feed the job was applied from, else the account's feeds that hold the job. Sent once per proposal and feed, written in the same transaction as the stage; see docs/outcomes.md. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         */
+        post: operations["proposalReplied"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    proposalHired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A proposal led to a hire (proposal.hired)
+         * @description A driver reported the hire, or you recorded it (POST /api/v1/applications/{queueId}/outcome); application.valueUsd carries the value. Only to feeds with outcomeEvents: true that are not muted: the feed the job was applied from, else the account's feeds that hold the job. Sent once per proposal and feed, written in the same transaction as the stage; see docs/outcomes.md. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         */
+        post: operations["proposalHired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1379,6 +1539,71 @@ export interface components {
                     /** @description Short verdict in words, e.g. "strong" or "new client". */
                     label: string;
                 } | null;
+            };
+        };
+        /**
+         * OutcomePayload
+         * @description Body of the POST sent to a feed's webhook URL when a proposal to one of its jobs was viewed, replied to or hired.
+         */
+        OutcomePayload: {
+            /**
+             * @description `proposal.viewed`: the client opened the proposal. `proposal.replied`: the client answered. `proposal.hired`: you were hired. Each is sent once per proposal and feed, only to feeds with outcomeEvents on.
+             * @enum {string}
+             */
+            type: "proposal.viewed" | "proposal.replied" | "proposal.hired";
+            /** @description Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event was created: the moment jobpilot recorded the stage (ISO 8601, UTC).
+             */
+            createdAt: string;
+            /** @description The job's ciphertext (same as application.jobId). */
+            jobId: string;
+            /** @description The feed that hears of it: the one the job was applied from, else one whose entries hold the job. */
+            feedId: string;
+            /** @description The feed's display name. */
+            feedTitle: string;
+            /** @description The job's entry in this feed, when it has one. */
+            processedJobId: string | null;
+            /** @description The application the event is about, read when the event is sent. */
+            application: {
+                /** @description The application (apply's queueId); GET /api/v1/applications/{queueId}/funnel reads its whole funnel. */
+                queueId: string;
+                /** @description The job's ciphertext, as in job.matched. */
+                jobId: string;
+                /** @description The job's title as archived. */
+                jobTitle: string;
+                /** @description Link to the job posting; empty string when the source gave none. */
+                jobUrl: string;
+                /** @description The freelancer the proposal was sent as. */
+                freelancerId: string;
+                /** @description The freelancer's profile it was sent with. */
+                profileId: string;
+                /**
+                 * Format: date-time
+                 * @description When the proposal was sent (ISO 8601, UTC).
+                 */
+                sentAt: string;
+                /**
+                 * @description The stage this event announces: viewed, replied or hired (the `type` without `proposal.`).
+                 * @enum {string}
+                 */
+                stage: "viewed" | "replied" | "hired";
+                /**
+                 * Format: date-time
+                 * @description When the proposal reached that stage (ISO 8601, UTC): the driver's time when it knows it, else when jobpilot saw it or the time you recorded.
+                 */
+                stageAt: string;
+                /**
+                 * @description The recorded outcome when the event is sent: hired, lost (e.g. a hire that fell through) or withdrawn; null while the proposal is open.
+                 * @enum {string|null}
+                 */
+                outcome: "hired" | "lost" | "withdrawn" | null;
+                /** @description proposal.hired only: the contract value in USD as recorded; null on the other events, or when no value was given. */
+                valueUsd: number | null;
+                /** @description What the Connects spent on the proposal cost (JOBPILOT_CONNECT_PRICE_USD each); null when the driver did not say. */
+                connectsCostUsd: number | null;
             };
         };
         /** Error */
@@ -3086,6 +3311,515 @@ export interface operations {
             };
         };
     };
+    getSandboxSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        submission: {
+                            applicationId: string;
+                            accountId: string;
+                            freelancerId: string;
+                            jobCiphertext: string;
+                            status: string;
+                            message: string;
+                            connectsSpent: number;
+                            /** @description Unix ms */
+                            submittedAt: number;
+                            engagement: {
+                                applicationId: string;
+                                viewed: boolean;
+                                replied: boolean;
+                                viewedAt: number | null;
+                                repliedAt: number | null;
+                                interviewAt: number | null;
+                                hiredAt: number | null;
+                                /** @description When the client passed (closed the job or hired someone else) */
+                                lostAt: number | null;
+                            };
+                            /** @description The outcome model's draw at submission (docs/sandbox-market.md): the facts it read, each stage's probability, each stage's delay or null (never), the time scale. Null for a refused proposal or one from before the model. */
+                            plan: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong admin token (Authorization: Bearer JOBPILOT_ADMIN_TOKEN) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    hireSandboxSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        engagement: {
+                            applicationId: string;
+                            viewed: boolean;
+                            replied: boolean;
+                            viewedAt: number | null;
+                            repliedAt: number | null;
+                            interviewAt: number | null;
+                            hiredAt: number | null;
+                            /** @description When the client passed (closed the job or hired someone else) */
+                            lostAt: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong admin token (Authorization: Bearer JOBPILOT_ADMIN_TOKEN) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    interviewSandboxSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        engagement: {
+                            applicationId: string;
+                            viewed: boolean;
+                            replied: boolean;
+                            viewedAt: number | null;
+                            repliedAt: number | null;
+                            interviewAt: number | null;
+                            hiredAt: number | null;
+                            /** @description When the client passed (closed the job or hired someone else) */
+                            lostAt: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong admin token (Authorization: Bearer JOBPILOT_ADMIN_TOKEN) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    loseSandboxSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                applicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        engagement: {
+                            applicationId: string;
+                            viewed: boolean;
+                            replied: boolean;
+                            viewedAt: number | null;
+                            repliedAt: number | null;
+                            interviewAt: number | null;
+                            hiredAt: number | null;
+                            /** @description When the client passed (closed the job or hired someone else) */
+                            lostAt: number | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong admin token (Authorization: Bearer JOBPILOT_ADMIN_TOKEN) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     replySandboxSubmission: {
         parameters: {
             query?: never;
@@ -3111,6 +3845,10 @@ export interface operations {
                             replied: boolean;
                             viewedAt: number | null;
                             repliedAt: number | null;
+                            interviewAt: number | null;
+                            hiredAt: number | null;
+                            /** @description When the client passed (closed the job or hired someone else) */
+                            lostAt: number | null;
                         };
                     };
                 };
@@ -3233,6 +3971,10 @@ export interface operations {
                             replied: boolean;
                             viewedAt: number | null;
                             repliedAt: number | null;
+                            interviewAt: number | null;
+                            hiredAt: number | null;
+                            /** @description When the client passed (closed the job or hired someone else) */
+                            lostAt: number | null;
                         };
                     };
                 };
@@ -5053,6 +5795,226 @@ export interface operations {
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFunnelAnalytics: {
+        parameters: {
+            query?: {
+                groupBy?: "feed" | "freelancer" | "source" | "scoreBand" | "postAge" | "bidRatio" | "boost" | "weekday";
+                /** @description Only applications made from (or attributed to) this feed of the caller. */
+                feedId?: string;
+                /** @description Unix ms: only proposals sent at or after this time. */
+                from?: number;
+                /** @description Unix ms: only proposals sent before this time. */
+                to?: number;
+                /** @description IANA time zone for groupBy=weekday (default UTC), e.g. Europe/Berlin. */
+                tz?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One per bucket with at least one proposal (empty without groupBy) */
+                        groups: {
+                            /** @description The bucket: a feed or freelancer id, a source, a band (e.g. 7-8), a weekday (mon…sun), or total */
+                            key: string;
+                            /** @description A readable name: the feed's title, the freelancer's name */
+                            label?: string;
+                            /** @description Proposals sent (applications with status applied) */
+                            sent: number;
+                            /** @description Of those, viewed by the client (a reply, interview or hire implies viewed) */
+                            viewed: number;
+                            /** @description Of those, replied to (an interview or hire implies a reply) */
+                            replied: number;
+                            /** @description Of those, that reached an interview (a hire implies one) */
+                            interviews: number;
+                            /** @description Of those, hired at some point (a hire later lost still counts) */
+                            hires: number;
+                            /** @description Share of sent, 0–1; null when fewer than 10 were sent (enough is false) */
+                            replyRate: number | null;
+                            /** @description Wilson 95 % score interval [low, high]; null with the rate */
+                            replyRateCi95: number[] | null;
+                            /** @description Share of sent, 0–1; null when fewer than 10 were sent (enough is false) */
+                            hireRate: number | null;
+                            /** @description Wilson 95 % score interval [low, high]; null with the rate */
+                            hireRateCi95: number[] | null;
+                            /** @description Connects spent: connectsRequired + boostConnects, over the proposals that reported it */
+                            connectsSpent: number;
+                            /** @description connectsSpent × JOBPILOT_CONNECT_PRICE_USD, to the cent */
+                            costUsd: number;
+                            /** @description USD, to the cent; null when it cannot be computed */
+                            costPerReplyUsd: number | null;
+                            /** @description USD, to the cent; null when it cannot be computed */
+                            costPerHireUsd: number | null;
+                            /** @description Sum of the recorded hire values (a hire later lost has none) */
+                            valueUsd: number;
+                            /** @description At least 10 sent: rates are given only then */
+                            enough: boolean;
+                        }[];
+                        /** FunnelGroup */
+                        total: {
+                            /** @description The bucket: a feed or freelancer id, a source, a band (e.g. 7-8), a weekday (mon…sun), or total */
+                            key: string;
+                            /** @description A readable name: the feed's title, the freelancer's name */
+                            label?: string;
+                            /** @description Proposals sent (applications with status applied) */
+                            sent: number;
+                            /** @description Of those, viewed by the client (a reply, interview or hire implies viewed) */
+                            viewed: number;
+                            /** @description Of those, replied to (an interview or hire implies a reply) */
+                            replied: number;
+                            /** @description Of those, that reached an interview (a hire implies one) */
+                            interviews: number;
+                            /** @description Of those, hired at some point (a hire later lost still counts) */
+                            hires: number;
+                            /** @description Share of sent, 0–1; null when fewer than 10 were sent (enough is false) */
+                            replyRate: number | null;
+                            /** @description Wilson 95 % score interval [low, high]; null with the rate */
+                            replyRateCi95: number[] | null;
+                            /** @description Share of sent, 0–1; null when fewer than 10 were sent (enough is false) */
+                            hireRate: number | null;
+                            /** @description Wilson 95 % score interval [low, high]; null with the rate */
+                            hireRateCi95: number[] | null;
+                            /** @description Connects spent: connectsRequired + boostConnects, over the proposals that reported it */
+                            connectsSpent: number;
+                            /** @description connectsSpent × JOBPILOT_CONNECT_PRICE_USD, to the cent */
+                            costUsd: number;
+                            /** @description USD, to the cent; null when it cannot be computed */
+                            costPerReplyUsd: number | null;
+                            /** @description USD, to the cent; null when it cannot be computed */
+                            costPerHireUsd: number | null;
+                            /** @description Sum of the recorded hire values (a hire later lost has none) */
+                            valueUsd: number;
+                            /** @description At least 10 sent: rates are given only then */
+                            enough: boolean;
+                        };
+                        /**
+                         * MinScoreSuggestion
+                         * @description groupBy=scoreBand only: a minScore to raise to, or null when the data does not support one
+                         */
+                        suggestion?: {
+                            /** @description The minScore the data supports */
+                            minScore: number;
+                            /** @description Why, in a sentence with the figures */
+                            reason: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8797,6 +9759,10 @@ export interface operations {
                         message?: string;
                         /** @description The tab's address when the outcome was read */
                         url?: string;
+                        /** @description applied only: the Connects submitting the proposal took (the job's price), when the page showed it */
+                        connectsRequired?: number;
+                        /** @description applied only: the Connects bid on boost; 0 when left out and connectsRequired is given */
+                        boostConnects?: number;
                     } | {
                         /** @constant */
                         page: "login_redirect";
@@ -8865,6 +9831,10 @@ export interface operations {
                             message?: string;
                             /** @description The tab's address when the outcome was read */
                             url?: string;
+                            /** @description applied only: the Connects submitting the proposal took (the job's price), when the page showed it */
+                            connectsRequired?: number;
+                            /** @description applied only: the Connects bid on boost; 0 when left out and connectsRequired is given */
+                            boostConnects?: number;
                         } | {
                             /** @constant */
                             page: "login_redirect";
@@ -9360,6 +10330,8 @@ export interface operations {
                             proposalGenerationPrompt?: string;
                             /** @description Matched and scored, but no notifications. */
                             notificationsMuted?: boolean;
+                            /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                            outcomeEvents?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -9504,6 +10476,8 @@ export interface operations {
                     proposalGenerationPrompt?: string;
                     /** @description Matched and scored, but no notifications. */
                     notificationsMuted?: boolean;
+                    /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                    outcomeEvents?: boolean;
                     /** @enum {string} */
                     emailFound?: "all" | "email_found";
                     /** @description Marketplace only. [] = no filter. */
@@ -9569,6 +10543,8 @@ export interface operations {
                             proposalGenerationPrompt?: string;
                             /** @description Matched and scored, but no notifications. */
                             notificationsMuted?: boolean;
+                            /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                            outcomeEvents?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -9783,6 +10759,8 @@ export interface operations {
                             proposalGenerationPrompt?: string;
                             /** @description Matched and scored, but no notifications. */
                             notificationsMuted?: boolean;
+                            /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                            outcomeEvents?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -10099,6 +11077,8 @@ export interface operations {
                     proposalGenerationPrompt?: string;
                     /** @description Matched and scored, but no notifications. */
                     notificationsMuted?: boolean;
+                    /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                    outcomeEvents?: boolean;
                     /** @enum {string} */
                     emailFound?: "all" | "email_found";
                     /** @description Marketplace only. [] = no filter. */
@@ -10164,6 +11144,8 @@ export interface operations {
                             proposalGenerationPrompt?: string;
                             /** @description Matched and scored, but no notifications. */
                             notificationsMuted?: boolean;
+                            /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                            outcomeEvents?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -11048,6 +12030,8 @@ export interface operations {
                             proposalGenerationPrompt?: string;
                             /** @description Matched and scored, but no notifications. */
                             notificationsMuted?: boolean;
+                            /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                            outcomeEvents?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -11962,6 +12946,10 @@ export interface operations {
                     /** @enum {string} */
                     status: "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
                     message?: string;
+                    /** @description applied only: the Connects submitting the proposal took (the job's price), when the page showed it */
+                    connectsRequired?: number;
+                    /** @description applied only: the Connects bid on boost; 0 when left out and connectsRequired is given */
+                    boostConnects?: number;
                 };
             };
         };
@@ -11979,7 +12967,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or not {applicationId, status, message} */
+            /** @description The body is not JSON, or not {applicationId, status, message, connectsRequired?, boostConnects?}; the error names the field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12737,6 +13725,150 @@ export interface operations {
                 "application/json": components["schemas"]["WebhookPayload"] & {
                     /** @constant */
                     type?: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Retried no sooner than its Retry-After (seconds, honoured within one to two times the scheduled delay) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS (10 s by default). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout, a refused connection) is a failed attempt, retried on JOBPILOT_WEBHOOK_RETRY_SCHEDULE (30 s, 2 min, 10 min), with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    proposalViewed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of one message: drop a message whose id was seen before. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomePayload"] & {
+                    /** @constant */
+                    type?: "proposal.viewed";
+                };
+            };
+        };
+        responses: {
+            /** @description Retried no sooner than its Retry-After (seconds, honoured within one to two times the scheduled delay) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS (10 s by default). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout, a refused connection) is a failed attempt, retried on JOBPILOT_WEBHOOK_RETRY_SCHEDULE (30 s, 2 min, 10 min), with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    proposalReplied: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of one message: drop a message whose id was seen before. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomePayload"] & {
+                    /** @constant */
+                    type?: "proposal.replied";
+                };
+            };
+        };
+        responses: {
+            /** @description Retried no sooner than its Retry-After (seconds, honoured within one to two times the scheduled delay) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS (10 s by default). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout, a refused connection) is a failed attempt, retried on JOBPILOT_WEBHOOK_RETRY_SCHEDULE (30 s, 2 min, 10 min), with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    proposalHired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of one message: drop a message whose id was seen before. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomePayload"] & {
+                    /** @constant */
+                    type?: "proposal.hired";
                 };
             };
         };

@@ -63,6 +63,9 @@ export const applications = pgTable(
     feedId: text("feed_id"),
     score: doublePrecision("score"),
     bidRatio: doublePrecision("bid_ratio"),
+    /** The job's source and publish time, copied at apply time so analytics reads no job row (jobs hold whole documents). */
+    source: text("source"),
+    publishTimeTs: int64("publish_time_ts"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
@@ -72,7 +75,27 @@ export const applications = pgTable(
     index("applications_status_idx").on(t.status),
     // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
     index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
-    // Analytics: an account's sent proposals by when they were sent.
-    index("applications_sent_idx").on(t.accountId, t.processedAtTs),
+    // Analytics: an account's sent proposals by when they were sent, with every column the funnel reads, so
+    // it never reads the rows themselves (each carries its cover letter, and the later columns sit past it).
+    index("applications_analytics_idx").on(
+      t.accountId,
+      t.status,
+      t.processedAtTs,
+      t.feedId,
+      t.freelancerId,
+      t.score,
+      t.bidRatio,
+      t.boostBids,
+      t.source,
+      t.publishTimeTs,
+      t.viewedAtTs,
+      t.replied,
+      t.repliedAtTs,
+      t.interviewAtTs,
+      t.hiredAtTs,
+      t.valueUsd,
+      t.connectsRequired,
+      t.boostConnects,
+    ),
   ],
 );

@@ -78,6 +78,9 @@ export const bridgeOutcomes = pgTable("bridge_outcomes", {
   status: text("status").notNull(),
   message: text("message").notNull(),
   receivedAtTs: int64("received_at_ts").notNull(),
+  /** The Connects an applied outcome said it cost (null: not reported), kept with it so any node or a restart reads them. */
+  connectsRequired: integer("connects_required"),
+  boostConnects: integer("boost_connects"),
 });
 
 /**

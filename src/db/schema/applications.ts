@@ -67,7 +67,7 @@ export const applications = sqliteTable(
     onSettled: text("on_settled", { mode: "json" }).$type<SettledTask>(),
     /**
      * The funnel past viewed (see applications/funnel.ts). Stage times only go from null to a time; `outcome`
-     * (hired, lost, withdrawn) is recorded by a person and no driver reading writes it.
+     * (hired, lost, withdrawn) is a person's, or a driver's hire or loss when nothing is recorded yet; no reading overwrites it.
      */
     repliedAtTs: integer("replied_at_ts"),
     interviewAtTs: integer("interview_at_ts"),
@@ -88,6 +88,9 @@ export const applications = sqliteTable(
     feedId: text("feed_id"),
     score: real("score"),
     bidRatio: real("bid_ratio"),
+    /** The job's source and publish time, copied at apply time so analytics reads no job row (jobs hold whole documents). */
+    source: text("source"),
+    publishTimeTs: integer("publish_time_ts"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
@@ -97,7 +100,27 @@ export const applications = sqliteTable(
     index("applications_status_idx").on(t.status),
     // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
     index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
-    // Analytics: an account's sent proposals by when they were sent.
-    index("applications_sent_idx").on(t.accountId, t.processedAtTs),
+    // Analytics: an account's sent proposals by when they were sent, with every column the funnel reads, so
+    // it never reads the rows themselves (each carries its cover letter, and the later columns sit past it).
+    index("applications_analytics_idx").on(
+      t.accountId,
+      t.status,
+      t.processedAtTs,
+      t.feedId,
+      t.freelancerId,
+      t.score,
+      t.bidRatio,
+      t.boostBids,
+      t.source,
+      t.publishTimeTs,
+      t.viewedAtTs,
+      t.replied,
+      t.repliedAtTs,
+      t.interviewAtTs,
+      t.hiredAtTs,
+      t.valueUsd,
+      t.connectsRequired,
+      t.boostConnects,
+    ),
   ],
 );

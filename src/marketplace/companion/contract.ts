@@ -20,6 +20,8 @@ import {
   LookupOperation,
   ReconnectOperation,
   ReconnectReply,
+  ReportedConnects,
+  reportedConnects,
   SubmitOperation,
 } from "../remote/operations";
 
@@ -59,12 +61,13 @@ const pageUrl = t.Optional(t.String({ maxLength: 2048, description: "The tab's a
 
 /**
  * What the apply page showed at the end of a proposal.submit: facts, not statuses.
- * The server maps them (pageOutcome): submitted → applied, login_redirect → logged_out,
+ * The server maps them (pageOutcome): submitted → applied (with the Connects it cost, when the form showed them), login_redirect → logged_out,
  * job_unavailable → not_available, not_eligible → not_eligible, not_enough_connects → not_enough_connects,
  * not_reviewed → failed "not reviewed", unrecognised → failed with the message (the visible text is kept for diagnosis).
  */
 export const PageOutcome = t.Union([
-  t.Object({ page: t.Literal("submitted"), message: note, url: pageUrl }),
+  // What the form said submitting costs ("Required Connects to submit") and the boost bid it sent, when the page showed them.
+  t.Object({ page: t.Literal("submitted"), message: note, url: pageUrl, ...ReportedConnects }),
   t.Object({ page: t.Literal("login_redirect"), message: note, url: pageUrl }),
   t.Object({ page: t.Literal("job_unavailable"), message: note, url: pageUrl }),
   t.Object({ page: t.Literal("not_eligible"), message: note, url: pageUrl }),
@@ -127,8 +130,10 @@ const clip = (text: string | undefined) => text?.trim().slice(0, 1000) || undefi
 /** What the page showed, as the spec's status and a sentence for the user. `taskId` names where the visible text is kept. */
 export function pageOutcome(page: PageOutcome, taskId: string): SubmitOutcome {
   switch (page.page) {
-    case "submitted":
-      return { status: "applied", message: clip(page.message) ?? "The proposal was submitted from your browser" };
+    case "submitted": {
+      const connects = reportedConnects("applied", page);
+      return { status: "applied", message: clip(page.message) ?? "The proposal was submitted from your browser", ...(connects ? { connects } : {}) };
+    }
     case "login_redirect":
       return { status: "logged_out", message: `The marketplace asked your browser to log in${page.message ? `: ${clip(page.message)}` : ""}` };
     case "job_unavailable":

@@ -34,7 +34,8 @@ import {
   type OperationType,
 } from "../remote/operations";
 import { createOutcomeStore, type LookupAnswer } from "../remote/outcomes";
-import { NOT_REVIEWED, pageOutcome, type CompanionOutcome, type CompanionTask, type LookupResult } from "./contract";
+import { Value } from "@sinclair/typebox/value";
+import { NOT_REVIEWED, PageOutcome, pageOutcome, type CompanionOutcome, type CompanionTask, type LookupResult } from "./contract";
 import * as repo from "./repo";
 
 export interface CompanionDeps {
@@ -157,7 +158,7 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
   async function waitSubmit(taskId: string, accountId: string, applicationId: string): Promise<SubmitOutcome> {
     for (;;) {
       const outcome = await outcomes.wait(applicationId, CHECK_MS);
-      if (outcome) return outcome;
+      if (outcome) return withPageConnects(outcome, taskId);
       const task = await repo.findTask(deps.db, taskId);
       const now = deps.clock.now();
       if (!task || task.state === "expired" || task.state === "cancelled") {
@@ -178,6 +179,18 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
         return kept;
       }
     }
+  }
+
+  /**
+   * An applied outcome with the Connects its submit task's answer reported: the outcome table keeps no Connects, and
+   * an answer that reached another node (or this one before a restart) only woke this submit through that table.
+   */
+  async function withPageConnects(outcome: SubmitOutcome, taskId: string): Promise<SubmitOutcome> {
+    if (outcome.status !== "applied" || outcome.connects) return outcome;
+    const answer = (await repo.findTask(deps.db, taskId))?.answer;
+    if (!answer || !Value.Check(PageOutcome, answer)) return outcome;
+    const connects = pageOutcome(answer, taskId).connects;
+    return connects ? { ...outcome, connects } : outcome;
   }
 
   /** Queues a read and waits for its answer; null when none came in time (the unanswered task is expired, never answered late). */

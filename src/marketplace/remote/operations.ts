@@ -6,6 +6,7 @@
  * understands the other.
  */
 import { t, type Static } from "elysia";
+import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { FINAL_STATUSES, JOB_TYPES, PROFILE_TYPES } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
@@ -72,6 +73,28 @@ export const reconnectOperation = (accountId: string) => ({ type: "session.recon
 // ---- The answers (what the submitter sends back). Extra fields are allowed and ignored. ----
 
 export const OutcomeReply = t.Object({ status: FinalStatusSchema, message: t.Optional(t.String()) });
+
+/**
+ * What an applied submission cost, as the submitter read it off the page: optional, and both capped well above any
+ * real proposal so a typo cannot make the funnel's Connects cost absurd. The bridge callback and the companion's
+ * submitted outcome carry these two fields; the sandbox reports them itself.
+ */
+// TypeBox's own integer: Elysia's t.Integer also takes a numeric string, which a count in JSON must not be.
+const connectsCount = (description: string) => t.Optional(Type.Integer({ minimum: 0, maximum: 1000, description }));
+export const ReportedConnects = {
+  connectsRequired: connectsCount("applied only: the Connects submitting the proposal took (the job's price), when the page showed it"),
+  boostConnects: connectsCount("applied only: the Connects bid on boost; 0 when left out and connectsRequired is given"),
+};
+const ReportedConnectsSchema = t.Object(ReportedConnects);
+
+/**
+ * The Connects of a reply with those fields: none without connectsRequired (the cost is unknown, the funnel says
+ * null), a boost left out counting as none. Only an applied outcome is charged Connects, so only it keeps them.
+ */
+export function reportedConnects(status: FinalStatus, body: { connectsRequired?: number; boostConnects?: number }): SubmitOutcome["connects"] {
+  if (status !== "applied" || body.connectsRequired === undefined) return undefined;
+  return { required: body.connectsRequired, boost: body.boostConnects ?? 0 };
+}
 /**
  * The "my proposals" list an engagement answer was read from: every job it shows a sent proposal for.
  * The server checks the outcomes it charged on the submitter's word against it (modules/applications/sync.task.ts).
@@ -126,10 +149,16 @@ export function toOutcome(status: FinalStatus, message: unknown): SubmitOutcome 
   return { status, message: text || DEFAULT_MESSAGES[status] };
 }
 
+/**
+ * A submitter's {status, message} answer. Connects it gives are kept when they pass the callback's own checks and
+ * left out otherwise: a reply is not a request we can refuse, and a bad count must not cost a proposal its status.
+ */
 export function parseOutcome(body: unknown): SubmitOutcome | null {
   if (!Value.Check(OutcomeReply, body)) return null;
   const reply = body as Static<typeof OutcomeReply>;
-  return toOutcome(reply.status, reply.message);
+  const outcome = toOutcome(reply.status, reply.message);
+  const connects = Value.Check(ReportedConnectsSchema, body) ? reportedConnects(reply.status, body as Static<typeof ReportedConnectsSchema>) : undefined;
+  return connects ? { ...outcome, connects } : outcome;
 }
 
 export function parseEngagement(body: unknown): Engagement | null {

@@ -5,6 +5,9 @@
  *   - the first outcome wins, except `logged_out` (nothing reached the marketplace), which a later attempt replaces;
  *   - a submit whose application already has an outcome returns it instead of sending again;
  *   - lookup answers from the table first, and treats `logged_out` as "no record" (safe to send).
+ *
+ * The Connects an applied outcome reported are stored in the same row, so a submit on another node or after a
+ * restart reads them with the outcome.
  */
 import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
@@ -32,14 +35,29 @@ export function createOutcomeStore(deps: { db: Db; clock: Clock }): OutcomeStore
   // In-memory only: a waiter lives as long as one wait() call; the table is what survives a restart.
   const waiters = new Map<string, Set<(outcome: SubmitOutcome) => void>>();
 
+  const fromRow = (row: repo.BridgeOutcomeRow): SubmitOutcome => {
+    const outcome = toOutcome(row.status as Parameters<typeof toOutcome>[0], row.message);
+    return row.status === "applied" && row.connectsRequired !== null
+      ? { ...outcome, connects: { required: row.connectsRequired, boost: row.boostConnects ?? 0 } }
+      : outcome;
+  };
+
   async function stored(applicationId: string): Promise<SubmitOutcome | null> {
     const row = await repo.findOutcome(deps.db, applicationId);
-    return row && isFinalStatus(row.status) ? toOutcome(row.status, row.message) : null;
+    return row && isFinalStatus(row.status) ? fromRow(row) : null;
   }
 
   async function record(applicationId: string, outcome: SubmitOutcome): Promise<SubmitOutcome> {
-    const row = await repo.recordOutcome(deps.db, { applicationId, status: outcome.status, message: outcome.message, receivedAtTs: deps.clock.now() });
-    const kept = isFinalStatus(row.status) ? toOutcome(row.status, row.message) : outcome;
+    // The Connects are written with the report that wins the row (first one wins), never with one it refuses.
+    const row = await repo.recordOutcome(deps.db, {
+      applicationId,
+      status: outcome.status,
+      message: outcome.message,
+      receivedAtTs: deps.clock.now(),
+      connectsRequired: outcome.connects?.required ?? null,
+      boostConnects: outcome.connects?.boost ?? null,
+    });
+    const kept = isFinalStatus(row.status) ? fromRow(row) : outcome;
     for (const wake of waiters.get(applicationId) ?? []) wake(kept);
     return kept;
   }

@@ -35,7 +35,13 @@ export async function recordOutcome(db: Db, row: BridgeOutcomeRow): Promise<Brid
       .values(row)
       .onConflictDoUpdate({
         target: bridgeOutcomes.applicationId,
-        set: { status: row.status, message: row.message, receivedAtTs: row.receivedAtTs },
+        set: {
+          status: row.status,
+          message: row.message,
+          receivedAtTs: row.receivedAtTs,
+          connectsRequired: row.connectsRequired,
+          boostConnects: row.boostConnects,
+        },
         setWhere: eq(bridgeOutcomes.status, "logged_out"),
       }),
   );

@@ -1,9 +1,16 @@
 /**
  * The funnel of each sent proposal: sent → viewed → replied → interview → hired, or lost / withdrawn / no_reply.
  *
- * Who writes what: drivers (the engagement sync) only ever turn viewed and replied on and fill their times when
- * missing; a person records replied, interview, hired, lost or withdrawn here. Stage times only go from null to a
- * time, so a later, contradicting driver reading can never erase what a person recorded.
+ * Who writes what: drivers (the engagement sync, advanceFromReading) turn stages on and fill their times when
+ * missing, and set hired or lost only while no outcome is recorded (repo.recordEngagement); a person records replied,
+ * interview, hired, lost or withdrawn here. Stage times only go from null to a time, so a later, contradicting
+ * driver reading can never erase what a person recorded.
+ *
+ * Reaching viewed, replied or hired for the first time writes proposal.viewed / replied / hired to the feeds with
+ * outcomeEvents on (feeds/admit.ts queueOutcomeEvents), in the transaction that writes the stage: both or neither.
+ * "For the first time" is decided from the row read inside that transaction, so a repeat (two syncs at once: on
+ * PostgreSQL the transactions are SERIALIZABLE, and the second one is run again and finds the stage reached) never
+ * writes a second event.
  *
  * no_reply is worked out on read, never stored: a proposal sent longer than JOBPILOT_NO_REPLY_DAYS ago with no
  * reply and no recorded outcome. That way a change of the window applies to every proposal at once, and a reply
@@ -15,6 +22,7 @@ import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import { iso } from "../../lib/time";
 import type { AuthContext } from "../accounts/service";
+import { type OutcomeEventType, PROPOSAL_HIRED_EVENT, PROPOSAL_REPLIED_EVENT, PROPOSAL_VIEWED_EVENT, queueOutcomeEvents } from "../feeds/admit";
 import type { ApplicationFunnel, OutcomeBody, RecordableOutcome } from "./model";
 import * as repo from "./repo";
 
@@ -22,6 +30,8 @@ export interface FunnelDeps {
   db: Db;
   clock: Clock;
   config: { connectPriceUsd: number; noReplyDays: number };
+  /** Wakes the deliverer once outcome events are committed (it also polls, so a caller without it is only slower). */
+  wake?: () => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -30,6 +40,12 @@ const RANK = { sent: 0, viewed: 1, replied: 2, interview: 3, hired: 4 } as const
 
 /** When the client replied. Rows from before reply times were kept only know it was seen by some sync: the first one that looked. */
 const repliedAt = (app: repo.ApplicationRow) => app.repliedAtTs ?? (app.replied ? (app.lastCheckedAtTs ?? app.processedAtTs) : null);
+
+/** When the application reached one of the stages an outcome event announces; null when it has not. */
+export function stageTime(app: repo.ApplicationRow, stage: "viewed" | "replied" | "hired"): number | null {
+  if (stage === "viewed") return app.viewedAtTs ?? (app.viewed ? repliedAt(app) : null);
+  return stage === "replied" ? repliedAt(app) : app.hiredAtTs;
+}
 
 /** The farthest stage reached, by its rank. */
 function reached(app: repo.ApplicationRow): { stage: keyof typeof RANK; at: number | null } {
@@ -41,8 +57,51 @@ function reached(app: repo.ApplicationRow): { stage: keyof typeof RANK; at: numb
   return { stage: "sent", at: app.processedAtTs };
 }
 
+/**
+ * The outcome events a change from `before` to `after` calls for, in stage order: each of viewed, replied and hired
+ * that `after` has reached and `before` had not. Nothing for a proposal that was already closed as lost or
+ * withdrawn (nobody is waiting to hear of it), and nothing for one never sent.
+ */
+export function newlyReached(before: repo.ApplicationRow, after: repo.ApplicationRow): OutcomeEventType[] {
+  if (after.status !== "applied" || before.outcome === "lost" || before.outcome === "withdrawn") return [];
+  const stages: [(app: repo.ApplicationRow) => boolean, OutcomeEventType][] = [
+    [(app) => app.viewed || app.viewedAtTs !== null, PROPOSAL_VIEWED_EVENT],
+    [(app) => repliedAt(app) !== null, PROPOSAL_REPLIED_EVENT],
+    [(app) => app.hiredAtTs !== null, PROPOSAL_HIRED_EVENT],
+  ];
+  return stages.flatMap(([isAt, type]) => (isAt(after) && !isAt(before) ? [type] : []));
+}
+
+/** Writes the events of a change inside its transaction; true when it wrote any. */
+async function emitFor(db: Db, before: repo.ApplicationRow, after: repo.ApplicationRow, nowTs: number): Promise<boolean> {
+  const types = newlyReached(before, after);
+  if (types.length === 0) return false;
+  return (await queueOutcomeEvents(db, { accountId: after.accountId, feedId: after.feedId, jobCiphertext: after.jobCiphertext }, types, nowTs)) > 0;
+}
+
+/**
+ * A driver's reading of one application, written with the events it calls for in one transaction (the engagement
+ * sync's only write). The row is read again inside it, so what counts as newly reached is what is stored now, not
+ * what the sync's batch saw. Returns the row as it now is (undefined when it is gone).
+ */
+export async function advanceFromReading(
+  deps: Pick<FunnelDeps, "db" | "clock" | "wake">,
+  queueId: string,
+  reading: repo.EngagementReading,
+): Promise<repo.ApplicationRow | undefined> {
+  const now = deps.clock.now();
+  const { row, emitted } = await tx(deps.db, async (db) => {
+    const before = await repo.findApplication(db, queueId);
+    if (!before) return { row: undefined, emitted: false };
+    const after = await repo.recordEngagement(db, queueId, reading, now);
+    return { row: after, emitted: after !== undefined && (await emitFor(db, before, after, now)) };
+  });
+  if (emitted) deps.wake?.();
+  return row;
+}
+
 /** The USD cost of the Connects, to the cent; null when the driver did not say what submitting cost. */
-function connectsCost(app: repo.ApplicationRow, priceUsd: number): number | null {
+export function connectsCost(app: repo.ApplicationRow, priceUsd: number): number | null {
   if (app.connectsRequired === null) return null;
   return Math.round((app.connectsRequired + (app.boostConnects ?? 0)) * priceUsd * 100) / 100;
 }
@@ -126,7 +185,9 @@ export async function recordOutcome(deps: FunnelDeps, auth: AuthContext, queueId
   const at = input.at ?? now;
   if (at > now) throw new AppError("bad_request", "at is in the future: give when it happened (Unix ms), or leave it out for now");
   if (input.valueUsd !== undefined && input.outcome !== "hired") throw new AppError("bad_request", "valueUsd is recorded only with outcome hired");
+  let emitted = false;
   const row = await tx(deps.db, async (db) => {
+    emitted = false; // PostgreSQL may run the callback again
     const app = await repo.findAccountApplication(db, auth.accountId, queueId);
     if (!app) throw notFound("Application not found");
     if (app.status !== "applied" || app.processedAtTs === null) {
@@ -134,7 +195,12 @@ export async function recordOutcome(deps: FunnelDeps, auth: AuthContext, queueId
     }
     if (at < app.processedAtTs) throw new AppError("bad_request", `at is before the proposal was sent (${iso(app.processedAtTs)})`);
     const patch = patchFor(app, input, at);
-    return Object.keys(patch).length === 0 ? app : ((await repo.updateFunnel(db, app.id, patch)) ?? app);
+    if (Object.keys(patch).length === 0) return app;
+    const updated = await repo.updateFunnel(db, app.id, patch);
+    if (!updated) return app;
+    emitted = await emitFor(db, app, updated, now);
+    return updated;
   });
+  if (emitted) deps.wake?.();
   return funnelOf(row, deps.config, deps.clock.now());
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { OutcomeCheck } from "../../db/enums";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
@@ -199,7 +199,11 @@ export async function settle(
   return changed > 0;
 }
 
-/** Applied applications whose engagement is due for a look, oldest check first. */
+/**
+ * Applied applications whose engagement is due for a look, oldest check first: those not yet both viewed and
+ * replied, and those with no outcome yet, since a driver that reads later stages (the sandbox) can still report an
+ * interview, a hire or a loss after the reply.
+ */
 export function dueForSync(db: Db, limit: number): Promise<ApplicationRow[]> {
   const { applications } = tables(db);
   return many(
@@ -207,35 +211,78 @@ export function dueForSync(db: Db, limit: number): Promise<ApplicationRow[]> {
     db
       .select()
       .from(applications)
-      .where(and(eq(applications.status, "applied"), sql`NOT (${applications.viewed} AND ${applications.replied})`))
+      .where(and(eq(applications.status, "applied"), sql`(NOT (${applications.viewed} AND ${applications.replied}) OR ${applications.outcome} IS NULL)`))
       .orderBy(sql`${applications.lastCheckedAtTs} IS NOT NULL`, applications.lastCheckedAtTs)
       .limit(limit),
   );
 }
 
+/** A driver's reading of a proposal (marketplace/driver.ts Engagement). */
+export interface EngagementReading {
+  viewed: boolean;
+  replied: boolean;
+  viewedAt: number | null;
+  repliedAt?: number | null;
+  interviewAt?: number | null;
+  hiredAt?: number | null;
+  lostAt?: number | null;
+}
+
 /**
- * viewed and replied only ever turn on (a false leaves the column as it is); viewedAt and repliedAt keep the first
- * time seen, whoever recorded it. One statement, and it touches no outcome column: a driver's reading never erases
- * what a person recorded.
+ * Writes a driver's reading in one statement and returns the row as it now is (undefined for an unknown id).
+ * Stage flags only turn on (a false leaves the column as it is) and stage times only fill a null, keeping the first
+ * time seen, whoever recorded it; a later stage implies the earlier ones (an interview or a hire means the client
+ * saw the proposal and answered). A hire sets outcome hired, and a loss outcome lost, only while no outcome is
+ * recorded, and a loss only when there is no hire: a reading never overwrites what a person recorded, and one that
+ * contradicts it (a hire after a recorded loss, a loss after a hire) writes nothing of it. Every right-hand side
+ * reads the row as it was before the statement, on both dialects.
  */
-export async function recordEngagement(
-  db: Db,
-  id: string,
-  e: { viewed: boolean; replied: boolean; viewedAt: number | null; repliedAt?: number | null },
-  nowTs: number,
-): Promise<void> {
+export function recordEngagement(db: Db, id: string, e: EngagementReading, nowTs: number): Promise<ApplicationRow | undefined> {
+  const { applications: a } = tables(db);
+  const interviewAt = e.interviewAt ?? null;
+  const hiredAt = e.hiredAt ?? null;
+  const lostAt = hiredAt === null ? (e.lostAt ?? null) : null;
+  const isOpen = sql`${a.outcome} IS NULL`;
+  // The hire counts only on an open proposal; what it implies (viewed, replied) only then too.
+  const hireOn = (then: SQL, otherwise: SQL) => (hiredAt === null ? otherwise : sql`CASE WHEN ${isOpen} THEN ${then} ELSE ${otherwise} END`);
+  const answered = e.replied || interviewAt !== null;
+  const seen = e.viewed || answered;
+  const repliedTs = e.repliedAt ?? interviewAt ?? hiredAt ?? nowTs;
+  const viewedTs = e.viewedAt ?? e.repliedAt ?? interviewAt ?? hiredAt ?? nowTs;
+  const set: Record<string, unknown> = { lastCheckedAtTs: nowTs };
+  if (seen || hiredAt !== null) {
+    const fill = sql`COALESCE(${a.viewedAtTs}, ${viewedTs})`;
+    set.viewed = seen ? true : hireOn(sql`TRUE`, sql`${a.viewed}`);
+    set.viewedAtTs = seen ? fill : hireOn(fill, sql`${a.viewedAtTs}`);
+  }
+  if (answered || hiredAt !== null) {
+    const fill = sql`COALESCE(${a.repliedAtTs}, ${repliedTs})`;
+    set.replied = answered ? true : hireOn(sql`TRUE`, sql`${a.replied}`);
+    set.repliedAtTs = answered ? fill : hireOn(fill, sql`${a.repliedAtTs}`);
+  }
+  if (interviewAt !== null) set.interviewAtTs = sql`COALESCE(${a.interviewAtTs}, ${interviewAt})`;
+  if (hiredAt !== null) {
+    set.hiredAtTs = hireOn(sql`COALESCE(${a.hiredAtTs}, ${hiredAt})`, sql`${a.hiredAtTs}`);
+    set.outcome = hireOn(sql`'hired'`, sql`${a.outcome}`);
+    set.outcomeAtTs = hireOn(sql`${hiredAt}`, sql`${a.outcomeAtTs}`);
+  } else if (lostAt !== null) {
+    const isLost = sql`${isOpen} AND ${a.hiredAtTs} IS NULL`;
+    set.outcome = sql`CASE WHEN ${isLost} THEN 'lost' ELSE ${a.outcome} END`;
+    set.outcomeAtTs = sql`CASE WHEN ${isLost} THEN ${lostAt} ELSE ${a.outcomeAtTs} END`;
+  }
+  return one(db, db.update(a).set(set).where(eq(a.id, id)).returning());
+}
+
+/** The account's sent (applied) application for a job: at most one, since one application per job may be live. */
+export function sentApplicationOfJob(db: Db, accountId: string, jobCiphertext: string): Promise<ApplicationRow | undefined> {
   const { applications } = tables(db);
-  const seen = e.viewed || e.replied;
-  await exec(
+  return one(
     db,
     db
-      .update(applications)
-      .set({
-        ...(seen ? { viewed: true, viewedAtTs: sql`COALESCE(${applications.viewedAtTs}, ${e.viewedAt ?? nowTs})` } : {}),
-        ...(e.replied ? { replied: true, repliedAtTs: sql`COALESCE(${applications.repliedAtTs}, ${e.repliedAt ?? nowTs})` } : {}),
-        lastCheckedAtTs: nowTs,
-      })
-      .where(eq(applications.id, id)),
+      .select()
+      .from(applications)
+      .where(and(eq(applications.accountId, accountId), eq(applications.jobCiphertext, jobCiphertext), eq(applications.status, "applied")))
+      .limit(1),
   );
 }
 

@@ -6,7 +6,7 @@ import { isUniqueViolation } from "../../db/query";
 import { AppError, notFound } from "../../errors";
 import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
-import { newId } from "../../lib/ids";
+import { isUuid, newId } from "../../lib/ids";
 import type { Logger } from "../../lib/log";
 import { type Freelancer, listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
 import { enqueueTask } from "../../worker/tasks";
@@ -14,6 +14,7 @@ import { driverNamed, primaryProfile } from "../../marketplace/drivers";
 import { driverFor, driverForJob } from "../accounts/drivers";
 import { availableCredits, holdCredit } from "../accounts/repo";
 import type { AuthContext } from "../accounts/service";
+import { matchesOfJob } from "../feeds/repo";
 import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
 import { normalizeJob } from "../jobs/normalize";
@@ -84,6 +85,45 @@ export function defaultBid(job: Pick<NormalizedJob, "jobType" | "fixedBudget" | 
   return { hourlyRate: null, fixedBid: proposal.fixedBid ?? (job.fixedBudget && job.fixedBudget > 0 ? job.fixedBudget : 100) };
 }
 
+/**
+ * The bid relative to what the client posted: for an hourly job the hourly rate ÷ the budget's top (or its only
+ * figure), for a fixed one the fixed bid ÷ the budget. Null when either side is unknown or zero, so analytics puts
+ * it under "unknown" rather than dividing by nothing.
+ */
+export function bidRatioOf(
+  job: Pick<NormalizedJob, "hourlyMin" | "hourlyMax" | "fixedBudget">,
+  bid: { hourlyRate: number | null; fixedBid: number | null },
+): number | null {
+  const ratio = (mine: number | null, theirs: number | null) => (mine !== null && mine > 0 && theirs !== null && theirs > 0 ? mine / theirs : null);
+  if (bid.hourlyRate !== null) return ratio(bid.hourlyRate, job.hourlyMax ?? job.hourlyMin);
+  return ratio(bid.fixedBid, job.fixedBudget);
+}
+
+/**
+ * The feed an application is credited to, read inside apply's transaction: the entry the caller applied from
+ * when it named one (a Telegram alert, a feed's inbox: jobId is the entry's id), else the account's
+ * best-scoring match of the job (ties: the earliest matched), else none. Kept on the row because feeds and their
+ * entries may be pruned or deleted later, and analytics must still say where the proposal came from.
+ */
+async function feedOfApplication(
+  db: Db,
+  accountId: string,
+  jobCiphertext: string,
+  appliedFrom: string | null,
+): Promise<{ feedId: string | null; score: number | null }> {
+  const matches = await matchesOfJob(db, accountId, jobCiphertext);
+  const named = appliedFrom === null ? undefined : matches.find((m) => m.id === appliedFrom);
+  // Highest score; of equal scores the earliest match (then the entry id, so the choice never depends on row order).
+  const better = (m: (typeof matches)[number], top: (typeof matches)[number]) =>
+    m.matchingScore !== top.matchingScore
+      ? m.matchingScore > top.matchingScore
+      : m.matchedAtTs !== top.matchedAtTs
+        ? m.matchedAtTs < top.matchedAtTs
+        : m.id < top.id;
+  const best = named ?? matches.reduce<(typeof matches)[number] | undefined>((top, m) => (top === undefined || better(m, top) ? m : top), undefined);
+  return best ? { feedId: best.feedId, score: best.matchingScore } : { feedId: null, score: null };
+}
+
 function checkAnswers(job: NormalizedJob, answers: { position: number; answer: string }[]): void {
   const positions = new Set(job.screeningQuestions.map((q) => q.position));
   const seen = new Set<number>();
@@ -148,6 +188,7 @@ export async function apply(
           needsCredits: true,
         });
       }
+      const credited = await feedOfApplication(db, auth.accountId, job.ciphertext, isUuid(input.jobId.trim()) ? resolved.processedJobId : null);
       await repo.insertApplication(db, {
         id,
         accountId: auth.accountId,
@@ -169,6 +210,11 @@ export async function apply(
         explicitPositions: answers.map((a) => a.position),
         appliedAtTs: now,
         onSettled: options.onSettled ?? null,
+        feedId: credited.feedId,
+        score: credited.score,
+        bidRatio: bidRatioOf(job, bid),
+        source: resolved.row.source,
+        publishTimeTs: job.publishTimeTs,
       });
       await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
       await ensureTracked(db, job.ciphertext, resolved.row.document, now);

@@ -3,6 +3,7 @@ import type { ProposalsList } from "../../marketplace/driver";
 import type { EngagementTracker } from "../../sources/marketplace-api/tracker";
 import type { TaskContext } from "../../worker/worker";
 import { jobSummaries } from "../jobs/repo";
+import { advanceFromReading } from "./funnel";
 import * as repo from "./repo";
 import { driverOfApplication, type ApplicationsDeps } from "./service";
 
@@ -18,8 +19,8 @@ const CHECK_BATCH = 500;
 
 /**
  * The sync task (enqueued by the scheduler): asks each applied proposal's
- * own driver (the one it was submitted through) whether the client viewed or replied, oldest check first. viewed and
- * replied never go back to false; lastCheckedAt moves on every check. With a
+ * own driver (the one it was submitted through) whether the client viewed, replied, interviewed, hired or passed,
+ * oldest check first, until the proposal has an outcome. Stages never go back; lastCheckedAt moves on every check. With a
  * tracker (the marketplace's official API), real submissions are read there
  * first and the driver is asked only about what the API does not list.
  */
@@ -39,13 +40,14 @@ export async function syncEngagement(deps: ApplicationsDeps, _payload: unknown, 
     const api = app.driver !== "sandbox" ? fromApi.get(app.jobCiphertext) : undefined;
     if (api) {
       // The API has no view time: viewedAt becomes the first sync that saw it (recordEngagement keeps the first).
-      await repo.recordEngagement(deps.db, app.id, { viewed: api.viewed, replied: api.replied, viewedAt: null }, deps.clock.now());
+      await advanceFromReading(deps, app.id, { viewed: api.viewed, replied: api.replied, viewedAt: null });
       continue;
     }
     try {
       // The driver it was sent with: only it knows the proposal, whatever the account applies through now.
       const seen = await driverOfApplication(deps, app).engagement(app.id, app.accountId);
-      if (seen) await repo.recordEngagement(deps.db, app.id, seen, deps.clock.now());
+      // Written with the outcome events it calls for, in one transaction (funnel.ts holds the rule).
+      if (seen) await advanceFromReading(deps, app.id, seen);
     } catch (err) {
       deps.log.warn("engagement sync failed", { queueId: app.id, err: err as Error });
     }

@@ -8,7 +8,7 @@
  * Everything here is plain text straight from the job (untrusted): each
  * renderer escapes it for its own format.
  */
-import type { WebhookPayload } from "../feeds/outbox-payload";
+import type { OutcomePayload, WebhookPayload } from "../feeds/outbox-payload";
 import { webUrl } from "../../lib/web-url";
 import { cutAtSentence, oneLine } from "./kinds/text";
 
@@ -57,6 +57,44 @@ export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: stri
       .filter((s) => s !== "")
       .slice(0, MAX_SKILLS_SHOWN),
     description: tidyText(payload.description),
+    feedTitle: oneLine(payload.feedTitle),
+  };
+}
+
+/** What every channel says about a proposal that was viewed, replied to or hired (an outcome event), before markup. */
+export interface OutcomeFacts {
+  stage: OutcomePayload["application"]["stage"];
+  /** "Client replied: Build a React dashboard", "Hired: … ($1,200)". */
+  headline: string;
+  title: string;
+  jobUrl: string | null;
+  dashboardUrl: string | null;
+  /** Label and value, in order: when it happened, when the proposal was sent, what it cost, the value. */
+  lines: [label: string, value: string][];
+  feedTitle: string;
+}
+
+const OUTCOME_WORDS = { viewed: "Proposal viewed", replied: "Client replied", hired: "Hired" } as const;
+
+export function outcomeFacts(payload: OutcomePayload, ctx: { dashboardJobUrl: string | null; nowTs: number }): OutcomeFacts {
+  const app = payload.application;
+  const title = cutAtSentence(oneLine(app.jobTitle) || "(untitled job)", MAX_TITLE_CHARS);
+  const value = app.valueUsd === null ? null : money(app.valueUsd, "USD");
+  const lines: [string, string][] = [];
+  const when = relativeTime(Date.parse(app.stageAt), ctx.nowTs);
+  if (when !== null) lines.push([app.stage === "viewed" ? "Viewed" : app.stage === "replied" ? "Replied" : "Hired", when]);
+  const sent = relativeTime(Date.parse(app.sentAt), ctx.nowTs);
+  if (sent !== null) lines.push(["Sent", sent]);
+  if (value !== null) lines.push(["Value", value]);
+  if (app.connectsCostUsd !== null) lines.push(["Connects", money(app.connectsCostUsd, "USD")]);
+  if (app.outcome !== null && app.outcome !== "hired") lines.push(["Now", app.outcome]);
+  return {
+    stage: app.stage,
+    headline: `${OUTCOME_WORDS[app.stage]}: ${title}${value === null ? "" : ` (${value})`}`,
+    title,
+    jobUrl: webUrl(app.jobUrl),
+    dashboardUrl: webUrl(ctx.dashboardJobUrl),
+    lines,
     feedTitle: oneLine(payload.feedTitle),
   };
 }

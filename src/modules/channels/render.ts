@@ -15,8 +15,8 @@
  * Each platform's limit is met after escaping, by cutting the description
  * at a sentence (kinds/text.ts fitText).
  */
-import type { WebhookPayload } from "../feeds/outbox-payload";
-import { type AlertFacts, alertFacts, countryOf, summaryLine } from "./format";
+import type { OutcomePayload, WebhookPayload } from "../feeds/outbox-payload";
+import { type AlertFacts, alertFacts, countryOf, outcomeFacts, summaryLine } from "./format";
 import { kindOf } from "./kinds/index";
 import type { ChannelMessages, ChannelType } from "./model";
 
@@ -39,6 +39,14 @@ export function renderAlert<T extends ChannelType>(type: T, payload: WebhookPayl
   const facts = alertFacts(payload, ctx);
   if (payload.type === "webhook.test") facts.reason = kind.testReason;
   return kind.renderAlert(facts, payload);
+}
+
+/**
+ * A proposal's outcome (proposal.viewed / replied / hired) as its platform's message: a short alert, "Client
+ * replied: <title>", with when, what it cost, and links to the job and to its page in the dashboard.
+ */
+export function renderOutcomeAlert<T extends ChannelType>(type: T, payload: OutcomePayload, ctx: AlertContext): ChannelMessages[T] {
+  return kindOf(type).renderOutcome(outcomeFacts(payload, ctx));
 }
 
 /**

@@ -14,6 +14,7 @@
  * cross midnight (from > to).
  */
 import type { ChannelMode } from "../../db/enums";
+import { wallTime, zonedInstants } from "../../lib/time-zone";
 
 export interface QuietHours {
   /** "HH:MM", 24 h */
@@ -31,7 +32,6 @@ export interface DeliverySchedule {
 }
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /** "15m" → 900000, "2h" → 7200000; null for anything else. */
 export function digestPeriodMs(every: string | null): number | null {
@@ -43,75 +43,6 @@ export function digestPeriodMs(every: string | null): number | null {
 /** The end of the digest window that `ts` falls in (a window holds [end - period, end)). */
 export function digestWindowEnd(periodMs: number, ts: number): number {
   return Math.floor(ts / periodMs) * periodMs + periodMs;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-/** What the zone's clocks show at `ts`. */
-function wallTime(timeZone: string, ts: number): WallTime {
-  const out: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(ts)) if (part.type !== "literal") out[part.type] = Number(part.value);
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour!, minute: out.minute!, second: out.second! };
-}
-
-/** The zone's offset from UTC at `ts` (local minus UTC), in ms. */
-function offsetMs(timeZone: string, ts: number): number {
-  const w = wallTime(timeZone, ts);
-  const seconds = Math.floor(ts / 1000) * 1000;
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - seconds;
-}
-
-/**
- * The instants at which the zone's clocks show this wall time on this date (month 1-based; day may overflow,
- * as in Date.UTC), earliest first: one as a rule; two when clocks going back show it twice; and for a time
- * that never shows (clocks going forward over it), the moment of the change, when the clocks pass it.
- */
-export function zonedInstants(timeZone: string, year: number, month: number, day: number, hour: number, minute: number): number[] {
-  const wall = Date.UTC(year, month - 1, day, hour, minute);
-  // No zone changes its offset twice within two days, and no offset is as large as a day.
-  const before = offsetMs(timeZone, wall - DAY_MS);
-  const after = offsetMs(timeZone, wall + DAY_MS);
-  const early = wall - before;
-  const late = wall - after;
-  const fits = (ts: number) => offsetMs(timeZone, ts) === wall - ts;
-  const candidates = [...new Set([early, late])].filter(fits).sort((a, b) => a - b);
-  if (candidates.length > 0) return candidates;
-  // In the gap of a forward change: between `late` and `early` the offset turns from `before` to `after`.
-  let lo = Math.min(early, late);
-  let hi = Math.max(early, late);
-  while (hi - lo > 1000) {
-    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
-    if (offsetMs(timeZone, mid) === before) lo = mid;
-    else hi = mid;
-  }
-  return [hi];
 }
 
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

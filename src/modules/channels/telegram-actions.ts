@@ -1,8 +1,8 @@
 /**
  * The inline buttons of interactive Telegram and what their callback data
  * says. Telegram hands a button's `callback_data` (at most 64 bytes) back
- * when it is pressed; ours is one letter for the action and the id it acts
- * on (`d:<feed job id>`), 38 bytes. The bot never trusts it: the id is looked
+ * when it is pressed; ours is a letter or two for the action and the id it
+ * acts on (`d:<feed job id>`), at most 39 bytes. The bot never trusts it: the id is looked
  * up under the account the pressing chat is bound to (modules/telegram).
  *
  * Here, beside the renderers, because the deliverer puts the alert's buttons
@@ -25,6 +25,11 @@ export const TELEGRAM_ACTIONS = {
   mute: "m",
   /** /feeds: unmute the feed (id: the feed). */
   unmute: "u",
+  /** Applied alert: record the client's reply, an interview, a hire or a loss (id: the application's queue id). */
+  outcomeReplied: "or",
+  outcomeInterview: "oi",
+  outcomeHired: "oh",
+  outcomeLost: "ol",
 } as const;
 
 export type TelegramAction = keyof typeof TELEGRAM_ACTIONS;

@@ -76,6 +76,23 @@ export function requireCompanionKey(auth: { keyLabel: string | null }): void {
   if (auth.keyLabel !== COMPANION_KEY_LABEL) throw new AppError("forbidden", NOT_THE_COMPANION_KEY);
 }
 
+const CONNECTS_FIELDS = ["connectsRequired", "boostConnects"] as const;
+
+/**
+ * A submitted page's Connects counts, checked ahead of the body's schema (which checks them again): whole numbers
+ * from 0 to 1000, or left out. Anything else is a 400 that names the field; the answer is then not recorded at all.
+ */
+function checkReportedConnects(body: unknown): void {
+  const result = (body as { result?: unknown } | null)?.result;
+  if (typeof result !== "object" || result === null || (result as { page?: unknown }).page !== "submitted") return;
+  for (const field of CONNECTS_FIELDS) {
+    const value = (result as Record<string, unknown>)[field];
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 1000)) {
+      throw new AppError("bad_request", `Invalid body: result.${field} must be a whole number of Connects from 0 to 1000, or left out`);
+    }
+  }
+}
+
 type RouteDeps = Omit<DriverDeps, "drivers"> & {
   drivers: DriverDeps["drivers"] & { companion: CompanionDriver };
   config: DriverDeps["config"] & { companionMinGapMs: number; companionTimeoutMs: number; companionReviewTimeoutMs: number };
@@ -139,6 +156,8 @@ export function companionRoutes(deps: RouteDeps) {
       },
       {
         ...POLICY,
+        // Before validation: a union's failure names no field, and a bad Connects count should say which one it is.
+        transform: ({ body }) => checkReportedConnects(body),
         params: TaskParams,
         body: CompanionOutcome,
         response: {

@@ -45,7 +45,8 @@ function statusBadge(app: ApplicationRow): Html {
 }
 
 function engagement(app: ApplicationRow): Html {
-  if (app.lastCheckedAtTs === null) return html`<span class="muted">not checked yet</span>`;
+  // A reply recorded by hand (the Outcome form) counts even before the marketplace was first checked.
+  if (app.lastCheckedAtTs === null && !app.viewed && !app.replied) return html`<span class="muted">not checked yet</span>`;
   const parts = [app.viewed ? "viewed" : "not viewed", app.replied ? "replied" : "no reply"].join(", ");
   return html`${parts}${app.viewedAtTs !== null && html`<br><span class="muted">viewed ${when(app.viewedAtTs)}</span>`}`;
 }
@@ -71,7 +72,7 @@ export function applicationsPage(session: DashboardSession, data: ApplicationsPa
   // Each cell carries its column's name, which the narrow-screen CSS shows when the rows become cards.
   const rows = data.items.map(
     ({ app, title, url }) => html`<tr>
-<td data-label="Job" class="primary">${externalLink(url, title)}</td>
+<td data-label="Job" class="primary">${externalLink(url, title)}${app.status === "applied" && html`<a class="row-action" href="/dashboard/jobs/${encodeURIComponent(app.jobCiphertext)}#outcome">Outcome and funnel</a>`}</td>
 ${byWhom && html`<td data-label="Freelancer">${data.freelancerNames?.get(app.freelancerId) ?? app.freelancerId}</td>`}
 <td data-label="Status">${statusBadge(app)}${app.statusMessage && html`<br><span class="muted">${app.statusMessage}</span>`}${app.status === "processing" && reviewNote(data.inReview.get(app.id))}</td>
 <td data-label="Applied">${when(app.appliedAtTs)}</td>

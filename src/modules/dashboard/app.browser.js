@@ -44,8 +44,25 @@
       button.onclick = closePanel;
     }
   }
+  // The outcome form's "When" is a wall time in the reader's zone: the form sends the zone's name along, says
+  // which zone it is, and lets the calendar go up to now there (without script all of it is UTC, and says so).
+  function zones(root) {
+    let zone = "";
+    try {
+      zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch {
+      return;
+    }
+    if (!zone) return;
+    for (const input of root.querySelectorAll("input[data-time-zone]")) input.value = zone;
+    for (const el of root.querySelectorAll("[data-time-zone-name]")) el.textContent = zone;
+    const now = new Date();
+    const local = new Date(now.getTime() - now.getTimezoneOffset() * 6e4).toISOString().slice(0, 16);
+    for (const input of root.querySelectorAll("input[data-local-max]")) input.max = local;
+  }
   function enhance(root) {
     times(root);
+    zones(root);
     copyButtons(root);
     closeButtons(root);
   }

@@ -106,3 +106,157 @@ ${timeChart(
 </table></div>
 </figure>`;
 }
+
+// ---------- the Analytics page's charts: one row per group, readable at a phone's width ----------
+
+/** Row charts are drawn at a phone's width and scale up: text stays about 13 px at 390 px. */
+const ROWS = { width: 320, pad: 4, rowH: 40, axisH: 24 };
+
+/** A share of 1 as a percent, to a tenth below 10 %: "4.5 %", "32 %". */
+export function percent(x: number): string {
+  const p = x * 100;
+  return `${p < 10 && p !== 0 ? p.toFixed(1) : Math.round(p)} %`;
+}
+
+/** A duration as a person reads it: "42 s", "7 min", "3.2 h", "2.1 d". */
+export function duration(ms: number): string {
+  const s = ms / 1000;
+  if (Math.abs(s) < 90) return `${Math.round(s)} s`;
+  if (Math.abs(s) < 90 * 60) return `${Math.round(s / 60)} min`;
+  if (Math.abs(s) < 36 * 3600) return `${Math.round(s / 360) / 10} h`;
+  return `${Math.round(s / 8640) / 10} d`;
+}
+
+/** Long group names are cut in the drawing (the table beside it has them whole). */
+const short = (label: string, max = 30) => (label.length > max ? `${label.slice(0, max - 1)}…` : label);
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+/** The title and description every chart's SVG carries (axe: an image needs an accessible name). */
+function svgOpen(id: string, title: string, desc: string, height: number): Html {
+  return html`<svg class="rows-chart" role="img" aria-labelledby="${id}-title ${id}-desc" viewBox="0 0 ${ROWS.width} ${height}" width="${ROWS.width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
+<title id="${id}-title">${title}</title>
+<desc id="${id}-desc">${desc}</desc>`;
+}
+
+/** The shared x axis of a row chart: 0, half way and the top of the scale. */
+function rowAxis(y: number, max: number, format: (v: number) => string): Html {
+  const { width, pad } = ROWS;
+  const plot = width - 2 * pad;
+  return html`<line x1="${pad}" y1="${y}" x2="${width - pad}" y2="${y}" class="axis"/>
+${[0, 0.5, 1].map(
+  (f) =>
+    html`<text x="${r1(pad + f * plot)}" y="${y + 16}" text-anchor="${f === 0 ? "start" : f === 1 ? "end" : "middle"}" font-size="13" fill="currentColor">${format(max * f)}</text>`,
+)}`;
+}
+
+export const NOT_ENOUGH = "fewer than 10 sent — not enough to tell";
+
+export interface RateRow {
+  label: string;
+  sent: number;
+  /** The share of sent, null when too few were sent to say. */
+  rate: number | null;
+  ci: readonly number[] | null;
+}
+
+/**
+ * Rates with their 95 % intervals: per group a dot at the rate and an error bar from the interval's low to its
+ * high end, on one scale (0 to a little above the highest high end, so small rates are not squeezed at 0). A group
+ * with too few sent says so in place of its bar.
+ */
+export function rateChart(id: string, rows: RateRow[], opts: { title: string; what: string }): Html {
+  const { width, pad, rowH, axisH } = ROWS;
+  const plot = width - 2 * pad;
+  const highs = rows.flatMap((r) => (r.ci ? [r.ci[1]!] : []));
+  const max = Math.min(1, Math.max(0.1, Math.ceil(Math.max(0, ...highs) * 10) / 10));
+  const x = (v: number) => r1(pad + (Math.min(v, max) / max) * plot);
+  // An axis with no dot on it says nothing: without a single rate the rows are sentences only.
+  const anyRate = rows.some((r) => r.rate !== null);
+  const height = rows.length * rowH + (anyRate ? axisH + 4 : 0);
+  const said = rows.map((r) =>
+    r.rate === null
+      ? `${r.label}: ${NOT_ENOUGH} (${r.sent} sent)`
+      : `${r.label}: ${percent(r.rate)}, 95 % interval ${percent(r.ci![0]!)} to ${percent(r.ci![1]!)}, of ${r.sent} sent`,
+  );
+  const body = rows.map((r, i) => {
+    const y = i * rowH;
+    const value = r.rate === null ? "" : `${percent(r.rate)} (${percent(r.ci![0]!)}–${percent(r.ci![1]!)})`;
+    return html`<text x="${pad}" y="${y + 14}" font-size="13" fill="currentColor">${short(r.label, r.rate === null ? 40 : 24)}</text>
+${
+  r.rate === null
+    ? html`<text x="${pad}" y="${y + 31}" font-size="13" class="muted-text">${NOT_ENOUGH} (${r.sent} sent)</text>`
+    : html`<text x="${width - pad}" y="${y + 14}" text-anchor="end" font-size="13" fill="currentColor">${value}</text>
+<line x1="${pad}" y1="${y + 26}" x2="${width - pad}" y2="${y + 26}" class="track"/>
+<line x1="${x(r.ci![0]!)}" y1="${y + 26}" x2="${x(r.ci![1]!)}" y2="${y + 26}" class="whisker"/>
+<line x1="${x(r.ci![0]!)}" y1="${y + 20}" x2="${x(r.ci![0]!)}" y2="${y + 32}" class="whisker"/>
+<line x1="${x(r.ci![1]!)}" y1="${y + 20}" x2="${x(r.ci![1]!)}" y2="${y + 32}" class="whisker"/>
+<circle cx="${x(r.rate)}" cy="${y + 26}" r="5" class="dot"/>`
+}`;
+  });
+  return html`${svgOpen(id, opts.title, `${opts.what}, each with its 95 % interval drawn as an error bar. ${said.join("; ")}.`, height)}
+${body}
+${anyRate && rowAxis(rows.length * rowH + 2, max, percent)}
+</svg>`;
+}
+
+export interface CountRow {
+  label: string;
+  count: number;
+  /** What the row says after the count: "(32 % of sent)". */
+  note: string;
+}
+
+/** Counts as horizontal bars on one scale (the funnel: every stage a share of sent). */
+export function countChart(id: string, rows: CountRow[], opts: { title: string; what: string }): Html {
+  const { width, pad, rowH } = ROWS;
+  const plot = width - 2 * pad;
+  const max = Math.max(1, ...rows.map((r) => r.count));
+  const height = rows.length * rowH;
+  const body = rows.map((r, i) => {
+    const y = i * rowH;
+    const w = r.count === 0 ? 1 : Math.max(2, r1((r.count / max) * plot));
+    return html`<text x="${pad}" y="${y + 14}" font-size="13" fill="currentColor">${r.label}</text>
+<text x="${width - pad}" y="${y + 14}" text-anchor="end" font-size="13" fill="currentColor">${r.count}${r.note && ` ${r.note}`}</text>
+<rect x="${pad}" y="${y + 20}" width="${w}" height="12" class="${r.count === 0 ? "bar-zero" : "bar"}"/>`;
+  });
+  const said = rows.map((r) => `${r.label} ${r.count}${r.note && ` ${r.note}`}`).join(", ");
+  return html`${svgOpen(id, opts.title, `${opts.what}: ${said}.`, height)}
+${body}
+</svg>`;
+}
+
+export interface SpeedRow {
+  label: string;
+  count: number;
+  p50Ms: number | null;
+  p90Ms: number | null;
+}
+
+/** Speed to lead: per stage a bar to its p90 with the p50 drawn over it, on one time scale. */
+export function speedChart(id: string, rows: SpeedRow[], opts: { title: string; what: string }): Html {
+  const { width, pad, rowH, axisH } = ROWS;
+  const plot = width - 2 * pad;
+  const max = Math.max(1000, ...rows.map((r) => r.p90Ms ?? 0));
+  const x = (v: number) => Math.max(2, r1((Math.max(0, v) / max) * plot));
+  const height = rows.length * rowH + axisH + 4;
+  const said = rows.map((r) =>
+    r.count === 0 || r.p50Ms === null
+      ? `${r.label}: no job reached it`
+      : `${r.label}: p50 ${duration(r.p50Ms)}, p90 ${duration(r.p90Ms!)} over ${r.count} jobs`,
+  );
+  const body = rows.map((r, i) => {
+    const y = i * rowH;
+    if (r.count === 0 || r.p50Ms === null) {
+      return html`<text x="${pad}" y="${y + 14}" font-size="13" fill="currentColor">${r.label}</text>
+<text x="${pad}" y="${y + 31}" font-size="13" class="muted-text">no job reached this stage yet</text>`;
+    }
+    return html`<text x="${pad}" y="${y + 14}" font-size="13" fill="currentColor">${r.label}</text>
+<text x="${width - pad}" y="${y + 14}" text-anchor="end" font-size="13" fill="currentColor">p50 ${duration(r.p50Ms)} · p90 ${duration(r.p90Ms!)}</text>
+<rect x="${pad}" y="${y + 20}" width="${x(r.p90Ms!)}" height="12" class="bar-soft"/>
+<rect x="${pad}" y="${y + 20}" width="${x(r.p50Ms)}" height="12" class="bar"/>`;
+  });
+  return html`${svgOpen(id, opts.title, `${opts.what}. ${said.join("; ")}.`, height)}
+${body}
+${rowAxis(rows.length * rowH + 2, max, duration)}
+</svg>`;
+}

@@ -19,6 +19,7 @@ import { dashboardJobRoutes } from "./job";
 import { dashboardAutoApplyRoutes } from "./auto-apply";
 import { dashboardCompanionRoutes } from "./companion";
 import { dashboardInboxRoutes } from "./inbox";
+import { dashboardAnalyticsRoutes } from "./analytics";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -204,5 +205,6 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardAutoApplyRoutes(deps))
       .use(dashboardCompanionRoutes(deps))
       .use(dashboardInboxRoutes(deps))
+      .use(dashboardAnalyticsRoutes(deps))
   );
 }

@@ -1,4 +1,5 @@
 import type { ApplicationRow } from "../applications/repo";
+import type { ApplicationFunnel } from "../applications/model";
 import { TIMELINES } from "../applications/model";
 import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
 import type { ClientScore, ScoreComponent } from "../jobs/client-score";
@@ -11,6 +12,7 @@ import { clientCharts, timeChart } from "./charts";
 import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { csrfField, externalLink, layout, when } from "./views";
+import { outcomeSection, type OutcomeState } from "./outcome-views";
 
 /**
  * The job page of the dashboard: the archived document (as the by-ciphertext
@@ -36,6 +38,10 @@ export interface JobPageData {
   application: ApplicationRow | null;
   /** The client's spend and hires across its archived jobs (clients service), oldest first. */
   clientHistory: ClientSnapshot[];
+  /** The sent application's funnel (applications/funnel.ts), null unless it was sent. */
+  funnel?: ApplicationFunnel | null;
+  /** When the page was made: the outcome form's latest time. */
+  nowTs?: number;
 }
 
 export interface JobPageOpts {
@@ -311,6 +317,8 @@ ${app.errorMessage && html`<p class="error">${app.errorMessage}</p>`}
 
 export interface JobViewOpts extends JobPageOpts {
   fieldErrors?: Record<string, string>;
+  /** The outcome form as posted, with its errors, or the notice after recording. */
+  outcome?: OutcomeState;
   profiles?: ProfileChoice[];
 }
 
@@ -325,6 +333,7 @@ function applySections(session: DashboardSession, data: JobPageData, opts: JobVi
   if (isSettledApplication(data.application)) {
     return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
 ${applicationStatus(data.application, data.ciphertext, panel)}
+${data.funnel && outcomeSection(session, data.funnel, { panel, state: opts.outcome, heading: h === "h2" ? "h3" : "h4", nowTs: data.nowTs ?? Date.now() })}
 ${applicationSection(data.application, profiles, false)}`;
   }
   return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}

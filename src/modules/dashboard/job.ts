@@ -4,6 +4,7 @@ import type { Deps } from "../../deps";
 import { AppError, clientMessage, validationDetails } from "../../errors";
 import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
+import { funnelOf, recordOutcome } from "../applications/funnel";
 import { apply, defaultBid, freelancers } from "../applications/service";
 import { getArchivedJob } from "../archive/service";
 import { clientHistory as clientSnapshots } from "../clients/service";
@@ -33,6 +34,10 @@ import * as jobViews from "./job-views";
 import { stagedResponse, wantsStages } from "./progress";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
+import * as views from "./views";
+import { parseOutcomeForm } from "./outcome";
+import { outcomeErrors, outcomeSection, type OutcomeState } from "./outcome-views";
+import { RECORDABLE_OUTCOMES } from "../applications/model";
 
 /**
  * The dashboard's job page: the archived job as GET /api/jobs/by-ciphertext
@@ -45,6 +50,16 @@ import { sessionAuth } from "./service";
 
 const JOBS = `${DASHBOARD_PATH}/jobs`;
 const CANNOT = "Cannot show that job";
+const jobPath = (ciphertext: string) => `${JOBS}/${encodeURIComponent(ciphertext)}`;
+
+/** What the page says after an outcome was recorded without script (the redirect carries it as ?recorded=). */
+const RECORDED: Record<string, string> = {
+  replied: "Recorded: the client replied.",
+  interview: "Recorded: an interview.",
+  hired: "Recorded: hired.",
+  lost: "Recorded: lost.",
+  withdrawn: "Recorded: you withdrew.",
+};
 
 /** The picked profile, or undefined for none (the primary profile is used then, as the API does). */
 const pickedProfile = (v: jobViews.JobFormValues): string | undefined => (v.profileId?.trim() ? v.profileId.trim() : undefined);
@@ -104,7 +119,9 @@ export function dashboardJobRoutes(deps: Deps) {
     const questions = fromDoc.length ? fromDoc : (job?.screeningQuestions ?? []);
     const application = (await applicationsRepo.latestForJob(deps.db, auth.accountId, job?.ciphertext ?? ciphertext)) ?? null;
     const clientHistory = job?.companyId ? await clientSnapshots(deps, job.companyId) : [];
-    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory };
+    const nowTs = deps.clock.now();
+    const funnel = application?.status === "applied" ? funnelOf(application, deps.config, nowTs) : null;
+    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory, funnel, nowTs };
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */
@@ -262,7 +279,9 @@ export function dashboardJobRoutes(deps: Deps) {
           const panel = panelOf(request, undefined);
           // Opening a job in the inbox's panel reads it (the SameSite=Strict cookie keeps other sites from making this request).
           const alongside = panel !== undefined ? await markRead(opened.session, panel) : undefined;
-          return render(request, set, undefined, opened.session, opened.data, {}, 200, alongside);
+          const recorded = new URL(request.url).searchParams.get("recorded") ?? "";
+          const outcome = (RECORDABLE_OUTCOMES as readonly string[]).includes(recorded) ? { notice: RECORDED[recorded] } : undefined;
+          return render(request, set, undefined, opened.session, opened.data, { outcome }, 200, alongside);
         },
         HIDDEN,
       )
@@ -329,6 +348,51 @@ export function dashboardJobRoutes(deps: Deps) {
             return render(request, set, body, session, await load(session, data.ciphertext), { profiles }, 200, card);
           }
           return redirect(set, `${DASHBOARD_PATH}/applications`);
+        },
+        HIDDEN,
+      )
+      // "What happened?" on a sent proposal (outcome-views.ts), recorded by the same recordOutcome as
+      // POST /api/v1/applications/:queueId/outcome. With htmx the section is swapped in place; without, the
+      // browser is sent back to the job page, or shown it again with the messages next to the fields.
+      .post(
+        `${DASHBOARD_PATH}/applications/:queueId/outcome`,
+        async ({ request, set, params, body }) => {
+          const session = await guard.open(request, set, body);
+          if (typeof session === "string") return session;
+          const auth = await sessionAuth(deps, session);
+          // Another account's application (or none) is not found, as the API says it.
+          const app = await applicationsRepo.findAccountApplication(deps.db, auth.accountId, params.queueId);
+          if (!app) return page(set, views.errorPage("Not found", "This account has no application with that id.", session), 404);
+          const values = formValues(body);
+          const panel = panelOf(request, body);
+          const section = (f: Parameters<typeof outcomeSection>[1], state: OutcomeState, status: number) =>
+            fragment(set, outcomeSection(session, f, { panel, state, heading: panel === undefined ? "h3" : "h4", nowTs: deps.clock.now() }), status);
+          const parsed = parseOutcomeForm(values, app.outcomeNote);
+          let state: OutcomeState;
+          let status: number;
+          if (!parsed.ok) {
+            state = { values, errors: parsed.errors };
+            status = 400;
+          } else {
+            try {
+              const recorded = await recordOutcome(deps, auth, app.id, parsed.body);
+              if (isHtmx(request)) return section(recorded, { notice: RECORDED[parsed.body.outcome] }, 200);
+              return redirect(set, `${jobPath(app.jobCiphertext)}?recorded=${parsed.body.outcome}#outcome`);
+            } catch (err) {
+              if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
+              if (err.code === "not_found") return page(set, views.errorPage("Not found", err.message, session), 404);
+              state = { values, errors: outcomeErrors(errorDetails(err), err.code === "conflict") };
+              status = err.status;
+            }
+          }
+          if (isHtmx(request)) return section(funnelOf(app, deps.config, deps.clock.now()), state, status);
+          let data: jobViews.JobPageData;
+          try {
+            data = await load(session, app.jobCiphertext);
+          } catch (err) {
+            return errorAsPage(err, set, session, "Not recorded");
+          }
+          return render(request, set, body, session, data, { outcome: state }, status);
         },
         HIDDEN,
       )

@@ -11,11 +11,11 @@ import type { EgressPolicy, Resolver } from "../../lib/ssrf";
 import type { ChannelMessage, ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
 import { alertKeyboard } from "../channels/telegram-actions";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
-import { renderAlert, renderDigest } from "../channels/render";
+import { renderAlert, renderDigest, renderOutcomeAlert } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
 import { sendMessage } from "../channels/send";
 import { openChannel } from "../channels/service";
-import type { WebhookPayload } from "../feeds/outbox-payload";
+import type { OutcomePayload, WebhookPayload } from "../feeds/outbox-payload";
 
 export interface ChannelSenderDeps {
   clock: Clock;
@@ -91,6 +91,11 @@ export class ChannelSender {
     const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
     if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId);
     return message;
+  }
+
+  /** A proposal's outcome alert (no buttons: it asks nothing of the reader but to look). */
+  renderOutcome<T extends ChannelTarget["type"]>(type: T, payload: OutcomePayload): ChannelMessages[T] {
+    return renderOutcomeAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
   }
 
   /** Several jobs of one feed as one message, `more` of the feed's others left out (counted, with a link to the feed). */

@@ -6,14 +6,15 @@ import { retryAfterMs } from "../../lib/retry-after";
 import { EgressBlockedError, safeFetch, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
-import { JOB_MATCHED_EVENT } from "../feeds/admit";
+import { isOutcomeEvent, JOB_MATCHED_EVENT } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { type FairCursor, hasDueWork, newFairCursor, pauseKeyOf } from "../feeds/outbox-fair";
 import { findFeedById, noteDeliveryOutcome, type FeedRow } from "../feeds/repo";
 import { type OpenedCache, openWebhook, type WebhookValues, WebhookSealError } from "../feeds/webhook-seal";
 import { eventPayload } from "../feeds/outbox-event-payload";
-import type { WebhookPayload } from "../feeds/outbox-payload";
+import { type EventPayload, isOutcomePayload } from "../feeds/outbox-payload";
+import { OUTCOME_GONE, outcomePayload } from "./outcome-payload";
 import { ChannelSender } from "./channel-delivery";
 import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import type { Pacer } from "../channels/pace";
@@ -39,6 +40,8 @@ export interface DelivererDeps {
     telegramApiUrl: string;
     /** Where alerts link to the job's dashboard page; null: no link. */
     dashboardBaseUrl: string | null;
+    /** JOBPILOT_CONNECT_PRICE_USD: an outcome event's connectsCostUsd. */
+    connectPriceUsd: number;
   };
   resolve?: Resolver;
   /** Opens the channels' sealed settings and the feeds' sealed webhook URLs and secrets (deps.secretKey). */
@@ -303,8 +306,8 @@ export class WebhookDeliverer extends PoolLoop {
     }
     const { webhookUrl: url, webhookSecret: secret, webhookPreviousSecret: previousSecret } = hook;
     if (!url || !secret) return this.skip(e, KIND, "skipped", "The feed has no webhook URL");
-    const payload = await eventPayload(this.deps.db, this.deps.clock, e, { id: feed.id, title: feed.title });
-    if (payload === null) return this.skip(e, KIND, "skipped", "The matched job is no longer archived");
+    const payload = await this.payloadOf(e, feed);
+    if (payload === null) return this.skip(e, KIND, "skipped", isOutcomeEvent(e.type) ? OUTCOME_GONE : "The matched job is no longer archived");
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -409,23 +412,32 @@ export class WebhookDeliverer extends PoolLoop {
     this.deps.metrics.delivery(kind, "skipped");
   }
 
+  /** The body of a job's event or of a proposal's (outcome) event, read now; null when what it is about is gone. */
+  private payloadOf(e: outbox.EventRow, feed: FeedRow): Promise<EventPayload | null> {
+    const about = { id: feed.id, title: feed.title };
+    if (isOutcomeEvent(e.type)) return outcomePayload(this.deps.db, e, about, this.deps.config.connectPriceUsd);
+    return eventPayload(this.deps.db, this.deps.clock, e, about);
+  }
+
   /**
-   * The channel's message for the event: the job's alert, or the digest's list; null when there is nothing left to
-   * say. A job's alert hands back its payload too, for the speed-to-lead histogram once it is delivered.
+   * The channel's message for the event: the job's alert, a proposal's outcome alert, or the digest's list; null
+   * when there is nothing left to say. The alert hands back its payload too, for the speed-to-lead histogram once
+   * it is delivered.
    */
-  private async messageOf(e: outbox.EventRow, feed: FeedRow, channel: ChannelTarget): Promise<{ message: ChannelMessage; payload?: WebhookPayload } | null> {
-    const { db, clock } = this.deps;
+  private async messageOf(e: outbox.EventRow, feed: FeedRow, channel: ChannelTarget): Promise<{ message: ChannelMessage; payload?: EventPayload } | null> {
     if (e.type === DIGEST_EVENT) {
       const message = await digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title });
       return message === null ? null : { message };
     }
-    const payload = await eventPayload(db, clock, e, { id: feed.id, title: feed.title });
-    return payload === null ? null : { message: this.channels.render(channel.type, payload), payload };
+    const payload = await this.payloadOf(e, feed);
+    if (payload === null) return null;
+    const message = isOutcomePayload(payload) ? this.channels.renderOutcome(channel.type, payload) : this.channels.render(channel.type, payload);
+    return { message, payload };
   }
 
-  /** A job's alert reached a target at `atTs`: publish → alerted, by the job's source (test events are no job's alert). */
-  private observeAlerted(e: outbox.EventRow, payload: WebhookPayload | undefined, atTs: number): void {
-    if (e.type !== JOB_MATCHED_EVENT || !payload || payload.publishTime === null) return;
+  /** A job's alert reached a target at `atTs`: publish → alerted, by the job's source (test and outcome events are no job's alert). */
+  private observeAlerted(e: outbox.EventRow, payload: EventPayload | undefined, atTs: number): void {
+    if (e.type !== JOB_MATCHED_EVENT || !payload || isOutcomePayload(payload) || payload.publishTime === null) return;
     this.deps.metrics.observeSpeed("alerted", payload.source, Date.parse(payload.publishTime), atTs);
   }
 
@@ -473,7 +485,11 @@ export class WebhookDeliverer extends PoolLoop {
         e,
         kind,
         "skipped",
-        e.type === DIGEST_EVENT ? "None of the digest's jobs is archived any more" : "The matched job is no longer archived",
+        e.type === DIGEST_EVENT
+          ? "None of the digest's jobs is archived any more"
+          : isOutcomeEvent(e.type)
+            ? OUTCOME_GONE
+            : "The matched job is no longer archived",
       );
     // Asked again at the last moment: another delivery may have taken the slot while the message was made.
     const startedAtTs = clock.now();

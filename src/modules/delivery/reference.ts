@@ -1,21 +1,27 @@
 /**
  * The requests jobpilot sends to a feed's webhookUrl, described as OpenAPI 3.1 `webhooks`, so a
- * receiver can generate its types from /docs/json as a client does. One entry per event type;
- * both carry the one payload schema (feeds/outbox-payload.ts) with `type` fixed.
+ * receiver can generate its types from /docs/json as a client does. One entry per event type; a job's
+ * events carry WebhookPayload and a proposal's OutcomePayload (feeds/outbox-payload.ts), with `type` fixed.
  */
 import type { OpenAPIV3_1 } from "openapi-types";
 import { signatureHeaders } from "../../http/openapi-document";
-import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
-import { WebhookPayloadSchema } from "../feeds/outbox-payload";
+import { JOB_MATCHED_EVENT, PROPOSAL_HIRED_EVENT, PROPOSAL_REPLIED_EVENT, PROPOSAL_VIEWED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
+import { OutcomePayloadSchema, WebhookPayloadSchema } from "../feeds/outbox-payload";
 
-function event(type: string, operationId: string, summary: string, description: string): OpenAPIV3_1.PathItemObject {
+function event(
+  type: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  schema: "WebhookPayload" | "OutcomePayload" = "WebhookPayload",
+): OpenAPIV3_1.PathItemObject {
   return {
     post: {
       operationId,
       tags: ["Webhooks"],
       summary,
       description:
-        `${description} POSTed to the feed's webhookUrl, one job per request, signed the Standard Webhooks way with the feed's secret. ` +
+        `${description} POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. ` +
         "Answer at once and work afterwards: only the status counts.",
       security: [],
       parameters: signatureHeaders,
@@ -23,7 +29,7 @@ function event(type: string, operationId: string, summary: string, description: 
         required: true,
         content: {
           "application/json": {
-            schema: { allOf: [{ $ref: "#/components/schemas/WebhookPayload" }, { type: "object", properties: { type: { const: type } } }] },
+            schema: { allOf: [{ $ref: `#/components/schemas/${schema}` }, { type: "object", properties: { type: { const: type } } }] },
           },
         },
       },
@@ -44,7 +50,10 @@ function event(type: string, operationId: string, summary: string, description: 
 
 /** What app.ts hands the API reference: the payload schema and one webhook per event type. */
 export const webhookReference = {
-  schemas: { WebhookPayload: WebhookPayloadSchema as unknown as OpenAPIV3_1.SchemaObject },
+  schemas: {
+    WebhookPayload: WebhookPayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
+    OutcomePayload: OutcomePayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
+  },
   webhooks: {
     jobMatched: event(JOB_MATCHED_EVENT, "jobMatched", "A new job entered a feed (job.matched)", "Sent once per job and feed, in match order per feed."),
     webhookTest: event(
@@ -53,5 +62,35 @@ export const webhookReference = {
       "A test event (webhook.test)",
       "Sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test, carrying an archived sample job; do not apply to it.",
     ),
+    ...outcomeEvents(),
   } satisfies Record<string, OpenAPIV3_1.PathItemObject>,
 };
+
+/** The three outcome events: opt-in per feed (outcomeEvents), once per proposal, stage and feed. */
+function outcomeEvents(): Record<string, OpenAPIV3_1.PathItemObject> {
+  const optIn =
+    "Only to feeds with outcomeEvents: true that are not muted: the feed the job was applied from, else the account's feeds that hold the job. Sent once per proposal and feed, written in the same transaction as the stage; see docs/outcomes.md.";
+  return {
+    proposalViewed: event(
+      PROPOSAL_VIEWED_EVENT,
+      "proposalViewed",
+      "The client viewed a proposal (proposal.viewed)",
+      `The engagement sync saw the client open it. ${optIn}`,
+      "OutcomePayload",
+    ),
+    proposalReplied: event(
+      PROPOSAL_REPLIED_EVENT,
+      "proposalReplied",
+      "The client replied to a proposal (proposal.replied)",
+      `The engagement sync saw a reply, or you recorded one (or a later stage). ${optIn}`,
+      "OutcomePayload",
+    ),
+    proposalHired: event(
+      PROPOSAL_HIRED_EVENT,
+      "proposalHired",
+      "A proposal led to a hire (proposal.hired)",
+      `A driver reported the hire, or you recorded it (POST /api/v1/applications/{queueId}/outcome); application.valueUsd carries the value. ${optIn}`,
+      "OutcomePayload",
+    ),
+  };
+}

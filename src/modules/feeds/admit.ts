@@ -6,6 +6,7 @@
 import type { Db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { ensureTrackedMany } from "../jobs/tracking";
+import { channelIdsOfFeeds } from "./feed-channels";
 import { type EventInsert, insertEvent, insertEvents, pendingOfAccount, WEBHOOK_TARGET } from "./outbox";
 import * as repo from "./repo";
 
@@ -13,8 +14,19 @@ import * as repo from "./repo";
 export const JOB_MATCHED_EVENT = "job.matched";
 /** Sent when a webhook URL is saved, and on request: carries the sample job. */
 export const WEBHOOK_TEST_EVENT = "webhook.test";
-export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT] as const;
+/** A sent proposal newly reached a stage of its funnel (applications/funnel.ts); only to feeds with outcomeEvents on. */
+export const PROPOSAL_VIEWED_EVENT = "proposal.viewed";
+export const PROPOSAL_REPLIED_EVENT = "proposal.replied";
+export const PROPOSAL_HIRED_EVENT = "proposal.hired";
+/** The outcome events, in stage order: the order one change that reaches several stages writes them in. */
+export const OUTCOME_EVENT_TYPES = [PROPOSAL_VIEWED_EVENT, PROPOSAL_REPLIED_EVENT, PROPOSAL_HIRED_EVENT] as const;
+export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
+export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT, ...OUTCOME_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isOutcomeEvent(type: string): type is OutcomeEventType {
+  return (OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
+}
 
 /**
  * An event's delivery state as the deliveries API lists it: pending (no attempt
@@ -72,7 +84,7 @@ function eventRow(
   target: string,
   isDeliverable: boolean,
   nowTs: number,
-  entry?: { feedJobId: string; jobCiphertext: string },
+  entry?: { feedJobId: string | null; jobCiphertext: string },
 ): EventInsert {
   return {
     id: `evt_${newId()}`,
@@ -189,4 +201,46 @@ export async function admitJobs(
   await insertEvents(db, events);
   if (tracked.length > 0) await ensureTrackedMany(db, tracked);
   return entered;
+}
+
+/** What an outcome event is about: the application's account, the feed it was applied from (if known) and its job. */
+export interface OutcomeSubject {
+  accountId: string;
+  feedId: string | null;
+  jobCiphertext: string;
+}
+
+/**
+ * Writes the outcome events of one change to an application, inside the caller's transaction (the one that wrote
+ * the stage), so a stage is never reached without its events nor an event written for a stage not stored. Each
+ * type goes to each target (webhook, channels) of every feed the application concerns (repo.feedsOfApplication)
+ * that has outcomeEvents on and is not muted, in the order of `types` per feed. The row names the job and the
+ * feed's entry for it; the payload is read from the application when it is sent (delivery/outcome-payload.ts).
+ * Returns how many events were written.
+ */
+export async function queueOutcomeEvents(
+  db: Db,
+  subject: OutcomeSubject,
+  types: readonly OutcomeEventType[],
+  nowTs: number,
+  opts: { maxPendingPerAccount?: number } = {},
+): Promise<number> {
+  if (types.length === 0) return 0;
+  const found = await repo.feedsOfApplication(db, subject.accountId, subject.feedId, subject.jobCiphertext);
+  const wanted = found.filter(({ feed }) => feed.outcomeEvents && !feed.notificationsMuted);
+  if (wanted.length === 0) return 0;
+  const channels = await channelIdsOfFeeds(
+    db,
+    wanted.map(({ feed }) => feed.id),
+  );
+  const events: EventInsert[] = [];
+  for (const { feed, feedJobId } of wanted) {
+    const targets = [...(hasDeliverableWebhook(feed) ? [WEBHOOK_TARGET] : []), ...(channels.get(feed.id) ?? [])];
+    for (const type of types)
+      for (const target of targets) events.push(eventRow(feed, type, target, true, nowTs, { feedJobId, jobCiphertext: subject.jobCiphertext }));
+  }
+  if (events.length === 0) return 0; // the feeds that asked have no webhook or channel to send to
+  await capPending(db, events, opts.maxPendingPerAccount ?? MAX_PENDING_EVENTS_PER_ACCOUNT);
+  await insertEvents(db, events);
+  return events.length;
 }

@@ -41,6 +41,10 @@ export const feedWritableFields = {
     description: "At most 20,000 characters unless the operator set another limit (JOBPILOT_MAX_PROMPT_CHARS, or per account).",
   }),
   notificationsMuted: t.Boolean({ description: "Matched and scored, but no notifications." }),
+  outcomeEvents: t.Boolean({
+    description:
+      "(extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted).",
+  }),
   emailFound: literalUnion(EMAIL_FOUND_FILTERS),
   jobTypes: t.Array(literalUnion(JOB_TYPES), { description: "Marketplace only. [] = no filter." }),
   usOnlyMode: literalUnion(US_ONLY_MODES, { description: "Marketplace only." }),

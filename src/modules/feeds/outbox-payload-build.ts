@@ -6,10 +6,10 @@
  * (outbox-payload.ts), which also documents it on the OpenAPI page.
  */
 import { countryName } from "../../lib/countries";
-import { JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT } from "./admit";
+import { JOB_MATCHED_EVENT, type OutcomeEventType, WEBHOOK_TEST_EVENT } from "./admit";
 import type { JobDocument } from "../../sources/document";
 import type { NormalizedJob } from "../jobs/normalize";
-import { WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./outbox-payload";
+import { type OutcomePayload, WEBHOOK_DESCRIPTION_MAX_CHARS, type WebhookPayload } from "./outbox-payload";
 import sampleJobDocument from "./outbox-sample-job.json" with { type: "json" };
 
 export interface MatchedEventInput {
@@ -93,6 +93,56 @@ export function buildTestPayload(input: {
     job: { ...job, publishTimeTs },
     source: input.source,
   });
+}
+
+/** What an outcome event's payload is made of: the event row, its feed, and the application as it is when sent. */
+export interface OutcomeEventInput {
+  eventId: string;
+  type: OutcomeEventType;
+  createdAtTs: number;
+  feed: { id: string; title: string };
+  processedJobId: string | null;
+  job: { ciphertext: string; title: string; url: string };
+  application: {
+    queueId: string;
+    freelancerId: string;
+    profileId: string;
+    sentAtTs: number;
+    /** When it reached the event's stage. */
+    stageAtTs: number;
+    outcome: OutcomePayload["application"]["outcome"];
+    valueUsd: number | null;
+    connectsCostUsd: number | null;
+  };
+}
+
+/** The payload of proposal.viewed / replied / hired: the envelope of job.matched (ids, type, feed, time) and the application. */
+export function buildOutcomePayload(input: OutcomeEventInput): OutcomePayload {
+  const { application: app, job } = input;
+  return {
+    type: input.type,
+    id: input.eventId,
+    createdAt: isoTime(input.createdAtTs),
+    jobId: job.ciphertext,
+    feedId: input.feed.id,
+    feedTitle: input.feed.title,
+    processedJobId: input.processedJobId,
+    application: {
+      queueId: app.queueId,
+      jobId: job.ciphertext,
+      jobTitle: job.title,
+      jobUrl: job.url,
+      freelancerId: app.freelancerId,
+      profileId: app.profileId,
+      sentAt: isoTime(app.sentAtTs),
+      stage: input.type === "proposal.viewed" ? "viewed" : input.type === "proposal.replied" ? "replied" : "hired",
+      stageAt: isoTime(app.stageAtTs),
+      outcome: app.outcome,
+      // The value belongs to the hire: the other events carry none, so a receiver never books it twice.
+      valueUsd: input.type === "proposal.hired" ? app.valueUsd : null,
+      connectsCostUsd: app.connectsCostUsd,
+    },
+  };
 }
 
 interface PayloadParts {

@@ -11,9 +11,9 @@
  * no per-platform parsing.
  */
 import { t } from "elysia";
-import { JOB_TYPES, PLATFORMS } from "../../db/enums";
+import { APPLICATION_OUTCOMES, JOB_TYPES, PLATFORMS } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
-import { EVENT_TYPES } from "./admit";
+import { JOB_MATCHED_EVENT, OUTCOME_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "./admit";
 
 /** Longest description sent; longer ones are cut and end with " …". */
 export const WEBHOOK_DESCRIPTION_MAX_CHARS = 50_000;
@@ -73,7 +73,7 @@ export const WebhookClientSchema = t.Object(
 
 export const WebhookPayloadSchema = t.Object(
   {
-    type: literalUnion(EVENT_TYPES, {
+    type: literalUnion([JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT] as const, {
       description:
         "`job.matched`: a new job entered the feed. `webhook.test`: sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test (never to a muted feed), carrying an archived sample job; do not apply to it.",
     }),
@@ -130,3 +130,69 @@ export const WebhookPayloadSchema = t.Object(
 );
 
 export type WebhookPayload = typeof WebhookPayloadSchema.static;
+
+/** The funnel stages an outcome event can announce. */
+export const OUTCOME_STAGES = ["viewed", "replied", "hired"] as const;
+
+export const OutcomeApplicationSchema = t.Object(
+  {
+    queueId: t.String({ description: "The application (apply's queueId); GET /api/v1/applications/{queueId}/funnel reads its whole funnel." }),
+    jobId: t.String({ description: "The job's ciphertext, as in job.matched." }),
+    jobTitle: t.String({ description: "The job's title as archived." }),
+    jobUrl: t.String({ description: "Link to the job posting; empty string when the source gave none." }),
+    freelancerId: t.String({ description: "The freelancer the proposal was sent as." }),
+    profileId: t.String({ description: "The freelancer's profile it was sent with." }),
+    sentAt: IsoTime("When the proposal was sent (ISO 8601, UTC)."),
+    stage: literalUnion(OUTCOME_STAGES, { description: "The stage this event announces: viewed, replied or hired (the `type` without `proposal.`)." }),
+    stageAt: IsoTime(
+      "When the proposal reached that stage (ISO 8601, UTC): the driver's time when it knows it, else when jobpilot saw it or the time you recorded.",
+    ),
+    outcome: t.Nullable(
+      literalUnion(APPLICATION_OUTCOMES, {
+        description: "The recorded outcome when the event is sent: hired, lost (e.g. a hire that fell through) or withdrawn; null while the proposal is open.",
+      }),
+    ),
+    valueUsd: t.Nullable(
+      t.Number({
+        minimum: 0,
+        description: "proposal.hired only: the contract value in USD as recorded; null on the other events, or when no value was given.",
+      }),
+    ),
+    connectsCostUsd: t.Nullable(
+      t.Number({
+        minimum: 0,
+        description: "What the Connects spent on the proposal cost (JOBPILOT_CONNECT_PRICE_USD each); null when the driver did not say.",
+      }),
+    ),
+  },
+  { description: "The application the event is about, read when the event is sent." },
+);
+
+export const OutcomePayloadSchema = t.Object(
+  {
+    type: literalUnion(OUTCOME_EVENT_TYPES, {
+      description:
+        "`proposal.viewed`: the client opened the proposal. `proposal.replied`: the client answered. `proposal.hired`: you were hired. Each is sent once per proposal and feed, only to feeds with outcomeEvents on.",
+    }),
+    id: t.String({ description: "Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries." }),
+    createdAt: IsoTime("When the event was created: the moment jobpilot recorded the stage (ISO 8601, UTC)."),
+    jobId: t.String({ description: "The job's ciphertext (same as application.jobId)." }),
+    feedId: t.String({ description: "The feed that hears of it: the one the job was applied from, else one whose entries hold the job." }),
+    feedTitle: t.String({ description: "The feed's display name." }),
+    processedJobId: t.Nullable(t.String({ description: "The job's entry in this feed, when it has one." })),
+    application: OutcomeApplicationSchema,
+  },
+  {
+    title: "OutcomePayload",
+    description: "Body of the POST sent to a feed's webhook URL when a proposal to one of its jobs was viewed, replied to or hired.",
+  },
+);
+
+export type OutcomePayload = typeof OutcomePayloadSchema.static;
+
+/** Any body the outbox sends: a job's (job.matched, webhook.test) or a proposal's (proposal.*). */
+export type EventPayload = WebhookPayload | OutcomePayload;
+
+export function isOutcomePayload(payload: EventPayload): payload is OutcomePayload {
+  return "application" in payload;
+}

@@ -608,3 +608,40 @@ export async function findInboxEntry(db: Db, accountId: string, id: string): Pro
   );
   return row ? (await inboxEntries(db, [row]))[0] : undefined;
 }
+
+/** A feed that may hear of an application's outcome, with its entry for the application's job (null when it has none). */
+export interface OutcomeFeed {
+  feed: FeedRow;
+  feedJobId: string | null;
+}
+
+/**
+ * The feeds an application's outcome concerns: the feed it was applied from (applications.feed_id) when that feed
+ * still exists and is the account's; otherwise every feed of the account whose entries hold the job. Unfiltered:
+ * the caller decides which of them want to hear (outcomeEvents, not muted).
+ */
+export async function feedsOfApplication(db: Db, accountId: string, feedId: string | null, jobCiphertext: string): Promise<OutcomeFeed[]> {
+  const { feeds, feedJobs } = tables(db);
+  const entryOf = and(eq(feedJobs.feedId, feeds.id), eq(feedJobs.jobCiphertext, jobCiphertext));
+  if (feedId !== null) {
+    const own = await many(
+      db,
+      db
+        .select({ feed: feeds, feedJobId: feedJobs.id })
+        .from(feeds)
+        .leftJoin(feedJobs, entryOf)
+        .where(and(eq(feeds.id, feedId), eq(feeds.accountId, accountId))),
+    );
+    if (own.length > 0) return own;
+  }
+  // feed_jobs_job_feed_uq finds the job's entries; their feeds are then checked to be the account's.
+  return many(
+    db,
+    db
+      .select({ feed: feeds, feedJobId: feedJobs.id })
+      .from(feedJobs)
+      .innerJoin(feeds, eq(feeds.id, feedJobs.feedId))
+      .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feeds.accountId, accountId)))
+      .orderBy(feeds.createdAtTs, feeds.id),
+  );
+}

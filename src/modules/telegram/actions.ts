@@ -12,12 +12,18 @@
  *    (settled.task.ts). A 402/409/4xx is said in the chat.
  *  - Not interested: the job is marked read in its feed.
  *  - Mute / Unmute under /feeds: the feed changes and the list is redrawn.
+ *  - Replied / Interview / Hired / Lost under an applied alert: the funnel's
+ *    recordOutcome, then the alert shows the stage reached (outcomes.ts).
  */
+import { AppError, clientMessage } from "../../errors";
 import { escapeHtml } from "../../lib/html";
 import { newId } from "../../lib/ids";
+import { recordOutcome } from "../applications/funnel";
+import { findAccountApplication } from "../applications/repo";
 import { apply } from "../applications/service";
 import { TELEGRAM_LIMITS } from "../channels/kinds/telegram";
 import { fitText } from "../channels/kinds/text";
+import { channelSenderOf } from "../delivery/channel-delivery";
 import { actionButton, parseAction, type TelegramAction } from "../channels/telegram-actions";
 import { findFeed, findFeedJobForAccount, type FeedJobRow } from "../feeds/repo";
 import { patchFeed, patchFeedJob, resolveJobRef } from "../feeds/service";
@@ -25,8 +31,9 @@ import { generateProposal } from "../proposals/service";
 import { type BotContext, type BoundChat, boundChat, callBot, edit, NOT_BOUND, refusalOf, say } from "./chat";
 import { feedsMessage } from "./commands";
 import type { TgCallbackQuery, TgMessage } from "./model";
+import { OUTCOME_BUTTONS, RECORDED } from "./outcomes";
 import * as repo from "./repo";
-import { TELEGRAM_SETTLED_TASK, type SettledAlert } from "./settled.task";
+import { settledAlert, TELEGRAM_SETTLED_TASK, type SettledAlert } from "./settled.task";
 
 /** Drafts older than this are forgotten: their Apply with this button then says so. */
 const DRAFT_KEEP_MS = 7 * 24 * 3_600_000;
@@ -106,6 +113,11 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
 
   mute: (p) => toggleMute(p, true),
   unmute: (p) => toggleMute(p, false),
+
+  ...(Object.fromEntries(OUTCOME_BUTTONS.map((b) => [b.action, (p: Press) => recordPressed(p, b.outcome)])) as Record<
+    (typeof OUTCOME_BUTTONS)[number]["action"],
+    (p: Press) => Promise<void>
+  >),
 };
 
 export async function handleCallback(ctx: BotContext, cq: TgCallbackQuery): Promise<void> {
@@ -193,6 +205,27 @@ async function toggleMute(p: Press, muted: boolean): Promise<void> {
   await p.answer(`${muted ? "Muted" : "Unmuted"} “${feed.title.slice(0, 100)}”.`);
   const list = await feedsMessage(p.ctx, p.bound.auth);
   await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, list.html, list.keyboard);
+}
+
+/**
+ * An outcome button: recorded as the API records it, under the chat's account (another account's application is
+ * "not found", like a made-up id). A refusal (a backwards move: 409) is the answer and nothing changes; once
+ * recorded, the alert is redrawn with the stage reached and the buttons still open.
+ */
+async function recordPressed(p: Press, outcome: (typeof OUTCOME_BUTTONS)[number]["outcome"]): Promise<void> {
+  try {
+    await recordOutcome(p.ctx.deps, p.bound.auth, p.id, { outcome });
+  } catch (err) {
+    // The funnel's own words ("already at interview … would move it backwards"), not the apply refusals' "Not applied:".
+    if (err instanceof AppError && err.status < 500) return p.answer(clientMessage(err), true);
+    throw err;
+  }
+  await p.answer(RECORDED[outcome]);
+  const app = await findAccountApplication(p.ctx.deps.db, p.bound.chat.accountId, p.id);
+  if (!app) return;
+  const { text, keyboard } = await settledAlert(p.ctx.deps, channelSenderOf(p.ctx.deps), app, app.processedJobId);
+  // No keyboard (lost): the edit drops the buttons, as the settled alert's does.
+  await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, text, keyboard);
 }
 
 function draftHtml(title: string, letter: string): string {

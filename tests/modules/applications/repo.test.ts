@@ -200,6 +200,10 @@ describe("engagement and counts", () => {
     expect(await repo.findApplication(db, app.id)).toMatchObject({ viewed: true, replied: false, viewedAtTs: NOW + 5, lastCheckedAtTs: NOW + 20 });
     await repo.recordEngagement(db, app.id, { viewed: false, replied: true, viewedAt: null }, NOW + 30);
     expect(await repo.findApplication(db, app.id)).toMatchObject({ viewed: true, replied: true, viewedAtTs: NOW + 5 });
+    // Viewed and replied but open: a driver may still report an interview, a hire or a loss. Once hired, no more.
+    expect((await repo.dueForSync(db, 10)).map((a) => a.id)).toEqual([app.id]);
+    await repo.recordEngagement(db, app.id, { viewed: false, replied: false, viewedAt: null, hiredAt: NOW + 35 }, NOW + 36);
+    expect(await repo.findApplication(db, app.id)).toMatchObject({ hiredAtTs: NOW + 35, outcome: "hired", outcomeAtTs: NOW + 35, repliedAtTs: NOW + 30 });
     expect(await repo.dueForSync(db, 10)).toEqual([]);
 
     await repo.markLoggedOutSince(db, app.id, NOW + 40);

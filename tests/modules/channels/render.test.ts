@@ -8,9 +8,9 @@ import { SLACK_LIMITS, type SlackMessage } from "../../../src/modules/channels/k
 import { TELEGRAM_LIMITS } from "../../../src/modules/channels/kinds/telegram";
 import { cutAtSentence, fitText, utf8Bytes } from "../../../src/modules/channels/kinds/text";
 import { CHANNEL_TYPES, type ChannelMessage } from "../../../src/modules/channels/model";
-import { renderAlert, renderDigest } from "../../../src/modules/channels/render";
-import type { WebhookPayload } from "../../../src/modules/feeds/outbox-payload";
-import { buildTestPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/feeds/outbox-payload-build";
+import { renderAlert, renderDigest, renderOutcomeAlert } from "../../../src/modules/channels/render";
+import type { OutcomePayload, WebhookPayload } from "../../../src/modules/feeds/outbox-payload";
+import { buildOutcomePayload, buildTestPayload, SAMPLE_JOB_DOCUMENT } from "../../../src/modules/feeds/outbox-payload-build";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { DASHBOARD_JOB_URL, DASHBOARD_URL, fullPayload, NOW, sparsePayload } from "./fixtures";
 
@@ -381,5 +381,71 @@ describe("cutting at a sentence", () => {
         expect(utf8Bytes(fitText(text, max, (s) => s, utf8Bytes))).toBeLessThanOrEqual(max);
       }),
     );
+  });
+});
+
+describe("outcome alerts (proposal.viewed / replied / hired)", () => {
+  const HOSTILE = 'Rust <b>x</b> *bold* @everyone <!channel> [link](http://evil) & "q"';
+  const outcomePayload = (type: OutcomePayload["type"], over: Partial<OutcomePayload["application"]> = {}): OutcomePayload =>
+    buildOutcomePayload({
+      eventId: "evt_1",
+      type,
+      createdAtTs: NOW,
+      feed: { id: "feed-1", title: "Leads @here" },
+      processedJobId: "entry-1",
+      job: { ciphertext: "~01abc", title: HOSTILE, url: "https://marketplace.example/jobs/~01abc" },
+      application: {
+        queueId: "q-1",
+        freelancerId: "f-1",
+        profileId: "p-1",
+        sentAtTs: NOW - 3 * 3_600_000,
+        stageAtTs: NOW - 5 * 60_000,
+        outcome: type === "proposal.hired" ? "hired" : null,
+        valueUsd: 1200,
+        connectsCostUsd: 2.6,
+        ...over,
+      },
+    });
+
+  test("the payload carries the value on a hire only, and the stage named by the type", () => {
+    expect(outcomePayload("proposal.replied").application).toMatchObject({
+      stage: "replied",
+      valueUsd: null,
+      sentAt: new Date(NOW - 3 * 3_600_000).toISOString(),
+    });
+    expect(outcomePayload("proposal.hired").application).toMatchObject({ stage: "hired", valueUsd: 1200, outcome: "hired" });
+  });
+
+  test("every kind says what happened, with the title, when, and both links; job text pings no one", () => {
+    const headlines = { "proposal.viewed": "Proposal viewed:", "proposal.replied": "Client replied:", "proposal.hired": "Hired:" } as const;
+    for (const type of Object.keys(headlines) as (keyof typeof headlines)[]) {
+      for (const kind of CHANNEL_TYPES) {
+        const message = renderOutcomeAlert(kind, outcomePayload(type), ctx);
+        const text = shown(message);
+        expect(text, `${kind} ${type}`).toContain(headlines[type]);
+        expect(text, kind).toContain("5 min ago");
+        expect(text, kind).toContain(DASHBOARD_JOB_URL);
+        expect(text, kind).toContain("https://marketplace.example/jobs/~01abc");
+        if (type === "proposal.hired") expect(text, kind).toContain("$1,200");
+        else expect(text, kind).not.toContain("$1,200");
+        // The job's own markup never comes through as markup.
+        if (kind === "telegram") expect(text).not.toContain("<b>x</b>");
+        if (message.type === "email") expect(message.html).not.toContain("<b>x</b>"); // the plain-text part is plain text
+        if (kind === "slack") expect(text).not.toContain("<!channel>");
+        if (kind === "discord") {
+          expect((message as DiscordMessage).body.allowed_mentions).toEqual({ parse: [] });
+          expect(text).not.toMatch(/@everyone|@here/);
+        }
+      }
+    }
+    expect(renderOutcomeAlert("ntfy", outcomePayload("proposal.hired"), ctx)).toMatchObject({ priority: 5, tags: ["tada"] });
+    expect(renderOutcomeAlert("ntfy", outcomePayload("proposal.viewed"), ctx)).toMatchObject({ priority: 3, tags: ["eyes"] });
+    expect(renderOutcomeAlert("telegram", outcomePayload("proposal.replied"), ctx)).not.toHaveProperty("replyMarkup");
+  });
+
+  test("a hire that fell through before it was sent says so, without a value", () => {
+    const text = shown(renderOutcomeAlert("email", outcomePayload("proposal.hired", { outcome: "lost", valueUsd: null }), ctx));
+    expect(text).toContain("Now: lost");
+    expect(text).not.toContain("$1,200");
   });
 });

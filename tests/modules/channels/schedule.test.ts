@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { digestPeriodMs, digestWindowEnd, holdUntil, isQuiet, quietEnd, zonedInstants } from "../../../src/modules/channels/schedule";
+import { digestPeriodMs, digestWindowEnd, holdUntil, isQuiet, quietEnd } from "../../../src/modules/channels/schedule";
+import { zonedInstants } from "../../../src/lib/time-zone";
 
 // When a channel's alerts go: digest windows, and quiet hours in a time zone, across midnight and DST changes.
 

@@ -211,7 +211,8 @@ describe("interactive telegram", () => {
     expect(edited.body).toMatchObject({ chat_id: String(CHAT), parse_mode: "HTML" });
     expect(edited.body.text).toContain("Rust backend for a trading desk");
     expect(edited.body.text).toContain("<b>Application:</b> ✅ applied");
-    expect(edited.body.reply_markup).toBeUndefined(); // the buttons are gone
+    // The alert's buttons give way to the outcome buttons of a sent proposal (outcome-buttons.test.ts).
+    expect(buttons(edited).map((b) => b.text)).toEqual(["Replied", "Interview", "Hired", "Lost"]);
 
     const [app] = await rows("SELECT status, cover_letter, processed_job_id, auto_fill FROM applications");
     expect(app).toMatchObject({ status: "applied", cover_letter: stored.cover_letter, processed_job_id: entry.id });

@@ -9,7 +9,7 @@ import { t } from "elysia";
 import { sha256Hex } from "../../../lib/hash";
 import { retryAfterMs as parseRetryAfter } from "../../../lib/retry-after";
 import type { WebhookPayload } from "../../feeds/outbox-payload";
-import type { AlertFacts } from "../format";
+import type { AlertFacts, OutcomeFacts } from "../format";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, secondsToMs, succeeded, webhookSecrets, withoutSecrets } from "./http";
 import { type ChannelKind, Invalid, isTestOrigin, MAX_URL_CHARS, MINUTE, maskUrl, parsedUrl, SECOND, text } from "./kind";
@@ -110,6 +110,22 @@ function discordAlert(f: AlertFacts, payload: WebhookPayload): DiscordMessage {
   return { type: "discord", body: discordBody(embed) };
 }
 
+function discordOutcome(f: OutcomeFacts): DiscordMessage {
+  const links = [
+    ...(f.jobUrl === null ? [] : [`[Open the job](${discordLinkUrl(f.jobUrl)})`]),
+    ...(f.dashboardUrl === null ? [] : [`[Open in jobpilot](${discordLinkUrl(f.dashboardUrl)})`]),
+  ].join(" · ");
+  const embed: DiscordEmbed = {
+    title: fitText(f.headline, DISCORD_LIMITS.title, discordEscape),
+    ...(f.jobUrl === null ? {} : { url: f.jobUrl }),
+    description: links,
+    color: discordColor(f.stage === "viewed" ? 5 : 10),
+    fields: f.lines.map(([label, value]) => ({ name: label, value: discordEscape(value), inline: true })),
+    footer: { text: fitText(`Feed: ${f.feedTitle}`, DISCORD_LIMITS.footer, (s) => s.replace(/@(everyone|here)/gi, "@\u200d$1")) },
+  };
+  return { type: "discord", body: discordBody(embed) };
+}
+
 function discordDigest(items: DigestItem[], ctx: DigestContext): DiscordMessage {
   const total = items.length + ctx.more;
   return listDigest(items, ctx, DISCORD_LIMITS.description, (text) => text.length, {
@@ -158,6 +174,7 @@ export const discord: ChannelKind<DiscordConfig, DiscordMessage> = {
 
   testReason: "Test alert, sent on request to check this Discord channel; a sample job, do not apply to it",
   renderAlert: discordAlert,
+  renderOutcome: discordOutcome,
   renderDigest: discordDigest,
 
   async send(config, message, deps) {

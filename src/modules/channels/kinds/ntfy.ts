@@ -8,7 +8,7 @@
  */
 import { t } from "elysia";
 import { retryAfterMs as parseRetryAfter } from "../../../lib/retry-after";
-import type { AlertFacts } from "../format";
+import type { AlertFacts, OutcomeFacts } from "../format";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, privateNetworkEgress, succeeded, withoutSecrets } from "./http";
 import {
@@ -107,6 +107,25 @@ function ntfyAlert(f: AlertFacts): NtfyMessage {
   };
 }
 
+/** An outcome is news to act on: a hire rings loudest, a view is an ordinary notification. */
+const NTFY_OUTCOME = { viewed: { priority: 3, tag: "eyes" }, replied: { priority: 4, tag: "speech_balloon" }, hired: { priority: 5, tag: "tada" } } as const;
+
+function ntfyOutcome(f: OutcomeFacts): NtfyMessage {
+  const lines = [...f.lines, ["Feed", f.feedTitle]].map(([label, value]) => `${label}: ${value}`).join("\n");
+  return {
+    type: "ntfy",
+    title: fitText(f.headline, NTFY_LIMITS.title),
+    message: fitText(lines, NTFY_LIMITS.messageBytes, (s) => s, utf8Bytes),
+    priority: NTFY_OUTCOME[f.stage].priority,
+    tags: [NTFY_OUTCOME[f.stage].tag],
+    click: f.jobUrl ?? f.dashboardUrl,
+    actions: ntfyActions([
+      ["Open the job", f.jobUrl],
+      ["Open in jobpilot", f.dashboardUrl],
+    ]),
+  };
+}
+
 function ntfyDigest(items: DigestItem[], ctx: DigestContext): NtfyMessage {
   const total = items.length + ctx.more;
   return listDigest(items, ctx, NTFY_LIMITS.messageBytes, utf8Bytes, {
@@ -162,6 +181,7 @@ export const ntfy: ChannelKind<NtfyConfig, NtfyMessage> = {
 
   testReason: "Test alert, sent on request to check this ntfy topic; a sample job, do not apply to it",
   renderAlert: ntfyAlert,
+  renderOutcome: ntfyOutcome,
   renderDigest: ntfyDigest,
 
   async send(config, message, deps) {

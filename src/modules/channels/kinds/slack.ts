@@ -7,7 +7,7 @@
 import { t } from "elysia";
 import { sha256Hex } from "../../../lib/hash";
 import { retryAfterMs as parseRetryAfter } from "../../../lib/retry-after";
-import type { AlertFacts } from "../format";
+import type { AlertFacts, OutcomeFacts } from "../format";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, succeeded, webhookSecrets, withoutSecrets } from "./http";
 import { type ChannelKind, Invalid, isTestOrigin, MAX_URL_CHARS, maskUrl, parsedUrl, SECOND, text } from "./kind";
@@ -70,6 +70,15 @@ function slackAlert(f: AlertFacts): SlackMessage {
   return { type: "slack", body: slackBody(`New job (${f.score}): ${f.title}`, blocks) };
 }
 
+function slackOutcome(f: OutcomeFacts): SlackMessage {
+  const blocks: unknown[] = [{ type: "header", text: plain(fitText(f.headline, SLACK_LIMITS.header, slackEscape)) }];
+  if (f.lines.length > 0) blocks.push({ type: "section", fields: f.lines.map(([label, value]) => mrkdwn(`*${label}*\n${slackEscape(value)}`)) });
+  const buttons = [...slackButton("Open the job", f.jobUrl), ...slackButton("Open in jobpilot", f.dashboardUrl)];
+  if (buttons.length > 0) blocks.push({ type: "actions", elements: buttons });
+  blocks.push({ type: "context", elements: [plain(fitText(`Feed: ${f.feedTitle}`, MAX_LINE, slackEscape))] });
+  return { type: "slack", body: slackBody(f.headline, blocks) };
+}
+
 function slackDigest(items: DigestItem[], ctx: DigestContext): SlackMessage {
   const total = items.length + ctx.more;
   // Header, the items, then "and K more" and the dashboard button: within Slack's 50 blocks.
@@ -114,6 +123,7 @@ export const slack: ChannelKind<SlackConfig, SlackMessage> = {
 
   testReason: "Test alert, sent on request to check this Slack channel; a sample job, do not apply to it",
   renderAlert: slackAlert,
+  renderOutcome: slackOutcome,
   renderDigest: slackDigest,
 
   async send(config, message, deps) {

@@ -7,7 +7,7 @@
  */
 import { t } from "elysia";
 import { escapeHtml } from "../../../lib/html";
-import type { AlertFacts } from "../format";
+import type { AlertFacts, OutcomeFacts } from "../format";
 import type { SendOutcome } from "../model";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, secondsToMs, succeeded, withoutSecrets } from "./http";
@@ -67,7 +67,7 @@ export function isTelegramGroupChat(chatId: string): boolean {
 /** Telegram's HTML mode takes &lt; &gt; &amp; &quot; and numeric entities, which is what escapeHtml writes. */
 const telegramEscape = escapeHtml;
 
-function telegramLinks(f: AlertFacts): string {
+function telegramLinks(f: Pick<AlertFacts, "jobUrl" | "dashboardUrl">): string {
   const links: string[] = [];
   if (f.jobUrl !== null) links.push(`<a href="${escapeHtml(f.jobUrl)}">Open the job</a>`);
   if (f.dashboardUrl !== null) links.push(`<a href="${escapeHtml(f.dashboardUrl)}">Open in jobpilot</a>`);
@@ -84,6 +84,16 @@ function telegramAlert(f: AlertFacts): TelegramMessage {
   const room = TELEGRAM_LIMITS.text - head.length - links.length - 4;
   const description = fitText(f.description, room, telegramEscape);
   return { type: "telegram", text: [head, description, links].filter((part) => part !== "").join("\n\n") };
+}
+
+function telegramOutcome(f: OutcomeFacts): TelegramMessage {
+  const lines = f.lines.map(([label, value]) => `<b>${label}:</b> ${telegramEscape(value)}`);
+  const links = telegramLinks(f);
+  const text = [
+    [`<b>${fitText(f.headline, MAX_TITLE, telegramEscape)}</b>`, ...lines, `<b>Feed:</b> ${fitText(f.feedTitle, MAX_LINE, telegramEscape)}`].join("\n"),
+    links,
+  ].filter((part) => part !== "");
+  return { type: "telegram", text: text.join("\n\n") };
 }
 
 function telegramDigest(items: DigestItem[], ctx: DigestContext): TelegramMessage {
@@ -179,6 +189,7 @@ export const telegram: ChannelKind<TelegramConfig, TelegramMessage> = {
 
   testReason: "Test alert, sent on request to check this Telegram chat; a sample job, do not apply to it",
   renderAlert: telegramAlert,
+  renderOutcome: telegramOutcome,
   renderDigest: telegramDigest,
 
   async send(config, message, deps) {

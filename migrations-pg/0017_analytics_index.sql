@@ -1,0 +1,7 @@
+DROP INDEX "applications_sent_idx";--> statement-breakpoint
+ALTER TABLE "applications" ADD COLUMN "source" text;--> statement-breakpoint
+ALTER TABLE "applications" ADD COLUMN "publish_time_ts" bigint;--> statement-breakpoint
+-- Applications made before this release: the facts analytics groups by, as the archive and the feeds hold them now.
+UPDATE "applications" SET "source" = (SELECT j."source" FROM "jobs" j WHERE j."ciphertext" = "applications"."job_ciphertext"), "publish_time_ts" = (SELECT j."publish_time_ts" FROM "jobs" j WHERE j."ciphertext" = "applications"."job_ciphertext");--> statement-breakpoint
+UPDATE "applications" SET "feed_id" = (SELECT fj."feed_id" FROM "feed_jobs" fj WHERE fj."account_id" = "applications"."account_id" AND fj."job_ciphertext" = "applications"."job_ciphertext" ORDER BY fj."matching_score" DESC, fj."matched_at_ts", fj."id" LIMIT 1), "score" = (SELECT fj."matching_score" FROM "feed_jobs" fj WHERE fj."account_id" = "applications"."account_id" AND fj."job_ciphertext" = "applications"."job_ciphertext" ORDER BY fj."matching_score" DESC, fj."matched_at_ts", fj."id" LIMIT 1) WHERE "feed_id" IS NULL;--> statement-breakpoint
+CREATE INDEX "applications_analytics_idx" ON "applications" USING btree ("account_id","status","processed_at_ts","feed_id","freelancer_id","score","bid_ratio","boost_bids","source","publish_time_ts","viewed_at_ts","replied","replied_at_ts","interview_at_ts","hired_at_ts","value_usd","connects_required","boost_connects");
