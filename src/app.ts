@@ -27,6 +27,7 @@ import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { analyticsRoutes } from "./modules/analytics/index";
+import { experimentsRoutes } from "./modules/experiments/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
 import { configuredSourceNames } from "./modules/intake/registry";
@@ -130,6 +131,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             { name: "Freelancers", description: "Freelancers and profiles linked to the account" },
             { name: "Jobs", description: "Archived job documents" },
             { name: "Analytics", description: "What the account's own data says: speed to lead (extension)" },
+            { name: "Experiments", description: "Randomized tests of letters, bids, boosts and send delays on the account's proposals (extension)" },
             { name: "Clients", description: "Buyer records" },
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
@@ -167,7 +169,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(deliveriesRoutes(deps))
       .use(applicationsRoutes(deps))
       // Nested rather than chained: one more link in this chain takes TypeScript past its instantiation depth.
-      .use(proposalsRoutes(deps).use(analyticsRoutes(deps)))
+      .use(proposalsRoutes(deps).use(analyticsRoutes(deps)).use(experimentsRoutes(deps)))
       .use(freelancersRoutes(deps))
       .use(archiveRoutes(deps))
       .use(captureRoutes(deps))

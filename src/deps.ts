@@ -17,6 +17,8 @@ import { createLocalAi, defaultLocalAiThreads, type LocalAi } from "./ai/local-a
 import { FeedIndex } from "./modules/feeds/matcher";
 import type { ChannelDirectory } from "./modules/feeds/service";
 import { ownedChannelIds } from "./modules/channels/repo";
+import { experimentArmOutcomes } from "./modules/applications/experiment-outcomes";
+import type { ExperimentOutcomes } from "./modules/experiments/outcomes";
 import { Pacer } from "./modules/channels/pace";
 import { Signal } from "./lib/signal";
 import { nodeWake } from "./worker/cluster";
@@ -65,6 +67,8 @@ export interface Deps {
   secretKey: string | null;
   /** Which channels an account owns, for the feeds module (which sits upstream of channels). */
   channelDirectory: ChannelDirectory;
+  /** The outcome ledger as experiments read it (applications answer; experiments sit upstream of them). */
+  experimentOutcomes: ExperimentOutcomes;
   /** Recent sends per platform limit, shared by the deliverer and the channel test route (one per process). */
   channelPacer: Pacer;
   /** This process's Prometheus metrics (one registry per Deps, so tests never share one). */
@@ -149,6 +153,7 @@ export async function createDeps(
     webhookRetryScheduleMs: parseDurations(config.webhookRetrySchedule),
     secretKey: base.secretKey !== undefined ? base.secretKey : (config.secretKey ?? null),
     channelDirectory: { ownedBy: ownedChannelIds },
+    experimentOutcomes: { perArm: experimentArmOutcomes },
     channelPacer: new Pacer(),
     metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
     liveness: new Liveness(),

@@ -123,6 +123,9 @@ const TABLE_OWNERS: Record<string, string> = {
   companions: "marketplace/companion",
   bridge_outcomes: "marketplace/remote", // outcomes reported by the bridge and the browser companion (remote/outcomes.ts)
   companion_pairing_codes: "modules/companion", // one-time codes a browser companion exchanges for its API key
+  experiments: "modules/experiments", // randomized tests of letters, bids, boosts and timing on an account's proposals
+  experiment_arms: "modules/experiments",
+  experiment_assignments: "modules/experiments", // the arm each job got, made once and never changed
 };
 
 interface Table {

@@ -75,3 +75,11 @@ export const CHANNEL_TYPES = ["telegram", "slack", "discord", "ntfy", "email"] a
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 export const CHANNEL_MODES = ["instant", "digest"] as const;
 export type ChannelMode = (typeof CHANNEL_MODES)[number];
+
+/** What an experiment compares its arms on (modules/experiments): replies per proposal, per Connect spent, interviews, hires. */
+export const EXPERIMENT_OBJECTIVES = ["replies", "replies_per_connect", "interviews", "hires"] as const;
+export type ExperimentObjective = (typeof EXPERIMENT_OBJECTIVES)[number];
+/** How new jobs are spread over an experiment's arms: evenly, or by Thompson sampling from the counts so far. */
+export const EXPERIMENT_ALLOCATIONS = ["equal", "thompson"] as const;
+export type ExperimentAllocation = (typeof EXPERIMENT_ALLOCATIONS)[number];
+export const EXPERIMENT_STATES = ["running", "stopped"] as const;

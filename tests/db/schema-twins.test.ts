@@ -68,6 +68,9 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   telegramChats: [true, true],
   telegramDrafts: [true, true],
   companionPairingCodes: [true, true],
+  experiments: [true, true],
+  experimentArms: [true, true],
+  experimentAssignments: [true, true],
 };
 
 /** name → [SQL table name, SQL column names sorted] for every table a schema module exports. */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { axeProblems, launchChromium, noBrowser, overflowsSideways, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
-import { startServer, type ServerProcess } from "../helpers/process";
+import { startKeyedServer, type ServerProcess } from "../helpers/process";
 
 const SHOTS = join(import.meta.dir, "../../test-artifacts/analytics");
 const ADMIN_TOKEN = "analytics-browser-admin-token";
@@ -24,21 +24,10 @@ describe("analytics and outcomes in a browser (end to end)", () => {
       let current: Page | undefined;
       const snap = async (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
       try {
-        server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
-          JOBPILOT_DB: join(dir, "analytics.db"),
-          JOBPILOT_SOURCES: "none",
-          JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN,
-          JOBPILOT_SANDBOX_APPLY_LATENCY_MS: "0",
-          LOG_LEVEL: "warn",
-        });
+        const started = await startKeyedServer(join(dir, "analytics.db"), { JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN });
+        server = started.server;
+        const { key, api } = started;
         const base = server.url;
-        const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
-        expect(key, server.output()).toBeDefined();
-        const headers = { "x-api-key": key!, "content-type": "application/json" };
-        const api = async (method: string, path: string, body?: unknown) => {
-          const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-          return { status: res.status, body: (await res.json()) as any };
-        };
         browser = await launchChromium();
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
         context.setDefaultTimeout(8_000);

@@ -75,3 +75,28 @@ export async function runCommand(cmd: string[], env: Record<string, string>): Pr
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
+
+/** A browser test's server: `jobpilot serve` on its own database, with the key it printed and a JSON API client for it. */
+export async function startKeyedServer(
+  dbPath: string,
+  env: Record<string, string>,
+): Promise<{ server: ServerProcess; key: string; api: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }> }> {
+  const server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
+    JOBPILOT_DB: dbPath,
+    JOBPILOT_SOURCES: "none",
+    JOBPILOT_SANDBOX_APPLY_LATENCY_MS: "0",
+    LOG_LEVEL: "warn",
+    ...env,
+  });
+  const key = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.output())?.[1];
+  if (!key) {
+    await server.stop();
+    throw new Error(`the server printed no API key:\n${server.output()}`);
+  }
+  const headers = { "x-api-key": key, "content-type": "application/json" };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  return { server, key, api };
+}

@@ -407,7 +407,7 @@ export interface paths {
         put?: never;
         /**
          * Generate a cover letter (and screening answers)
-         * @description The job comes from jobId (ciphertext, URL or processed job UUID of an archived job) or from jobTitle + jobDescription. feedId applies that feed's proposalGenerationPrompt. reasoningEffort low (default), medium or high: more effort, a longer and more specific letter. questions → questionAnswers with one answer per position. profileId (an extension) makes the letter introduce that profile's freelancer instead of the primary one. Consumes no auto-apply credits. Without a model configured, a local template writer answers.
+         * @description The job comes from jobId (ciphertext, URL or processed job UUID of an archived job) or from jobTitle + jobDescription. feedId applies that feed's proposalGenerationPrompt. reasoningEffort low (default), medium or high: more effort, a longer and more specific letter. questions → questionAnswers with one answer per position. profileId (an extension) makes the letter introduce that profile's freelancer instead of the primary one. Consumes no auto-apply credits. Without a model configured, a local template writer answers. experimentId (an extension) drafts under that experiment's arm for the job; 409 when the experiment is stopped and the job has no arm in it yet.
          */
         post: operations["generateProposal"];
         delete?: never;
@@ -983,6 +983,70 @@ export interface paths {
          * @description From here JOBPILOT_COMPANION_REVIEW_TIMEOUT_MS applies instead of JOBPILOT_COMPANION_TIMEOUT_MS; the dashboard shows the application as waiting for your review, linking reviewUrl.
          */
         post: operations["companionAwaitingReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's experiments, newest first
+         * @description Each with its arms and state; GET /api/v1/experiments/{id} gives the counts and the decision. Only the caller's own experiments.
+         */
+        get: operations["listExperiments"];
+        put?: never;
+        /**
+         * Start an experiment: 2–4 arms compared on one objective
+         * @description The first arm is the control. Each arm may set a prompt or a template (the letter), a bid (bidMultiplier of the bid that would otherwise go out, or a fixed hourlyRate / fixedBid, within apply's bid bounds), boostBids (0 = a holdout) and sendDelayMinutes. Arm names are unique. A feedId or freelancerId not of this account is a 404. With a feedId, jobs drafted or applied to from that feed are assigned without naming the experiment; otherwise pass experimentId to generate-proposal or apply.
+         */
+        post: operations["createExperiment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An experiment's results per arm and its decision
+         * @description Per arm: jobs assigned, proposals sent (hand-edited letters left out and counted in excludedEdited), successes for the objective from the outcome ledger, the rate with a Wilson 95 % interval, the lift against the control with its interval and always-valid interval. decision is running, winner:<armId>, no_difference or stopped, from a test that stays valid however often it is read (docs/experiments.md).
+         */
+        get: operations["getExperiment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/experiments/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop an experiment
+         * @description No new jobs are assigned; proposals already assigned keep counting and the results stay readable. Stopping a stopped experiment changes nothing.
+         */
+        post: operations["stopExperiment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4247,6 +4311,8 @@ export interface operations {
                         /** @description Additional Connects to boost visibility. 0–1,000. */
                         boostBids?: number;
                     };
+                    /** @description Extension: send under this experiment's arm for the job (its bid, boost and send delay replace the proposal's). Without it, a job drafted under an experiment, or applied to from a feed with a running experiment, goes out under its arm. The response's experiment names the arm. */
+                    experimentId?: string;
                 };
             };
         };
@@ -4266,6 +4332,13 @@ export interface operations {
                         queueId: string;
                         creditsRemaining?: number;
                         message?: string;
+                        /** @description Extension: the experiment arm the proposal goes out under. */
+                        experiment?: {
+                            /** @description The experiment */
+                            id: string;
+                            armId: string;
+                            armName: string;
+                        };
                     };
                 };
             };
@@ -4605,6 +4678,8 @@ export interface operations {
                         position: number;
                         question: string;
                     }[];
+                    /** @description Extension: draft under this experiment's arm for the job (needs jobId). Without it, a job already assigned in a running experiment, or drafted from a feed (feedId) with a running experiment, is drafted under its arm. The response's experiment names the arm. */
+                    experimentId?: string;
                     /** @description Extension: the profile (a freelancer's specialization, as in GET /api/auto-apply-v2/freelancers) the letter introduces; send the same profileId to apply. Default: the primary profile. */
                     profileId?: string;
                 };
@@ -4628,6 +4703,13 @@ export interface operations {
                             position: number;
                             answer: string;
                         }[];
+                        /** @description Extension: the experiment arm the letter was drafted under. */
+                        experiment?: {
+                            /** @description The experiment */
+                            id: string;
+                            armId: string;
+                            armName: string;
+                        };
                     };
                 };
             };
@@ -4656,6 +4738,19 @@ export interface operations {
             };
             /** @description Not found (another account's resource is not found either) */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4969,6 +5064,13 @@ export interface operations {
                         queueId: string;
                         creditsRemaining?: number;
                         message?: string;
+                        /** @description Extension: the experiment arm the proposal goes out under. */
+                        experiment?: {
+                            /** @description The experiment */
+                            id: string;
+                            armId: string;
+                            armName: string;
+                        };
                     };
                 };
             };
@@ -10269,6 +10371,713 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listExperiments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiments: {
+                            id: string;
+                            name: string;
+                            feedId: string | null;
+                            freelancerId: string | null;
+                            /** @enum {string} */
+                            objective: "replies" | "replies_per_connect" | "interviews" | "hires";
+                            /** @enum {string} */
+                            allocation: "equal" | "thompson";
+                            /** @enum {string} */
+                            state: "running" | "stopped";
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms */
+                            updatedAt: number;
+                            /** @description Unix ms */
+                            stoppedAt: number | null;
+                            arms: {
+                                id: string;
+                                /** @description 0 is the control */
+                                position: number;
+                                name: string;
+                                prompt: string | null;
+                                template: string | null;
+                                bidMultiplier: number | null;
+                                hourlyRate: number | null;
+                                fixedBid: number | null;
+                                boostBids: number | null;
+                                sendDelayMinutes: number | null;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Jobs applied to from this feed are assigned without naming the experiment. */
+                    feedId?: string;
+                    /** @description Only applications going out as this freelancer. */
+                    freelancerId?: string;
+                    /** @enum {string} */
+                    objective?: "replies" | "replies_per_connect" | "interviews" | "hires";
+                    /** @enum {string} */
+                    allocation?: "equal" | "thompson";
+                    arms: {
+                        /** @description Unique within the experiment. The first arm is the control. */
+                        name: string;
+                        /** @description Writing instructions for this arm's letters (instead of the feed's proposalGenerationPrompt). */
+                        prompt?: string;
+                        /** @description A fixed letter for this arm instead of a written one; {{title}}, {{skills}} and {{name}} are filled from the job and the freelancer. */
+                        template?: string;
+                        /** @description Times the bid that would otherwise go out (the caller's or the default). */
+                        bidMultiplier?: number;
+                        /** @description USD per hour for hourly jobs, instead of the caller's or the default. */
+                        hourlyRate?: number;
+                        /** @description USD for fixed-price jobs, instead of the caller's or the default. */
+                        fixedBid?: number;
+                        /** @description Boost Connects for this arm; 0 makes a holdout. */
+                        boostBids?: number;
+                        /** @description Minutes the submission waits after apply. */
+                        sendDelayMinutes?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Experiment */
+                        experiment: {
+                            id: string;
+                            name: string;
+                            feedId: string | null;
+                            freelancerId: string | null;
+                            /** @enum {string} */
+                            objective: "replies" | "replies_per_connect" | "interviews" | "hires";
+                            /** @enum {string} */
+                            allocation: "equal" | "thompson";
+                            /** @enum {string} */
+                            state: "running" | "stopped";
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms */
+                            updatedAt: number;
+                            /** @description Unix ms */
+                            stoppedAt: number | null;
+                            arms: {
+                                id: string;
+                                /** @description 0 is the control */
+                                position: number;
+                                name: string;
+                                prompt: string | null;
+                                template: string | null;
+                                bidMultiplier: number | null;
+                                hourlyRate: number | null;
+                                fixedBid: number | null;
+                                boostBids: number | null;
+                                sendDelayMinutes: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A service this request needs is unavailable; retry later */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        experiment: {
+                            id: string;
+                            name: string;
+                            feedId: string | null;
+                            freelancerId: string | null;
+                            /** @enum {string} */
+                            objective: "replies" | "replies_per_connect" | "interviews" | "hires";
+                            /** @enum {string} */
+                            allocation: "equal" | "thompson";
+                            /** @enum {string} */
+                            state: "running" | "stopped";
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms */
+                            updatedAt: number;
+                            /** @description Unix ms */
+                            stoppedAt: number | null;
+                            arms: {
+                                id: string;
+                                /** @description 0 is the control */
+                                position: number;
+                                name: string;
+                                prompt: string | null;
+                                template: string | null;
+                                bidMultiplier: number | null;
+                                hourlyRate: number | null;
+                                fixedBid: number | null;
+                                boostBids: number | null;
+                                sendDelayMinutes: number | null;
+                                /** @description Jobs assigned to this arm (drafted or applied to) */
+                                assigned: number;
+                                /** @description Proposals sent under this arm and counted (hand-edited ones left out) */
+                                sent: number;
+                                /** @description What the rate divides by: sent, or Connects spent for replies_per_connect */
+                                trials: number;
+                                /** @description Replies, interviews or hires among them, per the objective */
+                                successes: number;
+                                /** @description successes ÷ trials; null before any */
+                                rate: number | null;
+                                /** @description 95 % interval [low, high], as fractions */
+                                ci95: number[];
+                                /** @description Sent proposals left out because their letter was edited by hand beyond the threshold */
+                                excludedEdited: number;
+                                /** @description Posterior probability that this arm has the highest rate (display only) */
+                                probabilityBest: number | null;
+                                lift: {
+                                    /** @description rate − the control's rate (fraction) */
+                                    absolute: number | null;
+                                    /** @description 95 % interval [low, high], as fractions */
+                                    ci95: number[] | null;
+                                    /** @description 95 % interval [low, high], as fractions */
+                                    alwaysValid95: number[] | null;
+                                    pValue: number | null;
+                                } | null;
+                            }[];
+                        };
+                        /** @description running, winner:<armId>, no_difference or stopped */
+                        decision: string;
+                        reason: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopExperiment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Experiment */
+                        experiment: {
+                            id: string;
+                            name: string;
+                            feedId: string | null;
+                            freelancerId: string | null;
+                            /** @enum {string} */
+                            objective: "replies" | "replies_per_connect" | "interviews" | "hires";
+                            /** @enum {string} */
+                            allocation: "equal" | "thompson";
+                            /** @enum {string} */
+                            state: "running" | "stopped";
+                            /** @description Unix ms */
+                            createdAt: number;
+                            /** @description Unix ms */
+                            updatedAt: number;
+                            /** @description Unix ms */
+                            stoppedAt: number | null;
+                            arms: {
+                                id: string;
+                                /** @description 0 is the control */
+                                position: number;
+                                name: string;
+                                prompt: string | null;
+                                template: string | null;
+                                bidMultiplier: number | null;
+                                hourlyRate: number | null;
+                                fixedBid: number | null;
+                                boostBids: number | null;
+                                sendDelayMinutes: number | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

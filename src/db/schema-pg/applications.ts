@@ -66,6 +66,10 @@ export const applications = pgTable(
     /** The job's source and publish time, copied at apply time so analytics reads no job row (jobs hold whole documents). */
     source: text("source"),
     publishTimeTs: int64("publish_time_ts"),
+    /** The experiment and arm the proposal went out under, and whether its letter was edited by hand (see the SQLite twin). */
+    experimentId: text("experiment_id"),
+    armId: text("arm_id"),
+    editedByHand: boolean("edited_by_hand"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
@@ -73,6 +77,8 @@ export const applications = pgTable(
     // The 409 rule as a constraint: one live (processing or applied) application per account and job.
     uniqueIndex("applications_live_uq").on(t.accountId, t.jobCiphertext).where(sql`status IN ('processing', 'applied')`),
     index("applications_status_idx").on(t.status),
+    // An experiment's per-arm counts (modules/experiments through applications/experiment-outcomes.ts).
+    index("applications_experiment_idx").on(t.experimentId, t.armId, t.status),
     // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
     index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
     // Analytics: an account's sent proposals by when they were sent, with every column the funnel reads, so

@@ -18,3 +18,4 @@ export * from "./channels";
 export * from "./telegram";
 export * from "./pairing";
 export * from "./proposals";
+export * from "./experiments";

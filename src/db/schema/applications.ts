@@ -91,6 +91,14 @@ export const applications = sqliteTable(
     /** The job's source and publish time, copied at apply time so analytics reads no job row (jobs hold whole documents). */
     source: text("source"),
     publishTimeTs: integer("publish_time_ts"),
+    /**
+     * The experiment and arm the proposal went out under (modules/experiments, the assignment made at its draft or
+     * here), and whether the sent letter was edited by hand beyond the threshold of lib/text-similarity.ts (null:
+     * no drafted letter to compare with). Analysis may exclude hand-edited proposals.
+     */
+    experimentId: text("experiment_id"),
+    armId: text("arm_id"),
+    editedByHand: integer("edited_by_hand", { mode: "boolean" }),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
@@ -98,6 +106,8 @@ export const applications = sqliteTable(
     // The 409 rule as a constraint: one live (processing or applied) application per account and job.
     uniqueIndex("applications_live_uq").on(t.accountId, t.jobCiphertext).where(sql`status IN ('processing', 'applied')`),
     index("applications_status_idx").on(t.status),
+    // An experiment's per-arm counts (modules/experiments through applications/experiment-outcomes.ts).
+    index("applications_experiment_idx").on(t.experimentId, t.armId, t.status),
     // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
     index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
     // Analytics: an account's sent proposals by when they were sent, with every column the funnel reads, so

@@ -1,6 +1,8 @@
 import { t } from "elysia";
 import { APPLICATION_STATUSES, OUTCOME_CHECKS, type Platform } from "../../db/enums";
 import { literalUnion, pageQuery } from "../../http/schemas";
+import { BID_LIMITS } from "../../lib/bid-limits";
+import { AssignedArm } from "../experiments/model";
 
 export const ApplicationStatus = literalUnion(APPLICATION_STATUSES, { title: "ApplicationStatus" });
 
@@ -8,17 +10,6 @@ export const ApplicationStatus = literalUnion(APPLICATION_STATUSES, { title: "Ap
 export const TIMELINES = ["Less than 1 month", "1 to 3 months", "3 to 6 months", "More than 6 months"] as const;
 export const Timeline = literalUnion(TIMELINES);
 export type Timeline = typeof Timeline.static;
-
-/**
- * What the marketplace itself accepts in its apply form: hourly rates of 3–999 USD, fixed bids of
- * 5–1,000,000 USD, and boosts the Connects balance can pay (1,000 is well above any real balance).
- * Bids outside these can never be sent, so they are refused at the door rather than submitted.
- */
-const BID_LIMITS = {
-  hourlyRate: { minimum: 3, maximum: 999 },
-  fixedBid: { minimum: 5, maximum: 1_000_000 },
-  boostBids: { minimum: 0, maximum: 1_000 },
-} as const;
 
 export const Proposal = t.Object(
   {
@@ -43,6 +34,14 @@ export const ApplyBody = t.Object(
     autoFillOtherQuestions: t.Optional(t.Boolean({ default: false })),
     questionAnswers: t.Optional(t.Array(QuestionAnswer, { maxItems: 100 })),
     proposal: t.Optional(Proposal),
+    experimentId: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "Extension: send under this experiment's arm for the job (its bid, boost and send delay replace the proposal's). Without it, a job drafted under an experiment, or applied to from a feed with a running experiment, goes out under its arm. The response's experiment names the arm.",
+      }),
+    ),
   },
   { title: "ApplyRequest" },
 );
@@ -53,6 +52,7 @@ export const ApplyResponse = t.Object(
     queueId: t.String(),
     creditsRemaining: t.Optional(t.Integer()),
     message: t.Optional(t.String()),
+    experiment: t.Optional(t.Object(AssignedArm.properties, { description: "Extension: the experiment arm the proposal goes out under." })),
   },
   { title: "ApplyResponse" },
 );

@@ -23,6 +23,10 @@ import type { SettledTask } from "../../db/schema/applications";
 import { type OutcomeCheck, TIMELINES, type Timeline } from "./model";
 import * as repo from "./repo";
 import { ensureTracked } from "../jobs/tracking";
+import { armBid, armVariesLetter, assignJob } from "../experiments/assign";
+import type { AssignedArm } from "../experiments/model";
+import type { ExperimentOutcomes } from "../experiments/outcomes";
+import { isEditedByHand } from "../../lib/text-similarity";
 
 export interface ApplicationsDeps {
   db: Db;
@@ -34,6 +38,7 @@ export interface ApplicationsDeps {
   drivers: Record<string, MarketplaceDriver>;
   wake: () => void;
   metrics: Metrics;
+  experimentOutcomes: ExperimentOutcomes;
 }
 
 export const SUBMIT_TASK = "apply.submit";
@@ -45,6 +50,8 @@ export interface ApplyInput {
   autoFillOtherQuestions?: boolean;
   questionAnswers?: { position: number; answer: string }[];
   proposal?: { hourlyRate?: number; fixedBid?: number; timeline?: Timeline; boostBids?: number };
+  /** Extension: apply under this experiment's arm for the job (assigned now if the job has none); see docs/experiments.md. */
+  experimentId?: string;
 }
 
 /** What only in-process callers may ask of apply (never read from a request body). */
@@ -163,7 +170,7 @@ export async function apply(
   auth: AuthContext,
   input: ApplyInput,
   options: ApplyOptions = {},
-): Promise<{ success: true; queueId: string; creditsRemaining: number; message: string }> {
+): Promise<{ success: true; queueId: string; creditsRemaining: number; message: string; experiment?: AssignedArm }> {
   const resolved = await resolveJobRef(deps, auth, input.jobId);
   const job = resolved.job;
   if (job.platform === "web") {
@@ -177,6 +184,7 @@ export async function apply(
   const bid = defaultBid(job, input.proposal);
   const now = deps.clock.now();
   const id = newId();
+  let experiment: AssignedArm | undefined;
   const remaining = await tx(
     deps.db,
     async (db) => {
@@ -189,6 +197,22 @@ export async function apply(
         });
       }
       const credited = await feedOfApplication(db, auth.accountId, job.ciphertext, isUuid(input.jobId.trim()) ? resolved.processedJobId : null);
+      // The experiment arm, assigned in this transaction when the job has none yet (no draft was made under one), so
+      // the arm stored with the application is the arm it was sent with, whatever happens to the process afterwards.
+      const assigned = await assignJob(deps, db, {
+        accountId: auth.accountId,
+        jobCiphertext: job.ciphertext,
+        experimentId: input.experimentId,
+        feedId: credited.feedId,
+        freelancerId: profile.freelancerId,
+      });
+      const arm = assigned?.arm ?? null;
+      const sentBid = arm ? armBid(arm, bid) : bid;
+      const drafted = assigned?.assignment.draftedLetter ?? null;
+      // Compared with the letter drafted under the arm; a letter arm's proposal sent with no such draft did not send
+      // the arm's letter at all, so it counts as edited (and is left out of the results like one).
+      const editedByHand = drafted !== null ? isEditedByHand(drafted, input.coverLetter) : arm && armVariesLetter(arm) ? true : null;
+      if (assigned) experiment = { id: assigned.experiment.id, armId: assigned.arm.id, armName: assigned.arm.name };
       await repo.insertApplication(db, {
         id,
         accountId: auth.accountId,
@@ -201,10 +225,10 @@ export async function apply(
         phase: "queued",
         creditHeld: true,
         coverLetter: input.coverLetter,
-        hourlyRate: bid.hourlyRate,
-        fixedBid: bid.fixedBid,
+        hourlyRate: sentBid.hourlyRate,
+        fixedBid: sentBid.fixedBid,
         timeline: input.proposal?.timeline ?? inferTimeline(job),
-        boostBids: input.proposal?.boostBids ?? 0,
+        boostBids: arm?.boostBids ?? input.proposal?.boostBids ?? 0,
         answers,
         autoFill: input.autoFillOtherQuestions ?? false,
         explicitPositions: answers.map((a) => a.position),
@@ -212,11 +236,16 @@ export async function apply(
         onSettled: options.onSettled ?? null,
         feedId: credited.feedId,
         score: credited.score,
-        bidRatio: bidRatioOf(job, bid),
+        bidRatio: bidRatioOf(job, sentBid),
         source: resolved.row.source,
         publishTimeTs: job.publishTimeTs,
+        experimentId: assigned?.experiment.id ?? null,
+        armId: arm?.id ?? null,
+        editedByHand,
       });
-      await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10 });
+      // A send-delay arm holds the submission back by its delay (the task runs no earlier).
+      const runAtTs = now + (arm?.sendDelayMinutes ?? 0) * 60_000;
+      await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10, runAtTs });
       await ensureTracked(db, job.ciphertext, resolved.row.document, now);
       return available;
       // Read committed on PostgreSQL: every invariant here is a unique index (one live application per job, one
@@ -230,7 +259,7 @@ export async function apply(
     throw isUniqueViolation(err) ? alreadyApplied() : err;
   });
   deps.wake();
-  return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE };
+  return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE, ...(experiment ? { experiment } : {}) };
 }
 
 function alreadyApplied(): AppError {

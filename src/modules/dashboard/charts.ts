@@ -115,7 +115,8 @@ const ROWS = { width: 320, pad: 4, rowH: 40, axisH: 24 };
 /** A share of 1 as a percent, to a tenth below 10 %: "4.5 %", "32 %". */
 export function percent(x: number): string {
   const p = x * 100;
-  return `${p < 10 && p !== 0 ? p.toFixed(1) : Math.round(p)} %`;
+  // Below 0.05 % it would print "0.0 %" (an interval's end a rounding error above 0): plain 0 then.
+  return `${p < 10 && p >= 0.05 ? p.toFixed(1) : Math.round(p)} %`;
 }
 
 /** A duration as a person reads it: "42 s", "7 min", "3.2 h", "2.1 d". */
@@ -157,6 +158,8 @@ export interface RateRow {
   /** The share of sent, null when too few were sent to say. */
   rate: number | null;
   ci: readonly number[] | null;
+  /** What a row without a rate says instead of NOT_ENOUGH ("nothing sent yet"). */
+  note?: string;
 }
 
 /**
@@ -175,7 +178,7 @@ export function rateChart(id: string, rows: RateRow[], opts: { title: string; wh
   const height = rows.length * rowH + (anyRate ? axisH + 4 : 0);
   const said = rows.map((r) =>
     r.rate === null
-      ? `${r.label}: ${NOT_ENOUGH} (${r.sent} sent)`
+      ? `${r.label}: ${r.note ?? `${NOT_ENOUGH} (${r.sent} sent)`}`
       : `${r.label}: ${percent(r.rate)}, 95 % interval ${percent(r.ci![0]!)} to ${percent(r.ci![1]!)}, of ${r.sent} sent`,
   );
   const body = rows.map((r, i) => {
@@ -184,7 +187,7 @@ export function rateChart(id: string, rows: RateRow[], opts: { title: string; wh
     return html`<text x="${pad}" y="${y + 14}" font-size="13" fill="currentColor">${short(r.label, r.rate === null ? 40 : 24)}</text>
 ${
   r.rate === null
-    ? html`<text x="${pad}" y="${y + 31}" font-size="13" class="muted-text">${NOT_ENOUGH} (${r.sent} sent)</text>`
+    ? html`<text x="${pad}" y="${y + 31}" font-size="13" class="muted-text">${r.note ?? `${NOT_ENOUGH} (${r.sent} sent)`}</text>`
     : html`<text x="${width - pad}" y="${y + 14}" text-anchor="end" font-size="13" fill="currentColor">${value}</text>
 <line x1="${pad}" y1="${y + 26}" x2="${width - pad}" y2="${y + 26}" class="track"/>
 <line x1="${x(r.ci![0]!)}" y1="${y + 26}" x2="${x(r.ci![1]!)}" y2="${y + 26}" class="whisker"/>
@@ -206,11 +209,14 @@ export interface CountRow {
   note: string;
 }
 
-/** Counts as horizontal bars on one scale (the funnel: every stage a share of sent). */
-export function countChart(id: string, rows: CountRow[], opts: { title: string; what: string }): Html {
+/**
+ * Counts as horizontal bars on one scale (the funnel: every stage a share of sent). `scale.max` fixes the
+ * full width (an experiment's arms against the proposals they need) instead of the largest count.
+ */
+export function countChart(id: string, rows: CountRow[], opts: { title: string; what: string }, scale: { max?: number } = {}): Html {
   const { width, pad, rowH } = ROWS;
   const plot = width - 2 * pad;
-  const max = Math.max(1, ...rows.map((r) => r.count));
+  const max = Math.max(1, scale.max ?? 0, ...rows.map((r) => r.count));
   const height = rows.length * rowH;
   const body = rows.map((r, i) => {
     const y = i * rowH;

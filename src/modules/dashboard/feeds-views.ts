@@ -370,7 +370,7 @@ export function feedDetailPage(session: DashboardSession, feed: Feed, data: Feed
   return layout(
     feed.title ?? "Feed",
     html`<p class="summary">${summaryLine(feed, channels)} · <a href="${self}/edit">Edit</a></p>
-<p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/feeds">All feeds</a></p>
+<p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/experiments/new?feed=${encodeURIComponent(feed.id)}">Test a second letter style</a> · <a href="/dashboard/feeds">All feeds</a></p>
 <h2>Matched jobs</h2>
 <nav aria-label="Show" class="show-links">${SHOW_LABELS.map(
       ([show, label], i) => html`${i > 0 && " · "}<a href="${link({ show, offset: 0 })}"${show === list.show ? html` aria-current="page"` : ""}>${label}</a>`,

@@ -20,6 +20,7 @@ import { dashboardAutoApplyRoutes } from "./auto-apply";
 import { dashboardCompanionRoutes } from "./companion";
 import { dashboardInboxRoutes } from "./inbox";
 import { dashboardAnalyticsRoutes } from "./analytics";
+import { dashboardExperimentRoutes } from "./experiments";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -206,5 +207,6 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardCompanionRoutes(deps))
       .use(dashboardInboxRoutes(deps))
       .use(dashboardAnalyticsRoutes(deps))
+      .use(dashboardExperimentRoutes(deps))
   );
 }

@@ -43,6 +43,7 @@ const SECTIONS = [
   { id: "feeds", href: "/dashboard/feeds", label: "Feeds" },
   { id: "applications", href: "/dashboard/applications", label: "Applications" },
   { id: "analytics", href: "/dashboard/analytics", label: "Analytics" },
+  { id: "experiments", href: "/dashboard/experiments", label: "Experiments" },
   { id: "auto-apply", href: "/dashboard/auto-apply", label: "Auto-apply" },
   { id: "channels", href: "/dashboard/channels", label: "Channels" },
   { id: "freelancers", href: "/dashboard/freelancers", label: "Freelancers" },
@@ -60,7 +61,7 @@ export function layout(
   opts: { documentTitle?: string; wide?: boolean; scripts?: string[] } = {},
 ): Html {
   const here = SECTIONS.find((s) => s.id === current);
-  // On a phone the ten links would fill the first screen of every page: a <details> toggles them (no script),
+  // On a phone the eleven links would fill the first screen of every page: a <details> toggles them (no script),
   // its summary naming where you are. It is the nav's sibling, not its parent, so on wide screens the CSS can
   // hide the toggle and always show the links (a closed <details> never renders its own children).
   const nav = session

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { AssignedArm } from "../experiments/model";
 
 const Question = t.Object({ position: t.Integer({ minimum: 0 }), question: t.String({ maxLength: 5000 }) });
 
@@ -10,6 +11,14 @@ export const GenerateProposalBody = t.Object(
     feedId: t.Optional(t.String({ maxLength: 100 })),
     reasoningEffort: t.Optional(t.Union([t.Literal("low"), t.Literal("medium"), t.Literal("high")], { default: "low" })),
     questions: t.Optional(t.Array(Question, { maxItems: 50 })),
+    experimentId: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "Extension: draft under this experiment's arm for the job (needs jobId). Without it, a job already assigned in a running experiment, or drafted from a feed (feedId) with a running experiment, is drafted under its arm. The response's experiment names the arm.",
+      }),
+    ),
     profileId: t.Optional(
       t.String({
         maxLength: 200,
@@ -26,6 +35,7 @@ export const GenerateProposalResponse = t.Object(
     success: t.Boolean(),
     proposal: t.String(),
     questionAnswers: t.Optional(t.Array(t.Object({ position: t.Integer(), answer: t.String() }))),
+    experiment: t.Optional(t.Object(AssignedArm.properties, { description: "Extension: the experiment arm the letter was drafted under." })),
   },
   { title: "GenerateProposalResponse" },
 );

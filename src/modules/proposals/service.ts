@@ -2,7 +2,7 @@ import { AiError, type AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
 import type { Bid, WriterProfile, WritingJob } from "../../ai/local-writer";
 import { writeProposalWithModel, type Effort } from "../../ai/writer";
-import type { Db } from "../../db/client";
+import { tx, type Db } from "../../db/client";
 import { AppError, notFound, userFacingServerError } from "../../errors";
 import type { Metrics } from "../../metrics";
 import type { Clock } from "../../lib/clock";
@@ -17,6 +17,9 @@ import { budgetText } from "../jobs/service";
 import { listFreelancers, type MarketplaceDriver } from "../../marketplace/driver";
 import { primaryProfile } from "../../marketplace/drivers";
 import { driverFor } from "../accounts/drivers";
+import { type Assigned, assignJob, feedOfDraft, fillTemplate, noteDraftedLetter } from "../experiments/assign";
+import type { AssignedArm } from "../experiments/model";
+import type { ExperimentOutcomes } from "../experiments/outcomes";
 import { noteDraft } from "./repo";
 
 export interface ProposalsDeps {
@@ -28,6 +31,7 @@ export interface ProposalsDeps {
   config: { proposalModel: string; aiTimeoutMs: number; marketplaceDriver?: string };
   drivers: Record<string, MarketplaceDriver>;
   metrics: Metrics;
+  experimentOutcomes: ExperimentOutcomes;
 }
 
 export interface GenerateProposalInput {
@@ -37,6 +41,8 @@ export interface GenerateProposalInput {
   feedId?: string;
   reasoningEffort?: Effort;
   questions?: { position: number; question: string }[];
+  /** Extension: draft under this experiment's arm for the job (assigned now if it has none); see docs/experiments.md. */
+  experimentId?: string;
 }
 
 /**
@@ -49,6 +55,8 @@ export interface GenerateProposalResult {
   success: true;
   proposal: string;
   questionAnswers?: { position: number; answer: string }[];
+  /** The experiment arm the letter was drafted under (extension), when the job is in one. */
+  experiment?: AssignedArm;
 }
 
 const EFFORT_TIMEOUT: Record<Effort, number> = { low: 1, medium: 1.5, high: 2 };
@@ -204,12 +212,14 @@ export async function generateProposal(
   progress?.({ stage: "job" });
   let job: WritingJob;
   let jobCiphertext: string | null = null;
+  let entryId: string | null = null;
   if (body.jobDescription !== undefined && body.jobDescription.trim() !== "") {
     job = { title: body.jobTitle?.trim() ?? "", description: body.jobDescription, skills: [], jobType: null, budgetText: null };
   } else if (body.jobId) {
     const resolved = await resolveJobRef(deps, auth, body.jobId);
     job = writingJobOf(resolved.job);
     jobCiphertext = resolved.job.ciphertext;
+    entryId = resolved.processedJobId;
   } else {
     throw new AppError("bad_request", "jobId is required unless jobDescription (with jobTitle) is given");
   }
@@ -219,11 +229,46 @@ export async function generateProposal(
     if (!feed) throw notFound("Feed not found");
     instructions = feed.proposalGenerationPrompt;
   }
-  const written = await write(deps, auth, { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid, profileId }, progress);
+  // The arm is assigned (and stored) before the letter is written, since the arm decides how it is written; a job
+  // typed in by hand has no ciphertext to assign by.
+  let assigned: Assigned | null = null;
+  if (jobCiphertext !== null) {
+    const ciphertext = jobCiphertext;
+    assigned = await tx(deps.db, async (db) =>
+      assignJob(deps, db, {
+        accountId: auth.accountId,
+        jobCiphertext: ciphertext,
+        experimentId: body.experimentId,
+        feedId: body.feedId ?? (await feedOfDraft(db, auth.accountId, ciphertext, entryId)),
+        freelancerId: null,
+      }),
+    );
+  } else if (body.experimentId !== undefined) {
+    throw new AppError("bad_request", "experimentId needs jobId (an archived job): arms are assigned per job");
+  }
+  const arm = assigned?.arm ?? null;
+  if (arm?.prompt != null) instructions = arm.prompt;
+  const input = { job, instructions, effort: body.reasoningEffort ?? "low", questions, bid, profileId };
+  let written: { proposal: string; answers: Map<number, string> };
+  if (arm?.template != null) {
+    // The arm's letter is its template; the writer still answers the screening questions.
+    const profile = await writerProfile(deps, auth, profileId);
+    const answers = questions.length > 0 ? (await write(deps, auth, input, progress)).answers : new Map<number, string>();
+    written = { proposal: fillTemplate(arm.template, { title: job.title, skills: job.skills, name: profile?.name ?? null }), answers };
+  } else {
+    written = await write(deps, auth, input, progress);
+  }
   // Speed-to-lead's "drafted": only a letter for an archived job says when this account started on that job.
-  if (jobCiphertext !== null) await noteDraft(deps.db, auth.accountId, jobCiphertext, deps.clock.now());
+  if (jobCiphertext !== null) {
+    const ciphertext = jobCiphertext;
+    await tx(deps.db, async (db) => {
+      await noteDraft(db, auth.accountId, ciphertext, deps.clock.now());
+      if (assigned) await noteDraftedLetter(db, assigned, written.proposal);
+    });
+  }
   const result: GenerateProposalResult = { success: true, proposal: written.proposal };
   if (body.questions) result.questionAnswers = questions.map((q) => ({ position: q.position, answer: written.answers.get(q.position)! }));
+  if (assigned) result.experiment = { id: assigned.experiment.id, armId: assigned.arm.id, armName: assigned.arm.name };
   return result;
 }
 
