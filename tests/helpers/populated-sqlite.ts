@@ -142,10 +142,27 @@ export async function populatedSqlite(): Promise<string> {
       "the drafted letter",
     );
 
+    // An experiment with its arms; the first application below is assigned to one of them.
+    const experiment = await call("POST", "/api/v1/experiments", {
+      name: "Short vs long",
+      arms: [
+        { name: "short", prompt: "Three sentences at most." },
+        { name: "long", prompt: "Four paragraphs." },
+      ],
+    });
+    expect(experiment.status, JSON.stringify(experiment.body)).toBe(201);
+
     // Applications through the sandbox marketplace.
     const queued: string[] = [];
-    for (const j of jobs.filter((x) => x.job.platform === "marketplace").slice(0, 3)) {
-      const res = await call("POST", "/api/auto-apply-v2/apply", { jobId: j.job.ciphertext, coverLetter: `Hello — I can help with "${j.job.title}".` });
+    for (const [i, j] of jobs
+      .filter((x) => x.job.platform === "marketplace")
+      .slice(0, 3)
+      .entries()) {
+      const res = await call("POST", "/api/auto-apply-v2/apply", {
+        jobId: j.job.ciphertext,
+        coverLetter: `Hello — I can help with "${j.job.title}".`,
+        ...(i === 0 ? { experimentId: experiment.body.experiment.id } : {}),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       queued.push(res.body.queueId);
     }
