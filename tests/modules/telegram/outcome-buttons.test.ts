@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { until } from "../../helpers/poll";
 import { createDeliverer } from "../../../src/cli/serve";
 import { rawMany } from "../../../src/db/query";
 import { SUBMIT_TASK } from "../../../src/modules/applications/service";
@@ -40,14 +41,6 @@ afterEach(async () => {
   await fake?.close();
   await t?.close();
 });
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
 
 async function addChannel(key: string, botToken: string, chatId: number): Promise<string> {
   const res = await t.request("POST", "/api/v1/channels", { key, json: { type: "telegram", name: "Phone", config: { botToken, chatId } } });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { until } from "../../helpers/poll";
 import { rawMany } from "../../../src/db/query";
 import { newId } from "../../../src/lib/ids";
 import { insertChannel, updateChannel } from "../../../src/modules/channels/repo";
@@ -73,14 +74,6 @@ function startBots(): TelegramBots {
   bots.push(b);
   b.start();
   return b;
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
 }
 
 const textsTo = (chat: number) =>

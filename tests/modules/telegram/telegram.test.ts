@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { until } from "../../helpers/poll";
 import { createDeliverer } from "../../../src/cli/serve";
 import { rawMany } from "../../../src/db/query";
 import { escapeHtml } from "../../../src/lib/html";
@@ -43,14 +44,6 @@ afterEach(async () => {
   await fake?.close();
   await t?.close();
 });
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(5);
-  }
-}
 
 async function setup(opts: { credits?: number; config?: Record<string, unknown> } = {}) {
   fake = await startFakeTelegram();
