@@ -35,7 +35,7 @@ export interface AssignRequest {
   jobCiphertext: string;
   /** The experiment the caller named (404 when it is not the account's). */
   experimentId?: string;
-  /** The feed the job is drafted or applied from: its running experiment takes the job when none is named. */
+  /** The feed the job is drafted or applied from (null: none): its running experiment, else one with no feed, takes the job when none is named. */
   feedId: string | null;
   /** The freelancer the application goes out as; null at a draft, where it is not known yet. */
   freelancerId: string | null;
@@ -61,7 +61,7 @@ function assignedOf(experiment: repo.ExperimentWithArms, assignment: repo.Assign
 /**
  * The arm the job goes out under, assigning it now when it has none: the named experiment, else the job's assignment in
  * any running experiment of the account (a draft made under one), else the oldest running experiment attached to the
- * feed that takes this freelancer; null when none applies. Run it inside the transaction of the write it belongs to.
+ * feed that takes this freelancer, else the oldest such one with no feed; null when none applies. Run it inside the transaction of the write it belongs to.
  */
 export async function assignJob(deps: AssignDeps, db: Db, req: AssignRequest): Promise<Assigned | null> {
   let experiment: repo.ExperimentWithArms | undefined;
@@ -74,8 +74,7 @@ export async function assignJob(deps: AssignDeps, db: Db, req: AssignRequest): P
       const of = await repo.findExperiment(db, req.accountId, earlier.experimentId);
       if (of) return assignedOf(of, earlier);
     }
-    if (req.feedId === null) return null;
-    experiment = (await repo.runningFeedExperiments(db, req.accountId, req.feedId)).find((e) => repo.freelancerFits(e, req.freelancerId));
+    experiment = (await repo.runningExperimentsForFeed(db, req.accountId, req.feedId)).find((e) => repo.freelancerFits(e, req.freelancerId));
     if (!experiment) return null;
   }
   const existing = await repo.findAssignment(db, experiment.id, req.jobCiphertext);

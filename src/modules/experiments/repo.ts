@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, tables } from "../../db/query";
 import type { experimentArms, experimentAssignments, experiments } from "../../db/schema";
@@ -54,20 +54,24 @@ export async function listExperiments(db: Db, accountId: string): Promise<Experi
   return withArms(db, await many(db, db.select().from(e).where(eq(e.accountId, accountId)).orderBy(desc(e.createdAtTs), desc(e.id))));
 }
 
-/** Running experiments attached to a feed, oldest first (the first one that fits takes the job). */
-export async function runningFeedExperiments(db: Db, accountId: string, feedId: string): Promise<ExperimentWithArms[]> {
+/**
+ * The running experiments that take a job from this feed when none is named, in the order they get the first pick:
+ * those attached to the feed, then those with no feed (the account's experiments "for all my proposals"), each
+ * oldest first. A null feed (a job drafted from no feed) meets only the ones with no feed.
+ */
+export async function runningExperimentsForFeed(db: Db, accountId: string, feedId: string | null): Promise<ExperimentWithArms[]> {
   const { experiments: e } = tables(db);
-  return withArms(
-    db,
-    await many(
+  const running = (where: SQL | undefined) =>
+    many(
       db,
       db
         .select()
         .from(e)
-        .where(and(eq(e.accountId, accountId), eq(e.feedId, feedId), eq(e.state, "running")))
+        .where(and(eq(e.accountId, accountId), eq(e.state, "running"), where))
         .orderBy(asc(e.createdAtTs), asc(e.id)),
-    ),
-  );
+    );
+  const attached = feedId === null ? [] : await running(eq(e.feedId, feedId));
+  return withArms(db, [...attached, ...(await running(isNull(e.feedId)))]);
 }
 
 /** Stops a running experiment; false when it was already stopped. */

@@ -27,6 +27,7 @@ import { channelSenderOf } from "../delivery/channel-delivery";
 import { actionButton, parseAction, type TelegramAction } from "../channels/telegram-actions";
 import { findFeed, findFeedJobForAccount, type FeedJobRow } from "../feeds/repo";
 import { patchFeed, patchFeedJob, resolveJobRef } from "../feeds/service";
+import { getExperiment } from "../experiments/service";
 import { generateProposal } from "../proposals/service";
 import { type BotContext, type BoundChat, boundChat, callBot, edit, NOT_BOUND, refusalOf, say } from "./chat";
 import { feedsMessage } from "./commands";
@@ -73,7 +74,7 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
     };
     await repo.deleteDraftsBefore(p.ctx.deps.db, draft.createdAtTs - DRAFT_KEEP_MS);
     await repo.insertDraft(p.ctx.deps.db, draft);
-    await say(p.ctx, p.bound.chat.chatId, draftHtml(letter.title, letter.text), { replyTo: p.message.messageId, keyboard: draftKeyboard(draft.id) });
+    await say(p.ctx, p.bound.chat.chatId, draftHtml(letter), { replyTo: p.message.messageId, keyboard: draftKeyboard(draft.id) });
   },
 
   apply: async (p) => {
@@ -100,7 +101,7 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
     const effort = EFFORTS[(EFFORTS.indexOf(draft.effort as Effort) + 1) % EFFORTS.length]!;
     const letter = await writeLetter(p, entry, effort);
     await repo.updateDraft(p.ctx.deps.db, draft.id, { coverLetter: letter.text, effort });
-    await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, draftHtml(letter.title, letter.text), draftKeyboard(draft.id));
+    await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, draftHtml(letter), draftKeyboard(draft.id));
   },
 
   notInterested: async (p) => {
@@ -172,11 +173,23 @@ async function draftAndEntry(p: Press): Promise<{ draft: repo.DraftRow; entry: F
   return { draft, entry };
 }
 
-/** A letter for the job, written as the API's generate-proposal writes it (with the feed's proposal prompt). */
-async function writeLetter(p: Press, entry: FeedJobRow, effort: Effort): Promise<{ title: string; text: string }> {
+interface Letter {
+  title: string;
+  text: string;
+  /** The experiment and arm the letter was written under (docs/experiments.md: the feed's experiment, else one for all feeds). */
+  experiment?: { name: string; arm: string };
+}
+
+/** A letter for the job, written as the API's generate-proposal writes it (with the feed's proposal prompt, or its experiment arm's). */
+async function writeLetter(p: Press, entry: FeedJobRow, effort: Effort): Promise<Letter> {
   const { job } = await resolveJobRef(p.ctx.deps, p.bound.auth, entry.id);
   const written = await generateProposal(p.ctx.deps, p.bound.auth, { jobId: entry.id, feedId: entry.feedId, reasoningEffort: effort });
-  return { title: job.title, text: written.proposal };
+  const letter: Letter = { title: job.title, text: written.proposal };
+  if (written.experiment) {
+    const experiment = await getExperiment(p.ctx.deps, p.bound.auth, written.experiment.id);
+    letter.experiment = { name: experiment.name, arm: written.experiment.armName };
+  }
+  return letter;
 }
 
 /** Applies through the API's apply; the final status comes back as a task that edits the alert. */
@@ -228,9 +241,13 @@ async function recordPressed(p: Press, outcome: (typeof OUTCOME_BUTTONS)[number]
   await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, text, keyboard);
 }
 
-function draftHtml(title: string, letter: string): string {
-  const head = `✍️ <b>Cover letter</b> for <i>${escapeHtml(title.slice(0, 200))}</i>\n\n`;
-  return head + fitText(letter, TELEGRAM_LIMITS.text - head.length - 10, escapeHtml);
+function draftHtml(letter: Letter): string {
+  const head = `✍️ <b>Cover letter</b> for <i>${escapeHtml(letter.title.slice(0, 200))}</i>\n`;
+  // Said above the letter so the freelancer knows why it reads as it does, and that editing it much takes it out of the test.
+  const arm = letter.experiment
+    ? `🧪 Experiment “${escapeHtml(letter.experiment.name.slice(0, 100))}”: arm “${escapeHtml(letter.experiment.arm.slice(0, 60))}”, picked at random for this job.\n`
+    : "";
+  return `${head}${arm}\n${fitText(letter.text, TELEGRAM_LIMITS.text - head.length - arm.length - 10, escapeHtml)}`;
 }
 
 function draftKeyboard(draftId: string) {

@@ -205,6 +205,32 @@ describe("experiments: assignment", () => {
     expect(other.body.experiment).toBeUndefined();
   });
 
+  test("an experiment with no feed takes the account's jobs from every feed, after the feed's own; another account's never", async () => {
+    const { a, b } = await setup();
+    const feed = await t.request("POST", "/api/v1/feeds", { key: a.apiKey, json: { title: "fish", minScore: 0, includes: ["zebrafish"] } });
+    expect(feed.status, show(feed)).toBe(201);
+    // Created first, so "oldest first" alone would put it ahead: the feed's own experiment still gets the feed's jobs.
+    const everywhere = (await create(a.apiKey, { ...TWO_LETTERS, name: "everywhere" })).body.experiment;
+    const fishOnly = (await create(a.apiKey, { ...TWO_LETTERS, name: "fish only", feedId: feed.body.feed.id })).body.experiment;
+    const othersOwn = (await create(b.apiKey, { ...TWO_LETTERS, name: "b's" })).body.experiment;
+    const fish = await t.request("POST", DRAFT, { key: a.apiKey, json: { jobId: await job({ title: "Zebrafish counter" }) } });
+    expect(fish.body.experiment?.id, show(fish)).toBe(fishOnly.id);
+    // A job no feed matched, drafted and applied as usual, is the account-wide experiment's.
+    const plain = await job({ title: "Bookkeeping" });
+    const d = await t.request("POST", DRAFT, { key: a.apiKey, json: { jobId: plain } });
+    expect(d.body.experiment?.id, show(d)).toBe(everywhere.id);
+    const applied = await t.request("POST", APPLY, { key: a.apiKey, json: { jobId: await job({ title: "Invoices" }), coverLetter: "Hello there." } });
+    expect(applied.status, show(applied)).toBe(200);
+    expect(applied.body.experiment?.id).toBe(everywhere.id);
+    expect(
+      (await t.request("GET", `${EXPERIMENTS}/${othersOwn.id}`, { key: b.apiKey })).body.experiment.arms.map((x: { assigned: number }) => x.assigned),
+    ).toEqual([0, 0]);
+    // Stopped, it takes no new job; the job it already has keeps its arm.
+    expect((await t.request("POST", `${EXPERIMENTS}/${everywhere.id}/stop`, { key: a.apiKey })).status).toBe(200);
+    const after = await t.request("POST", DRAFT, { key: a.apiKey, json: { jobId: await job({ title: "Payroll" }) } });
+    expect(after.body.experiment, show(after)).toBeUndefined();
+  });
+
   test("the arm's bid and boost go out; a letter edited beyond the threshold is marked; a letter arm sent without its draft counts as edited", async () => {
     const { a } = await setup();
     worker = applyWorker(t);

@@ -269,6 +269,40 @@ describe("interactive telegram", () => {
     expect(byTitle).toEqual({ "Data pipeline in Rust and Kafka": true, "Kubernetes operator in Go": false });
   });
 
+  test("a draft under a running experiment names its arm, is the arm's letter, and its application is analysed under that arm", async () => {
+    const { key, channelId } = await setup();
+    startBots();
+    await bind(key, channelId, CHAT);
+    // No feedId: an experiment for every feed, which a Telegram draft joins without being told (docs/experiments.md, rule 4).
+    const created = await t.request("POST", "/api/v1/experiments", {
+      key,
+      json: {
+        name: "Fixed letters",
+        arms: [
+          { name: "Plain", template: "Hello, I can build {{title}} for you and start this week with a short plan of the first steps." },
+          { name: "Warm", template: "Hi there, {{title}} is the kind of work I enjoy most; I can start this week and share a plan." },
+        ],
+      },
+    });
+    expect(created.status, show(created)).toBe(201);
+    const alert = await alertFor("Rust CLI for log search");
+    press(CHAT, alert.messageId, button(alert.call, "Draft proposal"));
+    await until(() => textsTo(CHAT).some((x) => x.includes("Cover letter")), "the draft");
+    const draft = sentTo(CHAT).at(-1)!;
+    const [assignment] = await rows("SELECT a.arm_id, m.name FROM experiment_assignments a JOIN experiment_arms m ON m.id = a.arm_id");
+    expect(draft.body.text).toContain(`🧪 Experiment “Fixed letters”: arm “${assignment.name}”, picked at random for this job.`);
+    const template = created.body.experiment.arms.find((a: { name: string }) => a.name === assignment.name).template as string;
+    expect(draft.body.text).toContain(escapeHtml(template.replace("{{title}}", "Rust CLI for log search")));
+
+    press(CHAT, messageIdOf(draft), button(draft, "Apply with this"));
+    await until(async () => (await rows("SELECT status FROM applications WHERE status = 'applied'")).length === 1, "the application");
+    const [app] = await rows("SELECT experiment_id, arm_id, edited_by_hand FROM applications");
+    expect(app).toMatchObject({ experiment_id: created.body.experiment.id, arm_id: assignment.arm_id });
+    expect(Boolean(app.edited_by_hand)).toBe(false);
+    const results = await t.request("GET", `/api/v1/experiments/${created.body.experiment.id}`, { key });
+    expect(results.body.experiment.arms.map((a: { name: string; sent: number }) => [a.name, a.sent])).toContainEqual([assignment.name, 1]);
+  });
+
   test("an unbound chat, or a chat bound to another account, is refused and nothing changes", async () => {
     const { key, accountId, channelId, feedId } = await setup();
     const node = startBots();
