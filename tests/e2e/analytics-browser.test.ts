@@ -4,8 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { axeProblems, launchChromium, noBrowser, overflowsSideways, until } from "../helpers/browser";
-import { makeDoc } from "../helpers/factories";
-import { startKeyedServer, type ServerProcess } from "../helpers/process";
+import { postAdminJob, startKeyedServer, type ServerProcess } from "../helpers/process";
 
 const SHOTS = join(import.meta.dir, "../../test-artifacts/analytics");
 const ADMIN_TOKEN = "analytics-browser-admin-token";
@@ -47,14 +46,7 @@ describe("analytics and outcomes in a browser (end to end)", () => {
         expect((await api("POST", "/api/v1/feeds", { title: "Data jobs", includes: ["python"], minScore: 0 })).status).toBe(201);
         const ciphers: string[] = [];
         for (const title of ["Python ETL pipeline", "Python scraper for prices"]) {
-          const doc = makeDoc({ title, skills: ["Python"], fixed: 800, country: "Germany", publishTime: new Date(Date.now() - 20 * 60_000).toISOString() });
-          const res = await fetch(`${base}/admin/jobs`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-            body: JSON.stringify(doc),
-          });
-          expect(res.status, await res.clone().text()).toBeLessThan(300);
-          ciphers.push((doc.jobTile as { job: { ciphertext: string } }).job.ciphertext);
+          ciphers.push(await postAdminJob(base, ADMIN_TOKEN, title));
         }
         for (const cipher of ciphers) {
           const applied = await api("POST", "/api/auto-apply-v2/apply", { jobId: cipher, coverLetter: "Hello, I have built this before." });

@@ -8,8 +8,7 @@ import { wilson } from "../../src/lib/wilson";
 import { experimentDetailPage } from "../../src/modules/dashboard/experiments-views";
 import type { DashboardSession } from "../../src/modules/dashboard/model";
 import { decide } from "../../src/modules/experiments/stats";
-import { makeDoc } from "../helpers/factories";
-import { startKeyedServer, type ServerProcess } from "../helpers/process";
+import { postAdminJob, startKeyedServer, type ServerProcess } from "../helpers/process";
 
 const SHOTS = join(import.meta.dir, "../../test-artifacts/experiments");
 const ADMIN_TOKEN = "experiments-browser-admin-token";
@@ -80,10 +79,20 @@ describe("experiments in a browser (end to end)", () => {
         await page.getByLabel("Arm B: name").fill("Short letter");
         await page.getByLabel("Arm B: letter style").fill("Three sentences at most; start with the client's problem.");
         await page.getByLabel("Arm B: bid multiplier").fill("");
+        // The rarer ways an arm differs fold away; opened, they take a value like the others (an hourly rate, which
+        // these fixed-price jobs leave alone, so the proposals below go out at once and at their usual bid).
+        const moreB = page.locator("fieldset.arm").nth(1).locator("details.arm-more");
+        expect(await moreB.getAttribute("open")).toBeNull();
+        await moreB.locator("summary").click();
+        await page.getByLabel("Arm B: hourly rate").fill("40");
+        await page.getByLabel("Share of new jobs").selectOption("equal");
+        expect(await axeProblems(page)).toEqual([]);
+        await snap(page, "form-more-1280-light");
         await page.getByRole("button", { name: "Start the experiment" }).click();
         await page.getByRole("heading", { level: 2, name: "Decision" }).waitFor();
         const id = page.url().split("/").pop()!;
         expect(await page.getByRole("status").textContent()).toContain("Not enough proposals yet: about");
+        expect(await page.locator(".arm-changes").textContent()).toContain("hourly rate 40 USD/h");
         expect(await axeProblems(page)).toEqual([]);
         await snap(page, "detail-new-1280-light");
 
@@ -96,14 +105,7 @@ describe("experiments in a browser (end to end)", () => {
           "Python report automation",
           "Python CSV importer",
         ]) {
-          const doc = makeDoc({ title, skills: ["Python"], fixed: 800, country: "Germany", publishTime: new Date(Date.now() - 20 * 60_000).toISOString() });
-          const res = await fetch(`${base}/admin/jobs`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
-            body: JSON.stringify(doc),
-          });
-          expect(res.status, await res.clone().text()).toBeLessThan(300);
-          const cipher = (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+          const cipher = await postAdminJob(base, ADMIN_TOKEN, title);
           const draft = await api("POST", "/api/auto-apply-v2/generate-proposal", { jobId: cipher, experimentId: id });
           expect(draft.status, JSON.stringify(draft.body)).toBe(200);
           const applied = await api("POST", "/api/auto-apply-v2/apply", { jobId: cipher, coverLetter: draft.body.proposal, experimentId: id });
@@ -119,8 +121,33 @@ describe("experiments in a browser (end to end)", () => {
             expect((await api("POST", `/api/v1/applications/${applied.body.queueId}/outcome`, { outcome: "replied" })).status).toBe(200);
           }
         }
+        // The job page: pick the experiment, draft; the arm is named, and the picker gives way to the job's arm.
+        const jobCipher = (title: string) => postAdminJob(base, ADMIN_TOKEN, title);
+        const picked = await jobCipher("Python dashboard with charts");
+        const fresh = await jobCipher("Python invoice parser for a long-running accounting migration project");
+        await page.goto(`${base}/dashboard/jobs/${encodeURIComponent(picked)}`);
+        const picker = page.getByLabel("Experiment", { exact: true });
+        expect(await picker.locator("option").allTextContents()).toEqual(["Automatic", "Second letter style for Data jobs"]);
+        expect(await page.locator("#experimentIdHelp").textContent()).toContain("Automatic: this job joins “Second letter style for Data jobs”");
+        await picker.selectOption(id);
+        expect(await axeProblems(page)).toEqual([]);
+        await snap(page, "job-picker-1280-light");
+        await page.getByRole("button", { name: "Generate a proposal" }).click();
+        await page.getByText("Proposal written under arm").waitFor({ timeout: 15_000 });
+        const line = page.locator(".experiment-line");
+        expect(await line.textContent()).toMatch(
+          /^In the experiment “Second letter style for Data jobs”: arm “(Current letter|Short letter)” \(chosen at random; it stays with this job\)\.$/,
+        );
+        expect(await page.getByLabel("Experiment", { exact: true }).count()).toBe(0);
+        expect(await axeProblems(page)).toEqual([]);
+        await snap(page, "job-assigned-1280-light");
+        await line.getByRole("link").click();
+        await page.getByRole("heading", { level: 2, name: "Decision" }).waitFor();
+
         const results = (await api("GET", `/api/v1/experiments/${id}`)).body;
         expect(results.experiment.arms.reduce((s: number, a: { sent: number }) => s + a.sent, 0)).toBe(6);
+        // The six sent, and the job drafted from its page.
+        expect(results.experiment.arms.reduce((s: number, a: { assigned: number }) => s + a.assigned, 0)).toBe(7);
         await page.reload();
         const table = await page.locator("table").textContent();
         for (const arm of results.experiment.arms) expect(table).toContain(arm.name);
@@ -145,8 +172,14 @@ describe("experiments in a browser (end to end)", () => {
             ["/dashboard/experiments", "list"],
             [`/dashboard/experiments/new?feed=${feedId}`, "form"],
             [`/dashboard/experiments/${id}`, "detail"],
+            [`/dashboard/jobs/${encodeURIComponent(fresh)}`, "job-picker"],
+            [`/dashboard/jobs/${encodeURIComponent(picked)}`, "job-assigned"],
           ] as const) {
             await p.goto(`${base}${path}`);
+            // The form with one arm's "More ways this arm can differ" open, to see those fields at this width too.
+            if (name === "form") await p.locator("details.arm-more summary").first().click();
+            if (name === "job-picker") expect(await p.getByLabel("Experiment", { exact: true }).count()).toBe(1);
+            if (name === "job-assigned") expect(await p.locator(".experiment-line").count()).toBe(1);
             expect(await overflowsSideways(p), `${path} at 390 px (${scheme})`).toBe(false);
             expect(await axeProblems(p), `${path} at 390 px (${scheme})`).toEqual([]);
             await snap(p, `${name}-390-${scheme}`);

@@ -1,3 +1,4 @@
+import { makeDoc } from "./factories";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -99,4 +100,19 @@ export async function startKeyedServer(
     return { status: res.status, body: (await res.json()) as any };
   };
   return { server, key, api };
+}
+
+/**
+ * Archives a Python job posted 20 minutes ago on a running server through its admin route (as an operator's
+ * importer would) and gives its ciphertext: the browser tests' way to put a job on the dashboard.
+ */
+export async function postAdminJob(base: string, adminToken: string, title: string): Promise<string> {
+  const doc = makeDoc({ title, skills: ["Python"], fixed: 800, country: "Germany", publishTime: new Date(Date.now() - 20 * 60_000).toISOString() });
+  const res = await fetch(`${base}/admin/jobs`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    body: JSON.stringify(doc),
+  });
+  if (res.status >= 300) throw new Error(`POST /admin/jobs: ${res.status} ${await res.text()}`);
+  return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 }

@@ -1,4 +1,4 @@
-import type { ExperimentObjective } from "../../db/enums";
+import type { ExperimentAllocation, ExperimentObjective } from "../../db/enums";
 import type { ArmResult, Experiment, ExperimentResults } from "../experiments/model";
 import { DEFAULT_MARGIN, DEFAULT_MIN_PER_ARM, decide, sampleSizePerArm } from "../experiments/stats";
 import { countChart, percent, rateChart } from "./charts";
@@ -36,30 +36,71 @@ export const TYPICAL_BASE_RATE = 0.11;
 
 export type ExperimentFormValues = Record<string, string | undefined>;
 
+/** The parts of an arm the form offers, in the API's order; the last four fold away under "More ways this arm can differ". */
+export const ARM_PARTS = ["Name", "Prompt", "BidMultiplier", "BoostBids", "Template", "HourlyRate", "FixedBid", "SendDelayMinutes"] as const;
+export type ArmPart = (typeof ARM_PARTS)[number];
+export const MORE_ARM_PARTS = ["Template", "HourlyRate", "FixedBid", "SendDelayMinutes"] as const satisfies readonly ArmPart[];
+
 /** The form's control ids: one set per arm, numbered from 0 like the API's arms. */
-export const armId = (i: number, part: "Name" | "Prompt" | "BidMultiplier" | "BoostBids") => `arm${i}${part}`;
+export const armId = (i: number, part: ArmPart) => `arm${i}${part}`;
+
+export const ALLOCATIONS: { value: ExperimentAllocation; label: string }[] = [
+  { value: "equal", label: "Equal shares" },
+  { value: "thompson", label: "More to the leader (Thompson sampling)" },
+];
+
+/** A freelancer the form's "Freelancer" select offers. */
+export interface FreelancerChoice {
+  id: string;
+  name: string;
+}
 
 /** Every field of the form for form-errors.ts: the API's body path, the control's id, the label's words. */
 export const EXPERIMENT_FORM_FIELDS: FormField[] = [
   { path: "name", id: "name", label: "Experiment name" },
   { path: "feedId", id: "feedId", label: "Feed" },
   { path: "objective", id: "objective", label: "Compare on" },
+  { path: "allocation", id: "allocation", label: "Share of new jobs" },
+  { path: "freelancerId", id: "freelancerId", label: "Freelancer" },
   ...LETTERS.flatMap((letter, i) => [
     { path: `arms[${i}]`, id: armId(i, "Name"), label: `Arm ${letter}` },
     { path: `arms[${i}].name`, id: armId(i, "Name"), label: `Arm ${letter}: name` },
     { path: `arms[${i}].prompt`, id: armId(i, "Prompt"), label: `Arm ${letter}: letter style` },
     { path: `arms[${i}].bidMultiplier`, id: armId(i, "BidMultiplier"), label: `Arm ${letter}: bid multiplier` },
     { path: `arms[${i}].boostBids`, id: armId(i, "BoostBids"), label: `Arm ${letter}: boost Connects` },
+    { path: `arms[${i}].template`, id: armId(i, "Template"), label: `Arm ${letter}: fixed letter` },
+    { path: `arms[${i}].hourlyRate`, id: armId(i, "HourlyRate"), label: `Arm ${letter}: hourly rate` },
+    { path: `arms[${i}].fixedBid`, id: armId(i, "FixedBid"), label: `Arm ${letter}: fixed-price bid` },
+    { path: `arms[${i}].sendDelayMinutes`, id: armId(i, "SendDelayMinutes"), label: `Arm ${letter}: send delay` },
   ]),
   { path: "arms", id: armId(0, "Name"), label: "Arms" },
+];
+
+/**
+ * The service's sentences that name the API's fields bare (not as body paths form-errors.ts can turn into labels),
+ * said with the form's words instead; and its pointer to an API route, which the person at the form has no use for.
+ */
+const SERVICE_PHRASES: [RegExp, string][] = [
+  [/ repeats the name of/, " is the same as"],
+  [/ must be a string of 1 to (\d+) characters$/, " must not be empty (at most $1 characters)"],
+  [
+    / cannot be combined with hourlyRate or fixedBid: .*$/,
+    " cannot be combined with an hourly rate or a fixed-price bid: an arm's bid is either a multiple of the usual one or a fixed amount",
+  ],
+  [
+    / cannot be combined with prompt: .*$/,
+    " cannot be combined with a letter style: a fixed letter is the letter itself, a letter style tells the writer how to write one",
+  ],
+  [/^(arms\[\d\]\.sendDelayMinutes) must be an integer between (\d+) and (\d+)$/, "$1 must be a whole number of minutes from $2 to $3 (a week)"],
+  [/^freelancerId: freelancer not found.*$/, "freelancerId is not one of this account's freelancers: choose one from the list"],
+  [/^allocation must be .*$/, "allocation must be one of the choices listed"],
+  [/^objective must be .*$/, "objective must be one of the choices listed"],
 ];
 
 export function experimentFormErrors(details: string[]): FormErrors {
   // "arms[1].name repeats the name of arms[0]": the second "name" is a word, not the experiment's name field.
   return formErrors(
-    details.map((d) =>
-      d.replace("repeats the name of", "is the same as").replace(/ must be a string of 1 to (\d+) characters$/, " must not be empty (at most $1 characters)"),
-    ),
+    details.map((d) => SERVICE_PHRASES.reduce((text, [pattern, words]) => text.replace(pattern, words), d)),
     EXPERIMENT_FORM_FIELDS,
   );
 }
@@ -86,6 +127,15 @@ function points(d: number): string {
 
 const signed = (d: number) => points(d);
 
+/** A send delay as a person says it: "45 min", "2 h", "1 h 30 min", "7 days". */
+export function delayWords(minutes: number): string {
+  if (minutes >= 1440 && minutes % 1440 === 0) return minutes === 1440 ? "1 day" : `${minutes / 1440} days`;
+  if (minutes < 60) return `${minutes} min`;
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+}
+
 /** What the arm varies, in a few words: "letter style “Three sentences…”, bid ×1.2, 2 boost Connects". */
 export function armChanges(arm: Experiment["arms"][number]): string {
   const parts: string[] = [];
@@ -93,10 +143,10 @@ export function armChanges(arm: Experiment["arms"][number]): string {
   if (arm.prompt !== null) parts.push(`letter style ${quote(arm.prompt)}`);
   if (arm.template !== null) parts.push(`fixed letter ${quote(arm.template)}`);
   if (arm.bidMultiplier !== null) parts.push(`bid ×${arm.bidMultiplier}`);
-  if (arm.hourlyRate !== null) parts.push(`$${arm.hourlyRate}/h`);
-  if (arm.fixedBid !== null) parts.push(`$${arm.fixedBid} fixed`);
+  if (arm.hourlyRate !== null) parts.push(`hourly rate ${arm.hourlyRate} USD/h`);
+  if (arm.fixedBid !== null) parts.push(`fixed-price bid ${arm.fixedBid} USD`);
   if (arm.boostBids !== null) parts.push(arm.boostBids === 0 ? "no boost (holdout)" : `${arm.boostBids} boost Connects`);
-  if (arm.sendDelayMinutes !== null) parts.push(`sent after ${arm.sendDelayMinutes} min`);
+  if (arm.sendDelayMinutes !== null) parts.push(arm.sendDelayMinutes === 0 ? "sent at once" : `sent ${delayWords(arm.sendDelayMinutes)} after applying`);
   return parts.length ? parts.join(", ") : "as usual";
 }
 
@@ -201,33 +251,50 @@ ${fieldError(errors, id)}
 ${help(id, explain)}`;
 }
 
+function textarea(v: ExperimentFormValues, errors: FormErrors | undefined, id: string, explain: string): Html {
+  return html`<label for="${id}">${labelOf(id)}</label>
+${fieldError(errors, id)}
+<textarea id="${id}" name="${id}" rows="3" cols="60"${describedBy(errors, id)}>${v[id] ?? ""}</textarea>
+${help(id, explain)}`;
+}
+
+/** Whether something was typed into, or refused at, one of these parts of arm i: then its fold stays open. */
+const touched = (v: ExperimentFormValues, errors: FormErrors | undefined, i: number, parts: readonly ArmPart[]) =>
+  parts.some((p) => (v[armId(i, p)] ?? "").trim() !== "" || errors?.byId.has(armId(i, p)));
+
 function armFieldset(v: ExperimentFormValues, errors: FormErrors | undefined, i: number): Html {
   const letter = LETTERS[i]!;
   const optional = i >= 2;
-  const prompt = armId(i, "Prompt");
+  // The rarer ways an arm can differ fold away (no script needed), open when they hold a value or a refusal.
+  const moreOpen = touched(v, errors, i, MORE_ARM_PARTS);
   return html`<fieldset class="arm">
 <legend>Arm ${letter}${i === 0 ? " (the control)" : ""}${optional ? html` <span class="muted">(optional)</span>` : ""}</legend>
 ${input(v, errors, armId(i, "Name"), optional ? "Leave this arm empty to test fewer versions." : i === 0 ? "What you do today: the other arms are compared to it." : "A short name the results use: “Short letter”.", { required: !optional })}
-<label for="${prompt}">${labelOf(prompt)}</label>
-${fieldError(errors, prompt)}
-<textarea id="${prompt}" name="${prompt}" rows="3" cols="60"${describedBy(errors, prompt)}>${v[prompt] ?? ""}</textarea>
-${help(prompt, "How this arm's letters are written, e.g. “Three sentences at most, start with the client's problem.” Empty: the feed's own letter prompt.")}
+${textarea(v, errors, armId(i, "Prompt"), "How this arm's letters are written, e.g. “Three sentences at most, start with the client's problem.” Empty: the feed's own letter prompt.")}
 ${input(v, errors, armId(i, "BidMultiplier"), "Times the bid that would go out otherwise, 0.1 to 10 (1.2 bids 20 % more). Empty: the usual bid.", { numeric: true })}
 ${input(v, errors, armId(i, "BoostBids"), "Extra Connects to boost each proposal, 0 to 1000; 0 makes a holdout with no boost. Empty: as usual.", { numeric: true })}
+<details class="arm-more"${moreOpen ? html` open` : ""}><summary>More ways this arm can differ</summary>
+${textarea(v, errors, armId(i, "Template"), "The letter itself, sent as written: {{title}}, {{skills}} and {{name}} (the freelancer) are filled in. Not together with a letter style.")}
+${input(v, errors, armId(i, "HourlyRate"), "USD per hour for hourly jobs, 3 to 999, instead of the usual bid. Not together with a bid multiplier.", { numeric: true })}
+${input(v, errors, armId(i, "FixedBid"), "USD for fixed-price jobs, 5 to 1,000,000, instead of the usual bid. Not together with a bid multiplier.", { numeric: true })}
+${input(v, errors, armId(i, "SendDelayMinutes"), "Minutes the proposal waits after you apply, 0 to 10080 (a week), to measure what speed is worth. Empty: sent at once.", { numeric: true })}
+</details>
 </fieldset>`;
 }
 
 export function experimentFormPage(
   session: DashboardSession,
-  opts: { values: ExperimentFormValues; feeds: { id: string; title: string }[]; errors?: FormErrors },
+  opts: { values: ExperimentFormValues; feeds: { id: string; title: string }[]; freelancers: FreelancerChoice[]; errors?: FormErrors },
 ): Html {
   const v = opts.values;
   const errors = opts.errors;
   const objective = v.objective ?? "replies";
+  const allocation = v.allocation ?? "equal";
+  // A posted freelancer the list no longer has (or could not be read) stays chosen, for the refusal to explain.
+  const picked = (v.freelancerId ?? "").trim();
+  const freelancers = picked === "" || opts.freelancers.some((f) => f.id === picked) ? opts.freelancers : [...opts.freelancers, { id: picked, name: picked }];
   // Arms C and D fold away (a <details>: no script needed) unless something was typed into them or refused there.
-  const moreArmsOpen = [2, 3].some((i) =>
-    (["Name", "Prompt", "BidMultiplier", "BoostBids"] as const).some((p) => (v[armId(i, p)] ?? "").trim() !== "" || errors?.byId.has(armId(i, p))),
-  );
+  const moreArmsOpen = [2, 3].some((i) => touched(v, errors, i, ARM_PARTS));
   return layout(
     "New experiment",
     html`${errorSummary(errors, "The experiment")}
@@ -250,6 +317,21 @@ ${fieldError(errors, "objective")}
       (o) => html`<option value="${o.value}"${o.value === objective ? html` selected` : ""}>${o.label}</option>`,
     )}</select>
 ${help("objective", "What decides the winner. Replies come soonest; interviews and hires need many more proposals.")}
+<label for="allocation">${labelOf("allocation")}</label>
+${fieldError(errors, "allocation")}
+<select id="allocation" name="allocation"${describedBy(errors, "allocation")}>${ALLOCATIONS.map(
+      (a) => html`<option value="${a.value}"${a.value === allocation ? html` selected` : ""}>${a.label}</option>`,
+    )}</select>
+${help("allocation", "Equal: each arm gets the same share of new jobs. More to the leader: the arm ahead gets more, so fewer proposals go out as the weaker one; every arm keeps at least 10 %.")}
+${
+  freelancers.length > 0 &&
+  html`<label for="freelancerId">${labelOf("freelancerId")}</label>
+${fieldError(errors, "freelancerId")}
+<select id="freelancerId" name="freelancerId"${describedBy(errors, "freelancerId")}><option value="">Any freelancer</option>${freelancers.map(
+    (f) => html`<option value="${f.id}"${f.id === v.freelancerId ? html` selected` : ""}>${f.name}</option>`,
+  )}</select>
+${help("freelancerId", "Only applications going out as this freelancer join the test; it then assigns jobs when you apply, not when you draft. Any freelancer: all of them.")}`
+}
 </fieldset>
 ${armFieldset(v, errors, 0)}
 ${armFieldset(v, errors, 1)}
@@ -272,7 +354,11 @@ function liftText(arm: ArmResult, objective: ExperimentObjective): Html | string
   return html`${arm.lift.absolute > 0 ? "+" : ""}${points(arm.lift.absolute)}${unit}<br><span class="muted">${signed(av[0]!)} to ${signed(av[1]!)}</span>`;
 }
 
-export function experimentDetailPage(session: DashboardSession, r: ExperimentResults, opts: { feedTitle: string | null; promoted?: boolean }): Html {
+export function experimentDetailPage(
+  session: DashboardSession,
+  r: ExperimentResults,
+  opts: { feedTitle: string | null; freelancerName?: string | null; promoted?: boolean },
+): Html {
   const e = r.experiment;
   const self = `${EXPERIMENTS}/${e.id}`;
   const o = objectiveOf(e.objective);
@@ -307,6 +393,8 @@ export function experimentDetailPage(session: DashboardSession, r: ExperimentRes
 <dl class="settings">
 <dt>Feed</dt><dd>${e.feedId === null ? html`<span class="muted">none: proposals join when the experiment is named</span>` : html`<a href="/dashboard/feeds/${encodeURIComponent(e.feedId)}">${opts.feedTitle ?? e.feedId}</a>`}</dd>
 <dt>Compares</dt><dd>${o.label}</dd>
+<dt>${labelOf("allocation")}</dt><dd>${ALLOCATIONS.find((a) => a.value === e.allocation)?.label ?? e.allocation}</dd>
+${e.freelancerId !== null && html`<dt>Freelancer</dt><dd>${opts.freelancerName ?? e.freelancerId} <span class="muted">(only applications going out as them)</span></dd>`}
 <dt>Started</dt><dd>${when(e.createdAt)}</dd>
 ${e.stoppedAt !== null && html`<dt>Stopped</dt><dd>${when(e.stoppedAt)}</dd>`}
 </dl>

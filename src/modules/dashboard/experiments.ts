@@ -4,7 +4,9 @@ import { AppError } from "../../errors";
 import { CreateExperimentBody } from "../experiments/model";
 import * as experiments from "../experiments/service";
 import { listFeeds } from "../feeds/service";
+import { freelancers } from "../applications/service";
 import {
+  ARM_PARTS,
   armId,
   EXPERIMENTS,
   experimentDetailPage,
@@ -13,6 +15,7 @@ import {
   experimentListPage,
   MAX_ARMS,
   type ExperimentFormValues,
+  type FreelancerChoice,
 } from "./experiments-views";
 import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, numberOrText, page, redirect, schemaErrors, type ResponseState } from "./http";
 import type { DashboardSession } from "./model";
@@ -30,18 +33,29 @@ export function toBody(v: ExperimentFormValues): Record<string, unknown> {
   const text = (name: string) => (v[name] ?? "").trim();
   const arms: Record<string, unknown>[] = [];
   for (let i = 0; i < MAX_ARMS; i++) {
-    const filled = (["Name", "Prompt", "BidMultiplier", "BoostBids"] as const).some((p) => text(armId(i, p)) !== "");
+    const filled = ARM_PARTS.some((p) => text(armId(i, p)) !== "");
     if (i >= 2 && !filled) continue;
     const arm: Record<string, unknown> = { name: text(armId(i, "Name")) };
-    // The letter style keeps its line breaks; only a blank one is "not set".
-    if (text(armId(i, "Prompt")) !== "") arm.prompt = v[armId(i, "Prompt")];
-    if (text(armId(i, "BidMultiplier")) !== "") arm.bidMultiplier = numberOrText(text(armId(i, "BidMultiplier")));
-    if (text(armId(i, "BoostBids")) !== "") arm.boostBids = numberOrText(text(armId(i, "BoostBids")));
+    // The letter style and the fixed letter keep their line breaks; only a blank one is "not set".
+    for (const [part, key] of [
+      ["Prompt", "prompt"],
+      ["Template", "template"],
+    ] as const) {
+      if (text(armId(i, part)) !== "") arm[key] = v[armId(i, part)];
+    }
+    for (const [part, key] of [
+      ["BidMultiplier", "bidMultiplier"],
+      ["HourlyRate", "hourlyRate"],
+      ["FixedBid", "fixedBid"],
+      ["BoostBids", "boostBids"],
+      ["SendDelayMinutes", "sendDelayMinutes"],
+    ] as const) {
+      if (text(armId(i, part)) !== "") arm[key] = numberOrText(text(armId(i, part)));
+    }
     arms.push(arm);
   }
   const body: Record<string, unknown> = { name: text("name"), arms };
-  if (text("feedId") !== "") body.feedId = text("feedId");
-  if (text("objective") !== "") body.objective = text("objective");
+  for (const key of ["feedId", "freelancerId", "objective", "allocation"] as const) if (text(key) !== "") body[key] = text(key);
   return body;
 }
 
@@ -53,15 +67,28 @@ function promoteRefusal(message: string): string {
   return message.replace(/\bproposalGenerationPrompt\b/g, "the feed's letter prompt");
 }
 
-/** A refusal the form shows next to its field: bad input, or a feed that is not (or no longer) the account's. */
+/** A refusal the form shows next to its field: bad input, or a feed or freelancer that is not (or no longer) the account's. */
 function isFormError(err: unknown): err is AppError {
-  return err instanceof AppError && (err.code === "bad_request" || (err.code === "not_found" && err.message.startsWith("feedId")));
+  return err instanceof AppError && (err.code === "bad_request" || (err.code === "not_found" && /^(feedId|freelancerId)\b/.test(err.message)));
 }
 
 export function dashboardExperimentRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
   const feedChoices = async (session: DashboardSession) =>
     (await listFeeds(deps, await sessionAuth(deps, session))).map((f) => ({ id: f.id, title: f.title ?? f.id, prompt: f.proposalGenerationPrompt ?? null }));
+
+  /** The account's freelancers for the form's select; none (the select is left out) when the marketplace cannot list them. */
+  async function freelancerChoices(session: DashboardSession): Promise<FreelancerChoice[]> {
+    try {
+      return (await freelancers(deps, await sessionAuth(deps, session))).freelancers.map((f) => ({ id: f.id, name: f.name }));
+    } catch (err) {
+      deps.log.warn("dashboard: could not list freelancers for the experiment form", {
+        accountId: session.accountId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return [];
+    }
+  }
 
   async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
     const session = await open(request, set, body);
@@ -77,7 +104,9 @@ export function dashboardExperimentRoutes(deps: Deps) {
     const r = await experiments.experimentResults(deps, await sessionAuth(deps, session), id);
     const feedId = r.experiment.feedId;
     const feedTitle = feedId === null ? null : ((await feedChoices(session)).find((f) => f.id === feedId)?.title ?? null);
-    return page(set, experimentDetailPage(session, r, { feedTitle, promoted }));
+    const freelancerId = r.experiment.freelancerId;
+    const freelancerName = freelancerId === null ? null : ((await freelancerChoices(session)).find((f) => f.id === freelancerId)?.name ?? null);
+    return page(set, experimentDetailPage(session, r, { feedTitle, freelancerName, promoted }));
   }
 
   return new Elysia({ name: "dashboard-experiments" })
@@ -104,11 +133,12 @@ export function dashboardExperimentRoutes(deps: Deps) {
             name: feed ? `Second letter style for ${feed.title}` : "",
             feedId: feed?.id,
             objective: "replies",
+            allocation: "equal",
             [armId(0, "Name")]: "Current letter",
             [armId(0, "Prompt")]: feed?.prompt ?? "",
             [armId(1, "Name")]: "New letter",
           };
-          return page(set, experimentFormPage(session, { values, feeds }));
+          return page(set, experimentFormPage(session, { values, feeds, freelancers: await freelancerChoices(session) }));
         }),
       HIDDEN,
     )
@@ -119,7 +149,12 @@ export function dashboardExperimentRoutes(deps: Deps) {
           const values = formValues(body);
           const json = toBody(values);
           const feeds = await feedChoices(session);
-          const refusedWith = (details: string[]) => page(set, experimentFormPage(session, { values, feeds, errors: experimentFormErrors(details) }), 400);
+          const refusedWith = async (details: string[]) =>
+            page(
+              set,
+              experimentFormPage(session, { values, feeds, freelancers: await freelancerChoices(session), errors: experimentFormErrors(details) }),
+              400,
+            );
           const invalid = schemaErrors(CreateExperimentBody, json);
           if (invalid.length) return refusedWith(invalid);
           try {

@@ -8,6 +8,7 @@ import { budgetText } from "../jobs/service";
 import { defaultBid } from "../applications/service";
 import type { FreelancerProfile } from "../../marketplace/driver";
 import type { ClientSnapshot } from "../clients/service";
+import type { ArmInExperiment, JobExperimentChoices } from "../experiments/service";
 import { clientCharts, timeChart } from "./charts";
 import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -133,12 +134,13 @@ function appliedAs(app: ApplicationRow, profiles: ProfileChoice[]): string | nul
  * The application's record. `withStatus` is false beside the live status block (applicationStatus), which
  * already says it and keeps saying it as it changes; this record is drawn once and would contradict it.
  */
-function applicationSection(app: ApplicationRow | null, profiles: ProfileChoice[], withStatus: boolean): Html {
+function applicationSection(app: ApplicationRow | null, profiles: ProfileChoice[], withStatus: boolean, under?: ArmInExperiment | null): Html {
   if (!app) return html`<p>You have not applied to this job.</p>`;
   const as = appliedAs(app, profiles);
   return html`<dl class="settings">
 ${withStatus && html`<dt>Status</dt><dd><strong>${statusLabel(app)}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</dd>`}
 ${as && html`<dt>Applied as</dt><dd>${as}</dd>`}
+${under && html`<dt>Experiment</dt><dd><a href="${experimentPath(under.id)}">${under.name}</a>, arm “${under.armName}”${app.editedByHand === true && html` <span class="muted">(letter edited by hand: left out of the results)</span>`}</dd>`}
 <dt>Queue id</dt><dd><code>${app.id}</code></dd>
 <dt>Applied at</dt><dd>${when(app.appliedAtTs)}</dd>
 ${withStatus && app.errorMessage && html`<dt>Error</dt><dd class="error">${app.errorMessage}</dd>`}
@@ -200,6 +202,50 @@ function fieldError(fieldErrors: Record<string, string> | undefined, name: strin
 /** The label of the freelancer/profile picker; its errors use the same words. */
 export const PROFILE_LABEL = "Apply as";
 
+/** The label of the experiment picker. */
+export const EXPERIMENT_LABEL = "Experiment";
+
+const experimentPath = (id: string) => `/dashboard/experiments/${encodeURIComponent(id)}`;
+
+/** "In the experiment “X”: arm “B”", the experiment's name a link to its results. */
+function inExperiment(a: ArmInExperiment): Html {
+  return html`In the experiment <a href="${experimentPath(a.id)}">“${a.name}”</a>: arm “${a.armName}”`;
+}
+
+/** What "Automatic" means for this job, in words: the experiment the rules would put it in, or that none would. */
+function automaticWords(c: JobExperimentChoices): string {
+  if (c.automatic) {
+    return `Automatic: this job joins “${c.automatic.name}”, ${c.automatic.ofFeed ? "the experiment of its feed" : "your experiment for jobs from any feed"}.`;
+  }
+  const limited = c.freelancerLimited ? " An experiment limited to one freelancer takes it when you apply as them." : "";
+  return `Automatic: no running experiment takes this job on its own, so it goes out as usual.${limited}`;
+}
+
+/**
+ * The experiment part of the form: nothing without a running experiment; the job's arm when it has one (it keeps
+ * it, so there is nothing to choose, and the hidden field names that experiment to apply); else the picker.
+ */
+function experimentPicker(
+  c: JobExperimentChoices | undefined,
+  v: JobFormValues,
+  id: (n: string) => string,
+  fieldErrors: Record<string, string> | undefined,
+): Html | string {
+  if (!c || c.running.length === 0) return "";
+  if (c.assigned) {
+    return html`<p class="experiment-line">${inExperiment(c.assigned)} (chosen at random; it stays with this job).</p>
+<input type="hidden" name="experimentId" value="${c.assigned.id}">`;
+  }
+  const chosen = v.experimentId ?? "";
+  const error = fieldErrors?.experimentId;
+  return html`<label for="${id("experimentId")}">${EXPERIMENT_LABEL}</label>
+${fieldError(fieldErrors, "experimentId", id("experimentId"))}
+<select id="${id("experimentId")}" name="experimentId"${error ? html` aria-invalid="true"` : ""} aria-describedby="${error ? `${id("experimentId")}Error ` : ""}${id("experimentId")}Help"><option value="">Automatic</option>${c.running.map(
+    (e) => html`<option value="${e.id}"${e.id === chosen ? html` selected` : ""}>${e.name}</option>`,
+  )}</select>
+<p id="${id("experimentId")}Help" class="muted">${automaticWords(c)} The arm is chosen at random when you first draft or apply, and stays with the job.</p>`;
+}
+
 /**
  * The confirmation the `a` shortcut opens (app script) before it sends anything: a key pressed by mistake
  * must not spend a credit and the freelancer's Connects. Cancel has the focus, so Enter or Esc backs out;
@@ -223,7 +269,7 @@ function applyForm(
   self: string,
   v: JobFormValues,
   data: JobPageData,
-  opts: { fieldErrors?: Record<string, string>; profiles?: ProfileChoice[]; panel?: string },
+  opts: { fieldErrors?: Record<string, string>; profiles?: ProfileChoice[]; panel?: string; experiments?: JobExperimentChoices },
 ): Html {
   const { panel, fieldErrors } = opts;
   const id = (n: string) => idOf(panel, n);
@@ -255,6 +301,7 @@ ${fieldError(fieldErrors, "profileId", id("profileId"))}
   )}</select>
 <p id="${id("profileId")}Help" class="muted">Preselected: the profile that best fits the job's title and skills. The letter introduces this freelancer, and the application goes out as them.</p>`
 }
+${experimentPicker(opts.experiments, v, id, fieldErrors)}
 <label for="${id("reasoningEffort")}">Reasoning effort</label>
 <select id="${id("reasoningEffort")}" name="reasoningEffort" aria-describedby="${id("reasoningEffortHelp")}">${EFFORTS.map(
     (e) => html`<option value="${e}"${e === effort ? html` selected` : ""}>${e}</option>`,
@@ -320,6 +367,10 @@ export interface JobViewOpts extends JobPageOpts {
   /** The outcome form as posted, with its errors, or the notice after recording. */
   outcome?: OutcomeState;
   profiles?: ProfileChoice[];
+  /** The experiment picker's choices (jobExperimentChoices); none shown when undefined or nothing runs. */
+  experiments?: JobExperimentChoices;
+  /** The experiment and arm the job's application went out under, when it did. */
+  appliedUnder?: ArmInExperiment | null;
 }
 
 /** An application in flight or sent: the job shows its status instead of the forms (a failed one may be retried). */
@@ -334,12 +385,12 @@ function applySections(session: DashboardSession, data: JobPageData, opts: JobVi
     return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
 ${applicationStatus(data.application, data.ciphertext, panel)}
 ${data.funnel && outcomeSection(session, data.funnel, { panel, state: opts.outcome, heading: h === "h2" ? "h3" : "h4", nowTs: data.nowTs ?? Date.now() })}
-${applicationSection(data.application, profiles, false)}`;
+${applicationSection(data.application, profiles, false, opts.appliedUnder)}`;
   }
   return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
-${applicationSection(data.application, profiles, true)}
+${applicationSection(data.application, profiles, true, opts.appliedUnder)}
 ${raw(`<${h}>`)}Proposal and bid${raw(`</${h}>`)}
-${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles, panel })}`;
+${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles, panel, experiments: opts.experiments })}`;
 }
 
 function factsList(data: JobPageData): Html {

@@ -12,6 +12,7 @@ import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal, type ProposalStage } from "../proposals/service";
 import { triageInboxItem } from "../feeds/service";
+import { armInExperiment, jobExperimentChoices, type ArmInExperiment } from "../experiments/service";
 import {
   dashboardGuard,
   HIDDEN,
@@ -64,6 +65,35 @@ const RECORDED: Record<string, string> = {
 /** The picked profile, or undefined for none (the primary profile is used then, as the API does). */
 const pickedProfile = (v: jobViews.JobFormValues): string | undefined => (v.profileId?.trim() ? v.profileId.trim() : undefined);
 
+/** The experiment picked (or named by the form's hidden field), or undefined for "Automatic". */
+const pickedExperiment = (v: jobViews.JobFormValues): string | undefined => (v.experimentId?.trim() ? v.experimentId.trim() : undefined);
+
+/**
+ * The service's refusals of the picked experiment (they start with the API's field, experimentId) in the picker's
+ * words, with the status the service gave: a stopped one 409, an unknown or another account's 404, one limited to
+ * another freelancer 400. Undefined for every other error.
+ */
+function experimentRefusal(err: AppError): { message: string; status: number } | undefined {
+  if (!err.message.startsWith("experimentId")) return undefined;
+  if (err.code === "conflict") return { message: "This experiment is stopped: it takes no new jobs.", status: err.status };
+  if (err.code === "not_found") return { message: "This account has no such experiment: choose one from the list.", status: err.status };
+  if (err.message.includes("is for freelancer")) {
+    return {
+      message: `This experiment takes only applications going out as another freelancer: change “${jobViews.PROFILE_LABEL}”, or choose another experiment.`,
+      status: err.status,
+    };
+  }
+  return { message: `${jobViews.EXPERIMENT_LABEL}: choose one of the experiments listed.`, status: err.status };
+}
+
+/** Schema messages about the picked experiment (an id too long to be one, posted by hand) in the picker's words. */
+function experimentSchemaError(details: string[]): Record<string, string> {
+  return details.some((d) => d.startsWith("experimentId")) ? { experimentId: `${jobViews.EXPERIMENT_LABEL}: choose one of the experiments listed.` } : {};
+}
+
+/** "Proposal written under arm “B” of the experiment “Letters”." and the like, for the notice after a draft or apply. */
+const underArm = (a: ArmInExperiment) => `under arm “${a.armName}” of the experiment “${a.name}”`;
+
 /**
  * Form strings → the API's apply body. Empty answers and empty optional bid fields are left out. The picked
  * profile goes with it: without it the application would go out as the account's primary freelancer.
@@ -72,6 +102,8 @@ function toApplyBody(ciphertext: string, v: jobViews.JobFormValues): Record<stri
   const body: Record<string, unknown> = { jobId: ciphertext, coverLetter: v.coverLetter ?? "" };
   const profileId = pickedProfile(v);
   if (profileId !== undefined) body.profileId = profileId;
+  const experimentId = pickedExperiment(v);
+  if (experimentId !== undefined) body.experimentId = experimentId;
   const answers: { position: number; answer: string }[] = [];
   for (const [k, value] of Object.entries(v)) {
     const m = /^answer_(\d{1,6})$/.exec(k);
@@ -211,7 +243,17 @@ export function dashboardJobRoutes(deps: Deps) {
     alongside: Html = html``,
   ): Promise<string> {
     // Also once applied: the record names the freelancer the application went out as.
-    const full = { ...opts, profiles: opts.profiles ?? (await profileChoices(session)) };
+    const auth = await sessionAuth(deps, session);
+    const app = data.application;
+    // The picker only sits in the form, which a settled application replaces; its record names the arm instead.
+    const experiments = opts.experiments ?? (jobViews.isSettledApplication(app) ? undefined : await jobExperimentChoices(deps, auth, data.ciphertext));
+    const appliedUnder =
+      opts.appliedUnder !== undefined
+        ? opts.appliedUnder
+        : app?.experimentId && app.armId
+          ? await armInExperiment(deps, auth, app.experimentId, app.armId)
+          : null;
+    const full = { ...opts, profiles: opts.profiles ?? (await profileChoices(session)), experiments, appliedUnder };
     const panel = panelOf(request, body);
     if (panel !== undefined) return fragment(set, html`${jobViews.jobPanel(session, data, panel, full)}${alongside}`, status);
     return page(set, jobViews.jobPage(session, data, full), status);
@@ -232,10 +274,18 @@ export function dashboardJobRoutes(deps: Deps) {
     if (Object.keys(fieldErrors).length > 0) {
       return render(request, set, body, session, data, { values, errors: Object.values(fieldErrors), fieldErrors, profiles }, 400);
     }
-    const input = { jobId: data.ciphertext, reasoningEffort: values.reasoningEffort ?? "low", questions: data.questions };
+    const experimentId = pickedExperiment(values);
+    const input = {
+      jobId: data.ciphertext,
+      reasoningEffort: values.reasoningEffort ?? "low",
+      questions: data.questions,
+      ...(experimentId !== undefined ? { experimentId } : {}),
+    };
     if (!Value.Check(GenerateProposalBody, input)) {
-      const errors = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-      return render(request, set, body, session, data, { values, errors, profiles }, 400);
+      const details = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
+      const fieldErrors = experimentSchemaError(details);
+      const errors = Object.keys(fieldErrors).length > 0 ? Object.values(fieldErrors) : details;
+      return render(request, set, body, session, data, { values, errors, fieldErrors, profiles }, 400);
     }
     try {
       // The letter states the bid apply would send for this job (the amount in the form when it is one, else
@@ -243,11 +293,13 @@ export function dashboardJobRoutes(deps: Deps) {
       // unless the user changes one of them. It introduces the picked freelancer, who is the one applying.
       const typed = { hourlyRate: amountOf(values.hourlyRate), fixedBid: amountOf(values.fixedBid) };
       const bid = data.job && data.job.platform !== "web" ? defaultBid(data.job, typed) : null;
-      const written = await generateProposal(deps, await sessionAuth(deps, session), input as Parameters<typeof generateProposal>[2], {
+      const auth = await sessionAuth(deps, session);
+      const written = await generateProposal(deps, auth, input as Parameters<typeof generateProposal>[2], {
         bid,
         profileId: pickedProfile(values),
         progress,
       });
+      const under = written.experiment ? await armInExperiment(deps, auth, written.experiment.id, written.experiment.armId) : null;
       const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
       if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
       if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
@@ -256,9 +308,15 @@ export function dashboardJobRoutes(deps: Deps) {
         const name = `answer_${a.position}`;
         if ((filled[name] ?? "").trim() === "") filled[name] = a.answer;
       }
-      return render(request, set, body, session, data, { values: filled, notice: "Proposal written. Edit it below, then apply.", profiles });
+      const notice = under ? `Proposal written ${underArm(under)}. Edit it below, then apply.` : "Proposal written. Edit it below, then apply.";
+      return render(request, set, body, session, data, { values: filled, notice, profiles });
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
+      const refused = err.status < 500 ? experimentRefusal(err) : undefined;
+      if (refused) {
+        const fieldErrors = { experimentId: refused.message };
+        return render(request, set, body, session, data, { values, errors: [refused.message], fieldErrors, profiles }, refused.status);
+      }
       if (err.status >= 500) {
         // The model's trouble (timeout, refusal…) is not the user's input: say so on the page.
         deps.log.warn("dashboard: proposal generation failed", { accountId: session.accountId, error: err.message });
@@ -281,7 +339,15 @@ export function dashboardJobRoutes(deps: Deps) {
           const alongside = panel !== undefined ? await markRead(opened.session, panel) : undefined;
           const recorded = new URL(request.url).searchParams.get("recorded") ?? "";
           const outcome = (RECORDABLE_OUTCOMES as readonly string[]).includes(recorded) ? { notice: RECORDED[recorded] } : undefined;
-          return render(request, set, undefined, opened.session, opened.data, { outcome }, 200, alongside);
+          // After an apply under an experiment (the apply route redirects here): the notice is read from the application itself.
+          const app = opened.data.application;
+          let notice: string | undefined;
+          let appliedUnder: ArmInExperiment | null | undefined;
+          if (new URL(request.url).searchParams.get("applied") === "1" && app?.experimentId && app.armId) {
+            appliedUnder = await armInExperiment(deps, await sessionAuth(deps, opened.session), app.experimentId, app.armId);
+            if (appliedUnder) notice = `Applied ${underArm(appliedUnder)}.`;
+          }
+          return render(request, set, undefined, opened.session, opened.data, { outcome, notice, appliedUnder }, 200, alongside);
         },
         HIDDEN,
       )
@@ -329,13 +395,23 @@ export function dashboardJobRoutes(deps: Deps) {
           }
           const json = toApplyBody(data.ciphertext, values);
           if (!Value.Check(ApplyBody, json)) {
-            const errors = validationDetails([...Value.Errors(ApplyBody, json)], "body");
-            return render(request, set, body, session, data, { values, errors, profiles }, 400);
+            const details = validationDetails([...Value.Errors(ApplyBody, json)], "body");
+            const fieldErrors = experimentSchemaError(details);
+            const errors =
+              Object.keys(fieldErrors).length > 0 ? [...Object.values(fieldErrors), ...details.filter((d) => !d.startsWith("experimentId"))] : details;
+            return render(request, set, body, session, data, { values, errors, fieldErrors, profiles }, 400);
           }
+          const auth = await sessionAuth(deps, session);
+          let applied: Awaited<ReturnType<typeof apply>>;
           try {
-            await apply(deps, await sessionAuth(deps, session), json as Parameters<typeof apply>[2]);
+            applied = await apply(deps, auth, json as Parameters<typeof apply>[2]);
           } catch (err) {
             if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
+            const refused = experimentRefusal(err);
+            if (refused) {
+              const fieldErrors = { experimentId: refused.message };
+              return render(request, set, body, session, data, { values, errors: [refused.message], fieldErrors, profiles }, refused.status);
+            }
             if (err.code === "not_found") return errorAsPage(err, set, session, CANNOT);
             return render(request, set, body, session, data, { values, errors: errorDetails(err), profiles }, err.status);
           }
@@ -343,11 +419,14 @@ export function dashboardJobRoutes(deps: Deps) {
           // From the panel: the panel again, now showing the application's status (polled until final), with
           // the card (no longer new) beside it.
           const panel = panelOf(request, body);
+          const under = applied.experiment ? await armInExperiment(deps, auth, applied.experiment.id, applied.experiment.armId) : null;
           if (panel !== undefined) {
             const card = await markRead(session, panel);
-            return render(request, set, body, session, await load(session, data.ciphertext), { profiles }, 200, card);
+            const notice = under ? `Applied ${underArm(under)}.` : undefined;
+            return render(request, set, body, session, await load(session, data.ciphertext), { profiles, notice, appliedUnder: under }, 200, card);
           }
-          return redirect(set, `${DASHBOARD_PATH}/applications`);
+          // Under an experiment, back to the job, whose notice and record name the arm; else to the list of applications.
+          return redirect(set, under ? `${jobPath(data.ciphertext)}?applied=1` : `${DASHBOARD_PATH}/applications`);
         },
         HIDDEN,
       )

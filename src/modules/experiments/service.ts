@@ -13,7 +13,7 @@ import { driverFor } from "../accounts/drivers";
 import type { AuthContext } from "../accounts/service";
 import { findFeed } from "../feeds/repo";
 import { type FeedsDeps, patchFeed } from "../feeds/service";
-import type { AssignDeps } from "./assign";
+import { type AssignDeps, feedOfDraft } from "./assign";
 import type { ArmResult, CreateExperimentBody, Experiment, ExperimentResults } from "./model";
 import { tally } from "./outcomes";
 import * as repo from "./repo";
@@ -187,4 +187,62 @@ export async function promoteWinner(
   if (arm.prompt === null) throw new AppError("bad_request", `armId: arm ${arm.name} has no prompt to promote`);
   await patchFeed(deps, auth, e.feedId, { proposalGenerationPrompt: arm.prompt });
   return { feedId: e.feedId, armId: arm.id };
+}
+
+/** An experiment and one of its arms, by name: what a screen says a job or an application is in. */
+export interface ArmInExperiment {
+  id: string;
+  name: string;
+  armId: string;
+  armName: string;
+}
+
+/** What the dashboard's job page offers and says about experiments for one job (jobExperimentChoices). */
+export interface JobExperimentChoices {
+  /** The account's running experiments, oldest first: the ones a draft or apply may name. */
+  running: { id: string; name: string }[];
+  /** The job's arm in a running experiment, when it has one: it keeps it, so there is nothing to choose. */
+  assigned: ArmInExperiment | null;
+  /** The experiment a draft naming none would put the job in (docs/experiments.md "How proposals are assigned"), if any. */
+  automatic: { id: string; name: string; ofFeed: boolean } | null;
+  /** Whether an experiment limited to one freelancer could still take the job when the application goes out as them. */
+  freelancerLimited: boolean;
+}
+
+/**
+ * For the job page's experiment picker: the running experiments, the job's current assignment, and which one
+ * "Automatic" would mean for a draft — the same rules assignJob follows (feedOfDraft's feed, then the experiments
+ * taking jobs from it, with no freelancer known yet), read without assigning anything. With no running experiment
+ * it stops after one query, so a page without experiments pays nothing more.
+ */
+export async function jobExperimentChoices(deps: Pick<ExperimentsDeps, "db">, auth: AuthContext, jobCiphertext: string): Promise<JobExperimentChoices> {
+  const running = (await repo.listExperiments(deps.db, auth.accountId)).filter((e) => e.state === "running").reverse();
+  const none: JobExperimentChoices = { running: [], assigned: null, automatic: null, freelancerLimited: false };
+  if (running.length === 0) return none;
+  const names = running.map((e) => ({ id: e.id, name: e.name }));
+  const earlier = await repo.runningAssignmentOfJob(deps.db, auth.accountId, jobCiphertext);
+  const of = earlier && running.find((e) => e.id === earlier.experimentId);
+  const arm = of?.arms.find((a) => a.id === earlier!.armId);
+  if (of && arm) return { ...none, running: names, assigned: { id: of.id, name: of.name, armId: arm.id, armName: arm.name } };
+  const feedId = await feedOfDraft(deps.db, auth.accountId, jobCiphertext, null);
+  const candidates = await repo.runningExperimentsForFeed(deps.db, auth.accountId, feedId);
+  const automatic = candidates.find((e) => repo.freelancerFits(e, null));
+  return {
+    running: names,
+    assigned: null,
+    automatic: automatic ? { id: automatic.id, name: automatic.name, ofFeed: automatic.feedId !== null } : null,
+    freelancerLimited: !automatic && candidates.some((e) => e.freelancerId !== null),
+  };
+}
+
+/** The experiment and arm an application went out under, by name (null when either is gone); another account's is null. */
+export async function armInExperiment(
+  deps: Pick<ExperimentsDeps, "db">,
+  auth: AuthContext,
+  experimentId: string,
+  armId: string,
+): Promise<ArmInExperiment | null> {
+  const e = await repo.findExperiment(deps.db, auth.accountId, experimentId);
+  const arm = e?.arms.find((a) => a.id === armId);
+  return e && arm ? { id: e.id, name: e.name, armId: arm.id, armName: arm.name } : null;
 }

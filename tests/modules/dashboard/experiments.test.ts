@@ -42,29 +42,24 @@ async function feed(apiKey: string, title = "Rust jobs"): Promise<string> {
   return res.body.feed?.id ?? res.body.id;
 }
 
-/** The form as a browser posts it: two arms filled, C and D left empty. */
+/** The form as a browser posts it: two arms filled, C and D left empty, every optional field empty. */
 function formFields(csrf: string, over: Record<string, string> = {}): Record<string, string> {
+  const arms: Record<string, string> = {};
+  for (let i = 0; i < 4; i++) {
+    for (const part of ["Name", "Prompt", "BidMultiplier", "BoostBids", "Template", "HourlyRate", "FixedBid", "SendDelayMinutes"]) arms[`arm${i}${part}`] = "";
+  }
   return {
     csrf,
     name: "Short vs long",
     feedId: "",
     objective: "replies",
+    allocation: "equal",
+    freelancerId: "",
+    ...arms,
     arm0Name: "Long letter",
     arm0Prompt: "Write five paragraphs.",
-    arm0BidMultiplier: "",
-    arm0BoostBids: "",
     arm1Name: "Short letter",
     arm1Prompt: "Three sentences at most.",
-    arm1BidMultiplier: "",
-    arm1BoostBids: "",
-    arm2Name: "",
-    arm2Prompt: "",
-    arm2BidMultiplier: "",
-    arm2BoostBids: "",
-    arm3Name: "",
-    arm3Prompt: "",
-    arm3BidMultiplier: "",
-    arm3BoostBids: "",
     ...over,
   };
 }
@@ -148,6 +143,91 @@ describe("dashboard: experiments", () => {
     expect(foreign.text).toContain('id="feedIdError">Feed: feed not found');
     expect(await apiList(a.apiKey)).toEqual([]);
   });
+
+  test("every arm field, the allocation and the freelancer round-trip to the API; the less common ones fold away until used", async () => {
+    const { a } = await setup();
+    const form = await get(`${EXPERIMENTS}/new`, a.token);
+    expect(form.status, show(form)).toBe(200);
+    const freelancerId = freelancerIdFor(a.accountId);
+    expect(form.text).toContain('<option value="">Any freelancer</option>');
+    expect(form.text).toContain(`<option value="${freelancerId}">`);
+    expect(form.text).toContain('<option value="thompson">More to the leader (Thompson sampling)</option>');
+    expect(form.text).toContain("every arm keeps at least 10 %");
+    expect(form.text).toContain("{{title}}, {{skills}} and {{name}} (the freelancer) are filled in. Not together with a letter style.");
+    // Nothing typed there yet: each arm's "More ways" is folded.
+    expect(form.text.match(/<details class="arm-more"><summary>More ways this arm can differ<\/summary>/g)).toHaveLength(4);
+
+    const res = await post(
+      EXPERIMENTS,
+      a.token,
+      formFields(a.csrf, {
+        allocation: "thompson",
+        freelancerId,
+        arm0HourlyRate: "45",
+        arm0SendDelayMinutes: "0",
+        arm1Prompt: "",
+        arm1Template: "Hi! I read “{{title}}”.\nI know {{skills}}. — {{name}}",
+        arm1FixedBid: "750.5",
+        arm1SendDelayMinutes: "90",
+      }),
+    );
+    expect(res.status, show(res)).toBe(303);
+    const [created] = await apiList(a.apiKey);
+    const api = (await t.request("GET", `/api/v1/experiments/${created!.id}`, { key: a.apiKey })).body.experiment;
+    expect(api.allocation).toBe("thompson");
+    expect(api.freelancerId).toBe(freelancerId);
+    const pick = (x: Record<string, unknown>) => [x.name, x.prompt, x.template, x.hourlyRate, x.fixedBid, x.sendDelayMinutes];
+    expect(api.arms.map(pick)).toEqual([
+      ["Long letter", "Write five paragraphs.", null, 45, null, 0],
+      // The fixed letter keeps its line break and its placeholders, to be filled per job.
+      ["Short letter", null, "Hi! I read “{{title}}”.\nI know {{skills}}. — {{name}}", null, 750.5, 90],
+    ]);
+    const detail = await get(`${EXPERIMENTS}/${created!.id}`, a.token);
+    expect(detail.text).toContain("<dt>Long letter</dt><dd>letter style “Write five paragraphs.”, hourly rate 45 USD/h, sent at once</dd>");
+    expect(detail.text).toContain("fixed-price bid 750.5 USD, sent 1 h 30 min after applying</dd>");
+    expect(detail.text).toContain("<dt>Share of new jobs</dt><dd>More to the leader (Thompson sampling)</dd>");
+    expect(detail.text).toMatch(/<dt>Freelancer<\/dt><dd>[^<]+ <span class="muted">\(only applications going out as them\)<\/span><\/dd>/);
+    expect(detail.text).not.toContain(`<dd>${freelancerId} `);
+  });
+
+  test("a bad value of each new field is refused next to it in the label's words; what was typed stays, the fold opens, nothing is created", async () => {
+    const { a } = await setup();
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ arm1HourlyRate: "2" }, "arm1HourlyRate", /^Arm B: hourly rate must be a number between 3 and 999$/],
+      [{ arm0FixedBid: "lots" }, "arm0FixedBid", /^Arm A: fixed-price bid must be a number between 5 and 1000000$/],
+      [{ arm1SendDelayMinutes: "1.5" }, "arm1SendDelayMinutes", /^Arm B: send delay must be a whole number of minutes from 0 to 10080 \(a week\)$/],
+      [{ arm1SendDelayMinutes: "20000" }, "arm1SendDelayMinutes", /^Arm B: send delay must be a whole number of minutes from 0 to 10080/],
+      [{ arm1Template: "x".repeat(20_001) }, "arm1Template", /^Arm B: fixed letter must /],
+      // The service's own rules, which the schema cannot state.
+      [{ arm1Template: "Hello {{name}}" }, "arm1Template", /^Arm B: fixed letter cannot be combined with a letter style: a fixed letter is the letter itself/],
+      [
+        { arm0BidMultiplier: "1.1", arm0HourlyRate: "40" },
+        "arm0BidMultiplier",
+        /^Arm A: bid multiplier cannot be combined with an hourly rate or a fixed-price bid/,
+      ],
+      [{ allocation: "bogus" }, "allocation", /^Share of new jobs must be one of the choices listed$/],
+      [{ freelancerId: "~not-ours" }, "freelancerId", /^Freelancer is not one of this account&#39;s freelancers: choose one from the list$/],
+    ];
+    for (const [over, id, message] of cases) {
+      const res = await post(EXPERIMENTS, a.token, formFields(a.csrf, over));
+      const what = JSON.stringify(over).slice(0, 80);
+      expect(res.status, `${what}: ${show(res)}`).toBe(400);
+      const shown = new RegExp(`<p class="field-error error-text" id="${id}Error">([^<]*)</p>`).exec(res.text)?.[1];
+      expect(shown, what).toMatch(message);
+      expect(res.text, what).toContain(`aria-invalid="true" aria-describedby="${id}Error ${id}Help"`);
+      // No API name reaches the page.
+      expect(res.text, what).not.toMatch(/arms\[\d\]|hourlyRate|fixedBid|sendDelayMinutes|freelancerId:|\/api\//);
+      // What was typed comes back, and the arm's fold is open when the refusal is inside it.
+      for (const [field, value] of Object.entries(over)) {
+        if (field === "allocation") continue;
+        if (field === "freelancerId") expect(res.text).toContain(`<option value="${value}" selected>`);
+        else if (field.endsWith("Template")) expect(res.text).toContain(`>${value}</textarea>`);
+        else expect(res.text).toContain(`id="${field}" name="${field}" value="${value}"`);
+      }
+      if (/HourlyRate|FixedBid|SendDelay|Template/.test(id)) expect(res.text, what).toContain('<details class="arm-more" open>');
+    }
+    expect(await apiList(a.apiKey)).toEqual([]);
+  }, 30_000);
 
   test("from the feed page: the form opens with the feed chosen; the results fill with sent and replies; stop; another account gets a 404; a forged POST is refused", async () => {
     const { a, b } = await setup();
