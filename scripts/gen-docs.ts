@@ -1,7 +1,8 @@
 /**
  * Writes the generated sections of docs/: the configuration reference (from SETTINGS), the rate-limit table
- * (from RATE_LIMITS and the routes' own policies) and the list of job sources (from SOURCE_CATALOG). Each fact
- * then lives once, in code; tests/docs.test.ts fails when a committed section differs from what this writes.
+ * (from RATE_LIMITS and the routes' own policies), the list of job sources (from SOURCE_CATALOG) and the
+ * governor's limits (from LIMITS). Each fact then lives once, in code; tests/docs.test.ts fails when a
+ * committed section differs from what this writes.
  *
  * Usage: bun run docs            (rewrites the sections in place)
  *        bun run docs --check    (writes nothing; exits 1 naming each stale file)
@@ -18,6 +19,7 @@ import { systemClock } from "../src/lib/clock";
 import { createLogger } from "../src/lib/log";
 import { RATE_LIMITS, type BucketLimits } from "../src/http/rate-limit-table";
 import type { PolicyRoute, RoutePolicy } from "../src/http/route-policy";
+import { LIMITS } from "../src/modules/automation/limits";
 import { DEFAULT_INTERVALS, SOURCE_CATALOG } from "../src/modules/intake/registry";
 import { AI_SETTINGS } from "../src/settings/ai";
 import { APPLY_SETTINGS } from "../src/settings/apply";
@@ -169,6 +171,16 @@ export function renderSources(rows: readonly SourceRow[]): string {
   return out.join("\n");
 }
 
+/** The governor's limits: each one's name in the API, its label on the dashboard, its default and what it does. */
+export function renderLimits(limits = LIMITS): string {
+  const out = ["| Limit (API field) | On the dashboard | Default | What it does |", "|---|---|---|---|"];
+  for (const [key, l] of Object.entries(limits)) {
+    const value = l.default === null ? "none" : code(String(l.default));
+    out.push(`| \`${key}\` | ${cell(l.label)} | ${value} | ${cell(l.what)} |`);
+  }
+  return out.join("\n");
+}
+
 /** Every route the app can serve: the app built with the settings that mount the optional ones, on a throw-away database. */
 export async function appRoutes(): Promise<PolicyRoute[]> {
   const config = {
@@ -200,6 +212,7 @@ export function renderAll(routes: readonly PolicyRoute[]): Record<string, string
     "docs/configuration.md": renderConfiguration(),
     "docs/api.md": renderRateLimits(routes),
     "docs/job-sources.md": renderSources(sourceRows()),
+    "docs/automation.md": renderLimits(),
   };
 }
 

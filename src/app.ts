@@ -1,3 +1,4 @@
+import { automationRoutes } from "./modules/automation";
 import { oauthCallbackRoutes } from "./modules/intake/callback";
 import { captureRoutes } from "./modules/capture/index";
 import { pairingRoutes } from "./modules/companion/index";
@@ -27,6 +28,7 @@ import { jobsAdminRoutes } from "./modules/intake/index";
 import { archiveRoutes } from "./modules/archive/index";
 import { proposalsRoutes } from "./modules/proposals/index";
 import { analyticsRoutes } from "./modules/analytics/index";
+import { valueRoutes } from "./modules/value/index";
 import { experimentsRoutes } from "./modules/experiments/index";
 import { sandboxAdminRoutes } from "./marketplace/sandbox/admin";
 import { sandboxSiteRoutes } from "./marketplace/sandbox/site/index";
@@ -132,6 +134,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             { name: "Jobs", description: "Archived job documents" },
             { name: "Analytics", description: "What the account's own data says: speed to lead (extension)" },
             { name: "Experiments", description: "Randomized tests of letters, bids, boosts and send delays on the account's proposals (extension)" },
+            {
+              name: "Automation",
+              description: "The account-safety governor's limits and usage, Connects balances, feeds' apply modes and the audit log (extension)",
+            },
             { name: "Clients", description: "Buyer records" },
             { name: "Account", description: "The calling key's account (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
@@ -170,8 +176,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(applicationsRoutes(deps))
       // Nested rather than chained: one more link in this chain takes TypeScript past its instantiation depth.
       .use(proposalsRoutes(deps).use(analyticsRoutes(deps)).use(experimentsRoutes(deps)))
-      .use(freelancersRoutes(deps))
-      .use(archiveRoutes(deps))
+      .use(freelancersRoutes(deps).use(automationRoutes(deps)))
+      // Nested for the same reason as proposals above.
+      .use(archiveRoutes(deps).use(valueRoutes(deps)))
       .use(captureRoutes(deps))
       .use(pairingRoutes(deps))
       .use(clientsRoutes(deps))

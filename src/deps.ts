@@ -1,3 +1,5 @@
+import type { AutomationUsage } from "./modules/automation/usage";
+import { automationUsage } from "./modules/applications/automation-usage";
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
 import { ConfigError } from "./config";
@@ -69,6 +71,8 @@ export interface Deps {
   channelDirectory: ChannelDirectory;
   /** The outcome ledger as experiments read it (applications answer; experiments sit upstream of them). */
   experimentOutcomes: ExperimentOutcomes;
+  /** The applications the governor counts (applications answer; automation sits upstream of them). */
+  automationUsage: AutomationUsage;
   /** Recent sends per platform limit, shared by the deliverer and the channel test route (one per process). */
   channelPacer: Pacer;
   /** This process's Prometheus metrics (one registry per Deps, so tests never share one). */
@@ -154,6 +158,7 @@ export async function createDeps(
     secretKey: base.secretKey !== undefined ? base.secretKey : (config.secretKey ?? null),
     channelDirectory: { ownedBy: ownedChannelIds },
     experimentOutcomes: { perArm: experimentArmOutcomes },
+    automationUsage,
     channelPacer: new Pacer(),
     metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
     liveness: new Liveness(),

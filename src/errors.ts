@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 
 /** The closed set of errors a service may throw, and the status each maps to. */
 const ERROR_STATUS = {
@@ -109,11 +110,24 @@ interface ValueErrorLike {
   message: string;
 }
 
+/**
+ * An object sent where an object-or-null union is wanted (working hours, say) failed inside the object: its own
+ * errors, with their paths under the field, name what is wrong better than "must be an object or null".
+ */
+function insideObjectVariant(e: ValueErrorLike): ValueErrorLike[] | null {
+  const variants = (e.schema as { anyOf?: TSchema[] }).anyOf;
+  if (!variants || typeof e.value !== "object" || e.value === null || Array.isArray(e.value)) return null;
+  const objects = variants.filter((v) => (v as { type?: string }).type === "object");
+  if (objects.length !== 1) return null;
+  const inner = [...Value.Errors(objects[0]!, e.value)].map((x) => ({ path: `${e.path}${x.path}`, value: x.value, schema: x.schema, message: x.message }));
+  return inner.length > 0 ? inner : null;
+}
+
 /** One message per failing field, naming it; a field that fails several checks is named once. */
 export function validationDetails(errors: ValueErrorLike[], on: string): string[] {
   const seen = new Set<string>();
   const details: string[] = [];
-  for (const e of errors) {
+  for (const e of errors.flatMap((x) => insideObjectVariant(x) ?? [x])) {
     const field = fieldName(e.path);
     if (seen.has(field)) continue;
     seen.add(field);

@@ -116,15 +116,25 @@ export function readApplyPage(
 const CONNECTS_MAX = 1000;
 const isCount = (n: number | undefined): n is number => n !== undefined && Number.isInteger(n) && n >= 0 && n <= CONNECTS_MAX;
 
+/** The most Connects a balance report may say (the server's schema refuses more). */
+const BALANCE_MAX = 100_000;
+
 /**
  * A submitted outcome with what it cost: the form's "Required Connects to submit", read before filling, and the boost
  * the companion typed in. Left out when the form showed no count (or one out of range): the funnel then says unknown
  * rather than a guess. In review mode the boost is what the box held at the user's click (content.ts reports it).
+ * With the form's "Available Connects" too, what is left after the proposal (the server keeps it as the balance).
  */
-export function withConnects(outcome: PageOutcome, form: { requiredConnects?: number; boostBids?: number } | undefined): PageOutcome {
+export function withConnects(
+  outcome: PageOutcome,
+  form: { requiredConnects?: number; availableConnects?: number; boostBids?: number } | undefined,
+): PageOutcome {
   if (outcome.page !== "submitted" || !isCount(form?.requiredConnects)) return outcome;
   const boost = form.boostBids ?? 0;
-  return isCount(boost) ? { ...outcome, connectsRequired: form.requiredConnects, boostConnects: boost } : outcome;
+  if (!isCount(boost)) return outcome;
+  const costed = { ...outcome, connectsRequired: form.requiredConnects, boostConnects: boost };
+  const left = form.availableConnects === undefined ? undefined : form.availableConnects - form.requiredConnects - boost;
+  return left !== undefined && Number.isInteger(left) && left >= 0 && left <= BALANCE_MAX ? { ...costed, connectsAvailable: left } : costed;
 }
 
 /** The boost box's text as a count: empty is no boost; anything but a whole number in range is unreadable (null). */

@@ -12,6 +12,7 @@
 import { MARKETPLACE_ORIGIN, SANDBOX_PREFIX, sitePath } from "./adapter";
 import { applyUrlOf, type FillResult, proposalFor, proposalsReadPlan, proposalsUrlOf, type ProposalEntry, sentJobs, withConnects } from "./apply";
 import { type CompanionCommand, type LedgerEntry, type PageRead, PROPOSALS_READ_GAP_MS, PROPOSALS_READS_PER_DAY, type Settings } from "./messages";
+import { readsPause, readsPaused } from "./watch";
 import { type EngagementAnswer, type LookupResult, type PageOutcome, PROPOSALS_LIST_MAX, type SubmitOp, type Task } from "./tasks";
 
 const POLL_WAIT_MS = 25_000;
@@ -63,7 +64,9 @@ async function answer(taskId: string, type: string, result: unknown): Promise<vo
     const s = await load();
     const res = await api(s, "POST", `/api/v1/companion/tasks/${encodeURIComponent(taskId)}/outcome`, { type, result });
     if (res && res.status < 500) {
-      if (!res.ok) await save({ lastStatus: `the server refused the answer to ${type}: ${res.status}` });
+      // companionReadsPerHour: no more "my proposals" reads (nor watch reloads) until the time the server names.
+      if (res.status === 429) await save(readsPause(await res.json().catch(() => null), res.headers.get("retry-after"), Date.now()));
+      else if (!res.ok) await save({ lastStatus: `the server refused the answer to ${type}: ${res.status}` });
       return;
     }
     await sleep(2000);
@@ -229,7 +232,11 @@ async function submit(taskId: string, op: SubmitOp): Promise<void> {
     return;
   }
   if (apply.kind === "outcome") return finish(taskId, op, apply.outcome, tabId);
-  await updateLedger(op.applicationId, { requiredConnects: apply.facts.requiredConnects ?? undefined, boostBids: op.bid.boostBids });
+  await updateLedger(op.applicationId, {
+    requiredConnects: apply.facts.requiredConnects ?? undefined,
+    availableConnects: apply.facts.availableConnects ?? undefined,
+    boostBids: op.bid.boostBids,
+  });
 
   const fill = await ask<FillResult & { visibleText: string }>(tabId, { type: "companion.fill", op });
   // Auto mode never sends blank screening answers; in review mode they are the user's to write.
@@ -376,6 +383,9 @@ async function engagement(applicationId: string, receivedAt: number): Promise<En
   const entry = s.ledger?.[applicationId];
   // Not sent from this browser: nothing it could see.
   if (!entry) return { viewed: false, replied: false };
+  // The server refuses these reads past its hourly cap (companionReadsPerHour): the page is not loaded until that frees.
+  // The safety reads (lookup, a retried submission's check) still go: they are not counted, and a submission needs them.
+  if (readsPaused(s, Date.now())) return { viewed: false, replied: false };
   // A read taken less than the minimum gap before the task came answers it: the sync asks about every proposal at once, one read serves them all.
   const gap = s.testReadGapMs && s.testReadGapMs > 0 ? s.testReadGapMs : PROPOSALS_READ_GAP_MS;
   const listUrl = proposalsUrlOf(entry.jobUrl, sandboxOrigins(s))!;

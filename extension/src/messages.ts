@@ -1,6 +1,7 @@
 import type { Extraction, PageKind } from "./adapter";
 import type { ApplyPage, ProposalEntry } from "./apply";
 import type { FreelancerEntry, PageOutcome, SubmitOp } from "./tasks";
+import type { WorkingHours } from "./working-hours";
 
 /** What the content script tells the service worker about the page it runs in. */
 export interface PageReport {
@@ -23,11 +24,31 @@ export interface Settings {
   apiKey?: string;
   /** Saved searches (marketplace URLs) watch mode reloads. */
   watchUrls?: string[];
+  /** Off unless the user turned it on in the options page, after reading the marketplace's rule on automation. */
   watchEnabled?: boolean;
-  /** Minutes between reloads (default 5, minimum 2). */
+  /** The options page's "I understand the risk" box, ticked when watch mode was saved on. */
+  watchRiskAccepted?: boolean;
+  /** Minutes between reloads (default and minimum MIN_INTERVAL_MIN; each wait is 1.0–1.4 × this). */
   intervalMin?: number;
-  /** Tests only: milliseconds between reloads, overriding intervalMin (the e2e test's fast setting). */
+  /**
+   * Tests only: milliseconds between reloads, overriding intervalMin (the e2e test's fast setting). The options page
+   * never writes it; only a test setting storage from the service worker can.
+   */
   testIntervalMs?: number;
+  /** When the watch tab last loaded a saved search: the next load waits at least the interval after it, whatever asks. */
+  watchReloadAt?: number;
+  /** Why the last watch turn did or did not reload, for the options page's state line. */
+  watchState?: WatchState;
+  /** The freelancer's working hours, as the server last answered (null: none set); absent when never read. */
+  workingHours?: WorkingHours | null;
+  /** When the server was last asked for them (answered or not): asked at most every WORKING_HOURS_REFRESH_MS. */
+  workingHoursCheckedAt?: number;
+  /**
+   * The server refused a capture or a "my proposals" read (429: the governor's companionReadsPerHour): until this time
+   * (Unix ms) the companion neither reloads the watch tab nor reads "my proposals"; `readsPausedReason` is the server's words.
+   */
+  readsPausedUntil?: number;
+  readsPausedReason?: string;
   /** Set while the marketplace shows a login or bot-check page: watching waits for the user. */
   needsYou?: "login" | "challenge" | null;
   watchTabId?: number;
@@ -72,6 +93,8 @@ export interface LedgerEntry {
   boostBids?: number;
   /** What the form said submitting costs ("Required Connects to submit"), read before filling: reported with a submitted outcome. */
   requiredConnects?: number;
+  /** The form's "Available Connects", read with them: less the cost, the balance reported with a submitted outcome. */
+  availableConnects?: number;
   at: number;
   /** Its last change: a "my proposals" read from before it cannot tell whether that step sent anything. */
   touchedAt?: number;
@@ -81,8 +104,19 @@ export interface LedgerEntry {
 export const PROPOSALS_READ_GAP_MS = 60_000;
 export const PROPOSALS_READS_PER_DAY = 50;
 
-export const DEFAULT_INTERVAL_MIN = 5;
-export const MIN_INTERVAL_MIN = 2;
+/**
+ * Watch mode's floor: the marketplace counts a tool that reloads searches "faster or more frequently than a human
+ * could" as a bot, so a saved search is reloaded at most every 15 minutes, jitter only adding to that.
+ */
+export const MIN_INTERVAL_MIN = 15;
+export const DEFAULT_INTERVAL_MIN = 15;
+/** Each wait is the interval times 1.0–1.4: human-looking irregularity that never goes under the floor. */
+export const INTERVAL_JITTER = 0.4;
+/** The working hours are read from the server at most this often. */
+export const WORKING_HOURS_REFRESH_MS = 15 * 60_000;
+
+/** What the last watch turn found: reloaded, or waiting for working hours, for the user at the browser, or for usable hours. */
+export type WatchState = "watching" | "outside-hours" | "idle" | "locked" | "bad-hours" | "capped";
 
 /** What the service worker asks the content script of a submission's tab (part 2). */
 export type CompanionCommand =

@@ -1,7 +1,8 @@
 /** The options page: pairing (the dashboard's pairing line → the companion's own API key) and watch mode. */
 import type { Settings } from "./messages";
-import { DEFAULT_INTERVAL_MIN, MIN_INTERVAL_MIN } from "./messages";
+import { DEFAULT_INTERVAL_MIN } from "./messages";
 import { hostPermissionFor, readPairingInput } from "./pairing";
+import { readInterval, watchStateLine } from "./watch";
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = (text: string) => {
@@ -9,7 +10,7 @@ const status = (text: string) => {
 };
 
 /** An error shown under its field, in the field's own words; null clears it. */
-function fieldError(field: "server" | "code", text: string | null): void {
+function fieldError(field: "server" | "code" | "urls" | "interval" | "risk", text: string | null): void {
   const box = $(`${field}-error`);
   box.textContent = text ?? "";
   box.hidden = text === null;
@@ -31,6 +32,26 @@ function pairedLine(s: Settings): { text: string; state: string } {
   return { text: `Paired with ${s.server}. Connecting…`, state: "paired" };
 }
 
+/**
+ * The watch form shows what is saved when the page opens and after each save; the worker's own writes (each watch
+ * turn records its state) re-render the page but must not undo what the user is typing.
+ */
+let watchFormFilled = false;
+
+function fillWatchForm(s: Settings): void {
+  watchFormFilled = true;
+  $<HTMLTextAreaElement>("urls").value = (s.watchUrls ?? []).join("\n");
+  $<HTMLInputElement>("interval").value = String(s.intervalMin ?? DEFAULT_INTERVAL_MIN);
+  $<HTMLInputElement>("enabled").checked = s.watchEnabled === true;
+  $<HTMLInputElement>("risk").checked = s.watchEnabled === true && s.watchRiskAccepted === true;
+  showRisk();
+}
+
+/** Ticking Watch shows the marketplace's rule and the confirmation before it can be saved on. */
+function showRisk(): void {
+  $("watch-risk").hidden = !$<HTMLInputElement>("enabled").checked;
+}
+
 /** The paired server as last rendered: the Allow button must ask at once, without reading storage first. */
 let pairedServer: string | undefined;
 
@@ -47,9 +68,10 @@ async function render(): Promise<void> {
   $("access").hidden = !missing;
   if (missing)
     $("access-text").textContent = `To read the sandbox website ${new URL(s.server!).host} serves, this browser must allow the companion on that host.`;
-  $<HTMLTextAreaElement>("urls").value = (s.watchUrls ?? []).join("\n");
-  $<HTMLInputElement>("interval").value = String(s.intervalMin ?? DEFAULT_INTERVAL_MIN);
-  $<HTMLInputElement>("enabled").checked = s.watchEnabled === true;
+  const watch = watchStateLine(s);
+  $("watch-state").textContent = watch.text;
+  $("watch-state").dataset.state = watch.state;
+  if (!watchFormFilled) fillWatchForm(s);
   status(
     [
       s.needsYou ? `Needs you: the marketplace shows a ${s.needsYou} page. Solve it in the watch tab and watching resumes.` : "",
@@ -116,14 +138,47 @@ $("allow-host").addEventListener("click", () => {
   if (wanted) void chrome.permissions.request({ origins: [wanted] }).then(render, render);
 });
 
+$("enabled").addEventListener("change", () => {
+  showRisk();
+  fieldError("risk", null);
+});
+$("risk").addEventListener("change", () => {
+  if ($<HTMLInputElement>("risk").checked) fieldError("risk", null);
+});
+
 $<HTMLFormElement>("watch").addEventListener("submit", (event) => {
   event.preventDefault();
-  const watchUrls = $<HTMLTextAreaElement>("urls")
+  for (const field of ["urls", "interval", "risk"] as const) fieldError(field, null);
+  const lines = $<HTMLTextAreaElement>("urls")
     .value.split("\n")
     .map((u) => u.trim())
     .filter(Boolean);
-  const intervalMin = Math.max(MIN_INTERVAL_MIN, Number($<HTMLInputElement>("interval").value) || DEFAULT_INTERVAL_MIN);
-  void chrome.storage.local.set({ watchUrls, intervalMin, watchEnabled: $<HTMLInputElement>("enabled").checked } satisfies Settings).then(render);
+  const enabled = $<HTMLInputElement>("enabled").checked;
+  let ok = true;
+  const bad = lines.find((line) => !URL.canParse(line) || !/^https?:$/.test(new URL(line).protocol));
+  if (bad) {
+    fieldError("urls", `Saved searches to watch: "${bad}" is not a web address (https://…).`);
+    ok = false;
+  } else if (enabled && lines.length === 0) {
+    fieldError("urls", "Saved searches to watch: add at least one marketplace search URL to watch.");
+    ok = false;
+  }
+  const interval = readInterval($<HTMLInputElement>("interval").value);
+  if ("error" in interval) {
+    fieldError("interval", interval.error);
+    ok = false;
+  }
+  const accepted = $<HTMLInputElement>("risk").checked;
+  if (enabled && !accepted) {
+    fieldError("risk", "I understand the risk: tick it to turn watch mode on, or untick Watch.");
+    ok = false;
+  }
+  if (!ok || "error" in interval) return;
+  const patch: Settings = { watchUrls: lines, intervalMin: interval.minutes, watchEnabled: enabled, watchRiskAccepted: enabled && accepted };
+  void chrome.storage.local.set(patch).then(async () => {
+    fillWatchForm((await chrome.storage.local.get(null)) as Settings);
+    await render();
+  });
 });
 
 chrome.storage.onChanged.addListener(() => void render());

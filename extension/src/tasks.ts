@@ -33,7 +33,7 @@ export interface Task {
 
 /** What the apply page showed: facts, which the server maps to statuses. */
 export type PageOutcome =
-  | { page: "submitted"; message?: string; url?: string; connectsRequired?: number; boostConnects?: number }
+  | { page: "submitted"; message?: string; url?: string; connectsRequired?: number; boostConnects?: number; connectsAvailable?: number }
   | { page: "login_redirect" | "job_unavailable" | "not_eligible"; message?: string; url?: string }
   | { page: "not_enough_connects"; required: number; available: number; message?: string; url?: string }
   | { page: "not_reviewed"; url?: string }

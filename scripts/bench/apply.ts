@@ -54,6 +54,9 @@ const env = {
   JOBPILOT_ADMIN_TOKEN: ADMIN,
   JOBPILOT_SANDBOX_APPLY_LATENCY_MS: "0",
   JOBPILOT_APPLY_CONCURRENCY_PER_ACCOUNT: "8",
+  // The pipeline's own speed: the governor would pace a burst of 500 over days (its cost per submission is a few
+  // indexed reads in the transaction that lets it go; docs/performance.md).
+  JOBPILOT_GOVERNOR: "false",
   LOG_LEVEL: "warn",
 };
 const bun = process.execPath;

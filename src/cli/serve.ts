@@ -15,6 +15,8 @@ import { configuredSources, optionalMarketplaceApiOptions, sourceLookup } from "
 import { importLegacyTokenFile } from "../modules/intake/tokens";
 import { sourceLoops } from "../modules/intake/runner";
 import { SUBMIT_TASK } from "../modules/applications/service";
+import { autoApplyEntry } from "../modules/autopilot/auto.task";
+import { AUTO_APPLY_TASK } from "../modules/feeds/admit";
 import { submitApplication } from "../modules/applications/submit.task";
 import { SYNC_TASK, syncEngagement } from "../modules/applications/sync.task";
 import { createMarketplaceApiTracker } from "../sources/marketplace-api/tracker";
@@ -98,7 +100,10 @@ export const serveCommand: Command = {
       perKey: { key: (p: { accountId?: string }) => p.accountId ?? "", limit: config.applyConcurrencyPerAccount },
       retryBaseMs: 2000,
       retryMaxMs: 60_000,
-      handlers: { [SUBMIT_TASK]: (payload, ctx) => submitApplication(deps, payload, ctx) },
+      handlers: {
+        [SUBMIT_TASK]: (payload, ctx) => submitApplication(deps, payload, ctx),
+        [AUTO_APPLY_TASK]: (payload) => autoApplyEntry(deps, payload),
+      },
     });
     const deliverer = createDeliverer(deps, browserBaseUrl(config.host, server.port ?? config.port));
     deps.work.subscribe(() => {

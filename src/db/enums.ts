@@ -83,3 +83,16 @@ export type ExperimentObjective = (typeof EXPERIMENT_OBJECTIVES)[number];
 export const EXPERIMENT_ALLOCATIONS = ["equal", "thompson"] as const;
 export type ExperimentAllocation = (typeof EXPERIMENT_ALLOCATIONS)[number];
 export const EXPERIMENT_STATES = ["running", "stopped"] as const;
+
+/**
+ * A feed's apply mode (modules/automation): `alert` notifies only (the default), `draft` prepares the letter and
+ * answers and waits for one click, `auto` sends within the budget and the governor's limits without review.
+ */
+export const APPLY_MODES = ["alert", "draft", "auto"] as const;
+export type ApplyMode = (typeof APPLY_MODES)[number];
+/** What an automated application that would break the Connects budget does: ends not_enough_connects, or waits for review. */
+export const OVER_BUDGET_ACTIONS = ["skip", "review"] as const;
+export type OverBudgetAction = (typeof OVER_BUDGET_ACTIONS)[number];
+/** Who asked for an application: a person (API, dashboard, Telegram, MCP) or a feed's draft / auto mode. */
+export const APPLICATION_ORIGINS = ["person", "draft", "auto"] as const;
+export type ApplicationOrigin = (typeof APPLICATION_ORIGINS)[number];

@@ -21,14 +21,34 @@ function shingles(text: string): Set<string> {
   return out;
 }
 
+function jaccard(x: Set<string>, y: Set<string>): number {
+  if (x.size === 0 && y.size === 0) return 1;
+  const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+  let common = 0;
+  for (const s of small) if (large.has(s)) common++;
+  return common / (x.size + y.size - common);
+}
+
 /** 0–1: |A ∩ B| / |A ∪ B| of the two texts' 3-word shingles; 1 for two texts with no words at all. */
 export function shingleSimilarity(a: string, b: string): number {
-  const x = shingles(a);
-  const y = shingles(b);
-  if (x.size === 0 && y.size === 0) return 1;
-  let common = 0;
-  for (const s of x) if (y.has(s)) common++;
-  return common / (x.size + y.size - common);
+  return jaccard(shingles(a), shingles(b));
+}
+
+/**
+ * The text among `others` most like `text`, if any is at least `threshold` alike. `text` is shingled once; a pair
+ * whose shingle counts differ more than the threshold allows (Jaccard ≤ smaller ÷ larger) skips the intersection.
+ */
+export function mostSimilar<T extends { text: string }>(text: string, others: readonly T[], threshold: number): { item: T; similarity: number } | null {
+  const x = shingles(text);
+  let best: { item: T; similarity: number } | null = null;
+  for (const item of others) {
+    const y = shingles(item.text);
+    const [small, large] = x.size <= y.size ? [x.size, y.size] : [y.size, x.size];
+    if (large > 0 && small / large < threshold) continue;
+    const similarity = jaccard(x, y);
+    if (similarity >= threshold && (best === null || similarity > best.similarity)) best = { item, similarity };
+  }
+  return best;
 }
 
 /** Whether `sent` differs from `drafted` beyond EDITED_BY_HAND_BELOW. */

@@ -51,6 +51,12 @@ export interface SubmitOutcome {
    * driver that cannot leaves it out, and the funnel says null). Recorded once, with the final status.
    */
   connects?: { required: number; boost: number };
+  /**
+   * The freelancer's available Connects after this attempt, when the driver read them (the sandbox knows them; the
+   * companion reads the apply page's "Available Connects"; a bridge submitter may say). The submit task records it
+   * as the freelancer's balance (modules/automation), which the governor checks the next submission against.
+   */
+  connectsAvailable?: number;
 }
 
 export interface Engagement {

@@ -91,6 +91,13 @@ export const APPLY_SETTINGS = {
     default: 2,
     doc: "Applications of one account submitted at once.",
   },
+  governor: {
+    env: "JOBPILOT_GOVERNOR",
+    flag: undefined,
+    schema: T.Boolean(),
+    default: true,
+    doc: "The account-safety governor (docs/automation.md): caps, pacing, working hours, Connects budgets and the letter similarity guard on every submission. `false` lets everything through at once — for tests against the sandbox only, never with a real marketplace account.",
+  },
   connectPriceUsd: {
     env: "JOBPILOT_CONNECT_PRICE_USD",
     flag: undefined,

@@ -195,6 +195,10 @@ function addEdgeRows(path: string): void {
     "INSERT INTO companion_tasks (id, account_id, type, application_id, body, state, created_at_ts, claimed_at_ts, review_since_ts, review_url, ended_at_ts, answer) VALUES ('ct-1', ?, 'proposal.submit', 'app-x', ?, 'answered', 1, 2, 3, 'chrome-extension://abc/focus.html', 4, ?)",
     [account, '{ "type": "proposal.submit",  "mode": "review" }', '{"page":"unrecognised","message":"Ошибка","visibleText":"日本語 ✓"}'],
   );
+  // A low-balance alert sent for one period (the running server sends one only when a balance falls under its threshold).
+  db.run("INSERT INTO automation_alerts (account_id, freelancer_id, kind, period, sent_at_ts) VALUES (?, 'fl-Ä', 'budget.low', '2026-W49', 1795304707542)", [
+    account,
+  ]);
   const task =
     "INSERT INTO tasks (kind, payload, status, run_at_ts, attempts, max_attempts, created_at_ts, updated_at_ts) VALUES (?, ?, 'queued', 1, 0, 5, 1, 1)";
   db.run(task, ["score", '{ "b": 1,  "a" : "\\u00fc", "n": 1.50 }']);

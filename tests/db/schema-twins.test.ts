@@ -71,6 +71,10 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   experiments: [true, true],
   experimentArms: [true, true],
   experimentAssignments: [true, true],
+  automationLimits: [true, true],
+  connectsBalances: [true, true],
+  automationAudit: [true, true],
+  automationAlerts: [true, true],
 };
 
 /** name → [SQL table name, SQL column names sorted] for every table a schema module exports. */

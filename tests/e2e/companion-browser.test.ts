@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -24,8 +24,9 @@ describe("browser companion in Chromium (end to end)", () => {
   test.skipIf(noBrowser)(
     "pair from the dashboard, capture the sandbox search page into a feed, watch picks up a new job, a login page pauses it, other pages send nothing",
     async () => {
-      rmSync(SHOTS, { recursive: true, force: true });
+      // Only this test's own numbered screenshots: the watch-mode test (companion-watch-browser) writes beside them.
       mkdirSync(SHOTS, { recursive: true });
+      for (const name of readdirSync(SHOTS)) if (/^\d\d-/.test(name)) rmSync(join(SHOTS, name), { force: true });
       let shot = 0;
       const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${String(++shot).padStart(2, "0")}-${name}.png`), fullPage: true });
 

@@ -38,8 +38,9 @@ export async function createTestApp(
   verifyReadCaches(true);
   const clock = opts.clock ?? new ManualClock();
   const log = memoryLogger();
-  // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop.
-  const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", localAiThreads: 0, ...opts.config };
+  // Local AI inline (no threads) unless a test asks for threads: quicker, and nothing to stop. The governor off
+  // unless a test asks for it (tests/modules/automation turn it on): most tests apply in bursts against the sandbox.
+  const config: Config = { ...loadConfig({}), dbPath: opts.dbPath ?? ":memory:", localAiThreads: 0, governor: false, ...opts.config };
   // The suite's PostgreSQL pass (tests/helpers/postgres.ts): a fresh migrated database per app, unless the test names a SQLite file.
   const pg = PG_BACKEND && !opts.dbPath && !opts.config?.databaseUrl ? await createMigratedPgDatabase() : undefined;
   if (pg) Object.assign(config, { databaseUrl: pg.url, databasePoolSize: 4 });

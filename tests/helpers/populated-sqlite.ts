@@ -152,6 +152,17 @@ export async function populatedSqlite(): Promise<string> {
     });
     expect(experiment.status, JSON.stringify(experiment.body)).toBe(201);
 
+    // The governor's limits (no pacing, so the three applications below go at once), a freelancer's balance set by
+    // hand, and with them their audit entries.
+    const limits = await call("PATCH", "/api/v1/automation", {
+      minGapMinutes: 0,
+      connectsPerWeek: 400,
+      workingHours: { timeZone: "Europe/Berlin", days: [1, 2, 3, 4, 5], start: "08:30", end: "18:00" },
+    });
+    expect(limits.status, JSON.stringify(limits.body)).toBe(200);
+    const freelancerId = (await call("GET", "/api/auto-apply-v2/freelancers")).body.freelancers[0].id;
+    expect((await call("PUT", "/api/v1/automation/connects", { freelancerId, available: 140 })).status).toBe(200);
+
     // Applications through the sandbox marketplace.
     const queued: string[] = [];
     for (const [i, j] of jobs

@@ -25,12 +25,14 @@ export interface ServerProcess {
 
 /**
  * Starts `serve` as a child process on a free port (PORT=0) and waits for the
- * banner that names the address.
+ * banner that names the address. The account-safety governor is off unless the test sets JOBPILOT_GOVERNOR, as in
+ * tests/helpers/app.ts: these tests apply in bursts to test other things; tests/modules/automation tests the governor,
+ * and .ci/run's smoke start runs with the defaults a user gets.
  */
 export async function startServer(cmd: string[], env: Record<string, string>, timeoutMs = 15_000): Promise<ServerProcess> {
   const proc = Bun.spawn(cmd, {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", JOBPILOT_GOVERNOR: "false", ...env },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

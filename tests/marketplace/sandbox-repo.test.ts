@@ -158,8 +158,12 @@ describe("receiveSubmission", () => {
       const before = await connects();
       const outcomes = await Promise.all([0, 1, 2, 3].map((i) => receiveSubmission(i % 2 ? other : db, request(job), "solo", NOW)));
       expect(outcomes.filter((o) => o.status === "applied")).toHaveLength(1);
-      for (const o of outcomes.filter((o) => o.status !== "applied"))
-        expect(o).toEqual({ status: "failed", message: "Already applied to this job with this freelancer" });
+      for (const o of outcomes.filter((o) => o.status !== "applied")) {
+        const { connectsAvailable, ...rest } = o;
+        expect(rest).toEqual({ status: "failed", message: "Already applied to this job with this freelancer" });
+        // The balance as that refusal read it: before or after the one spend, never anything else.
+        expect([before, before - 12]).toContain(connectsAvailable!);
+      }
       expect(await connects()).toBe(before - 12);
       const { sandboxSubmissions: s } = tables(db);
       const applied = await one(db, db.select({ n: count() }).from(s).where(eq(s.status, "applied")));

@@ -200,6 +200,8 @@ describe("submit", () => {
     expect(outcome.status).toBe("applied");
     expect(outcome.message).toContain("14 Connects spent");
     expect(outcome.connects).toEqual({ required: 14, boost: 0 });
+    // The balance after the spend, as the apply page would show it next (the submit task records it).
+    expect(outcome.connectsAvailable).toBe(80 - 14);
     expect(await connects()).toBe(80 - 14);
 
     expect(await driver.submit(req)).toEqual(outcome);
@@ -214,7 +216,7 @@ describe("submit", () => {
     expect((await driver.submit(request(accountId, freelancer.id, freelancer.id, job))).status).toBe("applied");
     const again = request(accountId, freelancer.id, freelancer.profiles[1]!.profileId, job);
     const outcome = await driver.submit(again);
-    expect(outcome).toEqual({ status: "failed", message: "Already applied to this job with this freelancer" });
+    expect(outcome).toEqual({ status: "failed", message: "Already applied to this job with this freelancer", connectsAvailable: 80 - 12 });
     expect(await connects()).toBe(80 - 12);
     expect(await driver.lookup(again)).toEqual(outcome);
   });
@@ -229,7 +231,7 @@ describe("submit", () => {
       status: 200,
       body: { ciphertext: closed.ciphertext, closed: true },
     });
-    expect(await submit(closed)).toEqual({ status: "not_available", message: "This job is no longer available: the client closed it" });
+    expect(await submit(closed)).toEqual({ status: "not_available", message: "This job is no longer available: the client closed it", connectsAvailable: 80 });
 
     const authClosed = makeDoc();
     authClosed.authJobDetailsResponse = { data: { jobAuthDetails: { opening: { job: { status: "CLOSED" } } } } };
@@ -237,7 +239,7 @@ describe("submit", () => {
     const pubCancelled = makeDoc();
     (pubCancelled.jobDetailsResponse as any).data.jobPubDetails.opening = { status: "CANCELLED" };
     const cancelled = await submit(await archive(pubCancelled));
-    expect(cancelled).toEqual({ status: "not_available", message: "This job is no longer available (status CANCELLED)" });
+    expect(cancelled).toEqual({ status: "not_available", message: "This job is no longer available (status CANCELLED)", connectsAvailable: 80 });
     const active = makeDoc();
     (active.jobDetailsResponse as any).data.jobPubDetails.opening = { status: "ACTIVE" };
     expect((await submit(await archive(active))).status).toBe("applied");
@@ -247,7 +249,11 @@ describe("submit", () => {
     expect((await submit(await archive(makeDoc()))).status).toBe("applied"); // exactly 30 days: still open
     t.clock.advance(1);
     const expired = await submit(old);
-    expect(expired).toEqual({ status: "not_available", message: "This job is no longer available: it was posted more than 30 days ago" });
+    expect(expired).toEqual({
+      status: "not_available",
+      message: "This job is no longer available: it was posted more than 30 days ago",
+      connectsAvailable: 80 - 14 - 14,
+    });
     expect(await connects()).toBe(80 - 14 - 14);
   });
 
@@ -271,7 +277,11 @@ describe("submit", () => {
       return archive(doc);
     };
     const high = await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(95)));
-    expect(high).toEqual({ status: "not_eligible", message: `This job requires a Job Success Score of at least 95%; ${own!.name} has 92%` });
+    expect(high).toEqual({
+      status: "not_eligible",
+      message: `This job requires a Job Success Score of at least 95%; ${own!.name} has 92%`,
+      connectsAvailable: 80 - 14,
+    });
     expect((await driver.submit(request(agency.accountId, own!.id, own!.id, await jss(92)))).status).toBe("applied");
     expect((await repo.findFreelancer(t.deps.db, abroad.id))!.connects).toBe(80);
   });
@@ -282,7 +292,7 @@ describe("submit", () => {
     expect((await call("POST", `/freelancers/${freelancer.id}/connects`, { connects: 20 })).body.freelancer.connects).toBe(20);
     const job = await archive(makeDoc({ fixed: 500 })); // 12 Connects
     const short = await driver.submit(request(accountId, freelancer.id, freelancer.id, job, { boostBids: 9 }));
-    expect(short).toEqual({ status: "not_enough_connects", message: "Needs 21 Connects; 20 available" });
+    expect(short).toEqual({ status: "not_enough_connects", message: "Needs 21 Connects; 20 available", connectsAvailable: 20 });
     expect(await connects()).toBe(20);
     const okReq = request(accountId, freelancer.id, freelancer.id, job, { boostBids: 8 });
     const ok = await driver.submit(okReq);
@@ -290,6 +300,7 @@ describe("submit", () => {
     expect(ok.message).toContain("20 Connects spent (12 to submit + 8 boost)");
     // The driver's answer splits them, and a lookup after a crash reports the same split (the applications funnel records it).
     expect(ok.connects).toEqual({ required: 12, boost: 8 });
+    expect(ok.connectsAvailable).toBe(0);
     expect((await driver.lookup(okReq))!).toEqual(ok);
     expect(await connects()).toBe(0);
 

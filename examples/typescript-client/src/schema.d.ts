@@ -577,6 +577,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/applications/{queueId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a held application (optionally with a rewritten letter)
+         * @description It is submitted within the governor's caps, pacing and working hours; the similarity guard and budgets do not hold it again. 409 when it is not waiting for review.
+         */
+        post: operations["approveApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/applications/{queueId}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a held application
+         * @description It ends failed; nothing is sent and nothing is charged. 409 when it is not waiting for review.
+         */
+        post: operations["discardApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/applications/{queueId}/funnel": {
         parameters: {
             query?: never;
@@ -617,6 +657,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/applications/held": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications waiting for your review
+         * @description Drafts of a feed in draft mode, letters the governor held as too like one sent in the last 30 days (with the earlier letter), and proposals that would break a Connects budget on a feed set to review. Newest first.
+         */
+        get: operations["listHeldApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What automation did, newest first
+         * @description Every automated action — submitted, put off, held, refused, drafted, skipped — with the freelancer, the application and the rule that decided it. Kept 90 days.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Limits and today's, this week's and this month's usage
+         * @description The effective limits (defaults, then the account's, then the freelancer's with freelancerId) and the submissions and Connects counted against them. The browser companion reads workingHours here, from its own origin: CORS for any origin (GET only; the preflight needs no key).
+         */
+        get: operations["getAutomation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change limits (the account's, or one freelancer's)
+         * @description Only the fields sent change; null clears a budget or an alert, or the working hours. A bad value is a 400 naming the field, and nothing changes.
+         */
+        patch: operations["patchAutomation"];
+        trace?: never;
+    };
+    "/api/v1/automation/connects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a freelancer's available Connects by hand
+         * @description Drivers that read the balance off the apply page (the companion, the sandbox) keep it up to date themselves.
+         */
+        put: operations["setConnectsBalance"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/feeds/{feedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A feed's apply mode
+         * @description alert (notify only), draft or auto, with its thresholds.
+         */
+        get: operations["getFeedAutomation"];
+        /**
+         * Set a feed's apply mode
+         * @description draft writes the letter for each new match above the thresholds and waits for one-click approval; auto sends it within the budget and the governor's limits, and needs working hours and a Connects budget set first (400 otherwise). The spec's feed endpoints never change these.
+         */
+        put: operations["putFeedAutomation"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/capture": {
         parameters: {
             query?: never;
@@ -648,7 +796,7 @@ export interface paths {
         put?: never;
         /**
          * (extension) Capture the marketplace jobs a page in the user's browser shows (browser companion)
-         * @description Up to 50 archived job documents read by the browser companion from one marketplace page (job page, search, find work). They go through the same normaliser and de-duplication by ciphertext as every source: a job seen before only refreshes its document. Each bad document is rejected with its index; the rest go in. The batch is recorded as the caller's companion source's latest capture. CORS: any origin.
+         * @description Up to 50 archived job documents read by the browser companion from one marketplace page (job page, search, find work). They go through the same normaliser and de-duplication by ciphertext as every source: a job seen before only refreshes its document. Each bad document is rejected with its index; the rest go in. The batch is recorded as the caller's companion source's latest capture. Each batch is one page read against the governor's companionReadsPerHour: past it, 429 naming the limit and when it frees (retry-after), and nothing is archived. CORS: any origin.
          */
         post: operations["captureMarketplaceJobs"];
         delete?: never;
@@ -960,7 +1108,7 @@ export interface paths {
         put?: never;
         /**
          * The browser companion's answer to a task
-         * @description `type` must be the task's type. For proposal.submit, `result` says what the apply page showed; the server maps it to the application's status. The first outcome of a submission wins; a late one (after the task timed out) is still recorded if none was.
+         * @description `type` must be the task's type. For proposal.submit, `result` says what the apply page showed; the server maps it to the application's status. The first outcome of a submission wins; a late one (after the task timed out) is still recorded if none was. A proposal.engagement answer with a new "my proposals" read counts against the governor's companionReadsPerHour: over it, 429 naming the limit and when it frees (retry-after), the answer is not kept and the task is given up.
          */
         post: operations["reportCompanionOutcome"];
         delete?: never;
@@ -1245,6 +1393,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs/{ciphertext}/value": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expected value of applying: P(reply) × P(hire | reply) × the job's value, against its Connects
+         * @description Extension. The path names the job by its ciphertext or the UUID of the job's entry in one of your feeds (another account's entry is a 404). P(reply) and P(hire | reply) are your own sent proposals in the job's score band (of the named entry, else your best match of the job) blended with a market prior worth a fixed number of pseudo-proposals; freelancerId calibrates on that freelancer's proposals only. The value is the fixed budget, or apply's default hourly bid × an hours estimate from the job's duration and workload. The cost is the Connects the job states (else a default) plus boostConnects, at JOBPILOT_CONNECT_PRICE_USD. docs/expected-value.md gives the figures.
+         */
+        get: operations["getJobExpectedValue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/clients/{companyId}/jobs": {
         parameters: {
             query?: never;
@@ -1296,7 +1464,7 @@ export interface paths {
         put?: never;
         /**
          * Outcome of a bridge submission (extension)
-         * @description Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key. The signature is checked over the exact bytes before the body is read; the first outcome for an application wins (later ones answer 200 and change nothing). An applied outcome may say what it cost: connectsRequired and boostConnects (whole numbers 0–1000; boostConnects 0 when left out), shown in the application's funnel.
+         * @description Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key. The signature is checked over the exact bytes before the body is read; the first outcome for an application wins (later ones answer 200 and change nothing). An applied outcome may say what it cost: connectsRequired and boostConnects (whole numbers 0–1000; boostConnects 0 when left out), shown in the application's funnel. Any outcome may say the freelancer's Connects left after it: connectsAvailable (0–100000), kept as the freelancer's balance for the Connects check of the next submission.
          */
         post: operations["reportBridgeOutcome"];
         delete?: never;
@@ -1487,6 +1655,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    connectsLow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A freelancer's Connects ran low (connects.low)
+         * @description Their available Connects fell under lowBalanceBelow (PATCH /api/v1/automation). Sent once, then again only after the balance was back at or above the threshold. Carried by the feed of the application whose submission spent the Connects, else by every feed of the account in draft or auto mode; never by a muted feed. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         */
+        post: operations["connectsLow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    budgetLow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A Connects budget is nearly spent (budget.low)
+         * @description A daily, weekly or monthly Connects budget (the account's or a freelancer's) has less than lowBudgetBelow left. Sent once per budget and period. Carried by the feed of the application whose submission spent the Connects, else by every feed of the account in draft or auto mode; never by a muted feed. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         */
+        post: operations["budgetLow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    applicationHeld: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application waits for your approval (application.held)
+         * @description A feed's draft mode wrote it, or the governor held it (a letter too like one sent, a Connects budget). Written in the transaction that holds it, to the application's feed (else the account's feeds that hold the job), unless muted. Not sent when it was approved or discarded before its event went. POSTed to the feed's webhookUrl, one event per request, signed the Standard Webhooks way with the feed's secret. Answer at once and work afterwards: only the status counts.
+         */
+        post: operations["applicationHeld"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1668,6 +1896,162 @@ export interface components {
                 valueUsd: number | null;
                 /** @description What the Connects spent on the proposal cost (JOBPILOT_CONNECT_PRICE_USD each); null when the driver did not say. */
                 connectsCostUsd: number | null;
+            };
+        };
+        /**
+         * ConnectsLowPayload
+         * @description Body of the POST sent when a freelancer's Connects run low.
+         */
+        ConnectsLowPayload: {
+            /**
+             * @description `connects.low`: a freelancer's available Connects fell under the alert threshold.
+             * @constant
+             */
+            type: "connects.low";
+            /** @description Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the alert was raised (ISO 8601, UTC).
+             */
+            createdAt: string;
+            /** @description The feed that carries the event (see docs/automation.md, 'Alerts', for which feeds do). */
+            feedId: string;
+            /** @description The feed's display name. */
+            feedTitle: string;
+            /** @description The job whose submission spent the Connects, when a submission raised the alert; null otherwise. */
+            jobId: string | null;
+            /** @description The balance that crossed the threshold. Sent once until the balance is back at or above the threshold. */
+            balance: {
+                /** @description The freelancer (GET /api/auto-apply-v2/freelancers lists them). */
+                freelancerId: string;
+                /** @description The freelancer's name when jobpilot knew it at the time; null otherwise. */
+                freelancerName: string | null;
+                /** @description Connects left when the alert was raised. */
+                available: number;
+                /** @description The alert threshold (lowBalanceBelow): alerted when available falls under it. */
+                threshold: number;
+                /**
+                 * Format: date-time
+                 * @description When the balance was last read (by a driver) or set (PUT /api/v1/automation/connects).
+                 */
+                readAt: string;
+                /** @description true: `available` is the balance read at readAt less the Connects governed submissions spent since; false: as read. */
+                estimated: boolean;
+            };
+        };
+        /**
+         * BudgetLowPayload
+         * @description Body of the POST sent when a Connects budget is nearly spent.
+         */
+        BudgetLowPayload: {
+            /**
+             * @description `budget.low`: a Connects budget has less than the alert threshold left.
+             * @constant
+             */
+            type: "budget.low";
+            /** @description Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the alert was raised (ISO 8601, UTC).
+             */
+            createdAt: string;
+            /** @description The feed that carries the event (see docs/automation.md, 'Alerts', for which feeds do). */
+            feedId: string;
+            /** @description The feed's display name. */
+            feedTitle: string;
+            /** @description The job whose submission spent the Connects, when a submission raised the alert; null otherwise. */
+            jobId: string | null;
+            /** @description The budget and what is left of it when the alert was raised. */
+            budget: {
+                /**
+                 * @description account: the account's budget (every freelancer counts); freelancer: that freelancer's own budget.
+                 * @enum {string}
+                 */
+                scope: "account" | "freelancer";
+                /** @description The freelancer (GET /api/auto-apply-v2/freelancers lists them). */
+                freelancerId: string;
+                /** @description The freelancer's name when jobpilot knew it at the time; null otherwise. */
+                freelancerName: string | null;
+                /**
+                 * @description The budget: connectsPerDay, connectsPerWeek or connectsPerMonth.
+                 * @enum {string}
+                 */
+                period: "day" | "week" | "month";
+                /** @description The period it is about: 2026-12-02, 2026-12-W1 (the week starting Monday the 1st) or 2026-12; sent once per key. */
+                periodKey: string;
+                /**
+                 * Format: date-time
+                 * @description The period's start.
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description The period's end (exclusive).
+                 */
+                to: string;
+                /** @description The budget, in Connects. */
+                cap: number;
+                /** @description Connects spent in the period so far. */
+                spent: number;
+                /** @description cap − spent (0 or less: the budget is used up). */
+                left: number;
+                /** @description The alert threshold (lowBudgetBelow): alerted when less than this is left. */
+                threshold: number;
+            };
+        };
+        /**
+         * HeldPayload
+         * @description Body of the POST sent when an application is held for your review.
+         */
+        HeldPayload: {
+            /**
+             * @description `application.held`: an application waits for your approval.
+             * @constant
+             */
+            type: "application.held";
+            /** @description Unique event id (evt_…), also sent as the `webhook-id` header; use it to drop redeliveries. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the application was held (ISO 8601, UTC).
+             */
+            createdAt: string;
+            /** @description The job's ciphertext (same as application.job.ciphertext). */
+            jobId: string;
+            /** @description The feed that carries the event (see docs/automation.md, 'Alerts', for which feeds do). */
+            feedId: string;
+            /** @description The feed's display name. */
+            feedTitle: string;
+            /** @description The job's entry in this feed, when it has one. */
+            processedJobId: string | null;
+            /** @description The held application, read when the event is sent: one approved or discarded meanwhile sends no event. */
+            application: {
+                /** @description The application; approve it with POST /api/v1/applications/{queueId}/approve, discard it with …/discard, or use the dashboard's review page. */
+                queueId: string;
+                /** @description The job applied to. */
+                job: {
+                    /** @description The job's ciphertext. */
+                    ciphertext: string;
+                    /** @description The job's title as archived. */
+                    title: string;
+                    /** @description Link to the job posting; empty string when the source gave none. */
+                    url: string;
+                };
+                /** @description The freelancer it would be sent as. */
+                freelancerId: string;
+                /**
+                 * @description draft: the feed's draft mode wrote it; similar: the letter is too like one sent in the last 30 days; budget: sending it would break a Connects budget.
+                 * @enum {string}
+                 */
+                kind: "draft" | "similar" | "budget";
+                /** @description Why it waits, in words (as the review list says it). */
+                why: string;
+                /** @description The letter that would be sent. */
+                coverLetter: string;
+                /** @description The dashboard's review page (at JOBPILOT_PUBLIC_URL); null when the server has no public address. */
+                reviewUrl: string | null;
             };
         };
         /** Error */
@@ -6399,6 +6783,333 @@ export interface operations {
             };
         };
     };
+    approveApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's queueId (from apply) */
+                queueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The letter as you rewrote it; the held letter when omitted */
+                    coverLetter?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queueId: string;
+                        /** @enum {string} */
+                        applicationStatus: "processing" | "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
+                        /** @description Still waiting for review */
+                        held: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    discardApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The application's queueId (from apply) */
+                queueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queueId: string;
+                        /** @enum {string} */
+                        applicationStatus: "processing" | "applied" | "failed" | "not_available" | "not_eligible" | "not_enough_connects" | "logged_out";
+                        /** @description Still waiting for review */
+                        held: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getApplicationFunnel: {
         parameters: {
             query?: never;
@@ -6671,6 +7382,1299 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHeldApplications: {
+        parameters: {
+            query?: {
+                /** @description Rows to return, 1 to 200 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 1000000 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applications: {
+                            queueId: string;
+                            jobCiphertext: string;
+                            jobTitle: string | null;
+                            jobUrl: string | null;
+                            feedId: string | null;
+                            freelancerId: string;
+                            profileId: string | null;
+                            /** @description person, draft (a feed's draft mode) or auto (a feed's auto mode) */
+                            origin: string;
+                            coverLetter: string;
+                            /** @description When it was queued (Unix ms) */
+                            queuedAt: number;
+                            /** @enum {string} */
+                            kind: "draft" | "similar" | "budget";
+                            /** @description Why it waits, in words */
+                            why: string;
+                            similarTo: {
+                                queueId: string;
+                                coverLetter: string;
+                                /** @description Unix ms */
+                                sentAt: number | null;
+                                /** @description 3-word shingle Jaccard similarity, 0–1 */
+                                similarity: number;
+                            } | null;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAudit: {
+        parameters: {
+            query?: {
+                /** @description Rows to return, 1 to 200 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 1000000 */
+                offset?: number;
+                freelancerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: {
+                            /** @description Unix ms */
+                            at: number;
+                            /** @description submit, wait, hold, refuse, queue, draft, skip, approve, discard, limits, feed_mode */
+                            action: string;
+                            freelancerId: string | null;
+                            applicationId: string | null;
+                            /** @description The rule that allowed or stopped it, in words */
+                            rule: string;
+                            detail: string;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAutomation: {
+        parameters: {
+            query?: {
+                freelancerId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The freelancer the limits and usage are for; null: the account's own limits and all its freelancers' usage */
+                        freelancerId: string | null;
+                        /** AutomationLimits */
+                        limits: {
+                            /** @description Submissions per freelancer per day (their working-hours time zone, else UTC). */
+                            proposalsPerDay: number;
+                            /** @description Submissions per freelancer in any 60 minutes. */
+                            proposalsPerHour: number;
+                            /** @description The least time between two submissions of one freelancer; each gap is drawn at random from this to 1.5 times it, as a person's would vary. */
+                            minGapMinutes: number;
+                            /** @description Pages the browser companion captures or reads (job pages, "my proposals") per hour; more are refused until the hour has passed. */
+                            companionReadsPerHour: number;
+                            /** @description Connects automation may spend per day; none: no daily cap. */
+                            connectsPerDay: number | null;
+                            /** @description Per week (Monday to Sunday); none: no weekly cap. */
+                            connectsPerWeek: number | null;
+                            /** @description Per calendar month; none: no monthly cap. */
+                            connectsPerMonth: number | null;
+                            /** @description Alert once when the freelancer's available Connects fall under this. */
+                            lowBalanceBelow: number | null;
+                            /** @description Alert once per period when a Connects budget has less than this left. */
+                            lowBudgetBelow: number | null;
+                            /** @description A letter at least this similar (3-word shingles, Jaccard) to one the freelancer sent in the last 30 days is held for review instead of sent. */
+                            similarityThreshold: number;
+                            /** @description Days and hours, in a time zone, when automation may act; none: any time. Auto mode needs them set. */
+                            workingHours: {
+                                /** @description IANA time zone, e.g. Europe/Berlin */
+                                timeZone: string;
+                                /** @description 0 = Sunday … 6 = Saturday */
+                                days: number[];
+                                /** @description HH:MM, 24 h */
+                                start: string;
+                                /** @description HH:MM, 24 h; before start for a span over midnight */
+                                end: string;
+                            } | null;
+                        };
+                        /** @description What the account set; every other limit is its default */
+                        accountSet: {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the freelancer overrides (with freelancerId) */
+                        freelancerSet: {
+                            [key: string]: unknown;
+                        } | null;
+                        usage: {
+                            today: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            week: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            month: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            lastHour: {
+                                proposals: number;
+                            };
+                        };
+                        balance: {
+                            available: number;
+                            /** @description companion, sandbox or manual: who read or set it */
+                            source: string;
+                            /** @description Unix ms */
+                            readAt: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Submissions per freelancer per day (their working-hours time zone, else UTC). */
+                    proposalsPerDay?: number;
+                    /** @description Submissions per freelancer in any 60 minutes. */
+                    proposalsPerHour?: number;
+                    /** @description The least time between two submissions of one freelancer; each gap is drawn at random from this to 1.5 times it, as a person's would vary. */
+                    minGapMinutes?: number;
+                    /** @description Pages the browser companion captures or reads (job pages, "my proposals") per hour; more are refused until the hour has passed. */
+                    companionReadsPerHour?: number;
+                    /** @description Connects automation may spend per day; none: no daily cap. */
+                    connectsPerDay?: number | null;
+                    /** @description Per week (Monday to Sunday); none: no weekly cap. */
+                    connectsPerWeek?: number | null;
+                    /** @description Per calendar month; none: no monthly cap. */
+                    connectsPerMonth?: number | null;
+                    /** @description Alert once when the freelancer's available Connects fall under this. */
+                    lowBalanceBelow?: number | null;
+                    /** @description Alert once per period when a Connects budget has less than this left. */
+                    lowBudgetBelow?: number | null;
+                    /** @description A letter at least this similar (3-word shingles, Jaccard) to one the freelancer sent in the last 30 days is held for review instead of sent. */
+                    similarityThreshold?: number;
+                    /** @description Days and hours, in a time zone, when automation may act; none: any time. Auto mode needs them set. */
+                    workingHours?: {
+                        /** @description IANA time zone, e.g. Europe/Berlin */
+                        timeZone: string;
+                        /** @description 0 = Sunday … 6 = Saturday */
+                        days: number[];
+                        /** @description HH:MM, 24 h */
+                        start: string;
+                        /** @description HH:MM, 24 h; before start for a span over midnight */
+                        end: string;
+                    } | null;
+                    /** @description Change this freelancer's own limits instead of the account's */
+                    freelancerId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The freelancer the limits and usage are for; null: the account's own limits and all its freelancers' usage */
+                        freelancerId: string | null;
+                        /** AutomationLimits */
+                        limits: {
+                            /** @description Submissions per freelancer per day (their working-hours time zone, else UTC). */
+                            proposalsPerDay: number;
+                            /** @description Submissions per freelancer in any 60 minutes. */
+                            proposalsPerHour: number;
+                            /** @description The least time between two submissions of one freelancer; each gap is drawn at random from this to 1.5 times it, as a person's would vary. */
+                            minGapMinutes: number;
+                            /** @description Pages the browser companion captures or reads (job pages, "my proposals") per hour; more are refused until the hour has passed. */
+                            companionReadsPerHour: number;
+                            /** @description Connects automation may spend per day; none: no daily cap. */
+                            connectsPerDay: number | null;
+                            /** @description Per week (Monday to Sunday); none: no weekly cap. */
+                            connectsPerWeek: number | null;
+                            /** @description Per calendar month; none: no monthly cap. */
+                            connectsPerMonth: number | null;
+                            /** @description Alert once when the freelancer's available Connects fall under this. */
+                            lowBalanceBelow: number | null;
+                            /** @description Alert once per period when a Connects budget has less than this left. */
+                            lowBudgetBelow: number | null;
+                            /** @description A letter at least this similar (3-word shingles, Jaccard) to one the freelancer sent in the last 30 days is held for review instead of sent. */
+                            similarityThreshold: number;
+                            /** @description Days and hours, in a time zone, when automation may act; none: any time. Auto mode needs them set. */
+                            workingHours: {
+                                /** @description IANA time zone, e.g. Europe/Berlin */
+                                timeZone: string;
+                                /** @description 0 = Sunday … 6 = Saturday */
+                                days: number[];
+                                /** @description HH:MM, 24 h */
+                                start: string;
+                                /** @description HH:MM, 24 h; before start for a span over midnight */
+                                end: string;
+                            } | null;
+                        };
+                        /** @description What the account set; every other limit is its default */
+                        accountSet: {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the freelancer overrides (with freelancerId) */
+                        freelancerSet: {
+                            [key: string]: unknown;
+                        } | null;
+                        usage: {
+                            today: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            week: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            month: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            lastHour: {
+                                proposals: number;
+                            };
+                        };
+                        balance: {
+                            available: number;
+                            /** @description companion, sandbox or manual: who read or set it */
+                            source: string;
+                            /** @description Unix ms */
+                            readAt: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setConnectsBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    freelancerId: string;
+                    /** @description Connects the freelancer has now */
+                    available: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The freelancer the limits and usage are for; null: the account's own limits and all its freelancers' usage */
+                        freelancerId: string | null;
+                        /** AutomationLimits */
+                        limits: {
+                            /** @description Submissions per freelancer per day (their working-hours time zone, else UTC). */
+                            proposalsPerDay: number;
+                            /** @description Submissions per freelancer in any 60 minutes. */
+                            proposalsPerHour: number;
+                            /** @description The least time between two submissions of one freelancer; each gap is drawn at random from this to 1.5 times it, as a person's would vary. */
+                            minGapMinutes: number;
+                            /** @description Pages the browser companion captures or reads (job pages, "my proposals") per hour; more are refused until the hour has passed. */
+                            companionReadsPerHour: number;
+                            /** @description Connects automation may spend per day; none: no daily cap. */
+                            connectsPerDay: number | null;
+                            /** @description Per week (Monday to Sunday); none: no weekly cap. */
+                            connectsPerWeek: number | null;
+                            /** @description Per calendar month; none: no monthly cap. */
+                            connectsPerMonth: number | null;
+                            /** @description Alert once when the freelancer's available Connects fall under this. */
+                            lowBalanceBelow: number | null;
+                            /** @description Alert once per period when a Connects budget has less than this left. */
+                            lowBudgetBelow: number | null;
+                            /** @description A letter at least this similar (3-word shingles, Jaccard) to one the freelancer sent in the last 30 days is held for review instead of sent. */
+                            similarityThreshold: number;
+                            /** @description Days and hours, in a time zone, when automation may act; none: any time. Auto mode needs them set. */
+                            workingHours: {
+                                /** @description IANA time zone, e.g. Europe/Berlin */
+                                timeZone: string;
+                                /** @description 0 = Sunday … 6 = Saturday */
+                                days: number[];
+                                /** @description HH:MM, 24 h */
+                                start: string;
+                                /** @description HH:MM, 24 h; before start for a span over midnight */
+                                end: string;
+                            } | null;
+                        };
+                        /** @description What the account set; every other limit is its default */
+                        accountSet: {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the freelancer overrides (with freelancerId) */
+                        freelancerSet: {
+                            [key: string]: unknown;
+                        } | null;
+                        usage: {
+                            today: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            week: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            month: {
+                                /** @description Unix ms: the period's start on the freelancer's wall clock (working hours' time zone, else UTC) */
+                                from: number;
+                                /** @description Unix ms: its end */
+                                to: number;
+                                /** @description Submissions the governor let go in the period that are in flight or applied */
+                                proposals: number;
+                                /** @description Connects they spent (as reported, else as expected) */
+                                connects: number;
+                            };
+                            lastHour: {
+                                proposals: number;
+                            };
+                        };
+                        balance: {
+                            available: number;
+                            /** @description companion, sandbox or manual: who read or set it */
+                            source: string;
+                            /** @description Unix ms */
+                            readAt: number;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFeedAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feedId: string;
+                        /** @enum {string} */
+                        applyMode: "alert" | "draft" | "auto";
+                        /** @description Draft and auto only act on matches scoring at least this; null: the feed's minScore */
+                        minScore: number | null;
+                        /** @description …and worth at least this much (expected value in USD); null: no floor */
+                        minExpectedUsd: number | null;
+                        /** @enum {string} */
+                        overBudget: "skip" | "review";
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putFeedAutomation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    applyMode: "alert" | "draft" | "auto";
+                    minScore?: number | null;
+                    minExpectedUsd?: number | null;
+                    /** @enum {string} */
+                    overBudget?: "skip" | "review";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        feedId: string;
+                        /** @enum {string} */
+                        applyMode: "alert" | "draft" | "auto";
+                        /** @description Draft and auto only act on matches scoring at least this; null: the feed's minScore */
+                        minScore: number | null;
+                        /** @description …and worth at least this much (expected value in USD); null: no floor */
+                        minExpectedUsd: number | null;
+                        /** @enum {string} */
+                        overBudget: "skip" | "review";
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9865,6 +11869,8 @@ export interface operations {
                         connectsRequired?: number;
                         /** @description applied only: the Connects bid on boost; 0 when left out and connectsRequired is given */
                         boostConnects?: number;
+                        /** @description The freelancer's available Connects after this attempt, when the page showed them */
+                        connectsAvailable?: number;
                     } | {
                         /** @constant */
                         page: "login_redirect";
@@ -9937,6 +11943,8 @@ export interface operations {
                             connectsRequired?: number;
                             /** @description applied only: the Connects bid on boost; 0 when left out and connectsRequired is given */
                             boostConnects?: number;
+                            /** @description The freelancer's available Connects after this attempt, when the page showed them */
+                            connectsAvailable?: number;
                         } | {
                             /** @constant */
                             page: "login_redirect";
@@ -13306,6 +15314,184 @@ export interface operations {
             };
         };
     };
+    getJobExpectedValue: {
+        parameters: {
+            query?: {
+                /** @description Calibrate on the proposals sent as this freelancer only; without it, on every proposal of the account. */
+                freelancerId?: string;
+                /** @description Boost Connects to add to the cost (default 0). */
+                boostConnects?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The job's ciphertext (~…) or the UUID of its entry in one of your feeds. */
+                ciphertext: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Chance the client replies, from your sent proposals in the job's score band blended with the market prior. */
+                        pReply: number;
+                        /** @description Chance of a hire once the client replied, likewise. */
+                        pHireGivenReply: number;
+                        /** @description What the job is worth if you are hired (USD); null when the job names no budget in USD. */
+                        valueUsd: number | null;
+                        /** @description pReply × pHireGivenReply × valueUsd, to the cent; null when valueUsd is. */
+                        expectedUsd: number | null;
+                        /** @description Connects applying takes: the job's own figure when its document says, else the default; plus boostConnects. */
+                        connects: number;
+                        /** @description connects × JOBPILOT_CONNECT_PRICE_USD, to the cent. */
+                        costUsd: number;
+                        /** @description expectedUsd ≥ costUsd; null when the value is unknown. */
+                        worthIt: boolean | null;
+                        /** @description What the figures rest on (docs/expected-value.md). */
+                        basis: {
+                            /** @description The job's score band (0-2, 3-4, 5-6, 7-8, 9-10, unscored), of its best match in your feeds. */
+                            scoreBand: string;
+                            /** @description The match score the band is of; null when the job is in none of your feeds. */
+                            score: number | null;
+                            /** @description The freelancer calibrated on; null: the whole account. */
+                            freelancerId: string | null;
+                            /** @enum {string} */
+                            replyFrom: "prior" | "ledger";
+                            /** @description Your sent proposals in the band. */
+                            sentInBand: number;
+                            /** @description Of those, how many the client replied to. */
+                            repliedInBand: number;
+                            /** @enum {string} */
+                            hireFrom: "prior" | "ledger";
+                            /** @description Of the replied ones, how many ended in a hire. */
+                            hiresInBand: number;
+                            /** @enum {string} */
+                            valueFrom: "fixed" | "hourly" | "no_budget" | "not_usd" | "not_marketplace";
+                            /** @description The hourly bid valued (apply's default bid); null for a fixed job. */
+                            hourlyRate: number | null;
+                            /** @description Hours of work assumed from the job's duration and workload; null for a fixed job. */
+                            hoursEstimate: number | null;
+                            /** @enum {string} */
+                            connectsFrom: "job" | "default";
+                            boostConnects: number;
+                        };
+                        /** @description The figures in plain words, as cards and alerts show them: "worth ~$3.10; costs $2.40 in Connects". */
+                        words: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClientJobsV2: {
         parameters: {
             query?: never;
@@ -13759,6 +15945,8 @@ export interface operations {
                     connectsRequired?: number;
                     /** @description applied only: the Connects bid on boost; 0 when left out and connectsRequired is given */
                     boostConnects?: number;
+                    /** @description The freelancer's available Connects after this attempt, when the page showed them */
+                    connectsAvailable?: number;
                 };
             };
         };
@@ -13776,7 +15964,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not JSON, or not {applicationId, status, message, connectsRequired?, boostConnects?}; the error names the field */
+            /** @description The body is not JSON, or not {applicationId, status, message, connectsRequired?, boostConnects?, connectsAvailable?}; the error names the field */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -14678,6 +16866,150 @@ export interface operations {
                 "application/json": components["schemas"]["OutcomePayload"] & {
                     /** @constant */
                     type?: "proposal.hired";
+                };
+            };
+        };
+        responses: {
+            /** @description Retried no sooner than its Retry-After (seconds, honoured within one to two times the scheduled delay) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS (10 s by default). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout, a refused connection) is a failed attempt, retried on JOBPILOT_WEBHOOK_RETRY_SCHEDULE (30 s, 2 min, 10 min), with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    connectsLow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of one message: drop a message whose id was seen before. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectsLowPayload"] & {
+                    /** @constant */
+                    type?: "connects.low";
+                };
+            };
+        };
+        responses: {
+            /** @description Retried no sooner than its Retry-After (seconds, honoured within one to two times the scheduled delay) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS (10 s by default). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout, a refused connection) is a failed attempt, retried on JOBPILOT_WEBHOOK_RETRY_SCHEDULE (30 s, 2 min, 10 min), with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    budgetLow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of one message: drop a message whose id was seen before. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BudgetLowPayload"] & {
+                    /** @constant */
+                    type?: "budget.low";
+                };
+            };
+        };
+        responses: {
+            /** @description Retried no sooner than its Retry-After (seconds, honoured within one to two times the scheduled delay) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Delivered: any 2xx within JOBPILOT_WEBHOOK_TIMEOUT_MS (10 s by default). The body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout, a refused connection) is a failed attempt, retried on JOBPILOT_WEBHOOK_RETRY_SCHEDULE (30 s, 2 min, 10 min), with the same webhook-id. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationHeld: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id, the same on every retry of one message: drop a message whose id was seen before. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description When the message was signed, in Unix seconds; refuse one more than 5 minutes away from your clock (replays). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /** @description Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` with the shared `whsec_…` secret (base64 after the prefix). Accept the message when any one matches; during a secret rotation there are two. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HeldPayload"] & {
+                    /** @constant */
+                    type?: "application.held";
                 };
             };
         };

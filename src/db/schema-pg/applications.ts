@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
-import { APPLICATION_OUTCOMES, APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS } from "../enums";
+import { APPLICATION_OUTCOMES, APPLICATION_PHASES, APPLICATION_STATUSES, OUTCOME_CHECKS, APPLICATION_ORIGINS } from "../enums";
 import { int64, jsonText } from "./columns";
 import type { SettledTask } from "../schema/applications";
 
@@ -70,6 +70,15 @@ export const applications = pgTable(
     experimentId: text("experiment_id"),
     armId: text("arm_id"),
     editedByHand: boolean("edited_by_hand"),
+    /**
+     * Who asked for it (a person, or a feed's draft / auto mode) and what the governor (modules/automation) decided:
+     * when it let the submission go (what the caps and budgets count), the Connects it expected it to cost, and why
+     * it holds the application for a person's review (null: not held).
+     */
+    origin: text("origin", { enum: APPLICATION_ORIGINS }),
+    governedAtTs: int64("governed_at_ts"),
+    estimatedConnects: integer("estimated_connects"),
+    heldReason: text("held_reason"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),
@@ -79,6 +88,8 @@ export const applications = pgTable(
     index("applications_status_idx").on(t.status),
     // An experiment's per-arm counts (modules/experiments through applications/experiment-outcomes.ts).
     index("applications_experiment_idx").on(t.experimentId, t.armId, t.status),
+    // The governor's caps and budgets: a freelancer's submissions it let go, by when.
+    index("applications_governor_idx").on(t.accountId, t.freelancerId, t.governedAtTs),
     // The outcome check's scan: settled applications of a driver not checked yet, by when they settled.
     index("applications_outcome_check_idx").on(t.driver, t.outcomeCheckedAtTs, t.processedAtTs),
     // Analytics: an account's sent proposals by when they were sent, with every column the funnel reads, so

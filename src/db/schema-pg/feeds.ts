@@ -5,7 +5,7 @@ import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex, p
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
 import { channels } from "./channels";
-import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES } from "../enums";
+import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES, APPLY_MODES, OVER_BUDGET_ACTIONS } from "../enums";
 import { int64, jsonText } from "./columns";
 
 export const feeds = pgTable(
@@ -31,6 +31,14 @@ export const feeds = pgTable(
     notificationsMuted: boolean("notifications_muted").notNull().default(false),
     /** Opt-in: proposal.viewed / replied / hired events for applications to this feed's jobs (applications/funnel.ts). */
     outcomeEvents: boolean("outcome_events").notNull().default(false),
+    /**
+     * The feed's apply mode and its thresholds (modules/automation; set on the dashboard and /api/v1/automation/feeds,
+     * never through the spec's feed endpoints): null thresholds fall back to the feed's minScore and no value floor.
+     */
+    applyMode: text("apply_mode", { enum: APPLY_MODES }).notNull().default("alert"),
+    autoMinScore: doublePrecision("auto_min_score"),
+    autoMinExpectedUsd: doublePrecision("auto_min_expected_usd"),
+    overBudget: text("over_budget", { enum: OVER_BUDGET_ACTIONS }).notNull().default("skip"),
     emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: jsonText("job_types").notNull().$type<string[]>(),
     usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),

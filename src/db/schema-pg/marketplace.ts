@@ -81,6 +81,7 @@ export const bridgeOutcomes = pgTable("bridge_outcomes", {
   /** The Connects an applied outcome said it cost (null: not reported), kept with it so any node or a restart reads them. */
   connectsRequired: integer("connects_required"),
   boostConnects: integer("boost_connects"),
+  connectsAvailable: integer("connects_available"),
 });
 
 /**

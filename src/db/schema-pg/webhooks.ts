@@ -18,6 +18,7 @@ export const events = pgTable(
       .references(() => feeds.id, { onDelete: "cascade" }),
     feedJobId: text("feed_job_id"),
     jobCiphertext: text("job_ciphertext"),
+    facts: text("facts"),
     createdAtTs: int64("created_at_ts").notNull(),
     target: text("target").notNull().default("webhook"),
     status: text("status").notNull().default("pending"),

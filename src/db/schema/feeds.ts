@@ -5,7 +5,7 @@ import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey } from
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
 import { channels } from "./channels";
-import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES } from "../enums";
+import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, US_ONLY_MODES, APPLY_MODES, OVER_BUDGET_ACTIONS } from "../enums";
 
 /** A saved search plus an AI scoring profile. List fields are JSON arrays; null numeric filters are off. */
 export const feeds = sqliteTable(
@@ -32,6 +32,14 @@ export const feeds = sqliteTable(
     notificationsMuted: integer("notifications_muted", { mode: "boolean" }).notNull().default(false),
     /** Opt-in: proposal.viewed / replied / hired events for applications to this feed's jobs (applications/funnel.ts). */
     outcomeEvents: integer("outcome_events", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The feed's apply mode and its thresholds (modules/automation; set on the dashboard and /api/v1/automation/feeds,
+     * never through the spec's feed endpoints): null thresholds fall back to the feed's minScore and no value floor.
+     */
+    applyMode: text("apply_mode", { enum: APPLY_MODES }).notNull().default("alert"),
+    autoMinScore: real("auto_min_score"),
+    autoMinExpectedUsd: real("auto_min_expected_usd"),
+    overBudget: text("over_budget", { enum: OVER_BUDGET_ACTIONS }).notNull().default("skip"),
     emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: text("job_types", { mode: "json" }).notNull().$type<string[]>(),
     usOnlyMode: text("us_only_mode", { enum: US_ONLY_MODES }).notNull().default("all"),

@@ -17,3 +17,4 @@ export * from "./telegram";
 export * from "./pairing";
 export * from "./proposals";
 export * from "./experiments";
+export * from "./automation";

@@ -89,6 +89,8 @@ export const bridgeOutcomes = sqliteTable("bridge_outcomes", {
   /** The Connects an applied outcome said it cost (null: not reported), kept with it so any node or a restart reads them. */
   connectsRequired: integer("connects_required"),
   boostConnects: integer("boost_connects"),
+  /** The freelancer's Connects left as the report said (null: not said): the balance the submit task records, on any node. */
+  connectsAvailable: integer("connects_available"),
 });
 
 /**

@@ -23,6 +23,8 @@ export const events = sqliteTable(
     /** No foreign key: the feed's cascade already removes these rows, and a second one would scan events per deleted match. */
     feedJobId: text("feed_job_id"),
     jobCiphertext: text("job_ciphertext"),
+    /** An automation alert's facts (connects.low, budget.low: feeds/admit.ts AlertFacts) as JSON text; null for every other event. */
+    facts: text("facts"),
     createdAtTs: integer("created_at_ts").notNull(),
     /** Where the event goes: "webhook" (the feed's webhook URL) or the id of one of the feed's notification channels. */
     target: text("target").notNull().default("webhook"),

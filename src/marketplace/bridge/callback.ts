@@ -5,7 +5,7 @@ import { pathOf } from "../../http/context";
 import { signatureHeaders } from "../../http/openapi-document";
 import { ErrorBody } from "../../http/schemas";
 import { secretKey, SignatureError, verify } from "../../lib/standard-webhooks";
-import { ReportedConnects, reportedConnects } from "../remote/operations";
+import { ReportedBalance, ReportedConnects, reportedConnects } from "../remote/operations";
 import { BRIDGE_CALLBACK_PATH, FinalStatusSchema, toOutcome, type BridgeDeps, type createBridgeDriver } from "./driver";
 
 /** A callback carries one short outcome; anything bigger is not one. */
@@ -16,6 +16,7 @@ const CallbackBody = t.Object({
   status: FinalStatusSchema,
   message: t.Optional(t.String()),
   ...ReportedConnects,
+  ...ReportedBalance,
 });
 
 type RawBody = { text: string } | { error: "too_large" | "unreadable" };
@@ -86,14 +87,15 @@ export function bridgeCallbackRoutes(deps: BridgeDeps, driver: ReturnType<typeof
           const first = Value.Errors(CallbackBody, body).First();
           set.status = 400;
           return {
-            error: `Invalid callback body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}; expected {applicationId, status, message, connectsRequired?, boostConnects?}`,
+            error: `Invalid callback body${first ? ` at ${first.path || "/"}: ${first.message}` : ""}; expected {applicationId, status, message, connectsRequired?, boostConnects?, connectsAvailable?}`,
           };
         }
 
         const reply = body as typeof CallbackBody.static;
         const { applicationId, status } = reply;
         const connects = reportedConnects(status, reply);
-        const kept = await driver.recordOutcome(applicationId, { ...toOutcome(status, reply.message), ...(connects ? { connects } : {}) });
+        const balance = reply.connectsAvailable === undefined ? {} : { connectsAvailable: reply.connectsAvailable };
+        const kept = await driver.recordOutcome(applicationId, { ...toOutcome(status, reply.message), ...(connects ? { connects } : {}), ...balance });
         log.info("bridge outcome received", { applicationId, status, kept: kept.status, connects: kept.connects ?? null });
         return { ok: true as const };
       },
@@ -108,13 +110,17 @@ export function bridgeCallbackRoutes(deps: BridgeDeps, driver: ReturnType<typeof
             "Called by your own submitter after it answered a proposal.submit with 202. Signed with Standard Webhooks " +
             "headers (webhook-id, webhook-timestamp, webhook-signature) using JOBPILOT_BRIDGE_SECRET; no API key. " +
             "The signature is checked over the exact bytes before the body is read; the first outcome for an application wins (later ones answer 200 and change nothing). " +
-            "An applied outcome may say what it cost: connectsRequired and boostConnects (whole numbers 0–1000; boostConnects 0 when left out), shown in the application's funnel.",
+            "An applied outcome may say what it cost: connectsRequired and boostConnects (whole numbers 0–1000; boostConnects 0 when left out), shown in the application's funnel. " +
+            "Any outcome may say the freelancer's Connects left after it: connectsAvailable (0–100000), kept as the freelancer's balance for the Connects check of the next submission.",
           // Read and checked by the handler itself (the signature covers the raw bytes), so described here, not as a route schema.
           parameters: signatureHeaders,
           // A TypeBox schema is a JSON Schema; its optional integers just do not line up with the OpenAPI types.
           requestBody: { required: true, content: { "application/json": { schema: CallbackBody as object } } },
           responses: {
-            400: { description: "The body is not JSON, or not {applicationId, status, message, connectsRequired?, boostConnects?}; the error names the field" },
+            400: {
+              description:
+                "The body is not JSON, or not {applicationId, status, message, connectsRequired?, boostConnects?, connectsAvailable?}; the error names the field",
+            },
             401: { description: "The signature is missing, wrong or outside the 5-minute window" },
             404: { description: "The bridge is not configured on this server (JOBPILOT_BRIDGE_SECRET unset or unusable)" },
             413: { description: "The body is over 64 KiB (or its declared Content-Length over JOBPILOT_MAX_BODY_BYTES)" },

@@ -20,6 +20,7 @@ import {
   LookupOperation,
   ReconnectOperation,
   ReconnectReply,
+  ReportedBalance,
   ReportedConnects,
   reportedConnects,
   SubmitOperation,
@@ -61,13 +62,14 @@ const pageUrl = t.Optional(t.String({ maxLength: 2048, description: "The tab's a
 
 /**
  * What the apply page showed at the end of a proposal.submit: facts, not statuses.
- * The server maps them (pageOutcome): submitted → applied (with the Connects it cost, when the form showed them), login_redirect → logged_out,
+ * The server maps them (pageOutcome): submitted → applied (with the Connects it cost and those left, when the form showed them), login_redirect → logged_out,
  * job_unavailable → not_available, not_eligible → not_eligible, not_enough_connects → not_enough_connects,
  * not_reviewed → failed "not reviewed", unrecognised → failed with the message (the visible text is kept for diagnosis).
  */
 export const PageOutcome = t.Union([
-  // What the form said submitting costs ("Required Connects to submit") and the boost bid it sent, when the page showed them.
-  t.Object({ page: t.Literal("submitted"), message: note, url: pageUrl, ...ReportedConnects }),
+  // What the form said submitting costs ("Required Connects to submit") and the boost bid it sent, when the page showed them;
+  // connectsAvailable: its "Available Connects" less what this proposal cost.
+  t.Object({ page: t.Literal("submitted"), message: note, url: pageUrl, ...ReportedConnects, ...ReportedBalance }),
   t.Object({ page: t.Literal("login_redirect"), message: note, url: pageUrl }),
   t.Object({ page: t.Literal("job_unavailable"), message: note, url: pageUrl }),
   t.Object({ page: t.Literal("not_eligible"), message: note, url: pageUrl }),
@@ -132,7 +134,13 @@ export function pageOutcome(page: PageOutcome, taskId: string): SubmitOutcome {
   switch (page.page) {
     case "submitted": {
       const connects = reportedConnects("applied", page);
-      return { status: "applied", message: clip(page.message) ?? "The proposal was submitted from your browser", ...(connects ? { connects } : {}) };
+      const balance = page.connectsAvailable === undefined ? {} : { connectsAvailable: page.connectsAvailable };
+      return {
+        status: "applied",
+        message: clip(page.message) ?? "The proposal was submitted from your browser",
+        ...(connects ? { connects } : {}),
+        ...balance,
+      };
     }
     case "login_redirect":
       return { status: "logged_out", message: `The marketplace asked your browser to log in${page.message ? `: ${clip(page.message)}` : ""}` };
@@ -144,6 +152,8 @@ export function pageOutcome(page: PageOutcome, taskId: string): SubmitOutcome {
       return {
         status: "not_enough_connects",
         message: `Not enough Connects: this proposal needs ${page.required}, ${page.available} available${page.message ? ` (${clip(page.message)})` : ""}`,
+        // Nothing was spent: what the page said is available is the balance.
+        connectsAvailable: page.available,
       };
     case "not_reviewed":
       return { status: "failed", message: NOT_REVIEWED };

@@ -182,15 +182,19 @@ export function createCompanionDriver(deps: CompanionDeps): CompanionDriver {
   }
 
   /**
-   * An applied outcome with the Connects its submit task's answer reported: the outcome table keeps no Connects, and
-   * an answer that reached another node (or this one before a restart) only woke this submit through that table.
+   * An outcome with the Connects its submit task's answer reported (what it cost, what is left): an answer that
+   * reached another node (or this one before a restart) only woke this submit through the outcome table, which keeps
+   * no balance. Only when the answer is the outcome that won: a late answer that lost says nothing about this one.
    */
   async function withPageConnects(outcome: SubmitOutcome, taskId: string): Promise<SubmitOutcome> {
-    if (outcome.status !== "applied" || outcome.connects) return outcome;
+    if ((outcome.connects || outcome.status !== "applied") && outcome.connectsAvailable !== undefined) return outcome;
     const answer = (await repo.findTask(deps.db, taskId))?.answer;
     if (!answer || !Value.Check(PageOutcome, answer)) return outcome;
-    const connects = pageOutcome(answer, taskId).connects;
-    return connects ? { ...outcome, connects } : outcome;
+    const page = pageOutcome(answer, taskId);
+    if (page.status !== outcome.status) return outcome;
+    const connects = outcome.connects ?? page.connects;
+    const connectsAvailable = outcome.connectsAvailable ?? page.connectsAvailable;
+    return { ...outcome, ...(connects ? { connects } : {}), ...(connectsAvailable === undefined ? {} : { connectsAvailable }) };
   }
 
   /** Queues a read and waits for its answer; null when none came in time (the unanswered task is expired, never answered late). */

@@ -87,6 +87,28 @@ export const ReportedConnects = {
 };
 const ReportedConnectsSchema = t.Object(ReportedConnects);
 
+/** The most Connects a balance report may say: far above any freelancer's or agency's real balance, so a typo is refused. */
+export const MAX_CONNECTS_BALANCE = 100_000;
+/**
+ * The freelancer's available Connects after the attempt, as the submitter read them (any status: a refusal for want of
+ * Connects says the balance too). Optional; kept as the freelancer's balance, which the governor checks.
+ */
+export const ReportedBalance = {
+  connectsAvailable: t.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_CONNECTS_BALANCE,
+      description: "The freelancer's available Connects after this attempt, when the page showed them",
+    }),
+  ),
+};
+const ReportedBalanceSchema = t.Object(ReportedBalance);
+
+/** A reply's connectsAvailable when it is a usable count (else undefined: a bad balance must not cost a proposal its status). */
+export function reportedBalance(body: unknown): number | undefined {
+  return Value.Check(ReportedBalanceSchema, body) ? (body as Static<typeof ReportedBalanceSchema>).connectsAvailable : undefined;
+}
+
 /**
  * The Connects of a reply with those fields: none without connectsRequired (the cost is unknown, the funnel says
  * null), a boost left out counting as none. Only an applied outcome is charged Connects, so only it keeps them.
@@ -158,7 +180,8 @@ export function parseOutcome(body: unknown): SubmitOutcome | null {
   const reply = body as Static<typeof OutcomeReply>;
   const outcome = toOutcome(reply.status, reply.message);
   const connects = Value.Check(ReportedConnectsSchema, body) ? reportedConnects(reply.status, body as Static<typeof ReportedConnectsSchema>) : undefined;
-  return connects ? { ...outcome, connects } : outcome;
+  const connectsAvailable = reportedBalance(body);
+  return { ...outcome, ...(connects ? { connects } : {}), ...(connectsAvailable === undefined ? {} : { connectsAvailable }) };
 }
 
 export function parseEngagement(body: unknown): Engagement | null {

@@ -37,9 +37,10 @@ export function createOutcomeStore(deps: { db: Db; clock: Clock }): OutcomeStore
 
   const fromRow = (row: repo.BridgeOutcomeRow): SubmitOutcome => {
     const outcome = toOutcome(row.status as Parameters<typeof toOutcome>[0], row.message);
+    const balance = row.connectsAvailable === null ? {} : { connectsAvailable: row.connectsAvailable };
     return row.status === "applied" && row.connectsRequired !== null
-      ? { ...outcome, connects: { required: row.connectsRequired, boost: row.boostConnects ?? 0 } }
-      : outcome;
+      ? { ...outcome, connects: { required: row.connectsRequired, boost: row.boostConnects ?? 0 }, ...balance }
+      : { ...outcome, ...balance };
   };
 
   async function stored(applicationId: string): Promise<SubmitOutcome | null> {
@@ -49,14 +50,17 @@ export function createOutcomeStore(deps: { db: Db; clock: Clock }): OutcomeStore
 
   async function record(applicationId: string, outcome: SubmitOutcome): Promise<SubmitOutcome> {
     // The Connects are written with the report that wins the row (first one wins), never with one it refuses.
+    const receivedAtTs = deps.clock.now();
     const row = await repo.recordOutcome(deps.db, {
       applicationId,
       status: outcome.status,
       message: outcome.message,
-      receivedAtTs: deps.clock.now(),
+      receivedAtTs,
       connectsRequired: outcome.connects?.required ?? null,
       boostConnects: outcome.connects?.boost ?? null,
+      connectsAvailable: outcome.connectsAvailable ?? null,
     });
+    // The balance is kept with the report that wins the row, so a submit on any node (or after a restart) reads it.
     const kept = isFinalStatus(row.status) ? fromRow(row) : outcome;
     for (const wake of waiters.get(applicationId) ?? []) wake(kept);
     return kept;

@@ -41,6 +41,7 @@ export async function recordOutcome(db: Db, row: BridgeOutcomeRow): Promise<Brid
           receivedAtTs: row.receivedAtTs,
           connectsRequired: row.connectsRequired,
           boostConnects: row.boostConnects,
+          connectsAvailable: row.connectsAvailable,
         },
         setWhere: eq(bridgeOutcomes.status, "logged_out"),
       }),

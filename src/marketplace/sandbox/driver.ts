@@ -68,7 +68,7 @@ export function createSandboxDriver(deps: SandboxDeps): MarketplaceDriver {
     async lookup(req) {
       // The sandbox keeps every submission it decided, so it always knows: never "unknown".
       const row = await repo.findSubmission(deps.db, req.applicationId);
-      return row ? outcomeOf(row, req) : null;
+      return row ? withBalance(deps.db, outcomeOf(row, req), req) : null;
     },
 
     async engagement(applicationId, accountId) {
@@ -278,7 +278,7 @@ async function decideSubmission(
   nowTs: number,
 ): Promise<SubmitOutcome> {
   const prior = await repo.findSubmission(db, req.applicationId);
-  if (prior) return outcomeOf(prior, req);
+  if (prior) return withBalance(db, outcomeOf(prior, req), req);
 
   const session = await repo.findSession(db, req.accountId);
   if (session && !session.valid) return LOGGED_OUT;
@@ -290,9 +290,9 @@ async function decideSubmission(
     jobCiphertext: req.job.ciphertext,
     submittedAtTs: nowTs,
   };
-  const record = async (status: Exclude<FinalStatus, "applied" | "logged_out">, message: string): Promise<SubmitOutcome> => {
+  const record = async (status: Exclude<FinalStatus, "applied" | "logged_out">, message: string, connectsAvailable?: number): Promise<SubmitOutcome> => {
     await repo.insertSubmission(db, { ...base, status, message, connectsSpent: 0 });
-    return { status, message };
+    return connectsAvailable === undefined ? { status, message } : { status, message, connectsAvailable };
   };
 
   await ensureOwnFreelancer(db, req.accountId, nowTs);
@@ -300,9 +300,10 @@ async function decideSubmission(
   if (!freelancer || !visibleTo(kind, req.accountId, freelancer)) {
     return record("failed", `Freelancer ${req.freelancerId} is not linked to this account`);
   }
+  // From here the freelancer is the account's: every outcome says their Connects, as the marketplace's apply page shows them.
   const profile = await repo.findProfile(db, req.profileId);
   if (!profile || profile.freelancerId !== freelancer.id) {
-    return record("failed", `Profile ${req.profileId} does not belong to freelancer ${freelancer.name} (${freelancer.id})`);
+    return record("failed", `Profile ${req.profileId} does not belong to freelancer ${freelancer.name} (${freelancer.id})`, freelancer.connects);
   }
 
   const document = req.job.document;
@@ -310,15 +311,15 @@ async function decideSubmission(
     { closed: await repo.isJobClosed(db, req.job.ciphertext), publishTimeTs: req.job.publishTimeTs, document },
     nowTs,
   );
-  if (unavailable) return record("not_available", unavailable);
+  if (unavailable) return record("not_available", unavailable, freelancer.connects);
 
   const ineligible = rules.ineligibleReason({ usOnly: req.job.usOnly, document }, freelancer);
-  if (ineligible) return record("not_eligible", ineligible);
+  if (ineligible) return record("not_eligible", ineligible, freelancer.connects);
 
   const price = rules.connectsPrice(document, job.budget);
   const boost = rules.boostOf(req.bid.boostBids);
   const cost = price + boost;
-  if (cost > freelancer.connects) return record("not_enough_connects", rules.notEnoughConnectsMessage(cost, freelancer.connects));
+  if (cost > freelancer.connects) return record("not_enough_connects", rules.notEnoughConnectsMessage(cost, freelancer.connects), freelancer.connects);
 
   const spent = boost > 0 ? `${cost} Connects spent (${price} to submit + ${boost} boost)` : `${cost} Connects spent`;
   const message = `Proposal submitted as ${freelancer.name} (${profile.name}); ${spent}`;
@@ -326,12 +327,21 @@ async function decideSubmission(
   if (
     !(await repo.insertAppliedSubmission(db, { ...base, status: "applied", message, connectsSpent: cost, plan: plan as unknown as Record<string, unknown> }))
   ) {
-    return record("failed", "Already applied to this job with this freelancer");
+    return record("failed", "Already applied to this job with this freelancer", freelancer.connects);
   }
   // Cannot fail inside this transaction (IMMEDIATE on SQLite, SERIALIZABLE on PostgreSQL: the balance just read
   // is the balance); if it did, throwing rolls the insert back.
   if (!(await repo.spendConnects(db, freelancer.id, cost))) throw new Error(`sandbox: Connects of ${freelancer.id} changed during a submission`);
-  return { status: "applied", message, connects: { required: price, boost } };
+  return { status: "applied", message, connects: { required: price, boost }, connectsAvailable: freelancer.connects - cost };
+}
+
+/**
+ * A recorded decision told again (a repeat, or lookup after a crash) with the freelancer's Connects as they are now:
+ * the balance after that submission and anything since. Left out for a freelancer the account cannot apply as.
+ */
+async function withBalance(db: Db, outcome: SubmitOutcome, req: SubmitRequest): Promise<SubmitOutcome> {
+  const freelancer = await repo.findFreelancer(db, req.freelancerId);
+  return freelancer && freelancer.accountId === req.accountId ? { ...outcome, connectsAvailable: freelancer.connects } : outcome;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps";
 import { routePolicy } from "../../http/route-policy";
 import { authContext } from "../accounts/auth-context";
@@ -7,6 +7,10 @@ import {
   ApplicationFunnel,
   ApplicationParams,
   ApplyBody,
+  ApproveBody,
+  HeldList,
+  HeldQuery,
+  ReviewResult,
   ApplyResponse,
   AppliedJobsQuery,
   AppliedJobsResponse,
@@ -18,6 +22,7 @@ import {
 } from "./model";
 import * as applications from "./service";
 import { funnel, recordOutcome } from "./funnel";
+import { listHeld, reviewHeld } from "./review";
 
 const tags = ["Auto-apply"];
 const applyResponses = { 200: ApplyResponse, 402: InsufficientCreditsError, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) };
@@ -61,6 +66,42 @@ export function applicationsRoutes(deps: Deps) {
         summary: "Jobs the account applied to or attempted, newest first",
         description:
           "Every application that reached a final status, with its outcome and the client's engagement (viewed, replied) where the marketplace reports it.",
+      },
+    })
+    .get("/api/v1/applications/held", ({ auth, query }) => listHeld(deps, auth, { limit: query.limit ?? 50, offset: query.offset ?? 0 }), {
+      policy: { rateLimit: "default" },
+      query: HeldQuery,
+      response: { 200: HeldList, ...errorResponses(400, 401, 429, 500) },
+      detail: {
+        tags,
+        operationId: "listHeldApplications",
+        summary: "Applications waiting for your review",
+        description:
+          "Drafts of a feed in draft mode, letters the governor held as too like one sent in the last 30 days (with the earlier letter), and proposals that would break a Connects budget on a feed set to review. Newest first.",
+      },
+    })
+    .post("/api/v1/applications/:queueId/approve", ({ auth, params, body }) => reviewHeld(deps, auth, params.queueId, "approve", body ?? {}), {
+      policy: { rateLimit: "default" },
+      params: ApplicationParams,
+      body: t.Optional(ApproveBody),
+      response: { 200: ReviewResult, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) },
+      detail: {
+        tags,
+        operationId: "approveApplication",
+        summary: "Approve a held application (optionally with a rewritten letter)",
+        description:
+          "It is submitted within the governor's caps, pacing and working hours; the similarity guard and budgets do not hold it again. 409 when it is not waiting for review.",
+      },
+    })
+    .post("/api/v1/applications/:queueId/discard", ({ auth, params }) => reviewHeld(deps, auth, params.queueId, "discard"), {
+      policy: { rateLimit: "default" },
+      params: ApplicationParams,
+      response: { 200: ReviewResult, ...errorResponses(401, 404, 409, 429, 500) },
+      detail: {
+        tags,
+        operationId: "discardApplication",
+        summary: "Discard a held application",
+        description: "It ends failed; nothing is sent and nothing is charged. 409 when it is not waiting for review.",
       },
     })
     .post("/api/v1/applications/:queueId/outcome", ({ auth, params, body }) => recordOutcome(deps, auth, params.queueId, body), {

@@ -213,3 +213,46 @@ export const ApplicationFunnel = t.Object(
   },
 );
 export type ApplicationFunnel = typeof ApplicationFunnel.static;
+
+export const HeldQuery = t.Object(pageQuery());
+
+export const HeldApplication = t.Object(
+  {
+    queueId: t.String(),
+    jobCiphertext: t.String(),
+    jobTitle: NullableString,
+    jobUrl: NullableString,
+    feedId: NullableString,
+    freelancerId: t.String(),
+    profileId: NullableString,
+    origin: t.String({ description: "person, draft (a feed's draft mode) or auto (a feed's auto mode)" }),
+    coverLetter: t.String(),
+    queuedAt: t.Integer({ description: "When it was queued (Unix ms)" }),
+    kind: t.Union([t.Literal("draft"), t.Literal("similar"), t.Literal("budget")], {
+      description:
+        "draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget",
+    }),
+    why: t.String({ description: "Why it waits, in words" }),
+    similarTo: t.Nullable(
+      t.Object({
+        queueId: t.String(),
+        coverLetter: t.String(),
+        sentAt: NullableMs,
+        similarity: t.Number({ description: "3-word shingle Jaccard similarity, 0–1" }),
+      }),
+    ),
+  },
+  { title: "HeldApplication" },
+);
+
+export const HeldList = t.Object({ applications: t.Array(HeldApplication), total: t.Integer() }, { title: "HeldApplications" });
+
+export const ApproveBody = t.Object(
+  { coverLetter: t.Optional(t.String({ minLength: 1, maxLength: 50_000, description: "The letter as you rewrote it; the held letter when omitted" })) },
+  { title: "ApproveRequest", additionalProperties: false },
+);
+
+export const ReviewResult = t.Object(
+  { queueId: t.String(), applicationStatus: ApplicationStatus, held: t.Boolean({ description: "Still waiting for review" }) },
+  { title: "ReviewResult" },
+);

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { OutcomeCheck } from "../../db/enums";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
@@ -376,4 +376,46 @@ export function updateFunnel(db: Db, id: string, patch: FunnelPatch): Promise<Ap
       .where(and(eq(applications.id, id), eq(applications.status, "applied")))
       .returning(),
   );
+}
+
+/** The governor let the submission go: what its caps and budgets count from now on. */
+export async function markGoverned(db: Db, id: string, atTs: number, estimatedConnects: number): Promise<void> {
+  const { applications } = tables(db);
+  await exec(db, db.update(applications).set({ governedAtTs: atTs, estimatedConnects }).where(eq(applications.id, id)));
+}
+
+/** `approved` after a person's approval; any other text holds the application for review (automation/governor.ts). */
+export const APPROVED = "approved";
+
+/** Holds a queued application for a person's review, or marks it approved; false when it is no longer queued. */
+export async function setHeldReason(db: Db, id: string, reason: string | null): Promise<boolean> {
+  const { applications } = tables(db);
+  return (
+    (await exec(
+      db,
+      db
+        .update(applications)
+        .set({ heldReason: reason })
+        .where(and(eq(applications.id, id), eq(applications.status, "processing"), eq(applications.phase, "queued"))),
+    )) > 0
+  );
+}
+
+function heldWhere(db: Db, accountId: string): SQL {
+  const { applications: a } = tables(db);
+  return and(eq(a.accountId, accountId), eq(a.status, "processing"), eq(a.phase, "queued"), isNotNull(a.heldReason), ne(a.heldReason, APPROVED))!;
+}
+
+/** The account's applications held for review, newest first, and how many there are. */
+export async function listHeld(db: Db, accountId: string, limit: number, offset: number): Promise<{ rows: ApplicationRow[]; total: number }> {
+  const { applications: a } = tables(db);
+  const rows = await many(db, db.select().from(a).where(heldWhere(db, accountId)).orderBy(desc(a.appliedAtTs), desc(a.id)).limit(limit).offset(offset));
+  const total = await one(db, db.select({ n: count() }).from(a).where(heldWhere(db, accountId)));
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/** The letter a person rewrote at review, before the application is submitted. */
+export async function reviseLetter(db: Db, id: string, coverLetter: string, editedByHand: boolean): Promise<void> {
+  const { applications } = tables(db);
+  await exec(db, db.update(applications).set({ coverLetter, editedByHand }).where(eq(applications.id, id)));
 }

@@ -1,3 +1,5 @@
+import type { AutomationUsage } from "../automation/usage";
+import type { ApplicationOrigin } from "../../db/enums";
 import type { AiClient } from "../../ai/client";
 import type { LocalAi } from "../../ai/local-ai";
 import type { Db } from "../../db/client";
@@ -14,6 +16,7 @@ import { driverNamed, primaryProfile } from "../../marketplace/drivers";
 import { driverFor, driverForJob } from "../accounts/drivers";
 import { availableCredits, holdCredit } from "../accounts/repo";
 import type { AuthContext } from "../accounts/service";
+import { queueHeldEvents } from "../feeds/admit";
 import { matchesOfJob } from "../feeds/repo";
 import { resolveJobRef } from "../feeds/service";
 import type { NormalizedJob } from "../jobs/normalize";
@@ -34,11 +37,12 @@ export interface ApplicationsDeps {
   log: Logger;
   ai: AiClient;
   localAi: LocalAi;
-  config: { marketplaceDriver?: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number };
+  config: { marketplaceDriver?: string; proposalModel: string; aiTimeoutMs: number; loggedOutWindowMs: number; governor: boolean };
   drivers: Record<string, MarketplaceDriver>;
   wake: () => void;
   metrics: Metrics;
   experimentOutcomes: ExperimentOutcomes;
+  automationUsage: AutomationUsage;
 }
 
 export const SUBMIT_TASK = "apply.submit";
@@ -61,6 +65,10 @@ export interface ApplyOptions {
    * how a caller upstream of the worker (the Telegram bot) hears of the outcome, durably.
    */
   onSettled?: SettledTask;
+  /** Who asks: a person (the default), or a feed's draft or auto mode (modules/autopilot). */
+  origin?: ApplicationOrigin;
+  /** Queued held for a person's review (draft mode): nothing is submitted until it is approved. */
+  heldReason?: string;
 }
 
 const APPLY_MESSAGE = "Application queued. One credit is deducted only when the application succeeds; failed applications cost nothing.";
@@ -242,10 +250,18 @@ export async function apply(
         experimentId: assigned?.experiment.id ?? null,
         armId: arm?.id ?? null,
         editedByHand,
+        origin: options.origin ?? "person",
+        heldReason: options.heldReason ?? null,
       });
-      // A send-delay arm holds the submission back by its delay (the task runs no earlier).
+      // A send-delay arm holds the submission back by its delay (the task runs no earlier). A held application
+      // gets its task when a person approves it (submit.task.ts reviewHeld).
       const runAtTs = now + (arm?.sendDelayMinutes ?? 0) * 60_000;
-      await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10, runAtTs });
+      if (options.heldReason === undefined) {
+        await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10, runAtTs });
+      }
+      // Held for review (draft mode): the "waiting for your approval" event goes with it.
+      if (options.heldReason !== undefined)
+        await queueHeldEvents(db, { accountId: auth.accountId, feedId: credited.feedId, jobCiphertext: job.ciphertext }, now);
       await ensureTracked(db, job.ciphertext, resolved.row.document, now);
       return available;
       // Read committed on PostgreSQL: every invariant here is a unique index (one live application per job, one

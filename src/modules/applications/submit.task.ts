@@ -5,8 +5,15 @@ import type { TaskContext } from "../../worker/worker";
 import { answerQuestions } from "../proposals/service";
 import { chargeHeldCredit, releaseHeldCredit } from "../accounts/repo";
 import { accountAuth } from "../accounts/service";
+import { audit, auditWait, judge, similarityHold, type SubmissionToGovern, type Verdict } from "../automation/governor";
+import { noteBalance } from "../automation/service";
+import { alertsAfterSubmission } from "../automation/alerts";
+import { queueHeldEvents } from "../feeds/admit";
+import { findCompanion } from "../../marketplace/companion/repo";
+import { findFeedById } from "../feeds/repo";
+import { connectsRequiredOf } from "../../lib/connects";
 import * as repo from "./repo";
-import { driverOfApplication, jobOfApplication, type ApplicationsDeps } from "./service";
+import { driverOfApplication, jobOfApplication, SUBMIT_TASK, type ApplicationsDeps } from "./service";
 
 const INTERRUPTED =
   "jobpilot stopped while this application was being submitted and the marketplace could not confirm whether it arrived; no credit was charged. Check the job on the marketplace before applying again.";
@@ -16,7 +23,7 @@ const INTERRUPTED =
  * held credit (booked under the application id, so never twice), any other
  * outcome releases it; an application already settled changes nothing.
  */
-async function finish(
+export async function finish(
   deps: ApplicationsDeps,
   app: repo.ApplicationRow,
   outcome: SubmitOutcome,
@@ -27,6 +34,10 @@ async function finish(
     if (!(await repo.settle(db, app, outcome, nowTs))) return false;
     if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
     else await releaseHeldCredit(db, app.accountId);
+    if (outcome.status === "applied") await alertsAfterSubmission({ ...deps, db }, app, outcome); // Connects alerts (automation/alerts.ts), for this application's feed; takes the reported balance as read, so before noteBalance
+    // The balance the driver read ("sandbox", "companion", "bridge"): what the governor checks the next submission against.
+    if (outcome.connectsAvailable !== undefined)
+      await noteBalance({ db, clock: deps.clock }, app.accountId, app.freelancerId, outcome.connectsAvailable, app.driver);
     // With the status, so whoever asked hears of it exactly once, even across a crash right after the commit.
     if (app.onSettled) await enqueueTask(db, app.onSettled.kind, { ...app.onSettled.payload, applicationId: app.id }, nowTs);
     return true;
@@ -71,6 +82,15 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
     bid: { hourlyRate: app.hourlyRate, fixedBid: app.fixedBid, timeline: app.timeline, boostBids: app.boostBids },
     answers,
   });
+
+  if (app.phase === "queued") {
+    if (app.heldReason !== null && app.heldReason !== repo.APPROVED) return; // waits for a person's review
+    if (app.governedAtTs === null) {
+      const verdict = await govern(deps, app, document);
+      if (verdict.kind === "refuse") return await finish(deps, app, { status: "not_enough_connects", message: verdict.message });
+      if (verdict.kind !== "go") return;
+    }
+  }
 
   let answers = app.answers;
   try {
@@ -127,4 +147,49 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
     }
     throw err;
   }
+}
+
+/**
+ * Asks the governor (modules/automation) whether this submission may go now, and acts on its answer in one
+ * transaction with its audit entry: let go (counted from now on), put off (the submit task again at the time it
+ * gives), or held for review. A refusal is returned for the caller to settle (uncharged).
+ */
+async function govern(deps: ApplicationsDeps, app: repo.ApplicationRow, document: Record<string, unknown>): Promise<Verdict> {
+  const byPerson = app.driver === "companion" && ((await findCompanion(deps.db, app.accountId))?.mode ?? "review") === "review";
+  const feed = app.feedId === null ? undefined : await findFeedById(deps.db, app.feedId);
+  const overBudget = app.origin !== "person" && app.origin !== null && feed?.accountId === app.accountId ? feed.overBudget : "skip";
+  const submission: SubmissionToGovern = {
+    accountId: app.accountId,
+    freelancerId: app.freelancerId,
+    applicationId: app.id,
+    coverLetter: app.coverLetter,
+    boostBids: app.boostBids,
+    connectsRequired: connectsRequiredOf(document),
+    byPerson,
+    automated: (app.origin === "draft" || app.origin === "auto") && app.heldReason !== repo.APPROVED,
+    overBudget,
+    approved: app.heldReason === repo.APPROVED,
+  };
+  // The similarity guard only for a submission that would go now, and outside the transaction (see similarityHold).
+  const before = await judge(deps, deps.db, submission, deps.clock.now());
+  const similar = before.kind === "go" ? await similarityHold(deps, deps.db, submission, deps.clock.now()) : null;
+  return tx(deps.db, async (db) => {
+    const nowTs = deps.clock.now();
+    const verdict = similar ?? (await judge(deps, db, submission, nowTs));
+    const entry = { accountId: app.accountId, freelancerId: app.freelancerId, applicationId: app.id, rule: verdict.rule, atTs: nowTs };
+    if (verdict.kind === "go") {
+      await repo.markGoverned(db, app.id, nowTs, verdict.estimatedConnects);
+      await audit(db, { ...entry, action: "submit", detail: `sent (about ${verdict.estimatedConnects} Connects)` });
+    } else if (verdict.kind === "wait") {
+      await enqueueTask(db, SUBMIT_TASK, { applicationId: app.id, accountId: app.accountId }, nowTs, { maxAttempts: 10, runAtTs: verdict.untilTs });
+      await auditWait(db, { ...entry, action: "wait", detail: `put off until ${new Date(verdict.untilTs).toISOString()}` });
+    } else if (verdict.kind === "hold") {
+      await repo.setHeldReason(db, app.id, verdict.reason);
+      await queueHeldEvents(db, { accountId: app.accountId, feedId: app.feedId, jobCiphertext: app.jobCiphertext }, nowTs);
+      await audit(db, { ...entry, action: "hold", detail: "held for review" });
+    } else {
+      await audit(db, { ...entry, action: "refuse", detail: verdict.message });
+    }
+    return verdict;
+  });
 }

@@ -16,6 +16,7 @@ import {
   CaptureStatusBody,
 } from "./model";
 import { captureJob, captureMarketplaceJobs, reportCompanionStatus } from "./service";
+import { countCompanionRead } from "../companion/reads";
 
 const CAPTURE_SCRIPT_PATH = "/capture.js";
 
@@ -78,20 +79,29 @@ export function captureRoutes(deps: Deps) {
         },
       },
     )
-    .post(CAPTURE_JOBS_PATH, ({ auth, body }) => captureMarketplaceJobs(deps, auth, body), {
-      policy: { anyOrigin: true },
-      body: CaptureJobsBody,
-      response: { 200: CaptureJobsResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
-      detail: {
-        tags: ["Jobs"],
-        operationId: "captureMarketplaceJobs",
-        summary: "(extension) Capture the marketplace jobs a page in the user's browser shows (browser companion)",
-        description:
-          "Up to 50 archived job documents read by the browser companion from one marketplace page (job page, search, find work). " +
-          "They go through the same normaliser and de-duplication by ciphertext as every source: a job seen before only refreshes its document. " +
-          "Each bad document is rejected with its index; the rest go in. The batch is recorded as the caller's companion source's latest capture. CORS: any origin.",
+    .post(
+      CAPTURE_JOBS_PATH,
+      async ({ auth, body }) => {
+        // Each page the companion captured counts against the governor's companionReadsPerHour (429 past it).
+        await countCompanionRead(deps, auth.accountId, "a job page capture");
+        return captureMarketplaceJobs(deps, auth, body);
       },
-    })
+      {
+        policy: { anyOrigin: true },
+        body: CaptureJobsBody,
+        response: { 200: CaptureJobsResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
+        detail: {
+          tags: ["Jobs"],
+          operationId: "captureMarketplaceJobs",
+          summary: "(extension) Capture the marketplace jobs a page in the user's browser shows (browser companion)",
+          description:
+            "Up to 50 archived job documents read by the browser companion from one marketplace page (job page, search, find work). " +
+            "They go through the same normaliser and de-duplication by ciphertext as every source: a job seen before only refreshes its document. " +
+            "Each bad document is rejected with its index; the rest go in. The batch is recorded as the caller's companion source's latest capture. " +
+            "Each batch is one page read against the governor's companionReadsPerHour: past it, 429 naming the limit and when it frees (retry-after), and nothing is archived. CORS: any origin.",
+        },
+      },
+    )
     .post(CAPTURE_STATUS_PATH, ({ auth, body }) => reportCompanionStatus(deps, auth, body), {
       policy: { anyOrigin: true },
       body: CaptureStatusBody,

@@ -9,6 +9,7 @@
  * renderer escapes it for its own format.
  */
 import type { OutcomePayload, WebhookPayload } from "../feeds/outbox-payload";
+import type { AutomationPayload } from "../feeds/outbox-payload-automation";
 import { webUrl } from "../../lib/web-url";
 import { cutAtSentence, oneLine } from "./kinds/text";
 
@@ -34,13 +35,15 @@ export interface AlertFacts {
   clientScore: string | null;
   /** "12 min ago"; null when the posting time is unknown. */
   posted: string | null;
+  /** The expected value against the Connects, "worth ~$3.10; costs $2.40 in Connects" (modules/value); null when not computed. */
+  value: string | null;
   skills: string[];
   /** Tidied: at most one blank line in a row, trimmed. */
   description: string;
   feedTitle: string;
 }
 
-export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: string | null; nowTs: number }): AlertFacts {
+export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: string | null; nowTs: number; expectedValue?: string | null }): AlertFacts {
   return {
     title: cutAtSentence(oneLine(payload.title) || "(untitled job)", MAX_TITLE_CHARS),
     jobUrl: webUrl(payload.url),
@@ -52,6 +55,7 @@ export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: stri
     client: clientText(payload.client),
     clientScore: clientScoreText(payload.client.clientScore),
     posted: payload.publishTime === null ? null : relativeTime(Date.parse(payload.publishTime), ctx.nowTs),
+    value: ctx.expectedValue ?? null,
     skills: payload.skills
       .map(oneLine)
       .filter((s) => s !== "")
@@ -96,6 +100,62 @@ export function outcomeFacts(payload: OutcomePayload, ctx: { dashboardJobUrl: st
     dashboardUrl: webUrl(ctx.dashboardJobUrl),
     lines,
     feedTitle: oneLine(payload.feedTitle),
+  };
+}
+
+/**
+ * What every channel says about an automation event (connects.low, budget.low, application.held), before markup:
+ * a plain headline ("Connects low: Ana has 12 Connects left (alert under 30)"), a few labelled facts, and for a
+ * held application its letter, with a link to where a person acts on it.
+ */
+export interface NoticeFacts {
+  event: AutomationPayload["type"];
+  headline: string;
+  lines: [label: string, value: string][];
+  /** Text shown whole under the facts (a held application's letter), cut by each kind to its limit; null: none. */
+  body: string | null;
+  jobUrl: string | null;
+  /** The dashboard's review page, only when it is an http(s) link. */
+  dashboardUrl: string | null;
+  /** The dashboard link's words. */
+  dashboardLabel: string;
+  feedTitle: string;
+}
+
+const PERIOD_WORDS = { day: "today", week: "this week", month: "this month" } as const;
+
+const freelancerWords = (id: string, name: string | null) => oneLine(name ?? "") || `freelancer ${oneLine(id)}`;
+
+export function noticeFacts(payload: AutomationPayload, ctx: { reviewUrl: string | null }): NoticeFacts {
+  const base = { jobUrl: null, dashboardUrl: webUrl(ctx.reviewUrl), dashboardLabel: "Open in jobpilot", body: null, feedTitle: oneLine(payload.feedTitle) };
+  if (payload.type === "connects.low") {
+    const b = payload.balance;
+    const who = freelancerWords(b.freelancerId, b.freelancerName);
+    const lines: [string, string][] = [
+      ["Read", `${new Date(b.readAt).toISOString().slice(0, 16).replace("T", " ")} UTC${b.estimated ? " (less what was spent since)" : ""}`],
+    ];
+    return { ...base, event: payload.type, headline: `Connects low: ${who} has ${b.available} Connects left (alert under ${b.threshold})`, lines };
+  }
+  if (payload.type === "budget.low") {
+    const b = payload.budget;
+    const whose = b.scope === "account" ? "the account's budget" : `${freelancerWords(b.freelancerId, b.freelancerName)}'s budget`;
+    const lines: [string, string][] = [
+      ["Left", `${Math.max(0, b.left)} Connects (alert under ${b.threshold})`],
+      ["Budget", `${whose}, ${b.periodKey}`],
+    ];
+    return { ...base, event: payload.type, headline: `Budget: ${b.spent} of ${b.cap} Connects ${PERIOD_WORDS[b.period]} spent`, lines };
+  }
+  const app = payload.application;
+  const title = cutAtSentence(oneLine(app.job.title) || "(untitled job)", MAX_TITLE_CHARS);
+  return {
+    ...base,
+    event: payload.type,
+    headline: `Waiting for your approval: ${title} — ${oneLine(app.why)}`,
+    lines: [["Freelancer", oneLine(app.freelancerId)]],
+    body: tidyText(app.coverLetter),
+    jobUrl: webUrl(app.job.url),
+    dashboardUrl: webUrl(app.reviewUrl ?? ctx.reviewUrl),
+    dashboardLabel: "Review in jobpilot",
   };
 }
 

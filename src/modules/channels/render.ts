@@ -16,7 +16,8 @@
  * at a sentence (kinds/text.ts fitText).
  */
 import type { OutcomePayload, WebhookPayload } from "../feeds/outbox-payload";
-import { type AlertFacts, alertFacts, countryOf, outcomeFacts, summaryLine } from "./format";
+import type { AutomationPayload } from "../feeds/outbox-payload-automation";
+import { type AlertFacts, alertFacts, countryOf, noticeFacts, outcomeFacts, summaryLine } from "./format";
 import { kindOf } from "./kinds/index";
 import type { ChannelMessages, ChannelType } from "./model";
 
@@ -24,6 +25,8 @@ export interface AlertContext {
   /** The job's page in the dashboard, or null when the server has no public URL. */
   dashboardJobUrl: string | null;
   nowTs: number;
+  /** The job's expected-value line, computed once when the alert is built (modules/value); absent: none shown. */
+  expectedValue?: string | null;
 }
 
 export interface DigestContext {
@@ -47,6 +50,15 @@ export function renderAlert<T extends ChannelType>(type: T, payload: WebhookPayl
  */
 export function renderOutcomeAlert<T extends ChannelType>(type: T, payload: OutcomePayload, ctx: AlertContext): ChannelMessages[T] {
   return kindOf(type).renderOutcome(outcomeFacts(payload, ctx));
+}
+
+/**
+ * An automation event as its platform's message, in plain words: "Connects low: Ana has 12 Connects left (alert
+ * under 30)", "Budget: 104 of 120 Connects this week spent", "Waiting for your approval: <title> — why" (with the
+ * letter), linking to the dashboard's review page. Telegram's Approve / Discard buttons are the sender's to add.
+ */
+export function renderAutomationAlert<T extends ChannelType>(type: T, payload: AutomationPayload, ctx: { reviewUrl: string | null }): ChannelMessages[T] {
+  return kindOf(type).renderNotice(noticeFacts(payload, ctx));
 }
 
 /**

@@ -30,6 +30,10 @@ export const TELEGRAM_ACTIONS = {
   outcomeInterview: "oi",
   outcomeHired: "oh",
   outcomeLost: "ol",
+  /** Waiting for approval: approve the held application (id: its queue id). */
+  approveHeld: "ha",
+  /** Waiting for approval: discard it (id: its queue id). */
+  discardHeld: "hd",
 } as const;
 
 export type TelegramAction = keyof typeof TELEGRAM_ACTIONS;
@@ -67,4 +71,9 @@ export function alertKeyboard(feedJobId: string): InlineKeyboard {
       [actionButton("Not interested", "notInterested", feedJobId)],
     ],
   };
+}
+
+/** The buttons under a held application's alert ("Waiting for your approval"). */
+export function heldKeyboard(queueId: string): InlineKeyboard {
+  return { inline_keyboard: [[actionButton("Approve", "approveHeld", queueId), actionButton("Discard", "discardHeld", queueId)]] };
 }

@@ -21,6 +21,9 @@ import {
   COMPANION_KEY_LABEL,
 } from "../../marketplace/companion/contract";
 import { DEFAULT_POLL_WAIT_MS, MAX_POLL_WAIT_MS, type CompanionDriver } from "../../marketplace/companion/driver";
+import { MAX_CONNECTS_BALANCE } from "../../marketplace/remote/operations";
+import type { Clock } from "../../lib/clock";
+import { countProposalsRead } from "./reads";
 
 const tags = ["Companion"];
 
@@ -76,7 +79,11 @@ export function requireCompanionKey(auth: { keyLabel: string | null }): void {
   if (auth.keyLabel !== COMPANION_KEY_LABEL) throw new AppError("forbidden", NOT_THE_COMPANION_KEY);
 }
 
-const CONNECTS_FIELDS = ["connectsRequired", "boostConnects"] as const;
+const CONNECTS_FIELDS = [
+  ["connectsRequired", 1000],
+  ["boostConnects", 1000],
+  ["connectsAvailable", MAX_CONNECTS_BALANCE],
+] as const;
 
 /**
  * A submitted page's Connects counts, checked ahead of the body's schema (which checks them again): whole numbers
@@ -85,15 +92,16 @@ const CONNECTS_FIELDS = ["connectsRequired", "boostConnects"] as const;
 function checkReportedConnects(body: unknown): void {
   const result = (body as { result?: unknown } | null)?.result;
   if (typeof result !== "object" || result === null || (result as { page?: unknown }).page !== "submitted") return;
-  for (const field of CONNECTS_FIELDS) {
+  for (const [field, max] of CONNECTS_FIELDS) {
     const value = (result as Record<string, unknown>)[field];
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 1000)) {
-      throw new AppError("bad_request", `Invalid body: result.${field} must be a whole number of Connects from 0 to 1000, or left out`);
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= max)) {
+      throw new AppError("bad_request", `Invalid body: result.${field} must be a whole number of Connects from 0 to ${max}, or left out`);
     }
   }
 }
 
 type RouteDeps = Omit<DriverDeps, "drivers"> & {
+  clock: Clock;
   drivers: DriverDeps["drivers"] & { companion: CompanionDriver };
   config: DriverDeps["config"] & { companionMinGapMs: number; companionTimeoutMs: number; companionReviewTimeoutMs: number };
 };
@@ -150,6 +158,8 @@ export function companionRoutes(deps: RouteDeps) {
     .post(
       PATHS.outcome,
       async ({ auth, params, body }) => {
+        // A "my proposals" read counts against companionReadsPerHour; over it the answer is refused (429) and not kept.
+        if (body.type === "proposal.engagement") await countProposalsRead(deps, auth.accountId, params.taskId, body.result);
         const result = await companion.answer(auth.accountId, params.taskId, body);
         if ("error" in result) throw new AppError(result.error === "not_found" ? "not_found" : "bad_request", result.message);
         return result;
@@ -170,7 +180,8 @@ export function companionRoutes(deps: RouteDeps) {
           summary: "The browser companion's answer to a task",
           description:
             "`type` must be the task's type. For proposal.submit, `result` says what the apply page showed; the server maps it to the application's status. " +
-            "The first outcome of a submission wins; a late one (after the task timed out) is still recorded if none was.",
+            "The first outcome of a submission wins; a late one (after the task timed out) is still recorded if none was. " +
+            'A proposal.engagement answer with a new "my proposals" read counts against the governor\'s companionReadsPerHour: over it, 429 naming the limit and when it frees (retry-after), the answer is not kept and the task is given up.',
         },
       },
     )

@@ -5,6 +5,7 @@ import { AppError, validationDetails } from "../../errors";
 import type { RoutePolicy } from "../../http/route-policy";
 import { MAX_OFFSET } from "../../http/schemas";
 import { isForeignSignIn as isForeignSignInForm, isHttps, readCookie, signInFormToken } from "../../http/form-guard";
+import { listHeld } from "../applications/repo";
 import type { Html } from "./html";
 import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_COOKIE, type DashboardSession } from "./model";
 import * as dashboard from "./service";
@@ -98,14 +99,16 @@ export function field(body: unknown, name: string): string | undefined {
 
 export function dashboardGuard(deps: Deps) {
   /** The signed-in session, or null after pointing the browser at the sign-in page (and dropping a dead cookie). */
-  async function signedIn(request: Request, set: ResponseState): Promise<DashboardSession | null> {
+  async function signedIn(request: Request, set: ResponseState): Promise<views.NavSession | null> {
     const token = readCookie(request, SESSION_COOKIE);
     const session = await dashboard.resolveSession(deps, token);
     if (!session) {
       if (token) clearSessionCookie(set, request);
       redirect(set, `${DASHBOARD_PATH}/sign-in`);
+      return null;
     }
-    return session;
+    // Every page's nav shows how many applications wait for review ("Review 3").
+    return { ...session, heldCount: (await listHeld(deps.db, session.accountId, 0, 0)).total };
   }
 
   /** Every state-changing form carries the session's CSRF token; SameSite=Strict is the second line. */

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/client";
 import { PLATFORMS } from "../../db/enums";
+import { connectsRequiredOf } from "../../lib/connects";
 import { isOneOf } from "../../lib/one-of";
 import type { AuthContext } from "../accounts/service";
 import * as applicationsRepo from "../applications/repo";
@@ -9,6 +10,8 @@ import { clientBasics, clientScore, type ClientBasics } from "../jobs/client-sco
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import { findJobs } from "../jobs/repo";
 import { MAX_OFFSET } from "../../http/schemas";
+import type { ExpectedValue } from "../value/model";
+import { expectedValues } from "../value/service";
 import { parseOffset } from "./http";
 
 /**
@@ -125,10 +128,20 @@ export interface InboxCard {
   competition: Competition | null;
   connects: number | null;
   application: applicationsRepo.ApplicationRow | null;
+  /** What applying is worth against its Connects (modules/value); null outside the marketplace or when the job is not archived. */
+  value: ExpectedValue | null;
 }
 
-/** The cards for a page of inbox items: one read of the archived jobs, one of applications per job shown. */
-export async function inboxCards(deps: { db: Db }, auth: AuthContext, items: InboxItem[], nowTs: number): Promise<InboxCard[]> {
+/**
+ * The cards for a page of inbox items: one read of the archived jobs, one of applications per job shown, and
+ * one of the outcome ledger for every card's expected value (banded on the card's own match score).
+ */
+export async function inboxCards(
+  deps: { db: Db; config: { connectPriceUsd: number } },
+  auth: AuthContext,
+  items: InboxItem[],
+  nowTs: number,
+): Promise<InboxCard[]> {
   const rows = await findJobs(
     deps.db,
     items.map((i) => i.job.ciphertext),
@@ -137,13 +150,22 @@ export async function inboxCards(deps: { db: Db }, auth: AuthContext, items: Inb
   for (const c of new Set(items.map((i) => i.job.ciphertext))) {
     applications.set(c, (await applicationsRepo.latestForJob(deps.db, auth.accountId, c)) ?? null);
   }
-  return items.map((item) => {
+  const read = items.map((item) => {
     const doc = rows.get(item.job.ciphertext)?.document;
     const normalized = doc ? normalizeJob(doc) : null;
-    const job = normalized?.ok ? normalized.job : null;
+    return { item, doc, job: normalized?.ok ? normalized.job : null };
+  });
+  const valued = read.filter((r) => r.job?.platform === "marketplace");
+  const values = await expectedValues(
+    deps,
+    auth,
+    valued.map((r) => ({ ciphertext: r.item.job.ciphertext, job: r.job!, document: r.doc, score: r.item.matchingScore })),
+  );
+  const valueByEntry = new Map(valued.map((r, i) => [r.item.processedJobId, values[i]!]));
+  return read.map(({ item, doc, job }) => {
     const score = clientScore(doc, nowTs);
     const proposals = countsOf(doc).proposals;
-    const connects = typeof doc?.connectPrice === "number" && Number.isFinite(doc.connectPrice) ? doc.connectPrice : null;
+    const connects = connectsRequiredOf(doc);
     return {
       item,
       job,
@@ -154,6 +176,7 @@ export async function inboxCards(deps: { db: Db }, auth: AuthContext, items: Inb
       competition: competitionOf(proposals, job?.publishTimeTs ?? null, nowTs),
       connects,
       application: applications.get(item.job.ciphertext) ?? null,
+      value: valueByEntry.get(item.processedJobId) ?? null,
     };
   });
 }

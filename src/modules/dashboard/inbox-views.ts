@@ -6,6 +6,7 @@ import { html, type Html } from "./html";
 import { filterQuery, INBOX_PAGE_SIZE, type InboxCard, type InboxQuery } from "./inbox-data";
 import { applicationBadge, isSettledApplication } from "./job-views";
 import type { DashboardSession } from "./model";
+import { expectedValueLine } from "./value-views";
 import { csrfField, layout, when } from "./views";
 
 /**
@@ -120,6 +121,7 @@ export function inboxCard(session: DashboardSession, card: InboxCard, where: str
 </div>
 <p class="meta"><a href="/dashboard/feeds/${encodeURIComponent(item.feedId)}">${item.feedTitle}</a> · posted ${item.job.publishTime ? when(Date.parse(item.job.publishTime)) : "—"} · matched ${when(Date.parse(item.matchedAt))}</p>
 <ul class="facts">${facts(card).map((f) => html`<li>${f}</li>`)}</ul>
+${card.value && expectedValueLine(card.value)}
 <div class="actions">
 ${item.read ? triageButton(session, card, place, "unread", "Mark unread") : triageButton(session, card, place, "read", "Mark read")}
 ${item.starredAt !== null ? triageButton(session, card, place, "unstar", "Unstar", "s") : triageButton(session, card, place, "star", "Star", "s")}

@@ -21,6 +21,8 @@ import { dashboardCompanionRoutes } from "./companion";
 import { dashboardInboxRoutes } from "./inbox";
 import { dashboardAnalyticsRoutes } from "./analytics";
 import { dashboardExperimentRoutes } from "./experiments";
+import { dashboardReviewRoutes } from "./review";
+import { dashboardAuditRoutes } from "./audit";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -208,5 +210,7 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardInboxRoutes(deps))
       .use(dashboardAnalyticsRoutes(deps))
       .use(dashboardExperimentRoutes(deps))
+      .use(dashboardReviewRoutes(deps))
+      .use(dashboardAuditRoutes(deps))
   );
 }

@@ -1,4 +1,6 @@
 import type { ApplicationRow } from "../applications/repo";
+import type { ExpectedValue } from "../value/model";
+import { expectedValueLine } from "./value-views";
 import type { ApplicationFunnel } from "../applications/model";
 import { TIMELINES } from "../applications/model";
 import type { HistoryPointView, ProposalActivity } from "../jobs/activity";
@@ -43,6 +45,8 @@ export interface JobPageData {
   funnel?: ApplicationFunnel | null;
   /** When the page was made: the outcome form's latest time. */
   nowTs?: number;
+  /** What applying is worth against its Connects (marketplace jobs), as on the inbox card. */
+  value?: ExpectedValue | null;
 }
 
 export interface JobPageOpts {
@@ -415,6 +419,7 @@ export function jobPage(session: DashboardSession, data: JobPageData, opts: JobV
     html`${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
 ${errorList(opts.errors)}
 <p>${externalLink(url, "Open the job posting", html`<span class="muted">No link to the posting.</span>`)} · <code>${data.ciphertext}</code></p>
+${data.value && expectedValueLine(data.value)}
 ${factsList(data)}
 <h2>Description</h2>
 <pre class="wrap">${description}</pre>

@@ -8,6 +8,7 @@ import { funnelOf, recordOutcome } from "../applications/funnel";
 import { apply, defaultBid, freelancers } from "../applications/service";
 import { getArchivedJob } from "../archive/service";
 import { clientHistory as clientSnapshots } from "../clients/service";
+import { expectedValues } from "../value/service";
 import { normalizeJob } from "../jobs/normalize";
 import { GenerateProposalBody } from "../proposals/model";
 import { generateProposal, type ProposalStage } from "../proposals/service";
@@ -153,7 +154,22 @@ export function dashboardJobRoutes(deps: Deps) {
     const clientHistory = job?.companyId ? await clientSnapshots(deps, job.companyId) : [];
     const nowTs = deps.clock.now();
     const funnel = application?.status === "applied" ? funnelOf(application, deps.config, nowTs) : null;
-    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory, funnel, nowTs };
+    const value = job?.platform === "marketplace" ? await jobValue(auth, job, archived) : null;
+    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory, funnel, nowTs, value };
+  }
+
+  /** The job's expected value, as on its inbox card; none rather than an error page when it cannot be read. */
+  async function jobValue(auth: Awaited<ReturnType<typeof sessionAuth>>, job: NonNullable<jobViews.JobPageData["job"]>, document: unknown) {
+    try {
+      const [value] = await expectedValues(deps, auth, [{ ciphertext: job.ciphertext, job, document }]);
+      return value ?? null;
+    } catch (err) {
+      deps.log.warn("dashboard: expected value of a job could not be computed", {
+        job: job.ciphertext,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return null;
+    }
   }
 
   /** Signs in, checks CSRF on forms, loads the job; the response to send instead, or the session and data. */

@@ -39,6 +39,7 @@ function tokenField(csrf: string): Html {
 /** The dashboard's sections, in the navigation's order; a page names the one it belongs to. */
 const SECTIONS = [
   { id: "inbox", href: "/dashboard", label: "Inbox" },
+  { id: "review", href: "/dashboard/review", label: "Review" },
   { id: "overview", href: "/dashboard/overview", label: "Overview" },
   { id: "feeds", href: "/dashboard/feeds", label: "Feeds" },
   { id: "applications", href: "/dashboard/applications", label: "Applications" },
@@ -53,10 +54,18 @@ const SECTIONS = [
 
 export type Section = (typeof SECTIONS)[number]["id"];
 
+/** A session as pages get it: with the number of applications waiting for review, for the nav's "Review (3)". */
+export type NavSession = DashboardSession & { heldCount?: number };
+
+const navLabel = (s: (typeof SECTIONS)[number], session: NavSession) =>
+  s.id === "review" && session.heldCount
+    ? html`${s.label} <span class="nav-count" aria-label="${session.heldCount} waiting">${session.heldCount}</span>`
+    : s.label;
+
 export function layout(
   title: string,
   body: Html,
-  session?: DashboardSession,
+  session?: NavSession,
   current?: Section,
   opts: { documentTitle?: string; wide?: boolean; scripts?: string[] } = {},
 ): Html {
@@ -66,7 +75,7 @@ export function layout(
   // hide the toggle and always show the links (a closed <details> never renders its own children).
   const nav = session
     ? html`<details class="menu"><summary>Menu${here && html`<span class="muted"> · ${here.label}</span>`}</summary></details>
-<nav aria-label="Dashboard">${SECTIONS.map((s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${s.label}</a>`)}</nav>
+<nav aria-label="Dashboard">${SECTIONS.map((s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${navLabel(s, session)}</a>`)}</nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>

@@ -9,13 +9,15 @@ import type { Deps } from "../../deps";
 import type { Clock } from "../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../lib/ssrf";
 import type { ChannelMessage, ChannelMessages, ChannelTarget, SendOutcome } from "../channels/model";
-import { alertKeyboard } from "../channels/telegram-actions";
+import { alertKeyboard, heldKeyboard } from "../channels/telegram-actions";
 import { type PaceBucket, paceOf, type Pacer } from "../channels/pace";
-import { renderAlert, renderDigest, renderOutcomeAlert } from "../channels/render";
+import { renderAlert, renderAutomationAlert, renderDigest, renderOutcomeAlert } from "../channels/render";
 import type { ChannelRow } from "../channels/repo";
 import { sendMessage } from "../channels/send";
 import { openChannel } from "../channels/service";
 import type { OutcomePayload, WebhookPayload } from "../feeds/outbox-payload";
+import type { AutomationPayload } from "../feeds/outbox-payload-automation";
+import { reviewPageUrl } from "./automation-payload";
 
 export interface ChannelSenderDeps {
   clock: Clock;
@@ -84,11 +86,11 @@ export class ChannelSender {
   }
 
   /**
-   * One alert as its platform's message. A matched job's Telegram alert carries the buttons to act on it
-   * (a test alert's sample job is in no feed, so it has none).
+   * One alert as its platform's message, with the job's expected-value line when the caller computed one. A
+   * matched job's Telegram alert carries the buttons to act on it (a test alert's sample job is in no feed, so it has none).
    */
-  render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload): ChannelMessages[T] {
-    const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+  render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload, expectedValue: string | null = null): ChannelMessages[T] {
+    const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now(), expectedValue });
     if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId);
     return message;
   }
@@ -96,6 +98,16 @@ export class ChannelSender {
   /** A proposal's outcome alert (no buttons: it asks nothing of the reader but to look). */
   renderOutcome<T extends ChannelTarget["type"]>(type: T, payload: OutcomePayload): ChannelMessages[T] {
     return renderOutcomeAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now() });
+  }
+
+  /**
+   * An automation event's alert (Connects low, budget low, waiting for approval), linking to the review page. A held
+   * application's Telegram alert carries Approve / Discard (telegram/actions.ts answers them).
+   */
+  renderAutomation<T extends ChannelTarget["type"]>(type: T, payload: AutomationPayload): ChannelMessages[T] {
+    const message = renderAutomationAlert(type, payload, { reviewUrl: reviewPageUrl(this.deps.config.dashboardBaseUrl) });
+    if (message.type === "telegram" && payload.type === "application.held") message.replyMarkup = heldKeyboard(payload.application.queueId);
+    return message;
   }
 
   /** Several jobs of one feed as one message, `more` of the feed's others left out (counted, with a link to the feed). */

@@ -13,28 +13,30 @@ import type { EventRow } from "../feeds/outbox";
 import type { ChannelSender } from "./channel-delivery";
 import { eventPayload } from "../feeds/outbox-event-payload";
 import type { WebhookPayload } from "../feeds/outbox-payload";
+import { alertValueLine } from "../value/service";
 
 /** Jobs a digest lists; the others of its window are "and K more". */
 export const DIGEST_TOP_N = 10;
 
 /** The digest's message, or null when none of its jobs is archived any more (nothing to say). */
 export async function digestMessage(
-  deps: { db: Db; clock: Clock },
+  deps: { db: Db; clock: Clock; config: { connectPriceUsd: number } },
   sender: ChannelSender,
   channel: ChannelTarget,
   digest: Pick<EventRow, "seq">,
-  feed: { id: string; title: string },
+  feed: { id: string; title: string; accountId: string },
 ): Promise<ChannelMessage | null> {
   const members = await digestMembers(deps.db, digest.seq);
   const shown: WebhookPayload[] = [];
   let at = 0;
   // Best first; a job gone from the archive is passed over for the next one.
   for (; at < members.length && shown.length < DIGEST_TOP_N; at++) {
-    const payload = await eventPayload(deps.db, deps.clock, members[at]!, feed);
+    const payload = await eventPayload(deps.db, deps.clock, members[at]!, { id: feed.id, title: feed.title });
     if (payload !== null) shown.push(payload);
   }
   if (shown.length === 0) return null;
   const more = members.length - at;
-  if (shown.length === 1 && more === 0) return sender.render(channel.type, shown[0]!);
+  // As an ordinary alert it carries the value line too (a list's one-line summaries have no room for it).
+  if (shown.length === 1 && more === 0) return sender.render(channel.type, shown[0]!, await alertValueLine(deps, feed.accountId, shown[0]!));
   return sender.digestMessage(channel, shown, more, feed.id);
 }

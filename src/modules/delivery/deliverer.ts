@@ -6,7 +6,7 @@ import { retryAfterMs } from "../../lib/retry-after";
 import { EgressBlockedError, safeFetch, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { sign, signedHeaders } from "../../lib/standard-webhooks";
 import { PoolLoop } from "../../worker/loop";
-import { isOutcomeEvent, JOB_MATCHED_EVENT } from "../feeds/admit";
+import { isAlertEvent, isOutcomeEvent, JOB_MATCHED_EVENT } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
 import { type FairCursor, hasDueWork, newFairCursor, pauseKeyOf } from "../feeds/outbox-fair";
@@ -15,6 +15,9 @@ import { type OpenedCache, openWebhook, type WebhookValues, WebhookSealError } f
 import { eventPayload } from "../feeds/outbox-event-payload";
 import { type EventPayload, isOutcomePayload } from "../feeds/outbox-payload";
 import { OUTCOME_GONE, outcomePayload } from "./outcome-payload";
+import { ALERT_UNREADABLE, automationPayload, HELD_GONE, isAutomationEvent } from "./automation-payload";
+import { isAutomationPayload } from "../feeds/outbox-payload-automation";
+import { alertValueLine } from "../value/service";
 import { ChannelSender } from "./channel-delivery";
 import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import type { Pacer } from "../channels/pace";
@@ -307,7 +310,7 @@ export class WebhookDeliverer extends PoolLoop {
     const { webhookUrl: url, webhookSecret: secret, webhookPreviousSecret: previousSecret } = hook;
     if (!url || !secret) return this.skip(e, KIND, "skipped", "The feed has no webhook URL");
     const payload = await this.payloadOf(e, feed);
-    if (payload === null) return this.skip(e, KIND, "skipped", isOutcomeEvent(e.type) ? OUTCOME_GONE : "The matched job is no longer archived");
+    if (payload === null) return this.skip(e, KIND, "skipped", goneReason(e.type));
     const body = JSON.stringify(payload);
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -416,6 +419,7 @@ export class WebhookDeliverer extends PoolLoop {
   private payloadOf(e: outbox.EventRow, feed: FeedRow): Promise<EventPayload | null> {
     const about = { id: feed.id, title: feed.title };
     if (isOutcomeEvent(e.type)) return outcomePayload(this.deps.db, e, about, this.deps.config.connectPriceUsd);
+    if (isAutomationEvent(e.type)) return automationPayload(this.deps.db, e, about, this.deps.config.dashboardBaseUrl);
     return eventPayload(this.deps.db, this.deps.clock, e, about);
   }
 
@@ -426,18 +430,21 @@ export class WebhookDeliverer extends PoolLoop {
    */
   private async messageOf(e: outbox.EventRow, feed: FeedRow, channel: ChannelTarget): Promise<{ message: ChannelMessage; payload?: EventPayload } | null> {
     if (e.type === DIGEST_EVENT) {
-      const message = await digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title });
+      const message = await digestMessage(this.deps, this.channels, channel, e, { id: feed.id, title: feed.title, accountId: feed.accountId });
       return message === null ? null : { message };
     }
     const payload = await this.payloadOf(e, feed);
     if (payload === null) return null;
-    const message = isOutcomePayload(payload) ? this.channels.renderOutcome(channel.type, payload) : this.channels.render(channel.type, payload);
-    return { message, payload };
+    if (isOutcomePayload(payload)) return { message: this.channels.renderOutcome(channel.type, payload), payload };
+    if (isAutomationPayload(payload)) return { message: this.channels.renderAutomation(channel.type, payload), payload };
+    // The value line is the feed's account's (its own outcomes); a test alert's sample job is worth nothing to anyone.
+    const value = e.type === JOB_MATCHED_EVENT ? await alertValueLine(this.deps, feed.accountId, payload) : null;
+    return { message: this.channels.render(channel.type, payload, value), payload };
   }
 
   /** A job's alert reached a target at `atTs`: publish → alerted, by the job's source (test and outcome events are no job's alert). */
   private observeAlerted(e: outbox.EventRow, payload: EventPayload | undefined, atTs: number): void {
-    if (e.type !== JOB_MATCHED_EVENT || !payload || isOutcomePayload(payload) || payload.publishTime === null) return;
+    if (e.type !== JOB_MATCHED_EVENT || !payload || isOutcomePayload(payload) || isAutomationPayload(payload) || payload.publishTime === null) return;
     this.deps.metrics.observeSpeed("alerted", payload.source, Date.parse(payload.publishTime), atTs);
   }
 
@@ -480,17 +487,7 @@ export class WebhookDeliverer extends PoolLoop {
     const waitMs = pacer.waitMs(buckets, now);
     if (waitMs > 0) return this.pause(e.target, now + waitMs);
     const made = await this.messageOf(e, feed, channel);
-    if (made === null)
-      return this.skip(
-        e,
-        kind,
-        "skipped",
-        e.type === DIGEST_EVENT
-          ? "None of the digest's jobs is archived any more"
-          : isOutcomeEvent(e.type)
-            ? OUTCOME_GONE
-            : "The matched job is no longer archived",
-      );
+    if (made === null) return this.skip(e, kind, "skipped", e.type === DIGEST_EVENT ? "None of the digest's jobs is archived any more" : goneReason(e.type));
     // Asked again at the last moment: another delivery may have taken the slot while the message was made.
     const startedAtTs = clock.now();
     const stillWaitMs = pacer.reserve(buckets, startedAtTs);
@@ -523,4 +520,12 @@ export class WebhookDeliverer extends PoolLoop {
     }
     await noteChannelOutcome(db, row.id, { error });
   }
+}
+
+/** Why an event whose payload cannot be built is skipped, in the words of what it was about. */
+function goneReason(type: string): string {
+  if (isOutcomeEvent(type)) return OUTCOME_GONE;
+  if (isAlertEvent(type)) return ALERT_UNREADABLE;
+  if (isAutomationEvent(type)) return HELD_GONE;
+  return "The matched job is no longer archived";
 }

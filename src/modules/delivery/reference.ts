@@ -5,15 +5,25 @@
  */
 import type { OpenAPIV3_1 } from "openapi-types";
 import { signatureHeaders } from "../../http/openapi-document";
-import { JOB_MATCHED_EVENT, PROPOSAL_HIRED_EVENT, PROPOSAL_REPLIED_EVENT, PROPOSAL_VIEWED_EVENT, WEBHOOK_TEST_EVENT } from "../feeds/admit";
+import {
+  APPLICATION_HELD_EVENT,
+  BUDGET_LOW_EVENT,
+  CONNECTS_LOW_EVENT,
+  JOB_MATCHED_EVENT,
+  PROPOSAL_HIRED_EVENT,
+  PROPOSAL_REPLIED_EVENT,
+  PROPOSAL_VIEWED_EVENT,
+  WEBHOOK_TEST_EVENT,
+} from "../feeds/admit";
 import { OutcomePayloadSchema, WebhookPayloadSchema } from "../feeds/outbox-payload";
+import { BudgetLowPayloadSchema, ConnectsLowPayloadSchema, HeldPayloadSchema } from "../feeds/outbox-payload-automation";
 
 function event(
   type: string,
   operationId: string,
   summary: string,
   description: string,
-  schema: "WebhookPayload" | "OutcomePayload" = "WebhookPayload",
+  schema: "WebhookPayload" | "OutcomePayload" | "ConnectsLowPayload" | "BudgetLowPayload" | "HeldPayload" = "WebhookPayload",
 ): OpenAPIV3_1.PathItemObject {
   return {
     post: {
@@ -53,6 +63,9 @@ export const webhookReference = {
   schemas: {
     WebhookPayload: WebhookPayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
     OutcomePayload: OutcomePayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
+    ConnectsLowPayload: ConnectsLowPayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
+    BudgetLowPayload: BudgetLowPayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
+    HeldPayload: HeldPayloadSchema as unknown as OpenAPIV3_1.SchemaObject,
   },
   webhooks: {
     jobMatched: event(JOB_MATCHED_EVENT, "jobMatched", "A new job entered a feed (job.matched)", "Sent once per job and feed, in match order per feed."),
@@ -63,6 +76,7 @@ export const webhookReference = {
       "Sent when the webhook URL is saved and on POST /api/v1/feeds/{feedId}/webhook/test, carrying an archived sample job; do not apply to it.",
     ),
     ...outcomeEvents(),
+    ...automationEvents(),
   } satisfies Record<string, OpenAPIV3_1.PathItemObject>,
 };
 
@@ -91,6 +105,35 @@ function outcomeEvents(): Record<string, OpenAPIV3_1.PathItemObject> {
       "A proposal led to a hire (proposal.hired)",
       `A driver reported the hire, or you recorded it (POST /api/v1/applications/{queueId}/outcome); application.valueUsd carries the value. ${optIn}`,
       "OutcomePayload",
+    ),
+  };
+}
+
+/** The automation events: to feeds in draft or auto mode (alerts) or the held application's feed; see docs/automation.md. */
+function automationEvents(): Record<string, OpenAPIV3_1.PathItemObject> {
+  const alertFeeds =
+    "Carried by the feed of the application whose submission spent the Connects, else by every feed of the account in draft or auto mode; never by a muted feed.";
+  return {
+    connectsLow: event(
+      CONNECTS_LOW_EVENT,
+      "connectsLow",
+      "A freelancer's Connects ran low (connects.low)",
+      `Their available Connects fell under lowBalanceBelow (PATCH /api/v1/automation). Sent once, then again only after the balance was back at or above the threshold. ${alertFeeds}`,
+      "ConnectsLowPayload",
+    ),
+    budgetLow: event(
+      BUDGET_LOW_EVENT,
+      "budgetLow",
+      "A Connects budget is nearly spent (budget.low)",
+      `A daily, weekly or monthly Connects budget (the account's or a freelancer's) has less than lowBudgetBelow left. Sent once per budget and period. ${alertFeeds}`,
+      "BudgetLowPayload",
+    ),
+    applicationHeld: event(
+      APPLICATION_HELD_EVENT,
+      "applicationHeld",
+      "An application waits for your approval (application.held)",
+      "A feed's draft mode wrote it, or the governor held it (a letter too like one sent, a Connects budget). Written in the transaction that holds it, to the application's feed (else the account's feeds that hold the job), unless muted. Not sent when it was approved or discarded before its event went.",
+      "HeldPayload",
     ),
   };
 }

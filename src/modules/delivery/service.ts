@@ -2,6 +2,7 @@ import { tx, type Db } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import type { Clock } from "../../lib/clock";
 import type { AuthContext } from "../accounts/service";
+import { isAlertEvent } from "../feeds/admit";
 import * as outbox from "../feeds/outbox";
 import * as digests from "../feeds/outbox-digests";
 import { WEBHOOK_TARGET } from "../feeds/outbox";
@@ -62,7 +63,8 @@ export async function listDeliveries(deps: WebhooksDeps, auth: AuthContext, feed
       target: targetOf(e.target),
       status: e.status,
       jobId: e.jobCiphertext,
-      processedJobId: e.feedJobId,
+      // An alert's row keeps its facts there (feeds/admit.ts AlertFacts), not a feed entry.
+      processedJobId: isAlertEvent(e.type) ? null : e.feedJobId,
       createdAt: e.createdAtTs,
       attempts: attempts
         .filter((a) => a.eventSeq === e.seq)

@@ -4,6 +4,8 @@
  * match with no target writes no event (see docs/architecture.md, 'The one door into a feed').
  */
 import type { Db } from "../../db/client";
+import type { ApplyMode } from "../../db/enums";
+import { enqueueTasks } from "../../worker/tasks";
 import { newId } from "../../lib/ids";
 import { ensureTrackedMany } from "../jobs/tracking";
 import { channelIdsOfFeeds } from "./feed-channels";
@@ -21,11 +23,24 @@ export const PROPOSAL_HIRED_EVENT = "proposal.hired";
 /** The outcome events, in stage order: the order one change that reaches several stages writes them in. */
 export const OUTCOME_EVENT_TYPES = [PROPOSAL_VIEWED_EVENT, PROPOSAL_REPLIED_EVENT, PROPOSAL_HIRED_EVENT] as const;
 export type OutcomeEventType = (typeof OUTCOME_EVENT_TYPES)[number];
-export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT, ...OUTCOME_EVENT_TYPES] as const;
+/** A freelancer's available Connects fell under the governor's lowBalanceBelow (modules/automation/alerts.ts). */
+export const CONNECTS_LOW_EVENT = "connects.low";
+/** A Connects budget (daily, weekly or monthly; the account's or a freelancer's) has less than lowBudgetBelow left. */
+export const BUDGET_LOW_EVENT = "budget.low";
+/** An application is held for a person's review: a draft-mode draft, or one the governor held (similar letter, budget). */
+export const APPLICATION_HELD_EVENT = "application.held";
+/** The automation alerts: about the account's Connects, not about a job. */
+export const ALERT_EVENT_TYPES = [CONNECTS_LOW_EVENT, BUDGET_LOW_EVENT] as const;
+export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
+export const EVENT_TYPES = [JOB_MATCHED_EVENT, WEBHOOK_TEST_EVENT, ...OUTCOME_EVENT_TYPES, ...ALERT_EVENT_TYPES, APPLICATION_HELD_EVENT] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export function isOutcomeEvent(type: string): type is OutcomeEventType {
   return (OUTCOME_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+export function isAlertEvent(type: string): type is AlertEventType {
+  return (ALERT_EVENT_TYPES as readonly string[]).includes(type);
 }
 
 /**
@@ -54,10 +69,22 @@ export interface AdmitFeed {
   hasWebhook: boolean;
   /** The feed's notification channels: one more event per match for each. */
   channelIds: readonly string[];
+  /** Draft and auto mode (modules/automation): each new entry is also handed to the auto-apply task. */
+  applyMode: ApplyMode;
 }
 
+/** The task a draft- or auto-mode feed's new entry is handed to (applications/auto.task.ts). */
+export const AUTO_APPLY_TASK = "apply.auto";
+
 export function admitFeedOf(row: repo.FeedRow, channelIds: readonly string[]): AdmitFeed {
-  return { id: row.id, accountId: row.accountId, notificationsMuted: row.notificationsMuted, hasWebhook: hasDeliverableWebhook(row), channelIds };
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    notificationsMuted: row.notificationsMuted,
+    hasWebhook: hasDeliverableWebhook(row),
+    channelIds,
+    applyMode: row.applyMode,
+  };
 }
 
 /**
@@ -181,6 +208,7 @@ export async function admitJobs(
   const inserted = await repo.insertFeedEntries(db, entries);
   const events: EventInsert[] = [];
   const tracked: { ciphertext: string; document: unknown; nowTs: number }[] = [];
+  const autoApply: { feedJobId: string; accountId: string }[] = [];
   let at = 0;
   const entered = batch.map(({ feeds, job }) => {
     let n = 0;
@@ -188,6 +216,8 @@ export async function admitJobs(
       const entry = entries[at++]!;
       if (!inserted.has(entry.id)) continue;
       n++;
+      // Muted or not: muting silences alerts, not the feed's own apply mode.
+      if (feed.applyMode !== "alert") autoApply.push({ feedJobId: entry.id, accountId: feed.accountId });
       if (feed.notificationsMuted) continue;
       const matched = { feedJobId: entry.id, jobCiphertext: job.jobCiphertext };
       if (feed.hasWebhook) events.push(eventRow(feed, JOB_MATCHED_EVENT, WEBHOOK_TARGET, true, job.nowTs, matched));
@@ -199,6 +229,8 @@ export async function admitJobs(
   });
   await capPending(db, events, opts.maxPendingPerAccount ?? MAX_PENDING_EVENTS_PER_ACCOUNT);
   await insertEvents(db, events);
+  // The auto-apply task runs on the apply worker, keyed by account like submissions; written with the entries.
+  if (autoApply.length > 0) await enqueueTasks(db, AUTO_APPLY_TASK, autoApply, batch[0]!.job.nowTs, { maxAttempts: 5 });
   if (tracked.length > 0) await ensureTrackedMany(db, tracked);
   return entered;
 }
@@ -240,6 +272,120 @@ export async function queueOutcomeEvents(
       for (const target of targets) events.push(eventRow(feed, type, target, true, nowTs, { feedJobId, jobCiphertext: subject.jobCiphertext }));
   }
   if (events.length === 0) return 0; // the feeds that asked have no webhook or channel to send to
+  await capPending(db, events, opts.maxPendingPerAccount ?? MAX_PENDING_EVENTS_PER_ACCOUNT);
+  await insertEvents(db, events);
+  return events.length;
+}
+
+/**
+ * What an automation alert said when it was raised (connects.low, budget.low): kept on its events as JSON in
+ * feed_job_id, since an alert is about no feed entry and the outbox has no payload column. The payload is built
+ * from it when the event is sent (delivery/automation-payload.ts), so it says what crossed the threshold then.
+ */
+export type AlertFacts =
+  | {
+      kind: "balance";
+      freelancerId: string;
+      freelancerName: string | null;
+      available: number;
+      threshold: number;
+      /** When the balance was read (the driver or the person), and whether Connects spent since were taken off it. */
+      readAtTs: number;
+      estimated: boolean;
+    }
+  | {
+      kind: "budget";
+      scope: "account" | "freelancer";
+      /** The freelancer whose spending raised it; for an account's budget the one whose submission or balance was checked. */
+      freelancerId: string;
+      freelancerName: string | null;
+      period: "day" | "week" | "month";
+      periodKey: string;
+      fromTs: number;
+      toTs: number;
+      cap: number;
+      spent: number;
+      threshold: number;
+    };
+
+/** The alert's facts back from an event's feed_job_id; null when it holds something else. */
+export function alertFactsOf(stored: string | null): AlertFacts | null {
+  if (stored === null || !stored.startsWith("{")) return null;
+  try {
+    const facts = JSON.parse(stored) as AlertFacts;
+    return facts.kind === "balance" || facts.kind === "budget" ? facts : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Apply modes whose feeds hear of the account's Connects when no application names a feed: the ones that spend them. */
+const SPENDING_MODES: readonly ApplyMode[] = ["draft", "auto"];
+
+/**
+ * Writes an automation alert's events in the caller's transaction (the one that claimed the alert, so it goes out
+ * once). The feeds that carry it: the feed of the application that spent the Connects when there is one (and it
+ * is still the account's), else every feed of the account in draft or auto mode; muted feeds none. Each goes to
+ * the feed's webhook and channels. Returns how many events were written.
+ */
+export async function queueAlertEvents(
+  db: Db,
+  alert: { accountId: string; type: AlertEventType; facts: AlertFacts; feedId: string | null; jobCiphertext: string | null },
+  nowTs: number,
+  opts: { maxPendingPerAccount?: number } = {},
+): Promise<number> {
+  const own = alert.feedId === null ? undefined : await repo.findFeed(db, alert.accountId, alert.feedId);
+  const feeds = own ? [own] : (await repo.listFeeds(db, alert.accountId)).filter((f) => SPENDING_MODES.includes(f.applyMode));
+  const subject = { feedJobId: null, jobCiphertext: own ? alert.jobCiphertext : null, facts: JSON.stringify(alert.facts) };
+  return queueToFeeds(db, feeds, alert.type, subject, nowTs, opts);
+}
+
+/** What a held application's event names: the account, the application's feed (if any) and its job. */
+export interface HeldSubject {
+  accountId: string;
+  feedId: string | null;
+  jobCiphertext: string;
+}
+
+/**
+ * Writes `application.held` events in the transaction that holds the application (draft mode's apply, the
+ * governor's hold), so nothing waits for review unannounced. To the application's feed, else the account's feeds
+ * that hold the job (as outcome events), when not muted; needs no opt-in: a review request is for whoever set the
+ * feed up. The payload is read from the application when sent (delivery/automation-payload.ts).
+ */
+export async function queueHeldEvents(db: Db, subject: HeldSubject, nowTs: number, opts: { maxPendingPerAccount?: number } = {}): Promise<number> {
+  const found = await repo.feedsOfApplication(db, subject.accountId, subject.feedId, subject.jobCiphertext);
+  let n = 0;
+  for (const { feed, feedJobId } of found) {
+    n += await queueToFeeds(db, [feed], APPLICATION_HELD_EVENT, { feedJobId, jobCiphertext: subject.jobCiphertext }, nowTs, opts);
+  }
+  return n;
+}
+
+/** One event of `type` per target (webhook, channels) of each unmuted feed. */
+async function queueToFeeds(
+  db: Db,
+  feeds: readonly repo.FeedRow[],
+  type: EventType,
+  subject: { feedJobId: string | null; jobCiphertext: string | null; facts?: string },
+  nowTs: number,
+  opts: { maxPendingPerAccount?: number },
+): Promise<number> {
+  const wanted = feeds.filter((f) => !f.notificationsMuted);
+  if (wanted.length === 0) return 0;
+  const channels = await channelIdsOfFeeds(
+    db,
+    wanted.map((f) => f.id),
+  );
+  const events: EventInsert[] = [];
+  for (const feed of wanted) {
+    const targets = [...(hasDeliverableWebhook(feed) ? [WEBHOOK_TARGET] : []), ...(channels.get(feed.id) ?? [])];
+    for (const target of targets) {
+      const row = eventRow(feed, type, target, true, nowTs);
+      events.push({ ...row, feedJobId: subject.feedJobId, jobCiphertext: subject.jobCiphertext, facts: subject.facts ?? null });
+    }
+  }
+  if (events.length === 0) return 0;
   await capPending(db, events, opts.maxPendingPerAccount ?? MAX_PENDING_EVENTS_PER_ACCOUNT);
   await insertEvents(db, events);
   return events.length;

@@ -39,6 +39,7 @@ export interface CompiledFeed {
   hasWebhook: boolean;
   /** The notification channels the feed sends its matches to (feed_channels), each a target of its own. */
   channelIds: readonly string[];
+  applyMode: FeedRow["applyMode"];
   includes: Term[];
   excludes: Term[];
   minHourlyRate: number | null;
@@ -71,6 +72,7 @@ export function compileFeed(row: IndexedFeedRow, intern: (keyword: string) => Te
     notificationsMuted: row.notificationsMuted,
     hasWebhook: hasDeliverableWebhook(row),
     channelIds: row.channelIds ?? [],
+    applyMode: row.applyMode,
     includes: terms(row.includes),
     excludes: terms(row.excludes),
     minHourlyRate: row.minHourlyRate,

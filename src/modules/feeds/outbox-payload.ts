@@ -14,6 +14,7 @@ import { t } from "elysia";
 import { APPLICATION_OUTCOMES, JOB_TYPES, PLATFORMS } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
 import { JOB_MATCHED_EVENT, OUTCOME_EVENT_TYPES, WEBHOOK_TEST_EVENT } from "./admit";
+import type { AutomationPayload } from "./outbox-payload-automation";
 
 /** Longest description sent; longer ones are cut and end with " …". */
 export const WEBHOOK_DESCRIPTION_MAX_CHARS = 50_000;
@@ -190,9 +191,9 @@ export const OutcomePayloadSchema = t.Object(
 
 export type OutcomePayload = typeof OutcomePayloadSchema.static;
 
-/** Any body the outbox sends: a job's (job.matched, webhook.test) or a proposal's (proposal.*). */
-export type EventPayload = WebhookPayload | OutcomePayload;
+/** Any body the outbox sends: a job's (job.matched, webhook.test), a proposal's (proposal.*) or automation's (outbox-payload-automation.ts). */
+export type EventPayload = WebhookPayload | OutcomePayload | AutomationPayload;
 
 export function isOutcomePayload(payload: EventPayload): payload is OutcomePayload {
-  return "application" in payload;
+  return "application" in payload && "stage" in payload.application;
 }

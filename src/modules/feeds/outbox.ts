@@ -27,10 +27,12 @@ export interface EventInsert {
   status: "pending" | "no_endpoint" | "skipped";
   nextAttemptAtTs: number | null;
   lastError?: string | null;
+  /** An automation alert's facts as JSON text (admit.ts queueAlertEvents); absent for every other event. */
+  facts?: string | null;
 }
 
-const EVENT_COLUMNS = "id, type, account_id, feed_id, target, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts, last_error";
-const EVENT_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+const EVENT_COLUMNS = "id, type, account_id, feed_id, target, feed_job_id, job_ciphertext, created_at_ts, status, next_attempt_at_ts, last_error, facts";
+const EVENT_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 const eventValues = (e: EventInsert) => [
   e.id,
   e.type,
@@ -43,6 +45,7 @@ const eventValues = (e: EventInsert) => [
   e.status,
   e.nextAttemptAtTs,
   e.lastError ?? null,
+  e.facts ?? null,
 ];
 
 /**

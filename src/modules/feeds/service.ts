@@ -564,3 +564,24 @@ export async function resolveJobRef(deps: { db: Db }, auth: AuthContext, ref: st
   processedJobId ??= (await repo.newestMatchOf(deps.db, auth.accountId, ciphertext))?.id ?? null;
   return { row, job: normalized.job, processedJobId };
 }
+
+/**
+ * A feed's apply mode and its thresholds (modules/automation decides what they allow; the spec's feed endpoints
+ * never read or write them). `alongside` runs in the same transaction (the automation audit entry).
+ */
+export async function setFeedApplyMode(
+  deps: FeedsDeps,
+  auth: AuthContext,
+  feedId: string,
+  changes: Pick<repo.FeedRow, "applyMode" | "autoMinScore" | "autoMinExpectedUsd" | "overBudget">,
+  alongside: (db: Db) => Promise<void>,
+): Promise<repo.FeedRow> {
+  const row = await tx(deps.db, async (db) => {
+    const current = await requireFeed({ db }, auth, feedId);
+    const updated = (await repo.updateFeed(db, current.id, { ...changes, updatedAtTs: deps.clock.now() }))!;
+    await alongside(db);
+    return updated;
+  });
+  deps.feedIndex.upsert({ ...row, channelIds: await feedChannels.channelIdsOf(deps.db, row.id) });
+  return row;
+}

@@ -14,13 +14,17 @@
  *  - Mute / Unmute under /feeds: the feed changes and the list is redrawn.
  *  - Replied / Interview / Hired / Lost under an applied alert: the funnel's
  *    recordOutcome, then the alert shows the stage reached (outcomes.ts).
+ *  - Approve / Discard under "Waiting for your approval": the review API's
+ *    reviewHeld, then the message says "Approved — sending" or "Discarded".
  */
 import { AppError, clientMessage } from "../../errors";
 import { escapeHtml } from "../../lib/html";
 import { newId } from "../../lib/ids";
 import { recordOutcome } from "../applications/funnel";
 import { findAccountApplication } from "../applications/repo";
+import { reviewHeld } from "../applications/review";
 import { apply } from "../applications/service";
+import { jobSummaries } from "../jobs/repo";
 import { TELEGRAM_LIMITS } from "../channels/kinds/telegram";
 import { fitText } from "../channels/kinds/text";
 import { channelSenderOf } from "../delivery/channel-delivery";
@@ -111,6 +115,9 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
     const feed = await findFeed(p.ctx.deps.db, p.bound.chat.accountId, entry.feedId);
     await p.answer(`Marked as read${feed ? ` in “${feed.title.slice(0, 100)}”` : ""}.`);
   },
+
+  approveHeld: (p) => reviewPressed(p, "approve"),
+  discardHeld: (p) => reviewPressed(p, "discard"),
 
   mute: (p) => toggleMute(p, true),
   unmute: (p) => toggleMute(p, false),
@@ -239,6 +246,28 @@ async function recordPressed(p: Press, outcome: (typeof OUTCOME_BUTTONS)[number]
   const { text, keyboard } = await settledAlert(p.ctx.deps, channelSenderOf(p.ctx.deps), app, app.processedJobId);
   // No keyboard (lost): the edit drops the buttons, as the settled alert's does.
   await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, text, keyboard);
+}
+
+/**
+ * Approve or Discard under a held application's alert: decided as the review API decides, under the chat's account
+ * (another account's application is "not found", like a made-up id). One already decided (another press, the
+ * dashboard) is the review's 409, said in the answer; the alert then drops its buttons all the same.
+ */
+async function reviewPressed(p: Press, decision: "approve" | "discard"): Promise<void> {
+  const app = await findAccountApplication(p.ctx.deps.db, p.bound.chat.accountId, p.id);
+  const title = app ? ((await jobSummaries(p.ctx.deps.db, [app.jobCiphertext])).get(app.jobCiphertext)?.title ?? "") : "";
+  try {
+    await reviewHeld(p.ctx.deps, p.bound.auth, p.id, decision);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    await p.answer(clientMessage(err), true);
+    if (app) await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, `<b>No longer waiting for review:</b> ${escapeHtml(title.slice(0, 300))}`);
+    return;
+  }
+  await p.answer(decision === "approve" ? "Approved: it goes out within the governor's limits." : "Discarded: nothing was sent or charged.");
+  const head = decision === "approve" ? "✅ <b>Approved — sending</b>" : "🗑 <b>Discarded</b>";
+  // No keyboard: the edit drops Approve / Discard, so the decision cannot be pressed twice.
+  await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, title === "" ? head : `${head}\n${escapeHtml(title.slice(0, 300))}`);
 }
 
 function draftHtml(letter: Letter): string {

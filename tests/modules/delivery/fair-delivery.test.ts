@@ -161,7 +161,7 @@ describe("per-account caps", () => {
     const { db } = t.deps;
     const a = await t.account({ name: "a" });
     await feedRow(db, "f-cap", a.accountId);
-    const feed: AdmitFeed = { id: "f-cap", accountId: a.accountId, notificationsMuted: false, hasWebhook: true, channelIds: ["c1", "c2"] };
+    const feed: AdmitFeed = { id: "f-cap", accountId: a.accountId, notificationsMuted: false, hasWebhook: true, channelIds: ["c1", "c2"], applyMode: "alert" };
     await rawExec(
       db,
       "test.job",

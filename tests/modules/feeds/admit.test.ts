@@ -27,7 +27,7 @@ describe("admitting jobs a feed may have already", () => {
     const doc = makeDoc({ title: "Rust developer", publishTime: new Date(clock.now()).toISOString() });
     expect((await ingestDocuments(t.deps, [doc], { source: "test" })).matched).toBe(1);
     const ciphertext = (await rawMany<{ ciphertext: string }>(t.deps.db, "test.job", "SELECT ciphertext FROM jobs", []))[0]!.ciphertext;
-    const feed = (id: string): AdmitFeed => ({ id, accountId, notificationsMuted: false, hasWebhook: true, channelIds: [] });
+    const feed = (id: string): AdmitFeed => ({ id, accountId, notificationsMuted: false, hasWebhook: true, channelIds: [], applyMode: "alert" as const });
     const admission = { jobCiphertext: ciphertext, document: doc, score: 7, scoreSource: "ai", scoreReason: null, nowTs: clock.now() };
     const events = async () =>
       rawMany<{ feed_id: string }>(t!.deps.db, "test.events", "SELECT feed_id FROM events WHERE type = 'job.matched' ORDER BY seq", []);

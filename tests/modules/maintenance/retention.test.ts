@@ -3,6 +3,7 @@ import { createDeliverer } from "../../../src/cli/serve";
 import { newId } from "../../../src/lib/ids";
 import { rawMany } from "../../../src/db/query";
 import { authenticate } from "../../../src/modules/accounts/service";
+import { audit } from "../../../src/modules/automation/governor";
 import { insertSession } from "../../../src/modules/dashboard/repo";
 import { signInWithKey } from "../../../src/modules/dashboard/service";
 import { insertEvent } from "../../../src/modules/feeds/outbox";
@@ -260,4 +261,25 @@ describe("retention", () => {
     expect(cursor).toBeNull();
     expect(await plainEntries()).toBe(entriesBefore - 3);
   }, 30_000);
+});
+
+describe("the automation audit log's own 90 days", () => {
+  test("entries older than 90 days go at the hourly retention run, whatever JOBPILOT_RETENTION_DAYS; younger ones stay", async () => {
+    t = await createTestApp();
+    const { accountId, apiKey } = await t.account();
+    const now = t.clock.now();
+    for (const [age, action] of [
+      [91 * DAY, "old"],
+      [89 * DAY, "young"],
+      [0, "now"],
+    ] as const) {
+      await audit(t.deps.db, { accountId, freelancerId: null, applicationId: null, action, rule: "test", detail: "", atTs: now - age });
+    }
+    t.deps.config.retentionDays = 0; // keeps every event and entry; the audit log is pruned anyway
+    await runRetention(t.deps);
+    const res = await t.request("GET", "/api/v1/audit", { key: apiKey });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body.entries.map((e: { action: string }) => e.action)).toEqual(["now", "young"]);
+    expect(res.body.total).toBe(2);
+  });
 });

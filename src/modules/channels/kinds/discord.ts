@@ -9,7 +9,7 @@ import { t } from "elysia";
 import { sha256Hex } from "../../../lib/hash";
 import { retryAfterMs as parseRetryAfter } from "../../../lib/retry-after";
 import type { WebhookPayload } from "../../feeds/outbox-payload";
-import type { AlertFacts, OutcomeFacts } from "../format";
+import type { AlertFacts, NoticeFacts, OutcomeFacts } from "../format";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, secondsToMs, succeeded, webhookSecrets, withoutSecrets } from "./http";
 import { type ChannelKind, Invalid, isTestOrigin, MAX_URL_CHARS, MINUTE, maskUrl, parsedUrl, SECOND, text } from "./kind";
@@ -126,6 +126,24 @@ function discordOutcome(f: OutcomeFacts): DiscordMessage {
   return { type: "discord", body: discordBody(embed) };
 }
 
+function discordNotice(f: NoticeFacts): DiscordMessage {
+  const links = [
+    ...(f.jobUrl === null ? [] : [`[Open the job](${discordLinkUrl(f.jobUrl)})`]),
+    ...(f.dashboardUrl === null ? [] : [`[${f.dashboardLabel}](${discordLinkUrl(f.dashboardUrl)})`]),
+  ].join(" · ");
+  const room = DISCORD_LIMITS.description - links.length - 2;
+  const body = f.body === null || f.body === "" ? "" : fitText(f.body, Math.min(room, 3000), discordEscape);
+  const embed: DiscordEmbed = {
+    title: fitText(f.headline, DISCORD_LIMITS.title, discordEscape),
+    ...(f.dashboardUrl === null ? {} : { url: f.dashboardUrl }),
+    description: [body, links].filter((part) => part !== "").join("\n\n"),
+    color: discordColor(f.event === "application.held" ? 5 : 0),
+    fields: f.lines.map(([label, value]) => ({ name: label, value: fitText(value, DISCORD_LIMITS.fieldValue, discordEscape), inline: true })),
+    footer: { text: fitText(`Feed: ${f.feedTitle}`, DISCORD_LIMITS.footer, (s) => s.replace(/@(everyone|here)/gi, "@\u200d$1")) },
+  };
+  return { type: "discord", body: discordBody(embed) };
+}
+
 function discordDigest(items: DigestItem[], ctx: DigestContext): DiscordMessage {
   const total = items.length + ctx.more;
   return listDigest(items, ctx, DISCORD_LIMITS.description, (text) => text.length, {
@@ -175,6 +193,7 @@ export const discord: ChannelKind<DiscordConfig, DiscordMessage> = {
   testReason: "Test alert, sent on request to check this Discord channel; a sample job, do not apply to it",
   renderAlert: discordAlert,
   renderOutcome: discordOutcome,
+  renderNotice: discordNotice,
   renderDigest: discordDigest,
 
   async send(config, message, deps) {

@@ -9,7 +9,7 @@
 import { t } from "elysia";
 import { escapeHtml } from "../../../lib/html";
 import { resolvePinned } from "../../../lib/ssrf";
-import type { AlertFacts, OutcomeFacts } from "../format";
+import type { AlertFacts, NoticeFacts, OutcomeFacts } from "../format";
 import type { SendOutcome } from "../model";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, failureOutcome, privateNetworkEgress, succeeded, withoutSecrets } from "./http";
@@ -219,6 +219,33 @@ function emailOutcome(f: OutcomeFacts): EmailMessage {
   return { type: "email", subject: subject(f.headline), text, html };
 }
 
+function emailNotice(f: NoticeFacts): EmailMessage {
+  const facts: [string, string][] = [...f.lines, ["Feed", f.feedTitle]];
+  const links: [string, string][] = [
+    ...(f.dashboardUrl === null ? [] : [[f.dashboardLabel, f.dashboardUrl] as [string, string]]),
+    ...(f.jobUrl === null ? [] : [["Open the job", f.jobUrl] as [string, string]]),
+  ];
+  const body = f.body === null || f.body === "" ? "" : fitText(f.body, EMAIL_LIMITS.description);
+  const text = [f.headline, facts.map(([label, value]) => `${label}: ${value}`).join("\n"), body, links.map(([label, url]) => `${label}: ${url}`).join("\n")]
+    .filter((part) => part !== "")
+    .join("\n\n");
+  const rows = facts
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" valign="top" style="padding:2px 12px 2px 0">${label}</th><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`,
+    )
+    .join("\n");
+  const html = htmlPage(
+    [
+      `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(f.headline)}</h2>`,
+      `<table style="border-collapse:collapse;margin:0 0 16px">\n${rows}\n</table>`,
+      body === "" ? "" : `<blockquote style="margin:0 0 16px;padding:0 12px;border-left:3px solid #ccc;white-space:pre-wrap">${escapeHtml(body)}</blockquote>`,
+      links.length === 0 ? "" : `<p>${links.map(([label, url]) => htmlLink(label, url)).join(" · ")}</p>`,
+    ].join("\n"),
+  );
+  return { type: "email", subject: subject(f.headline), text, html };
+}
+
 function emailDigest(items: DigestItem[], ctx: DigestContext): EmailMessage {
   const total = items.length + ctx.more;
   const dashboard = ctx.dashboardUrl;
@@ -367,6 +394,7 @@ export const email: ChannelKind<EmailConfig, EmailMessage> = {
   testReason: "Test e-mail, sent on request to check this e-mail channel; a sample job, do not apply to it",
   renderAlert: emailAlert,
   renderOutcome: emailOutcome,
+  renderNotice: emailNotice,
   renderDigest: emailDigest,
   send: sendEmail,
 

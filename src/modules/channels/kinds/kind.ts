@@ -14,7 +14,7 @@ import { t } from "elysia";
 import type { Clock } from "../../../lib/clock";
 import type { EgressPolicy, Resolver } from "../../../lib/ssrf";
 import type { WebhookPayload } from "../../feeds/outbox-payload";
-import type { AlertFacts, OutcomeFacts } from "../format";
+import type { AlertFacts, NoticeFacts, OutcomeFacts } from "../format";
 import type { SendOutcome, WebhookOrigins } from "../model";
 import type { PaceBucket } from "../pace";
 import type { DigestContext, DigestItem } from "../render";
@@ -80,6 +80,8 @@ export interface ChannelKind<C, M> {
   renderAlert(facts: AlertFacts, payload: WebhookPayload): M;
   /** A proposal viewed, replied to or hired, as a short message (see render.ts renderOutcomeAlert). */
   renderOutcome(facts: OutcomeFacts): M;
+  /** An automation event (Connects low, budget low, waiting for approval) as a short message (see render.ts renderAutomationAlert). */
+  renderNotice(facts: NoticeFacts): M;
   /** Several jobs of one feed as one message (see render.ts renderDigest). */
   renderDigest(items: DigestItem[], ctx: DigestContext): M;
   /** One attempt to send the message; no retry, no waiting (the deliverer owns both). */

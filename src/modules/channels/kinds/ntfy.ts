@@ -8,7 +8,7 @@
  */
 import { t } from "elysia";
 import { retryAfterMs as parseRetryAfter } from "../../../lib/retry-after";
-import type { AlertFacts, OutcomeFacts } from "../format";
+import type { AlertFacts, NoticeFacts, OutcomeFacts } from "../format";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, privateNetworkEgress, succeeded, withoutSecrets } from "./http";
 import {
@@ -126,6 +126,30 @@ function ntfyOutcome(f: OutcomeFacts): NtfyMessage {
   };
 }
 
+/** A review request rings high (someone must act); a Connects alert at the default. */
+const NTFY_NOTICE = {
+  "connects.low": { priority: 4, tag: "warning" },
+  "budget.low": { priority: 3, tag: "moneybag" },
+  "application.held": { priority: 4, tag: "hourglass" },
+} as const;
+
+function ntfyNotice(f: NoticeFacts): NtfyMessage {
+  const lines = [...f.lines, ["Feed", f.feedTitle]].map(([label, value]) => `${label}: ${value}`).join("\n");
+  const text = f.body === null || f.body === "" ? lines : `${lines}\n\n${f.body}`;
+  return {
+    type: "ntfy",
+    title: fitText(f.headline, NTFY_LIMITS.title),
+    message: fitText(text, NTFY_LIMITS.messageBytes, (s) => s, utf8Bytes),
+    priority: NTFY_NOTICE[f.event].priority,
+    tags: [NTFY_NOTICE[f.event].tag],
+    click: f.dashboardUrl ?? f.jobUrl,
+    actions: ntfyActions([
+      [f.dashboardLabel, f.dashboardUrl],
+      ["Open the job", f.jobUrl],
+    ]),
+  };
+}
+
 function ntfyDigest(items: DigestItem[], ctx: DigestContext): NtfyMessage {
   const total = items.length + ctx.more;
   return listDigest(items, ctx, NTFY_LIMITS.messageBytes, utf8Bytes, {
@@ -182,6 +206,7 @@ export const ntfy: ChannelKind<NtfyConfig, NtfyMessage> = {
   testReason: "Test alert, sent on request to check this ntfy topic; a sample job, do not apply to it",
   renderAlert: ntfyAlert,
   renderOutcome: ntfyOutcome,
+  renderNotice: ntfyNotice,
   renderDigest: ntfyDigest,
 
   async send(config, message, deps) {

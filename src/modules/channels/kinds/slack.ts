@@ -7,7 +7,7 @@
 import { t } from "elysia";
 import { sha256Hex } from "../../../lib/hash";
 import { retryAfterMs as parseRetryAfter } from "../../../lib/retry-after";
-import type { AlertFacts, OutcomeFacts } from "../format";
+import type { AlertFacts, NoticeFacts, OutcomeFacts } from "../format";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, succeeded, webhookSecrets, withoutSecrets } from "./http";
 import { type ChannelKind, Invalid, isTestOrigin, MAX_URL_CHARS, maskUrl, parsedUrl, SECOND, text } from "./kind";
@@ -79,6 +79,17 @@ function slackOutcome(f: OutcomeFacts): SlackMessage {
   return { type: "slack", body: slackBody(f.headline, blocks) };
 }
 
+function slackNotice(f: NoticeFacts): SlackMessage {
+  const blocks: unknown[] = [{ type: "section", text: mrkdwn(`*${fitText(f.headline, SLACK_LIMITS.section - 2, slackEscape)}*`) }];
+  if (f.lines.length > 0)
+    blocks.push({ type: "section", fields: f.lines.map(([label, value]) => mrkdwn(`*${label}*\n${fitText(value, MAX_LINE, slackEscape)}`)) });
+  if (f.body !== null && f.body !== "") blocks.push({ type: "section", text: plain(fitText(f.body, SLACK_LIMITS.section, slackEscape)) });
+  const buttons = [...slackButton("Open the job", f.jobUrl), ...slackButton(f.dashboardLabel, f.dashboardUrl)];
+  if (buttons.length > 0) blocks.push({ type: "actions", elements: buttons });
+  blocks.push({ type: "context", elements: [plain(fitText(`Feed: ${f.feedTitle}`, MAX_LINE, slackEscape))] });
+  return { type: "slack", body: slackBody(f.headline, blocks) };
+}
+
 function slackDigest(items: DigestItem[], ctx: DigestContext): SlackMessage {
   const total = items.length + ctx.more;
   // Header, the items, then "and K more" and the dashboard button: within Slack's 50 blocks.
@@ -124,6 +135,7 @@ export const slack: ChannelKind<SlackConfig, SlackMessage> = {
   testReason: "Test alert, sent on request to check this Slack channel; a sample job, do not apply to it",
   renderAlert: slackAlert,
   renderOutcome: slackOutcome,
+  renderNotice: slackNotice,
   renderDigest: slackDigest,
 
   async send(config, message, deps) {

@@ -7,7 +7,7 @@
  */
 import { t } from "elysia";
 import { escapeHtml } from "../../../lib/html";
-import type { AlertFacts, OutcomeFacts } from "../format";
+import type { AlertFacts, NoticeFacts, OutcomeFacts } from "../format";
 import type { SendOutcome } from "../model";
 import type { DigestContext, DigestItem } from "../render";
 import { failed, httpError, isRetryableStatus, post, secondsToMs, succeeded, withoutSecrets } from "./http";
@@ -94,6 +94,23 @@ function telegramOutcome(f: OutcomeFacts): TelegramMessage {
     links,
   ].filter((part) => part !== "");
   return { type: "telegram", text: text.join("\n\n") };
+}
+
+function telegramNotice(f: NoticeFacts): TelegramMessage {
+  const lines = f.lines.map(([label, value]) => `<b>${label}:</b> ${telegramEscape(value)}`);
+  const links = [
+    ...(f.jobUrl === null ? [] : [`<a href="${escapeHtml(f.jobUrl)}">Open the job</a>`]),
+    ...(f.dashboardUrl === null ? [] : [`<a href="${escapeHtml(f.dashboardUrl)}">${f.dashboardLabel}</a>`]),
+  ].join(" · ");
+  const head = [
+    `<b>${fitText(f.headline, MAX_TITLE * 2, telegramEscape)}</b>`,
+    ...lines,
+    `<b>Feed:</b> ${fitText(f.feedTitle, MAX_LINE, telegramEscape)}`,
+  ].join("\n");
+  // The letter gets what the head and the links leave of the message's limit.
+  const room = TELEGRAM_LIMITS.text - head.length - links.length - 4;
+  const body = f.body === null || f.body === "" ? "" : fitText(f.body, room, telegramEscape);
+  return { type: "telegram", text: [head, body, links].filter((part) => part !== "").join("\n\n") };
 }
 
 function telegramDigest(items: DigestItem[], ctx: DigestContext): TelegramMessage {
@@ -190,6 +207,7 @@ export const telegram: ChannelKind<TelegramConfig, TelegramMessage> = {
   testReason: "Test alert, sent on request to check this Telegram chat; a sample job, do not apply to it",
   renderAlert: telegramAlert,
   renderOutcome: telegramOutcome,
+  renderNotice: telegramNotice,
   renderDigest: telegramDigest,
 
   async send(config, message, deps) {

@@ -85,6 +85,7 @@ export function factLines(f: AlertFacts, escapeFor: (s: string) => string): [lab
   const lines: [string, string][] = [];
   lines.push(["Match", f.reason === null ? f.score : `${f.score} — ${fitText(f.reason, MAX_REASON, escapeFor)}`]);
   if (f.budget !== null) lines.push(["Budget", escapeFor(f.budget)]);
+  if (f.value !== null) lines.push(["Value", escapeFor(f.value)]);
   if (f.client !== null) lines.push(["Client", escapeFor(f.client)]);
   if (f.clientScore !== null) lines.push(["Client score", escapeFor(f.clientScore)]);
   if (f.posted !== null) lines.push(["Posted", f.posted]);
