@@ -1,27 +1,17 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { findAccountApplication } from "../applications/repo";
-import { freelancers } from "../applications/service";
 import { listAudit } from "../automation/service";
 import { listFeeds } from "../feeds/service";
 import { AUDIT_PAGE_SIZE, auditPage } from "./audit-views";
-import { AUDIT_PATH, type FreelancerChoice } from "./automation-views";
+import { AUDIT_PATH } from "./automation-views";
+import { freelancerChoices } from "./freelancers";
 import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset } from "./http";
-import type { DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 
 /** The audit log page (linked from Auto-apply), read through the automation service as GET /api/v1/audit is. */
 export function dashboardAuditRoutes(deps: Deps) {
   const { signedIn } = dashboardGuard(deps);
-
-  async function freelancerChoices(session: DashboardSession): Promise<FreelancerChoice[]> {
-    try {
-      return (await freelancers(deps, await sessionAuth(deps, session))).freelancers.map((f) => ({ id: f.id, name: f.name }));
-    } catch {
-      // Without the marketplace's list the log still shows, naming freelancers by id.
-      return [];
-    }
-  }
 
   return new Elysia({ name: "dashboard-audit" }).get(
     AUDIT_PATH,
@@ -32,7 +22,7 @@ export function dashboardAuditRoutes(deps: Deps) {
       const offset = parseOffset(q.get("offset") ?? undefined);
       if (offset === undefined) return badOffsetPage(set, session);
       const auth = await sessionAuth(deps, session);
-      const list = await freelancerChoices(session);
+      const list = await freelancerChoices(deps, session);
       const freelancerId = q.get("freelancer") || null;
       const log = await listAudit(deps, auth, { limit: AUDIT_PAGE_SIZE, offset, freelancerId: freelancerId ?? undefined });
       // Each entry's job, for its link: one lookup per application on the page (at most 50).

@@ -7,7 +7,6 @@ import { AUTO_MODE_WARNING } from "../../marketplace/companion/contract";
 import { driverNameFor } from "../accounts/drivers";
 import { findAccount } from "../accounts/repo";
 import { setMarketplaceDriver } from "../accounts/service";
-import { freelancers } from "../applications/service";
 import { DEFAULT_LIMITS, effectiveLimits, type Limits } from "../automation/limits";
 import { AutomationPatch, ConnectsBody, FeedAutomationBody } from "../automation/model";
 import { type AutomationView, getAutomation, getFeedAutomation, patchAutomation, putFeedAutomation, setBalance } from "../automation/service";
@@ -27,6 +26,7 @@ import {
   NUMBER_LIMITS,
   type PageState,
 } from "./automation-views";
+import { freelancerChoices } from "./freelancers";
 import { formErrors } from "./form-errors";
 import { html, raw, type Html } from "./html";
 import { dashboardGuard, errorDetails, field, formValues, HIDDEN, numberOrText, page, redirect, schemaErrors } from "./http";
@@ -143,18 +143,6 @@ const isRefusal = (err: unknown): err is AppError => err instanceof AppError && 
 /** The account's auto-apply settings: its driver, and the browser companion's review or auto mode. */
 export function dashboardAutoApplyRoutes(deps: Deps) {
   const { signedIn, open } = dashboardGuard(deps);
-  async function freelancerChoices(session: DashboardSession): Promise<FreelancerChoice[]> {
-    try {
-      return (await freelancers(deps, await sessionAuth(deps, session))).freelancers.map((f) => ({ id: f.id, name: f.name }));
-    } catch (err) {
-      // A marketplace that cannot list freelancers leaves the page with the account's limits only.
-      deps.log.warn("dashboard: could not list freelancers for the auto-apply page", {
-        accountId: session.accountId,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return [];
-    }
-  }
 
   async function limitsData(session: DashboardSession, freelancerId: string | null, list: FreelancerChoice[]): Promise<LimitsSectionData> {
     const auth = await sessionAuth(deps, session);
@@ -175,7 +163,7 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
   async function view(session: DashboardSession, freelancerId: string | null = null): Promise<AutoApplyView> {
     const accountId = session.accountId;
     const seen = await deps.drivers.companion.presence(accountId);
-    const list = await freelancerChoices(session);
+    const list = await freelancerChoices(deps, session, "auto-apply page");
     const chosen = freelancerId !== null && list.some((f) => f.id === freelancerId) ? freelancerId : null;
     return {
       own: (await findAccount(deps.db, accountId))?.marketplaceDriver ?? null,

@@ -4,7 +4,6 @@ import { AppError } from "../../errors";
 import { CreateExperimentBody } from "../experiments/model";
 import * as experiments from "../experiments/service";
 import { listFeeds } from "../feeds/service";
-import { freelancers } from "../applications/service";
 import {
   ARM_PARTS,
   armId,
@@ -15,8 +14,8 @@ import {
   experimentListPage,
   MAX_ARMS,
   type ExperimentFormValues,
-  type FreelancerChoice,
 } from "./experiments-views";
+import { freelancerChoices } from "./freelancers";
 import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, numberOrText, page, redirect, schemaErrors, type ResponseState } from "./http";
 import type { DashboardSession } from "./model";
 import { sessionAuth } from "./service";
@@ -77,19 +76,6 @@ export function dashboardExperimentRoutes(deps: Deps) {
   const feedChoices = async (session: DashboardSession) =>
     (await listFeeds(deps, await sessionAuth(deps, session))).map((f) => ({ id: f.id, title: f.title ?? f.id, prompt: f.proposalGenerationPrompt ?? null }));
 
-  /** The account's freelancers for the form's select; none (the select is left out) when the marketplace cannot list them. */
-  async function freelancerChoices(session: DashboardSession): Promise<FreelancerChoice[]> {
-    try {
-      return (await freelancers(deps, await sessionAuth(deps, session))).freelancers.map((f) => ({ id: f.id, name: f.name }));
-    } catch (err) {
-      deps.log.warn("dashboard: could not list freelancers for the experiment form", {
-        accountId: session.accountId,
-        error: err instanceof Error ? err.message : String(err),
-      });
-      return [];
-    }
-  }
-
   async function run(request: Request, set: ResponseState, body: unknown, fn: (session: DashboardSession) => string | Promise<string>): Promise<string> {
     const session = await open(request, set, body);
     if (typeof session === "string") return session;
@@ -105,7 +91,8 @@ export function dashboardExperimentRoutes(deps: Deps) {
     const feedId = r.experiment.feedId;
     const feedTitle = feedId === null ? null : ((await feedChoices(session)).find((f) => f.id === feedId)?.title ?? null);
     const freelancerId = r.experiment.freelancerId;
-    const freelancerName = freelancerId === null ? null : ((await freelancerChoices(session)).find((f) => f.id === freelancerId)?.name ?? null);
+    const freelancerName =
+      freelancerId === null ? null : ((await freelancerChoices(deps, session, "experiment form")).find((f) => f.id === freelancerId)?.name ?? null);
     return page(set, experimentDetailPage(session, r, { feedTitle, freelancerName, promoted }));
   }
 
@@ -138,7 +125,7 @@ export function dashboardExperimentRoutes(deps: Deps) {
             [armId(0, "Prompt")]: feed?.prompt ?? "",
             [armId(1, "Name")]: "New letter",
           };
-          return page(set, experimentFormPage(session, { values, feeds, freelancers: await freelancerChoices(session) }));
+          return page(set, experimentFormPage(session, { values, feeds, freelancers: await freelancerChoices(deps, session, "experiment form") }));
         }),
       HIDDEN,
     )
@@ -152,7 +139,12 @@ export function dashboardExperimentRoutes(deps: Deps) {
           const refusedWith = async (details: string[]) =>
             page(
               set,
-              experimentFormPage(session, { values, feeds, freelancers: await freelancerChoices(session), errors: experimentFormErrors(details) }),
+              experimentFormPage(session, {
+                values,
+                feeds,
+                freelancers: await freelancerChoices(deps, session, "experiment form"),
+                errors: experimentFormErrors(details),
+              }),
               400,
             );
           const invalid = schemaErrors(CreateExperimentBody, json);

@@ -2,10 +2,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
 import { listHeld, reviewHeld } from "../applications/review";
-import { freelancers } from "../applications/service";
-import type { FreelancerChoice } from "./automation-views";
+import { freelancerChoices } from "./freelancers";
 import { dashboardGuard, field, HIDDEN, page, parseOffset, badOffsetPage, redirect } from "./http";
-import type { DashboardSession } from "./model";
 import { REVIEW_NOTICES, REVIEW_PAGE_SIZE, REVIEW_PATH, reviewPage } from "./review-views";
 import { sessionAuth } from "./service";
 
@@ -16,15 +14,6 @@ import { sessionAuth } from "./service";
  */
 export function dashboardReviewRoutes(deps: Deps) {
   const { signedIn, open } = dashboardGuard(deps);
-
-  async function freelancerChoices(session: DashboardSession): Promise<FreelancerChoice[]> {
-    try {
-      return (await freelancers(deps, await sessionAuth(deps, session))).freelancers.map((f) => ({ id: f.id, name: f.name }));
-    } catch {
-      // Without the marketplace's list the page still works, naming freelancers by id.
-      return [];
-    }
-  }
 
   const decide =
     (decision: "approve" | "discard") =>
@@ -53,7 +42,7 @@ export function dashboardReviewRoutes(deps: Deps) {
         const offset = parseOffset(q.get("offset") ?? undefined);
         if (offset === undefined) return badOffsetPage(set, session);
         const held = await listHeld(deps, await sessionAuth(deps, session), { limit: REVIEW_PAGE_SIZE, offset });
-        const data = { ...held, offset, freelancers: await freelancerChoices(session), heldCount: held.total };
+        const data = { ...held, offset, freelancers: await freelancerChoices(deps, session), heldCount: held.total };
         return page(set, reviewPage(session, data, REVIEW_NOTICES[q.get("done") ?? ""]));
       },
       HIDDEN,

@@ -18,14 +18,19 @@ const FreelancerFields = {
   freelancerName: t.Nullable(t.String({ description: "The freelancer's name when jobpilot knew it at the time; null otherwise." })),
 };
 
+/** What follows the type in both Connects alerts: the event, the feed, and the submission that raised it, if one did. */
+const AlertEnvelope = {
+  id: EventId,
+  createdAt: IsoTime("When the alert was raised (ISO 8601, UTC)."),
+  feedId: FeedId,
+  feedTitle: FeedTitle,
+  jobId: t.Nullable(t.String({ description: "The job whose submission spent the Connects, when a submission raised the alert; null otherwise." })),
+};
+
 export const ConnectsLowPayloadSchema = t.Object(
   {
     type: t.Literal(CONNECTS_LOW_EVENT, { description: "`connects.low`: a freelancer's available Connects fell under the alert threshold." }),
-    id: EventId,
-    createdAt: IsoTime("When the alert was raised (ISO 8601, UTC)."),
-    feedId: FeedId,
-    feedTitle: FeedTitle,
-    jobId: t.Nullable(t.String({ description: "The job whose submission spent the Connects, when a submission raised the alert; null otherwise." })),
+    ...AlertEnvelope,
     balance: t.Object(
       {
         ...FreelancerFields,
@@ -46,11 +51,7 @@ export type ConnectsLowPayload = typeof ConnectsLowPayloadSchema.static;
 export const BudgetLowPayloadSchema = t.Object(
   {
     type: t.Literal(BUDGET_LOW_EVENT, { description: "`budget.low`: a Connects budget has less than the alert threshold left." }),
-    id: EventId,
-    createdAt: IsoTime("When the alert was raised (ISO 8601, UTC)."),
-    feedId: FeedId,
-    feedTitle: FeedTitle,
-    jobId: t.Nullable(t.String({ description: "The job whose submission spent the Connects, when a submission raised the alert; null otherwise." })),
+    ...AlertEnvelope,
     budget: t.Object(
       {
         scope: literalUnion(["account", "freelancer"] as const, {

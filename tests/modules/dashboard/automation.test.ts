@@ -8,6 +8,7 @@ import { apply, SUBMIT_TASK } from "../../../src/modules/applications/service";
 import { submitApplication } from "../../../src/modules/applications/submit.task";
 import { authenticate } from "../../../src/modules/accounts/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
+import { NUMBER_LIMITS } from "../../../src/modules/dashboard/automation-views";
 import { claimTasks, completeTask } from "../../../src/worker/tasks";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser, foreignScripts } from "../../helpers/dashboard";
@@ -71,22 +72,12 @@ const limitsOf = async (apiKey: string, freelancerId?: string) =>
 /** The limits form as a browser posts it: every field empty, "any time" ticked, then `over`. */
 function limitsForm(csrf: string, over: Record<string, string> = {}): Record<string, string> {
   const fields: Record<string, string> = { csrf, whAny: "on", whTimeZone: "", whStart: "", whEnd: "" };
-  for (const k of [
-    "proposalsPerDay",
-    "proposalsPerHour",
-    "minGapMinutes",
-    "companionReadsPerHour",
-    "connectsPerDay",
-    "connectsPerWeek",
-    "connectsPerMonth",
-    "lowBalanceBelow",
-    "lowBudgetBelow",
-    "similarityThreshold",
-  ]) {
-    fields[k] = "";
-  }
+  for (const k of NUMBER_LIMITS) fields[k] = "";
   return { ...fields, minGapMinutes: "0", ...over };
 }
+
+/** The form's working hours: Mondays and Tuesdays, 09:00 to 18:00 in Berlin. */
+const BERLIN_MON_TUE = { whAny: "", whTimeZone: "Europe/Berlin", whDay1: "on", whDay2: "on", whStart: "09:00", whEnd: "18:00" };
 
 /** The text of the field error under a control, or null. */
 const fieldErrorOf = (page: string, id: string) => new RegExp(`<p class="field-error error-text" id="${id}Error">([^<]*)</p>`).exec(page)?.[1] ?? null;
@@ -144,12 +135,7 @@ describe("dashboard: auto-apply limits and usage", () => {
       limitsForm(a.csrf, {
         proposalsPerDay: "8",
         connectsPerWeek: "120",
-        whAny: "",
-        whTimeZone: "Europe/Berlin",
-        whDay1: "on",
-        whDay2: "on",
-        whStart: "09:00",
-        whEnd: "18:00",
+        ...BERLIN_MON_TUE,
       }),
     );
     expect(ok.status, show(ok)).toBe(303);
@@ -169,12 +155,7 @@ describe("dashboard: auto-apply limits and usage", () => {
     const own = await post(`${AUTO}/limits`, a.token, {
       ...limitsForm(a.csrf, { proposalsPerDay: "3" }),
       freelancerId: a.freelancerId,
-      whAny: "",
-      whTimeZone: "Europe/Berlin",
-      whDay1: "on",
-      whDay2: "on",
-      whStart: "09:00",
-      whEnd: "18:00",
+      ...BERLIN_MON_TUE,
     });
     expect(own.status, show(own)).toBe(303);
     expect((await limitsOf(a.apiKey, a.freelancerId)).limits.proposalsPerDay).toBe(3);

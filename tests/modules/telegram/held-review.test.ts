@@ -1,64 +1,28 @@
-import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createDeliverer } from "../../../src/cli/serve";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { SUBMIT_TASK } from "../../../src/modules/applications/service";
 import { submitApplication } from "../../../src/modules/applications/submit.task";
 import { autoApplyEntry } from "../../../src/modules/autopilot/auto.task";
-import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { AUTO_APPLY_TASK } from "../../../src/modules/feeds/admit";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import { TelegramBots } from "../../../src/modules/telegram/poller";
-import { TaskWorker } from "../../../src/worker/worker";
-import { createTestApp, show, type TestApp } from "../../helpers/app";
-import { type FakeTelegram, startFakeTelegram, type TelegramCall } from "../../helpers/channel-fakes";
+import { show, type TestApp } from "../../helpers/app";
+import type { TelegramCall } from "../../helpers/channel-fakes";
 import { makeDoc } from "../../helpers/factories";
 import { until } from "../../helpers/poll";
+import { BOT_TOKEN, CHAT, OTHER_CHAT, OTHER_TOKEN, telegramRig } from "../../helpers/telegram-fixture";
 
 // "Waiting for your approval" (application.held, issue 42) on Telegram, end to end in process: a draft-mode feed
 // writes a letter for a new match and holds it; its event reaches the chat with Approve / Discard; a press decides it
 // through the review API's reviewHeld, and the message says what was decided. The governor is on, as in production.
 
-const BOT_TOKEN = "123456789:AAFsecretSECRETsecretSECRETsecret0042";
-const OTHER_TOKEN = "555000222:AAFotherOTHERotherOTHERotherOTHER0042";
-const CHAT = 4242;
-const OTHER_CHAT = 777;
-const POLLING = { pollTimeoutS: 1, leaseMs: 60_000, idleMs: 20, maxBackoffMs: 200, refreshMs: 60_000 };
-
 // In-process delivery, worker and bot: a few seconds on a busy machine, more on PostgreSQL.
 setDefaultTimeout(20_000);
 
+const rig = telegramRig();
+const { addChannel, sentTo, messageIdOf, editsOf, buttons, pressed, bind } = rig;
 let t: TestApp;
-let fake: FakeTelegram;
-let deliverer: WebhookDeliverer | undefined;
-let worker: TaskWorker | undefined;
-const bots: TelegramBots[] = [];
-
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-  await deliverer?.stop();
-  await worker?.stop();
-  deliverer = worker = undefined;
-  await fake?.close();
-  await t?.close();
-});
-
-async function addChannel(key: string, botToken: string, chatId: number): Promise<string> {
-  const res = await t.request("POST", "/api/v1/channels", { key, json: { type: "telegram", name: "Phone", config: { botToken, chatId } } });
-  expect(res.status, show(res)).toBe(201);
-  return res.body.channel.id;
-}
 
 async function setup() {
-  fake = await startFakeTelegram();
-  t = await createTestApp({
-    config: {
-      governor: true,
-      telegramApiUrl: fake.url,
-      webhookTimeoutMs: 2_000,
-      sandboxApplyLatencyMs: 0,
-      loggedOutWindowMs: 0,
-      publicUrl: "https://jobs.example.com",
-    },
-  });
+  t = await rig.open({ governor: true });
   const account = await t.account({ credits: 5 });
   const channelId = await addChannel(account.apiKey, BOT_TOKEN, CHAT);
   const feed = await t.request("POST", "/api/v1/feeds", {
@@ -68,33 +32,13 @@ async function setup() {
   expect(feed.status, show(feed)).toBe(201);
   const mode = await t.request("PUT", `/api/v1/automation/feeds/${feed.body.feed.id}`, { key: account.apiKey, json: { applyMode: "draft" } });
   expect(mode.status, show(mode)).toBe(200);
-  deliverer = createDeliverer(t.deps);
-  worker = new TaskWorker(t.deps, {
-    concurrency: 4,
-    retryBaseMs: 1,
-    retryMaxMs: 5,
-    handlers: {
-      [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c),
-      [AUTO_APPLY_TASK]: (p) => autoApplyEntry(t.deps, p),
-    },
+  rig.runWorkers({
+    [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c),
+    [AUTO_APPLY_TASK]: (p) => autoApplyEntry(t.deps, p),
   });
-  t.deps.work.subscribe(() => {
-    deliverer?.notify();
-    worker?.notify();
-  });
-  deliverer.start();
-  worker.start();
-  const node = new TelegramBots(t.deps, POLLING);
-  bots.push(node);
-  node.start();
+  const node = rig.startBots();
   return { key: account.apiKey, channelId, node };
 }
-
-const sentTo = (chat: number) => fake.callsTo("sendMessage").filter((c) => String(c.body.chat_id) === String(chat));
-const messageIdOf = (call: TelegramCall) => fake.callsTo("sendMessage").indexOf(call) + 1;
-const editsOf = (messageId: number) => fake.callsTo("editMessageText").filter((e) => e.body.message_id === messageId);
-const buttons = (call: TelegramCall): { text: string; callback_data: string }[] => (call.body.reply_markup?.inline_keyboard ?? []).flat();
-const answerOf = (id: string) => fake.callsTo("answerCallbackQuery").find((a) => a.body.callback_query_id === id);
 
 /** Telegram HTML as the chat shows it: tags gone, entities read back. */
 const shown = (html: string) =>
@@ -105,45 +49,6 @@ const shown = (html: string) =>
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
-
-let pressCount = 0;
-async function pressed(chat: number, messageId: number, data: string, botToken?: string) {
-  const id = `cb-${++pressCount}`;
-  const chatObj = { id: chat, type: "private", first_name: "Ann" };
-  fake.pushUpdate(
-    {
-      callback_query: {
-        id,
-        from: { id: chat, is_bot: false, first_name: "Ann" },
-        chat_instance: "1",
-        data,
-        message: { message_id: messageId, date: 0, chat: chatObj },
-      },
-    },
-    botToken,
-  );
-  await until(() => answerOf(id) !== undefined, `the answer to ${data}`);
-  return answerOf(id)!.body as { text?: string; show_alert?: boolean };
-}
-
-async function bind(key: string, channelId: string, chat: number, botToken?: string): Promise<void> {
-  const code = await t.request("POST", `/api/v1/channels/${channelId}/binding-code`, { key });
-  expect(code.status, show(code)).toBe(201);
-  const before = sentTo(chat).length;
-  fake.pushUpdate(
-    {
-      message: {
-        message_id: 10_000 + fake.calls.length,
-        date: 0,
-        chat: { id: chat, type: "private", first_name: "Ann" },
-        from: { id: chat, is_bot: false, first_name: "Ann" },
-        text: `/start ${code.body.code}`,
-      },
-    },
-    botToken,
-  );
-  await until(() => sentTo(chat).length > before, "the binding reply");
-}
 
 /** A new match in the draft feed, its letter held: the "Waiting for your approval" message and the job's ciphertext. */
 async function heldMessage(title: string): Promise<{ call: TelegramCall; messageId: number; cipher: string }> {
@@ -157,7 +62,7 @@ async function heldMessage(title: string): Promise<{ call: TelegramCall; message
     () => {
       if (held() !== undefined) return true;
       t.clock.advance(1_100);
-      deliverer?.notify();
+      rig.deliverer?.notify();
       return false;
     },
     "the waiting-for-approval message",

@@ -1,135 +1,32 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { until } from "../../helpers/poll";
-import { createDeliverer } from "../../../src/cli/serve";
 import { rawMany } from "../../../src/db/query";
-import { SUBMIT_TASK } from "../../../src/modules/applications/service";
-import { submitApplication } from "../../../src/modules/applications/submit.task";
-import { channelSenderOf } from "../../../src/modules/delivery/channel-delivery";
-import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import type { ApplicationFunnel } from "../../../src/modules/applications/model";
 import { NOT_BOUND } from "../../../src/modules/telegram/chat";
 import { outcomeKeyboard, stageLabel } from "../../../src/modules/telegram/outcomes";
-import { TelegramBots } from "../../../src/modules/telegram/poller";
-import { editSettledAlert, TELEGRAM_SETTLED_TASK } from "../../../src/modules/telegram/settled.task";
-import { TaskWorker } from "../../../src/worker/worker";
-import { createTestApp, show, type TestApp } from "../../helpers/app";
-import { type FakeTelegram, startFakeTelegram, type TelegramCall } from "../../helpers/channel-fakes";
+import { show, type TestApp } from "../../helpers/app";
+import type { TelegramCall } from "../../helpers/channel-fakes";
 import { makeDoc } from "../../helpers/factories";
+import { BOT_TOKEN, CHAT, OTHER_CHAT, OTHER_TOKEN, telegramRig } from "../../helpers/telegram-fixture";
 
 // The outcome buttons under an applied alert (issue 40), end to end in process: the real app, deliverer, task worker
 // (sandbox marketplace) and bot poller against the local Telegram fake. A press records through the funnel's own
 // recordOutcome; what it wrote is read back through GET /api/v1/applications/{queueId}/funnel.
 
-const BOT_TOKEN = "123456789:AAFsecretSECRETsecretSECRETsecret0042";
-const OTHER_TOKEN = "555000222:AAFotherOTHERotherOTHERotherOTHER0042";
-const CHAT = 4242;
-const OTHER_CHAT = 777;
-const POLLING = { pollTimeoutS: 1, leaseMs: 60_000, idleMs: 20, maxBackoffMs: 200, refreshMs: 60_000 };
-
+const rig = telegramRig();
+const { addChannel, sentTo, messageIdOf, editsOf, buttons, press, pressed, bind } = rig;
 let t: TestApp;
-let fake: FakeTelegram;
-let deliverer: WebhookDeliverer | undefined;
-let worker: TaskWorker | undefined;
-const bots: TelegramBots[] = [];
-
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-  await deliverer?.stop();
-  await worker?.stop();
-  deliverer = worker = undefined;
-  await fake?.close();
-  await t?.close();
-});
-
-async function addChannel(key: string, botToken: string, chatId: number): Promise<string> {
-  const res = await t.request("POST", "/api/v1/channels", { key, json: { type: "telegram", name: "Phone", config: { botToken, chatId } } });
-  expect(res.status, show(res)).toBe(201);
-  return res.body.channel.id;
-}
 
 async function setup() {
-  fake = await startFakeTelegram();
-  t = await createTestApp({
-    config: { telegramApiUrl: fake.url, webhookTimeoutMs: 2_000, sandboxApplyLatencyMs: 0, loggedOutWindowMs: 0, publicUrl: "https://jobs.example.com" },
-  });
+  t = await rig.open();
   const account = await t.account({ credits: 5 });
   const channelId = await addChannel(account.apiKey, BOT_TOKEN, CHAT);
   const feed = await t.request("POST", "/api/v1/feeds", { key: account.apiKey, json: { title: "Rust jobs", minScore: 0, channelIds: [channelId] } });
   expect(feed.status, show(feed)).toBe(201);
-  deliverer = createDeliverer(t.deps);
-  const sender = channelSenderOf(t.deps);
-  worker = new TaskWorker(t.deps, {
-    concurrency: 4,
-    retryBaseMs: 1,
-    retryMaxMs: 5,
-    handlers: {
-      [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c),
-      [TELEGRAM_SETTLED_TASK]: (p) => editSettledAlert(t.deps, sender, p),
-    },
-  });
-  t.deps.work.subscribe(() => {
-    deliverer?.notify();
-    worker?.notify();
-  });
-  deliverer.start();
-  worker.start();
-  const node = new TelegramBots(t.deps, POLLING);
-  bots.push(node);
-  node.start();
+  rig.runWorkers();
+  const node = rig.startBots();
   return { key: account.apiKey, channelId, node };
-}
-
-const sentTo = (chat: number) => fake.callsTo("sendMessage").filter((c) => String(c.body.chat_id) === String(chat));
-const messageIdOf = (call: TelegramCall) => fake.callsTo("sendMessage").indexOf(call) + 1;
-const editsOf = (messageId: number) => fake.callsTo("editMessageText").filter((e) => e.body.message_id === messageId);
-const buttons = (call: TelegramCall): { text: string; callback_data: string }[] => (call.body.reply_markup?.inline_keyboard ?? []).flat();
-const answerOf = (id: string) => fake.callsTo("answerCallbackQuery").find((a) => a.body.callback_query_id === id);
-
-let pressCount = 0;
-function press(chat: number, messageId: number, data: string, botToken?: string): string {
-  const id = `cb-${++pressCount}`;
-  const chatObj = { id: chat, type: "private", first_name: "Ann" };
-  fake.pushUpdate(
-    {
-      callback_query: {
-        id,
-        from: { id: chat, is_bot: false, first_name: "Ann" },
-        chat_instance: "1",
-        data,
-        message: { message_id: messageId, date: 0, chat: chatObj },
-      },
-    },
-    botToken,
-  );
-  return id;
-}
-
-/** Presses and waits for the press's answer (every press is answered). */
-async function pressed(chat: number, messageId: number, data: string, botToken?: string) {
-  const id = press(chat, messageId, data, botToken);
-  await until(() => answerOf(id) !== undefined, `the answer to ${data}`);
-  return answerOf(id)!.body as { text?: string; show_alert?: boolean };
-}
-
-async function bind(key: string, channelId: string, chat: number, botToken?: string): Promise<void> {
-  const code = await t.request("POST", `/api/v1/channels/${channelId}/binding-code`, { key });
-  expect(code.status, show(code)).toBe(201);
-  const before = sentTo(chat).length;
-  fake.pushUpdate(
-    {
-      message: {
-        message_id: 10_000 + fake.calls.length,
-        date: 0,
-        chat: { id: chat, type: "private", first_name: "Ann" },
-        from: { id: chat, is_bot: false, first_name: "Ann" },
-        text: `/start ${code.body.code}`,
-      },
-    },
-    botToken,
-  );
-  await until(() => sentTo(chat).length > before, "the binding reply");
-  expect(String(sentTo(chat).at(-1)!.body.text)).toContain("now linked to jobpilot");
 }
 
 /** A matched job's alert, Apply pressed under it, the sandbox's answer in: the applied alert (its last edit) and the queue id. */
@@ -239,7 +136,7 @@ describe("outcome buttons under the applied alert", () => {
     await Bun.sleep(50);
     expect(await funnel(key, queueId)).toEqual(before);
     expect(editsOf(messageId)).toHaveLength(1); // only the applied edit
-    expect(fake.callsTo("editMessageText").filter((e) => String(e.body.chat_id) !== String(CHAT))).toEqual([]);
+    expect(rig.fake.callsTo("editMessageText").filter((e) => String(e.body.chat_id) !== String(CHAT))).toEqual([]);
   });
 
   test("the buttons left open follow the stage reached; an application never sent has none", () => {

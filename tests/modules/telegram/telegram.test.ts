@@ -1,97 +1,41 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { until } from "../../helpers/poll";
-import { createDeliverer } from "../../../src/cli/serve";
 import { rawMany } from "../../../src/db/query";
 import { escapeHtml } from "../../../src/lib/html";
+import type { Config } from "../../../src/config";
 import type { Deps } from "../../../src/deps";
 import { getAccount } from "../../../src/modules/accounts/service";
-import { SUBMIT_TASK } from "../../../src/modules/applications/service";
-import { submitApplication } from "../../../src/modules/applications/submit.task";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { BINDING_CODE_TTL_MS, redeemBindingCode } from "../../../src/modules/telegram/binding";
 import { NOT_BOUND } from "../../../src/modules/telegram/chat";
 import { TelegramBots } from "../../../src/modules/telegram/poller";
-import { editSettledAlert, TELEGRAM_SETTLED_TASK } from "../../../src/modules/telegram/settled.task";
+import { editSettledAlert } from "../../../src/modules/telegram/settled.task";
 import { channelSenderOf } from "../../../src/modules/delivery/channel-delivery";
-import type { WebhookDeliverer } from "../../../src/modules/delivery/deliverer";
-import { TaskWorker } from "../../../src/worker/worker";
-import { createTestApp, show, type TestApp } from "../../helpers/app";
-import { type FakeTelegram, startFakeTelegram, type TelegramCall } from "../../helpers/channel-fakes";
+import { show, type TestApp } from "../../helpers/app";
+import type { FakeTelegram, TelegramCall } from "../../helpers/channel-fakes";
 import { makeDoc } from "../../helpers/factories";
+import { BOT_TOKEN, CHAT, OTHER_TOKEN, POLLING, telegramRig } from "../../helpers/telegram-fixture";
 
 // Interactive Telegram end to end, in process: the real app, deliverer, task worker (sandbox marketplace) and
 // bot pollers against the local Telegram fake, which scripts what users type and press.
 
-const BOT_TOKEN = "123456789:AAFsecretSECRETsecretSECRETsecret0042";
-/** Another bot, of another account. */
-const OTHER_TOKEN = "555000222:AAFotherOTHERotherOTHERotherOTHER0042";
-const CHAT = 4242;
 const STRANGER = 999;
-/** Short polls and quick backoff: tests wait for what the bots do. */
-const POLLING = { pollTimeoutS: 1, leaseMs: 60_000, idleMs: 20, maxBackoffMs: 200, refreshMs: 60_000 };
 
+const rig = telegramRig();
+const { addChannel, startBots, sentTo, messageIdOf, buttons } = rig;
+const bots = rig.bots;
 let t: TestApp;
 let fake: FakeTelegram;
-let deliverer: WebhookDeliverer | undefined;
-let worker: TaskWorker | undefined;
-const bots: TelegramBots[] = [];
 
-afterEach(async () => {
-  await Promise.all(bots.splice(0).map((b) => b.stop()));
-  await deliverer?.stop();
-  await worker?.stop();
-  deliverer = worker = undefined;
-  await fake?.close();
-  await t?.close();
-});
-
-async function setup(opts: { credits?: number; config?: Record<string, unknown> } = {}) {
-  fake = await startFakeTelegram();
-  t = await createTestApp({
-    config: {
-      telegramApiUrl: fake.url,
-      webhookTimeoutMs: 2_000,
-      sandboxApplyLatencyMs: 0,
-      loggedOutWindowMs: 0,
-      publicUrl: "https://jobs.example.com",
-      ...opts.config,
-    },
-  });
+async function setup(opts: { credits?: number; config?: Partial<Config> } = {}) {
+  t = await rig.open(opts.config);
+  fake = rig.fake;
   const account = await t.account({ credits: opts.credits ?? 5 });
   const channelId = await addChannel(account.apiKey, BOT_TOKEN, CHAT);
   const feed = await t.request("POST", "/api/v1/feeds", { key: account.apiKey, json: { title: "Rust jobs", minScore: 0, channelIds: [channelId] } });
   expect(feed.status, show(feed)).toBe(201);
-  deliverer = createDeliverer(t.deps);
-  const sender = channelSenderOf(t.deps);
-  worker = new TaskWorker(t.deps, {
-    concurrency: 4,
-    retryBaseMs: 1,
-    retryMaxMs: 5,
-    handlers: {
-      [SUBMIT_TASK]: (p, c) => submitApplication(t.deps, p, c),
-      [TELEGRAM_SETTLED_TASK]: (p) => editSettledAlert(t.deps, sender, p),
-    },
-  });
-  t.deps.work.subscribe(() => {
-    deliverer?.notify();
-    worker?.notify();
-  });
-  deliverer.start();
-  worker.start();
+  rig.runWorkers();
   return { key: account.apiKey, accountId: account.accountId, channelId, feedId: feed.body.feed.id as string };
-}
-
-async function addChannel(key: string, botToken: string, chatId: number): Promise<string> {
-  const res = await t.request("POST", "/api/v1/channels", { key, json: { type: "telegram", name: "Phone", config: { botToken, chatId } } });
-  expect(res.status, show(res)).toBe(201);
-  return res.body.channel.id;
-}
-
-function startBots(deps: Deps = t.deps): TelegramBots {
-  const b = new TelegramBots(deps, POLLING);
-  bots.push(b);
-  b.start();
-  return b;
 }
 
 const rows = async (sql: string, ...args: unknown[]): Promise<any[]> =>
@@ -99,9 +43,6 @@ const rows = async (sql: string, ...args: unknown[]): Promise<any[]> =>
     Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v])),
   );
 
-/** The fake numbers the messages it accepts 1, 2, 3… in the order of the sendMessage calls. */
-const messageIdOf = (call: TelegramCall) => fake.callsTo("sendMessage").indexOf(call) + 1;
-const sentTo = (chat: number) => fake.callsTo("sendMessage").filter((c) => String(c.body.chat_id) === String(chat));
 const textsTo = (chat: number) => sentTo(chat).map((c) => String(c.body.text));
 const answers = () => fake.callsTo("answerCallbackQuery");
 
@@ -140,7 +81,6 @@ function press(chat: number, messageId: number, data: string, botToken?: string)
 }
 
 const answerOf = (id: string) => answers().find((a) => a.body.callback_query_id === id);
-const buttons = (call: TelegramCall): { text: string; callback_data: string }[] => (call.body.reply_markup?.inline_keyboard ?? []).flat();
 const button = (call: TelegramCall, text: string) => {
   const found = buttons(call).find((b) => b.text === text);
   if (!found) throw new Error(`no button "${text}" in ${JSON.stringify(call.body.reply_markup)}`);
@@ -210,7 +150,7 @@ describe("interactive telegram", () => {
     const [app] = await rows("SELECT status, cover_letter, processed_job_id, auto_fill FROM applications");
     expect(app).toMatchObject({ status: "applied", cover_letter: stored.cover_letter, processed_job_id: entry.id });
     expect(await creditsOf(accountId)).toBe(2);
-    await worker!.drain();
+    await rig.worker!.drain();
     expect(await rows("SELECT kind FROM tasks")).toEqual([]); // the edit task is done, not failed
   });
 
@@ -223,10 +163,10 @@ describe("interactive telegram", () => {
     press(CHAT, alert.messageId, button(alert.call, "Apply"));
     await until(() => {
       t.clock.advance(10); // the task's retry comes due
-      worker!.notify();
+      rig.worker!.notify();
       return fake.callsTo("editMessageText").length === 2;
     }, "the retried edit");
-    await worker!.drain();
+    await rig.worker!.drain();
     expect(fake.callsTo("editMessageText").map((e) => e.body.message_id)).toEqual([alert.messageId, alert.messageId]);
     expect(await rows("SELECT kind FROM tasks")).toEqual([]);
 

@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import * as repo from "../../../src/modules/applications/repo";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import { newId } from "../../../src/lib/ids";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { insertSentApplication } from "../../helpers/applications";
 import { browser } from "../../helpers/dashboard";
 import { makeDoc } from "../../helpers/factories";
 
@@ -36,29 +35,7 @@ describe("inbox cards", () => {
     const others = Array.from({ length: 40 }, () => makeDoc({ title: "Unrelated" }));
     await ingestDocuments(t.deps, others, { source: "test" });
     for (const doc of others) {
-      await repo.insertApplication(t.deps.db, {
-        id: newId(),
-        accountId: acct.accountId,
-        jobCiphertext: cipherOf(doc),
-        processedJobId: null,
-        driver: "sandbox",
-        freelancerId: "fl-1",
-        profileId: "pr-1",
-        status: "applied",
-        phase: "done",
-        creditHeld: false,
-        coverLetter: "Hello",
-        hourlyRate: null,
-        fixedBid: 100,
-        timeline: "1 to 3 months",
-        boostBids: 0,
-        answers: [],
-        autoFill: false,
-        explicitPositions: [],
-        appliedAtTs: t.clock.now() - 1000,
-        processedAtTs: t.clock.now(),
-        score: 5,
-      });
+      await insertSentApplication(t, acct.accountId, cipherOf(doc), { fixedBid: 100 });
     }
     const after = await get("/dashboard", token);
     // P(reply) = 3 ÷ 60 = 0.05: $900 × 0.05 × 0.3 = $13.50; $800 × 0.05 × 0.3 = $12.00.

@@ -2,11 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { authenticate } from "../../../src/modules/accounts/service";
-import * as repo from "../../../src/modules/applications/repo";
 import { matchesOfJob } from "../../../src/modules/feeds/repo";
 import * as feeds from "../../../src/modules/feeds/service";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
-import { newId } from "../../../src/lib/ids";
 import { ManualClock } from "../../../src/lib/clock";
 import { DEFAULT_CONNECTS_REQUIRED as DEFAULT_CONNECTS } from "../../../src/lib/connects";
 import {
@@ -24,6 +22,7 @@ import {
   type ValueJob,
 } from "../../../src/modules/value/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { insertSentApplication } from "../../helpers/applications";
 import { useCleanups } from "../../helpers/cleanups";
 import { makeDoc } from "../../helpers/factories";
 
@@ -172,35 +171,6 @@ describe("GET /api/v1/jobs/{ciphertext}/value", () => {
     return docs.map((d) => (d.jobTile as { job: { ciphertext: string } }).job.ciphertext);
   }
 
-  /** A sent proposal as the worker leaves it. */
-  async function sent(accountId: string, jobCiphertext: string, over: Partial<repo.ApplicationInsert>) {
-    const ts = t.clock.now();
-    await repo.insertApplication(t.deps.db, {
-      id: newId(),
-      accountId,
-      jobCiphertext,
-      processedJobId: null,
-      driver: "sandbox",
-      freelancerId: "fl-1",
-      profileId: "pr-1",
-      status: "applied",
-      phase: "done",
-      creditHeld: false,
-      coverLetter: "Hello",
-      hourlyRate: null,
-      fixedBid: 1000,
-      timeline: "1 to 3 months",
-      boostBids: 0,
-      answers: [],
-      autoFill: false,
-      explicitPositions: [],
-      appliedAtTs: ts - 1000,
-      processedAtTs: ts,
-      score: 5,
-      ...over,
-    });
-  }
-
   test("the caller's job: 200 with the prior, then the ledger's band once it has outcomes", async () => {
     const { a, b, cipher, entryA } = await setup();
     const first = await t.request("GET", `/api/v1/jobs/${entryA}/value`, { key: a.apiKey });
@@ -216,10 +186,10 @@ describe("GET /api/v1/jobs/{ciphertext}/value", () => {
     });
     // 30 sent in band 5-6, none replied; another account's proposals and another band's never count.
     const others = await otherJobs(37);
-    for (let i = 0; i < 30; i++) await sent(a.accountId, others[i]!, { freelancerId: i < 20 ? "fl-1" : "fl-2" });
-    await sent(a.accountId, others[30]!, { score: 9, replied: true });
-    await sent(a.accountId, others[31]!, { status: "failed", processedAtTs: null });
-    for (let i = 32; i < 37; i++) await sent(b.accountId, others[i]!, { replied: true });
+    for (let i = 0; i < 30; i++) await insertSentApplication(t, a.accountId, others[i]!, { freelancerId: i < 20 ? "fl-1" : "fl-2" });
+    await insertSentApplication(t, a.accountId, others[30]!, { score: 9, replied: true });
+    await insertSentApplication(t, a.accountId, others[31]!, { status: "failed", processedAtTs: null });
+    for (let i = 32; i < 37; i++) await insertSentApplication(t, b.accountId, others[i]!, { replied: true });
     const after = await t.request("GET", `/api/v1/jobs/${encodeURIComponent(cipher)}/value?boostConnects=20`, { key: a.apiKey });
     expect(after.status, show(after)).toBe(200);
     expect(after.body.basis).toMatchObject({ replyFrom: "ledger", sentInBand: 30, repliedInBand: 0, boostConnects: 20 });

@@ -195,38 +195,40 @@ function emailAlert(f: AlertFacts): EmailMessage {
 }
 
 function emailOutcome(f: OutcomeFacts): EmailMessage {
-  const facts: [string, string][] = [...f.lines, ["Feed", f.feedTitle]];
-  const links: [string, string][] = [
-    ...(f.jobUrl === null ? [] : [["Open the job", f.jobUrl] as [string, string]]),
-    ...(f.dashboardUrl === null ? [] : [["Open in jobpilot", f.dashboardUrl] as [string, string]]),
-  ];
-  const text = [f.headline, facts.map(([label, value]) => `${label}: ${value}`).join("\n"), links.map(([label, url]) => `${label}: ${url}`).join("\n")]
-    .filter((part) => part !== "")
-    .join("\n\n");
-  const rows = facts
-    .map(
-      ([label, value]) =>
-        `<tr><th align="left" valign="top" style="padding:2px 12px 2px 0">${label}</th><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`,
-    )
-    .join("\n");
-  const html = htmlPage(
+  return factsEmail(
+    f.headline,
+    [...f.lines, ["Feed", f.feedTitle]],
     [
-      `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(f.headline)}</h2>`,
-      `<table style="border-collapse:collapse;margin:0 0 16px">\n${rows}\n</table>`,
-      links.length === 0 ? "" : `<p>${links.map(([label, url]) => htmlLink(label, url)).join(" · ")}</p>`,
-    ].join("\n"),
+      ...(f.jobUrl === null ? [] : [["Open the job", f.jobUrl] as [string, string]]),
+      ...(f.dashboardUrl === null ? [] : [["Open in jobpilot", f.dashboardUrl] as [string, string]]),
+    ],
   );
-  return { type: "email", subject: subject(f.headline), text, html };
 }
 
 function emailNotice(f: NoticeFacts): EmailMessage {
-  const facts: [string, string][] = [...f.lines, ["Feed", f.feedTitle]];
-  const links: [string, string][] = [
-    ...(f.dashboardUrl === null ? [] : [[f.dashboardLabel, f.dashboardUrl] as [string, string]]),
-    ...(f.jobUrl === null ? [] : [["Open the job", f.jobUrl] as [string, string]]),
-  ];
   const body = f.body === null || f.body === "" ? "" : fitText(f.body, EMAIL_LIMITS.description);
-  const text = [f.headline, facts.map(([label, value]) => `${label}: ${value}`).join("\n"), body, links.map(([label, url]) => `${label}: ${url}`).join("\n")]
+  return factsEmail(
+    f.headline,
+    [...f.lines, ["Feed", f.feedTitle]],
+    [
+      ...(f.dashboardUrl === null ? [] : [[f.dashboardLabel, f.dashboardUrl] as [string, string]]),
+      ...(f.jobUrl === null ? [] : [["Open the job", f.jobUrl] as [string, string]]),
+    ],
+    body,
+  );
+}
+
+/**
+ * An outcome's or a notice's email: the headline, a table of facts, a notice's quoted body, then the links. Only a
+ * notice passes `body` (possibly ""): its HTML keeps a line for the quote even when there is none.
+ */
+function factsEmail(headline: string, facts: [string, string][], links: [string, string][], body?: string): EmailMessage {
+  const text = [
+    headline,
+    facts.map(([label, value]) => `${label}: ${value}`).join("\n"),
+    body ?? "",
+    links.map(([label, url]) => `${label}: ${url}`).join("\n"),
+  ]
     .filter((part) => part !== "")
     .join("\n\n");
   const rows = facts
@@ -235,15 +237,23 @@ function emailNotice(f: NoticeFacts): EmailMessage {
         `<tr><th align="left" valign="top" style="padding:2px 12px 2px 0">${label}</th><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`,
     )
     .join("\n");
+  const quote =
+    body === undefined
+      ? []
+      : [
+          body === ""
+            ? ""
+            : `<blockquote style="margin:0 0 16px;padding:0 12px;border-left:3px solid #ccc;white-space:pre-wrap">${escapeHtml(body)}</blockquote>`,
+        ];
   const html = htmlPage(
     [
-      `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(f.headline)}</h2>`,
+      `<h2 style="margin:0 0 12px;font-size:18px">${escapeHtml(headline)}</h2>`,
       `<table style="border-collapse:collapse;margin:0 0 16px">\n${rows}\n</table>`,
-      body === "" ? "" : `<blockquote style="margin:0 0 16px;padding:0 12px;border-left:3px solid #ccc;white-space:pre-wrap">${escapeHtml(body)}</blockquote>`,
+      ...quote,
       links.length === 0 ? "" : `<p>${links.map(([label, url]) => htmlLink(label, url)).join(" · ")}</p>`,
     ].join("\n"),
   );
-  return { type: "email", subject: subject(f.headline), text, html };
+  return { type: "email", subject: subject(headline), text, html };
 }
 
 function emailDigest(items: DigestItem[], ctx: DigestContext): EmailMessage {

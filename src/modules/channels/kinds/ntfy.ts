@@ -111,19 +111,10 @@ function ntfyAlert(f: AlertFacts): NtfyMessage {
 const NTFY_OUTCOME = { viewed: { priority: 3, tag: "eyes" }, replied: { priority: 4, tag: "speech_balloon" }, hired: { priority: 5, tag: "tada" } } as const;
 
 function ntfyOutcome(f: OutcomeFacts): NtfyMessage {
-  const lines = [...f.lines, ["Feed", f.feedTitle]].map(([label, value]) => `${label}: ${value}`).join("\n");
-  return {
-    type: "ntfy",
-    title: fitText(f.headline, NTFY_LIMITS.title),
-    message: fitText(lines, NTFY_LIMITS.messageBytes, (s) => s, utf8Bytes),
-    priority: NTFY_OUTCOME[f.stage].priority,
-    tags: [NTFY_OUTCOME[f.stage].tag],
-    click: f.jobUrl ?? f.dashboardUrl,
-    actions: ntfyActions([
-      ["Open the job", f.jobUrl],
-      ["Open in jobpilot", f.dashboardUrl],
-    ]),
-  };
+  return factsNtfy(f, null, NTFY_OUTCOME[f.stage], f.jobUrl ?? f.dashboardUrl, [
+    ["Open the job", f.jobUrl],
+    ["Open in jobpilot", f.dashboardUrl],
+  ]);
 }
 
 /** A review request rings high (someone must act); a Connects alert at the default. */
@@ -134,19 +125,30 @@ const NTFY_NOTICE = {
 } as const;
 
 function ntfyNotice(f: NoticeFacts): NtfyMessage {
+  return factsNtfy(f, f.body, NTFY_NOTICE[f.event], f.dashboardUrl ?? f.jobUrl, [
+    [f.dashboardLabel, f.dashboardUrl],
+    ["Open the job", f.jobUrl],
+  ]);
+}
+
+/** An outcome's or a notice's message: the headline as title; the facts, the feed and any body as the message. */
+function factsNtfy(
+  f: { headline: string; lines: [string, string][]; feedTitle: string },
+  body: string | null,
+  ring: { priority: NtfyMessage["priority"]; tag: string },
+  click: string | null,
+  actions: [label: string, url: string | null][],
+): NtfyMessage {
   const lines = [...f.lines, ["Feed", f.feedTitle]].map(([label, value]) => `${label}: ${value}`).join("\n");
-  const text = f.body === null || f.body === "" ? lines : `${lines}\n\n${f.body}`;
+  const text = body === null || body === "" ? lines : `${lines}\n\n${body}`;
   return {
     type: "ntfy",
     title: fitText(f.headline, NTFY_LIMITS.title),
     message: fitText(text, NTFY_LIMITS.messageBytes, (s) => s, utf8Bytes),
-    priority: NTFY_NOTICE[f.event].priority,
-    tags: [NTFY_NOTICE[f.event].tag],
-    click: f.dashboardUrl ?? f.jobUrl,
-    actions: ntfyActions([
-      [f.dashboardLabel, f.dashboardUrl],
-      ["Open the job", f.jobUrl],
-    ]),
+    priority: ring.priority,
+    tags: [ring.tag],
+    click,
+    actions: ntfyActions(actions),
   };
 }
 
