@@ -1,8 +1,8 @@
 /**
  * Writes the generated sections of docs/: the configuration reference (from SETTINGS), the rate-limit table
- * (from RATE_LIMITS and the routes' own policies), the list of job sources (from SOURCE_CATALOG) and the
- * governor's limits (from LIMITS). Each fact then lives once, in code; tests/docs.test.ts fails when a
- * committed section differs from what this writes.
+ * (from RATE_LIMITS and the routes' own policies), the list of job sources (from SOURCE_CATALOG), the
+ * governor's limits (from LIMITS) and the members' permission table (from PERMISSIONS). Each fact then lives once,
+ * in code; tests/docs.test.ts fails when a committed section differs from what this writes.
  *
  * Usage: bun run docs            (rewrites the sections in place)
  *        bun run docs --check    (writes nothing; exits 1 naming each stale file)
@@ -20,6 +20,8 @@ import { createLogger } from "../src/lib/log";
 import { RATE_LIMITS, type BucketLimits } from "../src/http/rate-limit-table";
 import type { PolicyRoute, RoutePolicy } from "../src/http/route-policy";
 import { LIMITS } from "../src/modules/automation/limits";
+import { PERMISSIONS } from "../src/modules/members/permissions";
+import { MEMBER_ROLES } from "../src/db/enums";
 import { DEFAULT_INTERVALS, SOURCE_CATALOG } from "../src/modules/intake/registry";
 import { AI_SETTINGS } from "../src/settings/ai";
 import { APPLY_SETTINGS } from "../src/settings/apply";
@@ -181,6 +183,16 @@ export function renderLimits(limits = LIMITS): string {
   return out.join("\n");
 }
 
+/** The permission table: each permission, what it allows, and which roles have it. */
+export function renderPermissions(): string {
+  const out = [`| Permission | What it allows | ${MEMBER_ROLES.join(" | ")} |`, `|---|---|${MEMBER_ROLES.map(() => "---|").join("")}`];
+  for (const [name, p] of Object.entries(PERMISSIONS)) {
+    const has = (role: string) => ((p.roles as readonly string[]).includes(role) ? "✓" : "");
+    out.push(`| \`${name}\` | ${cell(p.what)} | ${MEMBER_ROLES.map(has).join(" | ")} |`);
+  }
+  return out.join("\n");
+}
+
 /** Every route the app can serve: the app built with the settings that mount the optional ones, on a throw-away database. */
 export async function appRoutes(): Promise<PolicyRoute[]> {
   const config = {
@@ -213,6 +225,7 @@ export function renderAll(routes: readonly PolicyRoute[]): Record<string, string
     "docs/api.md": renderRateLimits(routes),
     "docs/job-sources.md": renderSources(sourceRows()),
     "docs/automation.md": renderLimits(),
+    "docs/members.md": renderPermissions(),
   };
 }
 

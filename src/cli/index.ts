@@ -6,6 +6,7 @@ import { accountCreate, accountDriver, accountLimits, accountList, creditsGrant 
 import { helpText, makeContext, parseCommand, UsageError, type CliIO, type Command, type Running } from "./command";
 import { keyCreate, keyList, keyRevoke } from "./key";
 import { dashboardLink } from "./dashboard";
+import { memberCreate, memberInvite, memberReset } from "./member";
 import { migrateCommand } from "./migrate";
 import { dbCopy } from "./db-copy";
 import { backupCommand, restoreCommand } from "./backup";
@@ -35,6 +36,9 @@ export const COMMANDS: Command[] = [
   sourceStatus,
   sourceConnect,
   dashboardLink,
+  memberCreate,
+  memberInvite,
+  memberReset,
   doctorCommand,
   mcpCommand,
 ];

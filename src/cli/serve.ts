@@ -175,6 +175,7 @@ export const serveCommand: Command = {
         `  API key (shown once, store it now): ${first.apiKey}`,
         `  Try it:    curl -H "x-api-key: ${first.apiKey}" ${browse}/api/v1/account`,
         `  More keys: jobpilot key create --account ${first.account.id}`,
+        `  Add yourself as the owner: jobpilot member create --account ${first.account.id} --email you@example.com`,
       );
     }
     // For the person at the terminal, not the log: stdout carries the JSON logs a shipper collects, and the

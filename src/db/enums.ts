@@ -30,6 +30,14 @@ export type CompanionTaskState = (typeof COMPANION_TASK_STATES)[number];
 export const ACCOUNT_KINDS = ["solo", "agency"] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
+/** A member's role in an account, most powerful first (modules/members/permissions.ts says what each may do). */
+export const MEMBER_ROLES = ["owner", "admin", "bidder", "viewer"] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** What a one-time member link is for: an invitation's or the first owner's set-password, or a password reset. */
+export const MEMBER_LINK_PURPOSES = ["invite", "reset"] as const;
+export type MemberLinkPurpose = (typeof MEMBER_LINK_PURPOSES)[number];
+
 /** Where a job is posted. A document without one is a marketplace job. */
 export const PLATFORMS = ["marketplace", "professional_network", "web"] as const;
 export type Platform = (typeof PLATFORMS)[number];

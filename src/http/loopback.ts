@@ -21,3 +21,22 @@ export function isDirectLoopback(peerAddress: string | undefined, headers: Heade
     return false;
   }
 }
+
+/**
+ * The client a sign-in limit counts: the TCP peer, or, when the peer is a proxy on this machine (loopback) that
+ * says whom it forwards for, the first address of X-Forwarded-For (or X-Real-IP). Only a local proxy is believed:
+ * a remote client could write any header, and behind a local proxy every visitor would otherwise share its address
+ * (five failures by anyone would lock everyone out).
+ */
+export function clientAddressOf(peerAddress: string | undefined, headers: Headers): string {
+  if (!peerAddress) return "unknown";
+  let loopback = false;
+  try {
+    loopback = ipaddr.process(peerAddress).range() === "loopback";
+  } catch {
+    return peerAddress;
+  }
+  if (!loopback) return peerAddress;
+  const forwarded = headers.get("x-forwarded-for")?.split(",")[0]?.trim() || headers.get("x-real-ip")?.trim();
+  return forwarded && ipaddr.isValid(forwarded) ? ipaddr.process(forwarded).toString() : peerAddress;
+}

@@ -195,6 +195,14 @@ function addEdgeRows(path: string): void {
     "INSERT INTO companion_tasks (id, account_id, type, application_id, body, state, created_at_ts, claimed_at_ts, review_since_ts, review_url, ended_at_ts, answer) VALUES ('ct-1', ?, 'proposal.submit', 'app-x', ?, 'answered', 1, 2, 3, 'chrome-extension://abc/focus.html', 4, ?)",
     [account, '{ "type": "proposal.submit",  "mode": "review" }', '{"page":"unrecognised","message":"Ошибка","visibleText":"日本語 ✓"}'],
   );
+  // A member of the account with a password, and the one-time link that set it (used), text in several scripts.
+  db.run(
+    "INSERT INTO members (id, account_id, email, name, role, password_hash, created_at_ts, removed_at_ts) VALUES ('mem-1', ?, 'zoë@example.com', 'Zoë Ærø 日本', 'bidder', '$argon2id$v=19$m=65536,t=2,p=1$c2FsdA$aGFzaA', 1795304707542, NULL)",
+    [account],
+  );
+  db.run(
+    "INSERT INTO member_links (token_hash, member_id, purpose, created_at_ts, expires_at_ts, used_at_ts) VALUES ('ab12', 'mem-1', 'invite', 1, 604800001, 5)",
+  );
   // A low-balance alert sent for one period (the running server sends one only when a balance falls under its threshold).
   db.run("INSERT INTO automation_alerts (account_id, freelancer_id, kind, period, sent_at_ts) VALUES (?, 'fl-Ä', 'budget.low', '2026-W49', 1795304707542)", [
     account,

@@ -75,6 +75,8 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   connectsBalances: [true, true],
   automationAudit: [true, true],
   automationAlerts: [true, true],
+  members: [true, true],
+  memberLinks: [true, true],
 };
 
 /** name → [SQL table name, SQL column names sorted] for every table a schema module exports. */

@@ -102,7 +102,7 @@ describe("an agency applies as the freelancer it picked (end to end)", () => {
         current = page;
         await page.goto(`${base}/dashboard?show=all`); // read on the phone: no longer in the unread list
         await page.getByLabel("API key").fill(apiKey);
-        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("button", { name: "Sign in with key" }).click();
         await page.waitForURL(`${base}/dashboard`);
         const cards = page.locator("#cards article.card");
         await until("two cards", 10_000, async () => {

@@ -34,7 +34,7 @@ describe("analytics and outcomes in a browser (end to end)", () => {
         current = page;
         await page.goto(`${base}/dashboard/sign-in`);
         await page.getByLabel("API key").fill(key!);
-        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("button", { name: "Sign in with key" }).click();
         await page.waitForURL(`${base}/dashboard`);
 
         // A new account: the page says what will appear and when.
@@ -128,7 +128,7 @@ describe("analytics and outcomes in a browser (end to end)", () => {
           current = p;
           await p.goto(`${base}/dashboard/sign-in`);
           await p.getByLabel("API key").fill(key!);
-          await p.getByRole("button", { name: "Sign in" }).click();
+          await p.getByRole("button", { name: "Sign in with key" }).click();
           await p.waitForURL(`${base}/dashboard`);
           for (const [path, name] of [
             ["/dashboard/analytics", "analytics"],

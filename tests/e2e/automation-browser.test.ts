@@ -87,7 +87,7 @@ describe("automation pages (browser)", () => {
           const page = await context.newPage();
           await page.goto(`${base}/dashboard/sign-in`);
           await page.getByLabel("API key").fill(key!);
-          await page.getByRole("button", { name: "Sign in" }).click();
+          await page.getByRole("button", { name: "Sign in with key" }).click();
           await page.waitForURL(`${base}/dashboard`);
 
           await page.goto(`${base}/dashboard/auto-apply`);

@@ -232,7 +232,7 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     const dashboard = await context.newPage();
     await dashboard.goto(`${base}/dashboard/sign-in`);
     await dashboard.getByLabel("API key").fill(key);
-    await Promise.all([dashboard.waitForURL(`${base}/dashboard`), dashboard.getByRole("button", { name: "Sign in" }).click()]);
+    await Promise.all([dashboard.waitForURL(`${base}/dashboard`), dashboard.getByRole("button", { name: "Sign in with key" }).click()]);
     await dashboard.goto(`${base}/dashboard/applications`);
     await expect(dashboard.locator("body").textContent()).resolves.toContain("Waiting for your review");
     await snap(dashboard, "dashboard-waiting-for-review");

@@ -90,7 +90,7 @@ describe("browser companion in Chromium (end to end)", () => {
         // (a) The dashboard's install page makes a pairing code.
         await page.goto(`${base}/dashboard/sign-in`);
         await page.getByLabel("API key").fill(key!);
-        await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole("button", { name: "Sign in" }).click()]);
+        await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole("button", { name: "Sign in with key" }).click()]);
         await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Browser companion" }).click();
         await page.waitForURL(`${base}/dashboard/companion`);
         await expect(page.getByRole("link", { name: "jobpilot-companion.zip" }).getAttribute("href")).resolves.toBe("/extension.zip");

@@ -89,7 +89,7 @@ describe.skipIf(noBrowser)("browser companion with a server elsewhere (not local
       // (a) The dashboard's companion page: one pairing line holding the code and this server's address.
       await page.goto(`${base}/dashboard/sign-in`);
       await page.getByLabel("API key").fill(key);
-      await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole("button", { name: "Sign in" }).click()]);
+      await Promise.all([page.waitForURL(`${base}/dashboard`), page.getByRole("button", { name: "Sign in with key" }).click()]);
       await page.goto(`${base}/dashboard/companion`);
       await expect(page.locator('[data-test="companion-paired"]').textContent()).resolves.toContain("No browser companion is paired");
       await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Make a pairing code" }).click()]);

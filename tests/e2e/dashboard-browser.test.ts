@@ -69,7 +69,7 @@ describe("dashboard in a browser (end to end)", () => {
         expect(new URL(page.url()).pathname).toBe("/dashboard/sign-in");
         await snap(page, "sign-in");
         await page.getByLabel("API key").fill(key!);
-        await submit(page, page.getByRole("button", { name: "Sign in" }));
+        await submit(page, page.getByRole("button", { name: "Sign in with key" }));
         await page.waitForURL(`${base}/dashboard`);
         await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBeTruthy();
         await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Feeds" }).isVisible()).resolves.toBe(true);

@@ -74,7 +74,7 @@ describe("dashboard layout in a browser (end to end)", () => {
         const page = await context.newPage();
         await page.goto(`${base}/dashboard/sign-in`);
         await page.getByLabel("API key").fill(apiKey);
-        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("button", { name: "Sign in with key" }).click();
         await page.waitForURL(`${base}/dashboard`);
         await until("the pushed jobs in the feed", 10_000, async () => {
           await page.goto(`${base}/dashboard/feeds/${feed.id}`);

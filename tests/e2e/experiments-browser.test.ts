@@ -48,7 +48,7 @@ describe("experiments in a browser (end to end)", () => {
         current = page;
         await page.goto(`${base}/dashboard/sign-in`);
         await page.getByLabel("API key").fill(key!);
-        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("button", { name: "Sign in with key" }).click();
         await page.waitForURL(`${base}/dashboard`);
 
         await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Experiments" }).click();
@@ -166,7 +166,7 @@ describe("experiments in a browser (end to end)", () => {
           current = p;
           await p.goto(`${base}/dashboard/sign-in`);
           await p.getByLabel("API key").fill(key!);
-          await p.getByRole("button", { name: "Sign in" }).click();
+          await p.getByRole("button", { name: "Sign in with key" }).click();
           await p.waitForURL(`${base}/dashboard`);
           for (const [path, name] of [
             ["/dashboard/experiments", "list"],
@@ -193,7 +193,7 @@ describe("experiments in a browser (end to end)", () => {
         current = p;
         await p.goto(`${base}/dashboard/sign-in`);
         await p.getByLabel("API key").fill(key!);
-        await p.getByRole("button", { name: "Sign in" }).click();
+        await p.getByRole("button", { name: "Sign in with key" }).click();
         await p.waitForURL(`${base}/dashboard`);
         await p.goto(`${base}/dashboard/experiments/${id}`);
         await p.getByRole("button", { name: "Stop the experiment" }).click();

@@ -69,7 +69,7 @@ describe("inbox in a browser (end to end)", () => {
         const { context: wideContext, page } = await open(1280, "light");
         await page.goto(`${base}/dashboard`);
         await page.getByLabel("API key").fill(key!);
-        await page.getByRole("button", { name: "Sign in" }).click();
+        await page.getByRole("button", { name: "Sign in with key" }).click();
         await page.waitForURL(`${base}/dashboard`);
         await page.getByRole("heading", { level: 1, name: "Inbox" }).waitFor();
         const cards = page.locator("#cards article.card");

@@ -55,7 +55,7 @@ describe("expected value on inbox cards (browser)", () => {
           const page = await context.newPage();
           await page.goto(`${base}/dashboard`);
           await page.getByLabel("API key").fill(key!);
-          await page.getByRole("button", { name: "Sign in" }).click();
+          await page.getByRole("button", { name: "Sign in with key" }).click();
           await page.waitForURL(`${base}/dashboard`);
           const lines = page.locator("#cards article.card .expected-value");
           await until("three value lines", 10_000, async () => {

@@ -13,6 +13,7 @@ export const dashboardSessions = pgTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     keyId: text("key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    memberId: text("member_id"),
     csrfToken: text("csrf_token").notNull(),
     createdAtTs: int64("created_at_ts").notNull(),
     expiresAtTs: int64("expires_at_ts").notNull(),

@@ -20,3 +20,4 @@ export * from "./pairing";
 export * from "./proposals";
 export * from "./experiments";
 export * from "./automation";
+export * from "./members";

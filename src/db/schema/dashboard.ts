@@ -18,6 +18,11 @@ export const dashboardSessions = sqliteTable(
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
     keyId: text("key_id").references(() => apiKeys.id, { onDelete: "cascade" }),
+    /**
+     * The member signed in with e-mail and password (null: a key sign-in). No foreign key: members are never deleted
+     * (removal is a mark), and removing one deletes their sessions in the same transaction.
+     */
+    memberId: text("member_id"),
     csrfToken: text("csrf_token").notNull(),
     createdAtTs: integer("created_at_ts").notNull(),
     expiresAtTs: integer("expires_at_ts").notNull(),

@@ -107,7 +107,7 @@ export function detailWords(e: AuditEntry, feedTitles: Map<string, string>): Htm
 }
 
 export interface AuditPageData {
-  entries: (AuditEntry & { jobCiphertext: string | null })[];
+  entries: (AuditEntry & { jobCiphertext: string | null; jobTitle: string | null })[];
   total: number;
   offset: number;
   freelancerId: string | null;
@@ -133,7 +133,7 @@ export function auditPage(session: DashboardSession, d: AuditPageData): Html {
 <td data-label="Freelancer">${name(e.freelancerId)}</td>
 <td data-label="Rule">${e.rule}</td>
 <td data-label="Detail" class="detail">${detailWords(e, d.feedTitles)}</td>
-<td data-label="Job">${e.jobCiphertext === null ? html`<span class="muted">—</span>` : html`<a href="${DASHBOARD_PATH}/jobs/${encodeURIComponent(e.jobCiphertext)}">Job and application</a>`}</td>
+<td data-label="Job">${e.jobCiphertext === null ? html`<span class="muted">—</span>` : html`<a href="${DASHBOARD_PATH}/jobs/${encodeURIComponent(e.jobCiphertext)}">${e.jobTitle ?? "The job"}</a>`}</td>
 </tr>`,
   );
   return layout(

@@ -3,6 +3,7 @@ import type { Deps } from "../../deps";
 import { findAccountApplication } from "../applications/repo";
 import { listAudit } from "../automation/service";
 import { listFeeds } from "../feeds/service";
+import { jobSummaries } from "../jobs/repo";
 import { AUDIT_PAGE_SIZE, auditPage } from "./audit-views";
 import { AUDIT_PATH } from "./automation-views";
 import { freelancerChoices } from "./freelancers";
@@ -31,7 +32,11 @@ export function dashboardAuditRoutes(deps: Deps) {
         jobs.set(id, (await findAccountApplication(deps.db, auth.accountId, id))?.jobCiphertext ?? null);
       }
       const feedTitles = new Map((await listFeeds(deps, auth)).map((f) => [f.id, f.title ?? f.id]));
-      const entries = log.entries.map((e) => ({ ...e, jobCiphertext: e.applicationId === null ? null : (jobs.get(e.applicationId) ?? null) }));
+      const titles = await jobSummaries(deps.db, [...new Set([...jobs.values()].filter((c): c is string => c !== null))]);
+      const entries = log.entries.map((e) => {
+        const jobCiphertext = e.applicationId === null ? null : (jobs.get(e.applicationId) ?? null);
+        return { ...e, jobCiphertext, jobTitle: jobCiphertext === null ? null : (titles.get(jobCiphertext)?.title ?? null) };
+      });
       return page(set, auditPage(session, { entries, total: log.total, offset, freelancerId, freelancers: list, feedTitles }));
     },
     HIDDEN,

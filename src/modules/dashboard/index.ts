@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
+import { clientAddressOf } from "../../http/loopback";
 import { DASHBOARD_PATH, SESSION_COOKIE } from "./model";
 import * as dashboard from "./service";
 // Bundled as text by `bun build --compile`, so the binary serves it with no file beside it.
@@ -44,6 +45,13 @@ import {
  * bodies are read field by field instead of through a TypeBox schema: a bad
  * form should give a page, not the API's JSON 400.
  */
+/** An unknown, used or expired member link: what to do instead. */
+const deadMemberLinkPage = () =>
+  views.errorPage(
+    "Link not valid",
+    "This link has been used already, has expired or is wrong. Ask an owner or admin of your account for a new invitation, or run `jobpilot member reset --email you@example.com` on the server for a reset link.",
+  );
+
 export function dashboardRoutes(deps: Deps) {
   const { signedIn, open } = dashboardGuard(deps);
   /** The clock and the reader's language, for pages that show relative, localised times. */
@@ -98,11 +106,78 @@ export function dashboardRoutes(deps: Deps) {
         `${DASHBOARD_PATH}/sign-in`,
         async ({ request, set, body }) => {
           if (isForeignSignIn(request, body)) return page(set, views.signInPage(signInToken(request, set), FOREIGN_SIGN_IN), 403);
-          const signed = await dashboard.signInWithKey(deps, field(body, "apiKey"));
-          if (!signed) return page(set, views.signInPage(signInToken(request, set), "That API key is not valid: it is unknown, revoked or mistyped."), 401);
+          let signed: Awaited<ReturnType<typeof dashboard.signInWithKey>>;
+          try {
+            signed = await dashboard.signInWithKey(deps, field(body, "apiKey"));
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            return page(set, views.signInPage(signInToken(request, set), undefined, { field: "apiKey", message: err.message }), err.status);
+          }
+          if (!signed) {
+            const message = "That API key is not valid: it is unknown, revoked or mistyped.";
+            return page(set, views.signInPage(signInToken(request, set), undefined, { field: "apiKey", message }), 401);
+          }
           if (signed.session.keyId) deps.keyUsage.touch(signed.session.keyId, deps.clock.now());
           setSessionCookie(set, request, signed.token);
           return redirect(set, DASHBOARD_PATH);
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/sign-in/password`,
+        async ({ request, set, body, server }) => {
+          if (isForeignSignIn(request, body)) return page(set, views.signInPage(signInToken(request, set), FOREIGN_SIGN_IN), 403);
+          const email = field(body, "email") ?? "";
+          try {
+            // The client (behind a local proxy, whom it forwards for): the per-address limit counts its failures whatever e-mails it tries.
+            const clientAddress = clientAddressOf(server?.requestIP(request)?.address, request.headers);
+            const signed = await dashboard.signInWithPassword(deps, { email, password: field(body, "password") ?? "", clientAddress });
+            setSessionCookie(set, request, signed.token);
+            return redirect(set, DASHBOARD_PATH);
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            // A 429 is about neither field, so it stands above the forms as the service wrote it.
+            if (err.status === 429) return page(set, views.signInPage(signInToken(request, set), err.message, { email, message: "" }), 429);
+            return page(set, views.signInPage(signInToken(request, set), undefined, { field: "password", message: err.message, email }), err.status);
+          }
+        },
+        HIDDEN,
+      )
+      // Like a sign-in link, opening a member's link only shows the form; the POST uses it up.
+      .get(
+        `${DASHBOARD_PATH}/set-password`,
+        async ({ request, set, query }) => {
+          const token = typeof query.token === "string" ? query.token : "";
+          const member = token ? await dashboard.memberOfLink(deps, token) : null;
+          if (!member) return page(set, deadMemberLinkPage(), 404);
+          return page(set, views.setPasswordPage(token, signInToken(request, set), member));
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/set-password`,
+        async ({ request, set, query, body }) => {
+          const token = typeof query.token === "string" ? query.token : "";
+          const member = token ? await dashboard.memberOfLink(deps, token) : null;
+          if (!member) return page(set, deadMemberLinkPage(), 404);
+          const csrf = signInToken(request, set);
+          if (isForeignSignIn(request, body))
+            return page(set, views.setPasswordPage(token, csrf, member, { field: "password", message: FOREIGN_SIGN_IN }), 403);
+          const password = field(body, "password") ?? "";
+          if (password !== (field(body, "repeat") ?? "")) {
+            return page(set, views.setPasswordPage(token, csrf, member, { field: "repeat", message: "Repeat the password: the two do not match." }), 400);
+          }
+          try {
+            const signed = await dashboard.setPasswordAndSignIn(deps, token, password);
+            setSessionCookie(set, request, signed.token);
+            return redirect(set, DASHBOARD_PATH);
+          } catch (err) {
+            if (!(err instanceof AppError)) throw err;
+            if (err.message.startsWith("token:")) return page(set, deadMemberLinkPage(), 404);
+            // "password: at least 10 characters" in the label's words.
+            const message = err.message.replace(/^password:\s*/, "New password: ");
+            return page(set, views.setPasswordPage(token, csrf, member, { field: "password", message }), err.status);
+          }
         },
         HIDDEN,
       )

@@ -5,6 +5,8 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import * as accounts from "../accounts/service";
 import * as accountsRepo from "../accounts/repo";
+import * as members from "../members/service";
+import { AppError } from "../../errors";
 import { feedsWithWebhookProblems } from "../feeds/repo";
 import type { Config } from "../../config";
 import * as ov from "./overview";
@@ -24,10 +26,24 @@ function hashToken(token: string): string {
   return sha256Hex(token);
 }
 
-async function openSession(deps: DashboardDeps, accountId: string, keyId: string | null): Promise<{ token: string; session: DashboardSession }> {
+async function openSession(
+  deps: DashboardDeps,
+  accountId: string,
+  keyId: string | null,
+  memberId: string | null = null,
+): Promise<{ token: string; session: DashboardSession }> {
   const now = deps.clock.now();
   const token = newToken();
-  const row = { id: hashToken(token), accountId, keyId, csrfToken: newToken(), createdAtTs: now, expiresAtTs: now + SESSION_ABSOLUTE_MS, lastSeenAtTs: now };
+  const row = {
+    id: hashToken(token),
+    accountId,
+    keyId,
+    memberId,
+    csrfToken: newToken(),
+    createdAtTs: now,
+    expiresAtTs: now + SESSION_ABSOLUTE_MS,
+    lastSeenAtTs: now,
+  };
   await repo.deleteExpiredSessions(deps.db, now, SESSION_IDLE_MS);
   await repo.insertSession(deps.db, row);
   return { token, session: { id: row.id, accountId, keyId, csrfToken: row.csrfToken } };
@@ -38,11 +54,38 @@ export function pruneExpiredSessions(deps: DashboardDeps, limit: number): Promis
   return repo.deleteExpiredSessions(deps.db, deps.clock.now(), SESSION_IDLE_MS, limit);
 }
 
-/** Signs in with an API key; null for a missing, malformed, unknown or revoked key (one answer for all). */
+export const KEY_SIGN_IN_REFUSED = "This account signs in with e-mail and password";
+
+/**
+ * Signs in with an API key; null for a missing, malformed, unknown or revoked key (one answer for all). Once a
+ * member of the account has set a password, people sign in as themselves, so a shared key is refused (403).
+ */
 export async function signInWithKey(deps: DashboardDeps, apiKey: string | undefined): Promise<{ token: string; session: DashboardSession } | null> {
   const found = await accounts.authenticate(deps, apiKey?.trim());
   if (!found) return null;
+  const people = await members.listMembers(deps, found.accountId);
+  if (people.some((m) => m.hasPassword)) throw new AppError("forbidden", KEY_SIGN_IN_REFUSED);
   return openSession(deps, found.accountId, found.keyId);
+}
+
+/** Signs a member in with e-mail and password; the members service's 401 and 429 pass through as they are. */
+export async function signInWithPassword(
+  deps: DashboardDeps,
+  input: { email: string; password: string; clientAddress: string },
+): Promise<{ token: string; session: DashboardSession }> {
+  const member = await members.signInWithPassword(deps, input);
+  return openSession(deps, member.accountId, null, member.id);
+}
+
+/** The member a set-password link belongs to (null: unknown, used or expired). */
+export function memberOfLink(deps: DashboardDeps, token: string) {
+  return members.memberOfLink(deps, token);
+}
+
+/** Sets a member's password through their one-time link and signs them in (a 400 naming `token` when the link is dead). */
+export async function setPasswordAndSignIn(deps: DashboardDeps, token: string, password: string): Promise<{ token: string; session: DashboardSession }> {
+  const member = await members.setPasswordWithLink(deps, token, password);
+  return openSession(deps, member.accountId, null, member.id);
 }
 
 /** Creates a one-time sign-in link token for an account (the CLI prints it); valid for SIGN_IN_LINK_MS. */
@@ -64,7 +107,9 @@ export async function signInWithLink(deps: DashboardDeps, token: string): Promis
 
 /**
  * The session a cookie names, if it is still good: within both time limits and,
- * when opened with a key, that key not revoked. A dead session is deleted on sight.
+ * when opened with a key, that key not revoked; when opened by a member, that
+ * member not removed (read per request, so a removal signs them out at once on
+ * every node). A dead session is deleted on sight.
  */
 export async function resolveSession(deps: DashboardDeps, token: string | undefined): Promise<DashboardSession | null> {
   if (!token) return null;
@@ -72,7 +117,8 @@ export async function resolveSession(deps: DashboardDeps, token: string | undefi
   if (!row) return null;
   const now = deps.clock.now();
   const expired = now >= row.expiresAtTs || now - row.lastSeenAtTs >= SESSION_IDLE_MS;
-  if (expired || row.keyRevokedAtTs !== null) {
+  const memberGone = row.memberId !== null && (await members.currentMember(deps, row.memberId)) === null;
+  if (expired || row.keyRevokedAtTs !== null || memberGone) {
     await repo.deleteSession(deps.db, row.id);
     return null;
   }

@@ -116,16 +116,66 @@ ${tokenField(csrf)}
   );
 }
 
-export function signInPage(csrf: string, message?: string): Html {
+/** A refused sign-in: the message goes next to the field it is about (`field`), or above both forms. */
+export interface SignInErrors {
+  field?: "apiKey" | "email" | "password";
+  message: string;
+  /** The address typed, shown again so only the password needs retyping. */
+  email?: string;
+}
+
+const signInFieldError = (errors: SignInErrors | undefined, id: string): Html | false =>
+  errors?.field === id && html`<p class="field-error error-text" id="${id}Error">${errors.message}</p>`;
+const signInInvalid = (errors: SignInErrors | undefined, id: string, help: string): Html =>
+  errors?.field === id ? html` aria-invalid="true" aria-describedby="${id}Error${help ? ` ${help}` : ""}"` : html`${help && html` aria-describedby="${help}"`}`;
+
+/** Two ways in: a member's e-mail and password, or an API key (for accounts with no member yet). */
+export function signInPage(csrf: string, message?: string, errors?: SignInErrors): Html {
   return layout(
     "Sign in",
     html`${message && html`<p class="error" role="alert">${message}</p>`}
+<form method="post" action="/dashboard/sign-in/password">
+${tokenField(csrf)}
+<h2>With your e-mail and password</h2>
+<label for="email">E-mail</label>
+<input type="email" id="email" name="email" autocomplete="username" required value="${errors?.email ?? ""}"${signInInvalid(errors, "email", "")}>
+${signInFieldError(errors, "email")}
+<label for="password">Password</label>
+<input type="password" id="password" name="password" autocomplete="current-password" required${signInInvalid(errors, "password", "")}>
+${signInFieldError(errors, "password")}
+<p><button type="submit">Sign in with password</button></p>
+</form>
 <form method="post" action="/dashboard/sign-in">
 ${tokenField(csrf)}
+<h2>With an API key</h2>
 <label for="apiKey">API key</label>
-<input type="password" id="apiKey" name="apiKey" autocomplete="off" required aria-describedby="apiKeyHelp">
+<input type="password" id="apiKey" name="apiKey" autocomplete="off" required${signInInvalid(errors, "apiKey", "apiKeyHelp")}>
+${signInFieldError(errors, "apiKey")}
 <p id="apiKeyHelp" class="muted">Paste one of your account's API keys (<code>jp_live_…</code>). Or run <code>jobpilot dashboard link --account ID</code> on the server for a one-time sign-in link.</p>
-<button type="submit">Sign in</button>
+<button type="submit">Sign in with key</button>
+</form>`,
+  );
+}
+
+/** The form a one-time member link opens: a new password, twice. */
+export function setPasswordPage(token: string, csrf: string, who: { email: string }, errors?: { field: "password" | "repeat"; message: string }): Html {
+  const err = (id: string) => errors?.field === id && html`<p class="field-error error-text" id="${id}Error">${errors.message}</p>`;
+  const invalid = (id: string, help: string) =>
+    errors?.field === id ? html` aria-invalid="true" aria-describedby="${id}Error ${help}"` : html` aria-describedby="${help}"`;
+  return layout(
+    "Set your password",
+    html`<p>Choose a password for <strong>${who.email}</strong>. This link works once.</p>
+<form method="post" action="/dashboard/set-password?token=${encodeURIComponent(token)}">
+${tokenField(csrf)}
+<label for="password">New password</label>
+<input type="password" id="password" name="password" autocomplete="new-password" required${invalid("password", "passwordHelp")}>
+${err("password")}
+<p id="passwordHelp" class="muted">At least 10 characters.</p>
+<label for="repeat">Repeat the password</label>
+<input type="password" id="repeat" name="repeat" autocomplete="new-password" required${invalid("repeat", "repeatHelp")}>
+${err("repeat")}
+<p id="repeatHelp" class="muted">The same again, to catch a typo.</p>
+<button type="submit">Set password and sign in</button>
 </form>`,
   );
 }

@@ -124,6 +124,7 @@ async function history() {
     id: "old-session",
     accountId: a.accountId,
     keyId: a.keyId,
+    memberId: null,
     csrfToken: "csrf",
     createdAtTs: oldNow,
     expiresAtTs: oldNow + 30 * DAY,
