@@ -14,7 +14,9 @@ import { rateLimit } from "./http/rate-limit";
 import { requestContext } from "./http/request-context";
 import { resolveRoutePolicy } from "./http/route-policy";
 import { authenticate, authenticateNow } from "./modules/accounts/service";
+import { authorizeCaller, withMember, withMemberNow } from "./modules/members/caller";
 import { accountAdminRoutes, accountRoutes } from "./modules/accounts/index";
+import { membersRoutes } from "./modules/members/index";
 import { applicationsRoutes } from "./modules/applications/index";
 import { clientsRoutes } from "./modules/clients/index";
 import { dashboardRoutes } from "./modules/dashboard/index";
@@ -88,8 +90,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     if (found) deps.keyUsage.touch(found.keyId, deps.clock.now());
     return found;
   };
-  const callerOf = async (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(await authenticate(deps, presented)));
-  const callerNow = (presented: string | null) => (isLocalCaller(presented) ? localCaller!.caller : used(authenticateNow(deps, presented)));
+  const callerOf = async (presented: string | null) =>
+    isLocalCaller(presented) ? localCaller!.caller : used(await withMember(deps.db, await authenticate(deps, presented)));
+  const callerNow = (presented: string | null) =>
+    isLocalCaller(presented) ? localCaller!.caller : used(withMemberNow(deps.db, authenticateNow(deps, presented)));
   return (
     app
       // Destructured on purpose: Elysia reads which context fields a hook uses, and a hook taking the whole
@@ -97,7 +101,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .onError({ as: "global" }, ({ code, error, request, set }) => handleError({ code, error, request, set: set as Parameters<typeof handleError>[0]["set"] }))
       .use(requestContext(deps))
       .use(resolveRoutePolicy(() => app.routes))
-      .use(auth({ authenticate: callerOf, authenticateNow: callerNow, adminToken: deps.config.adminToken }))
+      .use(auth({ authenticate: callerOf, authenticateNow: callerNow, authorize: authorizeCaller, adminToken: deps.config.adminToken }))
       .use(rateLimit(deps))
       .use(jsonBody(deps))
       .use(bodyShape(() => app.routes))
@@ -140,6 +144,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
             },
             { name: "Clients", description: "Buyer records" },
             { name: "Account", description: "The calling key's account (extension)" },
+            { name: "Members", description: "The account's members, their roles and API keys, and the team's settings (extension)" },
             { name: "Admin", description: "Operator routes; need JOBPILOT_ADMIN_TOKEN (extension)" },
             { name: "Bridge", description: "Callback for the bridge marketplace driver; signed, no API key (extension)" },
             { name: "Companion", description: "The browser companion extension's tasks, outcomes and settings (companion driver; extension)" },
@@ -182,7 +187,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       .use(captureRoutes(deps))
       .use(pairingRoutes(deps))
       .use(clientsRoutes(deps))
-      .use(accountRoutes(deps))
+      .use(accountRoutes(deps).use(membersRoutes(deps)))
       .use(dashboardRoutes(deps))
       .use(deps.config.adminToken ? accountAdminRoutes(deps) : new Elysia())
       .use(deps.config.adminToken ? jobsAdminRoutes(deps) : new Elysia())

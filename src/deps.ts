@@ -1,4 +1,6 @@
 import type { AutomationUsage } from "./modules/automation/usage";
+import type { FeedRouting } from "./modules/automation/feed-routing";
+import { feedRouting } from "./modules/members/routing";
 import { automationUsage } from "./modules/applications/automation-usage";
 import { parseDurations, SETTINGS, type Config } from "./config";
 import { allowlistEntryError, type EgressPolicy, type Resolver } from "./lib/ssrf";
@@ -73,6 +75,8 @@ export interface Deps {
   experimentOutcomes: ExperimentOutcomes;
   /** The applications the governor counts (applications answer; automation sits upstream of them). */
   automationUsage: AutomationUsage;
+  /** The members a feed is assigned to (members answer; automation sits upstream of them). */
+  feedRouting: FeedRouting;
   /** Recent sends per platform limit, shared by the deliverer and the channel test route (one per process). */
   channelPacer: Pacer;
   /** This process's Prometheus metrics (one registry per Deps, so tests never share one). */
@@ -159,6 +163,7 @@ export async function createDeps(
     channelDirectory: { ownedBy: ownedChannelIds },
     experimentOutcomes: { perArm: experimentArmOutcomes },
     automationUsage,
+    feedRouting,
     channelPacer: new Pacer(),
     metrics: new Metrics({ enabled: config.metricsEnabled, version: VERSION, backend: isPg(db) ? "pg" : "sqlite" }),
     liveness: new Liveness(),

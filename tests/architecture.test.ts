@@ -128,6 +128,8 @@ const TABLE_OWNERS: Record<string, string> = {
   experiment_assignments: "modules/experiments", // the arm each job got, made once and never changed
   members: "modules/members", // the people of an account, with their roles and password hashes
   member_links: "modules/members", // one-time set-password and reset links, stored as their SHA-256
+  job_claims: "modules/members", // which member is drafting for a job, so nobody else bids on it meanwhile
+  feed_members: "modules/members", // feeds assigned to members (routing)
   automation_limits: "modules/automation", // the governor's caps, budgets and working hours per account and freelancer
   connects_balances: "modules/automation", // the Connects a freelancer has, as last read or set
   automation_audit: "modules/automation", // every automated action and the rule that allowed or stopped it (90 days)

@@ -2,7 +2,7 @@ import { createApp, listenOptions } from "../app";
 import { closeDeps, createDeps, databaseLabel, flushUsage } from "../deps";
 import { systemClock } from "../lib/clock";
 import { createLogger, resolveLogFormat } from "../lib/log";
-import { bootstrapFirstAccount } from "../modules/accounts/service";
+import { bootstrapFirstOwner, LINK_LIFETIME_MS } from "../modules/members/service";
 import { createShutdown } from "../shutdown";
 import { Loop } from "../worker/loop";
 import { isEngineTuned } from "../lib/engine-tuning";
@@ -65,7 +65,7 @@ export const serveCommand: Command = {
       await closeDeps(deps);
       throw err;
     }
-    const first = await bootstrapFirstAccount(deps, config.firstRunCredits);
+    const first = await bootstrapFirstOwner(deps, config.firstRunCredits);
 
     const app = createApp(deps);
     try {
@@ -174,8 +174,8 @@ export const serveCommand: Command = {
         `First run: created account "${first.account.name}" (${first.account.id}) with ${first.account.credits} credits.`,
         `  API key (shown once, store it now): ${first.apiKey}`,
         `  Try it:    curl -H "x-api-key: ${first.apiKey}" ${browse}/api/v1/account`,
+        `  Owner:     set your e-mail and password once, within ${LINK_LIFETIME_MS.invite / 86_400_000} days: ${(config.publicUrl || browse).replace(/\/+$/, "")}/dashboard/set-password?token=${first.ownerLink.token}`,
         `  More keys: jobpilot key create --account ${first.account.id}`,
-        `  Add yourself as the owner: jobpilot member create --account ${first.account.id} --email you@example.com`,
       );
     }
     // For the person at the terminal, not the log: stdout carries the JSON logs a shipper collects, and the

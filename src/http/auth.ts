@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../errors";
 import { sameSecret } from "../lib/same-secret";
 import { getRequestState, type Caller } from "./context";
+import type { RoutePolicy } from "./route-policy";
 
 /** One message for missing, malformed, unknown and revoked keys, so they cannot be told apart. */
 export const UNAUTHORIZED_MESSAGE = "Missing or invalid API key (send it in the x-api-key header)";
@@ -12,6 +13,8 @@ export interface AuthOptions {
   authenticate: (presented: string | null) => Promise<Caller | null>;
   /** The same answer when it is known without waiting (a key seen a moment ago), else undefined. */
   authenticateNow?: (presented: string | null) => Caller | null | undefined;
+  /** Throws the 403 when the caller's role lacks the permission the route needs (see `permissionOf`). */
+  authorize?: (caller: Caller, permission: string) => void;
   /** JOBPILOT_ADMIN_TOKEN; without it /admin routes are not mounted and nothing is checked here. */
   adminToken?: string;
 }
@@ -35,7 +38,12 @@ export function presentedApiKey(headers: Headers, allowBearer: boolean): string 
  * `Authorization: Bearer $JOBPILOT_ADMIN_TOKEN`. Routes whose policy is
  * `public` are let through (see route-policy.ts).
  */
-export function auth({ authenticate, authenticateNow, adminToken }: AuthOptions) {
+/** The permission a route needs: the one its policy declares, else `read` for GET and HEAD and `members` otherwise. */
+export function permissionOf(method: string, policy: RoutePolicy | undefined): string {
+  return policy?.permission ?? (method === "GET" || method === "HEAD" ? "read" : "members");
+}
+
+export function auth({ authenticate, authenticateNow, authorize, adminToken }: AuthOptions) {
   return new Elysia({ name: "auth" }).onRequest(async ({ request }) => {
     const state = getRequestState(request);
     if (!state || state.policy?.public) return;
@@ -46,6 +54,8 @@ export function auth({ authenticate, authenticateNow, adminToken }: AuthOptions)
       const found = known !== undefined ? known : await authenticate(presented);
       if (!found) throw new AppError("unauthorized", isBearerAllowed ? UNAUTHORIZED_BEARER_MESSAGE : UNAUTHORIZED_MESSAGE);
       state.auth = found;
+      // A path no route serves stays a 404 whatever the role.
+      if (state.route !== undefined) authorize?.(found, permissionOf(request.method, state.policy));
     } else if (state.path.startsWith("/admin/") && adminToken) {
       const token = bearerToken(request.headers);
       if (!token || !sameSecret(token, adminToken)) {

@@ -10,6 +10,9 @@ export interface Caller {
   accountId: string;
   rateLimitMultiplier: number;
   rateLimitOverrides: Record<string, number> | null;
+  /** The member role the request acts with (modules/members/permissions.ts) and the account's bidder setting. */
+  role: string;
+  biddersMaySend: boolean;
 }
 
 /** Per-request facts gathered before routing (onRequest) and read by handlers, logs and the error handler. */

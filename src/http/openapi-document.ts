@@ -1,4 +1,5 @@
 import type { OpenAPIV3_1 } from "openapi-types";
+import { permissionOf } from "./auth";
 import { MAX_REQUEST_HEAD_BYTES } from "./request-context";
 import type { RoutePolicy } from "./route-policy";
 
@@ -167,6 +168,7 @@ const STATUS_TEXT: Record<string, string> = {
   "400": "Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON",
   "401": "Not authenticated",
   "402": "Payment required",
+  "403": "Your role does not have the permission this action needs: `error` names it (docs/members.md)",
   "404": "Not found (another account's resource is not found either)",
   "409": "Conflict with the current state",
   "413": "The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES",
@@ -209,6 +211,8 @@ function pluginStatuses(route: DocumentedRoute, gate: ReturnType<typeof gateOf>)
   if (route.hooks?.params || route.hooks?.query || route.hooks?.body) statuses.push("400");
   if (gate !== "none") statuses.push("401");
   if (gate === "api") statuses.push("429");
+  // The role check answers 403 on every keyed route that needs more than `read`, which every role has.
+  if (gate === "api" && permissionOf(method, route.hooks?.policy) !== "read") statuses.push("403");
   return statuses;
 }
 
@@ -216,13 +220,14 @@ function pluginStatuses(route: DocumentedRoute, gate: ReturnType<typeof gateOf>)
  * The headers every response of the route carries with this status. 413 (by declared length),
  * 414 and 431 are answered before the route is known, so they carry only the request id; 401 comes
  * before the rate limit, and a 500 may (the key could not be checked), so neither is sure to
- * have rate-limit headers.
+ * have rate-limit headers; nor is a 403, which the role check (http/auth.ts) answers before it too.
  */
 function headersOf(route: DocumentedRoute, gate: ReturnType<typeof gateOf>, status: string): HeaderName[] {
   const names: HeaderName[] = ["X-Request-Id"];
   if (status === "413" || status === "414" || status === "431") return names;
   const policy = route.hooks?.policy;
-  if (gate === "api" && status !== "401" && status !== "500" && status !== "507") names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
+  if (gate === "api" && status !== "401" && status !== "403" && status !== "500" && status !== "507")
+    names.push("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset");
   if (status === "507") names.push("Retry-After");
   if (gate === "api" && status === "429") names.push("Retry-After");
   if (policy?.anyOrigin) names.push("Access-Control-Allow-Origin");

@@ -23,6 +23,12 @@ export interface RoutePolicy {
    * MCP clients send credentials), and metered like the API.
    */
   apiKey?: true;
+  /**
+   * What the caller's role must allow (modules/members/permissions.ts names them): checked before routing by the one
+   * function app.ts hands the auth plugin, and by the dashboard's guard for its pages. Without it a GET needs `read`
+   * and any other method `members` (the owner's), so a route that forgets to say is closed, not open.
+   */
+  permission?: string;
   /** The rate-limit bucket that meters the route; an authenticated route without one counts in `default`. */
   rateLimit?: Bucket;
   /**

@@ -203,6 +203,12 @@ function addEdgeRows(path: string): void {
   db.run(
     "INSERT INTO member_links (token_hash, member_id, purpose, created_at_ts, expires_at_ts, used_at_ts) VALUES ('ab12', 'mem-1', 'invite', 1, 604800001, 5)",
   );
+  // The member's claim on a job they are drafting, and a feed routed to them (the running server writes both).
+  db.run(
+    "INSERT INTO job_claims (account_id, job_ciphertext, member_id, claimed_at_ts, expires_at_ts) VALUES (?, '~01claimed', 'mem-1', 1795304707542, 1795306507542)",
+    [account],
+  );
+  db.run("INSERT INTO feed_members (feed_id, member_id) VALUES ('feed-routed', 'mem-1')");
   // A low-balance alert sent for one period (the running server sends one only when a balance falls under its threshold).
   db.run("INSERT INTO automation_alerts (account_id, freelancer_id, kind, period, sent_at_ts) VALUES (?, 'fl-Ä', 'budget.low', '2026-W49', 1795304707542)", [
     account,

@@ -77,6 +77,8 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   automationAlerts: [true, true],
   members: [true, true],
   memberLinks: [true, true],
+  jobClaims: [true, true],
+  feedMembers: [true, true],
 };
 
 /** name → [SQL table name, SQL column names sorted] for every table a schema module exports. */

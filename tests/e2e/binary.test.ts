@@ -33,6 +33,13 @@ describe("compiled binary, end to end", () => {
     const firstKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
     expect(firstKey, server.output()).toBeDefined();
     expect(server.stdout()).not.toContain("jp_live_");
+    // The owner's one-time set-password link beside it, on stderr too, and it opens the page that sets it.
+    const ownerLink = /Owner: .*?(http:\/\/\S+\/dashboard\/set-password\?token=[\w-]+)/.exec(server.stderr())?.[1];
+    expect(ownerLink, server.output()).toBeDefined();
+    expect(server.stdout()).not.toContain("set-password?token=");
+    const ownerPage = await fetch(ownerLink!);
+    expect(ownerPage.status).toBe(200);
+    expect(await ownerPage.text()).toContain("Set up the owner");
 
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);

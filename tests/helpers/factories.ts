@@ -59,6 +59,8 @@ export function makeFeedRow(over: Partial<FeedRow> = {}): FeedRow {
     applyMode: "alert",
     autoMinScore: null,
     autoMinExpectedUsd: null,
+    freelancerId: null,
+    profileId: null,
     overBudget: "skip",
     emailFound: "all",
     jobTypes: [],

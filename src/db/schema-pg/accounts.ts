@@ -3,8 +3,8 @@
  * indexes and checks; see ./columns.ts for how the types map.
  */
 import { sql } from "drizzle-orm";
-import { pgTable, text, integer, doublePrecision, index, uniqueIndex, primaryKey, check } from "drizzle-orm/pg-core";
-import { ACCOUNT_KINDS } from "../enums";
+import { pgTable, text, integer, boolean, doublePrecision, index, uniqueIndex, primaryKey, check } from "drizzle-orm/pg-core";
+import { ACCOUNT_KINDS, MEMBER_ROLES } from "../enums";
 import { int64, jsonText } from "./columns";
 
 export const accounts = pgTable(
@@ -22,6 +22,8 @@ export const accounts = pgTable(
     maxFeeds: integer("max_feeds"),
     maxApiKeys: integer("max_api_keys"),
     maxPromptChars: integer("max_prompt_chars"),
+    /** Whether members with the bidder role may send without an approval (members/permissions.ts). */
+    biddersMaySend: boolean("bidders_may_send").notNull().default(false),
     createdAtTs: int64("created_at_ts").notNull(),
   },
   (t) => [check("accounts_credits_nonneg", sql`${t.creditsBalance} >= 0`)],
@@ -40,6 +42,9 @@ export const apiKeys = pgTable(
     createdAtTs: int64("created_at_ts").notNull(),
     lastUsedAtTs: int64("last_used_at_ts"),
     revokedAtTs: int64("revoked_at_ts"),
+    /** The member who created the key (null: made by the CLI or /admin, acting as the account's owner); a key never acts above that member's current role. */
+    memberId: text("member_id"),
+    role: text("role", { enum: MEMBER_ROLES }).notNull().default("owner"),
   },
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.hash), index("api_keys_account_idx").on(t.accountId)],
 );

@@ -79,6 +79,10 @@ export const applications = pgTable(
     governedAtTs: int64("governed_at_ts"),
     estimatedConnects: integer("estimated_connects"),
     heldReason: text("held_reason"),
+    draftedBy: text("drafted_by"),
+    approvedBy: text("approved_by"),
+    sentBy: text("sent_by"),
+    reviewComment: text("review_comment"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),

@@ -46,6 +46,9 @@ export const automationAudit = pgTable(
     rule: text("rule").notNull(),
     detail: text("detail").notNull(),
     atTs: int64("at_ts").notNull(),
+    memberId: text("member_id"),
+    keyId: text("key_id"),
+    actor: text("actor"),
   },
   (t) => [
     index("automation_audit_account_idx").on(t.accountId, t.atTs),

@@ -38,6 +38,9 @@ export const feeds = pgTable(
     applyMode: text("apply_mode", { enum: APPLY_MODES }).notNull().default("alert"),
     autoMinScore: doublePrecision("auto_min_score"),
     autoMinExpectedUsd: doublePrecision("auto_min_expected_usd"),
+    /** The freelancer (and profile) the feed's jobs are drafted and sent as (routing; null: the account's default). */
+    freelancerId: text("freelancer_id"),
+    profileId: text("profile_id"),
     overBudget: text("over_budget", { enum: OVER_BUDGET_ACTIONS }).notNull().default("skip"),
     emailFound: text("email_found", { enum: EMAIL_FOUND_FILTERS }).notNull().default("all"),
     jobTypes: jsonText("job_types").notNull().$type<string[]>(),

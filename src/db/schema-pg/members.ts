@@ -2,7 +2,7 @@
  * PostgreSQL twin of src/db/schema/members.ts (owned by modules/members).
  */
 import { sql } from "drizzle-orm";
-import { pgTable, text, index, uniqueIndex } from "drizzle-orm/pg-core";
+import { pgTable, text, index, primaryKey, uniqueIndex } from "drizzle-orm/pg-core";
 import { MEMBER_LINK_PURPOSES, MEMBER_ROLES } from "../enums";
 import { accounts } from "./accounts";
 import { int64 } from "./columns";
@@ -37,4 +37,31 @@ export const memberLinks = pgTable(
     usedAtTs: int64("used_at_ts"),
   },
   (t) => [index("member_links_member_idx").on(t.memberId)],
+);
+
+export const jobClaims = pgTable(
+  "job_claims",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    jobCiphertext: text("job_ciphertext").notNull(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    claimedAtTs: int64("claimed_at_ts").notNull(),
+    expiresAtTs: int64("expires_at_ts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.jobCiphertext] }), index("job_claims_member_idx").on(t.memberId)],
+);
+
+export const feedMembers = pgTable(
+  "feed_members",
+  {
+    feedId: text("feed_id").notNull(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.memberId] }), index("feed_members_member_idx").on(t.memberId)],
 );

@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { sqliteTable, text, integer, real, index, uniqueIndex, primaryKey, check } from "drizzle-orm/sqlite-core";
-import { ACCOUNT_KINDS } from "../enums";
+import { ACCOUNT_KINDS, MEMBER_ROLES } from "../enums";
 
 /** An account owns keys, credits, feeds and applications. All times are Unix ms. */
 export const accounts = sqliteTable(
@@ -31,6 +31,8 @@ export const accounts = sqliteTable(
     maxFeeds: integer("max_feeds"),
     maxApiKeys: integer("max_api_keys"),
     maxPromptChars: integer("max_prompt_chars"),
+    /** Whether members with the bidder role may send without an approval (members/permissions.ts). */
+    biddersMaySend: integer("bidders_may_send", { mode: "boolean" }).notNull().default(false),
     createdAtTs: integer("created_at_ts").notNull(),
   },
   // The last line of defence against overspending: no write can leave a negative balance.
@@ -51,6 +53,9 @@ export const apiKeys = sqliteTable(
     createdAtTs: integer("created_at_ts").notNull(),
     lastUsedAtTs: integer("last_used_at_ts"),
     revokedAtTs: integer("revoked_at_ts"),
+    /** The member who created the key (null: made by the CLI or /admin, acting as the account's owner); a key never acts above that member's current role. */
+    memberId: text("member_id"),
+    role: text("role", { enum: MEMBER_ROLES }).notNull().default("owner"),
   },
   (t) => [uniqueIndex("api_keys_hash_uq").on(t.hash), index("api_keys_account_idx").on(t.accountId)],
 );

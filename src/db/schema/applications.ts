@@ -108,6 +108,14 @@ export const applications = sqliteTable(
     governedAtTs: integer("governed_at_ts"),
     estimatedConnects: integer("estimated_connects"),
     heldReason: text("held_reason"),
+    /**
+     * The people behind it (members of the account; null: an API key of no member, or automation): who drafted it,
+     * who approved it, who sent it, and the approver's comment when it was sent back for changes.
+     */
+    draftedBy: text("drafted_by"),
+    approvedBy: text("approved_by"),
+    sentBy: text("sent_by"),
+    reviewComment: text("review_comment"),
   },
   (t) => [
     index("applications_account_idx").on(t.accountId, t.appliedAtTs),

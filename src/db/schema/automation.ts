@@ -52,6 +52,11 @@ export const automationAudit = sqliteTable(
     rule: text("rule").notNull(),
     detail: text("detail").notNull(),
     atTs: integer("at_ts").notNull(),
+    /** Who made the change: the member, or the API key of no member (both null: automation or the command line). */
+    memberId: text("member_id"),
+    keyId: text("key_id"),
+    /** The actor in words as they were then ("Ana Pérez", "key “ci”"): a log says who it was at the time. */
+    actor: text("actor"),
   },
   (t) => [
     index("automation_audit_account_idx").on(t.accountId, t.atTs),

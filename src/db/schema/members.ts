@@ -4,7 +4,7 @@
  * owner's) or reset one, stored only as their SHA-256.
  */
 import { sql } from "drizzle-orm";
-import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { MEMBER_LINK_PURPOSES, MEMBER_ROLES } from "../enums";
 import { accounts } from "./accounts";
 
@@ -41,4 +41,36 @@ export const memberLinks = sqliteTable(
     usedAtTs: integer("used_at_ts"),
   },
   (t) => [index("member_links_member_idx").on(t.memberId)],
+);
+
+/**
+ * A job a member is drafting for: opening it to draft claims it, so nobody else bids on it meanwhile (released by
+ * hand, when its application goes out, or when expires_at_ts passes).
+ */
+export const jobClaims = sqliteTable(
+  "job_claims",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    jobCiphertext: text("job_ciphertext").notNull(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    claimedAtTs: integer("claimed_at_ts").notNull(),
+    expiresAtTs: integer("expires_at_ts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.jobCiphertext] }), index("job_claims_member_idx").on(t.memberId)],
+);
+
+/** Feeds assigned to members (routing): the inbox shows each member their own feeds first. */
+export const feedMembers = sqliteTable(
+  "feed_members",
+  {
+    feedId: text("feed_id").notNull(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.memberId] }), index("feed_members_member_idx").on(t.memberId)],
 );

@@ -11,18 +11,9 @@ import { PROFILE_TYPES } from "../../db/enums";
 import { CIPHERTEXT_RE, CIPHERTEXT_RULE } from "../../lib/ids";
 import { AppError, notFound } from "../../errors";
 import { errorResponses, literalUnion } from "../../http/schemas";
-import {
-  accountKind,
-  advanceEngagement,
-  ensureOwnFreelancer,
-  toEngagement,
-  listFreelancers,
-  requireAccount,
-  type FreelancerWithProfiles,
-  type SandboxDeps,
-} from "./driver";
+import { advanceEngagement, toEngagement, listFreelancers, requireAccount, type FreelancerWithProfiles, type SandboxDeps } from "./driver";
 import * as repo from "./repo";
-import * as rules from "./rules";
+import * as roster from "./roster";
 
 const ProfileView = t.Object({
   type: literalUnion(PROFILE_TYPES),
@@ -222,54 +213,9 @@ async function submissionView(deps: SandboxDeps, applicationId: string): Promise
   };
 }
 
-/** Links another freelancer to an agency account; its ids derive from the account id and the name, so they are stable. */
+/** Links another freelancer to an agency account (roster.ts: the same rules as the agency's own dashboard and API). */
 async function addFreelancer(deps: SandboxDeps, accountId: string, body: AddFreelancerBody): Promise<FreelancerView> {
-  await requireAccount(deps, accountId);
-  if ((await accountKind(deps, accountId)) !== "agency") {
-    throw new AppError("bad_request", `Account ${accountId} is a solo account: it applies as its own freelancer only; add freelancers to agency accounts`);
-  }
-  const name = body.name.trim();
-  if (name === "") throw new AppError("bad_request", "name must be a non-empty string");
-  const profileNames = (body.profiles ?? []).map((p) => p.name.trim());
-  if (profileNames.some((n) => n === "")) throw new AppError("bad_request", "profiles[].name must be a non-empty string");
-  if (new Set(profileNames.map((n) => n.toLowerCase())).size !== profileNames.length) throw new AppError("bad_request", "profiles[].name must be unique");
-
-  const id = rules.freelancerIdFor(accountId, name);
-  const rate = body.hourlyRate ?? rules.DEFAULT_HOURLY_RATE;
-  const now = deps.clock.now();
-  const inserted = await tx(deps.db, async (db) => {
-    // The account's own freelancer comes first, so an agency keeps it next to the ones added.
-    await ensureOwnFreelancer(db, accountId, now);
-    return repo.insertFreelancer(
-      db,
-      {
-        id,
-        accountId,
-        name,
-        avatarUrl: null,
-        baseHourlyRate: rate,
-        country: (body.country ?? rules.DEFAULT_COUNTRY).toUpperCase(),
-        jobSuccessScore: body.jobSuccessScore ?? rules.DEFAULT_JOB_SUCCESS_SCORE,
-        connects: body.connects ?? rules.DEFAULT_CONNECTS,
-        createdAtTs: now,
-      },
-      [
-        { profileId: id, freelancerId: id, type: "default", name: rules.profileTitleFor(id), hourlyRate: rate, currency: "USD", skills: [] },
-        ...(body.profiles ?? []).map((p, i) => ({
-          profileId: rules.addedSpecializationIdFor(id, profileNames[i]!),
-          freelancerId: id,
-          type: "specialization" as const,
-          name: profileNames[i]!,
-          hourlyRate: p.hourlyRate ?? rate,
-          currency: "USD",
-          skills: [],
-        })),
-      ],
-    );
-  });
-  if (!inserted) throw new AppError("bad_request", `Account ${accountId} already has a freelancer named ${name}`);
-  const row = (await repo.findFreelancer(deps.db, id))!;
-  return freelancerView(deps, row);
+  return toView(await roster.addFreelancer(deps, accountId, body));
 }
 
 export function sandboxAdminRoutes(deps: SandboxDeps) {

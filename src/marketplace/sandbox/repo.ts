@@ -243,3 +243,42 @@ export function listSubmissionsOfAccount(db: Db, accountId: string, limit: numbe
       .limit(limit),
   );
 }
+
+// Roster changes (the freelancers an agency manages: roster.ts).
+
+export function updateFreelancer(
+  db: Db,
+  id: string,
+  changes: Partial<Pick<FreelancerRow, "name" | "baseHourlyRate" | "country">>,
+): Promise<FreelancerRow | undefined> {
+  const { sandboxFreelancers } = tables(db);
+  return one(db, db.update(sandboxFreelancers).set(changes).where(eq(sandboxFreelancers.id, id)).returning());
+}
+
+/** Deletes a freelancer; its profiles go with it (ON DELETE CASCADE). Its submissions stay, as the marketplace keeps history. */
+export async function deleteFreelancer(db: Db, id: string): Promise<boolean> {
+  const { sandboxFreelancers, sandboxProfiles } = tables(db);
+  // Explicitly too: SQLite enforces the cascade only with foreign keys switched on.
+  await exec(db, db.delete(sandboxProfiles).where(eq(sandboxProfiles.freelancerId, id)));
+  return (await exec(db, db.delete(sandboxFreelancers).where(eq(sandboxFreelancers.id, id)))) > 0;
+}
+
+/** Inserts a profile; an existing id is left as it is (returns false). */
+export async function insertProfile(db: Db, row: typeof sandboxProfiles.$inferInsert): Promise<boolean> {
+  const { sandboxProfiles } = tables(db);
+  return (await many(db, db.insert(sandboxProfiles).values(row).onConflictDoNothing().returning({ id: sandboxProfiles.profileId }))).length > 0;
+}
+
+export function updateProfile(
+  db: Db,
+  profileId: string,
+  changes: Partial<Pick<ProfileRow, "name" | "hourlyRate" | "skills">>,
+): Promise<ProfileRow | undefined> {
+  const { sandboxProfiles } = tables(db);
+  return one(db, db.update(sandboxProfiles).set(changes).where(eq(sandboxProfiles.profileId, profileId)).returning());
+}
+
+export async function deleteProfile(db: Db, profileId: string): Promise<boolean> {
+  const { sandboxProfiles } = tables(db);
+  return (await exec(db, db.delete(sandboxProfiles).where(eq(sandboxProfiles.profileId, profileId)))) > 0;
+}

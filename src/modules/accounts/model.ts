@@ -1,8 +1,9 @@
 import { t } from "elysia";
-import { ACCOUNT_KINDS } from "../../db/enums";
+import { ACCOUNT_KINDS, MEMBER_ROLES } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
 
 export const AccountKind = literalUnion(ACCOUNT_KINDS);
+export const MemberRoleSchema = literalUnion(MEMBER_ROLES, { description: "What the key may do (docs/members.md): at most its member's current role" });
 
 export const AccountView = t.Object(
   {
@@ -18,6 +19,7 @@ export const AccountView = t.Object(
     maxFeeds: t.Nullable(t.Integer({ description: "Most feeds this account may have; null = the server default (JOBPILOT_MAX_FEEDS_PER_ACCOUNT)" })),
     maxApiKeys: t.Nullable(t.Integer({ description: "Most active API keys; null = the server default (JOBPILOT_MAX_API_KEYS_PER_ACCOUNT)" })),
     maxPromptChars: t.Nullable(t.Integer({ description: "Longest feed prompt in characters; null = the server default (JOBPILOT_MAX_PROMPT_CHARS)" })),
+    biddersMaySend: t.Boolean({ description: "Whether members with the bidder role may send without an approval (docs/members.md)" }),
     createdAtTs: t.Integer({ description: "Unix ms" }),
   },
   { title: "Account" },
@@ -33,6 +35,8 @@ export const KeyView = t.Object(
     createdAtTs: t.Integer(),
     lastUsedAtTs: t.Nullable(t.Integer()),
     revokedAtTs: t.Nullable(t.Integer()),
+    memberId: t.Nullable(t.String({ description: "The member who made the key; null: made by the CLI or /admin (acts as the owner)" })),
+    role: MemberRoleSchema,
   },
   { title: "ApiKey" },
 );
@@ -59,3 +63,9 @@ export const GrantCreditsBody = t.Object({
   amount: t.Integer({ description: "May be negative to correct a balance; never below 0" }),
   note: t.Optional(t.String({ maxLength: 500 })),
 });
+
+/**
+ * The key id of a dashboard session opened without an API key (a password, a sign-in link): a name for its rate
+ * limits, never a key. The audit log records no key for it.
+ */
+export const SESSION_KEY_ID = "dashboard-link";

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNull, like, lt, or, sql } from "drizzle-orm";
 import { isPg, tx, type Db } from "../../db/client";
-import type { AccountKind } from "../../db/enums";
+import type { AccountKind, MemberRole } from "../../db/enums";
 import { exec, many, one, preparedOne, tables } from "../../db/query";
 import { readCache } from "../../db/read-cache";
 import type { CounterRef, DayCountStore, SharedCountStore } from "../../http/rate-limiter";
@@ -38,6 +38,7 @@ export function listAccounts(db: Db): Promise<(AccountRow & { activeKeys: number
         id: accounts.id,
         name: accounts.name,
         kind: accounts.kind,
+        biddersMaySend: accounts.biddersMaySend,
         creditsBalance: accounts.creditsBalance,
         rateLimitMultiplier: accounts.rateLimitMultiplier,
         rateLimitOverrides: accounts.rateLimitOverrides,
@@ -255,6 +256,22 @@ export async function revokeKey(db: Db, id: string, ts: number): Promise<ApiKeyR
   return row;
 }
 
+/** Revokes every live key a member made (their removal), in the caller's transaction; the revoked rows. */
+export async function revokeKeysOfMember(db: Db, accountId: string, memberId: string, ts: number): Promise<ApiKeyRow[]> {
+  const { apiKeys } = tables(db);
+  keyCache.invalidate(db);
+  const rows = await many(
+    db,
+    db
+      .update(apiKeys)
+      .set({ revokedAtTs: ts })
+      .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.memberId, memberId), isNull(apiKeys.revokedAtTs)))
+      .returning(),
+  );
+  keyCache.invalidate(db);
+  return rows;
+}
+
 export interface KeyLookup {
   keyId: string;
   keyLabel: string | null;
@@ -265,6 +282,9 @@ export interface KeyLookup {
   revokedAtTs: number | null;
   rateLimitMultiplier: number;
   rateLimitOverrides: Record<string, number> | null;
+  memberId: string | null;
+  role: MemberRole;
+  biddersMaySend: boolean;
 }
 
 /**
@@ -319,6 +339,8 @@ async function keyByHash(db: Db, hash: string): Promise<KeyLookup | undefined> {
           hash: apiKeys.hash,
           accountId: apiKeys.accountId,
           revokedAtTs: apiKeys.revokedAtTs,
+          memberId: apiKeys.memberId,
+          role: apiKeys.role,
         })
         .from(apiKeys)
         .where(eq(apiKeys.hash, sql.placeholder("hash")));
@@ -333,6 +355,7 @@ async function keyByHash(db: Db, hash: string): Promise<KeyLookup | undefined> {
     accountKind: account.kind,
     rateLimitMultiplier: account.rateLimitMultiplier,
     rateLimitOverrides: account.rateLimitOverrides,
+    biddersMaySend: account.biddersMaySend,
   };
 }
 
@@ -520,4 +543,12 @@ export async function setMarketplaceDriver(db: Db, id: string, driver: string | 
   const { accounts } = tables(db);
   accountCache.invalidate(db);
   return one(db, db.update(accounts).set({ marketplaceDriver: driver }).where(eq(accounts.id, id)).returning());
+}
+
+/** Whether the account's bidders may send without approval; a key lookup carries it, so both caches drop. */
+export async function setBiddersMaySend(db: Db, id: string, biddersMaySend: boolean): Promise<AccountRow | undefined> {
+  const { accounts } = tables(db);
+  keyCache.invalidate(db);
+  accountCache.invalidate(db);
+  return one(db, db.update(accounts).set({ biddersMaySend }).where(eq(accounts.id, id)).returning());
 }

@@ -1,6 +1,6 @@
 import { PROMPT_CHARS_HARD_MAX, type Config } from "../../config";
 import { tx, type Db } from "../../db/client";
-import { ACCOUNT_KINDS, type AccountKind } from "../../db/enums";
+import { ACCOUNT_KINDS, type AccountKind, type MemberRole } from "../../db/enums";
 import { isOneOf } from "../../lib/one-of";
 import type { MarketplaceDriverName } from "../../marketplace/driver";
 import type { Clock } from "../../lib/clock";
@@ -37,6 +37,15 @@ export interface AuthContext {
   accountKind: AccountKind;
   rateLimitMultiplier: number;
   rateLimitOverrides: Record<string, number> | null;
+  /**
+   * Who acts (modules/members/caller.ts fills in the member): the member behind the key or session (null: a key
+   * made by the CLI or /admin, which acts as the account's owner), their name for the audit log, the role the
+   * request acts with (never above the member's current role), and whether the account lets bidders send.
+   */
+  memberId: string | null;
+  memberName: string | null;
+  role: MemberRole;
+  biddersMaySend: boolean;
 }
 
 /** In the schema's order, as every API answer lists its fields. */
@@ -54,6 +63,7 @@ function toAccountView(row: repo.AccountRow): AccountView {
     maxFeeds: row.maxFeeds,
     maxApiKeys: row.maxApiKeys,
     maxPromptChars: row.maxPromptChars,
+    biddersMaySend: row.biddersMaySend,
     createdAtTs: row.createdAtTs,
   };
 }
@@ -67,6 +77,8 @@ function toKeyView(row: repo.ApiKeyRow): KeyView {
     createdAtTs: row.createdAtTs,
     lastUsedAtTs: row.lastUsedAtTs,
     revokedAtTs: row.revokedAtTs,
+    memberId: row.memberId,
+    role: row.role,
   };
 }
 
@@ -157,6 +169,10 @@ export async function accountCaller(deps: AccountsDeps, accountId: string): Prom
     accountKind: row.kind,
     rateLimitMultiplier: row.rateLimitMultiplier,
     rateLimitOverrides: row.rateLimitOverrides,
+    memberId: null,
+    memberName: null,
+    role: "owner",
+    biddersMaySend: row.biddersMaySend,
   };
 }
 
@@ -187,10 +203,15 @@ function whoAmIView(account: repo.AccountRow, auth: AuthContext): WhoAmIView {
 }
 
 /** A new key, shown once; refused (409) when the account already has as many active keys as its ceiling allows. */
+/**
+ * A new key of the account. `by` is the member making it and the role the key carries (at most theirs: the caller
+ * checks with members/permissions.ts mayGrant); without it (the CLI, /admin, pairing) the key acts as the owner.
+ */
 export function createKey(
   deps: AccountsDeps & { config: CeilingDefaults },
   accountId: string,
   label?: string | null,
+  by?: { memberId: string | null; role: MemberRole },
 ): Promise<{ key: KeyView; apiKey: string }> {
   const checkedLabel = checkLabel(label);
   // Count and insert in one IMMEDIATE transaction, so two requests at once cannot both take the last place.
@@ -204,7 +225,7 @@ export function createKey(
       );
     }
     const { apiKey, row } = newKeyRow(accountId, checkedLabel, deps.clock.now());
-    return { key: toKeyView(await repo.insertKey(db, row)), apiKey };
+    return { key: toKeyView(await repo.insertKey(db, { ...row, memberId: by?.memberId ?? null, role: by?.role ?? "owner" })), apiKey };
   });
 }
 
@@ -220,6 +241,11 @@ export async function revokeKey(deps: AccountsDeps, keyId: string): Promise<{ ke
   const existing = await repo.findKey(deps.db, keyId);
   if (!existing) throw notFound("API key not found");
   return { key: toKeyView(existing), alreadyRevoked: true };
+}
+
+/** Revokes every live key the member made (when they are removed), in the caller's transaction when given one. */
+export async function revokeKeysOfMember(deps: AccountsDeps, accountId: string, memberId: string): Promise<KeyView[]> {
+  return (await repo.revokeKeysOfMember(deps.db, accountId, memberId, deps.clock.now())).map(toKeyView);
 }
 
 /** Adds (or, with a negative amount, removes) credits; refuses to leave a negative balance. */
@@ -358,6 +384,10 @@ function callerOfKey(found: repo.KeyLookup): AuthContext | null {
     accountKind: found.accountKind,
     rateLimitMultiplier: found.rateLimitMultiplier,
     rateLimitOverrides: found.rateLimitOverrides,
+    memberId: found.memberId,
+    memberName: null,
+    role: found.role,
+    biddersMaySend: found.biddersMaySend,
   };
 }
 
@@ -365,7 +395,11 @@ function callerOfKey(found: repo.KeyLookup): AuthContext | null {
  * The account as the services see a caller that came without an API key (a background task, a bound
  * Telegram chat): they read only accountId and kind. `via` names the way in, for logs.
  */
-export async function accountAuth(db: Db, accountId: string, via: { keyId: string; keyLabel: string | null }): Promise<AuthContext> {
+export async function accountAuth(
+  db: Db,
+  accountId: string,
+  via: { keyId: string; keyLabel: string | null; memberId?: string | null; memberName?: string | null; role?: MemberRole },
+): Promise<AuthContext> {
   const account = await repo.findAccount(db, accountId);
   return {
     keyId: via.keyId,
@@ -375,5 +409,16 @@ export async function accountAuth(db: Db, accountId: string, via: { keyId: strin
     accountKind: account?.kind ?? "solo",
     rateLimitMultiplier: 1,
     rateLimitOverrides: null,
+    memberId: via.memberId ?? null,
+    memberName: via.memberName ?? null,
+    role: via.role ?? "owner",
+    biddersMaySend: account?.biddersMaySend ?? false,
   };
+}
+
+/** The team setting: whether members with the bidder role may send without an approval (owners change it). */
+export async function setBiddersMaySend(deps: AccountsDeps, accountId: string, biddersMaySend: boolean): Promise<AccountView> {
+  const row = await repo.setBiddersMaySend(deps.db, accountId, biddersMaySend);
+  if (!row) throw notFound("Account not found");
+  return toAccountView(row);
 }

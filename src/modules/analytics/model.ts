@@ -46,7 +46,7 @@ export const SpeedResponse = t.Object(
 export type SpeedResponse = typeof SpeedResponse.static;
 
 /** The dimensions the funnel can be split by, written once for the schema and the SQL. */
-export const FUNNEL_GROUP_BY = ["feed", "freelancer", "source", "scoreBand", "postAge", "bidRatio", "boost", "weekday"] as const;
+export const FUNNEL_GROUP_BY = ["feed", "freelancer", "member", "source", "scoreBand", "postAge", "bidRatio", "boost", "weekday"] as const;
 export type FunnelGroupBy = (typeof FUNNEL_GROUP_BY)[number];
 
 export const FunnelQuery = t.Object({
@@ -75,8 +75,11 @@ const Usd = t.Nullable(t.Number({ description: "USD, to the cent; null when it c
 
 export const FunnelGroup = t.Object(
   {
-    key: t.String({ description: "The bucket: a feed or freelancer id, a source, a band (e.g. 7-8), a weekday (mon…sun), or total" }),
-    label: t.Optional(t.String({ description: "A readable name: the feed's title, the freelancer's name" })),
+    key: t.String({
+      description:
+        "The bucket: a feed, freelancer or member id (none: an API key of no member, or automation), a source, a band (e.g. 7-8), a weekday (mon…sun), or total",
+    }),
+    label: t.Optional(t.String({ description: "A readable name: the feed's title, the freelancer's or member's name" })),
     sent: t.Integer({ description: "Proposals sent (applications with status applied)" }),
     viewed: t.Integer({ description: "Of those, viewed by the client (a reply, interview or hire implies viewed)" }),
     replied: t.Integer({ description: "Of those, replied to (an interview or hire implies a reply)" }),
@@ -92,6 +95,14 @@ export const FunnelGroup = t.Object(
     costPerHireUsd: Usd,
     valueUsd: t.Number({ description: "Sum of the recorded hire values (a hire later lost has none)" }),
     enough: t.Boolean({ description: "At least 10 sent: rates are given only then" }),
+    medianReplyMs: t.Optional(
+      t.Nullable(
+        t.Integer({
+          description:
+            "groupBy=member only: the median time from sending to the client's first reply (nearest rank, ms) over the replies with a time; null when none",
+        }),
+      ),
+    ),
   },
   { title: "FunnelGroup" },
 );

@@ -23,6 +23,7 @@ import { firstDrafts } from "../proposals/repo";
 import type { AuthContext } from "../accounts/service";
 import type { FunnelGroup, FunnelGroupBy, FunnelQuery, FunnelResponse, LedgerQuery, MinScoreSuggestion, SpeedQuery, SpeedResponse, StageSpeed } from "./model";
 import { isKnownZone, zoneOffsetMs } from "../../lib/time-zone";
+import { memberNames } from "../members/routing";
 
 export interface AnalyticsDeps {
   db: Db;
@@ -180,6 +181,10 @@ function bucketOf(groupBy: FunnelGroupBy | undefined, a: Sent, segments: OffsetS
       return sql<string>`COALESCE(${a.feedId}, '')`;
     case "freelancer":
       return sql<string>`${a.freelancerId}`;
+    case "member":
+      // Who drafted it, else who sent it: a bidder's letter an admin approved is the bidder's proposal, as a
+      // per-bidder reply rate must count it (an admin who sends their own draft is its drafter too).
+      return sql<string>`COALESCE(${a.draftedBy}, ${a.sentBy}, '')`;
     case "source":
       return sql<string>`COALESCE(${a.source}, 'unknown')`;
     case "scoreBand":
@@ -378,6 +383,17 @@ export async function funnelAnalytics(deps: FunnelAnalyticsDeps, auth: AuthConte
 
   const titles = query.groupBy === "feed" ? await feedTitles(db, auth.accountId) : null;
   const names = query.groupBy === "freelancer" ? await freelancerNames(deps, auth.accountId) : null;
+  if (query.groupBy === "member") {
+    const members = await memberNames(db, auth.accountId);
+    const medians = await medianReplyByMember(db, filter);
+    const groups = counted
+      .map(({ key, counts }) => ({
+        ...groupOf(key === "" ? "none" : key, counts, price, key === "" ? NO_MEMBER : (members.get(key) ?? "removed member")),
+        medianReplyMs: medians.get(key) ?? null,
+      }))
+      .sort((x, y) => y.sent - x.sent || x.key.localeCompare(y.key));
+    return { groups, total };
+  }
   const groups = counted.map(({ key, counts }) => {
     if (titles) return groupOf(key === "" ? "none" : key, counts, price, feedLabel(titles, key));
     return groupOf(key, counts, price, names?.get(key));
@@ -387,6 +403,35 @@ export async function funnelAnalytics(deps: FunnelAnalyticsDeps, auth: AuthConte
   else groups.sort((x, y) => y.sent - x.sent || x.key.localeCompare(y.key));
   if (query.groupBy === "scoreBand") return { groups, total, suggestion: suggestMinScore(groups) };
   return { groups, total };
+}
+
+/** The member grouping's label for proposals no member sent or drafted. */
+export const NO_MEMBER = "API key / automation";
+
+/**
+ * Per bucket, the median time from sending to the client's first reply over the replied proposals that have a
+ * reply time (a driver may report a reply without one). Nearest rank, as the speed percentiles: an observed time.
+ * The durations are read and ranked here, since SQLite has no percentile function.
+ */
+async function medianReplyByMember(db: Db, filter: SentFilter): Promise<Map<string, number>> {
+  const a = sentProposals(db, filter);
+  const bucket = bucketOf("member", a, []);
+  const rows = await many(db, db.select({ key: bucket, sentAt: a.processedAtTs, repliedAt: a.repliedAtTs }).from(a).where(sql`${a.repliedAtTs} IS NOT NULL`));
+  const byKey = new Map<string, number[]>();
+  for (const r of rows) {
+    const list = byKey.get(String(r.key)) ?? [];
+    list.push(Math.max(0, Number(r.repliedAt) - Number(r.sentAt)));
+    byKey.set(String(r.key), list);
+  }
+  return new Map(
+    [...byKey].map(([key, list]) => [
+      key,
+      percentile(
+        list.sort((x, y) => x - y),
+        50,
+      ),
+    ]),
+  );
 }
 
 /** The first and last send time within the filter (for the time zone's offsets); undefined when nothing was sent. */

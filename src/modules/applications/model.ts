@@ -98,6 +98,22 @@ export const OutcomeCheck = t.Object(
 const NullableString = t.Nullable(t.String());
 const NullableMs = t.Nullable(t.Integer({ description: "Unix ms" }));
 
+/**
+ * Extension fields: who an application went out as and the people behind it. A name is the member's (removed
+ * members keep theirs); null means an API key of no member, or automation (a feed's draft or auto mode).
+ */
+const PeopleFields = {
+  freelancerId: t.Optional(t.String({ description: "Extension: the freelancer it went out as" })),
+  profileId: t.Optional(t.Nullable(t.String({ description: "Extension: the freelancer's profile it went out as" }))),
+  draftedBy: t.Optional(t.Nullable(t.String({ description: "Extension: the member who drafted it; null: an API key of no member, or automation" }))),
+  approvedBy: t.Optional(t.Nullable(t.String({ description: "Extension: the member who approved it; null: nobody had to" }))),
+  sentBy: t.Optional(
+    t.Nullable(
+      t.String({ description: "Extension: the member who sent it (the approver for an approved draft); null: an API key of no member, or automation" }),
+    ),
+  ),
+};
+
 export const StatusResponse = t.Object(
   {
     jobId: NullableString,
@@ -110,6 +126,7 @@ export const StatusResponse = t.Object(
     errorMessage: NullableString,
     proposalStatus: t.Nullable(ProposalStatus),
     outcomeCheck: t.Optional(OutcomeCheck),
+    ...PeopleFields,
   },
   { title: "StatusResponse" },
 );
@@ -130,6 +147,7 @@ export const AppliedJob = t.Object(
     createdAt: NullableMs,
     errorMessage: NullableString,
     coverLetter: NullableString,
+    ...PeopleFields,
   },
   { title: "AppliedJob" },
 );
@@ -228,11 +246,22 @@ export const HeldApplication = t.Object(
     origin: t.String({ description: "person, draft (a feed's draft mode) or auto (a feed's auto mode)" }),
     coverLetter: t.String(),
     queuedAt: t.Integer({ description: "When it was queued (Unix ms)" }),
-    kind: t.Union([t.Literal("draft"), t.Literal("similar"), t.Literal("budget")], {
+    kind: t.Union([t.Literal("draft"), t.Literal("similar"), t.Literal("budget"), t.Literal("approval"), t.Literal("returned")], {
       description:
-        "draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget",
+        "draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget; approval: a member without the send permission asks for approval; returned: sent back to its drafter with a comment",
     }),
     why: t.String({ description: "Why it waits, in words" }),
+    draftedById: NullableString,
+    draftedBy: t.Nullable(t.String({ description: "The member who drafted it; null: an API key of no member, or automation" })),
+    approvedBy: t.Nullable(t.String({ description: "The member who approved it (set once approved)" })),
+    reviewComment: t.Nullable(t.String({ description: "The approver's comment when it was sent back" })),
+    answers: t.Array(t.Object({ position: t.Integer(), question: t.Nullable(t.String()), answer: t.String() }), {
+      description: "The screening answers it would send, with their questions",
+    }),
+    hourlyRate: t.Nullable(t.Number({ description: "The bid, USD per hour (hourly jobs)" })),
+    fixedBid: t.Nullable(t.Number({ description: "The bid, USD (fixed-price jobs)" })),
+    jobBudget: t.Nullable(t.String({ description: "The client's budget in words" })),
+    jobDescription: t.Nullable(t.String({ description: "The job's description as archived" })),
     similarTo: t.Nullable(
       t.Object({
         queueId: t.String(),
@@ -256,3 +285,36 @@ export const ReviewResult = t.Object(
   { queueId: t.String(), applicationStatus: ApplicationStatus, held: t.Boolean({ description: "Still waiting for review" }) },
   { title: "ReviewResult" },
 );
+
+export const SendBackBody = t.Object(
+  { comment: t.String({ minLength: 1, maxLength: 2000, description: "What the drafter should change; they see it with the draft" }) },
+  { title: "SendBackRequest", additionalProperties: false },
+);
+
+export const RequestAgainBody = t.Object(
+  { coverLetter: t.Optional(t.String({ minLength: 1, maxLength: 50_000, description: "The letter as you rewrote it; the returned letter when omitted" })) },
+  { title: "RequestApprovalAgainRequest", additionalProperties: false },
+);
+
+export const ClaimParams = t.Object({
+  ciphertext: t.String({ minLength: 1, maxLength: 2048, description: "The job: ciphertext (~…), full job URL, or a feed entry's UUID" }),
+});
+
+export const ClaimView = t.Object(
+  {
+    jobCiphertext: t.String(),
+    memberId: t.String(),
+    memberName: t.String(),
+    claimedAt: t.Integer({ description: "Unix ms" }),
+    expiresAt: t.Integer({ description: "Unix ms: the claim ends then unless its holder keeps drafting" }),
+    mine: t.Boolean({ description: "The claim is the caller's own" }),
+  },
+  { title: "JobClaim" },
+);
+
+export const ClaimResult = t.Object(
+  { claim: t.Nullable(ClaimView, { description: "null for an API key of no member: only members claim jobs" }) },
+  { title: "JobClaimResult" },
+);
+
+export const ReleaseResult = t.Object({ released: t.Boolean({ description: "false when the job had no live claim" }) }, { title: "JobClaimRelease" });

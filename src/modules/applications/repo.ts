@@ -401,17 +401,63 @@ export async function setHeldReason(db: Db, id: string, reason: string | null): 
   );
 }
 
-function heldWhere(db: Db, accountId: string): SQL {
+function heldWhere(db: Db, accountId: string, draftedBy?: string): SQL {
   const { applications: a } = tables(db);
-  return and(eq(a.accountId, accountId), eq(a.status, "processing"), eq(a.phase, "queued"), isNotNull(a.heldReason), ne(a.heldReason, APPROVED))!;
+  return and(
+    eq(a.accountId, accountId),
+    eq(a.status, "processing"),
+    eq(a.phase, "queued"),
+    isNotNull(a.heldReason),
+    ne(a.heldReason, APPROVED),
+    draftedBy === undefined ? undefined : eq(a.draftedBy, draftedBy),
+  )!;
 }
 
-/** The account's applications held for review, newest first, and how many there are. */
-export async function listHeld(db: Db, accountId: string, limit: number, offset: number): Promise<{ rows: ApplicationRow[]; total: number }> {
+/** The account's applications held for review (only those `draftedBy` drafted, when given), newest first, and how many there are. */
+export async function listHeld(
+  db: Db,
+  accountId: string,
+  limit: number,
+  offset: number,
+  draftedBy?: string,
+): Promise<{ rows: ApplicationRow[]; total: number }> {
   const { applications: a } = tables(db);
-  const rows = await many(db, db.select().from(a).where(heldWhere(db, accountId)).orderBy(desc(a.appliedAtTs), desc(a.id)).limit(limit).offset(offset));
-  const total = await one(db, db.select({ n: count() }).from(a).where(heldWhere(db, accountId)));
+  const where = heldWhere(db, accountId, draftedBy);
+  const rows = await many(db, db.select().from(a).where(where).orderBy(desc(a.appliedAtTs), desc(a.id)).limit(limit).offset(offset));
+  const total = await one(db, db.select({ n: count() }).from(a).where(where));
   return { rows, total: Number(total?.n ?? 0) };
+}
+
+/**
+ * A person approved it: marked approved (the submit task sends it), with the approver as approved_by and sent_by;
+ * false when it is no longer queued.
+ */
+export async function markApproved(db: Db, id: string, approver: string | null): Promise<boolean> {
+  const { applications: a } = tables(db);
+  const changed = await exec(
+    db,
+    db
+      .update(a)
+      .set({ heldReason: APPROVED, approvedBy: approver, sentBy: approver })
+      .where(and(eq(a.id, id), eq(a.status, "processing"), eq(a.phase, "queued"))),
+  );
+  return changed > 0;
+}
+
+/**
+ * Moves a held application from one reason to another (an approval sent back, a returned one asked again), with the
+ * approver's comment when given; false when it no longer waits with reason `from` (someone acted meanwhile).
+ */
+export async function moveHeld(db: Db, id: string, from: string, to: string, comment?: string): Promise<boolean> {
+  const { applications: a } = tables(db);
+  const changed = await exec(
+    db,
+    db
+      .update(a)
+      .set({ heldReason: to, ...(comment === undefined ? {} : { reviewComment: comment }) })
+      .where(and(eq(a.id, id), eq(a.status, "processing"), eq(a.phase, "queued"), eq(a.heldReason, from))),
+  );
+  return changed > 0;
 }
 
 /** The letter a person rewrote at review, before the application is submitted. */

@@ -1,20 +1,27 @@
 /**
  * Applications held for a person's review: a feed's draft (draft mode), a letter too like one already sent (the
- * governor's similarity guard), or one that would break a Connects budget on a feed that says "review". The
- * dashboard, Telegram and the API list them and approve or discard them here, one function per decision.
+ * governor's similarity guard), one that would break a Connects budget on a feed that says "review", and a member's
+ * draft waiting for an approver (`approval`: a bidder without the send permission asks; the approver approves, sends
+ * it back with a comment as `returned`, or discards it; the drafter edits a returned one and asks again). The
+ * dashboard, Telegram and the API list them and decide on them here, one function per decision.
  */
 import { tx } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import { isEditedByHand } from "../../lib/text-similarity";
 import { enqueueTask } from "../../worker/tasks";
 import type { AuthContext } from "../accounts/service";
-import { actorOf, audit } from "../automation/governor";
-import { jobSummaries } from "../jobs/repo";
+import { actorIds, actorOf, audit } from "../automation/governor";
+import { queueHeldEvents } from "../feeds/admit";
+import { normalizeJob } from "../jobs/normalize";
+import { findJobs, jobSummaries } from "../jobs/repo";
+import { budgetText } from "../jobs/service";
+import { assertUnclaimed, memberNames, releaseJob } from "../members/claims";
+import { can } from "../members/permissions";
 import * as repo from "./repo";
-import { type ApplicationsDeps, SUBMIT_TASK } from "./service";
+import { type ApplicationsDeps, APPROVAL, type ApplyInput, apply, RETURNED, SUBMIT_TASK } from "./service";
 import { finish } from "./submit.task";
 
-export type HeldKind = "draft" | "similar" | "budget";
+export type HeldKind = "draft" | "similar" | "budget" | "approval" | "returned";
 
 export interface HeldApplication {
   queueId: string;
@@ -32,29 +39,60 @@ export interface HeldApplication {
   why: string;
   /** For a letter held as too similar: the earlier letter it resembles. */
   similarTo: { queueId: string; coverLetter: string; sentAt: number | null; similarity: number } | null;
+  /** The member who drafted it (id and name; null: an API key of no member, or automation). */
+  draftedById: string | null;
+  draftedBy: string | null;
+  approvedBy: string | null;
+  /** The approver's comment when it was sent back. */
+  reviewComment: string | null;
+  /** What the approver weighs beside the letter: the answers (with their questions), the bid and the job. */
+  answers: { position: number; question: string | null; answer: string }[];
+  hourlyRate: number | null;
+  fixedBid: number | null;
+  jobBudget: string | null;
+  jobDescription: string | null;
 }
 
-/** Reads a held_reason (`draft`, `similar:<id>:<similarity>`, `budget:<period>`) back into what it means. */
+/** Reads a held_reason (`draft`, `similar:<id>:<similarity>`, `budget:<period>`, `approval`, `returned`) back into what it means. */
 export function parseHeldReason(reason: string): { kind: HeldKind; similarId?: string; similarity?: number; period?: string } {
   const [kind, a, b] = reason.split(":");
   if (kind === "similar") return { kind, similarId: a, similarity: Number(b) };
   if (kind === "budget") return { kind, period: a };
+  if (kind === APPROVAL || kind === RETURNED) return { kind };
   return { kind: "draft" };
 }
 
-/** The account's applications waiting for review, newest first. */
+/**
+ * Who sees which held applications: a caller who may approve sees them all; a member who may not (a bidder) sees
+ * the ones they drafted (waiting for an approver, or sent back to them).
+ */
+const draftedFilter = (auth: AuthContext) => (auth.memberId !== null && !can(auth.role, "approve") ? auth.memberId : undefined);
+
+/** The account's applications waiting for review (for a bidder: their own drafts), newest first. */
 export async function listHeld(
   deps: Pick<ApplicationsDeps, "db">,
   auth: AuthContext,
   q: { limit: number; offset: number },
 ): Promise<{ applications: HeldApplication[]; total: number }> {
-  const { rows, total } = await repo.listHeld(deps.db, auth.accountId, q.limit, q.offset);
-  const jobs = await jobSummaries(deps.db, [...new Set(rows.map((r) => r.jobCiphertext))]);
+  const { rows, total } = await repo.listHeld(deps.db, auth.accountId, q.limit, q.offset, draftedFilter(auth));
+  const ciphertexts = [...new Set(rows.map((r) => r.jobCiphertext))];
+  const jobs = await jobSummaries(deps.db, ciphertexts);
+  const documents = await findJobs(deps.db, ciphertexts);
+  const names = await memberNames(
+    deps.db,
+    auth.accountId,
+    rows.flatMap((r) => [r.draftedBy, r.approvedBy]),
+  );
+  const nameOf = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
   const out: HeldApplication[] = [];
   for (const r of rows) {
     const held = parseHeldReason(r.heldReason ?? "");
     const earlier = held.similarId ? await repo.findAccountApplication(deps.db, auth.accountId, held.similarId) : undefined;
     const job = jobs.get(r.jobCiphertext);
+    const doc = documents.get(r.jobCiphertext);
+    const normalized = doc ? normalizeJob(doc.document) : null;
+    const full = normalized?.ok ? normalized.job : null;
+    const questions = new Map((full?.screeningQuestions ?? []).map((q) => [q.position, q.question]));
     out.push({
       queueId: r.id,
       jobCiphertext: r.jobCiphertext,
@@ -67,16 +105,27 @@ export async function listHeld(
       coverLetter: r.coverLetter,
       queuedAt: r.appliedAtTs,
       kind: held.kind,
-      why: heldWords(held),
+      why: heldWords(held, nameOf(r.draftedBy)),
       similarTo: earlier ? { queueId: earlier.id, coverLetter: earlier.coverLetter, sentAt: earlier.processedAtTs, similarity: held.similarity ?? 0 } : null,
+      draftedById: r.draftedBy,
+      draftedBy: nameOf(r.draftedBy),
+      approvedBy: nameOf(r.approvedBy),
+      reviewComment: r.reviewComment,
+      answers: r.answers.map((a) => ({ position: a.position, question: questions.get(a.position) ?? null, answer: a.answer })),
+      hourlyRate: r.hourlyRate,
+      fixedBid: r.fixedBid,
+      jobBudget: full ? budgetText(full) : null,
+      jobDescription: full?.description ?? null,
     });
   }
   return { applications: out, total };
 }
 
-export function heldWords(h: ReturnType<typeof parseHeldReason>): string {
+export function heldWords(h: ReturnType<typeof parseHeldReason>, draftedBy: string | null = null): string {
   if (h.kind === "similar") return `The letter is ${Math.round((h.similarity ?? 0) * 100)} % like one this freelancer sent in the last 30 days.`;
   if (h.kind === "budget") return `Sending it would break the ${h.period === "day" ? "daily" : h.period === "week" ? "weekly" : "monthly"} Connects budget.`;
+  if (h.kind === "approval") return `Drafted by ${draftedBy ?? "a member"}, waiting for approval.`;
+  if (h.kind === "returned") return `Sent back to ${draftedBy ?? "its drafter"} for changes.`;
   return "A draft from the feed's draft mode, waiting for your approval.";
 }
 
@@ -92,7 +141,9 @@ export interface ReviewResult {
 /**
  * A person's answer to a held application. Approved (with the letter as it is, or as the person rewrote it), it
  * is submitted: the similarity guard and the budgets do not hold it again; caps, pacing and working hours still
- * apply. Discarded, it ends failed and uncharged. Anything not held is a 409; another account's is a 404.
+ * apply; the approver is recorded as who approved and sent it. Discarded, it ends failed and uncharged. Either way
+ * the job's claim ends. An approval is refused (409 naming the holder) while a member other than its drafter and
+ * the approver holds a live claim on the job. Anything not held is a 409; another account's is a 404.
  */
 export async function reviewHeld(
   deps: ApplicationsDeps,
@@ -103,21 +154,32 @@ export async function reviewHeld(
 ): Promise<ReviewResult> {
   const app = await repo.findAccountApplication(deps.db, auth.accountId, queueId);
   if (!app) throw notFound("application not found");
-  const notHeld = () => new AppError("conflict", "This application is not waiting for review (it was approved, discarded or sent meanwhile)");
   if (!isHeld(app)) throw notHeld();
   const who = `${decision === "approve" ? "approved" : "discarded"} by ${actorOf(auth)}`;
-  const entry = { accountId: app.accountId, freelancerId: app.freelancerId, applicationId: app.id, rule: who, detail: `was held: ${app.heldReason}` };
+  const entry = {
+    accountId: app.accountId,
+    freelancerId: app.freelancerId,
+    applicationId: app.id,
+    rule: who,
+    detail: `was held: ${app.heldReason}`,
+    ...actorIds(auth),
+  };
   if (decision === "discard") {
     await finish(deps, app, { status: "failed", message: "Discarded at review: nothing was sent and nothing was charged." });
-    await audit(deps.db, { ...entry, action: "discard", atTs: deps.clock.now() });
+    await tx(deps.db, async (db) => {
+      await releaseJob(db, app.accountId, app.jobCiphertext);
+      await audit(db, { ...entry, action: "discard", atTs: deps.clock.now() });
+    });
   } else {
     await tx(deps.db, async (db) => {
       const nowTs = deps.clock.now();
-      if (!(await repo.setHeldReason(db, app.id, repo.APPROVED))) throw notHeld();
+      await assertUnclaimed(db, auth, app.jobCiphertext, nowTs, [app.draftedBy]);
+      if (!(await repo.markApproved(db, app.id, auth.memberId))) throw notHeld();
       if (edit.coverLetter !== undefined && edit.coverLetter !== app.coverLetter) {
         await repo.reviseLetter(db, app.id, edit.coverLetter, app.editedByHand || isEditedByHand(app.coverLetter, edit.coverLetter));
       }
       await enqueueTask(db, SUBMIT_TASK, { applicationId: app.id, accountId: app.accountId }, nowTs, { maxAttempts: 10 });
+      await releaseJob(db, app.accountId, app.jobCiphertext);
       await audit(db, {
         ...entry,
         action: "approve",
@@ -127,6 +189,118 @@ export async function reviewHeld(
     });
     deps.wake();
   }
+  return resultOf(deps, auth, queueId);
+}
+
+const notHeld = () => new AppError("conflict", "This application is not waiting for review (it was approved, discarded or sent meanwhile)");
+
+async function resultOf(deps: Pick<ApplicationsDeps, "db">, auth: AuthContext, queueId: string): Promise<ReviewResult> {
   const after = (await repo.findAccountApplication(deps.db, auth.accountId, queueId))!;
   return { queueId, applicationStatus: after.status, held: isHeld(after) };
+}
+
+/**
+ * A member without the send permission asks for approval: the proposal is queued as apply queues it (the same
+ * checks, the same 409s for a claimed or already applied job, a credit held), but held with reason `approval`
+ * until an approver decides; its `application.held` event goes out once, with the request.
+ */
+export async function requestApproval(deps: ApplicationsDeps, auth: AuthContext, input: ApplyInput): ReturnType<typeof apply> {
+  const queued = await apply(deps, auth, input, { heldReason: APPROVAL });
+  const app = await repo.findAccountApplication(deps.db, auth.accountId, queued.queueId);
+  if (app) {
+    await audit(deps.db, {
+      accountId: app.accountId,
+      freelancerId: app.freelancerId,
+      applicationId: app.id,
+      action: "request_approval",
+      rule: `asked by ${actorOf(auth)}`,
+      detail: "waiting for an approver",
+      atTs: deps.clock.now(),
+      ...actorIds(auth),
+    });
+  }
+  return { ...queued, message: "Queued for approval: nothing is sent until an owner or admin approves it. One credit is held meanwhile." };
+}
+
+/** A comment that says something: trimmed, 1–2,000 characters. */
+function checkComment(comment: string): string {
+  const text = comment.trim();
+  if (text === "") throw new AppError("bad_request", "comment: write what the drafter should change");
+  if (text.length > 2000) throw new AppError("bad_request", "comment: at most 2,000 characters");
+  return text;
+}
+
+/**
+ * Sends a member's draft back with a comment: it stays held (as `returned`, credit still held) until its drafter
+ * edits it and asks again. Only an approval request can be sent back (409 for any other held kind: approve or
+ * discard those).
+ */
+export async function sendBack(deps: ApplicationsDeps, auth: AuthContext, queueId: string, comment: string): Promise<ReviewResult> {
+  const text = checkComment(comment);
+  const app = await repo.findAccountApplication(deps.db, auth.accountId, queueId);
+  if (!app) throw notFound("application not found");
+  if (!isHeld(app)) throw notHeld();
+  if (app.heldReason !== APPROVAL) {
+    throw new AppError(
+      "conflict",
+      `Only a member's request for approval can be sent back; this one is held as ${parseHeldReason(app.heldReason ?? "").kind}: approve or discard it`,
+    );
+  }
+  await tx(deps.db, async (db) => {
+    if (!(await repo.moveHeld(db, app.id, APPROVAL, RETURNED, text))) throw notHeld();
+    await audit(db, {
+      accountId: app.accountId,
+      freelancerId: app.freelancerId,
+      applicationId: app.id,
+      action: "send_back",
+      rule: `sent back by ${actorOf(auth)}`,
+      detail: text,
+      atTs: deps.clock.now(),
+      ...actorIds(auth),
+    });
+  });
+  return resultOf(deps, auth, queueId);
+}
+
+/**
+ * The drafter asks again for approval of a draft sent back to them, with the letter as they rewrote it (or as it
+ * was); the approver's comment stays with it. Only the member who drafted it may (403 naming them); anything not
+ * sent back is a 409. Its `application.held` event goes out again, once, with this request.
+ */
+export async function requestApprovalAgain(
+  deps: ApplicationsDeps,
+  auth: AuthContext,
+  queueId: string,
+  edit: { coverLetter?: string } = {},
+): Promise<ReviewResult> {
+  const app = await repo.findAccountApplication(deps.db, auth.accountId, queueId);
+  if (!app) throw notFound("application not found");
+  if (!isHeld(app) || app.heldReason !== RETURNED) {
+    throw new AppError("conflict", "This application was not sent back to its drafter (it waits for approval, or was approved, discarded or sent)");
+  }
+  if (app.draftedBy === null || app.draftedBy !== auth.memberId) {
+    const drafter = app.draftedBy === null ? undefined : (await memberNames(deps.db, app.accountId, [app.draftedBy])).get(app.draftedBy);
+    throw new AppError("forbidden", `Only ${drafter ?? "the member who drafted it"}, who drafted it, can ask for approval again`);
+  }
+  if (edit.coverLetter !== undefined && edit.coverLetter.trim() === "")
+    throw new AppError("bad_request", "coverLetter: write a letter, or leave it out to keep the one sent back");
+  await tx(deps.db, async (db) => {
+    const nowTs = deps.clock.now();
+    if (!(await repo.moveHeld(db, app.id, RETURNED, APPROVAL))) throw notHeld();
+    if (edit.coverLetter !== undefined && edit.coverLetter !== app.coverLetter) {
+      await repo.reviseLetter(db, app.id, edit.coverLetter, app.editedByHand || isEditedByHand(app.coverLetter, edit.coverLetter));
+    }
+    await queueHeldEvents(db, { accountId: app.accountId, feedId: app.feedId, jobCiphertext: app.jobCiphertext }, nowTs);
+    await audit(db, {
+      accountId: app.accountId,
+      freelancerId: app.freelancerId,
+      applicationId: app.id,
+      action: "request_approval",
+      rule: `asked again by ${actorOf(auth)}`,
+      detail: edit.coverLetter !== undefined && edit.coverLetter !== app.coverLetter ? "letter rewritten after it was sent back" : "letter as it was sent back",
+      atTs: nowTs,
+      ...actorIds(auth),
+    });
+  });
+  return resultOf(deps, auth, queueId);
 }

@@ -30,6 +30,7 @@ import { armBid, armVariesLetter, assignJob } from "../experiments/assign";
 import type { AssignedArm } from "../experiments/model";
 import type { ExperimentOutcomes } from "../experiments/outcomes";
 import { isEditedByHand } from "../../lib/text-similarity";
+import { assertUnclaimed, type ClaimView, claim, memberNames, release, releaseJob } from "../members/claims";
 
 export interface ApplicationsDeps {
   db: Db;
@@ -67,9 +68,16 @@ export interface ApplyOptions {
   onSettled?: SettledTask;
   /** Who asks: a person (the default), or a feed's draft or auto mode (modules/autopilot). */
   origin?: ApplicationOrigin;
-  /** Queued held for a person's review (draft mode): nothing is submitted until it is approved. */
+  /**
+   * Queued held for a person's review (draft mode, or `approval`: a member without the send permission asks an
+   * approver): nothing is submitted until it is approved.
+   */
   heldReason?: string;
 }
+
+/** held_reason of a member's draft waiting for an approver, and of one the approver sent back with a comment. */
+export const APPROVAL = "approval";
+export const RETURNED = "returned";
 
 const APPLY_MESSAGE = "Application queued. One credit is deducted only when the application succeeds; failed applications cost nothing.";
 
@@ -196,7 +204,10 @@ export async function apply(
   const remaining = await tx(
     deps.db,
     async (db) => {
-      if (await repo.liveApplication(db, auth.accountId, job.ciphertext)) throw alreadyApplied();
+      const live = await repo.liveApplication(db, auth.accountId, job.ciphertext);
+      if (live) throw await alreadyApplied(db, live);
+      // Another member drafting this job holds it (members/claims.ts): checked here, in the transaction of the insert.
+      await assertUnclaimed(db, auth, job.ciphertext, now);
       const available = await holdCredit(db, auth.accountId);
       if (available === null) {
         throw new AppError("payment_required", "Insufficient auto-apply credits", {
@@ -252,12 +263,17 @@ export async function apply(
         editedByHand,
         origin: options.origin ?? "person",
         heldReason: options.heldReason ?? null,
+        // Who drafted it and, when it goes out without anyone's approval, who sent it (null: a key of no member).
+        draftedBy: auth.memberId,
+        sentBy: options.heldReason === undefined ? auth.memberId : null,
       });
       // A send-delay arm holds the submission back by its delay (the task runs no earlier). A held application
       // gets its task when a person approves it (submit.task.ts reviewHeld).
       const runAtTs = now + (arm?.sendDelayMinutes ?? 0) * 60_000;
       if (options.heldReason === undefined) {
         await enqueueTask(db, SUBMIT_TASK, { applicationId: id, accountId: auth.accountId }, now, { maxAttempts: 10, runAtTs });
+        // It goes out: the claim on the job has done its work (the live application keeps anyone else off it now).
+        await releaseJob(db, auth.accountId, job.ciphertext);
       }
       // Held for review (draft mode): the "waiting for your approval" event goes with it.
       if (options.heldReason !== undefined)
@@ -269,17 +285,43 @@ export async function apply(
       // write its credits row, which serializable would turn into aborts and retries (see TxOptions).
     },
     { isolation: "read committed" },
-  ).catch((err: unknown) => {
+  ).catch(async (err: unknown) => {
     // The partial unique index refused a second live application: another apply for the job committed
     // between our check and our insert (on PostgreSQL, where transactions of other connections overlap).
-    throw isUniqueViolation(err) ? alreadyApplied() : err;
+    if (!isUniqueViolation(err)) throw err;
+    const live = await repo.liveApplication(deps.db, auth.accountId, job.ciphertext);
+    throw live ? await alreadyApplied(deps.db, live) : new AppError("conflict", ALREADY_APPLIED);
   });
   deps.wake();
   return { success: true, queueId: id, creditsRemaining: remaining, message: APPLY_MESSAGE, ...(experiment ? { experiment } : {}) };
 }
 
-function alreadyApplied(): AppError {
-  return new AppError("conflict", "This job was already applied to, or an application for it is being processed");
+const ALREADY_APPLIED = "This job was already applied to, or an application for it is being processed";
+
+/** The 409 for a second live application, naming who drafted and sent the live one when members did. */
+async function alreadyApplied(db: Db, live: repo.ApplicationRow): Promise<AppError> {
+  const names = await memberNames(db, live.accountId, [live.draftedBy, live.sentBy]);
+  const drafted = live.draftedBy === null ? undefined : names.get(live.draftedBy);
+  const sent = live.sentBy === null ? undefined : names.get(live.sentBy);
+  const waiting = live.status === "processing" && (live.heldReason === APPROVAL || live.heldReason === RETURNED);
+  const who = [drafted && `drafted by ${drafted}`, sent && `sent by ${sent}`, waiting && "waiting for approval"].filter(Boolean);
+  return new AppError("conflict", who.length ? `${ALREADY_APPLIED} (${who.join(", ")})` : ALREADY_APPLIED);
+}
+
+/** Who an application went out as and the people behind it, by name (see model.ts PeopleFields). */
+export async function peopleOf(db: Db, accountId: string, apps: readonly repo.ApplicationRow[]) {
+  const names = await memberNames(
+    db,
+    accountId,
+    apps.flatMap((a) => [a.draftedBy, a.approvedBy, a.sentBy]),
+  );
+  const name = (id: string | null) => (id === null ? null : (names.get(id) ?? null));
+  return new Map(
+    apps.map((a) => [
+      a.id,
+      { freelancerId: a.freelancerId, profileId: a.profileId, draftedBy: name(a.draftedBy), approvedBy: name(a.approvedBy), sentBy: name(a.sentBy) },
+    ]),
+  );
 }
 
 export async function jobOfApplication(db: Db, app: repo.ApplicationRow): Promise<{ job: NormalizedJob; document: Record<string, unknown>; source: string }> {
@@ -300,6 +342,11 @@ export interface StatusView {
   errorMessage: string | null;
   proposalStatus: { viewed: boolean; replied: boolean; viewedAt: number | null; lastCheckedAt: number } | null;
   outcomeCheck?: OutcomeCheckView;
+  freelancerId?: string;
+  profileId?: string | null;
+  draftedBy?: string | null;
+  approvedBy?: string | null;
+  sentBy?: string | null;
 }
 
 export type OutcomeCheckView = typeof OutcomeCheck.static;
@@ -329,6 +376,7 @@ function outcomeCheckOf(app: repo.ApplicationRow): OutcomeCheckView | undefined 
 async function toStatus(deps: ApplicationsDeps, app: repo.ApplicationRow): Promise<StatusView> {
   const progress = app.status === "processing" ? ((await deps.drivers[app.driver]?.progress?.(app.id)) ?? null) : null;
   const outcomeCheck = outcomeCheckOf(app);
+  const people = (await peopleOf(deps.db, app.accountId, [app])).get(app.id)!;
   return {
     jobId: app.jobCiphertext,
     processedJobId: app.processedJobId,
@@ -341,6 +389,7 @@ async function toStatus(deps: ApplicationsDeps, app: repo.ApplicationRow): Promi
     proposalStatus:
       app.lastCheckedAtTs === null ? null : { viewed: app.viewed, replied: app.replied, viewedAt: app.viewedAtTs, lastCheckedAt: app.lastCheckedAtTs },
     ...(outcomeCheck ? { outcomeCheck } : {}),
+    ...people,
   };
 }
 
@@ -368,6 +417,11 @@ export async function appliedJobs(
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
   const { items, total } = await repo.listApplications(deps.db, auth.accountId, { limit, offset, status: query.status });
+  const people = await peopleOf(
+    deps.db,
+    auth.accountId,
+    items.map((i) => i.app),
+  );
   return {
     jobs: items.map(({ app, title, url, platform, matchingScore }) => ({
       jobId: app.jobCiphertext,
@@ -384,6 +438,7 @@ export async function appliedJobs(
       createdAt: app.appliedAtTs,
       errorMessage: app.errorMessage,
       coverLetter: app.coverLetter,
+      ...people.get(app.id)!,
     })),
     total,
     limit,
@@ -393,4 +448,22 @@ export async function appliedJobs(
 
 export async function freelancers(deps: ApplicationsDeps, auth: AuthContext): Promise<{ freelancers: Freelancer[] }> {
   return { freelancers: await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId) };
+}
+
+/**
+ * Claims a job for the caller's member while they draft (members/claims.ts): 409 naming the holder when another
+ * member holds it, and 409 naming who drafted or sent it when the job already has someone else's live application.
+ * `claim` is null for a key of no member.
+ */
+export async function claimJob(deps: ApplicationsDeps, auth: AuthContext, ref: string): Promise<{ claim: ClaimView | null }> {
+  const { job } = await resolveJobRef(deps, auth, ref, "ciphertext");
+  const live = await repo.liveApplication(deps.db, auth.accountId, job.ciphertext);
+  if (live && auth.memberId !== null && live.draftedBy !== auth.memberId) throw await alreadyApplied(deps.db, live);
+  return { claim: await claim(deps, auth, job.ciphertext) };
+}
+
+/** Releases the job's claim by hand (the holder, or an owner or admin). */
+export async function releaseJobClaim(deps: ApplicationsDeps, auth: AuthContext, ref: string): Promise<{ released: boolean }> {
+  const { job } = await resolveJobRef(deps, auth, ref, "ciphertext");
+  return release(deps, auth, job.ciphertext);
 }

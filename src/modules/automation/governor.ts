@@ -12,6 +12,7 @@ import type { Clock } from "../../lib/clock";
 import { DEFAULT_CONNECTS_REQUIRED } from "../../lib/connects";
 import { sha256Hex } from "../../lib/hash";
 import { newId } from "../../lib/ids";
+import { SESSION_KEY_ID } from "../accounts/model";
 import { mostSimilar } from "../../lib/text-similarity";
 import { effectiveLimits, type Limits, SIMILARITY_DAYS } from "./limits";
 import { type Period, periodSpan } from "./periods";
@@ -187,13 +188,34 @@ export async function similarityHold(deps: GovernorDeps, db: Db, s: SubmissionTo
   };
 }
 
-/** Who did it, for the audit log: the API key by its label (the dashboard signs in with one), else the account. */
-export const actorOf = (auth: { keyLabel?: string | null }) => (auth.keyLabel ? `key “${auth.keyLabel}”` : "the account");
+/** Who did it, in words, for the audit log: the member by name, else the API key by its label, else the account. */
+export const actorOf = (auth: { keyLabel?: string | null; memberName?: string | null }) =>
+  auth.memberName ? auth.memberName : auth.keyLabel ? `key “${auth.keyLabel}”` : "the account";
+
+/** Who did it, as the audit log's columns store it (spread into an audit() entry). */
+export const actorIds = (auth: { memberId?: string | null; memberName?: string | null; keyId?: string | null; keyLabel?: string | null }) => ({
+  memberId: auth.memberId ?? null,
+  // A session opened without a key (a password) used none: no key id, not the session's rate-limit name.
+  keyId: auth.keyId === SESSION_KEY_ID ? null : (auth.keyId ?? null),
+  actor: actorOf(auth),
+});
 
 /** Writes one audit entry (inside the caller's transaction when it has one). */
 export async function audit(
   db: Db,
-  entry: { accountId: string; freelancerId: string | null; applicationId: string | null; action: string; rule: string; detail: string; atTs: number },
+  entry: {
+    accountId: string;
+    freelancerId: string | null;
+    applicationId: string | null;
+    action: string;
+    rule: string;
+    detail: string;
+    atTs: number;
+    /** Who made the change (none: automation or the command line). */
+    memberId?: string | null;
+    keyId?: string | null;
+    actor?: string | null;
+  },
 ): Promise<void> {
-  await repo.insertAudit(db, { id: newId(), ...entry });
+  await repo.insertAudit(db, { id: newId(), ...entry, memberId: entry.memberId ?? null, keyId: entry.keyId ?? null, actor: entry.actor ?? null });
 }

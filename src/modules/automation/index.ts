@@ -23,6 +23,12 @@ const policy: RoutePolicy = { rateLimit: "default" };
 /** The browser companion reads the working hours from its own origin (chrome-extension://…): GET only, as the companion routes answer it. */
 const AUTOMATION_PATH = "/api/v1/automation";
 const extensionReadable: RoutePolicy = { ...policy, anyOrigin: true };
+/** The governor's limits, budgets and balances. */
+const governs: RoutePolicy = { ...policy, permission: "automation" };
+/** A feed's apply mode (and who its jobs go to) is part of the feed: the `feeds` permission, as the feed routes. */
+const feedMode: RoutePolicy = { ...policy, permission: "feeds" };
+/** The audit log names who did what: owners and admins only. */
+const auditLog: RoutePolicy = { ...policy, permission: "audit" };
 
 const PREFLIGHT = { methods: ["GET"], headers: ["x-api-key"] } as const;
 
@@ -66,7 +72,7 @@ export function automationRoutes(deps: Deps) {
       },
     })
     .patch("/api/v1/automation", ({ auth, body }) => automation.patchAutomation(deps, auth, body), {
-      policy,
+      policy: governs,
       body: AutomationPatch,
       response: { 200: AutomationSchema, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
       detail: {
@@ -78,7 +84,7 @@ export function automationRoutes(deps: Deps) {
       },
     })
     .put("/api/v1/automation/connects", ({ auth, body }) => automation.setBalance(deps, auth, body), {
-      policy,
+      policy: governs,
       body: ConnectsBody,
       response: { 200: AutomationSchema, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
       detail: {
@@ -100,7 +106,7 @@ export function automationRoutes(deps: Deps) {
       },
     })
     .put("/api/v1/automation/feeds/:feedId", ({ auth, params, body }) => automation.putFeedAutomation(deps, auth, params.feedId, body), {
-      policy,
+      policy: feedMode,
       params: FeedParams,
       body: FeedAutomationBody,
       response: { 200: FeedAutomationSchema, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
@@ -114,9 +120,15 @@ export function automationRoutes(deps: Deps) {
     })
     .get(
       "/api/v1/audit",
-      ({ auth, query }) => automation.listAudit(deps, auth, { limit: query.limit ?? 50, offset: query.offset ?? 0, freelancerId: query.freelancerId }),
+      ({ auth, query }) =>
+        automation.listAudit(deps, auth, {
+          limit: query.limit ?? 50,
+          offset: query.offset ?? 0,
+          freelancerId: query.freelancerId,
+          memberId: query.memberId,
+        }),
       {
-        policy,
+        policy: auditLog,
         query: AuditQuery,
         response: { 200: AuditSchema, ...errorResponses(400, 401, 429, 500) },
         detail: {
@@ -124,7 +136,7 @@ export function automationRoutes(deps: Deps) {
           operationId: "listAudit",
           summary: "What automation did, newest first",
           description:
-            "Every automated action — submitted, put off, held, refused, drafted, skipped — with the freelancer, the application and the rule that decided it. Kept 90 days.",
+            "Every automated action — submitted, put off, held, refused, drafted, skipped — and every change a person made (sign-ins, members, keys, approvals), with who did it, the freelancer, the application and the rule that decided it. Kept 90 days.",
         },
       },
     );

@@ -82,30 +82,52 @@ export const FeedAutomationSchema = t.Object(
     overBudget: literalUnion(OVER_BUDGET_ACTIONS, {
       description: "skip: an application over a Connects budget ends not_enough_connects; review: it waits for approval",
     }),
+    freelancerId: t.Nullable(t.String({ description: "The freelancer the feed's drafts and auto-applies go out as; null: the account's primary one" })),
+    profileId: t.Nullable(t.String({ description: "…and the profile (that freelancer's default unless chosen)" })),
+    memberIds: t.Array(t.String(), { description: "The members the feed is assigned to: their inbox shows its jobs first" }),
   },
   { title: "FeedAutomation" },
 );
 
 export const FeedAutomationBody = t.Object(
   {
-    applyMode: literalUnion(APPLY_MODES),
+    applyMode: t.Optional(literalUnion(APPLY_MODES, { description: "Omitted: unchanged" })),
     minScore: t.Optional(t.Union([t.Number({ minimum: 0, maximum: 100 }), t.Null()])),
     minExpectedUsd: t.Optional(t.Union([t.Number({ minimum: 0, maximum: 1_000_000 }), t.Null()])),
     overBudget: t.Optional(literalUnion(OVER_BUDGET_ACTIONS)),
+    freelancerId: t.Optional(
+      t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], {
+        description: "Route the feed's jobs to this freelancer; null: back to the primary one",
+      }),
+    ),
+    profileId: t.Optional(
+      t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: "…as this profile of theirs (default: their default profile)" }),
+    ),
+    memberIds: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, description: "Assign the feed to exactly these members" })),
   },
   { additionalProperties: false },
 );
 
 export const FeedParams = t.Object({ feedId: t.String({ minLength: 1, maxLength: 200 }) });
 
-export const AuditQuery = t.Object({ ...pageQuery(), freelancerId: t.Optional(t.String({ minLength: 1, maxLength: 200 })) });
+export const AuditQuery = t.Object({
+  ...pageQuery(),
+  freelancerId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  memberId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Only what this member did" })),
+});
 
 export const AuditSchema = t.Object(
   {
     entries: t.Array(
       t.Object({
         at: t.Number({ description: "Unix ms" }),
-        action: t.String({ description: "submit, wait, hold, refuse, queue, draft, skip, approve, discard, limits, feed_mode" }),
+        action: t.String({
+          description:
+            "submit, wait, hold, refuse, queue, draft, skip, approve, discard, limits, feed_mode, and the team's: sign_in, member.invited, key.created, …",
+        }),
+        actor: t.Nullable(t.String({ description: "Who did it, as they were named then (a member, an API key); null: automation" })),
+        memberId: t.Nullable(t.String()),
+        keyId: t.Nullable(t.String()),
         freelancerId: t.Nullable(t.String()),
         applicationId: t.Nullable(t.String()),
         rule: t.String({ description: "The rule that allowed or stopped it, in words" }),

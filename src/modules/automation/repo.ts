@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { exec, many, one, tables } from "../../db/query";
 import type { automationAudit, connectsBalances } from "../../db/schema";
@@ -45,10 +45,14 @@ export async function insertAudit(db: Db, row: AuditRow): Promise<void> {
 export async function listAudit(
   db: Db,
   accountId: string,
-  opts: { freelancerId?: string; limit: number; offset: number },
+  opts: { freelancerId?: string; memberId?: string; limit: number; offset: number },
 ): Promise<{ rows: AuditRow[]; total: number }> {
   const { automationAudit: a } = tables(db);
-  const where: SQL = opts.freelancerId === undefined ? eq(a.accountId, accountId) : and(eq(a.accountId, accountId), eq(a.freelancerId, opts.freelancerId))!;
+  const where = and(
+    eq(a.accountId, accountId),
+    opts.freelancerId === undefined ? undefined : eq(a.freelancerId, opts.freelancerId),
+    opts.memberId === undefined ? undefined : eq(a.memberId, opts.memberId),
+  )!;
   const rows = await many(db, db.select().from(a).where(where).orderBy(desc(a.atTs), desc(a.id)).limit(opts.limit).offset(opts.offset));
   const total = await one(db, db.select({ n: count() }).from(a).where(where));
   return { rows, total: Number(total?.n ?? 0) };

@@ -14,12 +14,13 @@ import type { AuthContext } from "../accounts/service";
 import { findFeed } from "../feeds/repo";
 import { type FeedsDeps, setFeedApplyMode } from "../feeds/service";
 import { checkConnectsAlerts } from "./alerts";
-import { actorOf, audit, type GovernorDeps, limitsFor, zoneOf } from "./governor";
+import type { FeedRouting } from "./feed-routing";
+import { actorIds, actorOf, audit, type GovernorDeps, limitsFor, zoneOf } from "./governor";
 import { AUDIT_KEEP_DAYS, hasConnectsBudget, type Limits, type LimitsPatch } from "./limits";
 import { periodSpan, type Period } from "./periods";
 import * as repo from "./repo";
 
-export type AutomationDeps = GovernorDeps & DriverDeps & FeedsDeps;
+export type AutomationDeps = GovernorDeps & DriverDeps & FeedsDeps & { feedRouting: FeedRouting };
 
 export interface PeriodUsage {
   from: number;
@@ -103,6 +104,7 @@ export async function patchAutomation(deps: AutomationDeps, auth: AuthContext, b
       rule: `changed by ${actorOf(auth)}`,
       detail: JSON.stringify(patch),
       atTs: deps.clock.now(),
+      ...actorIds(auth),
     });
   });
   return getAutomation(deps, auth, freelancerId);
@@ -147,12 +149,68 @@ export interface FeedAutomation {
   minScore: number | null;
   minExpectedUsd: number | null;
   overBudget: OverBudgetAction;
+  /** Routing: the freelancer and profile the feed's jobs go out as (null: the primary one), and its members. */
+  freelancerId: string | null;
+  profileId: string | null;
+  memberIds: string[];
 }
 
-export async function getFeedAutomation(deps: Pick<AutomationDeps, "db">, auth: AuthContext, feedId: string): Promise<FeedAutomation> {
+export async function getFeedAutomation(deps: Pick<AutomationDeps, "db" | "feedRouting">, auth: AuthContext, feedId: string): Promise<FeedAutomation> {
   const feed = await findFeed(deps.db, auth.accountId, feedId);
   if (!feed) throw notFound("feed not found");
-  return { feedId: feed.id, applyMode: feed.applyMode, minScore: feed.autoMinScore, minExpectedUsd: feed.autoMinExpectedUsd, overBudget: feed.overBudget };
+  return {
+    feedId: feed.id,
+    applyMode: feed.applyMode,
+    minScore: feed.autoMinScore,
+    minExpectedUsd: feed.autoMinExpectedUsd,
+    overBudget: feed.overBudget,
+    freelancerId: feed.freelancerId,
+    profileId: feed.profileId,
+    memberIds: await deps.feedRouting.membersOfFeed(deps.db, feed.id),
+  };
+}
+
+export interface FeedRoutingInput {
+  freelancerId?: string | null;
+  profileId?: string | null;
+}
+
+/**
+ * The freelancer and profile a feed routes to, checked against the account's roster (400 naming the field): a
+ * freelancer alone goes out as its default profile, a profile alone names its freelancer, null clears both.
+ */
+export async function resolveFeedRouting(
+  deps: AutomationDeps,
+  auth: AuthContext,
+  current: { freelancerId: string | null; profileId: string | null },
+  body: FeedRoutingInput,
+): Promise<{ freelancerId: string | null; profileId: string | null }> {
+  if (body.freelancerId === undefined && body.profileId === undefined) return { freelancerId: current.freelancerId, profileId: current.profileId };
+  if (body.freelancerId === null) {
+    if (body.profileId) throw new AppError("bad_request", "profileId: a profile needs its freelancer; send freelancerId too, or no profileId");
+    return { freelancerId: null, profileId: null };
+  }
+  if (body.freelancerId === undefined && body.profileId === null && current.freelancerId === null) return { freelancerId: null, profileId: null };
+  const freelancers = await listFreelancers(await driverFor(deps, auth.accountId), auth.accountId);
+  let freelancer: (typeof freelancers)[number] | undefined;
+  if (body.freelancerId !== undefined) {
+    freelancer = freelancers.find((f) => f.id === body.freelancerId);
+    if (!freelancer) throw new AppError("bad_request", "freelancerId is not one of this account's freelancers (GET /api/auto-apply-v2/freelancers lists them)");
+  } else if (body.profileId) {
+    freelancer = freelancers.find((f) => f.profiles.some((p) => p.profileId === body.profileId));
+    if (!freelancer) throw new AppError("bad_request", "profileId is not one of this account's profiles (GET /api/auto-apply-v2/freelancers lists them)");
+  } else {
+    freelancer = freelancers.find((f) => f.id === current.freelancerId);
+    if (!freelancer) throw new AppError("bad_request", "freelancerId: the feed's freelancer is no longer linked to this account; choose another");
+  }
+  if (body.profileId) {
+    if (!freelancer.profiles.some((p) => p.profileId === body.profileId))
+      throw new AppError("bad_request", `profileId is not one of ${freelancer.name}'s profiles`);
+    return { freelancerId: freelancer.id, profileId: body.profileId };
+  }
+  const profile = freelancer.profiles.find((p) => p.type === "default") ?? freelancer.profiles[0];
+  if (!profile) throw new AppError("bad_request", `freelancerId: ${freelancer.name} has no profile to apply with`);
+  return { freelancerId: freelancer.id, profileId: profile.profileId };
 }
 
 /**
@@ -163,10 +221,21 @@ export async function putFeedAutomation(
   deps: AutomationDeps,
   auth: AuthContext,
   feedId: string,
-  body: { applyMode: ApplyMode; minScore?: number | null; minExpectedUsd?: number | null; overBudget?: OverBudgetAction },
+  body: {
+    applyMode?: ApplyMode;
+    minScore?: number | null;
+    minExpectedUsd?: number | null;
+    overBudget?: OverBudgetAction;
+    freelancerId?: string | null;
+    profileId?: string | null;
+    memberIds?: string[];
+  },
 ): Promise<FeedAutomation> {
   const feed = await findFeed(deps.db, auth.accountId, feedId);
   if (!feed) throw notFound("feed not found");
+  // Routing is checked before anything is written, so a bad freelancer or member changes nothing.
+  const routing = await resolveFeedRouting(deps, auth, feed, body);
+  const memberIds = body.memberIds === undefined ? undefined : await deps.feedRouting.checkFeedMembers(deps.db, auth.accountId, body.memberIds);
   if (body.applyMode === "auto") {
     const { limits } = await limitsFor(deps.db, auth.accountId, null);
     if (limits.workingHours === null) throw new AppError("bad_request", "applyMode: auto needs working hours first (PATCH /api/v1/automation workingHours)");
@@ -177,28 +246,34 @@ export async function putFeedAutomation(
       );
   }
   const next = {
-    applyMode: body.applyMode,
+    applyMode: body.applyMode ?? feed.applyMode,
     autoMinScore: body.minScore === undefined ? feed.autoMinScore : body.minScore,
     autoMinExpectedUsd: body.minExpectedUsd === undefined ? feed.autoMinExpectedUsd : body.minExpectedUsd,
     overBudget: body.overBudget ?? feed.overBudget,
+    ...routing,
   };
-  await setFeedApplyMode(deps, auth, feedId, next, (db) =>
-    audit(db, {
+  await setFeedApplyMode(deps, auth, feedId, next, async (db) => {
+    if (memberIds !== undefined) await deps.feedRouting.setFeedMembers(db, feedId, memberIds);
+    await audit(db, {
       accountId: auth.accountId,
       freelancerId: null,
       applicationId: null,
       action: "feed_mode",
       rule: `changed by ${actorOf(auth)}`,
-      detail: `feed ${feedId}: ${JSON.stringify(next)}`,
+      detail: `feed ${feedId}: ${JSON.stringify(memberIds === undefined ? next : { ...next, memberIds })}`,
       atTs: deps.clock.now(),
-    }),
-  );
+      ...actorIds(auth),
+    });
+  });
   return getFeedAutomation(deps, auth, feedId);
 }
 
 export interface AuditEntry {
   at: number;
   action: string;
+  actor: string | null;
+  memberId: string | null;
+  keyId: string | null;
   freelancerId: string | null;
   applicationId: string | null;
   rule: string;
@@ -208,11 +283,21 @@ export interface AuditEntry {
 export async function listAudit(
   deps: AutomationDeps,
   auth: AuthContext,
-  q: { limit: number; offset: number; freelancerId?: string },
+  q: { limit: number; offset: number; freelancerId?: string; memberId?: string },
 ): Promise<{ entries: AuditEntry[]; total: number; limit: number; offset: number }> {
   const { rows, total } = await repo.listAudit(deps.db, auth.accountId, q);
   return {
-    entries: rows.map((r) => ({ at: r.atTs, action: r.action, freelancerId: r.freelancerId, applicationId: r.applicationId, rule: r.rule, detail: r.detail })),
+    entries: rows.map((r) => ({
+      at: r.atTs,
+      action: r.action,
+      actor: r.actor,
+      memberId: r.memberId,
+      keyId: r.keyId,
+      freelancerId: r.freelancerId,
+      applicationId: r.applicationId,
+      rule: r.rule,
+      detail: r.detail,
+    })),
     total,
     limit: q.limit,
     offset: q.offset,

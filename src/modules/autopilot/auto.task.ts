@@ -23,7 +23,9 @@ export async function autoApplyEntry(deps: Deps, payload: { feedJobId: string; a
   const entry = await findFeedJobForAccount(deps.db, payload.accountId, payload.feedJobId);
   if (!entry) return; // pruned or deleted meanwhile
   const feed = await findFeed(deps.db, payload.accountId, entry.feedId);
-  const base = { accountId: payload.accountId, freelancerId: null, applicationId: null, atTs: deps.clock.now() };
+  // The feed's routing (automation: PUT /api/v1/automation/feeds/{id}) names who its jobs go out as; else the primary freelancer.
+  const profileId = feed?.profileId ?? undefined;
+  const base = { accountId: payload.accountId, freelancerId: feed?.freelancerId ?? null, applicationId: null, atTs: deps.clock.now() };
   const skip = (rule: string, detail: string) => audit(deps.db, { ...base, action: "skip", rule, detail });
   if (!feed || feed.applyMode === "alert") return;
   const minScore = feed.autoMinScore ?? feed.minScore;
@@ -38,11 +40,11 @@ export async function autoApplyEntry(deps: Deps, payload: { feedJobId: string; a
     );
   }
   try {
-    const written = await generateProposal(deps, auth, { jobId: entry.id, feedId: entry.feedId, reasoningEffort: "low" });
+    const written = await generateProposal(deps, auth, { jobId: entry.id, feedId: entry.feedId, reasoningEffort: "low" }, { profileId });
     const queued = await apply(
       deps,
       auth,
-      { jobId: entry.id, coverLetter: written.proposal, autoFillOtherQuestions: true },
+      { jobId: entry.id, coverLetter: written.proposal, autoFillOtherQuestions: true, profileId },
       { origin: feed.applyMode, heldReason: feed.applyMode === "draft" ? DRAFT_HOLD : undefined },
     );
     await audit(deps.db, {

@@ -42,6 +42,9 @@ function preflight({ request, set }: { request: Request; set: { status?: number 
 }
 // Browsers never send custom headers on a preflight, so it cannot carry the key.
 const PREFLIGHT = { policy: { public: true }, detail: { hide: true } } as const;
+// Capturing a page puts jobs in the archive and through the feeds: what a bidder finding jobs by hand does, so `draft`
+// (viewers only read). The companion's watch-state report goes with its captures.
+const CAPTURING = { anyOrigin: true, permission: "draft" } as const;
 
 /** Captured pages for the professional_network (and any web) platform: POST /api/v1/capture and the bookmarklet script. */
 export function captureRoutes(deps: Deps) {
@@ -65,7 +68,7 @@ export function captureRoutes(deps: Deps) {
       },
       {
         // The bookmarklet must read the answer, a 401 or 429 included, from the job site's origin.
-        policy: { anyOrigin: true },
+        policy: CAPTURING,
         body: CaptureBody,
         response: { 200: CaptureResult, 201: CaptureResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
         detail: {
@@ -87,7 +90,7 @@ export function captureRoutes(deps: Deps) {
         return captureMarketplaceJobs(deps, auth, body);
       },
       {
-        policy: { anyOrigin: true },
+        policy: CAPTURING,
         body: CaptureJobsBody,
         response: { 200: CaptureJobsResult, ...errorResponses(400, 401, 413, 415, 429, 500) },
         detail: {
@@ -103,7 +106,7 @@ export function captureRoutes(deps: Deps) {
       },
     )
     .post(CAPTURE_STATUS_PATH, ({ auth, body }) => reportCompanionStatus(deps, auth, body), {
-      policy: { anyOrigin: true },
+      policy: CAPTURING,
       body: CaptureStatusBody,
       response: { 200: t.Object({ recorded: t.Literal(true) }), ...errorResponses(400, 401, 413, 415, 429, 500) },
       detail: {

@@ -150,7 +150,11 @@ export function noticeFacts(payload: AutomationPayload, ctx: { reviewUrl: string
   return {
     ...base,
     event: payload.type,
-    headline: `Waiting for your approval: ${title} — ${oneLine(app.why)}`,
+    // A member's draft says who wrote it; the other kinds say why they wait.
+    headline:
+      app.kind === "approval"
+        ? `Waiting for approval: ${title} — drafted by ${oneLine(app.draftedBy ?? "") || "a member"}`
+        : `Waiting for your approval: ${title} — ${oneLine(app.why)}`,
     lines: [["Freelancer", oneLine(app.freelancerId)]],
     body: tidyText(app.coverLetter),
     jobUrl: webUrl(app.job.url),

@@ -9,6 +9,8 @@ import * as channels from "./service";
 const tags = ["Channels"];
 /** Feed notification settings: validation errors with details, and the feeds rate-limit bucket. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
+/** Creating, changing and deleting a channel is the `channels` permission. */
+const manage: RoutePolicy = { ...policy, permission: "channels" };
 
 /** (extension) Notification channels: Telegram, Slack, Discord, ntfy and e-mail destinations that feeds alert. */
 export function channelsRoutes(deps: Deps) {
@@ -33,7 +35,7 @@ export function channelsRoutes(deps: Deps) {
         return { channel };
       },
       {
-        policy,
+        policy: manage,
         body: CreateChannelBody,
         response: { 201: ChannelEnvelope, ...errorResponses(400, 401, 409, 413, 415, 429, 500, 503) },
         detail: {
@@ -60,7 +62,7 @@ export function channelsRoutes(deps: Deps) {
       },
     })
     .patch("/:channelId", async ({ auth, params, body }) => ({ channel: await channels.patchChannel(deps, auth, params.channelId, body) }), {
-      policy,
+      policy: manage,
       params: ChannelParams,
       body: PatchChannelBody,
       response: { 200: ChannelEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
@@ -74,7 +76,7 @@ export function channelsRoutes(deps: Deps) {
       },
     })
     .delete("/:channelId", ({ auth, params }) => channels.deleteChannel(deps, auth, params.channelId), {
-      policy,
+      policy: manage,
       params: ChannelParams,
       response: { 200: ChannelDeleted, ...errorResponses(401, 404, 429, 500) },
       detail: {

@@ -64,6 +64,12 @@ const PATHS = {
  * answer, a 401 or 429 too, may be read from any origin, and the preflights are answered without a key.
  */
 const POLICY = { policy: { anyOrigin: true } } as const;
+/**
+ * A task's outcome and the review signal settle a submission (the credit is charged on it): what someone clicking
+ * submit by hand needs, `send`. Switching auto submission on or off is the governor's business: `automation`.
+ */
+const SENDING = { policy: { anyOrigin: true, permission: "send" } } as const;
+const GOVERNING = { policy: { anyOrigin: true, permission: "automation" } } as const;
 
 const TaskParams = t.Object({ taskId: t.String({ minLength: 1, maxLength: 100 }) });
 
@@ -165,7 +171,7 @@ export function companionRoutes(deps: RouteDeps) {
         return result;
       },
       {
-        ...POLICY,
+        ...SENDING,
         // Before validation: a union's failure names no field, and a bad Connects count should say which one it is.
         transform: ({ body }) => checkReportedConnects(body),
         params: TaskParams,
@@ -193,7 +199,7 @@ export function companionRoutes(deps: RouteDeps) {
         return result;
       },
       {
-        ...POLICY,
+        ...SENDING,
         params: TaskParams,
         body: CompanionReview,
         response: {
@@ -267,7 +273,7 @@ export function companionRoutes(deps: RouteDeps) {
           return status(auth.accountId);
         },
         {
-          ...POLICY,
+          ...GOVERNING,
           body: t.Object({
             mode: literalUnion(COMPANION_MODES),
             acceptAutoSubmitRisk: t.Optional(t.Boolean({ description: `Required true for auto. ${AUTO_MODE_WARNING}` })),

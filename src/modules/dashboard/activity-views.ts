@@ -1,6 +1,6 @@
-import type { Freelancer } from "../../marketplace/driver";
 import type { ApplicationRow } from "../applications/repo";
 import { html, raw, type Html } from "./html";
+import { describedBy, errorSummary, fieldError, type FormErrors, formErrors } from "./form-errors";
 import type { DashboardSession } from "./model";
 import { csrfField, externalLink, layout, when } from "./views";
 
@@ -113,40 +113,271 @@ ${
   return moving ? refreshing(page) : page;
 }
 
-export function freelancersPage(session: DashboardSession, data: { freelancers: Freelancer[] } | { error: string }): Html {
+export interface RosterProfile {
+  profileId: string;
+  type: string;
+  name: string;
+  hourlyRate: number | null;
+  currency: string;
+  /** Null when the driver does not say (the marketplace's roster). */
+  skills: string[] | null;
+}
+
+export interface RosterFreelancer {
+  id: string;
+  name: string;
+  baseHourlyRate: number | null;
+  country: string | null;
+  /** The account's own freelancer: editable, never removable. */
+  own: boolean;
+  profiles: RosterProfile[];
+}
+
+export interface FreelancerSettings {
+  workingHours: { timeZone: string; days: number[]; start: string; end: string } | null;
+  /** Whether the freelancer has its own working hours (else the account's apply). */
+  ownHours: boolean;
+  balance: { available: number; source: string; readAt: number } | null;
+}
+
+export interface FeedRouting {
+  id: string;
+  title: string;
+  freelancerId: string | null;
+  profileId: string | null;
+  memberIds: string[];
+}
+
+interface PageBase {
+  driver: string;
+  /** The roster is jobpilot's to change (the sandbox driver); else it comes from the marketplace. */
+  editable: boolean;
+  canEdit: boolean;
+  canRoute: boolean;
+  notice?: string;
+  /**
+   * A refused change: which form (its id prefix: "new", "f-<id>", "f-<id>-p", "p-<profileId>", "s-<id>", "r-<feedId>",
+   * or "page" for a button alone), the service's messages naming the field, and what was typed, to show it again.
+   */
+  refusal?: FreelancersRefusal;
+}
+
+export interface FreelancersRefusal {
+  form: string;
+  messages: string[];
+  values: Record<string, string | undefined>;
+  /** Set while rendering when its form is on the page; else the page shows it at the top. */
+  placed?: boolean;
+}
+
+export type FreelancersPageData =
+  | (PageBase & { error: string })
+  | (PageBase & { freelancers: RosterFreelancer[]; settings: Map<string, FreelancerSettings>; feeds: FeedRouting[]; members: { id: string; name: string }[] });
+
+const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const FREELANCERS_PATH = "/dashboard/freelancers";
+
+/**
+ * A form field with its label; ids are made unique per freelancer/profile so every label points at its control. A
+ * refusal naming the field is shown by it, and what was typed is kept.
+ */
+function input(id: string, name: string, label: string, value: string | number | null | undefined, extra = "", form?: RefusedForm): Html {
+  const shown = form?.errors ? form.values[name] : value;
+  return html`<p><label for="${id}">${label}</label> ${form && fieldError(form.errors, id)}<input type="text" id="${id}" name="${name}" value="${shown ?? ""}"${raw(extra)}${form ? describedBy(form.errors, id, false) : ""}></p>`;
+}
+
+/** One form's refusal, mapped to its fields (undefined errors: the form was not the one refused). */
+interface RefusedForm {
+  errors: FormErrors | undefined;
+  values: Record<string, string | undefined>;
+}
+
+/** The refusal of the form with this id prefix, by field: `fields` maps the service's names to the form's controls. */
+function refusedForm(refusal: FreelancersRefusal | undefined, form: string, fields: Record<string, [string, string]>): RefusedForm {
+  if (refusal?.form !== form) return { errors: undefined, values: {} };
+  refusal.placed = true;
+  const list = Object.entries(fields).map(([path, [suffix, label]]) => ({ path, id: `${form}-${suffix}`, label }));
+  return { errors: formErrors(refusal.messages, list), values: refusal.values };
+}
+
+const FREELANCER_FIELDS: Record<string, [string, string]> = {
+  name: ["name", "Name"],
+  hourlyRate: ["rate", "Base hourly rate"],
+  country: ["country", "Country"],
+};
+const PROFILE_FIELDS: Record<string, [string, string]> = {
+  name: ["name", "Title"],
+  hourlyRate: ["rate", "Hourly rate"],
+  skills: ["skills", "Skills"],
+};
+const SETTINGS_FIELDS: Record<string, [string, string]> = {
+  "workingHours.timeZone": ["tz", "Time zone"],
+  "workingHours.start": ["start", "From"],
+  "workingHours.end": ["end", "To"],
+  "workingHours.days": ["days", "Days"],
+  available: ["connects", "Connects balance"],
+};
+/** `open` for a folded section whose form was refused, so its messages are in view. */
+const openIf = (form: RefusedForm) => (form.errors ? raw(" open") : "");
+
+function profileRows(session: DashboardSession, f: RosterFreelancer, editable: boolean, refusal: FreelancersRefusal | undefined): Html {
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="Profiles of ${f.name}">
+<table>
+<thead><tr><th scope="col">Profile</th><th scope="col">Type</th><th scope="col">Rate</th><th scope="col">Skills</th><th scope="col">profileId</th></tr></thead>
+<tbody>${f.profiles.map(
+    (p) =>
+      html`<tr><td>${p.name}</td><td>${p.type}</td><td>${p.hourlyRate === null ? "—" : `${p.hourlyRate} ${p.currency}/h`}</td><td>${p.skills === null ? html`<span class="muted">—</span>` : p.skills.join(", ") || html`<span class="muted">none</span>`}</td><td><code>${p.profileId}</code></td></tr>`,
+  )}</tbody>
+</table>
+</div>
+${
+  editable &&
+  f.profiles.map((p) => {
+    const pid = `p-${p.profileId}`;
+    const base = `${FREELANCERS_PATH}/${encodeURIComponent(f.id)}/profiles/${encodeURIComponent(p.profileId)}`;
+    const form = refusedForm(refusal, pid, PROFILE_FIELDS);
+    return html`<details${openIf(form)}><summary>Edit profile “${p.name}”</summary>
+<form method="post" action="${base}" class="inline-form">${csrfField(session)}
+${errorSummary(form.errors, "The profile")}
+${input(`${pid}-name`, "name", "Title", p.name, ' maxlength="100" required', form)}
+${input(`${pid}-rate`, "hourlyRate", "Hourly rate (USD)", p.hourlyRate, ' inputmode="decimal"', form)}
+${input(`${pid}-skills`, "skills", "Skills (comma-separated)", (p.skills ?? []).join(", "), "", form)}
+<button type="submit">Save profile</button>
+</form>
+${p.type !== "default" && html`<form method="post" action="${base}/remove">${csrfField(session)}<button type="submit" class="danger">Remove profile “${p.name}”</button></form>`}
+</details>`;
+  })
+}`;
+}
+
+function settingsForm(session: DashboardSession, f: RosterFreelancer, s: FreelancerSettings | undefined, refusal: FreelancersRefusal | undefined): Html {
+  const id = `s-${f.id}`;
+  const form = refusedForm(refusal, id, SETTINGS_FIELDS);
+  const wh = s?.workingHours ?? null;
+  const now = wh ? `${wh.timeZone}, ${wh.start}–${wh.end}, ${wh.days.map((d) => DAY_NAMES[d]).join(" ")}${s?.ownHours ? "" : " (the account's)"}` : "any time";
+  // Folded: the roster reads first; the summary says what is set now.
+  return html`<details${openIf(form)}><summary>Working hours and Connects <span class="muted">— now: ${now}; ${s?.balance ? `${s.balance.available} Connects` : "balance unknown"}</span></summary>
+<form method="post" action="${FREELANCERS_PATH}/${encodeURIComponent(f.id)}/settings">${csrfField(session)}
+${errorSummary(form.errors, "The settings")}
+<fieldset class="working-hours"><legend>Working hours of ${f.name}</legend>
+${input(`${id}-tz`, "timeZone", "Time zone (IANA, e.g. Europe/Berlin; empty: unchanged)", wh?.timeZone, "", form)}
+<div class="time-pair">${input(`${id}-start`, "start", "From (HH:MM)", wh?.start ?? "09:00", "", form)}${input(`${id}-end`, "end", "To (HH:MM)", wh?.end ?? "17:00", "", form)}</div>
+<fieldset class="days" id="${id}-days"><legend>Days</legend>${fieldError(form.errors, `${id}-days`)}${DAY_NAMES.map(
+    (d, i) => html`<label><input type="checkbox" name="days" value="${i}"${(wh?.days ?? [1, 2, 3, 4, 5]).includes(i) ? raw(" checked") : ""}> ${d}</label>`,
+  )}</fieldset>
+</fieldset>
+<p>Balance: ${s?.balance ? html`${s.balance.available} Connects <span class="muted">(${s.balance.source}, ${when(s.balance.readAt)})</span>` : "unknown"}.</p>
+${input(`${id}-connects`, "available", "Connects balance (set by hand; empty: unchanged)", "", ' inputmode="numeric"', form)}
+<button type="submit">Save settings</button>
+</form>
+</details>`;
+}
+
+function freelancerSection(session: DashboardSession, f: RosterFreelancer, data: Extract<FreelancersPageData, { freelancers: unknown }>): Html {
+  const editable = data.editable && data.canEdit;
+  const fid = `f-${f.id}`;
+  const base = `${FREELANCERS_PATH}/${encodeURIComponent(f.id)}`;
+  const edit = refusedForm(data.refusal, fid, FREELANCER_FIELDS);
+  const addProfile = refusedForm(data.refusal, `${fid}-p`, PROFILE_FIELDS);
+  return html`<section aria-labelledby="${fid}-heading">
+<h2 id="${fid}-heading">${f.name} <span class="muted">(${f.id})</span>${f.own && html` <span class="badge">account's own</span>`}</h2>
+<p>${f.baseHourlyRate !== null && `Base rate ${f.baseHourlyRate}/h`}${f.country !== null && ` · ${f.country}`}</p>
+${profileRows(session, f, editable, data.refusal)}
+${
+  editable &&
+  html`<details${openIf(edit)}${openIf(addProfile)}><summary>Edit ${f.name}</summary>
+<form method="post" action="${base}">${csrfField(session)}
+${errorSummary(edit.errors, "The freelancer")}
+${input(`${fid}-name`, "name", "Name", f.name, ' maxlength="100" required', edit)}
+${input(`${fid}-rate`, "hourlyRate", "Base hourly rate (USD)", f.baseHourlyRate, ' inputmode="decimal"', edit)}
+${input(`${fid}-country`, "country", "Country (two letters)", f.country, ' maxlength="2"', edit)}
+<button type="submit">Save</button>
+</form>
+<form method="post" action="${base}/profiles">${csrfField(session)}
+<fieldset><legend>Add a profile</legend>
+${errorSummary(addProfile.errors, "The profile")}
+${input(`${fid}-p-name`, "name", "Title", "", ' maxlength="100" required', addProfile)}
+${input(`${fid}-p-rate`, "hourlyRate", "Hourly rate (USD)", "", ' inputmode="decimal"', addProfile)}
+${input(`${fid}-p-skills`, "skills", "Skills (comma-separated)", "", "", addProfile)}
+<button type="submit">Add profile</button>
+</fieldset>
+</form>
+${!f.own && html`<form method="post" action="${base}/remove">${csrfField(session)}<button type="submit" class="danger">Remove ${f.name}</button></form>`}
+</details>`
+}
+${data.canEdit && settingsForm(session, f, data.settings.get(f.id), data.refusal)}
+</section>`;
+}
+
+function routingSection(session: DashboardSession, data: Extract<FreelancersPageData, { freelancers: unknown }>): Html {
+  if (data.feeds.length === 0) return html`<section id="routing"><h2>Feed routing</h2><p class="muted">No feeds yet.</p></section>`;
+  const options = (feed: FeedRouting) =>
+    html`<option value=""${feed.freelancerId === null ? raw(" selected") : ""}>The account's primary freelancer</option>${data.freelancers.flatMap((f) =>
+      f.profiles.map((p) => html`<option value="${p.profileId}"${feed.profileId === p.profileId ? raw(" selected") : ""}>${f.name} — ${p.name}</option>`),
+    )}`;
+  return html`<section id="routing" aria-labelledby="routing-heading"><h2 id="routing-heading">Feed routing</h2>
+<p class="muted">Who each feed's drafts and auto-applies go out as, and which members it is assigned to (their inbox shows its jobs first).</p>
+${data.feeds.map((feed) => {
+  const id = `r-${feed.id}`;
+  const names = feed.memberIds.map((m) => data.members.find((x) => x.id === m)?.name ?? m);
+  const form = refusedForm(data.refusal, id, {
+    profileId: ["profile", "Goes out as"],
+    freelancerId: ["profile", "Goes out as"],
+    memberIds: ["members", "Members"],
+  });
+  return html`<form method="post" action="${FREELANCERS_PATH}/routing/${encodeURIComponent(feed.id)}">${csrfField(session)}
+<fieldset${data.canRoute ? "" : raw(" disabled")}><legend>${feed.title}</legend>
+${errorSummary(form.errors, "The routing")}
+<p><label for="${id}-profile">Goes out as</label> ${fieldError(form.errors, `${id}-profile`)}<select id="${id}-profile" name="profileId"${describedBy(form.errors, `${id}-profile`, false)}>${options(feed)}</select></p>
+${
+  data.members.length === 0
+    ? html`<p class="muted">No members to assign yet.</p>`
+    : html`<p id="${id}-members">Members: ${fieldError(form.errors, `${id}-members`)}${data.members.map(
+        (m) => html`<label><input type="checkbox" name="memberIds" value="${m.id}"${feed.memberIds.includes(m.id) ? raw(" checked") : ""}> ${m.name}</label> `,
+      )}</p>`
+}
+<p class="muted">Now: ${names.length === 0 ? "no members" : names.join(", ")}.</p>
+${data.canRoute && html`<button type="submit">Save routing</button>`}
+</fieldset>
+</form>`;
+})}
+</section>`;
+}
+
+/** The Freelancers page: the roster (editable on the sandbox driver), each freelancer's settings, the feed routing. */
+export function freelancersPage(session: DashboardSession, data: FreelancersPageData): Html {
+  // The top holds a notice, and a refusal whose form is not on the page (a button alone, a driver without the form).
+  const top = () => html`${data.notice && html`<div class="notice" role="status"><p>${data.notice}</p></div>`}
+${data.refusal && !data.refusal.placed && html`<div class="error" role="alert"><p>Not saved: ${data.refusal.messages.join(" ")}</p></div>`}`;
+  const intro = data.editable
+    ? html`<p class="muted">On the sandbox marketplace this account's freelancers are kept here: add, edit and remove them and their profiles. Pass a <code>profileId</code> to apply to choose the profile; without one the primary profile is used.</p>`
+    : html`<p class="muted">On the ${data.driver} driver the freelancers come from the marketplace: change them there. Working hours and Connects are jobpilot's and can be set here.</p>`;
   if ("error" in data) {
     return layout(
       "Freelancers",
-      html`<p class="error" role="alert">${data.error}</p><p>Try again in a moment. <a href="/dashboard">Back to the dashboard</a></p>`,
+      html`${top()}${intro}<p class="error" role="alert">${data.error}</p><p>Try again in a moment. <a href="/dashboard">Back to the dashboard</a></p>`,
       session,
       "freelancers",
     );
   }
-  if (data.freelancers.length === 0) {
-    return layout("Freelancers", html`<p class="empty">No freelancers are linked to this account yet.</p>`, session, "freelancers");
-  }
-  const sections = data.freelancers.map(
-    (f) => html`<section>
-<h2>${f.name} <span class="muted">(${f.id})</span></h2>
-${f.baseHourlyRate !== null && html`<p>Base rate ${f.baseHourlyRate}/h</p>`}
-<div class="table-wrap">
-<table>
-<thead><tr><th scope="col">Profile</th><th scope="col">Type</th><th scope="col">Rate</th><th scope="col">profileId</th></tr></thead>
-<tbody>${f.profiles.map(
-      (p) =>
-        html`<tr><td>${p.name}</td><td>${p.type}</td><td>${p.hourlyRate === null ? "—" : `${p.hourlyRate} ${p.currency}/h`}</td><td><code>${p.profileId}</code></td></tr>`,
-    )}</tbody>
-</table>
-</div>
-</section>`,
-  );
-  return layout(
-    "Freelancers",
-    html`<p class="muted">Pass a <code>profileId</code> to apply to choose the profile; without one the primary profile is used.</p>
-${sections}`,
-    session,
-    "freelancers",
-  );
+  const adding = refusedForm(data.refusal, "new", FREELANCER_FIELDS);
+  const add =
+    data.editable &&
+    data.canEdit &&
+    html`<section aria-labelledby="add-heading"><h2 id="add-heading">Add a freelancer</h2>
+<form method="post" action="${FREELANCERS_PATH}">${csrfField(session)}
+${errorSummary(adding.errors, "The freelancer")}
+${input("new-name", "name", "Name", "", ' maxlength="100" required', adding)}
+${input("new-rate", "hourlyRate", "Base hourly rate (USD)", "", ' inputmode="decimal"', adding)}
+${input("new-country", "country", "Country (two letters, default US)", "", ' maxlength="2"', adding)}
+<button type="submit">Add freelancer</button>
+</form></section>`;
+  const list =
+    data.freelancers.length === 0
+      ? html`<p class="empty">No freelancers are linked to this account yet.</p>`
+      : html`${data.freelancers.map((f) => freelancerSection(session, f, data))}`;
+  const routing = routingSection(session, data);
+  return layout("Freelancers", html`${top()}${intro}${list}${add}${routing}`, session, "freelancers");
 }
 
 export interface DeliveryAttempt {

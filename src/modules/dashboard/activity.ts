@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../../deps";
-import { AppError } from "../../errors";
 import { APPLICATION_STATUSES } from "../../db/enums";
 import { isOneOf } from "../../lib/one-of";
 import * as applicationsRepo from "../applications/repo";
@@ -8,7 +7,8 @@ import { freelancers } from "../applications/service";
 import { getFeed } from "../feeds/service";
 import { listDeliveries, retryDelivery } from "../delivery/service";
 import * as activityViews from "./activity-views";
-import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset, redirect, type ResponseState, errorAsPage } from "./http";
+import { dashboardFreelancersRoutes } from "./freelancers";
+import { badOffsetPage, dashboardGuard, HIDDEN, needs, page, parseOffset, redirect, type ResponseState, errorAsPage } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import type { AuthContext } from "../accounts/service";
@@ -54,97 +54,84 @@ export function dashboardActivityRoutes(deps: Deps) {
     return seen.size > 1 ? names : undefined;
   }
 
-  return new Elysia({ name: "dashboard-activity" })
-    .get(
-      `${DASHBOARD_PATH}/applications`,
-      async ({ request, set, query }) => {
-        const session = await signedIn(request, set);
-        if (!session) return "";
-        const q = query as Query;
-        const status = q.status === undefined || q.status === "" ? undefined : q.status;
-        if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) {
-          return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
-        }
-        const offset = parseOffset(q.offset);
-        if (offset === undefined) return badOffsetPage(set, session);
-        const auth = await sessionAuth(deps, session);
-        // appliedJobs' own query, which also carries the engagement columns the API leaves out.
-        const { items, total } = await applicationsRepo.listApplications(deps.db, auth.accountId, {
-          limit: ACTIVITY_PAGE_SIZE,
-          offset,
-          status,
-        });
-        const review = await deps.drivers.companion.inReview(auth.accountId);
-        const inReview = new Map(
-          [...review].map(([id, r]) => [
-            id,
-            { reviewUrl: r.reviewUrl, deadlineTs: r.reviewSinceTs === null ? null : r.reviewSinceTs + deps.config.companionReviewTimeoutMs },
-          ]),
-        );
-        const freelancerNames = await whoApplied(auth, items);
-        return page(
-          set,
-          activityViews.applicationsPage(session, {
-            items,
-            total,
+  return (
+    new Elysia({ name: "dashboard-activity" })
+      .get(
+        `${DASHBOARD_PATH}/applications`,
+        async ({ request, set, query }) => {
+          const session = await signedIn(request, set);
+          if (typeof session === "string") return session;
+          const q = query as Query;
+          const status = q.status === undefined || q.status === "" ? undefined : q.status;
+          if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) {
+            return page(set, views.errorPage("Unknown status", `status must be one of ${APPLICATION_STATUSES.join(", ")}.`, session), 400);
+          }
+          const offset = parseOffset(q.offset);
+          if (offset === undefined) return badOffsetPage(set, session);
+          const auth = await sessionAuth(deps, session);
+          // appliedJobs' own query, which also carries the engagement columns the API leaves out.
+          const { items, total } = await applicationsRepo.listApplications(deps.db, auth.accountId, {
             limit: ACTIVITY_PAGE_SIZE,
             offset,
             status,
-            statuses: APPLICATION_STATUSES,
-            inReview,
-            freelancerNames,
-          }),
-        );
-      },
-      HIDDEN,
-    )
-    .get(
-      `${DASHBOARD_PATH}/freelancers`,
-      async ({ request, set }) => {
-        const session = await signedIn(request, set);
-        if (!session) return "";
-        try {
-          const data = await freelancers(deps, await sessionAuth(deps, session));
-          return page(set, activityViews.freelancersPage(session, data));
-        } catch (err) {
-          if (err instanceof AppError && err.status >= 400 && err.status < 500) return errorPage(err, set, session);
-          // The driver talks to the marketplace (or a bridge): its trouble is shown, not turned into a 5xx.
-          deps.log.warn("dashboard: could not list freelancers", { accountId: session.accountId, error: err instanceof Error ? err.message : String(err) });
-          return page(set, activityViews.freelancersPage(session, { error: "The freelancers could not be loaded from the marketplace right now." }));
-        }
-      },
-      HIDDEN,
-    )
-    .get(
-      `${DASHBOARD_PATH}/feeds/:id/deliveries`,
-      async ({ request, set, params, query }) => {
-        const session = await signedIn(request, set);
-        if (!session) return "";
-        const offset = parseOffset((query as Query).offset);
-        if (offset === undefined) return badOffsetPage(set, session);
-        try {
-          const auth = await sessionAuth(deps, session);
-          const feed = await getFeed(deps, auth, params.id);
-          const data = await listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
-          return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
-        } catch (err) {
-          return errorPage(err, set, session);
-        }
-      },
-      HIDDEN,
-    )
-    .post(
-      `${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`,
-      async ({ request, set, body, params }) => {
-        const session = await open(request, set, body);
-        if (typeof session === "string") return session;
-        try {
-          await retryDelivery(deps, await sessionAuth(deps, session), params.id, params.eventId);
-        } catch (err) {
-          return errorPage(err, set, session);
-        }
-        return redirect(set, `${DASHBOARD_PATH}/feeds/${encodeURIComponent(params.id)}/deliveries`);
-      },
-      HIDDEN,
-    );
+          });
+          const review = await deps.drivers.companion.inReview(auth.accountId);
+          const inReview = new Map(
+            [...review].map(([id, r]) => [
+              id,
+              { reviewUrl: r.reviewUrl, deadlineTs: r.reviewSinceTs === null ? null : r.reviewSinceTs + deps.config.companionReviewTimeoutMs },
+            ]),
+          );
+          const freelancerNames = await whoApplied(auth, items);
+          return page(
+            set,
+            activityViews.applicationsPage(session, {
+              items,
+              total,
+              limit: ACTIVITY_PAGE_SIZE,
+              offset,
+              status,
+              statuses: APPLICATION_STATUSES,
+              inReview,
+              freelancerNames,
+            }),
+          );
+        },
+        HIDDEN,
+      )
+      // The Freelancers page and its forms (freelancers.ts).
+      .use(dashboardFreelancersRoutes(deps))
+      .get(
+        `${DASHBOARD_PATH}/feeds/:id/deliveries`,
+        async ({ request, set, params, query }) => {
+          const session = await signedIn(request, set);
+          if (typeof session === "string") return session;
+          const offset = parseOffset((query as Query).offset);
+          if (offset === undefined) return badOffsetPage(set, session);
+          try {
+            const auth = await sessionAuth(deps, session);
+            const feed = await getFeed(deps, auth, params.id);
+            const data = await listDeliveries(deps, auth, params.id, { limit: ACTIVITY_PAGE_SIZE, offset });
+            return page(set, activityViews.deliveriesPage(session, { feedId: params.id, feedTitle: feed.title ?? "Untitled feed", ...data }));
+          } catch (err) {
+            return errorPage(err, set, session);
+          }
+        },
+        HIDDEN,
+      )
+      .post(
+        `${DASHBOARD_PATH}/feeds/:id/deliveries/:eventId/resend`,
+        async ({ request, set, body, params }) => {
+          const session = await open(request, set, body);
+          if (typeof session === "string") return session;
+          try {
+            await retryDelivery(deps, await sessionAuth(deps, session), params.id, params.eventId);
+          } catch (err) {
+            return errorPage(err, set, session);
+          }
+          return redirect(set, `${DASHBOARD_PATH}/feeds/${encodeURIComponent(params.id)}/deliveries`);
+        },
+        needs("channels"),
+      )
+  );
 }

@@ -33,6 +33,8 @@ export interface AnalyticsData {
   byFeed: FunnelGroup[];
   byPostAge: FunnelGroup[];
   byScore: FunnelGroup[];
+  /** Who drafted (else sent) each proposal: the team's members, and "API key / automation". */
+  byMember: FunnelGroup[];
   suggestion: MinScoreSuggestion | null;
   speed: SpeedResponse;
   /** False until the account has sent a proposal at all (whatever the filters): the new user's empty state. */
@@ -183,6 +185,23 @@ function suggestionBox(s: MinScoreSuggestion | null, anyScored: boolean): Html {
   return html`<p class="muted">${anyScored ? "No minScore change suggested: no low score band replies clearly less than the rest yet." : "No scored proposals yet."}</p>`;
 }
 
+/** The team's numbers: one row per member who drafted (else sent) proposals in the range. */
+function memberSection(groups: FunnelGroup[]): Html {
+  return html`<section aria-labelledby="by-member-heading"><h2 id="by-member-heading">By member</h2>
+${
+  groups.length === 0
+    ? html`<p class="muted">Nothing sent in this range.</p>`
+    : html`<div class="table-wrap" tabindex="0" role="region" aria-label="Proposals by member"><table><caption class="visually-hidden">Proposals by member</caption>
+<thead><tr><th scope="col">Member</th><th scope="col">Proposals</th><th scope="col">Replied</th><th scope="col">Reply rate (95 % interval)</th><th scope="col">Median time to reply</th><th scope="col">Hires</th></tr></thead>
+<tbody>${groups.map(
+        (g) =>
+          html`<tr><th scope="row">${g.label ?? g.key}</th><td>${g.sent}</td><td>${g.replied}</td><td>${rateText(g.replyRate, g.replyRateCi95)}</td><td>${g.medianReplyMs === null || g.medianReplyMs === undefined ? "—" : duration(g.medianReplyMs)}</td><td>${g.hires}</td></tr>`,
+      )}</tbody></table></div>
+<p class="muted">Each proposal counts for the member who drafted it (an approved draft stays the bidder's), else the one who sent it. Time to reply: from sending to the client's first reply.</p>`
+}
+</section>`;
+}
+
 const SPEED_STAGES = [
   ["firstSeen", "First seen by jobpilot"],
   ["scored", "Scored into a feed"],
@@ -238,6 +257,7 @@ ${rateSection(
     data.byScore.some((g) => g.key !== "unscored"),
   ),
 )}
+${memberSection(data.byMember)}
 ${speedSection(data.speed)}
 </div>`;
   return layout(

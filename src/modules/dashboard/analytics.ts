@@ -42,6 +42,7 @@ export async function loadAnalytics(deps: Deps, auth: AuthContext, filters: Anal
   const byFeed = await split("feed");
   const byPostAge = await split("postAge");
   const byScore = await split("scoreBand");
+  const byMember = await split("member");
   const speed = await speedToLead(deps, auth, q);
   const feeds = (await listFeeds(deps, auth)).map((f) => ({ id: f.id, title: f.title ?? f.id }));
   // A filtered page with nothing in it is not a new account: only one that never sent gets the empty state.
@@ -54,6 +55,7 @@ export async function loadAnalytics(deps: Deps, auth: AuthContext, filters: Anal
     byFeed: byFeed.groups,
     byPostAge: byPostAge.groups,
     byScore: byScore.groups,
+    byMember: byMember.groups,
     suggestion: byScore.suggestion ?? null,
     speed,
     everSent,
@@ -99,7 +101,7 @@ export function dashboardAnalyticsRoutes(deps: Deps) {
       ANALYTICS,
       async ({ request, set, query }) => {
         const session = await signedIn(request, set);
-        if (!session) return "";
+        if (typeof session === "string") return session;
         const filters = parseFilters(query);
         if (typeof filters === "string") return page(set, views.errorPage("Bad filter", filters, session), 400);
         try {
@@ -114,7 +116,7 @@ export function dashboardAnalyticsRoutes(deps: Deps) {
       `${ANALYTICS}/ledger.csv`,
       async ({ request, set, query }) => {
         const session = await signedIn(request, set);
-        if (!session) return "";
+        if (typeof session === "string") return session;
         const filters = parseFilters(query);
         if (typeof filters === "string") return page(set, views.errorPage("Bad filter", filters, session), 400);
         try {

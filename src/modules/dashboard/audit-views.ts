@@ -26,6 +26,16 @@ export const ACTION_WORDS: Record<string, string> = {
   discard: "Discarded",
   limits: "Limits changed",
   feed_mode: "Feed mode changed",
+  request_approval: "Approval requested",
+  send_back: "Sent back",
+  sign_in: "Signed in",
+  sign_in_failed: "Sign-in failed",
+  "member.invited": "Member invited",
+  "member.role_changed": "Role changed",
+  "member.removed": "Member removed",
+  "key.created": "Key created",
+  "key.revoked": "Key revoked",
+  "account.bidders_may_send": "Sending setting changed",
 };
 
 const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
@@ -130,6 +140,7 @@ export function auditPage(session: DashboardSession, d: AuditPageData): Html {
     (e) => html`<tr>
 <td data-label="When">${when(e.at)}</td>
 <td data-label="Action" class="primary">${ACTION_WORDS[e.action] ?? e.action}</td>
+<td data-label="Who">${e.actor ?? html`<span class="muted">automation</span>`}</td>
 <td data-label="Freelancer">${name(e.freelancerId)}</td>
 <td data-label="Rule">${e.rule}</td>
 <td data-label="Detail" class="detail">${detailWords(e, d.feedTitles)}</td>
@@ -138,7 +149,7 @@ export function auditPage(session: DashboardSession, d: AuditPageData): Html {
   );
   return layout(
     "Audit log",
-    html`<p class="muted">Everything automation did or was stopped from doing, with the rule that decided it, newest first. Kept 90 days. <a href="${DASHBOARD_PATH}/auto-apply">Back to Auto-apply</a></p>
+    html`<p class="muted">Everything automation did or was stopped from doing, and every change a person made, with who did it and the rule that decided it, newest first. Kept 90 days. <a href="${DASHBOARD_PATH}/auto-apply">Back to Auto-apply</a></p>
 ${
   d.freelancers.length > 0 &&
   html`<form method="get" action="${AUDIT_PATH}" class="picker">
@@ -155,7 +166,7 @@ ${
     ? html`<p class="empty">${d.offset > 0 ? "No more entries." : "Nothing in the audit log yet."}</p>`
     : html`<p class="muted">${d.offset + 1}–${d.offset + d.entries.length} of ${d.total}</p>
 <div class="table-wrap"><table class="cards audit">
-<thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Freelancer</th><th scope="col">Rule</th><th scope="col">Detail</th><th scope="col">Job</th></tr></thead>
+<thead><tr><th scope="col">When</th><th scope="col">Action</th><th scope="col">Who</th><th scope="col">Freelancer</th><th scope="col">Rule</th><th scope="col">Detail</th><th scope="col">Job</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`
 }

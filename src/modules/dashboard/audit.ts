@@ -7,7 +7,7 @@ import { jobSummaries } from "../jobs/repo";
 import { AUDIT_PAGE_SIZE, auditPage } from "./audit-views";
 import { AUDIT_PATH } from "./automation-views";
 import { freelancerChoices } from "./freelancers";
-import { badOffsetPage, dashboardGuard, HIDDEN, page, parseOffset } from "./http";
+import { badOffsetPage, dashboardGuard, page, parseOffset, needs } from "./http";
 import { sessionAuth } from "./service";
 
 /** The audit log page (linked from Auto-apply), read through the automation service as GET /api/v1/audit is. */
@@ -18,7 +18,7 @@ export function dashboardAuditRoutes(deps: Deps) {
     AUDIT_PATH,
     async ({ request, set }) => {
       const session = await signedIn(request, set);
-      if (!session) return "";
+      if (typeof session === "string") return session;
       const q = new URL(request.url).searchParams;
       const offset = parseOffset(q.get("offset") ?? undefined);
       if (offset === undefined) return badOffsetPage(set, session);
@@ -39,6 +39,6 @@ export function dashboardAuditRoutes(deps: Deps) {
       });
       return page(set, auditPage(session, { entries, total: log.total, offset, freelancerId, freelancers: list, feedTitles }));
     },
-    HIDDEN,
+    needs("audit"),
   );
 }

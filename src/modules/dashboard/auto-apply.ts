@@ -29,7 +29,7 @@ import {
 import { freelancerChoices } from "./freelancers";
 import { formErrors } from "./form-errors";
 import { html, raw, type Html } from "./html";
-import { dashboardGuard, errorDetails, field, formValues, HIDDEN, numberOrText, page, redirect, schemaErrors } from "./http";
+import { dashboardGuard, errorDetails, field, formValues, HIDDEN, needs, numberOrText, page, redirect, schemaErrors } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
@@ -183,7 +183,7 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
       PATH,
       async ({ request, set }) => {
         const session = await signedIn(request, set);
-        if (!session) return "";
+        if (typeof session === "string") return session;
         const q = new URL(request.url).searchParams;
         const notice = SAVED[q.get("saved") ?? ""];
         return page(set, autoApplyPage(session, await view(session, q.get("freelancer") || null), undefined, { notice }));
@@ -216,7 +216,7 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
         }
         return redirect(set, `${back}${back.includes("?") ? "&" : "?"}saved=limits#limits`);
       },
-      HIDDEN,
+      needs("automation"),
     )
     .post(
       `${PATH}/connects`,
@@ -246,7 +246,7 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
         }
         return redirect(set, `${backTo}${backTo.includes("?") ? "&" : "?"}saved=balance#balance-heading`);
       },
-      HIDDEN,
+      needs("automation"),
     )
     .post(
       `${PATH}/feeds/:feedId`,
@@ -276,7 +276,7 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
         }
         return redirect(set, `${PATH}?saved=feed#${feedFieldId(feedId, "row")}`);
       },
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       `${PATH}/driver`,
@@ -290,7 +290,7 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
         await setMarketplaceDriver(deps, session.accountId, driver === "default" ? null : driver);
         return redirect(set, PATH);
       },
-      HIDDEN,
+      needs("automation"),
     )
     .post(
       `${PATH}/mode`,
@@ -307,6 +307,6 @@ export function dashboardAutoApplyRoutes(deps: Deps) {
         await deps.drivers.companion.setMode(session.accountId, mode);
         return redirect(set, PATH);
       },
-      HIDDEN,
+      needs("automation"),
     );
 }

@@ -13,7 +13,7 @@ import { createBindingCode, listBoundChats, unbindChat } from "../telegram/bindi
 import * as views from "./channels-views";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
-import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, page, redirect, type ResponseState, schemaErrors } from "./http";
+import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, page, redirect, type ResponseState, schemaErrors, needs } from "./http";
 import { errorPage } from "./views";
 // Bundled as text by `bun build --compile`, as index.ts does with htmx.
 import TIME_ZONE_SOURCE from "./time-zone.browser.js" with { type: "text" };
@@ -140,7 +140,7 @@ export function dashboardChannelRoutes(deps: Deps) {
             if (!isChannelType(type)) return page(set, errorPage("Unknown kind", PICK_A_KIND, session), 400);
             return page(set, views.channelFormPage(session, { type, values: { mode: "instant", digestEvery: "1h" } }));
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .post(
         CHANNELS,
@@ -154,7 +154,7 @@ export function dashboardChannelRoutes(deps: Deps) {
               page(set, views.channelFormPage(session, { type, values, errors: views.channelFormErrors(type, details) }), status);
             return saved(set, refusedWith, schemaErrors(CreateChannelBody, json), () => channels.createChannel(deps, auth, json as CreateChannelBody));
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .get(
         `${CHANNELS}/:id`,
@@ -171,7 +171,7 @@ export function dashboardChannelRoutes(deps: Deps) {
             const channel = await channels.getChannel(deps, auth, params.id);
             return page(set, views.channelFormPage(session, { type: channel.type, values: views.channelToForm(channel), channel }));
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .post(
         `${CHANNELS}/:id`,
@@ -188,7 +188,7 @@ export function dashboardChannelRoutes(deps: Deps) {
               );
             return saved(set, refusedWith, schemaErrors(PatchChannelBody, json), () => channels.patchChannel(deps, auth, current.id, json as PatchChannelBody));
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .post(
         `${CHANNELS}/:id/test`,
@@ -208,7 +208,7 @@ export function dashboardChannelRoutes(deps: Deps) {
             // Read after the test: its outcome is the channel's last delivery or last error now.
             return page(set, views.channelDetailPage(session, { ...(await detail(auth, await channels.getChannel(deps, auth, channel.id))), test }), status);
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .post(
         `${CHANNELS}/:id/binding-code`,
@@ -219,7 +219,7 @@ export function dashboardChannelRoutes(deps: Deps) {
             // 200, not a redirect: the code is in this response only.
             return page(set, views.channelDetailPage(session, { ...(await detail(auth, channel)), bindingCode }));
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .post(
         `${CHANNELS}/:id/chats/:chatId/unbind`,
@@ -228,13 +228,13 @@ export function dashboardChannelRoutes(deps: Deps) {
             await unbindChat(deps, auth, params.id, params.chatId);
             return redirect(set, `${CHANNELS}/${encodeURIComponent(params.id)}`);
           }),
-        HIDDEN,
+        needs("channels"),
       )
       .get(
         `${CHANNELS}/:id/delete`,
         ({ request, set, params }) =>
           run(request, set, undefined, async (session, auth) => page(set, views.deleteChannelPage(session, await channels.getChannel(deps, auth, params.id)))),
-        HIDDEN,
+        needs("channels"),
       )
       .post(
         `${CHANNELS}/:id/delete`,
@@ -243,7 +243,7 @@ export function dashboardChannelRoutes(deps: Deps) {
             await channels.deleteChannel(deps, auth, params.id);
             return redirect(set, CHANNELS);
           }),
-        HIDDEN,
+        needs("channels"),
       )
   );
 }

@@ -3,19 +3,14 @@ import type { Deps } from "../../deps";
 import { newestLiveKeyLabelledAt } from "../accounts/repo";
 import { pairingText } from "../companion/model";
 import { COMPANION_KEY_LABEL, createPairingCode, type PairingCode, unpairCompanion } from "../companion/service";
+import { dashboardBase } from "../members/invite-mail";
 import { html } from "./html";
-import { dashboardGuard, HIDDEN, page, redirect } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, needs } from "./http";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { COMPANION_SOURCE_LABEL, sourceStatuses } from "./overview";
 import { csrfField, layout, when } from "./views";
 
 const COMPANION = `${DASHBOARD_PATH}/companion`;
-
-/** The server's address as the browser reached it (or JOBPILOT_PUBLIC_URL): what the extension's options page needs. */
-function serverUrl(deps: Deps, request: Request): string {
-  // An unset JOBPILOT_PUBLIC_URL is empty, not absent.
-  return (deps.config.publicUrl || new URL(request.url).origin).replace(/\/+$/, "");
-}
 
 /** The account's companion as the page shows it: paired since when (its key), connected or last seen when. */
 interface PairedView {
@@ -96,7 +91,7 @@ export function dashboardCompanionRoutes(deps: Deps) {
     return { pairedAt, connected: seen.connected, lastSeenAt: seen.lastSeenAt };
   }
   const view = async (request: Request, accountId: string, code?: PairingCode) => ({
-    server: serverUrl(deps, request),
+    server: dashboardBase(deps.config.publicUrl, request),
     code,
     paired: await pairedOf(accountId),
     status: await statusOf(accountId),
@@ -120,7 +115,7 @@ export function dashboardCompanionRoutes(deps: Deps) {
         // 200, not a redirect: the code is shown on this response only.
         return page(set, companionPage(session, await view(request, session.accountId, code)));
       },
-      HIDDEN,
+      needs("keys"),
     )
     .post(
       `${COMPANION}/unpair`,
@@ -130,6 +125,6 @@ export function dashboardCompanionRoutes(deps: Deps) {
         await unpairCompanion(deps, session.accountId);
         return redirect(set, COMPANION);
       },
-      HIDDEN,
+      needs("keys"),
     );
 }

@@ -16,7 +16,7 @@ import {
   type ExperimentFormValues,
 } from "./experiments-views";
 import { freelancerChoices } from "./freelancers";
-import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, numberOrText, page, redirect, schemaErrors, type ResponseState } from "./http";
+import { dashboardGuard, errorAsPage, errorDetails, formValues, HIDDEN, numberOrText, page, redirect, schemaErrors, type ResponseState, needs } from "./http";
 import type { DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
@@ -127,7 +127,7 @@ export function dashboardExperimentRoutes(deps: Deps) {
           };
           return page(set, experimentFormPage(session, { values, feeds, freelancers: await freelancerChoices(deps, session, "experiment form") }));
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       EXPERIMENTS,
@@ -157,7 +157,7 @@ export function dashboardExperimentRoutes(deps: Deps) {
             throw err;
           }
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .get(
       `${EXPERIMENTS}/:id`,
@@ -171,7 +171,7 @@ export function dashboardExperimentRoutes(deps: Deps) {
           const stopped = await experiments.stopExperiment(deps, await sessionAuth(deps, session), params.id);
           return redirect(set, `${EXPERIMENTS}/${stopped.id}`);
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       `${EXPERIMENTS}/:id/promote`,
@@ -185,6 +185,6 @@ export function dashboardExperimentRoutes(deps: Deps) {
           }
           return redirect(set, `${EXPERIMENTS}/${encodeURIComponent(params.id)}?promoted=1`);
         }),
-      HIDDEN,
+      needs("feeds"),
     );
 }

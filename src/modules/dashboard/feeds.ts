@@ -9,7 +9,7 @@ import { sessionAuth } from "./service";
 import * as feedViews from "./feeds-views";
 import { inboxCards, parseFeedListQuery, unreadCount } from "./inbox-data";
 import * as views from "./views";
-import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails, schemaErrors } from "./http";
+import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails, schemaErrors, needs } from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -118,7 +118,7 @@ export function dashboardFeedRoutes(deps: Deps) {
             }),
           ),
         ),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       FEEDS,
@@ -142,7 +142,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           if (feed.webhookSecret) return page(set, feedViews.secretPage(session, feed, "Feed created"));
           return redirect(set, `${FEEDS}/${feed.id}`);
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .get(
       `${FEEDS}/:id`,
@@ -167,7 +167,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           const feed = await feeds.getFeed(deps, await sessionAuth(deps, session), params.id);
           return page(set, feedViews.feedFormPage(session, { values: feedViews.feedToForm(feed), feed, channels: await accountChannels(session) }));
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       `${FEEDS}/:id`,
@@ -193,7 +193,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           if (feed.webhookSecret && !feed.webhookSecret.startsWith("whsec_…")) return page(set, feedViews.secretPage(session, feed, "Feed saved"));
           return redirect(set, `${FEEDS}/${feed.id}`);
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       `${FEEDS}/:id/mute`,
@@ -204,7 +204,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           await feeds.patchFeed(deps, auth, current.id, { notificationsMuted: !current.notificationsMuted });
           return redirect(set, `${FEEDS}/${current.id}`);
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       `${FEEDS}/:id/rotate-secret`,
@@ -213,7 +213,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           const feed = await feeds.rotateWebhookSecret(deps, await sessionAuth(deps, session), params.id);
           return page(set, feedViews.secretPage(session, feed, "Webhook secret rotated"));
         }),
-      HIDDEN,
+      needs("feeds"),
     )
     .get(
       `${FEEDS}/:id/delete`,
@@ -221,7 +221,7 @@ export function dashboardFeedRoutes(deps: Deps) {
         run(request, set, undefined, async (session) =>
           page(set, feedViews.deleteConfirmPage(session, await feeds.getFeed(deps, await sessionAuth(deps, session), params.id))),
         ),
-      HIDDEN,
+      needs("feeds"),
     )
     .post(
       `${FEEDS}/:id/delete`,
@@ -230,6 +230,6 @@ export function dashboardFeedRoutes(deps: Deps) {
           await feeds.deleteFeed(deps, await sessionAuth(deps, session), params.id);
           return redirect(set, FEEDS);
         }),
-      HIDDEN,
+      needs("feeds"),
     );
 }

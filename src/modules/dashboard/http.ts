@@ -2,10 +2,14 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Deps } from "../../deps";
 import { AppError, validationDetails } from "../../errors";
+import { permissionOf } from "../../http/auth";
+import { getRequestState } from "../../http/context";
 import type { RoutePolicy } from "../../http/route-policy";
+import { authorizeCaller } from "../members/caller";
 import { MAX_OFFSET } from "../../http/schemas";
 import { isForeignSignIn as isForeignSignInForm, isHttps, readCookie, signInFormToken } from "../../http/form-guard";
 import { listHeld } from "../applications/repo";
+import type { Permission } from "../members/permissions";
 import type { Html } from "./html";
 import { DASHBOARD_PATH, SESSION_ABSOLUTE_MS, SESSION_COOKIE, SIGN_IN_COOKIE, type DashboardSession } from "./model";
 import * as dashboard from "./service";
@@ -42,6 +46,9 @@ const PAGE_HEADERS = {
  * OpenAPI document; and its HTML forms post urlencoded bodies (see route-policy.ts).
  */
 export const HIDDEN = { detail: { hide: true }, policy: { formBody: true } satisfies RoutePolicy };
+
+/** HIDDEN for a page or form that needs a permission beyond `read` (GET) or `members` (POST): see http/auth.ts permissionOf. */
+export const needs = (permission: Permission) => ({ detail: { hide: true }, policy: { formBody: true, permission } satisfies RoutePolicy });
 
 export function page(set: ResponseState, body: Html, status = 200): string {
   set.status = status;
@@ -98,14 +105,23 @@ export function field(body: unknown, name: string): string | undefined {
 }
 
 export function dashboardGuard(deps: Deps) {
-  /** The signed-in session, or null after pointing the browser at the sign-in page (and dropping a dead cookie). */
-  async function signedIn(request: Request, set: ResponseState): Promise<views.NavSession | null> {
+  /**
+   * The signed-in session allowed the route's permission; else the response to send instead: a redirect to the
+   * sign-in page (dropping a dead cookie), or the 403 page naming the permission the role lacks.
+   */
+  async function signedIn(request: Request, set: ResponseState): Promise<views.NavSession | string> {
     const token = readCookie(request, SESSION_COOKIE);
     const session = await dashboard.resolveSession(deps, token);
     if (!session) {
       if (token) clearSessionCookie(set, request);
-      redirect(set, `${DASHBOARD_PATH}/sign-in`);
-      return null;
+      return redirect(set, `${DASHBOARD_PATH}/sign-in`);
+    }
+    // The route's permission, checked by the same one function as the API's (a 403 page naming it).
+    try {
+      authorizeCaller(session, permissionOf(request.method, getRequestState(request)?.policy));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return page(set, views.errorPage("Not allowed", err.message, session), 403);
     }
     // Every page's nav shows how many applications wait for review ("Review 3").
     return { ...session, heldCount: (await listHeld(deps.db, session.accountId, 0, 0)).total };
@@ -124,7 +140,7 @@ export function dashboardGuard(deps: Deps) {
   /** The session for a page, and for a POST its CSRF check too; a string is the response to send instead. */
   async function open(request: Request, set: ResponseState, body?: unknown): Promise<DashboardSession | string> {
     const session = await signedIn(request, set);
-    if (!session) return "";
+    if (typeof session === "string") return session;
     if (request.method === "POST") {
       const refused = csrfRefused(session, body, set);
       if (refused !== null) return refused;

@@ -12,6 +12,8 @@ import { findJobs } from "../jobs/repo";
 import { MAX_OFFSET } from "../../http/schemas";
 import type { ExpectedValue } from "../value/model";
 import { expectedValues } from "../value/service";
+import { claimsOfJobs } from "../members/claims";
+import { feedsOfMember } from "../members/routing";
 import { parseOffset } from "./http";
 
 /**
@@ -90,6 +92,16 @@ export function filterQuery(filter: InboxFilter, extra: Record<string, string | 
   return q.toString();
 }
 
+/**
+ * The filter with the signed-in member's own feeds (routing: feed_members) put first, so a team member sees the
+ * jobs routed to them before everyone else's. A caller of no member, or one with no feeds assigned, keeps the
+ * plain newest-first list.
+ */
+export async function routedFilter<F extends InboxFilter>(deps: { db: Db }, auth: AuthContext, filter: F): Promise<F> {
+  const own = await feedsOfMember(deps.db, auth.memberId);
+  return own.size === 0 ? filter : { ...filter, firstFeedIds: [...own] };
+}
+
 /** The account's unread matches across its feeds: the inbox's count and its tab title. */
 export async function unreadCount(deps: { db: Db }, auth: AuthContext): Promise<number> {
   return (await countInbox(deps, auth, { show: "unread" })).count;
@@ -130,6 +142,10 @@ export interface InboxCard {
   application: applicationsRepo.ApplicationRow | null;
   /** What applying is worth against its Connects (modules/value); null outside the marketplace or when the job is not archived. */
   value: ExpectedValue | null;
+  /** The member drafting this job (members/claims.ts), when one holds a live claim; the card shows their name. */
+  claim?: { memberId: string; memberName: string; expiresAtTs: number } | null;
+  /** From a feed assigned to the signed-in member (routing): marked "Your feeds" and listed first. */
+  yours?: boolean;
 }
 
 /**
@@ -162,6 +178,14 @@ export async function inboxCards(
     valued.map((r) => ({ ciphertext: r.item.job.ciphertext, job: r.job!, document: r.doc, score: r.item.matchingScore })),
   );
   const valueByEntry = new Map(valued.map((r, i) => [r.item.processedJobId, values[i]!]));
+  const own = await feedsOfMember(deps.db, auth.memberId);
+  // Who is drafting which of the page's jobs: one read for the whole page.
+  const claims = await claimsOfJobs(
+    deps.db,
+    auth.accountId,
+    items.map((i) => i.job.ciphertext),
+    nowTs,
+  );
   return read.map(({ item, doc, job }) => {
     const score = clientScore(doc, nowTs);
     const proposals = countsOf(doc).proposals;
@@ -177,6 +201,8 @@ export async function inboxCards(
       connects,
       application: applications.get(item.job.ciphertext) ?? null,
       value: valueByEntry.get(item.processedJobId) ?? null,
+      claim: claims.get(item.job.ciphertext) ?? null,
+      yours: own.has(item.feedId),
     };
   });
 }

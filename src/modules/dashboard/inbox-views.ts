@@ -101,6 +101,14 @@ function triageButton(session: DashboardSession, card: InboxCard, place: CardPla
   }<button type="submit" class="small"${key ? html` data-key="${key}"` : ""} aria-label="${label}: ${card.item.job.title}">${label}</button></form>`;
 }
 
+/** Who is drafting the job (a live claim), so nobody else starts on it: "Ana drafting" (or "You are drafting"). */
+function claimBadge(session: DashboardSession, card: InboxCard): Html | false {
+  const c = card.claim;
+  if (!c) return false;
+  const mine = c.memberId === session.memberId;
+  return html`<span class="badge claim-badge" title="Claimed until ${new Date(c.expiresAtTs).toISOString().slice(11, 16)} UTC">${mine ? "You are drafting" : `${c.memberName} drafting`}</span>`;
+}
+
 /** One match as a card, on the inbox or its feed's page (one rendering for both). */
 export function inboxCard(session: DashboardSession, card: InboxCard, where: string | CardPlace): Html {
   const place = typeof where === "string" ? { back: where } : where;
@@ -117,7 +125,7 @@ export function inboxCard(session: DashboardSession, card: InboxCard, where: str
   return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}"${swap}>
 <div class="card-head">
 <h2 id="title-${id}"><a class="open" href="${jobPath(item.job.ciphertext)}" hx-get="${jobPath(item.job.ciphertext)}?panel=${id}" hx-target="#panel" hx-swap="innerHTML">${item.job.title}</a></h2>
-<div class="badges">${isNew(card) && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}</div>
+<div class="badges">${card.yours && html`<span class="badge yours-badge" title="From a feed assigned to you">Your feeds</span>`}${isNew(card) && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}${claimBadge(session, card)}</div>
 </div>
 <p class="meta"><a href="/dashboard/feeds/${encodeURIComponent(item.feedId)}">${item.feedTitle}</a> · posted ${item.job.publishTime ? when(Date.parse(item.job.publishTime)) : "—"} · matched ${when(Date.parse(item.matchedAt))}</p>
 <ul class="facts">${facts(card).map((f) => html`<li>${f}</li>`)}</ul>

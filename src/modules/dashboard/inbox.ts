@@ -5,12 +5,13 @@ import { isUuid } from "../../lib/ids";
 import type { AuthContext } from "../accounts/service";
 import * as applicationsRepo from "../applications/repo";
 import * as feeds from "../feeds/service";
-import { dashboardGuard, errorAsPage, field, fragment, HIDDEN, isHtmx, page, redirect, type ResponseState } from "./http";
+import { dashboardGuard, errorAsPage, field, fragment, HIDDEN, isHtmx, page, redirect, type ResponseState, needs } from "./http";
 import {
   feedListQuery,
   filterQuery,
   INBOX_PAGE_SIZE,
   inboxCards,
+  routedFilter,
   parseFeedListQuery,
   parseInboxQuery,
   unreadCount as countUnread,
@@ -76,7 +77,7 @@ export function dashboardInboxRoutes(deps: Deps) {
   async function listing(auth: AuthContext, q: InboxQuery) {
     const nowTs = deps.clock.now();
     const untilTs = q.untilTs ?? nowTs;
-    const filter = { ...q.filter, untilTs };
+    const filter = await routedFilter(deps, auth, { ...q.filter, untilTs });
     const { items, total } = await feeds.listInbox(deps, auth, filter, { limit: INBOX_PAGE_SIZE, offset: q.offset });
     const cards = await inboxCards(deps, auth, items, nowTs);
     // The badge counts what arrived after the snapshot (or after the newest card when that is later).
@@ -194,6 +195,6 @@ export function dashboardInboxRoutes(deps: Deps) {
           const list = feedPage ? `${DASHBOARD_PATH}/feeds/${encodeURIComponent(item.feedId)}` : DASHBOARD_PATH;
           return redirect(set, `${list}${backQuery ? `?${backQuery}` : ""}#card-${item.processedJobId}`);
         }),
-      HIDDEN,
+      needs("draft"),
     );
 }

@@ -24,9 +24,11 @@ import { dashboardAnalyticsRoutes } from "./analytics";
 import { dashboardExperimentRoutes } from "./experiments";
 import { dashboardReviewRoutes } from "./review";
 import { dashboardAuditRoutes } from "./audit";
+import { dashboardTeamRoutes } from "./members";
 import {
   clearSessionCookie,
   dashboardGuard,
+  errorAsPage,
   field,
   FOREIGN_SIGN_IN,
   HIDDEN,
@@ -36,6 +38,7 @@ import {
   redirect,
   setSessionCookie,
   signInToken,
+  needs,
 } from "./http";
 
 /**
@@ -161,22 +164,30 @@ export function dashboardRoutes(deps: Deps) {
           const member = token ? await dashboard.memberOfLink(deps, token) : null;
           if (!member) return page(set, deadMemberLinkPage(), 404);
           const csrf = signInToken(request, set);
+          const typed = { email: field(body, "email"), name: field(body, "name") };
           if (isForeignSignIn(request, body))
-            return page(set, views.setPasswordPage(token, csrf, member, { field: "password", message: FOREIGN_SIGN_IN }), 403);
+            return page(set, views.setPasswordPage(token, csrf, member, { field: "password", message: FOREIGN_SIGN_IN }, typed), 403);
           const password = field(body, "password") ?? "";
           if (password !== (field(body, "repeat") ?? "")) {
-            return page(set, views.setPasswordPage(token, csrf, member, { field: "repeat", message: "Repeat the password: the two do not match." }), 400);
+            return page(
+              set,
+              views.setPasswordPage(token, csrf, member, { field: "repeat", message: "Repeat the password: the two do not match." }, typed),
+              400,
+            );
           }
           try {
-            const signed = await dashboard.setPasswordAndSignIn(deps, token, password);
+            const signed = await dashboard.setPasswordAndSignIn(deps, token, password, typed);
             setSessionCookie(set, request, signed.token);
             return redirect(set, DASHBOARD_PATH);
           } catch (err) {
             if (!(err instanceof AppError)) throw err;
             if (err.message.startsWith("token:")) return page(set, deadMemberLinkPage(), 404);
-            // "password: at least 10 characters" in the label's words.
-            const message = err.message.replace(/^password:\s*/, "New password: ");
-            return page(set, views.setPasswordPage(token, csrf, member, { field: "password", message }), err.status);
+            // "password: at least 10 characters" in the label's words, by its field (the first owner's e-mail and name too).
+            const named = /^(email|name):\s*/.exec(err.message);
+            const errors = named
+              ? { field: named[1] as "email" | "name", message: err.message.replace(named[0], named[1] === "email" ? "Your e-mail: " : "Your name: ") }
+              : { field: "password" as const, message: err.message.replace(/^password:\s*/, "New password: ") };
+            return page(set, views.setPasswordPage(token, csrf, member, errors, typed), err.status);
           }
         },
         HIDDEN,
@@ -215,14 +226,14 @@ export function dashboardRoutes(deps: Deps) {
           clearSessionCookie(set, request);
           return redirect(set, `${DASHBOARD_PATH}/sign-in`);
         },
-        HIDDEN,
+        needs("read"),
       )
       // The inbox (inbox.ts) is the landing page; the account's numbers and charts live here.
       .get(
         `${DASHBOARD_PATH}/overview`,
         async ({ request, set }) => {
           const session = await signedIn(request, set);
-          if (!session) return "";
+          if (typeof session === "string") return session;
           return page(set, views.overviewPage(session, await dashboard.overview(deps, session), localeFrom(request.headers.get("accept-language"))));
         },
         HIDDEN,
@@ -231,10 +242,10 @@ export function dashboardRoutes(deps: Deps) {
         `${DASHBOARD_PATH}/keys`,
         async ({ request, set }) => {
           const session = await signedIn(request, set);
-          if (!session) return "";
+          if (typeof session === "string") return session;
           return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), {}, times(request)));
         },
-        HIDDEN,
+        needs("keys"),
       )
       .post(
         `${DASHBOARD_PATH}/keys`,
@@ -242,39 +253,45 @@ export function dashboardRoutes(deps: Deps) {
           const session = await open(request, set, body);
           if (typeof session === "string") return session;
           try {
-            const created = await dashboard.createKey(deps, session, field(body, "label"));
+            const created = await dashboard.createKey(deps, session, field(body, "label"), field(body, "role"));
             // 200, not a redirect: the new key is shown on this response only and never again.
             return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), { created }, times(request)));
           } catch (err) {
-            if (!(err instanceof AppError) || err.code !== "bad_request") throw err;
-            return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), { message: err.message }, times(request)), 400);
+            // A too long label, or a role above the member's own (a 403 naming role): shown by the field.
+            if (!(err instanceof AppError) || !(err.code === "bad_request" || (err.code === "forbidden" && err.message.startsWith("role:")))) throw err;
+            return page(set, views.keysPage(session, await dashboard.listKeys(deps, session), { message: err.message }, times(request)), err.status);
           }
         },
-        HIDDEN,
+        needs("keys"),
       )
       // Revoking cannot be undone: the keys page links here, and only this page's form revokes.
       .get(
         `${DASHBOARD_PATH}/keys/:keyId/revoke`,
         async ({ request, set, params }) => {
           const session = await signedIn(request, set);
-          if (!session) return "";
+          if (typeof session === "string") return session;
           const key = (await dashboard.listKeys(deps, session)).find((k) => k.id === params.keyId && k.revokedAtTs === null);
           if (!key) return page(set, views.errorPage("Key not found", "This account has no API key with that id that is still in use.", session), 404);
           return page(set, views.revokeKeyConfirmPage(session, key));
         },
-        HIDDEN,
+        needs("keys"),
       )
       .post(
         `${DASHBOARD_PATH}/keys/:keyId/revoke`,
         async ({ request, set, body, params }) => {
           const session = await open(request, set, body);
           if (typeof session === "string") return session;
-          if (!(await dashboard.revokeOwnKey(deps, session, params.keyId))) {
-            return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
+          let found: boolean;
+          try {
+            found = await dashboard.revokeOwnKey(deps, session, params.keyId);
+          } catch (err) {
+            // An admin revoking a key they did not make: the 403 page says whom to ask.
+            return errorAsPage(err, set, session, "Not allowed");
           }
+          if (!found) return page(set, views.errorPage("Key not found", "This account has no API key with that id.", session), 404);
           return redirect(set, `${DASHBOARD_PATH}/keys`);
         },
-        HIDDEN,
+        needs("keys"),
       )
       .use(dashboardActivityRoutes(deps))
       .use(dashboardFeedRoutes(deps))
@@ -287,5 +304,6 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardExperimentRoutes(deps))
       .use(dashboardReviewRoutes(deps))
       .use(dashboardAuditRoutes(deps))
+      .use(dashboardTeamRoutes(deps))
   );
 }

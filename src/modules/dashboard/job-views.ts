@@ -11,6 +11,8 @@ import { defaultBid } from "../applications/service";
 import type { FreelancerProfile } from "../../marketplace/driver";
 import type { ClientSnapshot } from "../clients/service";
 import type { ArmInExperiment, JobExperimentChoices } from "../experiments/service";
+import type { ClaimView } from "../members/claims";
+import { can } from "../members/permissions";
 import { clientCharts, timeChart } from "./charts";
 import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
@@ -47,6 +49,12 @@ export interface JobPageData {
   nowTs?: number;
   /** What applying is worth against its Connects (marketplace jobs), as on the inbox card. */
   value?: ExpectedValue | null;
+  /** The member drafting this job (the session's own claim, taken as the page opened, or another member's). */
+  claim?: ClaimView | null;
+  /** Who drafted, approved and sent the application, by name (null: an API key of no member, or automation). */
+  people?: { draftedBy: string | null; approvedBy: string | null; sentBy: string | null };
+  /** The profile the job's feed routes to (routing): the apply form's default when it is listed. */
+  routedProfileId?: string;
 }
 
 export interface JobPageOpts {
@@ -109,9 +117,11 @@ ${proposalChart(a.history)}`;
  * An application's status in a reader's words (the API's values are for programs): one label, used by the
  * panel, the job page and the inbox card alike, so they never disagree.
  */
-export function statusLabel(app: Pick<ApplicationRow, "status" | "phase">): string {
+export function statusLabel(app: Pick<ApplicationRow, "status" | "phase"> & { heldReason?: string | null }): string {
   switch (app.status) {
     case "processing":
+      if (app.phase === "queued" && app.heldReason === "approval") return "Waiting for approval";
+      if (app.phase === "queued" && app.heldReason === "returned") return "Sent back for changes";
       return app.phase === "queued" ? "Application queued" : "Sending the application";
     case "applied":
       return "Applied";
@@ -138,12 +148,25 @@ function appliedAs(app: ApplicationRow, profiles: ProfileChoice[]): string | nul
  * The application's record. `withStatus` is false beside the live status block (applicationStatus), which
  * already says it and keeps saying it as it changes; this record is drawn once and would contradict it.
  */
-function applicationSection(app: ApplicationRow | null, profiles: ProfileChoice[], withStatus: boolean, under?: ArmInExperiment | null): Html {
+function applicationSection(
+  app: ApplicationRow | null,
+  profiles: ProfileChoice[],
+  withStatus: boolean,
+  under?: ArmInExperiment | null,
+  people?: JobPageData["people"],
+): Html {
   if (!app) return html`<p>You have not applied to this job.</p>`;
   const as = appliedAs(app, profiles);
+  // A null person is a key of no member, or for a feed's draft or auto mode, automation.
+  const nobody = app.origin === "draft" || app.origin === "auto" ? "automation" : "an API key";
+  const waiting = app.status === "processing" && app.phase === "queued" && app.heldReason !== null && app.heldReason !== "approved";
   return html`<dl class="settings">
 ${withStatus && html`<dt>Status</dt><dd><strong>${statusLabel(app)}</strong>${app.statusMessage && html` <span class="muted">${app.statusMessage}</span>`}</dd>`}
-${as && html`<dt>Applied as</dt><dd>${as}</dd>`}
+<dt>Applied as</dt><dd>${as ?? html`<code>${app.freelancerId}</code>${app.profileId && html`, profile <code>${app.profileId}</code>`}`}</dd>
+${people && html`<dt>Drafted by</dt><dd>${people.draftedBy ?? nobody}</dd>`}
+${people?.approvedBy && html`<dt>Approved by</dt><dd>${people.approvedBy}</dd>`}
+${people && !waiting && html`<dt>Sent by</dt><dd>${people.sentBy ?? (app.approvedBy !== null ? "—" : nobody)}</dd>`}
+${app.reviewComment && html`<dt>Approver's comment</dt><dd><pre class="wrap">${app.reviewComment}</pre></dd>`}
 ${under && html`<dt>Experiment</dt><dd><a href="${experimentPath(under.id)}">${under.name}</a>, arm “${under.armName}”${app.editedByHand === true && html` <span class="muted">(letter edited by hand: left out of the results)</span>`}</dd>`}
 <dt>Queue id</dt><dd><code>${app.id}</code></dd>
 <dt>Applied at</dt><dd>${when(app.appliedAtTs)}</dd>
@@ -255,12 +278,39 @@ ${fieldError(fieldErrors, "experimentId", id("experimentId"))}
  * must not spend a credit and the freelancer's Connects. Cancel has the focus, so Enter or Esc backs out;
  * Tab then Enter sends. Clicking Apply is deliberate and sends at once.
  */
-function confirmDialog(id: (n: string) => string): Html {
+function confirmDialog(id: (n: string) => string, asks: boolean): Html {
   return html`<dialog id="${id("confirmApply")}" class="confirm-apply" aria-labelledby="${id("confirmApplyTitle")}" aria-describedby="${id("confirmApplyText")}" data-confirm-apply>
-<h4 id="${id("confirmApplyTitle")}">Send this application?</h4>
-<p id="${id("confirmApplyText")}">It goes out as <strong data-confirm-as></strong> and holds one credit. It cannot be changed once sent.</p>
-<div class="actions"><button type="button" data-confirm-cancel autofocus>Cancel</button> <button type="button" data-confirm-send>Send application</button></div>
+<h4 id="${id("confirmApplyTitle")}">${asks ? "Ask for approval?" : "Send this application?"}</h4>
+<p id="${id("confirmApplyText")}">${asks ? "An owner or admin approves it before it goes out" : "It goes out"} as <strong data-confirm-as></strong> and holds one credit.${asks ? "" : " It cannot be changed once sent."}</p>
+<div class="actions"><button type="button" data-confirm-cancel autofocus>Cancel</button> <button type="button" data-confirm-send>${asks ? "Request approval" : "Send application"}</button></div>
 </dialog>`;
+}
+
+/**
+ * Whether the session's role asks for approval instead of sending (a bidder, unless the account lets bidders
+ * send): the form's button says "Request approval" and the apply handler queues it for an approver.
+ */
+export const asksForApproval = (session: Pick<DashboardSession, "role" | "biddersMaySend">) =>
+  !can(session.role, "send", { biddersMaySend: session.biddersMaySend }) && can(session.role, "draft");
+
+/** "14:32" UTC for a claim's times. */
+const hhmm = (ts: number) => `${new Date(ts).toISOString().slice(11, 16)} UTC`;
+
+/**
+ * Who is drafting the job: the session's own claim ("You are drafting this job"), or another member's with their
+ * name and until when; a Release button for the holder, and for an owner or admin on anyone's.
+ */
+export function claimStatus(session: DashboardSession, data: JobPageData): Html | false {
+  const c = data.claim;
+  if (!c) return false;
+  const mayRelease = c.mine || can(session.role, "approve");
+  const words = c.mine
+    ? html`<strong>You are drafting this job</strong> — other members cannot send a proposal for it until ${hhmm(c.expiresAt)} (renewed while you draft).`
+    : html`<strong>${c.memberName} is drafting this job</strong> — until ${hhmm(c.expiresAt)}. Ask them, or wait: a proposal from you would be refused meanwhile.`;
+  return html`<div class="notice claim" role="status" id="claim"><p>${words}</p>${
+    mayRelease &&
+    html`<form method="post" action="${jobPath(data.ciphertext)}/release" class="inline">${csrfField(session)}<button type="submit" class="small">Release</button></form>`
+  }</div>`;
 }
 
 /**
@@ -287,7 +337,9 @@ function applyForm(
   const hourly = v.hourlyRate ?? (bid?.hourlyRate != null ? String(bid.hourlyRate) : "");
   const fixed = v.fixedBid ?? (bid?.fixedBid != null ? String(bid.fixedBid) : "");
   const profiles = opts.profiles ?? [];
-  const chosen = v.profileId || bestProfile(profiles, job);
+  const routed = profiles.some((p) => p.profileId === data.routedProfileId) ? data.routedProfileId : undefined;
+  const chosen = v.profileId || routed || bestProfile(profiles, job);
+  const asks = asksForApproval(session);
   const described = (name: string, help: string) => (fieldErrors?.[name] ? `${id(name)}Error ${help}` : help);
   const invalid = (name: string) => (fieldErrors?.[name] ? html` aria-invalid="true"` : "");
   // The first submit button is the one Enter in a text field presses; a disabled one makes Enter do nothing,
@@ -349,9 +401,9 @@ ${fieldError(fieldErrors, "fixedBid", id("fixedBid"))}
 <input type="text" id="${id("boostBids")}" name="boostBids" inputmode="numeric" value="${v.boostBids ?? ""}" aria-describedby="${id("boostBids")}Help">
 <p id="${id("boostBids")}Help" class="muted">Optional extra Connects to boost the proposal. Empty: none.</p>
 </fieldset>
-<p class="muted">Applying holds one credit; it is charged only when the application succeeds.</p>
-<button type="submit" class="apply-button" data-key="a">Apply</button>
-${confirmDialog(id)}
+<p class="muted">${asks ? "Your role sends through an approver: an owner or admin sees the letter, answers and bid, then approves it or sends it back with a comment. " : ""}Applying holds one credit; it is charged only when the application succeeds.</p>
+<button type="submit" class="apply-button" data-key="a">${asks ? "Request approval" : "Apply"}</button>
+${confirmDialog(id, asks)}
 </form>`;
 }
 
@@ -389,10 +441,11 @@ function applySections(session: DashboardSession, data: JobPageData, opts: JobVi
     return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
 ${applicationStatus(data.application, data.ciphertext, panel)}
 ${data.funnel && outcomeSection(session, data.funnel, { panel, state: opts.outcome, heading: h === "h2" ? "h3" : "h4", nowTs: data.nowTs ?? Date.now() })}
-${applicationSection(data.application, profiles, false, opts.appliedUnder)}`;
+${applicationSection(data.application, profiles, false, opts.appliedUnder, data.people)}`;
   }
   return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
-${applicationSection(data.application, profiles, true, opts.appliedUnder)}
+${claimStatus(session, data)}
+${applicationSection(data.application, profiles, true, opts.appliedUnder, data.people)}
 ${raw(`<${h}>`)}Proposal and bid${raw(`</${h}>`)}
 ${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles, panel, experiments: opts.experiments })}`;
 }

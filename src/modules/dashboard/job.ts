@@ -5,7 +5,10 @@ import { AppError, clientMessage, validationDetails } from "../../errors";
 import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
 import { funnelOf, recordOutcome } from "../applications/funnel";
-import { apply, defaultBid, freelancers } from "../applications/service";
+import { apply, defaultBid, freelancers, peopleOf } from "../applications/service";
+import { requestApproval } from "../applications/review";
+import { claim, claimView, liveClaim, release } from "../members/claims";
+import { can } from "../members/permissions";
 import { getArchivedJob } from "../archive/service";
 import { clientHistory as clientSnapshots } from "../clients/service";
 import { expectedValues } from "../value/service";
@@ -17,6 +20,7 @@ import { armInExperiment, jobExperimentChoices, type ArmInExperiment } from "../
 import {
   dashboardGuard,
   HIDDEN,
+  needs,
   page,
   redirect,
   type ResponseState,
@@ -38,6 +42,7 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 import { parseOutcomeForm } from "./outcome";
+import { routedProfileOf } from "./freelancers";
 import { outcomeErrors, outcomeSection, type OutcomeState } from "./outcome-views";
 import { RECORDABLE_OUTCOMES } from "../applications/model";
 
@@ -137,8 +142,26 @@ function panelOf(request: Request, body: unknown): string | undefined {
 export function dashboardJobRoutes(deps: Deps) {
   const guard = dashboardGuard(deps);
 
+  /**
+   * The job's claim as the page shows it. Opening the job to draft (`take`: the page, a proposal) claims it for a
+   * member who may draft, unless the job already has a live application; another member's live claim is shown
+   * instead (their 409 is the page's note, not an error).
+   */
+  async function claimOf(session: DashboardSession, ciphertext: string, application: jobViews.JobPageData["application"], take: boolean) {
+    if (session.memberId === null) return null;
+    if (take && can(session.role, "draft") && !jobViews.isSettledApplication(application)) {
+      try {
+        return await claim(deps, session, ciphertext);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.code !== "conflict") throw err;
+      }
+    }
+    const held = await liveClaim(deps.db, session.accountId, ciphertext, deps.clock.now());
+    return held ? claimView(held, session) : null;
+  }
+
   /** What the job page shows, read as the session's account (404/400 AppErrors pass through). */
-  async function load(session: DashboardSession, cipher: string): Promise<jobViews.JobPageData> {
+  async function load(session: DashboardSession, cipher: string, take = false): Promise<jobViews.JobPageData> {
     const auth = await sessionAuth(deps, session);
     const archived = (await getArchivedJob(deps, auth, cipher)) as Record<string, any>;
     const ciphertext = cipher.trim();
@@ -155,7 +178,23 @@ export function dashboardJobRoutes(deps: Deps) {
     const nowTs = deps.clock.now();
     const funnel = application?.status === "applied" ? funnelOf(application, deps.config, nowTs) : null;
     const value = job?.platform === "marketplace" ? await jobValue(auth, job, archived) : null;
-    return { ciphertext: job?.ciphertext ?? ciphertext, archived, job, questions, application, clientHistory, funnel, nowTs, value };
+    const claimed = await claimOf(session, job?.ciphertext ?? ciphertext, application, take);
+    const people = application ? (await peopleOf(deps.db, auth.accountId, [application])).get(application.id) : undefined;
+    const routedProfileId = await routedProfileOf(deps.db, auth.accountId, job?.ciphertext ?? ciphertext);
+    return {
+      ciphertext: job?.ciphertext ?? ciphertext,
+      archived,
+      job,
+      questions,
+      application,
+      clientHistory,
+      funnel,
+      nowTs,
+      value,
+      claim: claimed,
+      people,
+      routedProfileId,
+    };
   }
 
   /** The job's expected value, as on its inbox card; none rather than an error page when it cannot be read. */
@@ -178,11 +217,12 @@ export function dashboardJobRoutes(deps: Deps) {
     set: ResponseState,
     cipher: string,
     body?: unknown,
+    take = false,
   ): Promise<string | { session: DashboardSession; data: jobViews.JobPageData }> {
     const session = await guard.open(request, set, body);
     if (typeof session === "string") return session;
     try {
-      return { session, data: await load(session, cipher) };
+      return { session, data: await load(session, cipher, take) };
     } catch (err) {
       return errorAsPage(err, set, session, CANNOT);
     }
@@ -348,7 +388,9 @@ export function dashboardJobRoutes(deps: Deps) {
       .get(
         `${JOBS}/:ciphertext`,
         async ({ request, set, params }) => {
-          const opened = await open(request, set, params.ciphertext);
+          // Right after a release by hand, the page does not claim the job again (a reload does).
+          const released = new URL(request.url).searchParams.get("released") === "1";
+          const opened = await open(request, set, params.ciphertext, undefined, !released);
           if (typeof opened === "string") return opened;
           const panel = panelOf(request, undefined);
           // Opening a job in the inbox's panel reads it (the SameSite=Strict cookie keeps other sites from making this request).
@@ -357,7 +399,7 @@ export function dashboardJobRoutes(deps: Deps) {
           const outcome = (RECORDABLE_OUTCOMES as readonly string[]).includes(recorded) ? { notice: RECORDED[recorded] } : undefined;
           // After an apply under an experiment (the apply route redirects here): the notice is read from the application itself.
           const app = opened.data.application;
-          let notice: string | undefined;
+          let notice: string | undefined = released ? "Released: another member can draft this job now. Reload the page to claim it again." : undefined;
           let appliedUnder: ArmInExperiment | null | undefined;
           if (new URL(request.url).searchParams.get("applied") === "1" && app?.experimentId && app.armId) {
             appliedUnder = await armInExperiment(deps, await sessionAuth(deps, opened.session), app.experimentId, app.armId);
@@ -383,13 +425,29 @@ export function dashboardJobRoutes(deps: Deps) {
       .post(
         `${JOBS}/:ciphertext/proposal`,
         async ({ request, set, params, body }) => {
-          const opened = await open(request, set, params.ciphertext, body);
+          // Drafting renews the member's claim on the job.
+          const opened = await open(request, set, params.ciphertext, body, true);
           if (typeof opened === "string") return opened;
           const { session, data } = opened;
           if (!wantsStages(request)) return draft(request, set, body, session, data);
           return stagedResponse(deps.log, (progress, state) => draft(request, state, body, session, data, progress));
         },
-        HIDDEN,
+        needs("draft"),
+      )
+      // Releases the job's claim by hand (the holder, or an owner or admin), back to the job page.
+      .post(
+        `${JOBS}/:ciphertext/release`,
+        async ({ request, set, params, body }) => {
+          const opened = await open(request, set, params.ciphertext, body);
+          if (typeof opened === "string") return opened;
+          try {
+            await release(deps, opened.session, opened.data.ciphertext);
+          } catch (err) {
+            return errorAsPage(err, set, opened.session, "Not released");
+          }
+          return redirect(set, `${jobPath(opened.data.ciphertext)}?released=1`);
+        },
+        needs("draft"),
       )
       .post(
         `${JOBS}/:ciphertext/apply`,
@@ -418,9 +476,13 @@ export function dashboardJobRoutes(deps: Deps) {
             return render(request, set, body, session, data, { values, errors, fieldErrors, profiles }, 400);
           }
           const auth = await sessionAuth(deps, session);
+          // A role that may not send (a bidder, unless the account lets bidders send) asks an approver instead.
+          const asks = jobViews.asksForApproval(session);
           let applied: Awaited<ReturnType<typeof apply>>;
           try {
-            applied = await apply(deps, auth, json as Parameters<typeof apply>[2]);
+            applied = asks
+              ? await requestApproval(deps, auth, json as Parameters<typeof apply>[2])
+              : await apply(deps, auth, json as Parameters<typeof apply>[2]);
           } catch (err) {
             if (!(err instanceof AppError) || err.status < 400 || err.status >= 500) throw err;
             const refused = experimentRefusal(err);
@@ -438,13 +500,16 @@ export function dashboardJobRoutes(deps: Deps) {
           const under = applied.experiment ? await armInExperiment(deps, auth, applied.experiment.id, applied.experiment.armId) : null;
           if (panel !== undefined) {
             const card = await markRead(session, panel);
-            const notice = under ? `Applied ${underArm(under)}.` : undefined;
+            const notice = asks ? "Queued for approval: an owner or admin approves it before it goes out." : under ? `Applied ${underArm(under)}.` : undefined;
             return render(request, set, body, session, await load(session, data.ciphertext), { profiles, notice, appliedUnder: under }, 200, card);
           }
-          // Under an experiment, back to the job, whose notice and record name the arm; else to the list of applications.
+          // Asked for approval: to the Review page, which lists it. Under an experiment, back to the job, whose notice
+          // and record name the arm; else to the list of applications.
+          if (asks) return redirect(set, `${DASHBOARD_PATH}/review?done=requested`);
           return redirect(set, under ? `${jobPath(data.ciphertext)}?applied=1` : `${DASHBOARD_PATH}/applications`);
         },
-        HIDDEN,
+        // "draft", not "send": a role that may not send gets its proposal queued for approval (asksForApproval).
+        needs("draft"),
       )
       // "What happened?" on a sent proposal (outcome-views.ts), recorded by the same recordOutcome as
       // POST /api/v1/applications/:queueId/outcome. With htmx the section is swapped in place; without, the
@@ -489,7 +554,7 @@ export function dashboardJobRoutes(deps: Deps) {
           }
           return render(request, set, body, session, data, { outcome: state }, status);
         },
-        HIDDEN,
+        needs("outcomes"),
       )
   );
 }

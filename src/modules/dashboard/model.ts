@@ -1,3 +1,5 @@
+import type { MemberRole } from "../../db/enums";
+
 /** Dashboard sessions end after this long without a request… */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
 /** …and this long after sign-in, however active. */
@@ -18,4 +20,10 @@ export interface DashboardSession {
   accountId: string;
   keyId: string | null;
   csrfToken: string;
+  /** The member signed in (or behind the key signed in with); null: a key or link of no member, acting as the owner. */
+  memberId: string | null;
+  memberName: string | null;
+  /** The role every page and form acts with: the member's current one (a key's never above its member's). */
+  role: MemberRole;
+  biddersMaySend: boolean;
 }

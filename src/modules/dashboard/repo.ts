@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, lte, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import type { MemberRole } from "../../db/enums";
 import { exec, many, one, tables } from "../../db/query";
 import type { dashboardSessions, dashboardSignInLinks } from "../../db/schema";
 import { findKey } from "../accounts/repo";
@@ -12,12 +13,15 @@ export async function insertSession(db: Db, row: SessionRow): Promise<void> {
 }
 
 /** The session and, when it was opened with a key, whether that key is revoked now (asked of accounts, which owns keys). */
-export async function findSession(db: Db, id: string): Promise<(SessionRow & { keyRevokedAtTs: number | null }) | undefined> {
+export async function findSession(
+  db: Db,
+  id: string,
+): Promise<(SessionRow & { keyRevokedAtTs: number | null; keyMemberId: string | null; keyRole: MemberRole | null }) | undefined> {
   const { dashboardSessions } = tables(db);
   const session = await one(db, db.select().from(dashboardSessions).where(eq(dashboardSessions.id, id)));
   if (!session) return undefined;
-  const keyRevokedAtTs = session.keyId === null ? null : ((await findKey(db, session.keyId))?.revokedAtTs ?? null);
-  return { ...session, keyRevokedAtTs };
+  const key = session.keyId === null ? undefined : await findKey(db, session.keyId);
+  return { ...session, keyRevokedAtTs: key?.revokedAtTs ?? null, keyMemberId: key?.memberId ?? null, keyRole: key?.role ?? null };
 }
 
 export async function touchSession(db: Db, id: string, ts: number): Promise<void> {

@@ -2,6 +2,7 @@ import type { HeldApplication } from "../applications/review";
 import type { FreelancerChoice } from "./automation-views";
 import { html, type Html } from "./html";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
+import { can } from "../members/permissions";
 import { csrfField, layout, when } from "./views";
 
 /**
@@ -18,41 +19,105 @@ const jobPath = (ciphertext: string) => `${DASHBOARD_PATH}/jobs/${encodeURICompo
 export const REVIEW_NOTICES: Record<string, string> = {
   approved: "Approved: the application is on its way, within the limits (working hours, caps and pacing still apply).",
   discarded: "Discarded: nothing was sent and nothing was charged.",
+  returned: "Sent back: its drafter sees your comment here and can ask again.",
+  requested: "Queued for approval: an owner or admin approves it, or sends it back with a comment, before anything is sent.",
   gone: "That application was already handled (approved, discarded or sent meanwhile), so nothing changed.",
   missing: "That application is not one of this account's, so nothing changed.",
   empty: "The letter was empty, so nothing was sent; write a letter or discard the application.",
 };
 
-const KIND_LABELS: Record<HeldApplication["kind"], string> = { draft: "Draft", similar: "Similar letter", budget: "Over budget" };
+const KIND_LABELS: Record<HeldApplication["kind"], string> = {
+  draft: "Draft",
+  similar: "Similar letter",
+  budget: "Over budget",
+  approval: "Waiting for approval",
+  returned: "Sent back",
+};
 
-function item(session: DashboardSession, a: HeldApplication, freelancers: FreelancerChoice[]): Html {
+/** A send-back form posted without a comment: the comment field's error, shown next to it (with what was typed). */
+export interface ReviewFormError {
+  queueId: string;
+  field: "comment";
+  message: string;
+}
+
+/** The bid in words: "45 USD/hour" or "900 USD fixed". */
+const bidWords = (a: HeldApplication) => (a.hourlyRate !== null ? `${a.hourlyRate} USD/hour` : a.fixedBid !== null ? `${a.fixedBid} USD fixed` : "—");
+
+/** What an approver weighs beside the letter: the job, the bid and the screening answers. */
+function jobAndBid(id: string, a: HeldApplication): Html {
+  return html`<div class="held-job">
+<h3 class="label-like" id="${id}-job">The job</h3>
+<dl class="settings" aria-labelledby="${id}-job">
+<dt>Budget</dt><dd>${a.jobBudget ?? "—"}</dd>
+<dt>Bid</dt><dd><strong>${bidWords(a)}</strong></dd>
+</dl>
+${a.jobDescription && html`<details><summary>Description</summary><pre class="wrap">${a.jobDescription}</pre></details>`}
+${
+  a.answers.length > 0 &&
+  html`<h3 class="label-like" id="${id}-answers">Screening answers</h3>
+<dl class="answers" aria-labelledby="${id}-answers">${a.answers.map((x) => html`<dt>${x.question ?? `Question ${x.position + 1}`}</dt><dd><pre class="wrap">${x.answer}</pre></dd>`)}</dl>`
+}
+</div>`;
+}
+
+function item(session: DashboardSession, a: HeldApplication, freelancers: FreelancerChoice[], error?: ReviewFormError, typed?: string): Html {
   const id = `held-${a.queueId}`;
   const who = freelancers.find((f) => f.id === a.freelancerId)?.name ?? a.freelancerId;
   const title = a.jobTitle ?? "Untitled job";
   const earlier = a.similarTo;
+  const approver = can(session.role, "approve");
+  // A bidder edits and re-asks only their own draft that was sent back; everything else they only see.
+  const mayAskAgain = a.kind === "returned" && a.draftedById !== null && a.draftedById === session.memberId;
+  const editable = approver || mayAskAgain;
+  const action = (what: string) => `${REVIEW_PATH}/${encodeURIComponent(a.queueId)}/${what}`;
   const letter = html`<div class="letter-mine">
-<label for="${id}-letter">Letter to send</label>
-<textarea id="${id}-letter" name="coverLetter" rows="12" form="${id}-form">${a.coverLetter}</textarea>
-</div>`;
-  return html`<article class="held" aria-labelledby="${id}-title">
-<h2 id="${id}-title" class="held-title"><a href="${jobPath(a.jobCiphertext)}">${title}</a></h2>
-<p class="meta"><span class="badge">${KIND_LABELS[a.kind]}</span> for <strong>${who}</strong> · queued ${when(a.queuedAt)}</p>
-<p class="why">${a.why}</p>
+<label for="${id}-letter">${mayAskAgain && !approver ? "Your letter (edit it, then ask again)" : "Letter to send"}</label>
 ${
-  earlier
-    ? html`<div class="letters">
-${letter}
-<div class="letter-earlier">
+  editable
+    ? html`<textarea id="${id}-letter" name="coverLetter" rows="12" form="${id}-form">${a.coverLetter}</textarea>`
+    : html`<pre class="wrap" id="${id}-letter">${a.coverLetter}</pre>`
+}
+</div>`;
+  const side = earlier
+    ? html`<div class="letter-earlier">
 <h3 class="label-like" id="${id}-earlier">Sent earlier${earlier.sentAt !== null && html` ${when(earlier.sentAt)}`} · ${Math.round(earlier.similarity * 100)} % alike</h3>
 <pre class="wrap earlier" aria-labelledby="${id}-earlier">${earlier.coverLetter}</pre>
-</div>
 </div>`
-    : letter
-}
-<form method="post" action="${REVIEW_PATH}/${encodeURIComponent(a.queueId)}/approve" id="${id}-form" class="actions">${csrfField(session)}
+    : a.kind === "approval" || a.kind === "returned"
+      ? jobAndBid(id, a)
+      : false;
+  const commentError = error?.queueId === a.queueId && error.field === "comment" ? error.message : undefined;
+  const comment =
+    a.reviewComment &&
+    html`<div class="notice review-comment"><p><strong>${a.kind === "returned" ? "Sent back" : "Sent back earlier"}:</strong></p><pre class="wrap">${a.reviewComment}</pre></div>`;
+  let actions: Html | false = false;
+  if (approver) {
+    actions = html`<form method="post" action="${action("approve")}" id="${id}-form" class="actions">${csrfField(session)}
 <button type="submit">Approve and send</button>
-<button type="submit" class="danger" formaction="${REVIEW_PATH}/${encodeURIComponent(a.queueId)}/discard">Discard</button>
+<button type="submit" class="danger" formaction="${action("discard")}">Discard</button>
 </form>
+${
+  a.kind === "approval" &&
+  html`<form method="post" action="${action("send-back")}" class="send-back" novalidate>${csrfField(session)}
+<label for="${id}-comment">Send back with a comment</label>
+${commentError && html`<p id="${id}-commentError" class="field-error error-text">${commentError}</p>`}
+<textarea id="${id}-comment" name="comment" rows="3" required${commentError ? html` aria-invalid="true" aria-describedby="${id}-commentError"` : ""}>${commentError ? (typed ?? "") : ""}</textarea>
+<button type="submit">Send back</button>
+</form>`
+}`;
+  } else if (mayAskAgain) {
+    actions = html`<form method="post" action="${action("request-approval")}" id="${id}-form" class="actions">${csrfField(session)}
+<button type="submit">Request approval again</button>
+</form>`;
+  }
+  return html`<article class="held" aria-labelledby="${id}-title">
+<h2 id="${id}-title" class="held-title"><a href="${jobPath(a.jobCiphertext)}">${title}</a></h2>
+<p class="meta"><span class="badge">${KIND_LABELS[a.kind]}</span> for <strong>${who}</strong>${a.draftedBy && html` · drafted by <strong>${a.draftedBy}</strong>`} · queued ${when(a.queuedAt)}</p>
+<p class="why">${a.why}</p>
+${comment}
+${side ? html`<div class="letters">${letter}${side}</div>` : letter}
+${actions}
 </article>`;
 }
 
@@ -60,19 +125,25 @@ export function reviewPage(
   session: DashboardSession,
   data: { applications: HeldApplication[]; total: number; offset: number; freelancers: FreelancerChoice[]; heldCount: number },
   notice?: string,
+  error?: { form: ReviewFormError; typed?: string },
 ): Html {
   const { applications, total, offset } = data;
+  const approver = can(session.role, "approve");
   const prev = offset > 0 && html`<a href="${REVIEW_PATH}?offset=${Math.max(0, offset - REVIEW_PAGE_SIZE)}">Newer</a>`;
   const next = offset + applications.length < total && html`<a href="${REVIEW_PATH}?offset=${offset + REVIEW_PAGE_SIZE}">Older</a>`;
+  const intro = approver
+    ? html`Applications waiting for you: members' drafts asking for approval, drafts of a feed in draft mode, letters too like one already sent, and proposals that would break a Connects budget. Edit the letter if you like, then approve, send a member's draft back with a comment, or discard it.`
+    : html`Your drafts waiting for an owner or admin, and the ones sent back to you with a comment: edit the letter, then ask again.`;
   return layout(
     "Review",
     html`${notice && html`<div class="notice" role="status"><p>${notice}</p></div>`}
-<p class="muted">Applications waiting for you: drafts of a feed in draft mode, letters too like one already sent, and proposals that would break a Connects budget. Edit the letter if you like, then approve or discard. <a href="${DASHBOARD_PATH}/auto-apply">Limits and feed modes</a></p>
+${error && html`<div class="error" role="alert"><p>That did not work: ${error.form.message}</p></div>`}
+<p class="muted">${intro} <a href="${DASHBOARD_PATH}/auto-apply">Limits and feed modes</a></p>
 ${
   applications.length === 0
     ? html`<p class="empty">Nothing is waiting for review.</p>`
     : html`<p>${total} ${total === 1 ? "application waits" : "applications wait"} for review.</p>
-${applications.map((a) => item(session, a, data.freelancers))}`
+${applications.map((a) => item(session, a, data.freelancers, error?.form, error?.typed))}`
 }
 ${(prev || next) && html`<nav aria-label="Pages" class="pager">${prev} ${next}</nav>`}`,
     { ...session, heldCount: data.heldCount },

@@ -5,7 +5,10 @@ import type { Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import * as accounts from "../accounts/service";
 import * as accountsRepo from "../accounts/repo";
+import { SESSION_KEY_ID } from "../accounts/model";
+import type { MemberRole } from "../../db/enums";
 import * as members from "../members/service";
+import { lowerRole } from "../members/permissions";
 import { AppError } from "../../errors";
 import { feedsWithWebhookProblems } from "../feeds/repo";
 import type { Config } from "../../config";
@@ -46,7 +49,8 @@ async function openSession(
   };
   await repo.deleteExpiredSessions(deps.db, now, SESSION_IDLE_MS);
   await repo.insertSession(deps.db, row);
-  return { token, session: { id: row.id, accountId, keyId, csrfToken: row.csrfToken } };
+  const acting = await actingAs(deps, accountId, memberId, null);
+  return { token, session: { id: row.id, accountId, keyId, csrfToken: row.csrfToken, ...acting! } };
 }
 
 /** Deletes up to `limit` expired sessions (sessions.task.ts's batches); returns how many went. */
@@ -63,9 +67,16 @@ export const KEY_SIGN_IN_REFUSED = "This account signs in with e-mail and passwo
 export async function signInWithKey(deps: DashboardDeps, apiKey: string | undefined): Promise<{ token: string; session: DashboardSession } | null> {
   const found = await accounts.authenticate(deps, apiKey?.trim());
   if (!found) return null;
+  // The audit log names the key by its prefix only; an unknown key has no account whose log it could go in.
+  const how = `with the API key ${found.keyPrefix}…`;
   const people = await members.listMembers(deps, found.accountId);
-  if (people.some((m) => m.hasPassword)) throw new AppError("forbidden", KEY_SIGN_IN_REFUSED);
-  return openSession(deps, found.accountId, found.keyId);
+  if (people.some((m) => m.hasPassword)) {
+    await members.signInNote(deps, found.accountId, found, false, `${how}: this account signs in with e-mail and password`);
+    throw new AppError("forbidden", KEY_SIGN_IN_REFUSED);
+  }
+  const opened = await openSession(deps, found.accountId, found.keyId, found.memberId);
+  await members.signInNote(deps, found.accountId, { ...found, memberName: opened.session.memberName }, true, how);
+  return opened;
 }
 
 /** Signs a member in with e-mail and password; the members service's 401 and 429 pass through as they are. */
@@ -83,8 +94,13 @@ export function memberOfLink(deps: DashboardDeps, token: string) {
 }
 
 /** Sets a member's password through their one-time link and signs them in (a 400 naming `token` when the link is dead). */
-export async function setPasswordAndSignIn(deps: DashboardDeps, token: string, password: string): Promise<{ token: string; session: DashboardSession }> {
-  const member = await members.setPasswordWithLink(deps, token, password);
+export async function setPasswordAndSignIn(
+  deps: DashboardDeps,
+  token: string,
+  password: string,
+  claim: { email?: string; name?: string } = {},
+): Promise<{ token: string; session: DashboardSession }> {
+  const member = await members.setPasswordWithLink(deps, token, password, claim);
   return openSession(deps, member.accountId, null, member.id);
 }
 
@@ -117,13 +133,32 @@ export async function resolveSession(deps: DashboardDeps, token: string | undefi
   if (!row) return null;
   const now = deps.clock.now();
   const expired = now >= row.expiresAtTs || now - row.lastSeenAtTs >= SESSION_IDLE_MS;
-  const memberGone = row.memberId !== null && (await members.currentMember(deps, row.memberId)) === null;
-  if (expired || row.keyRevokedAtTs !== null || memberGone) {
+  const acting = expired ? null : await actingAs(deps, row.accountId, row.memberId ?? row.keyMemberId, row.keyRole);
+  if (!acting || row.keyRevokedAtTs !== null) {
     await repo.deleteSession(deps.db, row.id);
     return null;
   }
   if (now - row.lastSeenAtTs >= SESSION_TOUCH_MS) await repo.touchSession(deps.db, row.id, now);
-  return { id: row.id, accountId: row.accountId, keyId: row.keyId, csrfToken: row.csrfToken };
+  return { id: row.id, accountId: row.accountId, keyId: row.keyId, csrfToken: row.csrfToken, ...acting };
+}
+
+/**
+ * Who a session acts as: its member with their current role (a key's role never above it), or, with no member
+ * behind it, the owner (a solo account's key or `jobpilot dashboard link`). Null when the member was removed (or
+ * belongs to another account), so a removal or demotion acts on the next request.
+ */
+async function actingAs(
+  deps: DashboardDeps,
+  accountId: string,
+  memberId: string | null,
+  keyRole: MemberRole | null,
+): Promise<Pick<DashboardSession, "memberId" | "memberName" | "role" | "biddersMaySend"> | null> {
+  const account = await accountsRepo.findAccountCached(deps.db, accountId);
+  const biddersMaySend = account?.biddersMaySend ?? false;
+  if (memberId === null) return { memberId: null, memberName: null, role: keyRole ?? "owner", biddersMaySend };
+  const member = await members.currentMember(deps, memberId);
+  if (!member || member.accountId !== accountId) return null;
+  return { memberId, memberName: member.name, role: keyRole ? lowerRole(keyRole, member.role) : member.role, biddersMaySend };
 }
 
 export async function signOut(deps: DashboardDeps, session: DashboardSession): Promise<void> {
@@ -160,16 +195,28 @@ export function listKeys(deps: DashboardDeps, session: DashboardSession) {
   return accounts.listKeys(deps, session.accountId);
 }
 
-export function createKey(deps: DashboardDeps & { config: accounts.CeilingDefaults }, session: DashboardSession, label: string | undefined) {
-  return accounts.createKey(deps, session.accountId, label);
+/** A key made by the signed-in member, with their role or a lower one (the members service checks and logs it). */
+export async function createKey(
+  deps: DashboardDeps & { config: accounts.CeilingDefaults },
+  session: DashboardSession,
+  label: string | undefined,
+  role?: string,
+) {
+  return members.createKey(deps, await sessionAuth(deps, session), { label, role });
 }
 
-/** Revokes one of the session's own keys; false (→ 404) for a key of another account or none at all. */
+/**
+ * Revokes a key of the session's account as the members service allows (owners any, admins their own: a 403
+ * otherwise); false (→ 404) for a key of another account or none at all.
+ */
 export async function revokeOwnKey(deps: DashboardDeps, session: DashboardSession, keyId: string): Promise<boolean> {
-  const key = await accountsRepo.findKey(deps.db, keyId);
-  if (!key || key.accountId !== session.accountId) return false;
-  await accounts.revokeKey(deps, keyId);
-  return true;
+  try {
+    await members.revokeKey(deps, await sessionAuth(deps, session), keyId);
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.code === "not_found") return false;
+    throw err;
+  }
 }
 
 /**
@@ -177,5 +224,11 @@ export async function revokeOwnKey(deps: DashboardDeps, session: DashboardSessio
  * the same services and rules as the API (they only read accountId and kind).
  */
 export function sessionAuth(deps: DashboardDeps, session: DashboardSession): Promise<accounts.AuthContext> {
-  return accounts.accountAuth(deps.db, session.accountId, { keyId: session.keyId ?? "dashboard-link", keyLabel: "dashboard" });
+  return accounts.accountAuth(deps.db, session.accountId, {
+    keyId: session.keyId ?? SESSION_KEY_ID,
+    keyLabel: "dashboard",
+    memberId: session.memberId,
+    memberName: session.memberName,
+    role: session.role,
+  });
 }

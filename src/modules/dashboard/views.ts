@@ -8,6 +8,7 @@ import { html, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { formatTime, type FeedMatches } from "./overview";
 import type { OverviewData } from "./service";
+import { can, mayGrant, type Permission, ROLE_ORDER } from "../members/permissions";
 
 /** An absolute UTC time; the dashboard script turns it into "3 minutes ago" in the reader's language. */
 export function when(ts: number | null): Html | string {
@@ -49,8 +50,17 @@ const SECTIONS = [
   { id: "channels", href: "/dashboard/channels", label: "Channels" },
   { id: "freelancers", href: "/dashboard/freelancers", label: "Freelancers" },
   { id: "companion", href: "/dashboard/companion", label: "Browser companion" },
+  { id: "team", href: "/dashboard/team", label: "Team" },
   { id: "keys", href: "/dashboard/keys", label: "API keys" },
 ] as const;
+
+/** Sections only some roles may open: the nav shows them to those roles alone (the pages refuse the rest with a 403). */
+const SECTION_NEEDS: Partial<Record<(typeof SECTIONS)[number]["id"], readonly Permission[]>> = {
+  team: ["members", "keys"],
+  keys: ["keys"],
+};
+
+const isShown = (s: (typeof SECTIONS)[number], session: NavSession) => SECTION_NEEDS[s.id]?.some((p) => can(session.role, p)) ?? true;
 
 export type Section = (typeof SECTIONS)[number]["id"];
 
@@ -75,7 +85,7 @@ export function layout(
   // hide the toggle and always show the links (a closed <details> never renders its own children).
   const nav = session
     ? html`<details class="menu"><summary>Menu${here && html`<span class="muted"> · ${here.label}</span>`}</summary></details>
-<nav aria-label="Dashboard">${SECTIONS.map((s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${navLabel(s, session)}</a>`)}</nav>
+<nav aria-label="Dashboard">${SECTIONS.filter((s) => isShown(s, session)).map((s) => html`<a href="${s.href}"${s.id === current ? html` aria-current="page"` : ""}>${navLabel(s, session)}</a>`)}</nav>
 <form method="post" action="/dashboard/sign-out">${csrfField(session)}<button type="submit" class="link">Sign out</button></form>`
     : html`<nav aria-label="Dashboard"></nav>`;
   return html`<!doctype html>
@@ -158,15 +168,38 @@ ${signInFieldError(errors, "apiKey")}
 }
 
 /** The form a one-time member link opens: a new password, twice. */
-export function setPasswordPage(token: string, csrf: string, who: { email: string }, errors?: { field: "password" | "repeat"; message: string }): Html {
+export function setPasswordPage(
+  token: string,
+  csrf: string,
+  who: { email: string },
+  errors?: { field: "password" | "repeat" | "email" | "name"; message: string },
+  typed: { email?: string; name?: string } = {},
+): Html {
   const err = (id: string) => errors?.field === id && html`<p class="field-error error-text" id="${id}Error">${errors.message}</p>`;
   const invalid = (id: string, help: string) =>
     errors?.field === id ? html` aria-invalid="true" aria-describedby="${id}Error ${help}"` : html` aria-describedby="${help}"`;
+  // The first owner (printed by the first-run banner) has no address yet: they choose it here, with their name.
+  const unclaimed = who.email === "";
   return layout(
-    "Set your password",
-    html`<p>Choose a password for <strong>${who.email}</strong>. This link works once.</p>
+    unclaimed ? "Set up the owner's sign-in" : "Set your password",
+    html`${
+      unclaimed
+        ? html`<p>You own this jobpilot server's first account. Choose the e-mail and password you will sign in with. This link works once.</p>`
+        : html`<p>Choose a password for <strong>${who.email}</strong>. This link works once.</p>`
+    }
 <form method="post" action="/dashboard/set-password?token=${encodeURIComponent(token)}">
 ${tokenField(csrf)}
+${
+  unclaimed &&
+  html`<label for="email">Your e-mail</label>
+<input type="email" id="email" name="email" autocomplete="username" maxlength="254" required value="${typed.email ?? ""}"${invalid("email", "emailHelp")}>
+${err("email")}
+<p id="emailHelp" class="muted">Your sign-in name; the team's invitations and the audit log use it.</p>
+<label for="name">Your name</label>
+<input type="text" id="name" name="name" autocomplete="name" maxlength="100" value="${typed.name ?? ""}"${invalid("name", "nameHelp")}>
+${err("name")}
+<p id="nameHelp" class="muted">How the dashboard names you. Optional: the part of the address before @.</p>`
+}
 <label for="password">New password</label>
 <input type="password" id="password" name="password" autocomplete="new-password" required${invalid("password", "passwordHelp")}>
 ${err("password")}
@@ -315,11 +348,21 @@ export function keysPage(
   // Relative, localised times when the handler knows the request's language; the plain UTC form otherwise.
   const at = (ts: number | null) => (time ? formatTime(ts, time.nowTs, time.locale) : when(ts));
   // The one field of the form: a refusal of it (too long a label) is shown by it, in its label's words.
-  const errors = opts.message === undefined ? undefined : formErrors([opts.message], [{ path: "label", id: "label", label: "Label" }]);
+  const errors =
+    opts.message === undefined
+      ? undefined
+      : formErrors(
+          [opts.message],
+          [
+            { path: "label", id: "label", label: "Label" },
+            { path: "role", id: "role", label: "Role" },
+          ],
+        );
   const rows = keys.map(
     (k) => html`<tr>
 <td data-label="Label" class="primary">${k.label ?? html`<span class="muted">—</span>`}${keyRole(session, k) && html` <span class="badge">${keyRole(session, k) === "session" ? "signed in with" : "browser companion"}</span>`}</td>
 <td data-label="Prefix"><code>${k.prefix}…</code></td>
+<td data-label="Role">${k.role}</td>
 <td data-label="Created">${at(k.createdAtTs)}</td>
 <td data-label="Last used">${at(k.lastUsedAtTs)}</td>
 <td data-label="Status" class="unlabelled">${
@@ -341,7 +384,7 @@ ${
 }
 <div class="table-wrap">
 <table class="cards">
-<thead><tr><th scope="col">Label</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead>
+<thead><tr><th scope="col">Label</th><th scope="col">Prefix</th><th scope="col">Role</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
 </div>
@@ -352,11 +395,20 @@ ${csrfField(session)}
 ${fieldError(errors, "label")}
 <input type="text" id="label" name="label" maxlength="200"${describedBy(errors, "label")}>
 <p id="labelHelp" class="muted">What the key is for, e.g. production. Optional.</p>
+<label for="role">Role</label>
+${fieldError(errors, "role")}
+<select id="role" name="role"${describedBy(errors, "role")}>${grantableRoles(session.role).map((r) => html`<option value="${r}"${r === session.role ? html` selected` : ""}>${r}</option>`)}</select>
+<p id="roleHelp" class="muted">What programs using the key may do: at most your own role (${session.role}). A key never acts above its member's current role.</p>
 <button type="submit">Create key</button>
 </form>`,
     session,
     "keys",
   );
+}
+
+/** The roles someone with `role` may hand out (to a key or an invited member), most powerful first. */
+export function grantableRoles(role: DashboardSession["role"]): DashboardSession["role"][] {
+  return ROLE_ORDER.filter((r) => mayGrant(role, r));
 }
 
 /** What a key is to the person on the keys page: the one this session signed in with, the browser companion's, or neither. */

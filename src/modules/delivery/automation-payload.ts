@@ -10,6 +10,7 @@ import { alertFactsOf, APPLICATION_HELD_EVENT, isAlertEvent } from "../feeds/adm
 import type { EventRow } from "../feeds/outbox";
 import { type AutomationPayload, buildAlertPayload, buildHeldPayload } from "../feeds/outbox-payload-automation";
 import { jobSummaries } from "../jobs/repo";
+import { memberNames } from "../members/claims";
 
 /** Why an automation event is skipped when there is nothing left to say. */
 export const HELD_GONE = "The application is no longer waiting for review (approved, discarded or gone)";
@@ -41,6 +42,7 @@ export async function automationPayload(
   if (!app || !isHeld(app)) return null;
   const job = (await jobSummaries(db, [app.jobCiphertext])).get(app.jobCiphertext);
   const held = parseHeldReason(app.heldReason ?? "");
+  const draftedBy = app.draftedBy === null ? null : ((await memberNames(db, app.accountId, [app.draftedBy])).get(app.draftedBy) ?? null);
   return buildHeldPayload({
     eventId: e.id,
     createdAtTs: e.createdAtTs,
@@ -51,7 +53,8 @@ export async function automationPayload(
       job: { ciphertext: app.jobCiphertext, title: job?.title ?? "", url: job?.url ?? "" },
       freelancerId: app.freelancerId,
       kind: held.kind,
-      why: heldWords(held),
+      why: heldWords(held, draftedBy),
+      draftedBy,
       coverLetter: app.coverLetter,
       reviewUrl: reviewPageUrl(dashboardBaseUrl),
     },

@@ -64,6 +64,8 @@ const params = t.Object({ feedId: t.String({ maxLength: 100 }) });
 const tags = ["Feeds"];
 /** Under /api/v1/feeds, so as the feed routes: validation errors in the spec's shape, the feeds bucket. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
+/** Resending an event and testing a channel send to the account's destinations: the `channels` permission. */
+const deliver: RoutePolicy = { ...policy, permission: "channels" };
 
 /** (extension) Delivery history of a feed (its webhook and channels), and resending an event. */
 export function deliveriesRoutes(deps: Deps) {
@@ -108,7 +110,7 @@ export function deliveriesRoutes(deps: Deps) {
         return queued;
       },
       {
-        policy,
+        policy: deliver,
         params: t.Object({ feedId: t.String({ maxLength: 100 }), eventId: t.String({ maxLength: 100 }) }),
         response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
         detail: {
@@ -128,7 +130,7 @@ export function channelTestRoutes(deps: Deps) {
     .use(authContext)
     .use(routePolicy)
     .post("/:channelId/test", ({ auth, params }) => sendChannelTest(deps, sender, auth, params.channelId), {
-      policy,
+      policy: deliver,
       params: ChannelParams,
       response: { 200: ChannelTestResult, ...errorResponses(401, 404, 429, 500) },
       detail: {

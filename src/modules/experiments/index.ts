@@ -8,6 +8,8 @@ import * as experiments from "./service";
 
 const tags = ["Experiments"];
 const policy: RoutePolicy = { rateLimit: "default" };
+/** Starting and stopping an experiment changes what the account's feeds send: the `feeds` permission. */
+const manage: RoutePolicy = { ...policy, permission: "feeds" };
 
 /** Randomized tests of letters, bids, boosts and send delays on the account's own proposals (extension; docs/experiments.md). */
 export function experimentsRoutes(deps: Deps) {
@@ -22,7 +24,7 @@ export function experimentsRoutes(deps: Deps) {
         return { experiment };
       },
       {
-        policy,
+        policy: manage,
         body: CreateExperimentBody,
         response: { 201: ExperimentEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500, 503) },
         detail: {
@@ -57,7 +59,7 @@ export function experimentsRoutes(deps: Deps) {
       },
     })
     .post("/:id/stop", async ({ auth, params }) => ({ experiment: await experiments.stopExperiment(deps, auth, params.id) }), {
-      policy,
+      policy: manage,
       params: ExperimentParams,
       response: { 200: ExperimentEnvelope, ...errorResponses(401, 404, 429, 500) },
       detail: {

@@ -31,6 +31,10 @@ const CROSS_FIELD_RULES =
 
 /** Validation errors in the spec's shape for feeds, and the feeds rate-limit bucket. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
+/** Creating, changing and deleting a feed (its webhook included) is the `feeds` permission. */
+const manage: RoutePolicy = { ...policy, permission: "feeds" };
+/** Marking a matched job read or starred is triage before a bid: bidders do it, viewers only look. */
+const triage: RoutePolicy = { ...policy, permission: "draft" };
 
 /** Feeds: saved searches plus an AI scoring profile, and (extension) the jobs matched into them. */
 export function feedsRoutes(deps: Deps) {
@@ -55,7 +59,7 @@ export function feedsRoutes(deps: Deps) {
         return { feed };
       },
       {
-        policy,
+        policy: manage,
         body: CreateFeedBody,
         response: { 201: FeedEnvelope, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500) },
         detail: {
@@ -82,7 +86,7 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .patch("/:feedId", async ({ auth, params, body }) => ({ feed: await feeds.patchFeed(deps, auth, params.feedId, body) }), {
-      policy,
+      policy: manage,
       params: FeedParams,
       body: PatchFeedBody,
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 413, 415, 429, 500) },
@@ -96,7 +100,7 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .delete("/:feedId", ({ auth, params }) => feeds.deleteFeed(deps, auth, params.feedId), {
-      policy,
+      policy: manage,
       params: FeedParams,
       response: { 200: FeedDeleted, ...errorResponses(401, 404, 429, 500) },
       detail: {
@@ -107,7 +111,7 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .post("/:feedId/webhook/rotate-secret", async ({ auth, params }) => ({ feed: await feeds.rotateWebhookSecret(deps, auth, params.feedId) }), {
-      policy,
+      policy: manage,
       params: FeedParams,
       response: { 200: FeedEnvelope, ...errorResponses(400, 401, 404, 429, 500) },
       detail: {
@@ -126,7 +130,7 @@ export function feedsRoutes(deps: Deps) {
         return queued;
       },
       {
-        policy,
+        policy: manage,
         params: FeedParams,
         response: { 202: t.Object({ queued: t.Literal(true), eventId: t.String() }), ...errorResponses(400, 401, 404, 409, 429, 500) },
         detail: {
@@ -151,7 +155,7 @@ export function feedsRoutes(deps: Deps) {
       },
     })
     .patch("/:feedId/jobs/:processedJobId", ({ auth, params, body }) => feeds.patchFeedJob(deps, auth, params.feedId, params.processedJobId, body), {
-      policy,
+      policy: triage,
       params: FeedJobParams,
       body: PatchFeedJobBody,
       response: { 200: FeedJobItem, ...errorResponses(400, 401, 404, 429, 500) },

@@ -521,6 +521,8 @@ export interface InboxFilter {
   afterTs?: number;
   /** … or at or before it (a page of the list stays put while new matches arrive). */
   untilTs?: number;
+  /** Routing: these feeds' entries come first (the signed-in member's own feeds), each part newest first. */
+  firstFeedIds?: readonly string[];
 }
 
 function inboxWhere(db: Db, accountId: string, f: InboxFilter): SQL | undefined {
@@ -574,7 +576,11 @@ export async function listInbox(
       .from(feedJobs)
       .innerJoin(feeds, eq(feeds.id, feedJobs.feedId))
       .where(where)
-      .orderBy(desc(feedJobs.matchedAtTs), desc(feedJobs.id))
+      .orderBy(
+        ...(filter.firstFeedIds?.length ? [sql`CASE WHEN ${inArray(feedJobs.feedId, [...filter.firstFeedIds])} THEN 0 ELSE 1 END`] : []),
+        desc(feedJobs.matchedAtTs),
+        desc(feedJobs.id),
+      )
       .limit(page.limit)
       .offset(page.offset),
   );

@@ -573,7 +573,7 @@ export async function setFeedApplyMode(
   deps: FeedsDeps,
   auth: AuthContext,
   feedId: string,
-  changes: Pick<repo.FeedRow, "applyMode" | "autoMinScore" | "autoMinExpectedUsd" | "overBudget">,
+  changes: Pick<repo.FeedRow, "applyMode" | "autoMinScore" | "autoMinExpectedUsd" | "overBudget"> & Partial<Pick<repo.FeedRow, "freelancerId" | "profileId">>,
   alongside: (db: Db) => Promise<void>,
 ): Promise<repo.FeedRow> {
   const row = await tx(deps.db, async (db) => {

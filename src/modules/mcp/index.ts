@@ -6,6 +6,7 @@ import { getRequestState } from "../../http/context";
 import { meterAsMany } from "../../http/rate-limit";
 import { routePolicy } from "../../http/route-policy";
 import { ErrorBody } from "../../http/schemas";
+import { authorizeCaller } from "../members/caller";
 import { batchProblem, INVALID_REQUEST, jsonRpcError, MAX_BATCH_MESSAGES } from "./batch";
 
 /**
@@ -65,7 +66,9 @@ export function mcpRoutes(deps: Deps, handle: HandleRequest) {
       }
       // The rate-limit plugin counted the POST as one request; a batch is refused whole (429) when the rest do not fit.
       if (Array.isArray(body)) await meterAsMany(deps, request, set.headers, body.length);
-      const requestId = getRequestState(request)?.id;
+      const state = getRequestState(request);
+      const requestId = state?.id;
+      const caller = state?.auth;
       const { WebStandardStreamableHTTPServerTransport, createMcpServer, expandCachedAnswers } = await loadMcp();
       const { server } = createMcpServer(
         {
@@ -74,6 +77,8 @@ export function mcpRoutes(deps: Deps, handle: HandleRequest) {
           apiKey: presentedApiKey(request.headers, true) ?? "",
           send: handle,
           headers: requestId ? { "x-request-id": requestId } : undefined,
+          // Each tool's permission, asked with the role the key acts as (the route behind it asks again).
+          authorize: caller ? (permission) => authorizeCaller(caller, permission) : undefined,
         },
         deps.version,
       );
@@ -90,7 +95,8 @@ export function mcpRoutes(deps: Deps, handle: HandleRequest) {
       }
     },
     {
-      policy: { apiKey: true },
+      // Any role may open the session (tools/list, reading); each tool asks for its own permission (tools.ts).
+      policy: { apiKey: true, permission: "read" },
       detail: {
         tags: ["MCP"],
         summary: "(extension) Model Context Protocol, streamable HTTP transport",

@@ -9,6 +9,7 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "../../errors";
 import { toJsonSchema2020 } from "../../http/openapi-document";
 import { type ApiTool, feedIdOfMatchesUri, MATCHES_URI_TEMPLATE, matchesUri, TOOLS } from "./tools";
 
@@ -26,6 +27,11 @@ export interface ApiConnection {
   send: (request: Request) => Promise<Response>;
   /** Headers added to every request, e.g. the /mcp request's id so its tool calls log under it. */
   headers?: Record<string, string>;
+  /**
+   * Throws the 403 AppError when the caller's role lacks a tool's permission (POST /mcp knows the caller; a remote
+   * server's routes answer the same 403 themselves, so `jobpilot mcp` over HTTP leaves it out).
+   */
+  authorize?: (permission: string) => void;
 }
 
 interface ApiAnswer {
@@ -125,6 +131,13 @@ function unreachable(conn: ApiConnection, err: unknown): string {
 export async function callTool(conn: ApiConnection, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const tool = TOOLS_BY_NAME.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  // Before anything runs: a role without the permission gets its message as the tool error, like the API's 403.
+  try {
+    conn.authorize?.(tool.permission);
+  } catch (err) {
+    if (err instanceof AppError) return toolError(errorText({ status: err.status, body: { error: err.message } }));
+    throw err;
+  }
   const filled = fillPath(tool, args ?? {});
   if ("problem" in filled) return toolError(filled.problem);
   let answer: ApiAnswer;

@@ -22,6 +22,11 @@ export interface ApiTool {
   path: string;
   /** Reads only: the assistant may call it without asking the user. */
   isReadOnly: boolean;
+  /**
+   * What the caller's role must allow (modules/members/permissions.ts), the same as the route behind the tool: asked
+   * before the call, so the assistant gets the permission's own message rather than a request that half ran.
+   */
+  permission: string;
   /** A line added after a successful result: what the assistant should do next. */
   next?: (body: Record<string, unknown>) => string;
 }
@@ -39,6 +44,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/v1/feeds",
     isReadOnly: true,
+    permission: "read",
   },
   {
     name: "create_feed",
@@ -49,6 +55,7 @@ export const TOOLS: ApiTool[] = [
     method: "POST",
     path: "/api/v1/feeds",
     isReadOnly: false,
+    permission: "feeds",
   },
   {
     name: "update_feed",
@@ -59,6 +66,7 @@ export const TOOLS: ApiTool[] = [
     method: "PATCH",
     path: "/api/v1/feeds/:feedId",
     isReadOnly: false,
+    permission: "feeds",
   },
   {
     name: "feed_jobs",
@@ -69,6 +77,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/v1/feeds/:feedId/jobs",
     isReadOnly: true,
+    permission: "read",
   },
   {
     name: "get_job",
@@ -79,6 +88,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/jobs/by-ciphertext",
     isReadOnly: true,
+    permission: "read",
   },
   {
     name: "client_jobs",
@@ -89,6 +99,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/clients/:companyId/jobs",
     isReadOnly: true,
+    permission: "read",
   },
   {
     name: "draft_proposal",
@@ -99,6 +110,7 @@ export const TOOLS: ApiTool[] = [
     method: "POST",
     path: "/api/auto-apply-v2/generate-proposal",
     isReadOnly: true,
+    permission: "draft",
   },
   {
     name: "apply",
@@ -110,6 +122,7 @@ export const TOOLS: ApiTool[] = [
     method: "POST",
     path: "/api/auto-apply-v2/apply",
     isReadOnly: false,
+    permission: "send",
     next: (body) =>
       `The application is queued, not yet submitted. Call application_status with queueId "${String(body.queueId)}" ${POLLING}, until applicationStatus is no longer "processing"; the credit is charged only if it ends "applied".`,
   },
@@ -122,6 +135,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/auto-apply-v2/status",
     isReadOnly: true,
+    permission: "read",
   },
   {
     name: "record_outcome",
@@ -132,6 +146,7 @@ export const TOOLS: ApiTool[] = [
     method: "POST",
     path: "/api/v1/applications/:queueId/outcome",
     isReadOnly: false,
+    permission: "outcomes",
   },
   {
     name: "applied_jobs",
@@ -142,6 +157,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/auto-apply-v2/applied-jobs",
     isReadOnly: true,
+    permission: "read",
   },
   {
     name: "freelancers",
@@ -152,6 +168,7 @@ export const TOOLS: ApiTool[] = [
     method: "GET",
     path: "/api/auto-apply-v2/freelancers",
     isReadOnly: true,
+    permission: "read",
   },
 ];
 

@@ -42,6 +42,14 @@ export function authorize(role: MemberRole, permission: Permission, policy?: Acc
   );
 }
 
+/** Roles from most to least powerful: each has every permission of the ones after it. */
+export const ROLE_ORDER: readonly MemberRole[] = ["owner", "admin", "bidder", "viewer"];
+
+/** The less powerful of two roles (a key acts with the lower of its own role and its member's). */
+export function lowerRole(a: MemberRole, b: MemberRole): MemberRole {
+  return ROLE_ORDER.indexOf(a) >= ROLE_ORDER.indexOf(b) ? a : b;
+}
+
 /** A role may hand out (to a key or an invited member) only roles with no permission it lacks itself. */
 export function mayGrant(granter: MemberRole, granted: MemberRole): boolean {
   return (Object.keys(PERMISSIONS) as Permission[]).every((p) => !can(granted, p) || can(granter, p));

@@ -12,7 +12,7 @@ export function proposalsRoutes(deps: Deps) {
     .use(authContext)
     .use(routePolicy)
     .post("/api/auto-apply-v2/generate-proposal", ({ auth, body }) => generateProposal(deps, auth, body, { profileId: body.profileId }), {
-      policy: { rateLimit: "generateProposal" },
+      policy: { rateLimit: "generateProposal", permission: "draft" },
       body: GenerateProposalBody,
       response: { 200: GenerateProposalResponse, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 500, 503) },
       detail: {

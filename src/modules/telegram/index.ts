@@ -10,6 +10,8 @@ import { BindingCode, BoundChatList, ChatParams } from "./model";
 const tags = ["Channels"];
 /** Under /api/v1/channels, as the channel routes. */
 const policy: RoutePolicy = { rateLimit: "feeds", validationErrors: "details" };
+/** Binding and unbinding chats changes who may act on the channel's alerts: the `channels` permission. */
+const manage: RoutePolicy = { ...policy, permission: "channels" };
 
 /** (extension) Binding Telegram chats to the account, so they may act on alerts (see modules/telegram). */
 export function telegramRoutes(deps: Deps) {
@@ -24,7 +26,7 @@ export function telegramRoutes(deps: Deps) {
         return code;
       },
       {
-        policy,
+        policy: manage,
         params: ChannelParams,
         response: { 201: BindingCode, ...errorResponses(400, 401, 404, 429, 500) },
         detail: {
@@ -50,7 +52,7 @@ export function telegramRoutes(deps: Deps) {
       },
     })
     .delete("/:channelId/chats/:chatId", ({ auth, params }) => unbindChat(deps, auth, params.channelId, params.chatId), {
-      policy,
+      policy: manage,
       params: ChatParams,
       response: { 200: t.Object({ deleted: t.Literal(true), chatId: t.String() }), ...errorResponses(400, 401, 404, 429, 500) },
       detail: {

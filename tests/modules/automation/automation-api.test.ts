@@ -97,7 +97,16 @@ describe("apply modes per feed", () => {
     await app.request("PATCH", "/api/v1/automation", { key: a.apiKey, json: { connectsPerDay: 60 } });
     res = await put({ applyMode: "auto", minScore: 7, minExpectedUsd: 2.5, overBudget: "review" });
     expect(res.status, show(res)).toBe(200);
-    expect(res.body).toEqual({ feedId: feed.id, applyMode: "auto", minScore: 7, minExpectedUsd: 2.5, overBudget: "review" });
+    expect(res.body).toEqual({
+      feedId: feed.id,
+      applyMode: "auto",
+      minScore: 7,
+      minExpectedUsd: 2.5,
+      overBudget: "review",
+      freelancerId: null,
+      profileId: null,
+      memberIds: [],
+    });
     expect((await put({ applyMode: "sometimes" })).status).toBe(400);
     const b = await app.account({ name: "other" });
     expect((await app.request("PUT", `/api/v1/automation/feeds/${feed.id}`, { key: b.apiKey, json: { applyMode: "draft" } })).status).toBe(404);

@@ -193,7 +193,16 @@ describe("dashboard: auto-apply limits and usage", () => {
 
     const ok = await post(path, a.token, { csrf: a.csrf, applyMode: "draft", minScore: "7", minExpectedUsd: "2.5", overBudget: "review" });
     expect(ok.status, show(ok)).toBe(303);
-    expect(await feedMode()).toEqual({ feedId: feed.id, applyMode: "draft", minScore: 7, minExpectedUsd: 2.5, overBudget: "review" });
+    expect(await feedMode()).toEqual({
+      feedId: feed.id,
+      applyMode: "draft",
+      minScore: 7,
+      minExpectedUsd: 2.5,
+      overBudget: "review",
+      freelancerId: null,
+      profileId: null,
+      memberIds: [],
+    });
     const page = await get(AUTO, a.token);
     expect(page.text).toContain('<option value="draft" selected>Draft and wait for my approval</option>');
   });

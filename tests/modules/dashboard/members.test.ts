@@ -136,6 +136,49 @@ describe("the set-password link", () => {
     expect((await passwordSignIn("cy@example.com", PASSWORD)).status).toBe(303);
   });
 
+  test("the first run's owner link: the owner chooses e-mail, name and password on the page; bad or taken addresses are refused by the field", async () => {
+    t = await createTestApp();
+    // The database's first account, as `serve` creates it on an empty database (other tests' accounts come after).
+    const first = await members.bootstrapFirstOwner(app().deps, 10);
+    expect(first, "an empty database gets its first account").not.toBeNull();
+    expect(await members.bootstrapFirstOwner(app().deps, 10), "once only").toBeNull();
+    const token = first!.ownerLink.token;
+    const path = `/dashboard/set-password?token=${encodeURIComponent(token)}`;
+    const { headers, csrf } = await openSetPassword(token);
+    const shown = await app().request("GET", path);
+    expect(shown.text).toContain("Set up the owner");
+    expect(shown.text).toContain('id="email"');
+    // Until the owner has set a password, the printed key signs in as before.
+    const { headers: keyHeaders, csrf: keyCsrf } = await openSignInForm(app());
+    expect((await app().request("POST", "/dashboard/sign-in", { body: form({ apiKey: first!.apiKey, csrf: keyCsrf }), headers: keyHeaders })).status).toBe(303);
+
+    const bad = await app().request("POST", path, { body: form({ csrf, email: "nobody", name: "", password: PASSWORD, repeat: PASSWORD }), headers });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/id="emailError">Your e-mail: must be an e-mail address/);
+    expect(bad.text).toContain('value="nobody"');
+    const other = await app().account();
+    await members.createMember(app().deps, { accountId: other.accountId, email: "taken@example.com", role: "owner", by: null });
+    const taken = await app().request("POST", path, {
+      body: form({ csrf, email: "taken@example.com", name: "", password: PASSWORD, repeat: PASSWORD }),
+      headers,
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.text).toContain('id="emailError"');
+    expect((await members.memberOfLink(app().deps, token))?.email, "nothing changed, the link still works").toBe("");
+
+    const set = await app().request("POST", path, {
+      body: form({ csrf, email: " Olga@Example.com", name: "Olga", password: PASSWORD, repeat: PASSWORD }),
+      headers,
+    });
+    expect(set.status, show(set)).toBe(303);
+    expect((await overview(sessionCookie(set))).status).toBe(200);
+    const team = await members.listMembers(app().deps, first!.account.id);
+    expect(team).toMatchObject([{ email: "olga@example.com", name: "Olga", role: "owner", hasPassword: true }]);
+    expect((await passwordSignIn("olga@example.com", PASSWORD)).status).toBe(303);
+    // An empty address never signs in as the unclaimed owner.
+    expect((await passwordSignIn("", PASSWORD)).status).toBe(401);
+  });
+
   test("an unknown or expired link shows what to do", async () => {
     t = await createTestApp();
     const acct = await app().account();
