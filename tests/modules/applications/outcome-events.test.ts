@@ -175,9 +175,9 @@ describe("outcome events", () => {
       [feed.id, "proposal.replied", channel.body.channel.id],
     ]);
 
-    // Hired by hand, with its value; repeating the POST changes nothing but the value, and sends nothing.
+    // Hired by hand, with its value; repeating the POST sends nothing (a changed value, below, neither).
     t.clock.advance(HOUR);
-    const hired = await outcome(a.apiKey, queueId, { outcome: "hired", valueUsd: 1200 });
+    const hired = await outcome(a.apiKey, queueId, { outcome: "hired", valueUsd: 1500 });
     expect(hired.status, show(hired)).toBe(200);
     expect((await outcome(a.apiKey, queueId, { outcome: "hired", valueUsd: 1500 })).status).toBe(200);
     await hook.waitFor(matched + 3);
@@ -241,6 +241,16 @@ describe("outcome events", () => {
     const log = await t.request("GET", `/api/v1/feeds/${feed.id}/deliveries?limit=50`, { key: a.apiKey });
     expect(log.status, show(log)).toBe(200);
     expect(log.body.deliveries.filter((d: { type: string; status: string }) => d.type.startsWith("proposal.") && d.status === "delivered")).toHaveLength(6);
+
+    // A corrected value is recorded and sends nothing more. (Done after the deliveries: a payload is built when it is
+    // sent, so a correction racing the first send would make the value it carries depend on timing.)
+    const corrected = await outcome(a.apiKey, queueId, { outcome: "hired", valueUsd: 1800 });
+    expect(corrected.status, show(corrected)).toBe(200);
+    expect(corrected.body.valueUsd).toBe(1800);
+    deliverer.notify();
+    await deliverer.idle();
+    expect(outcomeBodies(hook, feed.secret!)).toHaveLength(3);
+    expect(slack.received).toHaveLength(3);
   }, 15_000); // two accounts, a channel and three stages end to end: about 5 s on PostgreSQL
 
   test("a reading that turns viewed and replied on at once writes both in stage order; a driver's hire and loss follow the rules", async () => {
