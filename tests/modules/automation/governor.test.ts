@@ -314,6 +314,8 @@ describe("the Connects budget", () => {
     expect(usage.today.connects).toBe(40);
   });
 
+  // Skipped on SQLite, run on the PostgreSQL pass: several nodes share only a PostgreSQL database (on SQLite one
+  // process holds the file), so there is no second node to race with.
   test.skipIf(!PG_BACKEND)(
     "two nodes on one PostgreSQL database never spend past the budget",
     async () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import type { MemberRole } from "../../../src/db/enums";
-import * as accounts from "../../../src/modules/accounts/service";
 import * as members from "../../../src/modules/members/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser, foreignScripts } from "../../helpers/dashboard";
+import { memberWithKey } from "../../helpers/team";
 
 let t: TestApp;
 const { get, post, signIn } = browser(() => t);
@@ -15,9 +15,8 @@ const TEAM = "/dashboard/team";
 
 /** A member with a key of their role, signed in to the dashboard with it (the session acts as the member). */
 async function member(accountId: string, name: string, role: MemberRole) {
-  const { member } = await members.createMember(t.deps, { accountId, email: `${name.toLowerCase()}@example.com`, name, role, by: null });
-  const { apiKey } = await accounts.createKey(t.deps, accountId, `${name}'s key`, { memberId: member.id, role });
-  return { id: member.id, apiKey, ...(await signIn(apiKey)) };
+  const { member, key } = await memberWithKey(t, accountId, name, `${name.toLowerCase()}@example.com`, role);
+  return { id: member.id, apiKey: key, ...(await signIn(key)) };
 }
 
 async function agency() {
