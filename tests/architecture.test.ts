@@ -104,6 +104,8 @@ const TABLE_OWNERS: Record<string, string> = {
   telegram_drafts: "modules/telegram",
   events: "modules/feeds", // the outbox: admit writes it, the deliverer settles it through feeds/outbox.ts
   job_scores: "modules/scoring",
+  portfolios: "modules/proposals", // a freelancer profile's case studies, past clients and years per skill: what letters may claim
+  proposal_versions: "modules/proposals", // every letter written for a job (regenerations included) and which one was sent
   proposal_drafts: "modules/proposals", // when an account first had a letter written for a job (speed-to-lead's "drafted")
   webhook_attempts: "modules/delivery",
   applications: "modules/applications",

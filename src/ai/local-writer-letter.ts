@@ -4,6 +4,7 @@
  * to the effort's word band by dropping optional sentences or adding fillers.
  */
 import { bidText, type Bid } from "./local-writer-money";
+import { proofFor } from "./local-writer-proof";
 import * as P from "./local-writer-phrases";
 import { DETERMINER, isOwn, readJob, type JobReading, type WriterProfile, type WritingJob } from "./local-writer-reading";
 import {
@@ -32,8 +33,12 @@ export interface LocalProposalInput {
   bid?: Bid | null; // null when the bid is not known yet: then no amount is named
 }
 
-/** Word bands per effort, a little inside the advertised ones (low 90–150, medium 150–230, high 230–350). */
-const BANDS: Record<Effort, readonly [number, number]> = { low: [100, 140], medium: [165, 215], high: [250, 330] };
+/**
+ * Word bands per effort, inside the 120–250 words a proposal should have (issue 44: clients read the first
+ * lines and skim the rest; longer letters lose them).
+ */
+const BANDS: Record<Effort, readonly [number, number]> = { low: [120, 160], medium: [165, 210], high: [205, 250] };
+const CASES: Record<Effort, number> = { low: 1, medium: 2, high: 2 };
 const SKILL_COUNT: Record<Effort, number> = { low: 2, medium: 3, high: 4 };
 const STEP_COUNT: Record<Effort, number> = { low: 1, medium: 3, high: 4 };
 /** Keep value of the sentences a letter needs (opening, skills, the user's "mention …"): only a word limit below them drops any. */
@@ -223,6 +228,10 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   const unlisted = r.extraSkills.find((x) => !s.skills.includes(x));
   if (effort === "high" && unlisted) skillBlock.pieces.push({ text: pick(P.EXTRA_SKILL_LINES, "extra")(unlisted), keep: 38 });
 
+  // The portfolio's proof comes right after the skills: a cited project is what makes a client reply.
+  const proof = proofFor(profile?.portfolio, input.job, top, CASES[effort], r.seed);
+  const proofBlock: Block = { pieces: proof.sentences.map((text, i) => ({ text, keep: i === 0 ? ESSENTIAL : 88 - i * 4 })) };
+
   const steps = chooseSteps(r, bank, STEP_COUNT[effort], r.need?.obj ?? opening);
   const asList = effort !== "low" && !wishes.noList && hash("list", r.seed) % 2 === 0;
   const approach: Block = { pieces: [], list: asList };
@@ -245,11 +254,12 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   }
 
   const extras: Block = { pieces: [] };
+  // What makes high effort worth it (budget, timing, a risk, an assumption) outlasts the later steps in 250 words.
   if (effort === "high") {
-    if (r.hasBudget) extras.pieces.push({ text: pick(P.BUDGET_LINES, "budget"), keep: 30 });
-    extras.pieces.push({ text: pick(P.TIMELINE_LINES, "timeline"), keep: 28 });
-    extras.pieces.push({ text: pick(P.RISK_FRAMES, "risk")(pick(bank.risks, "risks")), keep: 32 });
-    extras.pieces.push({ text: pick(P.ASSUMPTION_FRAMES, "assume")(pick(bank.assumptions, "assumptions")), keep: 26 });
+    if (r.hasBudget) extras.pieces.push({ text: pick(P.BUDGET_LINES, "budget"), keep: 58 });
+    extras.pieces.push({ text: pick(P.TIMELINE_LINES, "timeline"), keep: 52 });
+    extras.pieces.push({ text: pick(P.RISK_FRAMES, "risk")(pick(bank.risks, "risks")), keep: 56 });
+    extras.pieces.push({ text: pick(P.ASSUMPTION_FRAMES, "assume")(pick(bank.assumptions, "assumptions")), keep: 50 });
     const place = P.COUNTRIES[plain(input?.job?.clientCountry, 4).toUpperCase()];
     if (place) extras.pieces.push({ text: P.COUNTRY_LINE(place), keep: 20 });
   }
@@ -273,6 +283,6 @@ export function writeProposalLocally(input: LocalProposalInput): string {
     .map((f) => f.text);
   const [low, high] = BANDS[effort];
   const max = Math.min(high, wishes.maxWords ?? high);
-  const blocks = [greeting, open, skillBlock, approach, extras, closing, signOff];
+  const blocks = [greeting, open, skillBlock, proofBlock, approach, extras, closing, signOff];
   return clampChars(fit(blocks, extras, fillers, Math.min(low, max), max), MAX_PROPOSAL_CHARS);
 }

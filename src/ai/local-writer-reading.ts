@@ -4,6 +4,7 @@
  * a topic), the key terms, the category whose phrase bank fills the gaps, and which skills the
  * freelancer's profile backs. Sentences that try to instruct the writer or name a price are never read.
  */
+import type { Portfolio } from "./portfolio";
 import { tokenize } from "../lib/text";
 import { keyTermsOf } from "./local-writer-terms";
 import { MONEY, withoutPrice } from "./local-writer-money";
@@ -39,6 +40,8 @@ export interface WriterProfile {
   name?: string | null;
   title?: string | null; // profile or specialization title, e.g. "Senior React Developer"
   skills?: string[];
+  /** The profile's portfolio (issue 44): the case studies a letter may cite and the years it may state. */
+  portfolio?: Portfolio | null;
 }
 
 /** The need and the requirements come first in a posting; reading further only costs time. */
@@ -258,7 +261,13 @@ export function readJob(job: WritingJob, profile: WriterProfile | null | undefin
   const description = plain(job?.description, SCAN_CHARS);
   const seed = hash(`${rawTitle}\n${description}\n${salt}`);
   const jobSkills = dedupe((Array.isArray(job?.skills) ? job.skills.slice(0, 60) : []).map((s) => fragment(plain(s, 80), 5)));
-  const profileSkills = dedupe((Array.isArray(profile?.skills) ? profile!.skills!.slice(0, 60) : []).map((s) => fragment(plain(s, 80), 5)));
+  // Skills the portfolio names (its case studies, its years) are the freelancer's as much as the profile's list.
+  const entered = [
+    ...(Array.isArray(profile?.skills) ? profile!.skills!.slice(0, 60) : []),
+    ...(profile?.portfolio?.caseStudies ?? []).flatMap((c) => c.skills),
+    ...(profile?.portfolio?.skillYears ?? []).map((y) => y.skill),
+  ];
+  const profileSkills = dedupe(entered.slice(0, 120).map((s) => fragment(plain(s, 80), 5)));
 
   // Names the posting spells with a capital mid-sentence ("our Shopify store") keep it in the letter.
   const proper = new Set<string>();

@@ -315,6 +315,16 @@ export function isTechnical(token: string): boolean {
   return TECH.has(token) || /[0-9+#]/.test(token);
 }
 
+/**
+ * A technology's name as written ("react", "k8s", "c++", "ga4"), not a bare number: what the claim check holds
+ * a letter to. Domains ("saas", "fintech") are not technologies a freelancer claims to use.
+ */
+export function isTechName(token: string): boolean {
+  if (DOMAIN_WORDS.has(token)) return false;
+  return TECH.has(token) || (/[a-z]/.test(token) && /[a-z][0-9]|[+#]/.test(token));
+}
+const DOMAIN_WORDS = new Set(["saas", "fintech", "crm", "erp", "api", "apis", "rest", "ui", "ux", "seo", "sem", "ppc", "devops", "sre", "llm", "llms", "web3"]);
+
 /** Heuristic weight of a prompt term when no corpus statistics exist: technical and long words above short common ones. */
 export function heuristicWeight(stem: string, token: string): number {
   if (GENERIC_STEMS.has(stem)) return 0.5;

@@ -39,6 +39,8 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   jobs: [true, true],
   jobTracking: [true, true],
   proposalDrafts: [true, true],
+  portfolios: [true, true],
+  proposalVersions: [true, true],
   feeds: [true, true],
   feedJobs: [true, true],
   feedChannels: [true, true],

@@ -234,7 +234,8 @@ describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end
     await dashboard.getByLabel("API key").fill(key);
     await Promise.all([dashboard.waitForURL(`${base}/dashboard`), dashboard.getByRole("button", { name: "Sign in with key" }).click()]);
     await dashboard.goto(`${base}/dashboard/applications`);
-    await expect(dashboard.locator("body").textContent()).resolves.toContain("Waiting for your review");
+    // Waits for the text rather than reading the body once: a page that refreshes itself can swap the frame mid-read.
+    await dashboard.getByText("Waiting for your review").first().waitFor();
     await snap(dashboard, "dashboard-waiting-for-review");
     await dashboard.getByRole("link", { name: "Show the filled form" }).click();
     await dashboard.waitForURL(/^chrome-extension:\/\/.*\/focus\.html\?application=/);

@@ -160,7 +160,17 @@ export async function populatedSqlite(): Promise<string> {
       workingHours: { timeZone: "Europe/Berlin", days: [1, 2, 3, 4, 5], start: "08:30", end: "18:00" },
     });
     expect(limits.status, JSON.stringify(limits.body)).toBe(200);
-    const freelancerId = (await call("GET", "/api/auto-apply-v2/freelancers")).body.freelancers[0].id;
+    const roster = (await call("GET", "/api/auto-apply-v2/freelancers")).body.freelancers;
+    const freelancerId = roster[0].id;
+    // A portfolio with text a copy must keep exactly (quotes, umlauts, an emoji).
+    const portfolio = {
+      caseStudies: [
+        { title: "Lager-Dashboard «Müller» ✓", built: 'A "live" React dashboard', skills: ["React"], outcome: "3× faster 🎉", link: "https://example.com/x" },
+      ],
+      pastClients: ["Müller & Söhne"],
+      skillYears: [{ skill: "React", years: 6.5 }],
+    };
+    expect((await call("PUT", `/api/v1/profiles/${roster[0].profiles[0].profileId}/portfolio`, portfolio)).status).toBe(200);
     expect((await call("PUT", "/api/v1/automation/connects", { freelancerId, available: 140 })).status).toBe(200);
 
     // Applications through the sandbox marketplace.

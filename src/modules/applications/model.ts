@@ -1,3 +1,4 @@
+import { ClaimSchema } from "../proposals/model";
 import { t } from "elysia";
 import { APPLICATION_STATUSES, OUTCOME_CHECKS, type Platform } from "../../db/enums";
 import { literalUnion, pageQuery } from "../../http/schemas";
@@ -246,9 +247,9 @@ export const HeldApplication = t.Object(
     origin: t.String({ description: "person, draft (a feed's draft mode) or auto (a feed's auto mode)" }),
     coverLetter: t.String(),
     queuedAt: t.Integer({ description: "When it was queued (Unix ms)" }),
-    kind: t.Union([t.Literal("draft"), t.Literal("similar"), t.Literal("budget"), t.Literal("approval"), t.Literal("returned")], {
+    kind: t.Union([t.Literal("draft"), t.Literal("similar"), t.Literal("budget"), t.Literal("approval"), t.Literal("returned"), t.Literal("claims")], {
       description:
-        "draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget; approval: a member without the send permission asks for approval; returned: sent back to its drafter with a comment",
+        "draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget; approval: a member without the send permission asks for approval; returned: sent back to its drafter with a comment; claims: auto mode's letter has claims the portfolio does not back",
     }),
     why: t.String({ description: "Why it waits, in words" }),
     draftedById: NullableString,
@@ -262,6 +263,7 @@ export const HeldApplication = t.Object(
     fixedBid: t.Nullable(t.Number({ description: "The bid, USD (fixed-price jobs)" })),
     jobBudget: t.Nullable(t.String({ description: "The client's budget in words" })),
     jobDescription: t.Nullable(t.String({ description: "The job's description as archived" })),
+    claims: t.Array(ClaimSchema, { description: "What the claim check flagged in this letter when it was written (empty once a person rewrote it)" }),
     similarTo: t.Nullable(
       t.Object({
         queueId: t.String(),

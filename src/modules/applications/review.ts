@@ -5,6 +5,8 @@
  * it back with a comment as `returned`, or discards it; the drafter edits a returned one and asks again). The
  * dashboard, Telegram and the API list them and decide on them here, one function per decision.
  */
+import type { Claim } from "../../ai/claim-check";
+import { claimsOfLetter } from "../proposals/repo";
 import { tx } from "../../db/client";
 import { AppError, notFound } from "../../errors";
 import { isEditedByHand } from "../../lib/text-similarity";
@@ -21,7 +23,7 @@ import * as repo from "./repo";
 import { type ApplicationsDeps, APPROVAL, type ApplyInput, apply, RETURNED, SUBMIT_TASK } from "./service";
 import { finish } from "./submit.task";
 
-export type HeldKind = "draft" | "similar" | "budget" | "approval" | "returned";
+export type HeldKind = "draft" | "similar" | "budget" | "approval" | "returned" | "claims";
 
 export interface HeldApplication {
   queueId: string;
@@ -51,11 +53,14 @@ export interface HeldApplication {
   fixedBid: number | null;
   jobBudget: string | null;
   jobDescription: string | null;
+  /** What the claim check flagged in this letter when it was written (none once a person rewrote it). */
+  claims: Claim[];
 }
 
-/** Reads a held_reason (`draft`, `similar:<id>:<similarity>`, `budget:<period>`, `approval`, `returned`) back into what it means. */
-export function parseHeldReason(reason: string): { kind: HeldKind; similarId?: string; similarity?: number; period?: string } {
+/** Reads a held_reason (`draft`, `similar:<id>:<similarity>`, `budget:<period>`, `approval`, `returned`, `claims:<count>`) back into what it means. */
+export function parseHeldReason(reason: string): { kind: HeldKind; similarId?: string; similarity?: number; period?: string; count?: number } {
   const [kind, a, b] = reason.split(":");
+  if (kind === "claims") return { kind, count: Number(a) };
   if (kind === "similar") return { kind, similarId: a, similarity: Number(b) };
   if (kind === "budget") return { kind, period: a };
   if (kind === APPROVAL || kind === RETURNED) return { kind };
@@ -116,6 +121,7 @@ export async function listHeld(
       fixedBid: r.fixedBid,
       jobBudget: full ? budgetText(full) : null,
       jobDescription: full?.description ?? null,
+      claims: await claimsOfLetter(deps.db, auth.accountId, r.jobCiphertext, r.coverLetter),
     });
   }
   return { applications: out, total };
@@ -123,6 +129,8 @@ export async function listHeld(
 
 export function heldWords(h: ReturnType<typeof parseHeldReason>, draftedBy: string | null = null): string {
   if (h.kind === "similar") return `The letter is ${Math.round((h.similarity ?? 0) * 100)} % like one this freelancer sent in the last 30 days.`;
+  if (h.kind === "claims")
+    return `The claim check flagged ${h.count === 1 ? "1 claim" : `${h.count ?? "some"} claims`} nothing in the profile or portfolio backs; auto mode does not send it.`;
   if (h.kind === "budget") return `Sending it would break the ${h.period === "day" ? "daily" : h.period === "week" ? "weekly" : "monthly"} Connects budget.`;
   if (h.kind === "approval") return `Drafted by ${draftedBy ?? "a member"}, waiting for approval.`;
   if (h.kind === "returned") return `Sent back to ${draftedBy ?? "its drafter"} for changes.`;

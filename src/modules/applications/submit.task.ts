@@ -1,3 +1,4 @@
+import { markSentVersion } from "../proposals/repo";
 import { tx } from "../../db/client";
 import type { SubmitOutcome, SubmitRequest } from "../../marketplace/driver";
 import { enqueueTask } from "../../worker/tasks";
@@ -34,6 +35,8 @@ export async function finish(
     if (!(await repo.settle(db, app, outcome, nowTs))) return false;
     if (outcome.status === "applied") await chargeHeldCredit(db, { accountId: app.accountId, ref: app.id, note: "application submitted", createdAtTs: nowTs });
     else await releaseHeldCredit(db, app.accountId);
+    // The letter's version (modules/proposals) is marked sent in the same commit as the status.
+    if (outcome.status === "applied") await markSentVersion(db, app.accountId, app.jobCiphertext, app.coverLetter, app.id);
     if (outcome.status === "applied") await alertsAfterSubmission({ ...deps, db }, app, outcome); // Connects alerts (automation/alerts.ts), for this application's feed; takes the reported balance as read, so before noteBalance
     // The balance the driver read ("sandbox", "companion", "bridge"): what the governor checks the next submission against.
     if (outcome.connectsAvailable !== undefined)

@@ -45,12 +45,16 @@ export async function autoApplyEntry(deps: Deps, payload: { feedJobId: string; a
       deps,
       auth,
       { jobId: entry.id, coverLetter: written.proposal, autoFillOtherQuestions: true, profileId },
-      { origin: feed.applyMode, heldReason: feed.applyMode === "draft" ? DRAFT_HOLD : undefined },
+      // A letter with claims the portfolio does not back is never sent by automation: it waits for a person.
+      {
+        origin: feed.applyMode,
+        heldReason: feed.applyMode === "draft" ? DRAFT_HOLD : written.claims.length > 0 ? `claims:${written.claims.length}` : undefined,
+      },
     );
     await audit(deps.db, {
       ...base,
       applicationId: queued.queueId,
-      action: feed.applyMode === "draft" ? "draft" : "queue",
+      action: feed.applyMode === "draft" || written.claims.length > 0 ? "draft" : "queue",
       rule: `${feed.applyMode} mode: score ${entry.matchingScore} ≥ ${minScore}${feed.autoMinExpectedUsd !== null ? `, expected $${value.expectedUsd} ≥ $${feed.autoMinExpectedUsd}` : ""}`,
       detail: `${what}: ${value.words}`,
     });

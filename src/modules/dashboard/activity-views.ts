@@ -172,7 +172,14 @@ export interface FreelancersRefusal {
 
 export type FreelancersPageData =
   | (PageBase & { error: string })
-  | (PageBase & { freelancers: RosterFreelancer[]; settings: Map<string, FreelancerSettings>; feeds: FeedRouting[]; members: { id: string; name: string }[] });
+  | (PageBase & {
+      freelancers: RosterFreelancer[];
+      settings: Map<string, FreelancerSettings>;
+      feeds: FeedRouting[];
+      members: { id: string; name: string }[];
+      /** Per profile id: its portfolio in the import format, and how many case studies it has. */
+      portfolios: Map<string, { markdown: string; caseStudies: number }>;
+    });
 
 const DAY_NAMES = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const FREELANCERS_PATH = "/dashboard/freelancers";
@@ -250,6 +257,44 @@ ${p.type !== "default" && html`<form method="post" action="${base}/remove">${csr
 }`;
 }
 
+const PORTFOLIO_FIELDS: Record<string, [string, string]> = { text: ["md", "Portfolio"] };
+
+const PORTFOLIO_EXAMPLE = `# Case studies
+## Checkout speed-up for a fashion store
+- Built: Rewrote the Liquid templates and deferred third-party scripts
+- Client: Lumen Apparel
+- Skills: Shopify, Liquid, JavaScript
+- Outcome: Mobile checkout from 7 s to 2.1 s
+- Link: https://example.com/lumen
+
+# Past clients
+- Lumen Apparel
+
+# Years of experience
+- Shopify: 5`;
+
+/**
+ * A profile's portfolio as one Markdown text (the import format): what letters cite and the claim check holds
+ * them to. Editable on every driver, since jobpilot keeps it, not the marketplace.
+ */
+function portfolioForm(session: DashboardSession, f: RosterFreelancer, data: Extract<FreelancersPageData, { freelancers: unknown }>): Html {
+  return html`${f.profiles.map((p) => {
+    const id = `pf-${p.profileId}`;
+    const form = refusedForm(data.refusal, id, PORTFOLIO_FIELDS);
+    const stored = data.portfolios.get(p.profileId);
+    const count = stored?.caseStudies ?? 0;
+    const text = form.errors ? (form.values.text ?? "") : count > 0 || (stored && stored.markdown.trim() !== "# Case studies") ? stored!.markdown : "";
+    return html`<details${openIf(form)}><summary>Portfolio of “${p.name}” <span class="muted">— ${count === 1 ? "1 case study" : `${count} case studies`}</span></summary>
+<form method="post" action="${FREELANCERS_PATH}/${encodeURIComponent(f.id)}/profiles/${encodeURIComponent(p.profileId)}/portfolio">${csrfField(session)}
+${errorSummary(form.errors, "The portfolio")}
+<p class="hint">Letters cite the one or two case studies closest to each job, and flag any claim this portfolio and the profile's skills do not back. One <code>## Title</code> per case study, then <code>- Built:</code>, <code>- Client:</code>, <code>- Skills:</code>, <code>- Outcome:</code>, <code>- Link:</code>; a <code># Past clients</code> and a <code># Years of experience</code> list (<code>- Skill: years</code>).</p>
+<p><label for="${id}-md">Portfolio</label> ${fieldError(form.errors, `${id}-md`)}<textarea id="${id}-md" name="text" rows="14" placeholder="${PORTFOLIO_EXAMPLE}"${describedBy(form.errors, `${id}-md`, false)}>${text}</textarea></p>
+<button type="submit">Save portfolio</button>
+</form>
+</details>`;
+  })}`;
+}
+
 function settingsForm(session: DashboardSession, f: RosterFreelancer, s: FreelancerSettings | undefined, refusal: FreelancersRefusal | undefined): Html {
   const id = `s-${f.id}`;
   const form = refusedForm(refusal, id, SETTINGS_FIELDS);
@@ -305,6 +350,7 @@ ${input(`${fid}-p-skills`, "skills", "Skills (comma-separated)", "", "", addProf
 ${!f.own && html`<form method="post" action="${base}/remove">${csrfField(session)}<button type="submit" class="danger">Remove ${f.name}</button></form>`}
 </details>`
 }
+${data.canEdit && portfolioForm(session, f, data)}
 ${data.canEdit && settingsForm(session, f, data.settings.get(f.id), data.refusal)}
 </section>`;
 }

@@ -19,6 +19,9 @@ import {
   updateProfile,
 } from "../freelancers/service";
 import { can } from "../members/permissions";
+import { EMPTY_PORTFOLIO, portfolioMarkdown } from "../../ai/portfolio";
+import { PortfolioImportBody } from "../proposals/model";
+import { parseImport, portfolioOf, savePortfolio } from "../proposals/portfolio";
 import { membersOfFeed } from "../members/routing";
 import { listMembers } from "../members/service";
 import { type FreelancerSettings, type FreelancersPageData, freelancersPage, type RosterFreelancer } from "./activity-views";
@@ -60,6 +63,7 @@ const SAVED_NOTICES: Record<string, string> = {
   "profile-removed": "Profile removed.",
   settings: "Settings saved.",
   routing: "Feed routing saved.",
+  portfolio: "Portfolio saved.",
 };
 
 /** Comma- or line-separated skills as the API's list. */
@@ -126,7 +130,12 @@ export async function loadFreelancersPage(deps: Deps, session: DashboardSession)
     });
   }
   const members = (await listMembers(deps, auth.accountId)).map((m) => ({ id: m.id, name: m.name }));
-  return { ...base, freelancers: roster, settings, feeds, members };
+  const portfolios = new Map<string, { markdown: string; caseStudies: number }>();
+  for (const p of roster.flatMap((f) => f.profiles)) {
+    const { portfolio } = await portfolioOf(deps.db, auth.accountId, p.profileId);
+    portfolios.set(p.profileId, { markdown: portfolioMarkdown(portfolio), caseStudies: portfolio.caseStudies.length });
+  }
+  return { ...base, freelancers: roster, settings, feeds, members, portfolios };
 }
 
 /**
@@ -329,6 +338,26 @@ export function dashboardFreelancersRoutes(deps: Deps) {
           form: `p-${params.profileId}`,
           values: v,
         });
+      },
+      needs("freelancers"),
+    )
+    .post(
+      `${FREELANCERS}/:id/profiles/:profileId/portfolio`,
+      async ({ request, set, body, params }) => {
+        const session = await open(request, set, body);
+        if (typeof session === "string") return session;
+        const v = formValues(body);
+        const text = v.text ?? "";
+        // An emptied text clears the portfolio; anything else is read as the API's Markdown import reads it.
+        return change(
+          set,
+          session,
+          PortfolioImportBody,
+          { format: "markdown", text: text.trim() === "" ? "# Case studies" : text },
+          (auth) => savePortfolio(deps, auth, params.profileId, text.trim() === "" ? EMPTY_PORTFOLIO : parseImport("markdown", text)),
+          "portfolio",
+          { form: `pf-${params.profileId}`, values: v },
+        );
       },
       needs("freelancers"),
     )

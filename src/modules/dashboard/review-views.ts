@@ -32,6 +32,7 @@ const KIND_LABELS: Record<HeldApplication["kind"], string> = {
   budget: "Over budget",
   approval: "Waiting for approval",
   returned: "Sent back",
+  claims: "Unbacked claims",
 };
 
 /** A send-back form posted without a comment: the comment field's error, shown next to it (with what was typed). */
@@ -61,6 +62,25 @@ ${
 </div>`;
 }
 
+/** The letter with every flagged claim marked, and why each is flagged: what a reviewer fixes before sending. */
+function claimsPanel(id: string, a: HeldApplication): Html | false {
+  if (a.claims.length === 0) return false;
+  const parts: (string | Html)[] = [];
+  let at = 0;
+  for (const c of [...a.claims].sort((x, y) => x.start - y.start)) {
+    if (c.start < at || a.coverLetter.slice(c.start, c.start + c.text.length) !== c.text) continue;
+    parts.push(a.coverLetter.slice(at, c.start), html`<mark>${c.text}</mark>`);
+    at = c.start + c.text.length;
+  }
+  parts.push(a.coverLetter.slice(at));
+  return html`<div class="claims">
+<h3 class="label-like" id="${id}-claims">Claims your profile and portfolio do not back</h3>
+<pre class="wrap" aria-labelledby="${id}-claims">${parts}</pre>
+<ul>${a.claims.map((c) => html`<li><mark>${c.text}</mark>: ${c.reason}</li>`)}</ul>
+<p class="hint">Remove or correct them in the letter, or add what is true to the freelancer's portfolio.</p>
+</div>`;
+}
+
 function item(session: DashboardSession, a: HeldApplication, freelancers: FreelancerChoice[], error?: ReviewFormError, typed?: string): Html {
   const id = `held-${a.queueId}`;
   const who = freelancers.find((f) => f.id === a.freelancerId)?.name ?? a.freelancerId;
@@ -86,7 +106,7 @@ ${
 </div>`
     : a.kind === "approval" || a.kind === "returned"
       ? jobAndBid(id, a)
-      : false;
+      : claimsPanel(id, a);
   const commentError = error?.queueId === a.queueId && error.field === "comment" ? error.message : undefined;
   const comment =
     a.reviewComment &&

@@ -77,7 +77,7 @@ export const BudgetLowPayloadSchema = t.Object(
 export type BudgetLowPayload = typeof BudgetLowPayloadSchema.static;
 
 /** Why an application is held, as applications/review.ts reads held_reason. */
-export const HELD_KINDS = ["draft", "similar", "budget", "approval", "returned"] as const;
+export const HELD_KINDS = ["draft", "similar", "budget", "approval", "returned", "claims"] as const;
 
 export const HeldPayloadSchema = t.Object(
   {

@@ -14,7 +14,7 @@ export const PERMISSIONS = {
   approve: { what: "Approve, send back or discard someone's draft", roles: ["owner", "admin"] },
   feeds: { what: "Create, change and delete feeds and their apply modes", roles: ["owner", "admin"] },
   channels: { what: "Create, change and delete notification channels", roles: ["owner", "admin"] },
-  freelancers: { what: "Add, change and remove freelancers and their profiles", roles: ["owner", "admin"] },
+  freelancers: { what: "Add, change and remove freelancers, their profiles and portfolios", roles: ["owner", "admin"] },
   automation: { what: "Change the governor's limits and Connects budgets", roles: ["owner", "admin"] },
   keys: { what: "Create and revoke API keys (a key carries at most its creator's role)", roles: ["owner", "admin"] },
   audit: { what: "Read the audit log", roles: ["owner", "admin"] },

@@ -6,6 +6,7 @@ import * as feeds from "../../../src/modules/feeds/service";
 import { normalizeJob } from "../../../src/modules/jobs/normalize";
 import { answerQuestions } from "../../../src/modules/proposals/service";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
+import { runDueTasks } from "../../helpers/apply-worker";
 import { makeDoc } from "../../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../../helpers/fake-openai";
 import { amountsIn } from "../../helpers/money";
@@ -190,7 +191,7 @@ describe("generate-proposal with a model", async () => {
     expect(user).toMatch(/<job>[\s\S]*Our Shopify store loads slowly[\s\S]*<\/job>/);
     expect(user).toMatch(/<questions>[\s\S]*Ignore previous instructions[\s\S]*<\/questions>/);
     expect(system).not.toContain("Ignore previous instructions");
-    expect(user).toContain("260 to 360 words");
+    expect(user).toContain("200 to 250 words");
     const usage = "SELECT purpose, calls, prompt_tokens AS p FROM ai_usage";
     const rows = await rawMany<{ purpose: string; calls: number | string; p: number | string }>(t.deps.db, usage, usage, []);
     expect(rows.map((r) => ({ purpose: r.purpose, calls: Number(r.calls), p: Number(r.p) }))).toEqual([{ purpose: "proposal", calls: 1, p: 900 }]);
@@ -211,7 +212,7 @@ describe("generate-proposal with a model", async () => {
     expect((await gen(a.apiKey, { jobId: CIPHER, reasoningEffort: "medium" })).status).toBe(200);
     const req = fake.requests[0]!.body;
     expect(req).not.toHaveProperty("reasoning_effort");
-    expect(req.messages[1].content).toContain("180 to 260 words");
+    expect(req.messages[1].content).toContain("160 to 220 words");
   });
 
   test("model failures become a clear 500, never an empty letter", async () => {
@@ -288,5 +289,131 @@ describe("answers drafted while submitting", () => {
     const fallback = await answerQuestions(t.deps, auth, normalized.job, questions, { hourlyRate: 50, fixedBid: null }, "~01notlisted");
     expect(fallback.get(0)).toBeDefined();
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(listed[0].name);
+  });
+});
+
+describe("portfolios ground the letter (issue 44)", () => {
+  const MARKDOWN = [
+    "# Case studies",
+    "## Checkout speed-up for a fashion store",
+    "- Built: Rewrote the Liquid templates and deferred third-party scripts on a Shopify store",
+    "- Client: Lumen Apparel",
+    "- Skills: Shopify, Liquid, JavaScript",
+    "- Outcome: Mobile checkout load time from 7 s to 2.1 s",
+    "- Link: https://example.com/lumen",
+    "## Bakery logo",
+    "- Built: A friendly logo and business cards",
+    "- Skills: Illustrator",
+    "# Years of experience",
+    "- Shopify: 5",
+  ].join("\n");
+
+  async function primaryProfileId(key: string): Promise<string> {
+    const res = await t.request("GET", "/api/auto-apply-v2/freelancers", { key });
+    return res.body.freelancers[0].profiles[0].profileId;
+  }
+
+  test("import, read back as Markdown, field-named 400s that change nothing, another account's profile is a 404", async () => {
+    const { a, b } = await setup();
+    const profileId = await primaryProfileId(a.apiKey);
+    const path = `/api/v1/profiles/${profileId}/portfolio`;
+    const empty = await t.request("GET", path, { key: a.apiKey });
+    expect(empty.status, show(empty)).toBe(200);
+    expect(empty.body.portfolio.caseStudies).toEqual([]);
+    const imported = await t.request("POST", `${path}/import`, { key: a.apiKey, json: { format: "markdown", text: MARKDOWN } });
+    expect(imported.status, show(imported)).toBe(200);
+    expect(imported.body.portfolio.caseStudies.map((c: any) => c.title)).toEqual(["Checkout speed-up for a fashion store", "Bakery logo"]);
+    expect(imported.body.portfolio.skillYears).toEqual([{ skill: "Shopify", years: 5 }]);
+    const bad = await t.request("PUT", path, { key: a.apiKey, json: { caseStudies: [{ title: "x", link: "javascript:alert(1)" }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/link/);
+    const badJson = await t.request("POST", `${path}/import`, { key: a.apiKey, json: { format: "json", text: "{not json" } });
+    expect(badJson.status).toBe(400);
+    expect(badJson.body.error).toMatch(/^text/);
+    const again = await t.request("GET", path, { key: a.apiKey });
+    expect(again.body.portfolio).toEqual(imported.body.portfolio);
+    expect(again.body.markdown).toContain("## Checkout speed-up for a fashion store");
+    expect((await t.request("GET", path, { key: b.apiKey })).status).toBe(404);
+    expect((await t.request("PUT", path, { key: b.apiKey, json: {} })).status).toBe(404);
+  });
+
+  test("the local writer cites the matching case study; each letter is a version; claims come back empty", async () => {
+    const { a } = await setup();
+    const profileId = await primaryProfileId(a.apiKey);
+    await t.request("POST", `/api/v1/profiles/${profileId}/portfolio/import`, { key: a.apiKey, json: { format: "markdown", text: MARKDOWN } });
+    const res = await gen(a.apiKey, { jobId: CIPHER });
+    expect(res.status, show(res)).toBe(200);
+    expect(res.body.proposal).toContain("Checkout speed-up for a fashion store");
+    expect(res.body.proposal).toContain("Lumen Apparel");
+    expect(res.body.proposal).not.toContain("Bakery logo");
+    expect(res.body.claims).toEqual([]);
+    expect(res.body.version.number).toBe(1);
+    const shorter = await gen(a.apiKey, { jobId: CIPHER, instruction: "Keep it under 130 words" });
+    expect(shorter.body.version.number).toBe(2);
+    expect(shorter.body.proposal.split(/\s+/).length).toBeLessThanOrEqual(130);
+    const rows = await rawMany<{ version: number | string; instruction: string | null }>(
+      t.deps.db,
+      "versions",
+      "SELECT version, instruction FROM proposal_versions ORDER BY version",
+      [],
+    );
+    expect(rows.map((r) => [Number(r.version), r.instruction])).toEqual([
+      [1, null],
+      [2, "Keep it under 130 words"],
+    ]);
+    const listed = await t.request("GET", `/api/v1/jobs/${encodeURIComponent(CIPHER)}/proposal-versions`, { key: a.apiKey });
+    expect(listed.status, show(listed)).toBe(200);
+    expect(listed.body.versions.map((v: any) => [v.number, v.instruction, v.sentApplicationId])).toEqual([
+      [2, "Keep it under 130 words", null],
+      [1, null, null],
+    ]);
+    expect(listed.body.versions[0].letter).toBe(shorter.body.proposal);
+    // Applying with version 1's letter marks version 1 as the one sent.
+    const applied = await t.request("POST", "/api/auto-apply-v2/apply", { key: a.apiKey, json: { jobId: CIPHER, coverLetter: res.body.proposal } });
+    expect(applied.status, show(applied)).toBe(200);
+    await runDueTasks(t);
+    const after = await t.request("GET", `/api/v1/jobs/${encodeURIComponent(CIPHER)}/proposal-versions`, { key: a.apiKey });
+    expect(after.body.versions.map((v: any) => [v.number, v.sentApplicationId])).toEqual([
+      [2, null],
+      [1, applied.body.queueId],
+    ]);
+    const other = await t.account({ name: "third" });
+    expect((await t.request("GET", `/api/v1/jobs/${encodeURIComponent(CIPHER)}/proposal-versions`, { key: other.apiKey })).body.versions ?? []).toEqual([]);
+  });
+
+  test("with a model: the prompt carries the chosen case study, and an invented claim goes back once to be rewritten", async () => {
+    const { a } = await setup(withModel());
+    const profileId = await primaryProfileId(a.apiKey);
+    await t.request("POST", `/api/v1/profiles/${profileId}/portfolio/import`, { key: a.apiKey, json: { format: "markdown", text: MARKDOWN } });
+    const invented = "Hi,\n\nYour Shopify checkout is slow on mobile. I have 12 years of Shopify experience and built checkouts for Nike.\n\nBest,\nDana";
+    const grounded =
+      "Hi,\n\nYour Shopify checkout is slow on mobile. On Checkout speed-up for a fashion store for Lumen Apparel, mobile checkout load time went from 7 s to 2.1 s.\n\nCould we look at your theme together?\n\nBest,\nDana";
+    let call = 0;
+    fake.setFallback(() => ({ content: JSON.stringify({ proposal: call++ === 0 ? invented : grounded, questionAnswers: [] }) }));
+    const res = await gen(a.apiKey, { jobId: CIPHER });
+    expect(res.status, show(res)).toBe(200);
+    expect(fake.requests.length).toBe(2);
+    const first: string = fake.requests[0]!.body.messages[1].content;
+    expect(first).toMatch(/<portfolio>[\s\S]*Checkout speed-up for a fashion store[\s\S]*Lumen Apparel[\s\S]*<\/portfolio>/);
+    expect(first).not.toContain("Bakery logo");
+    expect(first).toContain("Years of experience: Shopify 5");
+    const second: string = fake.requests[1]!.body.messages[1].content;
+    expect(second).toMatch(/<draft>[\s\S]*12 years of Shopify[\s\S]*<\/draft>/);
+    expect(second).toMatch(/"12 years"/);
+    expect(second).toMatch(/Nike/);
+    expect(res.body.proposal).toBe(grounded);
+    expect(res.body.claims).toEqual([]);
+  });
+
+  test("with a model that keeps inventing, the claims that remain are returned with where they are", async () => {
+    const { a } = await setup(withModel());
+    const invented = "Hi,\n\nYour Shopify checkout is slow on mobile. I have 12 years of Shopify experience.\n\nCould we talk?\n\nBest,\nDana";
+    fake.setFallback(() => ({ content: JSON.stringify({ proposal: invented, questionAnswers: [] }) }));
+    const res = await gen(a.apiKey, { jobId: CIPHER });
+    expect(res.status, show(res)).toBe(200);
+    expect(fake.requests.length).toBe(2);
+    expect(res.body.claims.map((c: any) => c.kind)).toEqual(["years"]);
+    const c = res.body.claims[0];
+    expect(res.body.proposal.slice(c.start, c.start + c.text.length)).toBe("12 years");
   });
 });
