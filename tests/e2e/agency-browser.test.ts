@@ -15,6 +15,7 @@ const ADMIN_TOKEN = "agency-browser-admin-token";
 // the keyboard: the picked specialization is the one the letter introduces, the dashboard records and the
 // marketplace receives, and the `a` shortcut asks before it sends.
 describe("an agency applies as the freelancer it picked (end to end)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "three freelancers; pick the second one's specialization in the panel, draft, apply through the confirmation",
     async () => {

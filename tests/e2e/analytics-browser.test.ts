@@ -12,6 +12,7 @@ const ADMIN_TOKEN = "analytics-browser-admin-token";
 // Issue 40 in a real browser: two proposals sent, "replied" recorded on a job page (htmx), and the Analytics page
 // counting it; both pages at 1280 and 390 px, light and dark, axe-clean, nothing wider than a phone.
 describe("analytics and outcomes in a browser (end to end)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "record replied from the job page and the inbox panel, see the funnel move on the Analytics page; 390 px too",
     async () => {

@@ -15,6 +15,7 @@ const LETTER =
 // The governor's pages in a real browser at 1280 and 390 px: Auto-apply (limits, usage, feed modes), Review with a
 // letter held as too like one already sent (the two side by side, or stacked), and the audit log.
 describe("automation pages (browser)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "Auto-apply, Review and Audit at 1280 and 390 px: they fit, read and pass axe",
     async () => {

@@ -23,6 +23,7 @@ type Api = (method: string, path: string, body?: unknown, headers?: Record<strin
  * of the extension mid-submission leaves exactly one proposal. The server runs with fast test settings.
  */
 // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
+// Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
 describe.skipIf(noBrowser)("browser companion submits proposals in Chromium (end to end)", () => {
   const dir = mkdtempSync(join(tmpdir(), "jp-companion-apply-"));
   let server: ServerProcess;

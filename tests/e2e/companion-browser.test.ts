@@ -21,6 +21,7 @@ const ciphertextsIn = (receiver: WebhookReceiver) =>
 // The browser companion in Debian's Chromium (headless=new loads unpacked extensions), against `serve` as a child process.
 describe("browser companion in Chromium (end to end)", () => {
   // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "pair from the dashboard, capture the sandbox search page into a feed, watch picks up a new job, a login page pauses it, other pages send nothing",
     async () => {

@@ -33,6 +33,7 @@ const HOST = "127.0.0.2";
  * Headless Chromium cannot show the permission prompt, so the test plays the user who allows it: it grants the host
  * on chrome://extensions ("Site access"), as a person could, after checking that the Pair click asked for it.
  */
+// Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
 describe.skipIf(noBrowser)("browser companion with a server elsewhere (not localhost) in Chromium (end to end)", () => {
   test("pair with one paste, connect through CORS, allow the host, capture the sandbox site's jobs, submit in review mode", async () => {
     rmSync(SHOTS, { recursive: true, force: true });

@@ -26,6 +26,7 @@ function hoursAroundNow(offsetHours: number): { timeZone: string; days: number[]
 // Watch mode in Chromium against a stand-in for the paired server: it answers the working hours the test sets and
 // serves the "saved search" the watch tab loads, counting every load, so "no reload" is a count that stays put.
 describe("browser companion watch mode in Chromium (issue 42: off by default, 15-minute floor, never while idle)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "fresh install: off, no alarm, no tab; turning it on needs the rule acknowledged; reloads respect the floor, idle and working hours",
     async () => {

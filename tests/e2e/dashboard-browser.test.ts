@@ -15,6 +15,7 @@ const ADMIN_TOKEN = "browser-test-admin-token";
 // A user's walk through the server-rendered dashboard in a real browser, against `serve` as a child process.
 describe("dashboard in a browser (end to end)", () => {
   // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "sign in, create a feed, see a pushed job, write a proposal, apply, add channels and test them, rotate keys",
     async () => {

@@ -17,6 +17,7 @@ const DESKTOP = 1280;
 // The dashboard at a phone's width and a desktop's, in a real browser against `serve`: nothing scrolls
 // sideways, the navigation folds into a menu, applications become cards, forms keep errors by their fields.
 describe("dashboard layout in a browser (end to end)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "at 390 px no page scrolls sideways and the nav is a closed menu; at 1280 px the links show; the channel form takes the browser's time zone",
     async () => {

@@ -10,6 +10,7 @@ import { startServer, type ServerProcess } from "../helpers/process";
 // tell anyone else that it was opened: every request the page makes goes to jobpilot itself.
 describe("/docs in a browser (end to end)", () => {
   // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "the reference renders with every outside request blocked, none is attempted, and no hosted-service control shows",
     async () => {

@@ -17,6 +17,7 @@ const ADMIN_TOKEN = "experiments-browser-admin-token";
 // experiment filling with proposals drafted and sent under its arms, stopping it; every page at 1280 and 390 px,
 // light and dark, axe-clean, nothing wider than a phone.
 describe("experiments in a browser (end to end)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "start a letter test from a feed, watch it fill, stop it; 390 px too",
     async () => {
@@ -220,6 +221,7 @@ describe("experiments in a browser (end to end)", () => {
 
   // A winner takes hundreds of proposals, more than the server's rate limits let this test send in a minute: the
   // page is drawn from counts through the module's own statistics and served as the server would, to look at it.
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)("a winner's page at 1280 and 390 px: the decision in words and the button to use it", async () => {
     mkdirSync(SHOTS, { recursive: true });
     const ids = ["a0", "a1"];

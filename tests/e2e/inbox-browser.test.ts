@@ -13,6 +13,7 @@ const ADMIN_TOKEN = "inbox-browser-admin-token";
 // The flow in a real browser: new matches from two feeds to a sent proposal, at 1280 and 390 px, light and dark.
 describe("inbox in a browser (end to end)", () => {
   // Skipped only off CI on a machine without /usr/bin/chromium (see noBrowser); .ci/run installs it.
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "sign in, triage matches from two feeds by keyboard, a live new match, draft and apply from the panel; at 390 px too; axe finds nothing serious",
     async () => {

@@ -15,6 +15,7 @@ const PASSWORD = "a long enough password";
 // first-run banner's link invites a bidder and an admin on the Team page; the bidder signs in with their own password,
 // drafts and requests approval; the admin approves; the job page names who drafted, approved and sent it.
 describe("an agency team in a browser", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "owner invites a bidder and an admin; the bidder drafts and asks; the admin approves; three names on the application",
     async () => {

@@ -12,6 +12,7 @@ const ADMIN_TOKEN = "value-browser-admin-token";
 
 // The expected-value line on the inbox's cards in a real browser, at 1280 and 390 px: it fits, reads and passes axe.
 describe("expected value on inbox cards (browser)", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "each card's value line, worth it or not, at 1280 and 390 px",
     async () => {

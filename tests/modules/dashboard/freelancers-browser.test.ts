@@ -11,6 +11,7 @@ const SHOTS = join(import.meta.dir, "../../../test-artifacts/members");
 // Issue 43 in a real browser: an agency adds a freelancer and a profile on the Freelancers page, routes a feed to
 // it; the page at 1280 and 390 px, axe-clean and never wider than a phone.
 describe("the Freelancers page in a browser", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "add a freelancer and a profile, route a feed to it; 1280 and 390 px",
     async () => {
