@@ -203,13 +203,15 @@ export function checkClaims(letter: string, facts: ClaimFacts): Claim[] {
       // everyday word that is also one ("Go", "Swift") counts only mid-sentence.
       if (!/[A-Z0-9+#]/.test(m[0]) || (AMBIGUOUS.has(token) && m.index === 0)) continue;
       if (!claimsSkill && k.jobTokens.has(token)) continue;
+      // The sentence's full stop is not part of the name ("Rust." → "Rust").
+      const name = m[0].replace(/\.+$/, "");
       push(
         out,
         s,
         "technology",
-        m[0].replace(/\.+$/, ""),
+        name,
         m.index,
-        claimsSkill ? `${m[0]} is not among the profile's skills or the portfolio` : `${m[0]} is neither in the job nor among the freelancer's skills`,
+        claimsSkill ? `${name} is not among the profile's skills or the portfolio` : `${name} is neither in the job nor among the freelancer's skills`,
       );
     }
 

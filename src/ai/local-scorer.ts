@@ -22,6 +22,7 @@
  * Steps 1 and 2 (reading the prompt) are local-scorer-prompt.ts; this file scans the job and scores.
  */
 import { tokenize } from "../lib/text";
+import { judgeConcepts } from "./local-scorer-concepts";
 import { headKey, promptFor, type ParsedPrompt } from "./local-scorer-prompt";
 import { AMBIGUOUS, contentStem, corpusWeight, GENERIC_STEMS, MAX_TEXT_CHARS } from "./stem";
 
@@ -44,13 +45,15 @@ export { stemsOf } from "./stem";
 
 const MAX_SKILLS = 200;
 const MAX_REASON = 200;
+/** Share of the word-level fit in a score the concept reading decides. */
+const WORD_SHARE = 0.2;
 /** How much a description-only match can count, relative to a title/skills match. */
 const DESCRIPTION_MAX = 0.75;
 /** Share of a phrase's word weights added when the job contains the phrase itself. */
 const PHRASE_BONUS = 0.3;
 /** Score multipliers for one negative term present in the job. */
 const NEGATIVE_IN_TITLE_OR_SKILLS = 0.3;
-const NEGATIVE_IN_DESCRIPTION = 0.5;
+const NEGATIVE_IN_DESCRIPTION = 0.45;
 const NEGATIVE_REPEATED_IN_DESCRIPTION = 0.4;
 
 // ---------------------------------------------------------------- the job
@@ -175,8 +178,27 @@ export function scoreLocally(prompt: string, job: ScoringJob, stats?: CorpusStat
     // Concave: sharing a generic word or two lifts a job off zero, but only wide coverage reaches 8+.
     base = 10 * coverage ** 0.6;
   }
-  const score = Math.round(Math.min(10, Math.max(0, base * negativeFactor)) * 10) / 10;
-  return { score, reason: explain(p, weights, strength, hits, negativesFound) };
+  const concepts = judgeConcepts(text, job);
+  // Words and concepts each see what the other misses (a synonym; a term that only looks the same): the better
+  // reading of the fit counts, then every reason against it.
+  // The concept reading saturates sooner, so a little of the word reading stays in to order two good fits.
+  const fitted = concepts.base === null ? base : Math.max(base, (1 - WORD_SHARE) * concepts.base + WORD_SHARE * base);
+  const against = Math.min(negativeFactor, concepts.unwantedFactor) * concepts.factor;
+  const score = Math.round(Math.min(10, Math.max(0, fitted * against)) * 10) / 10;
+  const words = explain(p, weights, strength, hits, negativesFound);
+  const extra = [
+    concepts.base !== null && concepts.base > base + 1 && concepts.matched.length ? `Also reads as ${concepts.matched.slice(0, 3).join(", ")}.` : "",
+    concepts.against.length ? `Against: ${concepts.against.join("; ")}.` : "",
+  ].filter(Boolean);
+  return { score, reason: withExtra(words, extra) };
+}
+
+/** The word-level reason, shortened as needed so the concept notes fit after it. */
+function withExtra(words: string, extra: string[]): string {
+  if (extra.length === 0) return words;
+  const tail = ` ${extra.join(" ")}`.slice(0, MAX_REASON - 60);
+  const room = MAX_REASON - tail.length;
+  return (words.length <= room ? words : `${words.slice(0, room - 1)}…`) + tail;
 }
 
 interface Item {

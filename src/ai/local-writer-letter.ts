@@ -6,7 +6,7 @@
 import { bidText, type Bid } from "./local-writer-money";
 import { proofFor } from "./local-writer-proof";
 import * as P from "./local-writer-phrases";
-import { DETERMINER, isOwn, readJob, type JobReading, type WriterProfile, type WritingJob } from "./local-writer-reading";
+import { asObject, DETERMINER, isOwn, readJob, type JobReading, type WriterProfile, type WritingJob } from "./local-writer-reading";
 import {
   article,
   clampChars,
@@ -187,7 +187,7 @@ function topTerms(r: JobReading, count: number): string[] {
 
 export function slotsFor(r: JobReading, count: number): P.Slots {
   const bank = P.CATEGORIES[r.category];
-  return { skills: listOf(topTerms(r, count)) || "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
+  return { skills: listOf(topTerms(r, count).map(asObject)) || "the tools this job needs", work: bank.work, thing: bank.thing, topic: r.topic };
 }
 
 export function writeProposalLocally(input: LocalProposalInput): string {
@@ -217,8 +217,8 @@ export function writeProposalLocally(input: LocalProposalInput): string {
   const owned = top.filter((x) => isOwn(r, x));
   const planned = top.filter((x) => !isOwn(r, x));
   const skillLines = [
-    owned.length ? pick(P.OWN_SKILL_LINES, "own")(listOf(owned)) : "",
-    planned.length ? pick(P.PLAN_LINES, "plan")(listOf(planned)) : owned.length ? "" : pick(P.PLAIN_PLAN, "plan")(s),
+    owned.length ? pick(P.OWN_SKILL_LINES, "own")(listOf(owned.map(asObject))) : "",
+    planned.length ? pick(P.PLAN_LINES, "plan")(listOf(planned.map(asObject))) : owned.length ? "" : pick(P.PLAIN_PLAN, "plan")(s),
   ];
   const skillBlock: Block = { pieces: [{ text: intro + skillLines.filter(Boolean).join(" "), keep: ESSENTIAL }] };
   wishes.mentions.forEach((m, i) => {

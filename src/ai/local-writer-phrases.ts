@@ -37,7 +37,10 @@ export const EVERYDAY_WORDS = new Set(
     "dashboards tool tools automation script scripts scraper scraping bot product products descriptions description research translation translator " +
     "document documents report reports company business brand branding identity modern professional creative responsive fast existing speed page " +
     "optimization graphic graphics science machine learning sheets soup front back end frontend backend full-stack fullstack stack api rest team " +
-    "help campaign campaigns lead leads generation email emails support bug bugs issue issues feature features"
+    "help campaign campaigns lead leads generation email emails support bug bugs issue issues feature features assistance administrative " +
+    "calendar customer care communication inbox cleaning formatting typing transcription proofreading bookkeeping accounting sales outreach " +
+    "recruiting planning scheduling illustration animation photography photo audio podcast user interface experience interaction prototyping " +
+    "wireframing wireframes print packaging presentation presentations slides spreadsheet spreadsheets"
   ).split(" "),
 );
 /**
@@ -141,6 +144,16 @@ export const VERBS = [
   "track",
   "avoid",
   "remove",
+  "repair",
+  "present",
+  "provide",
+  "propose",
+  "suggest",
+  "recommend",
+  "ensure",
+  "submit",
+  "supply",
+  "send",
 ].sort((a, b) => b.length - a.length);
 /** Verbs that are rarely nouns, so a title starting with one is an instruction ("Fix checkout bug"). */
 export const CLEAR_VERBS = new Set(
@@ -193,7 +206,7 @@ export const QUESTION_WORDS = new Set(
     "what which who whom whose when where why how is are was were do does did can could will would should shall may might have has had be been " +
     "you your yours i me my we our us they them it its this that these those there here a an the of to in on at for with by from about into and or " +
     "any some much many more most very really please tell describe explain share list give provide use used using make work worked working know " +
-    "think feel like want need get ever before previously yet so if than then also just kind type sort"
+    "think feel like want need get ever before previously yet so if than then also just kind type sort u ur"
   ).split(" "),
 );
 /** Client countries named in a check-in line; others are left out rather than guessed. */
@@ -356,15 +369,10 @@ export interface AnswerSlots extends Slots {
 }
 export type Answer = (s: AnswerSlots) => string;
 
-/** The asked technology is one of the profile's skills. Each starts with "I", so a yes/no question can get "Yes, " in front. */
-export const EXPERIENCE_ANSWERS: Answer[] = [
-  (s) => `I work with ${s.asked} as part of my core skill set. For ${s.topic} I'd put it to use straight away, starting with ${s.ing}.`,
-  (s) => `I count ${s.asked} among my core skills. Here I'd pair it with ${s.related}, beginning with ${s.ing} and then ${s.ing2}.`,
-];
-/** The asked technology is not on the profile (or there is none): how it fits the plan, no claim of having used it. */
-export const PLAN_ANSWERS: Answer[] = [
-  (s) => `Here's how ${s.asked} fits into my plan: I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further.`,
-  (s) => `On ${s.asked}: for ${s.topic} I'd begin with ${s.ing} and then ${s.ing2}, alongside ${s.related}. I'm happy to go through the details on a call.`,
+/** The asked technology is one of the profile's skills: the claim, then the plan. Each starts with "I", so a yes/no question can get "Yes, " in front. */
+export const EXPERIENCE_ANSWERS: ((s: AnswerSlots) => [own: string, plan: string])[] = [
+  (s) => [`I work with ${s.asked} as part of my core skill set.`, `For ${s.topic} I'd put it to use straight away, starting with ${s.ing}.`],
+  (s) => [`I count ${s.asked} among my core skills.`, `Here I'd pair it with ${s.related}, beginning with ${s.ing} and then ${s.ing2}.`],
 ];
 /** "Have you done this before?": no technology named, so the answer is the plan for this job. */
 export const SIMILAR_WORK_ANSWERS: Answer[] = [
@@ -372,16 +380,6 @@ export const SIMILAR_WORK_ANSWERS: Answer[] = [
     `Here's how I'd handle it: I'd start by ${s.ing}, then move on to ${s.ing2}, using ${s.skills}. I'm happy to walk you through the plan in more detail.`,
   (s) =>
     `For this job I'd begin with ${s.ing} and then move on to ${s.ing2}, with ${s.skills} at the centre of the work. I'll check each result with you before going further.`,
-];
-export const TIMEZONE_ANSWERS: Answer[] = [
-  (s) =>
-    `I can arrange my working hours to overlap with yours for calls and quick questions, and I'll keep you updated in writing the rest of the time. For ${s.topic}, that means you won't be waiting on me for answers.`,
-  () =>
-    "I'd plan my day so that part of it overlaps with your business hours, which is when I'd schedule calls and reviews. Between those, I'll send short written updates so nothing waits on a meeting.",
-];
-export const AVAILABILITY_ANSWERS: Answer[] = [
-  (s) => `I can start as soon as we agree on the scope, beginning with ${s.ing}. I'll keep steady hours on this until it's done and reply to messages quickly.`,
-  (s) => `I'm available to start right after we confirm the details. The first thing I'd do is ${s.vp}, and I'll share progress regularly from there.`,
 ];
 export const TIMELINE_ANSWERS: Answer[] = [
   (s) =>
@@ -391,15 +389,19 @@ export const TIMELINE_ANSWERS: Answer[] = [
 ];
 export const APPROACH_ANSWERS: Answer[] = [
   (s) => `I'd start by ${s.ing}, then move on to ${s.ing2}, checking each result with you before going further. I'd use ${s.skills} for this.`,
-  (s) =>
-    `My approach is to understand the goal first and then work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}, with ${s.skills} doing the heavy lifting.`,
+  (s) => `I'd work in small, visible steps: here that means ${s.ing}, followed by ${s.ing2}, with ${s.skills} doing the heavy lifting.`,
 ];
 /** With the bid that will be sent; without one, no figure at all (the bid on the proposal says it). */
 export const RATE_ANSWERS = {
   bid: [
-    (bid: string, s: AnswerSlots) =>
-      `My bid for this job is ${bid}, for ${s.topic} as you've described it. If the scope changes, I'll tell you before it affects the cost.`,
-    (bid: string, s: AnswerSlots) => `I've bid ${bid} for this. I'd start with ${s.ing} and keep you updated as I go, so there are no surprises on cost.`,
+    (bid: string, s: AnswerSlots): [string, string] => [
+      `I've bid ${bid} for ${s.topic} as you've described it.`,
+      "If the scope changes, I'll tell you before it affects the cost.",
+    ],
+    (bid: string, s: AnswerSlots): [string, string] => [
+      `I've bid ${bid} for this.`,
+      `I'd start with ${s.ing} and keep you updated as I go, so there are no surprises on cost.`,
+    ],
   ],
   budget: [
     (s: AnswerSlots) =>
@@ -412,12 +414,6 @@ export const RATE_ANSWERS = {
       `The rate is the one in my bid on this proposal. I'd confirm the scope of ${s.topic} first, and tell you upfront if anything would change the cost.`,
   ],
 };
-export const PORTFOLIO_ANSWERS: Answer[] = [
-  (s) =>
-    `Samples are available on request, and I'd send them to you directly. For ${s.topic}, the most useful proof would be a small first step, ${s.ing}, that you can review before we go further.`,
-  (s) =>
-    `I can share samples on request in a message. Better still for ${s.topic}: I'd start with ${s.ing}, so you can judge the work on your own project before committing to more.`,
-];
 export const YES_ANSWERS: Answer[] = [
   (s) => `Yes, that works for me. For this job I'd start by ${s.ing}, and I'm happy to go over the details whenever suits you.`,
   (s) => `Yes. It fits how I'd handle ${s.topic}, and I can confirm any details before we start.`,
@@ -426,9 +422,7 @@ export const GENERIC_ANSWERS: Answer[] = [
   (s) => `On ${s.asked}: for ${s.topic} I'd rely on ${s.skills} and explain my choices as I go. I'm happy to go into more detail if you'd like.`,
   (s) => `Regarding ${s.asked}, my approach for this job would be to ${s.vp}, using ${s.skills}. I can share more detail once I've seen ${s.thing}.`,
 ];
-export const UNSUBJECTED_ANSWERS: Answer[] = [
-  (s) => `Happy to answer that. For ${s.topic} I'd rely on ${s.skills}, starting with ${s.ing}, and I'll keep you updated as I go.`,
-];
+export const UNSUBJECTED_ANSWERS: Answer[] = [(s) => `For ${s.topic} I'd rely on ${s.skills}, starting with ${s.ing}, and I'll keep you updated as I go.`];
 
 export function cap(text: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : text;

@@ -5,12 +5,13 @@
  * claim check passes every sentence because each one quotes the portfolio.
  */
 import { type CaseStudy, type Portfolio, relevantCaseStudies, type RetrievalJob } from "./portfolio";
+import { skillLabel } from "./local-writer-reading";
 import { hash, listOf, plain } from "./local-writer-text";
 
 /** Lowercases a leading common word so a fragment reads inside a sentence; names and acronyms stay. */
 function inSentence(text: string): string {
   const first = /^(\S+)/.exec(text)?.[1] ?? "";
-  return /^(?:A|An|The|Built|Created|Developed|Designed|Rebuilt|Migrated|Cut|Reduced|Increased|Improved|Grew|Doubled|Tripled|Made|Wrote|Added|Launched|Shipped|Moved|Helped|Raised|Saved|Turned|Set|Replaced|Automated)$/.test(
+  return /^(?:A|An|The|Built|Created|Developed|Designed|Rebuilt|Migrated|Cut|Reduced|Increased|Improved|Grew|Doubled|Tripled|Made|Wrote|Added|Launched|Shipped|Moved|Helped|Raised|Saved|Turned|Set|Replaced|Automated|Used|Sold|Won|Reached|Handled|Served|Processed)$/.test(
     first,
   )
     ? text[0]!.toLowerCase() + text.slice(1)
@@ -30,7 +31,8 @@ function quote(text: string, words: number): string {
 
 const VERB_FIRST = /^(?:built|created|developed|designed|rebuilt|migrated|made|wrote|added|launched|shipped|moved|replaced|automated|set up)\b/i;
 
-function citeOne(c: CaseStudy, shared: string[], first: boolean, seed: number): string[] {
+/** One case study as sentences: what it was and for whom, the result, the shared skills (first only), the link. */
+export function citeOne(c: CaseStudy, shared: string[], first: boolean, seed: number): string[] {
   const title = quote(c.title, 12);
   const built = inSentence(quote(c.built, 30));
   const client = quote(c.client, 10);
@@ -47,7 +49,7 @@ function citeOne(c: CaseStudy, shared: string[], first: boolean, seed: number): 
     : [() => `I also delivered "${title}"${forWhom}${what}.`, () => `Another related project is "${title}"${forWhom}${what}.`];
   const lines = [frames[hash(`cite${first ? 1 : 2}`, seed) % frames.length]!()];
   if (outcome) lines.push(`The result: ${inSentence(outcome)}.`);
-  if (shared.length && first) lines.push(`It used ${listOf(shared.slice(0, 3))}, as your project does.`);
+  if (shared.length && first) lines.push(`It used ${listOf(shared.slice(0, 3).map(skillLabel))}, as your project does.`);
   if (c.link) lines.push(`You can see it at ${c.link} and I'm happy to walk you through it.`);
   return lines;
 }

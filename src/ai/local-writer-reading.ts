@@ -51,7 +51,8 @@ const MAX_SENTENCES = 160;
 /** Application logistics, not work to be done: never an approach step. */
 const META = new RegExp(
   String.raw`\b(?:apply|applying|applicants?|application|proposals?|cover letter|bids?|bidding|interview|shortlist|hiring|contact (?:me|us)|message me|` +
-    String.raw`send (?:me|us)|please (?:include|share|send|describe|list|tell|provide|attach|start)|budget|rate|payment|pay|nda)\b`,
+    String.raw`send (?:me|us)|please (?:include|share|send|describe|list|tell|provide|attach|start)|budget|rate|payment (?:terms|schedule|method)|` +
+    String.raw`(?:we|i)(?: will| can| would)? pay\b|paid (?:hourly|weekly|per|upon|on|after)|nda)\b`,
   "i",
 );
 
@@ -96,6 +97,17 @@ const PROBLEM = new RegExp(
 const ROLE =
   /\b(?:developer|engineer|designer|expert|specialist|consultant|writer|freelancer|programmer|architect|administrator|admin|assistant|analyst|marketer|scientist|editor|illustrator|copywriter|tester|manager|strategist|artist|animator|professional)s?\b/gi;
 export const DETERMINER = /^(?:a|an|the|my|our|your|this|these|some|its|their|\d)\b/i;
+/**
+ * A requirement about the freelancer, not work to do ("Proven experience with logo design", "Must have a
+ * portfolio", "3+ years with React"): never an approach step, or the letter would promise to "deliver" it.
+ */
+const QUALIFICATION = new RegExp(
+  String.raw`^(?:(?:proven|demonstrated|solid|strong|excellent|good|great|deep|extensive|previous|prior|relevant|hands-on|professional|in-depth|advanced|basic|working)\s+)*` +
+    String.raw`(?:experience|knowledge|understanding|skills?|proficiency|familiarity|expertise|background|track record|portfolio|attention|communication|english|ability)\b` +
+    String.raw`|^(?:must|should)\s+(?:have|be|know|speak|possess)\b|^(?:at least|minimum of|min\.?)\s+\d|^\d+\+?\s*(?:years?|yrs)\b` +
+    String.raw`|^(?:experienced|proficient|fluent|familiar|comfortable|available|able|native)\b|^(?:you|candidates?|applicants?|the freelancer)\s+(?:must|should|will need to)\s+(?:have|be)\b`,
+  "i",
+);
 
 interface Sentence {
   text: string;
@@ -124,13 +136,14 @@ function stepsOf(sentences: Sentence[], proper: Set<string>): string[] {
     if (text.endsWith("?") || META.test(text)) continue;
     const listed = LIST_LEAD.test(text);
     let body = text.replace(LIST_LEAD, "");
+    if (QUALIFICATION.test(body)) continue;
     const lead = bullet || listed ? GERUNDS.get(body.match(/^\p{L}+/u)?.[0]?.toLowerCase() ?? "") : undefined;
     if (lead) body = lead + body.replace(/^\p{L}+/u, "");
     const found = ACTION.exec(body);
     let pieces: string[];
     if (found) pieces = joinShort(body.slice(found.index + found[0].length - found[1]!.length).split(STEP_SPLIT));
     else if ((bullet || listed) && DELIVERABLE.test(body) && body.split(/\s+/).length <= 16)
-      pieces = [`deliver ${body.replace(/^(?:the\s+)?deliver(?:y|ables?)\s*/i, "")}`];
+      pieces = [`deliver ${lowerFirst(body.replace(/^(?:the\s+)?deliver(?:y|ables?)\s*/i, ""), proper)}`];
     else continue;
     for (const piece of pieces) {
       const step = flip(clause(fragment(piece, 40), 14));
@@ -230,6 +243,25 @@ function readTitle(rawTitle: string, proper: Set<string>): TitleReading {
   return { kind: "topic", text: DETERMINER.test(text) ? text : `the ${text}` };
 }
 
+/**
+ * A skill tag of everyday words ("Logo Design", "Web Scraping", "Dashboard") is a description, not a name, so
+ * it is written in lower case to read mid-sentence; a tag with any other word ("Beautiful Soup") stays as spelled.
+ */
+export function skillLabel(skill: string): string {
+  const titled = skill.split(" ").filter((w) => /^\p{Lu}\p{Ll}+$/u.test(w));
+  if (!titled.length || !titled.every((w) => P.EVERYDAY_WORDS.has(w.toLowerCase()))) return skill;
+  return skill.replace(/(?<![\p{L}\p{N}])\p{Lu}\p{Ll}+(?![\p{L}\p{N}])/gu, (w) => w.toLowerCase());
+}
+
+/** Activities and fields that read without an article; other one-word labels are things ("dashboard"). */
+const MASS_NOUN =
+  /(?:ing|tion|sion|ment|ics|ogy|ysis|ity)$|^(?:design|research|content|data|seo|support|branding|copy|media|ecommerce|e-commerce|software|analytics|automation)$/;
+
+/** A key term as the object of a sentence: "the dashboard" for a lower-case thing, names and fields as they are. */
+export function asObject(term: string): string {
+  return /^\p{Ll}[\p{Ll}-]*$/u.test(term) && P.EVERYDAY_WORDS.has(term) && !MASS_NOUN.test(term) ? `the ${term}` : term;
+}
+
 /** Whether the profile lists the skill: every word of it is in one of the profile's skills. */
 export function isOwn(r: JobReading, skill: string): boolean {
   const words = tokenize(skill);
@@ -260,7 +292,7 @@ export function readJob(job: WritingJob, profile: WriterProfile | null | undefin
   const rawTitle = withoutPrice(plain(job?.title, 300).replace(/\s+/g, " "));
   const description = plain(job?.description, SCAN_CHARS);
   const seed = hash(`${rawTitle}\n${description}\n${salt}`);
-  const jobSkills = dedupe((Array.isArray(job?.skills) ? job.skills.slice(0, 60) : []).map((s) => fragment(plain(s, 80), 5)));
+  const jobSkills = dedupe((Array.isArray(job?.skills) ? job.skills.slice(0, 60) : []).map((s) => skillLabel(fragment(plain(s, 80), 5))));
   // Skills the portfolio names (its case studies, its years) are the freelancer's as much as the profile's list.
   const entered = [
     ...(Array.isArray(profile?.skills) ? profile!.skills!.slice(0, 60) : []),
@@ -271,7 +303,9 @@ export function readJob(job: WritingJob, profile: WriterProfile | null | undefin
 
   // Names the posting spells with a capital mid-sentence ("our Shopify store") keep it in the letter.
   const proper = new Set<string>();
-  for (const m of description.slice(0, 5000).matchAll(/(?<=[\p{Ll}\p{N},;:] )\p{Lu}[\p{L}\p{N}.+#-]*/gu)) proper.add(m[0].toLowerCase());
+  // Everyday words so spelled are an echo of a skill tag ("experience with Logo Design"), not a name.
+  for (const m of description.slice(0, 5000).matchAll(/(?<=[\p{Ll}\p{N},;:] )\p{Lu}[\p{L}\p{N}.+#-]*/gu))
+    if (!P.EVERYDAY_WORDS.has(m[0].toLowerCase())) proper.add(m[0].toLowerCase());
   for (const s of [...jobSkills, ...profileSkills]) for (const w of s.toLowerCase().split(" ")) if (!P.EVERYDAY_WORDS.has(w)) proper.add(w);
 
   const titleTokens = ` ${tokenize(rawTitle).join(" ")} `;

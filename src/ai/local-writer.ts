@@ -26,7 +26,7 @@
  * local-writer-letter (the cover letter), local-writer-answers (screening answers), and
  * local-writer-phrases with local-writer-categories (every phrasing).
  */
-export { answerQuestionLocally } from "./local-writer-answers";
+export { answerQuestionLocally, FILL_IN } from "./local-writer-answers";
 export { writeProposalLocally, type Effort } from "./local-writer-letter";
 export { bidText, type Bid } from "./local-writer-money";
 export type { WriterProfile, WritingJob } from "./local-writer-reading";

@@ -271,7 +271,50 @@ const MEMO_LIMIT = 50_000;
 /** The stem of one token, keeping technical tokens intact; no stopword handling. */
 function stemWord(token: string): string {
   if (token.length > MAX_STEMMED_LENGTH || !ASCII_WORD.test(token) || TECH.has(token)) return token;
-  return porterStem(token);
+  const word = americanSpelling(token);
+  // "news" is not the plural of "new": stemming it so made every news site match "new site builds".
+  return KEEP_S.has(word) ? word : porterStem(word);
+}
+
+/** Words whose final "s" is not a plural. */
+export const KEEP_S = new Set(["news", "series", "species", "physics", "mathematics", "economics", "logistics", "ethics", "aws", "ios", "js"]);
+
+const BRITISH_IZE =
+  /^(optim|organ|custom|visual|priorit|real|recogn|standard|util|minim|maxim|monet|summar|synchron|author|categor|final|special|personal|local|initial|serial|normal|sanit|modern|central|emphas|capital|digit|memor|stabil|character|industrial|commercial|global|container|virtual|tokens?|moderni|anonym|parameter|rational|harmon|revital)is(e|es|ed|ing|er|ers|ation|ations)$/;
+const BRITISH_OUR = /^(colo|behavio|favo|flavo|hono|labo|neighbo|humo|harbo|endeavo)ur(s|ed|ing|ite|ites|ful)?$/;
+const BRITISH_WHOLE = new Map([
+  ["analyse", "analyze"],
+  ["analysed", "analyzed"],
+  ["analysing", "analyzing"],
+  ["catalogue", "catalog"],
+  ["catalogues", "catalogs"],
+  ["centre", "center"],
+  ["centres", "centers"],
+  ["licence", "license"],
+  ["licences", "licenses"],
+  ["programme", "program"],
+  ["programmes", "programs"],
+  ["dialogue", "dialog"],
+  ["defence", "defense"],
+  ["travelling", "traveling"],
+  ["modelling", "modeling"],
+  ["labelling", "labeling"],
+  ["cancelled", "canceled"],
+]);
+
+/** The American spelling of a British one ("optimisation" → "optimization", "colour" → "color"), so both meet. */
+export function americanSpelling(token: string): string {
+  const whole = BRITISH_WHOLE.get(token);
+  if (whole) return whole;
+  if (token.length > 5 && token.includes("is")) {
+    const m = BRITISH_IZE.exec(token);
+    if (m) return `${m[1]}iz${m[2]}`;
+  }
+  if (token.endsWith("ur") || token.includes("our")) {
+    const m = BRITISH_OUR.exec(token);
+    if (m) return `${m[1]}r${m[2] ?? ""}`;
+  }
+  return token;
 }
 
 const FILLER_STEMS = new Set(FILLER_WORDS.split(" ").map(stemWord));

@@ -29,6 +29,12 @@ describe("the claim check on the fixture set", () => {
     expect(checkClaims("I built a React dashboard for a bank.", bare).map((c) => c.kind)).toContain("experience");
   });
 
+  test("a technology at the end of a sentence is named without the full stop", () => {
+    const [claim] = checkClaims("I have shipped services in Elixir.", { ...facts, skills: [] }).filter((c) => c.kind === "technology");
+    expect(claim?.text).toBe("Elixir");
+    expect(claim?.reason).toStartWith("Elixir is not");
+  });
+
   test("what the user's own instructions say about them backs a claim", () => {
     expect(checkClaims("I've built 40 Shopify stores.", { ...facts, skills: ["Shopify"] }).length).toBeGreaterThan(0);
     expect(checkClaims("I've built 40 Shopify stores.", { ...facts, skills: ["Shopify"], ownText: "Mention my 40 Shopify stores." })).toEqual([]);

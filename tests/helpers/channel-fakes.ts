@@ -173,6 +173,7 @@ export async function startFakeTelegram(options: { tokens?: string[] } = {}): Pr
       case "editMessageText":
         return ok({ message_id: Number(body.message_id ?? 0), date: Math.floor(Date.now() / 1000), chat: { id: body.chat_id }, text: body.text });
       case "answerCallbackQuery":
+      case "sendChatAction":
       case "deleteWebhook":
       case "setMyCommands":
         return ok(true);

@@ -607,8 +607,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a held application (optionally with a rewritten letter)
-         * @description It is submitted within the governor's caps, pacing and working hours; the similarity guard and budgets do not hold it again. 409 when it is not waiting for review.
+         * Approve a held application (optionally with a rewritten letter and filled-in answers)
+         * @description It is submitted within the governor's caps, pacing and working hours; the similarity guard and budgets do not hold it again. 400 naming the field while the letter or a screening answer, as it would go out, still has a "[your …]" slot (kind fill-in: fill them in with questionAnswers). 409 when it is not waiting for review.
          */
         post: operations["approveApplication"];
         delete?: never;
@@ -726,7 +726,7 @@ export interface paths {
         };
         /**
          * Applications waiting for your review
-         * @description Drafts of a feed in draft mode, letters the governor held as too like one sent in the last 30 days (with the earlier letter), and proposals that would break a Connects budget on a feed set to review. Newest first.
+         * @description Drafts of a feed in draft mode, letters the governor held as too like one sent in the last 30 days (with the earlier letter), proposals that would break a Connects budget on a feed set to review, and auto-filled screening answers with something only the freelancer knows left to fill in. Newest first.
          */
         get: operations["listHeldApplications"];
         put?: never;
@@ -2390,10 +2390,10 @@ export interface components {
                 /** @description The freelancer it would be sent as. */
                 freelancerId: string;
                 /**
-                 * @description draft: the feed's draft mode wrote it; similar: the letter is too like one sent in the last 30 days; budget: sending it would break a Connects budget; approval: a member without the send permission asks for approval (returned, sent back to its drafter, sends no event).
+                 * @description draft: the feed's draft mode wrote it; similar: the letter is too like one sent in the last 30 days; budget: sending it would break a Connects budget; approval: a member without the send permission asks for approval (returned, sent back to its drafter, sends no event); claims: the letter claims what the profile and portfolio do not back; fill-in: auto-filled screening answers need something only the freelancer knows (marked [your …]).
                  * @enum {string}
                  */
-                kind: "draft" | "similar" | "budget" | "approval" | "returned" | "claims";
+                kind: "draft" | "similar" | "budget" | "approval" | "returned" | "claims" | "fill-in";
                 /** @description The member who drafted it; null: an API key of no member, or automation. */
                 draftedBy?: string | null;
                 /** @description Why it waits, in words (as the review list says it). */
@@ -7413,6 +7413,12 @@ export interface operations {
                 "application/json": {
                     /** @description The letter as you rewrote it; the held letter when omitted */
                     coverLetter?: string;
+                    /** @description Screening answers as you filled them in, by position; the held answers are kept for the positions you leave out. 400 while the letter or any answer still has a "[your …]" slot. */
+                    questionAnswers?: {
+                        /** @description 0-indexed, from the job payload */
+                        position: number;
+                        answer: string;
+                    }[];
                 };
             };
         };
@@ -8511,7 +8517,7 @@ export interface operations {
                             /** @description When it was queued (Unix ms) */
                             queuedAt: number;
                             /** @enum {string} */
-                            kind: "draft" | "similar" | "budget" | "approval" | "returned" | "claims";
+                            kind: "draft" | "similar" | "budget" | "approval" | "returned" | "claims" | "fill-in";
                             /** @description Why it waits, in words */
                             why: string;
                             draftedById: string | null;

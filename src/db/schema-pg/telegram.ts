@@ -59,6 +59,7 @@ export const telegramDrafts = pgTable(
     coverLetter: text("cover_letter").notNull(),
     effort: text("effort").notNull(),
     createdAtTs: int64("created_at_ts").notNull(),
+    promptMessageId: int64("prompt_message_id"),
   },
   (t) => [index("telegram_drafts_created_idx").on(t.createdAtTs)],
 );

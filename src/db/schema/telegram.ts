@@ -79,6 +79,11 @@ export const telegramDrafts = sqliteTable(
     /** The writer's effort for this draft: *Regenerate* moves to the next one, for a different letter. */
     effort: text("effort").notNull(),
     createdAtTs: integer("created_at_ts").notNull(),
+    /**
+     * The bot's "reply with your instruction" message (force-reply) sent for this draft: a reply to it is the
+     * instruction for the next letter. Null until *Regenerate with an instruction* is pressed.
+     */
+    promptMessageId: integer("prompt_message_id"),
   },
   (t) => [index("telegram_drafts_created_idx").on(t.createdAtTs)],
 );

@@ -83,7 +83,7 @@ export function applicationsRoutes(deps: Deps) {
           operationId: "listHeldApplications",
           summary: "Applications waiting for your review",
           description:
-            "Drafts of a feed in draft mode, letters the governor held as too like one sent in the last 30 days (with the earlier letter), and proposals that would break a Connects budget on a feed set to review. Newest first.",
+            "Drafts of a feed in draft mode, letters the governor held as too like one sent in the last 30 days (with the earlier letter), proposals that would break a Connects budget on a feed set to review, and auto-filled screening answers with something only the freelancer knows left to fill in. Newest first.",
         },
       })
       // A separate route rather than a flag on apply: each route declares the one permission it needs ("draft" here,
@@ -157,9 +157,9 @@ export function applicationsRoutes(deps: Deps) {
         detail: {
           tags,
           operationId: "approveApplication",
-          summary: "Approve a held application (optionally with a rewritten letter)",
+          summary: "Approve a held application (optionally with a rewritten letter and filled-in answers)",
           description:
-            "It is submitted within the governor's caps, pacing and working hours; the similarity guard and budgets do not hold it again. 409 when it is not waiting for review.",
+            'It is submitted within the governor\'s caps, pacing and working hours; the similarity guard and budgets do not hold it again. 400 naming the field while the letter or a screening answer, as it would go out, still has a "[your …]" slot (kind fill-in: fill them in with questionAnswers). 409 when it is not waiting for review.',
         },
       })
       .post("/api/v1/applications/:queueId/discard", ({ auth, params }) => reviewHeld(deps, auth, params.queueId, "discard"), {

@@ -247,10 +247,13 @@ export const HeldApplication = t.Object(
     origin: t.String({ description: "person, draft (a feed's draft mode) or auto (a feed's auto mode)" }),
     coverLetter: t.String(),
     queuedAt: t.Integer({ description: "When it was queued (Unix ms)" }),
-    kind: t.Union([t.Literal("draft"), t.Literal("similar"), t.Literal("budget"), t.Literal("approval"), t.Literal("returned"), t.Literal("claims")], {
-      description:
-        "draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget; approval: a member without the send permission asks for approval; returned: sent back to its drafter with a comment; claims: auto mode's letter has claims the portfolio does not back",
-    }),
+    kind: t.Union(
+      [t.Literal("draft"), t.Literal("similar"), t.Literal("budget"), t.Literal("approval"), t.Literal("returned"), t.Literal("claims"), t.Literal("fill-in")],
+      {
+        description:
+          'draft: a draft-mode letter waiting for approval; similar: too like a letter sent in the last 30 days; budget: would break a Connects budget; approval: a member without the send permission asks for approval; returned: sent back to its drafter with a comment; claims: auto mode\'s letter has claims the portfolio does not back; fill-in: screening answers drafted for it leave something only the freelancer knows as a "[your …]" slot (approve with questionAnswers filled in)',
+      },
+    ),
     why: t.String({ description: "Why it waits, in words" }),
     draftedById: NullableString,
     draftedBy: t.Nullable(t.String({ description: "The member who drafted it; null: an API key of no member, or automation" })),
@@ -279,7 +282,16 @@ export const HeldApplication = t.Object(
 export const HeldList = t.Object({ applications: t.Array(HeldApplication), total: t.Integer() }, { title: "HeldApplications" });
 
 export const ApproveBody = t.Object(
-  { coverLetter: t.Optional(t.String({ minLength: 1, maxLength: 50_000, description: "The letter as you rewrote it; the held letter when omitted" })) },
+  {
+    coverLetter: t.Optional(t.String({ minLength: 1, maxLength: 50_000, description: "The letter as you rewrote it; the held letter when omitted" })),
+    questionAnswers: t.Optional(
+      t.Array(QuestionAnswer, {
+        maxItems: 100,
+        description:
+          'Screening answers as you filled them in, by position; the held answers are kept for the positions you leave out. 400 while the letter or any answer still has a "[your …]" slot.',
+      }),
+    ),
+  },
   { title: "ApproveRequest", additionalProperties: false },
 );
 

@@ -465,3 +465,26 @@ export async function reviseLetter(db: Db, id: string, coverLetter: string, edit
   const { applications } = tables(db);
   await exec(db, db.update(applications).set({ coverLetter, editedByHand }).where(eq(applications.id, id)));
 }
+
+/**
+ * Holds a queued application whose drafted screening answers still need something only the freelancer knows: the
+ * answers are kept for the reviewer to fill in, and the governor's go is taken back (it no longer counts against the
+ * caps while it waits; approved, it is governed again). False when it is no longer queued.
+ */
+export async function holdWithAnswers(db: Db, id: string, answers: { position: number; answer: string }[], reason: string): Promise<boolean> {
+  const { applications: a } = tables(db);
+  const changed = await exec(
+    db,
+    db
+      .update(a)
+      .set({ answers, heldReason: reason, governedAtTs: null, estimatedConnects: null })
+      .where(and(eq(a.id, id), eq(a.status, "processing"), eq(a.phase, "queued"))),
+  );
+  return changed > 0;
+}
+
+/** The screening answers as a person filled them in at review, before the application is submitted. */
+export async function reviseAnswers(db: Db, id: string, answers: { position: number; answer: string }[]): Promise<void> {
+  const { applications } = tables(db);
+  await exec(db, db.update(applications).set({ answers }).where(eq(applications.id, id)));
+}

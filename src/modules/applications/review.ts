@@ -20,10 +20,11 @@ import { budgetText } from "../jobs/service";
 import { assertUnclaimed, memberNames, releaseJob } from "../members/claims";
 import { can } from "../members/permissions";
 import * as repo from "./repo";
-import { type ApplicationsDeps, APPROVAL, type ApplyInput, apply, RETURNED, SUBMIT_TASK } from "./service";
+import { type ApplicationsDeps, APPROVAL, type ApplyInput, apply, checkAnswers, jobOfApplication, RETURNED, SUBMIT_TASK } from "./service";
+import { assertFilledIn, FILL_IN_HOLD } from "./fill-in";
 import { finish } from "./submit.task";
 
-export type HeldKind = "draft" | "similar" | "budget" | "approval" | "returned" | "claims";
+export type HeldKind = "draft" | "similar" | "budget" | "approval" | "returned" | "claims" | "fill-in";
 
 export interface HeldApplication {
   queueId: string;
@@ -57,10 +58,13 @@ export interface HeldApplication {
   claims: Claim[];
 }
 
-/** Reads a held_reason (`draft`, `similar:<id>:<similarity>`, `budget:<period>`, `approval`, `returned`, `claims:<count>`) back into what it means. */
+/**
+ * Reads a held_reason (`draft`, `similar:<id>:<similarity>`, `budget:<period>`, `approval`, `returned`,
+ * `claims:<count>`, `fill-in:<count>`) back into what it means.
+ */
 export function parseHeldReason(reason: string): { kind: HeldKind; similarId?: string; similarity?: number; period?: string; count?: number } {
   const [kind, a, b] = reason.split(":");
-  if (kind === "claims") return { kind, count: Number(a) };
+  if (kind === "claims" || kind === FILL_IN_HOLD) return { kind, count: Number(a) };
   if (kind === "similar") return { kind, similarId: a, similarity: Number(b) };
   if (kind === "budget") return { kind, period: a };
   if (kind === APPROVAL || kind === RETURNED) return { kind };
@@ -131,6 +135,10 @@ export function heldWords(h: ReturnType<typeof parseHeldReason>, draftedBy: stri
   if (h.kind === "similar") return `The letter is ${Math.round((h.similarity ?? 0) * 100)} % like one this freelancer sent in the last 30 days.`;
   if (h.kind === "claims")
     return `The claim check flagged ${h.count === 1 ? "1 claim" : `${h.count ?? "some"} claims`} nothing in the profile or portfolio backs; auto mode does not send it.`;
+  if (h.kind === FILL_IN_HOLD) {
+    const answers = h.count === 1 ? "1 screening answer needs" : `${h.count ?? "Some"} screening answers need`;
+    return `${answers} something only you know (marked [your …]); fill ${h.count === 1 ? "it" : "them"} in on the Review page, then approve.`;
+  }
   if (h.kind === "budget") return `Sending it would break the ${h.period === "day" ? "daily" : h.period === "week" ? "weekly" : "monthly"} Connects budget.`;
   if (h.kind === "approval") return `Drafted by ${draftedBy ?? "a member"}, waiting for approval.`;
   if (h.kind === "returned") return `Sent back to ${draftedBy ?? "its drafter"} for changes.`;
@@ -151,18 +159,32 @@ export interface ReviewResult {
  * is submitted: the similarity guard and the budgets do not hold it again; caps, pacing and working hours still
  * apply; the approver is recorded as who approved and sent it. Discarded, it ends failed and uncharged. Either way
  * the job's claim ends. An approval is refused (409 naming the holder) while a member other than its drafter and
- * the approver holds a live claim on the job. Anything not held is a 409; another account's is a 404.
+ * the approver holds a live claim on the job. Anything not held is a 409; another account's is a 404. The approver
+ * may fill in screening answers too (by position); an approval whose letter or answers, as they would go out, still
+ * have a "[your …]" slot is a 400 naming it, and changes nothing.
  */
 export async function reviewHeld(
   deps: ApplicationsDeps,
   auth: AuthContext,
   queueId: string,
   decision: "approve" | "discard",
-  edit: { coverLetter?: string } = {},
+  edit: { coverLetter?: string; questionAnswers?: { position: number; answer: string }[] } = {},
 ): Promise<ReviewResult> {
   const app = await repo.findAccountApplication(deps.db, auth.accountId, queueId);
   if (!app) throw notFound("application not found");
   if (!isHeld(app)) throw notHeld();
+  const edited = edit.questionAnswers ?? [];
+  if (decision === "approve" && edited.length > 0) checkAnswers((await jobOfApplication(deps.db, app)).job, edited);
+  const answers = mergeAnswers(app.answers, edited);
+  const answersChanged = edited.length > 0 && JSON.stringify(answers) !== JSON.stringify(app.answers);
+  if (decision === "approve") {
+    // Named as the body has it; an answer kept as it was held by its position.
+    const fieldOf = (a: { position: number }) => {
+      const i = edited.findIndex((e) => e.position === a.position);
+      return i >= 0 ? `questionAnswers[${i}].answer` : `The held answer at position ${a.position}`;
+    };
+    assertFilledIn(edit.coverLetter ?? app.coverLetter, answers, fieldOf);
+  }
   const who = `${decision === "approve" ? "approved" : "discarded"} by ${actorOf(auth)}`;
   const entry = {
     accountId: app.accountId,
@@ -186,18 +208,26 @@ export async function reviewHeld(
       if (edit.coverLetter !== undefined && edit.coverLetter !== app.coverLetter) {
         await repo.reviseLetter(db, app.id, edit.coverLetter, app.editedByHand || isEditedByHand(app.coverLetter, edit.coverLetter));
       }
+      if (answersChanged) await repo.reviseAnswers(db, app.id, answers);
       await enqueueTask(db, SUBMIT_TASK, { applicationId: app.id, accountId: app.accountId }, nowTs, { maxAttempts: 10 });
       await releaseJob(db, app.accountId, app.jobCiphertext);
       await audit(db, {
         ...entry,
         action: "approve",
         atTs: nowTs,
-        detail: `${entry.detail}${edit.coverLetter !== undefined && edit.coverLetter !== app.coverLetter ? " (letter rewritten at review)" : ""}`,
+        detail: `${entry.detail}${edit.coverLetter !== undefined && edit.coverLetter !== app.coverLetter ? " (letter rewritten at review)" : ""}${answersChanged ? " (answers filled in at review)" : ""}`,
       });
     });
     deps.wake();
   }
   return resultOf(deps, auth, queueId);
+}
+
+/** The held answers with the reviewer's in place of theirs (by position), in position order. */
+function mergeAnswers(held: { position: number; answer: string }[], edited: { position: number; answer: string }[]) {
+  const byPosition = new Map(held.map((a) => [a.position, a]));
+  for (const e of edited) byPosition.set(e.position, { position: e.position, answer: e.answer });
+  return [...byPosition.values()].sort((a, b) => a.position - b.position);
 }
 
 const notHeld = () => new AppError("conflict", "This application is not waiting for review (it was approved, discarded or sent meanwhile)");

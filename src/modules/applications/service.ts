@@ -25,6 +25,7 @@ import { findJob } from "../jobs/repo";
 import type { SettledTask } from "../../db/schema/applications";
 import { type OutcomeCheck, TIMELINES, type Timeline } from "./model";
 import * as repo from "./repo";
+import { assertFilledIn } from "./fill-in";
 import { ensureTracked } from "../jobs/tracking";
 import { armBid, armVariesLetter, assignJob } from "../experiments/assign";
 import type { AssignedArm } from "../experiments/model";
@@ -147,7 +148,8 @@ async function feedOfApplication(
   return best ? { feedId: best.feedId, score: best.matchingScore } : { feedId: null, score: null };
 }
 
-function checkAnswers(job: NormalizedJob, answers: { position: number; answer: string }[]): void {
+/** Each answer once, and only to one of the job's screening questions (when the job lists them): 400 naming the entry. */
+export function checkAnswers(job: NormalizedJob, answers: { position: number; answer: string }[]): void {
   const positions = new Set(job.screeningQuestions.map((q) => q.position));
   const seen = new Set<number>();
   answers.forEach((a, i) => {
@@ -194,6 +196,8 @@ export async function apply(
   }
   const answers = input.questionAnswers ?? [];
   checkAnswers(job, answers);
+  // What a person sends goes out as they sent it: a "[your …]" slot left in would reach the client.
+  assertFilledIn(input.coverLetter, answers);
   // The job's own marketplace decides: the account's driver may be one that cannot reach it (see driverForJob).
   const driver = await driverForJob(deps, auth.accountId, resolved.row);
   const profile = await pickProfile(driver, auth.accountId, input.profileId);

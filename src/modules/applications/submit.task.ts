@@ -14,6 +14,7 @@ import { findCompanion } from "../../marketplace/companion/repo";
 import { findFeedById } from "../feeds/repo";
 import { connectsRequiredOf } from "../../lib/connects";
 import * as repo from "./repo";
+import { FILL_IN_HOLD, slotIn } from "./fill-in";
 import { driverOfApplication, jobOfApplication, SUBMIT_TASK, type ApplicationsDeps } from "./service";
 
 const INTERRUPTED =
@@ -122,6 +123,8 @@ export async function submitApplication(deps: ApplicationsDeps, payload: { appli
           app.profileId,
         );
         answers = [...answers, ...missing.map((q) => ({ position: q.position, answer: drafted.get(q.position)! }))].sort((a, b) => a.position - b.position);
+        const slotted = answers.filter((a) => slotIn(a.answer) !== null).length;
+        if (slotted > 0) return await holdToFillIn(deps, app, answers, slotted);
       }
       await repo.markSubmitting(deps.db, app.id, answers);
     }
@@ -195,4 +198,27 @@ async function govern(deps: ApplicationsDeps, app: repo.ApplicationRow, document
     }
     return verdict;
   });
+}
+
+/**
+ * Drafted answers that still need something only the freelancer knows ("[your start date]") are never sent: in one
+ * transaction with its event and audit entry the application keeps them and waits for review as `fill-in:<n>`, its
+ * credit still held (charged once, when it is finally sent). A reviewer fills them in and approves.
+ */
+async function holdToFillIn(deps: ApplicationsDeps, app: repo.ApplicationRow, answers: { position: number; answer: string }[], slotted: number): Promise<void> {
+  await tx(deps.db, async (db) => {
+    const nowTs = deps.clock.now();
+    if (!(await repo.holdWithAnswers(db, app.id, answers, `${FILL_IN_HOLD}:${slotted}`))) return;
+    await queueHeldEvents(db, { accountId: app.accountId, feedId: app.feedId, jobCiphertext: app.jobCiphertext }, nowTs);
+    await audit(db, {
+      accountId: app.accountId,
+      freelancerId: app.freelancerId,
+      applicationId: app.id,
+      rule: `${slotted === 1 ? "1 screening answer" : `${slotted} screening answers`} to fill in`,
+      action: "hold",
+      detail: "held for review",
+      atTs: nowTs,
+    });
+  });
+  deps.log.info("application held: screening answers to fill in", { queueId: app.id, answers: slotted });
 }

@@ -21,6 +21,8 @@ export const TELEGRAM_ACTIONS = {
   applyDraft: "w",
   /** Draft: write the letter again (id: the draft). */
   regenerate: "r",
+  /** Draft: ask for an instruction (a reply to the bot's question), then write the letter again with it (id: the draft). */
+  instruct: "ri",
   /** /feeds: mute the feed (id: the feed). */
   mute: "m",
   /** /feeds: unmute the feed (id: the feed). */
@@ -73,7 +75,11 @@ export function alertKeyboard(feedJobId: string): InlineKeyboard {
   };
 }
 
-/** The buttons under a held application's alert ("Waiting for your approval"). */
-export function heldKeyboard(queueId: string): InlineKeyboard {
-  return { inline_keyboard: [[actionButton("Approve", "approveHeld", queueId), actionButton("Discard", "discardHeld", queueId)]] };
+/**
+ * The buttons under a held application's alert ("Waiting for your approval"). One whose screening answers wait to be
+ * filled in (kind fill-in) is approved on the dashboard's Review page, where they can be edited: only Discard here.
+ */
+export function heldKeyboard(queueId: string, kind?: string): InlineKeyboard {
+  const discard = actionButton("Discard", "discardHeld", queueId);
+  return { inline_keyboard: [kind === "fill-in" ? [discard] : [actionButton("Approve", "approveHeld", queueId), discard]] };
 }

@@ -86,6 +86,7 @@ function feedModeWords(detail: string, feedTitles: Map<string, string>): string 
 function heldWords(reason: string): string {
   const h = parseHeldReason(reason);
   if (h.kind === "similar") return `a letter ${Math.round((h.similarity ?? 0) * 100)} % like one sent before`;
+  if (h.kind === "fill-in") return "screening answers to fill in";
   if (h.kind === "budget") return `over the ${h.period === "day" ? "daily" : h.period === "week" ? "weekly" : "monthly"} Connects budget`;
   return "a draft waiting for approval";
 }

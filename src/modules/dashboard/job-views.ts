@@ -12,6 +12,9 @@ import type { FreelancerProfile } from "../../marketplace/driver";
 import type { ClientSnapshot } from "../clients/service";
 import type { ArmInExperiment, JobExperimentChoices } from "../experiments/service";
 import type { ClaimView } from "../members/claims";
+import type { Retrieved } from "../../ai/portfolio";
+import { INSTRUCTION_MAX_LENGTH } from "../proposals/model";
+import type { VersionRow } from "../proposals/repo";
 import { can } from "../members/permissions";
 import { clientCharts, timeChart } from "./charts";
 import { html, raw, type Html } from "./html";
@@ -232,6 +235,94 @@ export const PROFILE_LABEL = "Apply as";
 /** The label of the experiment picker. */
 export const EXPERIMENT_LABEL = "Experiment";
 
+/** The label of the apply form's letter; its errors use the same words. */
+export const COVER_LETTER_LABEL = "Cover letter";
+
+/** A screening question's label in the apply form ("1. When can you start?"); its errors use the same words. */
+export const questionLabel = (q: { position: number; question: string }) => `${q.position + 1}. ${q.question}`;
+
+/** The label of the regeneration instruction; its errors use the same words. */
+export const INSTRUCTION_LABEL = "Instruction for the next draft";
+
+/**
+ * The profile the form preselects: the one posted, else the one the job's feed routes to, else the best fit. One
+ * function, so the picker and the case studies shown beside it (job.ts) always speak of the same profile.
+ */
+export function chosenProfile(v: JobFormValues, data: JobPageData, profiles: ProfileChoice[]): string | undefined {
+  const routed = profiles.some((p) => p.profileId === data.routedProfileId) ? data.routedProfileId : undefined;
+  return v.profileId || routed || bestProfile(profiles, data.job);
+}
+
+/** What the picked profile's portfolio gives the letter: the case studies it would cite (relevantCaseStudies). */
+export interface CitedCaseStudies {
+  profile: ProfileChoice;
+  /** How many case studies the portfolio has: 0 when none were entered. */
+  caseStudies: number;
+  cited: Retrieved[];
+}
+
+/**
+ * The Freelancers page's portfolio editor of a profile: its text field, inside a folded <details> that the browser
+ * unfolds when a link's fragment names something inside it.
+ */
+const portfolioEditor = (profileId: string) => `/dashboard/freelancers#pf-${encodeURIComponent(profileId)}-md`;
+
+/**
+ * The case studies the letter cites for the picked freelancer, so the user sees what it will claim before writing
+ * it; without a portfolio, where to enter one. Read for the profile the form preselects, which is one the account's
+ * driver lists.
+ */
+function citedSection(session: DashboardSession, c: CitedCaseStudies | null | undefined, id: (n: string) => string): Html | string {
+  if (!c) return "";
+  const who = `${c.profile.freelancerName} — ${c.profile.name}`;
+  if (c.caseStudies === 0) {
+    const editor = html`<a href="${portfolioEditor(c.profile.profileId)}">the Freelancers page</a>`;
+    return html`<p class="cited muted" id="${id("cited")}">No portfolio for ${who} yet, so the letter cites no case studies: ${
+      can(session.role, "freelancers") ? html`add one on ${editor}.` : html`an owner or admin adds one on ${editor}.`
+    }</p>`;
+  }
+  if (c.cited.length === 0) {
+    const n = c.caseStudies === 1 ? "the one case study" : `the ${c.caseStudies} case studies`;
+    return html`<p class="cited muted" id="${id("cited")}">None of ${n} in the portfolio of ${who} fits this job, so the letter cites none.</p>`;
+  }
+  return html`<div class="cited" id="${id("cited")}">
+<p class="label-like">Case studies the letter cites</p>
+<ul>${c.cited.map(
+    ({ study }) =>
+      html`<li><strong>${study.title}</strong>${study.client && html` — for ${study.client}`}${study.outcome && html`<br>${study.outcome}`}${
+        study.link && html` · ${externalLink(study.link, html`See the work<span class="visually-hidden">: ${study.title}</span>`, "")}`
+      }</li>`,
+  )}</ul>
+<p class="muted">From the portfolio of ${who}: the ${c.cited.length === 1 ? "one" : "ones"} closest to this job's title and skills.</p>
+</div>`;
+}
+
+const WRITERS: Record<string, string> = { model: "written by the model", local: "written by the local writer", template: "the experiment's template" };
+
+/**
+ * Every letter written for the job, newest first (proposalVersions): when, with which instruction, which one an
+ * application sent. In the form, each has a button that puts its text back into the letter (`self`: the job's
+ * path); beside a settled application the list is only read.
+ */
+function versionsSection(versions: VersionRow[] | undefined, letter: string | undefined, self?: string): Html | string {
+  if (!versions || versions.length === 0) return "";
+  const current = letter?.trim();
+  return html`<details class="versions"><summary>Versions of this letter <span class="muted">(${versions.length})</span></summary>
+<ul class="versions-list">${versions.map((v) => {
+    const inLetter = self !== undefined && current === v.letter.trim();
+    return html`<li>
+<p><strong>Version ${v.number}</strong> · ${when(v.createdAtTs)}${v.sentApplicationId !== null && html` <span class="badge status-applied">Sent</span>`}${
+      inLetter && html` <span class="badge">In the letter now</span>`
+    }</p>
+<p class="muted">${v.instruction ? html`Instruction: “${v.instruction}”` : "No instruction"} · ${WRITERS[v.writer] ?? v.writer}${
+      v.claims.length > 0 && ` · ${v.claims.length === 1 ? "1 claim" : `${v.claims.length} claims`} flagged`
+    }</p>
+${self !== undefined && !inLetter && html`<p><button type="submit" class="link" formaction="${self}/version" name="version" value="${v.id}">Load version ${v.number} into the letter</button></p>`}
+</li>`;
+  })}</ul>
+</details>`;
+}
+
 const experimentPath = (id: string) => `/dashboard/experiments/${encodeURIComponent(id)}`;
 
 /** "In the experiment “X”: arm “B”", the experiment's name a link to its results. */
@@ -323,7 +414,14 @@ function applyForm(
   self: string,
   v: JobFormValues,
   data: JobPageData,
-  opts: { fieldErrors?: Record<string, string>; profiles?: ProfileChoice[]; panel?: string; experiments?: JobExperimentChoices },
+  opts: {
+    fieldErrors?: Record<string, string>;
+    profiles?: ProfileChoice[];
+    panel?: string;
+    experiments?: JobExperimentChoices;
+    cited?: CitedCaseStudies | null;
+    versions?: VersionRow[];
+  },
 ): Html {
   const { panel, fieldErrors } = opts;
   const id = (n: string) => idOf(panel, n);
@@ -337,8 +435,7 @@ function applyForm(
   const hourly = v.hourlyRate ?? (bid?.hourlyRate != null ? String(bid.hourlyRate) : "");
   const fixed = v.fixedBid ?? (bid?.fixedBid != null ? String(bid.fixedBid) : "");
   const profiles = opts.profiles ?? [];
-  const routed = profiles.some((p) => p.profileId === data.routedProfileId) ? data.routedProfileId : undefined;
-  const chosen = v.profileId || routed || bestProfile(profiles, job);
+  const chosen = chosenProfile(v, data, profiles);
   const asks = asksForApproval(session);
   const described = (name: string, help: string) => (fieldErrors?.[name] ? `${id(name)}Error ${help}` : help);
   const invalid = (name: string) => (fieldErrors?.[name] ? html` aria-invalid="true"` : "");
@@ -363,16 +460,23 @@ ${experimentPicker(opts.experiments, v, id, fieldErrors)}
     (e) => html`<option value="${e}"${e === effort ? html` selected` : ""}>${e}</option>`,
   )}</select>
 <p id="${id("reasoningEffortHelp")}" class="muted">More effort: a longer, more specific letter. Generating costs no credits; nothing is sent until you apply.</p>
+${citedSection(session, opts.cited, id)}
+<label for="${id("instruction")}">${INSTRUCTION_LABEL} <span class="muted">(optional)</span></label>
+${fieldError(fieldErrors, "instruction", id("instruction"))}
+<input type="text" id="${id("instruction")}" name="instruction" maxlength="${INSTRUCTION_MAX_LENGTH}" value="${v.instruction ?? ""}"${invalid("instruction")} aria-describedby="${described("instruction", `${id("instruction")}Help`)}">
+<p id="${id("instruction")}Help" class="muted">How the next letter should differ, e.g. “shorter”, “mention the Shopify app”, “less formal”. Every letter is kept below as a version.</p>
 <button type="submit" class="draft-button" formaction="${self}/proposal" data-progress="${id("progress")}" data-key="d">Generate a proposal</button>
 <div id="${id("progress")}" class="progress" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span> <span class="progress-text">Writing the proposal…</span><ol class="stages"></ol></div>
-<label for="${id("coverLetter")}">Cover letter</label>
-<textarea id="${id("coverLetter")}" name="coverLetter" rows="14" cols="80" required>${v.coverLetter ?? ""}</textarea>
+<label for="${id("coverLetter")}">${COVER_LETTER_LABEL}</label>
+${fieldError(fieldErrors, "coverLetter", id("coverLetter"))}
+<textarea id="${id("coverLetter")}" name="coverLetter" rows="14" cols="80" required${fieldErrors?.coverLetter ? html` aria-invalid="true" aria-describedby="${id("coverLetter")}Error"` : ""}>${v.coverLetter ?? ""}</textarea>
+${versionsSection(opts.versions, v.coverLetter, self)}
 ${
   data.questions.length > 0 &&
   html`<fieldset><legend>Screening questions <span class="muted">(every one needs an answer)</span></legend>${data.questions.map((q) => {
     const name = `answer_${q.position}`;
     const error = fieldErrors?.[name];
-    return html`<label for="${id(name)}">${q.position + 1}. ${q.question}</label>
+    return html`<label for="${id(name)}">${questionLabel(q)}</label>
 ${fieldError(fieldErrors, name, id(name))}
 <textarea id="${id(name)}" name="${name}" rows="4" cols="80" required${error ? html` aria-invalid="true" aria-describedby="${id(name)}Error"` : ""}>${v[name] ?? ""}</textarea>`;
   })}</fieldset>`
@@ -427,6 +531,10 @@ export interface JobViewOpts extends JobPageOpts {
   experiments?: JobExperimentChoices;
   /** The experiment and arm the job's application went out under, when it did. */
   appliedUnder?: ArmInExperiment | null;
+  /** The case studies the letter would cite for the preselected profile; null when no listed profile is picked. */
+  cited?: CitedCaseStudies | null;
+  /** The job's letters, newest first (proposalVersions). */
+  versions?: VersionRow[];
 }
 
 /** An application in flight or sent: the job shows its status instead of the forms (a failed one may be retried). */
@@ -441,13 +549,14 @@ function applySections(session: DashboardSession, data: JobPageData, opts: JobVi
     return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
 ${applicationStatus(data.application, data.ciphertext, panel)}
 ${data.funnel && outcomeSection(session, data.funnel, { panel, state: opts.outcome, heading: h === "h2" ? "h3" : "h4", nowTs: data.nowTs ?? Date.now() })}
-${applicationSection(data.application, profiles, false, opts.appliedUnder, data.people)}`;
+${applicationSection(data.application, profiles, false, opts.appliedUnder, data.people)}
+${versionsSection(opts.versions, undefined)}`;
   }
   return html`${raw(`<${h}>`)}Your application${raw(`</${h}>`)}
 ${claimStatus(session, data)}
 ${applicationSection(data.application, profiles, true, opts.appliedUnder, data.people)}
 ${raw(`<${h}>`)}Proposal and bid${raw(`</${h}>`)}
-${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles, panel, experiments: opts.experiments })}`;
+${applyForm(session, self, v, data, { fieldErrors: opts.fieldErrors, profiles, panel, experiments: opts.experiments, cited: opts.cited, versions: opts.versions })}`;
 }
 
 function factsList(data: JobPageData): Html {

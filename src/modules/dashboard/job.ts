@@ -6,6 +6,7 @@ import { ApplyBody } from "../applications/model";
 import * as applicationsRepo from "../applications/repo";
 import { funnelOf, recordOutcome } from "../applications/funnel";
 import { apply, defaultBid, freelancers, peopleOf } from "../applications/service";
+import { slotIn } from "../applications/fill-in";
 import { requestApproval } from "../applications/review";
 import { claim, claimView, liveClaim, release } from "../members/claims";
 import { can } from "../members/permissions";
@@ -13,7 +14,10 @@ import { getArchivedJob } from "../archive/service";
 import { clientHistory as clientSnapshots } from "../clients/service";
 import { expectedValues } from "../value/service";
 import { normalizeJob } from "../jobs/normalize";
-import { GenerateProposalBody } from "../proposals/model";
+import { relevantCaseStudies } from "../../ai/portfolio";
+import { GenerateProposalBody, INSTRUCTION_MAX_LENGTH } from "../proposals/model";
+import { portfolioOf } from "../proposals/portfolio";
+import { versionsOf } from "../proposals/repo";
 import { generateProposal, type ProposalStage } from "../proposals/service";
 import { triageInboxItem } from "../feeds/service";
 import { armInExperiment, jobExperimentChoices, type ArmInExperiment } from "../experiments/service";
@@ -92,9 +96,18 @@ function experimentRefusal(err: AppError): { message: string; status: number } |
   return { message: `${jobViews.EXPERIMENT_LABEL}: choose one of the experiments listed.`, status: err.status };
 }
 
-/** Schema messages about the picked experiment (an id too long to be one, posted by hand) in the picker's words. */
-function experimentSchemaError(details: string[]): Record<string, string> {
-  return details.some((d) => d.startsWith("experimentId")) ? { experimentId: `${jobViews.EXPERIMENT_LABEL}: choose one of the experiments listed.` } : {};
+/**
+ * Schema messages about the draft's own fields in their labels' words, by field: the picked experiment (an id too
+ * long to be one, posted by hand) and the regeneration instruction (longer than the API takes).
+ */
+function draftSchemaErrors(details: string[], values: jobViews.JobFormValues = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (details.some((d) => d.startsWith("experimentId"))) out.experimentId = `${jobViews.EXPERIMENT_LABEL}: choose one of the experiments listed.`;
+  if (details.some((d) => d.startsWith("instruction"))) {
+    const n = (values.instruction ?? "").trim().length;
+    out.instruction = `${jobViews.INSTRUCTION_LABEL}: at most ${INSTRUCTION_MAX_LENGTH} characters (this one has ${n}).`;
+  }
+  return out;
 }
 
 /** "Proposal written under arm “B” of the experiment “Letters”." and the like, for the notice after a draft or apply. */
@@ -309,10 +322,31 @@ export function dashboardJobRoutes(deps: Deps) {
         : app?.experimentId && app.armId
           ? await armInExperiment(deps, auth, app.experimentId, app.armId)
           : null;
-    const full = { ...opts, profiles: opts.profiles ?? (await profileChoices(session)), experiments, appliedUnder };
+    const profiles = opts.profiles ?? (await profileChoices(session));
+    const versions = opts.versions ?? (await versionsOf(deps.db, auth.accountId, data.ciphertext));
+    const cited = jobViews.isSettledApplication(app) ? null : await citedFor(auth.accountId, data, opts.values ?? {}, profiles);
+    const full = { ...opts, profiles, experiments, appliedUnder, versions, cited };
     const panel = panelOf(request, body);
     if (panel !== undefined) return fragment(set, html`${jobViews.jobPanel(session, data, panel, full)}${alongside}`, status);
     return page(set, jobViews.jobPage(session, data, full), status);
+  }
+
+  /**
+   * The case studies a letter for the preselected profile would cite, as the writer picks them. Only for a profile
+   * the account's driver lists (a profile id posted by hand is not read), and only from this account's portfolios.
+   */
+  async function citedFor(
+    accountId: string,
+    data: jobViews.JobPageData,
+    values: jobViews.JobFormValues,
+    profiles: jobViews.ProfileChoice[],
+  ): Promise<jobViews.CitedCaseStudies | null> {
+    const picked = jobViews.chosenProfile(values, data, profiles);
+    const profile = profiles.find((p) => p.profileId === picked);
+    if (!profile) return null;
+    const { portfolio } = await portfolioOf(deps.db, accountId, profile.profileId);
+    const job = data.job ?? { title: String(data.archived.title ?? ""), description: String(data.archived.description ?? ""), skills: [] };
+    return { profile, caseStudies: portfolio.caseStudies.length, cited: relevantCaseStudies(portfolio, job) };
   }
 
   /** Writes the proposal and answers with the panel or page showing it (or why not); `progress` hears each stage. */
@@ -331,15 +365,17 @@ export function dashboardJobRoutes(deps: Deps) {
       return render(request, set, body, session, data, { values, errors: Object.values(fieldErrors), fieldErrors, profiles }, 400);
     }
     const experimentId = pickedExperiment(values);
+    const instruction = values.instruction?.trim() ?? "";
     const input = {
       jobId: data.ciphertext,
       reasoningEffort: values.reasoningEffort ?? "low",
       questions: data.questions,
       ...(experimentId !== undefined ? { experimentId } : {}),
+      ...(instruction !== "" ? { instruction } : {}),
     };
     if (!Value.Check(GenerateProposalBody, input)) {
       const details = validationDetails([...Value.Errors(GenerateProposalBody, input)], "body");
-      const fieldErrors = experimentSchemaError(details);
+      const fieldErrors = draftSchemaErrors(details, values);
       const errors = Object.keys(fieldErrors).length > 0 ? Object.values(fieldErrors) : details;
       return render(request, set, body, session, data, { values, errors, fieldErrors, profiles }, 400);
     }
@@ -356,7 +392,8 @@ export function dashboardJobRoutes(deps: Deps) {
         progress,
       });
       const under = written.experiment ? await armInExperiment(deps, auth, written.experiment.id, written.experiment.armId) : null;
-      const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal };
+      // The instruction was for this draft (its version keeps it): the next one starts without it.
+      const filled: jobViews.JobFormValues = { ...values, coverLetter: written.proposal, instruction: "" };
       if (bid?.hourlyRate != null) filled.hourlyRate = String(bid.hourlyRate);
       if (bid?.fixedBid != null) filled.fixedBid = String(bid.fixedBid);
       // An answer the user already wrote is theirs; only the empty ones are filled in.
@@ -434,6 +471,25 @@ export function dashboardJobRoutes(deps: Deps) {
         },
         needs("draft"),
       )
+      // Puts an earlier version's text back into the letter; the rest of the form comes back as it was posted.
+      .post(
+        `${JOBS}/:ciphertext/version`,
+        async ({ request, set, params, body }) => {
+          const opened = await open(request, set, params.ciphertext, body);
+          if (typeof opened === "string") return opened;
+          const { session, data } = opened;
+          const values = formValues(body);
+          const versions = await versionsOf(deps.db, session.accountId, data.ciphertext);
+          const picked = versions.find((v) => v.id === values.version);
+          if (!picked) {
+            const errors = ["That version is not one of this job's letters: reload the page to see them."];
+            return render(request, set, body, session, data, { values, errors, versions }, 404);
+          }
+          const notice = `Version ${picked.number} is in the letter again. Edit it below, then apply.`;
+          return render(request, set, body, session, data, { values: { ...values, coverLetter: picked.letter }, notice, versions });
+        },
+        needs("draft"),
+      )
       // Releases the job's claim by hand (the holder, or an owner or admin), back to the job page.
       .post(
         `${JOBS}/:ciphertext/release`,
@@ -459,9 +515,20 @@ export function dashboardJobRoutes(deps: Deps) {
           const profiles = await profileChoices(session);
           // Every screening question needs an answer before anything is sent (the marketplace would refuse it later).
           const fieldErrors: Record<string, string> = profileError(values, profiles);
+          // A "[your …]" slot the writer left (what only the freelancer knows) would reach the client as it is.
+          const slotError = (label: string, text: string | undefined) => {
+            const slot = slotIn(text ?? "");
+            return slot === null ? undefined : `${label}: replace “${slot}” with what is true before applying.`;
+          };
+          const letterSlot = slotError(jobViews.COVER_LETTER_LABEL, values.coverLetter);
+          if (letterSlot) fieldErrors.coverLetter = letterSlot;
           for (const q of data.questions) {
-            if ((values[`answer_${q.position}`] ?? "").trim() === "")
-              fieldErrors[`answer_${q.position}`] = `Answer question ${q.position + 1} before applying.`;
+            const name = `answer_${q.position}`;
+            if ((values[name] ?? "").trim() === "") fieldErrors[name] = `Answer question ${q.position + 1} before applying.`;
+            else {
+              const slot = slotError(jobViews.questionLabel(q), values[name]);
+              if (slot) fieldErrors[name] = slot;
+            }
           }
           if (Object.keys(fieldErrors).length > 0) {
             const errors = Object.values(fieldErrors);
@@ -470,7 +537,7 @@ export function dashboardJobRoutes(deps: Deps) {
           const json = toApplyBody(data.ciphertext, values);
           if (!Value.Check(ApplyBody, json)) {
             const details = validationDetails([...Value.Errors(ApplyBody, json)], "body");
-            const fieldErrors = experimentSchemaError(details);
+            const fieldErrors = draftSchemaErrors(details);
             const errors =
               Object.keys(fieldErrors).length > 0 ? [...Object.values(fieldErrors), ...details.filter((d) => !d.startsWith("experimentId"))] : details;
             return render(request, set, body, session, data, { values, errors, fieldErrors, profiles }, 400);

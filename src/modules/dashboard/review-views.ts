@@ -4,6 +4,10 @@ import { html, type Html } from "./html";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { can } from "../members/permissions";
 import { csrfField, layout, when } from "./views";
+import { FILL_IN } from "../../ai/local-writer";
+
+/** The label of a held application's letter; its errors use the same words. */
+export const LETTER_LABEL = "Letter to send";
 
 /**
  * The Review page: every application held for a person, with why it waits, its letter to edit, and for a letter
@@ -33,20 +37,65 @@ const KIND_LABELS: Record<HeldApplication["kind"], string> = {
   approval: "Waiting for approval",
   returned: "Sent back",
   claims: "Unbacked claims",
+  "fill-in": "Answers to fill in",
 };
 
-/** A send-back form posted without a comment: the comment field's error, shown next to it (with what was typed). */
+/**
+ * A form refused before anything changed: a send-back without a comment, or an approval with a "[your …]" slot left
+ * in the letter or an answer. Each message sits next to its field (`comment`, `coverLetter`, `answer_<position>`),
+ * which shows what was typed again.
+ */
 export interface ReviewFormError {
   queueId: string;
-  field: "comment";
-  message: string;
+  /** Messages by field name, in the words of the field's label. */
+  fields: Record<string, string>;
+  /** What was typed, by field name. */
+  typed: Record<string, string>;
 }
+
+/** A screening answer's label: its question (or its number, when the job no longer says). */
+export const answerLabel = (a: { question: string | null; position: number }) => a.question ?? `Question ${a.position + 1}`;
+
+/** The form field of the answer at a position. */
+export const answerField = (position: number) => `answer_${position}`;
 
 /** The bid in words: "45 USD/hour" or "900 USD fixed". */
 const bidWords = (a: HeldApplication) => (a.hourlyRate !== null ? `${a.hourlyRate} USD/hour` : a.fixedBid !== null ? `${a.fixedBid} USD fixed` : "—");
 
+/** A field's error, shown above it, and the attributes that tie the field to it. */
+function errorOf(id: string, message: string | undefined): { note: Html | false; attrs: Html | string } {
+  return message
+    ? { note: html`<p id="${id}Error" class="field-error error-text">${message}</p>`, attrs: html` aria-invalid="true" aria-describedby="${id}Error"` }
+    : { note: false, attrs: "" };
+}
+
+/**
+ * The screening answers it would send, with their questions. For an approver each is a field of the approve form, its
+ * "[your …]" slots (what only the freelancer knows) marked below it; for anyone else they are only read.
+ */
+function answersSection(id: string, a: HeldApplication, editable: boolean, error?: ReviewFormError): Html | false {
+  if (a.answers.length === 0) return false;
+  const heading = html`<h3 class="label-like" id="${id}-answers">Screening answers</h3>`;
+  if (!editable) {
+    return html`${heading}
+<dl class="answers" aria-labelledby="${id}-answers">${a.answers.map((x) => html`<dt>${answerLabel(x)}</dt><dd><pre class="wrap">${x.answer}</pre></dd>`)}</dl>`;
+  }
+  const mine = error?.queueId === a.queueId ? error : undefined;
+  return html`<div class="fill-in">${heading}${a.answers.map((x) => {
+    const name = answerField(x.position);
+    const fid = `${id}-${name}`;
+    const text = mine?.typed[name] ?? x.answer;
+    const slots = [...text.matchAll(new RegExp(FILL_IN.source, "g"))].map((m) => m[0]);
+    const { note, attrs } = errorOf(fid, mine?.fields[name]);
+    return html`<label for="${fid}">${answerLabel(x)}</label>
+${note}
+<textarea id="${fid}" name="${name}" rows="4" form="${id}-form"${attrs}>${text}</textarea>
+${slots.length > 0 && html`<p class="hint">Still to fill in: ${slots.map((s, i) => html`${i > 0 ? ", " : ""}<mark>${s}</mark>`)}</p>`}`;
+  })}</div>`;
+}
+
 /** What an approver weighs beside the letter: the job, the bid and the screening answers. */
-function jobAndBid(id: string, a: HeldApplication): Html {
+function jobAndBid(id: string, a: HeldApplication, answers: Html | false): Html {
   return html`<div class="held-job">
 <h3 class="label-like" id="${id}-job">The job</h3>
 <dl class="settings" aria-labelledby="${id}-job">
@@ -54,11 +103,7 @@ function jobAndBid(id: string, a: HeldApplication): Html {
 <dt>Bid</dt><dd><strong>${bidWords(a)}</strong></dd>
 </dl>
 ${a.jobDescription && html`<details><summary>Description</summary><pre class="wrap">${a.jobDescription}</pre></details>`}
-${
-  a.answers.length > 0 &&
-  html`<h3 class="label-like" id="${id}-answers">Screening answers</h3>
-<dl class="answers" aria-labelledby="${id}-answers">${a.answers.map((x) => html`<dt>${x.question ?? `Question ${x.position + 1}`}</dt><dd><pre class="wrap">${x.answer}</pre></dd>`)}</dl>`
-}
+${answers}
 </div>`;
 }
 
@@ -81,7 +126,7 @@ function claimsPanel(id: string, a: HeldApplication): Html | false {
 </div>`;
 }
 
-function item(session: DashboardSession, a: HeldApplication, freelancers: FreelancerChoice[], error?: ReviewFormError, typed?: string): Html {
+function item(session: DashboardSession, a: HeldApplication, freelancers: FreelancerChoice[], error?: ReviewFormError): Html {
   const id = `held-${a.queueId}`;
   const who = freelancers.find((f) => f.id === a.freelancerId)?.name ?? a.freelancerId;
   const title = a.jobTitle ?? "Untitled job";
@@ -91,23 +136,29 @@ function item(session: DashboardSession, a: HeldApplication, freelancers: Freela
   const mayAskAgain = a.kind === "returned" && a.draftedById !== null && a.draftedById === session.memberId;
   const editable = approver || mayAskAgain;
   const action = (what: string) => `${REVIEW_PATH}/${encodeURIComponent(a.queueId)}/${what}`;
+  const mine = error?.queueId === a.queueId ? error : undefined;
+  const letterError = errorOf(`${id}-letter`, mine?.fields.coverLetter);
   const letter = html`<div class="letter-mine">
-<label for="${id}-letter">${mayAskAgain && !approver ? "Your letter (edit it, then ask again)" : "Letter to send"}</label>
+<label for="${id}-letter">${mayAskAgain && !approver ? "Your letter (edit it, then ask again)" : LETTER_LABEL}</label>
+${letterError.note}
 ${
   editable
-    ? html`<textarea id="${id}-letter" name="coverLetter" rows="12" form="${id}-form">${a.coverLetter}</textarea>`
+    ? html`<textarea id="${id}-letter" name="coverLetter" rows="12" form="${id}-form"${letterError.attrs}>${mine?.typed.coverLetter ?? a.coverLetter}</textarea>`
     : html`<pre class="wrap" id="${id}-letter">${a.coverLetter}</pre>`
 }
 </div>`;
+  // The approver fills in or corrects the answers with the letter; a member's draft shows them with the job and bid.
+  const answers = answersSection(id, a, approver, error);
   const side = earlier
     ? html`<div class="letter-earlier">
 <h3 class="label-like" id="${id}-earlier">Sent earlier${earlier.sentAt !== null && html` ${when(earlier.sentAt)}`} · ${Math.round(earlier.similarity * 100)} % alike</h3>
 <pre class="wrap earlier" aria-labelledby="${id}-earlier">${earlier.coverLetter}</pre>
 </div>`
     : a.kind === "approval" || a.kind === "returned"
-      ? jobAndBid(id, a)
+      ? jobAndBid(id, a, answers)
       : claimsPanel(id, a);
-  const commentError = error?.queueId === a.queueId && error.field === "comment" ? error.message : undefined;
+  const answersBelow = !earlier && (a.kind === "approval" || a.kind === "returned") ? false : answers;
+  const commentError = mine?.fields.comment;
   const comment =
     a.reviewComment &&
     html`<div class="notice review-comment"><p><strong>${a.kind === "returned" ? "Sent back" : "Sent back earlier"}:</strong></p><pre class="wrap">${a.reviewComment}</pre></div>`;
@@ -122,7 +173,7 @@ ${
   html`<form method="post" action="${action("send-back")}" class="send-back" novalidate>${csrfField(session)}
 <label for="${id}-comment">Send back with a comment</label>
 ${commentError && html`<p id="${id}-commentError" class="field-error error-text">${commentError}</p>`}
-<textarea id="${id}-comment" name="comment" rows="3" required${commentError ? html` aria-invalid="true" aria-describedby="${id}-commentError"` : ""}>${commentError ? (typed ?? "") : ""}</textarea>
+<textarea id="${id}-comment" name="comment" rows="3" required${commentError ? html` aria-invalid="true" aria-describedby="${id}-commentError"` : ""}>${commentError ? (mine?.typed.comment ?? "") : ""}</textarea>
 <button type="submit">Send back</button>
 </form>`
 }`;
@@ -137,6 +188,7 @@ ${commentError && html`<p id="${id}-commentError" class="field-error error-text"
 <p class="why">${a.why}</p>
 ${comment}
 ${side ? html`<div class="letters">${letter}${side}</div>` : letter}
+${answersBelow}
 ${actions}
 </article>`;
 }
@@ -145,7 +197,7 @@ export function reviewPage(
   session: DashboardSession,
   data: { applications: HeldApplication[]; total: number; offset: number; freelancers: FreelancerChoice[]; heldCount: number },
   notice?: string,
-  error?: { form: ReviewFormError; typed?: string },
+  error?: ReviewFormError,
 ): Html {
   const { applications, total, offset } = data;
   const approver = can(session.role, "approve");
@@ -157,13 +209,13 @@ export function reviewPage(
   return layout(
     "Review",
     html`${notice && html`<div class="notice" role="status"><p>${notice}</p></div>`}
-${error && html`<div class="error" role="alert"><p>That did not work: ${error.form.message}</p></div>`}
+${error && html`<div class="error" role="alert"><p>That did not work: ${Object.values(error.fields).join(" ")}</p></div>`}
 <p class="muted">${intro} <a href="${DASHBOARD_PATH}/auto-apply">Limits and feed modes</a></p>
 ${
   applications.length === 0
     ? html`<p class="empty">Nothing is waiting for review.</p>`
     : html`<p>${total} ${total === 1 ? "application waits" : "applications wait"} for review.</p>
-${applications.map((a) => item(session, a, data.freelancers, error?.form, error?.typed))}`
+${applications.map((a) => item(session, a, data.freelancers, error))}`
 }
 ${(prev || next) && html`<nav aria-label="Pages" class="pager">${prev} ${next}</nav>`}`,
     { ...session, heldCount: data.heldCount },

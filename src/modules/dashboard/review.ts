@@ -4,10 +4,24 @@ import { AppError } from "../../errors";
 import { listHeld, requestApprovalAgain, reviewHeld, sendBack } from "../applications/review";
 import { freelancerChoices } from "./freelancers";
 import { dashboardGuard, field, HIDDEN, needs, page, parseOffset, badOffsetPage, redirect } from "./http";
-import { REVIEW_NOTICES, REVIEW_PAGE_SIZE, REVIEW_PATH, type ReviewFormError, reviewPage } from "./review-views";
+import { findAccountApplication } from "../applications/repo";
+import { type Answer, slotsLeft } from "../applications/fill-in";
+import { jobOfApplication } from "../applications/service";
+import { answerField, answerLabel, LETTER_LABEL, REVIEW_NOTICES, REVIEW_PAGE_SIZE, REVIEW_PATH, type ReviewFormError, reviewPage } from "./review-views";
 import type { DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import { errorPage } from "./views";
+
+/** The screening answers an approve form posted (`answer_<position>`), in position order. */
+function postedAnswers(body: unknown): Answer[] {
+  const out: Answer[] = [];
+  if (body === null || typeof body !== "object") return out;
+  for (const [k, v] of Object.entries(body as Record<string, unknown>)) {
+    const m = /^answer_(\d{1,6})$/.exec(k);
+    if (m && typeof v === "string") out.push({ position: Number(m[1]), answer: v });
+  }
+  return out.sort((a, b) => a.position - b.position);
+}
 
 /**
  * The dashboard's Review page: held applications approved (with the letter as edited), sent back to their drafter
@@ -24,7 +38,7 @@ export function dashboardReviewRoutes(deps: Deps) {
     session: DashboardSession & { heldCount?: number },
     offset: number,
     notice?: string,
-    error?: { form: ReviewFormError; typed?: string },
+    error?: ReviewFormError,
   ): Promise<string> {
     const held = await listHeld(deps, await sessionAuth(deps, session), { limit: REVIEW_PAGE_SIZE, offset });
     const data = { ...held, offset, freelancers: await freelancerChoices(deps, session), heldCount: session.heldCount ?? held.total };
@@ -38,6 +52,25 @@ export function dashboardReviewRoutes(deps: Deps) {
     throw err;
   }
 
+  /**
+   * An approval whose letter or answers still have a "[your …]" slot, refused before anything changes: each message
+   * next to its field, in its label's words (the answer's question), with what was typed shown again.
+   */
+  async function slotRefusal(session: DashboardSession, queueId: string, letter: string | undefined, answers: Answer[]): Promise<ReviewFormError | null> {
+    const slots = slotsLeft(letter ?? "", answers);
+    if (slots.length === 0) return null;
+    const app = await findAccountApplication(deps.db, session.accountId, queueId);
+    if (!app) return null; // another account's: reviewHeld says not found
+    const questions = new Map((await jobOfApplication(deps.db, app)).job.screeningQuestions.map((q) => [q.position, q.question]));
+    const fields: Record<string, string> = {};
+    for (const { slot, answer } of slots) {
+      const label = answer === null ? LETTER_LABEL : answerLabel({ question: questions.get(answer.position) ?? null, position: answer.position });
+      fields[answer === null ? "coverLetter" : answerField(answer.position)] = `${label}: replace “${slot}” with what is true before approving.`;
+    }
+    const typed = Object.fromEntries([...(letter === undefined ? [] : [["coverLetter", letter]]), ...answers.map((a) => [answerField(a.position), a.answer])]);
+    return { queueId, fields, typed };
+  }
+
   const decide =
     (decision: "approve" | "discard") =>
     async ({ request, set, body, params }: { request: Request; set: Parameters<typeof page>[0]; body: unknown; params: { queueId: string } }) => {
@@ -45,11 +78,18 @@ export function dashboardReviewRoutes(deps: Deps) {
       if (typeof session === "string") return session;
       const letter = field(body, "coverLetter");
       if (decision === "approve" && letter !== undefined && letter.trim() === "") return redirect(set, `${REVIEW_PATH}?done=empty`);
+      const answers = decision === "approve" ? postedAnswers(body) : [];
+      const refused = decision === "approve" ? await slotRefusal(session, params.queueId, letter, answers) : null;
+      if (refused) return listPage(set, session, 0, undefined, refused);
+      const edit = { ...(letter === undefined ? {} : { coverLetter: letter }), ...(answers.length > 0 ? { questionAnswers: answers } : {}) };
       try {
-        await reviewHeld(deps, await sessionAuth(deps, session), params.queueId, decision, letter === undefined ? {} : { coverLetter: letter });
+        await reviewHeld(deps, await sessionAuth(deps, session), params.queueId, decision, edit);
       } catch (err) {
         if (err instanceof AppError && err.code === "conflict") return redirect(set, `${REVIEW_PATH}?done=gone`);
         if (err instanceof AppError && err.code === "not_found") return redirect(set, `${REVIEW_PATH}?done=missing`);
+        // Anything else refused (an answer not posted that still has a slot): said above the list, nothing changed.
+        if (err instanceof AppError && err.code === "bad_request")
+          return listPage(set, session, 0, undefined, { queueId: params.queueId, fields: { form: err.message }, typed: {} });
         throw err;
       }
       return redirect(set, `${REVIEW_PATH}?done=${decision === "approve" ? "approved" : "discarded"}`);
@@ -77,8 +117,8 @@ export function dashboardReviewRoutes(deps: Deps) {
           if (typeof session === "string") return session;
           const comment = field(body, "comment") ?? "";
           if (comment.trim() === "") {
-            const form: ReviewFormError = { queueId: params.queueId, field: "comment", message: "Comment: say what should change before sending it back." };
-            return listPage(set, session, 0, undefined, { form, typed: comment });
+            const fields = { comment: "Comment: say what should change before sending it back." };
+            return listPage(set, session, 0, undefined, { queueId: params.queueId, fields, typed: { comment } });
           }
           try {
             await sendBack(deps, await sessionAuth(deps, session), params.queueId, comment);

@@ -106,7 +106,8 @@ export class ChannelSender {
    */
   renderAutomation<T extends ChannelTarget["type"]>(type: T, payload: AutomationPayload): ChannelMessages[T] {
     const message = renderAutomationAlert(type, payload, { reviewUrl: reviewPageUrl(this.deps.config.dashboardBaseUrl) });
-    if (message.type === "telegram" && payload.type === "application.held") message.replyMarkup = heldKeyboard(payload.application.queueId);
+    if (message.type === "telegram" && payload.type === "application.held")
+      message.replyMarkup = heldKeyboard(payload.application.queueId, payload.application.kind);
     return message;
   }
 

@@ -77,7 +77,7 @@ export const BudgetLowPayloadSchema = t.Object(
 export type BudgetLowPayload = typeof BudgetLowPayloadSchema.static;
 
 /** Why an application is held, as applications/review.ts reads held_reason. */
-export const HELD_KINDS = ["draft", "similar", "budget", "approval", "returned", "claims"] as const;
+export const HELD_KINDS = ["draft", "similar", "budget", "approval", "returned", "claims", "fill-in"] as const;
 
 export const HeldPayloadSchema = t.Object(
   {
@@ -105,7 +105,7 @@ export const HeldPayloadSchema = t.Object(
         freelancerId: t.String({ description: "The freelancer it would be sent as." }),
         kind: literalUnion(HELD_KINDS, {
           description:
-            "draft: the feed's draft mode wrote it; similar: the letter is too like one sent in the last 30 days; budget: sending it would break a Connects budget; approval: a member without the send permission asks for approval (returned, sent back to its drafter, sends no event).",
+            "draft: the feed's draft mode wrote it; similar: the letter is too like one sent in the last 30 days; budget: sending it would break a Connects budget; approval: a member without the send permission asks for approval (returned, sent back to its drafter, sends no event); claims: the letter claims what the profile and portfolio do not back; fill-in: auto-filled screening answers need something only the freelancer knows (marked [your …]).",
         }),
         draftedBy: t.Optional(t.Nullable(t.String({ description: "The member who drafted it; null: an API key of no member, or automation." }))),
         why: t.String({ description: "Why it waits, in words (as the review list says it)." }),

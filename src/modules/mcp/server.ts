@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../errors";
 import { toJsonSchema2020 } from "../../http/openapi-document";
-import { type ApiTool, feedIdOfMatchesUri, MATCHES_URI_TEMPLATE, matchesUri, TOOLS } from "./tools";
+import { feedIdOfMatchesUri, MATCHES_URI_TEMPLATE, matchesUri, TOOLS } from "./tools";
 
 /**
  * How the MCP tools reach the API. Every tool call is one API request carrying the caller's key, whatever
@@ -84,10 +84,10 @@ export function expandCachedAnswers(text: string): string {
  * parameter is one path segment: slashes are encoded, and `.` or `..`, which a URL resolves into another
  * path, are refused.
  */
-function fillPath(tool: ApiTool, args: Record<string, unknown>): { path: string; rest: Record<string, unknown> } | { problem: string } {
+function fillPath(route: string, args: Record<string, unknown>): { path: string; rest: Record<string, unknown> } | { problem: string } {
   const rest = { ...args };
   let problem: string | undefined;
-  const path = tool.path.replace(/:(\w+)/g, (_, name: string) => {
+  const path = route.replace(/:(\w+)/g, (_, name: string) => {
     const value = rest[name];
     delete rest[name];
     if (typeof value !== "string" || value === "") problem ??= `${name} is required (a string)`;
@@ -138,11 +138,13 @@ export async function callTool(conn: ApiConnection, name: string, args: Record<s
     if (err instanceof AppError) return toolError(errorText({ status: err.status, body: { error: err.message } }));
     throw err;
   }
-  const filled = fillPath(tool, args ?? {});
+  const request = tool.request ? tool.request(args ?? {}) : { method: tool.method, path: tool.path, args: args ?? {} };
+  if ("problem" in request) return toolError(request.problem);
+  const filled = fillPath(request.path, request.args);
   if ("problem" in filled) return toolError(filled.problem);
   let answer: ApiAnswer;
   try {
-    answer = await callApi(conn, tool.method, filled.path, tool.method === "GET" ? { query: filled.rest } : { body: filled.rest });
+    answer = await callApi(conn, request.method, filled.path, request.method === "GET" ? { query: filled.rest } : { body: filled.rest });
   } catch (err) {
     return toolError(unreachable(conn, err));
   }

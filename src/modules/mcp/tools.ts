@@ -4,7 +4,7 @@ import { ApplicationParams, ApplyBody, AppliedJobsQuery, OutcomeBody, StatusQuer
 import { CompanyParams } from "../clients/model";
 import { CreateFeedBody, FeedJobsQuery, FeedParams, PatchFeedBody } from "../feeds/model";
 import { CipherQuery } from "../jobs/model";
-import { GenerateProposalBody } from "../proposals/model";
+import { GenerateProposalBody, JobRefParams, PortfolioImportBody, PortfolioSchema, ProfileIdParams } from "../proposals/model";
 
 /**
  * One MCP tool is one API operation with a description written for an assistant. Its arguments are the
@@ -17,9 +17,14 @@ export interface ApiTool {
   title: string;
   description: string;
   input: TObject;
-  method: "GET" | "POST" | "PATCH";
+  method: ApiMethod;
   /** The route, with `:name` for the path parameters taken from the arguments. */
   path: string;
+  /**
+   * For a tool whose arguments pick one of two routes of the same permission (set_portfolio: a JSON document or
+   * Markdown): the request to make, or why the arguments fit neither. Without it, `method` and `path` are the request.
+   */
+  request?: (args: Record<string, unknown>) => ToolRequest | { problem: string };
   /** Reads only: the assistant may call it without asking the user. */
   isReadOnly: boolean;
   /**
@@ -29,6 +34,29 @@ export interface ApiTool {
   permission: string;
   /** A line added after a successful result: what the assistant should do next. */
   next?: (body: Record<string, unknown>) => string;
+}
+
+export type ApiMethod = "GET" | "POST" | "PATCH" | "PUT";
+
+/** One API request of a tool: the route, and the arguments its path, query or body are filled from. */
+export interface ToolRequest {
+  method: ApiMethod;
+  path: string;
+  args: Record<string, unknown>;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** set_portfolio's arguments as PUT …/portfolio (the JSON document) or POST …/portfolio/import (Markdown). */
+function portfolioRequest(args: Record<string, unknown>): ToolRequest | { problem: string } {
+  const { portfolio, markdown, ...rest } = args;
+  if ((portfolio === undefined) === (markdown === undefined)) {
+    return { problem: "Give either portfolio (the JSON document) or markdown (the import format get_portfolio returns), not both" };
+  }
+  if (markdown !== undefined)
+    return { method: "POST", path: "/api/v1/profiles/:profileId/portfolio/import", args: { ...rest, format: "markdown", text: markdown } };
+  if (!isObject(portfolio)) return { problem: "portfolio must be an object: { caseStudies, pastClients, skillYears }" };
+  return { method: "PUT", path: "/api/v1/profiles/:profileId/portfolio", args: { ...rest, ...portfolio } };
 }
 
 /** Polling advice of the spec (Limits, rule 7). */
@@ -105,7 +133,7 @@ export const TOOLS: ApiTool[] = [
     name: "draft_proposal",
     title: "Draft a cover letter",
     description:
-      "Write a cover letter for a job with AI, and answers to screening questions when questions (position + question, from get_job) are given. Costs no credits and submits nothing. Give jobId (the job's ciphertext) or jobTitle + jobDescription; feedId uses that feed's proposalGenerationPrompt. reasoningEffort low takes about 3-5 s, medium 8-12 s, high 20-30 s. Show the draft to the user and let them edit it before calling apply.",
+      'Write a cover letter for a job with AI, and answers to screening questions when questions (position + question, from get_job) are given. Costs no credits and submits nothing. Give jobId (the job\'s ciphertext) or jobTitle + jobDescription; feedId uses that feed\'s proposalGenerationPrompt. reasoningEffort low takes about 3-5 s, medium 8-12 s, high 20-30 s. To rewrite a draft the user wants changed, call it again with instruction in their words ("shorter", "mention the Shopify app", "less formal"); every letter for an archived job is kept as a version (proposal_versions). claims lists what the letter says that nothing in the freelancer\'s profile or portfolio backs: tell the user. Show the draft to the user and let them edit it before calling apply.',
     input: GenerateProposalBody,
     method: "POST",
     path: "/api/auto-apply-v2/generate-proposal",
@@ -169,6 +197,44 @@ export const TOOLS: ApiTool[] = [
     path: "/api/auto-apply-v2/freelancers",
     isReadOnly: true,
     permission: "read",
+  },
+  {
+    name: "proposal_versions",
+    title: "Every letter written for a job",
+    description:
+      "The cover letters written for a job (ciphertext, as draft_proposal's jobId takes it), newest first: each version's number, letter, the instruction it was rewritten with, which writer wrote it, the claims the claim check flagged, and sentApplicationId on the version an application sent. Use it to show the user earlier drafts or pick one back.",
+    input: JobRefParams,
+    method: "GET",
+    path: "/api/v1/jobs/:ciphertext/proposal-versions",
+    isReadOnly: true,
+    permission: "read",
+  },
+  {
+    name: "get_portfolio",
+    title: "A freelancer profile's portfolio",
+    description:
+      "The portfolio of one of the user's freelancer profiles (profileId from freelancers): case studies (title, what was built, client, skills, outcome, link), past clients and years per skill, as JSON and as Markdown in the import format. Cover letters cite the one or two case studies closest to each job, and the claim check flags any claim the portfolio and profile do not back. A profile of another account is not found.",
+    input: ProfileIdParams,
+    method: "GET",
+    path: "/api/v1/profiles/:profileId/portfolio",
+    isReadOnly: true,
+    permission: "read",
+  },
+  {
+    name: "set_portfolio",
+    title: "Replace a freelancer profile's portfolio",
+    description:
+      "Replace the whole portfolio of one of the user's freelancer profiles (profileId from freelancers) with either portfolio (JSON: caseStudies, pastClients, skillYears; fields left out are emptied) or markdown (the import format get_portfolio returns: '## Title' per case study with '- Built:', '- Client:', '- Skills:', '- Outcome:', '- Link:' lines, a '# Past clients' list and a '# Years of experience' list of '- Skill: years'). To change one case study, get_portfolio first and send it back edited. Only put in what the user says is true: letters may claim it. Returns the portfolio as saved.",
+    input: t.Object({
+      profileId: ProfileIdParams.properties.profileId,
+      portfolio: t.Optional(PortfolioSchema),
+      markdown: t.Optional(PortfolioImportBody.properties.text),
+    }),
+    method: "PUT",
+    path: "/api/v1/profiles/:profileId/portfolio",
+    request: portfolioRequest,
+    isReadOnly: false,
+    permission: "freelancers",
   },
 ];
 

@@ -11,6 +11,9 @@ export const ClaimSchema = t.Object(
   { title: "Claim" },
 );
 
+/** The longest regeneration instruction generate-proposal takes; the dashboard and Telegram refuse longer ones in their own words. */
+export const INSTRUCTION_MAX_LENGTH = 500;
+
 const Question = t.Object({ position: t.Integer({ minimum: 0 }), question: t.String({ maxLength: 5000 }) });
 
 export const GenerateProposalBody = t.Object(
@@ -31,7 +34,7 @@ export const GenerateProposalBody = t.Object(
     ),
     instruction: t.Optional(
       t.String({
-        maxLength: 500,
+        maxLength: INSTRUCTION_MAX_LENGTH,
         description:
           'Extension: regenerate with this instruction ("shorter", "mention the Shopify app", "less formal"); every letter for an archived job is kept as a version (GET /api/v1/jobs/{ciphertext}/proposal-versions).',
       }),

@@ -6,7 +6,10 @@
  * account, never taken on trust.
  *
  *  - Draft proposal: the letter (model or local writer, the feed's proposal
- *    prompt) as a reply, with Apply with this / Regenerate.
+ *    prompt) as a reply, with Apply with this / Regenerate / Regenerate with
+ *    an instruction. The last asks (force-reply) how the next letter should
+ *    differ; the chat's reply to that question is the instruction, and the
+ *    new letter comes as a new draft (handleInstructionReply).
  *  - Apply (and Apply with this): the API's apply, with a letter written now
  *    (or the draft's); the application's final status edits the alert later
  *    (settled.task.ts). A 402/409/4xx is said in the chat.
@@ -32,8 +35,9 @@ import { actionButton, parseAction, type TelegramAction } from "../channels/tele
 import { findFeed, findFeedJobForAccount, type FeedJobRow } from "../feeds/repo";
 import { patchFeed, patchFeedJob, resolveJobRef } from "../feeds/service";
 import { getExperiment } from "../experiments/service";
+import { INSTRUCTION_MAX_LENGTH } from "../proposals/model";
 import { generateProposal } from "../proposals/service";
-import { type BotContext, type BoundChat, boundChat, callBot, edit, NOT_BOUND, refusalOf, say } from "./chat";
+import { type BotContext, type BoundChat, boundChat, callBot, edit, NOT_BOUND, refusalOf, say, sendMessage } from "./chat";
 import { feedsMessage } from "./commands";
 import type { TgCallbackQuery, TgMessage } from "./model";
 import { OUTCOME_BUTTONS, RECORDED } from "./outcomes";
@@ -64,28 +68,15 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
     const entry = await feedEntry(p);
     if (!entry) return p.answer(GONE, true);
     await p.answer("Writing a cover letter…");
-    const letter = await writeLetter(p, entry, "low");
-    const draft: repo.DraftRow = {
-      id: newId(),
-      accountId: p.bound.chat.accountId,
-      botId: p.ctx.bot.id,
-      chatId: p.bound.chat.chatId,
-      feedJobId: entry.id,
-      alertMessageId: p.message.messageId,
-      coverLetter: letter.text,
-      effort: "low",
-      createdAtTs: p.ctx.deps.clock.now(),
-    };
-    await repo.deleteDraftsBefore(p.ctx.deps.db, draft.createdAtTs - DRAFT_KEEP_MS);
-    await repo.insertDraft(p.ctx.deps.db, draft);
-    await say(p.ctx, p.bound.chat.chatId, draftHtml(letter), { replyTo: p.message.messageId, keyboard: draftKeyboard(draft.id) });
+    const letter = await writeLetter(p.ctx, p.bound, entry, "low");
+    await sendDraft(p.ctx, p.bound, { feedJobId: entry.id, alertMessageId: p.message.messageId, effort: "low" }, letter, p.message.messageId);
   },
 
   apply: async (p) => {
     const entry = await feedEntry(p);
     if (!entry) return p.answer(GONE, true);
     await p.answer("Writing a cover letter and applying…");
-    const letter = await writeLetter(p, entry, "low");
+    const letter = await writeLetter(p.ctx, p.bound, entry, "low");
     await applyWith(p, entry, letter.text, p.message.messageId);
   },
 
@@ -103,9 +94,22 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
     const { draft, entry } = found;
     await p.answer("Writing another letter…");
     const effort = EFFORTS[(EFFORTS.indexOf(draft.effort as Effort) + 1) % EFFORTS.length]!;
-    const letter = await writeLetter(p, entry, effort);
+    const letter = await writeLetter(p.ctx, p.bound, entry, effort);
     await repo.updateDraft(p.ctx.deps.db, draft.id, { coverLetter: letter.text, effort });
     await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, draftHtml(letter), draftKeyboard(draft.id));
+  },
+
+  // The question is a force-reply, so the chat's input opens as a reply to it; the reply is read by
+  // handleInstructionReply, which finds the draft by the question's message id.
+  instruct: async (p) => {
+    const found = await draftAndEntry(p);
+    if (!found) return;
+    await p.answer("Reply with your instruction.");
+    const asked = await sendMessage(p.ctx, p.bound.chat.chatId, INSTRUCTION_QUESTION, {
+      replyTo: p.message.messageId,
+      keyboard: { force_reply: true, input_field_placeholder: "e.g. shorter, mention the Shopify app", selective: true },
+    });
+    if (asked !== null) await repo.updateDraft(p.ctx.deps.db, found.draft.id, { promptMessageId: asked });
   },
 
   notInterested: async (p) => {
@@ -160,6 +164,72 @@ export async function handleCallback(ctx: BotContext, cq: TgCallbackQuery): Prom
   }
 }
 
+const INSTRUCTION_QUESTION = `✏️ <b>How should the next letter differ?</b> Reply to this message with your instruction, e.g. “shorter”, “mention the Shopify app” or “less formal” (at most ${INSTRUCTION_MAX_LENGTH} characters).`;
+
+/**
+ * A message that replies to the bot's instruction question (see `instruct`): the letter is written again with it
+ * (kept with the job's versions, as generate-proposal keeps every letter) and comes as a new draft with its own
+ * buttons, so the earlier draft's Apply with this still sends the letter shown above it. A reply to any other
+ * message, or in a chat no account bound, is ignored like every plain message. Throws only when the database does.
+ */
+export async function handleInstructionReply(ctx: BotContext, msg: TgMessage): Promise<void> {
+  if (msg.replyToMessageId === null || !msg.text) return;
+  const bound = await boundChat(ctx, msg.chat.id);
+  if (!bound) return;
+  const draft = await repo.findDraftByPrompt(ctx.deps.db, bound.chat.accountId, bound.chat, msg.replyToMessageId);
+  if (!draft) return;
+  const chatId = bound.chat.chatId;
+  const instruction = msg.text.trim();
+  if (instruction === "") return;
+  if (instruction.length > INSTRUCTION_MAX_LENGTH) {
+    await say(
+      ctx,
+      chatId,
+      `That instruction has ${instruction.length} characters; at most ${INSTRUCTION_MAX_LENGTH} fit. Reply to the question again with a shorter one.`,
+      { replyTo: msg.messageId },
+    );
+    return;
+  }
+  const entry = await findFeedJobForAccount(ctx.deps.db, bound.chat.accountId, draft.feedJobId);
+  if (!entry) {
+    await say(ctx, chatId, escapeHtml(GONE), { replyTo: msg.messageId });
+    return;
+  }
+  // Writing takes seconds: "typing…" in the chat's header says the reply was heard (a failure changes nothing).
+  await callBot(ctx.deps, ctx.bot.token, "sendChatAction", { chat_id: chatId, action: "typing" });
+  try {
+    const letter = await writeLetter(ctx, bound, entry, draft.effort as Effort, instruction);
+    await sendDraft(ctx, bound, { feedJobId: entry.id, alertMessageId: draft.alertMessageId, effort: draft.effort }, letter, msg.messageId);
+  } catch (err) {
+    const refusal = refusalOf(err);
+    await say(ctx, chatId, escapeHtml(refusal ?? "Something went wrong on jobpilot's side. Try again in a moment."), { replyTo: msg.messageId });
+    if (refusal === null) throw err;
+  }
+}
+
+/** Stores a new draft of the letter and sends it, as a reply to `replyTo`, with its buttons. */
+async function sendDraft(
+  ctx: BotContext,
+  bound: BoundChat,
+  of: Pick<repo.DraftRow, "feedJobId" | "alertMessageId" | "effort">,
+  letter: Letter,
+  replyTo: number,
+): Promise<void> {
+  const draft: repo.DraftRow = {
+    id: newId(),
+    accountId: bound.chat.accountId,
+    botId: ctx.bot.id,
+    chatId: bound.chat.chatId,
+    ...of,
+    coverLetter: letter.text,
+    createdAtTs: ctx.deps.clock.now(),
+    promptMessageId: null,
+  };
+  await repo.deleteDraftsBefore(ctx.deps.db, draft.createdAtTs - DRAFT_KEEP_MS);
+  await repo.insertDraft(ctx.deps.db, draft);
+  await say(ctx, bound.chat.chatId, draftHtml(letter), { replyTo, keyboard: draftKeyboard(draft.id) });
+}
+
 /** The feed job a button names, if it is one of the chat's account's. */
 function feedEntry(p: Press): Promise<FeedJobRow | undefined> {
   return findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, p.id);
@@ -183,17 +253,23 @@ async function draftAndEntry(p: Press): Promise<{ draft: repo.DraftRow; entry: F
 interface Letter {
   title: string;
   text: string;
+  /** The regeneration's instruction, said above the letter. */
+  instruction?: string;
   /** The experiment and arm the letter was written under (docs/experiments.md: the feed's experiment, else one for all feeds). */
   experiment?: { name: string; arm: string };
 }
 
-/** A letter for the job, written as the API's generate-proposal writes it (with the feed's proposal prompt, or its experiment arm's). */
-async function writeLetter(p: Press, entry: FeedJobRow, effort: Effort): Promise<Letter> {
-  const { job } = await resolveJobRef(p.ctx.deps, p.bound.auth, entry.id);
-  const written = await generateProposal(p.ctx.deps, p.bound.auth, { jobId: entry.id, feedId: entry.feedId, reasoningEffort: effort });
-  const letter: Letter = { title: job.title, text: written.proposal };
+/**
+ * A letter for the job, written as the API's generate-proposal writes it (with the feed's proposal prompt, or its
+ * experiment arm's, and the regeneration's instruction when there is one).
+ */
+async function writeLetter(ctx: BotContext, bound: BoundChat, entry: FeedJobRow, effort: Effort, instruction?: string): Promise<Letter> {
+  const { job } = await resolveJobRef(ctx.deps, bound.auth, entry.id);
+  const body = { jobId: entry.id, feedId: entry.feedId, reasoningEffort: effort, ...(instruction ? { instruction } : {}) };
+  const written = await generateProposal(ctx.deps, bound.auth, body);
+  const letter: Letter = { title: job.title, text: written.proposal, ...(instruction ? { instruction } : {}) };
   if (written.experiment) {
-    const experiment = await getExperiment(p.ctx.deps, p.bound.auth, written.experiment.id);
+    const experiment = await getExperiment(ctx.deps, bound.auth, written.experiment.id);
     letter.experiment = { name: experiment.name, arm: written.experiment.armName };
   }
   return letter;
@@ -248,6 +324,9 @@ async function recordPressed(p: Press, outcome: (typeof OUTCOME_BUTTONS)[number]
   await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, text, keyboard);
 }
 
+/** Why Approve is not offered for a fill-in hold (telegram cannot edit the answers). */
+export const FILL_IN_ON_DASHBOARD = "Fill the answers in on the dashboard's Review page, then approve it there.";
+
 /**
  * Approve or Discard under a held application's alert: decided as the review API decides, under the chat's account
  * (another account's application is "not found", like a made-up id). One already decided (another press, the
@@ -260,6 +339,8 @@ async function reviewPressed(p: Press, decision: "approve" | "discard"): Promise
     await reviewHeld(p.ctx.deps, p.bound.auth, p.id, decision);
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;
+    // A "[your …]" slot left in an answer or the letter (a fill-in hold): it still waits, to be filled in where it can be edited.
+    if (err.code === "bad_request") return p.answer(`${clientMessage(err)}. ${FILL_IN_ON_DASHBOARD}`, true);
     await p.answer(clientMessage(err), true);
     if (app) await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, `<b>No longer waiting for review:</b> ${escapeHtml(title.slice(0, 300))}`);
     return;
@@ -276,9 +357,15 @@ function draftHtml(letter: Letter): string {
   const arm = letter.experiment
     ? `🧪 Experiment “${escapeHtml(letter.experiment.name.slice(0, 100))}”: arm “${escapeHtml(letter.experiment.arm.slice(0, 60))}”, picked at random for this job.\n`
     : "";
-  return `${head}${arm}\n${fitText(letter.text, TELEGRAM_LIMITS.text - head.length - arm.length - 10, escapeHtml)}`;
+  const asked = letter.instruction ? `✏️ Instruction: “${escapeHtml(letter.instruction)}”\n` : "";
+  return `${head}${arm}${asked}\n${fitText(letter.text, TELEGRAM_LIMITS.text - head.length - arm.length - asked.length - 10, escapeHtml)}`;
 }
 
 function draftKeyboard(draftId: string) {
-  return { inline_keyboard: [[actionButton("Apply with this", "applyDraft", draftId), actionButton("Regenerate", "regenerate", draftId)]] };
+  return {
+    inline_keyboard: [
+      [actionButton("Apply with this", "applyDraft", draftId), actionButton("Regenerate", "regenerate", draftId)],
+      [actionButton("Regenerate with an instruction", "instruct", draftId)],
+    ],
+  };
 }

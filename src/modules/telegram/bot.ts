@@ -9,7 +9,7 @@
  * applications), so every check, credit rule and outcome is the API's; what
  * the API would answer as a 4xx is said in the chat.
  */
-import { handleCallback } from "./actions";
+import { handleCallback, handleInstructionReply } from "./actions";
 import type { BotContext } from "./chat";
 import { handleMessage } from "./commands";
 import { readUpdate } from "./model";
@@ -19,5 +19,8 @@ export async function handleUpdate(ctx: BotContext, raw: unknown): Promise<void>
   const update = readUpdate(raw);
   if (update === null) return;
   if (update.callbackQuery) return handleCallback(ctx, update.callbackQuery);
-  if (update.message?.text) return handleMessage(ctx, update.message);
+  const msg = update.message;
+  // A reply that is not a command may answer the bot's instruction question (actions.ts); commands are commands.
+  if (msg?.text && msg.replyToMessageId !== null && !msg.text.trim().startsWith("/")) return handleInstructionReply(ctx, msg);
+  if (msg?.text) return handleMessage(ctx, msg);
 }

@@ -38,8 +38,24 @@ export function callBot(deps: Deps, token: string, method: string, body: Record<
   return telegramCall({ timeoutMs: deps.config.webhookTimeoutMs, settings: { telegramApiUrl: deps.config.telegramApiUrl } }, token, method, body);
 }
 
-/** Sends an HTML message to a chat (optionally as a reply, with buttons); a failure is logged, not thrown. */
-export async function say(ctx: BotContext, chatId: string, html: string, extra: { replyTo?: number; keyboard?: InlineKeyboard } = {}): Promise<void> {
+/** Telegram's "reply to this message" markup: the chat's input opens as a reply to the bot's message. */
+export interface ForceReply {
+  force_reply: true;
+  /** Shown in the empty input field (at most 64 characters). */
+  input_field_placeholder?: string;
+  /** In a group, only the person the message replies to is asked. */
+  selective?: boolean;
+}
+
+type SayExtra = { replyTo?: number; keyboard?: InlineKeyboard | ForceReply };
+
+/** Sends an HTML message to a chat (optionally as a reply, with buttons or a force-reply); a failure is logged, not thrown. */
+export async function say(ctx: BotContext, chatId: string, html: string, extra: SayExtra = {}): Promise<void> {
+  await sendMessage(ctx, chatId, html, extra);
+}
+
+/** say, resolving with the sent message's id (null when it was not sent), for a caller that waits for a reply to it. */
+export async function sendMessage(ctx: BotContext, chatId: string, html: string, extra: SayExtra = {}): Promise<number | null> {
   const out = await callBot(ctx.deps, ctx.bot.token, "sendMessage", {
     chat_id: chatId,
     text: html,
@@ -49,6 +65,8 @@ export async function say(ctx: BotContext, chatId: string, html: string, extra: 
     ...(extra.keyboard === undefined ? {} : { reply_markup: extra.keyboard }),
   });
   if (!out.ok) ctx.deps.log.warn("telegram reply failed", { bot: ctx.bot.id, error: out.error });
+  const id = (out.result as { message_id?: unknown } | null)?.message_id;
+  return out.ok && typeof id === "number" ? id : null;
 }
 
 /** Replaces one of the bot's messages (its buttons too: none unless given); a failure is logged, not thrown. */

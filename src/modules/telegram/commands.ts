@@ -25,7 +25,7 @@ const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,64}))?(?:\s+([\s\S]*
 export const HELP = [
   "<b>jobpilot</b> — act on your job alerts from here.",
   "",
-  "Under each alert: <b>Draft proposal</b> writes a cover letter (then <b>Apply with this</b> or <b>Regenerate</b>), <b>Apply</b> writes one and applies at once, <b>Not interested</b> marks the job read in its feed. The alert is updated when the application is done.",
+  "Under each alert: <b>Draft proposal</b> writes a cover letter (then <b>Apply with this</b>, <b>Regenerate</b>, or <b>Regenerate with an instruction</b> and reply with how it should differ), <b>Apply</b> writes one and applies at once, <b>Not interested</b> marks the job read in its feed. The alert is updated when the application is done.",
   "",
   "/feeds — your feeds, with buttons to mute or unmute each",
   "/mute &lt;feed&gt; — stop a feed's alerts (its number in /feeds, its id or its title)",

@@ -44,6 +44,8 @@ export interface TgMessage {
   messageId: number;
   chat: TgChat;
   text: string | null;
+  /** The message this one replies to (a reply to the bot's "reply with your instruction"), null for none. */
+  replyToMessageId: number | null;
 }
 
 export interface TgCallbackQuery {
@@ -72,7 +74,8 @@ function readChat(v: unknown): TgChat | null {
 function readMessage(v: unknown): TgMessage | null {
   if (!isObject(v) || typeof v.message_id !== "number") return null;
   const chat = readChat(v.chat);
-  return chat ? { messageId: v.message_id, chat, text: str(v.text) } : null;
+  const replyTo = isObject(v.reply_to_message) && typeof v.reply_to_message.message_id === "number" ? v.reply_to_message.message_id : null;
+  return chat ? { messageId: v.message_id, chat, text: str(v.text), replyToMessageId: replyTo } : null;
 }
 
 /** An update's parts the bot acts on; null when it has no update_id (nothing to confirm, nothing to do). */

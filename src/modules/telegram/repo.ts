@@ -116,7 +116,19 @@ export function findDraft(db: Db, accountId: string, chat: { botId: string; chat
   );
 }
 
-export async function updateDraft(db: Db, id: string, changes: Pick<DraftRow, "coverLetter" | "effort">): Promise<void> {
+/** The draft whose instruction question (a force-reply) is this message of this chat; another account's is not found. */
+export function findDraftByPrompt(db: Db, accountId: string, chat: { botId: string; chatId: string }, promptMessageId: number): Promise<DraftRow | undefined> {
+  const { telegramDrafts: d } = tables(db);
+  return one(
+    db,
+    db
+      .select()
+      .from(d)
+      .where(and(eq(d.accountId, accountId), eq(d.botId, chat.botId), eq(d.chatId, chat.chatId), eq(d.promptMessageId, promptMessageId))),
+  );
+}
+
+export async function updateDraft(db: Db, id: string, changes: Partial<Pick<DraftRow, "coverLetter" | "effort" | "promptMessageId">>): Promise<void> {
   const { telegramDrafts } = tables(db);
   await exec(db, db.update(telegramDrafts).set(changes).where(eq(telegramDrafts.id, id)));
 }

@@ -196,7 +196,8 @@ describe("apply", async () => {
 
   test("screening questions: unanswered ones fail clearly without autofill; autofill drafts them", async () => {
     const { a } = await setup({ credits: 5 });
-    const cipher = await job({ questions: ["Have you used React?", "How soon could you start?"] });
+    // The second is one the writer can answer from the posting (a start date would be left to fill in and held: fill-in-hold.test.ts).
+    const cipher = await job({ questions: ["Have you used React?", "How would you approach this project?"] });
     const bad = await apply(a.apiKey, { jobId: cipher, coverLetter: "Hi", questionAnswers: [{ position: 5, answer: "x" }] });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toContain("questionAnswers[0].position 5 is not a screening question");

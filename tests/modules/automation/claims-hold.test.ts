@@ -1,19 +1,16 @@
 import { afterAll, afterEach, beforeAll, expect, test } from "bun:test";
 import { rawMany } from "../../../src/db/query";
 import { ManualClock } from "../../../src/lib/clock";
-import { ensureOwnFreelancer } from "../../../src/marketplace/sandbox/driver";
-import { setConnects } from "../../../src/marketplace/sandbox/repo";
-import { freelancerIdFor } from "../../../src/marketplace/sandbox/rules";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
 import { browser } from "../../helpers/dashboard";
+import { AUTO_MONDAY_1000, autoModeRustFeed } from "../../helpers/applications";
 import { runDueTasks } from "../../helpers/apply-worker";
 import { makeDoc } from "../../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../../helpers/fake-openai";
 
-/** Monday 7 December 2026, 10:00 UTC: inside the working hours the test sets. */
-const MONDAY_1000 = Date.UTC(2026, 11, 7, 10, 0);
-const WORKING = { timeZone: "UTC", days: [1, 2, 3, 4, 5], start: "09:00", end: "17:00" };
+/** Monday 7 December 2026, 10:00 UTC: inside the working hours autoModeRustFeed sets. */
+const MONDAY_1000 = AUTO_MONDAY_1000;
 
 let t: TestApp | undefined;
 let fake: FakeOpenAi;
@@ -39,14 +36,7 @@ test("auto mode does not send a letter the claim check flags: it waits for revie
       questionAnswers: [],
     }),
   }));
-  const a = await t.account({ credits: 50 });
-  await ensureOwnFreelancer(t.deps.db, a.accountId, clock.now());
-  await setConnects(t.deps.db, freelancerIdFor(a.accountId), 10_000);
-  const limits = { proposalsPerDay: 10, proposalsPerHour: 10, minGapMinutes: 0, workingHours: WORKING, connectsPerDay: 10_000 };
-  expect((await t.request("PATCH", "/api/v1/automation", { key: a.apiKey, json: limits })).status).toBe(200);
-  const feed = await t.request("POST", "/api/v1/feeds", { key: a.apiKey, json: { title: "Rust", minScore: 0, includes: ["rust"] } });
-  const mode = await t.request("PUT", `/api/v1/automation/feeds/${feed.body.feed.id}`, { key: a.apiKey, json: { applyMode: "auto", minScore: 0 } });
-  expect(mode.status, show(mode)).toBe(200);
+  const a = await autoModeRustFeed(t);
   const doc = makeDoc({ title: "Rust engineer for a payments service", description: "We need a Rust backend for payments.", skills: ["Rust"], fixed: 900 });
   expect((await ingestDocuments(t.deps, [doc], { source: "test" })).matched).toBe(1);
   for (let i = 0; i < 5; i++) {

@@ -129,6 +129,9 @@ describe("MCP over POST /mcp", () => {
         "applied_jobs",
         "record_outcome",
         "freelancers",
+        "proposal_versions",
+        "get_portfolio",
+        "set_portfolio",
       ].sort(),
     );
     for (const tool of tools) {
@@ -152,7 +155,7 @@ describe("MCP over POST /mcp", () => {
     const { t, a } = await setup();
     const client = await httpClient(t, a.apiKey);
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(12);
+    expect(tools.length).toBe(15);
     for (const tool of tools) {
       // A fresh Ajv per tool, so one tool's $id or definitions cannot make another's compile.
       const ajv = new Ajv2020({ strict: true, allErrors: true });

@@ -131,7 +131,7 @@ describe("interactive telegram", () => {
     expect(answerOf(draftPress), "the press is answered").toBeDefined();
     expect(draft.body.reply_parameters).toMatchObject({ message_id: alert.messageId });
     expect(draft.body.text).toContain("Rust backend for a trading desk");
-    expect(buttons(draft).map((b) => b.text)).toEqual(["Apply with this", "Regenerate"]);
+    expect(buttons(draft).map((b) => b.text)).toEqual(["Apply with this", "Regenerate", "Regenerate with an instruction"]);
     const [stored] = await rows("SELECT cover_letter FROM telegram_drafts");
     expect(stored.cover_letter.length).toBeGreaterThan(100);
     expect(draft.body.text).toContain(escapeHtml(stored.cover_letter));
@@ -194,7 +194,7 @@ describe("interactive telegram", () => {
     expect(second.cover_letter).not.toBe(first.cover_letter);
     const regenerated = fake.callsTo("editMessageText")[0]!;
     expect(regenerated.body.message_id).toBe(messageIdOf(draft));
-    expect(buttons(regenerated).map((b) => b.text)).toEqual(["Apply with this", "Regenerate"]);
+    expect(buttons(regenerated).map((b) => b.text)).toEqual(["Apply with this", "Regenerate", "Regenerate with an instruction"]);
 
     const other = await alertFor("Kubernetes operator in Go");
     press(CHAT, other.messageId, button(other.call, "Apply"));

@@ -1,0 +1,1 @@
+ALTER TABLE "telegram_drafts" ADD COLUMN "prompt_message_id" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `telegram_drafts` ADD `prompt_message_id` integer;

@@ -1,0 +1,126 @@
+/**
+ * Signs in a job's own text that it is not real work: asks to move off the platform, money before work, unpaid
+ * "test tasks", renting an account, fake reviews, fraud, easy-money bait, and posts that are only a pile of
+ * keywords. The local scorer damps such a job whatever it matches, so keyword-stuffed spam cannot win. Each rule
+ * is a pattern with a reason; the tests hold each one to an example and to a benign look-alike that must not trip it.
+ */
+
+export interface JobSignal {
+  id: string;
+  /** Why, in a few words a reason can show. */
+  say: string;
+}
+
+interface Rule extends JobSignal {
+  pattern: RegExp;
+  /** Words one of which any match contains: the pattern runs only on text that has one (most jobs have none). */
+  needles: string[];
+}
+
+const APPS = "telegram|whatsapp|whats app|signal|wechat|skype|discord|viber|line app";
+
+const RULES: Rule[] = [
+  {
+    id: "off-platform",
+    say: "asks to talk off the platform",
+    needles: [
+      "telegram",
+      "whatsapp",
+      "whats app",
+      "signal",
+      "wechat",
+      "skype",
+      "discord",
+      "viber",
+      "line app",
+      "reply here",
+      "platform",
+      "not checked",
+      "t check",
+    ],
+    pattern: new RegExp(
+      [
+        `\\b(?:contact|message|text|dm|add|reach|ping|write to|talk to|send (?:it|them|your \\w+|the \\w+|results?)(?: \\w+){0,3} to)\\s+(?:me|us|our \\w+|my \\w+)?\\s*(?:directly\\s+)?(?:on|via|at|through|in)\\s+(?:my\\s+|our\\s+)?(?:${APPS})\\b`,
+        `\\b(?:${APPS})\\s*(?:only|@\\w+|\\+\\d)`,
+        `\\bmy (?:${APPS})\\b`,
+        `\\b(?:${APPS})\\s+(?:number|id|handle)\\b`,
+        "\\b(?:do not|don['’]?t) reply here\\b",
+        "\\boff[- ]platform\\b",
+        "\\bmessages (?:here )?are not checked\\b",
+        "\\bi don['’]?t check (?:messages|upwork)\\b",
+      ].join("|"),
+    ),
+  },
+  {
+    id: "pay-to-start",
+    say: "asks for money before work",
+    needles: [" fee", "buy", "purchase", "pay ", "refund", "gift card"],
+    pattern:
+      /\b(?:pay|paying|must pay|need to pay|required|requires)\b[^.]{0,40}\b(?:registration|onboarding|verification|membership|joining|application|certification|training|activation|access) fee\b|\b(?:registration|onboarding|verification|membership|joining|certification|training|activation|access) fee\b[^.]{0,40}\b(?:required|to start|to join|to access|to get access|before|refund)|\$\d+ (?:registration|onboarding|verification|membership|joining|certification|training|activation|access) fee\b|\b(?:buy|purchase|pay for) (?:our |the |a )?(?:official )?(?:\w+ ){0,2}(?:license|licence|kit|software|course|certification|membership)\b[^.]{0,60}\b(?:before|to start|to join|first|refund)|\b(?:must|need to|have to) (?:first )?(?:buy|purchase|pay for)\b|\bpay a (?:one[- ]time|small|refundable)\b|\brefund(?:ed|able) (?:after|with) (?:your |the )?first\b|\bgift cards?\b/,
+  },
+  {
+    id: "unpaid-test",
+    say: "wants an unpaid test task",
+    needles: ["unpaid", "free "],
+    pattern:
+      /\b(?:unpaid|free) (?:test|trial|sample|spec) (?:task|project|work|assignment)?|\btest (?:task |project |assignment )?is unpaid\b|\btest (?:task|project|assignment)\b[^.]{0,60}\bunpaid\b|\(unpaid\)|\bunpaid\b[^.]{0,40}\btest\b/,
+  },
+  {
+    id: "account-rental",
+    say: "wants to rent or use your account",
+    needles: ["account", "you do nothing"],
+    pattern:
+      /\b(?:rent|renting|borrow|share|sharing|buy)\b[^.]{0,30}\b(?:your |an? |the )?(?:verified |freelancer |upwork |old |aged )*accounts?\b|\b(?:use|through) your (?:\w+ )?account\b[^.]{0,80}(?:%|earn|passive|you do nothing|keep \d)|\baccount sharing\b|\byou do nothing\b/,
+  },
+  {
+    id: "fake-reviews",
+    say: "asks for reviews",
+    needles: ["review"],
+    pattern:
+      /\b(?:leave|write|post|give)\s+(?:us\s+)?(?:\d+ )?(?:positive |5[- ]star |five[- ]star |fake |honest )?reviews?\b|\bper review\b|\b5[- ]star reviews?\b/,
+  },
+  {
+    id: "fraud",
+    say: "describes fraud",
+    needles: ["kyc", "fake", "generated documents", "antidetect", "bot farm", "airdrop", "carding", "mule", "stolen", "phishing"],
+    pattern:
+      /\b(?:bypass(?:ing)? kyc|kyc bypass|fake (?:id|ids|documents|identity)|generated documents|antidetect|bot farm|airdrop farming|carding|money mule|stolen|phishing page)\b/,
+  },
+  {
+    id: "easy-money",
+    say: "promises easy money",
+    needles: ["easy", "passive", "earn", "guaranteed", "no experience", "token", "worth", "spot", "limited"],
+    pattern:
+      /\b(?:easy money|passive income|quick and easy|earn \$?\d[\d,]*(?:\/\w+)? (?:from home|guaranteed|per day easily)|guaranteed (?:income|projects|earnings|\d+\+? projects)|no experience (?:needed|required)[^.]{0,40}(?:earn|money|\$)|paid in (?:our|a new) token|will be worth \d+x|only \d+ spots? left|limited (?:spots|seats))\b/,
+  },
+];
+
+/** One pass that finds whether any rule could match: most jobs contain none of the needles. */
+const ANY_NEEDLE = new RegExp(
+  RULES.flatMap((r) => r.needles)
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|"),
+);
+
+/** The rules a job's text trips, in table order. */
+export function scamSignals(job: { title: string; description: string }): JobSignal[] {
+  // One lower-cased string with single spaces: the patterns are written with plain spaces between words.
+  const text = `${job.title ?? ""} . ${job.description ?? ""}`.slice(0, 20_000).toLowerCase().replace(/\s+/g, " ");
+  if (!ANY_NEEDLE.test(text)) return [];
+  return RULES.filter((r) => r.needles.some((n) => text.includes(n)) && r.pattern.test(text)).map(({ id, say }) => ({ id, say }));
+}
+
+/**
+ * Keyword stuffing: a title that is a list of technologies ("React TypeScript Next.js Redux … Expert!!!"), or a
+ * description where technology names crowd out the words that would say what the work is.
+ */
+export function keywordStuffed(job: { title: string }, mentions: { title: number; description: { total: number; distinct: number; words: number } }): boolean {
+  const title = typeof job.title === "string" ? job.title : "";
+  // A real title names what is to be done and a few tools; a pile names six or more, or shouts ("Expert!!!", "Ninja").
+  if (mentions.title >= 6) return true;
+  if (mentions.title >= 3 && (/!{2,}|\b(?:guru|ninja|rockstar|wizard)\b/i.test(title) || /\b(?:URGENT|ASAP|NOW)\b/.test(title))) return true;
+  const { words } = mentions.description;
+  if (words < 12) return false;
+  // A real post names a few tools among many words; a stuffed one lists many different ones and little else.
+  return mentions.description.distinct >= 8 && mentions.description.total * 3 >= words;
+}
