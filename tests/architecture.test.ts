@@ -95,6 +95,8 @@ const TABLE_OWNERS: Record<string, string> = {
   job_tracking: "modules/jobs",
   feeds: "modules/feeds", // including the webhook endpoint state the deliverer reports
   feed_jobs: "modules/feeds",
+  filtered_jobs: "modules/feeds", // jobs a feed's client list or signal rules kept out, with the reason (issue 45)
+  client_lists: "modules/clients", // clients an account blocks or favours, by company id (issue 45)
   feed_channels: "modules/feeds", // which channels a feed notifies; a deleted channel leaves through feeds' detachChannel
   channels: "modules/channels", // settings sealed by lib/secret-box.ts
   telegram_bot_owners: "modules/channels", // the one account holding each Telegram bot, written with the channel that saves it

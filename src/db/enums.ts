@@ -104,3 +104,7 @@ export type OverBudgetAction = (typeof OVER_BUDGET_ACTIONS)[number];
 /** Who asked for an application: a person (API, dashboard, Telegram, MCP) or a feed's draft / auto mode. */
 export const APPLICATION_ORIGINS = ["person", "draft", "auto"] as const;
 export type ApplicationOrigin = (typeof APPLICATION_ORIGINS)[number];
+
+/** An account's lists of clients (issue 45): blocked clients' jobs never enter a feed; favoured ones are marked. */
+export const CLIENT_LISTS = ["blocked", "favoured"] as const;
+export type ClientList = (typeof CLIENT_LISTS)[number];

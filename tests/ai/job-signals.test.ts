@@ -43,6 +43,47 @@ const RULES: Record<string, { trips: string[]; benign: string[] }> = {
     trips: ["Quick and easy passive income", "Guaranteed 5+ projects per month", "Paid in our token – will be worth 100x"],
     benign: ["Passive house energy calculator", "Dashboard showing guaranteed delivery dates"],
   },
+  "personal-data": {
+    trips: [
+      "To get started, send me a scan of your passport and a selfie with your ID",
+      "We need a photo of your driver's license for payroll",
+      "Share your bank login so we can deposit your salary",
+      "Please provide your social security number before the interview",
+    ],
+    benign: [
+      "Build a KYC flow where users upload a passport scan",
+      "Integrate Plaid bank login into our budgeting app",
+      "Add a password reset page to our Laravel login",
+      "Validate SSN format in our HR form (US payroll)",
+    ],
+  },
+  "crypto-or-cheque": {
+    trips: [
+      "You will be paid in USDT every Friday",
+      "We will send you a check, you deposit it and forward the rest",
+      "Payment for this job is made via Bitcoin",
+      "We send a cheque, you deposit the cheque at your bank",
+    ],
+    benign: [
+      "Build a crypto payment gateway that accepts USDT",
+      "Add a check deposit screen to our banking app",
+      "Smart contract audit for our ETH token, paid via Upwork milestones",
+    ],
+  },
+  "email-phone": {
+    trips: [
+      "Email me at hr.jobs@gmail.com with your CV",
+      "Call me on +1 415 555 0134 to discuss",
+      "Contact us at jobs@quickhire.io",
+      "My phone: +44 7700 900123",
+    ],
+    benign: [
+      "The app should email me a daily report of sales",
+      "Format phone numbers like +1 415 555 0134 in our CRM",
+      "Build a contact form with name, email and phone fields",
+      "Call our REST API from the mobile app",
+    ],
+  },
 };
 
 describe("scam signals", () => {

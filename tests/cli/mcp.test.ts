@@ -215,7 +215,7 @@ describe("jobpilot mcp (stdio)", () => {
     expect(batch!.length).toBe(3);
     expect(batch).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } });
     expect(batch).toContainEqual({ jsonrpc: "2.0", id: 3, result: {} });
-    expect(batch!.find((a) => a.id === 2).result.tools).toHaveLength(15);
+    expect(batch!.find((a) => a.id === 2).result.tools).toHaveLength(19);
     const singles = answers.filter((a) => !Array.isArray(a));
     expect(singles.filter((a) => a.id !== null).map((a) => a.id)).toEqual([1, 4]);
     expect(singles.filter((a) => a.id === null).map((a) => a.error)).toEqual([

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { axeProblems, launchChromium, noBrowser, overflowsSideways, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
-import { startServer, type ServerProcess } from "../helpers/process";
+import { serverClient, startServer, type ServerProcess } from "../helpers/process";
 
 // Screenshots to look at as a user would (gitignored); JOBPILOT_SHOTS_DIR puts them elsewhere.
 const SHOTS = process.env.JOBPILOT_SHOTS_DIR ?? join(import.meta.dir, "../../test-artifacts/portfolio");
@@ -69,22 +69,7 @@ describe("portfolios, instructions and claims in a browser", () => {
         });
         const base = server.url;
         expect(base).toStartWith("http://127.0.0.2:");
-        const apiKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
-        expect(apiKey, server.output()).toBeTruthy();
-        const api = async (method: string, path: string, body?: unknown, admin = false) => {
-          const auth: Record<string, string> = admin ? { authorization: `Bearer ${ADMIN_TOKEN}` } : { "x-api-key": apiKey! };
-          const res = await fetch(`${base}${path}`, {
-            method,
-            headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-            body: body === undefined ? undefined : JSON.stringify(body),
-          });
-          return { status: res.status, body: (await res.json()) as any };
-        };
-        const postJob = async (doc: Record<string, unknown>) => {
-          const res = await api("POST", "/admin/jobs", doc, true);
-          expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
-          return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
-        };
+        const { apiKey, api, postJob } = serverClient(server, ADMIN_TOKEN);
         const publishTime = new Date(Date.now() - 10 * 60_000).toISOString();
 
         // Every profile of the account's freelancer gets the same portfolio, so whichever the job page preselects has it.
@@ -138,7 +123,7 @@ describe("portfolios, instructions and claims in a browser", () => {
         const desk = await open(1280);
         const page = desk.page;
         await page.goto(`${base}/dashboard`);
-        await page.getByLabel("API key").fill(apiKey!);
+        await page.getByLabel("API key").fill(apiKey);
         await page.getByRole("button", { name: "Sign in with key" }).click();
         await page.waitForURL(`${base}/dashboard`);
 

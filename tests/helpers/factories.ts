@@ -44,6 +44,8 @@ export function makeFeedRow(over: Partial<FeedRow> = {}): FeedRow {
     title: "Feed",
     profilePrompt: "",
     minScore: 0,
+    signalRules: {},
+    alertFavoured: true,
     includes: [],
     excludes: [],
     minHourlyRate: null,

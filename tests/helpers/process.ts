@@ -118,3 +118,27 @@ export async function postAdminJob(base: string, adminToken: string, title: stri
   if (res.status >= 300) throw new Error(`POST /admin/jobs: ${res.status} ${await res.text()}`);
   return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
 }
+
+/**
+ * Calls a started server as a user would: with the first-run API key its banner printed, or as the admin (the
+ * admin token) for POST /admin/jobs. `postJob` pushes a job document and gives its ciphertext.
+ */
+export function serverClient(server: ServerProcess, adminToken: string) {
+  const apiKey = /API key \(shown once, store it now\): (jp_live_\w+)/.exec(server.stderr())?.[1];
+  if (!apiKey) throw new Error(`no first-run API key in the banner:\n${server.output()}`);
+  const api = async (method: string, path: string, body?: unknown, admin = false) => {
+    const auth: Record<string, string> = admin ? { authorization: `Bearer ${adminToken}` } : { "x-api-key": apiKey };
+    const res = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const postJob = async (doc: Record<string, unknown>): Promise<string> => {
+    const res = await api("POST", "/admin/jobs", doc, true);
+    if (res.status >= 300) throw new Error(`POST /admin/jobs: ${res.status} ${JSON.stringify(res.body)}`);
+    return (doc.jobTile as { job: { ciphertext: string } }).job.ciphertext;
+  };
+  return { apiKey, api, postJob };
+}

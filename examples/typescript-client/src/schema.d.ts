@@ -1037,6 +1037,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/client-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * (extension) The account's blocked and favoured clients
+         * @description Newest first; `list=blocked` or `list=favoured` keeps one list. addedBy is the id of the member who added the entry (null for an API key of no member).
+         */
+        get: operations["listClientLists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/client-lists/{companyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * (extension) Block or favour a client
+         * @description An upsert: puts the client (the marketplace's company id, as in a job's `companyId`) on the blocked or the favoured list, moving it from the other one or changing the reason. From then on the client's new jobs never enter a feed (blocked: recorded in the feed's filtered-out view) or are marked and may alert whatever their score (favoured). reason: at most 500 characters.
+         */
+        put: operations["putClientList"];
+        post?: never;
+        /**
+         * (extension) Take a client off the account's lists
+         * @description 404 when the client is on neither list. Jobs already filtered out stay in the filtered-out views.
+         */
+        delete: operations["deleteClientList"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clients/{companyId}/jobs": {
         parameters: {
             query?: never;
@@ -1373,6 +1417,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/feeds/{feedId}/filtered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * (extension) Jobs the feed kept out, newest first
+         * @description Jobs that passed the feed's filters but were kept out by the account's client list (filter blocked-client) or one of the feed's signal rules (signal:<id>), with the reason. 404 for another account's feed.
+         */
+        get: operations["listFilteredFeedJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/feeds/{feedId}/jobs": {
         parameters: {
             query?: never;
@@ -1447,6 +1511,26 @@ export interface paths {
          * @description Carries the archived sample job. 409 on a muted feed (nothing is sent while notificationsMuted is true); 400 when the feed has no webhook URL or the endpoint is disabled.
          */
         post: operations["sendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/feeds/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * (extension) What a feed would have caught in the last 1, 7 or 30 days
+         * @description The feed-creation body (checked as creation checks it, the same 400s) plus days. Runs the filters, the account's client list, the signal rules and the local scorer over the jobs first seen in the window and writes nothing: nothing enters a feed, nothing is sent, no model is called. Scored: the newest 500 jobs through the filters (all with an empty prompt); listed: the newest 50 matches. The archive is shared: these are the jobs any feed of the server could have matched.
+         */
+        post: operations["previewFeed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2180,6 +2264,24 @@ export interface components {
                     label: string;
                 } | null;
             };
+            /** @description (extension) The job's signals, when it carries any (repost, ghost, scam, low-budget; the feed's signalRules warn of them): each with its words in `say`, a repost with the earlier job. */
+            signals?: {
+                /**
+                 * @description repost, ghost, scam or low-budget
+                 * @enum {string}
+                 */
+                id: "repost" | "ghost" | "scam" | "low-budget";
+                /** @description For scam: which rule tripped (off-platform, email-phone, pay-to-start, personal-data, crypto-or-cheque, new-client-outsized …) */
+                rule?: string;
+                /** @description The flag in words, e.g. 'Reposted: near-identical to a job of 12 Nov (no hire)' */
+                say: string;
+                earlier?: {
+                    ciphertext: string;
+                    url: string;
+                    /** @description Whether anyone was hired on it, as the archive last saw it; null: not known */
+                    hired: boolean | null;
+                };
+            }[];
         };
         /**
          * OutcomePayload
@@ -6549,6 +6651,21 @@ export interface operations {
                         clientScore: {
                             [key: string]: unknown;
                         };
+                        /** @description (extension) The signals computed when the job was first archived (docs: Signals); their words are also in clientScore.flags. */
+                        signals?: {
+                            /** @enum {string} */
+                            id: "repost" | "ghost" | "scam" | "low-budget";
+                            /** @description For scam: which rule tripped (off-platform, email-phone, pay-to-start, personal-data, crypto-or-cheque, new-client-outsized …) */
+                            rule?: string;
+                            /** @description The flag in words, e.g. 'Reposted: near-identical to a job of 12 Nov (no hire)' */
+                            say: string;
+                            earlier?: {
+                                ciphertext: string;
+                                url: string;
+                                /** @description Whether anyone was hired on it, as the archive last saw it; null: not known */
+                                hired: boolean | null;
+                            };
+                        }[];
                         matches: {
                             [key: string]: unknown;
                         }[];
@@ -12130,6 +12247,443 @@ export interface operations {
             };
         };
     };
+    listClientLists: {
+        parameters: {
+            query?: {
+                list?: "blocked" | "favoured";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        clients: {
+                            companyId: string;
+                            /** @enum {string} */
+                            list: "blocked" | "favoured";
+                            reason: string | null;
+                            /** @description ISO 8601, when the client was put on this list (a change of list or reason puts it again) */
+                            addedAt: string;
+                            /** @description The id of the member who put it there; null for an API key of no member, or Telegram */
+                            addedBy: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putClientList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    list: "blocked" | "favoured";
+                    /** @description Why, for the account's members (shown in the feed's filtered-out view) */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ClientListEntry */
+                        client: {
+                            companyId: string;
+                            /** @enum {string} */
+                            list: "blocked" | "favoured";
+                            reason: string | null;
+                            /** @description ISO 8601, when the client was put on this list (a change of list or reason puts it again) */
+                            addedAt: string;
+                            /** @description The id of the member who put it there; null for an API key of no member, or Telegram */
+                            addedBy: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not have the permission this action needs: `error` names it (docs/members.md) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteClientList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                companyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deleted: true;
+                        companyId: string;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not have the permission this action needs: `error` names it (docs/members.md) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClientJobsV1: {
         parameters: {
             query?: never;
@@ -14593,6 +15147,19 @@ export interface operations {
                             notificationsMuted?: boolean;
                             /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                             outcomeEvents?: boolean;
+                            /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                            signalRules?: {
+                                /** @enum {string} */
+                                repost?: "warn" | "drop";
+                                /** @enum {string} */
+                                ghost?: "warn" | "drop";
+                                /** @enum {string} */
+                                scam?: "warn" | "drop";
+                                /** @enum {string} */
+                                "low-budget"?: "warn" | "drop";
+                            };
+                            /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                            alertFavoured?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -14739,6 +15306,19 @@ export interface operations {
                     notificationsMuted?: boolean;
                     /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                     outcomeEvents?: boolean;
+                    /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                    signalRules?: {
+                        /** @enum {string} */
+                        repost?: "warn" | "drop";
+                        /** @enum {string} */
+                        ghost?: "warn" | "drop";
+                        /** @enum {string} */
+                        scam?: "warn" | "drop";
+                        /** @enum {string} */
+                        "low-budget"?: "warn" | "drop";
+                    };
+                    /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                    alertFavoured?: boolean;
                     /** @enum {string} */
                     emailFound?: "all" | "email_found";
                     /** @description Marketplace only. [] = no filter. */
@@ -14806,6 +15386,19 @@ export interface operations {
                             notificationsMuted?: boolean;
                             /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                             outcomeEvents?: boolean;
+                            /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                            signalRules?: {
+                                /** @enum {string} */
+                                repost?: "warn" | "drop";
+                                /** @enum {string} */
+                                ghost?: "warn" | "drop";
+                                /** @enum {string} */
+                                scam?: "warn" | "drop";
+                                /** @enum {string} */
+                                "low-budget"?: "warn" | "drop";
+                            };
+                            /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                            alertFavoured?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -15032,6 +15625,19 @@ export interface operations {
                             notificationsMuted?: boolean;
                             /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                             outcomeEvents?: boolean;
+                            /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                            signalRules?: {
+                                /** @enum {string} */
+                                repost?: "warn" | "drop";
+                                /** @enum {string} */
+                                ghost?: "warn" | "drop";
+                                /** @enum {string} */
+                                scam?: "warn" | "drop";
+                                /** @enum {string} */
+                                "low-budget"?: "warn" | "drop";
+                            };
+                            /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                            alertFavoured?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -15360,6 +15966,19 @@ export interface operations {
                     notificationsMuted?: boolean;
                     /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                     outcomeEvents?: boolean;
+                    /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                    signalRules?: {
+                        /** @enum {string} */
+                        repost?: "warn" | "drop";
+                        /** @enum {string} */
+                        ghost?: "warn" | "drop";
+                        /** @enum {string} */
+                        scam?: "warn" | "drop";
+                        /** @enum {string} */
+                        "low-budget"?: "warn" | "drop";
+                    };
+                    /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                    alertFavoured?: boolean;
                     /** @enum {string} */
                     emailFound?: "all" | "email_found";
                     /** @description Marketplace only. [] = no filter. */
@@ -15427,6 +16046,19 @@ export interface operations {
                             notificationsMuted?: boolean;
                             /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                             outcomeEvents?: boolean;
+                            /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                            signalRules?: {
+                                /** @enum {string} */
+                                repost?: "warn" | "drop";
+                                /** @enum {string} */
+                                ghost?: "warn" | "drop";
+                                /** @enum {string} */
+                                scam?: "warn" | "drop";
+                                /** @enum {string} */
+                                "low-budget"?: "warn" | "drop";
+                            };
+                            /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                            alertFavoured?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -15934,6 +16566,167 @@ export interface operations {
             };
         };
     };
+    listFilteredFeedJobs: {
+        parameters: {
+            query?: {
+                /** @description Rows to return, 1 to 200 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 1000000 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                feedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: {
+                            job: {
+                                ciphertext: string;
+                                title: string;
+                                url: string;
+                                /** @enum {string} */
+                                platform: "marketplace" | "professional_network" | "web";
+                                /** @description Where jobpilot got the job: sandbox, marketplace-api, remoteok, weworkremotely, remotive, himalayas, hackernews, capture, push… */
+                                source: string;
+                                jobType: string | null;
+                                hourlyMin: number | null;
+                                hourlyMax: number | null;
+                                fixedBudget: number | null;
+                                clientCountry: string | null;
+                                publishTime: string | null;
+                            };
+                            /** @description The client's company id (for PUT/DELETE /api/v1/client-lists/{companyId}); null when unknown */
+                            companyId: string | null;
+                            /** @description blocked-client (the client is on the account's blocked list) or signal:<id> (a signal the feed drops: repost, ghost, scam, low-budget) */
+                            filter: string;
+                            /** @description Why, in words (a blocked client's reason included) */
+                            reason: string;
+                            /** @description ISO 8601, when the job was kept out */
+                            at: string;
+                        }[];
+                        total: number;
+                        limit: number;
+                        offset: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (another account's resource is not found either) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFeedJobs: {
         parameters: {
             query?: {
@@ -15975,6 +16768,23 @@ export interface operations {
                             read: boolean;
                             /** @description Unix ms */
                             starredAt: number | null;
+                            /** @description (extension) The job's client is on the account's favoured list (GET /api/v1/client-lists) */
+                            favoured?: boolean;
+                            /** @description (extension) The job's signals (repost, ghost, scam, low-budget) as flags: the feed warns of them */
+                            signals?: {
+                                /** @enum {string} */
+                                id: "repost" | "ghost" | "scam" | "low-budget";
+                                /** @description For scam: which rule tripped (off-platform, email-phone, pay-to-start, personal-data, crypto-or-cheque, new-client-outsized …) */
+                                rule?: string;
+                                /** @description The flag in words, e.g. 'Reposted: near-identical to a job of 12 Nov (no hire)' */
+                                say: string;
+                                earlier?: {
+                                    ciphertext: string;
+                                    url: string;
+                                    /** @description Whether anyone was hired on it, as the archive last saw it; null: not known */
+                                    hired: boolean | null;
+                                };
+                            }[];
                             job: {
                                 ciphertext: string;
                                 title: string;
@@ -16141,6 +16951,23 @@ export interface operations {
                         read: boolean;
                         /** @description Unix ms */
                         starredAt: number | null;
+                        /** @description (extension) The job's client is on the account's favoured list (GET /api/v1/client-lists) */
+                        favoured?: boolean;
+                        /** @description (extension) The job's signals (repost, ghost, scam, low-budget) as flags: the feed warns of them */
+                        signals?: {
+                            /** @enum {string} */
+                            id: "repost" | "ghost" | "scam" | "low-budget";
+                            /** @description For scam: which rule tripped (off-platform, email-phone, pay-to-start, personal-data, crypto-or-cheque, new-client-outsized …) */
+                            rule?: string;
+                            /** @description The flag in words, e.g. 'Reposted: near-identical to a job of 12 Nov (no hire)' */
+                            say: string;
+                            earlier?: {
+                                ciphertext: string;
+                                url: string;
+                                /** @description Whether anyone was hired on it, as the archive last saw it; null: not known */
+                                hired: boolean | null;
+                            };
+                        }[];
                         job: {
                             ciphertext: string;
                             title: string;
@@ -16343,6 +17170,19 @@ export interface operations {
                             notificationsMuted?: boolean;
                             /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
                             outcomeEvents?: boolean;
+                            /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                            signalRules?: {
+                                /** @enum {string} */
+                                repost?: "warn" | "drop";
+                                /** @enum {string} */
+                                ghost?: "warn" | "drop";
+                                /** @enum {string} */
+                                scam?: "warn" | "drop";
+                                /** @enum {string} */
+                                "low-budget"?: "warn" | "drop";
+                            };
+                            /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                            alertFavoured?: boolean;
                             /** @enum {string} */
                             emailFound?: "all" | "email_found";
                             /** @description Marketplace only. [] = no filter. */
@@ -16579,6 +17419,263 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body (or its declared Content-Length) is over JOBPILOT_MAX_BODY_BYTES */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The URL (path and query string) is over 8,192 bytes */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body's Content-Type is not application/json (UTF-8) */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded: retry after Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together are over 65,536 bytes */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal server error: the log has the cause under the response's X-Request-Id */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The server's storage is full: nothing was saved; retry after Retry-After seconds, once the operator has freed space */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Display name. */
+                    title: string;
+                    /** @description Jobs at or above it enter the feed and notify. */
+                    minScore: number;
+                    /** @description Plain-language description of the ideal job; each matching job is scored 0–10 against it. Empty: no scoring, every match gets 5. At most 20,000 characters unless the operator set another limit (JOBPILOT_MAX_PROMPT_CHARS, or per account). */
+                    profilePrompt?: string;
+                    /** @description Keywords; a job must contain at least one. Case-insensitive whole words or phrases (`go` does not match `good`; `react native` is a phrase); a trailing `*` makes the last word a prefix (`develop*`). Text = title + description + skills. */
+                    includes?: string[];
+                    /** @description Keywords (same syntax as includes); any hit drops the job. */
+                    excludes?: string[];
+                    /** @description Minimum hourly rate (hourly jobs). null clears. */
+                    minHourlyRate?: number | null;
+                    /** @description Minimum fixed budget (fixed-price jobs). null clears. */
+                    minFixedPrice?: number | null;
+                    /** @description Minimum total the client has spent. null clears. */
+                    clientMinSpent?: number | null;
+                    /** @enum {string} */
+                    countryFilterMode?: "exclude" | "include";
+                    /** @description Client countries dropped in exclude mode: English names, ISO-2 or ISO-3 codes. */
+                    excludedCountries?: string[];
+                    /** @description Client countries kept in include mode (a job whose client country is unknown is dropped). Empty = no filter. */
+                    includedCountries?: string[];
+                    /** @description Omitted: all platforms. */
+                    platforms?: ("marketplace" | "professional_network" | "web")[];
+                    /** @description At most 20,000 characters unless the operator set another limit (JOBPILOT_MAX_PROMPT_CHARS, or per account). */
+                    proposalGenerationPrompt?: string;
+                    /** @description Matched and scored, but no notifications. */
+                    notificationsMuted?: boolean;
+                    /** @description (extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted). */
+                    outcomeEvents?: boolean;
+                    /** @description (extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}. */
+                    signalRules?: {
+                        /** @enum {string} */
+                        repost?: "warn" | "drop";
+                        /** @enum {string} */
+                        ghost?: "warn" | "drop";
+                        /** @enum {string} */
+                        scam?: "warn" | "drop";
+                        /** @enum {string} */
+                        "low-budget"?: "warn" | "drop";
+                    };
+                    /** @description (extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists). */
+                    alertFavoured?: boolean;
+                    /** @enum {string} */
+                    emailFound?: "all" | "email_found";
+                    /** @description Marketplace only. [] = no filter. */
+                    jobTypes?: ("HOURLY" | "FIXED")[];
+                    /** @enum {string} */
+                    usOnlyMode?: "all" | "include" | "exclude";
+                    /** @description Marketplace only. */
+                    paymentVerifiedOnly?: boolean;
+                    /** @description Marketplace only. */
+                    clientMinRating?: number | null;
+                    /** @description Marketplace only. */
+                    clientMinReviews?: number | null;
+                    /** @description (extension) http(s) URL that receives a POST for each job entering the feed. */
+                    webhookUrl?: string | null;
+                    /** @description (extension) Notification channels (ids from /api/v1/channels) that get an alert for each job entering the feed, besides the webhook. Your own channels only; [] clears. Always present in responses. */
+                    channelIds?: string[];
+                    /** @description (preview) How many days back to look: 1, 7 or 30. Default 7. */
+                    days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: number;
+                        /** @description ISO 8601: the window's start (jobs first seen from then until now) */
+                        from: string;
+                        /** @description Archived jobs first seen in the window: every one is counted once, in droppedBy, in matched or in unscored */
+                        total: number;
+                        /** @description Jobs dropped, by the first filter that dropped them, tried in this order: platforms, emailFound, excludedCountries or includedCountries, minHourlyRate, minFixedPrice, clientMinSpent, jobTypes, usOnlyMode, paymentVerifiedOnly, clientMinRating, clientMinReviews, includes, excludes, blocked-client, signal:<id>, minScore (of the scored jobs only). Filters that dropped none are left out. */
+                        droppedBy: {
+                            [key: string]: number;
+                        };
+                        /** @description Jobs through every filter before the score */
+                        passed: number;
+                        /** @description Of those, how many were scored: the newest, up to scoredMax (all of them with an empty prompt). The histogram counts these. */
+                        scored: number;
+                        scoredMax: number;
+                        /** @description Scored jobs at or above minScore: what the feed would have caught of them */
+                        matched: number;
+                        /** @description passed − scored: older jobs through the filters that were not scored */
+                        unscored: number;
+                        /** @description The scored jobs in ten buckets: [0, 1), [1, 2) … [9, 10] (a 10 counts in the last) */
+                        scoreHistogram: {
+                            from: number;
+                            to: number;
+                            count: number;
+                        }[];
+                        /** @description The matched jobs, newest first, at most 50 */
+                        jobs: {
+                            job: {
+                                ciphertext: string;
+                                title: string;
+                                url: string;
+                                /** @enum {string} */
+                                platform: "marketplace" | "professional_network" | "web";
+                                /** @description Where jobpilot got the job: sandbox, marketplace-api, remoteok, weworkremotely, remotive, himalayas, hackernews, capture, push… */
+                                source: string;
+                                jobType: string | null;
+                                hourlyMin: number | null;
+                                hourlyMax: number | null;
+                                fixedBudget: number | null;
+                                clientCountry: string | null;
+                                publishTime: string | null;
+                            };
+                            /** @description ISO 8601, when jobpilot first saw the job (the window is on this time) */
+                            firstSeenAt: string;
+                            matchingScore: number;
+                            /** @description default (empty prompt: every job scores 5) or local (the local scorer; the preview never calls a model) */
+                            scoreSource: string;
+                            scoreReason: string | null;
+                            /** @description The client is on the account's favoured list */
+                            favoured: boolean;
+                            /** @description The job's signals (repost, ghost, scam, low-budget) the feed does not drop */
+                            flags: {
+                                id: string;
+                                say: string;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or the body fails validation (`error` names the field), or the body is not valid JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key (x-api-key) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Your role does not have the permission this action needs: `error` names it (docs/members.md) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17851,6 +18948,21 @@ export interface operations {
                         clientScore: {
                             [key: string]: unknown;
                         };
+                        /** @description (extension) The signals computed when the job was first archived (docs: Signals); their words are also in clientScore.flags. */
+                        signals?: {
+                            /** @enum {string} */
+                            id: "repost" | "ghost" | "scam" | "low-budget";
+                            /** @description For scam: which rule tripped (off-platform, email-phone, pay-to-start, personal-data, crypto-or-cheque, new-client-outsized …) */
+                            rule?: string;
+                            /** @description The flag in words, e.g. 'Reposted: near-identical to a job of 12 Nov (no hire)' */
+                            say: string;
+                            earlier?: {
+                                ciphertext: string;
+                                url: string;
+                                /** @description Whether anyone was hired on it, as the archive last saw it; null: not known */
+                                hired: boolean | null;
+                            };
+                        }[];
                         matches: {
                             [key: string]: unknown;
                         }[];
@@ -20648,6 +21760,21 @@ export interface operations {
                         clientScore: {
                             [key: string]: unknown;
                         };
+                        /** @description (extension) The signals computed when the job was first archived (docs: Signals); their words are also in clientScore.flags. */
+                        signals?: {
+                            /** @enum {string} */
+                            id: "repost" | "ghost" | "scam" | "low-budget";
+                            /** @description For scam: which rule tripped (off-platform, email-phone, pay-to-start, personal-data, crypto-or-cheque, new-client-outsized …) */
+                            rule?: string;
+                            /** @description The flag in words, e.g. 'Reposted: near-identical to a job of 12 Nov (no hire)' */
+                            say: string;
+                            earlier?: {
+                                ciphertext: string;
+                                url: string;
+                                /** @description Whether anyone was hired on it, as the archive last saw it; null: not known */
+                                hired: boolean | null;
+                            };
+                        }[];
                         matches: {
                             [key: string]: unknown;
                         }[];

@@ -1,6 +1,7 @@
 /**
  * PostgreSQL twin of src/db/schema/feeds.ts (owned by modules/feeds).
  */
+import { sql } from "drizzle-orm";
 import { pgTable, text, integer, doublePrecision, boolean, index, uniqueIndex, primaryKey } from "drizzle-orm/pg-core";
 import { accounts } from "./accounts";
 import { jobs } from "./jobs";
@@ -31,6 +32,8 @@ export const feeds = pgTable(
     notificationsMuted: boolean("notifications_muted").notNull().default(false),
     /** Opt-in: proposal.viewed / replied / hired events for applications to this feed's jobs (applications/funnel.ts). */
     outcomeEvents: boolean("outcome_events").notNull().default(false),
+    signalRules: jsonText("signal_rules").notNull().default(sql`'{}'`).$type<Record<string, "drop" | "warn">>(),
+    alertFavoured: boolean("alert_favoured").notNull().default(true),
     /**
      * The feed's apply mode and its thresholds (modules/automation; set on the dashboard and /api/v1/automation/feeds,
      * never through the spec's feed endpoints): null thresholds fall back to the feed's minScore and no value floor.
@@ -84,6 +87,20 @@ export const feedJobs = pgTable(
   (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
 );
 
+export const filteredJobs = pgTable(
+  "filtered_jobs",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    jobCiphertext: text("job_ciphertext").notNull(),
+    filter: text("filter").notNull(),
+    reason: text("reason").notNull(),
+    atTs: int64("at_ts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.jobCiphertext] }), index("filtered_jobs_account_at_idx").on(t.accountId, t.atTs)],
+);
 export const feedChannels = pgTable(
   "feed_channels",
   {

@@ -21,3 +21,4 @@ export * from "./proposals";
 export * from "./experiments";
 export * from "./automation";
 export * from "./members";
+export * from "./clients";

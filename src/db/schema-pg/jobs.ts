@@ -27,6 +27,8 @@ export const jobs = pgTable(
     emailFound: boolean("email_found").notNull(),
     publishTimeTs: int64("publish_time_ts"),
     companyId: text("company_id"),
+    signals: jsonText("signals").$type<Record<string, unknown>[]>(),
+    matchFields: jsonText("match_fields").$type<{ title: string; description: string; skills: string[] }>(),
     source: text("source").notNull(),
     document: jsonText("document").notNull().$type<Record<string, unknown>>(),
     firstSeenAtTs: int64("first_seen_at_ts").notNull(),

@@ -33,6 +33,13 @@ export const feeds = sqliteTable(
     /** Opt-in: proposal.viewed / replied / hired events for applications to this feed's jobs (applications/funnel.ts). */
     outcomeEvents: integer("outcome_events", { mode: "boolean" }).notNull().default(false),
     /**
+     * What the feed does with each signal a job carries (issue 45; modules/jobs/signals.ts): drop keeps the job out
+     * (recorded in filtered_jobs), warn lets it in with its flags. A signal not named is a warning.
+     */
+    signalRules: text("signal_rules", { mode: "json" }).notNull().default({}).$type<Record<string, "drop" | "warn">>(),
+    /** A favoured client's jobs that pass the filters enter the feed whatever their score (issue 45). */
+    alertFavoured: integer("alert_favoured", { mode: "boolean" }).notNull().default(true),
+    /**
      * The feed's apply mode and its thresholds (modules/automation; set on the dashboard and /api/v1/automation/feeds,
      * never through the spec's feed endpoints): null thresholds fall back to the feed's minScore and no value floor.
      */
@@ -94,6 +101,27 @@ export const feedJobs = sqliteTable(
   // Two indexes only (each slows every insert, and a job enters many feeds; docs/performance.md, 'Why the code is as it is'): one row per
   // (job, feed), which also finds a job's matches across feeds; and a feed's entries by time.
   (t) => [uniqueIndex("feed_jobs_job_feed_uq").on(t.jobCiphertext, t.feedId), index("feed_jobs_feed_matched_idx").on(t.feedId, t.matchedAtTs)],
+);
+
+/**
+ * Jobs that passed a feed's filters but were kept out by the account's client list or one of the feed's signal
+ * rules (issue 45): the "filtered out" view, with the reason. One row per (feed, job); the feed's deletion
+ * removes them, and retention prunes them with the feed's entries.
+ */
+export const filteredJobs = sqliteTable(
+  "filtered_jobs",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    accountId: text("account_id").notNull(),
+    jobCiphertext: text("job_ciphertext").notNull(),
+    /** Which rule: "blocked-client" or "signal:<id>" (repost, ghost, scam, low-budget). */
+    filter: text("filter").notNull(),
+    reason: text("reason").notNull(),
+    atTs: integer("at_ts").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.jobCiphertext] }), index("filtered_jobs_account_at_idx").on(t.accountId, t.atTs)],
 );
 
 /**

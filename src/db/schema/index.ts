@@ -19,3 +19,4 @@ export * from "./proposals";
 export * from "./experiments";
 export * from "./automation";
 export * from "./members";
+export * from "./clients";

@@ -31,6 +31,14 @@ export const jobs = sqliteTable(
     emailFound: integer("email_found", { mode: "boolean" }).notNull(),
     publishTimeTs: integer("publish_time_ts"),
     companyId: text("company_id"),
+    /** What the job's text and its client's history signal, computed at ingest (issue 45; modules/jobs/signals.ts). */
+    signals: text("signals", { mode: "json" }).$type<Record<string, unknown>[]>(),
+    /**
+     * The words feeds match on (title, description, skill labels), apart from the document: the feed preview reads
+     * these for 100,000 jobs in a second, where parsing and normalizing their documents takes several (issue 45).
+     * Null for jobs archived before it existed; the preview then reads the document.
+     */
+    matchFields: text("match_fields", { mode: "json" }).$type<{ title: string; description: string; skills: string[] }>(),
     source: text("source").notNull(),
     document: text("document", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     firstSeenAtTs: integer("first_seen_at_ts").notNull(),

@@ -12,6 +12,7 @@ import { clientScore } from "../jobs/client-score";
 import { detailRoots, obj } from "../../lib/json-readers";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob, findTracking } from "../jobs/repo";
+import { signalsOf, withSignalFlags } from "../jobs/signals";
 import type { RawMarketplaceJob } from "../jobs/model";
 
 export interface ArchiveDeps {
@@ -36,6 +37,7 @@ export async function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, ciphe
   const doc = row.document as Record<string, any>;
   const normalized = normalizeJob(doc);
   const job = normalized.ok ? normalized.job : null;
+  const signals = signalsOf(row.signals);
 
   // The spec's top-level fields, filled from the document where the source put them elsewhere.
   const tileJob = { ...(doc.jobTile?.job ?? {}) };
@@ -83,7 +85,8 @@ export async function getArchivedJob(deps: ArchiveDeps, auth: AuthContext, ciphe
           }
         : {}),
     proposalActivity: proposalActivity(doc, (tracking?.state as unknown as TrackingState) ?? null, now),
-    clientScore: clientScore(doc, now),
+    clientScore: withSignalFlags(clientScore(doc, now), signals),
+    signals,
     matches: (await matchesOfJob(deps.db, auth.accountId, ciphertext)).map((m) => ({
       processedJobId: m.id,
       feedId: m.feedId,

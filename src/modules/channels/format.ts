@@ -37,11 +37,16 @@ export interface AlertFacts {
   posted: string | null;
   /** The expected value against the Connects, "worth ~$3.10; costs $2.40 in Connects" (modules/value); null when not computed. */
   value: string | null;
+  /** The job's signals in words ("Reposted: near-identical to a job of 12 Nov (no hire)"), at most MAX_FLAGS_SHOWN. */
+  flags: string[];
   skills: string[];
   /** Tidied: at most one blank line in a row, trimmed. */
   description: string;
   feedTitle: string;
 }
+
+/** Signals an alert shows at most (a job rarely carries more than two). */
+const MAX_FLAGS_SHOWN = 4;
 
 export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: string | null; nowTs: number; expectedValue?: string | null }): AlertFacts {
   return {
@@ -56,6 +61,10 @@ export function alertFacts(payload: WebhookPayload, ctx: { dashboardJobUrl: stri
     clientScore: clientScoreText(payload.client.clientScore),
     posted: payload.publishTime === null ? null : relativeTime(Date.parse(payload.publishTime), ctx.nowTs),
     value: ctx.expectedValue ?? null,
+    flags: (payload.signals ?? [])
+      .map((sig) => oneLine(sig.say))
+      .filter((say) => say !== "")
+      .slice(0, MAX_FLAGS_SHOWN),
     skills: payload.skills
       .map(oneLine)
       .filter((s) => s !== "")

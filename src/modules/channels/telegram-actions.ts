@@ -17,6 +17,10 @@ export const TELEGRAM_ACTIONS = {
   apply: "a",
   /** Alert: mark the job read in its feed (id: the feed job). */
   notInterested: "n",
+  /** Alert: put the job's client on the account's blocked list (id: the feed job; its client is read from the job). */
+  blockClient: "b",
+  /** Blocked alert: take that client off the blocked list again (id: the feed job). */
+  unblockClient: "ub",
   /** Draft: apply with the letter shown (id: the draft). */
   applyDraft: "w",
   /** Draft: write the letter again (id: the draft). */
@@ -65,12 +69,16 @@ export function parseAction(data: unknown): { action: TelegramAction; id: string
   return action !== undefined && isUuid(id) ? { action, id } : null;
 }
 
-/** The buttons under a matched job's alert. */
-export function alertKeyboard(feedJobId: string): InlineKeyboard {
+/** The label of the alert's block button (the bot's tests and docs/alerts.md name it). */
+export const BLOCK_CLIENT_LABEL = "🚫 Block client";
+
+/** The buttons under a matched job's alert; Block client only when the job names its client (a company id). */
+export function alertKeyboard(feedJobId: string, hasClient = false): InlineKeyboard {
+  const notInterested = actionButton("Not interested", "notInterested", feedJobId);
   return {
     inline_keyboard: [
       [actionButton("Draft proposal", "draft", feedJobId), actionButton("Apply", "apply", feedJobId)],
-      [actionButton("Not interested", "notInterested", feedJobId)],
+      hasClient ? [notInterested, actionButton(BLOCK_CLIENT_LABEL, "blockClient", feedJobId)] : [notInterested],
     ],
   };
 }

@@ -1,8 +1,9 @@
 import type { Channel } from "../channels/http-model";
-import type { Feed } from "../feeds/model";
+import { SIGNAL_IDS, type SignalId } from "../jobs/signals";
+import { PREVIEW_DAYS, type Feed, type FeedPreview } from "../feeds/model";
 import { html, type Html } from "./html";
 import { feedListQuery, type FeedListQuery, type InboxCard } from "./inbox-data";
-import { cardsAndPanel, shortcutsHelp, unreadCountView } from "./inbox-views";
+import { cardsAndPanel, shortcutsHelp, unreadCountView, whatToExpect } from "./inbox-views";
 import type { DashboardSession } from "./model";
 import { csrfField, layout, when } from "./views";
 import { KINDS_IN_TEXT } from "./channels-views";
@@ -54,6 +55,8 @@ export function feedToForm(feed: Feed): FeedFormValues {
   };
   if (feed.paymentVerifiedOnly) values.paymentVerifiedOnly = "on";
   if (feed.notificationsMuted) values.notificationsMuted = "on";
+  if (feed.alertFavoured !== false) values.alertFavoured = "on";
+  for (const id of SIGNAL_IDS) values[`signal_${id}`] = feed.signalRules?.[id] ?? "warn";
   for (const p of feed.platforms ?? []) values[`platform_${p}`] = "on";
   for (const j of feed.jobTypes ?? []) values[`jobType_${j}`] = "on";
   for (const id of feed.channelIds ?? []) values[`channel_${id}`] = "on";
@@ -88,6 +91,8 @@ const FEED_LABELS = {
   webhookUrl: "Webhook URL",
   channelIds: "Channels",
   notificationsMuted: "Mute notifications",
+  signalRules: "Signals",
+  alertFavoured: "Alert favoured clients whatever the score",
 } as const;
 type FeedField = keyof typeof FEED_LABELS;
 
@@ -168,6 +173,37 @@ ${
 }`;
 }
 
+/** What each signal is, under its select (docs/jobs-and-clients.md, "Signals", has the rules and thresholds). */
+const SIGNAL_LABELS: Record<SignalId, { label: string; help: string }> = {
+  repost: { label: "Reposted jobs", help: "The same client posted a near-identical job in the last 30 days." },
+  ghost: { label: "Ghost clients", help: "The client posted many jobs and hired for none." },
+  scam: {
+    label: "Scam risk",
+    help: "Asks to talk off the platform, for money, personal data or unpaid tests; pays in crypto or by cheque; a new unverified client with an outsized, urgent budget.",
+  },
+  "low-budget": { label: "Low budget", help: "A fixed price under a third of what similar jobs pay." },
+};
+
+/** One Warn/Drop select per signal and the favoured-clients box; the marker says they were on the form. */
+function signalFields(f: Shown): Html {
+  const { v } = f;
+  return html`${groupHeading(f, "signalRules")}
+<input type="hidden" name="signalsShown" value="1">
+${SIGNAL_IDS.map((id) => {
+  const name = `signal_${id}`;
+  const current = v[name] ?? "warn";
+  return html`<label for="${name}">${SIGNAL_LABELS[id].label}</label>
+<select id="${name}" name="${name}" aria-describedby="${name}Help">${[
+    { value: "warn", label: "Warn (show the flag)" },
+    { value: "drop", label: "Drop (keep the job out)" },
+  ].map((o) => html`<option value="${o.value}"${o.value === current ? html` selected` : ""}>${o.label}</option>`)}</select>
+${help(name, SIGNAL_LABELS[id].help)}`;
+})}
+<p class="muted">A dropped job is listed in the feed's filtered-out view with the reason. A blocked client's jobs never enter.</p>
+${flag(f, "alertFavoured")}
+<p class="muted">A favoured client's job that passes the filters enters the feed and alerts even under the minimum score.</p>`;
+}
+
 function feedFormFields(f: Shown, channels: Channel[]): Html {
   const { v } = f;
   return html`<fieldset>
@@ -225,6 +261,10 @@ ${select(f, "emailFound", "With “only jobs with an email”, jobs enter only w
 ${textArea(f, "proposalGenerationPrompt", "Used when generating proposals for jobs in this feed. Empty: the generic prompt.")}
 </fieldset>
 <fieldset>
+<legend>Signals</legend>
+${signalFields(f)}
+</fieldset>
+<fieldset>
 <legend>Notifications</legend>
 ${textInput(f, "webhookUrl", "An http(s) address that receives a POST for each job entering the feed, signed with a secret shown once. Empty: no webhook. An address on a private network works only when the server is set up to allow it.", { type: "url" })}
 ${channelBoxes(f, channels)}
@@ -233,21 +273,104 @@ ${flag(f, "notificationsMuted")}
 </fieldset>`;
 }
 
-export function feedFormPage(session: DashboardSession, opts: { values: FeedFormValues; channels: Channel[]; errors?: FormErrors; feed?: Feed }): Html {
+/** Where the feed form posts for a preview (the Preview button, and the panel's live updates). */
+export const PREVIEW_PATH = "/dashboard/feeds/preview";
+
+export function feedFormPage(
+  session: DashboardSession,
+  opts: { values: FeedFormValues; channels: Channel[]; errors?: FormErrors; feed?: Feed; preview?: { result: FeedPreview; body: Record<string, unknown> } },
+): Html {
   const editing = opts.feed;
   const action = editing ? base(editing.id) : "/dashboard/feeds";
+  const days = previewDaysOf(opts.values);
   return layout(
     editing ? `Edit ${editing.title}` : "New feed",
     html`${errorSummary(opts.errors, "The feed")}
-<form method="post" action="${action}">
+<form method="post" action="${action}" id="feed-form">
 ${csrfField(session)}
+${editing && html`<input type="hidden" name="previewFeedId" value="${editing.id}">`}
 ${feedFormFields({ v: opts.values, errors: opts.errors }, opts.channels)}
+<fieldset class="preview-controls">
+<legend>Preview</legend>
+<label for="previewDays">What would this feed have caught in the last</label>
+<select id="previewDays" name="previewDays">${PREVIEW_DAYS.map((d) => html`<option value="${d}"${d === days ? html` selected` : ""}>${d === 1 ? "1 day" : `${d} days`}</option>`)}</select>
+<button type="submit" formaction="${PREVIEW_PATH}" class="secondary">Preview</button>
+<p class="muted">A preview runs the filters and the local scorer over the jobs already archived. Nothing enters the feed and nothing is sent. With script on, it updates as you type.</p>
+</fieldset>
 <button type="submit">${editing ? "Save changes" : "Create feed"}</button>
 </form>
+<section id="preview" aria-labelledby="preview-heading" aria-live="polite" hx-post="${PREVIEW_PATH}" hx-include="#feed-form" hx-trigger="input from:#feed-form delay:500ms, change from:#feed-form delay:500ms" hx-sync="this:replace" hx-swap="innerHTML">
+${previewPanel(opts.preview?.result ?? null, days, { body: opts.preview?.body })}
+</section>
 <p><a href="${editing ? base(editing.id) : "/dashboard/feeds"}">Cancel</a></p>`,
     session,
     "feeds",
   );
+}
+
+/** The preview window a form asks for: 1, 7 or 30 days (7 unless it says otherwise). */
+export function previewDaysOf(v: FeedFormValues): (typeof PREVIEW_DAYS)[number] {
+  const n = Number(v.previewDays);
+  return (PREVIEW_DAYS as readonly number[]).includes(n) ? (n as (typeof PREVIEW_DAYS)[number]) : 7;
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+
+/** A droppedBy key in the form's words, for "12 dropped for having one of the exclude keywords (wordpress)". */
+function droppedByWords(filter: string, feedBody: Record<string, unknown>): string {
+  const label = (FEED_LABELS as Record<string, string>)[filter];
+  const list = feedBody[filter];
+  if (filter === "blocked-client") return "your blocked clients";
+  if (filter.startsWith("signal:")) return `the signal rule ${filter.slice("signal:".length)}`;
+  if (filter === "minScore") return `the minimum score (${feedBody.minScore})`;
+  if (filter === "includes" && Array.isArray(list)) return `having none of the include keywords (${list.join(", ")})`;
+  if (filter === "excludes" && Array.isArray(list)) return `having one of the exclude keywords (${list.join(", ")})`;
+  if (label && Array.isArray(list) && list.length > 0) return `${label.toLowerCase()}: ${list.join(", ")}`;
+  if (Array.isArray(list) && list.length > 0) return `${filter}: ${list.join(", ")}`;
+  if (typeof list === "number" || typeof list === "string") return `${filter} (${list})`;
+  return label ? `${filter} (${label.toLowerCase()})` : filter;
+}
+
+/**
+ * The preview's panel: counts, the score histogram (one meter per bucket), what dropped how many and the first
+ * matches with their scores. The same markup for the page (no script) and for the live updates.
+ */
+export function previewPanel(preview: FeedPreview | null, days: number, opts: { errors?: FormErrors; body?: Record<string, unknown> } = {}): Html {
+  const heading = html`<h2 id="preview-heading">Preview: last ${days === 1 ? "day" : `${days} days`}</h2>`;
+  if (opts.errors) return html`${heading}${errorSummary(opts.errors, "The preview")}`;
+  if (!preview)
+    return html`${heading}<p class="muted">Press Preview (or, with script on, change a filter) to see what this feed would have caught of the jobs already archived.</p>`;
+  const body = opts.body ?? {};
+  const max = Math.max(1, ...preview.scoreHistogram.map((b) => b.count));
+  const dropped = Object.entries(preview.droppedBy).sort((a, b) => b[1] - a[1]);
+  return html`${heading}
+<p class="preview-counts"><strong>${count(preview.matched, "job")} matched</strong> of ${count(preview.total, "job")} first seen since <time datetime="${preview.from}">${preview.from.slice(0, 16).replace("T", " ")} UTC</time>: ${count(preview.passed, "job")} through the filters, ${preview.scored.toLocaleString("en")} scored${
+    preview.unscored > 0 ? html` (the newest ${preview.scoredMax}; ${count(preview.unscored, "older job")} not scored)` : ""
+  }.</p>
+<p class="muted">A preview only: nothing enters the feed and nothing is sent.</p>
+${
+  dropped.length > 0 &&
+  html`<h3>Dropped</h3><ul class="preview-dropped">${dropped.map(([filter, n]) => html`<li>${n.toLocaleString("en")} dropped ${/^having /.test(droppedByWords(filter, body)) ? "for" : "by"} ${droppedByWords(filter, body)}</li>`)}</ul>`
+}
+${
+  preview.scored > 0 &&
+  html`<h3>Scores</h3>
+<table class="histogram"><caption class="muted">${count(preview.scored, "scored job")} by score</caption>
+<thead><tr><th scope="col">Score</th><th scope="col">Jobs</th><th scope="col"><span class="visually-hidden">Share</span></th></tr></thead>
+<tbody>${preview.scoreHistogram.map(
+    (b) =>
+      html`<tr${b.to <= Number(body.minScore ?? 0) ? html` class="below"` : ""}><th scope="row">${b.from}–${b.to}</th><td>${b.count}</td><td><meter min="0" max="${max}" value="${b.count}" aria-label="${b.count} jobs scored ${b.from} to ${b.to}">${b.count}</meter></td></tr>`,
+  )}</tbody></table>`
+}
+<h3>First matches</h3>
+${
+  preview.jobs.length === 0
+    ? html`<p class="empty">None: nothing in the last ${days === 1 ? "day" : `${days} days`} passes every filter at this minimum score. Loosen a filter above, or look further back.</p>`
+    : html`<ol class="preview-jobs">${preview.jobs.map(
+        (j) =>
+          html`<li><span class="score">${j.matchingScore}</span> <a href="/dashboard/jobs/${encodeURIComponent(j.job.ciphertext)}">${j.job.title}</a> <span class="muted">· ${j.job.platform.replaceAll("_", " ")} · <time datetime="${j.firstSeenAt}">${j.firstSeenAt.slice(0, 16).replace("T", " ")} UTC</time>${j.favoured ? " · favoured client" : ""}${j.flags.map((f) => html` · <span class="flag">${f.say}</span>`)}</span></li>`,
+      )}</ol>`
+}`;
 }
 
 function yesNo(b: boolean | undefined): string {
@@ -271,7 +394,12 @@ export function feedListPage(session: DashboardSession, feeds: Feed[]): Html {
 </tr>`,
         )}</tbody>
 </table></div>`;
-  return layout("Feeds", html`<p><a href="/dashboard/feeds/new">New feed</a></p>${body}`, session, "feeds");
+  return layout(
+    "Feeds",
+    html`<p><a href="/dashboard/feeds/new">New feed</a> · <a href="/dashboard/clients">Blocked and favoured clients</a></p>${body}`,
+    session,
+    "feeds",
+  );
 }
 
 export function secretPage(session: DashboardSession, feed: Feed, heading: string): Html {
@@ -343,6 +471,10 @@ export interface FeedPageData {
   limit: number;
   /** The account's unread matches across its feeds (the count the triage buttons keep up to date). */
   unread: number;
+  /** How many jobs the feed kept out (blocked clients, dropped signals): the "Filtered out (n)" link. */
+  filtered?: number;
+  /** The sandbox's jobs a minute when serve polls it, else null: an empty feed says what to expect. */
+  sandboxJobsPerMinute?: number | null;
 }
 
 const SHOW_LABELS = [
@@ -366,11 +498,11 @@ export function feedDetailPage(session: DashboardSession, feed: Feed, data: Feed
   }</nav>`;
   const empty = html`<p class="empty">${
     list.show === "all" ? "No matches yet — jobs appear here as they arrive." : `No ${list.show === "unread" ? "unread" : list.show} matches.`
-  }</p>`;
+  }</p>${data.total === 0 && list.show !== "dismissed" && whatToExpect(data.sandboxJobsPerMinute, `${self}/edit#preview`)}`;
   return layout(
     feed.title ?? "Feed",
     html`<p class="summary">${summaryLine(feed, channels)} · <a href="${self}/edit">Edit</a></p>
-<p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/experiments/new?feed=${encodeURIComponent(feed.id)}">Test a second letter style</a> · <a href="/dashboard/feeds">All feeds</a></p>
+<p><a href="/dashboard?feed=${encodeURIComponent(feed.id)}&amp;show=all">Triage in the inbox</a> · <a href="${self}/filtered">Filtered out (${data.filtered ?? 0})</a> · <a href="${self}/deliveries">Deliveries</a> · <a href="/dashboard/experiments/new?feed=${encodeURIComponent(feed.id)}">Test a second letter style</a> · <a href="/dashboard/feeds">All feeds</a></p>
 <h2>Matched jobs</h2>
 <nav aria-label="Show" class="show-links">${SHOW_LABELS.map(
       ([show, label], i) => html`${i > 0 && " · "}<a href="${link({ show, offset: 0 })}"${show === list.show ? html` aria-current="page"` : ""}>${label}</a>`,

@@ -1,15 +1,33 @@
 import { Elysia } from "elysia";
+import { SIGNAL_IDS } from "../jobs/signals";
 import type { Deps } from "../../deps";
 import { AppError } from "../../errors";
-import { CreateFeedBody, PatchFeedBody, type Feed } from "../feeds/model";
+import { CreateFeedBody, FeedPreviewBody, PatchFeedBody, type Feed, type FeedPreview } from "../feeds/model";
+import { previewFeed } from "../feeds/preview";
 import * as feeds from "../feeds/service";
+import { countFiltered } from "../feeds/filtered";
 import * as channels from "../channels/service";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as feedViews from "./feeds-views";
 import { inboxCards, parseFeedListQuery, unreadCount } from "./inbox-data";
 import * as views from "./views";
-import { dashboardGuard, HIDDEN, page, redirect, type ResponseState, formValues, numberOrText, errorAsPage, errorDetails, schemaErrors, needs } from "./http";
+import { sandboxRate } from "./inbox";
+import {
+  dashboardGuard,
+  HIDDEN,
+  page,
+  redirect,
+  type ResponseState,
+  formValues,
+  numberOrText,
+  errorAsPage,
+  errorDetails,
+  schemaErrors,
+  needs,
+  isHtmx,
+  fragment,
+} from "./http";
 
 /**
  * The dashboard's feed pages: list, create, detail with matched jobs, edit,
@@ -61,6 +79,13 @@ function toBody(v: feedViews.FeedFormValues, current?: Feed): Record<string, unk
   if (v.usOnlyMode !== undefined) body.usOnlyMode = v.usOnlyMode;
   body.paymentVerifiedOnly = v.paymentVerifiedOnly !== undefined;
   body.notificationsMuted = v.notificationsMuted !== undefined;
+  // Sent only from a form that showed the signal fields (the box unticked sends nothing).
+  if (v.signalsShown !== undefined) {
+    body.alertFavoured = v.alertFavoured !== undefined;
+    const rules: Record<string, string> = {};
+    for (const id of SIGNAL_IDS) if (v[`signal_${id}`] !== undefined) rules[id] = v[`signal_${id}`]!;
+    body.signalRules = rules;
+  }
   const prompt = v.proposalGenerationPrompt ?? "";
   if (prompt !== "" || editing) body.proposalGenerationPrompt = prompt;
   // Sent only from a form that showed the boxes (a PATCH without them keeps the feed's channels).
@@ -113,7 +138,7 @@ export function dashboardFeedRoutes(deps: Deps) {
           page(
             set,
             feedViews.feedFormPage(session, {
-              values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all" },
+              values: { minScore: "5", countryFilterMode: "exclude", emailFound: "all", usOnlyMode: "all", alertFavoured: "on" },
               channels: await accountChannels(session),
             }),
           ),
@@ -144,6 +169,36 @@ export function dashboardFeedRoutes(deps: Deps) {
         }),
       needs("feeds"),
     )
+    .post(
+      feedViews.PREVIEW_PATH,
+      ({ request, set, body }) =>
+        run(request, set, body, async (session) => {
+          const values = formValues(body);
+          const days = feedViews.previewDaysOf(values);
+          // The fields that decide what matches; the webhook and channels are checked when the feed is saved
+          // (the SSRF check resolves the host: not on every keystroke). A title is not needed to preview.
+          const { webhookUrl: _w, channelIds: _c, ...fields } = toBody(values);
+          const json = { ...fields, title: typeof fields.title === "string" && fields.title.trim() !== "" ? fields.title : "Preview", days };
+          const auth = await sessionAuth(deps, session);
+          let result: FeedPreview | undefined;
+          let details = schemaErrors(FeedPreviewBody, json);
+          if (details.length === 0) {
+            try {
+              result = await previewFeed(deps, auth, json);
+            } catch (err) {
+              if (!isFormError(err)) throw err;
+              details = errorDetails(err);
+            }
+          }
+          const errors = details.length ? feedViews.feedFormErrors(details) : undefined;
+          // Live (htmx): the panel alone, its refusal in the panel; without script, the whole form again.
+          if (isHtmx(request)) return fragment(set, feedViews.previewPanel(result ?? null, days, { errors, body: json }));
+          const feed = values.previewFeedId ? await feeds.getFeed(deps, auth, values.previewFeedId) : undefined;
+          const preview = result && { result, body: json };
+          return page(set, feedViews.feedFormPage(session, { values, errors, feed, channels: await accountChannels(session), preview }), errors ? 400 : 200);
+        }),
+      needs("feeds"),
+    )
     .get(
       `${FEEDS}/:id`,
       ({ request, set, params, query }) =>
@@ -155,7 +210,15 @@ export function dashboardFeedRoutes(deps: Deps) {
           // The feed's matches as the inbox's cards (same data, same rendering, same triage forms).
           const { items, total } = await feeds.listInbox(deps, auth, { feedId: feed.id, show: list.show }, { limit: PAGE_SIZE, offset: list.offset });
           const cards = await inboxCards(deps, auth, items, deps.clock.now());
-          const data = { list, cards, total, limit: PAGE_SIZE, unread: await unreadCount(deps, auth) };
+          const data = {
+            list,
+            cards,
+            total,
+            limit: PAGE_SIZE,
+            unread: await unreadCount(deps, auth),
+            filtered: await countFiltered(deps.db, feed.id),
+            sandboxJobsPerMinute: sandboxRate(deps.config),
+          };
           return page(set, feedViews.feedDetailPage(session, feed, data, await channels.listChannels(deps, auth)));
         }),
       HIDDEN,

@@ -7,12 +7,14 @@ import * as applicationsRepo from "../applications/repo";
 import { countInbox, type InboxFilter, type InboxItem } from "../feeds/service";
 import { competitionOf, countsOf, type Competition } from "../jobs/activity";
 import { clientBasics, clientScore, type ClientBasics } from "../jobs/client-score";
+import { type JobSignal, signalsOf } from "../jobs/signals";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
 import { findJobs } from "../jobs/repo";
 import { MAX_OFFSET } from "../../http/schemas";
 import type { ExpectedValue } from "../value/model";
 import { expectedValues } from "../value/service";
 import { claimsOfJobs } from "../members/claims";
+import { entriesOf } from "../clients/lists";
 import { feedsOfMember } from "../members/routing";
 import { parseOffset } from "./http";
 
@@ -146,6 +148,10 @@ export interface InboxCard {
   claim?: { memberId: string; memberName: string; expiresAtTs: number } | null;
   /** From a feed assigned to the signed-in member (routing): marked "Your feeds" and listed first. */
   yours?: boolean;
+  /** The client's place on the account's lists (issue 45): favoured cards are marked; none when on neither. */
+  clientList?: { list: "blocked" | "favoured"; reason: string | null } | null;
+  /** The job's signals as archived (issue 45; jobs/signals.ts), shown as warnings on the card. */
+  signals?: JobSignal[];
 }
 
 /**
@@ -186,6 +192,12 @@ export async function inboxCards(
     items.map((i) => i.job.ciphertext),
     nowTs,
   );
+  // The page's clients on the account's lists: one read for the whole page.
+  const listed = await entriesOf(
+    deps.db,
+    auth.accountId,
+    read.map((r) => r.job?.companyId),
+  );
   return read.map(({ item, doc, job }) => {
     const score = clientScore(doc, nowTs);
     const proposals = countsOf(doc).proposals;
@@ -203,6 +215,8 @@ export async function inboxCards(
       value: valueByEntry.get(item.processedJobId) ?? null,
       claim: claims.get(item.job.ciphertext) ?? null,
       yours: own.has(item.feedId),
+      clientList: job?.companyId ? (listed.get(job.companyId) ?? null) : null,
+      signals: signalsOf(rows.get(item.job.ciphertext)?.signals),
     };
   });
 }

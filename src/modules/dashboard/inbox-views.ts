@@ -7,6 +7,8 @@ import { filterQuery, INBOX_PAGE_SIZE, type InboxCard, type InboxQuery } from ".
 import { applicationBadge, isSettledApplication } from "./job-views";
 import type { DashboardSession } from "./model";
 import { expectedValueLine } from "./value-views";
+import { clientListForm, listBadge } from "./clients-views";
+import { signalFlags } from "./signals-views";
 import { csrfField, layout, when } from "./views";
 
 /**
@@ -101,6 +103,12 @@ function triageButton(session: DashboardSession, card: InboxCard, place: CardPla
   }<button type="submit" class="small"${key ? html` data-key="${key}"` : ""} aria-label="${label}: ${card.item.job.title}">${label}</button></form>`;
 }
 
+/** The list a card sits in, as a path a plain form can return to. */
+function listPath(feedId: string, place: CardPlace): string {
+  const path = place.feedPage ? `/dashboard/feeds/${encodeURIComponent(feedId)}` : INBOX;
+  return place.back ? `${path}?${place.back}` : path;
+}
+
 /** Who is drafting the job (a live claim), so nobody else starts on it: "Ana drafting" (or "You are drafting"). */
 function claimBadge(session: DashboardSession, card: InboxCard): Html | false {
   const c = card.claim;
@@ -125,15 +133,17 @@ export function inboxCard(session: DashboardSession, card: InboxCard, where: str
   return html`<article class="${classes}" id="card-${id}" data-entry="${id}" aria-labelledby="title-${id}"${swap}>
 <div class="card-head">
 <h2 id="title-${id}"><a class="open" href="${jobPath(item.job.ciphertext)}" hx-get="${jobPath(item.job.ciphertext)}?panel=${id}" hx-target="#panel" hx-swap="innerHTML">${item.job.title}</a></h2>
-<div class="badges">${card.yours && html`<span class="badge yours-badge" title="From a feed assigned to you">Your feeds</span>`}${isNew(card) && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}${claimBadge(session, card)}</div>
+<div class="badges">${card.yours && html`<span class="badge yours-badge" title="From a feed assigned to you">Your feeds</span>`}${isNew(card) && html`<span class="badge unread-badge">New</span>`}${item.starredAt !== null && html`<span class="badge starred-badge">★ Starred</span>`}${matchBadge(card)}${clientBadge(card)}${applicationBadge(card.application, id)}${claimBadge(session, card)}${listBadge(card.clientList)}</div>
 </div>
 <p class="meta"><a href="/dashboard/feeds/${encodeURIComponent(item.feedId)}">${item.feedTitle}</a> · posted ${item.job.publishTime ? when(Date.parse(item.job.publishTime)) : "—"} · matched ${when(Date.parse(item.matchedAt))}</p>
 <ul class="facts">${facts(card).map((f) => html`<li>${f}</li>`)}</ul>
+${signalFlags(card.signals)}
 ${card.value && expectedValueLine(card.value)}
 <div class="actions">
 ${item.read ? triageButton(session, card, place, "unread", "Mark unread") : triageButton(session, card, place, "read", "Mark read")}
 ${item.starredAt !== null ? triageButton(session, card, place, "unstar", "Unstar", "s") : triageButton(session, card, place, "star", "Star", "s")}
 ${triageButton(session, card, place, "dismiss", "Dismiss", "x")}
+${clientListForm(session, { companyId: card.job?.companyId, mark: card.clientList, back: listPath(item.feedId, place), uid: id, title: item.job.title, folded: true })}
 </div>
 </article>`;
 }
@@ -150,6 +160,23 @@ export interface InboxPageData {
   feeds: Feed[];
   /** What the browser companion reported when it stopped capturing ("needs you: …"), or null. */
   companionNeedsYou?: string | null;
+  /** The sandbox's jobs a minute when it is one of the sources serve polls, else null (for the empty inbox). */
+  sandboxJobsPerMinute?: number | null;
+}
+
+/**
+ * What an empty list can expect (issue 45): feeds see only jobs first seen after they were made, so a new one starts
+ * empty; the preview shows what it would have caught already, and the sandbox can post faster.
+ */
+export function whatToExpect(sandboxJobsPerMinute: number | null | undefined, previewHref: string): Html {
+  const rate =
+    sandboxJobsPerMinute == null
+      ? "New jobs arrive as the sources post them."
+      : `New jobs arrive as the sources post them: the sandbox posts ${sandboxJobsPerMinute} a minute, so the first match can take several minutes.`;
+  return html`<p class="empty">${rate} A feed matches only jobs first seen after it was created; to see what it would have caught in the last days, <a href="${previewHref}">preview it</a>.${
+    sandboxJobsPerMinute != null &&
+    html` To make the sandbox post faster, set <code>JOBPILOT_SANDBOX_JOBS_PER_MINUTE</code> (up to 6000; docs/configuration.md) and restart the server.`
+  }</p>`;
 }
 
 /** The "Older" link (a full page without JavaScript; with htmx it appends the next cards in place). */
@@ -235,6 +262,11 @@ export function inboxPage(session: DashboardSession, data: InboxPageData): Html 
     data.feeds.length === 0
       ? html`<p class="empty">No feeds yet. <a href="/dashboard/feeds/new">Create a feed</a>: the jobs it matches arrive here.</p>`
       : html`<p class="empty">Nothing here${data.query.filter.show === "unread" ? ": every match is read" : ""}. New matches appear at the top as they arrive.</p>`;
+  // The preview to link: the new feed's form, the one feed's, or the list to pick one from.
+  const only = data.feeds.length === 1 ? data.feeds[0]!.id : null;
+  const previewHref =
+    data.feeds.length === 0 ? "/dashboard/feeds/new#preview" : only ? `/dashboard/feeds/${encodeURIComponent(only)}/edit#preview` : "/dashboard/feeds";
+  const expect = data.total === 0 && data.query.filter.show !== "dismissed" && whatToExpect(data.sandboxJobsPerMinute, previewHref);
   return layout(
     "Inbox",
     html`${
@@ -248,7 +280,7 @@ ${cardsAndPanel(
   session,
   data.cards,
   { back },
-  html`${data.cards.length === 0 && empty}
+  html`${data.cards.length === 0 && empty}${data.cards.length === 0 && expect}
 ${pager(data)}`,
 )}
 ${shortcutsHelp()}`,

@@ -23,6 +23,7 @@ import { DASHBOARD_PATH, type DashboardSession } from "./model";
 import { sessionAuth } from "./service";
 import * as views from "./views";
 import { COMPANION_SOURCE_LABEL, sourceStatuses } from "./overview";
+import { SANDBOX_NAME } from "../../sources/sandbox";
 
 /**
  * The inbox routes: the page at /dashboard, its htmx fragments (more cards,
@@ -43,6 +44,11 @@ const ACTIONS: Record<string, feeds.TriageChange> = {
 };
 
 type Query = Record<string, string | undefined>;
+
+/** The sandbox's jobs a minute when serve polls it (the empty inbox says what to expect), else null. */
+export function sandboxRate(config: Pick<Deps["config"], "sources" | "sandboxJobsPerMinute">): number | null {
+  return config.sources.split(",").includes(SANDBOX_NAME) ? config.sandboxJobsPerMinute : null;
+}
 
 export function dashboardInboxRoutes(deps: Deps) {
   const { open } = dashboardGuard(deps);
@@ -102,6 +108,7 @@ export function dashboardInboxRoutes(deps: Deps) {
             unread: await unreadCount(auth),
             feeds: await feeds.listFeeds(deps, auth),
             companionNeedsYou: companion?.lastError ?? null,
+            sandboxJobsPerMinute: sandboxRate(deps.config),
           };
           return page(set, inboxViews.inboxPage(session, data));
         }),

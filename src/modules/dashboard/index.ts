@@ -25,6 +25,7 @@ import { dashboardExperimentRoutes } from "./experiments";
 import { dashboardReviewRoutes } from "./review";
 import { dashboardAuditRoutes } from "./audit";
 import { dashboardTeamRoutes } from "./members";
+import { dashboardClientRoutes } from "./clients";
 import {
   clearSessionCookie,
   dashboardGuard,
@@ -305,5 +306,6 @@ export function dashboardRoutes(deps: Deps) {
       .use(dashboardReviewRoutes(deps))
       .use(dashboardAuditRoutes(deps))
       .use(dashboardTeamRoutes(deps))
+      .use(dashboardClientRoutes(deps))
   );
 }

@@ -1,4 +1,5 @@
 import type { ApplicationRow } from "../applications/repo";
+import { signalFlags } from "./signals-views";
 import type { ExpectedValue } from "../value/model";
 import { expectedValueLine } from "./value-views";
 import type { ApplicationFunnel } from "../applications/model";
@@ -21,6 +22,8 @@ import { html, raw, type Html } from "./html";
 import type { DashboardSession } from "./model";
 import { csrfField, externalLink, layout, when } from "./views";
 import { outcomeSection, type OutcomeState } from "./outcome-views";
+import type { ClientListEntry } from "../clients/model";
+import { jobClientSection } from "./clients-views";
 
 /**
  * The job page of the dashboard: the archived document (as the by-ciphertext
@@ -58,6 +61,8 @@ export interface JobPageData {
   people?: { draftedBy: string | null; approvedBy: string | null; sentBy: string | null };
   /** The profile the job's feed routes to (routing): the apply form's default when it is listed. */
   routedProfileId?: string;
+  /** The client's entry on the account's lists (issue 45), null when on neither. */
+  clientList?: ClientListEntry | null;
 }
 
 export interface JobPageOpts {
@@ -581,11 +586,13 @@ export function jobPage(session: DashboardSession, data: JobPageData, opts: JobV
     html`${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
 ${errorList(opts.errors)}
 <p>${externalLink(url, "Open the job posting", html`<span class="muted">No link to the posting.</span>`)} · <code>${data.ciphertext}</code></p>
+${signalFlags(archived.signals)}
 ${data.value && expectedValueLine(data.value)}
 ${factsList(data)}
 <h2>Description</h2>
 <pre class="wrap">${description}</pre>
 <h2>Client</h2>
+${jobClientSection(session, job?.companyId, data.clientList ?? null, jobPath(data.ciphertext), title)}
 ${clientSection(archived.clientScore)}
 <h3>Spend and hires over time</h3>
 ${clientCharts(data.clientHistory)}
@@ -611,9 +618,11 @@ export function jobPanel(session: DashboardSession, data: JobPageData, entryId: 
 ${opts.notice && html`<div class="notice" role="status"><p>${opts.notice}</p></div>`}
 ${errorList(opts.errors)}
 ${isSettledApplication(data.application) && applySections(session, data, opts, entryId, "h3")}
+${signalFlags(archived.signals)}
 ${factsList(data)}
 <details open><summary>Description</summary><pre class="wrap">${description}</pre></details>
 <h3>Client</h3>
+${jobClientSection(session, job?.companyId, data.clientList ?? null, "/dashboard", title)}
 ${clientSection(archived.clientScore)}
 <h4>Spend and hires over time</h4>
 ${clientCharts(data.clientHistory)}

@@ -40,6 +40,7 @@ import { isUuid } from "../../lib/ids";
 import { html, type Html } from "./html";
 import { inboxCards, unreadCount } from "./inbox-data";
 import * as inboxViews from "./inbox-views";
+import { clientListEntry } from "../clients/lists";
 import * as jobViews from "./job-views";
 import { stagedResponse, wantsStages } from "./progress";
 import { DASHBOARD_PATH, type DashboardSession } from "./model";
@@ -194,6 +195,7 @@ export function dashboardJobRoutes(deps: Deps) {
     const claimed = await claimOf(session, job?.ciphertext ?? ciphertext, application, take);
     const people = application ? (await peopleOf(deps.db, auth.accountId, [application])).get(application.id) : undefined;
     const routedProfileId = await routedProfileOf(deps.db, auth.accountId, job?.ciphertext ?? ciphertext);
+    const clientList = job?.companyId ? await clientListEntry(deps, auth.accountId, job.companyId) : null;
     return {
       ciphertext: job?.ciphertext ?? ciphertext,
       archived,
@@ -207,6 +209,7 @@ export function dashboardJobRoutes(deps: Deps) {
       claim: claimed,
       people,
       routedProfileId,
+      clientList,
     };
   }
 

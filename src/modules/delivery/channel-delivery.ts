@@ -91,7 +91,7 @@ export class ChannelSender {
    */
   render<T extends ChannelTarget["type"]>(type: T, payload: WebhookPayload, expectedValue: string | null = null): ChannelMessages[T] {
     const message = renderAlert(type, payload, { dashboardJobUrl: this.dashboardJobUrl(payload.jobId), nowTs: this.deps.clock.now(), expectedValue });
-    if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId);
+    if (message.type === "telegram" && payload.processedJobId !== null) message.replyMarkup = alertKeyboard(payload.processedJobId, payload.companyId !== null);
     return message;
   }
 

@@ -7,10 +7,13 @@ import type { Db } from "../../db/client";
 import type { ApplyMode } from "../../db/enums";
 import { enqueueTasks } from "../../worker/tasks";
 import { newId } from "../../lib/ids";
+import { listEntriesFor } from "../clients/lists-read";
+import type { JobSignal } from "../jobs/signals";
 import { ensureTrackedMany } from "../jobs/tracking";
 import { channelIdsOfFeeds } from "./feed-channels";
 import { type EventInsert, insertEvent, insertEvents, pendingOfAccount, WEBHOOK_TARGET } from "./outbox";
 import * as repo from "./repo";
+import { type SignalRules, type Verdict, verdictFor } from "./signal-rules";
 
 /** A new job entered the feed. */
 export const JOB_MATCHED_EVENT = "job.matched";
@@ -71,6 +74,12 @@ export interface AdmitFeed {
   channelIds: readonly string[];
   /** Draft and auto mode (modules/automation): each new entry is also handed to the auto-apply task. */
   applyMode: ApplyMode;
+  /** A job scored under it stays out (unless favoured, with alertFavoured); absent: the caller checked the score. */
+  minScore?: number;
+  /** What the feed does with each signal (issue 45): absent, every signal is a warning. */
+  signalRules?: SignalRules;
+  /** A favoured client's job enters whatever its score (default true, as the column's). */
+  alertFavoured?: boolean;
 }
 
 /** The task a draft- or auto-mode feed's new entry is handed to (applications/auto.task.ts). */
@@ -84,6 +93,9 @@ export function admitFeedOf(row: repo.FeedRow, channelIds: readonly string[]): A
     hasWebhook: hasDeliverableWebhook(row),
     channelIds,
     applyMode: row.applyMode,
+    minScore: row.minScore,
+    signalRules: row.signalRules as SignalRules,
+    alertFavoured: row.alertFavoured,
   };
 }
 
@@ -168,7 +180,58 @@ export interface Admission {
   scoreSource: string;
   scoreReason: string | null;
   nowTs: number;
+  /** The job's client (the marketplace's company id), for the account's client lists; null or absent: none. */
+  companyId?: string | null;
+  /** The job's signals as archived (jobs.signals), for the feed's signal rules. */
+  signals?: readonly JobSignal[];
 }
+
+/** What a screened pair names: the feed's rules and the job's client and signals. */
+export interface ScreenPair {
+  feed: Pick<AdmitFeed, "id" | "accountId" | "signalRules">;
+  job: Pick<Admission, "jobCiphertext" | "companyId" | "signals" | "nowTs">;
+}
+
+/**
+ * The verdict of the account's client list and the feed's signal rules on each (feed, job) pair
+ * (signal-rules.ts), in order, with one read of the lists for the batch. A pair kept out is recorded in
+ * filtered_jobs with the reason, in the caller's transaction. Ingestion screens a match before queueing its
+ * scoring (a blocked client's job costs no model call) and admitJobs screens again when it enters, since the
+ * list may have changed while it was scored.
+ */
+export async function screenJobs(db: Db, pairs: readonly ScreenPair[]): Promise<Verdict[]> {
+  const verdicts = await verdictsOf(db, pairs);
+  await recordFiltered(
+    db,
+    pairs.filter((_, i) => verdicts[i]!.kind === "drop"),
+    verdicts.filter((v) => v.kind === "drop"),
+  );
+  return verdicts;
+}
+
+async function verdictsOf(db: Db, pairs: readonly ScreenPair[]): Promise<Verdict[]> {
+  const companies = pairs.map((p) => p.job.companyId).filter((c): c is string => typeof c === "string" && c !== "");
+  const lists = companies.length > 0 ? await listEntriesFor(db, [...new Set(pairs.map((p) => p.feed.accountId))], companies) : new Map();
+  return pairs.map(({ feed, job }) => {
+    const entry = job.companyId ? (lists.get(`${feed.accountId}:${job.companyId}`) ?? null) : null;
+    return verdictFor(feed.signalRules ?? {}, job.signals ?? [], entry);
+  });
+}
+
+async function recordFiltered(db: Db, pairs: readonly ScreenPair[], drops: readonly Extract<Verdict, { kind: "drop" }>[]): Promise<void> {
+  const rows: repo.FilteredJobRow[] = pairs.map(({ feed, job }, i) => ({
+    feedId: feed.id,
+    accountId: feed.accountId,
+    jobCiphertext: job.jobCiphertext,
+    filter: drops[i]!.filter,
+    reason: drops[i]!.reason,
+    atTs: job.nowTs,
+  }));
+  await repo.insertFilteredJobs(db, rows);
+}
+
+/** Why a job under the feed's minScore went in: its client is favoured and the feed alerts those whatever the score. */
+export const FAVOURED_REASON = "favoured client: alerted whatever the score";
 
 /**
  * Puts a job into each of these feeds, writes a `job.matched` event for each
@@ -191,21 +254,40 @@ export async function admitJobs(
   batch: readonly { feeds: readonly AdmitFeed[]; job: Admission }[],
   opts: { maxPendingPerAccount?: number } = {},
 ): Promise<number[]> {
-  const entries: repo.MatchRecord[] = [];
-  for (const { feeds, job } of batch)
-    for (const feed of feeds)
-      entries.push({
-        id: newId(),
-        feedId: feed.id,
-        accountId: feed.accountId,
-        jobCiphertext: job.jobCiphertext,
-        matchingScore: job.score,
-        scoreSource: job.scoreSource,
-        scoreReason: job.scoreReason,
-        matchedAtTs: job.nowTs,
-      });
-  if (entries.length === 0) return batch.map(() => 0);
-  const inserted = await repo.insertFeedEntries(db, entries);
+  const pairs = batch.flatMap(({ feeds, job }) => feeds.map((feed) => ({ feed, job })));
+  const verdicts = await verdictsOf(db, pairs);
+  const under = pairs.map(({ feed, job }) => feed.minScore !== undefined && job.score < feed.minScore);
+  // Kept out by its client or a signal: recorded, unless its score kept it out anyway (it would not have entered).
+  const dropped = pairs.flatMap((p, i) => {
+    const v = verdicts[i]!;
+    return v.kind === "drop" && !under[i] ? [{ p, v }] : [];
+  });
+  await recordFiltered(
+    db,
+    dropped.map((d) => d.p),
+    dropped.map((d) => d.v),
+  );
+  // null: the pair stays out (its client, a signal or its score).
+  const entries: (repo.MatchRecord | null)[] = pairs.map(({ feed, job }, i) => {
+    const verdict = verdicts[i]!;
+    if (verdict.kind === "drop") return null;
+    const underScore = under[i]!;
+    const favouredIn = underScore && verdict.favoured && feed.alertFavoured !== false;
+    if (underScore && !favouredIn) return null;
+    return {
+      id: newId(),
+      feedId: feed.id,
+      accountId: feed.accountId,
+      jobCiphertext: job.jobCiphertext,
+      matchingScore: job.score,
+      scoreSource: job.scoreSource,
+      scoreReason: favouredIn ? `${job.scoreReason ? `${job.scoreReason} · ` : ""}${FAVOURED_REASON}` : job.scoreReason,
+      matchedAtTs: job.nowTs,
+    };
+  });
+  const toInsert = entries.filter((e): e is repo.MatchRecord => e !== null);
+  if (toInsert.length === 0) return batch.map(() => 0);
+  const inserted = await repo.insertFeedEntries(db, toInsert);
   const events: EventInsert[] = [];
   const tracked: { ciphertext: string; document: unknown; nowTs: number }[] = [];
   const autoApply: { feedJobId: string; accountId: string }[] = [];
@@ -213,8 +295,8 @@ export async function admitJobs(
   const entered = batch.map(({ feeds, job }) => {
     let n = 0;
     for (const feed of feeds) {
-      const entry = entries[at++]!;
-      if (!inserted.has(entry.id)) continue;
+      const entry = entries[at++];
+      if (!entry || !inserted.has(entry.id)) continue;
       n++;
       // Muted or not: muting silences alerts, not the feed's own apply mode.
       if (feed.applyMode !== "alert") autoApply.push({ feedJobId: entry.id, accountId: feed.accountId });

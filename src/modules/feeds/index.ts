@@ -13,10 +13,16 @@ import {
   FeedJobsResponse,
   FeedList,
   FeedParams,
+  FeedPreview,
+  FeedPreviewBody,
+  FilteredJobsQuery,
+  FilteredJobsResponse,
   PatchFeedBody,
   PatchFeedJobBody,
 } from "./model";
 import * as feeds from "./service";
+import { listFilteredJobs } from "./filtered";
+import { PREVIEW_JOBS_MAX, PREVIEW_SCORED_MAX, previewFeed } from "./preview";
 
 const tags = ["Feeds"];
 /**
@@ -74,6 +80,20 @@ export function feedsRoutes(deps: Deps) {
         },
       },
     )
+    .post("/preview", ({ auth, body }) => previewFeed(deps, auth, body), {
+      policy: manage,
+      body: FeedPreviewBody,
+      response: { 200: FeedPreview, ...errorResponses(400, 401, 413, 415, 429, 500) },
+      detail: {
+        tags,
+        operationId: "previewFeed",
+        summary: "(extension) What a feed would have caught in the last 1, 7 or 30 days",
+        description:
+          "The feed-creation body (checked as creation checks it, the same 400s) plus days. Runs the filters, the account's client list, the signal rules and the local scorer over the jobs first seen in the window " +
+          `and writes nothing: nothing enters a feed, nothing is sent, no model is called. Scored: the newest ${PREVIEW_SCORED_MAX} jobs through the filters (all with an empty prompt); listed: the newest ${PREVIEW_JOBS_MAX} matches. ` +
+          "The archive is shared: these are the jobs any feed of the server could have matched.",
+      },
+    })
     .get("/:feedId", async ({ auth, params }) => ({ feed: await feeds.getFeed(deps, auth, params.feedId) }), {
       policy,
       params: FeedParams,
@@ -152,6 +172,19 @@ export function feedsRoutes(deps: Deps) {
         operationId: "listFeedJobs",
         summary: "(extension) The feed's matched jobs, newest first",
         description: "Filters: minScore (only jobs scored at or above it), unread=true (only jobs not marked read). total counts the jobs the filters keep.",
+      },
+    })
+    .get("/:feedId/filtered", ({ auth, params, query }) => listFilteredJobs(deps, auth, params.feedId, query), {
+      policy,
+      params: FeedParams,
+      query: FilteredJobsQuery,
+      response: { 200: FilteredJobsResponse, ...errorResponses(400, 401, 404, 429, 500) },
+      detail: {
+        tags,
+        operationId: "listFilteredFeedJobs",
+        summary: "(extension) Jobs the feed kept out, newest first",
+        description:
+          "Jobs that passed the feed's filters but were kept out by the account's client list (filter blocked-client) or one of the feed's signal rules (signal:<id>), with the reason. 404 for another account's feed.",
       },
     })
     .patch("/:feedId/jobs/:processedJobId", ({ auth, params, body }) => feeds.patchFeedJob(deps, auth, params.feedId, params.processedJobId, body), {

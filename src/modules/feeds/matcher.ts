@@ -1,3 +1,4 @@
+import type { SignalRules } from "./signal-rules";
 import { tokenize } from "../../lib/text";
 import { normalizeCountry } from "../../lib/countries";
 import type { NormalizedJob } from "../jobs/normalize";
@@ -40,6 +41,9 @@ export interface CompiledFeed {
   /** The notification channels the feed sends its matches to (feed_channels), each a target of its own. */
   channelIds: readonly string[];
   applyMode: FeedRow["applyMode"];
+  /** What the feed does with each signal a job carries (signal-rules.ts), and whether favoured clients pass under minScore. */
+  signalRules: SignalRules;
+  alertFavoured: boolean;
   includes: Term[];
   excludes: Term[];
   minHourlyRate: number | null;
@@ -73,6 +77,8 @@ export function compileFeed(row: IndexedFeedRow, intern: (keyword: string) => Te
     hasWebhook: hasDeliverableWebhook(row),
     channelIds: row.channelIds ?? [],
     applyMode: row.applyMode,
+    signalRules: (row.signalRules ?? {}) as SignalRules,
+    alertFavoured: row.alertFavoured ?? true,
     includes: terms(row.includes),
     excludes: terms(row.excludes),
     minHourlyRate: row.minHourlyRate,
@@ -161,36 +167,77 @@ export function termMatches(term: Term, text: JobText): boolean {
   return false;
 }
 
-/** Every filter except the keywords, in the order cheapest first. */
-export function passesFilters(feed: CompiledFeed, job: NormalizedJob): boolean {
-  if (feed.platforms && !feed.platforms.has(job.platform)) return false;
-  if (feed.emailFoundOnly && !job.emailFound) return false;
+/**
+ * The filters a feed runs before its keywords, named as the API spells them (a country filter by the list its mode
+ * reads), in the order they are tried, cheapest first: the feed preview counts a job under the first that drops it.
+ */
+export type FieldFilter =
+  | "platforms"
+  | "emailFound"
+  | "excludedCountries"
+  | "includedCountries"
+  | "minHourlyRate"
+  | "minFixedPrice"
+  | "clientMinSpent"
+  | "jobTypes"
+  | "usOnlyMode"
+  | "paymentVerifiedOnly"
+  | "clientMinRating"
+  | "clientMinReviews";
+
+/** What the field filters read of a job: the normalized job, or an archived row's filter columns. */
+export type FilterableJob = Pick<
+  NormalizedJob,
+  | "platform"
+  | "emailFound"
+  | "clientCountry"
+  | "jobType"
+  | "hourlyMin"
+  | "hourlyMax"
+  | "fixedBudget"
+  | "clientTotalSpent"
+  | "usOnly"
+  | "paymentVerified"
+  | "hasClientStats"
+  | "clientRating"
+  | "clientReviews"
+>;
+
+/** The first field filter (every filter except the keywords) that drops the job, or null when it passes them all. */
+export function droppingFilter(feed: CompiledFeed, job: FilterableJob): FieldFilter | null {
+  if (feed.platforms && !feed.platforms.has(job.platform)) return "platforms";
+  if (feed.emailFoundOnly && !job.emailFound) return "emailFound";
   if (feed.countries.size > 0) {
     if (feed.countryMode === "exclude") {
-      if (job.clientCountry && feed.countries.has(job.clientCountry)) return false;
+      if (job.clientCountry && feed.countries.has(job.clientCountry)) return "excludedCountries";
     } else if (!job.clientCountry || !feed.countries.has(job.clientCountry)) {
-      return false; // include mode: an unknown country cannot be confirmed, so it is dropped
+      return "includedCountries"; // include mode: an unknown country cannot be confirmed, so it is dropped
     }
   }
   if (feed.minHourlyRate !== null && job.jobType === "HOURLY") {
     const rate = job.hourlyMax ?? job.hourlyMin; // the upper end when given: what the client may pay
-    if (rate !== null && rate < feed.minHourlyRate) return false;
+    if (rate !== null && rate < feed.minHourlyRate) return "minHourlyRate";
   }
-  if (feed.minFixedPrice !== null && job.jobType === "FIXED" && job.fixedBudget !== null && job.fixedBudget < feed.minFixedPrice) return false;
-  if (feed.clientMinSpent !== null && job.clientTotalSpent !== null && job.clientTotalSpent < feed.clientMinSpent) return false;
-  if (job.platform !== "marketplace") return true; // the remaining filters are marketplace-only
-  if (feed.jobTypes && job.jobType && !feed.jobTypes.has(job.jobType)) return false;
-  if (feed.usOnlyMode === "include" && job.usOnly !== true) return false; // unconfirmed restrictions are dropped too
-  if (feed.usOnlyMode === "exclude" && job.usOnly === true) return false;
-  if (feed.paymentVerifiedOnly && job.paymentVerified === false) return false; // unknown payment status still enters
+  if (feed.minFixedPrice !== null && job.jobType === "FIXED" && job.fixedBudget !== null && job.fixedBudget < feed.minFixedPrice) return "minFixedPrice";
+  if (feed.clientMinSpent !== null && job.clientTotalSpent !== null && job.clientTotalSpent < feed.clientMinSpent) return "clientMinSpent";
+  if (job.platform !== "marketplace") return null; // the remaining filters are marketplace-only
+  if (feed.jobTypes && job.jobType && !feed.jobTypes.has(job.jobType)) return "jobTypes";
+  if (feed.usOnlyMode === "include" && job.usOnly !== true) return "usOnlyMode"; // unconfirmed restrictions are dropped too
+  if (feed.usOnlyMode === "exclude" && job.usOnly === true) return "usOnlyMode";
+  if (feed.paymentVerifiedOnly && job.paymentVerified === false) return "paymentVerifiedOnly"; // unknown payment status still enters
   if (job.hasClientStats) {
     if (feed.clientMinRating !== null && feed.clientMinRating > 0) {
-      if (job.clientReviews === 0) return false; // no reviews = unrated, below any floor above 0
-      if (job.clientRating !== null && job.clientRating < feed.clientMinRating) return false;
+      if (job.clientReviews === 0) return "clientMinRating"; // no reviews = unrated, below any floor above 0
+      if (job.clientRating !== null && job.clientRating < feed.clientMinRating) return "clientMinRating";
     }
-    if (feed.clientMinReviews !== null && job.clientReviews !== null && job.clientReviews < feed.clientMinReviews) return false;
+    if (feed.clientMinReviews !== null && job.clientReviews !== null && job.clientReviews < feed.clientMinReviews) return "clientMinReviews";
   }
-  return true;
+  return null;
+}
+
+/** Every filter except the keywords, in the order cheapest first. */
+export function passesFilters(feed: CompiledFeed, job: FilterableJob): boolean {
+  return droppingFilter(feed, job) === null;
 }
 
 export interface MatchableJob extends NormalizedJob {
@@ -210,14 +257,18 @@ function termHit(term: Term, text: JobText, memo: TermMemo): boolean {
 /** The whole decision for one feed; the index below must agree with it (a property test checks). */
 export function matchesFeed(feed: CompiledFeed, job: MatchableJob, text: JobText = new JobText(job), memo: TermMemo = null): boolean {
   if (feed.createdAtTs > job.firstSeenAtTs) return false; // no backfill: only jobs first seen after the feed existed
-  if (!passesFilters(feed, job)) return false;
+  return passesFilters(feed, job) && droppingKeywords(feed, text, memo) === null;
+}
+
+/** Whether the keywords drop the job: "includes" when none of them occurs, "excludes" when one of those does, else null. */
+export function droppingKeywords(feed: Pick<CompiledFeed, "includes" | "excludes">, text: JobText, memo: TermMemo = null): "includes" | "excludes" | null {
   if (feed.includes.length > 0) {
     let hit = false;
     for (const t of feed.includes) if ((hit = termHit(t, text, memo))) break;
-    if (!hit) return false;
+    if (!hit) return "includes";
   }
-  for (const t of feed.excludes) if (termHit(t, text, memo)) return false;
-  return true;
+  for (const t of feed.excludes) if (termHit(t, text, memo)) return "excludes";
+  return null;
 }
 
 /**

@@ -2,11 +2,23 @@ import { t } from "elysia";
 import { PROMPT_CHARS_HARD_MAX } from "../../config";
 import { COUNTRY_FILTER_MODES, EMAIL_FOUND_FILTERS, JOB_TYPES, PLATFORMS, US_ONLY_MODES } from "../../db/enums";
 import { literalUnion, pageQuery } from "../../http/schemas";
+import { JobSignalSchema } from "../jobs/model";
+import type { SignalId } from "../jobs/signals";
+import { SIGNAL_ACTIONS } from "./signal-rules";
 
 export const Platform = literalUnion(PLATFORMS);
 /** Longest channelIds list a feed may carry. */
 export const MAX_FEED_CHANNELS = 20;
 const Money = (description: string) => t.Nullable(t.Number({ minimum: 0, description }));
+
+const SignalAction = literalUnion(SIGNAL_ACTIONS);
+/** One optional action per signal (every SIGNAL_IDS entry: the `satisfies` fails the build on one left out). */
+const signalRuleFields = {
+  repost: t.Optional(SignalAction),
+  ghost: t.Optional(SignalAction),
+  scam: t.Optional(SignalAction),
+  "low-budget": t.Optional(SignalAction),
+} satisfies Record<SignalId, unknown>;
 
 /** The writable fields of a feed, exactly as the spec's Feed table (plus the `webhookUrl` extension). */
 export const feedWritableFields = {
@@ -44,6 +56,15 @@ export const feedWritableFields = {
   outcomeEvents: t.Boolean({
     description:
       "(extension) Default false. true: the feed's webhook and channels also get proposal.viewed, proposal.replied and proposal.hired when a proposal to one of its jobs reaches that stage (nothing while notificationsMuted).",
+  }),
+  signalRules: t.Object(signalRuleFields, {
+    additionalProperties: false,
+    description:
+      "(extension) What the feed does with each signal a job carries (repost, ghost, scam, low-budget; docs: Signals): drop keeps the job out (listed in GET /api/v1/feeds/{feedId}/filtered with the reason), warn lets it in with the flag. A signal not named warns. Default {}.",
+  }),
+  alertFavoured: t.Boolean({
+    description:
+      "(extension) Default true: a favoured client's job that passes the filters enters the feed and alerts whatever its score (GET /api/v1/client-lists).",
   }),
   emailFound: literalUnion(EMAIL_FOUND_FILTERS),
   jobTypes: t.Array(literalUnion(JOB_TYPES), { description: "Marketplace only. [] = no filter." }),
@@ -104,6 +125,10 @@ export const FeedJobItem = t.Object(
     matchedAt: t.String({ description: "ISO 8601" }),
     read: t.Boolean(),
     starredAt: t.Nullable(t.Integer({ description: "Unix ms" })),
+    favoured: t.Optional(t.Boolean({ description: "(extension) The job's client is on the account's favoured list (GET /api/v1/client-lists)" })),
+    signals: t.Optional(
+      t.Array(JobSignalSchema, { description: "(extension) The job's signals (repost, ghost, scam, low-budget) as flags: the feed warns of them" }),
+    ),
     job: t.Object({
       ciphertext: t.String(),
       title: t.String(),
@@ -125,5 +150,75 @@ export const FeedJobItem = t.Object(
 export type FeedJobItem = typeof FeedJobItem.static;
 
 export const FeedJobsResponse = t.Object({ jobs: t.Array(FeedJobItem), total: t.Integer(), limit: t.Integer(), offset: t.Integer() });
+/** A job the feed kept out (issue 45; feeds/filtered.ts): its summary as the feed's jobs list gives it, and why. */
+export const FilteredJobItem = t.Object(
+  {
+    job: FeedJobItem.properties.job,
+    companyId: t.Nullable(t.String({ description: "The client's company id (for PUT/DELETE /api/v1/client-lists/{companyId}); null when unknown" })),
+    filter: t.String({
+      description: "blocked-client (the client is on the account's blocked list) or signal:<id> (a signal the feed drops: repost, ghost, scam, low-budget)",
+    }),
+    reason: t.String({ description: "Why, in words (a blocked client's reason included)" }),
+    at: t.String({ description: "ISO 8601, when the job was kept out" }),
+  },
+  { title: "FilteredJob" },
+);
+export type FilteredJobItem = typeof FilteredJobItem.static;
+export const FilteredJobsQuery = t.Object({ ...pageQuery() });
+export const FilteredJobsResponse = t.Object({ jobs: t.Array(FilteredJobItem), total: t.Integer(), limit: t.Integer(), offset: t.Integer() });
+
 export const FeedJobParams = t.Object({ feedId: t.String({ maxLength: 100 }), processedJobId: t.String({ maxLength: 100 }) });
 export const PatchFeedJobBody = t.Object({ read: t.Optional(t.Boolean()), starred: t.Optional(t.Boolean()) });
+
+/** The feed preview's windows, in days (issue 45). */
+export const PREVIEW_DAYS = [1, 7, 30] as const;
+
+/** POST /api/v1/feeds/preview: a feed-creation body, and how far back to look. */
+export const FeedPreviewBody = t.Object(
+  {
+    ...CreateFeedBody.properties,
+    // An integer checked for 1, 7 or 30 by the preview (a union of number literals is no valid OpenAPI enum).
+    days: t.Optional(t.Integer({ minimum: 1, maximum: 30, description: "(preview) How many days back to look: 1, 7 or 30. Default 7." })),
+  },
+  { title: "FeedPreviewRequest" },
+);
+
+export const FeedPreviewJob = t.Object(
+  {
+    job: FeedJobItem.properties.job,
+    firstSeenAt: t.String({ description: "ISO 8601, when jobpilot first saw the job (the window is on this time)" }),
+    matchingScore: t.Number(),
+    scoreSource: t.String({ description: "default (empty prompt: every job scores 5) or local (the local scorer; the preview never calls a model)" }),
+    scoreReason: t.Nullable(t.String()),
+    favoured: t.Boolean({ description: "The client is on the account's favoured list" }),
+    flags: t.Array(t.Object({ id: t.String(), say: t.String() }), {
+      description: "The job's signals (repost, ghost, scam, low-budget) the feed does not drop",
+    }),
+  },
+  { title: "FeedPreviewJob" },
+);
+
+export const FeedPreview = t.Object(
+  {
+    days: t.Integer(),
+    from: t.String({ description: "ISO 8601: the window's start (jobs first seen from then until now)" }),
+    total: t.Integer({ description: "Archived jobs first seen in the window: every one is counted once, in droppedBy, in matched or in unscored" }),
+    droppedBy: t.Record(t.String(), t.Integer(), {
+      description:
+        "Jobs dropped, by the first filter that dropped them, tried in this order: platforms, emailFound, excludedCountries or includedCountries, minHourlyRate, minFixedPrice, clientMinSpent, jobTypes, usOnlyMode, paymentVerifiedOnly, clientMinRating, clientMinReviews, includes, excludes, blocked-client, signal:<id>, minScore (of the scored jobs only). Filters that dropped none are left out.",
+    }),
+    passed: t.Integer({ description: "Jobs through every filter before the score" }),
+    scored: t.Integer({
+      description: "Of those, how many were scored: the newest, up to scoredMax (all of them with an empty prompt). The histogram counts these.",
+    }),
+    scoredMax: t.Integer(),
+    matched: t.Integer({ description: "Scored jobs at or above minScore: what the feed would have caught of them" }),
+    unscored: t.Integer({ description: "passed − scored: older jobs through the filters that were not scored" }),
+    scoreHistogram: t.Array(t.Object({ from: t.Number(), to: t.Number(), count: t.Integer() }), {
+      description: "The scored jobs in ten buckets: [0, 1), [1, 2) … [9, 10] (a 10 counts in the last)",
+    }),
+    jobs: t.Array(FeedPreviewJob, { description: "The matched jobs, newest first, at most 50" }),
+  },
+  { title: "FeedPreview" },
+);
+export type FeedPreview = typeof FeedPreview.static;

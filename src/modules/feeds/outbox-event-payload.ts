@@ -12,6 +12,7 @@ import { archiveWithoutMatching } from "../jobs/archive";
 import { clientScore } from "../jobs/client-score";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { signalsOf } from "../jobs/signals";
 import { readNormalizedJob } from "../jobs/read-normalized";
 import type { WebhookPayload } from "./outbox-payload";
 import { buildJobMatchedPayload, buildTestPayload, SAMPLE_JOB_DOCUMENT, SAMPLE_JOB_SOURCE } from "./outbox-payload-build";
@@ -79,5 +80,7 @@ async function matchedPayload(
     job,
     source: row.source,
   });
+  const signals = signalsOf(row.signals);
+  if (signals.length > 0) payload.signals = signals;
   return withClientScore(payload, row.document, clock.now());
 }

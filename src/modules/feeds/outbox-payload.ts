@@ -10,6 +10,7 @@
  * cannot fill are null (or an empty array), never missing, so receivers need
  * no per-platform parsing.
  */
+import { JobSignalSchema } from "../jobs/model";
 import { t } from "elysia";
 import { APPLICATION_OUTCOMES, JOB_TYPES, PLATFORMS } from "../../db/enums";
 import { literalUnion } from "../../http/schemas";
@@ -123,6 +124,12 @@ export const WebhookPayloadSchema = t.Object(
       t.String({ description: "The client's company id; use it with GET /api/clients/{companyId}/jobs. Same as `client.company.companyId`." }),
     ),
     client: WebhookClientSchema,
+    signals: t.Optional(
+      t.Array(JobSignalSchema, {
+        description:
+          "(extension) The job's signals, when it carries any (repost, ghost, scam, low-budget; the feed's signalRules warn of them): each with its words in `say`, a repost with the earlier job.",
+      }),
+    ),
   },
   {
     title: "WebhookPayload",

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, max, no
 import { tx, type Db } from "../../db/client";
 import { exec, many, manyNow, one, preparedMany, preparedOne, rawExec, rawInsertCount, tables } from "../../db/query";
 import { readCache } from "../../db/read-cache";
-import type { feedJobs, feeds } from "../../db/schema";
+import type { feedJobs, feeds, filteredJobs } from "../../db/schema";
 import { jobsMatching, jobSummaries, type JobSummary } from "../jobs/repo";
 
 export type FeedRow = typeof feeds.$inferSelect;
@@ -649,5 +649,20 @@ export async function feedsOfApplication(db: Db, accountId: string, feedId: stri
       .innerJoin(feeds, eq(feeds.id, feedJobs.feedId))
       .where(and(eq(feedJobs.jobCiphertext, jobCiphertext), eq(feeds.accountId, accountId)))
       .orderBy(feeds.createdAtTs, feeds.id),
+  );
+}
+
+export type FilteredJobRow = typeof filteredJobs.$inferSelect;
+
+/** Records jobs kept out of feeds (issue 45); a job already recorded for a feed keeps its first row. */
+export async function insertFilteredJobs(db: Db, rows: readonly FilteredJobRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const { filteredJobs: f } = tables(db);
+  await exec(
+    db,
+    db
+      .insert(f)
+      .values([...rows])
+      .onConflictDoNothing(),
   );
 }

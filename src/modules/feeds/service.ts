@@ -16,7 +16,9 @@ import { openWebhookOrNull, sealChanges, sealValue, type WebhookValues } from ".
 import { checkUrl, type EgressPolicy, type Resolver } from "../../lib/ssrf";
 import { generateSecret } from "../../lib/standard-webhooks";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
-import { findJob, type JobRow } from "../jobs/repo";
+import { findJob, type JobRow, type JobSummary, signalsOfJobs } from "../jobs/repo";
+import { type JobSignal, signalsOf } from "../jobs/signals";
+import { listEntriesFor } from "../clients/lists-read";
 
 export interface FeedsDeps {
   db: Db;
@@ -75,6 +77,8 @@ const WRITABLE_FIELDS = [
   "proposalGenerationPrompt",
   "notificationsMuted",
   "outcomeEvents",
+  "signalRules",
+  "alertFavoured",
   "emailFound",
   "jobTypes",
   "usOnlyMode",
@@ -220,7 +224,7 @@ export async function listFeeds(deps: FeedsDeps, auth: AuthContext): Promise<Fee
   return Promise.all(rows.map((row) => toFeedView(deps, row, channels.get(row.id) ?? [])));
 }
 
-async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): Promise<repo.FeedRow> {
+export async function requireFeed(deps: Pick<FeedsDeps, "db">, auth: AuthContext, feedId: string): Promise<repo.FeedRow> {
   const row = await repo.findFeed(deps.db, auth.accountId, feedId);
   if (!row) throw notFound("Feed not found");
   return row;
@@ -231,12 +235,25 @@ export async function getFeed(deps: FeedsDeps, auth: AuthContext, feedId: string
   return toFeedView(deps, row, await feedChannels.channelIdsOf(deps.db, row.id));
 }
 
-export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
+/** A new feed's fields: the body's writable ones over the defaults. */
+export type NewFeedFields = Writable & { minScore: number; profilePrompt: string; title: string };
+
+/**
+ * A feed-creation body's fields, once the checks its schema cannot express pass (else the 400 naming each). The
+ * feed preview checks its body here too, so a body it accepts is one creation accepts (but for the channel and
+ * feed-count checks, which need the writing transaction).
+ */
+export async function checkNewFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>) {
   const fields = pickWritable(body);
-  const merged = { ...DEFAULTS, ...fields } as Writable & { minScore: number; profilePrompt: string; title: string };
+  const merged = { ...DEFAULTS, ...fields } as NewFeedFields;
   const ceilings = await ceilingsOf(deps, auth.accountId);
   const details = [...promptLengthDetails(fields, ceilings.promptChars), ...crossFieldDetails(merged, fields), ...(await webhookUrlDetails(deps, fields))];
   if (details.length) throw new AppError("bad_request", "Validation failed", { details });
+  return { merged, ceilings };
+}
+
+export async function createFeed(deps: FeedsDeps, auth: AuthContext, body: Record<string, unknown>): Promise<Feed> {
+  const { merged, ceilings } = await checkNewFeed(deps, auth, body);
   const now = deps.clock.now();
   // Sealed before the transaction: the crypto holds no write lock.
   const webhook = await sealChanges(deps.secretKey, { webhookUrl: merged.webhookUrl ?? null, webhookSecret: merged.webhookUrl ? generateSecret() : null });
@@ -379,6 +396,23 @@ export async function detachChannel(deps: Pick<FeedsDeps, "feedIndex">, db: Db, 
   };
 }
 
+/** A job as a feed's lists show it (its matched jobs, and the ones kept out: filtered.ts). */
+export function toJobSummaryView(job: JobSummary): FeedJobItem["job"] {
+  return {
+    ciphertext: job.ciphertext,
+    title: job.title,
+    url: job.url,
+    platform: job.platform,
+    source: job.source,
+    jobType: job.jobType,
+    hourlyMin: job.hourlyMin,
+    hourlyMax: job.hourlyMax,
+    fixedBudget: job.fixedBudget,
+    clientCountry: job.clientCountry,
+    publishTime: isoOrNull(job.publishTimeTs),
+  };
+}
+
 function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
   const { feedJob: m, job } = item;
   return {
@@ -389,19 +423,25 @@ function toFeedJobItem(item: repo.FeedJobListing): FeedJobItem {
     matchedAt: iso(m.matchedAtTs),
     read: m.read,
     starredAt: m.starredAtTs,
-    job: {
-      ciphertext: job.ciphertext,
-      title: job.title,
-      url: job.url,
-      platform: job.platform,
-      source: job.source,
-      jobType: job.jobType,
-      hourlyMin: job.hourlyMin,
-      hourlyMax: job.hourlyMax,
-      fixedBudget: job.fixedBudget,
-      clientCountry: job.clientCountry,
-      publishTime: isoOrNull(job.publishTimeTs),
-    },
+    job: toJobSummaryView(job),
+  };
+}
+
+/**
+ * What a list of the account's feed entries marks each job with (issue 45): its signals as archived, and whether
+ * its client is favoured now (read at list time: the list may have changed since the job entered).
+ */
+export async function jobMarks(
+  db: Db,
+  accountId: string,
+  ciphertexts: readonly string[],
+): Promise<(ciphertext: string) => { favoured: boolean; signals: JobSignal[] }> {
+  const stored = await signalsOfJobs(db, ciphertexts);
+  const companies = [...stored.values()].map((s) => s.companyId).filter((c): c is string => c !== null);
+  const lists = await listEntriesFor(db, [accountId], companies);
+  return (ciphertext) => {
+    const s = stored.get(ciphertext);
+    return { favoured: !!s?.companyId && lists.get(`${accountId}:${s.companyId}`)?.list === "favoured", signals: signalsOf(s?.signals) };
   };
 }
 
@@ -415,7 +455,12 @@ export async function listFeedJobs(
   const limit = query.limit ?? 50;
   const offset = query.offset ?? 0;
   const { items, total } = await repo.listFeedJobs(deps.db, feedId, { limit, offset, minScore: query.minScore, unreadOnly: query.unread === true });
-  return { jobs: items.map(toFeedJobItem), total, limit, offset };
+  const marks = await jobMarks(
+    deps.db,
+    auth.accountId,
+    items.map((i) => i.job.ciphertext),
+  );
+  return { jobs: items.map((i) => ({ ...toFeedJobItem(i), ...marks(i.job.ciphertext) })), total, limit, offset };
 }
 
 /** What a read/star/dismiss change writes: a star keeps the time it was first given, and a dismissal also marks read. */

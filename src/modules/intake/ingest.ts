@@ -10,12 +10,14 @@ import { tx, type Db } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Metrics } from "../../metrics";
 import { syncFeedIndex } from "../feeds/index-sync";
-import { type Admission, admitJobs } from "../feeds/admit";
+import { type Admission, admitJobs, screenJobs } from "../feeds/admit";
 import type { CompiledFeed, FeedIndex } from "../feeds/matcher";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
+import type { JobSignal } from "../jobs/signals";
 import { archiveDocument, archiveNewDocuments, findArchived } from "../jobs/archive";
 import type { JobDocument } from "../../sources/document";
 import { normalizeJob, type NormalizedJob } from "../jobs/normalize";
+import { priceSampleOf } from "../jobs/price-sample";
 import { queueScorings } from "../scoring/service";
 
 export interface IngestDeps {
@@ -85,6 +87,8 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
 
   // On PostgreSQL another node may have changed the feeds since this one last matched.
   await syncFeedIndex(deps.db, deps.feedIndex);
+  // Read outside the transaction (its first use reads the archive); it is fed the batch's jobs once they commit.
+  const prices = await priceSampleOf(deps.db);
   const now = deps.clock.now();
   const trackerMaxAgeMs = deps.config.trackerMaxAgeDays * 86_400_000;
   // Counted inside the transaction and kept only once it commits: on PostgreSQL tx() runs the callback again
@@ -119,17 +123,23 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
       }
     }
     if (fresh.length > 0) {
-      await archiveNewDocuments(db, fresh, { source: opts.source, nowTs: now });
+      // The signals are computed and stored here, in this transaction, with the job (archive.ts): a SIGKILL
+      // leaves the job, its signals, its feed entries, filtered-out rows and scoring tasks all written or none.
+      const signals = await archiveNewDocuments(db, fresh, { source: opts.source, nowTs: now, prices });
       counts.inserted += fresh.length;
       firstSeen = fresh;
       const toScore: { feedId: string; ciphertext: string }[] = [];
       const admissions: { feeds: CompiledFeed[]; job: Admission }[] = [];
+      // Matches of feeds with a prompt are screened now (client list, signal rules): one kept out is recorded
+      // and costs no scoring; the rest are screened again when their score lets them in (admit.ts).
+      const screen: { feed: CompiledFeed; job: { jobCiphertext: string; companyId: string | null; signals: JobSignal[]; nowTs: number } }[] = [];
       for (const { job, doc } of fresh) {
         const unscored: CompiledFeed[] = [];
+        const jobSignals = signals.get(job.ciphertext) ?? [];
         for (const feed of deps.feedIndex.match({ ...job, firstSeenAtTs: now })) {
-          if (feed.profilePrompt.trim() === "") {
-            if (EMPTY_PROMPT_SCORE >= feed.minScore) unscored.push(feed);
-          } else toScore.push({ feedId: feed.id, ciphertext: job.ciphertext });
+          // Every prompt-less match goes to admitJobs, which checks minScore (a favoured client's job may pass under it).
+          if (feed.profilePrompt.trim() === "") unscored.push(feed);
+          else screen.push({ feed, job: { jobCiphertext: job.ciphertext, companyId: job.companyId, signals: jobSignals, nowTs: now } });
         }
         if (unscored.length === 0) continue;
         // A feed without a profilePrompt takes every match at the same score, with no scoring task.
@@ -142,10 +152,16 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
             scoreSource: "default",
             scoreReason: "No profilePrompt on this feed: every match scores 5",
             nowTs: now,
+            companyId: job.companyId,
+            signals: jobSignals,
           },
         });
       }
       for (const n of await admitJobs(db, admissions)) counts.matched += n;
+      const verdicts = await screenJobs(db, screen);
+      screen.forEach(({ feed, job }, i) => {
+        if (verdicts[i]!.kind === "admit") toScore.push({ feedId: feed.id, ciphertext: job.jobCiphertext });
+      });
       await queueScorings(db, toScore, now);
       counts.scoring += toScore.length;
     }
@@ -156,6 +172,7 @@ export async function ingestDocuments(deps: IngestDeps, docs: unknown[], opts: {
     return counts;
   });
   Object.assign(result, counts);
+  for (const { job } of firstSeen) prices.add(job);
   for (const { job } of firstSeen) deps.metrics.observeSpeed("first_seen", opts.source, job.publishTimeTs, now);
   if (result.matched > 0 || result.scoring > 0) deps.wake();
   return countIngest(deps.metrics, opts.source, result);

@@ -363,12 +363,37 @@ function engagementComponent(f: ClientFacts, nowTs: number): ScoreComponent {
   return { score: bound(parts.reduce((a, b) => a + b, 0) / parts.length - openPenalty), facts };
 }
 
+/** A client who posted at least this many jobs and hired for none is a "ghost" (a flag here, a signal at ingest). */
+export const GHOST_MIN_POSTED = 5;
+
+function noHiresFlag(f: ClientFacts): string | null {
+  return f.posted !== null && f.posted >= GHOST_MIN_POSTED && f.withHires === 0 ? `No hires after ${plural(f.posted, "job")} posted` : null;
+}
+
+/** What ingest's signals need of the client's history (modules/jobs/signals.ts): the ghost flag and the facts behind the scam rule. */
+export function clientHistory(doc: unknown): {
+  noHires: string | null;
+  posted: number | null;
+  withHires: number | null;
+  spent: number | null;
+  paymentVerified: boolean | null;
+} {
+  let f: ClientFacts;
+  try {
+    f = readClientFacts(doc);
+  } catch {
+    f = readClientFacts(undefined);
+  }
+  return { noHires: noHiresFlag(f), posted: f.posted, withHires: f.withHires, spent: f.spent, paymentVerified: f.paymentVerified };
+}
+
 function flagsOf(f: ClientFacts, nowTs: number): string[] {
   const flags: string[] = [];
   const rate = hireRate(f);
   if (f.paymentVerified === false) flags.push("Payment method not verified");
   if (f.rating !== null && f.rating < 4 && (f.reviews ?? 0) >= 3) flags.push(`Low rating (${stars(f.rating)} from ${plural(f.reviews!, "review")})`);
-  if (f.posted !== null && f.posted >= 5 && f.withHires === 0) flags.push(`No hires after ${plural(f.posted, "job")} posted`);
+  const ghost = noHiresFlag(f);
+  if (ghost !== null) flags.push(ghost);
   else if (rate !== null && f.posted! >= 5 && rate < 0.3) flags.push(`Low hire rate (${pct(rate)} of ${plural(f.posted!, "job")} posted)`);
   const unanswered = unansweredShare(f);
   if (unanswered !== null && f.unansweredInvites! >= 2 && unanswered >= 0.5)

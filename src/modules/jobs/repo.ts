@@ -61,7 +61,18 @@ export function findJob(db: Db, ciphertext: string): Promise<JobRow | undefined>
 /** What a list of feed entries or applications shows of each job. */
 export type JobSummary = Pick<
   JobRow,
-  "ciphertext" | "title" | "url" | "platform" | "source" | "jobType" | "hourlyMin" | "hourlyMax" | "fixedBudget" | "clientCountry" | "publishTimeTs"
+  | "ciphertext"
+  | "title"
+  | "url"
+  | "platform"
+  | "source"
+  | "jobType"
+  | "hourlyMin"
+  | "hourlyMax"
+  | "fixedBudget"
+  | "clientCountry"
+  | "publishTimeTs"
+  | "companyId"
 >;
 
 /** The summaries of these archived jobs by ciphertext, in one read (a page of a list, so at most a few hundred). */
@@ -83,6 +94,7 @@ export async function jobSummaries(db: Db, ciphertexts: readonly string[]): Prom
         fixedBudget: jobs.fixedBudget,
         clientCountry: jobs.clientCountry,
         publishTimeTs: jobs.publishTimeTs,
+        companyId: jobs.companyId,
       })
       .from(jobs)
       .where(inArray(jobs.ciphertext, [...new Set(ciphertexts)])),
@@ -108,6 +120,7 @@ const COLUMNS = [
   "emailFound",
   "publishTimeTs",
   "companyId",
+  "matchFields",
   "source",
   "document",
   "exploredAtTs",
@@ -115,7 +128,9 @@ const COLUMNS = [
 ] as const;
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const BOOLEAN_COLUMNS = new Set<string>(["paymentVerified", "usOnly", "emailFound"]);
-const INSERT_COLUMNS = ["ciphertext", "firstSeenAtTs", ...COLUMNS] as const;
+const JSON_COLUMNS = new Set<string>(["document", "signals", "matchFields"]);
+// signals are computed once, when the job is new (modules/jobs/signals.ts): an update leaves them as they are.
+const INSERT_COLUMNS = ["ciphertext", "firstSeenAtTs", "signals", ...COLUMNS] as const;
 const INSERT_HEAD = `INSERT INTO jobs (${INSERT_COLUMNS.map(snake).join(", ")})`;
 const INSERT_ROW = `(${INSERT_COLUMNS.map(() => "?").join(", ")})`;
 const INSERT_SQL = `${INSERT_HEAD} VALUES ${INSERT_ROW}`;
@@ -127,7 +142,7 @@ function driverValues(db: Db, row: Record<string, unknown>, columns: readonly st
   return columns.map((c) => {
     const v = row[c] ?? null;
     if (v === null) return null;
-    if (c === "document") return JSON.stringify(v);
+    if (JSON_COLUMNS.has(c)) return JSON.stringify(v);
     if (BOOLEAN_COLUMNS.has(c)) return pg ? Boolean(v) : v ? 1 : 0;
     return v;
   });
@@ -280,4 +295,100 @@ export function jobsMatching(db: Db, filter: { platform?: string; text?: string 
     .select({ ciphertext: jobs.ciphertext })
     .from(jobs)
     .where(and(...conditions));
+}
+
+/** An earlier job of a client, as the repost signal first compares it (modules/jobs/signals.ts): its title only. */
+export interface EarlierJob {
+  ciphertext: string;
+  companyId: string;
+  url: string;
+  title: string;
+  postedAtTs: number;
+}
+
+/** The same list padded to a power of two (repeating its last item), so a handful of statement texts serve every size. */
+function padded<T>(list: readonly T[]): T[] {
+  const out = [...list];
+  let size = 1;
+  while (size < out.length) size *= 2;
+  while (out.length < size) out.push(out[out.length - 1]!);
+  return out;
+}
+
+/**
+ * The jobs of these companies posted (or, unpublished, first seen) at or after sinceTs, newest first, at most
+ * `perCompany` each: one read through jobs_company_idx per 256 companies, of columns only (no document).
+ */
+export async function recentJobsOfCompanies(db: Db, companyIds: readonly string[], sinceTs: number, perCompany: number): Promise<EarlierJob[]> {
+  const out: EarlierJob[] = [];
+  const unique = [...new Set(companyIds)];
+  for (let at = 0; at < unique.length; at += 256) {
+    const chunk = padded(unique.slice(at, at + 256));
+    const rows = await rawMany<Omit<EarlierJob, "postedAtTs"> & { postedAtTs: number | string }>(
+      db,
+      `jobs.recentOfCompanies:${chunk.length}`,
+      `SELECT ciphertext, company_id AS "companyId", url, title, COALESCE(publish_time_ts, first_seen_at_ts) AS "postedAtTs"
+       FROM jobs WHERE company_id IN (${chunk.map(() => "?").join(", ")}) AND COALESCE(publish_time_ts, first_seen_at_ts) >= ?`,
+      [...chunk, sinceTs],
+    );
+    for (const r of rows) out.push({ ...r, postedAtTs: Number(r.postedAtTs) });
+  }
+  // The newest perCompany of each company, kept here: a window function in SQL cost more than it saved.
+  out.sort((a, b) => b.postedAtTs - a.postedAtTs);
+  const kept = new Map<string, number>();
+  return out.filter((r) => {
+    const n = (kept.get(r.companyId) ?? 0) + 1;
+    kept.set(r.companyId, n);
+    return n <= perCompany;
+  });
+}
+
+/** The descriptions of these archived jobs, taken out of their documents by the database (a repost's second look). */
+export async function descriptionsOf(db: Db, ciphertexts: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  // The match fields hold the description in a few kB; a job archived before them has it only in its document.
+  const description = isPg(db)
+    ? `COALESCE((match_fields::jsonb)->>'description', (document::jsonb)->>'description')`
+    : `COALESCE(json_extract(match_fields, '$.description'), json_extract(document, '$.description'))`;
+  const unique = [...new Set(ciphertexts)];
+  for (let at = 0; at < unique.length; at += 512) {
+    const chunk = padded(unique.slice(at, at + 512));
+    const rows = await rawMany<{ ciphertext: string; description: unknown }>(
+      db,
+      `jobs.descriptionsOf:${chunk.length}`,
+      `SELECT ciphertext, ${description} AS description FROM jobs WHERE ciphertext IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
+    );
+    for (const r of rows) found.set(r.ciphertext, typeof r.description === "string" ? r.description : "");
+  }
+  return found;
+}
+
+/** Fixed budgets, titles and documents of the newest fixed-price jobs, for the price sample's first fill (jobs/price-sample.ts). */
+export async function recentFixedPriceJobs(db: Db, limit: number): Promise<{ title: string; fixedBudget: number; document: unknown }[]> {
+  const rows = await rawMany<{ title: string; fixedBudget: number | string; document: string | Record<string, unknown> }>(
+    db,
+    "jobs.recentFixedPrice",
+    `SELECT title, fixed_budget AS "fixedBudget", document FROM jobs WHERE fixed_budget IS NOT NULL AND fixed_budget > 0 ORDER BY first_seen_at_ts DESC LIMIT ?`,
+    [limit],
+  );
+  return rows.map((r) => ({
+    title: r.title,
+    fixedBudget: Number(r.fixedBudget),
+    document: typeof r.document === "string" ? JSON.parse(r.document) : r.document,
+  }));
+}
+
+/** The signals stored on these archived jobs (jobs.signals, raw; read them with signalsOf). */
+export async function signalsOfJobs(db: Db, ciphertexts: readonly string[]): Promise<Map<string, { signals: unknown; companyId: string | null }>> {
+  if (ciphertexts.length === 0) return new Map();
+  const { jobs } = tables(db);
+  const rows = await many(
+    db,
+    db
+      .select({ ciphertext: jobs.ciphertext, signals: jobs.signals, companyId: jobs.companyId })
+      .from(jobs)
+      .where(inArray(jobs.ciphertext, [...new Set(ciphertexts)])),
+  );
+  return new Map(rows.map((r) => [r.ciphertext, { signals: r.signals, companyId: r.companyId }]));
 }

@@ -144,7 +144,9 @@ export async function callTool(conn: ApiConnection, name: string, args: Record<s
   if ("problem" in filled) return toolError(filled.problem);
   let answer: ApiAnswer;
   try {
-    answer = await callApi(conn, request.method, filled.path, request.method === "GET" ? { query: filled.rest } : { body: filled.rest });
+    // A DELETE, like a GET, carries no body: whatever the path leaves over is the query.
+    const hasBody = request.method !== "GET" && request.method !== "DELETE";
+    answer = await callApi(conn, request.method, filled.path, hasBody ? { body: filled.rest } : { query: filled.rest });
   } catch (err) {
     return toolError(unreachable(conn, err));
   }

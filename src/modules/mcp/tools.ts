@@ -1,7 +1,7 @@
 import type { TObject } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ApplicationParams, ApplyBody, AppliedJobsQuery, OutcomeBody, StatusQuery } from "../applications/model";
-import { CompanyParams } from "../clients/model";
+import { ClientListQuery, CompanyParams, PutClientListBody } from "../clients/model";
 import { CreateFeedBody, FeedJobsQuery, FeedParams, PatchFeedBody } from "../feeds/model";
 import { CipherQuery } from "../jobs/model";
 import { GenerateProposalBody, JobRefParams, PortfolioImportBody, PortfolioSchema, ProfileIdParams } from "../proposals/model";
@@ -36,7 +36,7 @@ export interface ApiTool {
   next?: (body: Record<string, unknown>) => string;
 }
 
-export type ApiMethod = "GET" | "POST" | "PATCH" | "PUT";
+export type ApiMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
 /** One API request of a tool: the route, and the arguments its path, query or body are filled from. */
 export interface ToolRequest {
@@ -58,6 +58,17 @@ function portfolioRequest(args: Record<string, unknown>): ToolRequest | { proble
   if (!isObject(portfolio)) return { problem: "portfolio must be an object: { caseStudies, pastClients, skillYears }" };
   return { method: "PUT", path: "/api/v1/profiles/:profileId/portfolio", args: { ...rest, ...portfolio } };
 }
+
+/** block_client's and favour_client's arguments as PUT /api/v1/client-lists/{companyId}, the list fixed by the tool. */
+const putOnList =
+  (list: "blocked" | "favoured") =>
+  (args: Record<string, unknown>): ToolRequest => ({ method: "PUT", path: "/api/v1/client-lists/:companyId", args: { ...args, list } });
+
+/** What the client-list tools take: the company id, and an optional reason. */
+const ClientListArgs = t.Object({ companyId: CompanyParams.properties.companyId, reason: PutClientListBody.properties.reason });
+
+const COMPANY_ID_FROM =
+  "companyId is the client's company id: a job's top-level companyId in a feed alert, or jobDetailsResponse.data.jobPubDetails.buyer.company.companyId from get_job.";
 
 /** Polling advice of the spec (Limits, rule 7). */
 const POLLING = "every 5 seconds for the first minute, then every 15 seconds for up to 5 minutes";
@@ -126,6 +137,50 @@ export const TOOLS: ApiTool[] = [
     input: CompanyParams,
     method: "GET",
     path: "/api/clients/:companyId/jobs",
+    isReadOnly: true,
+    permission: "read",
+  },
+  {
+    name: "block_client",
+    title: "Block a client",
+    description: `Put a client on the account's blocked list when the user asks (e.g. "never show me this client again"), with the user's reason if they gave one (at most 500 characters). From then on that client's new jobs never enter any of the account's feeds; each feed's filtered-out view records them with the reason. ${COMPANY_ID_FROM} Moves a favoured client to blocked. Undo with unlist_client.`,
+    input: ClientListArgs,
+    method: "PUT",
+    path: "/api/v1/client-lists/:companyId",
+    request: putOnList("blocked"),
+    isReadOnly: false,
+    permission: "clients",
+  },
+  {
+    name: "favour_client",
+    title: "Favour a client",
+    description: `Put a client on the account's favoured list when the user asks, with their reason if they gave one (at most 500 characters). A favoured client's jobs are marked in the feeds and can be alerted whatever their score. ${COMPANY_ID_FROM} Moves a blocked client to favoured. Undo with unlist_client.`,
+    input: ClientListArgs,
+    method: "PUT",
+    path: "/api/v1/client-lists/:companyId",
+    request: putOnList("favoured"),
+    isReadOnly: false,
+    permission: "clients",
+  },
+  {
+    name: "unlist_client",
+    title: "Take a client off the lists",
+    description:
+      "Take a client off the account's blocked or favoured list (companyId as client_lists shows it); its new jobs are then treated like any other client's. Fails with 404 when the client is on neither list.",
+    input: CompanyParams,
+    method: "DELETE",
+    path: "/api/v1/client-lists/:companyId",
+    isReadOnly: false,
+    permission: "clients",
+  },
+  {
+    name: "client_lists",
+    title: "Blocked and favoured clients",
+    description:
+      "The account's blocked and favoured clients, newest first: companyId, list (blocked or favoured), the reason given, when and by which member (addedBy, a member id) each was added. list: 'blocked' or 'favoured' keeps one list. Use it before block_client to see whether the user already judged a client.",
+    input: ClientListQuery,
+    method: "GET",
+    path: "/api/v1/client-lists",
     isReadOnly: true,
     permission: "read",
   },

@@ -13,6 +13,7 @@ export const PERMISSIONS = {
   send: { what: "Send a proposal without anyone's approval (bidders too when the account allows it)", roles: ["owner", "admin"] },
   approve: { what: "Approve, send back or discard someone's draft", roles: ["owner", "admin"] },
   feeds: { what: "Create, change and delete feeds and their apply modes", roles: ["owner", "admin"] },
+  clients: { what: "Block and favour clients, and take them off the account's lists", roles: ["owner", "admin", "bidder"] },
   channels: { what: "Create, change and delete notification channels", roles: ["owner", "admin"] },
   freelancers: { what: "Add, change and remove freelancers, their profiles and portfolios", roles: ["owner", "admin"] },
   automation: { what: "Change the governor's limits and Connects budgets", roles: ["owner", "admin"] },

@@ -16,6 +16,7 @@ import { findFeedById } from "../feeds/repo";
 import { EMPTY_PROMPT_SCORE } from "../feeds/service";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { signalsOf } from "../jobs/signals";
 import { budgetText } from "../jobs/service";
 import * as repo from "./repo";
 
@@ -161,7 +162,8 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
   await tx(deps.db, async (db) => {
     // Read the feed again inside the transaction: it may have been muted, changed or deleted while scoring.
     const current = await findFeedById(db, payload.feedId);
-    if (!current || outcome.score < current.minScore) return;
+    if (!current) return;
+    // admitJob checks minScore (a favoured client's job may pass under it) and the client list and signal rules again.
     entered =
       (await admitJob(db, [admitFeedOf(current, await channelIdsOf(db, current.id))], {
         jobCiphertext: payload.ciphertext,
@@ -170,6 +172,8 @@ export async function scoreFeedMatch(deps: ScoringDeps, payload: { feedId: strin
         scoreSource: outcome.source,
         scoreReason: outcome.reason,
         nowTs: deps.clock.now(),
+        companyId: row.companyId,
+        signals: signalsOf(row.signals),
       })) > 0;
   });
   if (!entered) return;

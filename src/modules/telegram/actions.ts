@@ -19,6 +19,9 @@
  *    recordOutcome, then the alert shows the stage reached (outcomes.ts).
  *  - Approve / Discard under "Waiting for your approval": the review API's
  *    reviewHeld, then the message says "Approved — sending" or "Discarded".
+ *  - Block client under an alert (a job that names its client): the client
+ *    goes on the account's blocked list, as PUT /api/v1/client-lists does, and
+ *    the alert says so with an Undo, which takes it off again.
  */
 import { AppError, clientMessage } from "../../errors";
 import { escapeHtml } from "../../lib/html";
@@ -31,7 +34,9 @@ import { jobSummaries } from "../jobs/repo";
 import { TELEGRAM_LIMITS } from "../channels/kinds/telegram";
 import { fitText } from "../channels/kinds/text";
 import { channelSenderOf } from "../delivery/channel-delivery";
-import { actionButton, parseAction, type TelegramAction } from "../channels/telegram-actions";
+import { actionButton, parseAction, type InlineKeyboard, type TelegramAction } from "../channels/telegram-actions";
+import { clientListEntry, putClientList, removeClientList } from "../clients/lists";
+import { feedJobPayload } from "../feeds/outbox-event-payload";
 import { findFeed, findFeedJobForAccount, type FeedJobRow } from "../feeds/repo";
 import { patchFeed, patchFeedJob, resolveJobRef } from "../feeds/service";
 import { getExperiment } from "../experiments/service";
@@ -118,6 +123,26 @@ const ACTIONS: Record<TelegramAction, (p: Press) => Promise<void>> = {
     await patchFeedJob(p.ctx.deps, p.bound.auth, entry.feedId, entry.id, { read: true });
     const feed = await findFeed(p.ctx.deps.db, p.bound.chat.accountId, entry.feedId);
     await p.answer(`Marked as read${feed ? ` in “${feed.title.slice(0, 100)}”` : ""}.`);
+  },
+
+  blockClient: async (p) => {
+    const alert = await alertOfEntry(p);
+    if (!alert) return;
+    await putClientList(p.ctx.deps, p.bound.auth, alert.companyId, { list: "blocked", reason: BLOCKED_FROM_TELEGRAM });
+    await p.answer("Client blocked: their jobs will not enter your feeds again.");
+    await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, withLine(alert, BLOCKED_LINE), {
+      inline_keyboard: [[actionButton("Undo", "unblockClient", alert.feedJobId)]],
+    });
+  },
+
+  // Only a block is undone: a client favoured or unblocked elsewhere since stays as it is now.
+  unblockClient: async (p) => {
+    const alert = await alertOfEntry(p);
+    if (!alert) return;
+    if ((await clientListEntry(p.ctx.deps, p.bound.chat.accountId, alert.companyId))?.list === "blocked")
+      await removeClientList(p.ctx.deps, p.bound.auth, alert.companyId);
+    await p.answer("Client unblocked.");
+    await edit(p.ctx, p.bound.chat.chatId, p.message.messageId, alert.text, alert.keyboard);
   },
 
   approveHeld: (p) => reviewPressed(p, "approve"),
@@ -233,6 +258,38 @@ async function sendDraft(
 /** The feed job a button names, if it is one of the chat's account's. */
 function feedEntry(p: Press): Promise<FeedJobRow | undefined> {
   return findFeedJobForAccount(p.ctx.deps.db, p.bound.chat.accountId, p.id);
+}
+
+/** The reason a client blocked from an alert gets on the account's list. */
+export const BLOCKED_FROM_TELEGRAM = "Blocked from a Telegram alert";
+const BLOCKED_LINE = "🚫 <b>Client blocked</b>: their jobs will not enter your feeds again.";
+
+/** The alert's text with a line under it, when both fit in one message; else the job's title with it (as settledAlert does). */
+function withLine(alert: { text: string; title: string }, line: string): string {
+  if (alert.text.length + line.length + 2 <= TELEGRAM_LIMITS.text) return `${alert.text}\n\n${line}`;
+  return `<b>${escapeHtml(alert.title.slice(0, 300))}</b>\n\n${line}`;
+}
+
+/**
+ * The alert a Block client / Undo button is under, drawn again as it was sent, with the job's client; else the press
+ * is answered (the job left the account's feeds, or it names no client) and null.
+ */
+async function alertOfEntry(
+  p: Press,
+): Promise<{ feedJobId: string; companyId: string; title: string; text: string; keyboard: InlineKeyboard | undefined } | null> {
+  const entry = await feedEntry(p);
+  const payload = entry ? await feedJobPayload(p.ctx.deps.db, p.ctx.deps.clock, entry.id) : null;
+  if (!entry || !payload) {
+    await p.answer(GONE, true);
+    return null;
+  }
+  if (payload.companyId === null) {
+    await p.answer("This job does not name its client, so there is no client to block.", true);
+    return null;
+  }
+  const rendered = channelSenderOf(p.ctx.deps).render("telegram", payload);
+  const keyboard = rendered.replyMarkup as InlineKeyboard | undefined;
+  return { feedJobId: entry.id, companyId: payload.companyId, title: payload.title, text: rendered.text, keyboard };
 }
 
 /** The draft a button names and its feed job, if both are still the chat's account's; else the press is answered saying so. */

@@ -47,6 +47,8 @@ function job(n: number, over: Partial<JobInsert> = {}): JobInsert {
     emailFound: false,
     publishTimeTs: T0 - 60_000,
     companyId: "co-1",
+    signals: [{ id: "scam", rule: "off-platform", say: "Scam risk: asks to talk off the platform" }],
+    matchFields: { title: `Job ${n}`, description: "Über die Arbeit", skills: ["TypeScript", "C#"] },
     source: "sandbox",
     // Key order and spelling kept exactly, nested values included.
     document: { zeta: 1, alpha: { b: [1, "two", null], a: true }, title: `Job ${n}`, "ü key": "ü" },
@@ -79,12 +81,13 @@ describe("jobs", () => {
       emailFound: true,
       publishTimeTs: null,
       companyId: null,
+      matchFields: null,
     });
     await insertJob(db, sparse);
     expect(await findJob(db, "~02")).toEqual(sparse as never);
   });
 
-  test("updateJob replaces every column but the key and first-seen time", async () => {
+  test("updateJob replaces every column but the key, first-seen time and signals (computed once, when new)", async () => {
     await insertJob(db, job(1));
     const {
       ciphertext: _c,
@@ -96,6 +99,7 @@ describe("jobs", () => {
       usOnly: null,
       emailFound: true,
       hourlyMin: null,
+      matchFields: { title: "Renamed", description: "", skills: [] },
       document: { fresh: true },
       exploredAtTs: T0 + 5000,
       updatedAtTs: T0 + 9000,
@@ -133,6 +137,7 @@ describe("jobs", () => {
       fixedBudget: null,
       clientCountry: "DE",
       publishTimeTs: T0 - 60_000,
+      companyId: "co-2",
     });
     const docs = await documentsOfCompany(db, "co-1");
     expect(docs.map((d) => d.ciphertext).sort()).toEqual(["~01", "~03"]);

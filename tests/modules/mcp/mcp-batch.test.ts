@@ -39,7 +39,7 @@ describe("JSON-RPC batches on POST /mcp", () => {
     expect(batch.status, show(batch)).toBe(200);
     expect(remaining(batch)).toBe(94);
     expect(batch.body.map((answer: { id: number }) => answer.id).sort()).toEqual([2, 3, 4, 5, 6]);
-    for (const answer of batch.body) expect(answer.result.tools).toHaveLength(15);
+    for (const answer of batch.body) expect(answer.result.tools).toHaveLength(19);
     // Notifications are messages too: each one counts.
     const notes = await post([
       { jsonrpc: "2.0", method: "notifications/initialized" },
@@ -105,7 +105,7 @@ describe("JSON-RPC batches on POST /mcp", () => {
     // The first request loads the MCP server (and makes the list's text).
     const first = await post(toolsList(1));
     const expected = first.body.result;
-    expect(expected.tools).toHaveLength(15);
+    expect(expected.tools).toHaveLength(19);
 
     // Counts every tool list JSON.stringify is handed (a list of objects with an inputSchema), wherever it sits.
     const stringify = JSON.stringify;

@@ -123,6 +123,10 @@ describe("MCP over POST /mcp", () => {
         "feed_jobs",
         "get_job",
         "client_jobs",
+        "block_client",
+        "favour_client",
+        "unlist_client",
+        "client_lists",
         "draft_proposal",
         "apply",
         "application_status",
@@ -155,7 +159,7 @@ describe("MCP over POST /mcp", () => {
     const { t, a } = await setup();
     const client = await httpClient(t, a.apiKey);
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(15);
+    expect(tools.length).toBe(19);
     for (const tool of tools) {
       // A fresh Ajv per tool, so one tool's $id or definitions cannot make another's compile.
       const ajv = new Ajv2020({ strict: true, allErrors: true });

@@ -15,9 +15,9 @@ afterEach(async () => {
 
 /** The table the issue gives, written out once more by hand: each role × each permission. */
 const EXPECTED: Record<MemberRole, Permission[]> = {
-  owner: ["read", "draft", "outcomes", "send", "approve", "feeds", "channels", "freelancers", "automation", "keys", "audit", "members"],
-  admin: ["read", "draft", "outcomes", "send", "approve", "feeds", "channels", "freelancers", "automation", "keys", "audit"],
-  bidder: ["read", "draft", "outcomes"],
+  owner: ["read", "draft", "outcomes", "send", "approve", "feeds", "clients", "channels", "freelancers", "automation", "keys", "audit", "members"],
+  admin: ["read", "draft", "outcomes", "send", "approve", "feeds", "clients", "channels", "freelancers", "automation", "keys", "audit"],
+  bidder: ["read", "draft", "outcomes", "clients"],
   viewer: ["read"],
 };
 

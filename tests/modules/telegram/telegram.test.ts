@@ -120,7 +120,7 @@ describe("interactive telegram", () => {
     startBots();
     await bind(key, channelId, CHAT);
     const alert = await alertFor("Rust backend for a trading desk");
-    expect(buttons(alert.call).map((b) => b.text)).toEqual(["Draft proposal", "Apply", "Not interested"]);
+    expect(buttons(alert.call).map((b) => b.text)).toEqual(["Draft proposal", "Apply", "Not interested", "🚫 Block client"]);
     for (const b of buttons(alert.call)) expect(new TextEncoder().encode(b.callback_data).length).toBeLessThanOrEqual(64);
     const [entry] = await rows("SELECT id FROM feed_jobs");
     expect(button(alert.call, "Draft proposal")).toBe(`d:${entry.id}`);

@@ -84,6 +84,11 @@ export function digestTitle(total: number, items: DigestItem[]): string {
 export function factLines(f: AlertFacts, escapeFor: (s: string) => string): [label: string, value: string][] {
   const lines: [string, string][] = [];
   lines.push(["Match", f.reason === null ? f.score : `${f.score} — ${fitText(f.reason, MAX_REASON, escapeFor)}`]);
+  // A signal's words read "Kind: why"; the kind is the label: "⚠ Scam risk: asks to talk off the platform".
+  for (const flag of f.flags) {
+    const at = flag.indexOf(": ");
+    lines.push(at > 0 ? [`⚠ ${escapeFor(flag.slice(0, at))}`, fitText(flag.slice(at + 2), MAX_LINE, escapeFor)] : ["⚠", fitText(flag, MAX_LINE, escapeFor)]);
+  }
   if (f.budget !== null) lines.push(["Budget", escapeFor(f.budget)]);
   if (f.value !== null) lines.push(["Value", escapeFor(f.value)]);
   if (f.client !== null) lines.push(["Client", escapeFor(f.client)]);

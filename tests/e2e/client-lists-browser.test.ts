@@ -1,0 +1,120 @@
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { axeProblems, launchChromium, noBrowser, overflowsSideways } from "../helpers/browser";
+import { makeDoc } from "../helpers/factories";
+import { serverClient, startServer, type ServerProcess } from "../helpers/process";
+
+// Screenshots to look at as a user would (gitignored); JOBPILOT_SHOTS_DIR puts them elsewhere.
+const SHOTS = process.env.JOBPILOT_SHOTS_DIR ?? join(import.meta.dir, "../../test-artifacts/client-lists");
+const ADMIN_TOKEN = "client-lists-browser-admin-token";
+
+// Issue 45 in a real browser, against `serve` on 127.0.0.2: a card's Block client, the favoured mark, the job page's
+// client section, the Clients page and a feed's Filtered out page, at desktop and phone width, axe-clean and with
+// no sideways scrolling.
+describe("client lists in a browser", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
+  test.skipIf(noBrowser)(
+    "block a client from a card, see the favoured mark, the Clients page and the feed's filtered-out jobs",
+    async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      const dir = mkdtempSync(join(tmpdir(), "jp-clients-"));
+      let server: ServerProcess | undefined;
+      let browser: Browser | undefined;
+      let current: Page | undefined;
+      const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+      try {
+        server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
+          JOBPILOT_DB: join(dir, "clients.db"),
+          HOST: "127.0.0.2",
+          JOBPILOT_SOURCES: "none",
+          JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN,
+          LOG_LEVEL: "warn",
+        });
+        const base = server.url;
+        expect(base).toStartWith("http://127.0.0.2:");
+        const { apiKey, api, postJob } = serverClient(server, ADMIN_TOKEN);
+        const publishTime = new Date(Date.now() - 10 * 60_000).toISOString();
+        const feed = await api("POST", "/api/v1/feeds", { title: "Rust work", minScore: 0 });
+        expect(feed.status, JSON.stringify(feed.body)).toBe(201);
+        const feedId = feed.body.feed.id as string;
+        expect((await api("PUT", "/api/v1/client-lists/co-fav", { list: "favoured", reason: "Hired us three times" })).status).toBe(200);
+        const favJob = await postJob(makeDoc({ title: "Rust CLI for a long-time client", companyId: "co-fav", fixed: 800, publishTime }));
+        await postJob(makeDoc({ title: "Rust service for a client who never pays", companyId: "co-bad", fixed: 400, publishTime }));
+
+        browser = await launchChromium();
+        const contexts: BrowserContext[] = [];
+        const open = async (width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
+          const context = await browser!.newContext({
+            viewport: { width, height: width > 500 ? 900 : 844 },
+            colorScheme: width > 500 ? "light" : "dark",
+            storageState,
+          });
+          context.setDefaultTimeout(10_000);
+          contexts.push(context);
+          const page = await context.newPage();
+          current = page;
+          return { context, page };
+        };
+        const desk = await open(1280);
+        const page = desk.page;
+        await page.goto(`${base}/dashboard`);
+        await page.getByLabel("API key").fill(apiKey);
+        await page.getByRole("button", { name: "Sign in with key" }).click();
+        await page.waitForURL(`${base}/dashboard`);
+
+        // (a) The inbox: the favoured mark, and a card's Client… form opened.
+        expect(await page.getByText("★ Favoured client").count()).toBe(1);
+        const card = page.locator("article", { hasText: "who never pays" });
+        await card.locator(".client-list summary").click();
+        await card.getByLabel("Reason (optional)").fill("Never paid the last invoice");
+        expect(await axeProblems(page)).toEqual([]);
+        expect(await overflowsSideways(page)).toBe(false);
+        await snap(page, "inbox-client-form-1280");
+        await card.getByRole("button", { name: /^Block client/ }).click();
+        await page.waitForURL(`${base}/dashboard`);
+        expect((await api("GET", "/api/v1/client-lists?list=blocked")).body.clients).toMatchObject([
+          { companyId: "co-bad", reason: "Never paid the last invoice" },
+        ]);
+        // Their next job is kept out of the feed.
+        await postJob(makeDoc({ title: "Another Rust service from the same client", companyId: "co-bad", fixed: 300, publishTime }));
+
+        const pages = [
+          ["/dashboard", "inbox-marks"],
+          [`/dashboard/jobs/${encodeURIComponent(favJob)}`, "job-client"],
+          ["/dashboard/clients", "clients"],
+          [`/dashboard/feeds/${feedId}`, "feed"],
+          [`/dashboard/feeds/${feedId}/filtered`, "feed-filtered"],
+        ] as const;
+        for (const [path, name] of pages) {
+          await page.goto(`${base}${path}`);
+          expect(await axeProblems(page), name).toEqual([]);
+          expect(await overflowsSideways(page), name).toBe(false);
+          await snap(page, `${name}-1280`);
+        }
+        await page.goto(`${base}/dashboard/feeds/${feedId}/filtered`);
+        expect(await page.locator("main").textContent()).toContain("Another Rust service from the same client");
+        expect(await page.locator("main").textContent()).toContain("Blocked client: Never paid the last invoice");
+
+        const phone = (await open(390, await desk.context.storageState())).page;
+        for (const [path, name] of pages) {
+          await phone.goto(`${base}${path}`);
+          expect(await axeProblems(phone), name).toEqual([]);
+          expect(await overflowsSideways(phone), name).toBe(false);
+          await snap(phone, `${name}-390`);
+        }
+        for (const c of contexts) await c.close();
+      } catch (err) {
+        if (current) await snap(current, "client-lists-failure").catch(() => {});
+        throw err;
+      } finally {
+        await browser?.close();
+        await server?.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+});
