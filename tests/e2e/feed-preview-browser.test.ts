@@ -55,7 +55,7 @@ describe("feed preview in a browser", () => {
           await page.getByLabel("API key").fill(apiKey!);
           await page.getByRole("button", { name: "Sign in with key" }).click();
           await page.waitForURL(`${base}/dashboard`);
-          expect(await page.locator(".empty").last().textContent()).toContain("the sandbox posts 0.01 a minute");
+          expect(await page.locator(".empty").last().textContent()).toContain("the sandbox posts a job every 100 minutes");
           expect(await axeProblems(page)).toEqual([]);
           expect(await overflowsSideways(page)).toBe(false);
           await page.screenshot({ path: join(SHOTS, `inbox-empty-${width}.png`), fullPage: true });

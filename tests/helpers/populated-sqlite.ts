@@ -69,6 +69,8 @@ export async function populatedSqlite(): Promise<string> {
       makeDoc({ title: "Go service «mit Umlauten» — ü", fixed: 1234.56, skills: ["Go", "PostgreSQL"], questions: ["Why you?"] }),
       makeDoc({ title: "React dashboard", jobType: "HOURLY", hourly: [25.5, 60.25], skills: ["React", "TypeScript"], country: "Deutschland" }),
       makeDoc({ title: "Tiny fix", fixed: 0.1, usOnly: true, paymentVerified: false }),
+      // From a client the account blocks below: kept out of every feed, on record as filtered (client_lists, filtered_jobs).
+      makeDoc({ title: "Copy 500 products – contact me on Telegram", fixed: 20, companyId: "1500000000000000999" }),
     ];
     writeFileSync(docsFile, docs.map((d) => JSON.stringify(d)).join("\n"));
 
@@ -106,6 +108,9 @@ export async function populatedSqlite(): Promise<string> {
     await waitFor(() => sent().some((c) => String(c.body.text).includes("now linked")), "the Telegram binding reply");
     expect((await call("POST", `/api/v1/channels/${channelId}/binding-code`)).status).toBe(201);
 
+    const blocked = await call("PUT", "/api/v1/client-lists/1500000000000000999", { list: "blocked", reason: "Wollte «Vorkasse» ✗" });
+    expect(blocked.status, JSON.stringify(blocked.body)).toBe(200);
+    expect((await call("PUT", "/api/v1/client-lists/1500000000000000001", { list: "favoured" })).status).toBe(200);
     const ingested = await cli("ingest", docsFile, "--source", "test");
     expect(ingested.code, ingested.stderr).toBe(0);
 

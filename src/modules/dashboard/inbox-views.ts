@@ -164,6 +164,13 @@ export interface InboxPageData {
   sandboxJobsPerMinute?: number | null;
 }
 
+/** "4 jobs a minute", "a job every 100 minutes": a rate under one a minute reads as an interval. */
+function sandboxRate(perMinute: number): string {
+  if (perMinute >= 1) return `${Number(perMinute.toFixed(1))} job${perMinute === 1 ? "" : "s"} a minute`;
+  const minutes = Math.round(1 / perMinute);
+  return minutes <= 1 ? "about a job a minute" : `a job every ${minutes} minutes`;
+}
+
 /**
  * What an empty list can expect (issue 45): feeds see only jobs first seen after they were made, so a new one starts
  * empty; the preview shows what it would have caught already, and the sandbox can post faster.
@@ -172,7 +179,7 @@ export function whatToExpect(sandboxJobsPerMinute: number | null | undefined, pr
   const rate =
     sandboxJobsPerMinute == null
       ? "New jobs arrive as the sources post them."
-      : `New jobs arrive as the sources post them: the sandbox posts ${sandboxJobsPerMinute} a minute, so the first match can take several minutes.`;
+      : `New jobs arrive as the sources post them: the sandbox posts ${sandboxRate(sandboxJobsPerMinute)}, so the first match can take several minutes.`;
   return html`<p class="empty">${rate} A feed matches only jobs first seen after it was created; to see what it would have caught in the last days, <a href="${previewHref}">preview it</a>.${
     sandboxJobsPerMinute != null &&
     html` To make the sandbox post faster, set <code>JOBPILOT_SANDBOX_JOBS_PER_MINUTE</code> (up to 6000; docs/configuration.md) and restart the server.`

@@ -62,7 +62,7 @@ describe("dashboard feed preview", () => {
   test("the empty inbox and an empty feed say what to expect and link to the preview and the sandbox's speed", async () => {
     const { token, csrf } = await setup();
     const inbox = await get("/dashboard", token);
-    expect(inbox.text).toContain("the sandbox posts 4 a minute");
+    expect(inbox.text).toContain("the sandbox posts 4 jobs a minute");
     expect(inbox.text).toContain("JOBPILOT_SANDBOX_JOBS_PER_MINUTE");
     expect(inbox.text).toContain('href="/dashboard/feeds/new#preview"');
     const created = await post("/dashboard/feeds", token, { csrf, title: "Rust", minScore: "0", includes: "rust" });
