@@ -63,9 +63,11 @@ describe("feed preview in a browser", () => {
           await page.locator('a[href="/dashboard/feeds/new#preview"]').click();
           await page.getByLabel("Minimum score").fill("0");
           await page.getByLabel("Include keywords").fill("rust");
-          await page.locator("#preview").getByText("2 jobs matched").waitFor();
+          // Each keystroke restarts the 500 ms debounce and replaces a preview in flight; a loaded CI machine on
+          // PostgreSQL once took over 10 s to settle, so the live updates get the time a slow machine needs.
+          await page.locator("#preview").getByText("2 jobs matched").waitFor({ timeout: 30_000 });
           await page.getByLabel("Exclude keywords").fill("wordpress");
-          await page.locator("#preview").getByText("1 dropped for having one of the exclude keywords (wordpress)").waitFor();
+          await page.locator("#preview").getByText("1 dropped for having one of the exclude keywords (wordpress)").waitFor({ timeout: 30_000 });
           expect(await page.locator("#preview .preview-jobs").textContent()).toContain("Rust developer for a command line tool");
           expect(await axeProblems(page)).toEqual([]);
           expect(await overflowsSideways(page)).toBe(false);
