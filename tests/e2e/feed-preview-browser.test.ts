@@ -14,6 +14,7 @@ const ADMIN_TOKEN = "feed-preview-browser-admin-token";
 // Issue 45 in a real browser, against `serve` on 127.0.0.2: the empty inbox says what to expect, and the new-feed
 // form's preview panel follows the filters as they are typed (htmx, debounced), at desktop and phone width.
 describe("feed preview in a browser", () => {
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "the empty inbox links to the preview; the panel updates live as the keywords change",
     async () => {

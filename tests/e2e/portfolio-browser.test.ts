@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { axeProblems, launchChromium, noBrowser, overflowsSideways, until } from "../helpers/browser";
+import { axeProblems, launchChromium, noBrowser, openPage, overflowsSideways, signInWithKey, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { serverClient, startServer, type ServerProcess } from "../helpers/process";
@@ -109,23 +109,14 @@ describe("portfolios, instructions and claims in a browser", () => {
         browser = await launchChromium();
         const contexts: BrowserContext[] = [];
         const open = async (width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
-          const context = await browser!.newContext({
-            viewport: { width, height: width > 500 ? 900 : 844 },
-            colorScheme: width > 500 ? "light" : "dark",
-            storageState,
-          });
-          context.setDefaultTimeout(10_000);
-          contexts.push(context);
-          const page = await context.newPage();
-          current = page;
-          return { context, page };
+          const opened = await openPage(browser!, width, storageState);
+          contexts.push(opened.context);
+          current = opened.page;
+          return opened;
         };
         const desk = await open(1280);
         const page = desk.page;
-        await page.goto(`${base}/dashboard`);
-        await page.getByLabel("API key").fill(apiKey);
-        await page.getByRole("button", { name: "Sign in with key" }).click();
-        await page.waitForURL(`${base}/dashboard`);
+        await signInWithKey(page, base, apiKey);
 
         // (a) The Freelancers page with a portfolio editor open.
         await page.goto(`${base}/dashboard/freelancers`);

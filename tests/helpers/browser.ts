@@ -85,3 +85,22 @@ export async function axeProblems(page: Page): Promise<string[]> {
   });
   return violations.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id} (${v.impact}): ${v.node} — ${v.summary}`);
 }
+
+/** A page at a desktop (light) or phone (dark) width, optionally with a signed-in context's storage state. */
+export async function openPage(
+  browser: Browser,
+  width: number,
+  storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: width > 500 ? 900 : 844 }, colorScheme: width > 500 ? "light" : "dark", storageState });
+  context.setDefaultTimeout(10_000);
+  return { context, page: await context.newPage() };
+}
+
+/** Signs in on the dashboard's sign-in form with an API key, as a user pastes it. */
+export async function signInWithKey(page: Page, base: string, apiKey: string): Promise<void> {
+  await page.goto(`${base}/dashboard`);
+  await page.getByLabel("API key").fill(apiKey);
+  await page.getByRole("button", { name: "Sign in with key" }).click();
+  await page.waitForURL(`${base}/dashboard`);
+}
