@@ -128,9 +128,10 @@ function sqliteShape(db: Database): Shape {
     const indexes: Record<string, Index> = {};
     for (const ix of db.query(`PRAGMA index_list("${table}")`).all() as { name: string; unique: number; origin: string; partial: number }[]) {
       if (ix.origin === "pk") continue;
-      const cols = (db.query(`PRAGMA index_info("${ix.name}")`).all() as { seqno: number; name: string }[])
+      // An expression column has no name (cid -2); both readers call it "<expression>".
+      const cols = (db.query(`PRAGMA index_info("${ix.name}")`).all() as { seqno: number; name: string | null }[])
         .sort((a, b) => a.seqno - b.seqno)
-        .map((c) => c.name);
+        .map((c) => c.name ?? "<expression>");
       const ixSql = (db.query("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(ix.name) as { sql: string | null } | null)?.sql ?? "";
       const where = ix.partial ? ixSql.replace(/^[\s\S]*?\)\s*WHERE\s+/i, "") : null;
       indexes[ix.name] = { unique: ix.unique === 1, columns: cols, where: where === null ? null : normaliseExpression(where, table) };
@@ -206,8 +207,8 @@ async function pgShape(sql: SQL): Promise<Shape> {
     }
     const ixRows = (await sql`
       SELECT i.relname AS name, ix.indisunique AS unique, ix.indisprimary AS primary, pg_get_expr(ix.indpred, ix.indrelid) AS pred,
-             array_to_string(ARRAY(SELECT a.attname FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
-                                   JOIN pg_attribute a ON a.attrelid = ix.indrelid AND a.attnum = k.attnum ORDER BY k.ord), ',') AS cols
+             array_to_string(ARRAY(SELECT COALESCE(a.attname, '<expression>') FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+                                   LEFT JOIN pg_attribute a ON a.attrelid = ix.indrelid AND a.attnum = k.attnum ORDER BY k.ord), ',') AS cols
       FROM pg_index ix JOIN pg_class i ON i.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
       JOIN pg_namespace n ON n.oid = t.relnamespace
       WHERE n.nspname = 'public' AND t.relname = ${table}`) as { name: string; unique: boolean; primary: boolean; pred: string | null; cols: string }[];

@@ -45,7 +45,13 @@ export const jobs = sqliteTable(
     exploredAtTs: integer("explored_at_ts").notNull(),
     updatedAtTs: integer("updated_at_ts").notNull(),
   },
-  (t) => [index("jobs_company_idx").on(t.companyId), index("jobs_first_seen_idx").on(t.firstSeenAtTs)],
+  (t) => [
+    // By client and posting time (the publish time, else first seen), holding what a repost's first look reads
+    // (signals.ts): each client's newest few jobs come from the index alone, and the walk stops there. Lookups by
+    // company alone use its first column.
+    index("jobs_company_posted_idx").on(t.companyId, sql`COALESCE(${t.publishTimeTs}, ${t.firstSeenAtTs})`, t.ciphertext, t.url, t.title),
+    index("jobs_first_seen_idx").on(t.firstSeenAtTs),
+  ],
 );
 
 /**

@@ -3,10 +3,9 @@
  * feeds of several accounts, every (account, company) entry in one read. Kept apart from lists.ts (the API's
  * writes) so admission depends on nothing but this read.
  */
-import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ClientList } from "../../db/enums";
-import { many, tables } from "../../db/query";
+import { rawMany } from "../../db/query";
 
 /** The entries of these accounts for these companies, keyed `${accountId}:${companyId}`; companies on no list are absent. */
 export async function listEntriesFor(
@@ -18,19 +17,22 @@ export async function listEntriesFor(
   const companies = [...new Set(companyIds.filter((c) => c !== ""))];
   const out = new Map<string, { list: ClientList; reason: string | null }>();
   if (accounts.length === 0 || companies.length === 0) return out;
-  const { clientLists: l } = tables(db);
   const wanted = new Set(accounts);
   // By company alone, the accounts sorted out here: a job entering a thousand feeds names hundreds of accounts,
   // and (account, company) pairs would be that many key probes, while the lists are short (people curate them).
-  for (let at = 0; at < companies.length; at += 500) {
-    const rows = await many(
+  // Read on every ingest batch, so a prepared statement per padded size rather than a query built each time.
+  for (let at = 0; at < companies.length; at += 512) {
+    const chunk = companies.slice(at, at + 512);
+    let size = 1;
+    while (size < chunk.length) size *= 2;
+    while (chunk.length < size) chunk.push("");
+    const rows = await rawMany<{ account_id: string; company_id: string; list: ClientList; reason: string | null }>(
       db,
-      db
-        .select({ accountId: l.accountId, companyId: l.companyId, list: l.list, reason: l.reason })
-        .from(l)
-        .where(inArray(l.companyId, companies.slice(at, at + 500))),
+      `clientLists.forCompanies:${size}`,
+      `SELECT account_id, company_id, list, reason FROM client_lists WHERE company_id IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
     );
-    for (const r of rows) if (wanted.has(r.accountId)) out.set(`${r.accountId}:${r.companyId}`, { list: r.list, reason: r.reason });
+    for (const r of rows) if (wanted.has(r.account_id)) out.set(`${r.account_id}:${r.company_id}`, { list: r.list, reason: r.reason });
   }
   return out;
 }

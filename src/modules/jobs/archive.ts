@@ -122,7 +122,7 @@ const hiredOf = (doc: unknown): boolean | null => {
 };
 
 /**
- * The signals of a batch of new jobs: one read of their clients' recent jobs (jobs_company_idx, columns only, the
+ * The signals of a batch of new jobs: one read of their clients' recent jobs (jobs_company_posted_idx alone, no document, the
  * newest REPOST_CANDIDATES_PER_CLIENT per client), the batch's earlier jobs of the same client besides; only
  * those whose title passes REPOST_TITLE_PREFILTER have their description read (one more read for the batch),
  * and only a repost's earlier job its whole document (for whether it led to a hire). Prices from the sample.

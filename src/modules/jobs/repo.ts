@@ -315,32 +315,37 @@ function padded<T>(list: readonly T[]): T[] {
   return out;
 }
 
+/** No job has an empty company id (normalize.ts keeps none): pads a read's company list without adding rows. */
+const NO_COMPANY = "";
+
 /**
  * The jobs of these companies posted (or, unpublished, first seen) at or after sinceTs, newest first, at most
- * `perCompany` each: one read through jobs_company_idx per 256 companies, of columns only (no document).
+ * `perCompany` each: one read per 128 companies, a newest-first walk of jobs_company_posted_idx per company that
+ * stops at `perCompany`, of columns only (no document), so a prolific client costs no more than another.
  */
 export async function recentJobsOfCompanies(db: Db, companyIds: readonly string[], sinceTs: number, perCompany: number): Promise<EarlierJob[]> {
   const out: EarlierJob[] = [];
   const unique = [...new Set(companyIds)];
-  for (let at = 0; at < unique.length; at += 256) {
-    const chunk = padded(unique.slice(at, at + 256));
+  const posted = "COALESCE(publish_time_ts, first_seen_at_ts)";
+  for (let at = 0; at < unique.length; at += 128) {
+    const chunk = unique.slice(at, at + 128);
+    const size = padded(chunk).length;
+    while (chunk.length < size) chunk.push(NO_COMPANY);
     const rows = await rawMany<Omit<EarlierJob, "postedAtTs"> & { postedAtTs: number | string }>(
       db,
-      `jobs.recentOfCompanies:${chunk.length}`,
-      `SELECT ciphertext, company_id AS "companyId", url, title, COALESCE(publish_time_ts, first_seen_at_ts) AS "postedAtTs"
-       FROM jobs WHERE company_id IN (${chunk.map(() => "?").join(", ")}) AND COALESCE(publish_time_ts, first_seen_at_ts) >= ?`,
-      [...chunk, sinceTs],
+      `jobs.recentOfCompanies:${size}`,
+      chunk
+        .map(
+          (_, i) =>
+            `SELECT * FROM (SELECT ciphertext, company_id AS "companyId", url, title, ${posted} AS "postedAtTs" FROM jobs
+             WHERE company_id = ? AND ${posted} >= ? ORDER BY ${posted} DESC LIMIT ?) AS c${i}`,
+        )
+        .join(" UNION ALL "),
+      chunk.flatMap((c) => [c, sinceTs, perCompany]),
     );
     for (const r of rows) out.push({ ...r, postedAtTs: Number(r.postedAtTs) });
   }
-  // The newest perCompany of each company, kept here: a window function in SQL cost more than it saved.
-  out.sort((a, b) => b.postedAtTs - a.postedAtTs);
-  const kept = new Map<string, number>();
-  return out.filter((r) => {
-    const n = (kept.get(r.companyId) ?? 0) + 1;
-    kept.set(r.companyId, n);
-    return n <= perCompany;
-  });
+  return out.sort((a, b) => b.postedAtTs - a.postedAtTs);
 }
 
 /** The descriptions of these archived jobs, taken out of their documents by the database (a repost's second look). */

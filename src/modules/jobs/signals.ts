@@ -34,7 +34,7 @@ export function signalsOf(stored: unknown): JobSignal[] {
 export const REPOST_WINDOW_DAYS = 30;
 /** ...whose text is at least this similar: Jaccard similarity of the word 3-shingles of title + description. */
 export const REPOST_MIN_SIMILARITY = 0.7;
-/** Words per shingle, and the text compared at most (characters of title + description). */
+/** Words per shingle (shingles() writes three), and the text compared at most (characters of title + description). */
 const SHINGLE_WORDS = 3;
 const SHINGLE_TEXT_MAX = 5000;
 /** Earlier jobs read per client of a batch at most (the newest): bounds a prolific client's cost. */
@@ -87,7 +87,7 @@ export function shingles(title: string, description: string): Set<string> {
     for (const w of words) out.add(w);
     return out;
   }
-  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) out.add(words.slice(i, i + SHINGLE_WORDS).join(" "));
+  for (let i = 0; i + SHINGLE_WORDS <= words.length; i++) out.add(`${words[i]} ${words[i + 1]} ${words[i + 2]}`);
   return out;
 }
 
@@ -144,6 +144,9 @@ export async function signalsOfJob(job: SignalJob, ctx: SignalContext): Promise<
   const own = ctx.earlier.length > 0 ? shingles(job.title, job.description) : new Set<string>();
   for (const c of ctx.earlier) {
     if (c.ciphertext === job.ciphertext || c.postedAtTs > postedAt || postedAt - c.postedAtTs > REPOST_WINDOW_DAYS * DAY_MS) continue;
+    // Jaccard is at most smaller ÷ larger: a pair of sizes too far apart cannot reach the threshold.
+    const [small, large] = own.size <= c.shingles.size ? [own.size, c.shingles.size] : [c.shingles.size, own.size];
+    if (small < large * REPOST_MIN_SIMILARITY) continue;
     const sim = jaccard(own, c.shingles);
     if (sim >= REPOST_MIN_SIMILARITY && (best === null || sim > best.sim)) best = { c, sim };
   }

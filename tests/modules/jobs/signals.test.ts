@@ -3,7 +3,8 @@ import { ManualClock } from "../../../src/lib/clock";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { GHOST_MIN_POSTED } from "../../../src/modules/jobs/client-score";
 import { PRICE_MIN_SAMPLE } from "../../../src/modules/jobs/price-sample";
-import { jaccard, type JobSignal, REPOST_MIN_SIMILARITY, REPOST_WINDOW_DAYS, shingles } from "../../../src/modules/jobs/signals";
+import { recentJobsOfCompanies } from "../../../src/modules/jobs/repo";
+import { jaccard, type JobSignal, REPOST_CANDIDATES_PER_CLIENT, REPOST_MIN_SIMILARITY, REPOST_WINDOW_DAYS, shingles } from "../../../src/modules/jobs/signals";
 import { createTestApp, type TestApp } from "../../helpers/app";
 import { makeDoc } from "../../helpers/factories";
 
@@ -177,5 +178,29 @@ describe("low budget", () => {
     // The median of the 10 similar jobs (900 … 1,080) and the early $100 one: $980.
     expect((await signals(cheap)).signals).toEqual([{ id: "low-budget", say: "Low budget: $100 against a $980 median for 11 similar Python jobs" }]);
     expect((await signals(fair)).signals).toEqual([]);
+  });
+});
+
+describe("a repost's first look", () => {
+  test("reads each client's newest jobs in the window, at most REPOST_CANDIDATES_PER_CLIENT each, newest first", async () => {
+    const clock = new ManualClock();
+    t = await createTestApp({ clock });
+    const at = (d: number) => new Date(Date.UTC(2026, 0, 1) + d * DAY).toISOString();
+    // A prolific client with 20 jobs over 20 days, a small one with 2, and one outside the window.
+    const docs = [
+      ...Array.from({ length: 20 }, (_, i) => makeDoc({ ciphertext: `~big${i}`, companyId: "big", title: `Job ${i}`, publishTime: at(i) })),
+      makeDoc({ ciphertext: "~small0", companyId: "small", title: "Small A", publishTime: at(3) }),
+      makeDoc({ ciphertext: "~small1", companyId: "small", title: "Small B", publishTime: at(5) }),
+      makeDoc({ ciphertext: "~old0", companyId: "old", title: "Old", publishTime: at(0) }),
+    ];
+    await ingestDocuments(t.deps, docs, { source: "test" });
+    const since = Date.UTC(2026, 0, 1) + 1 * DAY;
+    const rows = await recentJobsOfCompanies(t.deps.db, ["big", "small", "old", "none", "big"], since, REPOST_CANDIDATES_PER_CLIENT);
+    const of = (c: string) => rows.filter((r) => r.companyId === c).map((r) => r.ciphertext);
+    expect(of("big")).toEqual(Array.from({ length: REPOST_CANDIDATES_PER_CLIENT }, (_, i) => `~big${19 - i}`));
+    expect(of("small")).toEqual(["~small1", "~small0"]);
+    expect(of("old")).toEqual([]);
+    expect(rows.map((r) => r.postedAtTs)).toEqual([...rows.map((r) => r.postedAtTs)].sort((a, b) => b - a));
+    expect(rows.find((r) => r.ciphertext === "~small0")).toMatchObject({ title: "Small A", url: expect.stringContaining("small0") });
   });
 });
