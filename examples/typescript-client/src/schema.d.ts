@@ -2282,6 +2282,11 @@ export interface components {
                     hired: boolean | null;
                 };
             }[];
+            /**
+             * @description (extension) true when the job's client (`companyId`) is on the feed's account's favoured list (GET /api/v1/client-lists) as the event is sent; absent otherwise, never false.
+             * @constant
+             */
+            favoured?: true;
         };
         /**
          * OutcomePayload

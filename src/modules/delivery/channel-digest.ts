@@ -11,7 +11,7 @@ import type { ChannelMessage, ChannelTarget } from "../channels/model";
 import { digestMembers } from "../feeds/outbox-digests";
 import type { EventRow } from "../feeds/outbox";
 import type { ChannelSender } from "./channel-delivery";
-import { eventPayload } from "../feeds/outbox-event-payload";
+import { markFavoured, unmarkedEventPayload } from "../feeds/outbox-event-payload";
 import type { WebhookPayload } from "../feeds/outbox-payload";
 import { alertValueLine } from "../value/service";
 
@@ -31,10 +31,12 @@ export async function digestMessage(
   let at = 0;
   // Best first; a job gone from the archive is passed over for the next one.
   for (; at < members.length && shown.length < DIGEST_TOP_N; at++) {
-    const payload = await eventPayload(deps.db, deps.clock, members[at]!, { id: feed.id, title: feed.title });
+    const payload = await unmarkedEventPayload(deps.db, deps.clock, members[at]!, { id: feed.id, title: feed.title });
     if (payload !== null) shown.push(payload);
   }
   if (shown.length === 0) return null;
+  // One read of the client lists for all the jobs shown, not one per job.
+  await markFavoured(deps.db, feed.accountId, shown);
   const more = members.length - at;
   // As an ordinary alert it carries the value line too (a list's one-line summaries have no room for it).
   if (shown.length === 1 && more === 0) return sender.render(channel.type, shown[0]!, await alertValueLine(deps, feed.accountId, shown[0]!));

@@ -420,7 +420,7 @@ export class WebhookDeliverer extends PoolLoop {
     const about = { id: feed.id, title: feed.title };
     if (isOutcomeEvent(e.type)) return outcomePayload(this.deps.db, e, about, this.deps.config.connectPriceUsd);
     if (isAutomationEvent(e.type)) return automationPayload(this.deps.db, e, about, this.deps.config.dashboardBaseUrl);
-    return eventPayload(this.deps.db, this.deps.clock, e, about);
+    return eventPayload(this.deps.db, this.deps.clock, e, { ...about, accountId: feed.accountId });
   }
 
   /**

@@ -12,6 +12,7 @@ import { archiveWithoutMatching } from "../jobs/archive";
 import { clientScore } from "../jobs/client-score";
 import { normalizeJob } from "../jobs/normalize";
 import { findJob } from "../jobs/repo";
+import { listEntriesFor } from "../clients/lists-read";
 import { signalsOf } from "../jobs/signals";
 import { readNormalizedJob } from "../jobs/read-normalized";
 import type { WebhookPayload } from "./outbox-payload";
@@ -37,13 +38,25 @@ export async function samplePayload(
   return withClientScore(buildTestPayload({ ...input, job: job.job, source: sample.source }), sample.document, clock.now());
 }
 
-/** The event's payload, or null when its job is no longer archived (or its feed entry is gone). */
+type PayloadEvent = Pick<EventRow, "id" | "type" | "createdAtTs" | "feedJobId" | "jobCiphertext">;
+
+/**
+ * The event's payload, or null when its job is no longer archived (or its feed entry is gone); a job.matched one
+ * marked `favoured` by the feed's account's client list as it is now.
+ */
 export async function eventPayload(
   db: Db,
   clock: Clock,
-  e: Pick<EventRow, "id" | "type" | "createdAtTs" | "feedJobId" | "jobCiphertext">,
-  feed: { id: string; title: string },
+  e: PayloadEvent,
+  feed: { id: string; title: string; accountId: string },
 ): Promise<WebhookPayload | null> {
+  const payload = await unmarkedEventPayload(db, clock, e, feed);
+  if (payload) await markFavoured(db, feed.accountId, [payload]);
+  return payload;
+}
+
+/** eventPayload without the client-list read: a caller building several (a digest) marks them all with one markFavoured. */
+export async function unmarkedEventPayload(db: Db, clock: Clock, e: PayloadEvent, feed: { id: string; title: string }): Promise<WebhookPayload | null> {
   if (e.type !== JOB_MATCHED_EVENT) return samplePayload(db, clock, { eventId: e.id, createdAtTs: e.createdAtTs, feed });
   const match = e.feedJobId ? await findFeedJobById(db, e.feedJobId) : undefined;
   return match && e.jobCiphertext
@@ -60,7 +73,24 @@ export async function feedJobPayload(db: Db, clock: Clock, feedJobId: string): P
   const feed = match ? await findFeedById(db, match.feedId) : undefined;
   if (!match || !feed) return null;
   const event = { eventId: `evt_${feedJobId}`, createdAtTs: match.matchedAtTs, feed: { id: feed.id, title: feed.title } };
-  return matchedPayload(db, clock, { ...event, match, jobCiphertext: match.jobCiphertext });
+  const payload = await matchedPayload(db, clock, { ...event, match, jobCiphertext: match.jobCiphertext });
+  if (payload) await markFavoured(db, feed.accountId, [payload]);
+  return payload;
+}
+
+/**
+ * Sets the extension `favoured: true` on the job.matched payloads whose client is on the account's favoured list,
+ * in one read of the lists. Read as the payload is built, not at admission: the list may have changed since.
+ */
+export async function markFavoured(db: Db, accountId: string, payloads: readonly WebhookPayload[]): Promise<void> {
+  const matched = payloads.filter((p) => p.type === JOB_MATCHED_EVENT && p.companyId);
+  if (matched.length === 0) return;
+  const lists = await listEntriesFor(
+    db,
+    [accountId],
+    matched.map((p) => p.companyId ?? ""),
+  );
+  for (const p of matched) if (lists.get(`${accountId}:${p.companyId}`)?.list === "favoured") p.favoured = true;
 }
 
 async function matchedPayload(

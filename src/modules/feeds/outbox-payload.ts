@@ -130,6 +130,12 @@ export const WebhookPayloadSchema = t.Object(
           "(extension) The job's signals, when it carries any (repost, ghost, scam, low-budget; the feed's signalRules warn of them): each with its words in `say`, a repost with the earlier job.",
       }),
     ),
+    favoured: t.Optional(
+      t.Literal(true, {
+        description:
+          "(extension) true when the job's client (`companyId`) is on the feed's account's favoured list (GET /api/v1/client-lists) as the event is sent; absent otherwise, never false.",
+      }),
+    ),
   },
   {
     title: "WebhookPayload",
