@@ -11,6 +11,16 @@ import { serverClient, startServer, type ServerProcess } from "../helpers/proces
 const SHOTS = process.env.JOBPILOT_SHOTS_DIR ?? join(import.meta.dir, "../../test-artifacts/client-lists");
 const ADMIN_TOKEN = "client-lists-browser-admin-token";
 
+/** `serve` on 127.0.0.2 (not loopback's usual address), with no job sources, on its own database file. */
+const serveOnSecondAddress = (db: string) =>
+  startServer([process.execPath, "run", "src/main.ts", "serve"], {
+    JOBPILOT_DB: db,
+    HOST: "127.0.0.2",
+    JOBPILOT_SOURCES: "none",
+    JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN,
+    LOG_LEVEL: "warn",
+  });
+
 // Issue 45 in a real browser, against `serve` on 127.0.0.2: a card's Block client, the favoured mark, the job page's
 // client section, the Clients page and a feed's Filtered out page, at desktop and phone width, axe-clean and with
 // no sideways scrolling.
@@ -26,13 +36,7 @@ describe("client lists in a browser", () => {
       let current: Page | undefined;
       const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
       try {
-        server = await startServer([process.execPath, "run", "src/main.ts", "serve"], {
-          JOBPILOT_DB: join(dir, "clients.db"),
-          HOST: "127.0.0.2",
-          JOBPILOT_SOURCES: "none",
-          JOBPILOT_ADMIN_TOKEN: ADMIN_TOKEN,
-          LOG_LEVEL: "warn",
-        });
+        server = await serveOnSecondAddress(join(dir, "clients.db"));
         const base = server.url;
         expect(base).toStartWith("http://127.0.0.2:");
         const { apiKey, api, postJob } = serverClient(server, ADMIN_TOKEN);
@@ -99,6 +103,109 @@ describe("client lists in a browser", () => {
         for (const c of contexts) await c.close();
       } catch (err) {
         if (current) await snap(current, "client-lists-failure").catch(() => {});
+        throw err;
+      } finally {
+        await browser?.close();
+        await server?.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
+
+  // The signals (issue 45) as flags: a card whose text trips a scam rule and a repost of the same client's earlier
+  // job, on the inbox and on the repost's job page (whose flag links to the earlier job), at both widths.
+  test.skipIf(noBrowser)(
+    "cards and the job page show a job's signals as flags",
+    async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      const dir = mkdtempSync(join(tmpdir(), "jp-signals-"));
+      let server: ServerProcess | undefined;
+      let browser: Browser | undefined;
+      let current: Page | undefined;
+      const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+      try {
+        server = await serveOnSecondAddress(join(dir, "signals.db"));
+        const base = server.url;
+        const { apiKey, api, postJob } = serverClient(server, ADMIN_TOKEN);
+        // The default signalRules ({}) warn: every signal lets the job in with its flags.
+        const feed = await api("POST", "/api/v1/feeds", { title: "Rust work", minScore: 0 });
+        expect(feed.status, JSON.stringify(feed.body)).toBe(201);
+        expect(feed.body.feed.signalRules ?? {}).toEqual({});
+        const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+        const scam = await postJob(
+          makeDoc({
+            title: "Rust scraper for product prices",
+            description:
+              "Write a small Rust scraper that collects product prices from three shops every hour. Contact me on Telegram @rustboss for the details.",
+            companyId: "co-scam",
+            fixed: 300,
+            publishTime: minutesAgo(30),
+          }),
+        );
+        // The same client's job posted again five days later, near-identical: the later one is the repost.
+        const description =
+          "Build a command-line tool in Rust that reads the CSV exports of our billing system, checks every row against the schema, " +
+          "reports the rows that fail with their line numbers and writes a short summary of totals per customer. Tests and a README are expected.";
+        const earlier = await postJob(
+          makeDoc({ title: "Rust CSV checker for billing exports", description, companyId: "co-repost", fixed: 600, publishTime: minutesAgo(5 * 24 * 60) }),
+        );
+        const repost = await postJob(
+          makeDoc({ title: "Rust CSV checker for our billing exports", description, companyId: "co-repost", fixed: 600, publishTime: minutesAgo(10) }),
+        );
+        const signals = (await api("GET", `/api/v1/jobs/${encodeURIComponent(repost)}`)).body.signals;
+        expect(signals, JSON.stringify(signals)).toMatchObject([{ id: "repost", earlier: { ciphertext: earlier } }]);
+        expect((await api("GET", `/api/v1/jobs/${encodeURIComponent(scam)}`)).body.signals).toMatchObject([{ id: "scam", rule: "off-platform" }]);
+
+        browser = await launchChromium();
+        const contexts: BrowserContext[] = [];
+        const open = async (width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
+          const opened = await openPage(browser!, width, storageState);
+          contexts.push(opened.context);
+          current = opened.page;
+          return opened;
+        };
+        const desk = await open(1280);
+        await signInWithKey(desk.page, base, apiKey);
+        const phone = await open(390, await desk.context.storageState());
+        const earlierPath = `/dashboard/jobs/${encodeURIComponent(earlier)}`;
+
+        for (const [page, width] of [
+          [desk.page, 1280],
+          [phone.page, 390],
+        ] as const) {
+          current = page;
+          await page.goto(`${base}/dashboard`);
+          const scamFlag = page.locator("article", { hasText: "Rust scraper for product prices" }).locator(".signal-flags li");
+          expect(await scamFlag.allTextContents()).toEqual(["⚠ Scam risk: asks to talk off the platform"]);
+          expect(await scamFlag.isVisible()).toBe(true);
+          const repostFlag = page.locator("article", { hasText: "Rust CSV checker for our billing exports" }).locator(".signal-flags li");
+          expect(await repostFlag.count()).toBe(1);
+          expect(await repostFlag.textContent()).toStartWith("⚠ Reposted: near-identical to a job of ");
+          expect(await repostFlag.isVisible()).toBe(true);
+          expect(await repostFlag.getByRole("link", { name: "the earlier job" }).getAttribute("href")).toBe(earlierPath);
+          // The earlier job itself carries no flag.
+          expect(await page.locator("article", { hasText: "Rust CSV checker for billing exports" }).locator(".signal-flags").count()).toBe(0);
+          expect(await axeProblems(page), `inbox ${width}`).toEqual([]);
+          expect(await overflowsSideways(page), `inbox ${width}`).toBe(false);
+          await snap(page, `inbox-signals-${width}`);
+
+          await page.goto(`${base}/dashboard/jobs/${encodeURIComponent(repost)}`);
+          const flag = page.locator("main .signal-flags li");
+          expect(await flag.textContent()).toStartWith("⚠ Reposted: near-identical to a job of ");
+          expect(await flag.isVisible()).toBe(true);
+          expect(await flag.getByRole("link", { name: "the earlier job" }).getAttribute("href")).toBe(earlierPath);
+          expect(await axeProblems(page), `job ${width}`).toEqual([]);
+          expect(await overflowsSideways(page), `job ${width}`).toBe(false);
+          await snap(page, `job-signals-${width}`);
+        }
+        // The flag's link opens the earlier job.
+        await phone.page.getByRole("link", { name: "the earlier job" }).click();
+        await phone.page.waitForURL(`${base}${earlierPath}`);
+        expect(await phone.page.locator("h1").textContent()).toContain("Rust CSV checker for billing exports");
+        for (const c of contexts) await c.close();
+      } catch (err) {
+        if (current) await snap(current, "signals-failure").catch(() => {});
         throw err;
       } finally {
         await browser?.close();
