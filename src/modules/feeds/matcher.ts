@@ -1,5 +1,5 @@
 import type { SignalRules } from "./signal-rules";
-import { tokenize } from "../../lib/text";
+import { foldForTokens, holdsTokens, tokenize } from "../../lib/text";
 import { normalizeCountry } from "../../lib/countries";
 import type { NormalizedJob } from "../jobs/normalize";
 import type { Platform } from "../../db/enums";
@@ -97,7 +97,29 @@ export function compileFeed(row: IndexedFeedRow, intern: (keyword: string) => Te
 }
 
 /** A job's text, tokenized once and shared by every feed it is tested against. */
-export class JobText {
+/** What a feed's keywords are tested on: a job's tokens (JobText) or its text searched on demand (ScannedText). */
+export interface KeywordText {
+  matches(term: Term): boolean;
+}
+
+/**
+ * A job's text searched for each keyword as it is asked (holdsTokens), without tokenizing it all: for testing a
+ * few keywords on many jobs (the feed preview), where building each job's JobText is most of the time. It
+ * answers as JobText does (a property test checks).
+ */
+export class ScannedText implements KeywordText {
+  private readonly parts: string[];
+
+  constructor(job: Pick<NormalizedJob, "title" | "description" | "skills">) {
+    this.parts = [job.title, job.description, ...job.skills].map(foldForTokens);
+  }
+
+  matches(term: Term): boolean {
+    return this.parts.some((part) => holdsTokens(part, term.tokens, term.prefix));
+  }
+}
+
+export class JobText implements KeywordText {
   readonly tokens: string[];
   /**
    * Each distinct token with where it occurs: the keys answer single words, the positions phrases. Built at
@@ -127,6 +149,10 @@ export class JobText {
 
   has(token: string): boolean {
     return this.positions.has(token);
+  }
+
+  matches(term: Term): boolean {
+    return termMatches(term, this);
   }
 
   /** Where `token` occurs, in order. */
@@ -247,10 +273,10 @@ export interface MatchableJob extends NormalizedJob {
 /** Per-job memo of term results by term id: 0 = not tested yet, 1 = present, 2 = absent. */
 type TermMemo = Uint8Array | null;
 
-function termHit(term: Term, text: JobText, memo: TermMemo): boolean {
-  if (!memo || term.id < 0) return termMatches(term, text);
+function termHit(term: Term, text: KeywordText, memo: TermMemo): boolean {
+  if (!memo || term.id < 0) return text.matches(term);
   let r = memo[term.id]!;
-  if (r === 0) memo[term.id] = r = termMatches(term, text) ? 1 : 2;
+  if (r === 0) memo[term.id] = r = text.matches(term) ? 1 : 2;
   return r === 1;
 }
 
@@ -261,7 +287,7 @@ export function matchesFeed(feed: CompiledFeed, job: MatchableJob, text: JobText
 }
 
 /** Whether the keywords drop the job: "includes" when none of them occurs, "excludes" when one of those does, else null. */
-export function droppingKeywords(feed: Pick<CompiledFeed, "includes" | "excludes">, text: JobText, memo: TermMemo = null): "includes" | "excludes" | null {
+export function droppingKeywords(feed: Pick<CompiledFeed, "includes" | "excludes">, text: KeywordText, memo: TermMemo = null): "includes" | "excludes" | null {
   if (feed.includes.length > 0) {
     let hit = false;
     for (const t of feed.includes) if ((hit = termHit(t, text, memo))) break;

@@ -14,9 +14,9 @@ import type { LocalAi } from "../../ai/local-ai";
 import type { AuthContext } from "../accounts/service";
 import { listEntriesFor } from "../clients/lists-read";
 import { isoOrNull, iso } from "../../lib/time";
-import { jobsInWindow, type MatchFields, textsContaining, type WindowJob } from "../jobs/preview-read";
-import { signalsOf } from "../jobs/signals";
-import { compileFeed, droppingFilter, droppingKeywords, JobText, type Term } from "./matcher";
+import { jobsInWindow, type MatchFields, storedSignals, textsContaining, type WindowJob } from "../jobs/preview-read";
+import type { JobSignal } from "../jobs/signals";
+import { compileFeed, droppingFilter, droppingKeywords, ScannedText, type Term } from "./matcher";
 import { PREVIEW_DAYS, type FeedPreview } from "./model";
 import { AppError } from "../../errors";
 import type { FeedRow } from "./repo";
@@ -97,18 +97,26 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
   const throughKeywords: { row: WindowJob; job: MatchFields | null }[] = [];
   for (const row of survivors) {
     const job = texts.get(row.ciphertext) ?? null;
-    const dropped = job ? droppingKeywords(feed, new JobText(job)) : feed.includes.length > 0 ? "includes" : null;
+    const dropped = job ? droppingKeywords(feed, new ScannedText(job)) : feed.includes.length > 0 ? "includes" : null;
     if (dropped) drop(dropped);
     else throughKeywords.push({ row, job });
   }
 
-  // The account's client list and the feed's signal rules, as admission applies them (signal-rules.ts).
+  // The account's client list and the feed's signal rules, as admission applies them (signal-rules.ts). Only a
+  // rule that drops needs every job's signals; otherwise only the listed jobs' are read, for their flags.
   const companies = throughKeywords.map((p) => p.row.companyId).filter((c): c is string => c !== null);
   const entries = await listEntriesFor(deps.db, [auth.accountId], companies);
+  const dropRule = Object.values(rules).includes("drop");
+  const signals = dropRule
+    ? await storedSignals(
+        deps.db,
+        throughKeywords.map((p) => p.row.ciphertext),
+      )
+    : new Map<string, JobSignal[]>();
   const passed: Passed[] = [];
   for (const { row, job } of throughKeywords) {
     const entry = row.companyId ? (entries.get(`${auth.accountId}:${row.companyId}`) ?? null) : null;
-    const verdict = verdictFor(rules, signalsOf(row.signals === null ? null : JSON.parse(row.signals)), entry);
+    const verdict = verdictFor(rules, signals.get(row.ciphertext) ?? [], entry);
     if (verdict.kind === "drop") drop(verdict.filter);
     else passed.push({ row, job, favoured: verdict.favoured, flags: verdict.flags.map((f) => ({ id: f.id, say: f.say })) });
   }
@@ -126,6 +134,13 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
       if (matched.length < PREVIEW_JOBS_MAX) matched.push(previewJob(passed[i]!, s));
     }
   });
+  if (!dropRule) {
+    const listed = await storedSignals(
+      deps.db,
+      matched.map((m) => m.job.ciphertext),
+    );
+    for (const m of matched) m.flags = (listed.get(m.job.ciphertext) ?? []).map((f) => ({ id: f.id, say: f.say }));
+  }
   return {
     days,
     from: iso(window.sinceTs),

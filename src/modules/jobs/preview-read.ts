@@ -9,6 +9,7 @@ import type { Db } from "../../db/client";
 import { isPg, rawMany } from "../../db/query";
 import type { JobType, Platform } from "../../db/enums";
 import { normalizeJob, type NormalizedJob } from "./normalize";
+import { type JobSignal, signalsOf } from "./signals";
 
 /** An archived job as the preview filters it: the normalized filter columns, no document. */
 export interface WindowJob {
@@ -36,8 +37,6 @@ export interface WindowJob {
   publishTimeTs: number | null;
   companyId: string | null;
   firstSeenAtTs: number;
-  /** The stored signals column as the driver gives it (JSON text or null); read with signalsOf after JSON.parse. */
-  signals: string | null;
 }
 
 interface RawRow {
@@ -60,20 +59,23 @@ interface RawRow {
   publish_time_ts: number | string | null;
   company_id: string | null;
   first_seen_at_ts: number | string;
-  signals: string | null;
 }
 
 const likeOf = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const bool = (v: boolean | number | null) => (v === null ? null : v === true || v === 1);
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 
-/** The jobs first seen in [sinceTs, untilTs), newest first, without their documents. */
+/**
+ * The jobs first seen in [sinceTs, untilTs), newest first, without their documents, nor their signals: the columns
+ * added after the document sit after it in each SQLite row, so reading one walks the document's overflow pages
+ * (docs/performance.md, "Feed preview"); storedSignals reads them for the few jobs that need them.
+ */
 export async function jobsInWindow(db: Db, window: { sinceTs: number; untilTs: number }): Promise<WindowJob[]> {
   const rows = await rawMany<RawRow>(
     db,
     "jobs.window",
     `SELECT ciphertext, platform, title, url, source, job_type, hourly_min, hourly_max, fixed_budget, client_country, client_total_spent,
-       payment_verified, client_rating, client_reviews, us_only, email_found, publish_time_ts, company_id, first_seen_at_ts, signals
+       payment_verified, client_rating, client_reviews, us_only, email_found, publish_time_ts, company_id, first_seen_at_ts
      FROM jobs WHERE first_seen_at_ts >= ? AND first_seen_at_ts < ? ORDER BY first_seen_at_ts DESC, ciphertext DESC`,
     [window.sinceTs, window.untilTs],
   );
@@ -101,8 +103,26 @@ export async function jobsInWindow(db: Db, window: { sinceTs: number; untilTs: n
       publishTimeTs: num(row.publish_time_ts),
       companyId: row.company_id,
       firstSeenAtTs: Number(row.first_seen_at_ts),
-      signals: row.signals,
     };
+  }
+  return out;
+}
+
+/** The stored signals of those of these archived jobs that carry any, in reads of 500. */
+export async function storedSignals(db: Db, ciphertexts: readonly string[]): Promise<Map<string, JobSignal[]>> {
+  const out = new Map<string, JobSignal[]>();
+  for (let at = 0; at < ciphertexts.length; at += 500) {
+    const chunk = ciphertexts.slice(at, at + 500);
+    const rows = await rawMany<{ ciphertext: string; signals: unknown }>(
+      db,
+      `jobs.storedSignals:${chunk.length}`,
+      `SELECT ciphertext, signals FROM jobs WHERE ciphertext IN (${chunk.map(() => "?").join(", ")}) AND signals IS NOT NULL AND signals <> '[]'`,
+      chunk,
+    );
+    for (const r of rows) {
+      const list = signalsOf(typeof r.signals === "string" ? JSON.parse(r.signals) : r.signals);
+      if (list.length > 0) out.set(r.ciphertext, list);
+    }
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { compileFeed, FeedIndex, JobText, matchesFeed, parseTerm, termMatches } from "../../../src/modules/feeds/matcher";
+import { compileFeed, FeedIndex, JobText, matchesFeed, parseTerm, ScannedText, termMatches } from "../../../src/modules/feeds/matcher";
 import type { FeedRow } from "../../../src/modules/feeds/repo";
 import { makeFeedRow, makeJob } from "../../helpers/factories";
 import type { MatchableJob } from "../../../src/modules/feeds/matcher";
@@ -220,5 +220,85 @@ describe("feed index", () => {
     index.remove("b");
     expect(index.match(pyJob).map((f) => f.id)).toEqual(["a"]);
     expect(index.size).toBe(1);
+  });
+});
+
+// The feed preview tests keywords with ScannedText (a search of the folded text) instead of JobText (all tokens):
+// on any text, with letters of several scripts, astral and compatibility characters, digits, + and # suffixes,
+// separators and parts, both must answer every keyword alike.
+describe("ScannedText answers as JobText", () => {
+  const pieces = [
+    "react",
+    "React",
+    "native",
+    "go",
+    "c",
+    "c++",
+    "C#",
+    "f#",
+    "+",
+    "#",
+    "++",
+    "node",
+    "js",
+    ".",
+    "-",
+    " ",
+    "  ",
+    "\n",
+    "é",
+    "e\u0301",
+    "café",
+    "ℌ",
+    "ｒｅａｃｔ",
+    "ﬁ",
+    "𝐑eact",
+    "日本",
+    "dev",
+    "developer",
+    "re",
+    "1",
+    "2024",
+    "’s",
+    "_",
+    "\u0000",
+    "ß",
+    "SS",
+    "İ",
+  ];
+  const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((a) => a.join(""));
+  const keywordOf = fc.oneof(
+    fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 3 }).map((a) => a.join(" ")),
+    fc.constantFrom(...pieces).map((p) => `${p}*`),
+    fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 4 }).map((a) => a.join("")),
+  );
+  test("property: every keyword matches a job's ScannedText exactly when it matches its JobText", () => {
+    fc.assert(
+      fc.property(
+        fc.record({ title: text, description: text, skills: fc.array(text, { maxLength: 2 }) }),
+        fc.array(keywordOf, { minLength: 1, maxLength: 5 }),
+        (job, keywords) => {
+          const tokens = new JobText(job);
+          const scanned = new ScannedText(job);
+          for (const k of keywords) {
+            const term = parseTerm(k);
+            if (term) expect([k, scanned.matches(term)]).toEqual([k, tokens.matches(term)]);
+          }
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+  test("examples: a word inside another, a suffix, a phrase across parts, a prefix", () => {
+    const of = (title: string, description = "") => new ScannedText({ title, description, skills: [] });
+    const term = (k: string) => parseTerm(k)!;
+    expect(of("Senior Go developer").matches(term("go"))).toBe(true);
+    expect(of("good going goal").matches(term("go"))).toBe(false);
+    expect(of("c++developer").matches(term("developer"))).toBe(true);
+    expect(of("C# and c++ work").matches(term("c"))).toBe(false);
+    expect(of("React", "Native").matches(term("react native"))).toBe(false);
+    expect(of("React -- native").matches(term("react native"))).toBe(true);
+    expect(of("redevelop the site").matches(term("develop*"))).toBe(false);
+    expect(of("developers wanted").matches(term("develop*"))).toBe(true);
   });
 });

@@ -166,3 +166,25 @@ describe("feed preview", () => {
     expect(theirs.jobs).toHaveLength(4);
   });
 });
+
+describe("feed preview and signals", () => {
+  test("a listed job shows its signals as flags; a signal rule that drops counts it under signal:<id> and lists it no more", async () => {
+    const clock = new ManualClock(T0);
+    t = await createTestApp({ clock });
+    const { apiKey } = await t.account();
+    await archive(t, clock, [
+      { daysAgo: 1, doc: makeDoc({ title: "Rust scraper", description: "Scrape prices. Contact me on Telegram @rustboss for details." }) },
+      { daysAgo: 2, doc: makeDoc({ title: "Rust CLI", description: "A command-line tool for our billing exports." }) },
+    ]);
+    const warn = await preview(apiKey, { title: "Rust", minScore: 0, includes: ["rust"] });
+    expect(warn.status, show(warn)).toBe(200);
+    const byTitle = Object.fromEntries(
+      (warn.body.jobs as { job: { title: string }; flags: { id: string }[] }[]).map((j) => [j.job.title, j.flags.map((f) => f.id)]),
+    );
+    expect(byTitle).toEqual({ "Rust scraper": ["scam"], "Rust CLI": [] });
+    const dropped = await preview(apiKey, { title: "Rust", minScore: 0, includes: ["rust"], signalRules: { scam: "drop" } });
+    expect(dropped.status, show(dropped)).toBe(200);
+    expect(titles(dropped.body)).toEqual(["Rust CLI"]);
+    expect(dropped.body.droppedBy).toEqual({ "signal:scam": 1 });
+  });
+});
