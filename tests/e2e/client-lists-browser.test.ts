@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { axeProblems, launchChromium, noBrowser, openPage, overflowsSideways, signInWithKey } from "../helpers/browser";
+import type { Browser, Page } from "playwright-core";
+import { axeProblems, launchChromium, noBrowser, overflowsSideways, pageOpener, signInWithKey } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { serverClient, startServer, type ServerProcess } from "../helpers/process";
 
@@ -33,7 +33,7 @@ describe("client lists in a browser", () => {
       const dir = mkdtempSync(join(tmpdir(), "jp-clients-"));
       let server: ServerProcess | undefined;
       let browser: Browser | undefined;
-      let current: Page | undefined;
+      let opener: ReturnType<typeof pageOpener> | undefined;
       const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
       try {
         server = await serveOnSecondAddress(join(dir, "clients.db"));
@@ -49,13 +49,8 @@ describe("client lists in a browser", () => {
         await postJob(makeDoc({ title: "Rust service for a client who never pays", companyId: "co-bad", fixed: 400, publishTime }));
 
         browser = await launchChromium();
-        const contexts: BrowserContext[] = [];
-        const open = async (width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
-          const opened = await openPage(browser!, width, storageState);
-          contexts.push(opened.context);
-          current = opened.page;
-          return opened;
-        };
+        opener = pageOpener(browser);
+        const { open } = opener;
         const desk = await open(1280);
         const page = desk.page;
         await signInWithKey(page, base, apiKey);
@@ -100,9 +95,9 @@ describe("client lists in a browser", () => {
           expect(await overflowsSideways(phone), name).toBe(false);
           await snap(phone, `${name}-390`);
         }
-        for (const c of contexts) await c.close();
+        await opener?.closeAll();
       } catch (err) {
-        if (current) await snap(current, "client-lists-failure").catch(() => {});
+        if (opener?.current) await snap(opener.current, "client-lists-failure").catch(() => {});
         throw err;
       } finally {
         await browser?.close();
@@ -115,6 +110,7 @@ describe("client lists in a browser", () => {
 
   // The signals (issue 45) as flags: a card whose text trips a scam rule and a repost of the same client's earlier
   // job, on the inbox and on the repost's job page (whose flag links to the earlier job), at both widths.
+  // Skipped only where no Chromium is installed (noBrowser); .ci/run installs Debian's, so CI runs it.
   test.skipIf(noBrowser)(
     "cards and the job page show a job's signals as flags",
     async () => {
@@ -122,7 +118,7 @@ describe("client lists in a browser", () => {
       const dir = mkdtempSync(join(tmpdir(), "jp-signals-"));
       let server: ServerProcess | undefined;
       let browser: Browser | undefined;
-      let current: Page | undefined;
+      let opener: ReturnType<typeof pageOpener> | undefined;
       const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
       try {
         server = await serveOnSecondAddress(join(dir, "signals.db"));
@@ -158,13 +154,8 @@ describe("client lists in a browser", () => {
         expect((await api("GET", `/api/v1/jobs/${encodeURIComponent(scam)}`)).body.signals).toMatchObject([{ id: "scam", rule: "off-platform" }]);
 
         browser = await launchChromium();
-        const contexts: BrowserContext[] = [];
-        const open = async (width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
-          const opened = await openPage(browser!, width, storageState);
-          contexts.push(opened.context);
-          current = opened.page;
-          return opened;
-        };
+        opener = pageOpener(browser);
+        const { open } = opener;
         const desk = await open(1280);
         await signInWithKey(desk.page, base, apiKey);
         const phone = await open(390, await desk.context.storageState());
@@ -174,7 +165,7 @@ describe("client lists in a browser", () => {
           [desk.page, 1280],
           [phone.page, 390],
         ] as const) {
-          current = page;
+          opener.use(page);
           await page.goto(`${base}/dashboard`);
           const scamFlag = page.locator("article", { hasText: "Rust scraper for product prices" }).locator(".signal-flags li");
           expect(await scamFlag.allTextContents()).toEqual(["⚠ Scam risk: asks to talk off the platform"]);
@@ -203,9 +194,9 @@ describe("client lists in a browser", () => {
         await phone.page.getByRole("link", { name: "the earlier job" }).click();
         await phone.page.waitForURL(`${base}${earlierPath}`);
         expect(await phone.page.locator("h1").textContent()).toContain("Rust CSV checker for billing exports");
-        for (const c of contexts) await c.close();
+        await opener?.closeAll();
       } catch (err) {
-        if (current) await snap(current, "signals-failure").catch(() => {});
+        if (opener?.current) await snap(opener.current, "signals-failure").catch(() => {});
         throw err;
       } finally {
         await browser?.close();

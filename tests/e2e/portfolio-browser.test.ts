@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { axeProblems, launchChromium, noBrowser, openPage, overflowsSideways, signInWithKey, until } from "../helpers/browser";
+import type { Browser, Page } from "playwright-core";
+import { axeProblems, launchChromium, noBrowser, overflowsSideways, pageOpener, signInWithKey, until } from "../helpers/browser";
 import { makeDoc } from "../helpers/factories";
 import { startFakeOpenAi, type FakeOpenAi } from "../helpers/fake-openai";
 import { serverClient, startServer, type ServerProcess } from "../helpers/process";
@@ -52,7 +52,7 @@ describe("portfolios, instructions and claims in a browser", () => {
       const dir = mkdtempSync(join(tmpdir(), "jp-portfolio-"));
       let server: ServerProcess | undefined;
       let browser: Browser | undefined;
-      let current: Page | undefined;
+      let opener: ReturnType<typeof pageOpener> | undefined;
       const fake = await startFakeOpenAi();
       scriptModel(fake);
       const snap = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -107,13 +107,8 @@ describe("portfolios, instructions and claims in a browser", () => {
         );
 
         browser = await launchChromium();
-        const contexts: BrowserContext[] = [];
-        const open = async (width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) => {
-          const opened = await openPage(browser!, width, storageState);
-          contexts.push(opened.context);
-          current = opened.page;
-          return opened;
-        };
+        opener = pageOpener(browser);
+        const { open } = opener;
         const desk = await open(1280);
         const page = desk.page;
         await signInWithKey(page, base, apiKey);
@@ -187,9 +182,9 @@ describe("portfolios, instructions and claims in a browser", () => {
         await phone.screenshot({ path: join(SHOTS, "job-draft-panel-390.png") });
         await phone.locator(".versions").evaluate((el: any) => el.scrollIntoView({ block: "start" }));
         await phone.screenshot({ path: join(SHOTS, "job-versions-panel-390.png") });
-        for (const c of contexts) await c.close();
+        await opener?.closeAll();
       } catch (err) {
-        if (current) await snap(current, "portfolio-failure").catch(() => {});
+        if (opener?.current) await snap(opener.current, "portfolio-failure").catch(() => {});
         throw err;
       } finally {
         await browser?.close();

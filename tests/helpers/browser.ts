@@ -97,6 +97,33 @@ export async function openPage(
   return { context, page: await context.newPage() };
 }
 
+/**
+ * Pages opened in one browser (openPage), kept so a test can close them all at the end and, on a failure,
+ * screenshot the page it last used.
+ */
+export function pageOpener(browser: Browser) {
+  const contexts: BrowserContext[] = [];
+  let last: Page | undefined;
+  return {
+    async open(width: number, storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>) {
+      const opened = await openPage(browser, width, storageState);
+      contexts.push(opened.context);
+      last = opened.page;
+      return opened;
+    },
+    /** Marks `page` as the one in use (the one a failure screenshot shows). */
+    use(page: Page) {
+      last = page;
+    },
+    get current(): Page | undefined {
+      return last;
+    },
+    async closeAll() {
+      for (const c of contexts) await c.close();
+    },
+  };
+}
+
 /** Signs in on the dashboard's sign-in form with an API key, as a user pastes it. */
 export async function signInWithKey(page: Page, base: string, apiKey: string): Promise<void> {
   await page.goto(`${base}/dashboard`);
