@@ -93,6 +93,7 @@ const TABLE_OWNERS: Record<string, string> = {
   ai_usage: "modules/accounts",
   jobs: "modules/jobs",
   job_tracking: "modules/jobs",
+  job_texts: "modules/jobs",
   feeds: "modules/feeds", // including the webhook endpoint state the deliverer reports
   feed_jobs: "modules/feeds",
   filtered_jobs: "modules/feeds", // jobs a feed's client list or signal rules kept out, with the reason (issue 45)

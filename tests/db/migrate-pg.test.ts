@@ -106,4 +106,30 @@ describePg("PostgreSQL migrations", () => {
     holder.release();
     expect((await running).applied).toEqual(tags);
   });
+  test("0026 moves each job's match fields into job_texts and drops the column; a job without them gets no row", async () => {
+    const { client } = await fresh();
+    const c = client();
+    const upTo = PG_MIGRATIONS.findIndex((m) => m.tag === "0026_job_texts");
+    await migratePg(c, { migrations: PG_MIGRATIONS.slice(0, upTo) });
+    const fields = { title: "Rust CLI", description: "Über die Arbeit", skills: ["Rust", "C#"] };
+    await c.unsafe(
+      `INSERT INTO jobs (ciphertext, platform, title, url, email_found, source, document, first_seen_at_ts, explored_at_ts, updated_at_ts, match_fields)
+       VALUES ('~01', 'marketplace', 'Rust CLI', 'https://example.com', false, 'sandbox', '{}', 1000, 1, 1, $1),
+              ('~02', 'marketplace', 'Older job', 'https://example.com', false, 'sandbox', '{}', 2000, 1, 1, NULL)`,
+      [JSON.stringify(fields)],
+    );
+    await migratePg(c);
+    const rows = (await c`SELECT job_ciphertext, first_seen_at_ts, fields FROM job_texts`) as {
+      job_ciphertext: string;
+      first_seen_at_ts: string | number;
+      fields: string;
+    }[];
+    expect(rows.map((r) => ({ job_ciphertext: r.job_ciphertext, first_seen_at_ts: Number(r.first_seen_at_ts), fields: JSON.parse(r.fields) }))).toEqual([
+      { job_ciphertext: "~01", first_seen_at_ts: 1000, fields },
+    ]);
+    const columns = (await c`SELECT column_name FROM information_schema.columns WHERE table_name = 'jobs'`) as { column_name: string }[];
+    expect(columns.map((r) => r.column_name)).not.toContain("match_fields");
+    const [{ n }] = await c`SELECT count(*)::int AS n FROM jobs`;
+    expect(n).toBe(2);
+  });
 });

@@ -64,4 +64,27 @@ describe("migrations", () => {
     expect(get("busy_timeout")).toBe(5000);
     closeDatabase(db);
   });
+  test("0033 moves each job's match fields into job_texts and drops the column; a job without them gets no row", () => {
+    const sqlite = new Database(":memory:");
+    const upTo = MIGRATIONS.findIndex((m) => m.tag === "0033_job_texts");
+    migrate(sqlite, { migrations: MIGRATIONS.slice(0, upTo) });
+    const insert = sqlite.query(
+      `INSERT INTO jobs (ciphertext, platform, title, url, email_found, source, document, first_seen_at_ts, explored_at_ts, updated_at_ts, match_fields)
+       VALUES (?, 'marketplace', ?, 'https://example.com', 0, 'sandbox', '{}', ?, 1, 1, ?)`,
+    );
+    const fields = { title: "Rust CLI", description: "Über die Arbeit", skills: ["Rust", "C#"] };
+    insert.run("~01", "Rust CLI", 1_000, JSON.stringify(fields));
+    insert.run("~02", "Older job", 2_000, null);
+    migrate(sqlite);
+    const rows = sqlite.query("SELECT job_ciphertext, first_seen_at_ts, fields FROM job_texts").all() as {
+      job_ciphertext: string;
+      first_seen_at_ts: number;
+      fields: string;
+    }[];
+    expect(rows.map((r) => ({ ...r, fields: JSON.parse(r.fields) }))).toEqual([{ job_ciphertext: "~01", first_seen_at_ts: 1_000, fields }]);
+    const columns = (sqlite.query("SELECT name FROM pragma_table_info('jobs')").all() as { name: string }[]).map((c) => c.name);
+    expect(columns).not.toContain("match_fields");
+    expect(columns).toContain("document");
+    expect((sqlite.query("SELECT count(*) AS n FROM jobs").get() as { n: number }).n).toBe(2);
+  });
 });

@@ -38,6 +38,7 @@ export const twins: { [K in keyof Lite & keyof Pg]: [SelectTwin<K>, InsertTwin<K
   aiUsage: [true, true],
   jobs: [true, true],
   jobTracking: [true, true],
+  jobTexts: [true, true],
   clientLists: [true, true],
   filteredJobs: [true, true],
   proposalDrafts: [true, true],

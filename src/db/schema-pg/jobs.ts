@@ -28,7 +28,6 @@ export const jobs = pgTable(
     publishTimeTs: int64("publish_time_ts"),
     companyId: text("company_id"),
     signals: jsonText("signals").$type<Record<string, unknown>[]>(),
-    matchFields: jsonText("match_fields").$type<{ title: string; description: string; skills: string[] }>(),
     source: text("source").notNull(),
     document: jsonText("document").notNull().$type<Record<string, unknown>>(),
     firstSeenAtTs: int64("first_seen_at_ts").notNull(),
@@ -40,8 +39,37 @@ export const jobs = pgTable(
     // (signals.ts): each client's newest few jobs come from the index alone, and the walk stops there. Lookups by
     // company alone use its first column.
     index("jobs_company_posted_idx").on(t.companyId, sql`COALESCE(${t.publishTimeTs}, ${t.firstSeenAtTs})`, t.ciphertext, t.url, t.title),
-    index("jobs_first_seen_idx").on(t.firstSeenAtTs),
+    index("jobs_first_seen_idx").on(
+      t.firstSeenAtTs,
+      t.ciphertext,
+      t.platform,
+      t.jobType,
+      t.hourlyMin,
+      t.hourlyMax,
+      t.fixedBudget,
+      t.clientCountry,
+      t.clientTotalSpent,
+      t.paymentVerified,
+      t.clientRating,
+      t.clientReviews,
+      t.usOnly,
+      t.emailFound,
+      t.companyId,
+    ),
   ],
+);
+
+/** See src/db/schema/jobs.ts. */
+export const jobTexts = pgTable(
+  "job_texts",
+  {
+    jobCiphertext: text("job_ciphertext")
+      .primaryKey()
+      .references(() => jobs.ciphertext, { onDelete: "cascade" }),
+    firstSeenAtTs: int64("first_seen_at_ts").notNull(),
+    fields: jsonText("fields").notNull().$type<{ title: string; description: string; skills: string[] }>(),
+  },
+  (t) => [index("job_texts_first_seen_idx").on(t.firstSeenAtTs)],
 );
 
 export const jobTracking = pgTable(

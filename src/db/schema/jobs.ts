@@ -33,12 +33,6 @@ export const jobs = sqliteTable(
     companyId: text("company_id"),
     /** What the job's text and its client's history signal, computed at ingest (issue 45; modules/jobs/signals.ts). */
     signals: text("signals", { mode: "json" }).$type<Record<string, unknown>[]>(),
-    /**
-     * The words feeds match on (title, description, skill labels), apart from the document: the feed preview reads
-     * these for 100,000 jobs in a second, where parsing and normalizing their documents takes several (issue 45).
-     * Null for jobs archived before it existed; the preview then reads the document.
-     */
-    matchFields: text("match_fields", { mode: "json" }).$type<{ title: string; description: string; skills: string[] }>(),
     source: text("source").notNull(),
     document: text("document", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     firstSeenAtTs: integer("first_seen_at_ts").notNull(),
@@ -50,8 +44,44 @@ export const jobs = sqliteTable(
     // (signals.ts): each client's newest few jobs come from the index alone, and the walk stops there. Lookups by
     // company alone use its first column.
     index("jobs_company_posted_idx").on(t.companyId, sql`COALESCE(${t.publishTimeTs}, ${t.firstSeenAtTs})`, t.ciphertext, t.url, t.title),
-    index("jobs_first_seen_idx").on(t.firstSeenAtTs),
+    // The feed preview reads a window newest first, ties by ciphertext, with the columns its filters read, from this
+    // index alone: the rows themselves are spread over pages by their documents (docs/performance.md, "Feed preview").
+    index("jobs_first_seen_idx").on(
+      t.firstSeenAtTs,
+      t.ciphertext,
+      t.platform,
+      t.jobType,
+      t.hourlyMin,
+      t.hourlyMax,
+      t.fixedBudget,
+      t.clientCountry,
+      t.clientTotalSpent,
+      t.paymentVerified,
+      t.clientRating,
+      t.clientReviews,
+      t.usOnly,
+      t.emailFound,
+      t.companyId,
+    ),
   ],
+);
+
+/**
+ * The words feeds match on (title, description, skill labels), one row a job beside its archived row: the feed
+ * preview scans these for 100,000 jobs in a fraction of a second, where a column of the jobs row sits after the
+ * document and reading it walks the document's overflow pages (docs/performance.md, "Feed preview"). Written with
+ * the job, in its transaction. A job archived before issue 45 has none; the preview then reads its document.
+ */
+export const jobTexts = sqliteTable(
+  "job_texts",
+  {
+    jobCiphertext: text("job_ciphertext")
+      .primaryKey()
+      .references(() => jobs.ciphertext, { onDelete: "cascade" }),
+    firstSeenAtTs: integer("first_seen_at_ts").notNull(),
+    fields: text("fields", { mode: "json" }).notNull().$type<{ title: string; description: string; skills: string[] }>(),
+  },
+  (t) => [index("job_texts_first_seen_idx").on(t.firstSeenAtTs)],
 );
 
 /**

@@ -109,13 +109,19 @@ export interface KeywordText {
  */
 export class ScannedText implements KeywordText {
   private readonly parts: string[];
+  /** Each part folded on its first need: a keyword found in the title leaves the description as it is. */
+  private readonly folded: (string | undefined)[] = [];
 
   constructor(job: Pick<NormalizedJob, "title" | "description" | "skills">) {
-    this.parts = [job.title, job.description, ...job.skills].map(foldForTokens);
+    this.parts = [job.title, job.description, ...job.skills];
   }
 
   matches(term: Term): boolean {
-    return this.parts.some((part) => holdsTokens(part, term.tokens, term.prefix));
+    for (let i = 0; i < this.parts.length; i++) {
+      const part = (this.folded[i] ??= foldForTokens(this.parts[i]!));
+      if (holdsTokens(part, term.tokens, term.prefix)) return true;
+    }
+    return false;
   }
 }
 

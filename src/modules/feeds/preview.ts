@@ -6,15 +6,15 @@
  * that dropped it (the order of FeedPreview.droppedBy), as matched, or as unscored.
  *
  * Speed (docs/performance.md, "Feed preview"): the window is read without documents, the field filters run on
- * the normalized columns (droppingFilter, the matcher's own logic), SQL's LIKE tells which documents may hold a
- * keyword so only those are read and matched exactly, and only the newest PREVIEW_SCORED_MAX jobs through the
+ * the normalized columns (droppingFilter, the matcher's own logic), one scan of the window's match fields with
+ * SQL's LIKE tells which jobs may hold a keyword so only those are parsed and matched exactly, and only the newest PREVIEW_SCORED_MAX jobs through the
  * filters are scored, on the local AI threads.
  */
 import type { LocalAi } from "../../ai/local-ai";
 import type { AuthContext } from "../accounts/service";
 import { listEntriesFor } from "../clients/lists-read";
 import { isoOrNull, iso } from "../../lib/time";
-import { jobsInWindow, type MatchFields, storedSignals, textsContaining, type WindowJob } from "../jobs/preview-read";
+import { jobsInWindow, listedJobs, type ListedJob, type MatchFields, storedSignals, textsInWindow, textsOf, type WindowJob } from "../jobs/preview-read";
 import type { JobSignal } from "../jobs/signals";
 import { compileFeed, droppingFilter, droppingKeywords, ScannedText, type Term } from "./matcher";
 import { PREVIEW_DAYS, type FeedPreview } from "./model";
@@ -77,7 +77,7 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
   const droppedBy: Record<string, number> = {};
   const drop = (filter: string) => void (droppedBy[filter] = (droppedBy[filter] ?? 0) + 1);
 
-  // The field filters on the columns; then the keywords, exactly, on the documents of the jobs left that LIKE
+  // The field filters on the columns; then the keywords, exactly, on the match fields of the jobs left that LIKE
   // finds the words of the includes in (or, without includes, those of the excludes: the others pass unread).
   const survivors: WindowJob[] = [];
   for (const row of rows) {
@@ -86,14 +86,17 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
     else survivors.push(row);
   }
   const keywords = feed.includes.length > 0 ? feed.includes : feed.excludes;
-  const texts =
-    keywords.length > 0
-      ? await textsContaining(
-          deps.db,
-          survivors.map((r) => r.ciphertext),
-          likeWords(keywords),
-        )
-      : new Map<string, MatchFields>();
+  let texts = new Map<string, MatchFields>();
+  if (keywords.length > 0) {
+    const found = await textsInWindow(deps.db, window, likeWords(keywords));
+    texts = found.texts;
+    // A job archived before job_texts existed: its document, matched exactly.
+    if (found.older.length > 0) {
+      const left = new Set(survivors.map((r) => r.ciphertext));
+      const older = found.older.filter((c) => left.has(c));
+      for (const [c, fields] of await textsOf(deps.db, older)) texts.set(c, fields);
+    }
+  }
   const throughKeywords: { row: WindowJob; job: MatchFields | null }[] = [];
   for (const row of survivors) {
     const job = texts.get(row.ciphertext) ?? null;
@@ -123,7 +126,7 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
 
   const scores = await scoreNewest(deps, merged.profilePrompt, passed);
   const histogram = Array.from({ length: 10 }, (_, i) => ({ from: i, to: i + 1, count: 0 }));
-  const matched: FeedPreview["jobs"] = [];
+  const listing: [Passed, PreviewScore][] = [];
   let matchedCount = 0;
   scores.forEach((s, i) => {
     histogram[Math.min(9, Math.max(0, Math.floor(s.score)))]!.count++;
@@ -131,8 +134,16 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
     if (s.score < merged.minScore && !(passed[i]!.favoured && alertFavoured)) drop("minScore");
     else {
       matchedCount++;
-      if (matched.length < PREVIEW_JOBS_MAX) matched.push(previewJob(passed[i]!, s));
+      if (listing.length < PREVIEW_JOBS_MAX) listing.push([passed[i]!, s]);
     }
+  });
+  const shown = await listedJobs(
+    deps.db,
+    listing.map(([p]) => p.row.ciphertext),
+  );
+  const matched = listing.flatMap(([p, s]) => {
+    const listed = shown.get(p.row.ciphertext);
+    return listed ? [previewJob(p, listed, s)] : [];
   });
   if (!dropRule) {
     const listed = await storedSignals(
@@ -170,10 +181,9 @@ interface PreviewScore {
 async function scoreNewest(deps: PreviewDeps, prompt: string, passed: Passed[]): Promise<PreviewScore[]> {
   if (prompt.trim() === "") return passed.map(() => ({ score: EMPTY_PROMPT_SCORE, source: "default", reason: "No profilePrompt on this feed" }));
   const newest = passed.slice(0, PREVIEW_SCORED_MAX);
-  const read = await textsContaining(
+  const read = await textsOf(
     deps.db,
     newest.filter((p) => p.job === null).map((p) => p.row.ciphertext),
-    null,
   );
   return Promise.all(
     newest.map(async (p): Promise<PreviewScore> => {
@@ -185,21 +195,21 @@ async function scoreNewest(deps: PreviewDeps, prompt: string, passed: Passed[]):
   );
 }
 
-function previewJob(p: Passed, s: PreviewScore): FeedPreview["jobs"][number] {
+function previewJob(p: Passed, listed: ListedJob, s: PreviewScore): FeedPreview["jobs"][number] {
   const { row } = p;
   return {
     job: {
       ciphertext: row.ciphertext,
-      title: row.title,
-      url: row.url,
+      title: listed.title,
+      url: listed.url,
       platform: row.platform,
-      source: row.source,
+      source: listed.source,
       jobType: row.jobType,
       hourlyMin: row.hourlyMin,
       hourlyMax: row.hourlyMax,
       fixedBudget: row.fixedBudget,
       clientCountry: row.clientCountry,
-      publishTime: isoOrNull(row.publishTimeTs),
+      publishTime: isoOrNull(listed.publishTimeTs),
     },
     firstSeenAt: iso(row.firstSeenAtTs),
     matchingScore: s.score,

@@ -1,10 +1,13 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { inTx, tx, type Db } from "../../db/client";
 import { exec, isPg, many, preparedOne, rawExec, rawInsertCount, rawMany, tables } from "../../db/query";
 import type { jobs, jobTracking } from "../../db/schema";
 
 export type JobRow = typeof jobs.$inferSelect;
-export type JobInsert = typeof jobs.$inferInsert;
+/** The words feeds match on, kept in job_texts beside the row (src/db/schema/jobs.ts). */
+export type MatchFields = { title: string; description: string; skills: string[] };
+/** An archived row as written: the jobs columns and, for job_texts, its match fields. */
+export type JobInsert = typeof jobs.$inferInsert & { matchFields: MatchFields };
 
 export function findJobMeta(db: Db, ciphertext: string): Promise<{ exploredAtTs: number } | undefined> {
   return preparedOne(
@@ -120,7 +123,6 @@ const COLUMNS = [
   "emailFound",
   "publishTimeTs",
   "companyId",
-  "matchFields",
   "source",
   "document",
   "exploredAtTs",
@@ -129,6 +131,9 @@ const COLUMNS = [
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const BOOLEAN_COLUMNS = new Set<string>(["paymentVerified", "usOnly", "emailFound"]);
 const JSON_COLUMNS = new Set<string>(["document", "signals", "matchFields"]);
+const TEXT_COLUMNS = ["ciphertext", "firstSeenAtTs", "matchFields"] as const;
+const TEXTS_HEAD = "INSERT INTO job_texts (job_ciphertext, first_seen_at_ts, fields)";
+const TEXTS_ROW = "(?, ?, ?)";
 // signals are computed once, when the job is new (modules/jobs/signals.ts): an update leaves them as they are.
 const INSERT_COLUMNS = ["ciphertext", "firstSeenAtTs", "signals", ...COLUMNS] as const;
 const INSERT_HEAD = `INSERT INTO jobs (${INSERT_COLUMNS.map(snake).join(", ")})`;
@@ -153,21 +158,46 @@ function driverValues(db: Db, row: Record<string, unknown>, columns: readonly st
  * prepared once per connection, without drizzle's parameter mapping (a third of the statement's cost).
  */
 export async function insertJob(db: Db, row: JobInsert): Promise<void> {
-  await rawExec(db, "jobs.insert", INSERT_SQL, driverValues(db, row, INSERT_COLUMNS));
+  await both(db, async (d) => {
+    await rawExec(d, "jobs.insert", INSERT_SQL, driverValues(d, row, INSERT_COLUMNS));
+    await rawExec(d, "jobs.insertText", `${TEXTS_HEAD} VALUES ${TEXTS_ROW}`, driverValues(d, row, TEXT_COLUMNS));
+  });
 }
 
-/** New jobs of a batch, in one statement per chunk (see rawInsertCount). */
+/** New jobs of a batch, in one statement per chunk (see rawInsertCount), and their match fields. */
 export async function insertJobs(db: Db, rows: readonly JobInsert[]): Promise<void> {
-  await rawInsertCount(
-    db,
-    "jobs.insertMany",
-    { head: INSERT_HEAD, row: INSERT_ROW },
-    rows.map((row) => driverValues(db, row, INSERT_COLUMNS)),
-  );
+  await both(db, async (d) => {
+    await rawInsertCount(
+      d,
+      "jobs.insertMany",
+      { head: INSERT_HEAD, row: INSERT_ROW },
+      rows.map((row) => driverValues(d, row, INSERT_COLUMNS)),
+    );
+    await rawInsertCount(
+      d,
+      "jobs.insertTexts",
+      { head: TEXTS_HEAD, row: TEXTS_ROW },
+      rows.map((row) => driverValues(d, row, TEXT_COLUMNS)),
+    );
+  });
 }
 
 export async function updateJob(db: Db, ciphertext: string, changes: Omit<JobInsert, "ciphertext" | "firstSeenAtTs">): Promise<void> {
-  await rawExec(db, "jobs.update", UPDATE_SQL, [...driverValues(db, changes, COLUMNS), ciphertext]);
+  await both(db, async (d) => {
+    await rawExec(d, "jobs.update", UPDATE_SQL, [...driverValues(d, changes, COLUMNS), ciphertext]);
+    // A job archived before job_texts existed gets its row on its first refresh.
+    await rawExec(
+      d,
+      "jobs.upsertText",
+      `${TEXTS_HEAD} SELECT ciphertext, first_seen_at_ts, ? FROM jobs WHERE ciphertext = ? ON CONFLICT (job_ciphertext) DO UPDATE SET fields = excluded.fields`,
+      [JSON.stringify(changes.matchFields), ciphertext],
+    );
+  });
+}
+
+/** The job's row and its match fields are written together: in the caller's transaction, else in one of their own. */
+function both(db: Db, write: (d: Db) => Promise<void>): Promise<void> {
+  return inTx(db) ? write(db) : tx(db, write);
 }
 
 export type TrackingRow = typeof jobTracking.$inferSelect;
@@ -353,15 +383,16 @@ export async function descriptionsOf(db: Db, ciphertexts: readonly string[]): Pr
   const found = new Map<string, string>();
   // The match fields hold the description in a few kB; a job archived before them has it only in its document.
   const description = isPg(db)
-    ? `COALESCE((match_fields::jsonb)->>'description', (document::jsonb)->>'description')`
-    : `COALESCE(json_extract(match_fields, '$.description'), json_extract(document, '$.description'))`;
+    ? `COALESCE((t.fields::jsonb)->>'description', (j.document::jsonb)->>'description')`
+    : `COALESCE(json_extract(t.fields, '$.description'), json_extract(j.document, '$.description'))`;
   const unique = [...new Set(ciphertexts)];
   for (let at = 0; at < unique.length; at += 512) {
     const chunk = padded(unique.slice(at, at + 512));
     const rows = await rawMany<{ ciphertext: string; description: unknown }>(
       db,
       `jobs.descriptionsOf:${chunk.length}`,
-      `SELECT ciphertext, ${description} AS description FROM jobs WHERE ciphertext IN (${chunk.map(() => "?").join(", ")})`,
+      `SELECT j.ciphertext, ${description} AS description FROM jobs j LEFT JOIN job_texts t ON t.job_ciphertext = j.ciphertext
+       WHERE j.ciphertext IN (${chunk.map(() => "?").join(", ")})`,
       chunk,
     );
     for (const r of rows) found.set(r.ciphertext, typeof r.description === "string" ? r.description : "");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { rawMany } from "../../../src/db/query";
+import { rawExec, rawMany } from "../../../src/db/query";
 import { ManualClock } from "../../../src/lib/clock";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { createTestApp, show, type TestApp } from "../../helpers/app";
@@ -74,9 +74,17 @@ describe("feed preview", () => {
     const { key } = await setup();
     const feed = { title: "Rust", minScore: 0, includes: ["rust"], excludes: ["wordpress"], profilePrompt: "Rust developer for CLIs and services" };
     const stored = await preview(key, feed);
-    const filled = await rawMany<{ n: number }>(t!.deps.db, "test.matchFields", "SELECT count(*) AS n FROM jobs WHERE match_fields IS NOT NULL", []);
+    const filled = await rawMany<{ n: number }>(t!.deps.db, "test.matchFields", "SELECT count(*) AS n FROM job_texts", []);
     expect(Number(filled[0]!.n)).toBe(7);
-    await rawMany(t!.deps.db, "test.clearMatchFields", "UPDATE jobs SET match_fields = NULL", []);
+    // An archive partly from before job_texts, then wholly.
+    await rawExec(
+      t!.deps.db,
+      "test.clearSomeTexts",
+      "DELETE FROM job_texts WHERE job_ciphertext IN (SELECT job_ciphertext FROM job_texts ORDER BY job_ciphertext LIMIT 3)",
+      [],
+    );
+    expect((await preview(key, feed)).body).toEqual(stored.body);
+    await rawExec(t!.deps.db, "test.clearTexts", "DELETE FROM job_texts", []);
     const fromDocuments = await preview(key, feed);
     expect(fromDocuments.body).toEqual(stored.body);
     expect(titles(stored.body)).toEqual(["Rust developer for a CLI", "Rust backend engineer", "Rust services in Germany"]);

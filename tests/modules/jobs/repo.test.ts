@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { tx, type Db } from "../../../src/db/client";
+import { rawExec, rawMany } from "../../../src/db/query";
+import { textsOf } from "../../../src/modules/jobs/preview-read";
 import {
   documentsOfCompany,
   dueTracking,
@@ -66,7 +68,10 @@ describe("jobs", () => {
     const row = job(1);
     await insertJob(db, row);
     const found = await findJob(db, "~01");
-    expect(found).toEqual(row as typeof found);
+    const { matchFields, ...stored } = row;
+    expect(found).toEqual(stored as typeof found);
+    // The match fields are kept beside the row, in job_texts.
+    expect((await textsOf(db, ["~01"])).get("~01")).toEqual(matchFields);
     expect(Object.keys(found!.document)).toEqual(["zeta", "alpha", "title", "ü key"]);
     expect(await findJobMeta(db, "~01")).toEqual({ exploredAtTs: T0 - 1000 });
 
@@ -81,10 +86,10 @@ describe("jobs", () => {
       emailFound: true,
       publishTimeTs: null,
       companyId: null,
-      matchFields: null,
     });
     await insertJob(db, sparse);
-    expect(await findJob(db, "~02")).toEqual(sparse as never);
+    const { matchFields: _m, ...sparseStored } = sparse;
+    expect(await findJob(db, "~02")).toEqual(sparseStored as never);
   });
 
   test("updateJob replaces every column but the key, first-seen time and signals (computed once, when new)", async () => {
@@ -105,7 +110,17 @@ describe("jobs", () => {
       updatedAtTs: T0 + 9000,
     });
     await updateJob(db, "~01", changes);
-    expect(await findJob(db, "~01")).toEqual({ ...changes, ciphertext: "~01", firstSeenAtTs: T0 } as never);
+    const { matchFields, ...columns } = changes;
+    expect(await findJob(db, "~01")).toEqual({ ...columns, ciphertext: "~01", firstSeenAtTs: T0 } as never);
+    expect((await textsOf(db, ["~01"])).get("~01")).toEqual(matchFields);
+    // A job archived before job_texts existed gets its match fields on its first refresh.
+    await rawExec(db, "test.dropText", "DELETE FROM job_texts WHERE job_ciphertext = ?", ["~01"]);
+    await updateJob(db, "~01", { ...changes, matchFields: { title: "Again", description: "d", skills: ["Go"] } });
+    const again = await rawMany<{ first_seen_at_ts: number | string }>(db, "test.text", "SELECT first_seen_at_ts FROM job_texts WHERE job_ciphertext = ?", [
+      "~01",
+    ]);
+    expect(again.map((r) => Number(r.first_seen_at_ts))).toEqual([T0]);
+    expect((await textsOf(db, ["~01"])).get("~01")).toEqual({ title: "Again", description: "d", skills: ["Go"] });
     await updateJob(db, "~09", changes); // unknown: nothing happens
     expect(await findJob(db, "~09")).toBeUndefined();
   });
