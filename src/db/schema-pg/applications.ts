@@ -117,6 +117,8 @@ export const applications = pgTable(
       t.valueUsd,
       t.connectsRequired,
       t.boostConnects,
+      t.draftedBy,
+      t.sentBy,
     ),
   ],
 );

@@ -150,6 +150,8 @@ export const applications = sqliteTable(
       t.valueUsd,
       t.connectsRequired,
       t.boostConnects,
+      t.draftedBy,
+      t.sentBy,
     ),
   ],
 );

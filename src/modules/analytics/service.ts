@@ -180,7 +180,9 @@ function bucketOf(groupBy: FunnelGroupBy | undefined, a: Sent, segments: OffsetS
     case "feed":
       return sql<string>`COALESCE(${a.feedId}, '')`;
     case "freelancer":
-      return sql<string>`${a.freelancerId}`;
+      // An expression, not the bare column (never null): grouping by the column lets SQLite walk
+      // applications_governor_idx in its order and read every row, where the covering index answers (docs/performance.md).
+      return sql<string>`COALESCE(${a.freelancerId}, '')`;
     case "member":
       // Who drafted it, else who sent it: a bidder's letter an admin approved is the bidder's proposal, as a
       // per-bidder reply rate must count it (an admin who sends their own draft is its drafter too).

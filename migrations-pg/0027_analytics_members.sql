@@ -1,0 +1,2 @@
+DROP INDEX "applications_analytics_idx";--> statement-breakpoint
+CREATE INDEX "applications_analytics_idx" ON "applications" USING btree ("account_id","status","processed_at_ts","feed_id","freelancer_id","score","bid_ratio","boost_bids","source","publish_time_ts","viewed_at_ts","replied","replied_at_ts","interview_at_ts","hired_at_ts","value_usd","connects_required","boost_connects","drafted_by","sent_by");
