@@ -1,8 +1,8 @@
 /**
  * What fixed-price jobs of a kind cost, for the low-budget and outsized-budget signals (modules/jobs/signals.ts):
- * the newest PRICE_SAMPLE_SIZE budgets per skill tag, kept in memory per database. Skills live in the document,
- * not in a column, so a query per job would parse documents; instead the sample is filled once from the newest
- * PRICE_SEED_JOBS fixed-price jobs of the archive and then follows ingestion (each node its own sample on
+ * the newest PRICE_SAMPLE_SIZE budgets per skill tag, kept in memory per database. Skills are not a column, so a
+ * query per job would read them out of JSON; instead the sample is filled once from the newest PRICE_SEED_JOBS
+ * fixed-price jobs of the archive (their match fields, job_texts) and then follows ingestion (each node its own sample on
  * PostgreSQL: close enough for a median).
  */
 import type { Db } from "../../db/client";
@@ -72,19 +72,25 @@ const samples = new WeakMap<Db, Promise<PriceSample>>();
 export function priceSampleOf(db: Db): Promise<PriceSample> {
   let sample = samples.get(db);
   if (!sample) {
-    sample = (async () => {
-      const s = new PriceSample();
-      const rows = await recentFixedPriceJobs(db, PRICE_SEED_JOBS);
-      // Oldest first, so the newest budgets are the ones each skill keeps.
-      for (const r of rows.reverse()) {
-        const n = normalizeJob(r.document);
-        if (n.ok) s.add({ fixedBudget: r.fixedBudget, skills: n.job.skills });
-      }
-      return s;
-    })();
+    sample = priceSampleFrom(db);
     samples.set(db, sample);
     // A failed fill is tried again next time rather than kept.
     sample.catch(() => samples.delete(db));
   }
   return sample;
+}
+
+/** A new sample of the archive's newest PRICE_SEED_JOBS fixed-price jobs. */
+export async function priceSampleFrom(db: Db): Promise<PriceSample> {
+  const s = new PriceSample();
+  const rows = await recentFixedPriceJobs(db, PRICE_SEED_JOBS);
+  // Oldest first, so the newest budgets are the ones each skill keeps.
+  for (const r of rows.reverse()) {
+    if (Array.isArray(r.skills)) s.add({ fixedBudget: r.fixedBudget, skills: r.skills.filter((k): k is string => typeof k === "string") });
+    else if (r.document !== null) {
+      const n = normalizeJob(r.document);
+      if (n.ok) s.add({ fixedBudget: r.fixedBudget, skills: n.job.skills });
+    }
+  }
+  return s;
 }

@@ -400,19 +400,23 @@ export async function descriptionsOf(db: Db, ciphertexts: readonly string[]): Pr
   return found;
 }
 
-/** Fixed budgets, titles and documents of the newest fixed-price jobs, for the price sample's first fill (jobs/price-sample.ts). */
-export async function recentFixedPriceJobs(db: Db, limit: number): Promise<{ title: string; fixedBudget: number; document: unknown }[]> {
-  const rows = await rawMany<{ title: string; fixedBudget: number | string; document: string | Record<string, unknown> }>(
+/**
+ * Fixed budgets and skill labels of the newest fixed-price jobs, for the price sample's first fill
+ * (jobs/price-sample.ts): the skills from job_texts (a few kB a job), else from the document of a job archived
+ * before it, which the caller normalizes.
+ */
+export async function recentFixedPriceJobs(db: Db, limit: number): Promise<{ fixedBudget: number; skills: unknown; document: unknown }[]> {
+  const skills = isPg(db) ? `(t.fields::jsonb)->'skills'` : `json_extract(t.fields, '$.skills')`;
+  const rows = await rawMany<{ fixedBudget: number | string; skills: unknown; document: unknown }>(
     db,
     "jobs.recentFixedPrice",
-    `SELECT title, fixed_budget AS "fixedBudget", document FROM jobs WHERE fixed_budget IS NOT NULL AND fixed_budget > 0 ORDER BY first_seen_at_ts DESC LIMIT ?`,
+    `SELECT j.fixed_budget AS "fixedBudget", ${skills} AS skills, CASE WHEN t.fields IS NULL THEN j.document END AS document
+     FROM jobs j LEFT JOIN job_texts t ON t.job_ciphertext = j.ciphertext
+     WHERE j.fixed_budget IS NOT NULL AND j.fixed_budget > 0 ORDER BY j.first_seen_at_ts DESC, j.ciphertext DESC LIMIT ?`,
     [limit],
   );
-  return rows.map((r) => ({
-    title: r.title,
-    fixedBudget: Number(r.fixedBudget),
-    document: typeof r.document === "string" ? JSON.parse(r.document) : r.document,
-  }));
+  const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+  return rows.map((r) => ({ fixedBudget: Number(r.fixedBudget), skills: parse(r.skills ?? null), document: parse(r.document ?? null) }));
 }
 
 /** The signals stored on these archived jobs (jobs.signals, raw; read them with signalsOf). */

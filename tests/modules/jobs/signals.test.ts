@@ -2,7 +2,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { ManualClock } from "../../../src/lib/clock";
 import { ingestDocuments } from "../../../src/modules/intake/ingest";
 import { GHOST_MIN_POSTED } from "../../../src/modules/jobs/client-score";
-import { PRICE_MIN_SAMPLE } from "../../../src/modules/jobs/price-sample";
+import { PRICE_MIN_SAMPLE, priceSampleFrom } from "../../../src/modules/jobs/price-sample";
+import { rawExec } from "../../../src/db/query";
 import { recentJobsOfCompanies } from "../../../src/modules/jobs/repo";
 import { jaccard, type JobSignal, REPOST_CANDIDATES_PER_CLIENT, REPOST_MIN_SIMILARITY, REPOST_WINDOW_DAYS, shingles } from "../../../src/modules/jobs/signals";
 import { createTestApp, type TestApp } from "../../helpers/app";
@@ -179,6 +180,28 @@ describe("low budget", () => {
     expect((await signals(cheap)).signals).toEqual([{ id: "low-budget", say: "Low budget: $100 against a $980 median for 11 similar Python jobs" }]);
     expect((await signals(fair)).signals).toEqual([]);
   });
+});
+
+test("a restarted server fills its price sample from the archive: skills from job_texts, an older job's from its document", async () => {
+  const { ingest } = await setup();
+  const docs = Array.from({ length: PRICE_MIN_SAMPLE }, (_, i) =>
+    makeDoc({ title: "Python scraper", skills: ["Python", "Scrapy"], fixed: 900 + i * 20, companyId: `r-${i}` }),
+  );
+  await ingest([...docs, makeDoc({ title: "Logo", skills: ["Logo Design"], fixed: 50, companyId: "r-logo" }), makeDoc({ title: "Hourly", companyId: "r-h" })]);
+  // Four of them as a job archived before job_texts existed.
+  await rawExec(
+    t!.deps.db,
+    "test.dropTexts",
+    `DELETE FROM job_texts WHERE job_ciphertext IN (${docs
+      .slice(0, 4)
+      .map(() => "?")
+      .join(", ")})`,
+    docs.slice(0, 4).map(ciphertextOf),
+  );
+  const sample = await priceSampleFrom(t!.deps.db);
+  expect(sample.median("python")).toEqual({ median: 990, n: PRICE_MIN_SAMPLE });
+  expect(sample.median("scrapy")).toEqual({ median: 990, n: PRICE_MIN_SAMPLE });
+  expect(sample.median("logo design")).toBeNull(); // one job: too few for a median
 });
 
 describe("a repost's first look", () => {
