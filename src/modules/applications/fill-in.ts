@@ -1,7 +1,8 @@
 /**
  * The "[your …]" slots the local writer leaves for what only the freelancer knows (ai/local-writer FILL_IN). A slot
  * must never reach a client: apply refuses a letter or answer that still has one, the submit task holds drafted
- * answers that have one for review (`fill-in:<n>`), and an approval is refused until they are filled in.
+ * answers that have one for review (`fill-in:<n>`), and an approval is refused until they are filled in: with what
+ * is true, not emptied (an approver who clears a drafted answer would send the client a blank one).
  */
 import { FILL_IN } from "../../ai/local-writer";
 import { AppError } from "../../errors";
@@ -30,6 +31,12 @@ export function slotsLeft(coverLetter: string, answers: readonly Answer[]): Slot
     if (slot !== null) out.push({ slot, answer: { index, position: a.position } });
   });
   return out;
+}
+
+/** The first of these answers left blank (its index in the list and its question's position), or null. */
+export function blankAnswer(answers: readonly Answer[]): { index: number; position: number } | null {
+  const index = answers.findIndex((a) => a.answer.trim() === "");
+  return index < 0 ? null : { index, position: answers[index]!.position };
 }
 
 /**

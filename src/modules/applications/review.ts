@@ -21,7 +21,7 @@ import { assertUnclaimed, memberNames, releaseJob } from "../members/claims";
 import { can } from "../members/permissions";
 import * as repo from "./repo";
 import { type ApplicationsDeps, APPROVAL, type ApplyInput, apply, checkAnswers, jobOfApplication, RETURNED, SUBMIT_TASK } from "./service";
-import { assertFilledIn, FILL_IN_HOLD } from "./fill-in";
+import { assertFilledIn, blankAnswer, FILL_IN_HOLD } from "./fill-in";
 import { finish } from "./submit.task";
 
 export type HeldKind = "draft" | "similar" | "budget" | "approval" | "returned" | "claims" | "fill-in";
@@ -174,7 +174,11 @@ export async function reviewHeld(
   if (!app) throw notFound("application not found");
   if (!isHeld(app)) throw notHeld();
   const edited = edit.questionAnswers ?? [];
-  if (decision === "approve" && edited.length > 0) checkAnswers((await jobOfApplication(deps.db, app)).job, edited);
+  if (decision === "approve" && edited.length > 0) {
+    checkAnswers((await jobOfApplication(deps.db, app)).job, edited);
+    const blank = blankAnswer(edited);
+    if (blank) throw new AppError("bad_request", `questionAnswers[${blank.index}].answer is empty: a screening question is answered, not left blank`);
+  }
   const answers = mergeAnswers(app.answers, edited);
   const answersChanged = edited.length > 0 && JSON.stringify(answers) !== JSON.stringify(app.answers);
   if (decision === "approve") {

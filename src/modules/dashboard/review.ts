@@ -5,7 +5,7 @@ import { listHeld, requestApprovalAgain, reviewHeld, sendBack } from "../applica
 import { freelancerChoices } from "./freelancers";
 import { dashboardGuard, field, HIDDEN, needs, page, parseOffset, badOffsetPage, redirect } from "./http";
 import { findAccountApplication } from "../applications/repo";
-import { type Answer, slotsLeft } from "../applications/fill-in";
+import { type Answer, blankAnswer, slotsLeft } from "../applications/fill-in";
 import { jobOfApplication } from "../applications/service";
 import { answerField, answerLabel, LETTER_LABEL, REVIEW_NOTICES, REVIEW_PAGE_SIZE, REVIEW_PATH, type ReviewFormError, reviewPage } from "./review-views";
 import type { DashboardSession } from "./model";
@@ -53,20 +53,23 @@ export function dashboardReviewRoutes(deps: Deps) {
   }
 
   /**
-   * An approval whose letter or answers still have a "[your …]" slot, refused before anything changes: each message
+   * An approval whose letter or answers still have a "[your …]" slot, or an answer emptied, refused before anything changes: each message
    * next to its field, in its label's words (the answer's question), with what was typed shown again.
    */
   async function slotRefusal(session: DashboardSession, queueId: string, letter: string | undefined, answers: Answer[]): Promise<ReviewFormError | null> {
     const slots = slotsLeft(letter ?? "", answers);
-    if (slots.length === 0) return null;
+    const blank = blankAnswer(answers);
+    if (slots.length === 0 && blank === null) return null;
     const app = await findAccountApplication(deps.db, session.accountId, queueId);
     if (!app) return null; // another account's: reviewHeld says not found
     const questions = new Map((await jobOfApplication(deps.db, app)).job.screeningQuestions.map((q) => [q.position, q.question]));
+    const labelOf = (position: number) => answerLabel({ question: questions.get(position) ?? null, position });
     const fields: Record<string, string> = {};
     for (const { slot, answer } of slots) {
-      const label = answer === null ? LETTER_LABEL : answerLabel({ question: questions.get(answer.position) ?? null, position: answer.position });
+      const label = answer === null ? LETTER_LABEL : labelOf(answer.position);
       fields[answer === null ? "coverLetter" : answerField(answer.position)] = `${label}: replace “${slot}” with what is true before approving.`;
     }
+    if (blank) fields[answerField(blank.position)] = `${labelOf(blank.position)}: write the answer before approving; it cannot be left blank.`;
     const typed = Object.fromEntries([...(letter === undefined ? [] : [["coverLetter", letter]]), ...answers.map((a) => [answerField(a.position), a.answer])]);
     return { queueId, fields, typed };
   }

@@ -115,6 +115,19 @@ test("auto mode holds drafted answers with a slot for review; the approver fills
   });
   expect(apiSent.status, show(apiSent)).toBe(400);
   expect(apiSent.body.error).toBe('questionAnswers[0].answer still has "[your start date]" to fill in');
+  // Cleared instead of filled in: a blank answer would reach the client, so it is refused too, in both places.
+  const apiBlank = await t!.request("POST", `/api/v1/applications/${row!.id}/approve`, {
+    key: a.apiKey,
+    json: { questionAnswers: [{ position: 0, answer: "  " }] },
+  });
+  expect(apiBlank.status, show(apiBlank)).toBe(400);
+  expect(apiBlank.body.error).toBe("questionAnswers[0].answer is empty: a screening question is answered, not left blank");
+  const blank = await b.post(`/dashboard/review/${row!.id}/approve`, token, { csrf, coverLetter: letter, answer_0: "" });
+  expect(blank.status).toBe(400);
+  expect(blank.text).toContain(
+    `<p id="${id}-answer_0Error" class="field-error error-text">${QUESTION}: write the answer before approving; it cannot be left blank.</p>`,
+  );
+  expect(blank.text).not.toContain("questionAnswers");
   expect((await applications())[0]!.held_reason).toBe("fill-in:1");
   expect(await submissions()).toEqual([]);
 
