@@ -200,6 +200,7 @@ describe("compiled binary, end to end", () => {
 
   // The options reach the engine only from the environment, as the systemd unit sets them: serve must start with them
   // on this Bun (else the unit would not set them), and without them it runs on the engine's defaults, never restarting.
+  // Skipped off Linux: the unit is a systemd one, and the options are checked against Linux's /proc; CI runs on Linux.
   test.skipIf(process.platform !== "linux")(
     "the unit `service install` writes runs serve with the engine's heap-growth options on a verified Bun; started plainly, none",
     async () => {
