@@ -5,16 +5,17 @@
  * backfill, holds: a preview is not a match). Every job of the window is counted once: under the first filter
  * that dropped it (the order of FeedPreview.droppedBy), as matched, or as unscored.
  *
- * Speed (docs/performance.md, "Feed preview"): the window is read without documents, the field filters run on
- * the normalized columns (droppingFilter, the matcher's own logic), one scan of the window's match fields with
- * SQL's LIKE tells which jobs may hold a keyword so only those are parsed and matched exactly, and only the newest PREVIEW_SCORED_MAX jobs through the
- * filters are scored, on the local AI threads.
+ * Speed (docs/performance.md, "Feed preview"): the window is read from an index without documents, the field
+ * filters run on the normalized columns (droppingFilter, the matcher's own logic), one scan of the window's match
+ * fields with SQL's LIKE tells which jobs may hold a keyword so only those are parsed and matched exactly, and
+ * only the newest PREVIEW_SCORED_MAX jobs through the filters are scored, on the local AI threads.
  */
 import type { LocalAi } from "../../ai/local-ai";
 import type { AuthContext } from "../accounts/service";
 import { listEntriesFor } from "../clients/lists-read";
 import { isoOrNull, iso } from "../../lib/time";
-import { jobsInWindow, listedJobs, type ListedJob, type MatchFields, storedSignals, textsInWindow, textsOf, type WindowJob } from "../jobs/preview-read";
+import { jobsInWindow, storedSignals, textsInWindow, type WindowJob } from "../jobs/preview-read";
+import { jobSummaries, type JobSummary, type MatchFields, textsOf } from "../jobs/repo";
 import type { JobSignal } from "../jobs/signals";
 import { compileFeed, droppingFilter, droppingKeywords, ScannedText, type Term } from "./matcher";
 import { PREVIEW_DAYS, type FeedPreview } from "./model";
@@ -137,7 +138,7 @@ export async function previewFeed(deps: PreviewDeps, auth: AuthContext, body: Re
       if (listing.length < PREVIEW_JOBS_MAX) listing.push([passed[i]!, s]);
     }
   });
-  const shown = await listedJobs(
+  const shown = await jobSummaries(
     deps.db,
     listing.map(([p]) => p.row.ciphertext),
   );
@@ -195,7 +196,7 @@ async function scoreNewest(deps: PreviewDeps, prompt: string, passed: Passed[]):
   );
 }
 
-function previewJob(p: Passed, listed: ListedJob, s: PreviewScore): FeedPreview["jobs"][number] {
+function previewJob(p: Passed, listed: JobSummary, s: PreviewScore): FeedPreview["jobs"][number] {
   const { row } = p;
   return {
     job: {

@@ -44,7 +44,7 @@ export function archiveColumns(job: NormalizedJob, source: string) {
     emailFound: job.emailFound,
     publishTimeTs: job.publishTimeTs,
     companyId: job.companyId,
-    matchFields: { title: job.title, description: job.description, skills: job.skills },
+    matchFields: repo.matchFieldsOf(job),
     source,
   };
 }

@@ -8,8 +8,7 @@
 import type { Db } from "../../db/client";
 import { isPg, rawMany } from "../../db/query";
 import type { JobType, Platform } from "../../db/enums";
-import { normalizeJob } from "./normalize";
-import type { MatchFields } from "./repo";
+import { jsonValue, type MatchFields } from "./repo";
 import { type JobSignal, signalsOf } from "./signals";
 
 /** An archived job as the preview filters it: the normalized filter columns (all in jobs_first_seen_idx), no document. */
@@ -56,12 +55,11 @@ interface RawRow {
 
 const likeOf = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const bool = (v: boolean | number | null) => (v === null ? null : v === true || v === 1);
-const num = (v: number | string | null) => (v === null ? null : Number(v));
 
 /**
  * The jobs first seen in [sinceTs, untilTs), newest first, from jobs_first_seen_idx alone (src/db/schema/jobs.ts):
  * the rows are spread over many pages by their documents, the index holds these columns in a few. What a listed
- * job shows besides comes from listedJobs; its signals from storedSignals.
+ * job shows besides comes from repo.ts jobSummaries; its signals from storedSignals.
  */
 export async function jobsInWindow(db: Db, window: { sinceTs: number; untilTs: number }): Promise<WindowJob[]> {
   const rows = await rawMany<RawRow>(
@@ -97,28 +95,6 @@ export async function jobsInWindow(db: Db, window: { sinceTs: number; untilTs: n
   return out;
 }
 
-/** What a listed job shows beyond its filter columns. */
-export interface ListedJob {
-  title: string;
-  url: string;
-  source: string;
-  publishTimeTs: number | null;
-}
-
-/** The ListedJob of these archived jobs by ciphertext (a preview lists at most a few dozen). */
-export async function listedJobs(db: Db, ciphertexts: readonly string[]): Promise<Map<string, ListedJob>> {
-  const out = new Map<string, ListedJob>();
-  if (ciphertexts.length === 0) return out;
-  const rows = await rawMany<{ ciphertext: string; title: string; url: string; source: string; publish_time_ts: number | string | null }>(
-    db,
-    `jobs.listed:${ciphertexts.length}`,
-    `SELECT ciphertext, title, url, source, publish_time_ts FROM jobs WHERE ciphertext IN (${ciphertexts.map(() => "?").join(", ")})`,
-    [...ciphertexts],
-  );
-  for (const r of rows) out.set(r.ciphertext, { title: r.title, url: r.url, source: r.source, publishTimeTs: num(r.publish_time_ts) });
-  return out;
-}
-
 /** The stored signals of those of these archived jobs that carry any, in reads of 500. */
 export async function storedSignals(db: Db, ciphertexts: readonly string[]): Promise<Map<string, JobSignal[]>> {
   const out = new Map<string, JobSignal[]>();
@@ -131,17 +107,12 @@ export async function storedSignals(db: Db, ciphertexts: readonly string[]): Pro
       chunk,
     );
     for (const r of rows) {
-      const list = signalsOf(typeof r.signals === "string" ? JSON.parse(r.signals) : r.signals);
+      const list = signalsOf(jsonValue(r.signals));
       if (list.length > 0) out.set(r.ciphertext, list);
     }
   }
   return out;
 }
-
-/** The words a feed matches on, as `JobText` and the scorer read them (job_texts.fields). */
-export type { MatchFields } from "./repo";
-
-const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
 
 /**
  * The match fields of the jobs first seen in the window whose text holds, in any case, every word of at least one
@@ -165,7 +136,7 @@ export async function textsInWindow(
     [window.sinceTs, window.untilTs, ...words.map(likeOf)],
   );
   const texts = new Map<string, MatchFields>();
-  for (const r of rows) texts.set(r.ciphertext, parseJson(r.fields) as MatchFields);
+  for (const r of rows) texts.set(r.ciphertext, jsonValue(r.fields) as MatchFields);
   return { texts, older: await olderInWindow(db, window) };
 }
 
@@ -190,33 +161,6 @@ async function olderInWindow(db: Db, window: { sinceTs: number; untilTs: number 
     [window.sinceTs, window.untilTs],
   );
   return rows.map((r) => r.ciphertext);
-}
-
-/**
- * The match fields of these archived jobs, in reads of 500: from job_texts, or for a job archived before it
- * existed, from its document, normalized (one that no longer normalizes is left out).
- */
-export async function textsOf(db: Db, ciphertexts: readonly string[]): Promise<Map<string, MatchFields>> {
-  const out = new Map<string, MatchFields>();
-  for (let at = 0; at < ciphertexts.length; at += 500) {
-    const chunk = ciphertexts.slice(at, at + 500);
-    const rows = await rawMany<{ ciphertext: string; fields: unknown; document: unknown }>(
-      db,
-      `jobs.textsOf:${chunk.length}`,
-      `SELECT j.ciphertext, t.fields, CASE WHEN t.fields IS NULL THEN j.document END AS document
-       FROM jobs j LEFT JOIN job_texts t ON t.job_ciphertext = j.ciphertext WHERE j.ciphertext IN (${chunk.map(() => "?").join(", ")})`,
-      chunk,
-    );
-    for (const r of rows) {
-      if (r.fields !== null && r.fields !== undefined) {
-        out.set(r.ciphertext, parseJson(r.fields) as MatchFields);
-        continue;
-      }
-      const n = normalizeJob(parseJson(r.document) as Record<string, unknown>);
-      if (n.ok) out.set(r.ciphertext, { title: n.job.title, description: n.job.description, skills: n.job.skills });
-    }
-  }
-  return out;
 }
 
 /** The jobs first seen in the window, counted by the database alone: the benchmark's baseline. */

@@ -2,12 +2,11 @@
  * What fixed-price jobs of a kind cost, for the low-budget and outsized-budget signals (modules/jobs/signals.ts):
  * the newest PRICE_SAMPLE_SIZE budgets per skill tag, kept in memory per database. Skills are not a column, so a
  * query per job would read them out of JSON; instead the sample is filled once from the newest PRICE_SEED_JOBS
- * fixed-price jobs of the archive (their match fields, job_texts) and then follows ingestion (each node its own sample on
- * PostgreSQL: close enough for a median).
+ * fixed-price jobs of the archive (their match fields, job_texts) and then follows ingestion (each node its own
+ * sample on PostgreSQL: close enough for a median).
  */
 import type { Db } from "../../db/client";
-import { normalizeJob } from "./normalize";
-import { recentFixedPriceJobs } from "./repo";
+import { recentFixedPriceJobs, textsOf } from "./repo";
 
 /** Budgets kept per skill tag (the newest). */
 export const PRICE_SAMPLE_SIZE = 200;
@@ -83,14 +82,15 @@ export function priceSampleOf(db: Db): Promise<PriceSample> {
 /** A new sample of the archive's newest PRICE_SEED_JOBS fixed-price jobs. */
 export async function priceSampleFrom(db: Db): Promise<PriceSample> {
   const s = new PriceSample();
-  const rows = await recentFixedPriceJobs(db, PRICE_SEED_JOBS);
+  const jobs = await recentFixedPriceJobs(db, PRICE_SEED_JOBS);
+  const texts = await textsOf(
+    db,
+    jobs.map((j) => j.ciphertext),
+  );
   // Oldest first, so the newest budgets are the ones each skill keeps.
-  for (const r of rows.reverse()) {
-    if (Array.isArray(r.skills)) s.add({ fixedBudget: r.fixedBudget, skills: r.skills.filter((k): k is string => typeof k === "string") });
-    else if (r.document !== null) {
-      const n = normalizeJob(r.document);
-      if (n.ok) s.add({ fixedBudget: r.fixedBudget, skills: n.job.skills });
-    }
+  for (const j of jobs.reverse()) {
+    const fields = texts.get(j.ciphertext);
+    if (fields) s.add({ fixedBudget: j.fixedBudget, skills: fields.skills });
   }
   return s;
 }

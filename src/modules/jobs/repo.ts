@@ -1,11 +1,22 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { inTx, tx, type Db } from "../../db/client";
 import { exec, isPg, many, preparedOne, rawExec, rawInsertCount, rawMany, tables } from "../../db/query";
-import type { jobs, jobTracking } from "../../db/schema";
+import type { jobs, jobTexts, jobTracking } from "../../db/schema";
+import { normalizeJob, type NormalizedJob } from "./normalize";
 
 export type JobRow = typeof jobs.$inferSelect;
 /** The words feeds match on, kept in job_texts beside the row (src/db/schema/jobs.ts). */
-export type MatchFields = { title: string; description: string; skills: string[] };
+export type MatchFields = (typeof jobTexts.$inferSelect)["fields"];
+
+/** A normalized job's match fields, as archive.ts stores them and as a document read back gives them. */
+export const matchFieldsOf = (job: Pick<NormalizedJob, "title" | "description" | "skills">): MatchFields => ({
+  title: job.title,
+  description: job.description,
+  skills: job.skills,
+});
+
+/** A JSON column's value: text on SQLite, text or parsed on PostgreSQL (jsonText). */
+export const jsonValue = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v);
 /** An archived row as written: the jobs columns and, for job_texts, its match fields. */
 export type JobInsert = typeof jobs.$inferInsert & { matchFields: MatchFields };
 
@@ -401,22 +412,46 @@ export async function descriptionsOf(db: Db, ciphertexts: readonly string[]): Pr
 }
 
 /**
- * Fixed budgets and skill labels of the newest fixed-price jobs, for the price sample's first fill
- * (jobs/price-sample.ts): the skills from job_texts (a few kB a job), else from the document of a job archived
- * before it, which the caller normalizes.
+ * The newest fixed-price jobs and their budgets, from jobs_first_seen_idx alone, for the price sample's first fill
+ * (jobs/price-sample.ts, which reads their skills with textsOf). Ties on first-seen time go by ciphertext, so the
+ * same archive gives the same jobs.
  */
-export async function recentFixedPriceJobs(db: Db, limit: number): Promise<{ fixedBudget: number; skills: unknown; document: unknown }[]> {
-  const skills = isPg(db) ? `(t.fields::jsonb)->'skills'` : `json_extract(t.fields, '$.skills')`;
-  const rows = await rawMany<{ fixedBudget: number | string; skills: unknown; document: unknown }>(
+export async function recentFixedPriceJobs(db: Db, limit: number): Promise<{ ciphertext: string; fixedBudget: number }[]> {
+  const rows = await rawMany<{ ciphertext: string; fixedBudget: number | string }>(
     db,
     "jobs.recentFixedPrice",
-    `SELECT j.fixed_budget AS "fixedBudget", ${skills} AS skills, CASE WHEN t.fields IS NULL THEN j.document END AS document
-     FROM jobs j LEFT JOIN job_texts t ON t.job_ciphertext = j.ciphertext
-     WHERE j.fixed_budget IS NOT NULL AND j.fixed_budget > 0 ORDER BY j.first_seen_at_ts DESC, j.ciphertext DESC LIMIT ?`,
+    `SELECT ciphertext, fixed_budget AS "fixedBudget" FROM jobs WHERE fixed_budget IS NOT NULL AND fixed_budget > 0
+     ORDER BY first_seen_at_ts DESC, ciphertext DESC LIMIT ?`,
     [limit],
   );
-  const parse = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
-  return rows.map((r) => ({ fixedBudget: Number(r.fixedBudget), skills: parse(r.skills ?? null), document: parse(r.document ?? null) }));
+  return rows.map((r) => ({ ciphertext: r.ciphertext, fixedBudget: Number(r.fixedBudget) }));
+}
+
+/**
+ * The match fields of these archived jobs, in reads of 500: from job_texts, or for a job archived before it
+ * existed, from its document, normalized (one that no longer normalizes is left out).
+ */
+export async function textsOf(db: Db, ciphertexts: readonly string[]): Promise<Map<string, MatchFields>> {
+  const out = new Map<string, MatchFields>();
+  for (let at = 0; at < ciphertexts.length; at += 500) {
+    const chunk = ciphertexts.slice(at, at + 500);
+    const rows = await rawMany<{ ciphertext: string; fields: unknown; document: unknown }>(
+      db,
+      `jobs.textsOf:${chunk.length}`,
+      `SELECT j.ciphertext, t.fields, CASE WHEN t.fields IS NULL THEN j.document END AS document
+       FROM jobs j LEFT JOIN job_texts t ON t.job_ciphertext = j.ciphertext WHERE j.ciphertext IN (${chunk.map(() => "?").join(", ")})`,
+      chunk,
+    );
+    for (const r of rows) {
+      if (r.fields !== null && r.fields !== undefined) {
+        out.set(r.ciphertext, jsonValue(r.fields) as MatchFields);
+        continue;
+      }
+      const n = normalizeJob(jsonValue(r.document) as Record<string, unknown>);
+      if (n.ok) out.set(r.ciphertext, matchFieldsOf(n.job));
+    }
+  }
+  return out;
 }
 
 /** The signals stored on these archived jobs (jobs.signals, raw; read them with signalsOf). */

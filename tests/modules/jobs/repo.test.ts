@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { tx, type Db } from "../../../src/db/client";
 import { rawExec, rawMany } from "../../../src/db/query";
-import { textsOf } from "../../../src/modules/jobs/preview-read";
 import {
   documentsOfCompany,
   dueTracking,
@@ -12,6 +11,7 @@ import {
   insertTrackingIfAbsent,
   jobSummaries,
   saveTracking,
+  textsOf,
   updateJob,
   type JobInsert,
 } from "../../../src/modules/jobs/repo";
